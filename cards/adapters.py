@@ -1,0 +1,107 @@
+"""The only place where catalogue rows meet the engine: ``Card`` rows ⇄ data form ⇄ ``CardDef``.
+
+Invariants: the data form is exactly the shape of a card in the shipped set file (what
+``rules.cardset.load_card_set`` reads and ``CardDef.to_dict`` writes), so a card survives
+row → data → row unchanged; ``card_defs`` only returns cards the engine validated.
+Callers that convert many rows pass ``select_related("faction", "race")`` querysets (the
+selectors do), so conversion never queries per card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from rules.engine.cards import CardDef
+from rules.engine.text import card_text
+from rules.engine.vocabulary import validate_card
+
+if TYPE_CHECKING:
+    from cards.models import Card
+
+# The fields of the data form in the order the shipped file writes them.
+DATA_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp",
+               "attribute", "faction", "race", "keywords", "abilities")
+# A problem path like "card T-M01.abilities[0].effects[1]" lands on the model field "abilities".
+MODEL_FIELDS = set(DATA_FIELDS)
+
+
+def card_to_data(card: Card) -> dict[str, Any]:
+    """The card as the set file writes it: empty fields left out, faction and race as codes."""
+    data: dict[str, Any] = {
+        "code": card.code, "kind": card.kind, "name_en": card.name_en,
+        "name_zh": card.name_zh, "rarity": card.rarity,
+        "cost": card.cost, "attack": card.attack, "hp": card.hp,
+        "attribute": card.attribute,
+        "faction": card.faction.code if card.faction_id else None,
+        "race": card.race.code if card.race_id else None,
+        "keywords": list(card.keywords or []),
+        "abilities": card.abilities if card.abilities is not None else [],
+    }
+    return {k: v for k, v in data.items() if v is not None and v != []}
+
+
+def card_to_def(card: Card) -> CardDef:
+    """The engine's card; raises ``rules.engine.cards.CardDataError`` if the row is invalid."""
+    return CardDef.from_dict(card_to_data(card))
+
+
+def card_defs(cards: Iterable[Card] | None = None) -> dict[str, CardDef]:
+    """``{code: CardDef}`` for the given rows, or for every card in the catalogue."""
+    if cards is None:
+        from cards.selectors import card_rows
+
+        cards = card_rows()
+    return {card.code: card_to_def(card) for card in cards}
+
+
+def card_problems(card: Card) -> dict[str, list[str]]:
+    """The engine validator's problems with a row, keyed by model field (for ValidationError).
+
+    The message keeps the path inside the field (``abilities[0].effects[1].amount: is
+    required``) so a designer can find the spot in the JSON.
+    """
+    data = card_to_data(card)
+    prefix = f"card {data.get('code', '?')}."
+    errors: dict[str, list[str]] = {}
+    for problem in validate_card(data):
+        path = problem.path.removeprefix(prefix)
+        field = path.split(".", 1)[0].split("[", 1)[0]
+        if field not in MODEL_FIELDS:
+            field = "__all__"
+        message = problem.message if path == field else f"{path}: {problem.message}"
+        errors.setdefault(field, []).append(message)
+    return errors
+
+
+def display_names(lang: str) -> dict[str, str]:
+    """``{faction or race code: display name}`` in one language, for rules text."""
+    from cards.models import Faction, Race
+
+    key = "name_zh" if lang == "zh" else "name_en"
+    names: dict[str, str] = {}
+    for model in (Faction, Race):
+        for code, en, zh in model.objects.values_list("code", "name_en", "name_zh"):
+            names[code] = (zh or en) if key == "name_zh" else en
+    return names
+
+
+def rules_text(data: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> str:
+    """Generated rules text, or "" for data the engine refuses (it cannot be described)."""
+    if validate_card(data):
+        return ""
+    return card_text(data, lang, names)
+
+
+def refresh_derived(card: Card, names: Mapping[str, Mapping[str, str]] | None = None) -> None:
+    """Recompute the derived columns (rules text in both languages, keyword tags) in place.
+
+    ``names`` is ``{"en": {...}, "zh": {...}}``; without it the names are read (two queries).
+    """
+    if names is None:
+        names = {lang: display_names(lang) for lang in ("en", "zh")}
+    data = card_to_data(card)
+    card.text_en = rules_text(data, "en", names["en"])
+    card.text_zh = rules_text(data, "zh", names["zh"])
+    keywords = [k for k in (card.keywords or []) if isinstance(k, str)]
+    card.keyword_tags = f"|{'|'.join(keywords)}|" if keywords else ""

@@ -1,0 +1,257 @@
+"""The admin as a designer's tool: find cards fast, edit abilities as JSON checked by the
+engine's validator (its message lands on the field), see the generated rules text and image,
+and export or import whole card sets in the shipped file's YAML format."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from cards.art import card_art
+from cards.models import KEYWORD_CHOICES, Card, CardSet, CardStats, Faction, Race
+from cards.services import card_save, card_set_export, card_set_import, card_tag_renamed
+from rules.cardset import CardSetError
+
+MSG_EXPORT_ONE = "Choose exactly one card set to export."
+MSG_NOT_UTF8 = "The file is not UTF-8 text."
+MSG_NOTHING = "Upload a file or paste the YAML text."
+
+
+class PrettyJSONField(forms.JSONField):
+    """JSON in a monospace textarea, indented so nested abilities are readable."""
+
+    widget = forms.Textarea(attrs={"rows": 16, "cols": 90, "class": "vLargeTextField",
+                                   "style": "font-family: monospace; font-size: 13px;",
+                                   "spellcheck": "false"})
+
+    def prepare_value(self, value):
+        if isinstance(value, forms.fields.InvalidJSONInput):
+            return value
+        return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+class CardAdminForm(forms.ModelForm):
+    abilities = PrettyJSONField(required=False, help_text=mark_safe(
+        "A JSON list of abilities, e.g. <code>[{\"trigger\": \"awaken\", \"effects\": "
+        "[{\"do\": \"draw\", \"count\": 1}]}]</code>. Saving runs the engine's validator; "
+        "see the <a href=\"/cards/vocabulary/\" target=\"_blank\">vocabulary reference</a>."))
+    keywords = forms.MultipleChoiceField(choices=KEYWORD_CHOICES, required=False,
+                                         widget=forms.CheckboxSelectMultiple)
+
+    class Meta:
+        model = Card
+        fields = ["code", "card_set", "position", "kind", "name_en", "name_zh", "rarity",
+                  "cost", "attack", "hp", "attribute", "faction", "race", "keywords",
+                  "abilities"]
+
+    def clean_abilities(self):
+        value = self.cleaned_data.get("abilities")
+        return [] if value is None else value
+
+
+class KeywordListFilter(admin.SimpleListFilter):
+    title = "keyword"
+    parameter_name = "keyword"
+
+    def lookups(self, request, model_admin):
+        return KEYWORD_CHOICES
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        return queryset.filter(keyword_tags__contains=f"|{value}|") if value else queryset
+
+
+class CardStatsInline(admin.StackedInline):
+    model = CardStats
+    can_delete = False
+    extra = 0
+    max_num = 0
+    readonly_fields = ["games_played_in", "times_played", "times_awakened", "wins_when_played",
+                       "updated_at"]
+    verbose_name_plural = "simulated stats (written by simulations)"
+
+    def has_add_permission(self, request, obj=None):
+        return False   # the simulation service writes these, not designers
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    form = CardAdminForm
+    list_display = ["code", "name_en", "name_zh", "kind", "attribute", "rarity", "cost",
+                    "attack", "hp", "faction", "race", "card_set"]
+    list_display_links = ["code", "name_en"]
+    list_filter = ["kind", "attribute", "rarity", KeywordListFilter, "card_set", "faction",
+                   "race"]
+    search_fields = ["code", "name_en", "name_zh", "text_en", "text_zh"]
+    list_select_related = ["faction", "race", "card_set"]
+    list_per_page = 100
+    ordering = ["code"]
+    readonly_fields = ["rules_text_en", "rules_text_zh", "image_preview", "updated_at"]
+    inlines = [CardStatsInline]
+    fieldsets = [
+        (None, {"fields": ["code", "card_set", "position", "kind", "rarity"]}),
+        ("Names", {"fields": ["name_en", "name_zh"]}),
+        ("Numbers and attribute (R1.4: heroes have HP; minions cost and attack; items cost)",
+         {"fields": ["cost", "attack", "hp", "attribute"]}),
+        ("Tags", {"fields": ["faction", "race", "keywords"]}),
+        ("Abilities", {"fields": ["abilities", "rules_text_en", "rules_text_zh"]}),
+        ("Card image", {"fields": ["image_preview", "updated_at"]}),
+    ]
+
+    @admin.display(description="rules text (EN), generated")
+    def rules_text_en(self, card: Card) -> str:
+        return format_html("<div style='white-space: pre-line'>{}</div>", card.text_en or "—")
+
+    @admin.display(description="rules text (ZH), generated")
+    def rules_text_zh(self, card: Card) -> str:
+        return format_html("<div style='white-space: pre-line'>{}</div>", card.text_zh or "—")
+
+    @admin.display(description="image")
+    def image_preview(self, card: Card) -> str:
+        if not card.pk:
+            return "Saved cards show their generated image here."
+        svg = render_to_string("cards/card.svg", {"a": card_art(card, "en")})
+        return format_html("<div style='width: 220px'>{}</div>", mark_safe(svg))
+
+    def save_model(self, request, obj, form, change):
+        card_save(card=obj)
+
+
+@admin.register(CardSet)
+class CardSetAdmin(admin.ModelAdmin):
+    list_display = ["code", "name_en", "name_zh", "card_count", "export_link", "updated_at"]
+    search_fields = ["code", "name_en", "name_zh"]
+    readonly_fields = ["created_at", "updated_at"]
+    actions = ["export_yaml"]
+    change_list_template = "admin/cards/cardset/change_list.html"
+
+    def get_queryset(self, request):
+        from django.db.models import Count
+
+        return super().get_queryset(request).annotate(n_cards=Count("cards"))
+
+    @admin.display(description="cards", ordering="n_cards")
+    def card_count(self, card_set: CardSet) -> int:
+        return card_set.n_cards
+
+    @admin.display(description="export")
+    def export_link(self, card_set: CardSet) -> str:
+        url = reverse("admin:cards_cardset_export", args=[card_set.pk])
+        return format_html("<a href='{}'>Download YAML</a>", url)
+
+    def get_urls(self):
+        extra = [
+            path("import/", self.admin_site.admin_view(self.import_view),
+                 name="cards_cardset_import"),
+            path("<int:pk>/export/", self.admin_site.admin_view(self.export_view),
+                 name="cards_cardset_export"),
+        ]
+        return extra + super().get_urls()
+
+    @admin.action(description="Export the selected card set as YAML")
+    def export_yaml(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, MSG_EXPORT_ONE, messages.WARNING)
+            return None
+        return self._download(queryset.get())
+
+    def export_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not self.has_view_permission(request):
+            return HttpResponseRedirect(reverse("admin:index"))
+        return self._download(get_object_or_404(CardSet, pk=pk))
+
+    def _download(self, card_set: CardSet) -> HttpResponse:
+        response = HttpResponse(card_set_export(card_set=card_set),
+                                content_type="application/yaml; charset=utf-8")
+        filename = f"{card_set.code.lower()}.yaml"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        if not (self.has_add_permission(request) and self.has_change_permission(request)):
+            return HttpResponseRedirect(reverse("admin:index"))
+        form = CardSetImportForm(request.POST or None, request.FILES or None)
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta,
+                   "title": "Import a card set", "form": form, "report": None,
+                   "problems": []}
+        if request.method == "POST" and form.is_valid():
+            dry_run = "preview" in request.POST
+            try:
+                report = card_set_import(source=form.cleaned_data["text"], dry_run=dry_run)
+            except CardSetError as exc:
+                context["problems"] = exc.problems
+            else:
+                if not dry_run:
+                    for line in report.lines():
+                        self.message_user(request, line, messages.SUCCESS)
+                    return HttpResponseRedirect(reverse("admin:cards_cardset_changelist"))
+                context["report"] = report
+            # Keep the text in the box, so "Import" after "Preview" needs no second upload.
+            context["form"] = CardSetImportForm(initial={"yaml_text": form.cleaned_data["text"]})
+        return TemplateResponse(request, "admin/cards/cardset/import.html", context)
+
+
+class CardSetImportForm(forms.Form):
+    file = forms.FileField(required=False, help_text="A .yaml file in the shipped set format.")
+    yaml_text = forms.CharField(label="or paste the YAML", required=False,
+                                widget=forms.Textarea(attrs={"rows": 12, "cols": 90,
+                                                             "style": "font-family: monospace"}))
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        text = data.get("yaml_text") or ""
+        if upload:
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(MSG_NOT_UTF8) from None
+        if not text.strip():
+            raise forms.ValidationError(MSG_NOTHING)
+        data["text"] = text
+        return data
+
+
+class _NamedAdmin(admin.ModelAdmin):
+    list_display = ["code", "name_en", "name_zh"]
+    search_fields = ["code", "name_en", "name_zh"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        changed = card_tag_renamed(tag=obj)   # names appear in rules text and on images
+        if changed:
+            self.message_user(request, f"Rules text of {changed} card(s) regenerated.")
+
+
+@admin.register(Faction)
+class FactionAdmin(_NamedAdmin):
+    pass
+
+
+@admin.register(Race)
+class RaceAdmin(_NamedAdmin):
+    pass
+
+
+@admin.register(CardStats)
+class CardStatsAdmin(admin.ModelAdmin):
+    list_display = ["card", "games_played_in", "times_played", "times_awakened",
+                    "wins_when_played", "updated_at"]
+    list_select_related = ["card"]
+    search_fields = ["card__code", "card__name_en", "card__name_zh"]
+    readonly_fields = ["card", "games_played_in", "times_played", "times_awakened",
+                       "wins_when_played", "updated_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+

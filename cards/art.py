@@ -1,0 +1,194 @@
+"""Card images generated from the data: the layout maths behind ``cards/card.svg``.
+
+SVG has no automatic line wrapping, so the rules text is wrapped here by an estimate of glyph
+widths (a CJK character is one em wide, Latin letters about half), shrinking the font when the
+text would not fit the box and cutting it with an ellipsis as a last resort.
+
+Invariants: the image depends only on the card's data (and the language asked for), so it can
+be cached by the card's ``updated_at``; every string goes through the template's escaping.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+
+from cards.models import Card
+
+WIDTH, HEIGHT = 300, 420
+TEXT_BOX = {"x": 26, "y": 262, "width": 248, "height": 104}
+LANGS = ("en", "zh")
+
+# Frame colours (dark, light) by attribute; items have none and get steel.
+FRAMES = {
+    "fire": ("#c2410c", "#fbbf24"),
+    "grass": ("#2f7d32", "#a3d65c"),
+    "water": ("#1d4ed8", "#67c7f0"),
+    "light": ("#b7791f", "#fff0a8"),
+    "dark": ("#4c1d95", "#c084fc"),
+    None: ("#475569", "#cbd5e1"),
+}
+RARITY_COLOURS = {"N": "#94a3b8", "R": "#3b82f6", "SR": "#a855f7", "SSR": "#f59e0b",
+                  "UR": "url(#{uid}-rainbow)"}
+KIND_WORDS = {"en": {"hero": "Hero", "minion": "Minion", "item": "Item"},
+              "zh": {"hero": "英雄", "minion": "随从", "item": "道具"}}
+ATTRIBUTE_WORDS = {"en": {a: a.capitalize() for a in FRAMES if a},
+                   "zh": {"fire": "火", "grass": "草", "water": "水", "light": "光",
+                          "dark": "暗"}}
+# One glyph per attribute (and one for items), drawn in the art window: paths in a 100×100 box.
+EMBLEMS = {
+    "fire": "M50 6 C62 30 84 40 80 66 C77 86 62 96 50 96 C34 96 20 84 20 64 C20 46 32 38 "
+            "36 24 C42 36 44 44 50 48 C56 36 56 22 50 6 Z",
+    "grass": "M50 96 C50 70 50 50 50 30 M50 60 C30 56 14 40 12 14 C38 14 54 30 50 60 Z "
+             "M50 48 C66 44 84 32 88 8 C64 8 50 22 50 48 Z",
+    "water": "M50 4 C66 30 82 48 82 66 C82 84 68 96 50 96 C32 96 18 84 18 66 C18 48 34 30 "
+             "50 4 Z",
+    "light": "M50 2 L58 38 L96 30 L64 52 L86 84 L50 64 L14 84 L36 52 L4 30 L42 38 Z",
+    "dark": "M62 6 C36 10 18 30 18 54 C18 78 38 96 62 96 C74 96 84 92 92 86 C66 86 46 70 "
+            "46 46 C46 28 52 14 62 6 Z",
+    None: "M50 4 L88 28 L88 72 L50 96 L12 72 L12 28 Z M50 20 L74 34 L74 66 L50 80 L26 66 "
+          "L26 34 Z",
+}
+CLOSING = set("，。：；、）」』！？,.;:!?)")
+
+
+def glyph_width(char: str) -> float:
+    """Estimated advance of one character, in ems."""
+    width = unicodedata.east_asian_width(char)
+    if width in ("W", "F") or (width == "A" and not char.isascii()):
+        return 1.0   # ambiguous-width signs (—, …) are full width in CJK fonts
+    # Generous for Latin text: the fallback font may be a wide one (DejaVu Sans).
+    if char in "il.,:;'|!()[] ":
+        return 0.34
+    if char in "mwMW@%":
+        return 0.9
+    if char.isupper():
+        return 0.72
+    return 0.6
+
+
+def text_width(text: str, size: float) -> float:
+    # 5% to spare: bold runs and font fallbacks are wider than the estimate.
+    return sum(glyph_width(c) for c in text) * size * 1.05
+
+
+@dataclass
+class Line:
+    runs: list[tuple[str, bool]] = field(default_factory=list)   # (text, bold)
+    width: float = 0.0
+
+
+def _tokens(paragraph: str) -> list[tuple[str, bool]]:
+    """Split one line of rules text into wrap units; the trigger label (up to the first
+    colon) is bold. CJK characters are units of their own; Latin words keep their space."""
+    cut = -1
+    for mark in ("：", ": "):
+        found = paragraph.find(mark)
+        if 0 < found < 40 and (cut < 0 or found < cut):
+            cut = found + len(mark.strip())
+    units: list[tuple[str, bool]] = []
+    word = ""
+    for i, char in enumerate(paragraph):
+        bold = i < cut
+        wide = unicodedata.east_asian_width(char) in ("W", "F")
+        if wide or char == " ":
+            if word:
+                units.append((word, i - 1 < cut))
+                word = ""
+            units.append((char, bold))
+        else:
+            word += char
+    if word:
+        units.append((word, len(paragraph) - 1 < cut))
+    return units
+
+
+def wrap(text: str, size: float, width: float) -> list[Line]:
+    lines: list[Line] = []
+    for paragraph in text.split("\n"):
+        line = Line()
+        for unit, bold in _tokens(paragraph):
+            w = text_width(unit, size)
+            fits = line.width + w <= width or unit[:1] in CLOSING or not line.runs
+            if not fits and unit != " ":
+                lines.append(line)
+                line = Line()
+            if unit == " " and not line.runs:
+                continue
+            if line.runs and line.runs[-1][1] == bold:
+                line.runs[-1] = (line.runs[-1][0] + unit, bold)
+            else:
+                line.runs.append((unit, bold))
+            line.width += w
+        lines.append(line)
+    return lines
+
+
+def layout_text(text: str) -> dict:
+    """Wrapped rules text that fits the box: font size, line height and positioned lines."""
+    box_w, box_h = TEXT_BOX["width"] - 20, TEXT_BOX["height"] - 12
+    size = 13.0
+    lines = wrap(text, size, box_w)
+    for size in (13.0, 12.0, 11.0, 10.0, 9.0):
+        lines = wrap(text, size, box_w)
+        if len(lines) * size * 1.3 <= box_h:
+            break
+    leading = size * 1.3
+    fit = max(1, int(box_h // leading))
+    if len(lines) > fit:
+        lines = lines[:fit]
+        last = lines[-1]
+        text_, bold = last.runs[-1]
+        last.runs[-1] = (text_.rstrip(" ") + "…", bold)
+    top = TEXT_BOX["y"] + 8 + size
+    block = len(lines) * leading
+    top += max(0, (box_h - block) / 2)   # centre short texts in the box
+    placed = [{"y": round(top + i * leading, 1), "runs": line.runs}
+              for i, line in enumerate(lines)]
+    return {"size": size, "lines": placed, "x": TEXT_BOX["x"] + 8}
+
+
+def fitted(text: str, size: float, width: float) -> dict:
+    """A one-line label; ``squeeze`` is set when it must be compressed to fit."""
+    natural = text_width(text, size)
+    return {"text": text, "size": size, "squeeze": round(width) if natural > width else None}
+
+
+def card_art(card: Card, lang: str = "en") -> dict:
+    """Everything ``cards/card.svg`` draws, computed from the card's data."""
+    lang = lang if lang in LANGS else "en"
+    dark, light = FRAMES.get(card.attribute, FRAMES[None])
+    primary, secondary = ((card.name_zh, card.name_en) if lang == "zh"
+                          else (card.name_en, card.name_zh))
+    has_cost = card.kind != "hero"
+    title_x = 64 if has_cost else 22
+    title_w = 232 - title_x
+    names_key = "name_zh" if lang == "zh" else "name_en"
+    type_parts = [KIND_WORDS[lang][card.kind]]
+    if card.attribute:
+        type_parts.append(ATTRIBUTE_WORDS[lang][card.attribute])
+    for tag in (card.race, card.faction):
+        if tag is not None:
+            type_parts.append(getattr(tag, names_key) or tag.name_en)
+    text = card.text_zh if lang == "zh" else card.text_en
+    return {
+        "w": WIDTH, "h": HEIGHT, "lang": lang, "uid": f"c{card.pk or 0}{lang}",
+        "dark": dark, "light": light,
+        "rarity": card.rarity,
+        "rarity_colour": RARITY_COLOURS[card.rarity].format(uid=f"c{card.pk or 0}{lang}"),
+        "title": fitted(primary, 19, title_w), "subtitle": fitted(secondary, 12, title_w),
+        "title_x": title_x,
+        "type_line": fitted(" · ".join(type_parts), 12, 240),
+        "cost": card.cost if has_cost else None,
+        "attack": card.attack if card.kind == "minion" else None,
+        "hp": card.hp if card.kind == "hero" else None,
+        "emblem": EMBLEMS.get(card.attribute, EMBLEMS[None]),
+        "text": layout_text(text) if text else None,
+        "empty_text": "—",
+        "box": TEXT_BOX,
+        "footer": f"{card.code} · {card.card_set.code}",
+        "label": f"{card.name_en} ({card.name_zh}), {card.get_rarity_display()} "
+                 f"{card.get_kind_display().lower()}",
+        "labels": {"attack": "ATK" if lang == "en" else "攻击", "hp": "HP" if lang == "en"
+                   else "生命", "cost": "COST" if lang == "en" else "费用"},
+    }

@@ -1,0 +1,102 @@
+"""The card filters, one definition for the pages and the API (django-filter).
+
+``q`` takes the query language; its form field parses the text, so a malformed query is a
+field error (a message on the page, HTTP 400 in the API) and never reaches the database.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import or_
+
+import django_filters
+from django import forms
+from django.db.models import Q, QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+
+from cards.models import KEYWORD_CHOICES, Attribute, Card, CardSet, Faction, Kind, Race, Rarity
+from cards.query import QuerySyntaxError, parse, to_q
+from cards.selectors import ORDER_CHOICES, card_order
+
+QUERY_HELP = ('Search with the query language, e.g. k:minion a:fire c<=3 — see '
+              '/cards/help/.')
+
+
+class ParsedQuery(str):
+    """The query text, carrying its parsed tree (``node``) from clean() to the filter."""
+
+    node = None
+
+
+class QueryFormField(forms.CharField):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("strip", False)   # error positions count what the user typed
+        super().__init__(*args, **kwargs)
+
+    def clean(self, value):
+        text = super().clean(value) or ""
+        try:
+            node = parse(text)
+        except QuerySyntaxError as exc:
+            # No ``params``: Django would %-format the message, and it quotes user input.
+            error = forms.ValidationError(str(exc), code="query_syntax")
+            error.query_error = exc
+            raise error from exc
+        parsed = ParsedQuery(text)
+        parsed.node = node
+        return parsed
+
+
+class QueryFilter(django_filters.CharFilter):
+    field_class = QueryFormField
+
+    def filter(self, qs: QuerySet, value) -> QuerySet:
+        node = getattr(value, "node", None)
+        return qs.filter(to_q(node)) if node is not None else qs
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class CodeFilter(django_filters.ModelMultipleChoiceFilter):
+    """Any of several factions/races/sets by code: ``?faction=dawn&faction=dusk``."""
+
+
+def _number(field: str, lookup: str, label: str) -> django_filters.NumberFilter:
+    return django_filters.NumberFilter(field_name=field, lookup_expr=lookup, label=label,
+                                       min_value=0, max_value=999)
+
+
+class CardFilter(django_filters.FilterSet):
+    q = QueryFilter(label="Query", help_text=QUERY_HELP)
+    kind = django_filters.MultipleChoiceFilter(choices=Kind.choices)
+    attribute = django_filters.MultipleChoiceFilter(choices=Attribute.choices)
+    rarity = django_filters.MultipleChoiceFilter(choices=Rarity.choices)
+    faction = CodeFilter(field_name="faction__code", to_field_name="code",
+                         queryset=Faction.objects.all(), label="Faction codes")
+    race = CodeFilter(field_name="race__code", to_field_name="code", queryset=Race.objects.all(),
+                      label="Race codes")
+    set = CodeFilter(
+        field_name="card_set__code", to_field_name="code", queryset=CardSet.objects.all(),
+        label="Set codes")
+    keyword = django_filters.MultipleChoiceFilter(choices=KEYWORD_CHOICES,
+                                                  method="filter_keyword")
+    cost_min = _number("cost", "gte", "Cost at least")
+    cost_max = _number("cost", "lte", "Cost at most")
+    attack_min = _number("attack", "gte", "Attack at least")
+    attack_max = _number("attack", "lte", "Attack at most")
+    hp_min = _number("hp", "gte", "HP at least")
+    hp_max = _number("hp", "lte", "HP at most")
+    order = django_filters.ChoiceFilter(choices=ORDER_CHOICES, method="filter_order",
+                                        label="Sort by", empty_label=None)
+
+    class Meta:
+        model = Card
+        fields: list[str] = []
+
+    def filter_keyword(self, qs: QuerySet, name: str, value: list[str]) -> QuerySet:
+        if not value:
+            return qs
+        return qs.filter(reduce(or_, (Q(keyword_tags__contains=f"|{v}|") for v in value)))
+
+    def filter_order(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+        return card_order(qs, value or "code")

@@ -1,0 +1,73 @@
+"""AST → Django ``Q`` over ``cards.Card``.
+
+Invariants: the result is one ``Q`` (a single SQL query, whatever the size of the catalogue);
+negation keeps cards whose field is empty (``-a:dark`` includes items, which have no
+attribute), as a reader would expect; every lookup is one that SQLite and PostgreSQL run alike.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import and_, or_
+
+from django.db.models import Q
+
+from cards.query.parser import And, Compare, Node, Not, Or, Words
+from rules.engine.cards import RARITIES
+
+NUMBER_LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+RANK = {code: i for i, code in enumerate(RARITIES)}
+RARITY_TESTS = {
+    "=": lambda a, b: a == b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+REF_PATHS = {"faction": "faction", "race": "race", "set": "card_set"}
+
+
+def _any(qs: list[Q]) -> Q:
+    return reduce(or_, qs)
+
+
+def _compare(node: Compare) -> Q:
+    name = node.field
+    values = node.values
+    if name in ("kind", "attribute"):
+        return Q(**{f"{name}__in": values})
+    if name == "rarity":
+        test = RARITY_TESTS[node.op]
+        wanted = [r for r in RARITIES if any(test(RANK[r], RANK[v]) for v in values)]
+        return Q(rarity__in=wanted)
+    if name in ("cost", "attack", "hp"):
+        return Q(**{f"{name}__{NUMBER_LOOKUPS[node.op]}": values[0]})
+    if name == "keyword":
+        return _any([Q(keyword_tags__contains=f"|{v}|") for v in values])
+    if name in REF_PATHS:
+        path = REF_PATHS[name]
+        value = values[0]
+        return (Q(**{f"{path}__code__iexact": value}) | Q(**{f"{path}__name_en__iexact": value})
+                | Q(**{f"{path}__name_zh": value}))
+    if name == "text":
+        return Q(text_en__icontains=values[0]) | Q(text_zh__icontains=values[0])
+    if name == "name":
+        return Q(name_en__icontains=values[0]) | Q(name_zh__icontains=values[0])
+    if name == "code":
+        return Q(code__iexact=values[0])
+    raise AssertionError(f"no compiler for field {name!r}")  # the registry and this agree
+
+
+def to_q(node: Node | None) -> Q:
+    """The filter for an AST (``Q()`` — everything — for ``None``)."""
+    if node is None:
+        return Q()
+    if isinstance(node, Compare):
+        return _compare(node)
+    if isinstance(node, Words):
+        return (Q(name_en__icontains=node.text) | Q(name_zh__icontains=node.text)
+                | Q(code__iexact=node.text))
+    if isinstance(node, Not):
+        return ~to_q(node.item)
+    if isinstance(node, And):
+        return reduce(and_, (to_q(item) for item in node.items))
+    if isinstance(node, Or):
+        return reduce(or_, (to_q(item) for item in node.items))
+    raise AssertionError(f"unknown node {node!r}")

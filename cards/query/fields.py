@@ -1,0 +1,120 @@
+"""The fields of the query language: names and aliases, what values they take, how they
+compare. The help page, the parser and the compiler all read this one registry.
+
+Invariants: a ``Field.normalise`` either returns a canonical value (enum codes lower-case,
+rarities upper-case, numbers as ints within range) or raises ``QuerySyntaxError`` pointing at
+the value; the compiler never sees a value it cannot turn into a database lookup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cards.query.errors import (
+    MSG_BAD_CHOICE,
+    MSG_BAD_OPERATOR,
+    MSG_NOT_NUMBER,
+    MSG_NUMBER_RANGE,
+    QuerySyntaxError,
+)
+from rules.engine.cards import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
+
+NUMBER_LIMIT = 999
+EQUALITY_OPS = (":", "=", "!=")
+ORDER_OPS = (":", "=", "!=", "<", "<=", ">", ">=")
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str                    # canonical name (the AST and the compiler use it)
+    aliases: tuple[str, ...]     # every spelling accepted before the operator, name included
+    type: str                    # choice | number | rarity | ref | text | code
+    doc: str
+    example: str
+    ops: tuple[str, ...] = EQUALITY_OPS
+    choices: tuple[str, ...] = ()
+    # Extra spellings of choices: {"re-act": "react", "火": "fire"}.
+    synonyms: dict[str, str] = field(default_factory=dict)
+    multi: bool = False          # comma-separated values mean "any of": a:fire,water
+
+    def normalise(self, raw: str, pos: int, query: str) -> tuple:
+        """The canonical value(s) of ``raw`` as a tuple (one item unless ``multi``)."""
+        parts = raw.split(",") if self.multi else [raw]
+        values = []
+        offset = pos
+        for part in parts:
+            values.append(self._one(part, offset, query))
+            offset += len(part) + 1
+        return tuple(values)
+
+    def _one(self, raw: str, pos: int, query: str) -> object:
+        if self.type == "number":
+            return _number(self, raw, pos, query)
+        if self.type in ("choice", "rarity"):
+            key = raw.upper() if self.type == "rarity" else raw.lower()
+            key = self.synonyms.get(key, self.synonyms.get(raw, key))
+            if key not in self.choices:
+                raise QuerySyntaxError(MSG_BAD_CHOICE.format(
+                    value=raw, name=self.doc_noun, choices=", ".join(self.choices)),
+                    pos, len(raw), query)
+            return key
+        return raw
+
+    @property
+    def doc_noun(self) -> str:
+        return {"kind": "card kind", "keyword": "keyword"}.get(self.name, self.name)
+
+    def check_op(self, spelled: str, op: str, pos: int, query: str) -> None:
+        if op not in self.ops:
+            allowed = " or ".join(f"'{o}'" for o in self.ops)
+            raise QuerySyntaxError(MSG_BAD_OPERATOR.format(field=spelled, op=op,
+                                                           allowed=allowed), pos, len(op), query)
+
+
+def _number(spec: Field, raw: str, pos: int, query: str) -> int:
+    if not raw.isascii() or not raw.isdigit():
+        raise QuerySyntaxError(MSG_NOT_NUMBER.format(value=raw, field=spec.name,
+                                                     example=spec.example),
+                               pos, len(raw), query)
+    value = int(raw)
+    if value > NUMBER_LIMIT:
+        raise QuerySyntaxError(MSG_NUMBER_RANGE.format(value=raw, field=spec.name,
+                                                       limit=NUMBER_LIMIT),
+                               pos, len(raw), query)
+    return value
+
+
+_ATTRIBUTE_ZH = {"火": "fire", "草": "grass", "水": "water", "光": "light", "暗": "dark"}
+_KIND_ZH = {"英雄": "hero", "随从": "minion", "道具": "item"}
+_KEYWORD_SYNONYMS = {"re-act": "react", "reactivate": "react", "regen": "regenerate",
+                     "护盾": "shield", "再动": "react", "再生": "regenerate"}
+
+FIELD_LIST = (
+    Field("kind", ("k", "kind", "t", "type"), "choice", "card kind: hero, minion or item",
+          "k:minion", choices=KINDS, synonyms=_KIND_ZH, multi=True),
+    Field("attribute", ("a", "attr", "attribute"), "choice",
+          "attribute: fire, grass, water, light or dark (or 火 草 水 光 暗)", "a:fire",
+          choices=ATTRIBUTES, synonyms=_ATTRIBUTE_ZH, multi=True),
+    Field("rarity", ("r", "rarity"), "rarity",
+          "rarity, N < R < SR < SSR < UR; compare with < <= > >=", "r>=SR",
+          ops=ORDER_OPS, choices=RARITIES, multi=True),
+    Field("cost", ("c", "cost", "e", "energy"), "number", "energy cost (minions and items)",
+          "c<=3", ops=ORDER_OPS),
+    Field("attack", ("atk", "attack", "p", "power"), "number", "attack (minions)", "atk>=4",
+          ops=ORDER_OPS),
+    Field("hp", ("hp", "h"), "number", "HP (heroes)", "hp>=20", ops=ORDER_OPS),
+    Field("faction", ("f", "faction"), "ref", "faction, by code or by English or Chinese name",
+          "f:dawn"),
+    Field("race", ("race", "rc"), "ref", "race, by code or by English or Chinese name",
+          "race:dragon"),
+    Field("set", ("s", "set"), "ref", "card set code", "s:core"),
+    Field("keyword", ("kw", "keyword"), "choice",
+          "printed keyword: shield, react (re-act) or regenerate", "kw:shield",
+          choices=KEYWORDS, synonyms=_KEYWORD_SYNONYMS, multi=True),
+    Field("text", ("o", "text", "oracle"), "text",
+          "words in the generated rules text, English or Chinese", 'o:"draw"'),
+    Field("name", ("n", "name"), "text", "words in the English or Chinese name", "n:pup"),
+    Field("code", ("code", "id"), "code", "the card's code, exactly", "code:T-M01"),
+)
+FIELDS: dict[str, Field] = {f.name: f for f in FIELD_LIST}
+ALIASES: dict[str, Field] = {alias: f for f in FIELD_LIST for alias in f.aliases}

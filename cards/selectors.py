@@ -1,0 +1,117 @@
+"""Reads of the catalogue. Selectors own the query shape: every list they return fetches its
+faction, race and set in the same query, so no page or API issues a query per card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+
+from django.db.models import Case, F, IntegerField, QuerySet, Value, When
+
+from cards.adapters import card_to_data
+from cards.models import RARITY_RANK, Card, CardSet, CardStats, Faction, Race
+from cards.query import parse, to_q
+
+# order name → (expression, ...) ; "-name" reverses the first key. Ties break by code.
+ORDERS = {
+    "code": "code",
+    "name": "name_en",
+    "kind": "kind",
+    "attribute": "attribute",
+    "rarity": "rarity_order",
+    "cost": "cost",
+    "attack": "attack",
+    "hp": "hp",
+    "set": "card_set__code",
+}
+ORDER_CHOICES = [
+    ("code", "Code"), ("name", "Name (A–Z)"), ("-name", "Name (Z–A)"),
+    ("cost", "Cost (low first)"), ("-cost", "Cost (high first)"),
+    ("attack", "Attack (low first)"), ("-attack", "Attack (high first)"),
+    ("hp", "HP (low first)"), ("-hp", "HP (high first)"),
+    ("rarity", "Rarity (N first)"), ("-rarity", "Rarity (UR first)"),
+    ("kind", "Kind"), ("attribute", "Attribute"), ("set", "Set"), ("-code", "Code (reversed)"),
+]
+ORDER_VALUES = {value for value, _ in ORDER_CHOICES}
+
+
+# Columns no card list shows: the set's starter decks (a big JSON document that would be
+# decoded once per card row) and bookkeeping dates.
+LIST_DEFERRED = ("card_set__starter_decks", "card_set__created_at", "card_set__updated_at",
+                 "created_at")
+
+
+def card_rows() -> QuerySet[Card]:
+    """Every card with its faction, race and set joined in (the base of every card list)."""
+    return Card.objects.select_related("faction", "race", "card_set").defer(*LIST_DEFERRED)
+
+
+def with_rarity_rank(cards: QuerySet[Card]) -> QuerySet[Card]:
+    whens = [When(rarity=code, then=Value(rank)) for code, rank in RARITY_RANK.items()]
+    return cards.annotate(rarity_order=Case(*whens, default=Value(0),
+                                           output_field=IntegerField()))
+
+
+def card_order(cards: QuerySet[Card], order: str = "code") -> QuerySet[Card]:
+    """Sort by one of ``ORDER_VALUES`` (unknown names sort by code); empty values sort last."""
+    descending = order.startswith("-")
+    key = ORDERS.get(order.lstrip("-"), "code")
+    if key == "rarity_order":
+        cards = with_rarity_rank(cards)
+    expr = F(key).desc(nulls_last=True) if descending else F(key).asc(nulls_last=True)
+    tie = "-code" if descending and key == "code" else "code"
+    return cards.order_by(expr, tie) if key != "code" else cards.order_by(tie)
+
+
+def card_search(*, query: str = "", order: str = "code") -> QuerySet[Card]:
+    """Cards matching the catalogue query language; raises QuerySyntaxError with a position."""
+    return card_order(card_rows().filter(to_q(parse(query))), order)
+
+
+def card_get(*, code: str) -> Card:
+    """One card by its code (Card.DoesNotExist when there is none)."""
+    return card_rows().get(code=code)
+
+
+def card_stats(*, card: Card) -> CardStats | None:
+    """The card's simulated totals, or None before any simulation included it."""
+    return CardStats.objects.filter(card=card).first()
+
+
+def card_neighbours(*, card: Card, limit: int = 6) -> dict[str, list[Card]]:
+    """A few other cards of the same faction and of the same race (for the card page)."""
+    out: dict[str, list[Card]] = {}
+    for name in ("faction", "race"):
+        if getattr(card, f"{name}_id"):
+            out[name] = list(card_rows().filter(**{name: getattr(card, f"{name}_id")})
+                             .exclude(pk=card.pk).order_by("code")[:limit])
+    return out
+
+
+def filter_choices() -> dict[str, list]:
+    """The factions, races and sets to offer as filters (three small queries)."""
+    return {
+        "factions": list(Faction.objects.order_by("name_en")),
+        "races": list(Race.objects.order_by("name_en")),
+        "sets": list(CardSet.objects.order_by("code")),
+    }
+
+
+def card_data_version(*, cards: Iterable[Card] | None = None) -> str:
+    """A stable hash (sha256 hex) of the data of every card (or of ``cards``).
+
+    It changes exactly when a card's data form changes (a stat, a name, an ability, a code
+    added or removed), not when rows are re-saved or derived text is refreshed, so a
+    simulation run can record which card data it was played with.
+    """
+    rows = card_rows().order_by("code") if cards is None else sorted(cards,
+                                                                     key=lambda c: c.code)
+    digest = hashlib.sha256()
+    for card in rows:
+        line = json.dumps(card_to_data(card), sort_keys=True, ensure_ascii=False,
+                          separators=(",", ":"))
+        digest.update(line.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()

@@ -1,0 +1,297 @@
+"""Writes to the catalogue: importing and exporting card sets, saving cards, refreshing the
+generated rules text, and adding simulated per-card totals.
+
+Invariants: an import is all or nothing — the file is validated whole (the engine's
+``load_card_set`` plus the database's own limits) before the first write, and everything runs
+in one transaction; cards missing from the file are reported, never deleted; importing the same
+file twice changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from cards.adapters import card_to_data, display_names, refresh_derived
+from cards.models import Card, CardSet, CardStats, Faction, Race
+from rules.cardset import CardSet as EngineCardSet
+from rules.cardset import CardSetError, load_card_set
+
+MSG_TOO_LONG = "{where}: {name} is longer than {limit} characters"
+MSG_TOO_BIG = "{where}: {name} is larger than {limit}"
+MSG_UNKNOWN_STAT = "unknown card stats field {name!r} (known: {known})"
+
+CARD_FIELDS = ("card_set_id", "position", "kind", "name_en", "name_zh", "rarity", "cost",
+               "attack", "hp", "attribute", "faction_id", "race_id", "keywords", "abilities")
+DERIVED_FIELDS = ("text_en", "text_zh", "keyword_tags")
+STAT_FIELDS = ("games_played_in", "times_played", "times_awakened", "wins_when_played")
+SMALL_INT_MAX = 32767
+
+
+@dataclass
+class ImportReport:
+    """What an import did (or, for a dry run, would do)."""
+
+    set_code: str
+    set_name: str
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)   # in the database, not in the file
+    factions: int = 0
+    races: int = 0
+    dry_run: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.updated)
+
+    def lines(self) -> list[str]:
+        verb = "would load" if self.dry_run else "loaded"
+        out = [f"{self.set_code} ({self.set_name}): {verb} {len(self.created)} new, "
+               f"{len(self.updated)} updated, {len(self.unchanged)} unchanged cards "
+               f"({self.factions} factions, {self.races} races)."]
+        if self.updated:
+            out.append("Updated: " + ", ".join(self.updated))
+        if self.missing:
+            out.append(f"{len(self.missing)} card(s) of this set are in the database but not "
+                       "in the file (kept, not deleted): " + ", ".join(self.missing))
+        return out
+
+
+def _parse_yaml(text: str) -> Mapping[str, Any]:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise CardSetError([f"not valid YAML: {exc}"]) from None
+    if not isinstance(data, Mapping):
+        raise CardSetError(["the file must be a mapping with 'set', 'cards' and 'decks'"])
+    return data
+
+
+def _length_problems(engine_set: EngineCardSet) -> list[str]:
+    """What the engine accepts but the database columns cannot hold."""
+    problems: list[str] = []
+    limits = {"code": 32, "name_en": 120, "name_zh": 120}
+    if len(engine_set.code) > 32:
+        problems.append(MSG_TOO_LONG.format(where="set", name="code", limit=32))
+    for card in engine_set.cards.values():
+        where = f"card {card.code}"
+        for name, limit in limits.items():
+            if len(getattr(card, name)) > limit:
+                problems.append(MSG_TOO_LONG.format(where=where, name=name, limit=limit))
+        for name in ("cost", "attack", "hp"):
+            if getattr(card, name) > SMALL_INT_MAX:
+                problems.append(MSG_TOO_BIG.format(where=where, name=name, limit=SMALL_INT_MAX))
+    for kind, items in (("factions", engine_set.factions), ("races", engine_set.races)):
+        for code, item in items.items():
+            if len(code) > 40 or len(str(item.get("name_en") or "")) > 80:
+                problems.append(MSG_TOO_LONG.format(where=f"{kind} {code}", name="code or name",
+                                                    limit="40/80"))
+    return problems
+
+
+def _upsert_named(model: type[Faction] | type[Race], items: Mapping[str, dict]) -> dict[str, int]:
+    """Create or rename factions/races; returns ``{code: id}`` of every one in the database."""
+    existing = {obj.code: obj for obj in model.objects.all()}
+    for code, item in items.items():
+        name_en = str(item.get("name_en") or code)
+        name_zh = str(item.get("name_zh") or "")
+        obj = existing.get(code)
+        if obj is None:
+            existing[code] = model.objects.create(code=code, name_en=name_en, name_zh=name_zh)
+        elif (obj.name_en, obj.name_zh) != (name_en, name_zh):
+            obj.name_en, obj.name_zh = name_en, name_zh
+            obj.save(update_fields=["name_en", "name_zh"])
+    return {code: obj.pk for code, obj in existing.items()}
+
+
+def _wanted_fields(data: Mapping[str, Any], set_id: int, position: int,
+                   faction_ids: Mapping[str, int], race_ids: Mapping[str, int]) -> dict:
+    return {
+        "card_set_id": set_id, "position": position, "kind": data["kind"],
+        "name_en": data["name_en"], "name_zh": data["name_zh"], "rarity": data["rarity"],
+        "cost": data.get("cost"), "attack": data.get("attack"), "hp": data.get("hp"),
+        "attribute": data.get("attribute"),
+        "faction_id": faction_ids[data["faction"]] if data.get("faction") else None,
+        "race_id": race_ids[data["race"]] if data.get("race") else None,
+        "keywords": list(data.get("keywords") or []),
+        "abilities": list(data.get("abilities") or []),
+    }
+
+
+@transaction.atomic
+def card_set_import(*, source: str | Path | Mapping[str, Any],
+                    dry_run: bool = False) -> ImportReport:
+    """Load a card set file (a ``Path``, YAML text or parsed data) into the catalogue.
+
+    Raises ``rules.cardset.CardSetError`` listing every problem, before writing anything.
+    A ``str`` is always the file's text, never a path (uploaded text must not name a file).
+    """
+    if isinstance(source, str):
+        source = _parse_yaml(source)
+    engine_set = load_card_set(source)
+    problems = _length_problems(engine_set)
+    if problems:
+        raise CardSetError(problems)
+    report = ImportReport(set_code=engine_set.code, set_name=engine_set.name_en,
+                          dry_run=dry_run, factions=len(engine_set.factions),
+                          races=len(engine_set.races))
+    card_set, _ = CardSet.objects.get_or_create(code=engine_set.code, defaults={
+        "name_en": engine_set.name_en})
+    header = {"name_en": engine_set.name_en, "name_zh": engine_set.name_zh,
+              "starter_decks": list(engine_set.raw.get("decks") or [])}
+    if any(getattr(card_set, k) != v for k, v in header.items()):
+        for key, value in header.items():
+            setattr(card_set, key, value)
+        card_set.save()
+    faction_ids = _upsert_named(Faction, engine_set.factions)
+    race_ids = _upsert_named(Race, engine_set.races)
+    existing = {c.code: c for c in Card.objects.filter(code__in=list(engine_set.cards))}
+    new: list[Card] = []
+    changed: list[Card] = []
+    for position, (code, card_def) in enumerate(engine_set.cards.items()):
+        wanted = _wanted_fields(card_def.to_dict(), card_set.pk, position, faction_ids,
+                                race_ids)
+        card = existing.get(code)
+        if card is None:
+            new.append(Card(code=code, **wanted))
+            report.created.append(code)
+        elif any(getattr(card, k) != v for k, v in wanted.items()):
+            for key, value in wanted.items():
+                setattr(card, key, value)
+            changed.append(card)
+            report.updated.append(code)
+        else:
+            report.unchanged.append(code)
+    now = timezone.now()
+    for card in changed:
+        card.updated_at = now
+    Card.objects.bulk_create(new)
+    Card.objects.bulk_update(changed, [f.removesuffix("_id") if f.endswith("_id") else f
+                                       for f in CARD_FIELDS] + ["updated_at"])
+    card_texts_refresh()
+    report.missing = sorted(Card.objects.filter(card_set=card_set)
+                            .exclude(code__in=list(engine_set.cards))
+                            .values_list("code", flat=True))
+    if dry_run:
+        transaction.set_rollback(True)
+    return report
+
+
+@transaction.atomic
+def card_texts_refresh() -> int:
+    """Regenerate the derived columns of every card (after names or the text generator
+    changed); returns how many cards changed."""
+    names = {lang: display_names(lang) for lang in ("en", "zh")}
+    stale = []
+    for card in Card.objects.select_related("faction", "race"):
+        before = tuple(getattr(card, f) for f in DERIVED_FIELDS)
+        refresh_derived(card, names)
+        if tuple(getattr(card, f) for f in DERIVED_FIELDS) != before:
+            stale.append(card)
+    now = timezone.now()
+    for card in stale:
+        card.updated_at = now   # the card reads differently: images and caches must follow
+    Card.objects.bulk_update(stale, [*DERIVED_FIELDS, "updated_at"], batch_size=500)
+    return len(stale)
+
+
+@transaction.atomic
+def card_tag_renamed(*, tag: Faction | Race) -> int:
+    """After a faction or race changed its names: its cards' images show the new name (their
+    ``updated_at`` moves on, so cached images expire) and rules text naming it is regenerated.
+    Returns how many cards' rules text changed."""
+    field = "faction" if isinstance(tag, Faction) else "race"
+    Card.objects.filter(**{field: tag}).update(updated_at=timezone.now())
+    return card_texts_refresh()
+
+
+def card_save(*, card: Card) -> Card:
+    """Validate with the engine (``full_clean``) and save; derived text is refreshed."""
+    card.full_clean()
+    card.save()
+    return card
+
+
+class _SetDumper(yaml.SafeDumper):
+    pass
+
+
+def _flow(data: Any) -> str:
+    return yaml.dump(data, Dumper=_SetDumper, default_flow_style=True, allow_unicode=True,
+                     sort_keys=False, width=96).strip()
+
+
+def _block(key: str, items: list[Any]) -> list[str]:
+    if not items:
+        return [f"{key}: []"]
+    lines = [f"{key}:"]
+    for item in items:
+        text = _flow(item).replace("\n", "\n    ")
+        lines.append(f"  - {text}")
+    return lines
+
+
+# Keys that lead their object in the file, as a designer writes them. PostgreSQL's jsonb does
+# not keep key order, so the export restores it.
+LEADING_KEYS = ("trigger", "do", "pick", "zone")
+
+
+def _readable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        lead = [k for k in LEADING_KEYS if k in value]
+        rest = [k for k in value if k not in lead]
+        tail = [k for k in ("effects", "options") if k in rest]
+        keys = lead + [k for k in rest if k not in tail] + tail
+        return {k: _readable(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [_readable(v) for v in value]
+    return value
+
+
+def card_set_export(*, card_set: CardSet) -> str:
+    """The set as YAML in the shipped file's format (``load_card_set`` reads it back)."""
+    cards = [_readable(card_to_data(c)) for c in card_set.cards
+             .select_related("faction", "race").order_by("position", "code")]
+    named = [{"code": o.code, "name_en": o.name_en, "name_zh": o.name_zh}
+             for o in Faction.objects.order_by("code")]
+    races = [{"code": o.code, "name_en": o.name_en, "name_zh": o.name_zh}
+             for o in Race.objects.order_by("code")]
+    header = {"code": card_set.code, "name_en": card_set.name_en,
+              "name_zh": card_set.name_zh or card_set.name_en}
+    lines = [f"# Card set {card_set.code}, exported from Cardlab "
+             f"{timezone.now():%Y-%m-%d %H:%M} UTC. Load it with: "
+             "python manage.py load_cards FILE",
+             f"set: {_flow(header)}", *_block("factions", named), *_block("races", races),
+             *_block("cards", cards), *_block("decks", list(card_set.starter_decks or []))]
+    return "\n".join(lines) + "\n"
+
+
+@transaction.atomic
+def card_stats_add(*, totals: Mapping[str, Mapping[str, int]]) -> int:
+    """Add per-card counts from finished simulated games: ``{code: {"times_played": 3, ...}}``.
+
+    For the simulation service: call it once per finished chunk of games, in the same
+    transaction that marks the chunk done, so a retried task never counts a game twice.
+    Unknown card codes are ignored (a card deleted since); returns the number of cards updated.
+    """
+    for counts in totals.values():
+        for name in counts:
+            if name not in STAT_FIELDS:
+                raise ValueError(MSG_UNKNOWN_STAT.format(name=name, known=", ".join(STAT_FIELDS)))
+    ids = dict(Card.objects.filter(code__in=list(totals)).values_list("code", "pk"))
+    for code, counts in totals.items():
+        if code not in ids:
+            continue
+        CardStats.objects.get_or_create(card_id=ids[code])
+        CardStats.objects.filter(card_id=ids[code]).update(
+            updated_at=timezone.now(), **{k: F(k) + int(v) for k, v in counts.items()})
+    return len(ids)

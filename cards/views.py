@@ -1,0 +1,254 @@
+"""Catalogue pages: the gallery and table, the card page and its image, the query help and the
+vocabulary reference. Views only read the request, call selectors and render."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from urllib.parse import quote
+
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import http_date
+from django.views.decorators.http import require_safe
+
+from cards.art import card_art
+from cards.filters import CardFilter
+from cards.models import KEYWORD_CHOICES, Attribute, Card, Kind, Rarity
+from cards.query import FIELDS, describe
+from cards.query.fields import FIELD_LIST
+from cards.rows import table_row
+from cards.selectors import (
+    ORDER_CHOICES,
+    card_neighbours,
+    card_rows,
+    card_search,
+    card_stats,
+    filter_choices,
+)
+from rules.engine.cards import BEATS
+
+PAGE_SIZES = {"gallery": 48, "table": 50}
+SVG_CACHE_SECONDS = 60 * 60 * 24
+HELP_EXAMPLES = [
+    ("k:minion a:fire c<=3", "fire minions that cost 3 or less"),
+    ("r:UR or r:SSR", "the two highest rarities (also r>=SSR)"),
+    ("-a:dark", "everything that is not dark (items, which have no attribute, included)"),
+    ("kw:shield race:dragon", "dragons with shield"),
+    ('o:"draw"', "cards whose rules text mentions drawing"),
+    ("o:抽", "the same in the Chinese rules text"),
+    ("k:hero hp>=20", "heroes with 20 HP or more"),
+    ("(a:fire or a:water) atk>=4", "big fire or water minions"),
+    ("a:fire,grass r>=SR", "SR or better cards of fire or grass"),
+    ("f:dawn -k:item", "Dawn Order heroes and minions (by code or by name)"),
+    ("wolf", "a bare word searches English and Chinese names"),
+    ("龙", "… in Chinese too"),
+    ('"ember pup"', "quotes keep a phrase together"),
+    ("k:item c=0", "free items"),
+]
+ERROR_EXAMPLES = ["a:fire)", "c<=three", "colour:red", "(k:minion or"]
+TABLE_COLUMNS = [("code", "Code"), ("name", "Name"), ("kind", "Kind"), ("attribute", "Attribute"),
+                 ("rarity", "Rarity"), ("cost", "Cost"), ("attack", "Attack"), ("hp", "HP"),
+                 ("", "Faction"), ("", "Race"), ("", "Rules text")]
+NUMBER_FILTERS = [("cost", "Cost"), ("attack", "Attack"), ("hp", "HP")]
+MULTI_FILTERS = ("kind", "attribute", "rarity", "keyword", "faction", "race", "set")
+GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at")
+
+
+def _lang(request: HttpRequest) -> str:
+    return "zh" if request.GET.get("lang") == "zh" else "en"
+
+
+@require_safe
+def card_list(request: HttpRequest) -> HttpResponse:
+    """Gallery or table (``view=table``) of the cards matching the filters and ``q``."""
+    view = "table" if request.GET.get("view") == "table" else "gallery"
+    filterset = CardFilter(request.GET, queryset=card_rows())
+    context = {"view": view, "form": filterset.form, "lang": _lang(request),
+               "order_choices": ORDER_CHOICES, **_filter_context(request)}
+    if filterset.is_valid():
+        query = filterset.form.cleaned_data.get("q")
+        cards = filterset.qs
+        if view == "gallery":   # the images carry the details: fetch only what the grid shows
+            cards = cards.select_related(None).only(*GALLERY_FIELDS)
+        page = Paginator(cards, PAGE_SIZES[view]).get_page(request.GET.get("page"))
+        context.update(page=page, cards=_decorate(page.object_list, context["lang"],
+                                                      table=view == "table"), meaning=(
+            describe(query.node) if query and query.node is not None else ""),
+            page_range=page.paginator.get_elided_page_range(page.number, on_each_side=2),
+            table_columns=_table_columns(request.GET.get("order", "code")))
+    else:
+        context["errors"] = filterset.errors
+        context["query_error"] = _query_error(filterset)
+    if request.htmx and not request.htmx.boosted:
+        # htmx swaps only 2xx answers: the error message must arrive as one to be shown.
+        return render(request, "cards/_results.html", context)
+    return render(request, "cards/list.html", context,
+                  status=200 if filterset.is_valid() else 400)
+
+
+@lru_cache(maxsize=8)
+def _url_pattern(name: str) -> str:
+    return reverse(name, args=["__CODE__"])
+
+
+def _decorate(cards, lang: str, table: bool = False) -> list[Card]:
+    """Attach each card's links and alt text: one reverse() per page instead of two per card
+    keeps the list's rendering time flat (reverse dominated the gallery's profile)."""
+    detail, image = _url_pattern("cards:detail"), _url_pattern("cards:image")
+    suffix = "&lang=zh" if lang == "zh" else ""
+    out = list(cards)
+    for card in out:
+        code = quote(card.code, safe="")
+        card.href = detail.replace("__CODE__", code)
+        card.img = f"{image.replace('__CODE__', code)}?v={int(card.updated_at.timestamp())}{suffix}"
+        card.alt = f"{card.name_en} ({card.name_zh}), {card.rarity} {card.kind}"
+        if table:
+            card.row = table_row(card, lang)
+    return out
+
+
+def _choices(options, selected: list[str]) -> list[dict]:
+    return [{"value": value, "label": label, "checked": value in selected}
+            for value, label in options]
+
+
+def _filter_context(request: HttpRequest) -> dict:
+    """What the filter panel needs to show the current choices (the URL is the state)."""
+    selected = {name: request.GET.getlist(name) for name in MULTI_FILTERS}
+    choices = filter_choices()
+    return {
+        "selected": selected,
+        "choice_filters": [
+            {"name": "kind", "label": "Kind", "items": _choices(Kind.choices, selected["kind"])},
+            {"name": "attribute", "label": "Attribute", "dot": True,
+             "items": _choices(Attribute.choices, selected["attribute"])},
+            {"name": "rarity", "label": "Rarity", "tag": True,
+             "items": _choices(Rarity.choices, selected["rarity"])},
+            {"name": "keyword", "label": "Keyword",
+             "items": _choices(KEYWORD_CHOICES, selected["keyword"])},
+        ],
+        "number_filters": [{"name": n, "label": label,
+                            "min": request.GET.get(f"{n}_min", ""),
+                            "max": request.GET.get(f"{n}_max", "")}
+                           for n, label in NUMBER_FILTERS],
+        "tag_filters": [
+            {"name": name, "label": label, "items": [
+                {"value": o.code, "label": o.name_en, "zh": o.name_zh,
+                 "checked": o.code in selected[name]} for o in choices[key]]}
+            for name, label, key in (("faction", "Faction", "factions"),
+                                     ("race", "Race", "races"), ("set", "Set", "sets"))
+        ],
+    }
+
+
+def _table_columns(order: str) -> list[dict]:
+    columns = []
+    for key, label in TABLE_COLUMNS:
+        sorted_ = ""
+        if key and order.lstrip("-") == key:
+            sorted_ = "descending" if order.startswith("-") else "ascending"
+        next_ = f"-{key}" if sorted_ == "ascending" else key
+        columns.append({"label": label, "next": next_, "sorted": sorted_})
+    return columns
+
+
+def _query_error(filterset: CardFilter) -> dict | None:
+    """The query-language error with the query split around the problem (for the caret)."""
+    errors = filterset.form.errors.get("q")
+    if not errors:
+        return None
+    error = errors.as_data()[0]
+    cause = getattr(error, "query_error", None)
+    if cause is None:
+        return {"message": error.message, "position": 0, "before": "", "at": "", "after": ""}
+    position, length = cause.position, cause.length
+    text = cause.query
+    return {"message": cause.message, "position": position + 1,
+            "before": text[:position], "at": text[position:position + length] or " ",
+            "after": text[position + length:]}
+
+
+@require_safe
+def card_detail(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        card = card_rows().get(code=code)
+    except Card.DoesNotExist:
+        raise Http404(f"No card with code {code!r}.") from None
+    lang = _lang(request)
+    context = {
+        "card": card, "lang": lang, "art": card_art(card, lang),
+        "neighbours": card_neighbours(card=card), "stats": card_stats(card=card),
+        "abilities_json": json.dumps(card.abilities, indent=2, ensure_ascii=False),
+        "data_json": json.dumps(card.to_data(), indent=2, ensure_ascii=False),
+        "advantage": _advantage(card.attribute),
+    }
+    return render(request, "cards/detail.html", context)
+
+
+def _advantage(attribute: str | None) -> str:
+    """R1.5 in words: what this attribute beats and loses to."""
+    if attribute is None:
+        return ""
+    beats = BEATS.get(attribute)
+    loses = next((a for a, b in BEATS.items() if b == attribute), None)
+    if beats is None:
+        return "no advantage relation with any attribute (R1.5)"
+    return f"beats {beats}, loses to {loses} (R1.5)"
+
+
+@require_safe
+def card_image(request: HttpRequest, code: str) -> HttpResponse:
+    """The card's SVG image, generated from its data (``?lang=zh`` for Chinese text)."""
+    try:
+        card = card_rows().get(code=code)
+    except Card.DoesNotExist:
+        raise Http404(f"No card with code {code!r}.") from None
+    lang = _lang(request)
+    # The image depends on the card row and its tags, which move updated_at when they change.
+    key = f"cards:svg:{card.pk}:{card.updated_at.timestamp()}:{lang}"
+    svg = cache.get(key)
+    if svg is None:
+        svg = render_to_string("cards/card.svg", {"a": card_art(card, lang)})
+        cache.set(key, svg, timeout=SVG_CACHE_SECONDS)
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    response["Last-Modified"] = http_date(card.updated_at.timestamp())
+    # The gallery links images with ?v=<updated_at>, so a changed card gets a new URL.
+    response["Cache-Control"] = "public, max-age=86400" if request.GET.get("v") else \
+        "public, max-age=60"
+    return response
+
+
+@require_safe
+def query_help(request: HttpRequest) -> HttpResponse:
+    examples = []
+    for query, meaning in HELP_EXAMPLES:
+        examples.append({"query": query, "meaning": meaning,
+                         "count": card_search(query=query).count()})
+    errors = []
+    for query in ERROR_EXAMPLES:
+        form = CardFilter({"q": query}).form
+        form.is_valid()
+        errors.append({"query": query, "message": form.errors["q"][0]})
+    return render(request, "cards/help.html", {"fields": FIELD_LIST, "examples": examples,
+                                               "error_examples": errors,
+                                               "field_count": len(FIELDS)})
+
+
+@require_safe
+def vocabulary(request: HttpRequest) -> HttpResponse:
+    """The effect vocabulary reference: every term with an example and its generated text."""
+    from rules.engine.reference import SECTION_TITLES, reference_entries
+
+    sections: dict[str, dict] = {}
+    for entry in reference_entries():
+        section = sections.setdefault(entry["section"], {
+            "key": entry["section"], "title": SECTION_TITLES[entry["section"]], "entries": []})
+        entry = dict(entry)
+        entry["example_json"] = json.dumps(entry["example"], ensure_ascii=False)
+        section["entries"].append(entry)
+    return render(request, "cards/vocabulary.html", {"sections": list(sections.values())})

@@ -1,0 +1,307 @@
+"""Settings for Cardlab: one module, configured by the environment.
+
+Two modes, chosen by ``DJANGO_ENV``:
+
+- ``development`` (default): DEBUG on, a built-in secret key, SQLite in ``var/`` and kombu's
+  filesystem broker in ``var/celery/``, so ``./run.sh`` works on a bare machine with no servers.
+- ``production``: DEBUG off, ``DJANGO_SECRET_KEY`` required, HTTPS everywhere (HSTS, secure
+  cookies, SSL redirect behind a proxy that sets ``X-Forwarded-Proto``). In this mode
+  ``python manage.py check --deploy`` reports no issues.
+
+``DATABASE_URL`` (PostgreSQL, say) and ``CELERY_BROKER_URL`` (Redis, say) scale either mode out.
+The full list of variables is in README.md.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# Runtime state (SQLite file, broker queue) lives in var/, which git ignores.
+VAR_DIR = Path(os.environ.get("CARDLAB_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+ENV_MUST_BE = "DJANGO_ENV must be 'development' or 'production', not {value!r}."
+SECRET_KEY_REQUIRED = (
+    "DJANGO_SECRET_KEY must be set when DEBUG is off (production). "
+    "Generate one with: python -c 'import secrets; print(secrets.token_urlsafe(64))'"
+)
+BOOL_MUST_BE = "{name} must be a boolean (1/0, true/false, yes/no, on/off), not {value!r}."
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Read a yes/no environment variable; a typo is an error, not a silent default."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(BOOL_MUST_BE.format(name=name, value=raw))
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    """Read a comma-separated environment variable into a list, dropping blanks."""
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DJANGO_ENV = os.environ.get("DJANGO_ENV", "development").strip().lower()
+if DJANGO_ENV not in {"development", "production"}:
+    raise ImproperlyConfigured(ENV_MUST_BE.format(value=DJANGO_ENV))
+PRODUCTION = DJANGO_ENV == "production"
+
+DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(SECRET_KEY_REQUIRED)
+    # Development only: never used when DEBUG is off.
+    SECRET_KEY = "django-insecure-cardlab-development-key-do-not-use-in-production"
+
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", default="" if PRODUCTION else "localhost,127.0.0.1,[::1]"
+)
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+# --- Applications ---------------------------------------------------------------------------
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Before staticfiles, so runserver serves static files the way production does.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_filters",
+    "django_htmx",
+    "cards",
+    # Before decks: its `simulate` command extends decks' one with --via-celery.
+    "simulations",
+    "decks",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------
+
+DATABASES = {
+    "default": dj_database_url.config(
+        env="DATABASE_URL",
+        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web server and the Celery workers write to one file: WAL lets readers run beside a
+    # writer, IMMEDIATE takes the write lock up front (no deadlock on upgrade), and the timeout
+    # makes a busy writer wait instead of failing with "database is locked".
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Passwords, language, time ----------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files ---------------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)  # collectstatic fills it; WhiteNoise warns if it is missing
+# Outside production, serve straight from the apps' and static/ folders: no collectstatic needed.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = DEBUG
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Production serves hashed, compressed files (needs `collectstatic`); development and
+        # tests serve the source files directly, so no build step is needed.
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        ),
+    },
+}
+
+# Request bodies above this are refused (deck lists and card edits are small).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024  # 1 MiB
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+
+# --- Security (production) ------------------------------------------------------------------
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+if PRODUCTION:
+    # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients).
+    if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=True):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+# --- Logging --------------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {"django": {"level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")}},
+}
+
+# --- Django REST framework and the OpenAPI schema -------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Cardlab API",
+    "DESCRIPTION": "The card catalogue, decks and simulated matches of Cardlab.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc are served from drf-spectacular-sidecar: nothing loads from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        # Two fields named "kind" (a card's, a simulation's): name both enums explicitly.
+        "CardKindEnum": "cards.models.Kind",
+        "SimulationKindEnum": "simulations.models.RunKind",
+        "SimulationAgentEnum": "simulations.conf.AGENTS",
+    },
+}
+
+# --- Celery ---------------------------------------------------------------------------------
+# Read by config/celery.py (namespace "CELERY"). Task results are stored in the project's own
+# models, so Celery keeps none.
+
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # A broker that needs no server: messages are files in var/celery/queue. The web process
+    # and the worker processes on this machine share the folder.
+    # Exchange bindings go to var/celery/control (kombu's default is ./control, in the cwd).
+    _celery_dir = VAR_DIR / "celery"
+    for _sub in ("queue", "processed", "control"):
+        (_celery_dir / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_celery_dir / "queue"),
+        "data_folder_out": str(_celery_dir / "queue"),
+        "processed_folder": str(_celery_dir / "processed"),
+        "control_folder": str(_celery_dir / "control"),
+        "store_processed": False,  # True keeps every message ever sent: useful only to debug
+        # An idle worker looks for new files this often (kombu's default is 1 s, which a
+        # simulation of many short chunks would feel as a pause between chunks).
+        "polling_interval": 0.1,
+    }
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ALWAYS_EAGER = False  # never: tests and development use real workers
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+# Workers consume this queue (`celery -A config worker` listens to it by default). Tests and the
+# benchmark give each run of theirs a queue of its own so nobody else's worker takes their tasks.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CARDLAB_CELERY_QUEUE", "celery")
+
+# --- Simulations ----------------------------------------------------------------------------
+# Limits and timings of the simulation service (simulations/). Every value can be set from the
+# environment (CARDLAB_SIMULATIONS_<NAME>); simulations/conf.py documents each one.
+
+
+def _env_number(name: str, default: float) -> float:
+    raw = os.environ.get(f"CARDLAB_SIMULATIONS_{name}")
+    return type(default)(raw) if raw not in (None, "") else default
+
+
+SIMULATIONS_MAX_GAMES = _env_number("MAX_GAMES", 100_000)          # games in one run, all pairings
+SIMULATIONS_MAX_ACTIVE_PER_USER = _env_number("MAX_ACTIVE_PER_USER", 3)  # queued or running
+SIMULATIONS_SUBMIT_RATE = os.environ.get("CARDLAB_SIMULATIONS_SUBMIT_RATE", "30/hour")
+SIMULATIONS_LEASE_SECONDS = _env_number("LEASE_SECONDS", 60.0)      # a silent chunk is lost after
+SIMULATIONS_HEARTBEAT_SECONDS = _env_number("HEARTBEAT_SECONDS", 5.0)
+SIMULATIONS_STALL_SECONDS = _env_number("STALL_SECONDS", 120.0)     # no work anywhere for this long
+SIMULATIONS_QUEUE_LEASE_SECONDS = _env_number("QUEUE_LEASE_SECONDS", 3600.0)
+SIMULATIONS_REAP_SECONDS = _env_number("REAP_SECONDS", 15.0)        # reaper period in each worker
+SIMULATIONS_MAX_ATTEMPTS = _env_number("MAX_ATTEMPTS", 3)
+SIMULATIONS_CHUNK_PAUSE = _env_number("CHUNK_PAUSE", 0.0)           # fault tests only

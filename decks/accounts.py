@@ -1,0 +1,93 @@
+"""Sign up, log in and log out, with Django's auth (password validators on sign-up) and
+throttles: log-in attempts per address and failed log-ins per user name, sign-ups per address.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import login
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.views import LoginView, LogoutView
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from decks.throttles import (
+    LOGIN_FAILURES_PER_NAME,
+    LOGIN_PER_IP,
+    SIGNUP_PER_IP,
+    blocked,
+    client_ip,
+    hit,
+)
+
+
+def _next(request: HttpRequest, default: str = "/decks/") -> str:
+    target = request.POST.get("next") or request.GET.get("next") or default
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return target
+    return default
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(required=False, help_text="Optional; only for password resets.")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+@sensitive_post_parameters("password1", "password2")
+@csrf_protect
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest) -> HttpResponse:
+    """Create an account (Django's password validators apply) and log straight in."""
+    form = SignUpForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        message = hit(SIGNUP_PER_IP, client_ip(request))
+        if message:
+            form.add_error(None, message)
+            status = 429
+        elif form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(_next(request))
+        else:
+            status = 400
+    return render(request, "registration/signup.html",
+                  {"form": form, "next": _next(request)}, status=status)
+
+
+class ThrottledLoginView(LoginView):
+    """Django's log-in, refusing with 429 after too many attempts from one address or too many
+    failures for one user name; a failed log-in answers 400 with the form's message."""
+
+    form_class = AuthenticationForm
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        name = (request.POST.get("username") or "").strip().casefold()[:150]
+        message = hit(LOGIN_PER_IP, client_ip(request)) or blocked(LOGIN_FAILURES_PER_NAME,
+                                                                   name)
+        if message:
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(None, message)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        name = (self.request.POST.get("username") or "").strip().casefold()[:150]
+        hit(LOGIN_FAILURES_PER_NAME, name)
+        return self.render_to_response(self.get_context_data(form=form), status=400)
+
+    def get_default_redirect_url(self):
+        return _next(self.request)
+
+
+login_view = ThrottledLoginView.as_view()
+logout_view = LogoutView.as_view(next_page="/decks/")

@@ -1,0 +1,48 @@
+"""Where deck rows meet the engine and the codecs: formats to ``rules.legality.Format``,
+catalogue rows to a ``CardIndex``. Each function issues a fixed, small number of queries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from cards.models import Card
+from decks.codecs import CardIndex
+from decks.models import Format
+from rules import legality
+
+INDEX_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp",
+                "attribute")
+
+
+def format_to_rules(fmt: Format) -> legality.Format:
+    """The engine's view of a format, with its ban list and legal sets (one query: both lists
+    are short, so their cross product is too)."""
+    rows = (Format.objects.filter(pk=fmt.pk).order_by()
+            .values_list("card_limits__card__code", "card_limits__limit", "legal_sets__code"))
+    limits = {code: limit for code, limit, _ in rows if code is not None}
+    sets = tuple(sorted({code for _, _, code in rows if code is not None}))
+    return legality.Format(code=fmt.code, name=fmt.name, hero_count=fmt.hero_count,
+                           deck_min=fmt.deck_min, deck_max=fmt.deck_max,
+                           deck_kinds=fmt.deck_kinds(), copy_limits=fmt.copy_limits(),
+                           card_limits=limits, legal_sets=sets or None)
+
+
+def cards_by_code(codes: Iterable[str]) -> dict[str, Card]:
+    """The named cards with their set (one query); unknown codes are simply absent."""
+    wanted = {c for c in codes if c}
+    if not wanted:
+        return {}
+    # Only what legality and the deck pages read: no abilities, rules text or the set's
+    # starter decks (JSON that would be decoded once per card).
+    rows = (Card.objects.filter(code__in=wanted).select_related("card_set")
+            .only(*INDEX_FIELDS, "card_set__code").order_by())
+    return {card.code: card for card in rows}
+
+
+def set_of(cards: Mapping[str, Card]) -> dict[str, str]:
+    return {code: card.card_set.code for code, card in cards.items()}
+
+
+def catalogue_index() -> CardIndex:
+    """Every card, for reading pasted lists by name (one query, only the needed columns)."""
+    return CardIndex(Card.objects.only(*INDEX_FIELDS).order_by("code"))

@@ -1,0 +1,74 @@
+"""Admin for formats (with their ban/limited list) and decks (with entries and versions).
+
+Formats are the designer's data: deck sizes, allowed kinds, copies per rarity, the ban list
+and legal sets. Decks are shown for support; their content changes through the site, which
+keeps versions, so entries and versions are read-only here.
+"""
+
+from django.contrib import admin
+
+from decks.models import Deck, DeckEntry, DeckVersion, Format, FormatCardLimit
+
+
+class FormatCardLimitInline(admin.TabularInline):
+    model = FormatCardLimit
+    extra = 1
+    autocomplete_fields = ["card"]
+    verbose_name = "ban / limited list entry"
+    verbose_name_plural = "ban / limited list (per card name)"
+
+
+@admin.register(Format)
+class FormatAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "hero_count", "deck_min", "deck_max", "limit_ur",
+                    "is_active"]
+    list_filter = ["is_active"]
+    search_fields = ["code", "name"]
+    prepopulated_fields = {"code": ["name"]}
+    filter_horizontal = ["legal_sets"]
+    inlines = [FormatCardLimitInline]
+    fieldsets = [
+        (None, {"fields": ["name", "code", "description", "is_active"]}),
+        ("Deck shape", {"fields": ["hero_count", ("deck_min", "deck_max"),
+                                   ("minions_allowed", "items_allowed",
+                                    "heroes_allowed_in_deck")]}),
+        ("Copies per card name, by rarity", {"fields": [("limit_n", "limit_r", "limit_sr",
+                                                         "limit_ssr", "limit_ur")]}),
+        ("Legal sets", {"fields": ["legal_sets"]}),
+    ]
+
+
+class DeckEntryInline(admin.TabularInline):
+    model = DeckEntry
+    extra = 0
+    fields = ["card", "count"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class DeckVersionInline(admin.TabularInline):
+    model = DeckVersion
+    extra = 0
+    fields = ["number", "name", "hero_code", "format_code", "note", "created_by", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    ordering = ["-number"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Deck)
+class DeckAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "hero", "format", "visibility", "updated_at"]
+    list_filter = ["visibility", "format"]
+    search_fields = ["name", "uid", "owner__username"]
+    list_select_related = ["owner", "hero", "format"]
+    readonly_fields = ["uid", "owner", "hero", "format", "forked_from", "created_at",
+                       "updated_at"]
+    fields = ["uid", "name", "description", "owner", "hero", "format", "visibility",
+              "forked_from", "created_at", "updated_at"]
+    inlines = [DeckEntryInline, DeckVersionInline]

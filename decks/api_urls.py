@@ -1,0 +1,23 @@
+"""The deck API, mounted at /api/decks/."""
+
+from django.urls import path
+
+from decks import apis, apis_tools
+
+app_name = "decks-api"
+
+urlpatterns = [
+    path("", apis.DeckListCreateApi.as_view(), name="list"),
+    path("validate/", apis_tools.DeckValidateApi.as_view(), name="validate"),
+    path("import/", apis_tools.DeckImportApi.as_view(), name="import"),
+    path("compare/", apis_tools.DeckCompareApi.as_view(), name="compare"),
+    path("formats/", apis_tools.FormatListApi.as_view(), name="formats"),
+    path("<str:uid>/", apis.DeckDetailApi.as_view(), name="detail"),
+    path("<str:uid>/export/", apis_tools.DeckExportApi.as_view(), name="export"),
+    path("<str:uid>/fork/", apis.DeckForkApi.as_view(), name="fork"),
+    path("<str:uid>/versions/", apis.DeckVersionListApi.as_view(), name="versions"),
+    path("<str:uid>/versions/<int:number>/", apis.DeckVersionDetailApi.as_view(),
+         name="version"),
+    path("<str:uid>/versions/<int:number>/restore/", apis.DeckVersionRestoreApi.as_view(),
+         name="restore"),
+]

@@ -1,0 +1,301 @@
+"""The deck API: CRUD, versions, fork (mounted at /api/decks/). Tools that need no saved deck
+— validate, import, export, compare, formats — are in ``decks/apis_tools.py``.
+
+Views only translate HTTP to services and selectors: another user's private deck is a 404
+(``deck_get``), a visible deck the user does not own is a 403 for writes, and the owner is
+always the requesting user, never a field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.http import Http404
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.response import Response
+
+from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, VISIBILITIES, Draft
+from decks.filters import DeckFilter
+from decks.models import Deck, DeckVersion
+from decks.selectors import deck_get, deck_history, deck_view, decks_listed, draft_from_deck
+from decks.services import (
+    DeckInputError,
+    deck_create,
+    deck_delete,
+    deck_fork,
+    deck_restore,
+    deck_save,
+)
+
+
+class ProblemSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable problem code, e.g. copy_limit.")
+    rule = serializers.CharField(help_text="The RULES.md rule it breaks, e.g. R5.3.")
+    message = serializers.CharField()
+    fix = serializers.CharField(help_text="What to do, e.g. 'remove 1 × Night Wyrm'.")
+    cards = serializers.ListField(child=serializers.CharField())
+
+
+class CardRefSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    name_en = serializers.CharField()
+    name_zh = serializers.CharField()
+
+
+class EntrySerializer(CardRefSerializer):
+    count = serializers.IntegerField()
+
+
+class DeckOutputSerializer(serializers.Serializer):
+    uid = serializers.CharField()
+    url = serializers.SerializerMethodField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    owner = serializers.CharField(source="owner.username")
+    hero = CardRefSerializer(allow_null=True)
+    format = serializers.CharField(source="format.code")
+    visibility = serializers.ChoiceField(choices=VISIBILITIES)
+    card_count = serializers.IntegerField(allow_null=True)
+    forked_from = serializers.CharField(source="forked_from.uid", allow_null=True,
+                                        default=None)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+    def get_url(self, deck: Deck) -> str:
+        return self.context["request"].build_absolute_uri(deck.get_absolute_url())
+
+
+class DeckDetailOutputSerializer(DeckOutputSerializer):
+    cards = EntrySerializer(many=True)
+    valid = serializers.BooleanField(help_text="Legal in its format.")
+    problems = ProblemSerializer(many=True, help_text="Every legality problem, with its fix.")
+    version = serializers.IntegerField(allow_null=True, help_text="The latest version number.")
+
+
+class DeckInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    hero = serializers.CharField(max_length=32, required=False, allow_null=True,
+                                 allow_blank=True, help_text="A hero card's code.")
+    format = serializers.CharField(max_length=40, required=False,
+                                   help_text=f"A format code (default {DEFAULT_FORMAT}).")
+    visibility = serializers.ChoiceField(choices=VISIBILITIES, required=False)
+    cards = serializers.DictField(child=serializers.IntegerField(min_value=1,
+                                                                 max_value=MAX_COPIES),
+                                  required=False, help_text="{card code: count}")
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                 help_text="A note kept with the version.")
+
+
+def draft_from_input(data: dict, base: Draft) -> Draft:
+    """The base draft with every field the client sent replaced (PATCH merges, PUT/POST start
+    from an empty draft)."""
+    changes = {key: data[key] for key in ("name", "description", "visibility") if key in data}
+    if "hero" in data:
+        changes["hero"] = data["hero"] or None
+    if "format" in data:
+        changes["format_code"] = data["format"]
+    if "cards" in data:
+        changes["cards"] = dict(data["cards"])
+    return replace(base, **changes)
+
+
+def deck_detail_data(deck: Deck, request) -> dict:
+    view = deck_view(draft_from_deck(deck), fmt=deck.format)
+    data = dict(DeckOutputSerializer(deck, context={"request": request}).data)
+    data.update(
+        card_count=view.draft.size,
+        cards=[{"code": code, "name_en": card.name_en if card else code,
+                "name_zh": card.name_zh if card else code, "count": n}
+               for card, code, n in view.entries()],
+        valid=view.is_legal, problems=[p.as_dict() for p in view.problems],
+        version=deck.versions.order_by("-number").values_list("number", flat=True).first())
+    return data
+
+
+UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The deck's id.")
+NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Version number.")
+
+
+class _NoFormatOverride:
+    URL_FORMAT_OVERRIDE = None
+
+
+class FormatParamNegotiation(DefaultContentNegotiation):
+    """Content negotiation that leaves ``?format=`` alone: the deck API uses it for the deck's
+    file format (text, json, csv, code), not for choosing a renderer."""
+
+    settings = _NoFormatOverride()
+
+
+def get_deck_or_404(uid: str, request, *, edit: bool = False) -> Deck:
+    try:
+        return deck_get(uid=uid, user=request.user, edit=edit)
+    except Deck.DoesNotExist:
+        raise Http404("No deck here.") from None
+
+
+def _input_errors(exc: DeckInputError) -> ValidationError:
+    return ValidationError(exc.errors)
+
+
+class DeckListCreateApi(generics.GenericAPIView):
+    """Your decks and everyone's public decks (filter by name, hero, attribute, cards); POST
+    creates a deck owned by you (version 1)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    serializer_class = DeckOutputSerializer
+    content_negotiation_class = FormatParamNegotiation  # ?format= filters by deck format
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = DeckFilter
+
+    def get_queryset(self):
+        return decks_listed(self.request.user).select_related("forked_from")
+
+    @extend_schema(operation_id="decks_list", responses=DeckOutputSerializer(many=True))
+    def get(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        data = DeckOutputSerializer(page, many=True, context={"request": request}).data
+        return self.get_paginated_response(data)
+
+    @extend_schema(request=DeckInputSerializer, responses={201: DeckDetailOutputSerializer})
+    def post(self, request):
+        data = DeckInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        draft = draft_from_input(data.validated_data, Draft())
+        try:
+            deck = deck_create(owner=request.user, draft=draft,
+                               note=data.validated_data.get("note") or "Created")
+        except DeckInputError as exc:
+            raise _input_errors(exc) from None
+        deck = get_deck_or_404(deck.uid, request)
+        return Response(deck_detail_data(deck, request), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(parameters=[UID])
+class DeckDetailApi(generics.GenericAPIView):
+    """One deck, with its cards and every legality problem. PUT replaces the content, PATCH
+    changes only the fields sent; each content change keeps a new version."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    serializer_class = DeckDetailOutputSerializer
+
+    def get(self, request, uid: str):
+        return Response(deck_detail_data(get_deck_or_404(uid, request), request))
+
+    def _write(self, request, uid: str, partial: bool):
+        deck = get_deck_or_404(uid, request, edit=True)
+        data = DeckInputSerializer(data=request.data, partial=partial)
+        data.is_valid(raise_exception=True)
+        base = draft_from_deck(deck) if partial else Draft(visibility=deck.visibility)
+        draft = draft_from_input(data.validated_data, base)
+        try:
+            deck_save(deck=deck, by=request.user, draft=draft,
+                      note=data.validated_data.get("note", ""))
+        except DeckInputError as exc:
+            raise _input_errors(exc) from None
+        return Response(deck_detail_data(get_deck_or_404(uid, request), request))
+
+    @extend_schema(request=DeckInputSerializer)
+    def put(self, request, uid: str):
+        return self._write(request, uid, partial=False)
+
+    @extend_schema(request=DeckInputSerializer)
+    def patch(self, request, uid: str):
+        return self._write(request, uid, partial=True)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, uid: str):
+        deck_delete(deck=get_deck_or_404(uid, request, edit=True))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class VersionOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    hero = serializers.CharField(source="hero_code")
+    format = serializers.CharField(source="format_code")
+    cards = serializers.DictField(child=serializers.IntegerField())
+    note = serializers.CharField()
+    created_by = serializers.CharField(source="created_by.username", allow_null=True,
+                                       default=None)
+    created_at = serializers.DateTimeField()
+
+
+class VersionRowSerializer(VersionOutputSerializer):
+    changes = serializers.ListField(child=serializers.CharField(),
+                                    help_text='What changed from the version before: "+2 X".')
+    other = serializers.ListField(child=serializers.CharField())
+
+
+@extend_schema(parameters=[UID])
+class DeckVersionListApi(generics.GenericAPIView):
+    """Every saved version of a deck, newest first, each with what changed."""
+
+    serializer_class = VersionRowSerializer
+    pagination_class = None
+    queryset = DeckVersion.objects.none()  # for the schema only; the deck is found by uid
+
+    @extend_schema(operation_id="decks_versions_list",
+                   responses=VersionRowSerializer(many=True))
+    def get(self, request, uid: str):
+        deck = get_deck_or_404(uid, request)
+        rows = []
+        for row in deck_history(deck=deck):
+            data = dict(VersionOutputSerializer(row.version).data)
+            data.update(changes=[str(c) for c in row.changes], other=row.other)
+            rows.append(data)
+        return Response(rows)
+
+
+@extend_schema(parameters=[UID, NUMBER])
+class DeckVersionDetailApi(generics.GenericAPIView):
+    """One saved version of a deck, and what changed from the one before."""
+
+    serializer_class = VersionRowSerializer
+
+    def get(self, request, uid: str, number: int):
+        deck = get_deck_or_404(uid, request)
+        row = next((r for r in deck_history(deck=deck) if r.version.number == number), None)
+        if row is None:
+            raise Http404(f"This deck has no version {number}.")
+        data = dict(VersionOutputSerializer(row.version).data)
+        data.update(changes=[str(c) for c in row.changes], other=row.other)
+        return Response(data)
+
+
+@extend_schema(parameters=[UID, NUMBER])
+class DeckVersionRestoreApi(generics.GenericAPIView):
+    """Make an old version the deck's content again, as a new version (nothing is lost)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = DeckDetailOutputSerializer
+
+    @extend_schema(request=None)
+    def post(self, request, uid: str, number: int):
+        deck = get_deck_or_404(uid, request, edit=True)
+        if not deck.versions.filter(number=number).exists():
+            raise Http404(f"This deck has no version {number}.")
+        try:
+            deck_restore(deck=deck, number=number, by=request.user)
+        except DeckInputError as exc:
+            raise _input_errors(exc) from None
+        return Response(deck_detail_data(get_deck_or_404(uid, request), request))
+
+
+@extend_schema(parameters=[UID])
+class DeckForkApi(generics.GenericAPIView):
+    """Copy a deck you can see into a new private deck of yours."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = DeckDetailOutputSerializer
+
+    @extend_schema(request=None, responses={201: DeckDetailOutputSerializer})
+    def post(self, request, uid: str):
+        fork = deck_fork(deck=get_deck_or_404(uid, request), by=request.user)
+        return Response(deck_detail_data(get_deck_or_404(fork.uid, request), request),
+                        status=status.HTTP_201_CREATED)

@@ -1,0 +1,231 @@
+"""Deck tools in the API that need no saved deck: validate, import, export, compare, formats.
+
+Import is throttled and capped: a body over ``MAX_BODY`` bytes is refused with 413 before it is
+parsed, the text over the codecs' byte and line caps with 413, too many cards with 400.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from decks.apis import (
+    DeckDetailOutputSerializer,
+    FormatParamNegotiation,
+    ProblemSerializer,
+    deck_detail_data,
+    get_deck_or_404,
+)
+from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
+from decks.diffs import compare_counts
+from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, Draft
+from decks.models import Format
+from decks.selectors import deck_counts, deck_view, draft_from_deck, format_get, formats_active
+from decks.services import DeckInputError, deck_create
+from decks.throttles import ImportThrottle
+from decks.transfer import draft_export, draft_import
+
+MAX_BODY = 64 * 1024
+BODY_TOO_LARGE = "The request is {size} bytes; an import takes at most {limit} bytes."
+UNKNOWN_FORMAT = "There is no format {code!r}; choose one of: {known}."
+FORMAT_CHOICES = ["auto", *CODECS]
+
+
+def _format_or_400(code: str | None) -> Format:
+    try:
+        return format_get(code)
+    except Format.DoesNotExist:
+        known = ", ".join(Format.objects.values_list("code", flat=True))
+        raise ValidationError({"format": [UNKNOWN_FORMAT.format(code=code, known=known)]}
+                              ) from None
+
+
+class ValidationOutputSerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    size = serializers.IntegerField(help_text="Cards in the deck (the hero not counted).")
+    format = serializers.CharField()
+    problems = ProblemSerializer(many=True)
+
+
+def validation_data(draft: Draft, fmt: Format) -> dict:
+    view = deck_view(draft, fmt=fmt)
+    return {"valid": view.is_legal, "size": draft.size, "format": fmt.code,
+            "problems": [p.as_dict() for p in view.problems]}
+
+
+class DeckValidateApi(generics.GenericAPIView):
+    """Check a deck against a format without saving it: every problem, each with its fix."""
+
+    permission_classes = [permissions.AllowAny]
+
+    class DeckValidateInputSerializer(serializers.Serializer):
+        hero = serializers.CharField(max_length=32, required=False, allow_null=True,
+                                     allow_blank=True)
+        cards = serializers.DictField(child=serializers.IntegerField(min_value=1,
+                                                                     max_value=MAX_COPIES))
+        format = serializers.CharField(max_length=40, required=False,
+                                       default=DEFAULT_FORMAT)
+
+    serializer_class = DeckValidateInputSerializer
+
+    @extend_schema(responses=ValidationOutputSerializer)
+    def post(self, request):
+        data = self.DeckValidateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fmt = _format_or_400(data.validated_data["format"])
+        if len(data.validated_data["cards"]) > DEFAULT_LIMITS.max_cards:
+            raise ValidationError({"cards": ["Too many different cards."]})
+        draft = Draft(hero=data.validated_data.get("hero") or None,
+                      cards=data.validated_data["cards"], format_code=fmt.code)
+        return Response(validation_data(draft, fmt))
+
+
+class DraftSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    hero = serializers.CharField(allow_null=True)
+    cards = serializers.DictField(child=serializers.IntegerField())
+    format = serializers.CharField()
+
+
+class ImportOutputSerializer(ValidationOutputSerializer):
+    deck = DraftSerializer()
+    source = serializers.ChoiceField(choices=list(CODECS), help_text="Which reader read it.")
+    notes = serializers.ListField(child=serializers.CharField())
+    saved = DeckDetailOutputSerializer(allow_null=True)
+
+
+class DeckImportApi(generics.GenericAPIView):
+    """Read a deck from pasted text (3x Name, Name x3, codes, Chinese or English names), a
+    JSON or CSV export, or a deck code. Errors name their line and suggest names. With
+    ``save`` (signed in), the deck is also saved as a new private deck of yours."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ImportThrottle]
+    content_negotiation_class = FormatParamNegotiation
+
+    class DeckImportInputSerializer(serializers.Serializer):
+        text = serializers.CharField(trim_whitespace=False, max_length=MAX_BODY)
+        format = serializers.ChoiceField(choices=FORMAT_CHOICES, default="auto")
+        save = serializers.BooleanField(default=False)
+
+    serializer_class = DeckImportInputSerializer
+
+    @extend_schema(responses={200: ImportOutputSerializer, 201: ImportOutputSerializer})
+    def post(self, request):
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+        if size > MAX_BODY:
+            return Response({"detail": BODY_TOO_LARGE.format(size=size, limit=MAX_BODY)},
+                            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        data = self.DeckImportInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            imported = draft_import(data.validated_data["text"],
+                                    format_name=data.validated_data["format"])
+        except DeckImportError as exc:
+            return Response({"detail": str(exc.problems[0]),
+                             "problems": [p.as_dict() for p in exc.problems]},
+                            status=exc.status)
+        draft = imported.draft
+        out = validation_data(draft, _format_or_400(draft.format_code))
+        out.update(deck={"name": draft.name, "hero": draft.hero, "cards": dict(draft.cards),
+                         "format": draft.format_code},
+                   source=imported.source, notes=list(imported.notes), saved=None)
+        if not data.validated_data["save"]:
+            return Response(out)
+        if not request.user.is_authenticated:
+            raise ValidationError({"save": ["Sign in to save decks."]})
+        try:
+            deck = deck_create(owner=request.user, draft=draft,
+                               note=f"Imported ({imported.source})")
+        except DeckInputError as exc:
+            raise ValidationError(exc.errors) from None
+        out["saved"] = deck_detail_data(get_deck_or_404(deck.uid, request), request)
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
+class ExportOutputSerializer(serializers.Serializer):
+    format = serializers.CharField()
+    filename = serializers.CharField()
+    media_type = serializers.CharField()
+    content = serializers.CharField()
+
+
+FORMAT_PARAM = OpenApiParameter("format", str, enum=list(CODECS), default="text",
+                                description="text, json, csv or code (a deck code)")
+
+
+def _export(draft: Draft, name: str) -> Response:
+    if name not in CODECS:
+        raise ValidationError({"format": [f"Unknown export format {name[:20]!r}; choose one "
+                                          f"of: {', '.join(CODECS)}."]})
+    export = draft_export(draft, name)
+    return Response({"format": name, "filename": export.filename,
+                     "media_type": export.media_type, "content": export.content})
+
+
+class DeckExportApi(generics.GenericAPIView):
+    """A saved deck as text, JSON, CSV or a deck code (the file's content and a safe name)."""
+
+    serializer_class = ExportOutputSerializer
+    content_negotiation_class = FormatParamNegotiation
+
+    @extend_schema(parameters=[FORMAT_PARAM, OpenApiParameter("uid", str,
+                                                              OpenApiParameter.PATH)])
+    def get(self, request, uid: str):
+        deck = get_deck_or_404(uid, request)
+        return _export(draft_from_deck(deck), request.query_params.get("format", "text"))
+
+
+class CompareOutputSerializer(serializers.Serializer):
+    a = serializers.CharField()
+    b = serializers.CharField()
+    rows = serializers.ListField(child=serializers.DictField())
+    shared = serializers.IntegerField()
+    only_a = serializers.IntegerField()
+    only_b = serializers.IntegerField()
+
+
+class DeckCompareApi(generics.GenericAPIView):
+    """Two decks you can see, side by side: counts per card in each."""
+
+    serializer_class = CompareOutputSerializer
+
+    @extend_schema(parameters=[OpenApiParameter("a", str, required=True),
+                               OpenApiParameter("b", str, required=True)])
+    def get(self, request):
+        uids = [request.query_params.get(k, "") for k in ("a", "b")]
+        if not all(uids):
+            raise ValidationError({"a": ["Give two deck ids: ?a=…&b=…"]})
+        a, b = (get_deck_or_404(uid, request) for uid in uids)
+        result = compare_counts(deck_counts(a), deck_counts(b))
+        return Response({"a": a.uid, "b": b.uid, "shared": result.shared,
+                         "only_a": result.only_a, "only_b": result.only_b,
+                         "rows": [{"code": code, "a": x, "b": y}
+                                  for code, x, y in result.rows]})
+
+
+class FormatOutputSerializer(serializers.ModelSerializer):
+    copy_limits = serializers.DictField(child=serializers.IntegerField())
+    deck_kinds = serializers.ListField(child=serializers.CharField())
+    ban_list = serializers.SerializerMethodField()
+    legal_sets = serializers.SlugRelatedField(slug_field="code", many=True, read_only=True)
+
+    class Meta:
+        model = Format
+        fields = ["code", "name", "description", "hero_count", "deck_min", "deck_max",
+                  "deck_kinds", "copy_limits", "ban_list", "legal_sets"]
+
+    def get_ban_list(self, fmt: Format) -> dict[str, int]:
+        return {limit.card.code: limit.limit for limit in fmt.card_limits.all()}
+
+
+class FormatListApi(generics.ListAPIView):
+    """The formats decks can be built for, with their ban/limited lists."""
+
+    serializer_class = FormatOutputSerializer
+    pagination_class = None
+
+    def get_queryset(self):
+        return formats_active().prefetch_related("card_limits__card", "legal_sets")

@@ -1,0 +1,291 @@
+"""The deck builder: one page, a card panel searched with the catalogue's query language and a
+deck panel that re-validates on every change (htmx; every action also works as a plain form
+post without JavaScript).
+
+The builder edits a draft in the session (``decks.session``): ``new`` for a deck not saved yet
+(anyone may build, validate and download it), or a saved deck's uid (its owner only; another
+user's private deck is a 404 here as everywhere). Saving needs an account and keeps a version.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_POST, require_safe
+
+from cards.models import Card
+from cards.query import QuerySyntaxError
+from cards.selectors import card_search
+from decks.adapters import INDEX_FIELDS
+from decks.codecs import CODECS
+from decks.drafts import Draft
+from decks.models import Deck, Visibility
+from decks.selectors import deck_get, deck_view, draft_from_deck, formats_active
+from decks.services import DeckInputError, deck_create, deck_save
+from decks.session import NEW, draft_drop, draft_load, draft_store
+from decks.stats import sample_hand
+from decks.transfer import draft_export
+
+CARD_RESULTS = 60
+UNKNOWN_CARD = "There is no card {code!r}; search the card panel and use its buttons."
+NOT_A_HERO = "{name} is a {kind}, not a hero: pick one of the heroes."
+BAD_DELTA = "A change is a whole number of copies, like 1 or -1."
+SIGN_IN_TO_SAVE = "Log in or sign up to save this deck; it stays in the builder meanwhile."
+SAVED = "Saved “{name}” (version {number})."
+NOTHING_CHANGED = "Nothing changed since the last save."
+SEARCH_EXAMPLES = [("k:hero", "Heroes"), ("k:minion", "Minions"), ("k:item", "Items"),
+                   ("c<=2", "Cost ≤ 2"), ("a:fire", "Fire"), ("a:water", "Water"),
+                   ("a:grass", "Grass"), ("r:UR", "UR")]
+
+
+def dom_id(code: str) -> str:
+    """An HTML id fragment for a card code (codes may hold any character)."""
+    return re.sub(r"[^A-Za-z0-9_-]", lambda m: f"_{ord(m.group()):x}", code)
+
+
+def _lang(request: HttpRequest) -> str:
+    return "zh" if request.GET.get("lang") == "zh" else "en"
+
+
+def _target(request: HttpRequest, key: str) -> tuple[Draft, Deck | None]:
+    """The draft being built and, when editing a saved deck, the deck (owner only)."""
+    if key == NEW:
+        return draft_load(request, NEW) or Draft(), None
+    try:
+        deck = deck_get(uid=key, user=request.user, edit=True)
+    except Deck.DoesNotExist:
+        raise Http404("No deck here.") from None
+    return draft_load(request, key) or draft_from_deck(deck), deck
+
+
+def builder_url(key: str) -> str:
+    return reverse("decks:build") if key == NEW else reverse("decks:edit", args=[key])
+
+
+class MetaForm(forms.Form):
+    name = forms.CharField(max_length=100, required=False,
+                           widget=forms.TextInput(attrs={"placeholder": "Untitled deck"}))
+    description = forms.CharField(max_length=2000, required=False,
+                                  widget=forms.Textarea(attrs={"rows": 3}))
+    format = forms.ChoiceField(choices=())
+    visibility = forms.ChoiceField(choices=Visibility.choices)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["format"].choices = [(f.code, f.name) for f in formats_active()]
+
+
+def _meta_form(draft: Draft, data=None) -> MetaForm:
+    return MetaForm(data, initial={"name": draft.name, "description": draft.description,
+                                   "format": draft.format_code,
+                                   "visibility": draft.visibility})
+
+
+def panel_context(request: HttpRequest, key: str, draft: Draft, deck: Deck | None,
+                  form: MetaForm | None = None) -> dict:
+    view = deck_view(draft, lang=_lang(request))
+    return {
+        "key": key, "draft": draft, "deck": deck, "view": view,
+        "entries": [(card, code, n, dom_id(code)) for card, code, n in view.entries()],
+        "heroes": Card.objects.filter(kind="hero").order_by("name_en").only(
+            "code", "name_en", "name_zh", "attribute"),
+        "meta_form": form or _meta_form(draft),
+        "dirty": deck is not None and draft != draft_from_deck(deck),
+        "codecs": CODECS, "builder_url": builder_url(key),
+    }
+
+
+def _card_results(request: HttpRequest, draft: Draft) -> dict:
+    query = request.GET.get("q", "")[:300]
+    try:
+        # The rows show a few columns: no joins, no abilities or rules text to decode.
+        cards = list(card_search(query=query, order="cost").select_related(None)
+                     .only(*INDEX_FIELDS)[:CARD_RESULTS + 1])
+    except QuerySyntaxError as exc:
+        return {"query": query, "query_error": exc, "results": []}
+    rows = [(card, draft.cards.get(card.code, 0), dom_id(card.code))
+            for card in cards[:CARD_RESULTS]]
+    return {"query": query, "results": rows, "more": len(cards) > CARD_RESULTS,
+            "hero_code": draft.hero}
+
+
+@require_safe
+def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
+    draft, deck = _target(request, key)
+    context = panel_context(request, key, draft, deck)
+    context.update(_card_results(request, draft), examples=SEARCH_EXAMPLES,
+                   section="build")
+    status = 400 if context.get("query_error") else 200
+    return render(request, "decks/builder.html", context, status=status)
+
+
+@require_safe
+def builder_cards(request: HttpRequest, key: str = NEW) -> HttpResponse:
+    """The card panel's results (htmx), 400 with the query's problem when it is malformed."""
+    draft, _ = _target(request, key)
+    context = {"key": key, **_card_results(request, draft)}
+    return render(request, "decks/_card_results.html", context,
+                  status=400 if context.get("query_error") else 200)
+
+
+def _respond(request: HttpRequest, key: str, draft: Draft, deck: Deck | None, *,
+             changed: bool = False, error: str = "", form: MetaForm | None = None
+             ) -> HttpResponse:
+    """The deck panel (htmx), or back to the builder page. A change triggers "deck-changed",
+    on which the card panel refreshes its counts and hero marks."""
+    status = 400 if error or (form is not None and form.errors) else 200
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(builder_url(key))
+    context = panel_context(request, key, draft, deck, form=form)
+    context.update(error=error)
+    response = render(request, "decks/_deck_panel.html", context, status=status)
+    if changed:
+        response["HX-Trigger"] = "deck-changed"
+    return response
+
+
+def _card_or_none(code: str) -> Card | None:
+    return Card.objects.filter(code=code).only("code", "kind", "name_en").first()
+
+
+@require_POST
+def builder_card(request: HttpRequest, key: str = NEW) -> HttpResponse:
+    """Add (``delta`` 1) or remove (``delta`` -1, or ``set`` an exact count) copies of a card;
+    a hero card goes to the hero slot."""
+    draft, deck = _target(request, key)
+    code = request.POST.get("code", "")[:32]
+    card = _card_or_none(code)
+    if card is None:
+        return _respond(request, key, draft, deck, error=UNKNOWN_CARD.format(code=code))
+    try:
+        delta = int(request.POST.get("delta", "1"))
+        if "set" in request.POST:
+            delta = int(request.POST["set"]) - draft.cards.get(code, 0)
+    except ValueError:
+        return _respond(request, key, draft, deck, error=BAD_DELTA)
+    if card.kind == "hero" and delta > 0 and code not in draft.cards:
+        draft = replace(draft, hero=code)
+    else:
+        draft = draft.with_card(code, max(-999, min(999, delta)))
+    draft_store(request, key, draft)
+    return _respond(request, key, draft, deck, changed=True)
+
+
+@require_POST
+def builder_hero(request: HttpRequest, key: str = NEW) -> HttpResponse:
+    draft, deck = _target(request, key)
+    code = request.POST.get("code", "")[:32]
+    if code:
+        card = _card_or_none(code)
+        if card is None:
+            return _respond(request, key, draft, deck, error=UNKNOWN_CARD.format(code=code))
+        if card.kind != "hero":
+            return _respond(request, key, draft, deck,
+                            error=NOT_A_HERO.format(name=card.name_en, kind=card.kind))
+    draft = replace(draft, hero=code or None)
+    draft_store(request, key, draft)
+    return _respond(request, key, draft, deck, changed=True)
+
+
+@require_POST
+def builder_meta(request: HttpRequest, key: str = NEW) -> HttpResponse:
+    draft, deck = _target(request, key)
+    form = _meta_form(draft, request.POST)
+    if not form.is_valid():
+        return _respond(request, key, draft, deck, form=form,
+                        error="Check the highlighted fields.")
+    data = form.cleaned_data
+    draft = replace(draft, name=" ".join(data["name"].split()), description=data["description"],
+                    format_code=data["format"], visibility=data["visibility"])
+    draft_store(request, key, draft)
+    return _respond(request, key, draft, deck)
+
+
+@require_POST
+def builder_clear(request: HttpRequest, key: str = NEW) -> HttpResponse:
+    draft, deck = _target(request, key)
+    draft = replace(draft, hero=None, cards={})
+    draft_store(request, key, draft)
+    return _respond(request, key, draft, deck, changed=True)
+
+
+@require_POST
+def builder_discard(request: HttpRequest, key: str) -> HttpResponse:
+    """Forget unsaved edits of a saved deck (or empty the new-deck builder)."""
+    _target(request, key)
+    draft_drop(request, key)
+    messages.info(request, "Unsaved changes discarded.")
+    return _redirect(request, builder_url(key))
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@require_POST
+def builder_save(request: HttpRequest, key: str = NEW) -> HttpResponse:
+    draft, deck = _target(request, key)
+    if not request.user.is_authenticated:
+        messages.info(request, SIGN_IN_TO_SAVE)
+        return _redirect(request, f"{reverse('accounts:login')}?next={builder_url(key)}")
+    try:
+        if deck is None:
+            deck = deck_create(owner=request.user, draft=draft)
+            number = 1
+        else:
+            version = deck_save(deck=deck, by=request.user, draft=draft)
+            number = version.number if version else None
+    except DeckInputError as exc:
+        return _respond(request, key, draft, deck, error=str(exc))
+    draft_drop(request, key)
+    if number is None:
+        messages.info(request, NOTHING_CHANGED)
+    else:
+        messages.success(request, SAVED.format(name=deck.name, number=number))
+    return _redirect(request, deck.get_absolute_url())
+
+
+@require_safe
+def builder_hand(request: HttpRequest, key: str = NEW) -> HttpResponse:
+    """A sample opening hand of 10 from the draft; ``seed`` repeats one."""
+    draft, _ = _target(request, key)
+    try:
+        seed = int(request.GET.get("seed", ""))
+    except ValueError:
+        seed = random.SystemRandom().randrange(1, 10**9)
+    codes = sample_hand(draft.cards, seed=seed)
+    cards = {c.code: c for c in Card.objects.filter(code__in=set(codes))}
+    return render(request, "decks/_hand.html", {
+        "hand": [cards.get(code) for code in codes], "seed": seed, "key": key,
+        "size": draft.size})
+
+
+def download_response(draft: Draft, format_name: str) -> HttpResponse:
+    if format_name not in CODECS:
+        raise Http404(f"Unknown download format {format_name[:20]!r}.")
+    export = draft_export(draft, format_name)
+    response = HttpResponse(export.content, content_type=export.media_type)
+    response["Content-Disposition"] = content_disposition_header(True, export.filename)
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@require_safe
+def builder_download(request: HttpRequest, format_name: str, key: str = NEW) -> HttpResponse:
+    draft, _ = _target(request, key)
+    return download_response(draft, format_name)
+

@@ -1,0 +1,113 @@
+"""Deck import and export: plain text, JSON, CSV and deck codes, as pure functions.
+
+Nothing in this package imports Django: every codec takes a ``CardIndex`` (built from engine
+``CardDef``s or catalogue rows) and returns plain data, so the codecs are tested by property
+(round trips; no input makes them raise anything but ``DeckImportError``) without a database.
+
+    index = CardIndex(cards)
+    text = export_deck(deck, "text", index, format_code="standard")
+    again = import_deck(text, index).deck            # the format is detected
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from decks.codecs.base import (
+    DEFAULT_LIMITS,
+    DeckImportError,
+    DeckImportTooLarge,
+    ImportedDeck,
+    ImportLimits,
+    ImportProblem,
+    clean_name,
+)
+from decks.codecs.csvcodec import export_csv, parse_csv
+from decks.codecs.deckcode import decode_deck_code, encode_deck_code
+from decks.codecs.filenames import safe_filename
+from decks.codecs.index import CardIndex
+from decks.codecs.jsoncodec import export_json, parse_json
+from decks.codecs.text import export_text, parse_text
+from rules.legality import Deck
+
+__all__ = [
+    "CODECS", "DEFAULT_LIMITS", "CardIndex", "Codec", "DeckImportError", "DeckImportTooLarge",
+    "ImportLimits", "ImportProblem", "ImportedDeck", "clean_name", "detect_format",
+    "export_deck", "import_deck", "safe_filename",
+]
+
+UNKNOWN_FORMAT = "Unknown format {name!r}: choose one of {known}."
+
+
+def _export_code(deck: Deck, index: CardIndex, *, format_code: str | None = None) -> str:
+    return encode_deck_code(deck, format_code=format_code) + "\n"
+
+
+@dataclass(frozen=True)
+class Codec:
+    name: str
+    label: str
+    extension: str
+    media_type: str
+    export: Callable[..., str]
+    parse: Callable[[str, CardIndex, ImportLimits], ImportedDeck]
+
+
+CODECS: dict[str, Codec] = {
+    "text": Codec("text", "Plain text", "txt", "text/plain; charset=utf-8", export_text,
+                  parse_text),
+    "json": Codec("json", "JSON", "json", "application/json", export_json, parse_json),
+    "csv": Codec("csv", "CSV (spreadsheet)", "csv", "text/csv; charset=utf-8", export_csv,
+                 parse_csv),
+    "code": Codec("code", "Deck code", "txt", "text/plain; charset=utf-8", _export_code,
+                  decode_deck_code),
+}
+
+
+def _codec(name: str) -> Codec:
+    try:
+        return CODECS[name]
+    except KeyError:
+        raise DeckImportError(UNKNOWN_FORMAT.format(name=str(name)[:20],
+                                                    known=", ".join(CODECS))) from None
+
+
+def export_deck(deck: Deck, format_name: str, index: CardIndex, *,
+                format_code: str | None = None) -> str:
+    """The deck written in one of ``CODECS``; KeyError for an unknown format name."""
+    return CODECS[format_name].export(deck, index, format_code=format_code)
+
+
+def detect_format(text: str) -> str:
+    """Which codec a pasted input is for: JSON, CSV (our header), a deck code, or text."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith("{"):
+        return "json"
+    first = stripped.split("\n", 1)[0].strip().casefold()
+    if first.startswith("section,") or first in ("count,code,name", "count,code", "code,count"):
+        return "csv"
+    words = [ln.strip() for ln in stripped.splitlines() if ln.strip()
+             and not ln.strip().startswith("#")]
+    if len(words) == 1 and " " not in words[0]:
+        try:
+            from decks.codecs.deckcode import read_deck_code
+
+            read_deck_code(words[0])
+            return "code"
+        except DeckImportError:
+            pass
+    return "text"
+
+
+def import_deck(text: str, index: CardIndex, format_name: str = "auto",
+                limits: ImportLimits = DEFAULT_LIMITS) -> ImportedDeck:
+    """Read a deck in the named format (or detect it); raises only DeckImportError."""
+    if not isinstance(text, str):
+        raise DeckImportError("The input must be text.")
+    if format_name == "auto":
+        from decks.codecs.base import check_size
+
+        check_size(text, limits)
+        format_name = detect_format(text)
+    return _codec(format_name).parse(text, index, limits)

@@ -1,0 +1,147 @@
+"""The CSV deck file (a spreadsheet's view of a deck).
+
+Columns ``section,count,code,name,name_zh``; ``section`` is ``deck`` (the ``name`` cell is the
+deck's name, the ``code`` cell its format), ``hero`` or ``card``. Reading needs the header row;
+``section`` is optional (then a hero card is the hero), and a row needs a ``code`` or a
+``name``.
+
+Cells that a spreadsheet would run as a formula (starting with ``= + - @``, tab or CR) are
+written with a leading apostrophe, and one apostrophe is removed from such cells on reading,
+so the neutralising is exact both ways.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from decks.codecs.base import (
+    DEFAULT_LIMITS,
+    TOO_MANY_COPIES,
+    ZERO_COPIES,
+    DeckImportError,
+    ImportedDeck,
+    ImportLimits,
+    ImportProblem,
+    check_name,
+    check_size,
+    check_total,
+    clean_name,
+    finish,
+)
+from decks.codecs.index import CardIndex
+from rules.legality import Deck
+
+COLUMNS = ("section", "count", "code", "name", "name_zh")
+NO_HEADER = ("The first row must name the columns, e.g. \"section,count,code,name\"; it needs a "
+             "\"code\" or a \"name\" column.")
+NOT_CSV = "This is not readable CSV ({detail})."
+BAD_COUNT = "the count {value!r} is not a whole number; write 1 or more."
+BAD_SECTION = "the section {value!r} is not deck, hero or card."
+NO_CARD = "the row names no card: fill in the code or the name."
+UNKNOWN = "no card has the code or name {name!r}."
+
+_DANGER = re.compile(r"^'*[=+\-@\t\r]")
+_NEUTRALISED = re.compile(r"^'+[=+\-@\t\r]")
+
+
+def neutralise(cell: str) -> str:
+    return "'" + cell if _DANGER.match(cell) else cell
+
+
+def restore(cell: str) -> str:
+    return cell[1:] if _NEUTRALISED.match(cell) else cell
+
+
+def export_csv(deck: Deck, index: CardIndex, *, format_code: str | None = None) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+
+    def row(section: str, count: object, code: str, name: str, name_zh: str) -> None:
+        writer.writerow([neutralise(str(cell)) for cell in (section, count, code, name,
+                                                              name_zh)])
+
+    row("deck", "", format_code or "", clean_name(deck.name), "")
+    for hero in deck.heroes:
+        card = index.get(hero)
+        row("hero", 1, hero, card.name_en if card else "", card.name_zh if card else "")
+    for code, count in sorted(deck.counts.items()):
+        card = index.get(code)
+        row("card", count, code, card.name_en if card else "", card.name_zh if card else "")
+    return out.getvalue()
+
+
+def parse_csv(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
+              ) -> ImportedDeck:
+    check_size(text, limits)
+    try:
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline="")))
+    except csv.Error as exc:
+        raise DeckImportError(NOT_CSV.format(detail=str(exc)[:80])) from None
+    if not rows:
+        raise DeckImportError(NO_HEADER)
+    header = [clean_name(c).casefold() for c in rows[0]]
+    column = {name: header.index(name) for name in COLUMNS if name in header}
+    if "name_en" in header and "name" not in column:
+        column["name"] = header.index("name_en")
+    if "code" not in column and "name" not in column:
+        raise DeckImportError(NO_HEADER)
+    problems: list[ImportProblem] = []
+    heroes: list[str] = []
+    counts: dict[str, int] = {}
+    name, format_code = "", None
+    for number, cells in enumerate(rows[1:], start=2):
+        def cell(key: str, cells: list[str] = cells) -> str:
+            at = column.get(key)
+            return restore(cells[at]).strip() if at is not None and at < len(cells) else ""
+
+        if not any(c.strip() for c in cells):
+            continue
+        section = cell("section").casefold() or "card"
+        if section == "deck":
+            name, found = check_name(cell("name"), limits, line=number)
+            problems += found
+            format_code = clean_name(cell("code"), 40) or None
+            continue
+        if section not in ("hero", "card"):
+            problems.append(ImportProblem(BAD_SECTION.format(value=section[:20]), line=number))
+            continue
+        problems += _row(cell, number, section, index, limits, heroes, counts,
+                         auto_hero="section" not in column)
+    finish(problems, limits)
+    check_total(counts, heroes, limits)
+    return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name), format_code, "csv")
+
+
+def _row(cell, number: int, section: str, index: CardIndex, limits: ImportLimits,
+         heroes: list[str], counts: dict[str, int], auto_hero: bool) -> list[ImportProblem]:
+    raw_count = cell("count") or "1"
+    if not raw_count.isascii() or not raw_count.isdigit() or len(raw_count) > 6:
+        return [ImportProblem(BAD_COUNT.format(value=raw_count[:20]), line=number)]
+    count = int(raw_count)
+    code = None
+    for ref in (cell("code"), cell("name"), cell("name_zh")):
+        if ref:
+            code = index.lookup(ref).code
+            if code is not None:
+                break
+    if code is None:
+        ref = cell("code") or cell("name") or cell("name_zh")
+        if not ref:
+            return [ImportProblem(NO_CARD, line=number)]
+        return [ImportProblem(UNKNOWN.format(name=ref[:60]), line=number,
+                              suggestions=index.suggest(cell("name") or ref[:60]))]
+    label = index.display(code)
+    if count < 1:
+        return [ImportProblem(ZERO_COPIES.format(name=label), line=number)]
+    if count > limits.max_copies:
+        return [ImportProblem(TOO_MANY_COPIES.format(count=count, name=label,
+                                                     limit=limits.max_copies), line=number)]
+    card = index.get(code)
+    if section == "hero" or (auto_hero and card is not None and card.kind == "hero"):
+        heroes.extend([code] * count)
+    else:
+        counts[code] = counts.get(code, 0) + count
+    return []

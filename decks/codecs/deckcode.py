@@ -1,0 +1,203 @@
+"""Deck codes: a whole deck in one short, copy-pasteable string (documented in
+docs/deck-code.md).
+
+In the spirit of Hearthstone's deckstrings: a byte string of unsigned LEB128 varints, encoded
+with base64url (no padding). Cards are named by their codes, sorted and front-coded (each code
+stores how many leading bytes it shares with the previous one), so a set's ``T-M01``,
+``T-M02`` ... cost about four bytes each. A CRC-32 tail catches typos and truncation.
+
+Invariants: ``decode(encode(deck))`` gives back the deck's heroes (in order), counts and format
+code (the deck's name is not part of a code); a byte string has exactly one decoding, so a code
+is canonical; ``decode_deck_code`` raises only ``DeckImportError`` whatever it is given.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import zlib
+from dataclasses import dataclass
+
+from decks.codecs.base import (
+    DEFAULT_LIMITS,
+    TOO_MANY_COPIES,
+    DeckImportError,
+    ImportedDeck,
+    ImportLimits,
+    ImportProblem,
+    check_size,
+    check_total,
+    finish,
+)
+from decks.codecs.index import CardIndex
+from rules.legality import Deck
+
+VERSION = 1
+MAX_STRING = 200  # bytes in one code or format name
+
+NOT_A_CODE = ("This is not a deck code: a code is one word of letters, digits, '-' and '_' "
+              "(comment lines starting with # are allowed around it).")
+DAMAGED = "This deck code is damaged ({detail}); copy it again in full."
+NEWER = "This deck code is version {version}; this site reads version {known}."
+UNKNOWN = "The deck code names the card {code!r}, which this site does not have."
+_WORD = re.compile(r"^[A-Za-z0-9_-]+=*$")
+
+
+class _Damaged(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class DecodedCode:
+    """A deck code's content, before its card codes are checked against a catalogue."""
+
+    heroes: tuple[str, ...]
+    counts: dict[str, int]
+    format_code: str | None
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _string(data: bytes) -> bytes:
+    return _varint(len(data)) + data
+
+
+def _shared(code: bytes, previous: bytes) -> int:
+    shared = 0
+    while shared < min(len(code), len(previous)) and code[shared] == previous[shared]:
+        shared += 1
+    return shared
+
+
+def encode_deck_code(deck: Deck, *, format_code: str | None = None) -> str:
+    """The deck's code: version, format, heroes, front-coded ``(code, count)`` entries, CRC."""
+    body = bytearray(_varint(VERSION))
+    body += _string((format_code or "").encode("utf-8"))
+    body += _varint(len(deck.heroes))
+    for hero in deck.heroes:
+        body += _string(hero.encode("utf-8"))
+    entries = sorted((code.encode("utf-8"), count) for code, count in deck.counts.items())
+    body += _varint(len(entries))
+    previous = b""
+    for code, count in entries:
+        shared = _shared(code, previous)
+        body += _varint(shared) + _string(code[shared:]) + _varint(count)
+        previous = code
+    body += (zlib.crc32(bytes(body)) & 0xFFFF).to_bytes(2, "big")
+    return base64.urlsafe_b64encode(bytes(body)).decode("ascii").rstrip("=")
+
+
+class _Reader:
+    def __init__(self, data: bytes):
+        self.data, self.at = data, 0
+
+    def varint(self, limit: int) -> int:
+        value = shift = 0
+        while True:
+            if self.at >= len(self.data):
+                raise _Damaged("it ends too early")
+            byte = self.data[self.at]
+            self.at += 1
+            value |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                break
+            shift += 7
+            if shift > 28:
+                raise _Damaged("a number is too long")
+        if value > limit:
+            raise _Damaged(f"a number is {value}, above {limit}")
+        return value
+
+    def raw(self, length: int) -> bytes:
+        if self.at + length > len(self.data):
+            raise _Damaged("it ends too early")
+        chunk = self.data[self.at:self.at + length]
+        self.at += length
+        return chunk
+
+    def text(self, data: bytes) -> str:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Damaged("a card code is not text") from None
+
+
+def _unwrap(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines()]
+    words = [ln for ln in lines if ln and not ln.startswith("#")]
+    if len(words) != 1 or not _WORD.match(words[0]):
+        raise DeckImportError(NOT_A_CODE)
+    return words[0].rstrip("=")
+
+
+def read_deck_code(text: str, limits: ImportLimits = DEFAULT_LIMITS) -> DecodedCode:
+    """Decode a code into codes and counts (no catalogue needed); DeckImportError if bad."""
+    check_size(text, limits)
+    word = _unwrap(text)
+    try:
+        data = base64.urlsafe_b64decode(word + "=" * (-len(word) % 4))
+    except (binascii.Error, ValueError):
+        raise DeckImportError(DAMAGED.format(detail="its length is wrong")) from None
+    if len(data) < 3:
+        raise DeckImportError(DAMAGED.format(detail="it is too short"))
+    body, check = data[:-2], data[-2:]
+    if (zlib.crc32(body) & 0xFFFF).to_bytes(2, "big") != check:
+        raise DeckImportError(DAMAGED.format(detail="its checksum does not match"))
+    try:
+        return _read_body(_Reader(body), limits)
+    except _Damaged as exc:
+        raise DeckImportError(DAMAGED.format(detail=str(exc))) from None
+
+
+def _read_body(reader: _Reader, limits: ImportLimits) -> DecodedCode:
+    version = reader.varint(1 << 28)
+    if version != VERSION:
+        raise DeckImportError(NEWER.format(version=version, known=VERSION))
+    format_code = reader.text(reader.raw(reader.varint(MAX_STRING))) or None
+    heroes = tuple(reader.text(reader.raw(reader.varint(MAX_STRING)))
+                   for _ in range(reader.varint(limits.max_cards)))
+    counts: dict[str, int] = {}
+    previous = b""
+    for _ in range(reader.varint(limits.max_cards)):
+        shared = reader.varint(len(previous))
+        code = previous[:shared] + reader.raw(reader.varint(MAX_STRING))
+        if (code <= previous and counts) or _shared(code, previous) != shared:
+            # Sorted, each sharing its longest prefix: one deck has exactly one code.
+            raise _Damaged("its cards are out of order")
+        count = reader.varint(1 << 28)
+        if count < 1:
+            raise _Damaged("a card has 0 copies")
+        counts[reader.text(code)] = count
+        previous = code
+    if reader.at != len(reader.data):
+        raise _Damaged("there are extra bytes at the end")
+    return DecodedCode(heroes, counts, format_code)
+
+
+def decode_deck_code(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
+                     ) -> ImportedDeck:
+    """Decode a code and check its cards against the catalogue."""
+    decoded = read_deck_code(text, limits)
+    problems: list[ImportProblem] = []
+    for code in (*decoded.heroes, *decoded.counts):
+        if code not in index:
+            problems.append(ImportProblem(UNKNOWN.format(code=code[:60])))
+    for code, count in decoded.counts.items():
+        if count > limits.max_copies:
+            problems.append(ImportProblem(TOO_MANY_COPIES.format(
+                count=count, name=index.display(code), limit=limits.max_copies)))
+    finish(problems, limits)
+    check_total(decoded.counts, list(decoded.heroes), limits)
+    return ImportedDeck(Deck(heroes=decoded.heroes, counts=decoded.counts),
+                        decoded.format_code, "code")

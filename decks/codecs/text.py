@@ -1,0 +1,221 @@
+"""The plain-text deck list: what people paste, and what the site writes for them.
+
+Reading is forgiving. Each line is one of:
+
+- blank, or a comment starting with ``#`` or ``//``;
+- a header ``Deck: <name>``, ``Format: <code>`` or ``Hero: <card>`` (also ``Name:``, and the
+  Chinese ``卡组：``, ``赛制：``, ``英雄：``);
+- a card with a count: ``3x Ember Pup``, ``3 x Ember Pup``, ``Ember Pup x3``, ``3 Ember Pup``,
+  ``3张 余烬幼犬``, or no count (one copy); the card is a code, an English or a Chinese name.
+
+Lines are read after Unicode NFKC, so full-width digits and letters work; CRLF works; repeated
+lines add up; without a ``Hero:`` line, a hero card on a card line becomes the hero. Card codes
+win over names; a line whose whole text is a card's name wins over reading a count out of it
+(a card called "3 Headed Dog" stays one card).
+
+Writing: ``Deck:``, ``Format:`` and ``Hero:`` headers, then ``3x Name`` lines grouped under
+comment headings. Each written line is checked by reading it back; a name that would read as
+another card is written as the card's code instead, so the text always re-imports exactly.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+from decks.codecs.base import (
+    DEFAULT_LIMITS,
+    TOO_MANY_COPIES,
+    ZERO_COPIES,
+    ImportedDeck,
+    ImportLimits,
+    ImportProblem,
+    check_name,
+    check_size,
+    check_total,
+    clean_name,
+    finish,
+)
+from decks.codecs.index import CardIndex
+from rules.legality import Deck
+
+UNKNOWN_CARD = "No card is called {name!r}."
+AMBIGUOUS_CARD = "{name!r} could be {options}: write the card's code instead."
+
+HEADER = re.compile(r"^\s*(hero|deck|name|format|英雄|卡组|名称|赛制)\s*[:：]\s*(.*)$",
+                    re.IGNORECASE)
+HEADER_KEYS = {"hero": "hero", "英雄": "hero", "deck": "name", "name": "name", "卡组": "name",
+               "名称": "name", "format": "format", "赛制": "format"}
+# (count group, name group) patterns, tried in order after the whole line.
+COUNTED = [
+    re.compile(r"^([0-9]+)\s*[x×*]\s*(.+)$", re.IGNORECASE),
+    re.compile(r"^([0-9]+)\s*[张枚]\s*(.+)$"),
+    re.compile(r"^([0-9]+)\s+(.+)$"),
+    re.compile(r"^(.+?)\s*[x×*]\s*([0-9]+)$", re.IGNORECASE),
+    re.compile(r"^(.+?)\s*[x×*]?\s*([0-9]+)\s*[张枚]$", re.IGNORECASE),
+]
+NAME_FIRST = {3, 4}  # patterns whose first group is the name
+
+
+def _candidates(line: str) -> Iterator[tuple[int, str, str]]:
+    """``(count, name, digits)`` readings of a card line, most literal first."""
+    yield 1, line, "1"
+    for number, pattern in enumerate(COUNTED):
+        match = pattern.match(line)
+        if match:
+            digits, name = match.group(1), match.group(2)
+            if number in NAME_FIRST:
+                digits, name = name, digits
+            # Over six digits is never a real count; keep int() far from huge numbers.
+            yield (int(digits) if len(digits) <= 6 else 10 ** 6), name.strip(), digits
+
+
+def read_card_line(line: str, index: CardIndex) -> tuple[int, str | None, str, tuple[str, ...]]:
+    """``(count, code or None, name as written, ambiguous codes)`` for one card line.
+
+    Every reading is first tried as a card code, then every reading as a name: codes are
+    exact identifiers, so ``3x T-M01`` means three T-M01 whatever the cards are called.
+    """
+    readings = list(_candidates(line))
+    ambiguous: tuple[str, ...] = ()
+    for lookup in (index.lookup_code, index.lookup_name):
+        for count, name, _ in readings:
+            found = lookup(name)
+            if found.code is not None:
+                return count, found.code, name, ()
+            ambiguous = ambiguous or (found.ambiguous if lookup == index.lookup_name else ())
+    # Nothing matched: report the name as the first count-reading saw it.
+    count, name, _ = readings[1] if len(readings) > 1 else readings[0]
+    return count, None, name, ambiguous
+
+
+def _prepare(raw: str) -> str:
+    return unicodedata.normalize("NFKC", raw.replace("\ufeff", "")).strip()
+
+
+def _header(raw: str) -> tuple[str, str] | None:
+    """``(key, value)`` of a header line, the value as written (names keep their width)."""
+    if raw.lstrip().startswith(("#", "//")):
+        return None
+    match = HEADER.match(_prepare(raw))
+    if match is None:
+        return None
+    as_written = HEADER.match(raw)
+    value = as_written.group(2) if as_written else match.group(2)
+    return HEADER_KEYS[match.group(1).lower()], value
+
+
+def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
+               ) -> ImportedDeck:
+    """Read a pasted deck list; raises DeckImportError naming every bad line."""
+    check_size(text, limits)
+    lines = text.splitlines()
+    headers = [_header(raw) for raw in lines]
+    # With a Hero: line the hero is explicit; without one, a hero card on a card line is it.
+    explicit_hero = any(h is not None and h[0] == "hero" for h in headers)
+    problems: list[ImportProblem] = []
+    heroes: list[str] = []
+    counts: dict[str, int] = {}
+    name, format_code = "", None
+    for number, (raw, header) in enumerate(zip(lines, headers, strict=True), start=1):
+        if header is not None:
+            key, value = header
+            if key == "name":
+                name, found = check_name(value, limits, line=number)
+                problems += found
+                continue
+            if key == "format":
+                format_code = clean_name(value, 40) or None
+                continue
+            line = _prepare(value)
+        else:
+            line = _prepare(raw)
+            if line.startswith(("#", "//")):
+                continue
+        if line:
+            problems += _read_entry(line, number, index, limits, heroes, counts,
+                                    as_hero=header is not None, auto_hero=not explicit_hero)
+    finish(problems, limits)
+    check_total(counts, heroes, limits)
+    return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name), format_code,
+                        "text")
+
+
+def _read_entry(line: str, number: int, index: CardIndex, limits: ImportLimits,
+                heroes: list[str], counts: dict[str, int], *, as_hero: bool,
+                auto_hero: bool) -> list[ImportProblem]:
+    count, code, written, ambiguous = read_card_line(line, index)
+    if code is None:
+        if ambiguous:
+            options = ", ".join(f"{index.display(c)} ({c})" for c in ambiguous)
+            return [ImportProblem(AMBIGUOUS_CARD.format(name=written, options=options),
+                                  line=number)]
+        return [ImportProblem(UNKNOWN_CARD.format(name=written), line=number,
+                              suggestions=index.suggest(written))]
+    label = index.display(code)
+    if count < 1:
+        return [ImportProblem(ZERO_COPIES.format(name=label), line=number)]
+    if count > limits.max_copies:
+        return [ImportProblem(TOO_MANY_COPIES.format(count=count, name=label,
+                                                     limit=limits.max_copies), line=number)]
+    card = index.get(code)
+    if as_hero or (auto_hero and card is not None and card.kind == "hero"):
+        heroes.extend([code] * count)
+    else:
+        counts[code] = counts.get(code, 0) + count
+    return []
+
+
+def _label(code: str, count: int, index: CardIndex, as_hero: bool) -> str:
+    """The card's name if it reads back as this card, else its code."""
+    card = index.get(code)
+    for label in ((card.name_en if card is not None else ""), code):
+        if not label or label != " ".join(label.split()):
+            continue
+        line = _prepare(label if as_hero else f"{count}x {label}")
+        got_count, got, _, _ = read_card_line(line, index)
+        if got == code and got_count == (1 if as_hero else count):
+            return label
+    return code
+
+
+def _sort_key(code: str, index: CardIndex) -> tuple:
+    card = index.get(code)
+    cost = getattr(card, "cost", None) or 0
+    return (cost, index.display(code).casefold(), code)
+
+
+def _kind(code: str, index: CardIndex) -> str:
+    card = index.get(code)
+    return card.kind if card is not None else "other"
+
+
+KIND_HEADINGS = (("minion", "Minions"), ("item", "Items"))
+
+
+def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None) -> str:
+    """The deck as a re-importable list (see the module docstring)."""
+    lines: list[str] = []
+    name = clean_name(deck.name)
+    if name:
+        lines.append(f"Deck: {name}")
+    if format_code:
+        lines.append(f"Format: {clean_name(format_code)}")
+    for hero in deck.heroes:
+        lines.append(f"Hero: {_label(hero, 1, index, as_hero=True)}")
+    if not deck.heroes and any(_kind(c, index) == "hero" for c in deck.counts):
+        lines.append("Hero:")  # "no hero": keeps the hero cards below in the deck on import
+    groups: dict[str, list[str]] = {}
+    for code in deck.counts:
+        kind = _kind(code, index)
+        groups.setdefault(kind if kind in ("minion", "item") else "other", []).append(code)
+    headings = [*KIND_HEADINGS, ("other", "Other cards")]
+    for kind, heading in headings:
+        codes = sorted(groups.get(kind, []), key=lambda c: _sort_key(c, index))
+        if not codes:
+            continue
+        total = sum(deck.counts[c] for c in codes)
+        lines += ["", f"# {heading} ({total})"]
+        lines += [f"{deck.counts[c]}x {_label(c, deck.counts[c], index, False)}" for c in codes]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,73 @@
+"""A deck being built, before (or between) saves: plain data, kept in the session for anyone,
+saved into a ``Deck`` by the services once the user has an account.
+
+Invariant: a ``Draft`` round-trips through ``to_session``/``from_session`` and survives any
+garbage in the session (a tampered or stale session yields an empty draft, never an error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from decks.codecs import clean_name
+from rules.legality import Deck as LegalityDeck
+
+DEFAULT_FORMAT = "standard"
+DEFAULT_NAME = "Untitled deck"
+MAX_COPIES = 99
+MAX_CARDS = 300
+VISIBILITIES = ("private", "unlisted", "public")
+
+
+@dataclass(frozen=True)
+class Draft:
+    name: str = ""
+    description: str = ""
+    hero: str | None = None
+    cards: Mapping[str, int] = field(default_factory=dict)
+    format_code: str = DEFAULT_FORMAT
+    visibility: str = "private"
+
+    @property
+    def size(self) -> int:
+        return sum(self.cards.values())
+
+    @property
+    def display_name(self) -> str:
+        return self.name or DEFAULT_NAME
+
+    def legality_deck(self) -> LegalityDeck:
+        return LegalityDeck.of(self.hero, self.cards, self.name)
+
+    def with_card(self, code: str, delta: int) -> Draft:
+        """Add (or with a negative delta remove) copies; an entry at 0 disappears."""
+        cards = dict(self.cards)
+        count = max(0, min(MAX_COPIES, cards.get(code, 0) + delta))
+        if count:
+            cards[code] = count
+        else:
+            cards.pop(code, None)
+        return replace(self, cards=cards)
+
+    def to_session(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "hero": self.hero,
+                "cards": dict(self.cards), "format": self.format_code,
+                "visibility": self.visibility}
+
+    @classmethod
+    def from_session(cls, data: Any) -> Draft:
+        if not isinstance(data, Mapping):
+            return cls()
+        raw_cards = data.get("cards")
+        cards = {str(k): v for k, v in raw_cards.items()
+                 if isinstance(v, int) and 0 < v <= MAX_COPIES} if isinstance(
+                     raw_cards, Mapping) else {}
+        hero = data.get("hero")
+        visibility = data.get("visibility")
+        return cls(name=clean_name(str(data.get("name") or ""), 100),
+                   description=str(data.get("description") or "")[:2000],
+                   hero=hero if isinstance(hero, str) and hero else None, cards=cards,
+                   format_code=str(data.get("format") or DEFAULT_FORMAT)[:40],
+                   visibility=visibility if visibility in VISIBILITIES else "private")

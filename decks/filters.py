@@ -1,0 +1,72 @@
+"""The deck list filters, one definition for the public deck page and the API: name, hero,
+attribute, cards contained, format, and "mine"."""
+
+from __future__ import annotations
+
+import django_filters
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from cards.models import Attribute
+from decks.models import Deck, DeckEntry, Format
+
+ORDER_CHOICES = [("-updated", "Recently updated"), ("name", "Name (A–Z)"),
+                 ("-created", "Newest"), ("created", "Oldest")]
+ORDER_FIELDS = {"-updated": ("-updated_at", "-id"), "name": ("name", "id"),
+                "-created": ("-created_at", "-id"), "created": ("created_at", "id")}
+
+
+def _card_q(term: str) -> Q:
+    return (Q(card__code__iexact=term) | Q(card__name_en__icontains=term)
+            | Q(card__name_zh__icontains=term))
+
+
+class DeckFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(field_name="name", lookup_expr="icontains", label="Name",
+                                  max_length=100)
+    hero = django_filters.CharFilter(method="filter_hero", max_length=100,
+                                     label="Hero (code or name)")
+    attribute = django_filters.ChoiceFilter(
+        choices=Attribute.choices, method="filter_attribute",
+        label="Attribute (the hero's or any minion's)")
+    card = django_filters.CharFilter(
+        method="filter_card", max_length=300,
+        label="Contains cards (codes or names, comma-separated; all must be in the deck)")
+    format = django_filters.ModelChoiceFilter(field_name="format", to_field_name="code",
+                                              queryset=Format.objects.all(), label="Format")
+    mine = django_filters.BooleanFilter(method="filter_mine", label="Only my decks")
+    order = django_filters.ChoiceFilter(choices=ORDER_CHOICES, method="filter_order",
+                                        label="Sort by", empty_label=None)
+
+    class Meta:
+        model = Deck
+        fields: list[str] = []
+
+    def filter_hero(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+        value = value.strip()
+        if not value:
+            return qs
+        return qs.filter(Q(hero__code__iexact=value) | Q(hero__name_en__icontains=value)
+                         | Q(hero__name_zh__icontains=value))
+
+    def filter_attribute(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+        if not value:
+            return qs
+        minion = DeckEntry.objects.filter(deck=OuterRef("pk"), card__kind="minion",
+                                          card__attribute=value)
+        return qs.filter(Q(hero__attribute=value) | Exists(minion))
+
+    def filter_card(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+        for term in [t.strip() for t in value.split(",") if t.strip()][:10]:
+            qs = qs.filter(Exists(DeckEntry.objects.filter(_card_q(term), deck=OuterRef("pk"))))
+        return qs
+
+    def filter_mine(self, qs: QuerySet, name: str, value: bool | None) -> QuerySet:
+        user = getattr(self.request, "user", None)
+        if not value:
+            return qs
+        if user is None or not user.is_authenticated:
+            return qs.none()
+        return qs.filter(owner=user)
+
+    def filter_order(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+        return qs.order_by(*ORDER_FIELDS.get(value or "-updated", ORDER_FIELDS["-updated"]))

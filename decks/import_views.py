@@ -1,0 +1,81 @@
+"""The import page: paste a list or a deck code, or upload a file; the deck opens in the
+builder. Errors name their line with "did you mean" suggestions (400); over the caps, 413;
+too many imports, 429."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from decks.builder import builder_url
+from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError, DeckImportTooLarge
+from decks.session import NEW, draft_store
+from decks.throttles import IMPORT_PER_CLIENT, client_key, hit
+from decks.transfer import draft_import
+
+NOT_UTF8 = "The file is not UTF-8 text; save it as UTF-8 (or paste its contents)."
+BOTH = "Paste a list or choose a file, not both."
+FILE_TOO_LARGE = "The file is {size} bytes; an import takes at most {limit} bytes."
+IMPORTED = "Imported “{name}” from {source}: {size} cards. Check it below, then save."
+SOURCE_LABELS = {"text": "a text list", "json": "a JSON file", "csv": "a CSV file",
+                 "code": "a deck code"}
+
+
+class ImportForm(forms.Form):
+    text = forms.CharField(
+        required=False, label="Deck list or deck code", strip=False,
+        widget=forms.Textarea(attrs={
+            "rows": 12, "spellcheck": "false", "autocapitalize": "off",
+            "placeholder": "Hero: Flame Warden\n3x Ember Pup\nThorn Boar x2\n2 余烬幼犬\n"
+                           "T-I01\n\n…or paste a deck code"}))
+    file = forms.FileField(required=False, label="…or a file (.txt, .json, .csv)")
+    format = forms.ChoiceField(
+        choices=[("auto", "Detect automatically"), *((c.name, c.label) for c in
+                                                     CODECS.values())],
+        initial="auto", required=False)
+
+    def clean(self):
+        data = super().clean()
+        data["format"] = data.get("format") or "auto"
+        upload = data.get("file")
+        if upload and data.get("text", "").strip():
+            raise forms.ValidationError(BOTH)
+        if upload:
+            if upload.size > DEFAULT_LIMITS.max_bytes:
+                raise DeckImportTooLarge(FILE_TOO_LARGE.format(
+                    size=upload.size, limit=DEFAULT_LIMITS.max_bytes))
+            try:
+                data["text"] = upload.read(DEFAULT_LIMITS.max_bytes + 1).decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(NOT_UTF8) from None
+        return data
+
+
+@require_http_methods(["GET", "POST"])
+def deck_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    context = {"form": form, "limits": DEFAULT_LIMITS, "section": "import"}
+    if request.method != "POST":
+        return render(request, "decks/import.html", context)
+    message = hit(IMPORT_PER_CLIENT, client_key(request))
+    if message:
+        context["errors"] = [message]
+        return render(request, "decks/import.html", context, status=429)
+    try:
+        if not form.is_valid():
+            return render(request, "decks/import.html", context, status=400)
+        imported = draft_import(form.cleaned_data["text"],
+                                format_name=form.cleaned_data["format"])
+    except DeckImportError as exc:
+        context["problems"] = exc.problems
+        return render(request, "decks/import.html", context, status=exc.status)
+    draft_store(request, NEW, imported.draft)
+    messages.success(request, IMPORTED.format(name=imported.draft.display_name,
+                                              source=SOURCE_LABELS[imported.source],
+                                              size=imported.draft.size))
+    for note in imported.notes:
+        messages.warning(request, note)
+    return redirect(builder_url(NEW))

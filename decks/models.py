@@ -1,0 +1,179 @@
+"""Deck and format models (simulation-run models will sit beside these).
+
+Invariants:
+- A ``Format`` is data a designer edits in the admin; ``Format.to_rules()`` turns it (with its
+  ban list and legal sets) into the engine's ``rules.legality.Format``, where legality is
+  decided. The ``standard`` format (RULES.md R5) is created by a data migration.
+- A ``Deck`` is addressed by ``uid``, a random, unguessable token: an *unlisted* deck is
+  "link only" because its address cannot be guessed; a *private* deck is its owner's alone.
+- Every save of a deck's content appends a ``DeckVersion`` (a frozen copy of name, hero,
+  format and cards by code); versions are never edited or deleted by an edit, so nothing a
+  user saved is lost. Restoring a version appends a new version equal to it.
+- Entries hold at least one copy each, and a deck has at most one entry per card (database
+  constraints). Services (``decks/services.py``) are the only writers.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from cards.models import Card, CardSet, Rarity
+
+
+def new_uid() -> str:
+    """A 12-character URL-safe token (72 random bits)."""
+    return secrets.token_urlsafe(9)
+
+
+class Format(models.Model):
+    """Deck construction rules: sizes, allowed kinds, copy limits per rarity, ban list, sets."""
+
+    code = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True)
+    hero_count = models.PositiveSmallIntegerField(default=1, help_text="Heroes a deck has.")
+    deck_min = models.PositiveSmallIntegerField("smallest deck", default=30)
+    deck_max = models.PositiveSmallIntegerField("largest deck", default=30)
+    minions_allowed = models.BooleanField(default=True)
+    items_allowed = models.BooleanField(default=True)
+    heroes_allowed_in_deck = models.BooleanField(default=False)
+    limit_n = models.PositiveSmallIntegerField("copies of an N card", default=3)
+    limit_r = models.PositiveSmallIntegerField("copies of an R card", default=3)
+    limit_sr = models.PositiveSmallIntegerField("copies of an SR card", default=3)
+    limit_ssr = models.PositiveSmallIntegerField("copies of an SSR card", default=3)
+    limit_ur = models.PositiveSmallIntegerField("copies of a UR card", default=1)
+    legal_sets = models.ManyToManyField(CardSet, blank=True, related_name="formats",
+                                        help_text="Leave empty to allow every set.")
+    is_active = models.BooleanField(default=True,
+                                    help_text="Inactive formats are not offered for new decks.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(deck_min__lte=models.F("deck_max")),
+                                   name="format_deck_min_within_max"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def copy_limits(self) -> dict[str, int]:
+        return {Rarity.N: self.limit_n, Rarity.R: self.limit_r, Rarity.SR: self.limit_sr,
+                Rarity.SSR: self.limit_ssr, Rarity.UR: self.limit_ur}
+
+    def deck_kinds(self) -> tuple[str, ...]:
+        kinds = (("minion", self.minions_allowed), ("item", self.items_allowed),
+                 ("hero", self.heroes_allowed_in_deck))
+        return tuple(kind for kind, allowed in kinds if allowed)
+
+
+class FormatCardLimit(models.Model):
+    """One line of a format's ban/limited list."""
+
+    class Limit(models.IntegerChoices):
+        BANNED = 0, "Banned (0)"
+        LIMITED = 1, "Limited (1)"
+        SEMI_LIMITED = 2, "Semi-limited (2)"
+
+    format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="card_limits")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="format_limits")
+    limit = models.PositiveSmallIntegerField(choices=Limit.choices, default=Limit.BANNED)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["format", "card__code"]
+        constraints = [
+            models.UniqueConstraint(fields=["format", "card"], name="format_card_limit_unique"),
+            models.CheckConstraint(condition=Q(limit__lte=2), name="format_card_limit_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_id}: {self.get_limit_display()} in {self.format_id}"
+
+
+class Visibility(models.TextChoices):
+    PRIVATE = "private", "Private — only you"
+    UNLISTED = "unlisted", "Unlisted — anyone with the link"
+    PUBLIC = "public", "Public — listed and searchable"
+
+
+class Deck(models.Model):
+    """A player's deck: a hero, entries (card, count), a format and a visibility."""
+
+    uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="decks")
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True, max_length=2000)
+    hero = models.ForeignKey(Card, on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="+", limit_choices_to={"kind": "hero"})
+    format = models.ForeignKey(Format, on_delete=models.PROTECT, related_name="decks")
+    visibility = models.CharField(max_length=10, choices=Visibility.choices,
+                                  default=Visibility.PRIVATE)
+    forked_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="forks")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["visibility", "-updated_at"]),
+                   models.Index(fields=["owner", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("decks:detail", args=[self.uid])
+
+
+class DeckEntry(models.Model):
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="deck_entries")
+    count = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["card__code"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card"], name="deck_entry_unique_card"),
+            models.CheckConstraint(condition=Q(count__gte=1), name="deck_entry_count_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count}x {self.card_id}"
+
+
+class DeckVersion(models.Model):
+    """A saved state of a deck, by card code (so it outlives any later edit)."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    hero_code = models.CharField(max_length=32, blank=True)
+    format_code = models.CharField(max_length=40)
+    cards = models.JSONField(default=dict, help_text="{card code: count}")
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["deck", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "number"], name="deck_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} v{self.number}"
+
+    @property
+    def size(self) -> int:
+        return sum(self.cards.values())

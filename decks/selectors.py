@@ -1,0 +1,209 @@
+"""Reads of decks and formats. Selectors own visibility: every deck a view or API touches comes
+through ``deck_get``, which makes another user's private deck indistinguishable from a deck
+that does not exist (``Deck.DoesNotExist`` → 404 everywhere)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch, Q, QuerySet, Sum
+
+from cards.models import Card
+from decks.adapters import cards_by_code, format_to_rules, set_of
+from decks.diffs import Change, Comparison, card_changes, compare_counts
+from decks.drafts import DEFAULT_FORMAT, Draft
+from decks.models import Deck, DeckEntry, DeckVersion, Format, Visibility
+from decks.stats import DeckStats, deck_stats
+from rules.legality import Problem, check_deck
+
+NOT_OWNER = "Only the deck's owner can change it; fork it to make your own copy."
+
+
+def format_default() -> Format:
+    """The ``standard`` format (created by a migration), or the first active one; if every
+    format was deleted, the standard one is made again (the site cannot work without one)."""
+    found = (Format.objects.filter(code=DEFAULT_FORMAT).first()
+             or Format.objects.filter(is_active=True).order_by("pk").first()
+             or Format.objects.order_by("pk").first())
+    if found is None:
+        from decks.services import format_standard_create
+
+        found = format_standard_create()
+    return found
+
+
+def formats_active() -> QuerySet[Format]:
+    return Format.objects.filter(is_active=True).order_by("name")
+
+
+def format_get(code: str | None) -> Format:
+    """A format by code; the default format for an empty code; DoesNotExist otherwise."""
+    if not code:
+        return format_default()
+    return Format.objects.get(code=code)
+
+
+def _user_q(user) -> Q:
+    if user is not None and user.is_authenticated:
+        return Q(owner=user)
+    return Q(pk__in=[])
+
+
+def deck_rows() -> QuerySet[Deck]:
+    """Decks with what every list shows, joined in: owner, hero, format, card count."""
+    return (Deck.objects.select_related("owner", "hero", "format")
+            .annotate(card_count=Sum("entries__count"))
+            .order_by("-updated_at", "-id"))  # Meta.ordering is dropped in GROUP BY queries
+
+
+def decks_listed(user=None) -> QuerySet[Deck]:
+    """What lists show a user: their own decks and everyone's public ones (never unlisted)."""
+    return deck_rows().filter(Q(visibility=Visibility.PUBLIC) | _user_q(user))
+
+
+def decks_visible(user=None) -> QuerySet[Deck]:
+    """What a user may open by address: own decks, public and unlisted ones."""
+    return Deck.objects.filter(Q(visibility__in=[Visibility.PUBLIC, Visibility.UNLISTED])
+                               | _user_q(user))
+
+
+def deck_get(*, uid: str, user=None, edit: bool = False) -> Deck:
+    """The deck ``uid`` if ``user`` may see it (DoesNotExist otherwise, whoever owns it); with
+    ``edit``, PermissionDenied when the user may see but not change it."""
+    deck = (decks_visible(user).select_related("owner", "hero", "format", "forked_from")
+            .prefetch_related(Prefetch("entries", DeckEntry.objects.select_related("card")))
+            .get(uid=uid))
+    if edit and not deck_is_owner(deck=deck, user=user):
+        raise PermissionDenied(NOT_OWNER)
+    return deck
+
+
+def deck_is_owner(*, deck: Deck, user) -> bool:
+    return bool(user is not None and user.is_authenticated and deck.owner_id == user.pk)
+
+
+def deck_counts(deck: Deck) -> dict[str, int]:
+    return {e.card.code: e.count for e in deck.entries.all()}
+
+
+def draft_from_deck(deck: Deck) -> Draft:
+    return Draft(name=deck.name, description=deck.description,
+                 hero=deck.hero.code if deck.hero_id else None, cards=deck_counts(deck),
+                 format_code=deck.format.code, visibility=deck.visibility)
+
+
+@dataclass
+class DeckView:
+    """Everything a page needs to show a deck or a draft, fetched in a few queries."""
+
+    draft: Draft
+    format: Format
+    cards: dict[str, Card]
+    problems: list[Problem]
+    stats: DeckStats
+
+    @property
+    def hero(self) -> Card | None:
+        return self.cards.get(self.draft.hero) if self.draft.hero else None
+
+    @property
+    def is_legal(self) -> bool:
+        return not self.problems
+
+    def entries(self) -> list[tuple[Card | None, str, int]]:
+        """(card, code, count) sorted minions then items, by cost then name."""
+        order = {"minion": 0, "item": 1, "hero": 2}
+
+        def key(item: tuple[str, int]):
+            card = self.cards.get(item[0])
+            if card is None:
+                return (9, 0, item[0], item[0])
+            return (order.get(card.kind, 9), card.cost or 0, card.name_en.casefold(), item[0])
+
+        return [(self.cards.get(code), code, n)
+                for code, n in sorted(self.draft.cards.items(), key=key)]
+
+    def odds_rows(self) -> list[tuple[Card | None, str, int, float]]:
+        """(card, code, copies, P(at least one in the opening hand)), likeliest first."""
+        return [(self.cards.get(code), code, n, p) for code, n, p in self.stats.odds]
+
+    @property
+    def problem_cards(self) -> set[str]:
+        """Codes of the cards some problem names (the builder highlights their rows)."""
+        return {code for p in self.problems for code in p.cards}
+
+
+def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str = "en") -> DeckView:
+    """Validate and describe a draft (legality from rules/legality.py)."""
+    if fmt is None:
+        try:
+            fmt = format_get(draft.format_code)
+        except Format.DoesNotExist:
+            fmt = format_get(None)
+    cards = cards_by_code([*draft.cards, draft.hero or ""])
+    problems = check_deck(draft.legality_deck(), cards, format_to_rules(fmt),
+                          set_of=set_of(cards), lang=lang)
+    return DeckView(draft=draft, format=fmt, cards=cards, problems=problems,
+                    stats=deck_stats(draft.cards, cards))
+
+
+@dataclass
+class VersionRow:
+    version: DeckVersion
+    changes: list[Change]
+    other: list[str]     # "hero: A → B", "renamed", ...
+
+
+def deck_history(*, deck: Deck) -> list[VersionRow]:
+    """Every version, newest first, each with what changed from the one before."""
+    versions = list(deck.versions.select_related("created_by").order_by("number"))
+    codes = {c for v in versions for c in v.cards} | {v.hero_code for v in versions}
+    names = dict(Card.objects.filter(code__in=codes).values_list("code", "name_en"))
+    rows: list[VersionRow] = []
+    previous: DeckVersion | None = None
+    for version in versions:
+        old = previous.cards if previous else {}
+        other = []
+        if previous is None:
+            other.append("created")
+        else:
+            if previous.hero_code != version.hero_code:
+                other.append(f"hero: {names.get(previous.hero_code, previous.hero_code or '—')}"
+                             f" → {names.get(version.hero_code, version.hero_code or '—')}")
+            if previous.name != version.name:
+                other.append(f"renamed from “{previous.name}”")
+            if previous.format_code != version.format_code:
+                other.append(f"format: {previous.format_code} → {version.format_code}")
+            if previous.description != version.description:
+                other.append("description edited")
+        rows.append(VersionRow(version, card_changes(old, version.cards,
+                                                     lambda c: names.get(c, c)), other))
+        previous = version
+    return rows[::-1]
+
+
+@dataclass
+class DeckComparison:
+    a: Deck
+    b: Deck
+    comparison: Comparison
+    cards: Mapping[str, Card]
+
+    def rows(self) -> list[tuple[Card | None, str, int, int, str]]:
+        """(card, code, count in A, count in B, the difference in words)."""
+        out = []
+        for code, x, y in self.comparison.rows:
+            diff = "same" if x == y else (f"A +{x - y}" if x > y else f"B +{y - x}")
+            out.append((self.cards.get(code), code, x, y, diff))
+        return out
+
+
+def deck_compare(*, a: Deck, b: Deck) -> DeckComparison:
+    counts_a, counts_b = deck_counts(a), deck_counts(b)
+    cards = {e.card.code: e.card for d in (a, b) for e in d.entries.all()}
+    comparison = compare_counts(counts_a, counts_b)
+    comparison.rows.sort(key=lambda r: (cards[r[0]].kind != "minion", cards[r[0]].cost or 0,
+                                        cards[r[0]].name_en.casefold()))
+    return DeckComparison(a=a, b=b, comparison=comparison, cards=cards)

@@ -1,0 +1,172 @@
+"""Writes to decks: create, save (with a version), restore, fork, delete; and the one check
+every write goes through (``draft_check``). Views, APIs and commands call these; nothing else
+writes decks.
+
+Invariants: each service runs in one transaction; a save that changes the deck's content appends
+exactly one ``DeckVersion`` (none when nothing changed); versions are only ever appended.
+Illegal decks may be saved (work in progress) — legality is reported, not enforced — but input
+that cannot be a deck at all (unknown cards, counts out of range, an unknown format) is refused
+with ``DeckInputError`` naming every problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.db import transaction
+from django.db.models import Max
+
+from cards.models import Card
+from decks.drafts import DEFAULT_FORMAT, DEFAULT_NAME, MAX_CARDS, MAX_COPIES, VISIBILITIES, Draft
+from decks.models import Deck, DeckEntry, DeckVersion, Format
+from decks.selectors import deck_counts, draft_from_deck
+
+UNKNOWN_CARD = "No card has the code {code!r}."
+UNKNOWN_HERO = "No card has the code {code!r} (hero)."
+BAD_COUNT = "{code}: {count} copies — a count is a whole number from 1 to {limit}."
+TOO_MANY_CARDS = "The deck has {count} cards; a deck can hold at most {limit}."
+UNKNOWN_FORMAT = "There is no format {code!r}; choose one of: {known}."
+BAD_VISIBILITY = "Visibility must be one of: private, unlisted, public."
+NO_SUCH_VERSION = "This deck has no version {number}."
+NAME_TOO_LONG = "The name is {length} characters; shorten it to at most 100."
+
+
+# RULES.md R5, as the data migration 0002_standard_format writes it (that copy is frozen).
+STANDARD_FORMAT = {
+    "name": "Standard",
+    "description": ("The format of the rule book (R5): 1 hero; exactly 30 minion and item "
+                    "cards; at most 1 copy of a UR card and 3 of any other; no ban list."),
+    "hero_count": 1, "deck_min": 30, "deck_max": 30,
+    "minions_allowed": True, "items_allowed": True, "heroes_allowed_in_deck": False,
+    "limit_n": 3, "limit_r": 3, "limit_sr": 3, "limit_ssr": 3, "limit_ur": 1,
+    "is_active": True,
+}
+
+
+def format_standard_create() -> Format:
+    """The ``standard`` format, made again if it was deleted."""
+    fmt, _ = Format.objects.get_or_create(code="standard", defaults=STANDARD_FORMAT)
+    return fmt
+
+
+class DeckInputError(ValueError):
+    """Input that cannot be saved as a deck: ``errors`` maps a field to its messages."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        self.errors = errors
+        super().__init__("; ".join(m for ms in errors.values() for m in ms))
+
+
+def draft_check(draft: Draft) -> tuple[Format, dict[str, Card], Card | None]:
+    """The draft's format and cards, or DeckInputError naming every problem (3 queries)."""
+    errors: dict[str, list[str]] = {}
+    fmt = Format.objects.filter(code=draft.format_code).first()
+    if fmt is None and draft.format_code == DEFAULT_FORMAT:
+        # The standard format always exists (R5): make it again if something deleted it,
+        # e.g. a test database flushed between transactional tests.
+        fmt = format_standard_create()
+    if fmt is None:
+        known = ", ".join(Format.objects.values_list("code", flat=True))
+        errors["format"] = [UNKNOWN_FORMAT.format(code=draft.format_code, known=known)]
+    if draft.visibility not in VISIBILITIES:
+        errors["visibility"] = [BAD_VISIBILITY]
+    if len(draft.name) > 100:
+        errors["name"] = [NAME_TOO_LONG.format(length=len(draft.name))]
+    cards = {c.code: c for c in Card.objects.filter(code__in=list(draft.cards))}
+    for code, count in sorted(draft.cards.items()):
+        if code not in cards:
+            errors.setdefault("cards", []).append(UNKNOWN_CARD.format(code=code))
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COPIES:
+            errors.setdefault("cards", []).append(BAD_COUNT.format(code=code, count=count,
+                                                                   limit=MAX_COPIES))
+    total = sum(n for n in draft.cards.values() if isinstance(n, int))
+    if total > MAX_CARDS:
+        errors.setdefault("cards", []).append(TOO_MANY_CARDS.format(count=total,
+                                                                    limit=MAX_CARDS))
+    hero = None
+    if draft.hero:
+        hero = Card.objects.filter(code=draft.hero).first()
+        if hero is None:
+            errors["hero"] = [UNKNOWN_HERO.format(code=draft.hero)]
+    if errors:
+        raise DeckInputError(errors)
+    return fmt, cards, hero
+
+
+def _write_entries(deck: Deck, counts: dict[str, int], cards: dict[str, Card]) -> None:
+    deck.entries.all().delete()
+    DeckEntry.objects.bulk_create([DeckEntry(deck=deck, card=cards[code], count=n)
+                                   for code, n in sorted(counts.items())])
+
+
+def _append_version(deck: Deck, draft: Draft, by, note: str) -> DeckVersion:
+    number = (deck.versions.aggregate(top=Max("number"))["top"] or 0) + 1
+    return DeckVersion.objects.create(
+        deck=deck, number=number, name=deck.name, description=deck.description,
+        hero_code=draft.hero or "", format_code=draft.format_code, cards=dict(draft.cards),
+        note=note[:200], created_by=by)
+
+
+@transaction.atomic
+def deck_create(*, owner, draft: Draft, note: str = "Created",
+                forked_from: Deck | None = None) -> Deck:
+    """A new deck owned by ``owner`` with the draft's content, and its version 1."""
+    fmt, cards, hero = draft_check(draft)
+    draft = replace(draft, name=draft.name or DEFAULT_NAME)
+    deck = Deck.objects.create(owner=owner, name=draft.name, description=draft.description,
+                               hero=hero, format=fmt, visibility=draft.visibility,
+                               forked_from=forked_from)
+    _write_entries(deck, dict(draft.cards), cards)
+    _append_version(deck, draft, owner, note)
+    return deck
+
+
+def _content(draft: Draft) -> tuple:
+    return (draft.name, draft.description, draft.hero, dict(draft.cards), draft.format_code)
+
+
+@transaction.atomic
+def deck_save(*, deck: Deck, by, draft: Draft, note: str = "") -> DeckVersion | None:
+    """Replace the deck's content with the draft's and keep it as a new version.
+
+    Returns the new version, or None when the content did not change (a visibility change
+    alone is saved but is not a version: versions record what the deck *is*)."""
+    fmt, cards, hero = draft_check(draft)
+    draft = replace(draft, name=draft.name or DEFAULT_NAME)
+    locked = Deck.objects.select_for_update().get(pk=deck.pk)
+    changed = _content(draft) != _content(draft_from_deck(deck))
+    locked.name, locked.description, locked.hero, locked.format = (
+        draft.name, draft.description, hero, fmt)
+    locked.visibility = draft.visibility
+    locked.save()
+    if not changed:
+        return None
+    if dict(draft.cards) != deck_counts(deck):
+        _write_entries(locked, dict(draft.cards), cards)
+    return _append_version(locked, draft, by, note or "Saved")
+
+
+@transaction.atomic
+def deck_restore(*, deck: Deck, number: int, by) -> DeckVersion | None:
+    """Make version ``number`` the deck's content again (as a new version; none is lost)."""
+    version = deck.versions.filter(number=number).first()
+    if version is None:
+        raise DeckInputError({"version": [NO_SUCH_VERSION.format(number=number)]})
+    draft = Draft(name=version.name, description=version.description,
+                  hero=version.hero_code or None, cards=dict(version.cards),
+                  format_code=version.format_code, visibility=deck.visibility)
+    return deck_save(deck=deck, by=by, draft=draft, note=f"Restored version {number}")
+
+
+@transaction.atomic
+def deck_fork(*, deck: Deck, by) -> Deck:
+    """A private copy of a deck the user can see, owned by them, remembering its source."""
+    draft = replace(draft_from_deck(deck), name=f"{deck.name} (fork)"[:100],
+                    visibility="private")
+    return deck_create(owner=by, draft=draft, note=f"Forked from “{deck.name}”",
+                       forked_from=deck)
+
+
+@transaction.atomic
+def deck_delete(*, deck: Deck) -> None:
+    deck.delete()

@@ -1,0 +1,80 @@
+"""Import and export between the catalogue's decks and the pure codecs (``decks.codecs``).
+
+``draft_import`` reads pasted text, a file's text or a deck code into a ``Draft``;
+``draft_export`` writes a draft in one of the codecs' formats with a safe file name.
+Both build their ``CardIndex`` from the catalogue (one query).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from decks.adapters import catalogue_index
+from decks.codecs import (
+    CODECS,
+    DEFAULT_LIMITS,
+    DeckImportError,
+    ImportedDeck,
+    ImportLimits,
+    ImportProblem,
+    export_deck,
+    import_deck,
+    safe_filename,
+)
+from decks.drafts import DEFAULT_FORMAT, Draft
+from decks.models import Format
+
+TWO_HEROES = ("The list names {count} heroes ({names}); a deck has one hero. Keep one "
+              "Hero: line.")
+NOTHING = "There is nothing to import: paste a deck list, a deck code or a file's contents."
+FORMAT_NOT_HERE = "The list is for the format {code!r}, which this site does not have; " \
+                  "it was imported into {default}."
+EXPORT_FORMATS = tuple(CODECS)
+
+
+@dataclass(frozen=True)
+class Imported:
+    draft: Draft
+    source: str          # which codec read it: text, json, csv, code
+    notes: tuple[str, ...]
+
+
+def draft_import(text: str, *, format_name: str = "auto",
+                 limits: ImportLimits = DEFAULT_LIMITS) -> Imported:
+    """A draft from any supported input; DeckImportError (400/413) says what to fix."""
+    if not text or not text.strip():
+        raise DeckImportError(NOTHING)
+    index = catalogue_index()
+    result: ImportedDeck = import_deck(text, index, format_name, limits)
+    deck = result.deck
+    if len(deck.heroes) > 1:
+        names = ", ".join(index.display(code) for code in deck.heroes)
+        raise DeckImportError(ImportProblem(TWO_HEROES.format(count=len(deck.heroes),
+                                                              names=names)))
+    if not deck.heroes and not deck.counts:
+        raise DeckImportError(NOTHING)
+    notes: list[str] = []
+    format_code = result.format_code or DEFAULT_FORMAT
+    if not Format.objects.filter(code=format_code).exists():
+        notes.append(FORMAT_NOT_HERE.format(code=format_code, default=DEFAULT_FORMAT))
+        format_code = DEFAULT_FORMAT
+    draft = Draft(name=deck.name, hero=deck.hero, cards=dict(deck.counts),
+                  format_code=format_code)
+    return Imported(draft=draft, source=result.source, notes=tuple(notes))
+
+
+@dataclass(frozen=True)
+class Export:
+    content: str
+    filename: str
+    media_type: str
+
+
+def draft_export(draft: Draft, format_name: str) -> Export:
+    """The draft written as ``format_name`` (KeyError for an unknown one)."""
+    codec = CODECS[format_name]
+    content = export_deck(draft.legality_deck(), format_name, catalogue_index(),
+                          format_code=draft.format_code)
+    suffix = "-code" if format_name == "code" else ""
+    filename = safe_filename(draft.display_name + suffix, codec.extension)
+    return Export(content=content, filename=filename, media_type=codec.media_type)

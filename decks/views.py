@@ -1,0 +1,165 @@
+"""Deck pages: the public list with search, a deck's page, its history with restore, fork,
+copy to the builder, delete, downloads, the printable sheet, and compare.
+
+Every page that names a deck gets it through ``deck_get``: another user's private deck is a
+404, whatever the page; writes by someone who can see but not own a deck are a 403.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from decks.builder import builder_url, download_response
+from decks.codecs import CODECS
+from decks.codecs.deckcode import encode_deck_code
+from decks.filters import ORDER_CHOICES, DeckFilter
+from decks.models import Deck
+from decks.selectors import (
+    deck_compare,
+    deck_get,
+    deck_history,
+    deck_is_owner,
+    deck_view,
+    decks_listed,
+    draft_from_deck,
+    formats_active,
+)
+from decks.services import DeckInputError, deck_delete, deck_fork, deck_restore
+from decks.session import NEW, draft_store
+
+PAGE_SIZE = 24
+COMPARE_NEEDS_TWO = "Choose two decks to compare."
+
+
+def _deck(request: HttpRequest, uid: str, *, edit: bool = False) -> Deck:
+    try:
+        return deck_get(uid=uid, user=request.user, edit=edit)
+    except Deck.DoesNotExist:
+        raise Http404("No deck here.") from None
+
+
+@require_safe
+def deck_list(request: HttpRequest) -> HttpResponse:
+    """Public decks (and your own), searchable by name, hero, attribute and cards."""
+    filterset = DeckFilter(request.GET, queryset=decks_listed(request.user),
+                           request=request)
+    status = 200
+    if filterset.is_valid():
+        page = Paginator(filterset.qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    else:
+        page, status = None, 400
+    context = {"filter": filterset, "page": page, "order_choices": ORDER_CHOICES,
+               "section": "mine" if request.GET.get("mine") else "list",
+               "formats": formats_active(), "searching": any(
+                   request.GET.get(k) for k in ("q", "hero", "attribute", "card", "format"))}
+    template = "decks/_list_results.html" if request.htmx else "decks/list.html"
+    return render(request, template, context, status=status)
+
+
+@require_safe
+def deck_detail(request: HttpRequest, uid: str) -> HttpResponse:
+    deck = _deck(request, uid)
+    view = deck_view(draft_from_deck(deck), fmt=deck.format,
+                     lang="zh" if request.GET.get("lang") == "zh" else "en")
+    return render(request, "decks/detail.html", {
+        "deck": deck, "view": view, "entries": view.entries(),
+        "history": deck_history(deck=deck)[:5], "is_owner": deck_is_owner(deck=deck,
+                                                                           user=request.user),
+        "codecs": CODECS})
+
+
+@require_safe
+def deck_versions(request: HttpRequest, uid: str) -> HttpResponse:
+    deck = _deck(request, uid)
+    return render(request, "decks/history.html", {
+        "deck": deck, "history": deck_history(deck=deck),
+        "is_owner": deck_is_owner(deck=deck, user=request.user)})
+
+
+@require_POST
+@login_required
+def version_restore(request: HttpRequest, uid: str, number: int) -> HttpResponse:
+    deck = _deck(request, uid, edit=True)
+    try:
+        version = deck_restore(deck=deck, number=number, by=request.user)
+    except DeckInputError as exc:
+        raise Http404(str(exc)) from None
+    if version is None:
+        messages.info(request, f"Version {number} is already the deck's content.")
+    else:
+        messages.success(request, f"Restored version {number} as version {version.number}.")
+    return redirect(reverse("decks:versions", args=[uid]))
+
+
+@require_POST
+@login_required
+def deck_fork_view(request: HttpRequest, uid: str) -> HttpResponse:
+    fork = deck_fork(deck=_deck(request, uid), by=request.user)
+    messages.success(request, f"Forked into your own private deck “{fork.name}”.")
+    return redirect(fork.get_absolute_url())
+
+
+@require_POST
+def deck_copy_to_builder(request: HttpRequest, uid: str) -> HttpResponse:
+    """Open a copy of any deck you can see in the builder (no account needed)."""
+    draft = draft_from_deck(_deck(request, uid))
+    draft_store(request, NEW, replace(draft, name=f"{draft.name} (copy)"[:100],
+                                      visibility="private"))
+    messages.info(request, "A copy of the deck is in the builder.")
+    return redirect(builder_url(NEW))
+
+
+@require_http_methods(["GET", "POST"])
+def deck_delete_view(request: HttpRequest, uid: str) -> HttpResponse:
+    deck = _deck(request, uid, edit=True)
+    if request.method == "POST":
+        name = deck.name
+        deck_delete(deck=deck)
+        messages.success(request, f"Deleted “{name}”.")
+        return redirect(reverse("decks:list") + "?mine=true")
+    return render(request, "decks/confirm_delete.html", {"deck": deck})
+
+
+@require_safe
+def deck_download(request: HttpRequest, uid: str, format_name: str) -> HttpResponse:
+    return download_response(draft_from_deck(_deck(request, uid)), format_name)
+
+
+@require_safe
+def deck_print(request: HttpRequest, uid: str) -> HttpResponse:
+    """A printable deck sheet: the list with checkboxes, the hero, the problems if any."""
+    deck = _deck(request, uid)
+    view = deck_view(draft_from_deck(deck), fmt=deck.format)
+    code = encode_deck_code(view.draft.legality_deck(), format_code=view.draft.format_code)
+    return render(request, "decks/print.html", {"deck": deck, "view": view,
+                                                "entries": view.entries(), "code": code})
+
+
+@require_safe
+def deck_compare_view(request: HttpRequest) -> HttpResponse:
+    """Two decks you can see, side by side; pick them by id or from your visible decks."""
+    a_uid, b_uid = request.GET.get("a", "").strip(), request.GET.get("b", "").strip()
+    choices = decks_listed(request.user)[:100]
+    context = {"choices": choices, "a_uid": a_uid, "b_uid": b_uid, "section": "compare"}
+    if not (a_uid and b_uid):
+        status = 400 if (a_uid or b_uid) else 200
+        if status == 400:
+            context["error"] = COMPARE_NEEDS_TWO
+        return render(request, "decks/compare.html", context, status=status)
+    a, b = _deck(request, _uid_from(a_uid)), _deck(request, _uid_from(b_uid))
+    context.update(result=deck_compare(a=a, b=b))
+    return render(request, "decks/compare.html", context)
+
+
+def _uid_from(text: str) -> str:
+    """A deck id, also from a pasted deck address (…/decks/<uid>/)."""
+    parts = [p for p in text.split("/") if p]
+    return parts[-1] if parts else text

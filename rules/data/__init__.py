@@ -1,0 +1,1 @@
+"""Card-set data files and the tools that exercise them (``roundrobin``)."""

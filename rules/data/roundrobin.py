@@ -1,0 +1,118 @@
+"""Round-robin of a card set's starter decks: every deck against every other, seat-swapped.
+
+Usage::
+
+    python -m rules.data.roundrobin --games 200 --agent greedy
+    python -m rules.data.roundrobin --games 100 --agent random --decks "Ember Rush" Tidewall
+
+Each cell of the table is the row deck's win rate against the column deck over ``--games``
+games (half with each deck going first, ``rules.match.run_match``); draws count as not-wins.
+"vs field" is the plain average of a deck's matchup win rates. Pure Python, no Django.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rules.cardset import CORE_SET, CardSet, load_card_set
+from rules.match import run_match
+
+FIELD_HIGH = 0.65   # no starter deck should win more than this against the field
+FIELD_LOW = 0.35    # ... nor less than this
+
+
+@dataclass
+class RoundRobin:
+    decks: list[str]
+    rates: dict[tuple[str, str], float] = field(default_factory=dict)   # row deck's win rate
+    turns: dict[tuple[str, str], float] = field(default_factory=dict)   # average game turns
+    draws: int = 0
+    errors: int = 0
+    games: int = 0
+    error_samples: list[dict] = field(default_factory=list)
+
+    def field_rate(self, deck: str) -> float:
+        others = [self.rates[deck, other] for other in self.decks if other != deck]
+        return sum(others) / len(others) if others else 0.0
+
+    def average_turns(self) -> float:
+        pairs = [self.turns[a, b] for a, b in itertools.combinations(self.decks, 2)]
+        return sum(pairs) / len(pairs) if pairs else 0.0
+
+    def table(self) -> str:
+        width = max(len(d) for d in self.decks)
+        short = [d[:8] for d in self.decks]
+        lines = [" " * width + " | " + " ".join(f"{s:>8}" for s in short) + " |  field"]
+        lines.append("-" * len(lines[0]))
+        for deck in self.decks:
+            cells = []
+            for other in self.decks:
+                cells.append(f"{'-':>8}" if other == deck
+                             else f"{self.rates[deck, other] * 100:7.1f}%")
+            rate = self.field_rate(deck)
+            flag = "" if FIELD_LOW <= rate <= FIELD_HIGH else "  <-- out of band"
+            lines.append(f"{deck:>{width}} | " + " ".join(cells)
+                         + f" | {rate * 100:5.1f}%{flag}")
+        lines.append("")
+        lines.append(f"games: {self.games}  draws: {self.draws}  errors: {self.errors}  "
+                     f"average game length: {self.average_turns():.1f} turns")
+        return "\n".join(lines)
+
+
+def round_robin(card_set: CardSet, games: int = 200, agent: str = "greedy", seed: int = 1,
+                decks: Sequence[str] | None = None, progress=None) -> RoundRobin:
+    """Play every pairing of the set's starter decks (or the named ones)."""
+    names = [card_set.deck(n).name for n in decks] if decks else list(card_set.decks)
+    result = RoundRobin(decks=names)
+    for i, (a, b) in enumerate(itertools.combinations(names, 2)):
+        stats = run_match(card_set.cards, card_set.deck(a), card_set.deck(b), games=games,
+                          seed=seed * 1000 + i, agent_a=agent, agent_b=agent)
+        done = stats.completed
+        result.rates[a, b] = stats.wins / done if done else 0.0
+        result.rates[b, a] = stats.losses / done if done else 0.0
+        result.turns[a, b] = result.turns[b, a] = stats.turns / done if done else 0.0
+        result.games += stats.games
+        result.draws += stats.draws
+        result.errors += stats.errors
+        result.error_samples.extend(stats.error_samples[:3])
+        if progress is not None:
+            progress(a, b, stats)
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per pairing")
+    parser.add_argument("--agent", default="greedy", help="agent for both seats")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--set", type=Path, default=CORE_SET, help="card set YAML file")
+    parser.add_argument("--decks", nargs="*", help="only these starter decks")
+    parser.add_argument("--quiet", action="store_true", help="no per-pairing progress")
+    args = parser.parse_args(argv)
+    card_set = load_card_set(args.set)
+    started = time.time()
+
+    def progress(a, b, stats):
+        if not args.quiet:
+            done = stats.completed or 1
+            print(f"  {a} vs {b}: {stats.wins}-{stats.losses}-{stats.draws} "
+                  f"({stats.turns / done:.1f} turns)", file=sys.stderr)
+
+    result = round_robin(card_set, games=args.games, agent=args.agent, seed=args.seed,
+                         decks=args.decks, progress=progress)
+    print(f"{card_set.name_en}: {len(result.decks)} starter decks, {args.games} games per "
+          f"pairing, agent {args.agent}, seed {args.seed} ({time.time() - started:.0f} s)")
+    print(result.table())
+    for sample in result.error_samples:
+        print(f"error (seed {sample['seed']}): {sample['error']}")
+    return 1 if result.errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,193 @@
+"""Plain, frozen definitions the engine plays with: cards, deck lists and rulesets.
+
+Invariants: every object here is immutable and JSON-able through ``to_dict``; a ``CardDef`` is
+only built from abilities the vocabulary validator accepted (``CardDef.from_dict`` validates), so
+the engine never meets an ability it cannot run. There is no global card registry: callers pass
+a ``{code: CardDef}`` mapping wherever cards are needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+KINDS = ("hero", "minion", "item")
+ATTRIBUTES = ("fire", "grass", "water", "light", "dark")
+RARITIES = ("N", "R", "SR", "SSR", "UR")
+KEYWORDS = ("shield", "react", "regenerate")
+
+# R1.5: fire > grass > water > fire; light and dark beat nothing and lose to nothing.
+BEATS = {"fire": "grass", "grass": "water", "water": "fire"}
+
+
+def has_advantage(attribute: str | None, other: str | None) -> bool:
+    """True when ``attribute`` beats ``other`` in the advantage cycle (R1.5)."""
+    return attribute is not None and BEATS.get(attribute) == other
+
+
+class CardDataError(ValueError):
+    """A card, deck or ruleset definition that the engine refuses, with every problem listed."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class CardDef:
+    """One card as printed. ``abilities`` is vocabulary data, already validated and normalised."""
+
+    code: str
+    kind: str
+    name_en: str
+    name_zh: str
+    rarity: str = "N"
+    cost: int = 0
+    attack: int = 0
+    hp: int = 0
+    attribute: str | None = None
+    faction: str | None = None
+    race: str | None = None
+    keywords: tuple[str, ...] = ()
+    # The abilities exactly as written (the data form); ``by_trigger`` holds them normalised.
+    abilities: tuple[dict, ...] = ()
+    # Normalised abilities grouped by trigger, derived once so effect dispatch is a dict lookup.
+    by_trigger: Mapping[str, tuple[dict, ...]] = field(default_factory=dict, compare=False,
+                                                       repr=False, hash=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CardDef:
+        """Build a card from its data form; raises CardDataError naming every problem."""
+        from rules.engine.vocabulary import normalise_abilities, validate_card
+
+        problems = validate_card(data)
+        if problems:
+            raise CardDataError([str(p) for p in problems])
+        raw = list(data.get("abilities") or [])
+        grouped: dict[str, list[dict]] = {}
+        for ability in normalise_abilities(raw):
+            grouped.setdefault(ability["trigger"], []).append(ability)
+        return cls(
+            code=str(data["code"]),
+            kind=data["kind"],
+            name_en=data.get("name_en") or data.get("name") or str(data["code"]),
+            name_zh=data.get("name_zh") or data.get("name_en") or str(data["code"]),
+            rarity=data.get("rarity", "N"),
+            cost=int(data.get("cost") or 0),
+            attack=int(data.get("attack") or 0),
+            hp=int(data.get("hp") or 0),
+            attribute=data.get("attribute"),
+            faction=data.get("faction"),
+            race=data.get("race"),
+            keywords=tuple(data.get("keywords") or ()),
+            abilities=tuple(raw),
+            by_trigger={k: tuple(v) for k, v in grouped.items()},
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "kind": self.kind, "name_en": self.name_en,
+                               "name_zh": self.name_zh, "rarity": self.rarity}
+        if self.kind != "hero":
+            out["cost"] = self.cost
+        if self.kind == "minion":
+            out["attack"] = self.attack
+        if self.kind == "hero":
+            out["hp"] = self.hp
+        for name in ("attribute", "faction", "race"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.keywords:
+            out["keywords"] = list(self.keywords)
+        if self.abilities:
+            out["abilities"] = [dict(a) for a in self.abilities]  # as written, re-loadable
+        return out
+
+    @property
+    def name(self) -> str:
+        return self.name_en
+
+
+def card_index(cards: Iterable[CardDef]) -> dict[str, CardDef]:
+    """A ``{code: CardDef}`` mapping; refuses duplicate codes."""
+    index: dict[str, CardDef] = {}
+    for card in cards:
+        if card.code in index:
+            raise CardDataError([f"duplicate card code {card.code!r}"])
+        index[card.code] = card
+    return index
+
+
+@dataclass(frozen=True, slots=True)
+class DeckList:
+    """A hero and the deck's cards (codes, order irrelevant: the game shuffles)."""
+
+    hero: str
+    cards: tuple[str, ...]
+    name: str = ""
+
+    @classmethod
+    def from_counts(cls, hero: str, counts: Mapping[str, int], name: str = "") -> DeckList:
+        cards = tuple(code for code, n in sorted(counts.items()) for _ in range(n))
+        return cls(hero=hero, cards=cards, name=name)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for code in self.cards:
+            out[code] = out.get(code, 0) + 1
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "hero": self.hero, "cards": self.counts()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DeckList:
+        cards = data["cards"]
+        if isinstance(cards, Mapping):
+            return cls.from_counts(data["hero"], cards, data.get("name", ""))
+        return cls(hero=data["hero"], cards=tuple(cards), name=data.get("name", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The rules a game is played under. Defaults are the ``standard`` ruleset of RULES.md;
+    every [ruling] that could reasonably go another way is an option here."""
+
+    name: str = "standard"
+    hero_advantage: bool = True            # R2.3.10: attribute advantage applies against heroes
+    attack_or_skill: bool = False          # R2.2.3 e: attacking and using a skill are exclusive
+    react_ignores_awaken_turn: bool = False  # R4.9: re-act may hit the hero on the awaken turn
+    turn_limit: int = 30                   # R2.2.6: turns per player before the game is a draw
+    # [ruling] main-phase actions per turn; then only "end" is legal. Free minions that bounce
+    # back to hand could otherwise loop within one turn forever.
+    action_limit: int = 200
+    slots: int = 5                         # R1.1
+    opening_hand: int = 10                 # R2.1.3
+    energy_cap: int = 5                    # R2.2.2
+    first_turn_energy: int = 3             # R2.2.2
+    hand_limit: int = 8                    # R2.2.4
+    display_limit: int = 5                 # R2.2.4
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Ruleset:
+        data = dict(data or {})
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise CardDataError([f"unknown ruleset option {name!r}" for name in unknown])
+        problems = []
+        for key, value in data.items():
+            expected = type(getattr(cls(), key))
+            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+                problems.append(f"ruleset option {key!r} must be {expected.__name__}")
+            elif expected is int and value < 1:
+                problems.append(f"ruleset option {key!r} must be at least 1")
+        if problems:
+            raise CardDataError(problems)
+        return replace(cls(), **data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+STANDARD = Ruleset()

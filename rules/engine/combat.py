@@ -1,0 +1,222 @@
+"""Combat (R2.3), keywords (R4.8–R4.10) and attack values, auras included.
+
+Invariants: a combat is one ``combat`` task (reveal, combat-start skills) followed by one
+``combat_resolve`` task; ``self.combat`` is set only between the two. Final attack is never
+below 0 (R2.3.4 ruling). Aura bonuses are computed when asked, never stored, so an aura ends the
+moment its source sleeps, leaves or its condition fails.
+"""
+
+from __future__ import annotations
+
+from rules.engine.actions import HERO, Action
+from rules.engine.cards import has_advantage
+from rules.engine.effect_terms import EffectTermsMixin
+from rules.engine.filters import card_matches
+
+_NO_EFFECTS: list[dict] = []
+
+
+class CombatMixin(EffectTermsMixin):
+    # ------------------------------------------------------------ attack values
+
+    def _keywords(self, minion) -> set[str] | frozenset[str]:
+        """The keywords a minion has now: printed and granted, less removed, plus auras.
+
+        [ruling] Keywords work while the minion sleeps: they are glossary terms of their own,
+        not passive skills (R4.1) — R4.10 regenerate explicitly keeps a sleeping minion
+        sleeping, and shield (R4.8) is read the same way for a face-down defender."""
+        have = minion.keywords
+        if minion.turn_granted or minion.turn_removed:
+            have = (have | minion.turn_granted) - minion.turn_removed
+        if self._live_auras:
+            granted = self._aura_effects(minion, "grant_keyword")
+            if granted:
+                have = have | {e["keyword"] for e in granted}
+        return have
+
+    def _attack_mod(self, minion) -> int:
+        """Buffs minus debuffs (R2.3.4): permanent, this turn, and auras."""
+        mod = minion.perm_attack + minion.turn_attack
+        if self._live_auras:
+            mod += sum(e["_amount"] for e in self._aura_effects(minion, "attack"))
+        return mod
+
+    def _current_attack(self, minion) -> int:
+        return max(0, minion.card.attack + self._attack_mod(minion))
+
+    def _final_attack(self, minion, against: str | None, against_shield: bool) -> int:
+        """R2.3.3–R2.3.4: printed × advantage multiplier + buffs − debuffs, at least 0."""
+        advantage = has_advantage(minion.card.attribute, against) and not against_shield
+        return max(0, minion.card.attack * (2 if advantage else 1) + self._attack_mod(minion))
+
+    def _aura_effects(self, minion, term: str) -> list[dict]:
+        """The aura effects of kind ``term`` that reach ``minion`` now (R4.7).
+
+        Memoised per state step (``_tick`` moves with every action, task and board change),
+        because agents and combat ask about the same minions many times between changes."""
+        if self._aura_busy:      # an aura's own condition or amount asks about attack values:
+            return []            # answer from the cards alone instead of recursing forever
+        cache = self._aura_cache
+        if cache.get("tick") != self._tick:
+            cache.clear()
+            cache["tick"] = self._tick
+            cache["table"] = self._aura_table()
+        return cache["table"].get((minion.uid, term), _NO_EFFECTS)
+
+    def _aura_table(self) -> dict[tuple[int, str], list[dict]]:
+        """Every aura effect in force, keyed by (minion uid, effect term): each aura's
+        condition, reach and amount are worked out once per state step, not per minion."""
+        self._aura_busy = True
+        try:
+            table: dict[tuple[int, str], list[dict]] = {}
+            for index, source, ability in self._live_auras:
+                if ability["if"] is not None and not self._condition(index, ability["if"]):
+                    continue
+                for effect in ability["effects"]:
+                    target = effect["target"]
+                    if target["pick"] == "self":
+                        reached = [source]
+                    else:
+                        reached = [self.players[p].minions[s].uid
+                                   for p, s in self._aura_spots(index, source, target)]
+                    # The amount is counted here, still busy: a count that filters on attack
+                    # must not ask the auras again (that recursed without end).
+                    amount = self._amount(index, effect["amount"]) \
+                        if effect["do"] == "attack" else 0
+                    entry = {**effect, "_controller": index, "_amount": amount}
+                    for uid in reached:
+                        table.setdefault((uid, effect["do"]), []).append(entry)
+            return table
+        finally:
+            self._aura_busy = False
+
+    def _refresh_auras(self) -> None:
+        """Recompute the auras in force; called whenever a minion enters, leaves or wakes.
+        (Kept as a list so the common case — no aura on the board — costs one truth test.)"""
+        self._tick += 1              # the board changed: memoised aura answers are stale
+        if not self._auras:
+            return
+        live = []
+        for index, player in enumerate(self.players):
+            live.extend((index, 0, a) for a in player.hero.by_trigger.get("aura", ()))
+            for minion in player.minions:
+                if minion is not None:
+                    for ability in minion.card.by_trigger.get("aura", ()):
+                        if minion.awake or ability["sleeping"]:
+                            live.append((index, minion.uid, ability))
+        self._live_auras = live
+
+    def _aura_spots(self, controller, source, target) -> list[tuple[int, int]]:
+        # Filters on attack would recurse into auras; match an aura's filter on the card.
+        flt = target["filter"]
+        spots = []
+        if target["pick"] == "adjacent":
+            anchor = self._locate(source)
+            if anchor is None:
+                return []
+            p, s = anchor
+            spots = [(p, t) for t in (s - 1, s + 1) if 0 <= t < self.ruleset.slots]
+        else:
+            spots = [(p, s) for p in self._sides(controller, target["side"])
+                     for s in range(self.ruleset.slots)]
+        out = []
+        for p, s in spots:
+            m = self.players[p].minions[s]
+            if m is not None and not (target["other"] and m.uid == source) \
+                    and _card_level_match(m, flt):
+                out.append((p, s))
+        if target["pick"] in ("leftmost", "rightmost"):
+            firsts: dict[int, tuple[int, int]] = {}
+            for spot in (out if target["pick"] == "leftmost" else reversed(out)):
+                firsts.setdefault(spot[0], spot)
+            out = list(firsts.values())
+        return out
+
+    # ------------------------------------------------------------ attacking
+
+    def _do_attack(self, index: int, action: Action) -> None:
+        player, foe = self.players[index], self.players[1 - index]
+        attacker = player.minions[action.a]
+        attacker.attacks_left -= 1
+        attacker.attacked = True
+        if action.b == HERO:                                                  # R2.3.10
+            against = foe.hero.attribute if self.ruleset.hero_advantage else None
+            damage = self._final_attack(attacker, against, False)
+            foe.hp -= damage
+            self._event("attack_hero", player=index, card=attacker.card.code, damage=damage,
+                        hp=foe.hp)
+            return
+        self._push(("combat", attacker.uid, foe.minions[action.b].uid))
+
+    def _t_combat(self, attacker_uid: int, defender_uid: int) -> None:
+        a_side, a_slot = self._locate(attacker_uid)
+        d_side, d_slot = self._locate(defender_uid)
+        attacker = self.players[a_side].minions[a_slot]
+        defender = self.players[d_side].minions[d_slot]
+        if not defender.awake:                                                # R2.3.2
+            defender.public = True
+        self._event("combat", player=a_side, attacker=attacker.card.code, slot=a_slot,
+                    defender=defender.card.code, target=d_slot, revealed=not defender.awake)
+        self.combat = {"attacker": attacker_uid, "defender": defender_uid, "skipped": False,
+                       "restore": {m.uid: _before_combat(m)
+                                   for m in (attacker, defender)}}
+        tasks = []                                                            # R2.3.5
+        for side, minion, other in ((a_side, attacker, defender_uid),
+                                    (d_side, defender, attacker_uid)):
+            for ability in minion.card.by_trigger.get("combat_start", ()):
+                if minion.awake or ability["sleeping"]:                       # R2.3.2
+                    tasks.append(("ability", side, minion.uid, ability, other))
+        tasks.append(("combat_resolve",))
+        self._push(*tasks)
+
+    def _t_combat_resolve(self) -> None:
+        combat, self.combat = self.combat, None
+        a_spot, d_spot = self._locate(combat["attacker"]), self._locate(combat["defender"])
+        if combat["skipped"] or a_spot is None or d_spot is None or a_spot[0] == d_spot[0]:
+            self._event("combat_unresolved")                                  # R2.3.6
+            return
+        attacker = self.players[a_spot[0]].minions[a_spot[1]]
+        defender = self.players[d_spot[0]].minions[d_spot[1]]
+        a_final = self._final_attack(attacker, defender.card.attribute,
+                                     "shield" in self._keywords(defender))   # R2.3.3, R4.8
+        d_final = self._final_attack(defender, attacker.card.attribute,
+                                     "shield" in self._keywords(attacker))
+        losers = []                                                           # R2.3.7
+        if a_final <= d_final:
+            losers.append((a_spot, attacker))
+        if d_final <= a_final:
+            losers.append((d_spot, defender))
+        self._event("combat_result", attack=a_final, defense=d_final,
+                    losers=[m.card.code for _, m in losers])
+        destroyed = [d for d in (self._dying(*spot, restore=combat["restore"][m.uid])
+                                 for spot, m in losers) if d is not None]
+        dead = {d[2].uid for d in destroyed}
+        first = []
+        if defender.uid in dead and attacker.uid not in dead:
+            self._react(attacker)                                             # R4.9
+        if len(destroyed) == 1:                                               # R2.3.9
+            winner, w_side = ((attacker, a_spot[0]) if attacker.uid not in dead
+                              else (defender, d_spot[0]))
+            loser_uid = destroyed[0][2].uid
+            first = [("ability", w_side, winner.uid, a, loser_uid)
+                     for a in winner.card.by_trigger.get("after_win", ())
+                     if winner.awake or a["sleeping"]]
+        replenish_order = sorted(destroyed, key=lambda d: d[0] == a_spot[0])  # R2.4.1
+        self._after_deaths(destroyed, replenish_order, first)
+
+    def _react(self, attacker) -> None:
+        if "react" in self._keywords(attacker) and not attacker.reacted:
+            attacker.reacted = True
+            attacker.attacks_left += 1
+            self._event("react", card=attacker.card.code)
+
+
+def _card_level_match(minion, flt) -> bool:
+    return card_matches(minion.card, flt, minion)
+
+
+def _before_combat(minion) -> tuple:
+    """What regenerate restores (R4.10): every buff and debuff from before the combat —
+    attack changes and keyword grants or removals alike."""
+    return (minion.perm_attack, minion.turn_attack, frozenset(minion.keywords),
+            frozenset(minion.turn_granted), frozenset(minion.turn_removed))

@@ -1,0 +1,301 @@
+"""A game in progress: setup, the turn cycle, legal actions and ``apply``.
+
+How it runs: everything that happens is a *task* — a plain tuple ``(name, *args)`` on a LIFO
+stack, run by ``_run`` until the stack is empty or someone must decide. A task that needs a
+decision sets ``self.decision`` and returns; ``apply`` answers it and resumes the stack. Tasks
+hold only plain data (numbers, codes, ability dicts), so a game can be copied mid-resolution.
+
+Invariants: every random choice comes from ``self.rng`` (one ``random.Random(seed)`` per game);
+victory (R3) is checked after every action and every task; ``legal_actions()`` is exactly the
+set of actions ``apply`` accepts; minion slots hold at most ``ruleset.slots`` cards per side;
+energy never goes below 0. Nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from rules.engine.actions import ARGUMENTS, HERO, KEEP, PASS, READY, Action
+from rules.engine.cards import STANDARD, CardDataError, CardDef, DeckList, Ruleset
+from rules.engine.combat import CombatMixin
+from rules.engine.effects import EffectsMixin
+from rules.engine.legal import LegalMixin
+from rules.engine.state import Minion, Player
+from rules.engine.turns import TurnsMixin
+
+HERO_UID = 0  # the "source uid" of a hero's abilities; minion uids start at 1
+
+
+class IllegalAction(ValueError):
+    """An action that is not among ``legal_actions()`` right now."""
+
+
+class Decision(NamedTuple):
+    """Who must act and about what. ``resume`` is the task to push with the answer."""
+
+    kind: str
+    player: int
+    data: tuple = ()
+    resume: tuple | None = None
+
+
+MSG_GAME_OVER = "the game is over; no action is legal"
+MSG_ILLEGAL = "{action} is not legal now; legal actions: {legal}"
+MSG_UNKNOWN_CARD = "unknown card code {code!r} in deck {deck}"
+MSG_NOT_HERO = "deck {deck}: {code!r} is not a hero card"
+MSG_HERO_IN_DECK = "deck {deck}: hero card {code!r} cannot be in the deck"
+
+
+class Game(TurnsMixin, CombatMixin, EffectsMixin, LegalMixin):
+    """One game between two seats (players 0 and 1). See the module docstring."""
+
+    def __init__(self, cards: Mapping[str, CardDef], decks: Sequence[DeckList], seed: int = 0,
+                 ruleset: Ruleset = STANDARD, log: bool = True, first_player: int | None = None):
+        self._init_common(cards, seed, ruleset, log)
+        heroes, libraries = self._resolve_decks(decks)
+        self.players = [Player(i, heroes[i], ruleset.slots) for i in range(2)]
+        self._auras = any("aura" in c.by_trigger for c in [*heroes, *libraries[0],
+                                                            *libraries[1]])
+        self._refresh_auras()
+        self.start = {"decks": [d.to_dict() for d in decks], "seed": seed,
+                      "ruleset": ruleset.to_dict(), "first_player": first_player}
+        self._setup(libraries, first_player)
+        self._run()
+
+    def _init_common(self, cards: Mapping[str, CardDef], seed: int, ruleset: Ruleset,
+                     log: bool) -> None:
+        self.cards = cards
+        self.ruleset = ruleset
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.events: list[dict] | None = [] if log else None
+        self.actions: list[Action] = []
+        self.turn = 0                 # game turns so far; the first player's first turn is 1
+        self.active = 0
+        self.first_player = 0
+        self.phase = "setup"
+        self.decision: Decision | None = None
+        self.result: dict[str, Any] | None = None
+        self.combat: dict[str, Any] | None = None
+        self._stack: list[tuple] = []
+        self._legal: list[Action] | None = None
+        self._next_uid = 1
+        self._owed = [0, 0]           # replenish chances still to come, per player (R3.2)
+        self._started = False         # victory is checked once setup has ended (R2.1.6)
+        self._auras = False           # set once the cards in play are known (speed only)
+        self._aura_busy = False
+        self._live_auras: list[tuple] = []   # (controller, source uid, ability) in force
+        self._tick = 0                # moves with every state step; keys the aura memo
+        self.main_actions = 0         # main-phase actions this turn (Ruleset.action_limit)
+        self._aura_cache: dict = {}
+        # Per seat, how often each card code was played (into a slot, or an item used) and
+        # awakened: the simulator's per-card figures come from here, with logging off.
+        self.played: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self.awakened: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self._fallen: dict[int, CardDef] = {}   # destroyed minions by uid, to name last words
+
+    def _resolve_decks(self, decks: Sequence[DeckList]) -> tuple[list, list]:
+        if len(decks) != 2:
+            raise CardDataError(["a game needs exactly two decks"])
+        problems, heroes, libraries = [], [], []
+        for i, deck in enumerate(decks):
+            label = deck.name or str(i)
+            hero = self.cards.get(deck.hero)
+            if hero is None:
+                problems.append(MSG_UNKNOWN_CARD.format(code=deck.hero, deck=label))
+            elif hero.kind != "hero":
+                problems.append(MSG_NOT_HERO.format(code=deck.hero, deck=label))
+            library = []
+            for code in deck.cards:
+                card = self.cards.get(code)
+                if card is None:
+                    problems.append(MSG_UNKNOWN_CARD.format(code=code, deck=label))
+                elif card.kind == "hero":
+                    problems.append(MSG_HERO_IN_DECK.format(code=code, deck=label))
+                else:
+                    library.append(card)
+            heroes.append(hero)
+            libraries.append(library)
+        if problems:
+            raise CardDataError(sorted(set(problems)))
+        return heroes, libraries
+
+    # ------------------------------------------------------------ public API
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.result is None else self.result["winner"]
+
+    @property
+    def to_move(self) -> int | None:
+        """The player who must decide now (None when the game is over)."""
+        return None if self.decision is None else self.decision.player
+
+    def legal_actions(self) -> list[Action]:
+        if self.decision is None:
+            return []
+        if self._legal is None:
+            self._legal = self._legal_for(self.decision)
+        return self._legal
+
+    def apply(self, action: Action | Mapping | Sequence, check: bool = True) -> None:
+        """Play one action of the player to move, then resolve until the next decision."""
+        if not isinstance(action, Action):
+            action = Action.from_dict(action)
+        decision = self.decision
+        if decision is None:
+            raise IllegalAction(MSG_GAME_OVER)
+        if check and action not in self.legal_actions():
+            legal = ", ".join(str(a) for a in self.legal_actions())
+            raise IllegalAction(MSG_ILLEGAL.format(action=action, legal=legal))
+        self.actions.append(action)
+        self._tick += 1
+        if self.events is not None:
+            self.events.append({"t": "action", "player": decision.player, **action.to_dict()})
+        self.decision = None
+        self._legal = None
+        _ANSWERS[decision.kind](self, decision, action)
+        self._check_victory()
+        self._run()
+
+    def view(self, player: int):
+        """What ``player`` can see (R1.1 zones minus hidden information)."""
+        from rules.engine.view import PlayerView
+
+        return PlayerView(self, player)
+
+    def snapshot(self) -> dict[str, Any]:
+        from rules.engine.snapshot import snapshot
+
+        return snapshot(self)
+
+    @classmethod
+    def from_snapshot(cls, data: Mapping[str, Any], cards: Mapping[str, CardDef],
+                      seed: int = 0, log: bool = True) -> Game:
+        from rules.engine.snapshot import from_snapshot
+
+        return from_snapshot(cls, data, cards, seed=seed, log=log)
+
+    def copy(self) -> Game:
+        """An independent copy sharing only immutable card data (for search agents)."""
+        clone = Game.__new__(Game)
+        clone.__dict__.update(self.__dict__)
+        clone.players = [p.copy() for p in self.players]
+        clone.rng = random.Random()
+        clone.rng.setstate(self.rng.getstate())
+        clone.events = None
+        clone.actions = list(self.actions)
+        clone._stack = list(self._stack)
+        clone._owed = list(self._owed)
+        clone._fallen = dict(self._fallen)
+        clone._aura_cache = {}
+        clone.played = (dict(self.played[0]), dict(self.played[1]))
+        clone.awakened = (dict(self.awakened[0]), dict(self.awakened[1]))
+        clone._legal = None
+        clone.combat = dict(self.combat) if self.combat is not None else None
+        return clone
+
+    def log(self) -> dict[str, Any]:
+        """The event log: how the game started, every action, and what happened (JSON)."""
+        return {"version": 1, "start": self.start,
+                "actions": [a.to_dict() for a in self.actions],
+                "events": list(self.events or []), "result": self.result}
+
+    # ------------------------------------------------------------ the loop
+
+    def _run(self) -> None:
+        stack = self._stack
+        while stack and self.decision is None and self.result is None:
+            task = stack.pop()
+            self._tick += 1
+            _TASKS[task[0]](self, *task[1:])
+            self._check_victory()
+        if self.result is None and self.decision is None and self.phase == "main":
+            self.decision = Decision("main", self.active)
+
+    def _push(self, *tasks: tuple) -> None:
+        """Push tasks so that they run in the order given."""
+        self._stack.extend(reversed(tasks))
+
+    def _ask(self, kind: str, player: int, data: tuple = (), resume: tuple | None = None):
+        self.decision = Decision(kind, player, data, resume)
+        self._legal = None
+
+    def _event(self, kind: str, **data: Any) -> None:
+        if self.events is not None:
+            data["t"] = kind
+            self.events.append(data)
+
+    def _new_minion(self, card: CardDef) -> Minion:
+        minion = Minion(self._next_uid, card)
+        self._next_uid += 1
+        return minion
+
+    # ------------------------------------------------------------ shared moves
+
+    def _draw(self, index: int, count: int) -> None:
+        player = self.players[index]
+        for _ in range(count):
+            if player.deck:
+                player.hand.append(player.deck.pop())
+            else:                                                   # R2.4.3
+                player.hp -= 1
+                self._event("fatigue", player=index, hp=player.hp)
+        if count > 0:
+            self._event("draw", player=index, count=count)
+
+    def _place(self, index: int, hand_index: int, slot: int) -> Minion:
+        player = self.players[index]
+        card = player.hand.pop(hand_index)
+        minion = self._new_minion(card)
+        player.minions[slot] = minion
+        played = self.played[index]
+        played[card.code] = played.get(card.code, 0) + 1
+        self._refresh_auras()
+        self._event("place", player=index, slot=slot, card=card.code)
+        return minion
+
+    # ------------------------------------------------------------ R3 victory
+
+    def _check_victory(self) -> None:
+        if not self._started or self.result is not None:
+            return
+        first, second = self.players
+        owed = self._owed
+        # R3.1 (HP 0 or less) and R3.2 (no minion and no replenish to come), inlined: this runs
+        # after every action and task. A replenish chance still owed only saves a player with a
+        # minion card in hand to use it: both players are judged at the same check (R3.3), so
+        # two boards emptied together with nothing to replenish are a draw, whatever the order
+        # the chances would be offered in (tests/rules/test_victory.py).
+        lost_first = first.hp <= 0 or (not any(first.minions) and (
+            not owed[0] or not any(c.kind == "minion" for c in first.hand)))
+        lost_second = second.hp <= 0 or (not any(second.minions) and (
+            not owed[1] or not any(c.kind == "minion" for c in second.hand)))
+        if lost_first and lost_second:                           # R3.3
+            self._finish(None, "both_lost")
+        elif lost_first or lost_second:
+            loser = first if lost_first else second
+            self._finish(1 - loser.index, "hero_hp" if loser.hp <= 0 else "no_minions")
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        self.result = {"winner": winner, "reason": reason, "turns": self.turn}
+        self.phase = "over"
+        self.decision = None
+        self._legal = None
+        self._stack.clear()
+        self._event("game_over", winner=winner, reason=reason)
+
+
+# Dispatch tables, built once: a dict lookup per task beats building method names.
+_TASKS = {n[3:]: getattr(Game, n) for n in dir(Game) if n.startswith("_t_")}
+_ANSWERS = {n[8:]: getattr(Game, n) for n in dir(Game) if n.startswith("_answer_")}
+_MAIN_ACTIONS = {n[4:]: getattr(Game, n) for n in dir(Game) if n.startswith("_do_")}
+Game._main_actions = _MAIN_ACTIONS
+
+__all__ = ["ARGUMENTS", "HERO", "KEEP", "PASS", "READY", "Decision", "Game", "IllegalAction"]

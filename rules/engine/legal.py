@@ -1,0 +1,128 @@
+"""Legal actions for each kind of decision.
+
+Invariants: the lists are built only from what the deciding player may know (their own hand,
+public board facts, and chosen-target candidates filtered by what they can see); identical
+hand cards give one action, not one per copy, so agents are not biased towards duplicates.
+"""
+
+from __future__ import annotations
+
+from rules.engine.actions import END, HERO, KEEP, PASS, READY, Action
+
+_new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__
+
+
+def unique_cards(cards, kind: str | None = None) -> list[tuple[int, object]]:
+    """(position, card) for the first copy of each card code, optionally of one kind."""
+    seen: set[str] = set()
+    out = []
+    for i, card in enumerate(cards):
+        if (kind is None or card.kind == kind) and card.code not in seen:
+            seen.add(card.code)
+            out.append((i, card))
+    return out
+
+
+class LegalMixin:
+    def _legal_for(self, decision) -> list[Action]:
+        return getattr(self, "_legal_" + decision.kind)(decision)
+
+    def _legal_mulligan(self, decision) -> list[Action]:
+        player = self.players[decision.player]
+        marked = set(player.marked)
+        return [Action("mulligan", i) for i in range(len(player.hand)) if i not in marked] \
+            + [KEEP]
+
+    def _legal_setup(self, decision) -> list[Action]:
+        return self._place_actions(self.players[decision.player]) + [READY]
+
+    def _place_actions(self, player) -> list[Action]:
+        empties = player.empty_slots()
+        if not empties:
+            return []
+        return [Action("place", i, slot) for i, _ in unique_cards(player.hand, "minion")
+                for slot in empties]
+
+    def _legal_main(self, decision) -> list[Action]:
+        # The hottest function of a simulation: plain loops, tuples built directly.
+        index = decision.player
+        if self.main_actions >= self.ruleset.action_limit:
+            return [END]                           # [ruling] see Ruleset.action_limit
+        player, foe = self.players[index], self.players[1 - index]
+        energy = player.energy
+        empties = [s for s, m in enumerate(player.minions) if m is None]
+        actions: list[Action] = []
+        items = []
+        seen: set[str] = set()
+        for i, card in enumerate(player.hand):
+            if card.code in seen:
+                continue
+            seen.add(card.code)
+            if card.kind == "minion":
+                for slot in empties:
+                    actions.append(_new(Action, ("place", i, slot)))
+            elif card.cost <= energy:
+                items.append((i, card))
+        enemy_slots = [s for s, m in enumerate(foe.minions) if m is not None]
+        exclusive = self.ruleset.attack_or_skill
+        for slot, minion in enumerate(player.minions):
+            if minion is None:
+                continue
+            if not minion.awake:
+                if minion.card.cost <= energy:
+                    actions.append(_new(Action, ("awaken", slot, -1)))
+                continue
+            if minion.attacks_left > 0 and not (exclusive and minion.skill_used):
+                for target in enemy_slots:
+                    actions.append(_new(Action, ("attack", slot, target)))
+                if self._may_attack_hero(minion):
+                    actions.append(_new(Action, ("attack", slot, HERO)))
+            actives = minion.card.by_trigger.get("active")
+            if actives and not minion.skill_used and not (exclusive and minion.attacked):
+                for i, ability in enumerate(actives):
+                    if ability["cost"] <= energy and self._usable(index, minion.uid, ability):
+                        actions.append(_new(Action, ("skill", slot, i)))
+        for i, card in items:
+            if any(self._usable(index, -1, ability) for ability in card.by_trigger.get("use", ())):
+                actions.append(_new(Action, ("item", i, -1)))
+        if not player.hero_skill_used:
+            for i, ability in enumerate(player.hero.by_trigger.get("active", ())):
+                if ability["cost"] <= energy and self._usable(index, 0, ability):
+                    actions.append(_new(Action, ("hero_skill", i, -1)))
+        actions.append(END)
+        return actions
+
+    def _may_attack_hero(self, minion) -> bool:
+        """R4.2: not on the turn it was awakened (R4.9 option for a re-act attack)."""
+        if minion.awake_turn != self.turn:
+            return True
+        return self.ruleset.react_ignores_awaken_turn and minion.reacted
+
+    def _legal_discard(self, decision) -> list[Action]:
+        hand = self.players[decision.player].hand
+        return [Action("discard", i) for i, _ in unique_cards(hand)]
+
+    def _legal_discard_display(self, decision) -> list[Action]:
+        display = self.players[decision.player].display
+        return [Action("discard_display", i) for i, _ in unique_cards(display)]
+
+    def _legal_replenish(self, decision) -> list[Action]:
+        hand = self.players[decision.player].hand
+        return [Action("replenish", i) for i, _ in unique_cards(hand, "minion")] + [PASS]
+
+    def _legal_target(self, decision) -> list[Action]:
+        return [Action("target", p, s) for p, s in decision.data]
+
+    def _legal_choose(self, decision) -> list[Action]:
+        return [Action("choose", i) for i in range(len(decision.data))]
+
+    def _legal_pick(self, decision) -> list[Action]:
+        hand = self.players[decision.player].hand
+        allowed = set(decision.data)
+        seen: set[str] = set()
+        actions = []
+        for i in decision.data:
+            if i in allowed and hand[i].code not in seen:
+                seen.add(hand[i].code)
+                actions.append(Action("pick", i))
+        return actions

@@ -1,0 +1,209 @@
+"""The scenario API's data form: a whole game state as JSON, and a game built from one.
+
+``snapshot(game)`` is the true state (both hands, deck order): it is for tests, scenarios and
+replays, never for an agent (agents get ``game.view(player)``). ``from_snapshot`` accepts the
+same shape with most fields optional, so a scenario states only what matters to it. Decks are
+listed top card first. A built game stands at the active player's main phase (``"phase":
+"main"``, the default) or at the start of their turn (``"phase": "turn_start"``: the draw and
+energy phases run first).
+
+Invariants: ``from_snapshot(snapshot(g))`` at a main-phase decision gives a game whose snapshot
+is equal; every problem in a snapshot is reported at once (CardDataError).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.engine.cards import KEYWORDS, CardDataError, Ruleset
+from rules.engine.state import Minion, Player
+
+SNAPSHOT_VERSION = 1
+PHASES = ("main", "turn_start")
+
+
+def _minion_dict(game, minion: Minion) -> dict[str, Any]:
+    return {"card": minion.card.code, "awake": minion.awake,
+            "awakened_this_turn": minion.awake and minion.awake_turn == game.turn,
+            "attacks_left": minion.attacks_left, "attacked": minion.attacked,
+            "reacted": minion.reacted, "skill_used": minion.skill_used,
+            "regenerated_this_turn": minion.regen_turn == game.turn,
+            "attack_buff": minion.perm_attack, "turn_attack_buff": minion.turn_attack,
+            "keywords": sorted(minion.keywords), "turn_keywords": sorted(minion.turn_granted),
+            "removed_turn_keywords": sorted(minion.turn_removed), "public": minion.public,
+            "changed_control_this_turn": minion.controlled_turn == game.turn}
+
+
+def snapshot(game) -> dict[str, Any]:
+    players = []
+    for player in game.players:
+        players.append({
+            "hero": player.hero.code, "hp": player.hp, "energy": player.energy,
+            "hand": [c.code for c in player.hand],
+            "deck": [c.code for c in reversed(player.deck)],
+            "display": [c.code for c in player.display],
+            "graveyard": [c.code for c in player.graveyard],
+            "minions": [None if m is None else _minion_dict(game, m) for m in player.minions],
+            "hero_skill_used": player.hero_skill_used, "skip_draw": player.skip_draw,
+            "turns_taken": player.turns_taken, "mulligan_marked": list(player.marked),
+        })
+    decision = game.decision
+    return {
+        "version": SNAPSHOT_VERSION, "ruleset": game.ruleset.to_dict(), "turn": game.turn,
+        "active": game.active, "first_player": game.first_player, "phase": game.phase,
+        "decision": None if decision is None else {"kind": decision.kind,
+                                                   "player": decision.player},
+        "result": game.result, "players": players,
+    }
+
+
+class _Reader:
+    """Reads one snapshot, collecting every problem instead of stopping at the first."""
+
+    def __init__(self, cards):
+        self.cards = cards
+        self.problems: list[str] = []
+
+    def card(self, code: Any, where: str, kind: str | None = None):
+        card = self.cards.get(code) if isinstance(code, str) else None
+        if card is None:
+            self.problems.append(f"{where}: unknown card code {code!r}")
+        elif kind == "hero" and card.kind != "hero":
+            self.problems.append(f"{where}: {code!r} is not a hero")
+        elif kind == "not_hero" and card.kind == "hero":
+            self.problems.append(f"{where}: a hero card cannot be here")
+        elif kind == "minion" and card.kind != "minion":
+            self.problems.append(f"{where}: {code!r} is not a minion")
+        return card
+
+    def cards_of(self, codes: Any, where: str) -> list:
+        if not isinstance(codes, list):
+            self.problems.append(f"{where}: must be a list of card codes")
+            return []
+        found = [self.card(c, f"{where}[{i}]", "not_hero") for i, c in enumerate(codes)]
+        return [c for c in found if c is not None]
+
+    def integer(self, data: Mapping, key: str, default: int, where: str, low: int = 0) -> int:
+        value = data.get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            self.problems.append(f"{where}.{key}: must be a whole number >= {low}")
+            return default
+        return value
+
+
+def from_snapshot(cls, data: Mapping[str, Any], cards, seed: int = 0, log: bool = True):
+    if not isinstance(data, Mapping):
+        raise CardDataError(["snapshot: must be an object"])
+    ruleset = Ruleset.from_dict(data.get("ruleset"))
+    game = cls.__new__(cls)
+    game._init_common(cards, seed, ruleset, log)
+    reader = _Reader(cards)
+    game.turn = reader.integer(data, "turn", 1, "snapshot", low=1)
+    game.active = reader.integer(data, "active", 0, "snapshot")
+    game.first_player = reader.integer(data, "first_player", game.active, "snapshot")
+    phase = data.get("phase", "main")
+    if phase not in PHASES:
+        reader.problems.append(f"snapshot.phase: must be one of {', '.join(PHASES)}")
+    if game.active > 1 or game.first_player > 1:
+        reader.problems.append("snapshot: players are numbered 0 and 1")
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list) or len(raw_players) != 2:
+        reader.problems.append("snapshot.players: must be a list of exactly two players")
+        raise CardDataError(reader.problems)
+    game.players = [_read_player(game, reader, i, raw) for i, raw in enumerate(raw_players)]
+    if reader.problems:
+        raise CardDataError(reader.problems)
+    in_play = [c for p in game.players for c in [p.hero, *p.hand, *p.deck, *p.display]]
+    in_play += [m.card for p in game.players for m in p.minions if m is not None]
+    game._auras = any("aura" in c.by_trigger for c in in_play)
+    game._refresh_auras()
+    game.start = {"snapshot": dict(data), "seed": seed}
+    game._started = True
+    if phase == "turn_start":
+        game.turn -= 1
+        game.players[game.active].turns_taken -= 1
+        game._push(("turn_begin", game.active))
+    else:
+        game.phase = "main"
+    game._check_victory()
+    game._run()
+    return game
+
+
+def _read_player(game, reader: _Reader, index: int, raw: Any) -> Player | None:
+    where = f"snapshot.players[{index}]"
+    if not isinstance(raw, Mapping):
+        reader.problems.append(f"{where}: must be an object")
+        return None
+    hero = reader.card(raw.get("hero"), f"{where}.hero", "hero")
+    player = Player(index, hero if hero is not None else _placeholder_hero(), game.ruleset.slots)
+    player.hp = reader.integer(raw, "hp", player.hero.hp, where, low=-99)
+    player.energy = reader.integer(raw, "energy", game.ruleset.energy_cap, where)
+    player.hand = reader.cards_of(raw.get("hand", []), f"{where}.hand")
+    player.deck = list(reversed(reader.cards_of(raw.get("deck", []), f"{where}.deck")))
+    player.display = reader.cards_of(raw.get("display", []), f"{where}.display")
+    player.graveyard = reader.cards_of(raw.get("graveyard", []), f"{where}.graveyard")
+    player.hero_skill_used = bool(raw.get("hero_skill_used", False))
+    player.skip_draw = bool(raw.get("skip_draw", False))
+    default_turns = (game.turn + (1 if index == game.first_player else 0)) // 2
+    player.turns_taken = reader.integer(raw, "turns_taken", default_turns, where)
+    minions = raw.get("minions", [])
+    if not isinstance(minions, list):
+        reader.problems.append(f"{where}.minions: must be a list")
+        return player
+    for i, entry in enumerate(minions):
+        if entry is None:
+            continue
+        spot = f"{where}.minions[{i}]"
+        slot = entry.get("slot", i) if isinstance(entry, Mapping) else i
+        if not isinstance(slot, int) or not 0 <= slot < game.ruleset.slots:
+            reader.problems.append(f"{spot}.slot: must be 0 to {game.ruleset.slots - 1}")
+        elif player.minions[slot] is not None:
+            reader.problems.append(f"{spot}.slot: slot {slot} is already taken")
+        else:
+            minion = _read_minion(game, reader, index, entry, spot)
+            if minion is not None:
+                player.minions[slot] = minion
+    return player
+
+
+def _read_minion(game, reader: _Reader, index: int, entry: Any, where: str) -> Minion | None:
+    if isinstance(entry, str):
+        entry = {"card": entry}
+    if not isinstance(entry, Mapping):
+        reader.problems.append(f"{where}: must be a card code or an object")
+        return None
+    card = reader.card(entry.get("card"), f"{where}.card", "minion")
+    if card is None:
+        return None
+    minion = game._new_minion(card)
+    minion.awake = bool(entry.get("awake", False))
+    fresh = bool(entry.get("awakened_this_turn", False))
+    minion.awake_turn = game.turn if fresh else (game.turn - 1 if minion.awake else -1)
+    ready = 1 if minion.awake and index == game.active else 0
+    minion.attacks_left = reader.integer(entry, "attacks_left", ready, where)
+    minion.attacked = bool(entry.get("attacked", False))
+    minion.reacted = bool(entry.get("reacted", False))
+    minion.skill_used = bool(entry.get("skill_used", False))
+    minion.regen_turn = game.turn if entry.get("regenerated_this_turn") else -1
+    minion.perm_attack = reader.integer(entry, "attack_buff", 0, where, low=-99)
+    minion.turn_attack = reader.integer(entry, "turn_attack_buff", 0, where, low=-99)
+    minion.public = bool(entry.get("public", minion.awake))
+    minion.controlled_turn = game.turn if entry.get("changed_control_this_turn") else -1
+    for key, attr in (("keywords", "keywords"), ("turn_keywords", "turn_granted"),
+                      ("removed_turn_keywords", "turn_removed")):
+        if key in entry:
+            values = entry[key]
+            bad = [k for k in values if k not in KEYWORDS] if isinstance(values, list) else [1]
+            if bad:
+                reader.problems.append(f"{where}.{key}: keywords are {', '.join(KEYWORDS)}")
+            else:
+                setattr(minion, attr, set(values))
+    return minion
+
+
+def _placeholder_hero():
+    from rules.engine.cards import CardDef
+
+    return CardDef(code="?", kind="hero", name_en="?", name_zh="?", hp=1)

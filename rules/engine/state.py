@@ -1,0 +1,88 @@
+"""Mutable game state: minions on the board and each player's zones (R1.1).
+
+Invariants: a player's ``minions`` list always has exactly ``ruleset.slots`` entries, each a
+``Minion`` or ``None``; hand, deck, display and graveyard hold ``CardDef`` objects (the deck's
+top card is the *last* element, so drawing is ``pop()``); ``hp`` may go below 0 (R3.1 checks
+"0 or less"); ``energy`` never goes below 0.
+"""
+
+from __future__ import annotations
+
+from rules.engine.cards import CardDef
+
+
+class Minion:
+    """A minion card in a slot. ``uid`` is unique within its game and never reused."""
+
+    __slots__ = ("uid", "card", "awake", "awake_turn", "attacks_left", "attacked", "reacted",
+                 "skill_used", "regen_turn", "perm_attack", "turn_attack", "keywords",
+                 "turn_granted", "turn_removed", "public", "controlled_turn")
+
+    def __init__(self, uid: int, card: CardDef, awake: bool = False):
+        self.uid = uid
+        self.card = card
+        self.awake = awake
+        self.awake_turn = -1          # the game turn it was awakened (R4.2: no hero attack then)
+        self.attacks_left = 0         # R4.2 once per turn, +1 from re-act (R4.9)
+        self.attacked = False         # attacked this turn (for attack_or_skill)
+        self.reacted = False          # re-act used this turn (R4.9)
+        self.skill_used = False       # active skill used this turn (R4.6)
+        self.regen_turn = -1          # the game turn it last regenerated (R4.10)
+        self.perm_attack = 0          # permanent buffs minus debuffs
+        self.turn_attack = 0          # this turn's buffs minus debuffs
+        self.keywords = set(card.keywords)  # printed plus permanently granted, minus removed
+        self.turn_granted: set[str] = set()
+        self.turn_removed: set[str] = set()
+        self.public = False           # identity known to both players (face up, or revealed)
+        self.controlled_turn = -1     # the game turn it changed controller (R2.4.2)
+
+    def copy(self) -> Minion:
+        clone = Minion.__new__(Minion)
+        for name in Minion.__slots__:
+            setattr(clone, name, getattr(self, name))
+        clone.keywords = set(self.keywords)
+        clone.turn_granted = set(self.turn_granted)
+        clone.turn_removed = set(self.turn_removed)
+        return clone
+
+    def __repr__(self) -> str:
+        state = "awake" if self.awake else "sleeping"
+        return f"<Minion {self.card.code} #{self.uid} {state}>"
+
+
+class Player:
+    __slots__ = ("index", "hero", "hp", "energy", "hand", "deck", "display", "graveyard",
+                 "minions", "hero_skill_used", "skip_draw", "turns_taken", "marked")
+
+    def __init__(self, index: int, hero: CardDef, slots: int):
+        self.index = index
+        self.hero = hero
+        self.hp = hero.hp
+        self.energy = 0
+        self.hand: list[CardDef] = []
+        self.deck: list[CardDef] = []
+        self.display: list[CardDef] = []
+        self.graveyard: list[CardDef] = []
+        self.minions: list[Minion | None] = [None] * slots
+        self.hero_skill_used = False
+        self.skip_draw = False        # R1.2: the next draw phase is skipped
+        self.turns_taken = 0
+        self.marked: list[int] = []   # R2.1.4: hand positions chosen for the mulligan
+
+    def copy(self) -> Player:
+        clone = Player.__new__(Player)
+        for name in Player.__slots__:
+            setattr(clone, name, getattr(self, name))
+        clone.hand = list(self.hand)
+        clone.deck = list(self.deck)
+        clone.display = list(self.display)
+        clone.graveyard = list(self.graveyard)
+        clone.minions = [m.copy() if m is not None else None for m in self.minions]
+        clone.marked = list(self.marked)
+        return clone
+
+    def minion_count(self) -> int:
+        return sum(1 for m in self.minions if m is not None)
+
+    def empty_slots(self) -> list[int]:
+        return [i for i, m in enumerate(self.minions) if m is None]

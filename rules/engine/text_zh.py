@@ -1,0 +1,302 @@
+"""Chinese rules text, generated from normalised ability data (``text.py`` normalises first).
+
+Invariants: clause functions take one normalised effect and return a clause without final
+punctuation; only ``ability`` adds the full stop. Punctuation is full-width (，。：；（）), and
+the words are the rule book's own (唤醒技, 战死技, 主动技, 被动技, 展示区, 墓地, 濒死 ...). A
+counted amount is printed as X with its definition right after the clause: （X为…）.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rules.engine.text_base import MSG_NO_TEXT, SELECTED_PICKS, Ctx, Data, split_amount
+
+KEYWORDS = {"shield": "护盾", "react": "再动", "regenerate": "再生"}
+ATTRIBUTES = {"fire": "火", "grass": "草", "water": "水", "light": "光", "dark": "暗"}
+SIDES = {"ally": "友方", "enemy": "敌方", "any": ""}
+HEROES = {"own": "己方英雄", "enemy": "敌方英雄", "both": "双方英雄"}
+PLAYERS = {"ally": "己方", "enemy": "对方", "any": "双方"}
+ZONES = {"hand": "手牌中", "graveyard": "墓地中", "display": "展示区中",
+         "deck": "卡组中"}
+SOURCES = {"hand": "手牌", "deck": "卡组"}
+
+
+# ---------------------------------------------------------------- words
+
+
+def either(words: Iterable[str]) -> str:
+    return "或".join(words)
+
+
+def span(lo: int | None, hi: int | None) -> str:
+    """A range as printed on cards: 3或以下, 3或以上, 2至4, 3."""
+    if lo is None:
+        return f"{hi}或以下"
+    if hi is None:
+        return f"{lo}或以上"
+    return f"{lo}" if lo == hi else f"{lo}至{hi}"
+
+
+def modifiers(flt: Data | None) -> str:
+    """The 的-phrase of a filter: 拥有护盾、攻击力3或以下的 (empty when there is none)."""
+    flt = flt or {}
+    mods = []
+    if "awake" in flt:
+        mods.append("已唤醒" if flt["awake"] else "沉睡状态")
+    if "keyword" in flt:
+        mods.append("拥有" + either(KEYWORDS[k] for k in flt["keyword"]))
+    if "attack_min" in flt or "attack_max" in flt:
+        mods.append("攻击力" + span(flt.get("attack_min"), flt.get("attack_max")))
+    if "cost_min" in flt or "cost_max" in flt:
+        mods.append("费用" + span(flt.get("cost_min"), flt.get("cost_max")))
+    return "、".join(mods) + "的" if mods else ""
+
+
+def adjectives(flt: Data | None, ctx: Ctx) -> str:
+    """The words put straight before the noun: 火属性, SSR, 龙族."""
+    flt = flt or {}
+    words = []
+    if "attribute" in flt:
+        words.append(either(ATTRIBUTES[a] for a in flt["attribute"]) + "属性")
+    if "rarity" in flt:
+        words.append(either(flt["rarity"]))
+    for key in ("faction", "race"):
+        if key in flt:
+            words.append(either(ctx.name(v) for v in flt[key]))
+    return "".join(words)
+
+
+def card_head(flt: Data | None) -> str:
+    kinds = (flt or {}).get("kind", ())
+    return {"minion": "随从卡", "item": "道具卡"}[kinds[0]] if len(kinds) == 1 else "卡牌"
+
+
+def target(t: Data, ctx: Ctx) -> str:
+    pick = t["pick"]
+    if pick == "self":
+        return "该随从"
+    if pick == "combat_enemy":
+        return "与其交战的随从"
+    flt = t["filter"]
+    core = f"{modifiers(flt)}{SIDES[t['side']]}{adjectives(flt, ctx)}随从"
+    other = "其他" if t["other"] and pick != "adjacent" else ""   # adjacent is never self
+    quantifier = {"chosen": "1个", "random": f"随机{t['count']}个",
+                  "all": "" if ctx.aura else "所有", "leftmost": "最左侧的",
+                  "rightmost": "最右侧的", "adjacent": "相邻的"}[pick]
+    return f"{quantifier}{other}{core}"
+
+
+# ---------------------------------------------------------------- counts and amounts
+
+
+def location(count: Data) -> str:
+    """Where a count looks: 己方场上, 敌方场上, 场上, 对方手牌中, 双方墓地中 ..."""
+    if count["zone"] == "minions":
+        return {"ally": "己方场上", "enemy": "敌方场上", "any": "场上"}[count["side"]]
+    return PLAYERS[count["side"]] + ZONES[count["zone"]]
+
+
+def counted(count: Data, ctx: Ctx) -> str:
+    """What a count counts: 己方场上的火属性随从, 对方手牌中攻击力3或以下的随从卡."""
+    flt = count["filter"]
+    head = "随从" if count["zone"] == "minions" else card_head(flt)
+    return f"{location(count)}{modifiers(flt) or '的'}{adjectives(flt, ctx)}{head}"
+
+
+def amount(value: Any, ctx: Ctx, signed: bool = False) -> tuple[str, str]:
+    """The amount as printed in the clause and a note to put after the clause.
+
+    ``2`` -> ("2", ""); ``-2`` signed -> ("-2", ""); a count -> ("X", "（X为…数量×2+1，最多为5）").
+    Signed amounts that decrease print as -X with X counted positively.
+    """
+    a = split_amount(value)
+    if a.count is None:   # static
+        return (f"{a.plus:+d}" if signed else str(a.plus)), ""
+    times, plus, sign = a.times, a.plus, ""
+    if signed:
+        sign = "-" if a.sign < 0 else "+"
+        if a.sign < 0:
+            times, plus = -times, -plus
+    formula = f"X为{counted(a.count, ctx)}数量"
+    if times != 1:
+        formula += f"×{times}"
+    if plus:
+        formula += f"{plus:+d}"
+    if a.max is not None:
+        formula += f"，最多为{a.max}"
+    return f"{sign}X", f"（{formula}）"
+
+
+def condition(cond: Data, ctx: Ctx) -> str:
+    """An ``if`` condition as a clause: 己方场上的随从数量为3或以上."""
+    lo, hi = cond.get("min"), cond.get("max")
+    if cond.get("hero_hp"):
+        who = "己方英雄" if cond["hero_hp"] == "own" else "敌方英雄"
+        return f"{who}的生命值为{span(lo, hi)}"
+    count = cond["count"]
+    if hi == 0 and not lo:
+        flt = count["filter"]
+        head = "随从" if count["zone"] == "minions" else card_head(flt)
+        return f"{location(count)}没有{modifiers(flt)}{adjectives(flt, ctx)}{head}"
+    return f"{counted(cond['count'], ctx)}数量为{span(lo, hi)}"
+
+
+# ---------------------------------------------------------------- effects
+
+
+def _damage_hero(e: Data, ctx: Ctx) -> str:
+    n, note = amount(e["amount"], ctx)
+    each = "各" if e["hero"] == "both" else ""
+    return f"对{HEROES[e['hero']]}{each}造成{n}点伤害{note}"
+
+
+def _heal_hero(e: Data, ctx: Ctx) -> str:
+    n, note = amount(e["amount"], ctx)
+    each = "各" if e["hero"] == "both" else ""
+    return f"为{HEROES[e['hero']]}{each}恢复{n}点生命值{note}"
+
+
+def _destroy(e: Data, ctx: Ctx) -> str:
+    return f"破坏{target(e['target'], ctx)}"
+
+
+def _for_minions(e: Data, ctx: Ctx, what: str) -> str:
+    """'使X…' for selected minions (someone picks them), 'X…' for fixed ones."""
+    t = e["target"]
+    duration = "本回合" if e.get("duration") == "turn" and not ctx.aura else ""
+    give = "使" if t["pick"] in SELECTED_PICKS and not ctx.aura else ""
+    return f"{give}{target(t, ctx)}{duration}{what}"
+
+
+def _attack(e: Data, ctx: Ctx) -> str:
+    n, note = amount(e["amount"], ctx, signed=True)
+    return _for_minions(e, ctx, f"攻击力{n}") + note
+
+
+def _grant_keyword(e: Data, ctx: Ctx) -> str:
+    verb = "拥有" if ctx.aura else "获得"
+    return _for_minions(e, ctx, verb + KEYWORDS[e["keyword"]])
+
+
+def _remove_keyword(e: Data, ctx: Ctx) -> str:
+    return _for_minions(e, ctx, "失去" + KEYWORDS[e["keyword"]])
+
+
+def _draw(e: Data, ctx: Ctx) -> str:
+    n, note = amount(e["count"], ctx)
+    return f"{'' if e['player'] == 'own' else '对方'}抽{n}张卡{note}"
+
+
+def _discard(e: Data, ctx: Ctx) -> str:
+    n, note = amount(e["count"], ctx)
+    who = "" if e["player"] == "own" else "对方"
+    how = "随机" if e["pick"] == "random" else "选择并"
+    return f"{who}{how}弃置{n}张手牌{note}"
+
+
+def _display(e: Data, ctx: Ctx) -> str:
+    n, note = amount(e["count"], ctx)
+    flt = e["filter"]
+    what = f"手牌中的{n}张{modifiers(flt)}{adjectives(flt, ctx)}{card_head(flt)}" if flt \
+        else f"{n}张手牌"
+    how = "随机将" if e["pick"] == "random" else "选择"
+    return f"{how}{what}置入展示区{note}"
+
+
+def _skip_draw(e: Data, ctx: Ctx) -> str:
+    return "跳过己方的下一个抽卡阶段" if e["player"] == "own" else "对方跳过下一个抽卡阶段"
+
+
+def _return_to_hand(e: Data, ctx: Ctx) -> str:
+    return f"将{target(e['target'], ctx)}返回手牌"
+
+
+def _summon(e: Data, ctx: Ctx) -> str:
+    n, note = amount(e["count"], ctx)
+    flt = e["filter"]
+    state = "唤醒" if e["awake"] else "沉睡"   # R2.1.5: placed minions sleep unless told
+    return (f"从{SOURCES[e['from']]}中将{n}张{modifiers(flt)}{adjectives(flt, ctx)}随从卡"
+            f"以{state}状态放置到空余的随从区{note}")
+
+
+def _awaken(e: Data, ctx: Ctx) -> str:
+    return f"唤醒{target(e['target'], ctx)}"
+
+
+def _energy(e: Data, ctx: Ctx) -> str:
+    n, note = amount(e["amount"], ctx, signed=True)
+    return f"本回合{'失去' if n.startswith('-') else '获得'}{n[1:]}点能量{note}"
+
+
+def _mind_control(e: Data, ctx: Ctx) -> str:
+    return f"获得{target(e['target'], ctx)}的控制权"
+
+
+def _skip_combat(e: Data, ctx: Ctx) -> str:
+    return f"跳过战斗结算，改为{effects(e['effects'], ctx)}"
+
+
+def _choose(e: Data, ctx: Ctx) -> str:
+    # An option that has options of its own is bracketed, so its '；' cannot be misread.
+    options = [effects(option, ctx) for option in e["options"]]
+    options = [f"（{option}）" if "；" in option else option for option in options]
+    return f"选择一项——{'；'.join(options[:-1])}；或{options[-1]}"
+
+
+EFFECTS: dict[str, Callable[[Data, Ctx], str]] = {
+    "damage_hero": _damage_hero, "heal_hero": _heal_hero, "destroy": _destroy,
+    "attack": _attack, "grant_keyword": _grant_keyword, "remove_keyword": _remove_keyword,
+    "draw": _draw, "discard": _discard, "display": _display, "skip_draw": _skip_draw,
+    "return_to_hand": _return_to_hand, "summon": _summon, "awaken": _awaken, "energy": _energy,
+    "mind_control": _mind_control, "skip_combat": _skip_combat, "choose": _choose,
+}
+
+
+def effects(items: Iterable[Data], ctx: Ctx) -> str:
+    """Effects in order, joined with 然后; an aura's hold together, so they join with a comma."""
+    clauses = []
+    for e in items:
+        if e["do"] not in EFFECTS:
+            raise NotImplementedError(MSG_NO_TEXT.format(lang="zh", what="effect", name=e["do"]))
+        clauses.append(EFFECTS[e["do"]](e, ctx))
+    return "，".join(clauses) if ctx.aura else "，然后".join(clauses)
+
+
+# ---------------------------------------------------------------- abilities
+
+_WHOSE = {"own": "己方回合", "enemy": "对方回合", "each": "每个回合"}
+
+TRIGGERS: dict[str, Callable[[Data, Ctx], str]] = {
+    "awaken": lambda ab, ctx: "唤醒技",
+    "last_words": lambda ab, ctx: "战死技",
+    "active": lambda ab, ctx: f"主动技（{ab['cost']}点能量）" if ab["cost"] else "主动技",
+    "aura": lambda ab, ctx: "被动技",
+    "turn_start": lambda ab, ctx: f"{_WHOSE[ab['whose']]}开始时",
+    "turn_end": lambda ab, ctx: f"{_WHOSE[ab['whose']]}结束时",
+    "combat_start": lambda ab, ctx: "战斗开始时",
+    "after_win": lambda ab, ctx: "战斗胜利后",
+    # A hero has no minion of its own, so for it every allied minion counts.
+    "ally_dies": lambda ab, ctx: ("友方随从被破坏时" if ctx.kind == "hero"
+                                  else "其他友方随从被破坏时"),
+    "use": lambda ab, ctx: "使用",
+}
+
+
+def ability(ab: Data, ctx: Ctx) -> str:
+    if ab["trigger"] not in TRIGGERS:
+        raise NotImplementedError(MSG_NO_TEXT.format(lang="zh", what="trigger",
+                                                     name=ab["trigger"]))
+    label = TRIGGERS[ab["trigger"]](ab, ctx)
+    if ab["sleeping"]:
+        label += "（沉睡时也生效）"
+    body = effects(ab["effects"], ctx)
+    if ab["if"]:
+        pred = condition(ab["if"], ctx)
+        body = f"当{pred}时，{body}" if ctx.aura else f"若{pred}，{body}"
+    return f"{label}：{body}。"
+
+
+def keywords(codes: Iterable[str]) -> str:
+    return "".join(f"{KEYWORDS[k]}。" for k in codes)

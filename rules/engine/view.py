@@ -1,0 +1,136 @@
+"""A player's view: the game as one seat may see it. Agents decide from this, never the game.
+
+Visible to the player: their own hand, deck size and remaining deck contents (as a multiset:
+they built the deck, but not its order), both heroes and HP, energy, both display zones and
+graveyards, every face-up minion, their own face-down minions, and any face-down enemy minion
+revealed in combat (R2.3.2). Hidden: the enemy's hand (only its size), both decks' order, the
+enemy deck's contents, and the identity of face-down enemy minions never revealed.
+
+Invariant: nothing reachable through a view's public attributes depends on hidden information;
+``to_dict`` is the complete visible state, and two games that differ only in hidden parts give
+equal ``to_dict`` results. Boards and attack values are worked out when first read (agents ask
+every decision, so only what they use is paid for): read a view before the next action, or keep
+``to_dict()``.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+
+class MinionView:
+    """A minion as the viewer sees it. ``card`` is None for an unknown face-down minion."""
+
+    __slots__ = ("slot", "owner", "awake", "card", "_game", "_minion", "_viewer")
+
+    def __init__(self, game, owner: int, slot: int, minion, viewer: int):
+        self.slot = slot
+        self.owner = owner
+        self.awake = minion.awake
+        self.card = minion.card if owner == viewer or minion.public else None
+        self._game, self._minion, self._viewer = game, minion, viewer
+
+    @property
+    def attack(self) -> int | None:
+        """Current attack (printed plus buffs and auras); None when the card is unknown."""
+        return None if self.card is None else self._game._current_attack(self._minion)
+
+    @property
+    def keywords(self) -> frozenset[str]:
+        if self.card is None:
+            return frozenset()
+        return frozenset(self._game._keywords(self._minion))
+
+    @property
+    def can_attack(self) -> bool:
+        game, minion = self._game, self._minion
+        return (self.owner == self._viewer == game.active and minion.awake
+                and minion.attacks_left > 0)
+
+    @property
+    def can_attack_hero(self) -> bool:
+        return self.can_attack and self._game._may_attack_hero(self._minion)
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.card is None:
+            return {"slot": self.slot, "hidden": True, "awake": False}
+        return {"slot": self.slot, "card": self.card.code, "awake": self.awake,
+                "attack": self.attack, "keywords": sorted(self.keywords)}
+
+
+class PlayerView:
+    def __init__(self, game, player: int):
+        self._game = game
+        self.player = player
+        self.opponent = 1 - player
+        self.ruleset = game.ruleset
+        self.turn = game.turn
+        self.active = game.active
+        self.phase = game.phase
+        self.decision = None if game.decision is None else game.decision.kind
+        me, foe = game.players[player], game.players[1 - player]
+        self.hand = tuple(me.hand)
+        self.energy = me.energy
+        self.hp = me.hp
+        self.enemy_hp = foe.hp
+        self.hero = me.hero
+        self.enemy_hero = foe.hero
+        self.deck_size = len(me.deck)
+        self.enemy_deck_size = len(foe.deck)
+        self.enemy_hand_size = len(foe.hand)
+        self.display = tuple(me.display)
+        self.enemy_display = tuple(foe.display)
+        self.graveyard = tuple(me.graveyard)
+        self.enemy_graveyard = tuple(foe.graveyard)
+        self.hero_skill_used = me.hero_skill_used
+        self.result = game.result
+
+    @cached_property
+    def minions(self) -> tuple[MinionView | None, ...]:
+        return self._board(self._game, self.player)
+
+    @cached_property
+    def enemy_minions(self) -> tuple[MinionView | None, ...]:
+        return self._board(self._game, self.opponent)
+
+    def _board(self, game, owner: int) -> tuple[MinionView | None, ...]:
+        return tuple(None if m is None else MinionView(game, owner, s, m, self.player)
+                     for s, m in enumerate(game.players[owner].minions))
+
+    def deck_contents(self) -> dict[str, int]:
+        """The player's remaining deck as {code: count} (known from the list, not the order)."""
+        counts: dict[str, int] = {}
+        for card in self._game.players[self.player].deck:
+            counts[card.code] = counts.get(card.code, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def legal_actions(self):
+        if self._game.to_move != self.player:
+            return []
+        return self._game.legal_actions()
+
+    def decision_data(self) -> tuple:
+        """What the pending decision offers (slots, hand positions, option numbers)."""
+        decision = self._game.decision
+        return () if decision is None or decision.player != self.player else decision.data
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player, "turn": self.turn, "active": self.active,
+            "phase": self.phase, "decision": self.decision, "result": self.result,
+            "me": {"hero": self.hero.code, "hp": self.hp, "energy": self.energy,
+                   "hand": [c.code for c in self.hand], "deck_size": self.deck_size,
+                   "deck_contents": self.deck_contents(),
+                   "display": [c.code for c in self.display],
+                   "graveyard": [c.code for c in self.graveyard],
+                   "hero_skill_used": self.hero_skill_used,
+                   "minions": [None if m is None else m.to_dict() for m in self.minions]},
+            "enemy": {"hero": self.enemy_hero.code, "hp": self.enemy_hp,
+                      "hand_size": self.enemy_hand_size, "deck_size": self.enemy_deck_size,
+                      "display": [c.code for c in self.enemy_display],
+                      "graveyard": [c.code for c in self.enemy_graveyard],
+                      "minions": [None if m is None else m.to_dict()
+                                  for m in self.enemy_minions]},
+            "legal_actions": [a.to_dict() for a in self.legal_actions()],
+        }

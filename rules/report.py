@@ -1,0 +1,47 @@
+"""Plain-text and JSON reports of a match, as the command line prints them.
+
+Invariant: a report contains nothing that varies between runs with the same inputs (no times,
+no dates), so the same seed always prints the same text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.stats import MatchStats
+
+
+def match_summary(stats: MatchStats, *, deck_a: str, deck_b: str, seed: int,
+                  agent_a: str, agent_b: str) -> dict[str, Any]:
+    return {"deck_a": deck_a, "deck_b": deck_b, "seed": seed, "agent_a": agent_a,
+            "agent_b": agent_b, **stats.to_dict()}
+
+
+def _pct(value: float | None) -> str:
+    return "  n/a" if value is None else f"{value * 100:5.1f} %"
+
+
+def _rate_line(label: str, rate: dict[str, Any]) -> str:
+    if rate["rate"] is None:
+        return f"  {label:<14} n/a (no games)"
+    return (f"  {label:<14}{_pct(rate['rate'])}   95 % CI {rate['low'] * 100:.1f} – "
+            f"{rate['high'] * 100:.1f} %   ({rate['games']} games)")
+
+
+def match_text(summary: dict[str, Any]) -> str:
+    lines = [
+        f"{summary['deck_a']} ({summary['agent_a']}) vs {summary['deck_b']} "
+        f"({summary['agent_b']}): {summary['games']} games in seat-swapped pairs, "
+        f"seed {summary['seed']}",
+        f"  wins {summary['wins']}   losses {summary['losses']}   draws {summary['draws']}   "
+        f"engine errors {summary['errors']}",
+        _rate_line("win rate", summary["win_rate"]),
+        _rate_line("going first", summary["going_first"]),
+        _rate_line("going second", summary["going_second"]),
+    ]
+    turns = summary["average_turns"]
+    lines.append(f"  average length {turns:.1f} turns" if turns is not None
+                 else "  average length n/a")
+    for sample in summary["error_samples"][:5]:
+        lines.append(f"  error in game seed {sample['seed']}: {sample['error']}")
+    return "\n".join(lines)

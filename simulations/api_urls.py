@@ -1,0 +1,18 @@
+"""The simulation API, mounted at /api/simulations/."""
+
+from django.urls import path
+
+from simulations import apis
+
+app_name = "simulations-api"
+
+urlpatterns = [
+    path("", apis.SimulationListCreateApi.as_view(), name="list"),
+    path("<str:uid>/", apis.SimulationDetailApi.as_view(), name="detail"),
+    path("<str:uid>/results/", apis.SimulationResultsApi.as_view(), name="results"),
+    path("<str:uid>/cancel/", apis.SimulationCancelApi.as_view(), name="cancel"),
+    path("<str:uid>/what-if/", apis.SimulationWhatIfApi.as_view(), name="what-if"),
+    path("<str:uid>/replays/", apis.SimulationReplayListApi.as_view(), name="replays"),
+    path("<str:uid>/replays/<int:number>/", apis.SimulationReplayDetailApi.as_view(),
+         name="replay"),
+]

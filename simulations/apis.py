@@ -1,0 +1,226 @@
+"""The simulation API (mounted at /api/simulations/): submit, status and progress, results,
+cancel, what-if and kept games.
+
+Views only translate HTTP to services and selectors: bad input is a 400 naming the field,
+another user's private run is a 404, cancelling someone else's public run is a 403, and the
+owner is always the requesting user.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
+from rest_framework.views import APIView
+
+from simulations import conf
+from simulations.models import RunKind, SampleGame, SimulationRun
+from simulations.reaper import reap_soon
+from simulations.results import run_results
+from simulations.selectors import run_get, run_is_owner, run_sample, run_samples, runs_listed
+from simulations.serializers import (
+    ResultsSerializer,
+    RunListSerializer,
+    RunSerializer,
+    SampleDetailSerializer,
+    SampleSerializer,
+)
+from simulations.services import (
+    SimulationInputError,
+    simulation_cancel,
+    simulation_request,
+    simulation_what_if,
+)
+
+NOT_OWNER = "Only the run's owner can do this; submit a run of your own instead."
+UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The run's id.")
+
+
+class SubmitThrottle(UserRateThrottle):
+    """Submissions per user (rate: settings.SIMULATIONS_SUBMIT_RATE), what-ifs included."""
+
+    scope = "simulation-submit"
+
+    def get_rate(self) -> str:
+        return conf.submit_rate()
+
+
+def get_run_or_404(uid: str, request) -> SimulationRun:
+    try:
+        return run_get(uid=uid, user=request.user)
+    except SimulationRun.DoesNotExist:
+        raise Http404("No simulation here.") from None
+
+
+def _owned(uid: str, request) -> SimulationRun:
+    run = get_run_or_404(uid, request)
+    if not run_is_owner(run=run, user=request.user):
+        raise PermissionDenied(NOT_OWNER)
+    return run
+
+
+def _invalid(exc: SimulationInputError) -> ValidationError:
+    return ValidationError({exc.field: [exc.message]})
+
+
+def run_data(run: SimulationRun, request) -> dict:
+    return RunSerializer(run, context={"request": request}).data
+
+
+class SubmitInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=RunKind.choices, default=RunKind.MATCH)
+    decks = serializers.ListField(
+        child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS,
+        help_text='Deck A first. A saved deck\'s id, or "starter:<name>" for a starter deck.')
+    games = serializers.IntegerField(min_value=2, help_text="Per pairing; rounded up to even.")
+    agent_a = serializers.ChoiceField(choices=conf.AGENTS, default="greedy")
+    agent_b = serializers.ChoiceField(choices=conf.AGENTS, default="greedy")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                    help_text="Default: a random seed (kept on the run).")
+    ruleset = serializers.DictField(required=False, help_text="Ruleset options, e.g. "
+                                                              '{"hero_advantage": false}.')
+    stop_width = serializers.FloatField(required=False, allow_null=True,
+                                        help_text="Stop a pairing once its 95 % interval is "
+                                                  "narrower than this (e.g. 0.05).")
+    public = serializers.BooleanField(default=False)
+    chunk_size = serializers.IntegerField(required=False, allow_null=True)
+
+
+class WhatIfInputSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(min_value=0, default=0,
+                                    help_text="Which deck of the run (0 = deck A).")
+    card_out = serializers.CharField(max_length=32)
+    card_in = serializers.CharField(max_length=32)
+
+
+class SimulationListCreateApi(generics.GenericAPIView):
+    """Your runs and public runs, newest first (``?deck=<uid>`` for one deck's history,
+    ``?mine=1`` for yours only); POST submits a run owned by you."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    serializer_class = RunListSerializer
+    queryset = SimulationRun.objects.none()   # for the schema; get() uses the selector
+
+    def get_throttles(self):
+        return [SubmitThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(operation_id="simulations_list", responses=RunListSerializer(many=True),
+                   parameters=[OpenApiParameter("deck", str, description="A deck's id."),
+                               OpenApiParameter("mine", bool)])
+    def get(self, request):
+        runs = runs_listed(request.user, deck_uid=request.query_params.get("deck"),
+                           mine=request.query_params.get("mine") in ("1", "true"))
+        page = self.paginate_queryset(runs)
+        return self.get_paginated_response(RunListSerializer(page, many=True).data)
+
+    @extend_schema(request=SubmitInputSerializer, responses={201: RunSerializer})
+    def post(self, request):
+        data = SubmitInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            run = simulation_request(
+                user=request.user, kind=v["kind"], deck_specs=v["decks"], games=v["games"],
+                agent_a=v["agent_a"], agent_b=v["agent_b"], seed=v.get("seed"),
+                ruleset=v.get("ruleset"), stop_width=v.get("stop_width"),
+                is_public=v["public"], chunk_size=v.get("chunk_size"))
+        except SimulationInputError as exc:
+            raise _invalid(exc) from None
+        return Response(run_data(run, request), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(parameters=[UID])
+class SimulationDetailApi(APIView):
+    """A run: what it plays (frozen), its status and progress."""
+
+    @extend_schema(responses=RunSerializer)
+    def get(self, request, uid: str):
+        run = get_run_or_404(uid, request)
+        if run.is_active:
+            reap_soon()   # status polls keep the reaper going even with no worker thread
+        return Response(run_data(run, request))
+
+
+@extend_schema(parameters=[UID])
+class SimulationResultsApi(APIView):
+    """The figures: per pairing, per card, matrix and ranking, the what-if comparison. While the
+    run plays they cover the chunks finished so far (``final`` is false)."""
+
+    @extend_schema(responses=ResultsSerializer)
+    def get(self, request, uid: str):
+        run = get_run_or_404(uid, request)
+        return Response(ResultsSerializer(run_results(run)).data)
+
+
+@extend_schema(parameters=[UID])
+class SimulationCancelApi(APIView):
+    """Stop a run of yours; the games already finished stay as partial results."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=RunSerializer)
+    def post(self, request, uid: str):
+        run = _owned(uid, request)
+        try:
+            run = simulation_cancel(run=run)
+        except SimulationInputError as exc:
+            raise _invalid(exc) from None
+        return Response(run_data(run, request))
+
+
+@extend_schema(parameters=[UID])
+class SimulationWhatIfApi(APIView):
+    """Re-run on the same seeds with every copy of one card of one deck swapped for another
+    (or its hero for another hero); the new run's results compare themselves with this one."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [SubmitThrottle]
+
+    @extend_schema(request=WhatIfInputSerializer, responses={201: RunSerializer})
+    def post(self, request, uid: str):
+        base = get_run_or_404(uid, request)
+        data = WhatIfInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            run = simulation_what_if(base=base, owner=request.user, deck_index=v["deck"],
+                                     card_out=v["card_out"], card_in=v["card_in"])
+        except SimulationInputError as exc:
+            raise _invalid(exc) from None
+        return Response(run_data(run, request), status=status.HTTP_201_CREATED)
+
+
+def _numbered(samples) -> list[dict]:
+    rows = []
+    for number, sample in enumerate(samples, start=1):
+        sample.number = number
+        rows.append(SampleSerializer(sample).data)
+    return rows
+
+
+@extend_schema(parameters=[UID])
+class SimulationReplayListApi(APIView):
+    """The games kept whole (the first games of each pairing)."""
+
+    @extend_schema(responses=SampleSerializer(many=True))
+    def get(self, request, uid: str):
+        run = get_run_or_404(uid, request)
+        return Response(_numbered(run_samples(run)))
+
+
+@extend_schema(parameters=[UID, OpenApiParameter("number", int, OpenApiParameter.PATH)])
+class SimulationReplayDetailApi(APIView):
+    """One kept game with its event log (replay it with ``rules.engine.replay``)."""
+
+    @extend_schema(responses=SampleDetailSerializer)
+    def get(self, request, uid: str, number: int):
+        run = get_run_or_404(uid, request)
+        try:
+            sample = run_sample(run=run, number=number)
+        except SampleGame.DoesNotExist:
+            raise Http404("No such game.") from None
+        sample.number = number
+        return Response(SampleDetailSerializer(sample).data)

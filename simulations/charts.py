@@ -1,0 +1,109 @@
+"""Charts as inline SVG, drawn on the server (no JavaScript, nothing fetched): interval bars for
+win rates, a histogram of game lengths, and the colour of a matrix cell.
+
+Every chart is ``role="img"`` with a text alternative that states its figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+WIDTH = 560
+LABEL_W = 150
+ROW_H = 30
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f} %"
+
+
+def interval_chart(rows: Sequence[Mapping[str, Any]], *, title: str) -> SafeString:
+    """Horizontal bars 0–100 % with each row's point estimate and its 95 % interval.
+
+    ``rows``: ``{"label", "rate", "low", "high", "games"}`` (rate None: no games)."""
+    plot_w = WIDTH - LABEL_W - 70
+    height = ROW_H * len(rows) + 28
+
+    def x(value: float) -> float:
+        return LABEL_W + value * plot_w
+
+    parts = [f'<line x1="{x(0.5):.1f}" y1="4" x2="{x(0.5):.1f}" y2="{height - 22}" '
+             f'class="chart-mid"/>']
+    for tick in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(f'<text x="{x(tick):.1f}" y="{height - 6}" class="chart-tick" '
+                     f'text-anchor="middle">{int(tick * 100)} %</text>')
+    alt = []
+    for i, row in enumerate(rows):
+        y = 6 + i * ROW_H
+        label = escape(row["label"])
+        parts.append(f'<text x="{LABEL_W - 8}" y="{y + 15}" text-anchor="end" '
+                     f'class="chart-label">{label}</text>')
+        parts.append(f'<rect x="{LABEL_W}" y="{y + 6}" width="{plot_w}" height="12" '
+                     f'class="chart-track" rx="3"/>')
+        if row.get("rate") is None:
+            alt.append(f"{row['label']}: no games")
+            continue
+        low, high, rate = row["low"], row["high"], row["rate"]
+        parts.append(f'<rect x="{x(low):.1f}" y="{y + 6}" width="{max(1.0, x(high) - x(low)):.1f}"'
+                     f' height="12" class="chart-interval" rx="3"/>')
+        parts.append(f'<line x1="{x(rate):.1f}" y1="{y + 2}" x2="{x(rate):.1f}" y2="{y + 22}" '
+                     f'class="chart-point"/>')
+        parts.append(f'<text x="{WIDTH - 4}" y="{y + 15}" text-anchor="end" '
+                     f'class="chart-value">{_pct(rate)}</text>')
+        alt.append(f"{row['label']}: {_pct(rate)} (95 % CI {_pct(low)} to {_pct(high)}, "
+                   f"{row.get('games', 0)} games)")
+    return _svg(title, "; ".join(alt), height, parts)
+
+
+def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
+    """Vertical bars: games per game length (turns)."""
+    data = sorted((int(k), int(v)) for k, v in counts.items())
+    height = 180
+    if not data:
+        return _svg(title, "no games", 40, ['<text x="8" y="24" class="chart-label">'
+                                            'No finished games.</text>'])
+    lo, hi = data[0][0], data[-1][0]
+    span = hi - lo + 1
+    top = max(v for _, v in data)
+    plot_h, plot_w, left = height - 40, WIDTH - 50, 40
+    bar_w = plot_w / span
+    parts = [f'<line x1="{left}" y1="{plot_h + 8}" x2="{WIDTH - 6}" y2="{plot_h + 8}" '
+             f'class="chart-axis"/>',
+             f'<text x="{left - 6}" y="16" text-anchor="end" class="chart-tick">{top}</text>']
+    for turns, count in data:
+        h = plot_h * count / top
+        xpos = left + (turns - lo) * bar_w
+        parts.append(f'<rect x="{xpos + 1:.1f}" y="{plot_h + 8 - h:.1f}" '
+                     f'width="{max(1.0, bar_w - 2):.1f}" height="{h:.1f}" class="chart-bar">'
+                     f'<title>{turns} turns: {count} games</title></rect>')
+    step = max(1, span // 10)
+    for turns in range(lo, hi + 1, step):
+        xpos = left + (turns - lo + 0.5) * bar_w
+        parts.append(f'<text x="{xpos:.1f}" y="{plot_h + 24}" text-anchor="middle" '
+                     f'class="chart-tick">{turns}</text>')
+    parts.append(f'<text x="{WIDTH - 6}" y="{height - 2}" text-anchor="end" '
+                 f'class="chart-tick">turns</text>')
+    total = sum(v for _, v in data)
+    mean = sum(k * v for k, v in data) / total
+    alt = f"{total} games from {lo} to {hi} turns, {mean:.1f} on average"
+    return _svg(title, alt, height, parts)
+
+
+def _svg(title: str, alt: str, height: int, parts: list[str]) -> SafeString:
+    head = format_html('<svg class="chart" viewBox="0 0 {} {}" width="100%" role="img" '
+                       'aria-label="{}: {}" xmlns="http://www.w3.org/2000/svg">'
+                       '<title>{}</title>', WIDTH, height, title, alt, title)
+    return mark_safe(head + "".join(parts) + "</svg>")   # parts are built from numbers/escaped
+
+
+def rate_colour(rate: float | None) -> str:
+    """A cell's background: red below 50 %, green above, pale near 50 % (CSS hsl)."""
+    if rate is None:
+        return "transparent"
+    strength = min(1.0, abs(rate - 0.5) * 2)
+    hue = 140 if rate >= 0.5 else 0
+    return f"hsl({hue} 65% {92 - strength * 40:.0f}%)"

@@ -1,0 +1,154 @@
+"""``python manage.py simulate --via-celery``: submit a run to the workers and follow it.
+
+Decks are starter decks of a set file (with ``--set``, exactly as the in-process command reads
+them), or else saved decks by id and starter decks of the catalogue by name. For a match the
+printed report is the in-process command's, so both ways print the same text for the same seed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import CommandError
+from django.db import OperationalError
+
+from decks.simulation_cli import load_decks_for_cli
+from rules.engine.cards import CardDataError, Ruleset
+from rules.report import match_summary, match_text
+from rules.stats import MatchStats
+from simulations.models import RunStatus, SimulationRun
+from simulations.reaper import reap_soon
+from simulations.selectors import run_progress
+from simulations.services import SimulationInputError, simulation_submit
+from simulations.sources import STARTER_PREFIX, SourceError, frozen_version, resolve_spec
+
+NO_WORKER_HINT = ("No chunk has started yet. Is a worker running? Start one with: "
+                  "celery -A config worker")
+
+
+def _decks_from_file(opts) -> tuple[list[dict], dict]:
+    cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"], opts["card_set"])
+    decks = [{**d.to_dict(), "uid": None, "version": None, "source": "file"}
+             for d in (deck_a, deck_b)]
+    used = {d["hero"] for d in decks} | {c for d in decks for c in d["cards"]}
+    return decks, {code: cards[code].to_dict() for code in sorted(used) if code in cards}
+
+
+def _decks_from_catalogue(opts) -> tuple[list[dict], Any]:
+    decks, rows = [], []
+    for name in (opts["deck_a"], opts["deck_b"]):
+        try:
+            deck, row = resolve_spec(name, trusted=True)
+        except SourceError:
+            try:
+                deck, row = resolve_spec(f"{STARTER_PREFIX}{name}", trusted=True)
+            except SourceError as exc:
+                raise CommandError(str(exc)) from None
+        decks.append(deck)
+        rows.append(row)
+    return decks, rows[0]
+
+
+def submit(opts) -> SimulationRun:
+    owner = None
+    if opts.get("user"):
+        owner = get_user_model().objects.filter(username=opts["user"]).first()
+        if owner is None:
+            raise CommandError(f"--user: no user named {opts['user']!r}")
+    try:
+        ruleset = json.loads(opts["ruleset"]) if opts["ruleset"] else {}
+        Ruleset.from_dict(ruleset)
+    except (ValueError, CardDataError) as exc:
+        raise CommandError(f"--ruleset: {exc}") from None
+    common = {"owner": owner, "kind": "match", "games": opts["games"], "seed": opts["seed"],
+              "agent_a": opts["agent_a"], "agent_b": opts["agent_b"], "ruleset": ruleset,
+              "stop_width": opts.get("stop_width"), "chunk_size": opts.get("chunk_size"),
+              "is_public": owner is None}
+    try:
+        if opts["card_set"]:
+            decks, cards = _decks_from_file(opts)
+            return simulation_submit(decks=decks, cards=cards, card_version=frozen_version(cards),
+                                     **common)
+        decks, home = _decks_from_catalogue(opts)
+        return simulation_submit(decks=decks, home_deck=home, **common)
+    except SimulationInputError as exc:
+        raise CommandError(exc.message) from None
+
+
+def follow(run: SimulationRun, *, stderr, quiet: bool, timeout: float | None,
+           poll: float = 0.5) -> SimulationRun:
+    """Wait for the run to finish, showing its progress on a terminal."""
+    bar = None
+    if not quiet and stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=run.games_total, unit="game", file=stderr, leave=False)
+    start, hinted = time.monotonic(), False
+    try:
+        while True:
+            try:
+                run.refresh_from_db()
+                progress = run_progress(run)
+            except OperationalError:   # SQLite busy with a worker's write: look again
+                time.sleep(poll)
+                continue
+            if bar is not None:
+                bar.update(progress.games_done - bar.n)
+            if not run.is_active:
+                return run
+            if not hinted and not quiet and time.monotonic() - start > 10 \
+                    and run.status == RunStatus.QUEUED:
+                stderr.write(NO_WORKER_HINT + "\n")
+                hinted = True
+            if timeout is not None and time.monotonic() - start > timeout:
+                raise CommandError(f"run {run.uid} still {run.status} after {timeout:g} s "
+                                   f"({progress.games_done}/{progress.games_total} games)")
+            reap_soon()
+            time.sleep(poll)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def report(run: SimulationRun) -> tuple[str, dict]:
+    """The in-process command's text and JSON for each pairing of a finished run."""
+    texts, summaries = [], []
+    for matchup in run.matchups.order_by("index"):
+        stats = MatchStats.from_counts(matchup.result["counts"])
+        summary = match_summary(stats, deck_a=run.deck_name(matchup.a),
+                                deck_b=run.deck_name(matchup.b), seed=run.seed,
+                                agent_a=run.agent_a, agent_b=run.agent_b)
+        summaries.append(summary)
+        texts.append(match_text(summary))
+    data = summaries[0] if len(summaries) == 1 else {"matchups": summaries}
+    return "\n".join(texts), data
+
+
+def run_via_celery(command, opts) -> None:
+    run = submit(opts)
+    if opts.get("no_wait"):
+        if opts["json"]:
+            command.stdout.write(json.dumps({"uid": run.uid, "status": run.status,
+                                             "games": run.games_total,
+                                             "chunks": run.chunks.count()}))
+        else:
+            command.stdout.write(f"Submitted run {run.uid}: {run.games_total} games in "
+                                 f"{run.chunks.count()} chunks (/simulations/{run.uid}/)")
+        return
+    if not opts["json"]:
+        sys.stderr.write(f"Run {run.uid} submitted: {run.games_total} games in "
+                         f"{run.chunks.count()} chunks of {run.chunk_size}\n")
+    run = follow(run, stderr=sys.stderr, quiet=opts["json"], timeout=opts.get("timeout"))
+    if run.status == RunStatus.CANCELLED:
+        raise CommandError(f"run {run.uid} was cancelled")
+    text, data = report(run)
+    if opts["json"]:
+        command.stdout.write(json.dumps(data, sort_keys=True))
+    else:
+        command.stdout.write(text)
+    if run.status == RunStatus.FAILED:
+        raise CommandError(f"run {run.uid} failed: {run.error}")

@@ -1,0 +1,78 @@
+"""The simulation service's settings, read when used (so tests can override them).
+
+| setting | default | meaning |
+|---|---|---|
+| ``SIMULATIONS_MAX_GAMES`` | 100 000 | games in one run, all pairings together |
+| ``SIMULATIONS_MAX_ACTIVE_PER_USER`` | 3 | runs a user may have queued or running at once |
+| ``SIMULATIONS_SUBMIT_RATE`` | ``30/hour`` | submissions per user (API and pages) |
+| ``SIMULATIONS_LEASE_SECONDS`` | 60 | a running chunk that has not reported for this long is lost |
+| ``SIMULATIONS_HEARTBEAT_SECONDS`` | 5 | how often a running chunk reports progress |
+| ``SIMULATIONS_STALL_SECONDS`` | 120 | no chunk anywhere started or reported for this long while
+  chunks wait: their messages are presumed lost (a broker restart) and sent again |
+| ``SIMULATIONS_QUEUE_LEASE_SECONDS`` | 3600 | a chunk queued this long is sent again regardless |
+| ``SIMULATIONS_REAP_SECONDS`` | 15 | period of the reaper thread in each worker |
+| ``SIMULATIONS_MAX_ATTEMPTS`` | 3 | starts of one chunk before it is given up as failed |
+| ``SIMULATIONS_CHUNK_PAUSE`` | 0 | seconds a worker waits before playing a chunk (fault tests) |
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+# Games per chunk by the slower agent: a chunk should take about a second of one core, so the
+# per-chunk bookkeeping (two short transactions) stays a small share of the work.
+CHUNK_GAMES = {"random": 400, "greedy": 200, "search": 4}
+MAX_CHUNKS_PER_MATCHUP = 400
+MAX_DECKS = 10
+REPLAYS_PER_MATCHUP = 2
+
+
+def _get(name: str, default):
+    return getattr(settings, f"SIMULATIONS_{name}", default)
+
+
+def max_games() -> int:
+    return int(_get("MAX_GAMES", 100_000))
+
+
+def max_active_per_user() -> int:
+    return int(_get("MAX_ACTIVE_PER_USER", 3))
+
+
+def submit_rate() -> str:
+    return str(_get("SUBMIT_RATE", "30/hour"))
+
+
+def lease_seconds() -> float:
+    return float(_get("LEASE_SECONDS", 60.0))
+
+
+def heartbeat_seconds() -> float:
+    return float(_get("HEARTBEAT_SECONDS", 5.0))
+
+
+def stall_seconds() -> float:
+    return float(_get("STALL_SECONDS", 120.0))
+
+
+def queue_lease_seconds() -> float:
+    return float(_get("QUEUE_LEASE_SECONDS", 3600.0))
+
+
+def reap_seconds() -> float:
+    return float(_get("REAP_SECONDS", 15.0))
+
+
+def max_attempts() -> int:
+    return int(_get("MAX_ATTEMPTS", 3))
+
+
+def chunk_pause() -> float:
+    return float(_get("CHUNK_PAUSE", 0.0))
+
+
+def queue() -> str:
+    return str(getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery"))
+
+
+AGENTS = ("greedy", "random", "search")   # rules.agents names, fastest useful first

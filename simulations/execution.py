@@ -1,0 +1,361 @@
+"""Playing one chunk of a run on a worker, and finalising the run when its last chunk ends.
+
+The life of a chunk: PENDING (queued) → RUNNING (a worker claimed it: ``claim`` is its task id,
+``lease_until`` is renewed by heartbeats) → DONE (its ``ChunkResult`` is written in the same
+transaction), or FAILED (started ``max_attempts`` times without finishing), or SKIPPED (the run
+was cancelled, or the matchup stopped early).
+
+Invariants:
+- The result of a chunk is written at most once: completion locks the run row, then the chunk
+  row, re-checks the state and inserts the ``ChunkResult`` under a unique (run, chunk index)
+  constraint. A twin execution (a message delivered twice, a lease that expired while its worker
+  was alive) finds the chunk DONE and discards its work; the games are deterministic, so both
+  executions found the same thing.
+- Locks are always taken run first, then chunk; the claim locks only the chunk.
+- The last chunk to reach a terminal state finalises the run inside that same transaction
+  (no chords): the run's figures are the merge of its ChunkResults in chunk order, so they are
+  the same whatever worker played what, and in whatever order.
+- Early stop is decided on the longest run of finished chunks from a matchup's first chunk, in
+  order, so it stops after the same chunk whatever the timing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from rules.agents import make_agent
+from rules.engine.cards import CardDef, DeckList, Ruleset
+from rules.match import game_seed, play_game
+from rules.stats import MatchStats, wilson_interval
+from simulations import conf
+from simulations.models import (
+    ACTIVE_STATUSES,
+    TERMINAL_CHUNK_STATES,
+    Chunk,
+    ChunkResult,
+    ChunkState,
+    Matchup,
+    RunStatus,
+    SampleGame,
+    SimulationRun,
+)
+from simulations.sources import engine_objects
+
+log = logging.getLogger(__name__)
+
+OUTCOME = {"a": "a", "b": "b", None: "d"}
+NOT_PLAYED = "-"
+GAVE_UP = ("Chunk {index} was started {attempts} times without finishing (a worker crashed or "
+           "was stopped each time); it is given up. Last error: {error}")
+RUN_FAILED = "{count} chunk(s) failed; the figures cover the games that finished."
+EARLY_STOP_MIN_GAMES = 100
+
+
+class ChunkAbandoned(Exception):
+    """The chunk was taken away while playing it (cancelled, stopped early, or reclaimed)."""
+
+
+@dataclass
+class ChunkOutput:
+    stats: MatchStats
+    outcomes: list[str] = field(default_factory=list)
+    samples: list[SampleGame] = field(default_factory=list)
+
+
+# Engine objects of a run, by (pk, uid): a run never changes what it plays, so parsing its
+# frozen cards once per worker process is enough.
+_ENGINE_CACHE: OrderedDict[tuple[int, str], tuple[dict[str, CardDef], list[DeckList],
+                                                   Ruleset]] = OrderedDict()
+
+
+def run_engine(run: SimulationRun) -> tuple[dict[str, CardDef], list[DeckList], Ruleset]:
+    key = (run.pk, run.uid)
+    if key not in _ENGINE_CACHE:
+        cards, decks = engine_objects(run.cards, run.decks)
+        _ENGINE_CACHE[key] = (cards, decks, Ruleset.from_dict(run.ruleset))
+        while len(_ENGINE_CACHE) > 16:
+            _ENGINE_CACHE.popitem(last=False)
+    return _ENGINE_CACHE[key]
+
+
+def _now():
+    return timezone.now()
+
+
+def _lease(seconds: float | None = None):
+    return _now() + timedelta(seconds=conf.lease_seconds() if seconds is None else seconds)
+
+
+# ------------------------------------------------------------------------------ claim
+
+
+def chunk_claim(*, chunk_id: int, claim: str, worker: str) -> Chunk | None:
+    """Take the chunk for this execution, or None if it needs no playing (done, skipped, held by
+    a live worker, or given up now because its attempts are spent)."""
+    with transaction.atomic():
+        chunk = (Chunk.objects.select_for_update(of=("self",)).select_related("run", "matchup")
+                 .filter(pk=chunk_id).first())
+        if chunk is None or chunk.state in TERMINAL_CHUNK_STATES:
+            return None
+        if chunk.run.status not in ACTIVE_STATUSES:
+            return None
+        now = _now()
+        held = chunk.state == ChunkState.RUNNING and chunk.lease_until and chunk.lease_until > now
+        if held and chunk.claim != claim:
+            return None
+        if chunk.attempts >= conf.max_attempts():
+            give_up = True
+        else:
+            give_up = False
+            chunk.attempts += 1
+            chunk.state = ChunkState.RUNNING
+            chunk.claim = claim
+            chunk.worker = worker[:200]
+            chunk.lease_until = now + timedelta(seconds=conf.lease_seconds())
+            chunk.touched_at = now
+            chunk.started_at = chunk.started_at or now
+            chunk.games_done = 0
+            chunk.save(update_fields=["attempts", "state", "claim", "worker", "lease_until",
+                                      "touched_at", "started_at", "games_done"])
+    if give_up:
+        chunk_give_up(chunk_id=chunk_id)
+        return None
+    (SimulationRun.objects.filter(pk=chunk.run_id, status=RunStatus.QUEUED)
+     .update(status=RunStatus.RUNNING, started_at=now))
+    return chunk
+
+
+def chunk_give_up(*, chunk_id: int) -> None:
+    with transaction.atomic():
+        chunk = Chunk.objects.filter(pk=chunk_id).only("run_id").first()
+        if chunk is None:
+            return
+        run = SimulationRun.objects.select_for_update().get(pk=chunk.run_id)
+        chunk = Chunk.objects.select_for_update().get(pk=chunk_id)
+        if chunk.state in TERMINAL_CHUNK_STATES:
+            return
+        chunk.error = GAVE_UP.format(index=chunk.index, attempts=chunk.attempts,
+                                     error=chunk.error or "none recorded")[:4000]
+        chunk.state = ChunkState.FAILED
+        chunk.claim, chunk.lease_until, chunk.finished_at = "", None, _now()
+        chunk.save(update_fields=["error", "state", "claim", "lease_until", "finished_at"])
+        if run.status in ACTIVE_STATUSES:
+            finalise_if_complete(run)
+
+
+# ------------------------------------------------------------------------------ play
+
+
+def chunk_play(chunk: Chunk, *, claim: str) -> ChunkOutput:
+    """Play the chunk's games (exactly as ``rules.match.run_games`` would play that slice),
+    renewing the lease every heartbeat; ChunkAbandoned if the chunk is taken away."""
+    run, matchup = chunk.run, chunk.matchup
+    cards, decks, ruleset = run_engine(run)
+    deck_a, deck_b = decks[matchup.a], decks[matchup.b]
+    first, second = make_agent(run.agent_a), make_agent(run.agent_b)
+    out = ChunkOutput(MatchStats())
+    pause = conf.chunk_pause()
+    if pause:
+        _wait(chunk, claim, pause)
+    beat, last = conf.heartbeat_seconds(), time.monotonic()
+    for index in range(chunk.start, chunk.stop):
+        a_first = index % 2 == 0
+        result = play_game(cards, deck_a, deck_b, seed=game_seed(run.seed, index),
+                           a_first=a_first, agent_a=first, agent_b=second, ruleset=ruleset,
+                           log=index < run.replays)
+        out.stats.add_game(winner=result.winner, a_first=a_first, turns=result.turns,
+                           actions=result.actions, error=result.error, seed=result.seed,
+                           usage=result.usage)
+        out.outcomes.append("e" if result.error else OUTCOME[result.winner])
+        if result.log is not None:
+            out.samples.append(SampleGame(
+                run_id=run.pk, matchup_id=matchup.pk, game_index=index, seed=result.seed,
+                a_first=a_first, winner=result.winner or "", turns=result.turns,
+                log=result.log))
+        if time.monotonic() - last >= beat:
+            heartbeat(chunk, claim=claim, games_done=index - chunk.start + 1)
+            last = time.monotonic()
+    return out
+
+
+def _wait(chunk: Chunk, claim: str, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        time.sleep(min(0.05, max(0.0, end - time.monotonic())))
+    heartbeat(chunk, claim=claim, games_done=0)
+
+
+def heartbeat(chunk: Chunk, *, claim: str, games_done: int) -> None:
+    """Report progress and renew the lease; ChunkAbandoned if this execution lost the chunk."""
+    now = _now()
+    updated = (Chunk.objects.filter(pk=chunk.pk, claim=claim, state=ChunkState.RUNNING)
+               .update(games_done=games_done, touched_at=now,
+                       lease_until=now + timedelta(seconds=conf.lease_seconds())))
+    if not updated:
+        raise ChunkAbandoned(chunk.pk)
+
+
+def chunk_failed(chunk: Chunk, *, claim: str, error: BaseException) -> None:
+    """An exception outside the games (which catch their own): keep the message and hand the
+    chunk back with a backoff; the reaper re-sends it when the backoff ends."""
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))[-4000:]
+    backoff = min(300, 2 ** chunk.attempts)
+    now = _now()
+    (Chunk.objects.filter(pk=chunk.pk, claim=claim, state=ChunkState.RUNNING)
+     .update(state=ChunkState.PENDING, claim="", error=text, touched_at=now,
+             lease_until=now + timedelta(seconds=backoff)))
+
+
+# ------------------------------------------------------------------------------ complete
+
+
+def chunk_complete(chunk: Chunk, output: ChunkOutput, *, worker: str) -> str:
+    """Record what the chunk found, once; finalise the run if this was its last chunk.
+    Returns "done", or "duplicate" when another execution had already recorded it."""
+    stats = output.stats
+    with transaction.atomic():
+        run = SimulationRun.objects.select_for_update().get(pk=chunk.run_id)
+        row = Chunk.objects.select_for_update().get(pk=chunk.pk)
+        if row.state in TERMINAL_CHUNK_STATES or run.status not in ACTIVE_STATUSES:
+            return "duplicate"
+        try:
+            with transaction.atomic():
+                ChunkResult.objects.create(
+                    run=run, matchup_id=row.matchup_id, chunk_index=row.index, games=stats.games,
+                    wins=stats.wins, losses=stats.losses, draws=stats.draws,
+                    errors=stats.errors, counts=stats.counts(),
+                    outcomes="".join(output.outcomes), worker=worker[:200])
+        except IntegrityError:
+            duplicate = True
+        else:
+            duplicate = False
+            SampleGame.objects.bulk_create(output.samples, ignore_conflicts=True)
+            (SimulationRun.objects.filter(pk=run.pk)
+             .update(games_done=F("games_done") + stats.games))
+        now = _now()
+        row.state, row.claim, row.lease_until = ChunkState.DONE, "", None
+        row.games_done, row.finished_at, row.touched_at = row.size, now, now
+        row.save(update_fields=["state", "claim", "lease_until", "games_done", "finished_at",
+                                "touched_at"])
+        if run.stop_width and not duplicate:
+            early_stop_check(run, row.matchup_id)
+        finalise_if_complete(run)
+    return "duplicate" if duplicate else "done"
+
+
+def early_stop_check(run: SimulationRun, matchup_id: int) -> None:
+    """Stop a matchup once the finished chunks from its first one, in order, give a win-rate
+    interval narrower than ``run.stop_width``; the chunks after them are skipped."""
+    matchup = Matchup.objects.get(pk=matchup_id)
+    if matchup.stopped_after is not None:
+        return
+    indices = list(Chunk.objects.filter(matchup=matchup).order_by("index")
+                   .values_list("index", flat=True))
+    counts = {i: (w, w + lo + d) for i, w, lo, d in ChunkResult.objects.filter(
+        matchup=matchup).values_list("chunk_index", "wins", "losses", "draws")}
+    wins = completed = 0
+    for taken, index in enumerate(indices, start=1):
+        if index not in counts or taken == len(indices):
+            return
+        wins += counts[index][0]
+        completed += counts[index][1]
+        low, high = wilson_interval(wins, completed)
+        if completed >= EARLY_STOP_MIN_GAMES and high - low <= run.stop_width:
+            Matchup.objects.filter(pk=matchup.pk).update(stopped_after=taken)
+            (Chunk.objects.filter(matchup=matchup, index__gt=index)
+             .exclude(state__in=TERMINAL_CHUNK_STATES)
+             .update(state=ChunkState.SKIPPED, claim="", lease_until=None))
+            return
+
+
+# ------------------------------------------------------------------------------ finalise
+
+
+def finalise_if_complete(run: SimulationRun) -> bool:
+    """Finalise a locked, active run whose chunks have all ended."""
+    if Chunk.objects.filter(run=run).exclude(state__in=TERMINAL_CHUNK_STATES).exists():
+        return False
+    failed = Chunk.objects.filter(run=run, state=ChunkState.FAILED).count()
+    finalise(run, status=RunStatus.FAILED if failed else RunStatus.DONE,
+             error=RUN_FAILED.format(count=failed) if failed else "")
+    return True
+
+
+def matchup_merge(matchup: Matchup) -> dict[str, Any]:
+    """The matchup's figures: its chunks' counts merged in chunk order, and one outcome letter
+    per game (``-`` for games not played)."""
+    results = list(ChunkResult.objects.filter(matchup=matchup).order_by("chunk_index"))
+    if matchup.stopped_after is not None:
+        first = (Chunk.objects.filter(matchup=matchup).order_by("index")
+                 .values_list("index", flat=True).first())
+        results = [r for r in results if r.chunk_index < first + matchup.stopped_after]
+    stats = MatchStats()
+    outcomes = [NOT_PLAYED] * matchup.games
+    starts = dict(Chunk.objects.filter(matchup=matchup).values_list("index", "start"))
+    for result in results:
+        stats = stats.merge(MatchStats.from_counts(result.counts))
+        start = starts[result.chunk_index]
+        outcomes[start:start + len(result.outcomes)] = list(result.outcomes)
+    return {"counts": stats.counts(), "outcomes": "".join(outcomes).rstrip(NOT_PLAYED)}
+
+
+def card_totals(results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per-card totals of both sides of every matchup, in ``cards.CardStats`` field names."""
+    totals: dict[str, dict[str, int]] = {}
+    names = ("games_played_in", "times_played", "times_awakened", "wins_when_played")
+    for result in results:
+        for side_rows in (result["counts"].get("cards") or {}).values():
+            for code, row in side_rows.items():
+                entry = totals.setdefault(code, dict.fromkeys(names, 0))
+                for name, value in zip(names, row, strict=True):
+                    entry[name] += int(value)
+    return totals
+
+
+def finalise(run: SimulationRun, *, status: str, error: str = "") -> None:
+    """Write each matchup's figures, add the games to the catalogue's per-card stats and close
+    the run. The caller holds the run's row lock inside a transaction."""
+    from cards.services import card_stats_add
+
+    results = []
+    for matchup in run.matchups.order_by("index"):
+        matchup.result = matchup_merge(matchup)
+        matchup.save(update_fields=["result"])
+        results.append(matchup.result)
+    totals = card_totals(results)
+    if totals:
+        card_stats_add(totals=totals)
+    run.status, run.error, run.finished_at = status, error, _now()
+    run.games_done = SimulationRun.objects.values_list("games_done", flat=True).get(pk=run.pk)
+    run.save(update_fields=["status", "error", "finished_at"])
+
+
+# ------------------------------------------------------------------------------ the task's body
+
+
+def chunk_execute(*, chunk_id: int, claim: str, worker: str) -> str:
+    """Everything a chunk task does: claim, play, record. Safe to run any number of times."""
+    chunk = chunk_claim(chunk_id=chunk_id, claim=claim, worker=worker)
+    if chunk is None:
+        return "skipped"
+    try:
+        output = chunk_play(chunk, claim=claim)
+    except ChunkAbandoned:
+        return "abandoned"
+    except (OperationalError, InterfaceError):
+        raise   # the database is away: the task retries with backoff, keeping its claim
+    except Exception as exc:  # a bug outside the games: retried with backoff, then given up
+        log.exception("simulation chunk %s failed", chunk_id)
+        chunk_failed(chunk, claim=claim, error=exc)
+        return "error"
+    return chunk_complete(chunk, output, worker=worker)

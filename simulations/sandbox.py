@@ -1,0 +1,155 @@
+"""A Cardlab installation of its own, for the benchmark and the fault tests: a fresh database
+(an SQLite file, or a new PostgreSQL database next to the one ``DATABASE_URL`` names), the
+filesystem broker's data in a folder of its own or a queue of its own on a shared Redis, real
+worker processes (``celery -A config worker``) and ``manage.py`` commands run as subprocesses.
+
+Nothing here touches the site's own database or queue.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class Sandbox:
+    def __init__(self, root: Path, *, database_url: str = "", broker_url: str = "",
+                 env: dict[str, str] | None = None):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.queue = f"sandbox{uuid.uuid4().hex[:10]}"
+        self.pg_name: str | None = None
+        if database_url.startswith(("postgres://", "postgresql://")):
+            self.pg_name = f"cardlab_sandbox_{uuid.uuid4().hex[:10]}"
+            self.pg_admin = _with_db(database_url, "postgres")
+            self.database_url = _with_db(database_url, self.pg_name)
+            self._pg(f'CREATE DATABASE "{self.pg_name}"')
+        else:
+            self.database_url = f"sqlite:///{self.root / 'db.sqlite3'}"
+        self.env = {**os.environ, "CARDLAB_VAR_DIR": str(self.root),
+                    "DATABASE_URL": self.database_url, "CARDLAB_CELERY_QUEUE": self.queue,
+                    "PYTHONUNBUFFERED": "1", **(env or {})}
+        self.env.pop("DJANGO_SETTINGS_MODULE", None)
+        if broker_url:
+            self.env["CELERY_BROKER_URL"] = broker_url
+        else:
+            self.env.pop("CELERY_BROKER_URL", None)
+        self.processes: list[subprocess.Popen] = []
+
+    # --- setting up and tearing down
+
+    def install(self, card_set: str = "") -> None:
+        self.manage("migrate", "-v", "0")
+        self.manage("load_cards", *([card_set] if card_set else []))
+
+    def _pg(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(_psycopg_url(self.pg_admin), autocommit=True) as conn:
+            conn.execute(sql)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        self.processes.clear()
+
+    def drop(self) -> None:
+        self.stop()
+        if self.pg_name:
+            self._pg(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
+
+    # --- processes
+
+    def manage(self, *args: str, **env: str) -> str:
+        result = subprocess.run([sys.executable, "manage.py", *args], cwd=REPO,
+                                env={**self.env, **env}, capture_output=True, text=True,
+                                timeout=600)
+        if result.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n"
+                               f"{result.stdout}{result.stderr}")
+        return result.stdout
+
+    def worker(self, name: str, *, pool: str = "solo", concurrency: int = 1,
+               **env: str) -> subprocess.Popen:
+        log = open(self.log_path(name), "w")  # noqa: SIM115 (lives as long as the process)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", pool,
+             "--concurrency", str(concurrency), "-n", f"{name}@%h", "-Q", self.queue,
+             "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info"],
+            cwd=REPO, env={**self.env, **env}, stdout=log, stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        return process
+
+    def log_path(self, name: str) -> Path:
+        return self.root / f"{name}.log"
+
+    def wait_ready(self, name: str, timeout: float = 60) -> None:
+        self.wait(lambda: "ready." in self.log_path(name).read_text(), timeout=timeout,
+                  what=f"worker {name} to start")
+
+    def submit(self, *args: str, **env: str) -> str:
+        """``simulate --via-celery --no-wait``; returns the run's uid."""
+        out = self.manage("simulate", "--via-celery", "--no-wait", "--json", *args, **env)
+        return json.loads(out)["uid"]
+
+    def wait(self, condition: Callable[[], object], *, timeout: float = 90, what: str = "",
+             poll: float = 0.05) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if condition():
+                return
+            time.sleep(poll)
+        logs = "\n".join(f"--- {p.name}\n{p.read_text()[-3000:]}"
+                         for p in sorted(self.root.glob("*.log")))
+        raise TimeoutError(f"timed out waiting for {what}\n{logs}")
+
+    # --- reading its database
+
+    def query(self, sql: str, *params) -> list[tuple]:
+        """Plain SQL with ``?`` placeholders, on either database."""
+        if self.pg_name:
+            import psycopg
+
+            with psycopg.connect(_psycopg_url(self.database_url)) as conn:
+                return conn.execute(sql.replace("?", "%s"), params).fetchall()
+        import sqlite3
+
+        with closing(sqlite3.connect(self.root / "db.sqlite3", timeout=20)) as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def run_row(self, uid: str) -> dict:
+        row = self.query("SELECT id, status, games_done, created_at, started_at, finished_at "
+                         "FROM simulations_simulationrun WHERE uid = ?", uid)[0]
+        return dict(zip(("id", "status", "games_done", "created_at", "started_at",
+                         "finished_at"), row, strict=True))
+
+    def result_counts(self, uid: str) -> list[dict]:
+        rows = self.query('SELECT m.result FROM simulations_matchup m JOIN '
+                          'simulations_simulationrun r ON r.id = m.run_id WHERE r.uid = ? '
+                          'ORDER BY m."index"', uid)
+        return [(json.loads(r) if isinstance(r, str) else r)["counts"] for (r,) in rows]
+
+
+def _with_db(url: str, name: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+
+def _psycopg_url(url: str) -> str:
+    return url.replace("postgres://", "postgresql://", 1)

@@ -1,0 +1,124 @@
+"""Reads of simulation runs. Visibility lives here: another user's private run is "no such run"
+(``SimulationRun.DoesNotExist`` → 404 everywhere)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from rules.stats import wilson_interval
+from simulations.models import (
+    Chunk,
+    ChunkResult,
+    ChunkState,
+    RunStatus,
+    SampleGame,
+    SimulationRun,
+)
+
+LIST_FIELDS_DEFERRED = ("cards", "decks", "ruleset")
+
+
+def _visible_q(user) -> Q:
+    q = Q(is_public=True)
+    if user is not None and user.is_authenticated:
+        q |= Q(owner=user)
+        if user.is_staff:
+            q = Q()
+    return q
+
+
+def runs_visible(user=None) -> QuerySet[SimulationRun]:
+    """Runs a user may open: their own, public ones (staff: all)."""
+    return SimulationRun.objects.filter(_visible_q(user)).select_related("owner", "deck")
+
+
+def runs_listed(user=None, *, deck_uid: str | None = None, mine: bool = False
+                ) -> QuerySet[SimulationRun]:
+    """Runs for lists (newest first), without the big frozen JSON columns."""
+    runs = runs_visible(user).defer(*LIST_FIELDS_DEFERRED).order_by("-created_at", "-id")
+    if mine and user is not None and user.is_authenticated:
+        runs = runs.filter(owner=user)
+    if deck_uid:
+        runs = runs.filter(deck__uid=deck_uid)
+    return runs
+
+
+def run_get(*, uid: str, user=None) -> SimulationRun:
+    return runs_visible(user).get(uid=uid)
+
+
+def run_is_owner(*, run: SimulationRun, user) -> bool:
+    return bool(user is not None and user.is_authenticated
+                and (run.owner_id == user.pk or user.is_staff))
+
+
+@dataclass(frozen=True)
+class Progress:
+    games_done: int
+    games_total: int
+    chunks_done: int
+    chunks_total: int
+    chunks_running: int
+    wins: int
+    completed: int
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.games_done / self.games_total) if self.games_total else 1.0
+
+    @property
+    def percent(self) -> int:
+        return int(self.fraction * 100)
+
+    @property
+    def interim_rate(self) -> float | None:
+        return self.wins / self.completed if self.completed else None
+
+    @property
+    def interim_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.completed)
+
+    def as_dict(self) -> dict:
+        low, high = self.interim_interval
+        return {"games_done": self.games_done, "games_total": self.games_total,
+                "fraction": round(self.fraction, 4), "chunks_done": self.chunks_done,
+                "chunks_total": self.chunks_total, "chunks_running": self.chunks_running,
+                "interim_win_rate": {"rate": self.interim_rate, "low": low, "high": high,
+                                     "games": self.completed}}
+
+
+def run_progress(run: SimulationRun) -> Progress:
+    """Games finished (whole chunks, plus what running chunks reported), in three queries."""
+    states = dict(Chunk.objects.filter(run=run).values("state").annotate(n=Count("pk"))
+                  .values_list("state", "n"))
+    running = (Chunk.objects.filter(run=run, state=ChunkState.RUNNING)
+               .aggregate(g=Sum("games_done"))["g"] or 0)
+    head = ChunkResult.objects.filter(run=run, matchup__index=0).aggregate(
+        w=Sum("wins"), lo=Sum("losses"), d=Sum("draws"))
+    done = SimulationRun.objects.values_list("games_done", flat=True).get(pk=run.pk)
+    total = run.games_total
+    if run.status == RunStatus.DONE:
+        total = done or total   # an early stop finishes with fewer games than planned
+    wins = head["w"] or 0
+    return Progress(games_done=min(done + running, total), games_total=total,
+                    chunks_done=states.get(ChunkState.DONE, 0),
+                    chunks_total=sum(states.values()),
+                    chunks_running=states.get(ChunkState.RUNNING, 0),
+                    wins=wins, completed=wins + (head["lo"] or 0) + (head["d"] or 0))
+
+
+def run_samples(run: SimulationRun) -> QuerySet[SampleGame]:
+    return (SampleGame.objects.filter(run=run).defer("log").select_related("matchup")
+            .order_by("matchup__index", "game_index"))
+
+
+def run_sample(*, run: SimulationRun, number: int) -> SampleGame:
+    """The n-th kept game of a run (1-based, in the order of ``run_samples``)."""
+    if number < 1:
+        raise SampleGame.DoesNotExist
+    pks = list(run_samples(run).values_list("pk", flat=True)[number - 1:number])
+    if not pks:
+        raise SampleGame.DoesNotExist
+    return SampleGame.objects.select_related("matchup").get(pk=pks[0])

@@ -1,0 +1,322 @@
+"""Submitting, cancelling and re-running simulations (the what-if).
+
+Invariants: a run and all its matchups and chunks are created in one transaction, and the
+chunk tasks are sent only once it has committed (a worker never looks for a row that is not
+there yet). The per-user cap on runs in flight is counted under a lock on the user's row, so two
+submissions at the same moment cannot both pass it.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from rules.agents import make_agent
+from rules.engine.cards import CardDataError, Ruleset
+from simulations import conf
+from simulations.dispatch import send_chunks
+from simulations.execution import finalise
+from simulations.models import (
+    ACTIVE_STATUSES,
+    TERMINAL_CHUNK_STATES,
+    Chunk,
+    ChunkState,
+    Matchup,
+    RunKind,
+    RunStatus,
+    SimulationRun,
+)
+from simulations.sources import (
+    SourceError,
+    card_data,
+    cards_freeze,
+    catalogue_version,
+    resolve_spec,
+)
+
+MAX_SEED = 2**62
+STOP_WIDTH_RANGE = (0.01, 0.5)
+
+DECKS_FOR_KIND = {
+    RunKind.MATCH: "A match needs exactly two decks: yours and one opponent.",
+    RunKind.GAUNTLET: "A gauntlet needs a deck and at least one opponent.",
+    RunKind.ROUND_ROBIN: "A round-robin needs at least three decks.",
+}
+UNKNOWN_KIND = "Unknown kind of run {kind!r} (known: match, gauntlet, round_robin)."
+TOO_MANY_DECKS = "At most {limit} decks in one run."
+SAME_DECK_TWICE = "A deck can take part only once in a run ({name})."
+GAMES_TOO_FEW = "Play at least 2 games (one seat-swapped pair)."
+TOO_MANY_GAMES = ("{total} games in all ({games} per pairing × {pairings} pairings) is more than "
+                  "the limit of {limit} per run.")
+TOO_MANY_ACTIVE = ("You already have {count} simulations queued or running (the limit is "
+                   "{limit}); wait for one to finish or cancel one.")
+BAD_STOP_WIDTH = "The early-stop width must be between {low} and {high} (e.g. 0.05 for ±2.5 %)."
+BAD_SEED = "The seed must be a whole number from 0 to {limit}."
+BAD_CHUNK = "A chunk holds from 2 to 10000 games."
+NOT_ACTIVE = "This simulation has already finished ({status})."
+SWAP_UNKNOWN_DECK = "The run has no deck number {index}."
+SWAP_NOT_IN_DECK = "{name} has no card {code} to swap out."
+SWAP_SAME = "Swap a card for a different card."
+SWAP_HERO_KIND = "A hero can only be swapped for another hero ({code} is a {kind})."
+SWAP_NOT_A_HERO = "{code} is a hero: swap it for the deck's hero, not for one of its cards."
+PUBLIC_NEEDS_PUBLIC_DECKS = ("A public run shows its deck lists to everyone: {name} is not "
+                             "public and not yours, so this run must stay private.")
+
+
+class SimulationInputError(ValueError):
+    """Input the service refuses; ``field`` names the input it is about."""
+
+    def __init__(self, message: str, field: str = "non_field_errors"):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def pairings(kind: str, count: int) -> list[tuple[int, int]]:
+    """The (deck A, deck B) indices a run of this kind plays."""
+    if kind == RunKind.MATCH:
+        return [(0, 1)]
+    if kind == RunKind.GAUNTLET:
+        return [(0, i) for i in range(1, count)]
+    return [(i, j) for i in range(count) for j in range(i + 1, count)]
+
+
+def _check_decks(kind: str, decks: Sequence[Mapping[str, Any]]) -> None:
+    if kind not in RunKind.values:
+        raise SimulationInputError(UNKNOWN_KIND.format(kind=kind), "kind")
+    count = len(decks)
+    wrong = ((kind == RunKind.MATCH and count != 2) or (kind == RunKind.GAUNTLET and count < 2)
+             or (kind == RunKind.ROUND_ROBIN and count < 3))
+    if wrong:
+        raise SimulationInputError(DECKS_FOR_KIND[kind], "decks")
+    if count > conf.MAX_DECKS:
+        raise SimulationInputError(TOO_MANY_DECKS.format(limit=conf.MAX_DECKS), "decks")
+    if kind == RunKind.MATCH:
+        return   # a deck against itself (a mirror match) measures the first player's edge
+    seen = set()
+    for deck in decks:
+        key = deck.get("uid") or f"starter:{deck.get('name')}"
+        if key in seen:
+            raise SimulationInputError(SAME_DECK_TWICE.format(name=deck.get("name")), "decks")
+        seen.add(key)
+
+
+def _check_agents_and_rules(agent_a: str, agent_b: str, ruleset: Mapping | None) -> dict:
+    for field, name in (("agent_a", agent_a), ("agent_b", agent_b)):
+        try:
+            make_agent(name)
+        except ValueError as exc:
+            raise SimulationInputError(str(exc), field) from None
+    try:
+        return Ruleset.from_dict(dict(ruleset or {})).to_dict()
+    except (CardDataError, TypeError, ValueError) as exc:
+        problems = getattr(exc, "problems", None) or [str(exc)]
+        raise SimulationInputError("; ".join(problems), "ruleset") from None
+
+
+def chunk_size_for(games: int, agents: Sequence[str], requested: int | None = None) -> int:
+    """Games per chunk: about a second of one core, at least 8 chunks for small runs (so
+    several workers share them), at most MAX_CHUNKS_PER_MATCHUP chunks; always even."""
+    if requested is not None:
+        if not 2 <= requested <= 10_000:
+            raise SimulationInputError(BAD_CHUNK, "chunk_size")
+        size = requested
+    else:
+        size = min(conf.CHUNK_GAMES.get(a, 50) for a in agents)
+        size = min(size, max(2, math.ceil(games / 8)))
+    size = max(size, math.ceil(games / conf.MAX_CHUNKS_PER_MATCHUP))
+    return size + size % 2
+
+
+def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None) -> str:
+    names = [d.get("name") or f"Deck {i + 1}" for i, d in enumerate(decks)]
+    if kind == RunKind.MATCH:
+        label = f"{names[0]} vs {names[1]}"
+    elif kind == RunKind.GAUNTLET:
+        label = f"{names[0]} vs {len(names) - 1} decks (gauntlet)"
+    else:
+        label = f"Round-robin of {len(names)} decks"
+    if swap:
+        label += f" — what if {swap.get('out_name', swap['out'])} → " \
+                 f"{swap.get('in_name', swap['in'])}"
+    return label[:300]
+
+
+def _lock_user_and_check_cap(owner) -> None:
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+    active = SimulationRun.objects.filter(owner=owner, status__in=ACTIVE_STATUSES).count()
+    limit = conf.max_active_per_user()
+    if active >= limit:
+        raise SimulationInputError(TOO_MANY_ACTIVE.format(count=active, limit=limit))
+
+
+def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], games: int,
+                      agent_a: str = "greedy", agent_b: str = "greedy", seed: int | None = None,
+                      ruleset: Mapping | None = None, stop_width: float | None = None,
+                      is_public: bool = False, home_deck=None,
+                      cards: Mapping[str, Any] | None = None, card_version: str | None = None,
+                      chunk_size: int | None = None, replays: int = conf.REPLAYS_PER_MATCHUP,
+                      base_run: SimulationRun | None = None, swap: Mapping | None = None,
+                      label_names: Mapping[str, str] | None = None) -> SimulationRun:
+    """Freeze the decks, split the work into chunks and queue them; returns the new run."""
+    decks = [dict(d) for d in decks]
+    _check_decks(kind, decks)
+    if kind == RunKind.ROUND_ROBIN:
+        agent_b = agent_a   # every deck plays with the same agent
+    rules = _check_agents_and_rules(agent_a, agent_b, ruleset)
+    if games < 2:
+        raise SimulationInputError(GAMES_TOO_FEW, "games")
+    games += games % 2
+    pairs = pairings(kind, len(decks))
+    total = games * len(pairs)
+    if total > conf.max_games():
+        raise SimulationInputError(TOO_MANY_GAMES.format(
+            total=total, games=games, pairings=len(pairs), limit=conf.max_games()), "games")
+    if stop_width is not None and not STOP_WIDTH_RANGE[0] <= stop_width <= STOP_WIDTH_RANGE[1]:
+        raise SimulationInputError(BAD_STOP_WIDTH.format(low=STOP_WIDTH_RANGE[0],
+                                                         high=STOP_WIDTH_RANGE[1]), "stop_width")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if not 0 <= seed <= MAX_SEED:
+        raise SimulationInputError(BAD_SEED.format(limit=MAX_SEED), "seed")
+    size = chunk_size_for(games, (agent_a, agent_b), chunk_size)
+    try:
+        if cards is None:
+            cards = cards_freeze(decks)
+            card_version = catalogue_version()
+    except SourceError as exc:
+        raise SimulationInputError(str(exc), "decks") from None
+    with transaction.atomic():
+        if owner is not None:
+            _lock_user_and_check_cap(owner)
+        run = SimulationRun.objects.create(
+            owner=owner, deck=home_deck, kind=kind,
+            label=_label(kind, [*(base_run.decks if base_run else decks)],
+                         {**swap, **(label_names or {})} if swap else None),
+            is_public=is_public, decks=decks, cards=dict(cards),
+            card_data_version=card_version or "", agent_a=agent_a, agent_b=agent_b, seed=seed,
+            games=games, chunk_size=size, ruleset=rules, stop_width=stop_width,
+            replays=replays, base_run=base_run, swap=dict(swap) if swap else None,
+            games_total=total)
+        chunk_ids = _create_chunks(run, pairs, games, size)
+        transaction.on_commit(lambda: send_chunks(chunk_ids), robust=True)
+    return run
+
+
+def _create_chunks(run: SimulationRun, pairs, games: int, size: int) -> list[int]:
+    now = timezone.now()
+    lease = now + timedelta(seconds=conf.queue_lease_seconds())
+    matchups = Matchup.objects.bulk_create([
+        Matchup(run=run, index=i, a=a, b=b, games=games) for i, (a, b) in enumerate(pairs)])
+    if any(m.pk is None for m in matchups):   # backends that return no ids on bulk insert
+        matchups = list(run.matchups.order_by("index"))
+    rows, index = [], 0
+    for matchup in matchups:
+        for start in range(0, games, size):
+            rows.append(Chunk(run=run, matchup=matchup, index=index, start=start,
+                              stop=min(start + size, games), sends=1, sent_at=now,
+                              lease_until=lease))
+            index += 1
+    Chunk.objects.bulk_create(rows)
+    return list(run.chunks.order_by("index").values_list("pk", flat=True))
+
+
+def simulation_request(*, user, kind: str, deck_specs: Sequence[str], games: int,
+                       agent_a: str, agent_b: str, seed: int | None = None,
+                       ruleset: Mapping | None = None, stop_width: float | None = None,
+                       is_public: bool = False, chunk_size: int | None = None,
+                       trusted: bool = False) -> SimulationRun:
+    """Submit a run named by deck specs (``uid`` or ``starter:<name>``), first deck first."""
+    decks, rows = [], []
+    for spec in deck_specs:
+        try:
+            deck, row = resolve_spec(spec, user=user, trusted=trusted)
+        except SourceError as exc:
+            raise SimulationInputError(str(exc), "decks") from None
+        decks.append(deck)
+        rows.append(row)
+    owner = user if user is not None and user.is_authenticated else None
+    if is_public and not trusted:
+        for row in rows:
+            if row is not None and row.visibility != "public" and row.owner_id != getattr(
+                    owner, "pk", None):
+                raise SimulationInputError(PUBLIC_NEEDS_PUBLIC_DECKS.format(name=row.name),
+                                           "public")
+    return simulation_submit(owner=owner, kind=kind, decks=decks, games=games, agent_a=agent_a,
+                             agent_b=agent_b, seed=seed, ruleset=ruleset, stop_width=stop_width,
+                             is_public=is_public, home_deck=rows[0] if rows else None,
+                             chunk_size=chunk_size)
+
+
+def simulation_cancel(*, run: SimulationRun) -> SimulationRun:
+    """Stop a run: chunks not yet done are skipped, what is done is kept as partial results."""
+    with transaction.atomic():
+        run = SimulationRun.objects.select_for_update().get(pk=run.pk)
+        if run.status not in ACTIVE_STATUSES:
+            raise SimulationInputError(NOT_ACTIVE.format(status=run.get_status_display()))
+        (Chunk.objects.filter(run=run).exclude(state__in=TERMINAL_CHUNK_STATES)
+         .update(state=ChunkState.SKIPPED, claim="", lease_until=None))
+        finalise(run, status=RunStatus.CANCELLED)
+    return run
+
+
+def _swapped_deck(deck: Mapping[str, Any], out: str, new: str, kinds: Mapping[str, str]
+                  ) -> dict[str, Any]:
+    deck = dict(deck)
+    if out == new:
+        raise SimulationInputError(SWAP_SAME, "card_in")
+    if out == deck["hero"]:
+        if kinds.get(new) != "hero":
+            raise SimulationInputError(SWAP_HERO_KIND.format(code=new, kind=kinds.get(new)),
+                                       "card_in")
+        deck["hero"] = new
+        return deck
+    cards = dict(deck["cards"])
+    if out not in cards:
+        raise SimulationInputError(SWAP_NOT_IN_DECK.format(name=deck.get("name"), code=out),
+                                   "card_out")
+    if kinds.get(new) == "hero":
+        raise SimulationInputError(SWAP_NOT_A_HERO.format(code=new), "card_in")
+    count = cards.pop(out)
+    cards[new] = cards.get(new, 0) + count
+    deck["cards"] = dict(sorted(cards.items()))
+    return deck
+
+
+def simulation_what_if(*, base: SimulationRun, owner, deck_index: int, card_out: str,
+                       card_in: str) -> SimulationRun:
+    """Re-run ``base`` on the same seeds with every copy of one card of one deck swapped for
+    another card (or the hero for another hero); the results page compares the two."""
+    from cards.selectors import card_rows
+
+    if not 0 <= deck_index < len(base.decks):
+        raise SimulationInputError(SWAP_UNKNOWN_DECK.format(index=deck_index), "deck")
+    row = card_rows().filter(code=card_in).first()
+    if row is None:
+        raise SimulationInputError(f"There is no card {card_in!r}.", "card_in")
+    try:
+        new_data = card_data(row)
+    except SourceError as exc:
+        raise SimulationInputError(str(exc), "card_in") from None
+    cards = dict(base.cards)
+    cards.setdefault(card_in, new_data)   # the base run's data for cards it already had
+    kinds = {code: data.get("kind") for code, data in cards.items()}
+    decks = [dict(d) for d in base.decks]
+    decks[deck_index] = _swapped_deck(decks[deck_index], card_out, card_in, kinds)
+    decks[deck_index]["name"] = f"{decks[deck_index].get('name')} ({card_out}→{card_in})"
+    swap = {"deck": deck_index, "out": card_out, "in": card_in}
+    names = {"out_name": cards.get(card_out, {}).get("name_en", card_out),
+             "in_name": cards[card_in].get("name_en", card_in)}
+    return simulation_submit(
+        owner=owner, kind=base.kind, decks=decks, games=base.games, agent_a=base.agent_a,
+        agent_b=base.agent_b, seed=base.seed, ruleset=base.ruleset, stop_width=None,
+        is_public=base.is_public, home_deck=base.deck, cards=cards,
+        card_version=catalogue_version(), chunk_size=base.chunk_size, replays=base.replays,
+        base_run=base, swap=swap, label_names=names)

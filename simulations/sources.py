@@ -1,0 +1,163 @@
+"""Where a run's decks and cards come from, and how they are frozen into plain JSON.
+
+A deck is named by a *spec*: a saved deck's uid (``"Xk3…"`` or ``"deck:Xk3…"``) or a starter deck
+of a card set in the catalogue (``"starter:Ember Rush"``). Freezing copies the list as it is now
+(name, hero, ``{code: count}``, uid and version number) and the data form of every card it uses,
+so the run never depends on later edits.
+
+Invariant: everything returned here is JSON-ready and validated by the engine (``CardDef``), so a
+worker can turn it back into engine objects without touching the catalogue.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cards.adapters import card_to_data
+from cards.models import Card, CardSet
+from cards.selectors import card_data_version, card_rows
+from decks.models import Deck
+from decks.selectors import deck_counts, deck_get, decks_listed
+from rules.engine.cards import CardDataError, CardDef, DeckList
+
+STARTER_PREFIX = "starter:"
+DECK_PREFIX = "deck:"
+
+UNKNOWN_DECK = "No deck {spec!r}: give a deck's id (from its address) or starter:<name>."
+UNKNOWN_STARTER = "No starter deck named {name!r} (known: {known})."
+NO_HERO = "{name} has no hero: a deck needs one to be simulated."
+NO_CARDS = "{name} has no cards."
+UNKNOWN_CARDS = "{name} uses cards the catalogue does not have: {codes}."
+NOT_A_HERO = "{name}: {code} is not a hero card."
+BAD_CARD = "Card {code} cannot be played by the engine: {problems}."
+NO_CATALOGUE = "The catalogue is empty: load cards first (python manage.py load_cards)."
+
+
+class SourceError(ValueError):
+    """A deck or card that cannot be simulated; the message is for the user."""
+
+
+@dataclass(frozen=True)
+class DeckChoice:
+    """A deck a user may pick, for forms: its spec and a label."""
+
+    spec: str
+    label: str
+    group: str
+
+
+def starter_decks() -> list[dict[str, Any]]:
+    """Every starter deck of every card set in the catalogue, as frozen deck dicts."""
+    out = []
+    for card_set in CardSet.objects.order_by("code"):
+        for deck in card_set.starter_decks or []:
+            if isinstance(deck, Mapping) and deck.get("name") and deck.get("hero"):
+                out.append({"name": str(deck["name"]), "hero": str(deck["hero"]),
+                            "cards": {str(k): int(v) for k, v in dict(deck.get("cards") or {})
+                                      .items()},
+                            "uid": None, "version": None, "source": f"starter:{card_set.code}"})
+    return out
+
+
+def deck_freeze(deck: Deck) -> dict[str, Any]:
+    """A saved deck as it is now."""
+    version = deck.versions.order_by("-number").values_list("number", flat=True).first()
+    return {"name": deck.name, "hero": deck.hero.code if deck.hero_id else None,
+            "cards": deck_counts(deck), "uid": deck.uid, "version": version, "source": "deck"}
+
+
+def resolve_spec(spec: str, *, user=None, trusted: bool = False) -> tuple[dict[str, Any],
+                                                                           Deck | None]:
+    """The frozen deck a spec names, and the ``Deck`` row if it is a saved deck.
+
+    Saved decks are looked up with the decks app's visibility rules for ``user`` (another
+    user's private deck is "no such deck"); ``trusted`` (the command line) sees every deck.
+    """
+    spec = (spec or "").strip()
+    if spec.lower().startswith(STARTER_PREFIX):
+        name = spec[len(STARTER_PREFIX):].strip()
+        starters = starter_decks()
+        for deck in starters:
+            if deck["name"].casefold() == name.casefold():
+                return deck, None
+        known = ", ".join(d["name"] for d in starters) or "none — load a card set"
+        raise SourceError(UNKNOWN_STARTER.format(name=name, known=known))
+    uid = spec.removeprefix(DECK_PREFIX)
+    try:
+        row = (Deck.objects.select_related("hero").get(uid=uid) if trusted
+               else deck_get(uid=uid, user=user))
+    except Deck.DoesNotExist:
+        raise SourceError(UNKNOWN_DECK.format(spec=spec)) from None
+    return deck_freeze(row), row
+
+
+def cards_freeze(decks: Iterable[Mapping[str, Any]],
+                 extra: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+    """The data form of every card the decks use (heroes included), checked by the engine."""
+    decks = list(decks)
+    wanted = set(extra)
+    for deck in decks:
+        name = deck.get("name") or "A deck"
+        if not deck.get("hero"):
+            raise SourceError(NO_HERO.format(name=name))
+        if not deck.get("cards"):
+            raise SourceError(NO_CARDS.format(name=name))
+        wanted.add(deck["hero"])
+        wanted.update(deck["cards"])
+    rows = {card.code: card for card in card_rows().filter(code__in=wanted)}
+    for deck in decks:
+        missing = sorted(({deck["hero"]} | set(deck["cards"])) - set(rows))
+        if missing:
+            raise SourceError(UNKNOWN_CARDS.format(name=deck.get("name") or "A deck",
+                                                   codes=", ".join(missing)))
+        if rows[deck["hero"]].kind != "hero":
+            raise SourceError(NOT_A_HERO.format(name=deck.get("name"), code=deck["hero"]))
+    return {code: card_data(rows[code]) for code in sorted(rows)}
+
+
+def card_data(card: Card) -> dict[str, Any]:
+    data = card_to_data(card)
+    try:
+        CardDef.from_dict(data)
+    except CardDataError as exc:
+        raise SourceError(BAD_CARD.format(code=card.code, problems="; ".join(exc.problems))) \
+            from None
+    return data
+
+
+def catalogue_version() -> str:
+    if not Card.objects.exists():
+        raise SourceError(NO_CATALOGUE)
+    return card_data_version()
+
+
+def frozen_version(cards: Mapping[str, Any]) -> str:
+    """A stable hash of frozen card data (for runs whose cards come from a set file)."""
+    text = json.dumps(cards, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def engine_objects(cards: Mapping[str, Any], decks: Iterable[Mapping[str, Any]]
+                   ) -> tuple[dict[str, CardDef], list[DeckList]]:
+    """Frozen JSON back to the engine's objects."""
+    defs = {code: CardDef.from_dict(data) for code, data in cards.items()}
+    lists = [DeckList.from_counts(d["hero"], d["cards"], d.get("name", "")) for d in decks]
+    return defs, lists
+
+
+def deck_choices(user) -> list[DeckChoice]:
+    """Decks a user may simulate, for the form: theirs, public ones, starter decks."""
+    choices = []
+    for deck in decks_listed(user).select_related("owner")[:200]:
+        mine = user is not None and user.is_authenticated and deck.owner_id == user.pk
+        group = "Your decks" if mine else "Public decks"
+        label = deck.name if mine else f"{deck.name} (by {deck.owner.get_username()})"
+        choices.append(DeckChoice(spec=deck.uid, label=label, group=group))
+    for deck in starter_decks():
+        choices.append(DeckChoice(spec=f"{STARTER_PREFIX}{deck['name']}", label=deck["name"],
+                                  group="Starter decks"))
+    return choices

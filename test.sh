@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Run the whole test suite. Arguments go to pytest (e.g. ./test.sh tests/rules -x).
+#   PYTHON=python3   the interpreter used to create .venv (Python >= 3.11)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PYTHON="${PYTHON:-python3}"
+
+if [ ! -x .venv/bin/python ]; then
+  echo "==> Creating .venv with $($PYTHON --version)"
+  "$PYTHON" -m venv .venv
+  .venv/bin/python -m pip install --quiet --upgrade pip
+fi
+# shellcheck disable=SC1091
+source .venv/bin/activate
+
+echo "==> Installing the project and its dependencies"
+python -m pip install --quiet -e ".[dev]"
+
+# Browser tests drive Debian's Chromium (never a browser downloaded by Playwright), with a
+# CJK font so Chinese card names render in the screenshots the tests keep.
+missing=""
+[ -x /usr/bin/chromium ] || missing="chromium"
+[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing="$missing fonts-wqy-microhei"
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> Installing Debian's$missing for the browser tests"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    # shellcheck disable=SC2086
+    apt-get install -y -qq $missing >/dev/null || echo "==> could not install$missing"
+  else
+    echo "==> missing$missing and not root: browser tests may be skipped"
+  fi
+fi
+
+echo "==> Running the tests"
+python -m pytest "$@"

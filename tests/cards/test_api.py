@@ -1,0 +1,75 @@
+"""The card API: list and detail, the pages' filters and query language, pagination, errors as
+400 with the field's message, and an OpenAPI schema that validates."""
+
+from __future__ import annotations
+
+from drf_spectacular.validation import validate_schema
+
+from cards.query import errors as E
+from cards.services import card_stats_add
+
+
+def codes(response) -> list[str]:
+    return [card["code"] for card in response.json()["results"]]
+
+
+def test_list_is_paginated_with_every_field(client, test_set):
+    response = client.get("/api/cards/", {"page_size": 5})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["count"] == 22 and len(body["results"]) == 5 and body["next"]
+    first = body["results"][0]
+    assert first["code"] == "T-H01"
+    assert first["faction"] == {"code": "dawn", "name_en": "Dawn Order", "name_zh": "晨曦教团"}
+    assert first["set"] == "TEST" and first["hp"] == 20 and first["cost"] is None
+    assert first["text_en"] == "Active (2 energy): Deal 1 damage to the enemy hero."
+    assert first["abilities"][0]["trigger"] == "active"
+    assert first["image_url"].endswith("/cards/T-H01/image.svg")
+    assert first["url"].endswith("/cards/T-H01/")
+
+
+def test_query_language_and_filters(client, test_set):
+    assert codes(client.get("/api/cards/", {"q": "k:minion a:fire c<=3"})) == ["T-M01"]
+    assert codes(client.get("/api/cards/", {"q": "r:UR or r:SSR"})) == ["T-M12"]
+    assert codes(client.get("/api/cards/", {"kind": "hero", "attribute": "water"})) == ["T-H02"]
+    assert codes(client.get("/api/cards/", {"faction": "dusk", "race": "dragon"})) == ["T-M12"]
+    assert codes(client.get("/api/cards/", {"keyword": ["shield", "react"]})) == ["T-M03",
+                                                                                  "T-M05"]
+    assert codes(client.get("/api/cards/", {"q": "k:minion", "attack_min": 4,
+                                            "order": "-attack"})) == ["T-M12", "T-M06"]
+    assert codes(client.get("/api/cards/", {"set": "TEST", "hp_max": 19})) == []
+
+
+def test_a_malformed_query_is_a_400_with_the_position(client, test_set):
+    response = client.get("/api/cards/", {"q": "a:fire)"})
+    assert response.status_code == 400
+    assert response.json() == {"q": [f"{E.MSG_UNEXPECTED_CLOSE} (at position 7)"]}
+    padded = client.get("/api/cards/", {"q": "  a:fire)"})
+    assert padded.json() == {"q": [f"{E.MSG_UNEXPECTED_CLOSE} (at position 9)"]}
+
+
+def test_bad_filter_values_are_400s(client, test_set):
+    response = client.get("/api/cards/", {"kind": "spell", "faction": "nobody"})
+    assert response.status_code == 400
+    assert set(response.json()) == {"kind", "faction"}
+
+
+def test_detail_by_code_with_stats(client, test_set):
+    response = client.get("/api/cards/T-M04/")
+    assert response.status_code == 200
+    assert response.json()["name_zh"] == "晨曦侍从" and response.json()["stats"] is None
+    card_stats_add(totals={"T-M04": {"games_played_in": 10, "wins_when_played": 4}})
+    stats = client.get("/api/cards/T-M04/").json()["stats"]
+    assert stats["games_played_in"] == 10 and stats["win_rate_when_played"] == 0.4
+    assert client.get("/api/cards/NOPE/").status_code == 404
+
+
+def test_schema_describes_the_card_api_and_validates(client, db):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    validate_schema(schema)
+    listing = schema["paths"]["/api/cards/"]["get"]
+    params = {p["name"] for p in listing["parameters"]}
+    assert {"q", "kind", "attribute", "rarity", "faction", "race", "set", "keyword",
+            "cost_min", "cost_max", "attack_min", "attack_max", "hp_min", "hp_max", "order",
+            "page", "page_size"} <= params
+    assert "/api/cards/{code}/" in schema["paths"]

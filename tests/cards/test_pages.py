@@ -1,0 +1,230 @@
+"""The catalogue pages as a visitor sees them: gallery, table, filters, sorting, pagination,
+the query language with its error messages, the card page and its image, help pages."""
+
+from __future__ import annotations
+
+import re
+from xml.etree import ElementTree
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils.html import escape
+
+from cards.models import Card, CardSet, CardStats, Faction, Race
+from cards.query import errors as E
+from cards.services import card_stats_add
+
+
+def html(response) -> str:
+    return response.content.decode()
+
+
+def card_links(page: str) -> list[str]:
+    return re.findall(r'class="gallery-card" href="/cards/([^/]+)/"', page)
+
+
+def table_codes(page: str) -> list[str]:
+    return re.findall(r'<td class="code-cell"><a href="/cards/([^/]+)/">\1</a></td>', page)
+
+
+def test_gallery_shows_every_card_as_an_image(client, test_set):
+    response = client.get("/cards/")
+    assert response.status_code == 200
+    page = html(response)
+    assert len(card_links(page)) == 22
+    assert page.count('src="/cards/T-M01/image.svg?v=') == 1
+    assert "22</strong> cards" in page
+    assert 'href="/cards/help/"' in page
+
+
+def test_query_and_filters_narrow_the_gallery(client, test_set):
+    page = html(client.get("/cards/", {"q": "k:minion a:fire c<=3"}))
+    assert card_links(page) == ["T-M01"]
+    assert "kind is minion and attribute is fire and cost ≤ 3" in page
+    page = html(client.get("/cards/", {"kind": "minion", "attribute": ["fire", "water"],
+                                       "cost_max": "2"}))
+    assert card_links(page) == ["T-M01", "T-M03"]
+    page = html(client.get("/cards/", {"faction": "dusk", "race": "dragon"}))
+    assert card_links(page) == ["T-M12"]
+    page = html(client.get("/cards/", {"keyword": "react"}))
+    assert card_links(page) == ["T-M05"]
+    page = html(client.get("/cards/", {"set": "TEST", "hp_min": "20"}))
+    assert card_links(page) == ["T-H01", "T-H02"]
+    page = html(client.get("/cards/", {"rarity": "UR", "attack_min": "6"}))
+    assert card_links(page) == ["T-M12"]
+
+
+def test_the_filter_panel_shows_the_current_choices(client, test_set):
+    page = html(client.get("/cards/", {"kind": "item", "faction": "dawn", "cost_min": "1",
+                                       "q": "o:draw", "order": "-cost", "view": "table"}))
+    assert re.search(r'name="kind" value="item" checked', page)
+    assert re.search(r'name="faction" value="dawn" checked', page)
+    assert 'name="cost_min" min="0" max="999" inputmode="numeric" value="1"' in page
+    assert 'value="o:draw"' in page
+    assert '<option value="-cost" selected>' in page
+    assert 'name="view" value="table" checked' in page
+
+
+def test_table_view_sorts_and_links_each_card(client, test_set):
+    page = html(client.get("/cards/", {"view": "table", "order": "-attack", "kind": "minion"}))
+    assert table_codes(page)[:2] == ["T-M12", "T-M06"]
+    assert 'aria-sort="descending"' in page
+    page = html(client.get("/cards/", {"view": "table", "order": "rarity", "q": "k:hero"}))
+    assert table_codes(page) == ["T-H01", "T-H02"]
+    page = html(client.get("/cards/", {"view": "table", "order": "-rarity"}))
+    assert table_codes(page)[0] == "T-M12"                   # the UR first
+    page = html(client.get("/cards/", {"view": "table", "order": "cost"}))
+    assert table_codes(page)[0] == "T-I06" and table_codes(page)[-1] in ("T-H01", "T-H02")
+
+
+def test_pagination_keeps_the_whole_query_in_the_links(client, test_set):
+    page = html(client.get("/cards/", {"view": "table", "q": "k:minion", "order": "cost"}))
+    assert 'aria-label="Pages"' not in page                 # 14 cards: one page
+    many = [Card(code=f"T-Z{i:03}", card_set_id=Card.objects.first().card_set_id, kind="item",
+                 name_en=f"Filler {i}", name_zh="填充", cost=1) for i in range(60)]
+    Card.objects.bulk_create(many)
+    page = html(client.get("/cards/", {"q": "k:item", "order": "name"}))
+    assert len(card_links(page)) == 48
+    assert "showing 1–48" in page
+    assert 'href="?q=k%3Aitem&amp;order=name&amp;page=2"' in page
+    second = html(client.get("/cards/", {"q": "k:item", "order": "name", "page": "2"}))
+    assert len(card_links(second)) == 66 - 48
+
+
+@pytest.mark.parametrize("query, message, at", [
+    ("a:fire)", E.MSG_UNEXPECTED_CLOSE, ")"),
+    ("c<=three", E.MSG_NOT_NUMBER.format(value="three", field="cost", example="c<=3"),
+     "three"),
+    ("colour:red", "Unknown field &#x27;colour&#x27;", "colour"),
+])
+def test_a_malformed_query_points_at_the_problem(client, test_set, query, message, at):
+    response = client.get("/cards/", {"q": query})
+    assert response.status_code == 400
+    page = html(response)
+    assert 'role="alert"' in page and "That query has a problem" in page
+    assert escape(message) in page or message in page
+    assert f"<mark>{at}</mark>" in page
+    assert 'aria-invalid="true"' in page
+    assert card_links(page) == []
+
+
+def test_htmx_requests_get_only_the_results(client, test_set):
+    response = client.get("/cards/", {"q": "kw:shield"}, headers={"HX-Request": "true"})
+    page = html(response)
+    assert "<html" not in page and card_links(page) == ["T-M03"]
+    error = client.get("/cards/", {"q": "(a:fire"}, headers={"HX-Request": "true"})
+    assert error.status_code == 200 and "never closed" in html(error)   # htmx swaps 2xx only
+
+
+def test_no_results_is_said_plainly(client, test_set):
+    page = html(client.get("/cards/", {"q": "race:golem"}))
+    assert "<strong>No cards</strong>" in page and "start over" in page
+
+
+def test_bad_filter_values_are_field_errors(client, test_set):
+    response = client.get("/cards/", {"faction": "nobody", "cost_min": "x"})
+    assert response.status_code == 400
+    page = html(response)
+    assert "Some filters are not valid" in page and "faction" in page and "cost_min" in page
+
+
+def test_card_page_shows_every_field_the_image_and_neighbours(client, test_set):
+    response = client.get("/cards/T-M06/")
+    assert response.status_code == 200
+    page = html(response)
+    for text in ("Ash Phoenix", "灰烬凤凰", "T-M06", "Minion", "SR", "Fire", "Dawn Order",
+                 "Dragon", "regenerate", "Regenerate.", "再生。", "beats grass, loses to water"):
+        assert text in page, text
+    assert '<svg xmlns="http://www.w3.org/2000/svg"' in page
+    assert 'href="/cards/?faction=dawn"' in page and 'href="/cards/?race=dragon"' in page
+    assert "More Dawn Order cards" in page and "More Dragon cards" in page
+    assert 'href="/cards/T-H01/"' in page                     # the other dragon
+    assert "No simulated games have played this card yet" in page
+
+
+def test_card_page_shows_simulated_stats_once_there_are_some(client, test_set):
+    card_stats_add(totals={"T-M06": {"games_played_in": 40, "times_played": 50,
+                                     "times_awakened": 30, "wins_when_played": 22}})
+    page = html(client.get("/cards/T-M06/"))
+    assert "Games played in" in page and ">40<" in page
+    assert "55%" in page and "(22 won)" in page
+    assert CardStats.objects.get(card__code="T-M06").win_rate_when_played == 22 / 40
+
+
+def test_unknown_card_is_a_404(client, test_set):
+    assert client.get("/cards/NOPE/").status_code == 404
+    assert client.get("/cards/NOPE/image.svg").status_code == 404
+
+
+@pytest.mark.parametrize("code", ["T-H01", "T-M10", "T-M12", "T-I05"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_card_image_is_well_formed_svg_with_the_cards_data(client, test_set, code, lang):
+    response = client.get(f"/cards/{code}/image.svg", {"lang": lang})
+    assert response["Content-Type"].startswith("image/svg+xml")
+    svg = response.content.decode()
+    root = ElementTree.fromstring(svg)                      # parses: well-formed XML
+    assert root.tag.endswith("svg") and root.get("viewBox") == "0 0 300 420"
+    card = Card.objects.get(code=code)
+    text = "".join(root.itertext())
+    assert card.name_en in text and card.name_zh in text and card.rarity in text
+    if card.kind == "hero":
+        assert f">{card.hp}<" in svg and 'class="cost"' not in svg
+    else:
+        assert f">{card.cost}<" in svg
+    rules = card.text_zh if lang == "zh" else card.text_en
+    first_word = rules.split()[0] if lang == "en" else rules[:2]
+    assert first_word in text
+
+
+def test_card_image_frame_follows_the_attribute(client, test_set):
+    fire = client.get("/cards/T-M01/image.svg").content.decode()
+    water = client.get("/cards/T-M03/image.svg").content.decode()
+    assert "#c2410c" in fire and "#1d4ed8" in water
+
+
+def test_help_page_documents_fields_and_examples(client, test_set):
+    page = html(client.get("/cards/help/"))
+    for example in ("k:minion a:fire c&lt;=3", "r:UR or r:SSR", "-a:dark",
+                    "kw:shield race:dragon", "o:&quot;draw&quot;"):
+        assert example in page, example
+    assert 'href="/cards/vocabulary/"' in page
+    assert "never closed" in page or "has no matching" in page
+
+
+def test_vocabulary_page_lists_every_term_with_an_example(client, db):
+    from rules.engine.reference import reference_entries
+
+    page = html(client.get("/cards/vocabulary/"))
+    for entry in reference_entries():
+        assert f'id="{entry["section"]}-{entry["name"]}"' in page
+    assert "Awaken: Draw a card." in page and "唤醒技：抽1张卡。" in page
+
+
+def _grow(n: int) -> None:
+    card_set, faction, race = CardSet.objects.first(), Faction.objects.first(), Race.objects.first()
+    Card.objects.bulk_create([Card(code=f"T-G{i:03}", card_set=card_set, kind="minion",
+                                   name_en=f"Grown {i}", name_zh="长", cost=1, attack=1,
+                                   attribute="fire", faction=faction, race=race,
+                                   keyword_tags="|shield|") for i in range(n)])
+
+
+@pytest.mark.parametrize("url", ["/cards/?q=k:minion", "/cards/?view=table&order=-rarity",
+                                 "/api/cards/?q=k:minion&page_size=200",
+                                 "/cards/T-M06/", "/api/cards/T-M06/"])
+def test_query_count_does_not_grow_with_the_catalogue(client, test_set, url):
+    with CaptureQueriesContext(connection) as small:
+        assert client.get(url).status_code == 200
+    _grow(150)
+    with CaptureQueriesContext(connection) as large:
+        assert client.get(url).status_code == 200
+    assert len(small) == len(large), [q["sql"] for q in large.captured_queries]
+
+
+def test_list_page_query_count_is_exact(client, test_set, django_assert_num_queries):
+    # count, page of cards, factions, races, sets
+    with django_assert_num_queries(5):
+        client.get("/cards/", {"q": "k:minion"})
+    _grow(100)
+    with django_assert_num_queries(5):
+        client.get("/cards/", {"q": "k:minion"})

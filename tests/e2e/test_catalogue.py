@@ -1,0 +1,218 @@
+"""The catalogue in a real browser (Debian's headless Chromium driven by Playwright): open the
+gallery, type a query, filter, open a card page, see the card image; the designer's admin;
+screenshots go to artifacts/ for a human to look at."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the test's own database calls
+# (loading the cards) are synchronous and safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _migrated_data_survives(django_db_setup, django_db_blocker):
+    """Put the migrations' data (the decks app's standard format, say) back after this module.
+
+    A live-server test runs in a transaction-less test case whose teardown empties every table,
+    and the later browser tests' ``serialized_rollback`` cannot restore them: Playwright runs
+    the test in its own context, where Django sees a fresh connection object without the
+    serialized copy. So this module restores it for them. Set up before the browser starts (an
+    autouse module fixture), it reaches the original connection.
+    """
+    from django.core.management import call_command
+    from django.db import connections
+
+    serialized = getattr(connections["default"], "_test_serialized_contents", None)
+    yield
+    if serialized:
+        with django_db_blocker.unblock():
+            # Empty first without post_migrate (which would re-create content types under new
+            # ids), then load the copy: the database is as the migrations left it.
+            call_command("flush", interactive=False, inhibit_post_migrate=True, verbosity=0)
+            connections["default"].creation.deserialize_db_from_string(serialized)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def catalogue(live_server, transactional_db):
+    from cards.services import card_set_import
+    from rules.cardset import TEST_SET
+
+    card_set_import(source=TEST_SET)
+    return live_server.url
+
+
+def gallery_codes(page) -> list[str]:
+    hrefs = page.locator("#results a.gallery-card").evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))")
+    return [href.strip("/").split("/")[-1] for href in hrefs]
+
+
+def image_loaded(page, selector: str) -> bool:
+    return page.locator(selector).first.evaluate("img => img.complete && img.naturalWidth > 0")
+
+
+def test_browse_query_filter_and_open_a_card(browser, catalogue):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto(f"{catalogue}/cards/")
+    assert len(gallery_codes(page)) == 22
+    page.wait_for_function("[...document.querySelectorAll('#results img')].slice(0, 6)"
+                           ".every(img => img.complete && img.naturalWidth > 0)")
+    page.screenshot(path=str(ARTIFACTS / "catalogue-gallery.png"), full_page=False)
+
+    # Type a query: "/" jumps to the box, Enter searches, the URL keeps the query.
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+    page.keyboard.type("k:minion a:fire")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"q=k%3Aminion\+a%3Afire|q=k%3Aminion%20a%3Afire"))
+    page.wait_for_function("document.querySelectorAll('#results a.gallery-card').length == 2")
+    assert gallery_codes(page) == ["T-M01", "T-M06"]
+    assert "kind is minion and attribute is fire" in page.inner_text("#results")
+
+    # Filter: tick a keyword; the results and the URL follow.
+    page.get_by_label("Regenerate").check()
+    page.wait_for_url(re.compile(r"keyword=regenerate"))
+    page.wait_for_function("document.querySelectorAll('#results a.gallery-card').length == 1")
+    assert gallery_codes(page) == ["T-M06"]
+
+    # The address holds the whole query: reloading it shows the same page.
+    page.reload()
+    assert gallery_codes(page) == ["T-M06"]
+    assert page.input_value("#q") == "k:minion a:fire"
+    assert page.is_checked("input[name=keyword][value=regenerate]")
+
+    # A malformed query says what and where, and shows no cards.
+    page.fill("#q", "a:fire)")
+    page.keyboard.press("Enter")
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert "has no matching" in alert.inner_text()
+    assert page.locator("#results mark").inner_text() == ")"
+    page.screenshot(path=str(ARTIFACTS / "catalogue-query-error.png"))
+
+    # Back to a good query, then open the card with the keyboard.
+    page.fill("#q", "phoenix")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#results a.gallery-card').length == 1")
+    page.locator("#results a.gallery-card").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/cards/T-M06/$"))
+    assert page.locator("h1").inner_text() == "Ash Phoenix"
+    svg = page.locator("#card-image svg")
+    box = svg.bounding_box()
+    assert box and box["width"] > 200 and box["height"] > 280
+    assert "Ash Phoenix" in svg.text_content()
+    assert "Regenerate." in svg.text_content()
+    assert page.get_by_text("No simulated games have played this card yet").is_visible()
+    assert image_loaded(page, ".neighbours img")
+    page.screenshot(path=str(ARTIFACTS / "catalogue-card.png"), full_page=True)
+
+    # The table view, sorted from its header.
+    page.goto(f"{catalogue}/cards/?view=table&q=k:minion")
+    page.get_by_role("link", name="Attack").click()
+    page.wait_for_url(re.compile(r"order=attack"))
+    page.get_by_role("link", name=re.compile("Attack")).click()
+    page.wait_for_url(re.compile(r"order=-attack"))
+    first = page.locator(".card-table tbody tr").first.locator("td").first.inner_text()
+    assert first == "T-M12"
+    page.screenshot(path=str(ARTIFACTS / "catalogue-table.png"))
+    assert errors == []
+    page.close()
+
+
+def test_phone_width_layout(browser, catalogue):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.goto(f"{catalogue}/cards/?q=k:minion")
+    assert not page.is_visible("input[name=kind]")            # filters folded on a phone
+    page.locator("#filters summary").click()
+    assert page.is_visible("input[name=kind]")
+    page.locator("#filters summary").click()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "the page scrolls sideways on a phone"
+    page.screenshot(path=str(ARTIFACTS / "catalogue-phone.png"))
+    page.goto(f"{catalogue}/cards/T-H01/?lang=zh")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert "炎之守望者" in page.locator("#card-image svg").text_content()
+    page.screenshot(path=str(ARTIFACTS / "catalogue-card-phone.png"), full_page=True)
+    page.close()
+
+
+def test_help_links_run_their_query_and_lead_to_the_vocabulary(browser, catalogue):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{catalogue}/cards/help/")
+    page.screenshot(path=str(ARTIFACTS / "catalogue-help.png"), full_page=True)
+    page.get_by_role("link", name="kw:shield race:dragon").click()
+    page.wait_for_url(re.compile(r"/cards/\?q=kw%3Ashield"))
+    assert page.input_value("#q") == "kw:shield race:dragon"
+    page.go_back()
+    page.get_by_role("link", name="vocabulary reference").click()
+    page.wait_for_url(re.compile(r"/cards/vocabulary/$"))
+    assert page.locator("#effect-draw").is_visible()
+    page.screenshot(path=str(ARTIFACTS / "catalogue-vocabulary.png"))
+    page.close()
+
+
+def test_designer_edits_an_ability_and_sees_the_engines_verdict(browser, catalogue,
+                                                                django_user_model):
+    django_user_model.objects.create_superuser("designer", "d@example.com", "pw-designer-1")
+    page = browser.new_page(viewport={"width": 1280, "height": 1000}, accept_downloads=True)
+    page.goto(f"{catalogue}/admin/login/?next=/admin/cards/card/")
+    page.fill("#id_username", "designer")
+    page.fill("#id_password", "pw-designer-1")
+    page.click("input[type=submit]")
+    page.wait_for_url(re.compile(r"/admin/cards/card/$"))
+
+    page.fill("#searchbar", "squire")
+    page.keyboard.press("Enter")
+    page.get_by_role("link", name="T-M04").click()
+    page.wait_for_selector("#id_abilities")
+    bad = [{"trigger": "awaken", "effects": [{"do": "draw", "count": "two"}]}]
+    page.fill("#id_abilities", json.dumps(bad))
+    page.click("input[name=_continue]")
+    error = page.locator(".field-abilities .errorlist")
+    assert "abilities[0].effects[0].count" in error.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "catalogue-admin-error.png"), full_page=True)
+
+    good = [{"trigger": "awaken", "effects": [{"do": "draw", "count": 2}]}]
+    page.fill("#id_abilities", json.dumps(good, indent=2))
+    page.click("input[name=_continue]")
+    page.wait_for_selector(".messagelist .success")
+    assert "Awaken: Draw 2 cards." in page.locator(".field-rules_text_en").inner_text()
+    assert "抽2张卡" in page.locator(".field-rules_text_zh").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "catalogue-admin-card.png"), full_page=True)
+
+    page.goto(f"{catalogue}/admin/cards/cardset/")
+    assert page.get_by_role("link", name="Import a card set (YAML)").is_visible()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download YAML").click()
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert "T-M04" in text and "count: 2" in text
+    page.close()

@@ -1,0 +1,87 @@
+"""A real Celery worker (in a thread, on the configured broker, on a queue of this test's own)
+plays submitted runs: tasks are sent when the submission commits, a message delivered twice
+counts once."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.db import OperationalError
+
+from config.celery import app
+from simulations.models import ChunkResult, RunStatus, SimulationRun
+from simulations.services import simulation_request
+from simulations.tasks import simulation_chunk_run
+from tests.simulations.helpers import DAWN, DUSK, reference_counts
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def wait_until_finished(run: SimulationRun, timeout: float = 60) -> SimulationRun:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            run.refresh_from_db()
+        except OperationalError:   # SQLite's shared in-memory test database: a writer holds it
+            time.sleep(0.05)
+            continue
+        if not run.is_active:
+            return run
+        time.sleep(0.1)
+    raise AssertionError(f"run still {run.status} after {timeout} s: {run.games_done} games")
+
+
+@pytest.fixture
+def worker(unique_queue, catalogue):
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=[unique_queue],
+                      shutdown_timeout=30) as running:
+        yield running
+
+
+def test_a_submitted_run_is_played_by_a_worker(worker):
+    run = simulation_request(user=None, kind="match", deck_specs=[DAWN, DUSK], games=20,
+                             agent_a="greedy", agent_b="random", seed=5, trusted=True,
+                             chunk_size=4)
+    run = wait_until_finished(run)
+    assert run.status == RunStatus.DONE and run.games_done == 20
+    assert run.matchups.get().result["counts"] == reference_counts(
+        "Dawn Test", "Dusk Test", seed=5, games=20)
+    assert all(run.chunks.values_list("worker", flat=True))   # who played each chunk
+
+
+def test_a_message_delivered_twice_counts_once(worker, unique_queue):
+    run = simulation_request(user=None, kind="match", deck_specs=[DAWN, DUSK], games=8,
+                             agent_a="random", agent_b="random", seed=2, trusted=True,
+                             chunk_size=4)
+    first = run.chunks.get(index=0)
+    simulation_chunk_run.apply_async(args=[first.pk], queue=unique_queue)   # a second copy
+    run = wait_until_finished(run)
+    time.sleep(0.5)   # the duplicate message is consumed after the run finished
+    assert ChunkResult.objects.filter(run=run).count() == 2
+    run.refresh_from_db()
+    assert run.games_done == 8
+    assert run.matchups.get().result["counts"] == reference_counts(
+        "Dawn Test", "Dusk Test", seed=2, games=8, agent_a="random")
+
+
+
+def test_simulate_via_celery_prints_what_the_in_process_command_prints(worker):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    args = ["--deck-a", "Dawn Test", "--deck-b", "Dusk Test", "--set",
+            "rules/data/test_set.yaml", "--games", "12", "--seed", "3", "--agent-a", "greedy",
+            "--agent-b", "random"]
+    outputs = []
+    for extra in ([], ["--via-celery", "--chunk-size", "4", "--timeout", "60"]):
+        for json_flag in ([], ["--json"]):
+            out = StringIO()
+            call_command("simulate", *args, *extra, *json_flag, stdout=out)
+            outputs.append(out.getvalue())
+    in_process_text, in_process_json, celery_text, celery_json = outputs
+    assert celery_text == in_process_text and celery_json == in_process_json
+    assert "12 games in seat-swapped pairs, seed 3" in celery_text
+    assert SimulationRun.objects.filter(status=RunStatus.DONE).count() == 2
