@@ -33,6 +33,7 @@ def combat_values(mine, theirs) -> tuple[int, int]:
 class GreedyAgent:
     name = "greedy"
     needs_view = True
+    _board_size: tuple[int, int] | None = None
 
     def choose(self, view, legal: list[Action], rng: random.Random) -> Action:
         kind = view.decision

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from rules.engine.actions import HERO, Action
 from rules.engine.cards import has_advantage
-from rules.engine.effect_terms import EffectTermsMixin
+from rules.engine.effects import EffectsMixin
 from rules.engine.filters import card_matches
 
 _NO_EFFECTS: list[dict] = []
 
 
-class CombatMixin(EffectTermsMixin):
+class CombatMixin(EffectsMixin):
     # ------------------------------------------------------------ attack values
 
     def _keywords(self, minion) -> set[str] | frozenset[str]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from rules.engine.actions import Action
 from rules.engine.filters import card_matches
+from rules.engine.legal import LegalMixin
 
 
-class EffectTermsMixin:
+class EffectTermsMixin(LegalMixin):
     # ------------------------------------------------------------ heroes and energy
 
     def _heroes(self, controller: int, which: str) -> tuple[int, ...]:

@@ -10,11 +10,12 @@ properties the chooser can see: a face-down enemy minion matches a filter only o
 from __future__ import annotations
 
 from rules.engine.actions import Action
+from rules.engine.effect_terms import EffectTermsMixin
 from rules.engine.filters import PUBLIC_FILTER_KEYS, card_matches
 
 HERO_UID = 0
 
-class EffectsMixin:
+class EffectsMixin(EffectTermsMixin):
     # ------------------------------------------------------------ sources and triggers
 
     def _passive_sources(self, index: int, trigger: str, minions: bool = True,

@@ -19,11 +19,9 @@ from typing import Any, NamedTuple
 
 from rules.engine.actions import ARGUMENTS, HERO, KEEP, PASS, READY, Action
 from rules.engine.cards import STANDARD, CardDataError, CardDef, DeckList, Ruleset
-from rules.engine.combat import CombatMixin
-from rules.engine.effects import EffectsMixin
-from rules.engine.legal import LegalMixin
+from rules.engine.core import STATE_ATTRIBUTES
 from rules.engine.state import Minion, Player
-from rules.engine.turns import TurnsMixin
+from rules.engine.turns import MAIN_ACTIONS, TurnsMixin
 
 HERO_UID = 0  # the "source uid" of a hero's abilities; minion uids start at 1
 
@@ -48,11 +46,16 @@ MSG_NOT_HERO = "deck {deck}: {code!r} is not a hero card"
 MSG_HERO_IN_DECK = "deck {deck}: hero card {code!r} cannot be in the deck"
 
 
-class Game(TurnsMixin, CombatMixin, EffectsMixin, LegalMixin):
+class Game(TurnsMixin):
     """One game between two seats (players 0 and 1). See the module docstring."""
 
-    def __init__(self, cards: Mapping[str, CardDef], decks: Sequence[DeckList], seed: int = 0,
-                 ruleset: Ruleset = STANDARD, log: bool = True, first_player: int | None = None):
+    def __init__(self, cards: Mapping[str, CardDef] | None, decks: Sequence[DeckList] = (),
+                 seed: int = 0, ruleset: Ruleset = STANDARD, log: bool = True,
+                 first_player: int | None = None):
+        if cards is None:
+            # A blank shell for copy() and from_snapshot(), which set every attribute: the
+            # compiled engine's classes cannot be made with __new__ alone.
+            return
         self._init_common(cards, seed, ruleset, log)
         heroes, libraries = self._resolve_decks(decks)
         self.players = [Player(i, heroes[i], ruleset.slots) for i in range(2)]
@@ -70,31 +73,31 @@ class Game(TurnsMixin, CombatMixin, EffectsMixin, LegalMixin):
         self.ruleset = ruleset
         self.seed = seed
         self.rng = random.Random(seed)
-        self.events: list[dict] | None = [] if log else None
-        self.actions: list[Action] = []
+        self.events = [] if log else None
+        self.actions = []
         self.turn = 0                 # game turns so far; the first player's first turn is 1
         self.active = 0
         self.first_player = 0
         self.phase = "setup"
-        self.decision: Decision | None = None
-        self.result: dict[str, Any] | None = None
-        self.combat: dict[str, Any] | None = None
-        self._stack: list[tuple] = []
-        self._legal: list[Action] | None = None
+        self.decision = None
+        self.result = None
+        self.combat = None
+        self._stack = []
+        self._legal = None
         self._next_uid = 1
         self._owed = [0, 0]           # replenish chances still to come, per player (R3.2)
         self._started = False         # victory is checked once setup has ended (R2.1.6)
         self._auras = False           # set once the cards in play are known (speed only)
         self._aura_busy = False
-        self._live_auras: list[tuple] = []   # (controller, source uid, ability) in force
+        self._live_auras = []   # (controller, source uid, ability) in force
         self._tick = 0                # moves with every state step; keys the aura memo
         self.main_actions = 0         # main-phase actions this turn (Ruleset.action_limit)
-        self._aura_cache: dict = {}
+        self._aura_cache = {}
         # Per seat, how often each card code was played (into a slot, or an item used) and
         # awakened: the simulator's per-card figures come from here, with logging off.
-        self.played: tuple[dict[str, int], dict[str, int]] = ({}, {})
-        self.awakened: tuple[dict[str, int], dict[str, int]] = ({}, {})
-        self._fallen: dict[int, CardDef] = {}   # destroyed minions by uid, to name last words
+        self.played = ({}, {})
+        self.awakened = ({}, {})
+        self._fallen = {}   # destroyed minions by uid, to name last words
 
     def _resolve_decks(self, decks: Sequence[DeckList]) -> tuple[list, list]:
         if len(decks) != 2:
@@ -184,8 +187,9 @@ class Game(TurnsMixin, CombatMixin, EffectsMixin, LegalMixin):
 
     def copy(self) -> Game:
         """An independent copy sharing only immutable card data (for search agents)."""
-        clone = Game.__new__(Game)
-        clone.__dict__.update(self.__dict__)
+        clone = Game(None)
+        for name in STATE_ATTRIBUTES:
+            setattr(clone, name, getattr(self, name))
         clone.players = [p.copy() for p in self.players]
         clone.rng = random.Random()
         clone.rng.setstate(self.rng.getstate())
@@ -295,7 +299,6 @@ class Game(TurnsMixin, CombatMixin, EffectsMixin, LegalMixin):
 # Dispatch tables, built once: a dict lookup per task beats building method names.
 _TASKS = {n[3:]: getattr(Game, n) for n in dir(Game) if n.startswith("_t_")}
 _ANSWERS = {n[8:]: getattr(Game, n) for n in dir(Game) if n.startswith("_answer_")}
-_MAIN_ACTIONS = {n[4:]: getattr(Game, n) for n in dir(Game) if n.startswith("_do_")}
-Game._main_actions = _MAIN_ACTIONS
+MAIN_ACTIONS.update({n[4:]: getattr(Game, n) for n in dir(Game) if n.startswith("_do_")})
 
 __all__ = ["ARGUMENTS", "HERO", "KEEP", "PASS", "READY", "Decision", "Game", "IllegalAction"]

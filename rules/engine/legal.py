@@ -8,6 +8,7 @@ hand cards give one action, not one per copy, so agents are not biased towards d
 from __future__ import annotations
 
 from rules.engine.actions import END, HERO, KEEP, PASS, READY, Action
+from rules.engine.core import GameCore
 
 _new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__
 
@@ -23,7 +24,7 @@ def unique_cards(cards, kind: str | None = None) -> list[tuple[int, object]]:
     return out
 
 
-class LegalMixin:
+class LegalMixin(GameCore):
     def _legal_for(self, decision) -> list[Action]:
         return getattr(self, "_legal_" + decision.kind)(decision)
 

@@ -96,7 +96,7 @@ def from_snapshot(cls, data: Mapping[str, Any], cards, seed: int = 0, log: bool 
     if not isinstance(data, Mapping):
         raise CardDataError(["snapshot: must be an object"])
     ruleset = Ruleset.from_dict(data.get("ruleset"))
-    game = cls.__new__(cls)
+    game = cls(None)
     game._init_common(cards, seed, ruleset, log)
     reader = _Reader(cards)
     game.turn = reader.integer(data, "turn", 1, "snapshot", low=1)

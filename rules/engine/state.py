@@ -37,12 +37,20 @@ class Minion:
         self.controlled_turn = -1     # the game turn it changed controller (R2.4.2)
 
     def copy(self) -> Minion:
-        clone = Minion.__new__(Minion)
-        for name in Minion.__slots__:
-            setattr(clone, name, getattr(self, name))
+        clone = Minion(self.uid, self.card, self.awake)
+        clone.awake_turn = self.awake_turn
+        clone.attacks_left = self.attacks_left
+        clone.attacked = self.attacked
+        clone.reacted = self.reacted
+        clone.skill_used = self.skill_used
+        clone.regen_turn = self.regen_turn
+        clone.perm_attack = self.perm_attack
+        clone.turn_attack = self.turn_attack
         clone.keywords = set(self.keywords)
         clone.turn_granted = set(self.turn_granted)
         clone.turn_removed = set(self.turn_removed)
+        clone.public = self.public
+        clone.controlled_turn = self.controlled_turn
         return clone
 
     def __repr__(self) -> str:
@@ -70,14 +78,17 @@ class Player:
         self.marked: list[int] = []   # R2.1.4: hand positions chosen for the mulligan
 
     def copy(self) -> Player:
-        clone = Player.__new__(Player)
-        for name in Player.__slots__:
-            setattr(clone, name, getattr(self, name))
+        clone = Player(self.index, self.hero, 0)
+        clone.hp = self.hp
+        clone.energy = self.energy
         clone.hand = list(self.hand)
         clone.deck = list(self.deck)
         clone.display = list(self.display)
         clone.graveyard = list(self.graveyard)
         clone.minions = [m.copy() if m is not None else None for m in self.minions]
+        clone.hero_skill_used = self.hero_skill_used
+        clone.skip_draw = self.skip_draw
+        clone.turns_taken = self.turns_taken
         clone.marked = list(self.marked)
         return clone
 

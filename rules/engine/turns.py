@@ -11,12 +11,17 @@ from typing import TYPE_CHECKING
 
 from rules.engine.actions import Action
 from rules.engine.cards import CardDef
+from rules.engine.combat import CombatMixin
 
 if TYPE_CHECKING:
     from rules.engine.game import Decision
 
 
-class TurnsMixin:
+# Main-phase action handlers by kind, filled in by game.py once Game exists.
+MAIN_ACTIONS: dict = {}
+
+
+class TurnsMixin(CombatMixin):
     # ------------------------------------------------------------ R2.1 setup
 
     def _setup(self, libraries: list[list[CardDef]], first_player: int | None) -> None:
@@ -116,7 +121,7 @@ class TurnsMixin:
             return
         self.main_actions += 1
         self._push(("main",))
-        self._main_actions[action.kind](self, player, action)
+        MAIN_ACTIONS[action.kind](self, player, action)
 
     def _t_end_phase(self, index: int) -> None:
         self.phase = "end"
@@ -136,7 +141,8 @@ class TurnsMixin:
         self._event("discard", player=player.index, card=card.code)
         self._push(decision.resume)
 
-    _answer_discard_display = _answer_discard
+    def _answer_discard_display(self, decision: Decision, action: Action) -> None:
+        self._answer_discard(decision, action)
 
     def _t_turn_finish(self, index: int) -> None:
         for player in self.players:                 # "this turn" effects end with the turn

@@ -40,12 +40,12 @@ def test_same_seed_same_result_and_chunks_add_up(test_set):
 
 
 def test_an_engine_error_is_counted_apart_with_its_seed(test_set, monkeypatch):
-    from rules.engine import game as game_module
+    from rules.engine import turns
 
     def broken(self, index, action):
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(game_module._MAIN_ACTIONS, "awaken", broken)
+    monkeypatch.setitem(turns.MAIN_ACTIONS, "awaken", broken)
     stats = run_match(test_set.cards, test_set.deck("Dawn Test"), test_set.deck("Dusk Test"),
                       games=20, seed=5)
     assert stats.errors > 0
