@@ -15,11 +15,12 @@ import random
 from rules.agents import AGENTS
 from rules.engine.actions import HERO, KEEP, Action
 from rules.engine.cards import has_advantage
+from rules.engine.view import MinionView, PlayerView
 
 HIDDEN_ATTACK_GUESS = 4      # what an unknown face-down minion is assumed to hit for
 
 
-def combat_values(mine, theirs) -> tuple[int, int]:
+def combat_values(mine: MinionView, theirs: MinionView) -> tuple[int, int]:
     """Final attacks (R2.3.3–R2.3.4) of two visible minions, as far as the view can tell."""
     if theirs.card is None:
         return mine.attack, HIDDEN_ATTACK_GUESS
@@ -35,7 +36,7 @@ class GreedyAgent:
     needs_view = True
     _board_size: tuple[int, int] | None = None
 
-    def choose(self, view, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: PlayerView, legal: list[Action], rng: random.Random) -> Action:
         kind = view.decision
         if kind == "mulligan":
             return self._mulligan(view, legal)
@@ -51,13 +52,13 @@ class GreedyAgent:
                 best, best_score = action, score
         return best
 
-    def score(self, view, legal: list[Action]) -> list[float]:
+    def score(self, view: PlayerView, legal: list[Action]) -> list[float]:
         """The heuristic value of each legal action (no tie-break), in order."""
         self._board_size = None
         return [_SCORERS.get(a.kind, _zero)(self, view, a) for a in legal]
 
     # -------------------------------------------------------------- setup
-    def _mulligan(self, view, legal: list[Action]) -> Action:
+    def _mulligan(self, view: PlayerView, legal: list[Action]) -> Action:
         """Send back expensive cards while the hand has fewer than 4 cheap minions."""
         cheap = sum(1 for c in view.hand if c.kind == "minion" and c.cost <= 3)
         if cheap >= 4:
@@ -67,14 +68,14 @@ class GreedyAgent:
                 return action
         return KEEP
 
-    def _board(self, view) -> tuple[int, int]:
+    def _board(self, view: PlayerView) -> tuple[int, int]:
         """(minions on our board, minion cards in our hand), once per decision."""
         if self._board_size is None:
             self._board_size = (sum(1 for m in view.minions if m is not None),
                                 sum(1 for c in view.hand if c.kind == "minion"))
         return self._board_size
 
-    def _score_place(self, view, action: Action) -> float:
+    def _score_place(self, view: PlayerView, action: Action) -> float:
         card = view.hand[action.a]
         filled, spare = self._board(view)
         # An empty board loses (R3.2): keep a minion in hand to replenish with when the board
@@ -83,32 +84,32 @@ class GreedyAgent:
             return (10 if filled < 4 or spare > 1 else -1) + card.attack * 0.1
         return (6 if filled < 3 or spare > 2 else 1) + card.attack * 0.1
 
-    def _score_ready(self, view, action: Action) -> float:
+    def _score_ready(self, view: PlayerView, action: Action) -> float:
         return 0
 
     # -------------------------------------------------------------- main phase
-    def _score_end(self, view, action: Action) -> float:
+    def _score_end(self, view: PlayerView, action: Action) -> float:
         return 0
 
-    def _score_awaken(self, view, action: Action) -> float:
+    def _score_awaken(self, view: PlayerView, action: Action) -> float:
         minion = view.minions[action.a]
         return 8 + minion.card.attack - 0.3 * minion.card.cost
 
-    def _score_item(self, view, action: Action) -> float:
+    def _score_item(self, view: PlayerView, action: Action) -> float:
         card = view.hand[action.a]
         effects = [e for a in card.by_trigger.get("use", ()) for e in a["effects"]]
         return self._effects_value(view, effects) - card.cost * 0.5
 
-    def _score_hero_skill(self, view, action: Action) -> float:
+    def _score_hero_skill(self, view: PlayerView, action: Action) -> float:
         ability = view.hero.by_trigger["active"][action.a]
         return self._effects_value(view, ability["effects"]) - ability["cost"] * 0.5
 
-    def _score_skill(self, view, action: Action) -> float:
+    def _score_skill(self, view: PlayerView, action: Action) -> float:
         ability = view.minions[action.a].card.by_trigger["active"][action.b]
         return self._effects_value(view, ability["effects"], view.minions[action.a]) \
             - ability["cost"] * 0.5
 
-    def _effects_value(self, view, effects, source=None) -> float:
+    def _effects_value(self, view: PlayerView, effects, source=None) -> float:
         """A rough worth of resolving these effects now, from the view alone."""
         value = 4.0
         for effect in effects:
@@ -128,7 +129,7 @@ class GreedyAgent:
                 value += 8 if any(m is not None for m in view.enemy_minions) else -6
         return value
 
-    def _threat(self, view, minion) -> float:
+    def _threat(self, view: PlayerView, minion: MinionView) -> float:
         """How hard an enemy minion can hit our hero on its next turn."""
         if minion.card is None:
             return HIDDEN_ATTACK_GUESS * 0.5
@@ -137,7 +138,7 @@ class GreedyAgent:
             attack += minion.card.attack
         return attack if minion.awake else attack * 0.5
 
-    def _score_attack(self, view, action: Action) -> float:
+    def _score_attack(self, view: PlayerView, action: Action) -> float:
         mine = view.minions[action.a]
         if action.b == HERO:
             damage = mine.attack
@@ -165,35 +166,35 @@ class GreedyAgent:
         return -10 - risk
 
     # -------------------------------------------------------------- answers
-    def _score_target(self, view, action: Action) -> float:
+    def _score_target(self, view: PlayerView, action: Action) -> float:
         board = view.minions if action.a == view.player else view.enemy_minions
         minion = board[action.b]
         value = (minion.attack or HIDDEN_ATTACK_GUESS) + (minion.card.cost if minion.card else 2)
         # Effects aimed at an enemy are usually harmful, at an ally helpful: take the biggest.
         return value
 
-    def _score_choose(self, view, action: Action) -> float:
+    def _score_choose(self, view: PlayerView, action: Action) -> float:
         return -action.a                       # the first option, usually the main one
 
-    def _score_pick(self, view, action: Action) -> float:
+    def _score_pick(self, view: PlayerView, action: Action) -> float:
         card = view.hand[action.a]
         return card.cost + card.attack
 
-    def _score_replenish(self, view, action: Action) -> float:
+    def _score_replenish(self, view: PlayerView, action: Action) -> float:
         return 5 + view.hand[action.a].attack
 
-    def _score_pass(self, view, action: Action) -> float:
+    def _score_pass(self, view: PlayerView, action: Action) -> float:
         return 0
 
-    def _score_discard(self, view, action: Action) -> float:
+    def _score_discard(self, view: PlayerView, action: Action) -> float:
         card = view.hand[action.a]
         return card.cost - (3 if card.kind == "minion" else 0)
 
-    def _score_discard_display(self, view, action: Action) -> float:
+    def _score_discard_display(self, view: PlayerView, action: Action) -> float:
         return view.display[action.a].cost
 
 
-def _zero(agent, view, action) -> float:
+def _zero(agent: GreedyAgent, view: PlayerView, action: Action) -> float:
     return 0
 
 

@@ -12,6 +12,7 @@ from rules.engine.actions import HERO, Action
 from rules.engine.cards import has_advantage
 from rules.engine.effects import EffectsMixin
 from rules.engine.filters import card_matches
+from rules.engine.state import Minion
 
 _NO_EFFECTS: list[dict] = []
 
@@ -19,7 +20,7 @@ _NO_EFFECTS: list[dict] = []
 class CombatMixin(EffectsMixin):
     # ------------------------------------------------------------ attack values
 
-    def _keywords(self, minion) -> set[str] | frozenset[str]:
+    def _keywords(self, minion: Minion) -> set[str] | frozenset[str]:
         """The keywords a minion has now: printed and granted, less removed, plus auras.
 
         [ruling] Keywords work while the minion sleeps: they are glossary terms of their own,
@@ -34,22 +35,22 @@ class CombatMixin(EffectsMixin):
                 have = have | {e["keyword"] for e in granted}
         return have
 
-    def _attack_mod(self, minion) -> int:
+    def _attack_mod(self, minion: Minion) -> int:
         """Buffs minus debuffs (R2.3.4): permanent, this turn, and auras."""
         mod = minion.perm_attack + minion.turn_attack
         if self._live_auras:
             mod += sum(e["_amount"] for e in self._aura_effects(minion, "attack"))
         return mod
 
-    def _current_attack(self, minion) -> int:
+    def _current_attack(self, minion: Minion) -> int:
         return max(0, minion.card.attack + self._attack_mod(minion))
 
-    def _final_attack(self, minion, against: str | None, against_shield: bool) -> int:
+    def _final_attack(self, minion: Minion, against: str | None, against_shield: bool) -> int:
         """R2.3.3–R2.3.4: printed × advantage multiplier + buffs − debuffs, at least 0."""
         advantage = has_advantage(minion.card.attribute, against) and not against_shield
         return max(0, minion.card.attack * (2 if advantage else 1) + self._attack_mod(minion))
 
-    def _aura_effects(self, minion, term: str) -> list[dict]:
+    def _aura_effects(self, minion: Minion, term: str) -> list[dict]:
         """The aura effects of kind ``term`` that reach ``minion`` now (R4.7).
 
         Memoised per state step (``_tick`` moves with every action, task and board change),
@@ -204,7 +205,7 @@ class CombatMixin(EffectsMixin):
         replenish_order = sorted(destroyed, key=lambda d: d[0] == a_spot[0])  # R2.4.1
         self._after_deaths(destroyed, replenish_order, first)
 
-    def _react(self, attacker) -> None:
+    def _react(self, attacker: Minion) -> None:
         if "react" in self._keywords(attacker) and not attacker.reacted:
             attacker.reacted = True
             attacker.attacks_left += 1

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.cards import CardDef, Ruleset
-from rules.engine.state import Player
+from rules.engine.state import Minion, Player
 
 
 class GameCore:
@@ -82,10 +82,10 @@ class GameCore:
     def _amount(self, controller: int, value: Any) -> int:
         raise NotImplementedError
 
-    def _awaken(self, index: int, minion: Any) -> None:
+    def _awaken(self, index: int, minion: Minion) -> None:
         raise NotImplementedError
 
-    def _current_attack(self, minion: Any) -> int:
+    def _current_attack(self, minion: Minion) -> int:
         raise NotImplementedError
 
     def _death_key(self, spot: tuple[int, int]) -> tuple[int, int]:
@@ -94,7 +94,7 @@ class GameCore:
     def _dying(self, p: int, s: int, restore: tuple | None = None) -> Any:
         raise NotImplementedError
 
-    def _keywords(self, minion: Any) -> Any:
+    def _keywords(self, minion: Minion) -> Any:
         raise NotImplementedError
 
     def _locate(self, uid: int) -> tuple[int, int] | None:
@@ -104,6 +104,9 @@ class GameCore:
         raise NotImplementedError
 
     def _usable(self, controller: int, source: int, ability: dict) -> bool:
+        raise NotImplementedError
+
+    def _may_attack_hero(self, minion: Minion) -> bool:
         raise NotImplementedError
 
     def _refresh_auras(self) -> None:

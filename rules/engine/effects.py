@@ -12,6 +12,7 @@ from __future__ import annotations
 from rules.engine.actions import Action
 from rules.engine.effect_terms import EffectTermsMixin
 from rules.engine.filters import PUBLIC_FILTER_KEYS, card_matches
+from rules.engine.state import Minion
 
 HERO_UID = 0
 
@@ -82,7 +83,7 @@ class EffectsMixin(EffectTermsMixin):
             return (1 - controller,)
         return (controller, 1 - controller)
 
-    def _minion_matches(self, minion, flt) -> bool:
+    def _minion_matches(self, minion: Minion, flt: dict | None) -> bool:
         if flt is None:
             return True
         # Attack and keywords are worked out (auras included) only when the filter asks.
@@ -255,7 +256,7 @@ class EffectsMixin(EffectTermsMixin):
             self._place(decision.player, action.a, decision.data[0])
             self._event("replenish", player=decision.player, slot=decision.data[0])
 
-    def _awaken(self, index: int, minion) -> None:
+    def _awaken(self, index: int, minion: Minion) -> None:
         minion.awake = True
         minion.public = True
         minion.awake_turn = self.turn

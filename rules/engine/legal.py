@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rules.engine.actions import END, HERO, KEEP, PASS, READY, Action
 from rules.engine.core import GameCore
+from rules.engine.state import Minion, Player
 
 _new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__
 
@@ -37,7 +38,7 @@ class LegalMixin(GameCore):
     def _legal_setup(self, decision) -> list[Action]:
         return self._place_actions(self.players[decision.player]) + [READY]
 
-    def _place_actions(self, player) -> list[Action]:
+    def _place_actions(self, player: Player) -> list[Action]:
         empties = player.empty_slots()
         if not empties:
             return []
@@ -93,7 +94,7 @@ class LegalMixin(GameCore):
         actions.append(END)
         return actions
 
-    def _may_attack_hero(self, minion) -> bool:
+    def _may_attack_hero(self, minion: Minion) -> bool:
         """R4.2: not on the turn it was awakened (R4.9 option for a re-act attack)."""
         if minion.awake_turn != self.turn:
             return True

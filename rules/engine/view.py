@@ -18,13 +18,16 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
+from rules.engine.core import GameCore
+from rules.engine.state import Minion
+
 
 class MinionView:
     """A minion as the viewer sees it. ``card`` is None for an unknown face-down minion."""
 
     __slots__ = ("slot", "owner", "awake", "card", "_game", "_minion", "_viewer")
 
-    def __init__(self, game, owner: int, slot: int, minion, viewer: int):
+    def __init__(self, game: GameCore, owner: int, slot: int, minion: Minion, viewer: int):
         self.slot = slot
         self.owner = owner
         self.awake = minion.awake
@@ -60,7 +63,7 @@ class MinionView:
 
 
 class PlayerView:
-    def __init__(self, game, player: int):
+    def __init__(self, game: GameCore, player: int):
         self._game = game
         self.player = player
         self.opponent = 1 - player
@@ -94,7 +97,7 @@ class PlayerView:
     def enemy_minions(self) -> tuple[MinionView | None, ...]:
         return self._board(self._game, self.opponent)
 
-    def _board(self, game, owner: int) -> tuple[MinionView | None, ...]:
+    def _board(self, game: GameCore, owner: int) -> tuple[MinionView | None, ...]:
         return tuple(None if m is None else MinionView(game, owner, s, m, self.player)
                      for s, m in enumerate(game.players[owner].minions))
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.network import quiet, track_requests
+
 # Playwright's sync API runs an event loop in this thread; the test's own database calls
 # (loading the cards) are synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -78,6 +80,7 @@ def image_loaded(page, selector: str) -> bool:
 def test_browse_query_filter_and_open_a_card(browser, catalogue):
     ARTIFACTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
+    track_requests(page)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
@@ -94,6 +97,7 @@ def test_browse_query_filter_and_open_a_card(browser, catalogue):
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"q=k%3Aminion\+a%3Afire|q=k%3Aminion%20a%3Afire"))
     page.wait_for_function("document.querySelectorAll('#results a.gallery-card').length == 2")
+    quiet(page)
     assert gallery_codes(page) == ["T-M01", "T-M06"]
     assert "kind is minion and attribute is fire" in page.inner_text("#results")
 
@@ -101,6 +105,7 @@ def test_browse_query_filter_and_open_a_card(browser, catalogue):
     page.get_by_label("Regenerate").check()
     page.wait_for_url(re.compile(r"keyword=regenerate"))
     page.wait_for_function("document.querySelectorAll('#results a.gallery-card').length == 1")
+    quiet(page)
     assert gallery_codes(page) == ["T-M06"]
 
     # The address holds the whole query: reloading it shows the same page.
@@ -122,6 +127,7 @@ def test_browse_query_filter_and_open_a_card(browser, catalogue):
     page.fill("#q", "phoenix")
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelectorAll('#results a.gallery-card').length == 1")
+    quiet(page)    # the search box's debounced request must not replace the card being opened
     page.locator("#results a.gallery-card").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/cards/T-M06/$"))

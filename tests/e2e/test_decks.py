@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.network import quiet, track_requests
+
 # Playwright's sync API runs an event loop in this thread; the test's own database calls are
 # synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -58,33 +60,6 @@ def site(live_server):
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"decks-{name}.png"), full_page=True)
-
-
-def track_requests(page) -> None:
-    """Count the page's requests in flight, for quiet()."""
-    page.in_flight = set()
-    page.on("request", lambda request: page.in_flight.add(request))
-    page.on("requestfinished", lambda request: page.in_flight.discard(request))
-    page.on("requestfailed", lambda request: page.in_flight.discard(request))
-
-
-def quiet(page, for_ms: int = 700, timeout_ms: int = 15_000) -> None:
-    """Wait until no request has been in flight for `for_ms` — longer than the search box's
-    400 ms debounce and htmx's settle delay — so no live update is still on its way.
-    (wait_for_load_state("networkidle") cannot do this: it returns at once once the page has
-    loaded.)"""
-    quiet_since = None
-    for _ in range(timeout_ms // 50):
-        page.wait_for_timeout(50)
-        if page.in_flight:
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = 0
-        else:
-            quiet_since += 50
-            if quiet_since >= for_ms:
-                return
-    raise AssertionError(f"the page kept loading for {timeout_ms} ms: {page.in_flight}")
 
 
 def add(page, name: str, times: int = 1, keyboard: bool = False) -> None:

@@ -1,0 +1,54 @@
+"""Build hook: compiles the game engine's hot path to C with mypyc.
+
+`pip install -e .` (run by ./run.sh and ./test.sh) turns the modules listed in ENGINE into C
+extension modules placed beside their sources; Python then imports the compiled ones, which
+play the same games about twice as fast. The sources stay the reference: the compiled engine is
+tested to play exactly the games the plain Python one does (tests/rules/test_compiled.py).
+
+Set CARDLAB_PURE_PYTHON=1 to install without compiling (no C compiler needed; the engine runs
+as plain Python). After editing an engine module, reinstall to recompile: the test suite
+refuses to run on compiled modules older than their sources.
+"""
+
+import os
+import runpy
+
+from setuptools import setup
+
+# The modules a simulated game spends its time in (listed in rules/engine/compiled.py, which
+# imports only the standard library). Card loading, validation, rules text, snapshots and the
+# agents' registry run once per game or less and stay plain Python.
+HERE = os.path.dirname(os.path.abspath(__file__))
+ENGINE = list(runpy.run_path(os.path.join(HERE, "rules", "engine", "compiled.py"))
+              ["ENGINE_SOURCES"])
+
+# mypyc type-checks what it compiles. The engine is typed where it matters for speed (its
+# classes and their attributes); ability data stays plain dicts, whose lookups mypy cannot
+# narrow, so these checks are left to the tests.
+MYPY_OPTIONS = [
+    "--config-file", os.devnull,
+    "--python-version", "3.11",
+    "--ignore-missing-imports",
+    "--follow-imports", "silent",            # modules that stay Python are not checked here
+    "--disable-error-code", "annotation-unchecked",
+    "--disable-error-code", "union-attr",
+    "--disable-error-code", "index",
+    "--disable-error-code", "misc",
+    "--disable-error-code", "arg-type",
+    "--disable-error-code", "var-annotated",
+    "--disable-error-code", "assignment",
+    "--disable-error-code", "return-value",
+    "--disable-error-code", "call-overload",
+    "--disable-error-code", "operator",
+]
+
+
+def extensions() -> list:
+    if os.environ.get("CARDLAB_PURE_PYTHON", "") not in ("", "0"):
+        return []
+    from mypyc.build import mypycify
+
+    return mypycify([*MYPY_OPTIONS, *ENGINE], opt_level="3", verbose=False)
+
+
+setup(ext_modules=extensions())
