@@ -14,7 +14,7 @@ import random
 
 from rules.agents import AGENTS
 from rules.engine.actions import HERO, KEEP, Action
-from rules.engine.cards import has_advantage
+from rules.engine.advantage import has_advantage
 from rules.engine.view import MinionView, PlayerView
 
 HIDDEN_ATTACK_GUESS = 4      # what an unknown face-down minion is assumed to hit for

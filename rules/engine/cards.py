@@ -12,18 +12,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from rules.engine.advantage import BEATS, has_advantage  # noqa: F401  (R1.5, re-exported)
+
 KINDS = ("hero", "minion", "item")
 ATTRIBUTES = ("fire", "grass", "water", "light", "dark")
 RARITIES = ("N", "R", "SR", "SSR", "UR")
 KEYWORDS = ("shield", "react", "regenerate")
-
-# R1.5: fire > grass > water > fire; light and dark beat nothing and lose to nothing.
-BEATS = {"fire": "grass", "grass": "water", "water": "fire"}
-
-
-def has_advantage(attribute: str | None, other: str | None) -> bool:
-    """True when ``attribute`` beats ``other`` in the advantage cycle (R1.5)."""
-    return attribute is not None and BEATS.get(attribute) == other
 
 
 class CardDataError(ValueError):

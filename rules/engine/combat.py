@@ -9,7 +9,7 @@ moment its source sleeps, leaves or its condition fails.
 from __future__ import annotations
 
 from rules.engine.actions import HERO, Action
-from rules.engine.cards import has_advantage
+from rules.engine.advantage import has_advantage
 from rules.engine.effects import EffectsMixin
 from rules.engine.filters import card_matches
 from rules.engine.state import Minion
@@ -53,24 +53,33 @@ class CombatMixin(EffectsMixin):
     def _aura_effects(self, minion: Minion, term: str) -> list[dict]:
         """The aura effects of kind ``term`` that reach ``minion`` now (R4.7).
 
-        Memoised per state step (``_tick`` moves with every action, task and board change),
-        because agents and combat ask about the same minions many times between changes."""
+        Memoised, because agents and combat ask about the same minions many times between
+        changes. What an unconditional aura with a fixed amount reaches depends on the board
+        alone (which minions, where, awake or not, their printed properties), so its part is
+        kept until the board changes (``_refresh_auras``); the other auras' part is kept for one
+        state step (``_tick`` moves with every action and task). Callers only add the amounts
+        and join the keywords, so the order of the effects returned does not matter."""
         if self._aura_busy:      # an aura's own condition or amount asks about attack values:
             return []            # answer from the cards alone instead of recursing forever
-        cache = self._aura_cache
-        if cache.get("tick") != self._tick:
-            cache.clear()
-            cache["tick"] = self._tick
-            cache["table"] = self._aura_table()
-        return cache["table"].get((minion.uid, term), _NO_EFFECTS)
+        if self._aura_key != self._board_version:
+            self._aura_key = self._board_version
+            self._aura_memo = self._aura_table(self._static_auras)
+        found = self._aura_memo.get((minion.uid, term), _NO_EFFECTS)
+        if not self._dynamic_auras:
+            return found
+        if self._aura_tick != self._tick:
+            self._aura_tick = self._tick
+            self._aura_dynamic = self._aura_table(self._dynamic_auras)
+        more = self._aura_dynamic.get((minion.uid, term))
+        return found + more if more else found
 
-    def _aura_table(self) -> dict[tuple[int, str], list[dict]]:
-        """Every aura effect in force, keyed by (minion uid, effect term): each aura's
-        condition, reach and amount are worked out once per state step, not per minion."""
+    def _aura_table(self, auras: list[tuple]) -> dict[tuple[int, str], list[dict]]:
+        """The effects of these auras in force, keyed by (minion uid, effect term): each aura's
+        condition, reach and amount are worked out once, not per minion."""
         self._aura_busy = True
         try:
             table: dict[tuple[int, str], list[dict]] = {}
-            for index, source, ability in self._live_auras:
+            for index, source, ability in auras:
                 if ability["if"] is not None and not self._condition(index, ability["if"]):
                     continue
                 for effect in ability["effects"]:
@@ -95,6 +104,7 @@ class CombatMixin(EffectsMixin):
         """Recompute the auras in force; called whenever a minion enters, leaves or wakes.
         (Kept as a list so the common case — no aura on the board — costs one truth test.)"""
         self._tick += 1              # the board changed: memoised aura answers are stale
+        self._board_version += 1
         if not self._auras:
             return
         live = []
@@ -106,6 +116,8 @@ class CombatMixin(EffectsMixin):
                         if minion.awake or ability["sleeping"]:
                             live.append((index, minion.uid, ability))
         self._live_auras = live
+        self._static_auras = [a for a in live if _is_static(a[2])]
+        self._dynamic_auras = [a for a in live if not _is_static(a[2])]
 
     def _aura_spots(self, controller, source, target) -> list[tuple[int, int]]:
         # Filters on attack would recurse into auras; match an aura's filter on the card.
@@ -144,8 +156,9 @@ class CombatMixin(EffectsMixin):
             against = foe.hero.attribute if self.ruleset.hero_advantage else None
             damage = self._final_attack(attacker, against, False)
             foe.hp -= damage
-            self._event("attack_hero", player=index, card=attacker.card.code, damage=damage,
-                        hp=foe.hp)
+            if self.events is not None:
+                self._event("attack_hero", player=index, card=attacker.card.code, damage=damage,
+                            hp=foe.hp)
             return
         self._push(("combat", attacker.uid, foe.minions[action.b].uid))
 
@@ -156,8 +169,9 @@ class CombatMixin(EffectsMixin):
         defender = self.players[d_side].minions[d_slot]
         if not defender.awake:                                                # R2.3.2
             defender.public = True
-        self._event("combat", player=a_side, attacker=attacker.card.code, slot=a_slot,
-                    defender=defender.card.code, target=d_slot, revealed=not defender.awake)
+        if self.events is not None:
+            self._event("combat", player=a_side, attacker=attacker.card.code, slot=a_slot,
+                        defender=defender.card.code, target=d_slot, revealed=not defender.awake)
         self.combat = {"attacker": attacker_uid, "defender": defender_uid, "skipped": False,
                        "restore": {m.uid: _before_combat(m)
                                    for m in (attacker, defender)}}
@@ -174,7 +188,8 @@ class CombatMixin(EffectsMixin):
         combat, self.combat = self.combat, None
         a_spot, d_spot = self._locate(combat["attacker"]), self._locate(combat["defender"])
         if combat["skipped"] or a_spot is None or d_spot is None or a_spot[0] == d_spot[0]:
-            self._event("combat_unresolved")                                  # R2.3.6
+            if self.events is not None:
+                self._event("combat_unresolved")                                  # R2.3.6
             return
         attacker = self.players[a_spot[0]].minions[a_spot[1]]
         defender = self.players[d_spot[0]].minions[d_spot[1]]
@@ -187,8 +202,9 @@ class CombatMixin(EffectsMixin):
             losers.append((a_spot, attacker))
         if d_final <= a_final:
             losers.append((d_spot, defender))
-        self._event("combat_result", attack=a_final, defense=d_final,
-                    losers=[m.card.code for _, m in losers])
+        if self.events is not None:
+            self._event("combat_result", attack=a_final, defense=d_final,
+                        losers=[m.card.code for _, m in losers])
         destroyed = [d for d in (self._dying(*spot, restore=combat["restore"][m.uid])
                                  for spot, m in losers) if d is not None]
         dead = {d[2].uid for d in destroyed}
@@ -209,7 +225,14 @@ class CombatMixin(EffectsMixin):
         if "react" in self._keywords(attacker) and not attacker.reacted:
             attacker.reacted = True
             attacker.attacks_left += 1
-            self._event("react", card=attacker.card.code)
+            if self.events is not None:
+                self._event("react", card=attacker.card.code)
+
+
+def _is_static(ability: dict) -> bool:
+    """Unconditional, with fixed amounts: what the aura does depends on the board alone."""
+    return ability["if"] is None and all(isinstance(e.get("amount", 0), int)
+                                         for e in ability["effects"])
 
 
 def _card_level_match(minion, flt) -> bool:

@@ -13,6 +13,7 @@ import importlib
 from pathlib import Path
 
 ENGINE_SOURCES = (
+    "rules/engine/advantage.py",
     "rules/engine/core.py",
     "rules/engine/legal.py",
     "rules/engine/effect_terms.py",

@@ -48,7 +48,13 @@ class GameCore:
     _aura_busy: bool
     _live_auras: list[tuple]
     _tick: int
-    _aura_cache: dict
+    _aura_key: int
+    _aura_memo: dict
+    _board_version: int
+    _static_auras: list[tuple]
+    _dynamic_auras: list[tuple]
+    _aura_tick: int
+    _aura_dynamic: dict
     _fallen: dict[int, CardDef]
 
     # Defined by the parts of the game below; declared here so each part can call the others.
@@ -142,6 +148,12 @@ STATE_ATTRIBUTES = (
     '_aura_busy',
     '_live_auras',
     '_tick',
-    '_aura_cache',
+    '_aura_key',
+    '_aura_memo',
+    '_board_version',
+    '_static_auras',
+    '_dynamic_auras',
+    '_aura_tick',
+    '_aura_dynamic',
     '_fallen',
 )

@@ -27,19 +27,22 @@ class EffectTermsMixin(LegalMixin):
         amount = max(0, self._amount(controller, effect["amount"]))
         for index in self._heroes(controller, effect["hero"]):
             self.players[index].hp -= amount
-            self._event("hero_damage", player=index, amount=amount, hp=self.players[index].hp)
+            if self.events is not None:
+                self._event("hero_damage", player=index, amount=amount, hp=self.players[index].hp)
 
     def _e_heal_hero(self, controller, source, effect, other, targets) -> None:
         amount = max(0, self._amount(controller, effect["amount"]))
         for index in self._heroes(controller, effect["hero"]):
             player = self.players[index]
             player.hp = max(player.hp, min(player.hero.hp, player.hp + amount))
-            self._event("hero_heal", player=index, amount=amount, hp=player.hp)
+            if self.events is not None:
+                self._event("hero_heal", player=index, amount=amount, hp=player.hp)
 
     def _e_energy(self, controller, source, effect, other, targets) -> None:
         player = self.players[controller]
         player.energy = max(0, player.energy + self._amount(controller, effect["amount"]))
-        self._event("energy", player=controller, energy=player.energy)
+        if self.events is not None:
+            self._event("energy", player=controller, energy=player.energy)
 
     # ------------------------------------------------------------ minions
 
@@ -59,8 +62,9 @@ class EffectTermsMixin(LegalMixin):
                 minion.turn_attack += amount
             else:
                 minion.perm_attack += amount
-            self._event("attack_change", card=minion.card.code, amount=amount,
-                        duration=effect["duration"])
+            if self.events is not None:
+                self._event("attack_change", card=minion.card.code, amount=amount,
+                            duration=effect["duration"])
 
     def _e_grant_keyword(self, controller, source, effect, other, targets) -> None:
         keyword = effect["keyword"]
@@ -71,7 +75,8 @@ class EffectTermsMixin(LegalMixin):
             else:
                 minion.keywords.add(keyword)
                 minion.turn_removed.discard(keyword)
-            self._event("keyword_granted", card=minion.card.code, keyword=keyword)
+            if self.events is not None:
+                self._event("keyword_granted", card=minion.card.code, keyword=keyword)
 
     def _e_remove_keyword(self, controller, source, effect, other, targets) -> None:
         keyword = effect["keyword"]
@@ -81,7 +86,8 @@ class EffectTermsMixin(LegalMixin):
                 minion.turn_removed.add(keyword)
             else:
                 minion.keywords.discard(keyword)
-            self._event("keyword_removed", card=minion.card.code, keyword=keyword)
+            if self.events is not None:
+                self._event("keyword_removed", card=minion.card.code, keyword=keyword)
 
     def _e_return_to_hand(self, controller, source, effect, other, targets) -> None:
         for uid in targets:
@@ -93,7 +99,8 @@ class EffectTermsMixin(LegalMixin):
             self.players[p].minions[s] = None
             self.players[p].hand.append(minion.card)       # R2.4.2: to its controller's hand
             self._refresh_auras()
-            self._event("returned", player=p, slot=s, card=minion.card.code)
+            if self.events is not None:
+                self._event("returned", player=p, slot=s, card=minion.card.code)
 
     def _e_awaken(self, controller, source, effect, other, targets) -> None:
         for uid in targets:
@@ -115,8 +122,9 @@ class EffectTermsMixin(LegalMixin):
             minion.attacks_left = 0                # [ruling] it cannot attack this turn
             minion.controlled_turn = self.turn
             self._refresh_auras()
-            self._event("mind_control", player=controller, slot=empties[0],
-                        card=minion.card.code)
+            if self.events is not None:
+                self._event("mind_control", player=controller, slot=empties[0],
+                            card=minion.card.code)
 
     def _e_summon(self, controller, source, effect, other, targets) -> None:
         count = self._amount(controller, effect["count"])
@@ -144,7 +152,8 @@ class EffectTermsMixin(LegalMixin):
             minion.awake_turn = self.turn
             minion.attacks_left = 1
         self._refresh_auras()
-        self._event("summon", player=controller, slot=slot, card=card.code, awake=awake)
+        if self.events is not None:
+            self._event("summon", player=controller, slot=slot, card=card.code, awake=awake)
 
     # ------------------------------------------------------------ cards in hand
 
@@ -177,7 +186,8 @@ class EffectTermsMixin(LegalMixin):
     def _e_skip_draw(self, controller, source, effect, other, targets) -> None:
         who = controller if effect["player"] == "own" else 1 - controller
         self.players[who].skip_draw = True
-        self._event("skip_draw", player=who)
+        if self.events is not None:
+            self._event("skip_draw", player=who)
 
     def _pick_next(self, purpose, chooser, controller, source, effect, other, left) -> None:
         """Ask ``chooser`` for one more hand card (of ``left``) for a chosen-card effect."""
@@ -208,14 +218,16 @@ class EffectTermsMixin(LegalMixin):
         player = self.players[index]
         card = player.hand.pop(position)
         (player.graveyard if purpose == "discard" else player.display).append(card)
-        self._event(purpose, player=index, card=card.code)
+        if self.events is not None:
+            self._event(purpose, player=index, card=card.code)
 
     # ------------------------------------------------------------ structure
 
     def _e_skip_combat(self, controller, source, effect, other, targets) -> None:
         if self.combat is not None:                                           # R2.3.6
             self.combat["skipped"] = True
-            self._event("combat_skipped", player=controller)
+            if self.events is not None:
+                self._event("combat_skipped", player=controller)
         self._push(("effects", controller, source, effect["effects"], 0, other))
 
     def _e_choose(self, controller, source, effect, other, targets) -> None:
@@ -226,5 +238,6 @@ class EffectTermsMixin(LegalMixin):
         self._push(decision.resume + (action.a,))
 
     def _t_chose(self, controller, source, effect, other, option: int) -> None:
-        self._event("chose", player=controller, option=option)
+        if self.events is not None:
+            self._event("chose", player=controller, option=option)
         self._push(("effects", controller, source, effect["options"][option], 0, other))

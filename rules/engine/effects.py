@@ -38,8 +38,9 @@ class EffectsMixin(EffectTermsMixin):
         condition = ability["if"]
         if condition is not None and not self._condition(controller, condition):
             return
-        self._event("ability", player=controller, source=self._source_code(controller, source),
-                    trigger=ability["trigger"])
+        if self.events is not None:
+            self._event("ability", player=controller, source=self._source_code(controller, source),
+                        trigger=ability["trigger"])
         self._push(("effects", controller, source, ability["effects"], 0, other))
 
     def _source_code(self, controller: int, source: int) -> str | None:
@@ -210,13 +211,15 @@ class EffectsMixin(EffectTermsMixin):
                 minion.perm_attack, minion.turn_attack = restore[0], restore[1]
                 minion.keywords, minion.turn_granted, minion.turn_removed = \
                     set(restore[2]), set(restore[3]), set(restore[4])
-            self._event("regenerate", player=p, slot=s, card=minion.card.code)
+            if self.events is not None:
+                self._event("regenerate", player=p, slot=s, card=minion.card.code)
             return None
         self.players[p].minions[s] = None                                     # R2.3.8
         self.players[p].graveyard.append(minion.card)
         self._fallen[minion.uid] = minion.card
         self._refresh_auras()
-        self._event("destroyed", player=p, slot=s, card=minion.card.code)
+        if self.events is not None:
+            self._event("destroyed", player=p, slot=s, card=minion.card.code)
         return p, s, minion
 
     def _death_key(self, spot: tuple[int, int]) -> tuple[int, int]:
@@ -254,7 +257,8 @@ class EffectsMixin(EffectTermsMixin):
         self._owed[decision.player] -= 1
         if action.kind == "replenish":
             self._place(decision.player, action.a, decision.data[0])
-            self._event("replenish", player=decision.player, slot=decision.data[0])
+            if self.events is not None:
+                self._event("replenish", player=decision.player, slot=decision.data[0])
 
     def _awaken(self, index: int, minion: Minion) -> None:
         minion.awake = True
@@ -266,7 +270,8 @@ class EffectsMixin(EffectTermsMixin):
         awakened = self.awakened[index]
         awakened[minion.card.code] = awakened.get(minion.card.code, 0) + 1
         self._refresh_auras()
-        self._event("awaken", player=index, card=minion.card.code)
+        if self.events is not None:
+            self._event("awaken", player=index, card=minion.card.code)
         self._push(*(("ability", index, minion.uid, a, -1)
                      for a in minion.card.by_trigger.get("awaken", ())))       # R4.4
 
@@ -286,7 +291,8 @@ class EffectsMixin(EffectTermsMixin):
         card = player.hand.pop(action.a)
         player.energy -= card.cost                                            # R2.2.3 a
         self.played[index][card.code] = self.played[index].get(card.code, 0) + 1
-        self._event("item", player=index, card=card.code)
+        if self.events is not None:
+            self._event("item", player=index, card=card.code)
         # The item's abilities get a source id of their own (no minion has it) so the event
         # log can name the item that resolved them, as it names a fallen minion's last words.
         source = -self._next_uid

@@ -92,7 +92,13 @@ class Game(TurnsMixin):
         self._live_auras = []   # (controller, source uid, ability) in force
         self._tick = 0                # moves with every state step; keys the aura memo
         self.main_actions = 0         # main-phase actions this turn (Ruleset.action_limit)
-        self._aura_cache = {}
+        self._board_version = 0       # moves whenever a minion enters, leaves or wakes
+        self._static_auras = []       # the live auras whose effect depends on the board alone
+        self._dynamic_auras = []      # and the others (a condition, a counted amount)
+        self._aura_key = -1           # the board version _aura_memo holds the static part for
+        self._aura_memo = {}
+        self._aura_tick = -1          # the step _aura_dynamic holds the other part for
+        self._aura_dynamic = {}
         # Per seat, how often each card code was played (into a slot, or an item used) and
         # awakened: the simulator's per-card figures come from here, with logging off.
         self.played = ({}, {})
@@ -198,7 +204,10 @@ class Game(TurnsMixin):
         clone._stack = list(self._stack)
         clone._owed = list(self._owed)
         clone._fallen = dict(self._fallen)
-        clone._aura_cache = {}
+        clone._aura_key = -1
+        clone._aura_memo = {}
+        clone._aura_tick = -1
+        clone._aura_dynamic = {}
         clone.played = (dict(self.played[0]), dict(self.played[1]))
         clone.awakened = (dict(self.awakened[0]), dict(self.awakened[1]))
         clone._legal = None
@@ -232,6 +241,8 @@ class Game(TurnsMixin):
         self._legal = None
 
     def _event(self, kind: str, **data: Any) -> None:
+        # Callers check ``self.events is not None`` first: with logging off (bulk runs) the
+        # event's arguments are then never even worked out.
         if self.events is not None:
             data["t"] = kind
             self.events.append(data)
@@ -250,9 +261,11 @@ class Game(TurnsMixin):
                 player.hand.append(player.deck.pop())
             else:                                                   # R2.4.3
                 player.hp -= 1
-                self._event("fatigue", player=index, hp=player.hp)
+                if self.events is not None:
+                    self._event("fatigue", player=index, hp=player.hp)
         if count > 0:
-            self._event("draw", player=index, count=count)
+            if self.events is not None:
+                self._event("draw", player=index, count=count)
 
     def _place(self, index: int, hand_index: int, slot: int) -> Minion:
         player = self.players[index]
@@ -262,7 +275,8 @@ class Game(TurnsMixin):
         played = self.played[index]
         played[card.code] = played.get(card.code, 0) + 1
         self._refresh_auras()
-        self._event("place", player=index, slot=slot, card=card.code)
+        if self.events is not None:
+            self._event("place", player=index, slot=slot, card=card.code)
         return minion
 
     # ------------------------------------------------------------ R3 victory
@@ -293,7 +307,8 @@ class Game(TurnsMixin):
         self.decision = None
         self._legal = None
         self._stack.clear()
-        self._event("game_over", winner=winner, reason=reason)
+        if self.events is not None:
+            self._event("game_over", winner=winner, reason=reason)
 
 
 # Dispatch tables, built once: a dict lookup per task beats building method names.

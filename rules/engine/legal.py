@@ -13,6 +13,26 @@ from rules.engine.state import Minion, Player
 
 _new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__
 
+# The main phase's place, awaken and attack actions, built once: legal actions are listed after
+# every action of a game, and a shared immutable Action costs nothing to hand out again.
+_TABLE_SIZE = 32     # hand positions and slots covered; larger ones are built when needed
+_PLACE = [[_new(Action, ("place", i, s)) for s in range(_TABLE_SIZE)]
+          for i in range(_TABLE_SIZE)]
+_AWAKEN = [_new(Action, ("awaken", s, -1)) for s in range(_TABLE_SIZE)]
+_ATTACK = [[_new(Action, ("attack", s, t)) for t in range(_TABLE_SIZE)]
+           for s in range(_TABLE_SIZE)]
+_ATTACK_HERO = [_new(Action, ("attack", s, HERO)) for s in range(_TABLE_SIZE)]
+
+
+def _place_action(i: int, slot: int) -> Action:
+    if i < _TABLE_SIZE and slot < _TABLE_SIZE:
+        return _PLACE[i][slot]
+    return _new(Action, ("place", i, slot))
+
+
+def _slot_action(table: list[Action], kind: str, slot: int, target: int) -> Action:
+    return table[slot] if slot < _TABLE_SIZE else _new(Action, (kind, slot, target))
+
 
 def unique_cards(cards, kind: str | None = None) -> list[tuple[int, object]]:
     """(position, card) for the first copy of each card code, optionally of one kind."""
@@ -42,11 +62,11 @@ class LegalMixin(GameCore):
         empties = player.empty_slots()
         if not empties:
             return []
-        return [Action("place", i, slot) for i, _ in unique_cards(player.hand, "minion")
+        return [_place_action(i, slot) for i, _ in unique_cards(player.hand, "minion")
                 for slot in empties]
 
     def _legal_main(self, decision) -> list[Action]:
-        # The hottest function of a simulation: plain loops, tuples built directly.
+        # The hottest function of a simulation: plain loops, prebuilt actions.
         index = decision.player
         if self.main_actions >= self.ruleset.action_limit:
             return [END]                           # [ruling] see Ruleset.action_limit
@@ -62,7 +82,7 @@ class LegalMixin(GameCore):
             seen.add(card.code)
             if card.kind == "minion":
                 for slot in empties:
-                    actions.append(_new(Action, ("place", i, slot)))
+                    actions.append(_place_action(i, slot))
             elif card.cost <= energy:
                 items.append((i, card))
         enemy_slots = [s for s, m in enumerate(foe.minions) if m is not None]
@@ -72,13 +92,15 @@ class LegalMixin(GameCore):
                 continue
             if not minion.awake:
                 if minion.card.cost <= energy:
-                    actions.append(_new(Action, ("awaken", slot, -1)))
+                    actions.append(_slot_action(_AWAKEN, "awaken", slot, -1))
                 continue
             if minion.attacks_left > 0 and not (exclusive and minion.skill_used):
                 for target in enemy_slots:
-                    actions.append(_new(Action, ("attack", slot, target)))
+                    actions.append(_ATTACK[slot][target] if slot < _TABLE_SIZE
+                                   and target < _TABLE_SIZE
+                                   else _new(Action, ("attack", slot, target)))
                 if self._may_attack_hero(minion):
-                    actions.append(_new(Action, ("attack", slot, HERO)))
+                    actions.append(_slot_action(_ATTACK_HERO, "attack", slot, HERO))
             actives = minion.card.by_trigger.get("active")
             if actives and not minion.skill_used and not (exclusive and minion.attacked):
                 for i, ability in enumerate(actives):

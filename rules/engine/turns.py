@@ -31,8 +31,9 @@ class TurnsMixin(CombatMixin):
         # R2.1.2 [ruling]: uniformly at random from the seed unless the caller fixes it.
         first = self.rng.randrange(2) if first_player is None else first_player
         self.first_player = self.active = first
-        self._event("setup", first_player=first,
-                    heroes=[p.hero.code for p in self.players])
+        if self.events is not None:
+            self._event("setup", first_player=first,
+                        heroes=[p.hero.code for p in self.players])
         for player in self.players:
             self._draw(player.index, self.ruleset.opening_hand)            # R2.1.3
         second = 1 - first
@@ -56,7 +57,8 @@ class TurnsMixin(CombatMixin):
         player.marked = []
         self._draw(player.index, self.ruleset.opening_hand - len(player.hand))
         self.rng.shuffle(player.deck)
-        self._event("mulligan", player=player.index, count=len(chosen))
+        if self.events is not None:
+            self._event("mulligan", player=player.index, count=len(chosen))
 
     def _t_setup_place(self, player: int) -> None:
         self.phase = "setup"
@@ -69,7 +71,8 @@ class TurnsMixin(CombatMixin):
 
     def _t_setup_end(self) -> None:
         self._started = True
-        self._event("setup_end")
+        if self.events is not None:
+            self._event("setup_end")
         self._check_victory()
         if self.result is None:
             self._push(("turn_begin", self.first_player))
@@ -92,17 +95,20 @@ class TurnsMixin(CombatMixin):
                 if minion is not None:
                     minion.attacks_left = 1 if minion.awake and side is player else 0
                     minion.attacked = minion.reacted = minion.skill_used = False
-        self._event("turn", turn=self.turn, player=index)
+        if self.events is not None:
+            self._event("turn", turn=self.turn, player=index)
         if player.skip_draw:                                   # R1.2: a skipped draw phase
             player.skip_draw = False
             player.graveyard.extend(player.display)
-            self._event("draw_skipped", player=index, discarded=len(player.display))
+            if self.events is not None:
+                self._event("draw_skipped", player=index, discarded=len(player.display))
             player.display = []
         else:
             if not first_turn:                                 # R2.2.1
                 self._draw(index, 1)
             if player.display:                                 # R1.2
-                self._event("display_returned", player=index, count=len(player.display))
+                if self.events is not None:
+                    self._event("display_returned", player=index, count=len(player.display))
                 player.hand.extend(player.display)
                 player.display = []
         rules = self.ruleset                                   # R2.2.2
@@ -138,7 +144,8 @@ class TurnsMixin(CombatMixin):
         zone = player.hand if action.kind == "discard" else player.display
         card = zone.pop(action.a)
         player.graveyard.append(card)
-        self._event("discard", player=player.index, card=card.code)
+        if self.events is not None:
+            self._event("discard", player=player.index, card=card.code)
         self._push(decision.resume)
 
     def _answer_discard_display(self, decision: Decision, action: Action) -> None:

@@ -25,7 +25,8 @@ from rules.engine.state import Minion
 class MinionView:
     """A minion as the viewer sees it. ``card`` is None for an unknown face-down minion."""
 
-    __slots__ = ("slot", "owner", "awake", "card", "_game", "_minion", "_viewer")
+    __slots__ = ("slot", "owner", "awake", "card", "_game", "_minion", "_viewer", "_attack",
+                 "_keywords")
 
     def __init__(self, game: GameCore, owner: int, slot: int, minion: Minion, viewer: int):
         self.slot = slot
@@ -33,17 +34,25 @@ class MinionView:
         self.awake = minion.awake
         self.card = minion.card if owner == viewer or minion.public else None
         self._game, self._minion, self._viewer = game, minion, viewer
+        self._attack = -1                    # worked out when first read (a view is read
+        self._keywords: frozenset[str] | None = None   # before the game moves on)
 
     @property
     def attack(self) -> int | None:
         """Current attack (printed plus buffs and auras); None when the card is unknown."""
-        return None if self.card is None else self._game._current_attack(self._minion)
+        if self.card is None:
+            return None
+        if self._attack < 0:
+            self._attack = self._game._current_attack(self._minion)
+        return self._attack
 
     @property
     def keywords(self) -> frozenset[str]:
         if self.card is None:
             return frozenset()
-        return frozenset(self._game._keywords(self._minion))
+        if self._keywords is None:
+            self._keywords = frozenset(self._game._keywords(self._minion))
+        return self._keywords
 
     @property
     def can_attack(self) -> bool:

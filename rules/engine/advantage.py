@@ -1,0 +1,12 @@
+"""R1.5, the attribute advantage cycle: fire > grass > water > fire; light and dark beat nothing
+and lose to nothing. A module of its own so the compiled engine calls it natively (see
+rules/engine/compiled.py); ``rules.engine.cards`` re-exports it."""
+
+from __future__ import annotations
+
+BEATS = {"fire": "grass", "grass": "water", "water": "fire"}
+
+
+def has_advantage(attribute: str | None, other: str | None) -> bool:
+    """True when ``attribute`` beats ``other`` in the advantage cycle (R1.5)."""
+    return attribute is not None and BEATS.get(attribute) == other
