@@ -46,7 +46,18 @@ class GreedyAgent:
         best, best_score = legal[0], float("-inf")
         scorers = _SCORERS
         for action in legal:
-            score = scorers.get(action.kind, _zero)(self, view, action)
+            kind = action.kind
+            # The common kinds are called directly (a native call when compiled).
+            if kind == "attack":
+                score = self._score_attack(view, action)
+            elif kind == "place":
+                score = self._score_place(view, action)
+            elif kind == "awaken":
+                score = self._score_awaken(view, action)
+            elif kind == "end":
+                score = 0.0
+            else:
+                score = scorers.get(kind, _zero)(self, view, action)
             score += rng.random() * 0.01          # deterministic, seeded tie-break
             if score > best_score:
                 best, best_score = action, score

@@ -119,28 +119,31 @@ class CombatMixin(EffectsMixin):
         self._static_auras = [a for a in live if _is_static(a[2])]
         self._dynamic_auras = [a for a in live if not _is_static(a[2])]
 
-    def _aura_spots(self, controller, source, target) -> list[tuple[int, int]]:
+    def _aura_spots(self, controller: int, source: int, target: dict) -> list[tuple[int, int]]:
         # Filters on attack would recurse into auras; match an aura's filter on the card.
-        flt = target["filter"]
-        spots = []
-        if target["pick"] == "adjacent":
+        flt, pick, other = target["filter"], target["pick"], target["other"]
+        out: list[tuple[int, int]] = []
+        if pick == "adjacent":
             anchor = self._locate(source)
             if anchor is None:
-                return []
+                return out
             p, s = anchor
-            spots = [(p, t) for t in (s - 1, s + 1) if 0 <= t < self.ruleset.slots]
-        else:
-            spots = [(p, s) for p in self._sides(controller, target["side"])
-                     for s in range(self.ruleset.slots)]
-        out = []
-        for p, s in spots:
-            m = self.players[p].minions[s]
-            if m is not None and not (target["other"] and m.uid == source) \
-                    and _card_level_match(m, flt):
-                out.append((p, s))
-        if target["pick"] in ("leftmost", "rightmost"):
+            minions = self.players[p].minions
+            for t in (s - 1, s + 1):
+                if 0 <= t < self.ruleset.slots:
+                    m = minions[t]
+                    if m is not None and not (other and m.uid == source) \
+                            and (flt is None or card_matches(m.card, flt, m)):
+                        out.append((p, t))
+            return out
+        for p in self._sides(controller, target["side"]):
+            for s, m in enumerate(self.players[p].minions):
+                if m is not None and not (other and m.uid == source) \
+                        and (flt is None or card_matches(m.card, flt, m)):
+                    out.append((p, s))
+        if pick in ("leftmost", "rightmost"):
             firsts: dict[int, tuple[int, int]] = {}
-            for spot in (out if target["pick"] == "leftmost" else reversed(out)):
+            for spot in (out if pick == "leftmost" else reversed(out)):
                 firsts.setdefault(spot[0], spot)
             out = list(firsts.values())
         return out
@@ -233,10 +236,6 @@ def _is_static(ability: dict) -> bool:
     """Unconditional, with fixed amounts: what the aura does depends on the board alone."""
     return ability["if"] is None and all(isinstance(e.get("amount", 0), int)
                                          for e in ability["effects"])
-
-
-def _card_level_match(minion, flt) -> bool:
-    return card_matches(minion.card, flt, minion)
 
 
 def _before_combat(minion) -> tuple:

@@ -15,7 +15,6 @@ every decision, so only what they use is paid for): read a view before the next 
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 from rules.engine.core import GameCore
@@ -97,14 +96,20 @@ class PlayerView:
         self.enemy_graveyard = tuple(foe.graveyard)
         self.hero_skill_used = me.hero_skill_used
         self.result = game.result
+        self._minions: tuple[MinionView | None, ...] | None = None         # built when first
+        self._enemy_minions: tuple[MinionView | None, ...] | None = None   # read
 
-    @cached_property
+    @property
     def minions(self) -> tuple[MinionView | None, ...]:
-        return self._board(self._game, self.player)
+        if self._minions is None:
+            self._minions = self._board(self._game, self.player)
+        return self._minions
 
-    @cached_property
+    @property
     def enemy_minions(self) -> tuple[MinionView | None, ...]:
-        return self._board(self._game, self.opponent)
+        if self._enemy_minions is None:
+            self._enemy_minions = self._board(self._game, self.opponent)
+        return self._enemy_minions
 
     def _board(self, game: GameCore, owner: int) -> tuple[MinionView | None, ...]:
         return tuple(None if m is None else MinionView(game, owner, s, m, self.player)
