@@ -14,7 +14,7 @@ from rules.engine.effects import EffectsMixin
 from rules.engine.filters import card_matches
 from rules.engine.state import Minion
 
-_NO_EFFECTS: list[dict] = []
+_NOTHING: list = []
 
 
 class CombatMixin(EffectsMixin):
@@ -30,16 +30,16 @@ class CombatMixin(EffectsMixin):
         if minion.turn_granted or minion.turn_removed:
             have = (have | minion.turn_granted) - minion.turn_removed
         if self._live_auras:
-            granted = self._aura_effects(minion, "grant_keyword")
+            granted = self._aura_values(minion, "grant_keyword")
             if granted:
-                have = have | {e["keyword"] for e in granted}
+                have = have | set(granted)
         return have
 
     def _attack_mod(self, minion: Minion) -> int:
         """Buffs minus debuffs (R2.3.4): permanent, this turn, and auras."""
         mod = minion.perm_attack + minion.turn_attack
         if self._live_auras:
-            mod += sum(e["_amount"] for e in self._aura_effects(minion, "attack"))
+            mod += sum(self._aura_values(minion, "attack"))
         return mod
 
     def _current_attack(self, minion: Minion) -> int:
@@ -50,21 +50,22 @@ class CombatMixin(EffectsMixin):
         advantage = has_advantage(minion.card.attribute, against) and not against_shield
         return max(0, minion.card.attack * (2 if advantage else 1) + self._attack_mod(minion))
 
-    def _aura_effects(self, minion: Minion, term: str) -> list[dict]:
-        """The aura effects of kind ``term`` that reach ``minion`` now (R4.7).
+    def _aura_values(self, minion: Minion, term: str) -> list:
+        """What the auras reaching ``minion`` now give it (R4.7): for ``"attack"`` each aura's
+        amount, for ``"grant_keyword"`` each keyword granted (the only aura effects).
 
         Memoised, because agents and combat ask about the same minions many times between
         changes. What an unconditional aura with a fixed amount reaches depends on the board
         alone (which minions, where, awake or not, their printed properties), so its part is
         kept until the board changes (``_refresh_auras``); the other auras' part is kept for one
         state step (``_tick`` moves with every action and task). Callers only add the amounts
-        and join the keywords, so the order of the effects returned does not matter."""
+        and join the keywords, so the order of the values returned does not matter."""
         if self._aura_busy:      # an aura's own condition or amount asks about attack values:
             return []            # answer from the cards alone instead of recursing forever
         if self._aura_key != self._board_version:
             self._aura_key = self._board_version
             self._aura_memo = self._aura_table(self._static_auras)
-        found = self._aura_memo.get((minion.uid, term), _NO_EFFECTS)
+        found = self._aura_memo.get((minion.uid, term), _NOTHING)
         if not self._dynamic_auras:
             return found
         if self._aura_tick != self._tick:
@@ -73,12 +74,13 @@ class CombatMixin(EffectsMixin):
         more = self._aura_dynamic.get((minion.uid, term))
         return found + more if more else found
 
-    def _aura_table(self, auras: list[tuple]) -> dict[tuple[int, str], list[dict]]:
-        """The effects of these auras in force, keyed by (minion uid, effect term): each aura's
-        condition, reach and amount are worked out once, not per minion."""
+    def _aura_table(self, auras: list[tuple]) -> dict[tuple[int, str], list]:
+        """What these auras give, keyed by (minion uid, effect term): attack amounts and
+        keywords granted. Each aura's condition, reach and amount are worked out once, not per
+        minion."""
         self._aura_busy = True
         try:
-            table: dict[tuple[int, str], list[dict]] = {}
+            table: dict[tuple[int, str], list] = {}
             for index, source, ability in auras:
                 if ability["if"] is not None and not self._condition(index, ability["if"]):
                     continue
@@ -91,11 +93,11 @@ class CombatMixin(EffectsMixin):
                                    for p, s in self._aura_spots(index, source, target)]
                     # The amount is counted here, still busy: a count that filters on attack
                     # must not ask the auras again (that recursed without end).
-                    amount = self._amount(index, effect["amount"]) \
-                        if effect["do"] == "attack" else 0
-                    entry = {**effect, "_controller": index, "_amount": amount}
+                    term = effect["do"]
+                    value = self._amount(index, effect["amount"]) if term == "attack" \
+                        else effect["keyword"]
                     for uid in reached:
-                        table.setdefault((uid, effect["do"]), []).append(entry)
+                        table.setdefault((uid, term), []).append(value)
             return table
         finally:
             self._aura_busy = False
