@@ -18,6 +18,7 @@ source .venv/bin/activate
 
 echo "==> Installing the project and its dependencies"
 python -m pip install --quiet -e ".[dev]"
+echo "==> Game engine: $(python -m rules.engine.compiled)"
 
 echo "==> Preparing the database"
 python manage.py migrate --noinput

@@ -1,19 +1,22 @@
-"""Build hook: compiles the game engine's hot path to C with mypyc.
+"""Build hook: compiles the game engine's hot path to C with mypyc, when it can.
 
 `pip install -e .` (run by ./run.sh and ./test.sh) turns the modules listed in ENGINE into C
 extension modules placed beside their sources; Python then imports the compiled ones, which
 play the same games about twice as fast. The sources stay the reference: the compiled engine is
 tested to play exactly the games the plain Python one does (tests/rules/test_compiled.py).
 
-Set CARDLAB_PURE_PYTHON=1 to install without compiling (no C compiler needed; the engine runs
-as plain Python). After editing an engine module, reinstall to recompile: the test suite
-refuses to run on compiled modules older than their sources.
+Compiling is a speed-up, never a requirement: on a machine without a working C compiler (or
+Python's headers) the build says so and the install goes on with the plain Python engine. Set
+CARDLAB_PURE_PYTHON=1 to skip compiling on purpose. After editing an engine module, reinstall to
+recompile: the test suite refuses to run on compiled modules older than their sources.
 """
 
 import os
 import runpy
+import sys
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 # The modules a simulated game spends its time in (listed in rules/engine/compiled.py, which
 # imports only the standard library). Card loading, validation, rules text, snapshots and the
@@ -51,4 +54,23 @@ def extensions() -> list:
     return mypycify([*MYPY_OPTIONS, *ENGINE], opt_level="3", verbose=False)
 
 
-setup(ext_modules=extensions())
+class OptionalBuildExt(build_ext):
+    """Builds the compiled engine, or none of it: after a failed compile no compiled module is
+    left beside the sources (one without its shared library could not be imported, an older
+    one would be stale) and the install carries on with the plain Python engine."""
+
+    def build_extensions(self) -> None:
+        try:
+            super().build_extensions()
+        except Exception as exc:  # any compiler or linker failure: fall back, say why
+            for ext in self.extensions:
+                for path in (self.get_ext_fullpath(ext.name),
+                             os.path.join(HERE, self.get_ext_filename(ext.name))):
+                    if os.path.exists(path):
+                        os.remove(path)
+            self.extensions = []     # nothing to copy beside the sources or to install
+            print(f"cardlab: the engine was not compiled ({exc}); it runs as plain Python, "
+                  "about half as fast", file=sys.stderr)
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

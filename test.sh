@@ -16,6 +16,7 @@ source .venv/bin/activate
 
 echo "==> Installing the project and its dependencies"
 python -m pip install --quiet -e ".[dev]"
+echo "==> Game engine: $(python -m rules.engine.compiled)"
 
 # Browser tests drive Debian's Chromium (never a browser downloaded by Playwright), with a
 # CJK font so Chinese card names render in the screenshots the tests keep.

@@ -59,3 +59,18 @@ def stale_modules(root: Path = REPO_ROOT) -> list[str]:
 STALE_MESSAGE = ("the compiled engine is older than its sources ({modules}): run "
                  "`pip install -e .` (./test.sh and ./run.sh do) to recompile, or delete the "
                  ".so files beside them to run the plain Python engine")
+
+
+def describe() -> str:
+    """One line for the install scripts: how the engine runs here."""
+    compiled = compiled_modules()
+    if len(compiled) == len(ENGINE_MODULES):
+        return f"compiled with mypyc ({len(compiled)} modules)"
+    if not compiled:
+        return ("plain Python (not compiled: CARDLAB_PURE_PYTHON set, or no C compiler; "
+                "about half as fast)")
+    return f"partly compiled ({len(compiled)} of {len(ENGINE_MODULES)} modules)"
+
+
+if __name__ == "__main__":
+    print(describe())
