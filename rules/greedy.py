@@ -44,20 +44,8 @@ class GreedyAgent:
             return legal[0]
         self._board_size = None                   # worked out once per decision, if needed
         best, best_score = legal[0], float("-inf")
-        scorers = _SCORERS
         for action in legal:
-            kind = action.kind
-            # The common kinds are called directly (a native call when compiled).
-            if kind == "attack":
-                score = self._score_attack(view, action)
-            elif kind == "place":
-                score = self._score_place(view, action)
-            elif kind == "awaken":
-                score = self._score_awaken(view, action)
-            elif kind == "end":
-                score = 0.0
-            else:
-                score = scorers.get(kind, _zero)(self, view, action)
+            score = self._score_action(view, action)
             score += rng.random() * 0.01          # deterministic, seeded tie-break
             if score > best_score:
                 best, best_score = action, score
@@ -66,7 +54,18 @@ class GreedyAgent:
     def score(self, view: PlayerView, legal: list[Action]) -> list[float]:
         """The heuristic value of each legal action (no tie-break), in order."""
         self._board_size = None
-        return [_SCORERS.get(a.kind, _zero)(self, view, a) for a in legal]
+        return [self._score_action(view, a) for a in legal]
+
+    def _score_action(self, view: PlayerView, action: Action) -> float:
+        kind = action.kind
+        # The common kinds are called directly (a native call when compiled).
+        if kind == "attack":
+            return self._score_attack(view, action)
+        if kind == "place":
+            return self._score_place(view, action)
+        if kind == "awaken":
+            return self._score_awaken(view, action)
+        return _SCORERS.get(kind, _zero)(self, view, action)
 
     # -------------------------------------------------------------- setup
     def _mulligan(self, view: PlayerView, legal: list[Action]) -> Action:

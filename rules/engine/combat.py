@@ -29,7 +29,7 @@ class CombatMixin(EffectsMixin):
         have = minion.keywords
         if minion.turn_granted or minion.turn_removed:
             have = (have | minion.turn_granted) - minion.turn_removed
-        if self._live_auras:
+        if self._static_auras or self._dynamic_auras:
             granted = self._aura_values(minion, "grant_keyword")
             if granted:
                 have = have | set(granted)
@@ -38,7 +38,7 @@ class CombatMixin(EffectsMixin):
     def _attack_mod(self, minion: Minion) -> int:
         """Buffs minus debuffs (R2.3.4): permanent, this turn, and auras."""
         mod = minion.perm_attack + minion.turn_attack
-        if self._live_auras:
+        if self._static_auras or self._dynamic_auras:
             mod += sum(self._aura_values(minion, "attack"))
         return mod
 
@@ -103,23 +103,26 @@ class CombatMixin(EffectsMixin):
             self._aura_busy = False
 
     def _refresh_auras(self) -> None:
-        """Recompute the auras in force; called whenever a minion enters, leaves or wakes.
-        (Kept as a list so the common case — no aura on the board — costs one truth test.)"""
+        """Recompute the auras in force, as (controller, source uid, ability), split into those
+        whose effect depends on the board alone and the others; called whenever a minion
+        enters, leaves or wakes. (Kept as lists so the common case — no aura on the board —
+        costs two truth tests.)"""
         self._tick += 1              # the board changed: memoised aura answers are stale
         self._board_version += 1
         if not self._auras:
             return
-        live = []
+        static: list[tuple] = []
+        dynamic: list[tuple] = []
         for index, player in enumerate(self.players):
-            live.extend((index, 0, a) for a in player.hero.by_trigger.get("aura", ()))
+            for ability in player.hero.by_trigger.get("aura", ()):
+                (static if _is_static(ability) else dynamic).append((index, 0, ability))
             for minion in player.minions:
                 if minion is not None:
                     for ability in minion.card.by_trigger.get("aura", ()):
                         if minion.awake or ability["sleeping"]:
-                            live.append((index, minion.uid, ability))
-        self._live_auras = live
-        self._static_auras = [a for a in live if _is_static(a[2])]
-        self._dynamic_auras = [a for a in live if not _is_static(a[2])]
+                            (static if _is_static(ability) else dynamic).append(
+                                (index, minion.uid, ability))
+        self._static_auras, self._dynamic_auras = static, dynamic
 
     def _aura_spots(self, controller: int, source: int, target: dict) -> list[tuple[int, int]]:
         # Filters on attack would recurse into auras; match an aura's filter on the card.

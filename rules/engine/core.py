@@ -46,7 +46,6 @@ class GameCore:
     _started: bool
     _auras: bool
     _aura_busy: bool
-    _live_auras: list[tuple]
     _tick: int
     _aura_key: int
     _aura_memo: dict
@@ -146,7 +145,6 @@ STATE_ATTRIBUTES = (
     '_started',
     '_auras',
     '_aura_busy',
-    '_live_auras',
     '_tick',
     '_aura_key',
     '_aura_memo',

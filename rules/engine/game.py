@@ -89,12 +89,11 @@ class Game(TurnsMixin):
         self._started = False         # victory is checked once setup has ended (R2.1.6)
         self._auras = False           # set once the cards in play are known (speed only)
         self._aura_busy = False
-        self._live_auras = []   # (controller, source uid, ability) in force
         self._tick = 0                # moves with every state step; keys the aura memo
         self.main_actions = 0         # main-phase actions this turn (Ruleset.action_limit)
         self._board_version = 0       # moves whenever a minion enters, leaves or wakes
-        self._static_auras = []       # the live auras whose effect depends on the board alone
-        self._dynamic_auras = []      # and the others (a condition, a counted amount)
+        self._static_auras = []       # (controller, source uid, ability) of the auras in force
+        self._dynamic_auras = []      # that depend on the board alone, and of the others
         self._aura_key = -1           # the board version _aura_memo holds the static part for
         self._aura_memo = {}
         self._aura_tick = -1          # the step _aura_dynamic holds the other part for

@@ -30,6 +30,12 @@ def _place_action(i: int, slot: int) -> Action:
     return _new(Action, ("place", i, slot))
 
 
+def _attack_action(slot: int, target: int) -> Action:
+    if slot < _TABLE_SIZE and target < _TABLE_SIZE:
+        return _ATTACK[slot][target]
+    return _new(Action, ("attack", slot, target))
+
+
 def _slot_action(table: list[Action], kind: str, slot: int, target: int) -> Action:
     return table[slot] if slot < _TABLE_SIZE else _new(Action, (kind, slot, target))
 
@@ -96,9 +102,7 @@ class LegalMixin(GameCore):
                 continue
             if minion.attacks_left > 0 and not (exclusive and minion.skill_used):
                 for target in enemy_slots:
-                    actions.append(_ATTACK[slot][target] if slot < _TABLE_SIZE
-                                   and target < _TABLE_SIZE
-                                   else _new(Action, ("attack", slot, target)))
+                    actions.append(_attack_action(slot, target))
                 if self._may_attack_hero(minion):
                     actions.append(_slot_action(_ATTACK_HERO, "attack", slot, HERO))
             actives = minion.card.by_trigger.get("active")

@@ -77,3 +77,57 @@ def test_a_source_edited_after_compiling_is_reported_stale(tmp_path):
     assert stale_modules(tmp_path) == []             # built after the last edit
     os.utime(source, (3_000, 3_000))
     assert stale_modules(tmp_path) == ["rules/engine/game.py"]
+
+
+def _declared(path: str, class_name: str) -> list[str]:
+    """The attributes a class of the engine declares: annotations, or its __slots__ tuple (read
+    from the source, since compiled classes do not expose either)."""
+    import ast
+
+    tree = ast.parse((REPO_ROOT / path).read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
+    names = [n.target.id for n in cls.body if isinstance(n, ast.AnnAssign)]
+    for node in cls.body:
+        if isinstance(node, ast.Assign) and node.targets[0].id == "__slots__":
+            names = list(ast.literal_eval(node.value))
+    return names
+
+
+def test_game_copy_knows_every_declared_attribute():
+    """Game.copy() copies by the STATE_ATTRIBUTES list (compiled classes have no __dict__): a
+    new attribute declared on GameCore must be listed there too."""
+    from rules.engine.core import STATE_ATTRIBUTES
+
+    assert list(STATE_ATTRIBUTES) == _declared("rules/engine/core.py", "GameCore")
+
+
+def test_minion_and_player_copies_carry_every_field():
+    """Minion.copy() and Player.copy() name their fields one by one: each field, changed from
+    its default, comes through, and mutable ones are copied rather than shared."""
+    from rules.cardset import TEST_SET, load_card_set
+    from rules.engine.state import Minion, Player
+
+    test_set = load_card_set(TEST_SET)
+    card = next(c for c in test_set.cards.values() if c.kind == "minion")
+    hero = next(c for c in test_set.cards.values() if c.kind == "hero")
+    minion, player = Minion(1, card), Player(0, hero, 5)
+    changed = {bool: lambda v: not v, int: lambda v: v + 7,
+               set: lambda v: {"shield", "react"}, list: lambda v: [card]}
+    for obj, name in [(minion, n) for n in _declared("rules/engine/state.py", "Minion")] + \
+                     [(player, n) for n in _declared("rules/engine/state.py", "Player")]:
+        value = getattr(obj, name)
+        if name == "minions":
+            setattr(obj, name, [minion, None, None, None, None])
+        elif type(value) in changed:
+            setattr(obj, name, changed[type(value)](value))
+    for original, clone, fields in ((minion, minion.copy(), "Minion"),
+                                    (player, player.copy(), "Player")):
+        for name in _declared("rules/engine/state.py", fields):
+            before, after = getattr(original, name), getattr(clone, name)
+            if name == "minions":
+                assert [m and m.uid for m in after] == [m and m.uid for m in before]
+                assert after[0] is not before[0]
+            else:
+                assert after == before, name
+                if isinstance(before, (set, list)):
+                    assert after is not before, name
