@@ -11,13 +11,14 @@ Invariant: the choice depends only on the view, the legal actions and the agent'
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from rules.agents import AGENTS
 from rules.engine.actions import HERO, KEEP, Action
 from rules.engine.advantage import has_advantage
 from rules.engine.view import MinionView, PlayerView
 
-HIDDEN_ATTACK_GUESS = 4      # what an unknown face-down minion is assumed to hit for
+HIDDEN_ATTACK_GUESS: Final = 4      # what an unknown face-down minion is assumed to hit for
 
 
 def combat_values(mine: MinionView, theirs: MinionView) -> tuple[int, int]:
@@ -208,6 +209,6 @@ def _zero(agent: GreedyAgent, view: PlayerView, action: Action) -> float:
     return 0
 
 
-_SCORERS = {name[len("_score_"):]: fn for name, fn in vars(GreedyAgent).items()
+_SCORERS: Final = {name[len("_score_"):]: fn for name, fn in vars(GreedyAgent).items()
             if name.startswith("_score_")}
 AGENTS["greedy"] = GreedyAgent

@@ -10,9 +10,9 @@ hand positions, slots and option numbers, never a hidden card.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-HERO = -1  # the target slot that means "the enemy hero"
+HERO: Final = -1  # the target slot that means "the enemy hero"
 
 
 class Action(NamedTuple):

@@ -4,7 +4,9 @@ rules/engine/compiled.py); ``rules.engine.cards`` re-exports it."""
 
 from __future__ import annotations
 
-BEATS = {"fire": "grass", "grass": "water", "water": "fire"}
+from typing import Final
+
+BEATS: Final[dict[str, str]] = {"fire": "grass", "grass": "water", "water": "fire"}
 
 
 def has_advantage(attribute: str | None, other: str | None) -> bool:

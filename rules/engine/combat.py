@@ -8,13 +8,15 @@ moment its source sleeps, leaves or its condition fails.
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules.engine.actions import HERO, Action
 from rules.engine.advantage import has_advantage
 from rules.engine.effects import EffectsMixin
 from rules.engine.filters import card_matches
 from rules.engine.state import Minion
 
-_NOTHING: list = []
+_NOTHING: Final[list] = []
 
 
 class CombatMixin(EffectsMixin):

@@ -18,6 +18,27 @@ from rules.engine.cards import CardDef, Ruleset
 from rules.engine.state import Minion, Player
 
 
+class Decision:
+    """Who must act and about what. ``resume`` is the task to push with the answer.
+    (A plain class rather than a named tuple: the compiled engine reads its fields directly.)"""
+
+    kind: str
+    player: int
+    data: tuple
+    resume: tuple | None
+
+    def __init__(self, kind: str, player: int, data: tuple = (),
+                 resume: tuple | None = None) -> None:
+        self.kind = kind
+        self.player = player
+        self.data = data
+        self.resume = resume
+
+    def __repr__(self) -> str:
+        return (f"Decision(kind={self.kind!r}, player={self.player}, data={self.data!r}, "
+                f"resume={self.resume!r})")
+
+
 class GameCore:
     """Attributes of a game in progress (set by ``Game._init_common``)."""
 
@@ -31,7 +52,7 @@ class GameCore:
     active: int
     first_player: int
     phase: str
-    decision: Any
+    decision: Decision | None
     result: dict[str, Any] | None
     combat: dict[str, Any] | None
     start: dict[str, Any]

@@ -9,12 +9,14 @@ properties the chooser can see: a face-down enemy minion matches a filter only o
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules.engine.actions import Action
 from rules.engine.effect_terms import EffectTermsMixin
 from rules.engine.filters import PUBLIC_FILTER_KEYS, card_matches
 from rules.engine.state import Minion
 
-HERO_UID = 0
+HERO_UID: Final = 0
 
 class EffectsMixin(EffectTermsMixin):
     # ------------------------------------------------------------ sources and triggers

@@ -8,8 +8,10 @@ the filter asks about them; chosen targets never match a face-down enemy on more
 
 from __future__ import annotations
 
+from typing import Final
+
 # The only filter key a face-down enemy minion can be matched on by the player choosing it.
-PUBLIC_FILTER_KEYS = frozenset({"awake"})
+PUBLIC_FILTER_KEYS: Final = frozenset({"awake"})
 
 
 def card_matches(card, flt, minion=None, attack: int | None = None,

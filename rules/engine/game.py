@@ -15,28 +15,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from rules.engine.actions import ARGUMENTS, HERO, KEEP, PASS, READY, Action
 from rules.engine.cards import STANDARD, CardDataError, CardDef, DeckList, Ruleset
-from rules.engine.core import STATE_ATTRIBUTES
+from rules.engine.core import STATE_ATTRIBUTES, Decision
 from rules.engine.state import Minion, Player
-from rules.engine.turns import MAIN_ACTIONS, TurnsMixin
+from rules.engine.turns import TurnsMixin
 
-HERO_UID = 0  # the "source uid" of a hero's abilities; minion uids start at 1
+HERO_UID: Final = 0  # the "source uid" of a hero's abilities; minion uids start at 1
 
 
 class IllegalAction(ValueError):
     """An action that is not among ``legal_actions()`` right now."""
-
-
-class Decision(NamedTuple):
-    """Who must act and about what. ``resume`` is the task to push with the answer."""
-
-    kind: str
-    player: int
-    data: tuple = ()
-    resume: tuple | None = None
 
 
 MSG_GAME_OVER = "the game is over; no action is legal"
@@ -168,7 +159,7 @@ class Game(TurnsMixin):
             self.events.append({"t": "action", "player": decision.player, **action.to_dict()})
         self.decision = None
         self._legal = None
-        _ANSWERS[decision.kind](self, decision, action)
+        self._answer(decision, action)
         self._check_victory()
         self._run()
 
@@ -226,10 +217,74 @@ class Game(TurnsMixin):
         while stack and self.decision is None and self.result is None:
             task = stack.pop()
             self._tick += 1
-            _TASKS[task[0]](self, *task[1:])
+            self._run_task(task)
             self._check_victory()
         if self.result is None and self.decision is None and self.phase == "main":
             self.decision = Decision("main", self.active)
+
+    def _run_task(self, task: tuple) -> None:
+        """Run one task. A direct call per task name, most frequent first: the compiled engine
+        then calls each handler natively instead of through a table of Python callables."""
+        name = task[0]
+        if name == "main":
+            self._t_main()
+        elif name == "effects":
+            self._t_effects(task[1], task[2], task[3], task[4], task[5])
+        elif name == "ability":
+            self._t_ability(task[1], task[2], task[3], task[4])
+        elif name == "combat":
+            self._t_combat(task[1], task[2])
+        elif name == "combat_resolve":
+            self._t_combat_resolve()
+        elif name == "turn_begin":
+            self._t_turn_begin(task[1])
+        elif name == "end_phase":
+            self._t_end_phase(task[1])
+        elif name == "turn_finish":
+            self._t_turn_finish(task[1])
+        elif name == "replenish":
+            self._t_replenish(task[1], task[2])
+        elif name == "effect":
+            self._t_effect(task[1], task[2], task[3], task[4], task[5])
+        elif name == "to_graveyard":
+            self._t_to_graveyard(task[1], task[2])
+        elif name == "picked":
+            self._t_picked(task[1], task[2], task[3], task[4], task[5], task[6], task[7],
+                           task[8])
+        elif name == "chose":
+            self._t_chose(task[1], task[2], task[3], task[4], task[5])
+        elif name == "mulligan":
+            self._t_mulligan(task[1])
+        elif name == "setup_place":
+            self._t_setup_place(task[1])
+        elif name == "setup_end":
+            self._t_setup_end()
+        else:
+            raise ValueError(f"unknown task {name!r}")
+
+    def _answer(self, decision: Decision, action: Action) -> None:
+        """Hand an action to the handler of the decision it answers."""
+        kind = decision.kind
+        if kind == "main":
+            self._answer_main(decision, action)
+        elif kind == "target":
+            self._answer_target(decision, action)
+        elif kind == "replenish":
+            self._answer_replenish(decision, action)
+        elif kind == "mulligan":
+            self._answer_mulligan(decision, action)
+        elif kind == "setup":
+            self._answer_setup(decision, action)
+        elif kind == "discard":
+            self._answer_discard(decision, action)
+        elif kind == "discard_display":
+            self._answer_discard_display(decision, action)
+        elif kind == "choose":
+            self._answer_choose(decision, action)
+        elif kind == "pick":
+            self._answer_pick(decision, action)
+        else:
+            raise ValueError(f"unknown decision {kind!r}")
 
     def _push(self, *tasks: tuple) -> None:
         """Push tasks so that they run in the order given."""
@@ -309,10 +364,5 @@ class Game(TurnsMixin):
         if self.events is not None:
             self._event("game_over", winner=winner, reason=reason)
 
-
-# Dispatch tables, built once: a dict lookup per task beats building method names.
-_TASKS = {n[3:]: getattr(Game, n) for n in dir(Game) if n.startswith("_t_")}
-_ANSWERS = {n[8:]: getattr(Game, n) for n in dir(Game) if n.startswith("_answer_")}
-MAIN_ACTIONS.update({n[4:]: getattr(Game, n) for n in dir(Game) if n.startswith("_do_")})
 
 __all__ = ["ARGUMENTS", "HERO", "KEEP", "PASS", "READY", "Decision", "Game", "IllegalAction"]

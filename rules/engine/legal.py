@@ -7,21 +7,24 @@ hand cards give one action, not one per copy, so agents are not biased towards d
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules.engine.actions import END, HERO, KEEP, PASS, READY, Action
-from rules.engine.core import GameCore
+from rules.engine.core import Decision, GameCore
 from rules.engine.state import Minion, Player
 
 _new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__
 
 # The main phase's place, awaken and attack actions, built once: legal actions are listed after
 # every action of a game, and a shared immutable Action costs nothing to hand out again.
-_TABLE_SIZE = 32     # hand positions and slots covered; larger ones are built when needed
-_PLACE = [[_new(Action, ("place", i, s)) for s in range(_TABLE_SIZE)]
-          for i in range(_TABLE_SIZE)]
-_AWAKEN = [_new(Action, ("awaken", s, -1)) for s in range(_TABLE_SIZE)]
-_ATTACK = [[_new(Action, ("attack", s, t)) for t in range(_TABLE_SIZE)]
-           for s in range(_TABLE_SIZE)]
-_ATTACK_HERO = [_new(Action, ("attack", s, HERO)) for s in range(_TABLE_SIZE)]
+_TABLE_SIZE: Final = 32     # hand positions and slots covered; larger ones are built when needed
+_PLACE: Final[list[list[Action]]] = [
+    [_new(Action, ("place", i, s)) for s in range(_TABLE_SIZE)] for i in range(_TABLE_SIZE)]
+_AWAKEN: Final[list[Action]] = [_new(Action, ("awaken", s, -1)) for s in range(_TABLE_SIZE)]
+_ATTACK: Final[list[list[Action]]] = [
+    [_new(Action, ("attack", s, t)) for t in range(_TABLE_SIZE)] for s in range(_TABLE_SIZE)]
+_ATTACK_HERO: Final[list[Action]] = [
+    _new(Action, ("attack", s, HERO)) for s in range(_TABLE_SIZE)]
 
 
 def _place_action(i: int, slot: int) -> Action:
@@ -52,16 +55,35 @@ def unique_cards(cards, kind: str | None = None) -> list[tuple[int, object]]:
 
 
 class LegalMixin(GameCore):
-    def _legal_for(self, decision) -> list[Action]:
-        return getattr(self, "_legal_" + decision.kind)(decision)
+    def _legal_for(self, decision: Decision) -> list[Action]:
+        kind = decision.kind
+        if kind == "main":
+            return self._legal_main(decision)
+        if kind == "target":
+            return self._legal_target(decision)
+        if kind == "replenish":
+            return self._legal_replenish(decision)
+        if kind == "mulligan":
+            return self._legal_mulligan(decision)
+        if kind == "setup":
+            return self._legal_setup(decision)
+        if kind == "discard":
+            return self._legal_discard(decision)
+        if kind == "discard_display":
+            return self._legal_discard_display(decision)
+        if kind == "choose":
+            return self._legal_choose(decision)
+        if kind == "pick":
+            return self._legal_pick(decision)
+        raise ValueError(f"unknown decision {kind!r}")
 
-    def _legal_mulligan(self, decision) -> list[Action]:
+    def _legal_mulligan(self, decision: Decision) -> list[Action]:
         player = self.players[decision.player]
         marked = set(player.marked)
         return [Action("mulligan", i) for i in range(len(player.hand)) if i not in marked] \
             + [KEEP]
 
-    def _legal_setup(self, decision) -> list[Action]:
+    def _legal_setup(self, decision: Decision) -> list[Action]:
         return self._place_actions(self.players[decision.player]) + [READY]
 
     def _place_actions(self, player: Player) -> list[Action]:
@@ -71,7 +93,7 @@ class LegalMixin(GameCore):
         return [_place_action(i, slot) for i, _ in unique_cards(player.hand, "minion")
                 for slot in empties]
 
-    def _legal_main(self, decision) -> list[Action]:
+    def _legal_main(self, decision: Decision) -> list[Action]:
         # The hottest function of a simulation: plain loops, prebuilt actions.
         index = decision.player
         if self.main_actions >= self.ruleset.action_limit:
@@ -126,25 +148,25 @@ class LegalMixin(GameCore):
             return True
         return self.ruleset.react_ignores_awaken_turn and minion.reacted
 
-    def _legal_discard(self, decision) -> list[Action]:
+    def _legal_discard(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
         return [Action("discard", i) for i, _ in unique_cards(hand)]
 
-    def _legal_discard_display(self, decision) -> list[Action]:
+    def _legal_discard_display(self, decision: Decision) -> list[Action]:
         display = self.players[decision.player].display
         return [Action("discard_display", i) for i, _ in unique_cards(display)]
 
-    def _legal_replenish(self, decision) -> list[Action]:
+    def _legal_replenish(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
         return [Action("replenish", i) for i, _ in unique_cards(hand, "minion")] + [PASS]
 
-    def _legal_target(self, decision) -> list[Action]:
+    def _legal_target(self, decision: Decision) -> list[Action]:
         return [Action("target", p, s) for p, s in decision.data]
 
-    def _legal_choose(self, decision) -> list[Action]:
+    def _legal_choose(self, decision: Decision) -> list[Action]:
         return [Action("choose", i) for i in range(len(decision.data))]
 
-    def _legal_pick(self, decision) -> list[Action]:
+    def _legal_pick(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
         allowed = set(decision.data)
         seen: set[str] = set()

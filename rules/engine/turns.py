@@ -7,18 +7,10 @@ finishes; per-turn flags (attacks, skills, re-act) reset on both sides at each t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.engine.actions import Action
 from rules.engine.cards import CardDef
 from rules.engine.combat import CombatMixin
-
-if TYPE_CHECKING:
-    from rules.engine.game import Decision
-
-
-# Main-phase action handlers by kind, filled in by game.py once Game exists.
-MAIN_ACTIONS: dict = {}
+from rules.engine.core import Decision
 
 
 class TurnsMixin(CombatMixin):
@@ -127,7 +119,21 @@ class TurnsMixin(CombatMixin):
             return
         self.main_actions += 1
         self._push(("main",))
-        MAIN_ACTIONS[action.kind](self, player, action)
+        kind = action.kind
+        if kind == "attack":
+            self._do_attack(player, action)
+        elif kind == "place":
+            self._do_place(player, action)
+        elif kind == "awaken":
+            self._do_awaken(player, action)
+        elif kind == "skill":
+            self._do_skill(player, action)
+        elif kind == "item":
+            self._do_item(player, action)
+        elif kind == "hero_skill":
+            self._do_hero_skill(player, action)
+        else:
+            raise ValueError(f"unknown main-phase action {kind!r}")
 
     def _t_end_phase(self, index: int) -> None:
         self.phase = "end"

@@ -40,12 +40,24 @@ def test_same_seed_same_result_and_chunks_add_up(test_set):
 
 
 def test_an_engine_error_is_counted_apart_with_its_seed(test_set, monkeypatch):
-    from rules.engine import turns
+    from rules import match
+    from rules.engine.game import Game
 
-    def broken(self, index, action):
-        raise RuntimeError("boom")
+    class BrokenGame:
+        """A game whose engine fails whenever a minion is awakened."""
 
-    monkeypatch.setitem(turns.MAIN_ACTIONS, "awaken", broken)
+        def __init__(self, *args, **kwargs):
+            self._game = Game(*args, **kwargs)
+
+        def __getattr__(self, name):
+            return getattr(self._game, name)
+
+        def apply(self, action, check=True):
+            if action.kind == "awaken":
+                raise RuntimeError("boom")
+            self._game.apply(action, check=check)
+
+    monkeypatch.setattr(match, "Game", BrokenGame)
     stats = run_match(test_set.cards, test_set.deck("Dawn Test"), test_set.deck("Dusk Test"),
                       games=20, seed=5)
     assert stats.errors > 0
