@@ -58,7 +58,7 @@ class GreedyAgent:
         return [self._score_action(view, a) for a in legal]
 
     def _score_action(self, view: PlayerView, action: Action) -> float:
-        kind = action.kind
+        kind: str = action.kind
         # The common kinds are called directly (a native call when compiled).
         if kind == "attack":
             return self._score_attack(view, action)

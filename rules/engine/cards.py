@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Final
 
 from rules.engine.advantage import BEATS, has_advantage  # noqa: F401  (R1.5, re-exported)
 
@@ -47,7 +47,7 @@ class CardDef:
     # The abilities exactly as written (the data form); ``by_trigger`` holds them normalised.
     abilities: tuple[dict, ...] = ()
     # Normalised abilities grouped by trigger, derived once so effect dispatch is a dict lookup.
-    by_trigger: Mapping[str, tuple[dict, ...]] = field(default_factory=dict, compare=False,
+    by_trigger: dict[str, tuple[dict, ...]] = field(default_factory=dict, compare=False,
                                                        repr=False, hash=False)
 
     @classmethod
@@ -101,6 +101,9 @@ class CardDef:
     def name(self) -> str:
         return self.name_en
 
+    def __reduce__(self) -> tuple:
+        return _rebuild(self)
+
 
 def card_index(cards: Iterable[CardDef]) -> dict[str, CardDef]:
     """A ``{code: CardDef}`` mapping; refuses duplicate codes."""
@@ -133,6 +136,9 @@ class DeckList:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "hero": self.hero, "cards": self.counts()}
+
+    def __reduce__(self) -> tuple:
+        return _rebuild(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DeckList:
@@ -183,5 +189,14 @@ class Ruleset:
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
+    def __reduce__(self) -> tuple:
+        return _rebuild(self)
 
-STANDARD = Ruleset()
+
+def _rebuild(obj: Any) -> tuple:
+    """How pickle and copy rebuild a frozen definition: its class and every field, in order.
+    (Compiled, the frozen classes cannot be restored field by field the default way.)"""
+    return (type(obj), tuple(getattr(obj, f.name) for f in fields(obj)))
+
+
+STANDARD: Final = Ruleset()

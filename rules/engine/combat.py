@@ -192,7 +192,7 @@ class CombatMixin(EffectsMixin):
                 if minion.awake or ability["sleeping"]:                       # R2.3.2
                     tasks.append(("ability", side, minion.uid, ability, other))
         tasks.append(("combat_resolve",))
-        self._push(*tasks)
+        self._push_list(tasks)
 
     def _t_combat_resolve(self) -> None:
         combat, self.combat = self.combat, None
@@ -215,7 +215,7 @@ class CombatMixin(EffectsMixin):
         if self.events is not None:
             self._event("combat_result", attack=a_final, defense=d_final,
                         losers=[m.card.code for _, m in losers])
-        destroyed = [d for d in (self._dying(*spot, restore=combat["restore"][m.uid])
+        destroyed = [d for d in (self._dying(spot[0], spot[1], restore=combat["restore"][m.uid])
                                  for spot, m in losers) if d is not None]
         dead = {d[2].uid for d in destroyed}
         first = []
@@ -228,7 +228,8 @@ class CombatMixin(EffectsMixin):
             first = [("ability", w_side, winner.uid, a, loser_uid)
                      for a in winner.card.by_trigger.get("after_win", ())
                      if winner.awake or a["sleeping"]]
-        replenish_order = sorted(destroyed, key=lambda d: d[0] == a_spot[0])  # R2.4.1
+        replenish_order = ([d for d in destroyed if d[0] != a_spot[0]]        # R2.4.1
+                           + [d for d in destroyed if d[0] == a_spot[0]])
         self._after_deaths(destroyed, replenish_order, first)
 
     def _react(self, attacker: Minion) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 ENGINE_SOURCES = (
     "rules/engine/advantage.py",
+    "rules/engine/cards.py",
     "rules/engine/core.py",
     "rules/engine/legal.py",
     "rules/engine/effect_terms.py",

@@ -77,11 +77,29 @@ class GameCore:
     _aura_dynamic: dict
     _fallen: dict[int, CardDef]
 
+    # The game's random numbers, drawn exactly as random.Random's own shuffle() and
+    # randrange(n) draw them (same seed, same decks), but in compiled code: the library's
+    # versions are Python functions, slow next to the rest of a compiled game.
+    def _randbelow(self, n: int) -> int:
+        bits = n.bit_length()
+        value = self.rng.getrandbits(bits)
+        while value >= n:
+            value = self.rng.getrandbits(bits)
+        return value
+
+    def _shuffle(self, cards: list) -> None:
+        for i in range(len(cards) - 1, 0, -1):
+            j = self._randbelow(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
     # Defined by the parts of the game below; declared here so each part can call the others.
     def _event(self, kind: str, **data: Any) -> None:
         raise NotImplementedError
 
     def _push(self, *tasks: tuple) -> None:
+        raise NotImplementedError
+
+    def _push_list(self, tasks: list[tuple]) -> None:
         raise NotImplementedError
 
     def _ask(self, kind: str, player: int, data: tuple = (), resume: tuple | None = None) -> None:

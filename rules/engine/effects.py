@@ -245,7 +245,7 @@ class EffectsMixin(EffectTermsMixin):
                          for a in minion.card.by_trigger.get("last_words", ()))   # R4.5
             tasks.extend(("ability", p, src, a, -1)
                          for src, a in self._passive_sources(p, "ally_dies", minions=False))
-        self._push(*tasks)
+        self._push_list(tasks)
 
     def _t_replenish(self, p: int, s: int) -> None:
         if self.players[p].minions[s] is not None:

@@ -8,14 +8,17 @@ the filter asks about them; chosen targets never match a face-down enemy on more
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
+
+from rules.engine.cards import CardDef
+from rules.engine.state import Minion
 
 # The only filter key a face-down enemy minion can be matched on by the player choosing it.
 PUBLIC_FILTER_KEYS: Final = frozenset({"awake"})
 
 
-def card_matches(card, flt, minion=None, attack: int | None = None,
-                 keywords=None) -> bool:
+def card_matches(card: CardDef, flt: dict[str, Any] | None, minion: Minion | None = None,
+                 attack: int | None = None, keywords: Any = None) -> bool:
     """Does a card (or the minion showing it) pass a normalised filter?"""
     if flt is None:
         return True

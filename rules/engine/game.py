@@ -225,7 +225,7 @@ class Game(TurnsMixin):
     def _run_task(self, task: tuple) -> None:
         """Run one task. A direct call per task name, most frequent first: the compiled engine
         then calls each handler natively instead of through a table of Python callables."""
-        name = task[0]
+        name: str = task[0]
         if name == "main":
             self._t_main()
         elif name == "effects":
@@ -290,6 +290,10 @@ class Game(TurnsMixin):
         """Push tasks so that they run in the order given."""
         self._stack.extend(reversed(tasks))
 
+    def _push_list(self, tasks: list[tuple]) -> None:
+        """``_push`` for a list of tasks already built (no argument unpacking)."""
+        self._stack.extend(reversed(tasks))
+
     def _ask(self, kind: str, player: int, data: tuple = (), resume: tuple | None = None):
         self.decision = Decision(kind, player, data, resume)
         self._legal = None
@@ -345,10 +349,10 @@ class Game(TurnsMixin):
         # minion card in hand to use it: both players are judged at the same check (R3.3), so
         # two boards emptied together with nothing to replenish are a draw, whatever the order
         # the chances would be offered in (tests/rules/test_victory.py).
-        lost_first = first.hp <= 0 or (not any(first.minions) and (
-            not owed[0] or not any(c.kind == "minion" for c in first.hand)))
-        lost_second = second.hp <= 0 or (not any(second.minions) and (
-            not owed[1] or not any(c.kind == "minion" for c in second.hand)))
+        lost_first = first.hp <= 0 or (_no_minions(first) and (
+            not owed[0] or not _has_minion_card(first.hand)))
+        lost_second = second.hp <= 0 or (_no_minions(second) and (
+            not owed[1] or not _has_minion_card(second.hand)))
         if lost_first and lost_second:                           # R3.3
             self._finish(None, "both_lost")
         elif lost_first or lost_second:
@@ -363,6 +367,20 @@ class Game(TurnsMixin):
         self._stack.clear()
         if self.events is not None:
             self._event("game_over", winner=winner, reason=reason)
+
+
+def _no_minions(player: Player) -> bool:
+    for minion in player.minions:
+        if minion is not None:
+            return False
+    return True
+
+
+def _has_minion_card(cards: list[CardDef]) -> bool:
+    for card in cards:
+        if card.kind == "minion":
+            return True
+    return False
 
 
 __all__ = ["ARGUMENTS", "HERO", "KEEP", "PASS", "READY", "Decision", "Game", "IllegalAction"]

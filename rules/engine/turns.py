@@ -19,9 +19,9 @@ class TurnsMixin(CombatMixin):
     def _setup(self, libraries: list[list[CardDef]], first_player: int | None) -> None:
         for player, library in zip(self.players, libraries, strict=True):
             player.deck = list(library)
-            self.rng.shuffle(player.deck)                                   # R2.1.3
+            self._shuffle(player.deck)                                      # R2.1.3
         # R2.1.2 [ruling]: uniformly at random from the seed unless the caller fixes it.
-        first = self.rng.randrange(2) if first_player is None else first_player
+        first = self._randbelow(2) if first_player is None else first_player
         self.first_player = self.active = first
         if self.events is not None:
             self._event("setup", first_player=first,
@@ -48,7 +48,7 @@ class TurnsMixin(CombatMixin):
         player.deck[:0] = chosen                                   # bottom of the deck
         player.marked = []
         self._draw(player.index, self.ruleset.opening_hand - len(player.hand))
-        self.rng.shuffle(player.deck)
+        self._shuffle(player.deck)
         if self.events is not None:
             self._event("mulligan", player=player.index, count=len(chosen))
 
@@ -106,7 +106,9 @@ class TurnsMixin(CombatMixin):
         rules = self.ruleset                                   # R2.2.2
         player.energy = rules.first_turn_energy if first_turn else rules.energy_cap
         self.phase = "main"
-        self._push(*self._turn_triggers("turn_start", index), ("main",))
+        tasks = self._turn_triggers("turn_start", index)
+        tasks.append(("main",))
+        self._push_list(tasks)
 
     def _t_main(self) -> None:
         self.phase = "main"
@@ -115,11 +117,13 @@ class TurnsMixin(CombatMixin):
     def _answer_main(self, decision: Decision, action: Action) -> None:
         player = decision.player
         if action.kind == "end":
-            self._push(*self._turn_triggers("turn_end", player), ("end_phase", player))
+            tasks = self._turn_triggers("turn_end", player)
+            tasks.append(("end_phase", player))
+            self._push_list(tasks)
             return
         self.main_actions += 1
         self._push(("main",))
-        kind = action.kind
+        kind: str = action.kind
         if kind == "attack":
             self._do_attack(player, action)
         elif kind == "place":
