@@ -288,11 +288,19 @@ class Game(TurnsMixin):
 
     def _push(self, *tasks: tuple) -> None:
         """Push tasks so that they run in the order given."""
-        self._stack.extend(reversed(tasks))
+        stack = self._stack
+        i = len(tasks)
+        while i > 0:            # a plain loop: extend(reversed(...)) costs more when compiled
+            i -= 1
+            stack.append(tasks[i])
 
     def _push_list(self, tasks: list[tuple]) -> None:
         """``_push`` for a list of tasks already built (no argument unpacking)."""
-        self._stack.extend(reversed(tasks))
+        stack = self._stack
+        i = len(tasks)
+        while i > 0:
+            i -= 1
+            stack.append(tasks[i])
 
     def _ask(self, kind: str, player: int, data: tuple = (), resume: tuple | None = None):
         self.decision = Decision(kind, player, data, resume)

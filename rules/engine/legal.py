@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from rules.engine.actions import END, HERO, KEEP, PASS, READY, Action
+from rules.engine.cards import CardDef
 from rules.engine.core import Decision, GameCore
 from rules.engine.state import Minion, Player
 
@@ -43,7 +44,7 @@ def _slot_action(table: list[Action], kind: str, slot: int, target: int) -> Acti
     return table[slot] if slot < _TABLE_SIZE else _new(Action, (kind, slot, target))
 
 
-def unique_cards(cards, kind: str | None = None) -> list[tuple[int, object]]:
+def unique_cards(cards: list[CardDef], kind: str | None = None) -> list[tuple[int, CardDef]]:
     """(position, card) for the first copy of each card code, optionally of one kind."""
     seen: set[str] = set()
     out = []
@@ -80,7 +81,8 @@ class LegalMixin(GameCore):
     def _legal_mulligan(self, decision: Decision) -> list[Action]:
         player = self.players[decision.player]
         marked = set(player.marked)
-        return [Action("mulligan", i) for i in range(len(player.hand)) if i not in marked] \
+        return [_new(Action, ("mulligan", i, -1)) for i in range(len(player.hand))
+                if i not in marked] \
             + [KEEP]
 
     def _legal_setup(self, decision: Decision) -> list[Action]:
@@ -150,21 +152,22 @@ class LegalMixin(GameCore):
 
     def _legal_discard(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
-        return [Action("discard", i) for i, _ in unique_cards(hand)]
+        return [_new(Action, ("discard", i, -1)) for i, _ in unique_cards(hand)]
 
     def _legal_discard_display(self, decision: Decision) -> list[Action]:
         display = self.players[decision.player].display
-        return [Action("discard_display", i) for i, _ in unique_cards(display)]
+        return [_new(Action, ("discard_display", i, -1)) for i, _ in unique_cards(display)]
 
     def _legal_replenish(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
-        return [Action("replenish", i) for i, _ in unique_cards(hand, "minion")] + [PASS]
+        return [_new(Action, ("replenish", i, -1)) for i, _ in unique_cards(hand, "minion")] \
+            + [PASS]
 
     def _legal_target(self, decision: Decision) -> list[Action]:
-        return [Action("target", p, s) for p, s in decision.data]
+        return [_new(Action, ("target", p, s)) for p, s in decision.data]
 
     def _legal_choose(self, decision: Decision) -> list[Action]:
-        return [Action("choose", i) for i in range(len(decision.data))]
+        return [_new(Action, ("choose", i, -1)) for i in range(len(decision.data))]
 
     def _legal_pick(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
@@ -174,5 +177,5 @@ class LegalMixin(GameCore):
         for i in decision.data:
             if i in allowed and hand[i].code not in seen:
                 seen.add(hand[i].code)
-                actions.append(Action("pick", i))
+                actions.append(_new(Action, ("pick", i, -1)))
         return actions
