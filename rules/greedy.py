@@ -45,9 +45,10 @@ class GreedyAgent:
             return legal[0]
         self._board_size = None                   # worked out once per decision, if needed
         best, best_score = legal[0], float("-inf")
+        tie_break = rng.random
         for action in legal:
             score = self._score_action(view, action)
-            score += rng.random() * 0.01          # deterministic, seeded tie-break
+            score += tie_break() * 0.01           # deterministic, seeded tie-break
             if score > best_score:
                 best, best_score = action, score
         return best

@@ -99,7 +99,12 @@ class CombatMixin(EffectsMixin):
                     value = self._amount(index, effect["amount"]) if term == "attack" \
                         else effect["keyword"]
                     for uid in reached:
-                        table.setdefault((uid, term), []).append(value)
+                        key = (uid, term)
+                        values = table.get(key)
+                        if values is None:
+                            table[key] = [value]
+                        else:
+                            values.append(value)
             return table
         finally:
             self._aura_busy = False
@@ -242,8 +247,12 @@ class CombatMixin(EffectsMixin):
 
 def _is_static(ability: dict) -> bool:
     """Unconditional, with fixed amounts: what the aura does depends on the board alone."""
-    return ability["if"] is None and all(isinstance(e.get("amount", 0), int)
-                                         for e in ability["effects"])
+    if ability["if"] is not None:
+        return False
+    for effect in ability["effects"]:
+        if not isinstance(effect.get("amount", 0), int):
+            return False
+    return True
 
 
 def _before_combat(minion) -> tuple:
