@@ -57,22 +57,10 @@ def play_game(cards: Mapping[str, CardDef], deck_a: DeckList, deck_b: DeckList, 
     try:
         game = Game(cards, [deck_a, deck_b], seed=seed, ruleset=ruleset, log=log,
                     first_player=0 if a_first else 1)
-        agents = (agent_a, agent_b)
-        views = (agent_a.needs_view, agent_b.needs_view)
         rngs = (random.Random(seed ^ 0xA5A5A5A5), random.Random(seed ^ 0x5A5A5A5A))
-        count = 0
-        # The simulator's inner loop: plain positional calls (keyword arguments cost a
-        # compiled method a slower way in).
-        decision = game.decision
-        while decision is not None:
-            seat = decision.player
-            legal = game.legal_actions()
-            view = game.view(seat) if views[seat] else None
-            game.apply(agents[seat].choose(view, legal, rngs[seat]), False)
-            decision = game.decision
-            count += 1
-            if count > MAX_ACTIONS:
-                raise EngineError(f"no result after {MAX_ACTIONS} actions")
+        count = game.play_out((agent_a, agent_b), rngs, MAX_ACTIONS + 1)
+        if game.decision is not None:
+            raise EngineError(f"no result after {MAX_ACTIONS} actions")
         winner = {0: "a", 1: "b", None: None}[game.winner]
         usage = ((game.played[0], game.awakened[0]), (game.played[1], game.awakened[1]))
         return GameResult(winner, a_first, game.turn, count, seed,

@@ -163,6 +163,22 @@ class Game(TurnsMixin):
         self._check_victory()
         self._run()
 
+    def play_out(self, agents: tuple, rngs: tuple, limit: int) -> int:
+        """Let ``agents`` (one per seat, each with its own ``rngs`` entry) play until the game
+        ends or ``limit`` actions have been played; returns the number of actions played.
+        The simulator's inner loop, here so that it runs compiled."""
+        views = (agents[0].needs_view, agents[1].needs_view)
+        count = 0
+        decision = self.decision
+        while decision is not None and count < limit:
+            seat = decision.player
+            legal = self.legal_actions()
+            view = self.view(seat) if views[seat] else None
+            self.apply(agents[seat].choose(view, legal, rngs[seat]), False)
+            decision = self.decision
+            count += 1
+        return count
+
     def view(self, player: int):
         """What ``player`` can see (R1.1 zones minus hidden information)."""
         from rules.engine.view import PlayerView

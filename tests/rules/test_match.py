@@ -39,31 +39,22 @@ def test_same_seed_same_result_and_chunks_add_up(test_set):
     assert MatchStats.from_counts(whole.counts()).to_dict() == whole.to_dict()
 
 
-def test_an_engine_error_is_counted_apart_with_its_seed(test_set, monkeypatch):
-    from rules import match
-    from rules.engine.game import Game
+def test_an_engine_error_is_counted_apart_with_its_seed(test_set):
+    from dataclasses import replace
 
-    class BrokenGame:
-        """A game whose engine fails whenever a minion is awakened."""
-
-        def __init__(self, *args, **kwargs):
-            self._game = Game(*args, **kwargs)
-
-        def __getattr__(self, name):
-            return getattr(self._game, name)
-
-        def apply(self, action, check=True):
-            if action.kind == "awaken":
-                raise RuntimeError("boom")
-            self._game.apply(action, check=check)
-
-    monkeypatch.setattr(match, "Game", BrokenGame)
-    stats = run_match(test_set.cards, test_set.deck("Dawn Test"), test_set.deck("Dusk Test"),
-                      games=20, seed=5)
+    # A hero whose turn-start ability names an effect the engine cannot run (as if it had
+    # slipped past the validator): every game that reaches its turn fails inside the engine.
+    dawn = test_set.deck("Dawn Test")
+    hero = test_set.cards[dawn.hero]
+    broken = {"trigger": "turn_start", "whose": "own", "if": None, "sleeping": False,
+              "effects": ({"do": "explode"},)}
+    cards = dict(test_set.cards)
+    cards[hero.code] = replace(hero, by_trigger={"turn_start": (broken,)})
+    stats = run_match(cards, dawn, test_set.deck("Dusk Test"), games=20, seed=5)
     assert stats.errors > 0
     assert stats.wins + stats.losses + stats.draws + stats.errors == stats.games
     sample = stats.error_samples[0]
-    assert "boom" in sample["error"] and isinstance(sample["seed"], int)
+    assert "explode" in sample["error"] and isinstance(sample["seed"], int)
     assert stats.to_dict()["win_rate"]["games"] == stats.completed
 
 
