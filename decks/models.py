@@ -26,8 +26,12 @@ from cards.models import Card, CardSet, Rarity
 
 
 def new_uid() -> str:
-    """A 12-character URL-safe token (72 random bits)."""
-    return secrets.token_urlsafe(9)
+    """A 12-character URL-safe token (72 random bits) that does not start with "-": commands
+    take a deck's uid as an argument, and a leading dash would read as an option."""
+    while True:
+        uid = secrets.token_urlsafe(9)
+        if not uid.startswith("-"):
+            return uid
 
 
 class Format(models.Model):

@@ -88,3 +88,11 @@ def test_bench_deck_validation_prints_its_figures(catalogue):
     report = json.loads(out)
     assert code == 0 and report["legality"]["runs"] == 40 and report["service"]["runs"] == 20
     assert report["legality"]["median_ms"] > 0
+
+
+def test_a_deck_uid_never_reads_as_a_command_line_option(monkeypatch):
+    from decks import models
+
+    tokens = iter(["-dashfirst12", "plainuid1234"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda n: next(tokens))
+    assert models.new_uid() == "plainuid1234"
