@@ -75,16 +75,30 @@ def add(page, name: str, times: int = 1, keyboard: bool = False) -> None:
         before = page.locator("#deck-status strong").first.inner_text()
         if keyboard:
             if copy == start + 1:
-                # Focus once every live update of the previous steps has landed: one still on
-                # its way would replace the button between the focus and the press.
-                quiet(page)
-                button.focus()
+                focus_when_settled(page, button)
             expect(button).to_be_focused()     # later presses: focus kept across updates
             page.keyboard.press("Enter")
         else:
             button.click()
         expect(page.locator("#deck-status strong").first).not_to_have_text(before)
         expect(count).to_have_text(str(copy))
+
+
+def focus_when_settled(page, button) -> None:
+    """Focus a button once the live updates of the previous steps have landed. One still on its
+    way (a debounced search can start after the page looked quiet) replaces the button and
+    takes the focus with it, so focus again until the focus stays."""
+    from playwright.sync_api import expect
+
+    for _ in range(10):
+        quiet(page)
+        button.focus()
+        try:
+            expect(button).to_be_focused(timeout=1000)
+            return
+        except AssertionError:
+            continue
+    expect(button).to_be_focused()
 
 
 def problems(page) -> list[str]:
