@@ -33,6 +33,21 @@ def test_pages_answer_garbage_with_a_4xx_or_success(client, catalogue, data, tar
     assert response.status_code < 500
 
 
+@pytest.mark.parametrize("field", FIELDS)
+def test_a_nul_character_in_any_parameter_is_a_400_that_says_so(client, catalogue, field):
+    for path in PAGE_POSTS:
+        response = client.post(path, {field: "T-M01\x00"}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 400 and b"NUL character" in response.content, path
+    for path in PAGE_GETS:
+        response = client.get(path, {field: "\x00"})
+        assert response.status_code == 400 and b"NUL character" in response.content, path
+
+
+def test_a_nul_character_in_an_api_query_is_a_400_in_json(client, catalogue):
+    response = client.get("/api/cards/", {"q": "fire\x00"})
+    assert response.status_code == 400 and "NUL character" in response.json()["detail"]
+
+
 JSON_VALUES = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8)),
                            lambda inner: st.lists(inner, max_size=3)
                            | st.dictionaries(st.text(max_size=6), inner, max_size=3),
