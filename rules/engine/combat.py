@@ -142,16 +142,12 @@ class CombatMixin(EffectsMixin):
             p, s = anchor
             minions = self.players[p].minions
             for t in (s - 1, s + 1):
-                if 0 <= t < self.ruleset.slots:
-                    m = minions[t]
-                    if m is not None and not (other and m.uid == source) \
-                            and (flt is None or card_matches(m.card, flt, m)):
-                        out.append((p, t))
+                if 0 <= t < self.ruleset.slots and _reached(minions[t], source, other, flt):
+                    out.append((p, t))
             return out
         for p in self._sides(controller, target["side"]):
             for s, m in enumerate(self.players[p].minions):
-                if m is not None and not (other and m.uid == source) \
-                        and (flt is None or card_matches(m.card, flt, m)):
+                if _reached(m, source, other, flt):
                     out.append((p, s))
         if pick in ("leftmost", "rightmost"):
             firsts: dict[int, tuple[int, int]] = {}
@@ -243,6 +239,12 @@ class CombatMixin(EffectsMixin):
             attacker.attacks_left += 1
             if self.events is not None:
                 self._event("react", card=attacker.card.code)
+
+
+def _reached(minion: Minion | None, source: int, other: bool, flt: dict | None) -> bool:
+    """Does an aura from ``source`` reach the minion in this slot (its filter read on the card)?"""
+    return minion is not None and not (other and minion.uid == source) \
+        and (flt is None or card_matches(minion.card, flt, minion))
 
 
 def _is_static(ability: dict) -> bool:

@@ -80,7 +80,7 @@ class GameCore:
     # The game's random numbers, drawn exactly as random.Random's own shuffle() and
     # randrange(n) draw them (same seed, same decks), but in compiled code: the library's
     # versions are Python functions, slow next to the rest of a compiled game.
-    def _randbelow(self, n: int) -> int:
+    def _randbelow(self, n: int) -> int:               # 0 <= result < n, for n > 0
         bits = n.bit_length()
         value = self.rng.getrandbits(bits)
         while value >= n:

@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 from rules.engine.actions import ARGUMENTS, HERO, KEEP, PASS, READY, Action
 from rules.engine.cards import STANDARD, CardDataError, CardDef, DeckList, Ruleset
 from rules.engine.core import STATE_ATTRIBUTES, Decision
 from rules.engine.state import Minion, Player
 from rules.engine.turns import TurnsMixin
-
-HERO_UID: Final = 0  # the "source uid" of a hero's abilities; minion uids start at 1
 
 
 class IllegalAction(ValueError):
@@ -291,10 +289,8 @@ class Game(TurnsMixin):
             self._answer_mulligan(decision, action)
         elif kind == "setup":
             self._answer_setup(decision, action)
-        elif kind == "discard":
+        elif kind == "discard" or kind == "discard_display":
             self._answer_discard(decision, action)
-        elif kind == "discard_display":
-            self._answer_discard_display(decision, action)
         elif kind == "choose":
             self._answer_choose(decision, action)
         elif kind == "pick":

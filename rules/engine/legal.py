@@ -28,19 +28,15 @@ _ATTACK_HERO: Final[list[Action]] = [
     _new(Action, ("attack", s, HERO)) for s in range(_TABLE_SIZE)]
 
 
-def _place_action(i: int, slot: int) -> Action:
-    if i < _TABLE_SIZE and slot < _TABLE_SIZE:
-        return _PLACE[i][slot]
-    return _new(Action, ("place", i, slot))
-
-
-def _attack_action(slot: int, target: int) -> Action:
-    if slot < _TABLE_SIZE and target < _TABLE_SIZE:
-        return _ATTACK[slot][target]
-    return _new(Action, ("attack", slot, target))
+def _pair_action(table: list[list[Action]], kind: str, a: int, b: int) -> Action:
+    """The prebuilt ``(kind, a, b)`` of a two-argument table, or a new one beyond it."""
+    if a < _TABLE_SIZE and b < _TABLE_SIZE:
+        return table[a][b]
+    return _new(Action, (kind, a, b))
 
 
 def _slot_action(table: list[Action], kind: str, slot: int, target: int) -> Action:
+    """The prebuilt ``(kind, slot, target)`` of a one-slot table, or a new one beyond it."""
     return table[slot] if slot < _TABLE_SIZE else _new(Action, (kind, slot, target))
 
 
@@ -92,7 +88,8 @@ class LegalMixin(GameCore):
         empties = player.empty_slots()
         if not empties:
             return []
-        return [_place_action(i, slot) for i, _ in unique_cards(player.hand, "minion")
+        return [_pair_action(_PLACE, "place", i, slot)
+                for i, _ in unique_cards(player.hand, "minion")
                 for slot in empties]
 
     def _legal_main(self, decision: Decision) -> list[Action]:
@@ -112,7 +109,7 @@ class LegalMixin(GameCore):
             seen.add(card.code)
             if card.kind == "minion":
                 for slot in empties:
-                    actions.append(_place_action(i, slot))
+                    actions.append(_pair_action(_PLACE, "place", i, slot))
             elif card.cost <= energy:
                 items.append((i, card))
         enemy_slots = [s for s, m in enumerate(foe.minions) if m is not None]
@@ -126,7 +123,7 @@ class LegalMixin(GameCore):
                 continue
             if minion.attacks_left > 0 and not (exclusive and minion.skill_used):
                 for target in enemy_slots:
-                    actions.append(_attack_action(slot, target))
+                    actions.append(_pair_action(_ATTACK, "attack", slot, target))
                 if self._may_attack_hero(minion):
                     actions.append(_slot_action(_ATTACK_HERO, "attack", slot, HERO))
             actives = minion.card.by_trigger.get("active")

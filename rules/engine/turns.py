@@ -158,9 +158,6 @@ class TurnsMixin(CombatMixin):
             self._event("discard", player=player.index, card=card.code)
         self._push(decision.resume)
 
-    def _answer_discard_display(self, decision: Decision, action: Action) -> None:
-        self._answer_discard(decision, action)
-
     def _t_turn_finish(self, index: int) -> None:
         for player in self.players:                 # "this turn" effects end with the turn
             for minion in player.minions:
