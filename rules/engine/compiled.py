@@ -69,7 +69,7 @@ def describe() -> str:
         return f"compiled with mypyc ({len(compiled)} modules)"
     if not compiled:
         return ("plain Python (not compiled: CARDLAB_PURE_PYTHON set, or no C compiler; "
-                "about half as fast)")
+                "four to five times slower)")
     return f"partly compiled ({len(compiled)} of {len(ENGINE_MODULES)} modules)"
 
 
