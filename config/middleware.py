@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponseBadRequest, JsonResponse, QueryDict
 
-NUL_MESSAGE = ("A request parameter contains a NUL character (\\x00), which no field accepts; "
-               "remove it and try again.")
+NUL_MESSAGE = ("The address or a query parameter contains a NUL character (\\x00), which no "
+               "field accepts; remove it and try again.")
 
 
 def _has_nul(params: QueryDict) -> bool:
@@ -14,19 +14,19 @@ def _has_nul(params: QueryDict) -> bool:
 
 
 class RejectNulCharactersMiddleware:
-    """Refuse a request whose path or parameters hold a NUL character, with a 400.
+    """Refuse a request whose path or query string holds a NUL character, with a 400.
 
-    PostgreSQL text cannot hold NUL: forms and API serializers already refuse it, but a view
-    that reads a raw parameter (a card code, a deck uid) would pass it to a query and fail with
-    a 500. Checking once here covers every view, present and future. Only form-encoded bodies
-    are looked at (request.POST); JSON bodies go through the API's serializers."""
+    PostgreSQL text cannot hold NUL. Views read URL parts and query parameters raw (deck uids,
+    search queries, filters) and pass them to queries, which then failed with a 500; checking
+    once here covers every such view, present and future. Bodies are left to the views: forms
+    and the API's serializers refuse NUL with a field error on the page the user filled in
+    (nothing typed is lost), and the builder's raw card code is checked where it is read."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):
-        if "\x00" in request.path or _has_nul(request.GET) or (
-                request.method == "POST" and _has_nul(request.POST)):
+        if "\x00" in request.path or _has_nul(request.GET):
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": NUL_MESSAGE}, status=400)
             return HttpResponseBadRequest(NUL_MESSAGE, content_type="text/plain; charset=utf-8")

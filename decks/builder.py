@@ -155,6 +155,8 @@ def _respond(request: HttpRequest, key: str, draft: Draft, deck: Deck | None, *,
 
 
 def _card_or_none(code: str) -> Card | None:
+    if "\x00" in code:        # no card code holds one, and PostgreSQL refuses it in a query
+        return None
     return Card.objects.filter(code=code).only("code", "kind", "name_en").first()
 
 

@@ -34,13 +34,21 @@ def test_pages_answer_garbage_with_a_4xx_or_success(client, catalogue, data, tar
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_a_nul_character_in_any_parameter_is_a_400_that_says_so(client, catalogue, field):
-    for path in PAGE_POSTS:
-        response = client.post(path, {field: "T-M01\x00"}, HTTP_HX_REQUEST="true")
-        assert response.status_code == 400 and b"NUL character" in response.content, path
+def test_a_nul_character_in_any_query_parameter_is_a_400_that_says_so(client, catalogue, field):
     for path in PAGE_GETS:
         response = client.get(path, {field: "\x00"})
         assert response.status_code == 400 and b"NUL character" in response.content, path
+
+
+def test_a_nul_character_in_a_deck_address_is_a_400(client, catalogue):
+    response = client.get("/decks/%00abc/")
+    assert response.status_code == 400 and b"NUL character" in response.content
+
+
+@pytest.mark.parametrize("path", ["/decks/build/new/card/", "/decks/build/new/hero/"])
+def test_a_card_code_with_a_nul_character_is_an_unknown_card(client, catalogue, path):
+    response = client.post(path, {"code": "T-M01\x00"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400 and "There is no card" in response.content.decode()
 
 
 def test_a_nul_character_in_an_api_query_is_a_400_in_json(client, catalogue):
