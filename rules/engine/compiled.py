@@ -25,6 +25,7 @@ ENGINE_SOURCES = (
     "rules/engine/filters.py",
     "rules/engine/state.py",
     "rules/engine/view.py",
+    "rules/agents.py",
     "rules/greedy.py",
 )
 ENGINE_MODULES = tuple(path[:-3].replace("/", ".") for path in ENGINE_SOURCES)

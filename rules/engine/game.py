@@ -151,6 +151,10 @@ class Game(TurnsMixin):
         if check and action not in self.legal_actions():
             legal = ", ".join(str(a) for a in self.legal_actions())
             raise IllegalAction(MSG_ILLEGAL.format(action=action, legal=legal))
+        self._play(decision, action)
+
+    def _play(self, decision: Decision, action: Action) -> None:
+        """``apply`` past its checks: the action answers ``decision``."""
         self.actions.append(action)
         self._tick += 1
         if self.events is not None:
@@ -172,7 +176,7 @@ class Game(TurnsMixin):
             seat = decision.player
             legal = self.legal_actions()
             view = self.view(seat) if views[seat] else None
-            self.apply(agents[seat].choose(view, legal, rngs[seat]), False)
+            self._play(decision, agents[seat].choose(view, legal, rngs[seat]))
             decision = self.decision
             count += 1
         return count

@@ -16,16 +16,34 @@ from rules.engine.state import Minion, Player
 
 _new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__
 
-# The main phase's place, awaken and attack actions, built once: legal actions are listed after
-# every action of a game, and a shared immutable Action costs nothing to hand out again.
-_TABLE_SIZE: Final = 32     # hand positions and slots covered; larger ones are built when needed
-_PLACE: Final[list[list[Action]]] = [
-    [_new(Action, ("place", i, s)) for s in range(_TABLE_SIZE)] for i in range(_TABLE_SIZE)]
-_AWAKEN: Final[list[Action]] = [_new(Action, ("awaken", s, -1)) for s in range(_TABLE_SIZE)]
-_ATTACK: Final[list[list[Action]]] = [
-    [_new(Action, ("attack", s, t)) for t in range(_TABLE_SIZE)] for s in range(_TABLE_SIZE)]
-_ATTACK_HERO: Final[list[Action]] = [
-    _new(Action, ("attack", s, HERO)) for s in range(_TABLE_SIZE)]
+# Every action a legal-action list can hold, built once for the hand positions, slots and option
+# numbers a game uses: legal actions are listed after every action of a game, and handing out a
+# shared immutable Action costs nothing next to building one. Larger numbers are built when met.
+_TABLE_SIZE: Final = 32
+
+
+def _singles(kind: str, b: int = -1) -> list[Action]:
+    return [_new(Action, (kind, a, b)) for a in range(_TABLE_SIZE)]
+
+
+def _pairs(kind: str) -> list[list[Action]]:
+    return [[_new(Action, (kind, a, b)) for b in range(_TABLE_SIZE)] for a in range(_TABLE_SIZE)]
+
+
+_PLACE: Final[list[list[Action]]] = _pairs("place")
+_ATTACK: Final[list[list[Action]]] = _pairs("attack")
+_SKILL: Final[list[list[Action]]] = _pairs("skill")
+_TARGET: Final[list[list[Action]]] = _pairs("target")
+_AWAKEN: Final[list[Action]] = _singles("awaken")
+_ATTACK_HERO: Final[list[Action]] = _singles("attack", HERO)
+_MULLIGAN: Final[list[Action]] = _singles("mulligan")
+_ITEM: Final[list[Action]] = _singles("item")
+_HERO_SKILL: Final[list[Action]] = _singles("hero_skill")
+_REPLENISH: Final[list[Action]] = _singles("replenish")
+_DISCARD: Final[list[Action]] = _singles("discard")
+_DISCARD_DISPLAY: Final[list[Action]] = _singles("discard_display")
+_CHOOSE: Final[list[Action]] = _singles("choose")
+_PICK: Final[list[Action]] = _singles("pick")
 
 
 def _pair_action(table: list[list[Action]], kind: str, a: int, b: int) -> Action:
@@ -35,19 +53,24 @@ def _pair_action(table: list[list[Action]], kind: str, a: int, b: int) -> Action
     return _new(Action, (kind, a, b))
 
 
-def _slot_action(table: list[Action], kind: str, slot: int, target: int) -> Action:
+def _slot_action(table: list[Action], kind: str, slot: int, target: int = -1) -> Action:
     """The prebuilt ``(kind, slot, target)`` of a one-slot table, or a new one beyond it."""
     return table[slot] if slot < _TABLE_SIZE else _new(Action, (kind, slot, target))
 
 
-def unique_cards(cards: list[CardDef], kind: str | None = None) -> list[tuple[int, CardDef]]:
-    """(position, card) for the first copy of each card code, optionally of one kind."""
-    seen: set[str] = set()
-    out = []
+def first_copies(cards: list[CardDef], kind: str | None = None) -> list[int]:
+    """The positions of the first copy of each card code, optionally of one kind. (A hand is a
+    few cards: comparing with the earlier ones beats building a set each time.)"""
+    out: list[int] = []
     for i, card in enumerate(cards):
-        if (kind is None or card.kind == kind) and card.code not in seen:
-            seen.add(card.code)
-            out.append((i, card))
+        if kind is not None and card.kind != kind:
+            continue
+        code = card.code
+        for j in range(i):
+            if cards[j].code == code:
+                break
+        else:
+            out.append(i)
     return out
 
 
@@ -76,10 +99,9 @@ class LegalMixin(GameCore):
 
     def _legal_mulligan(self, decision: Decision) -> list[Action]:
         player = self.players[decision.player]
-        marked = set(player.marked)
-        return [_new(Action, ("mulligan", i, -1)) for i in range(len(player.hand))
-                if i not in marked] \
-            + [KEEP]
+        marked = player.marked
+        return [_slot_action(_MULLIGAN, "mulligan", i) for i in range(len(player.hand))
+                if i not in marked] + [KEEP]
 
     def _legal_setup(self, decision: Decision) -> list[Action]:
         return self._place_actions(self.players[decision.player]) + [READY]
@@ -89,7 +111,7 @@ class LegalMixin(GameCore):
         if not empties:
             return []
         return [_pair_action(_PLACE, "place", i, slot)
-                for i, _ in unique_cards(player.hand, "minion")
+                for i in first_copies(player.hand, "minion")
                 for slot in empties]
 
     def _legal_main(self, decision: Decision) -> list[Action]:
@@ -101,17 +123,15 @@ class LegalMixin(GameCore):
         energy = player.energy
         empties = [s for s, m in enumerate(player.minions) if m is None]
         actions: list[Action] = []
-        items = []
-        seen: set[str] = set()
-        for i, card in enumerate(player.hand):
-            if card.code in seen:
-                continue
-            seen.add(card.code)
+        items: list[int] = []
+        hand = player.hand
+        for i in first_copies(hand):
+            card = hand[i]
             if card.kind == "minion":
                 for slot in empties:
                     actions.append(_pair_action(_PLACE, "place", i, slot))
             elif card.cost <= energy:
-                items.append((i, card))
+                items.append(i)
         enemy_slots = [s for s, m in enumerate(foe.minions) if m is not None]
         exclusive = self.ruleset.attack_or_skill
         for slot, minion in enumerate(player.minions):
@@ -119,7 +139,7 @@ class LegalMixin(GameCore):
                 continue
             if not minion.awake:
                 if minion.card.cost <= energy:
-                    actions.append(_slot_action(_AWAKEN, "awaken", slot, -1))
+                    actions.append(_slot_action(_AWAKEN, "awaken", slot))
                 continue
             if minion.attacks_left > 0 and not (exclusive and minion.skill_used):
                 for target in enemy_slots:
@@ -130,14 +150,16 @@ class LegalMixin(GameCore):
             if actives and not minion.skill_used and not (exclusive and minion.attacked):
                 for i, ability in enumerate(actives):
                     if ability["cost"] <= energy and self._usable(index, minion.uid, ability):
-                        actions.append(_new(Action, ("skill", slot, i)))
-        for i, card in items:
-            if any(self._usable(index, -1, ability) for ability in card.by_trigger.get("use", ())):
-                actions.append(_new(Action, ("item", i, -1)))
+                        actions.append(_pair_action(_SKILL, "skill", slot, i))
+        for i in items:
+            for ability in hand[i].by_trigger.get("use", ()):
+                if self._usable(index, -1, ability):
+                    actions.append(_slot_action(_ITEM, "item", i))
+                    break
         if not player.hero_skill_used:
             for i, ability in enumerate(player.hero.by_trigger.get("active", ())):
                 if ability["cost"] <= energy and self._usable(index, 0, ability):
-                    actions.append(_new(Action, ("hero_skill", i, -1)))
+                    actions.append(_slot_action(_HERO_SKILL, "hero_skill", i))
         actions.append(END)
         return actions
 
@@ -149,30 +171,31 @@ class LegalMixin(GameCore):
 
     def _legal_discard(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
-        return [_new(Action, ("discard", i, -1)) for i, _ in unique_cards(hand)]
+        return [_slot_action(_DISCARD, "discard", i) for i in first_copies(hand)]
 
     def _legal_discard_display(self, decision: Decision) -> list[Action]:
         display = self.players[decision.player].display
-        return [_new(Action, ("discard_display", i, -1)) for i, _ in unique_cards(display)]
+        return [_slot_action(_DISCARD_DISPLAY, "discard_display", i)
+                for i in first_copies(display)]
 
     def _legal_replenish(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
-        return [_new(Action, ("replenish", i, -1)) for i, _ in unique_cards(hand, "minion")] \
-            + [PASS]
+        return [_slot_action(_REPLENISH, "replenish", i)
+                for i in first_copies(hand, "minion")] + [PASS]
 
     def _legal_target(self, decision: Decision) -> list[Action]:
-        return [_new(Action, ("target", p, s)) for p, s in decision.data]
+        return [_pair_action(_TARGET, "target", p, s) for p, s in decision.data]
 
     def _legal_choose(self, decision: Decision) -> list[Action]:
-        return [_new(Action, ("choose", i, -1)) for i in range(len(decision.data))]
+        return [_slot_action(_CHOOSE, "choose", i) for i in range(len(decision.data))]
 
     def _legal_pick(self, decision: Decision) -> list[Action]:
         hand = self.players[decision.player].hand
-        allowed = set(decision.data)
-        seen: set[str] = set()
+        seen: list[str] = []
         actions = []
         for i in decision.data:
-            if i in allowed and hand[i].code not in seen:
-                seen.add(hand[i].code)
-                actions.append(_new(Action, ("pick", i, -1)))
+            code = hand[i].code
+            if code not in seen:
+                seen.append(code)
+                actions.append(_slot_action(_PICK, "pick", i))
         return actions
