@@ -2,8 +2,9 @@
 
 Invariants: a combat is one ``combat`` task (reveal, combat-start skills) followed by one
 ``combat_resolve`` task; ``self.combat`` is set only between the two. Final attack is never
-below 0 (R2.3.4 ruling). Aura bonuses are computed when asked, never stored, so an aura ends the
-moment its source sleeps, leaves or its condition fails.
+below 0 (R2.3.4 ruling). Aura bonuses are worked out when asked (memoised only while nothing they
+depend on can have changed), never stored on the minions, so an aura ends the moment its
+source sleeps, leaves or its condition fails.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ class CombatMixin(EffectsMixin):
         have = minion.keywords
         if minion.turn_granted or minion.turn_removed:
             have = (have | minion.turn_granted) - minion.turn_removed
-        if self._static_auras or self._dynamic_auras:
-            granted = self._aura_values(minion, "grant_keyword")
+        if self._auras:
+            granted = self._aura_keywords(minion)
             if granted:
                 have = have | set(granted)
         return have
@@ -40,8 +41,8 @@ class CombatMixin(EffectsMixin):
     def _attack_mod(self, minion: Minion) -> int:
         """Buffs minus debuffs (R2.3.4): permanent, this turn, and auras."""
         mod = minion.perm_attack + minion.turn_attack
-        if self._static_auras or self._dynamic_auras:
-            mod += sum(self._aura_values(minion, "attack"))
+        if self._auras:
+            mod += self._aura_attack(minion)
         return mod
 
     def _current_attack(self, minion: Minion) -> int:
@@ -52,37 +53,80 @@ class CombatMixin(EffectsMixin):
         advantage = has_advantage(minion.card.attribute, against) and not against_shield
         return max(0, minion.card.attack * (2 if advantage else 1) + self._attack_mod(minion))
 
-    def _aura_values(self, minion: Minion, term: str) -> list:
-        """What the auras reaching ``minion`` now give it (R4.7): for ``"attack"`` each aura's
-        amount, for ``"grant_keyword"`` each keyword granted (the only aura effects).
+    # ------------------------------------------------------------ auras (R4.7)
+    #
+    # What the auras reaching a minion give it (attack amounts, keywords granted: the only aura
+    # effects) is worked out for the whole board at once and memoised, because agents and combat
+    # ask about the same minions many times between changes. An aura whose effect depends on
+    # the board alone (which minions, where, awake or not, their printed properties) keeps its
+    # part until the board changes (``_board_changed``); the other auras' part is kept for one
+    # state step (``_tick`` moves with every action and task).
 
-        Memoised, because agents and combat ask about the same minions many times between
-        changes. What an unconditional aura with a fixed amount reaches depends on the board
-        alone (which minions, where, awake or not, their printed properties), so its part is
-        kept until the board changes (``_refresh_auras``); the other auras' part is kept for one
-        state step (``_tick`` moves with every action and task). Callers only add the amounts
-        and join the keywords, so the order of the values returned does not matter."""
-        if self._aura_busy:      # an aura's own condition or amount asks about attack values:
-            return []            # answer from the cards alone instead of recursing forever
+    def _aura_attack(self, minion: Minion) -> int:
+        """The attack the auras in force give ``minion`` now."""
+        if not self._auras_in_force():
+            return 0
+        bonus = self._board_attack.get(minion.uid, 0)
+        if self._dynamic_auras:
+            self._refresh_dynamic_part()
+            bonus += self._step_attack.get(minion.uid, 0)
+        return bonus
+
+    def _aura_keywords(self, minion: Minion) -> list[str]:
+        """The keywords the auras in force grant ``minion`` now (repeats possible)."""
+        if not self._auras_in_force():
+            return _NOTHING
+        granted = self._board_keywords.get(minion.uid, _NOTHING)
+        if self._dynamic_auras:
+            self._refresh_dynamic_part()
+            more = self._step_keywords.get(minion.uid)
+            if more:
+                granted = granted + more
+        return granted
+
+    def _auras_in_force(self) -> bool:
+        """Bring the board-only part up to date; False when no aura is in force — or while an
+        aura's own condition or amount is being worked out and asks about attack values: the
+        answer then comes from the cards alone instead of recursing forever."""
+        if self._aura_busy:
+            return False
         if self._aura_key != self._board_version:
             self._aura_key = self._board_version
-            self._aura_memo = self._aura_table(self._static_auras)
-        found = self._aura_memo.get((minion.uid, term), _NOTHING)
-        if not self._dynamic_auras:
-            return found
+            self._collect_auras()
+            self._board_attack, self._board_keywords = {}, {}
+            if self._static_auras:
+                self._aura_table(self._static_auras, self._board_attack, self._board_keywords)
+        return bool(self._static_auras) or bool(self._dynamic_auras)
+
+    def _refresh_dynamic_part(self) -> None:
         if self._aura_tick != self._tick:
             self._aura_tick = self._tick
-            self._aura_dynamic = self._aura_table(self._dynamic_auras)
-        more = self._aura_dynamic.get((minion.uid, term))
-        return found + more if more else found
+            self._step_attack, self._step_keywords = {}, {}
+            self._aura_table(self._dynamic_auras, self._step_attack, self._step_keywords)
 
-    def _aura_table(self, auras: list[tuple]) -> dict[tuple[int, str], list]:
-        """What these auras give, keyed by (minion uid, effect term): attack amounts and
-        keywords granted. Each aura's condition, reach and amount are worked out once, not per
-        minion."""
+    def _collect_auras(self) -> None:
+        """The auras in force, as (controller, source uid, ability), split into those whose
+        effect depends on the board alone and the others."""
+        static: list[tuple] = []
+        dynamic: list[tuple] = []
+        for index, player in enumerate(self.players):
+            for ability in player.hero.by_trigger.get("aura", ()):
+                (static if _depends_on_board_only(ability) else dynamic).append(
+                    (index, 0, ability))
+            for minion in player.minions:
+                if minion is not None:
+                    for ability in minion.card.by_trigger.get("aura", ()):
+                        if minion.awake or ability["sleeping"]:
+                            (static if _depends_on_board_only(ability) else dynamic).append(
+                                (index, minion.uid, ability))
+        self._static_auras, self._dynamic_auras = static, dynamic
+
+    def _aura_table(self, auras: list[tuple], attack: dict[int, int],
+                    keywords: dict[int, list[str]]) -> None:
+        """Add what these auras give to ``attack`` and ``keywords`` (by minion uid). Each
+        aura's condition, reach and amount are worked out once, not per minion."""
         self._aura_busy = True
         try:
-            table: dict[tuple[int, str], list] = {}
             for index, source, ability in auras:
                 if ability["if"] is not None and not self._condition(index, ability["if"]):
                     continue
@@ -93,43 +137,28 @@ class CombatMixin(EffectsMixin):
                     else:
                         reached = [self.players[p].minions[s].uid
                                    for p, s in self._aura_spots(index, source, target)]
-                    # The amount is counted here, still busy: a count that filters on attack
-                    # must not ask the auras again (that recursed without end).
-                    term = effect["do"]
-                    value = self._amount(index, effect["amount"]) if term == "attack" \
-                        else effect["keyword"]
-                    for uid in reached:
-                        key = (uid, term)
-                        values = table.get(key)
-                        if values is None:
-                            table[key] = [value]
-                        else:
-                            values.append(value)
-            return table
+                    if effect["do"] == "attack":
+                        # Counted here, still busy: a count that filters on attack must not
+                        # ask the auras again (that recursed without end).
+                        amount = self._amount(index, effect["amount"])
+                        for uid in reached:
+                            attack[uid] = attack.get(uid, 0) + amount
+                    else:
+                        keyword = effect["keyword"]
+                        for uid in reached:
+                            have = keywords.get(uid)
+                            if have is None:
+                                keywords[uid] = [keyword]
+                            else:
+                                have.append(keyword)
         finally:
             self._aura_busy = False
 
-    def _refresh_auras(self) -> None:
-        """Recompute the auras in force, as (controller, source uid, ability), split into those
-        whose effect depends on the board alone and the others; called whenever a minion
-        enters, leaves or wakes. (Kept as lists so the common case — no aura on the board —
-        costs two truth tests.)"""
-        self._tick += 1              # the board changed: memoised aura answers are stale
+    def _board_changed(self) -> None:
+        """A minion entered, left, woke or changed sides: what the auras give is worked out
+        afresh when next asked."""
+        self._tick += 1
         self._board_version += 1
-        if not self._auras:
-            return
-        static: list[tuple] = []
-        dynamic: list[tuple] = []
-        for index, player in enumerate(self.players):
-            for ability in player.hero.by_trigger.get("aura", ()):
-                (static if _is_static(ability) else dynamic).append((index, 0, ability))
-            for minion in player.minions:
-                if minion is not None:
-                    for ability in minion.card.by_trigger.get("aura", ()):
-                        if minion.awake or ability["sleeping"]:
-                            (static if _is_static(ability) else dynamic).append(
-                                (index, minion.uid, ability))
-        self._static_auras, self._dynamic_auras = static, dynamic
 
     def _aura_spots(self, controller: int, source: int, target: dict) -> list[tuple[int, int]]:
         # Filters on attack would recurse into auras; match an aura's filter on the card.
@@ -247,14 +276,29 @@ def _reached(minion: Minion | None, source: int, other: bool, flt: dict | None) 
         and (flt is None or card_matches(minion.card, flt, minion))
 
 
-def _is_static(ability: dict) -> bool:
-    """Unconditional, with fixed amounts: what the aura does depends on the board alone."""
-    if ability["if"] is not None:
+# Filter keys answered by the card or by ``awake`` alone: a count of minions filtered on these
+# changes only when the board does.
+_BOARD_FILTER_KEYS: Final = frozenset(
+    {"attribute", "rarity", "kind", "faction", "race", "cost_min", "cost_max", "awake"})
+
+
+def _depends_on_board_only(ability: dict) -> bool:
+    """Does what this aura gives depend on the board alone? True when its condition and
+    amounts are fixed or count minions by printed properties and ``awake``."""
+    condition = ability["if"]
+    if condition is not None and ("count" not in condition
+                                  or not _counts_the_board(condition["count"])):
         return False
     for effect in ability["effects"]:
-        if not isinstance(effect.get("amount", 0), int):
+        amount = effect.get("amount", 0)
+        if not isinstance(amount, int) and not _counts_the_board(amount["count"]):
             return False
     return True
+
+
+def _counts_the_board(count: dict) -> bool:
+    flt = count["filter"]
+    return count["zone"] == "minions" and (flt is None or _BOARD_FILTER_KEYS.issuperset(flt))
 
 
 def _before_combat(minion) -> tuple:

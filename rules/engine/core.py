@@ -69,12 +69,14 @@ class GameCore:
     _aura_busy: bool
     _tick: int
     _aura_key: int
-    _aura_memo: dict
     _board_version: int
     _static_auras: list[tuple]
     _dynamic_auras: list[tuple]
+    _board_attack: dict[int, int]
+    _board_keywords: dict[int, list[str]]
     _aura_tick: int
-    _aura_dynamic: dict
+    _step_attack: dict[int, int]
+    _step_keywords: dict[int, list[str]]
     _fallen: dict[int, CardDef]
 
     # The game's random numbers, drawn exactly as random.Random's own shuffle() and
@@ -153,7 +155,7 @@ class GameCore:
     def _may_attack_hero(self, minion: Minion) -> bool:
         raise NotImplementedError
 
-    def _refresh_auras(self) -> None:
+    def _board_changed(self) -> None:
         raise NotImplementedError
 
 
@@ -186,11 +188,13 @@ STATE_ATTRIBUTES = (
     '_aura_busy',
     '_tick',
     '_aura_key',
-    '_aura_memo',
     '_board_version',
     '_static_auras',
     '_dynamic_auras',
+    '_board_attack',
+    '_board_keywords',
     '_aura_tick',
-    '_aura_dynamic',
+    '_step_attack',
+    '_step_keywords',
     '_fallen',
 )

@@ -61,5 +61,5 @@ def determinize(view, rng: random.Random):
             minion.card = guess(seen_minions, minions)
             minion.keywords = set(minion.card.keywords)
     game._auras = game._auras or any("aura" in c.by_trigger for c in pool)
-    game._refresh_auras()
+    game._board_changed()
     return game

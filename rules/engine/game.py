@@ -50,7 +50,7 @@ class Game(TurnsMixin):
         self.players = [Player(i, heroes[i], ruleset.slots) for i in range(2)]
         self._auras = any("aura" in c.by_trigger for c in [*heroes, *libraries[0],
                                                             *libraries[1]])
-        self._refresh_auras()
+        self._board_changed()
         self.start = {"decks": [d.to_dict() for d in decks], "seed": seed,
                       "ruleset": ruleset.to_dict(), "first_player": first_player}
         self._setup(libraries, first_player)
@@ -80,13 +80,15 @@ class Game(TurnsMixin):
         self._aura_busy = False
         self._tick = 0                # moves with every state step; keys the aura memo
         self.main_actions = 0         # main-phase actions this turn (Ruleset.action_limit)
-        self._board_version = 0       # moves whenever a minion enters, leaves or wakes
+        self._board_version = 0       # moves whenever a minion enters, leaves, wakes or moves
+        self._aura_key = -1           # the board version the aura lists and board part are for
         self._static_auras = []       # (controller, source uid, ability) of the auras in force
         self._dynamic_auras = []      # that depend on the board alone, and of the others
-        self._aura_key = -1           # the board version _aura_memo holds the static part for
-        self._aura_memo = {}
-        self._aura_tick = -1          # the step _aura_dynamic holds the other part for
-        self._aura_dynamic = {}
+        self._board_attack = {}       # what the first give, by minion uid
+        self._board_keywords = {}
+        self._aura_tick = -1          # the state step the others' part is for
+        self._step_attack = {}
+        self._step_keywords = {}
         # Per seat, how often each card code was played (into a slot, or an item used) and
         # awakened: the simulator's per-card figures come from here, with logging off.
         self.played = ({}, {})
@@ -212,10 +214,8 @@ class Game(TurnsMixin):
         clone._stack = list(self._stack)
         clone._owed = list(self._owed)
         clone._fallen = dict(self._fallen)
-        clone._aura_key = -1
-        clone._aura_memo = {}
+        clone._aura_key = -1          # memoised aura answers are worked out afresh
         clone._aura_tick = -1
-        clone._aura_dynamic = {}
         clone.played = (dict(self.played[0]), dict(self.played[1]))
         clone.awakened = (dict(self.awakened[0]), dict(self.awakened[1]))
         clone._legal = None
@@ -356,7 +356,7 @@ class Game(TurnsMixin):
         player.minions[slot] = minion
         played = self.played[index]
         played[card.code] = played.get(card.code, 0) + 1
-        self._refresh_auras()
+        self._board_changed()
         if self.events is not None:
             self._event("place", player=index, slot=slot, card=card.code)
         return minion

@@ -117,7 +117,7 @@ def from_snapshot(cls, data: Mapping[str, Any], cards, seed: int = 0, log: bool 
     in_play = [c for p in game.players for c in [p.hero, *p.hand, *p.deck, *p.display]]
     in_play += [m.card for p in game.players for m in p.minions if m is not None]
     game._auras = any("aura" in c.by_trigger for c in in_play)
-    game._refresh_auras()
+    game._board_changed()
     game.start = {"snapshot": dict(data), "seed": seed}
     game._started = True
     if phase == "turn_start":

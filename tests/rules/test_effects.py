@@ -393,6 +393,39 @@ def test_trigger_aura_amount_may_count_minions_by_a_filter():
     assert attacks(game, 0)[:3] == [1, 4, 3]
 
 
+def test_aura_counting_awake_minions_follows_each_board_change():
+    """Rule: R4.7 — an aura whose condition counts the board turns on the moment a minion
+    wakes and off the moment one dies (what it gives is worked out afresh per board)."""
+    rally = hero("RALLY", abilities=[ability(
+        "aura", {"do": "attack", "amount": 1, "target": {"pick": "all", "side": "ally"}},
+        **{"if": {"count": {"zone": "minions", "side": "ally", "filter": {"awake": True}},
+                  "min": 2}})])
+    game = make({"hero": "RALLY", "minions": [awake("L1"), {"card": "L2"}]},
+                {"minions": [awake("D5")]}, rally)
+    assert attacks(game, 0)[:2] == [1, 2]
+    act(game, Action("awaken", 1))
+    assert attacks(game, 0)[:2] == [2, 3]
+    attack(game, 0, 0)                                      # 2 against 5: the L1 dies
+    assert attacks(game, 0)[:2] == [None, 2]
+
+
+def test_aura_counting_keywords_follows_a_keyword_granted_mid_turn():
+    """Rule: R4.7 — an aura counting minions by keyword turns on when an effect grants the
+    keyword, though no minion entered, left or woke."""
+    guard = minion("GUARD", 1, abilities=[ability(
+        "aura", {"do": "attack", "amount": 2, "target": "self"},
+        **{"if": {"count": {"zone": "minions", "side": "ally", "filter": {"keyword": "shield"}},
+                  "min": 1}})])
+    shine = item("SHINE", [{"do": "grant_keyword", "keyword": "shield", "duration": "turn",
+                            "target": {"pick": "all", "side": "ally"}}])
+    game = make({"minions": [awake("GUARD")], "hand": ["SHINE"]}, BOARD, guard, shine)
+    assert attacks(game, 0)[0] == 1
+    act(game, Action("item", 0))
+    assert keywords(game, 0, 0) == ["shield"] and attacks(game, 0)[0] == 3
+    end_turn(game)
+    assert attacks(game, 0)[0] == 1
+
+
 def test_trigger_turn_start_own_enemy_and_each():
     """Rule: R4.7 — trigger turn_start with whose own / enemy / each."""
     def watcher(code, whose):
