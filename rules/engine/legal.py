@@ -59,15 +59,16 @@ def _slot_action(table: list[Action], kind: str, slot: int, target: int = -1) ->
 
 
 def first_copies(cards: list[CardDef], kind: str | None = None) -> list[int]:
-    """The positions of the first copy of each card code, optionally of one kind. (A hand is a
-    few cards: comparing with the earlier ones beats building a set each time.)"""
+    """The positions of the first copy of each card, optionally of one kind. Every card of a
+    game comes from its one ``{code: CardDef}`` mapping, so two copies of a card are the same
+    object: comparing identities with the earlier positions (a hand is a few cards) beats
+    building a set of codes each time."""
     out: list[int] = []
     for i, card in enumerate(cards):
         if kind is not None and card.kind != kind:
             continue
-        code = card.code
         for j in range(i):
-            if cards[j].code == code:
+            if cards[j] is card:
                 break
         else:
             out.append(i)
