@@ -13,6 +13,7 @@ from typing import Final
 
 from rules.engine.actions import HERO, Action
 from rules.engine.advantage import has_advantage
+from rules.engine.cards import CardDef
 from rules.engine.effects import EffectsMixin
 from rules.engine.filters import card_matches
 from rules.engine.state import Minion
@@ -92,7 +93,9 @@ class CombatMixin(EffectsMixin):
             return False
         if self._aura_key != self._board_version:
             self._aura_key = self._board_version
-            self._collect_auras()
+            if self._sources_key != self._aura_sources:
+                self._sources_key = self._aura_sources
+                self._collect_auras()
             self._board_attack, self._board_keywords = {}, {}
             if self._static_auras:
                 self._aura_table(self._static_auras, self._board_attack, self._board_keywords)
@@ -107,8 +110,8 @@ class CombatMixin(EffectsMixin):
     def _collect_auras(self) -> None:
         """The auras in force, as (controller, source uid, ability), split into those whose
         effect depends on the board alone and the others."""
-        static: list[tuple] = []
-        dynamic: list[tuple] = []
+        static: list[tuple[int, int, dict]] = []
+        dynamic: list[tuple[int, int, dict]] = []
         for index, player in enumerate(self.players):
             for ability in player.hero.by_trigger.get("aura", ()):
                 (static if _depends_on_board_only(ability) else dynamic).append(
@@ -121,7 +124,7 @@ class CombatMixin(EffectsMixin):
                                 (index, minion.uid, ability))
         self._static_auras, self._dynamic_auras = static, dynamic
 
-    def _aura_table(self, auras: list[tuple], attack: dict[int, int],
+    def _aura_table(self, auras: list[tuple[int, int, dict]], attack: dict[int, int],
                     keywords: dict[int, list[str]]) -> None:
         """Add what these auras give to ``attack`` and ``keywords`` (by minion uid). Each
         aura's condition, reach and amount are worked out once, not per minion."""
@@ -132,11 +135,8 @@ class CombatMixin(EffectsMixin):
                     continue
                 for effect in ability["effects"]:
                     target = effect["target"]
-                    if target["pick"] == "self":
-                        reached = [source]
-                    else:
-                        reached = [self.players[p].minions[s].uid
-                                   for p, s in self._aura_spots(index, source, target)]
+                    reached = [source] if target["pick"] == "self" \
+                        else self._aura_reach(index, source, target)
                     if effect["do"] == "attack":
                         # Counted here, still busy: a count that filters on attack must not
                         # ask the auras again (that recursed without end).
@@ -154,16 +154,20 @@ class CombatMixin(EffectsMixin):
         finally:
             self._aura_busy = False
 
-    def _board_changed(self) -> None:
-        """A minion entered, left, woke or changed sides: what the auras give is worked out
-        afresh when next asked."""
+    def _board_changed(self, card: CardDef | None = None) -> None:
+        """A minion entered, left, woke or changed sides (``card``: its card; None when anything
+        may have changed): what the auras give is worked out afresh when next asked, and the
+        auras in force are collected again if that minion has one."""
         self._tick += 1
         self._board_version += 1
+        if card is None or "aura" in card.by_trigger:
+            self._aura_sources += 1
 
-    def _aura_spots(self, controller: int, source: int, target: dict) -> list[tuple[int, int]]:
-        # Filters on attack would recurse into auras; match an aura's filter on the card.
+    def _aura_reach(self, controller: int, source: int, target: dict) -> list[int]:
+        """The uids of the minions an aura's target reaches (its filter read on the card:
+        a filter on attack would recurse into the auras)."""
         flt, pick, other = target["filter"], target["pick"], target["other"]
-        out: list[tuple[int, int]] = []
+        out: list[int] = []
         if pick == "adjacent":
             anchor = self._locate(source)
             if anchor is None:
@@ -171,18 +175,23 @@ class CombatMixin(EffectsMixin):
             p, s = anchor
             minions = self.players[p].minions
             for t in (s - 1, s + 1):
-                if 0 <= t < self.ruleset.slots and _reached(minions[t], source, other, flt):
-                    out.append((p, t))
+                if 0 <= t < self.ruleset.slots:
+                    minion = minions[t]
+                    if minion is not None and _reached(minion, source, other, flt):
+                        out.append(minion.uid)
             return out
+        leftmost, rightmost = pick == "leftmost", pick == "rightmost"
         for p in self._sides(controller, target["side"]):
-            for s, m in enumerate(self.players[p].minions):
-                if _reached(m, source, other, flt):
-                    out.append((p, s))
-        if pick in ("leftmost", "rightmost"):
-            firsts: dict[int, tuple[int, int]] = {}
-            for spot in (out if pick == "leftmost" else reversed(out)):
-                firsts.setdefault(spot[0], spot)
-            out = list(firsts.values())
+            found = -1
+            for minion in self.players[p].minions:
+                if minion is not None and _reached(minion, source, other, flt):
+                    found = minion.uid
+                    if leftmost:
+                        break
+                    if not rightmost:
+                        out.append(found)
+            if (leftmost or rightmost) and found != -1:
+                out.append(found)
         return out
 
     # ------------------------------------------------------------ attacking
@@ -270,9 +279,9 @@ class CombatMixin(EffectsMixin):
                 self._event("react", card=attacker.card.code)
 
 
-def _reached(minion: Minion | None, source: int, other: bool, flt: dict | None) -> bool:
-    """Does an aura from ``source`` reach the minion in this slot (its filter read on the card)?"""
-    return minion is not None and not (other and minion.uid == source) \
+def _reached(minion: Minion, source: int, other: bool, flt: dict | None) -> bool:
+    """Does an aura from ``source`` reach this minion (its filter read on the card)?"""
+    return not (other and minion.uid == source) \
         and (flt is None or card_matches(minion.card, flt, minion))
 
 

@@ -70,6 +70,8 @@ class GameCore:
     _tick: int
     _aura_key: int
     _board_version: int
+    _aura_sources: int
+    _sources_key: int
     _static_auras: list[tuple]
     _dynamic_auras: list[tuple]
     _board_attack: dict[int, int]
@@ -155,7 +157,7 @@ class GameCore:
     def _may_attack_hero(self, minion: Minion) -> bool:
         raise NotImplementedError
 
-    def _board_changed(self) -> None:
+    def _board_changed(self, card: CardDef | None = None) -> None:
         raise NotImplementedError
 
 
@@ -189,6 +191,8 @@ STATE_ATTRIBUTES = (
     '_tick',
     '_aura_key',
     '_board_version',
+    '_aura_sources',
+    '_sources_key',
     '_static_auras',
     '_dynamic_auras',
     '_board_attack',

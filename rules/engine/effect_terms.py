@@ -98,7 +98,7 @@ class EffectTermsMixin(LegalMixin):
             minion = self.players[p].minions[s]
             self.players[p].minions[s] = None
             self.players[p].hand.append(minion.card)       # R2.4.2: to its controller's hand
-            self._board_changed()
+            self._board_changed(minion.card)
             if self.events is not None:
                 self._event("returned", player=p, slot=s, card=minion.card.code)
 
@@ -121,7 +121,7 @@ class EffectTermsMixin(LegalMixin):
             minion.public = True
             minion.attacks_left = 0                # [ruling] it cannot attack this turn
             minion.controlled_turn = self.turn
-            self._board_changed()
+            self._board_changed(minion.card)
             if self.events is not None:
                 self._event("mind_control", player=controller, slot=empties[0],
                             card=minion.card.code)
@@ -151,7 +151,7 @@ class EffectTermsMixin(LegalMixin):
             minion.awake = minion.public = True
             minion.awake_turn = self.turn
             minion.attacks_left = 1
-        self._board_changed()
+        self._board_changed(card)
         if self.events is not None:
             self._event("summon", player=controller, slot=slot, card=card.code, awake=awake)
 

@@ -260,7 +260,7 @@ class EffectsMixin(EffectTermsMixin):
         self.players[p].minions[s] = None                                     # R2.3.8
         self.players[p].graveyard.append(minion.card)
         self._fallen[minion.uid] = minion.card
-        self._board_changed()
+        self._board_changed(minion.card)
         if self.events is not None:
             self._event("destroyed", player=p, slot=s, card=minion.card.code)
         return p, s, minion
@@ -312,7 +312,7 @@ class EffectsMixin(EffectTermsMixin):
         minion.attacks_left = 0 if minion.controlled_turn == self.turn else 1
         awakened = self.awakened[index]
         awakened[minion.card.code] = awakened.get(minion.card.code, 0) + 1
-        self._board_changed()
+        self._board_changed(minion.card)
         if self.events is not None:
             self._event("awaken", player=index, card=minion.card.code)
         self._push(*(("ability", index, minion.uid, a, -1)

@@ -81,7 +81,9 @@ class Game(TurnsMixin):
         self._tick = 0                # moves with every state step; keys the aura memo
         self.main_actions = 0         # main-phase actions this turn (Ruleset.action_limit)
         self._board_version = 0       # moves whenever a minion enters, leaves, wakes or moves
-        self._aura_key = -1           # the board version the aura lists and board part are for
+        self._aura_sources = 0        # moves when a minion with an aura enters, leaves or wakes
+        self._sources_key = -1        # the _aura_sources the aura lists were collected at
+        self._aura_key = -1           # the board version the board part is for
         self._static_auras = []       # (controller, source uid, ability) of the auras in force
         self._dynamic_auras = []      # that depend on the board alone, and of the others
         self._board_attack = {}       # what the first give, by minion uid
@@ -215,6 +217,7 @@ class Game(TurnsMixin):
         clone._owed = list(self._owed)
         clone._fallen = dict(self._fallen)
         clone._aura_key = -1          # memoised aura answers are worked out afresh
+        clone._sources_key = -1
         clone._aura_tick = -1
         clone.played = (dict(self.played[0]), dict(self.played[1]))
         clone.awakened = (dict(self.awakened[0]), dict(self.awakened[1]))
@@ -356,7 +359,7 @@ class Game(TurnsMixin):
         player.minions[slot] = minion
         played = self.played[index]
         played[card.code] = played.get(card.code, 0) + 1
-        self._board_changed()
+        self._board_changed(card)
         if self.events is not None:
             self._event("place", player=index, slot=slot, card=card.code)
         return minion
