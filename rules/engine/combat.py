@@ -212,24 +212,31 @@ class CombatMixin(EffectsMixin):
         self._push(("combat", attacker.uid, foe.minions[action.b].uid))
 
     def _t_combat(self, attacker_uid: int, defender_uid: int) -> None:
-        a_side, a_slot = self._locate(attacker_uid)
-        d_side, d_slot = self._locate(defender_uid)
-        attacker = self.players[a_side].minions[a_slot]
-        defender = self.players[d_side].minions[d_slot]
+        a_spot, d_spot = self._locate(attacker_uid), self._locate(defender_uid)
+        assert a_spot is not None and d_spot is not None      # a combat starts on the board
+        a_side, d_side = a_spot[0], d_spot[0]
+        attacker = self.players[a_side].minions[a_spot[1]]
+        defender = self.players[d_side].minions[d_spot[1]]
+        assert attacker is not None and defender is not None
         if not defender.awake:                                                # R2.3.2
             defender.public = True
         if self.events is not None:
-            self._event("combat", player=a_side, attacker=attacker.card.code, slot=a_slot,
-                        defender=defender.card.code, target=d_slot, revealed=not defender.awake)
+            self._event("combat", player=a_side, attacker=attacker.card.code, slot=a_spot[1],
+                        defender=defender.card.code, target=d_spot[1],
+                        revealed=not defender.awake)
+        tasks: list[tuple] = []                                               # R2.3.5
+        for ability in attacker.card.by_trigger.get("combat_start", ()):
+            if attacker.awake or ability["sleeping"]:                         # R2.3.2
+                tasks.append(("ability", a_side, attacker_uid, ability, defender_uid))
+        for ability in defender.card.by_trigger.get("combat_start", ()):
+            if defender.awake or ability["sleeping"]:
+                tasks.append(("ability", d_side, defender_uid, ability, attacker_uid))
+        # What regenerate restores (R4.10) is taken before the combat-start skills; with none
+        # to run, nothing changes the two minions before they are judged, so nothing is kept.
+        restore = {attacker_uid: _before_combat(attacker),
+                   defender_uid: _before_combat(defender)} if tasks else {}
         self.combat = {"attacker": attacker_uid, "defender": defender_uid, "skipped": False,
-                       "restore": {m.uid: _before_combat(m)
-                                   for m in (attacker, defender)}}
-        tasks = []                                                            # R2.3.5
-        for side, minion, other in ((a_side, attacker, defender_uid),
-                                    (d_side, defender, attacker_uid)):
-            for ability in minion.card.by_trigger.get("combat_start", ()):
-                if minion.awake or ability["sleeping"]:                       # R2.3.2
-                    tasks.append(("ability", side, minion.uid, ability, other))
+                       "restore": restore}
         tasks.append(("combat_resolve",))
         self._push_list(tasks)
 
@@ -254,7 +261,8 @@ class CombatMixin(EffectsMixin):
         if self.events is not None:
             self._event("combat_result", attack=a_final, defense=d_final,
                         losers=[m.card.code for _, m in losers])
-        destroyed = [d for d in (self._dying(spot[0], spot[1], restore=combat["restore"][m.uid])
+        restore: dict[int, tuple] = combat["restore"]
+        destroyed = [d for d in (self._dying(spot[0], spot[1], restore=restore.get(m.uid))
                                  for spot, m in losers) if d is not None]
         dead = {d[2].uid for d in destroyed}
         first = []

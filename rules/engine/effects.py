@@ -138,32 +138,50 @@ class EffectsMixin(EffectTermsMixin):
 
     # ------------------------------------------------------------ targets
 
-    def _candidates(self, controller, source, target, other) -> list[tuple[int, int]]:
-        """Every (player, slot) the target selector could mean, before pick narrows it."""
-        pick, flt = target["pick"], target["filter"]
-        if pick in ("self", "combat_enemy", "adjacent"):
+    def _candidates(self, controller: int, source: int, target: dict, other: int,
+                    first_only: bool = False) -> list[tuple[int, int]]:
+        """Every (player, slot) the target selector could mean, before pick narrows it (with
+        ``first_only``, just the first: enough to know whether there is any)."""
+        pick: str = target["pick"]
+        flt: dict | None = target["filter"]
+        exclude_source: bool = target["other"]
+        # The chooser cannot see what a face-down enemy card is: it matches on awake alone.
+        hidden = pick == "chosen" and flt is not None and not PUBLIC_FILTER_KEYS.issuperset(flt)
+        out: list[tuple[int, int]] = []
+        if pick == "self" or pick == "combat_enemy" or pick == "adjacent":
             anchor = self._locate(source if pick != "combat_enemy" else other)
             if anchor is None:
-                return []
-            if pick == "adjacent":
-                p, s = anchor
-                spots = [(p, t) for t in (s - 1, s + 1) if 0 <= t < self.ruleset.slots]
-            else:
-                spots = [anchor]
-        else:
-            spots = [(p, s) for p in self._sides(controller, target["side"])
-                     for s in range(self.ruleset.slots)]
-        out = []
-        for p, s in spots:
-            minion = self.players[p].minions[s]
-            if minion is None or (target["other"] and minion.uid == source):
-                continue
-            if pick == "chosen" and p != controller and not minion.public \
-                    and flt is not None and not PUBLIC_FILTER_KEYS.issuperset(flt):
-                continue               # the chooser cannot see what this face-down card is
-            if self._minion_matches(minion, flt):
-                out.append((p, s))
+                return out
+            p, s = anchor
+            spots = [s - 1, s + 1] if pick == "adjacent" else [s]
+            minions = self.players[p].minions
+            for t in spots:
+                if 0 <= t < self.ruleset.slots:
+                    minion = minions[t]
+                    if minion is not None and self._is_candidate(
+                            controller, source, p, minion, flt, exclude_source, hidden):
+                        out.append((p, t))
+                        if first_only:
+                            return out
+            return out
+        for p in self._sides(controller, target["side"]):
+            minions = self.players[p].minions
+            for t in range(self.ruleset.slots):
+                minion = minions[t]
+                if minion is not None and self._is_candidate(
+                        controller, source, p, minion, flt, exclude_source, hidden):
+                    out.append((p, t))
+                    if first_only:
+                        return out
         return out
+
+    def _is_candidate(self, controller: int, source: int, side: int, minion: Minion,
+                      flt: dict | None, exclude_source: bool, hidden: bool) -> bool:
+        if exclude_source and minion.uid == source:
+            return False
+        if hidden and side != controller and not minion.public:
+            return False
+        return self._minion_matches(minion, flt)
 
     def _select(self, controller, source, effect, other) -> list[int] | None:
         target = effect["target"]
@@ -198,7 +216,7 @@ class EffectsMixin(EffectTermsMixin):
         for effect in ability["effects"]:
             target = effect.get("target")
             if target is None or target["pick"] != "chosen" \
-                    or self._candidates(controller, source, target, -1):
+                    or self._candidates(controller, source, target, -1, True):
                 return True
         return False
 

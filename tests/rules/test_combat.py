@@ -546,6 +546,17 @@ def test_r4_10_regenerate_restores_the_buffs_it_had_before_the_combat():
     assert view(game, 0)["me"]["minions"][0]["attack"] == 3     # 2 printed + 1, not + 4
 
 
+def test_r4_10_regenerate_keeps_buffs_from_before_a_combat_without_combat_skills():
+    """With no combat-start skill, nothing changes before the judgement: the regenerated
+    minion keeps its buffs and granted keywords exactly."""
+    game = make({"minions": [awake("W5")]},
+                {"minions": [awake("T-M06", attack_buff=2, keywords=["regenerate", "react"])]})
+    attack(game, 0, 0)                                     # water beats fire: 10 vs 6
+    me = view(game, 1)["me"]["minions"][0]
+    assert board(game, 1)[0] == "T-M06" and me["attack"] == 6
+    assert me["keywords"] == ["react", "regenerate"]
+
+
 def test_r4_10_regenerate_drops_keywords_gained_during_the_combat():
     """A keyword granted at combat start is a buff from the combat: it does not survive."""
     eager = combat_start("EAGER", {"do": "grant_keyword", "keyword": "react", "target": "self"},
