@@ -241,42 +241,46 @@ class CombatMixin(EffectsMixin):
         self._push_list(tasks)
 
     def _t_combat_resolve(self) -> None:
-        combat, self.combat = self.combat, None
-        a_spot, d_spot = self._locate(combat["attacker"]), self._locate(combat["defender"])
+        combat = self.combat
+        assert combat is not None                      # set by the combat task just before
+        self.combat = None
+        attacker_uid: int = combat["attacker"]
+        defender_uid: int = combat["defender"]
+        a_spot, d_spot = self._locate(attacker_uid), self._locate(defender_uid)
         if combat["skipped"] or a_spot is None or d_spot is None or a_spot[0] == d_spot[0]:
             if self.events is not None:
                 self._event("combat_unresolved")                                  # R2.3.6
             return
-        attacker = self.players[a_spot[0]].minions[a_spot[1]]
-        defender = self.players[d_spot[0]].minions[d_spot[1]]
+        a_side, a_slot = a_spot
+        d_side, d_slot = d_spot
+        attacker = self.players[a_side].minions[a_slot]
+        defender = self.players[d_side].minions[d_slot]
+        assert attacker is not None and defender is not None
         a_final = self._final_attack(attacker, defender.card.attribute,
                                      "shield" in self._keywords(defender))   # R2.3.3, R4.8
         d_final = self._final_attack(defender, attacker.card.attribute,
                                      "shield" in self._keywords(attacker))
-        losers = []                                                           # R2.3.7
-        if a_final <= d_final:
-            losers.append((a_spot, attacker))
-        if d_final <= a_final:
-            losers.append((d_spot, defender))
+        a_loses, d_loses = a_final <= d_final, d_final <= a_final             # R2.3.7
         if self.events is not None:
-            self._event("combat_result", attack=a_final, defense=d_final,
-                        losers=[m.card.code for _, m in losers])
+            losers = [m.card.code for m, lost in ((attacker, a_loses), (defender, d_loses))
+                      if lost]
+            self._event("combat_result", attack=a_final, defense=d_final, losers=losers)
         restore: dict[int, tuple] = combat["restore"]
-        destroyed = [d for d in (self._dying(spot[0], spot[1], restore=restore.get(m.uid))
-                                 for spot, m in losers) if d is not None]
-        dead = {d[2].uid for d in destroyed}
-        first = []
-        if defender.uid in dead and attacker.uid not in dead:
+        a_dead = self._dying(a_side, a_slot, restore.get(attacker_uid)) if a_loses else None
+        d_dead = self._dying(d_side, d_slot, restore.get(defender_uid)) if d_loses else None
+        if d_dead is not None and a_dead is None:
             self._react(attacker)                                             # R4.9
-        if len(destroyed) == 1:                                               # R2.3.9
-            winner, w_side = ((attacker, a_spot[0]) if attacker.uid not in dead
-                              else (defender, d_spot[0]))
-            loser_uid = destroyed[0][2].uid
-            first = [("ability", w_side, winner.uid, a, loser_uid)
-                     for a in winner.card.by_trigger.get("after_win", ())
-                     if winner.awake or a["sleeping"]]
-        replenish_order = ([d for d in destroyed if d[0] != a_spot[0]]        # R2.4.1
-                           + [d for d in destroyed if d[0] == a_spot[0]])
+        first: list[tuple] = []
+        if (a_dead is None) != (d_dead is None):                              # R2.3.9
+            winner, w_side, loser_uid = (attacker, a_side, defender_uid) if a_dead is None \
+                else (defender, d_side, attacker_uid)
+            for ability in winner.card.by_trigger.get("after_win", ()):
+                if winner.awake or ability["sleeping"]:
+                    first.append(("ability", w_side, winner.uid, ability, loser_uid))
+        # Effects in the order the minions were judged; replenish chances (R2.4.1) defender's
+        # side first.
+        destroyed = [d for d in (a_dead, d_dead) if d is not None]
+        replenish_order = [d for d in (d_dead, a_dead) if d is not None]
         self._after_deaths(destroyed, replenish_order, first)
 
     def _react(self, attacker: Minion) -> None:
