@@ -2,7 +2,7 @@
 
 `pip install -e .` (run by ./run.sh and ./test.sh) turns the modules listed in ENGINE into C
 extension modules placed beside their sources; Python then imports the compiled ones, which
-play the same games four to five times as fast. The sources stay the reference: the compiled
+play the same games about five times as fast. The sources stay the reference: the compiled
 engine is tested to play exactly the games the plain Python one does
 (tests/rules/test_compiled.py).
 
@@ -71,7 +71,7 @@ class OptionalBuildExt(build_ext):
                         os.remove(path)
             self.extensions = []     # nothing to copy beside the sources or to install
             print(f"cardlab: the engine was not compiled ({exc}); it runs as plain Python, "
-                  "four to five times slower", file=sys.stderr)
+                  "about five times slower", file=sys.stderr)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from django.conf import settings
 
-# Games per chunk by the slower agent: a chunk should take a quarter of a second to a second of
-# one core (the compiled engine plays 400-1,800 random or greedy games/s depending on the
-# machine, a search game takes 0.1-0.2 s), so the per-chunk bookkeeping (two short
-# transactions, one message) stays a small share of the work.
+# Games per chunk by the slower agent: a chunk should take from a fifth of a second to a second
+# of one core (the compiled engine plays 1,600-2,400 random or greedy games/s depending on the
+# machine, plain Python about 400-500; a search game takes 0.05-0.2 s), so the per-chunk
+# bookkeeping (two short transactions, one message) stays a small share of the work.
 CHUNK_GAMES = {"random": 400, "greedy": 400, "search": 4}
 MAX_CHUNKS_PER_MATCHUP = 400
 MAX_DECKS = 10

@@ -11,7 +11,7 @@ from simulations.services import SimulationInputError
 from simulations.sources import deck_choices
 
 AGENT_CHOICES = [("greedy", "Greedy (fast heuristic)"), ("random", "Random"),
-                 ("search", "Search (strong, ~0.1-0.2 s a game)")]
+                 ("search", "Search (strong, ~0.05-0.2 s a game)")]
 STOP_CHOICES = [("", "No: play every game"), ("0.1", "when the interval is ±5 %"),
                 ("0.05", "when the interval is ±2.5 %"), ("0.02", "when the interval is ±1 %")]
 PICK_ONE = "Pick exactly one opponent for a match (or choose a gauntlet)."

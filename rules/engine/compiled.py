@@ -70,7 +70,7 @@ def describe() -> str:
         return f"compiled with mypyc ({len(compiled)} modules)"
     if not compiled:
         return ("plain Python (not compiled: CARDLAB_PURE_PYTHON set, or no C compiler; "
-                "four to five times slower)")
+                "about five times slower)")
     return f"partly compiled ({len(compiled)} of {len(ENGINE_MODULES)} modules)"
 
 
