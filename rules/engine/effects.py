@@ -148,31 +148,27 @@ class EffectsMixin(EffectTermsMixin):
         # The chooser cannot see what a face-down enemy card is: it matches on awake alone.
         hidden = pick == "chosen" and flt is not None and not PUBLIC_FILTER_KEYS.issuperset(flt)
         out: list[tuple[int, int]] = []
+        size = self.ruleset.slots
+        sides: tuple[int, ...]
         if pick == "self" or pick == "combat_enemy" or pick == "adjacent":
             anchor = self._locate(source if pick != "combat_enemy" else other)
             if anchor is None:
                 return out
-            p, s = anchor
-            spots = [s - 1, s + 1] if pick == "adjacent" else [s]
+            sides = (anchor[0],)
+            slots = [anchor[1] - 1, anchor[1] + 1] if pick == "adjacent" else [anchor[1]]
+        else:
+            sides = self._sides(controller, target["side"])
+            slots = list(range(size))
+        for p in sides:
             minions = self.players[p].minions
-            for t in spots:
-                if 0 <= t < self.ruleset.slots:
+            for t in slots:
+                if 0 <= t < size:
                     minion = minions[t]
                     if minion is not None and self._is_candidate(
                             controller, source, p, minion, flt, exclude_source, hidden):
                         out.append((p, t))
                         if first_only:
                             return out
-            return out
-        for p in self._sides(controller, target["side"]):
-            minions = self.players[p].minions
-            for t in range(self.ruleset.slots):
-                minion = minions[t]
-                if minion is not None and self._is_candidate(
-                        controller, source, p, minion, flt, exclude_source, hidden):
-                    out.append((p, t))
-                    if first_only:
-                        return out
         return out
 
     def _is_candidate(self, controller: int, source: int, side: int, minion: Minion,
