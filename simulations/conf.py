@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from django.conf import settings
 
-# Games per chunk by the slower agent: a chunk should take from a fifth of a second to a second
+# Games per chunk by the slower agent: a chunk should take from a third of a second to a second
 # of one core (the compiled engine plays 1,600-2,400 random or greedy games/s depending on the
-# machine, plain Python about 400-500; a search game takes 0.05-0.2 s), so the per-chunk
-# bookkeeping (two short transactions, one message) stays a small share of the work.
-CHUNK_GAMES = {"random": 400, "greedy": 400, "search": 4}
+# machine; a search game takes 0.05-0.2 s), so the per-chunk bookkeeping (two short
+# transactions, one message, the filesystem broker's polling) stays a small share of the work.
+# (Plain Python plays about 400-500 games/s: two seconds a chunk, still well inside a lease.)
+CHUNK_GAMES = {"random": 800, "greedy": 800, "search": 4}
 MAX_CHUNKS_PER_MATCHUP = 400
 MAX_DECKS = 10
 REPLAYS_PER_MATCHUP = 2
