@@ -50,7 +50,6 @@ class Game(TurnsMixin):
         self.players = [Player(i, heroes[i], ruleset.slots) for i in range(2)]
         self._auras = any("aura" in c.by_trigger for c in [*heroes, *libraries[0],
                                                             *libraries[1]])
-        self._board_changed()
         self.start = {"decks": [d.to_dict() for d in decks], "seed": seed,
                       "ruleset": ruleset.to_dict(), "first_player": first_player}
         self._setup(libraries, first_player)

@@ -191,12 +191,8 @@ class LegalMixin(GameCore):
         return [_slot_action(_CHOOSE, "choose", i) for i in range(len(decision.data))]
 
     def _legal_pick(self, decision: Decision) -> list[Action]:
-        hand = self.players[decision.player].hand
-        seen: list[str] = []
-        actions = []
-        for i in decision.data:
-            code = hand[i].code
-            if code not in seen:
-                seen.append(code)
-                actions.append(_slot_action(_PICK, "pick", i))
-        return actions
+        # The positions offered were chosen by card properties, so the copies of a card are
+        # all offered or none: the first copies in the hand are the first offered.
+        allowed = decision.data
+        return [_slot_action(_PICK, "pick", i)
+                for i in first_copies(self.players[decision.player].hand) if i in allowed]
