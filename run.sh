@@ -1,31 +1,47 @@
 #!/usr/bin/env bash
-# Install everything, prepare the database, load the card set, start a Celery worker and the site.
+# Install what changed, prepare the database, load the card set, start a Celery worker and the
+# site, served as in production: gunicorn, DEBUG off, the site's own error pages, static files
+# collected and served by WhiteNoise, a secret key generated once into var/secret_key.
+#   ./run.sh --dev        Django's runserver instead: reloads on edits, DEBUG on
 #   PORT=8000 (default)   the port the site listens on (all interfaces)
+#   WEB_CONCURRENCY=2     gunicorn worker processes
 #   PYTHON=python3        the interpreter used to create .venv (Python >= 3.11)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 PORT="${PORT:-8000}"
 PYTHON="${PYTHON:-python3}"
+MODE="production"
+case "${1:-}" in
+  --dev) MODE="development" ;;
+  "") ;;
+  *) echo "usage: ./run.sh [--dev]" >&2; exit 2 ;;
+esac
 
-if [ ! -x .venv/bin/python ]; then
-  echo "==> Creating .venv with $($PYTHON --version)"
-  "$PYTHON" -m venv .venv
-  .venv/bin/python -m pip install --quiet --upgrade pip
-fi
+# shellcheck source=scripts/install.sh
+source scripts/install.sh
+cardlab_install dev
 # shellcheck disable=SC1091
 source .venv/bin/activate
 
-echo "==> Installing the project and its dependencies"
-python -m pip install --quiet -e ".[dev]"
-echo "==> Game engine: $(python -m rules.engine.compiled)"
+if [ "$MODE" = "production" ]; then
+  # DEBUG off on the embedded defaults (SQLite, filesystem broker, this machine's addresses);
+  # settings read the secret key from var/secret_key, made on first use.
+  export DJANGO_DEBUG="${DJANGO_DEBUG:-0}"
+fi
 
 echo "==> Preparing the database"
 python manage.py migrate --noinput
+python manage.py createcachetable     # the shared cache for throttles (when no Redis is set)
 
 if python manage.py help load_cards >/dev/null 2>&1; then
   echo "==> Loading the card set"
   python manage.py load_cards
+fi
+
+if [ "$MODE" = "production" ]; then
+  echo "==> Collecting static files"
+  python manage.py collectstatic --noinput -v 0
 fi
 
 echo "==> Starting a Celery worker"
@@ -47,8 +63,13 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-echo "==> Starting the site on http://127.0.0.1:${PORT}/ (Ctrl-C stops it and the worker)"
+echo "==> Starting the site ($MODE) on http://127.0.0.1:${PORT}/ (Ctrl-C stops it and the worker)"
 # In the background with `wait`, so a signal to this script is handled at once.
-python manage.py runserver "0.0.0.0:${PORT}" &
+if [ "$MODE" = "production" ]; then
+  gunicorn config.wsgi --bind "0.0.0.0:${PORT}" --workers "${WEB_CONCURRENCY:-2}" \
+    --access-logfile - --graceful-timeout 10 &
+else
+  python manage.py runserver "0.0.0.0:${PORT}" &
+fi
 SERVER_PID=$!
 wait "$SERVER_PID"

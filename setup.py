@@ -1,15 +1,17 @@
 """Build hook: compiles the game engine's hot path to C with mypyc, when it can.
 
-`pip install -e .` (run by ./run.sh and ./test.sh) turns the modules listed in ENGINE into C
-extension modules placed beside their sources; Python then imports the compiled ones, which
-play the same games about five times as fast. The sources stay the reference: the compiled
-engine is tested to play exactly the games the plain Python one does
-(tests/rules/test_compiled.py).
+`pip install -e .`, or `python -m rules.engine.compiled --build` (which ./run.sh and ./test.sh
+run, and which compiles only when a source changed since the last build), turns the modules
+listed in ENGINE into C extension modules placed beside their sources; Python then imports the
+compiled ones, which play the same games about five times as fast. The sources stay the
+reference: the compiled engine is tested to play exactly the games the plain Python one does
+(tests/rules/test_compiled.py), and while a build is older than its sources the sources run
+(rules/engine/loader.py).
 
 Compiling is a speed-up, never a requirement: on a machine without a working C compiler (or
 Python's headers) the build says so and the install goes on with the plain Python engine. Set
-CARDLAB_PURE_PYTHON=1 to skip compiling on purpose. After editing an engine module, reinstall to
-recompile: the test suite refuses to run on compiled modules older than their sources.
+CARDLAB_PURE_PYTHON=1 to skip compiling on purpose; the scripts set CARDLAB_BUILD_ENGINE=0 for
+their `pip install` and build the engine in their own step, only when it is out of date.
 """
 
 import os
@@ -19,11 +21,10 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The modules a simulated game spends its time in (listed in rules/engine/compiled.py, which
-# imports only the standard library). Card loading, validation, rules text, snapshots and the
-# agents' registry run once per game or less and stay plain Python.
+# The modules a simulated game spends its time in (listed in rules/engine/loader.py, which
+# imports only the standard library).
 HERE = os.path.dirname(os.path.abspath(__file__))
-ENGINE = list(runpy.run_path(os.path.join(HERE, "rules", "engine", "compiled.py"))
+ENGINE = list(runpy.run_path(os.path.join(HERE, "rules", "engine", "loader.py"))
               ["ENGINE_SOURCES"])
 
 # mypyc type-checks what it compiles. The engine is typed where it matters for speed (its
@@ -48,11 +49,15 @@ MYPY_OPTIONS = [
 
 
 def extensions() -> list:
-    if os.environ.get("CARDLAB_PURE_PYTHON", "") not in ("", "0"):
+    if os.environ.get("CARDLAB_PURE_PYTHON", "") not in ("", "0") \
+            or os.environ.get("CARDLAB_BUILD_ENGINE") == "0":
         return []
     from mypyc.build import mypycify
 
-    return mypycify([*MYPY_OPTIONS, *ENGINE], opt_level="3", verbose=False)
+    # The library the compiled modules share lives inside the package (not at the top level,
+    # where only a process started in the project's folder would find it).
+    return mypycify([*MYPY_OPTIONS, *ENGINE], opt_level="3", verbose=False,
+                    group_name="rules.engine.native")
 
 
 class OptionalBuildExt(build_ext):

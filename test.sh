@@ -6,17 +6,11 @@ cd "$(dirname "$0")"
 
 PYTHON="${PYTHON:-python3}"
 
-if [ ! -x .venv/bin/python ]; then
-  echo "==> Creating .venv with $($PYTHON --version)"
-  "$PYTHON" -m venv .venv
-  .venv/bin/python -m pip install --quiet --upgrade pip
-fi
+# shellcheck source=scripts/install.sh
+source scripts/install.sh
+cardlab_install dev        # skipped when nothing the install depends on changed
 # shellcheck disable=SC1091
 source .venv/bin/activate
-
-echo "==> Installing the project and its dependencies"
-python -m pip install --quiet -e ".[dev]"
-echo "==> Game engine: $(python -m rules.engine.compiled)"
 
 # Browser tests drive Debian's Chromium (never a browser downloaded by Playwright), with a
 # CJK font so Chinese card names render in the screenshots the tests keep.

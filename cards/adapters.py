@@ -2,22 +2,22 @@
 
 Invariants: the data form is exactly the shape of a card in the shipped set file (what
 ``rules.cardset.load_card_set`` reads and ``CardDef.to_dict`` writes), so a card survives
-row → data → row unchanged; ``card_defs`` only returns cards the engine validated.
-Callers that convert many rows pass ``select_related("faction", "race")`` querysets (the
-selectors do), so conversion never queries per card.
+row → data → row unchanged; ``card_to_def`` only returns cards the engine validated.
+The functions take a ``cards.models.Card`` row (not imported here: the model calls this
+module, so the arrow points one way) and never query by themselves: callers that convert many
+rows pass ``select_related("faction", "race")`` querysets (the selectors do).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from rules.engine.cards import CardDef
 from rules.engine.text import card_text
 from rules.engine.vocabulary import validate_card
 
-if TYPE_CHECKING:
-    from cards.models import Card
+Card = Any   # a cards.models.Card row (see the module docstring)
 
 # The fields of the data form in the order the shipped file writes them.
 DATA_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp",
@@ -46,15 +46,6 @@ def card_to_def(card: Card) -> CardDef:
     return CardDef.from_dict(card_to_data(card))
 
 
-def card_defs(cards: Iterable[Card] | None = None) -> dict[str, CardDef]:
-    """``{code: CardDef}`` for the given rows, or for every card in the catalogue."""
-    if cards is None:
-        from cards.selectors import card_rows
-
-        cards = card_rows()
-    return {card.code: card_to_def(card) for card in cards}
-
-
 def card_problems(card: Card) -> dict[str, list[str]]:
     """The engine validator's problems with a row, keyed by model field (for ValidationError).
 
@@ -74,18 +65,6 @@ def card_problems(card: Card) -> dict[str, list[str]]:
     return errors
 
 
-def display_names(lang: str) -> dict[str, str]:
-    """``{faction or race code: display name}`` in one language, for rules text."""
-    from cards.models import Faction, Race
-
-    key = "name_zh" if lang == "zh" else "name_en"
-    names: dict[str, str] = {}
-    for model in (Faction, Race):
-        for code, en, zh in model.objects.values_list("code", "name_en", "name_zh"):
-            names[code] = (zh or en) if key == "name_zh" else en
-    return names
-
-
 def rules_text(data: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> str:
     """Generated rules text, or "" for data the engine refuses (it cannot be described)."""
     if validate_card(data):
@@ -93,13 +72,11 @@ def rules_text(data: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> 
     return card_text(data, lang, names)
 
 
-def refresh_derived(card: Card, names: Mapping[str, Mapping[str, str]] | None = None) -> None:
+def refresh_derived(card: Card, names: Mapping[str, Mapping[str, str]]) -> None:
     """Recompute the derived columns (rules text in both languages, keyword tags) in place.
 
-    ``names`` is ``{"en": {...}, "zh": {...}}``; without it the names are read (two queries).
+    ``names`` is ``{"en": {...}, "zh": {...}}`` (``cards.models.display_names``).
     """
-    if names is None:
-        names = {lang: display_names(lang) for lang in ("en", "zh")}
     data = card_to_data(card)
     card.text_en = rules_text(data, "en", names["en"])
     card.text_zh = rules_text(data, "zh", names["zh"])

@@ -15,15 +15,16 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from cards.art import card_art
-from cards.models import KEYWORD_CHOICES, Card, CardSet, CardStats, Faction, Race
+from cards.models import Card, CardSet, CardStats, Faction, Race, keyword_choices
 from cards.services import card_save, card_set_export, card_set_import, card_tag_renamed
 from rules.cardset import CardSetError
 
-MSG_EXPORT_ONE = "Choose exactly one card set to export."
-MSG_NOT_UTF8 = "The file is not UTF-8 text."
-MSG_NOTHING = "Upload a file or paste the YAML text."
+MSG_EXPORT_ONE = gettext_lazy("Choose exactly one card set to export.")
+MSG_NOT_UTF8 = gettext_lazy("The file is not UTF-8 text.")
+MSG_NOTHING = gettext_lazy("Upload a file or paste the YAML text.")
 
 
 class PrettyJSONField(forms.JSONField):
@@ -44,7 +45,7 @@ class CardAdminForm(forms.ModelForm):
         "A JSON list of abilities, e.g. <code>[{\"trigger\": \"awaken\", \"effects\": "
         "[{\"do\": \"draw\", \"count\": 1}]}]</code>. Saving runs the engine's validator; "
         "see the <a href=\"/cards/vocabulary/\" target=\"_blank\">vocabulary reference</a>."))
-    keywords = forms.MultipleChoiceField(choices=KEYWORD_CHOICES, required=False,
+    keywords = forms.MultipleChoiceField(choices=keyword_choices, required=False,
                                          widget=forms.CheckboxSelectMultiple)
 
     class Meta:
@@ -63,7 +64,7 @@ class KeywordListFilter(admin.SimpleListFilter):
     parameter_name = "keyword"
 
     def lookups(self, request, model_admin):
-        return KEYWORD_CHOICES
+        return keyword_choices()
 
     def queryset(self, request, queryset):
         value = self.value()
@@ -77,7 +78,7 @@ class CardStatsInline(admin.StackedInline):
     max_num = 0
     readonly_fields = ["games_played_in", "times_played", "times_awakened", "wins_when_played",
                        "updated_at"]
-    verbose_name_plural = "simulated stats (written by simulations)"
+    verbose_name_plural = gettext_lazy("simulated stats (written by simulations)")
 
     def has_add_permission(self, request, obj=None):
         return False   # the simulation service writes these, not designers
@@ -99,26 +100,26 @@ class CardAdmin(admin.ModelAdmin):
     inlines = [CardStatsInline]
     fieldsets = [
         (None, {"fields": ["code", "card_set", "position", "kind", "rarity"]}),
-        ("Names", {"fields": ["name_en", "name_zh"]}),
-        ("Numbers and attribute (R1.4: heroes have HP; minions cost and attack; items cost)",
-         {"fields": ["cost", "attack", "hp", "attribute"]}),
-        ("Tags", {"fields": ["faction", "race", "keywords"]}),
-        ("Abilities", {"fields": ["abilities", "rules_text_en", "rules_text_zh"]}),
-        ("Card image", {"fields": ["image_preview", "updated_at"]}),
+        (gettext_lazy("Names"), {"fields": ["name_en", "name_zh"]}),
+        (gettext_lazy("Numbers and attribute (R1.4: heroes have HP; minions cost and attack; "
+                      "items cost)"), {"fields": ["cost", "attack", "hp", "attribute"]}),
+        (gettext_lazy("Tags"), {"fields": ["faction", "race", "keywords"]}),
+        (gettext_lazy("Abilities"), {"fields": ["abilities", "rules_text_en", "rules_text_zh"]}),
+        (gettext_lazy("Card image"), {"fields": ["image_preview", "updated_at"]}),
     ]
 
-    @admin.display(description="rules text (EN), generated")
+    @admin.display(description=gettext_lazy("rules text (EN), generated"))
     def rules_text_en(self, card: Card) -> str:
         return format_html("<div style='white-space: pre-line'>{}</div>", card.text_en or "—")
 
-    @admin.display(description="rules text (ZH), generated")
+    @admin.display(description=gettext_lazy("rules text (ZH), generated"))
     def rules_text_zh(self, card: Card) -> str:
         return format_html("<div style='white-space: pre-line'>{}</div>", card.text_zh or "—")
 
-    @admin.display(description="image")
+    @admin.display(description=gettext_lazy("image"))
     def image_preview(self, card: Card) -> str:
         if not card.pk:
-            return "Saved cards show their generated image here."
+            return gettext("Saved cards show their generated image here.")
         svg = render_to_string("cards/card.svg", {"a": card_art(card, "en")})
         return format_html("<div style='width: 220px'>{}</div>", mark_safe(svg))
 
@@ -139,11 +140,11 @@ class CardSetAdmin(admin.ModelAdmin):
 
         return super().get_queryset(request).annotate(n_cards=Count("cards"))
 
-    @admin.display(description="cards", ordering="n_cards")
+    @admin.display(description=gettext_lazy("cards"), ordering="n_cards")
     def card_count(self, card_set: CardSet) -> int:
         return card_set.n_cards
 
-    @admin.display(description="export")
+    @admin.display(description=gettext_lazy("export"))
     def export_link(self, card_set: CardSet) -> str:
         url = reverse("admin:cards_cardset_export", args=[card_set.pk])
         return format_html("<a href='{}'>Download YAML</a>", url)
@@ -157,7 +158,7 @@ class CardSetAdmin(admin.ModelAdmin):
         ]
         return extra + super().get_urls()
 
-    @admin.action(description="Export the selected card set as YAML")
+    @admin.action(description=gettext_lazy("Export the selected card set as YAML"))
     def export_yaml(self, request, queryset):
         if queryset.count() != 1:
             self.message_user(request, MSG_EXPORT_ONE, messages.WARNING)
@@ -181,7 +182,7 @@ class CardSetAdmin(admin.ModelAdmin):
             return HttpResponseRedirect(reverse("admin:index"))
         form = CardSetImportForm(request.POST or None, request.FILES or None)
         context = {**self.admin_site.each_context(request), "opts": self.model._meta,
-                   "title": "Import a card set", "form": form, "report": None,
+                   "title": gettext("Import a card set"), "form": form, "report": None,
                    "problems": []}
         if request.method == "POST" and form.is_valid():
             dry_run = "preview" in request.POST
@@ -229,7 +230,9 @@ class _NamedAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         changed = card_tag_renamed(tag=obj)   # names appear in rules text and on images
         if changed:
-            self.message_user(request, f"Rules text of {changed} card(s) regenerated.")
+            self.message_user(request, ngettext(
+                "Rules text of {count} card regenerated.",
+                "Rules text of {count} cards regenerated.", changed).format(count=changed))
 
 
 @admin.register(Faction)

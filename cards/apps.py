@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CardsConfig(AppConfig):
     name = "cards"
-    verbose_name = "Card catalogue"
+    verbose_name = _("Card catalogue")
     default_auto_field = "django.db.models.BigAutoField"

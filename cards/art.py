@@ -13,6 +13,9 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
+from django.utils.safestring import mark_safe
+
+from cards.art_scene import scene
 from cards.models import Card
 
 WIDTH, HEIGHT = 300, 420
@@ -183,12 +186,16 @@ def card_art(card: Card, lang: str = "en") -> dict:
         "attack": card.attack if card.kind == "minion" else None,
         "hp": card.hp if card.kind == "hero" else None,
         "emblem": EMBLEMS.get(card.attribute, EMBLEMS[None]),
+        "scene": mark_safe(scene(card, dark=dark, light=light,  # noqa: S308  (numbers only)
+                                 uid=f"c{card.pk or 0}{lang}")),
         "text": layout_text(text) if text else None,
         "empty_text": "—",
         "box": TEXT_BOX,
         "footer": f"{card.code} · {card.card_set.code}",
-        "label": f"{card.name_en} ({card.name_zh}), {card.get_rarity_display()} "
-                 f"{card.get_kind_display().lower()}",
+        "subtitle_lang": "en" if lang == "zh" else "zh",
+        "label": (f"{card.name_zh},{card.rarity} {KIND_WORDS['zh'][card.kind]}" if lang == "zh"
+                  else f"{card.name_en} ({card.name_zh}), {card.get_rarity_display()} "
+                       f"{KIND_WORDS['en'][card.kind].lower()}"),
         "labels": {"attack": "ATK" if lang == "en" else "攻击", "hp": "HP" if lang == "en"
                    else "生命", "cost": "COST" if lang == "en" else "费用"},
     }

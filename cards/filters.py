@@ -12,15 +12,16 @@ from operator import or_
 import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from cards.models import KEYWORD_CHOICES, Attribute, Card, CardSet, Faction, Kind, Race, Rarity
+from cards.models import Attribute, Card, CardSet, Faction, Kind, Race, Rarity, keyword_choices
 from cards.query import QuerySyntaxError, parse, to_q
 from cards.selectors import ORDER_CHOICES, card_order
 
-QUERY_HELP = ('Search with the query language, e.g. k:minion a:fire c<=3 — see '
-              '/cards/help/.')
+QUERY_HELP = (gettext_lazy('Search with the query language, e.g. k:minion a:fire c<=3 — see '
+              '/cards/help/.'))
 
 
 class ParsedQuery(str):
@@ -56,14 +57,29 @@ class QueryFilter(django_filters.CharFilter):
         return qs.filter(to_q(node)) if node is not None else qs
 
 
+class CodesField(django_filters.fields.ModelMultipleChoiceField):
+    """Codes from the query string; empty values (``?faction=``) are no filter, as an empty
+    select box means on the page."""
+
+    def clean(self, value):
+        return super().clean([v for v in value or [] if v])
+
+
 @extend_schema_field(OpenApiTypes.STR)
 class CodeFilter(django_filters.ModelMultipleChoiceFilter):
     """Any of several factions/races/sets by code: ``?faction=dawn&faction=dusk``."""
 
+    field_class = CodesField
+
+
+@extend_schema_field({"type": "number", "minimum": 0, "maximum": 999})
+class StatFilter(django_filters.NumberFilter):
+    """A bound on a card's cost, attack or HP (0-999; the schema says so)."""
+
 
 def _number(field: str, lookup: str, label: str) -> django_filters.NumberFilter:
-    return django_filters.NumberFilter(field_name=field, lookup_expr=lookup, label=label,
-                                       min_value=0, max_value=999)
+    return StatFilter(field_name=field, lookup_expr=lookup, label=label, min_value=0,
+                      max_value=999)
 
 
 class CardFilter(django_filters.FilterSet):
@@ -78,7 +94,7 @@ class CardFilter(django_filters.FilterSet):
     set = CodeFilter(
         field_name="card_set__code", to_field_name="code", queryset=CardSet.objects.all(),
         label="Set codes")
-    keyword = django_filters.MultipleChoiceFilter(choices=KEYWORD_CHOICES,
+    keyword = django_filters.MultipleChoiceFilter(choices=keyword_choices,
                                                   method="filter_keyword")
     cost_min = _number("cost", "gte", "Cost at least")
     cost_max = _number("cost", "lte", "Cost at most")

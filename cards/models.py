@@ -18,25 +18,31 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
-from rules.engine.cards import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
+from cards.adapters import card_problems, card_to_data, card_to_def, refresh_derived
+from cards.language import card_lang
+from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
+from rules.engine.keywords import all_keywords
+from rules.engine.text_en import KEYWORDS as KEYWORD_NAMES
 
 if TYPE_CHECKING:
     from rules.engine.cards import CardDef
 
 
 class Kind(models.TextChoices):
-    HERO = "hero", "Hero"
-    MINION = "minion", "Minion"
-    ITEM = "item", "Item"
+    HERO = "hero", _("Hero")
+    MINION = "minion", _("Minion")
+    ITEM = "item", _("Item")
 
 
 class Attribute(models.TextChoices):
-    FIRE = "fire", "Fire"
-    GRASS = "grass", "Grass"
-    WATER = "water", "Water"
-    LIGHT = "light", "Light"
-    DARK = "dark", "Dark"
+    FIRE = "fire", _("Fire")
+    GRASS = "grass", _("Grass")
+    WATER = "water", _("Water")
+    LIGHT = "light", _("Light")
+    DARK = "dark", _("Dark")
 
 
 class Rarity(models.TextChoices):
@@ -47,7 +53,15 @@ class Rarity(models.TextChoices):
     UR = "UR", "UR"
 
 
-KEYWORD_CHOICES = [(k, {"react": "Re-act"}.get(k, k.capitalize())) for k in KEYWORDS]
+
+
+def keyword_choices() -> list[tuple[str, str]]:
+    """(code, name in the page's language) of every keyword in the engine's registry, read
+    when asked (forms and filters take it as a callable), so a new keyword needs no change
+    here."""
+    lang = card_lang()
+    return [(kw.code, kw.name(lang)) for kw in all_keywords()]
+
 
 # The model's choices are the engine's vocabulary; a mismatch would be a silent drift.
 assert tuple(Kind.values) == KINDS
@@ -57,7 +71,30 @@ assert tuple(Rarity.values) == RARITIES
 RARITY_RANK = {code: rank for rank, code in enumerate(RARITIES)}
 
 
-class CardSet(models.Model):
+class TwoNames:
+    """A row named in English and Chinese, shown in the page's language first."""
+
+    name_en: str
+    name_zh: str
+
+    @property
+    def display_name(self) -> str:
+        """The name in the page's language (English when no Chinese name is written)."""
+        return (self.name_zh or self.name_en) if card_lang() == "zh" else self.name_en
+
+    @property
+    def other_name(self) -> str:
+        """The name in the other language, shown beside it ("" when there is none)."""
+        other = self.name_en if card_lang() == "zh" else self.name_zh
+        return "" if other == self.display_name else other
+
+    @property
+    def other_lang(self) -> str:
+        """The ``lang`` attribute of ``other_name`` in HTML."""
+        return "en" if card_lang() == "zh" else "zh"
+
+
+class CardSet(TwoNames, models.Model):
     """A released set of cards (the shipped file's ``set:`` header and its starter decks)."""
 
     code = models.CharField(max_length=32, unique=True)
@@ -69,13 +106,15 @@ class CardSet(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = gettext_lazy("card set")
+        verbose_name_plural = gettext_lazy("card sets")
         ordering = ["code"]
 
     def __str__(self) -> str:
         return f"{self.code} — {self.name_en}"
 
 
-class _Named(models.Model):
+class _Named(TwoNames, models.Model):
     """A designer-defined tag (faction, race): a stable code and display names."""
 
     code = models.SlugField(max_length=40, unique=True)
@@ -92,12 +131,23 @@ class _Named(models.Model):
 
 class Faction(_Named):
     class Meta(_Named.Meta):
-        pass
+        verbose_name = gettext_lazy("faction")
+        verbose_name_plural = gettext_lazy("factions")
 
 
 class Race(_Named):
     class Meta(_Named.Meta):
-        pass
+        verbose_name = gettext_lazy("race")
+        verbose_name_plural = gettext_lazy("races")
+
+
+def display_names(lang: str) -> dict[str, str]:
+    """``{faction or race code: display name}`` in one language, for rules text (two queries)."""
+    names: dict[str, str] = {}
+    for model in (Faction, Race):
+        for code, en, zh in model.objects.values_list("code", "name_en", "name_zh"):
+            names[code] = (zh or en) if lang == "zh" else en
+    return names
 
 
 def _kind_rule(kind: str, required: tuple[str, ...], forbidden: tuple[str, ...]) -> Q:
@@ -118,7 +168,7 @@ KIND_SHAPES = {
 }
 
 
-class Card(models.Model):
+class Card(TwoNames, models.Model):
     """One card as printed. ``abilities`` is effect-vocabulary data the engine validates."""
 
     code = models.CharField(max_length=32, unique=True,
@@ -142,7 +192,8 @@ class Card(models.Model):
     race = models.ForeignKey(Race, on_delete=models.PROTECT, null=True, blank=True,
                              related_name="cards")
     keywords = models.JSONField(default=list, blank=True,
-                                help_text="Printed keywords: shield, react, regenerate.")
+                                help_text=_("Printed keywords, by code (the list is on "
+                                            "the vocabulary page)."))
     abilities = models.JSONField(default=list, blank=True,
                                  help_text="A list of abilities in the effect vocabulary.")
     # Derived from the data on save (see module docstring).
@@ -155,6 +206,8 @@ class Card(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = gettext_lazy("card")
+        verbose_name_plural = gettext_lazy("cards")
         ordering = ["code"]
         indexes = [
             models.Index(fields=["kind", "attribute"]),
@@ -177,9 +230,7 @@ class Card(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         # Derived columns only; nothing else happens here (services hold the logic).
-        from cards.adapters import refresh_derived
-
-        refresh_derived(self)
+        refresh_derived(self, {lang: display_names(lang) for lang in ("en", "zh")})
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "text_en", "text_zh", "keyword_tags"}
@@ -193,25 +244,20 @@ class Card(models.Model):
         return url if lang == "en" else f"{url}?lang={lang}"
 
     @property
-    def rarity_rank(self) -> int:
-        return RARITY_RANK[self.rarity]
+    def keyword_names(self) -> list[tuple[str, str]]:
+        """(code, name) of the printed keywords: ("react", "Re-act")."""
+        return [(k, KEYWORD_NAMES.get(k, k)) for k in self.keywords or []]
 
     def to_data(self) -> dict:
         """The card's data form (as in the set file)."""
-        from cards.adapters import card_to_data
-
         return card_to_data(self)
 
     def to_def(self) -> CardDef:
         """The engine's frozen ``CardDef`` for this row (validated by the engine)."""
-        from cards.adapters import card_to_def
-
         return card_to_def(self)
 
     def clean(self) -> None:
         """Run the engine's validator on the data form; each message lands on its field."""
-        from cards.adapters import card_problems
-
         errors = card_problems(self)
         if errors:
             raise ValidationError(errors)
@@ -236,8 +282,8 @@ class CardStats(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name = "card stats"
-        verbose_name_plural = "card stats"
+        verbose_name = gettext_lazy("card stats")
+        verbose_name_plural = gettext_lazy("card stats")
         constraints = [
             models.CheckConstraint(condition=Q(wins_when_played__lte=models.F("games_played_in")),
                                    name="cardstats_wins_within_games"),

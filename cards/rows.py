@@ -15,8 +15,8 @@ from cards.models import Card
 
 DASH = "—"
 ROW = ('<tr><td class="code-cell"><a href="{href}">{code}</a></td>'
-       '<td class="name-cell"><a href="{href}">{name_en}</a> '
-       '<span class="zh" lang="zh">{name_zh}</span></td>'
+       '<td class="name-cell"><a href="{href}">{name}</a> '
+       '<span class="zh" lang="{other_lang}">{other}</span></td>'
        "<td>{kind}</td><td>{attribute}</td>"
        '<td><span class="rarity-tag rarity-{rarity}">{rarity}</span></td>'
        '<td class="num">{cost}</td><td class="num">{attack}</td><td class="num">{hp}</td>'
@@ -37,9 +37,10 @@ def _attribute(card: Card) -> SafeString | str:
 def table_row(card: Card, lang: str) -> SafeString:
     """One ``<tr>`` of the table view (``card.href`` is set by the view)."""
     return format_html(
-        ROW, href=card.href, code=card.code, name_en=card.name_en, name_zh=card.name_zh,
+        ROW, href=card.href, code=card.code, name=card.display_name, other=card.other_name,
+        other_lang=card.other_lang,
         kind=card.get_kind_display(), attribute=_attribute(card), rarity=card.rarity,
         cost=_number(card.cost), attack=_number(card.attack), hp=_number(card.hp),
-        faction=card.faction.name_en if card.faction_id else DASH,
-        race=card.race.name_en if card.race_id else DASH,
+        faction=card.faction.display_name if card.faction_id else DASH,
+        race=card.race.display_name if card.race_id else DASH,
         text=linebreaksbr(card.text_zh if lang == "zh" else card.text_en, autoescape=True))

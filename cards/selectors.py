@@ -9,10 +9,12 @@ import json
 from collections.abc import Iterable
 
 from django.db.models import Case, F, IntegerField, QuerySet, Value, When
+from django.utils.translation import gettext_lazy as _
 
-from cards.adapters import card_to_data
+from cards.adapters import card_to_data, card_to_def
 from cards.models import RARITY_RANK, Card, CardSet, CardStats, Faction, Race
 from cards.query import parse, to_q
+from rules.engine.cards import CardDef
 
 # order name → (expression, ...) ; "-name" reverses the first key. Ties break by code.
 ORDERS = {
@@ -27,12 +29,13 @@ ORDERS = {
     "set": "card_set__code",
 }
 ORDER_CHOICES = [
-    ("code", "Code"), ("name", "Name (A–Z)"), ("-name", "Name (Z–A)"),
-    ("cost", "Cost (low first)"), ("-cost", "Cost (high first)"),
-    ("attack", "Attack (low first)"), ("-attack", "Attack (high first)"),
-    ("hp", "HP (low first)"), ("-hp", "HP (high first)"),
-    ("rarity", "Rarity (N first)"), ("-rarity", "Rarity (UR first)"),
-    ("kind", "Kind"), ("attribute", "Attribute"), ("set", "Set"), ("-code", "Code (reversed)"),
+    ("code", _("Code")), ("name", _("Name (A–Z)")), ("-name", _("Name (Z–A)")),
+    ("cost", _("Cost (low first)")), ("-cost", _("Cost (high first)")),
+    ("attack", _("Attack (low first)")), ("-attack", _("Attack (high first)")),
+    ("hp", _("HP (low first)")), ("-hp", _("HP (high first)")),
+    ("rarity", _("Rarity (N first)")), ("-rarity", _("Rarity (UR first)")),
+    ("kind", _("Kind")), ("attribute", _("Attribute")), ("set", _("Set")),
+    ("-code", _("Code (reversed)")),
 ]
 ORDER_VALUES = {value for value, _ in ORDER_CHOICES}
 
@@ -65,14 +68,14 @@ def card_order(cards: QuerySet[Card], order: str = "code") -> QuerySet[Card]:
     return cards.order_by(expr, tie) if key != "code" else cards.order_by(tie)
 
 
+def card_defs(cards: Iterable[Card] | None = None) -> dict[str, CardDef]:
+    """``{code: CardDef}`` for the given rows, or for every card in the catalogue."""
+    return {card.code: card_to_def(card) for card in (card_rows() if cards is None else cards)}
+
+
 def card_search(*, query: str = "", order: str = "code") -> QuerySet[Card]:
     """Cards matching the catalogue query language; raises QuerySyntaxError with a position."""
     return card_order(card_rows().filter(to_q(parse(query))), order)
-
-
-def card_get(*, code: str) -> Card:
-    """One card by its code (Card.DoesNotExist when there is none)."""
-    return card_rows().get(code=code)
 
 
 def card_stats(*, card: Card) -> CardStats | None:

@@ -18,15 +18,16 @@ import yaml
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
-from cards.adapters import card_to_data, display_names, refresh_derived
-from cards.models import Card, CardSet, CardStats, Faction, Race
+from cards.adapters import card_to_data, refresh_derived
+from cards.models import Card, CardSet, CardStats, Faction, Race, display_names
 from rules.cardset import CardSet as EngineCardSet
 from rules.cardset import CardSetError, load_card_set
 
-MSG_TOO_LONG = "{where}: {name} is longer than {limit} characters"
-MSG_TOO_BIG = "{where}: {name} is larger than {limit}"
-MSG_UNKNOWN_STAT = "unknown card stats field {name!r} (known: {known})"
+MSG_TOO_LONG = gettext_lazy("{where}: {name} is longer than {limit} characters")
+MSG_TOO_BIG = gettext_lazy("{where}: {name} is larger than {limit}")
+MSG_UNKNOWN_STAT = gettext_lazy("unknown card stats field {name!r} (known: {known})")
 
 CARD_FIELDS = ("card_set_id", "position", "kind", "name_en", "name_zh", "rarity", "cost",
                "attack", "hp", "attribute", "faction_id", "race_id", "keywords", "abilities")

@@ -14,11 +14,15 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import http_date
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from cards.art import card_art
+from cards.examples import field_examples, query_examples
 from cards.filters import CardFilter
-from cards.models import KEYWORD_CHOICES, Attribute, Card, Kind, Rarity
+from cards.language import card_lang
+from cards.models import Attribute, Card, Kind, Rarity, keyword_choices
 from cards.query import FIELDS, describe
 from cards.query.fields import FIELD_LIST
 from cards.rows import table_row
@@ -34,33 +38,27 @@ from rules.engine.cards import BEATS
 
 PAGE_SIZES = {"gallery": 48, "table": 50}
 SVG_CACHE_SECONDS = 60 * 60 * 24
-HELP_EXAMPLES = [
-    ("k:minion a:fire c<=3", "fire minions that cost 3 or less"),
-    ("r:UR or r:SSR", "the two highest rarities (also r>=SSR)"),
-    ("-a:dark", "everything that is not dark (items, which have no attribute, included)"),
-    ("kw:shield race:dragon", "dragons with shield"),
-    ('o:"draw"', "cards whose rules text mentions drawing"),
-    ("o:抽", "the same in the Chinese rules text"),
-    ("k:hero hp>=20", "heroes with 20 HP or more"),
-    ("(a:fire or a:water) atk>=4", "big fire or water minions"),
-    ("a:fire,grass r>=SR", "SR or better cards of fire or grass"),
-    ("f:dawn -k:item", "Dawn Order heroes and minions (by code or by name)"),
-    ("wolf", "a bare word searches English and Chinese names"),
-    ("龙", "… in Chinese too"),
-    ('"ember pup"', "quotes keep a phrase together"),
-    ("k:item c=0", "free items"),
-]
+# The vocabulary page's section titles (the engine names them in English).
+SECTION_TITLES = {
+    "trigger": gettext_lazy("Triggers"), "ability_field": gettext_lazy("Ability fields"),
+    "effect": gettext_lazy("Effects"), "target_pick": gettext_lazy("Target picks"),
+    "target_field": gettext_lazy("Target fields"), "filter_field": gettext_lazy("Filter fields"),
+    "count_field": gettext_lazy("Count fields"), "amount_field": gettext_lazy("Amount fields"),
+    "condition_field": gettext_lazy("Condition fields"), "keyword": gettext_lazy("Keywords"),
+}
+ART_VERSION = 2    # part of the image cache key: a change to the drawing repaints every card
 ERROR_EXAMPLES = ["a:fire)", "c<=three", "colour:red", "(k:minion or"]
-TABLE_COLUMNS = [("code", "Code"), ("name", "Name"), ("kind", "Kind"), ("attribute", "Attribute"),
-                 ("rarity", "Rarity"), ("cost", "Cost"), ("attack", "Attack"), ("hp", "HP"),
-                 ("", "Faction"), ("", "Race"), ("", "Rules text")]
-NUMBER_FILTERS = [("cost", "Cost"), ("attack", "Attack"), ("hp", "HP")]
+TABLE_COLUMNS = [("code", gettext_lazy("Code")), ("name", gettext_lazy("Name")),
+                 ("kind", gettext_lazy("Kind")), ("attribute", gettext_lazy("Attribute")),
+                 ("rarity", gettext_lazy("Rarity")), ("cost", gettext_lazy("Cost")),
+                 ("attack", gettext_lazy("Attack")), ("hp", gettext_lazy("HP")),
+                 ("", gettext_lazy("Faction")), ("", gettext_lazy("Race")),
+                 ("", gettext_lazy("Rules text"))]
+NUMBER_FILTERS = [("cost", gettext_lazy("Cost")), ("attack", gettext_lazy("Attack")),
+                  ("hp", gettext_lazy("HP"))]
+NO_SUCH_CARD = gettext_lazy("No card with code {code!r}.")
 MULTI_FILTERS = ("kind", "attribute", "rarity", "keyword", "faction", "race", "set")
 GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at")
-
-
-def _lang(request: HttpRequest) -> str:
-    return "zh" if request.GET.get("lang") == "zh" else "en"
 
 
 @require_safe
@@ -68,7 +66,7 @@ def card_list(request: HttpRequest) -> HttpResponse:
     """Gallery or table (``view=table``) of the cards matching the filters and ``q``."""
     view = "table" if request.GET.get("view") == "table" else "gallery"
     filterset = CardFilter(request.GET, queryset=card_rows())
-    context = {"view": view, "form": filterset.form, "lang": _lang(request),
+    context = {"view": view, "form": filterset.form, "lang": card_lang(),
                "order_choices": ORDER_CHOICES, **_filter_context(request)}
     if filterset.is_valid():
         query = filterset.form.cleaned_data.get("q")
@@ -106,7 +104,10 @@ def _decorate(cards, lang: str, table: bool = False) -> list[Card]:
         code = quote(card.code, safe="")
         card.href = detail.replace("__CODE__", code)
         card.img = f"{image.replace('__CODE__', code)}?v={int(card.updated_at.timestamp())}{suffix}"
-        card.alt = f"{card.name_en} ({card.name_zh}), {card.rarity} {card.kind}"
+        card.alt = (_("{name} ({other}), {rarity} {kind}") if lang == "en" else
+                    _("{name}, {rarity} {kind}")).format(   # a Chinese page: the Chinese name
+            name=card.display_name, other=card.other_name, rarity=card.rarity,
+            kind=card.get_kind_display())
         if table:
             card.row = table_row(card, lang)
     return out
@@ -124,13 +125,14 @@ def _filter_context(request: HttpRequest) -> dict:
     return {
         "selected": selected,
         "choice_filters": [
-            {"name": "kind", "label": "Kind", "items": _choices(Kind.choices, selected["kind"])},
-            {"name": "attribute", "label": "Attribute", "dot": True,
+            {"name": "kind", "label": _("Kind"),
+             "items": _choices(Kind.choices, selected["kind"])},
+            {"name": "attribute", "label": _("Attribute"), "dot": True,
              "items": _choices(Attribute.choices, selected["attribute"])},
-            {"name": "rarity", "label": "Rarity", "tag": True,
+            {"name": "rarity", "label": _("Rarity"), "tag": True,
              "items": _choices(Rarity.choices, selected["rarity"])},
-            {"name": "keyword", "label": "Keyword",
-             "items": _choices(KEYWORD_CHOICES, selected["keyword"])},
+            {"name": "keyword", "label": _("Keyword"),
+             "items": _choices(keyword_choices(), selected["keyword"])},
         ],
         "number_filters": [{"name": n, "label": label,
                             "min": request.GET.get(f"{n}_min", ""),
@@ -138,10 +140,11 @@ def _filter_context(request: HttpRequest) -> dict:
                            for n, label in NUMBER_FILTERS],
         "tag_filters": [
             {"name": name, "label": label, "items": [
-                {"value": o.code, "label": o.name_en, "zh": o.name_zh,
+                {"value": o.code, "label": o.display_name, "zh": o.other_name,
+                 "lang": o.other_lang,
                  "checked": o.code in selected[name]} for o in choices[key]]}
-            for name, label, key in (("faction", "Faction", "factions"),
-                                     ("race", "Race", "races"), ("set", "Set", "sets"))
+            for name, label, key in (("faction", _("Faction"), "factions"),
+                                     ("race", _("Race"), "races"), ("set", _("Set"), "sets"))
         ],
     }
 
@@ -178,8 +181,8 @@ def card_detail(request: HttpRequest, code: str) -> HttpResponse:
     try:
         card = card_rows().get(code=code)
     except Card.DoesNotExist:
-        raise Http404(f"No card with code {code!r}.") from None
-    lang = _lang(request)
+        raise Http404(NO_SUCH_CARD.format(code=code)) from None
+    lang = card_lang()
     context = {
         "card": card, "lang": lang, "art": card_art(card, lang),
         "neighbours": card_neighbours(card=card), "stats": card_stats(card=card),
@@ -197,8 +200,9 @@ def _advantage(attribute: str | None) -> str:
     beats = BEATS.get(attribute)
     loses = next((a for a, b in BEATS.items() if b == attribute), None)
     if beats is None:
-        return "no advantage relation with any attribute (R1.5)"
-    return f"beats {beats}, loses to {loses} (R1.5)"
+        return _("no advantage relation with any attribute (R1.5)")
+    return _("beats {beats}, loses to {loses} (R1.5)").format(
+        beats=Attribute(beats).label, loses=Attribute(loses).label)
 
 
 @require_safe
@@ -207,10 +211,10 @@ def card_image(request: HttpRequest, code: str) -> HttpResponse:
     try:
         card = card_rows().get(code=code)
     except Card.DoesNotExist:
-        raise Http404(f"No card with code {code!r}.") from None
-    lang = _lang(request)
+        raise Http404(NO_SUCH_CARD.format(code=code)) from None
+    lang = card_lang()
     # The image depends on the card row and its tags, which move updated_at when they change.
-    key = f"cards:svg:{card.pk}:{card.updated_at.timestamp()}:{lang}"
+    key = f"cards:svg:{ART_VERSION}:{card.pk}:{card.updated_at.timestamp()}:{lang}"
     svg = cache.get(key)
     if svg is None:
         svg = render_to_string("cards/card.svg", {"a": card_art(card, lang)})
@@ -225,16 +229,17 @@ def card_image(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def query_help(request: HttpRequest) -> HttpResponse:
-    examples = []
-    for query, meaning in HELP_EXAMPLES:
-        examples.append({"query": query, "meaning": meaning,
-                         "count": card_search(query=query).count()})
+    examples = [{"query": ex.query, "meaning": ex.meaning,
+                 "count": card_search(query=ex.query).count()} for ex in query_examples()]
+    loaded = field_examples()
+    fields = [{"aliases": f.aliases, "doc": f.doc, "example": loaded.get(f.name, f.example)}
+              for f in FIELD_LIST]
     errors = []
     for query in ERROR_EXAMPLES:
         form = CardFilter({"q": query}).form
         form.is_valid()
         errors.append({"query": query, "message": form.errors["q"][0]})
-    return render(request, "cards/help.html", {"fields": FIELD_LIST, "examples": examples,
+    return render(request, "cards/help.html", {"fields": fields, "examples": examples,
                                                "error_examples": errors,
                                                "field_count": len(FIELDS)})
 
@@ -242,12 +247,13 @@ def query_help(request: HttpRequest) -> HttpResponse:
 @require_safe
 def vocabulary(request: HttpRequest) -> HttpResponse:
     """The effect vocabulary reference: every term with an example and its generated text."""
-    from rules.engine.reference import SECTION_TITLES, reference_entries
+    from rules.engine.reference import reference_entries
 
     sections: dict[str, dict] = {}
     for entry in reference_entries():
         section = sections.setdefault(entry["section"], {
-            "key": entry["section"], "title": SECTION_TITLES[entry["section"]], "entries": []})
+            "key": entry["section"], "entries": [],
+            "title": SECTION_TITLES.get(entry["section"], entry["section"])})
         entry = dict(entry)
         entry["example_json"] = json.dumps(entry["example"], ensure_ascii=False)
         section["entries"].append(entry)

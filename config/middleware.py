@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponseBadRequest, JsonResponse, QueryDict
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
-NUL_MESSAGE = ("The address or a query parameter contains a NUL character (\\x00), which no "
-               "field accepts; remove it and try again.")
+NUL_MESSAGE = gettext_lazy(
+    "The address or a query parameter contains a NUL character (\\x00), which no field "
+    "accepts; remove it and try again."
+)
 
 
 def _has_nul(params: QueryDict) -> bool:
@@ -30,4 +34,28 @@ class RejectNulCharactersMiddleware:
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": NUL_MESSAGE}, status=400)
             return HttpResponseBadRequest(NUL_MESSAGE, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
+class LangQueryMiddleware:
+    """Honour the old ``?lang=zh`` / ``?lang=en`` links: the page (card names, rules text and
+    images included) is shown in that language for this one request.
+
+    The switcher in the header is the remembered choice; a shared link with ``?lang=`` must not
+    overwrite the visitor's own preference, so nothing is stored here. Runs after
+    LocaleMiddleware, which has already picked the cookie's or Accept-Language's language."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        wanted = request.GET.get("lang", "")
+        if wanted:
+            try:
+                code = translation.get_supported_language_variant(wanted.lower())
+            except LookupError:
+                code = None
+            if code:
+                translation.activate(code)
+                request.LANGUAGE_CODE = code
         return self.get_response(request)

@@ -15,6 +15,8 @@ The full list of variables is in README.md.
 from __future__ import annotations
 
 import os
+import secrets
+import time
 from pathlib import Path
 
 import dj_database_url
@@ -62,12 +64,36 @@ PRODUCTION = DJANGO_ENV == "production"
 
 DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
 
+
+
+def local_secret_key(path: Path) -> str:
+    """The key in ``path``, made once (random, readable by this user only) if it is missing.
+
+    For a server run on this machine with DEBUG off (``./run.sh``): sessions and signed values
+    survive restarts, and no key is written in the code or the environment."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass   # made before, or by another process starting at the same moment
+    else:
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(64))
+    for _ in range(50):      # another process may be between creating and writing it
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.02)
+    raise ImproperlyConfigured(f"{path} is empty: delete it and start again.")
+
+
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
+    if PRODUCTION:
         raise ImproperlyConfigured(SECRET_KEY_REQUIRED)
-    # Development only: never used when DEBUG is off.
-    SECRET_KEY = "django-insecure-cardlab-development-key-do-not-use-in-production"
+    # Development: a built-in key with DEBUG on; with DEBUG off (./run.sh serving on this
+    # machine), a key generated once into var/.
+    SECRET_KEY = ("django-insecure-cardlab-development-key-do-not-use-in-production" if DEBUG
+                  else local_secret_key(VAR_DIR / "secret_key"))
 
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", default="" if PRODUCTION else "localhost,127.0.0.1,[::1]"
@@ -82,6 +108,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.humanize",
     # Before staticfiles, so runserver serves static files the way production does.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
@@ -91,9 +118,9 @@ INSTALLED_APPS = [
     "django_filters",
     "django_htmx",
     "cards",
-    # Before decks: its `simulate` command extends decks' one with --via-celery.
-    "simulations",
     "decks",
+    "simulations",
+    "balance",
 ]
 
 MIDDLEWARE = [
@@ -101,6 +128,10 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.RejectNulCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the header's switcher (a cookie), then Accept-Language; an old
+    # ``?lang=zh`` link overrides both for its one request.
+    "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.LangQueryMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -121,6 +152,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "config.context_processors.language_switch",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -150,7 +183,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Cache ------------------------------------------------------------------------------------
+# Throttle counters and the reaper's "soon" flag must be shared by every server and worker
+# process: Redis when one is configured (CACHE_URL, else a redis:// broker URL), otherwise a
+# table in the database (`manage.py createcachetable`, run by ./run.sh; the test database gets
+# it when it is created).
+
+CACHE_URL = os.environ.get("CACHE_URL") or (
+    os.environ.get("CELERY_BROKER_URL", "") if os.environ.get("CELERY_BROKER_URL", "")
+    .startswith(("redis://", "rediss://")) else "")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "config.cache.SharedRedisCache", "LOCATION": CACHE_URL,
+                          "KEY_PREFIX": "cardlab-cache"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                          "LOCATION": "cardlab_cache"}}
+# Multiplies every throttle's count (decks/throttles.py); only the API contract test raises it.
+THROTTLE_SCALE = 1
+
 # --- Passwords, language, time ----------------------------------------------------------------
+
+# Every log-in (page, API basic auth, admin) is decided here, which counts failures (decks/auth.py).
+AUTHENTICATION_BACKENDS = ["decks.auth.ThrottledModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -160,6 +214,12 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# The site speaks English and Simplified Chinese (the game's rule book is Chinese). Translations
+# live in locale/<language>/LC_MESSAGES/django.po; the compiled .mo files are committed beside
+# them, so no gettext tools are needed to run the site.
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365   # the switcher's choice is remembered for a year
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -170,17 +230,18 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)  # collectstatic fills it; WhiteNoise warns if it is missing
-# Outside production, serve straight from the apps' and static/ folders: no collectstatic needed.
-WHITENOISE_USE_FINDERS = not PRODUCTION
+# With DEBUG off (production, ./run.sh) the site serves hashed, compressed files collected by
+# `collectstatic` (./run.sh runs it); with DEBUG on (./run.sh --dev, tests) WhiteNoise serves the
+# apps' and static/ folders directly, so no build step is needed.
+COLLECTED_STATIC = PRODUCTION or not DEBUG
+WHITENOISE_USE_FINDERS = not COLLECTED_STATIC
 WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # Production serves hashed, compressed files (needs `collectstatic`); development and
-        # tests serve the source files directly, so no build step is needed.
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if PRODUCTION
+            if COLLECTED_STATIC
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         ),
     },
@@ -223,11 +284,19 @@ LOGGING = {
 # --- Django REST framework and the OpenAPI schema -------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.SiteAutoSchema",  # documents every error response
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "decks.auth.ThrottledBasicAuthentication",
     ],
+    # Refuse NUL and lone surrogates anywhere in a body with a 400 (config/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "config.parsers.FormParser",
+        "config.parsers.MultiPartParser",
+    ],
+    # OPTIONS describes the endpoint, not its fields (the schema does that): config/metadata.py.
+    "DEFAULT_METADATA_CLASS": "config.metadata.EndpointMetadata",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -242,11 +311,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get components of their own, so fields that refuse "" say minLength 1.
+    "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         # Two fields named "kind" (a card's, a simulation's): name both enums explicitly.
         "CardKindEnum": "cards.models.Kind",
         "SimulationKindEnum": "simulations.models.RunKind",
-        "SimulationAgentEnum": "simulations.conf.AGENTS",
+        "SimulationAgentEnum": "rules.agents.AGENT_NAMES",
+        # Two fields named "method": how a rate's interval was computed, how runs compare.
+        "RateMethodEnum": "rules.intervals.RATE_METHODS",
+        "ComparisonMethodEnum": "simulations.comparison.METHODS",
     },
 }
 
@@ -285,6 +359,24 @@ CELERY_TIMEZONE = TIME_ZONE
 # Workers consume this queue (`celery -A config worker` listens to it by default). Tests and the
 # benchmark give each run of theirs a queue of its own so nobody else's worker takes their tasks.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CARDLAB_CELERY_QUEUE", "celery")
+
+# --- E-mail (password resets) -------------------------------------------------------------
+# With EMAIL_HOST set, mail goes out by SMTP; otherwise each message is written to a file in
+# var/mail/ (development: open the newest file to follow a password-reset link).
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+    EMAIL_TIMEOUT = 20
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = VAR_DIR / "mail"
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Cardlab <noreply@localhost>")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24   # a reset link works for a day
 
 # --- Simulations ----------------------------------------------------------------------------
 # Limits and timings of the simulation service (simulations/). Every value can be set from the

@@ -4,18 +4,35 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config import views
+from config import profile, views
+from decks.auth import ThrottledAdminAuthenticationForm
+
+# The admin's log-in says why a throttled log-in is refused (the backend refuses it anyway).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/", views.rules, name="rulebook"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("cards/", include("cards.urls")),
     path("decks/", include("decks.urls")),
+    path("accounts/profile/", profile.profile, name="profile"),
     path("accounts/", include("decks.account_urls")),
     path("simulations/", include("simulations.urls")),
+    path("balance/", include("balance.urls")),
     path("api/cards/", include("cards.api_urls")),
     path("api/decks/", include("decks.api_urls")),
     path("api/simulations/", include("simulations.api_urls")),
+    path("api/balance-searches/", include("balance.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("admin/", admin.site.urls),
+    # The header's language switcher posts to set_language (Django's view), which remembers the
+    # choice in a cookie and returns to the page it was made on.
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
+
+handler400 = "config.views.bad_request"
+handler403 = "config.views.permission_denied"
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"

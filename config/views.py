@@ -1,9 +1,87 @@
-"""Site-wide pages that belong to no app."""
+"""Site-wide pages that belong to no app: the front page and the error pages.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+The error handlers answer every status with the site's own page (navigation, a sentence, a way
+back: ``templates/<status>.html``), never Django's debug or bare pages; under /api/ they answer
+JSON like the API's own errors. A request body over Django's upload cap
+(``DATA_UPLOAD_MAX_MEMORY_SIZE``) is a 413 saying so, as the import API answers, not a 400.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_safe
+
+from cards.language import card_lang
+from config.rulebook import rule_book
+
+logger = logging.getLogger(__name__)
+
+BAD_REQUEST = gettext_lazy("The request could not be read; check it and try again.")
+FORBIDDEN = gettext_lazy("You do not have permission to do this.")
+NOT_FOUND = gettext_lazy("There is nothing at this address.")
+TOO_LARGE = gettext_lazy(
+    "The request is larger than the {limit} bytes the site accepts; send less at a time."
+)
+SERVER_ERROR = gettext_lazy("The site failed to answer this request; try again in a moment.")
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The front page: what Cardlab is and where to go next."""
     return render(request, "home.html")
+
+
+@require_safe
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rule book in the page's language: RULES.md, or the original Chinese RULES.zh.md."""
+    lang = card_lang()
+    html, sections = rule_book(lang)
+    return render(request, "rules.html", {"rules_html": html, "sections": sections,
+                                          "lang": lang})
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on pages without an icon link (the admin's, say)."""
+    return redirect(static("img/favicon.svg"), permanent=True)
+
+
+def _answer(request: HttpRequest, status: int, detail: str = "") -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": detail}, status=status)
+    return render(request, f"{status}.html", {"detail": detail, "status": status},
+                  status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if isinstance(exception, RequestDataTooBig):
+        return _answer(request, 413, TOO_LARGE.format(limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
+    return _answer(request, 400, BAD_REQUEST)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    # PermissionDenied messages are the site's own sentences (e.g. "Only the deck's owner…").
+    message = str(exception) if exception is not None and str(exception) else FORBIDDEN
+    return _answer(request, 403, message)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _answer(request, 404, NOT_FOUND if request.path.startswith("/api/") else "")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": SERVER_ERROR}, status=500)
+    try:
+        # No request context: whatever failed may fail again in a context processor.
+        return HttpResponse(render_to_string("500.html", {"status": 500}), status=500)
+    except Exception:  # the error page itself must not fail
+        logger.exception("the 500 page could not be rendered")
+        return HttpResponse(SERVER_ERROR, status=500, content_type="text/plain; charset=utf-8")

@@ -1,5 +1,5 @@
-"""Decks and simulations: players' decks, formats, import/export, builder pages, the deck API,
-and simulation runs (models, Celery tasks, results pages, API).
+"""Decks: players' decks and their versions, formats and ban lists, import/export codecs,
+the builder pages, the deck API, accounts.
 
-Floor plan: ``decks`` may import ``cards`` and ``rules``, never ``config``.
+Floor plan: ``decks`` may import ``cards`` and ``rules``, never ``simulations`` or ``config``.
 """

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from decks import accounts
+from decks import accounts, passwords
 
 app_name = "accounts"
 
@@ -10,4 +10,10 @@ urlpatterns = [
     path("signup/", accounts.sign_up, name="signup"),
     path("login/", accounts.login_view, name="login"),
     path("logout/", accounts.logout_view, name="logout"),
+    path("password/reset/", passwords.reset, name="password_reset"),
+    path("password/reset/sent/", passwords.reset_done, name="password_reset_done"),
+    path("password/reset/<uidb64>/<token>/", passwords.reset_confirm,
+         name="password_reset_confirm"),
+    path("password/reset/done/", passwords.reset_complete, name="password_reset_complete"),
+    path("password/change/", passwords.change, name="password_change"),
 ]

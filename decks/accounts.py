@@ -1,5 +1,6 @@
 """Sign up, log in and log out, with Django's auth (password validators on sign-up) and
-throttles: log-in attempts per address and failed log-ins per user name, sign-ups per address.
+throttles: log-in attempts per address, sign-ups per address; failed log-ins per user name and
+per address are counted by the authentication backend (``decks.auth``) for every door.
 """
 
 from __future__ import annotations
@@ -11,18 +12,13 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from decks.throttles import (
-    LOGIN_FAILURES_PER_NAME,
-    LOGIN_PER_IP,
-    SIGNUP_PER_IP,
-    blocked,
-    client_ip,
-    hit,
-)
+from decks.auth import login_blocked
+from decks.throttles import LOGIN_PER_IP, SIGNUP_PER_IP, client_ip, hit
 
 
 def _next(request: HttpRequest, default: str = "/decks/") -> str:
@@ -34,7 +30,9 @@ def _next(request: HttpRequest, default: str = "/decks/") -> str:
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(required=False, help_text="Optional; only for password resets.")
+    email = forms.EmailField(required=False, label=_("Email"),
+                             help_text=_("Optional; only for password resets (you can add it "
+                                         "later on your profile)."))
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
@@ -54,7 +52,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             status = 429
         elif form.is_valid():
             user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="decks.auth.ThrottledModelBackend")
             return redirect(_next(request))
         else:
             status = 400
@@ -70,9 +68,8 @@ class ThrottledLoginView(LoginView):
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        name = (request.POST.get("username") or "").strip().casefold()[:150]
-        message = hit(LOGIN_PER_IP, client_ip(request)) or blocked(LOGIN_FAILURES_PER_NAME,
-                                                                   name)
+        found = login_blocked(request, request.POST.get("username"))
+        message = hit(LOGIN_PER_IP, client_ip(request)) or (found[0] if found else None)
         if message:
             form = self.get_form()
             form.errors.clear()
@@ -81,8 +78,6 @@ class ThrottledLoginView(LoginView):
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):
-        name = (self.request.POST.get("username") or "").strip().casefold()[:150]
-        hit(LOGIN_FAILURES_PER_NAME, name)
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
     def get_default_redirect_url(self):

@@ -10,8 +10,9 @@ from decks.codecs import CardIndex
 from decks.models import Format
 from rules import legality
 
+# updated_at versions the card image URL (the hover preview), so a changed card's is refetched.
 INDEX_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp",
-                "attribute")
+                "attribute", "updated_at")
 
 
 def format_to_rules(fmt: Format) -> legality.Format:
@@ -21,7 +22,7 @@ def format_to_rules(fmt: Format) -> legality.Format:
             .values_list("card_limits__card__code", "card_limits__limit", "legal_sets__code"))
     limits = {code: limit for code, limit, _ in rows if code is not None}
     sets = tuple(sorted({code for _, _, code in rows if code is not None}))
-    return legality.Format(code=fmt.code, name=fmt.name, hero_count=fmt.hero_count,
+    return legality.Format(code=fmt.code, name=fmt.display_name, hero_count=fmt.hero_count,
                            deck_min=fmt.deck_min, deck_max=fmt.deck_max,
                            deck_kinds=fmt.deck_kinds(), copy_limits=fmt.copy_limits(),
                            card_limits=limits, legal_sets=sets or None)

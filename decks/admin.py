@@ -6,6 +6,7 @@ keeps versions, so entries and versions are read-only here.
 """
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from decks.models import Deck, DeckEntry, DeckVersion, Format, FormatCardLimit
 
@@ -14,8 +15,8 @@ class FormatCardLimitInline(admin.TabularInline):
     model = FormatCardLimit
     extra = 1
     autocomplete_fields = ["card"]
-    verbose_name = "ban / limited list entry"
-    verbose_name_plural = "ban / limited list (per card name)"
+    verbose_name = _("ban / limited list entry")
+    verbose_name_plural = _("ban / limited list (per card name)")
 
 
 @admin.register(Format)
@@ -29,12 +30,12 @@ class FormatAdmin(admin.ModelAdmin):
     inlines = [FormatCardLimitInline]
     fieldsets = [
         (None, {"fields": ["name", "code", "description", "is_active"]}),
-        ("Deck shape", {"fields": ["hero_count", ("deck_min", "deck_max"),
+        (_("Deck shape"), {"fields": ["hero_count", ("deck_min", "deck_max"),
                                    ("minions_allowed", "items_allowed",
                                     "heroes_allowed_in_deck")]}),
-        ("Copies per card name, by rarity", {"fields": [("limit_n", "limit_r", "limit_sr",
-                                                         "limit_ssr", "limit_ur")]}),
-        ("Legal sets", {"fields": ["legal_sets"]}),
+        (_("Copies per card name, by rarity"), {"fields": [
+            ("limit_n", "limit_r", "limit_sr", "limit_ssr", "limit_ur")]}),
+        (_("Legal sets"), {"fields": ["legal_sets"]}),
     ]
 
 

@@ -21,8 +21,17 @@ from rest_framework.response import Response
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, VISIBILITIES, Draft
 from decks.filters import DeckFilter
 from decks.models import Deck, DeckVersion
-from decks.selectors import deck_get, deck_history, deck_view, decks_listed, draft_from_deck
+from decks.selectors import (
+    NO_DECK,
+    deck_get,
+    deck_history,
+    deck_is_visible,
+    deck_view,
+    decks_listed,
+    draft_from_deck,
+)
 from decks.services import (
+    NO_SUCH_VERSION,
     DeckInputError,
     deck_create,
     deck_delete,
@@ -60,13 +69,18 @@ class DeckOutputSerializer(serializers.Serializer):
     format = serializers.CharField(source="format.code")
     visibility = serializers.ChoiceField(choices=VISIBILITIES)
     card_count = serializers.IntegerField(allow_null=True)
-    forked_from = serializers.CharField(source="forked_from.uid", allow_null=True,
-                                        default=None)
+    forked_from = serializers.SerializerMethodField(
+        help_text="The id of the deck this one was forked from, while you may see that deck.")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
     def get_url(self, deck: Deck) -> str:
         return self.context["request"].build_absolute_uri(deck.get_absolute_url())
+
+    def get_forked_from(self, deck: Deck) -> str | None:
+        source = deck.forked_from
+        user = self.context["request"].user
+        return source.uid if deck_is_visible(deck=source, user=user) else None
 
 
 class DeckDetailOutputSerializer(DeckOutputSerializer):
@@ -136,7 +150,7 @@ def get_deck_or_404(uid: str, request, *, edit: bool = False) -> Deck:
     try:
         return deck_get(uid=uid, user=request.user, edit=edit)
     except Deck.DoesNotExist:
-        raise Http404("No deck here.") from None
+        raise Http404(NO_DECK) from None
 
 
 def _input_errors(exc: DeckInputError) -> ValidationError:
@@ -262,7 +276,7 @@ class DeckVersionDetailApi(generics.GenericAPIView):
         deck = get_deck_or_404(uid, request)
         row = next((r for r in deck_history(deck=deck) if r.version.number == number), None)
         if row is None:
-            raise Http404(f"This deck has no version {number}.")
+            raise Http404(NO_SUCH_VERSION.format(number=number))
         data = dict(VersionOutputSerializer(row.version).data)
         data.update(changes=[str(c) for c in row.changes], other=row.other)
         return Response(data)
@@ -279,7 +293,7 @@ class DeckVersionRestoreApi(generics.GenericAPIView):
     def post(self, request, uid: str, number: int):
         deck = get_deck_or_404(uid, request, edit=True)
         if not deck.versions.filter(number=number).exists():
-            raise Http404(f"This deck has no version {number}.")
+            raise Http404(NO_SUCH_VERSION.format(number=number))
         try:
             deck_restore(deck=deck, number=number, by=request.user)
         except DeckInputError as exc:

@@ -1,11 +1,12 @@
 """Deck tools in the API that need no saved deck: validate, import, export, compare, formats.
 
-Import is throttled and capped: a body over ``MAX_BODY`` bytes is refused with 413 before it is
-parsed, the text over the codecs' byte and line caps with 413, too many cards with 400.
+Import is throttled and capped: a body over ``IMPORT_MAX_BODY`` bytes is refused with 413 before
+it is parsed, the text over the codecs' byte and line caps with 413, too many cards with 400.
 """
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
@@ -25,11 +26,9 @@ from decks.models import Format
 from decks.selectors import deck_counts, deck_view, draft_from_deck, format_get, formats_active
 from decks.services import DeckInputError, deck_create
 from decks.throttles import ImportThrottle
-from decks.transfer import draft_export, draft_import
+from decks.transfer import IMPORT_MAX_BODY, body_too_large, draft_export, draft_import
 
-MAX_BODY = 64 * 1024
-BODY_TOO_LARGE = "The request is {size} bytes; an import takes at most {limit} bytes."
-UNKNOWN_FORMAT = "There is no format {code!r}; choose one of: {known}."
+UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
 FORMAT_CHOICES = ["auto", *CODECS]
 
 
@@ -106,7 +105,7 @@ class DeckImportApi(generics.GenericAPIView):
     content_negotiation_class = FormatParamNegotiation
 
     class DeckImportInputSerializer(serializers.Serializer):
-        text = serializers.CharField(trim_whitespace=False, max_length=MAX_BODY)
+        text = serializers.CharField(trim_whitespace=False, max_length=IMPORT_MAX_BODY)
         format = serializers.ChoiceField(choices=FORMAT_CHOICES, default="auto")
         save = serializers.BooleanField(default=False)
 
@@ -114,9 +113,9 @@ class DeckImportApi(generics.GenericAPIView):
 
     @extend_schema(responses={200: ImportOutputSerializer, 201: ImportOutputSerializer})
     def post(self, request):
-        size = int(request.META.get("CONTENT_LENGTH") or 0)
-        if size > MAX_BODY:
-            return Response({"detail": BODY_TOO_LARGE.format(size=size, limit=MAX_BODY)},
+        too_large = body_too_large(request)
+        if too_large:
+            return Response({"detail": too_large},
                             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         data = self.DeckImportInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -191,9 +190,11 @@ class DeckCompareApi(generics.GenericAPIView):
     """Two decks you can see, side by side: counts per card in each."""
 
     serializer_class = CompareOutputSerializer
+    schema_not_found = True        # ?a= and ?b= name decks: 404 when one is not yours to see
 
-    @extend_schema(parameters=[OpenApiParameter("a", str, required=True),
-                               OpenApiParameter("b", str, required=True)])
+    @extend_schema(parameters=[
+        OpenApiParameter("a", {"type": "string", "minLength": 1}, required=True),
+        OpenApiParameter("b", {"type": "string", "minLength": 1}, required=True)])
     def get(self, request):
         uids = [request.query_params.get(k, "") for k in ("a", "b")]
         if not all(uids):

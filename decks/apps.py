@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class DecksConfig(AppConfig):
     name = "decks"
-    verbose_name = "Decks and simulations"
+    verbose_name = _("Decks")
     default_auto_field = "django.db.models.BigAutoField"

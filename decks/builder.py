@@ -10,7 +10,6 @@ user's private deck is a 404 here as everywhere). Saving needs an account and ke
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import replace
 
 from django import forms
@@ -19,40 +18,35 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
+from cards.language import card_lang
 from cards.models import Card
-from cards.query import QuerySyntaxError
-from cards.selectors import card_search
-from decks.adapters import INDEX_FIELDS
+from decks.builder_panel import card_panel, dom_id
 from decks.codecs import CODECS
-from decks.drafts import Draft
+from decks.drafts import DEFAULT_NAME, Draft
 from decks.models import Deck, Visibility
-from decks.selectors import deck_get, deck_view, draft_from_deck, formats_active
+from decks.selectors import NO_DECK, deck_get, deck_view, draft_from_deck, formats_active
 from decks.services import DeckInputError, deck_create, deck_save
 from decks.session import NEW, draft_drop, draft_load, draft_store
 from decks.stats import sample_hand
 from decks.transfer import draft_export
 
-CARD_RESULTS = 60
-UNKNOWN_CARD = "There is no card {code!r}; search the card panel and use its buttons."
-NOT_A_HERO = "{name} is a {kind}, not a hero: pick one of the heroes."
-BAD_DELTA = "A change is a whole number of copies, like 1 or -1."
-SIGN_IN_TO_SAVE = "Log in or sign up to save this deck; it stays in the builder meanwhile."
-SAVED = "Saved “{name}” (version {number})."
-NOTHING_CHANGED = "Nothing changed since the last save."
-SEARCH_EXAMPLES = [("k:hero", "Heroes"), ("k:minion", "Minions"), ("k:item", "Items"),
-                   ("c<=2", "Cost ≤ 2"), ("a:fire", "Fire"), ("a:water", "Water"),
-                   ("a:grass", "Grass"), ("r:UR", "UR")]
-
-
-def dom_id(code: str) -> str:
-    """An HTML id fragment for a card code (codes may hold any character)."""
-    return re.sub(r"[^A-Za-z0-9_-]", lambda m: f"_{ord(m.group()):x}", code)
-
-
-def _lang(request: HttpRequest) -> str:
-    return "zh" if request.GET.get("lang") == "zh" else "en"
+UNKNOWN_CARD = gettext_lazy("There is no card {code!r}; search the card panel and use its buttons.")
+NOT_A_HERO = gettext_lazy("{name} is a {kind}, not a hero: pick one of the heroes.")
+BAD_DELTA = gettext_lazy("A change is a whole number of copies, like 1 or -1.")
+SIGN_IN_TO_SAVE = gettext_lazy(
+    "Log in or sign up to save this deck; it stays in the builder meanwhile."
+)
+SAVED = gettext_lazy("Saved “{name}” (version {number}).")
+NOTHING_CHANGED = gettext_lazy("Nothing changed since the last save.")
+SEARCH_EXAMPLES = [("k:hero", gettext_lazy("Heroes")), ("k:minion", gettext_lazy("Minions")),
+                   ("k:item", gettext_lazy("Items")), ("c<=2", gettext_lazy("Cost ≤ 2")),
+                   ("a:fire", gettext_lazy("Fire")), ("a:water", gettext_lazy("Water")),
+                   ("a:grass", gettext_lazy("Grass")), ("r:UR", "UR")]
+UNKNOWN_DOWNLOAD = gettext_lazy("Unknown download format {name!r}.")
+DISCARDED = gettext_lazy("Unsaved changes discarded.")
 
 
 def _target(request: HttpRequest, key: str) -> tuple[Draft, Deck | None]:
@@ -62,7 +56,7 @@ def _target(request: HttpRequest, key: str) -> tuple[Draft, Deck | None]:
     try:
         deck = deck_get(uid=key, user=request.user, edit=True)
     except Deck.DoesNotExist:
-        raise Http404("No deck here.") from None
+        raise Http404(NO_DECK) from None
     return draft_load(request, key) or draft_from_deck(deck), deck
 
 
@@ -72,15 +66,17 @@ def builder_url(key: str) -> str:
 
 class MetaForm(forms.Form):
     name = forms.CharField(max_length=100, required=False,
-                           widget=forms.TextInput(attrs={"placeholder": "Untitled deck"}))
+                           widget=forms.TextInput(attrs={"placeholder": DEFAULT_NAME}),
+                           label=gettext_lazy("Name"))
     description = forms.CharField(max_length=2000, required=False,
-                                  widget=forms.Textarea(attrs={"rows": 3}))
-    format = forms.ChoiceField(choices=())
-    visibility = forms.ChoiceField(choices=Visibility.choices)
+                                  widget=forms.Textarea(attrs={"rows": 3}),
+                                  label=gettext_lazy("Description"))
+    format = forms.ChoiceField(choices=(), label=gettext_lazy("Format"))
+    visibility = forms.ChoiceField(choices=Visibility.choices, label=gettext_lazy("Visibility"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["format"].choices = [(f.code, f.name) for f in formats_active()]
+        self.fields["format"].choices = [(f.code, f.display_name) for f in formats_active()]
 
 
 def _meta_form(draft: Draft, data=None) -> MetaForm:
@@ -91,7 +87,7 @@ def _meta_form(draft: Draft, data=None) -> MetaForm:
 
 def panel_context(request: HttpRequest, key: str, draft: Draft, deck: Deck | None,
                   form: MetaForm | None = None) -> dict:
-    view = deck_view(draft, lang=_lang(request))
+    view = deck_view(draft, lang=card_lang())
     return {
         "key": key, "draft": draft, "deck": deck, "view": view,
         "entries": [(card, code, n, dom_id(code)) for card, code, n in view.entries()],
@@ -103,25 +99,11 @@ def panel_context(request: HttpRequest, key: str, draft: Draft, deck: Deck | Non
     }
 
 
-def _card_results(request: HttpRequest, draft: Draft) -> dict:
-    query = request.GET.get("q", "")[:300]
-    try:
-        # The rows show a few columns: no joins, no abilities or rules text to decode.
-        cards = list(card_search(query=query, order="cost").select_related(None)
-                     .only(*INDEX_FIELDS)[:CARD_RESULTS + 1])
-    except QuerySyntaxError as exc:
-        return {"query": query, "query_error": exc, "results": []}
-    rows = [(card, draft.cards.get(card.code, 0), dom_id(card.code))
-            for card in cards[:CARD_RESULTS]]
-    return {"query": query, "results": rows, "more": len(cards) > CARD_RESULTS,
-            "hero_code": draft.hero}
-
-
 @require_safe
 def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
     context = panel_context(request, key, draft, deck)
-    context.update(_card_results(request, draft), examples=SEARCH_EXAMPLES,
+    context.update(card_panel(request, draft), examples=SEARCH_EXAMPLES,
                    section="build")
     status = 400 if context.get("query_error") else 200
     return render(request, "decks/builder.html", context, status=status)
@@ -131,9 +113,12 @@ def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
 def builder_cards(request: HttpRequest, key: str = NEW) -> HttpResponse:
     """The card panel's results (htmx), 400 with the query's problem when it is malformed."""
     draft, _ = _target(request, key)
-    context = {"key": key, **_card_results(request, draft)}
-    return render(request, "decks/_card_results.html", context,
-                  status=400 if context.get("query_error") else 200)
+    context = {"key": key, **card_panel(request, draft)}
+    response = render(request, "decks/_card_results.html", context,
+                      status=400 if context.get("query_error") else 200)
+    if request.headers.get("HX-Trigger") != "card-results":   # a search, not a count refresh
+        response["HX-Push-Url"] = context["panel"].page_url(builder_url(key))
+    return response
 
 
 def _respond(request: HttpRequest, key: str, draft: Draft, deck: Deck | None, *,
@@ -193,7 +178,8 @@ def builder_hero(request: HttpRequest, key: str = NEW) -> HttpResponse:
             return _respond(request, key, draft, deck, error=UNKNOWN_CARD.format(code=code))
         if card.kind != "hero":
             return _respond(request, key, draft, deck,
-                            error=NOT_A_HERO.format(name=card.name_en, kind=card.kind))
+                            error=NOT_A_HERO.format(name=card.display_name,
+                                                             kind=card.get_kind_display()))
     draft = replace(draft, hero=code or None)
     draft_store(request, key, draft)
     return _respond(request, key, draft, deck, changed=True)
@@ -226,7 +212,7 @@ def builder_discard(request: HttpRequest, key: str) -> HttpResponse:
     """Forget unsaved edits of a saved deck (or empty the new-deck builder)."""
     _target(request, key)
     draft_drop(request, key)
-    messages.info(request, "Unsaved changes discarded.")
+    messages.info(request, DISCARDED)
     return _redirect(request, builder_url(key))
 
 
@@ -278,7 +264,7 @@ def builder_hand(request: HttpRequest, key: str = NEW) -> HttpResponse:
 
 def download_response(draft: Draft, format_name: str) -> HttpResponse:
     if format_name not in CODECS:
-        raise Http404(f"Unknown download format {format_name[:20]!r}.")
+        raise Http404(UNKNOWN_DOWNLOAD.format(name=format_name[:20]))
     export = draft_export(draft, format_name)
     response = HttpResponse(export.content, content_type=export.media_type)
     response["Content-Disposition"] = content_disposition_header(True, export.filename)

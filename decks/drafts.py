@@ -11,11 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from decks.codecs import clean_name
 from rules.legality import Deck as LegalityDeck
 
 DEFAULT_FORMAT = "standard"
-DEFAULT_NAME = "Untitled deck"
+DEFAULT_NAME = gettext_lazy("Untitled deck")
 MAX_COPIES = 99
 MAX_CARDS = 300
 VISIBILITIES = ("private", "unlisted", "public")
@@ -36,7 +38,7 @@ class Draft:
 
     @property
     def display_name(self) -> str:
-        return self.name or DEFAULT_NAME
+        return self.name or str(DEFAULT_NAME)
 
     def legality_deck(self) -> LegalityDeck:
         return LegalityDeck.of(self.hero, self.cards, self.name)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import django_filters
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from cards.models import Attribute
 from decks.models import Deck, DeckEntry, Format
 
-ORDER_CHOICES = [("-updated", "Recently updated"), ("name", "Name (A–Z)"),
-                 ("-created", "Newest"), ("created", "Oldest")]
+ORDER_CHOICES = [("-updated", _("Recently updated")), ("name", _("Name (A–Z)")),
+                 ("-created", _("Newest")), ("created", _("Oldest"))]
 ORDER_FIELDS = {"-updated": ("-updated_at", "-id"), "name": ("name", "id"),
                 "-created": ("-created_at", "-id"), "created": ("created_at", "id")}
 
@@ -21,21 +22,21 @@ def _card_q(term: str) -> Q:
 
 
 class DeckFilter(django_filters.FilterSet):
-    q = django_filters.CharFilter(field_name="name", lookup_expr="icontains", label="Name",
+    q = django_filters.CharFilter(field_name="name", lookup_expr="icontains", label=_("Name"),
                                   max_length=100)
     hero = django_filters.CharFilter(method="filter_hero", max_length=100,
-                                     label="Hero (code or name)")
+                                     label=_("Hero (code or name)"))
     attribute = django_filters.ChoiceFilter(
         choices=Attribute.choices, method="filter_attribute",
-        label="Attribute (the hero's or any minion's)")
+        label=_("Attribute (the hero's or any minion's)"))
     card = django_filters.CharFilter(
         method="filter_card", max_length=300,
-        label="Contains cards (codes or names, comma-separated; all must be in the deck)")
+        label=_("Contains cards (codes or names, comma-separated; all must be in the deck)"))
     format = django_filters.ModelChoiceFilter(field_name="format", to_field_name="code",
-                                              queryset=Format.objects.all(), label="Format")
-    mine = django_filters.BooleanFilter(method="filter_mine", label="Only my decks")
+                                              queryset=Format.objects.all(), label=_("Format"))
+    mine = django_filters.BooleanFilter(method="filter_mine", label=_("Only my decks"))
     order = django_filters.ChoiceFilter(choices=ORDER_CHOICES, method="filter_order",
-                                        label="Sort by", empty_label=None)
+                                        label=_("Sort by"), empty_label=None)
 
     class Meta:
         model = Deck

@@ -8,34 +8,45 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from cards.examples import ImportExamples, import_examples
 from decks.builder import builder_url
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError, DeckImportTooLarge
 from decks.session import NEW, draft_store
 from decks.throttles import IMPORT_PER_CLIENT, client_key, hit
-from decks.transfer import draft_import
+from decks.transfer import body_too_large, draft_import
 
-NOT_UTF8 = "The file is not UTF-8 text; save it as UTF-8 (or paste its contents)."
-BOTH = "Paste a list or choose a file, not both."
-FILE_TOO_LARGE = "The file is {size} bytes; an import takes at most {limit} bytes."
-IMPORTED = "Imported “{name}” from {source}: {size} cards. Check it below, then save."
-SOURCE_LABELS = {"text": "a text list", "json": "a JSON file", "csv": "a CSV file",
-                 "code": "a deck code"}
+NOT_UTF8 = gettext_lazy("The file is not UTF-8 text; save it as UTF-8 (or paste its contents).")
+BOTH = gettext_lazy("Paste a list or choose a file, not both.")
+FILE_TOO_LARGE = gettext_lazy("The file is {size} bytes; an import takes at most {limit} bytes.")
+IMPORTED = gettext_lazy("Imported “{name}” from {source}: {size} cards. Check it below, then save.")
+PLACEHOLDER = gettext_lazy("Hero: {hero}\n3x {minion}\n{code}\n\n…or paste a deck code")
+SOURCE_LABELS = {"text": gettext_lazy("a text list"), "json": gettext_lazy("a JSON file"),
+                 "csv": gettext_lazy("a CSV file"), "code": gettext_lazy("a deck code")}
 
 
 class ImportForm(forms.Form):
     text = forms.CharField(
-        required=False, label="Deck list or deck code", strip=False,
+        required=False, label=gettext_lazy("Deck list or deck code"), strip=False,
         widget=forms.Textarea(attrs={
-            "rows": 12, "spellcheck": "false", "autocapitalize": "off",
-            "placeholder": "Hero: Flame Warden\n3x Ember Pup\nThorn Boar x2\n2 余烬幼犬\n"
-                           "T-I01\n\n…or paste a deck code"}))
-    file = forms.FileField(required=False, label="…or a file (.txt, .json, .csv)")
+            "rows": 12, "spellcheck": "false", "autocapitalize": "off"}))
+    file = forms.FileField(required=False, label=gettext_lazy("…or a file (.txt, .json, .csv)"))
     format = forms.ChoiceField(
-        choices=[("auto", "Detect automatically"), *((c.name, c.label) for c in
+        choices=[("auto", gettext_lazy("Detect automatically")), *((c.name, c.label) for c in
                                                      CODECS.values())],
         initial="auto", required=False)
+
+    def __init__(self, *args, examples: ImportExamples | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if examples is not None:
+            self.fields["text"].widget.attrs["placeholder"] = str(PLACEHOLDER).format(
+                hero=examples.hero_name, minion=examples.minion_name,
+                code=examples.minion_code)
+        # No NUL check on the field: the importer names the line and column of any character
+        # a deck list cannot hold, which "Null characters are not allowed" does not.
+        self.fields["text"].validators = []
 
     def clean(self):
         data = super().clean()
@@ -56,14 +67,22 @@ class ImportForm(forms.Form):
 
 @require_http_methods(["GET", "POST"])
 def deck_import(request: HttpRequest) -> HttpResponse:
-    form = ImportForm(request.POST or None, request.FILES or None)
-    context = {"form": form, "limits": DEFAULT_LIMITS, "section": "import"}
+    examples = import_examples()
+    too_large = body_too_large(request) if request.method == "POST" else None
+    # An oversized body is never read: its form starts empty.
+    form = ImportForm(examples=examples) if too_large else ImportForm(
+        request.POST or None, request.FILES or None, examples=examples)
+    context = {"form": form, "limits": DEFAULT_LIMITS, "section": "import",
+               "examples": examples}
     if request.method != "POST":
         return render(request, "decks/import.html", context)
     message = hit(IMPORT_PER_CLIENT, client_key(request))
     if message:
         context["errors"] = [message]
         return render(request, "decks/import.html", context, status=429)
+    if too_large:
+        context["errors"] = [too_large]
+        return render(request, "decks/import.html", context, status=413)
     try:
         if not form.is_valid():
             return render(request, "decks/import.html", context, status=400)

@@ -1,9 +1,9 @@
-"""Deck and format models (simulation-run models will sit beside these).
+"""Deck and format models.
 
 Invariants:
-- A ``Format`` is data a designer edits in the admin; ``Format.to_rules()`` turns it (with its
-  ban list and legal sets) into the engine's ``rules.legality.Format``, where legality is
-  decided. The ``standard`` format (RULES.md R5) is created by a data migration.
+- A ``Format`` is data a designer edits in the admin; ``decks.adapters.format_to_rules`` turns
+  it (with its ban list and legal sets) into the engine's ``rules.legality.Format``, where
+  legality is decided. The ``standard`` format (RULES.md R5) is created by a data migration.
 - A ``Deck`` is addressed by ``uid``, a random, unguessable token: an *unlisted* deck is
   "link only" because its address cannot be guessed; a *private* deck is its owner's alone.
 - Every save of a deck's content appends a ``DeckVersion`` (a frozen copy of name, hero,
@@ -21,8 +21,13 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, CardSet, Rarity
+
+# The names of the formats created by the migrations, as translatable text.
+FORMAT_NAMES = {"Standard": _("Standard")}
 
 
 def new_uid() -> str:
@@ -59,6 +64,8 @@ class Format(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = gettext_lazy("format")
+        verbose_name_plural = gettext_lazy("formats")
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=Q(deck_min__lte=models.F("deck_max")),
@@ -67,6 +74,12 @@ class Format(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def display_name(self) -> str:
+        """The name in the page's language: the formats the migrations create have a
+        translation; a designer's own format is shown as named."""
+        return str(FORMAT_NAMES.get(self.name, self.name))
 
     def copy_limits(self) -> dict[str, int]:
         return {Rarity.N: self.limit_n, Rarity.R: self.limit_r, Rarity.SR: self.limit_sr,
@@ -92,6 +105,8 @@ class FormatCardLimit(models.Model):
     note = models.CharField(max_length=200, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("ban / limited list entry")
+        verbose_name_plural = gettext_lazy("ban / limited list entries")
         ordering = ["format", "card__code"]
         constraints = [
             models.UniqueConstraint(fields=["format", "card"], name="format_card_limit_unique"),
@@ -103,9 +118,9 @@ class FormatCardLimit(models.Model):
 
 
 class Visibility(models.TextChoices):
-    PRIVATE = "private", "Private — only you"
-    UNLISTED = "unlisted", "Unlisted — anyone with the link"
-    PUBLIC = "public", "Public — listed and searchable"
+    PRIVATE = "private", _("Private — only you")
+    UNLISTED = "unlisted", _("Unlisted — anyone with the link")
+    PUBLIC = "public", _("Public — listed and searchable")
 
 
 class Deck(models.Model):
@@ -127,6 +142,8 @@ class Deck(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = gettext_lazy("deck")
+        verbose_name_plural = gettext_lazy("decks")
         ordering = ["-updated_at", "-id"]
         indexes = [models.Index(fields=["visibility", "-updated_at"]),
                    models.Index(fields=["owner", "-updated_at"])]
@@ -144,6 +161,8 @@ class DeckEntry(models.Model):
     count = models.PositiveSmallIntegerField()
 
     class Meta:
+        verbose_name = gettext_lazy("deck entry")
+        verbose_name_plural = gettext_lazy("deck entries")
         ordering = ["card__code"]
         constraints = [
             models.UniqueConstraint(fields=["deck", "card"], name="deck_entry_unique_card"),
@@ -170,6 +189,8 @@ class DeckVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = gettext_lazy("deck version")
+        verbose_name_plural = gettext_lazy("deck versions")
         ordering = ["deck", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["deck", "number"], name="deck_version_unique"),

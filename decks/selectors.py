@@ -9,16 +9,21 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from cards.language import card_lang
 from cards.models import Card
 from decks.adapters import cards_by_code, format_to_rules, set_of
 from decks.diffs import Change, Comparison, card_changes, compare_counts
 from decks.drafts import DEFAULT_FORMAT, Draft
+from decks.formats import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format, Visibility
 from decks.stats import DeckStats, deck_stats
 from rules.legality import Problem, check_deck
 
-NOT_OWNER = "Only the deck's owner can change it; fork it to make your own copy."
+NO_DECK = gettext_lazy("No deck here.")
+NOT_OWNER = gettext_lazy("Only the deck's owner can change it; fork it to make your own copy.")
 
 
 def format_default() -> Format:
@@ -28,8 +33,6 @@ def format_default() -> Format:
              or Format.objects.filter(is_active=True).order_by("pk").first()
              or Format.objects.order_by("pk").first())
     if found is None:
-        from decks.services import format_standard_create
-
         found = format_standard_create()
     return found
 
@@ -67,6 +70,14 @@ def decks_visible(user=None) -> QuerySet[Deck]:
     """What a user may open by address: own decks, public and unlisted ones."""
     return Deck.objects.filter(Q(visibility__in=[Visibility.PUBLIC, Visibility.UNLISTED])
                                | _user_q(user))
+
+
+def deck_is_visible(*, deck: Deck | None, user=None) -> bool:
+    """Whether ``user`` may open ``deck`` by address (the rule of ``decks_visible``), for
+    references to another deck such as "forked from"."""
+    if deck is None:
+        return False
+    return deck.visibility != Visibility.PRIVATE or deck_is_owner(deck=deck, user=user)
 
 
 def deck_get(*, uid: str, user=None, edit: bool = False) -> Deck:
@@ -135,8 +146,9 @@ class DeckView:
         return {code for p in self.problems for code in p.cards}
 
 
-def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str = "en") -> DeckView:
-    """Validate and describe a draft (legality from rules/legality.py)."""
+def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = None) -> DeckView:
+    """Validate and describe a draft (legality from rules/legality.py); the problems are in
+    ``lang`` ("en" or "zh"), by default the page's language."""
     if fmt is None:
         try:
             fmt = format_get(draft.format_code)
@@ -144,7 +156,7 @@ def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str = "en") -> D
             fmt = format_get(None)
     cards = cards_by_code([*draft.cards, draft.hero or ""])
     problems = check_deck(draft.legality_deck(), cards, format_to_rules(fmt),
-                          set_of=set_of(cards), lang=lang)
+                          set_of=set_of(cards), lang=lang or card_lang())
     return DeckView(draft=draft, format=fmt, cards=cards, problems=problems,
                     stats=deck_stats(draft.cards, cards))
 
@@ -160,26 +172,29 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
     """Every version, newest first, each with what changed from the one before."""
     versions = list(deck.versions.select_related("created_by").order_by("number"))
     codes = {c for v in versions for c in v.cards} | {v.hero_code for v in versions}
-    names = dict(Card.objects.filter(code__in=codes).values_list("code", "name_en"))
+    names = dict(Card.objects.filter(code__in=codes).values_list(
+        "code", "name_zh" if card_lang() == "zh" else "name_en"))
     rows: list[VersionRow] = []
     previous: DeckVersion | None = None
     for version in versions:
         old = previous.cards if previous else {}
         other = []
         if previous is None:
-            other.append("created")
+            other.append(_("created"))
         else:
             if previous.hero_code != version.hero_code:
-                other.append(f"hero: {names.get(previous.hero_code, previous.hero_code or '—')}"
-                             f" → {names.get(version.hero_code, version.hero_code or '—')}")
+                other.append(_("hero: {old} → {new}").format(
+                    old=names.get(previous.hero_code) or previous.hero_code or "—",
+                    new=names.get(version.hero_code) or version.hero_code or "—"))
             if previous.name != version.name:
-                other.append(f"renamed from “{previous.name}”")
+                other.append(_("renamed from “{name}”").format(name=previous.name))
             if previous.format_code != version.format_code:
-                other.append(f"format: {previous.format_code} → {version.format_code}")
+                other.append(_("format: {old} → {new}").format(old=previous.format_code,
+                                                                new=version.format_code))
             if previous.description != version.description:
-                other.append("description edited")
+                other.append(_("description edited"))
         rows.append(VersionRow(version, card_changes(old, version.cards,
-                                                     lambda c: names.get(c, c)), other))
+                                                     lambda c: names.get(c) or c), other))
         previous = version
     return rows[::-1]
 

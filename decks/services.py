@@ -15,46 +15,31 @@ from dataclasses import replace
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext_lazy
 
 from cards.models import Card
 from decks.drafts import DEFAULT_FORMAT, DEFAULT_NAME, MAX_CARDS, MAX_COPIES, VISIBILITIES, Draft
+from decks.formats import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format
 from decks.selectors import deck_counts, draft_from_deck
 
-UNKNOWN_CARD = "No card has the code {code!r}."
-UNKNOWN_HERO = "No card has the code {code!r} (hero)."
-BAD_COUNT = "{code}: {count} copies — a count is a whole number from 1 to {limit}."
-TOO_MANY_CARDS = "The deck has {count} cards; a deck can hold at most {limit}."
-UNKNOWN_FORMAT = "There is no format {code!r}; choose one of: {known}."
-BAD_VISIBILITY = "Visibility must be one of: private, unlisted, public."
-NO_SUCH_VERSION = "This deck has no version {number}."
-NAME_TOO_LONG = "The name is {length} characters; shorten it to at most 100."
-
-
-# RULES.md R5, as the data migration 0002_standard_format writes it (that copy is frozen).
-STANDARD_FORMAT = {
-    "name": "Standard",
-    "description": ("The format of the rule book (R5): 1 hero; exactly 30 minion and item "
-                    "cards; at most 1 copy of a UR card and 3 of any other; no ban list."),
-    "hero_count": 1, "deck_min": 30, "deck_max": 30,
-    "minions_allowed": True, "items_allowed": True, "heroes_allowed_in_deck": False,
-    "limit_n": 3, "limit_r": 3, "limit_sr": 3, "limit_ssr": 3, "limit_ur": 1,
-    "is_active": True,
-}
-
-
-def format_standard_create() -> Format:
-    """The ``standard`` format, made again if it was deleted."""
-    fmt, _ = Format.objects.get_or_create(code="standard", defaults=STANDARD_FORMAT)
-    return fmt
+UNKNOWN_CARD = gettext_lazy("No card has the code {code!r}.")
+UNKNOWN_HERO = gettext_lazy("No card has the code {code!r} (hero).")
+BAD_COUNT = gettext_lazy("{code}: {count} copies — a count is a whole number from 1 to {limit}.")
+TOO_MANY_CARDS = gettext_lazy("The deck has {count} cards; a deck can hold at most {limit}.")
+UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
+BAD_VISIBILITY = gettext_lazy("Visibility must be one of: private, unlisted, public.")
+NO_SUCH_VERSION = gettext_lazy("This deck has no version {number}.")
+NAME_TOO_LONG = gettext_lazy("The name is {length} characters; shorten it to at most 100.")
 
 
 class DeckInputError(ValueError):
     """Input that cannot be saved as a deck: ``errors`` maps a field to its messages."""
 
     def __init__(self, errors: dict[str, list[str]]):
-        self.errors = errors
-        super().__init__("; ".join(m for ms in errors.values() for m in ms))
+        # Lazily translated messages are fixed in the language of the request.
+        self.errors = {name: [str(m) for m in ms] for name, ms in errors.items()}
+        super().__init__("; ".join(m for ms in self.errors.values() for m in ms))
 
 
 def draft_check(draft: Draft) -> tuple[Format, dict[str, Card], Card | None]:
@@ -112,7 +97,7 @@ def deck_create(*, owner, draft: Draft, note: str = "Created",
                 forked_from: Deck | None = None) -> Deck:
     """A new deck owned by ``owner`` with the draft's content, and its version 1."""
     fmt, cards, hero = draft_check(draft)
-    draft = replace(draft, name=draft.name or DEFAULT_NAME)
+    draft = replace(draft, name=draft.name or str(DEFAULT_NAME))
     deck = Deck.objects.create(owner=owner, name=draft.name, description=draft.description,
                                hero=hero, format=fmt, visibility=draft.visibility,
                                forked_from=forked_from)
@@ -132,7 +117,7 @@ def deck_save(*, deck: Deck, by, draft: Draft, note: str = "") -> DeckVersion | 
     Returns the new version, or None when the content did not change (a visibility change
     alone is saved but is not a version: versions record what the deck *is*)."""
     fmt, cards, hero = draft_check(draft)
-    draft = replace(draft, name=draft.name or DEFAULT_NAME)
+    draft = replace(draft, name=draft.name or str(DEFAULT_NAME))
     locked = Deck.objects.select_for_update().get(pk=deck.pk)
     changed = _content(draft) != _content(draft_from_deck(deck))
     locked.name, locked.description, locked.hero, locked.format = (

@@ -7,7 +7,9 @@ Both build their ``CardIndex`` from the catalogue (one query).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from django.utils.translation import gettext_lazy
 
 from decks.adapters import catalogue_index
 from decks.codecs import (
@@ -16,7 +18,6 @@ from decks.codecs import (
     DeckImportError,
     ImportedDeck,
     ImportLimits,
-    ImportProblem,
     export_deck,
     import_deck,
     safe_filename,
@@ -24,12 +25,29 @@ from decks.codecs import (
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
 
-TWO_HEROES = ("The list names {count} heroes ({names}); a deck has one hero. Keep one "
-              "Hero: line.")
-NOTHING = "There is nothing to import: paste a deck list, a deck code or a file's contents."
-FORMAT_NOT_HERE = "The list is for the format {code!r}, which this site does not have; " \
-                  "it was imported into {default}."
+NOTHING = gettext_lazy(
+    "There is nothing to import: paste a deck list, a deck code or a file's contents."
+)
+FORMAT_NOT_HERE = gettext_lazy(
+    "The list is for the format {code!r}, which this site does not have; it was imported "
+    "into {default}."
+)
 EXPORT_FORMATS = tuple(CODECS)
+# A request carrying an import (page or API) is refused above this many bytes with 413, before
+# its body is read; the text itself is then held to the codecs' caps.
+IMPORT_MAX_BODY = 64 * 1024
+BODY_TOO_LARGE = gettext_lazy("The request is {size} bytes; an import takes at most {limit} bytes.")
+
+
+def body_too_large(request) -> str | None:
+    """The 413 message for an import request whose body is over ``IMPORT_MAX_BODY``."""
+    try:
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        size = 0
+    if size > IMPORT_MAX_BODY:
+        return BODY_TOO_LARGE.format(size=size, limit=IMPORT_MAX_BODY)
+    return None
 
 
 @dataclass(frozen=True)
@@ -45,12 +63,10 @@ def draft_import(text: str, *, format_name: str = "auto",
     if not text or not text.strip():
         raise DeckImportError(NOTHING)
     index = catalogue_index()
-    result: ImportedDeck = import_deck(text, index, format_name, limits)
+    # A draft holds one hero: the codecs report a second one beside every other problem.
+    result: ImportedDeck = import_deck(text, index, format_name,
+                                       replace(limits, max_heroes=1))
     deck = result.deck
-    if len(deck.heroes) > 1:
-        names = ", ".join(index.display(code) for code in deck.heroes)
-        raise DeckImportError(ImportProblem(TWO_HEROES.format(count=len(deck.heroes),
-                                                              names=names)))
     if not deck.heroes and not deck.counts:
         raise DeckImportError(NOTHING)
     notes: list[str] = []

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from decks import builder, import_views, views
+from decks import builder, builder_paste, import_views, starter_views, views
 
 app_name = "decks"
 
@@ -11,12 +11,17 @@ urlpatterns = [
     path("build/", builder.builder, name="build"),
     path("import/", import_views.deck_import, name="import"),
     path("compare/", views.deck_compare_view, name="compare"),
+    path("starter/<slug:slug>/", starter_views.starter_detail, name="starter"),
+    path("starter/<slug:slug>/copy/", starter_views.starter_copy, name="starter-copy"),
+    path("starter/<slug:slug>/download/<str:format_name>/", starter_views.starter_download,
+         name="starter-download"),
     # The builder's actions, for the new-deck draft ("new") or a saved deck's draft (uid).
     path("build/<str:key>/cards/", builder.builder_cards, name="build-cards"),
     path("build/<str:key>/card/", builder.builder_card, name="build-card"),
     path("build/<str:key>/hero/", builder.builder_hero, name="build-hero"),
     path("build/<str:key>/meta/", builder.builder_meta, name="build-meta"),
     path("build/<str:key>/clear/", builder.builder_clear, name="build-clear"),
+    path("build/<str:key>/code/", builder_paste.builder_paste_code, name="build-code"),
     path("build/<str:key>/discard/", builder.builder_discard, name="build-discard"),
     path("build/<str:key>/save/", builder.builder_save, name="build-save"),
     path("build/<str:key>/hand/", builder.builder_hand, name="build-hand"),

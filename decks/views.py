@@ -15,14 +15,17 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cards.language import card_lang
 from decks.builder import builder_url, download_response
 from decks.codecs import CODECS
 from decks.codecs.deckcode import encode_deck_code
 from decks.filters import ORDER_CHOICES, DeckFilter
 from decks.models import Deck
 from decks.selectors import (
+    NO_DECK,
     deck_compare,
     deck_get,
     deck_history,
@@ -34,16 +37,23 @@ from decks.selectors import (
 )
 from decks.services import DeckInputError, deck_delete, deck_fork, deck_restore
 from decks.session import NEW, draft_store
+from decks.starters import starter_decks
 
 PAGE_SIZE = 24
-COMPARE_NEEDS_TWO = "Choose two decks to compare."
+COMPARE_NEEDS_TWO = gettext_lazy("Choose two decks to compare.")
+ALREADY_CURRENT = gettext_lazy("Version {number} is already the deck's content.")
+RESTORED = gettext_lazy("Restored version {number} as version {new}.")
+FORKED = gettext_lazy("Forked into your own private deck “{name}”.")
+COPY_SUFFIX = gettext_lazy("{name} (copy)")
+COPIED = gettext_lazy("A copy of the deck is in the builder.")
+DELETED = gettext_lazy("Deleted “{name}”.")
 
 
 def _deck(request: HttpRequest, uid: str, *, edit: bool = False) -> Deck:
     try:
         return deck_get(uid=uid, user=request.user, edit=edit)
     except Deck.DoesNotExist:
-        raise Http404("No deck here.") from None
+        raise Http404(NO_DECK) from None
 
 
 @require_safe
@@ -56,10 +66,12 @@ def deck_list(request: HttpRequest) -> HttpResponse:
         page = Paginator(filterset.qs, PAGE_SIZE).get_page(request.GET.get("page"))
     else:
         page, status = None, 400
+    searching = any(request.GET.get(k) for k in ("q", "hero", "attribute", "card", "format"))
+    mine = bool(request.GET.get("mine"))
     context = {"filter": filterset, "page": page, "order_choices": ORDER_CHOICES,
-               "section": "mine" if request.GET.get("mine") else "list",
-               "formats": formats_active(), "searching": any(
-                   request.GET.get(k) for k in ("q", "hero", "attribute", "card", "format"))}
+               "section": "mine" if mine else "list", "formats": formats_active(),
+               "searching": searching,
+               "starters": [] if mine or request.htmx else starter_decks(with_heroes=True)}
     template = "decks/_list_results.html" if request.htmx else "decks/list.html"
     return render(request, template, context, status=status)
 
@@ -68,12 +80,15 @@ def deck_list(request: HttpRequest) -> HttpResponse:
 def deck_detail(request: HttpRequest, uid: str) -> HttpResponse:
     deck = _deck(request, uid)
     view = deck_view(draft_from_deck(deck), fmt=deck.format,
-                     lang="zh" if request.GET.get("lang") == "zh" else "en")
+                     lang=card_lang())
+    code = encode_deck_code(view.draft.legality_deck(), format_code=view.draft.format_code)
     return render(request, "decks/detail.html", {
         "deck": deck, "view": view, "entries": view.entries(),
         "history": deck_history(deck=deck)[:5], "is_owner": deck_is_owner(deck=deck,
                                                                            user=request.user),
-        "codecs": CODECS})
+        "codecs": CODECS, "deck_code": code,
+        "share_url": request.build_absolute_uri(deck.get_absolute_url()),
+        "share_private": deck.visibility == "private"})
 
 
 @require_safe
@@ -93,9 +108,9 @@ def version_restore(request: HttpRequest, uid: str, number: int) -> HttpResponse
     except DeckInputError as exc:
         raise Http404(str(exc)) from None
     if version is None:
-        messages.info(request, f"Version {number} is already the deck's content.")
+        messages.info(request, ALREADY_CURRENT.format(number=number))
     else:
-        messages.success(request, f"Restored version {number} as version {version.number}.")
+        messages.success(request, RESTORED.format(number=number, new=version.number))
     return redirect(reverse("decks:versions", args=[uid]))
 
 
@@ -103,7 +118,7 @@ def version_restore(request: HttpRequest, uid: str, number: int) -> HttpResponse
 @login_required
 def deck_fork_view(request: HttpRequest, uid: str) -> HttpResponse:
     fork = deck_fork(deck=_deck(request, uid), by=request.user)
-    messages.success(request, f"Forked into your own private deck “{fork.name}”.")
+    messages.success(request, FORKED.format(name=fork.name))
     return redirect(fork.get_absolute_url())
 
 
@@ -111,9 +126,9 @@ def deck_fork_view(request: HttpRequest, uid: str) -> HttpResponse:
 def deck_copy_to_builder(request: HttpRequest, uid: str) -> HttpResponse:
     """Open a copy of any deck you can see in the builder (no account needed)."""
     draft = draft_from_deck(_deck(request, uid))
-    draft_store(request, NEW, replace(draft, name=f"{draft.name} (copy)"[:100],
+    draft_store(request, NEW, replace(draft, name=COPY_SUFFIX.format(name=draft.name)[:100],
                                       visibility="private"))
-    messages.info(request, "A copy of the deck is in the builder.")
+    messages.info(request, COPIED)
     return redirect(builder_url(NEW))
 
 
@@ -123,7 +138,7 @@ def deck_delete_view(request: HttpRequest, uid: str) -> HttpResponse:
     if request.method == "POST":
         name = deck.name
         deck_delete(deck=deck)
-        messages.success(request, f"Deleted “{name}”.")
+        messages.success(request, DELETED.format(name=name))
         return redirect(reverse("decks:list") + "?mine=true")
     return render(request, "decks/confirm_delete.html", {"deck": deck})
 

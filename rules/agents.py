@@ -1,40 +1,64 @@
-"""Agents: players that pick an action from what their seat can see.
+"""The agents, registered once: every place that names an agent reads this list.
 
-An agent is any object with ``choose(view, legal, rng) -> Action``. ``view`` is a
-``PlayerView`` (or None when the agent says ``needs_view = False``, which saves building it);
-``legal`` is the list of legal actions; ``rng`` is the agent's own seeded ``random.Random``,
-so the game's RNG is never disturbed by how an agent thinks.
+The match runner and the benchmark build agents with ``make_agent``; the AI ladder plays each
+agent against the one it is ``measured_against``; the simulation service sizes its chunks with
+``chunk_games``; the site's forms, API and command line offer ``AGENT_NAMES`` with their
+``label``. Adding an agent is one entry in ``AGENTS`` (and its module).
 
-Invariant: an agent never sees the true game state — only its view.
+An agent is any object with ``choose(view, legal, rng) -> Action`` and a ``needs_view`` flag
+(see ``rules.random_agent``).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from rules.engine.actions import Action
-
-
-class RandomAgent:
-    """Uniform over the legal actions."""
-
-    name = "random"
-    needs_view = False
-
-    def choose(self, view, legal: list[Action], rng: random.Random) -> Action:
-        return legal[int(rng.random() * len(legal))]
+from rules.greedy import GreedyAgent
+from rules.random_agent import RandomAgent
+from rules.search import SearchAgent
 
 
-AGENTS: dict[str, Callable[[], object]] = {"random": RandomAgent}
+@dataclass(frozen=True)
+class AgentSpec:
+    name: str
+    make: Callable[[], object]
+    label: str                        # how the site offers it
+    chunk_games: int                  # games one simulation chunk plays: about a second of a core
+    measured_against: str | None = None   # the weaker agent it meets on the AI ladder
+
+
+# Fastest useful first: the first one is the default opponent the site offers.
+AGENTS: tuple[AgentSpec, ...] = (
+    AgentSpec("greedy", GreedyAgent, "Greedy (fast heuristic)", chunk_games=800,
+              measured_against="random"),
+    AgentSpec("random", RandomAgent, "Random", chunk_games=800),
+    AgentSpec("search", SearchAgent, "Search (strong, ~0.05-0.2 s a game)", chunk_games=4,
+              measured_against="greedy"),
+)
+AGENT_NAMES: tuple[str, ...] = tuple(spec.name for spec in AGENTS)
+DEFAULT_AGENT = AGENTS[0].name
+UNKNOWN_AGENT = "unknown agent {name!r} (known: {known})"
+
+
+def agent_spec(name: str) -> AgentSpec:
+    """An agent's entry by name; raises ValueError listing the known names."""
+    for spec in AGENTS:
+        if spec.name == name:
+            return spec
+    raise ValueError(UNKNOWN_AGENT.format(name=name, known=", ".join(sorted(AGENT_NAMES))))
 
 
 def make_agent(name: str):
-    """An agent by name; raises ValueError listing the known names."""
-    from rules import greedy, search  # noqa: F401  (they register themselves)
+    """A new agent by name; raises ValueError listing the known names."""
+    return agent_spec(name).make()
 
-    try:
-        return AGENTS[name]()
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r} (known: {', '.join(sorted(AGENTS))})") \
-            from None
+
+def agent_choices() -> list[tuple[str, str]]:
+    """(name, label) pairs for forms and menus, in registry order."""
+    return [(spec.name, spec.label) for spec in AGENTS]
+
+
+def ladder_rungs() -> list[tuple[str, str]]:
+    """(stronger, weaker) pairs the AI ladder measures, from the weakest rung up."""
+    return [(spec.name, spec.measured_against) for spec in AGENTS if spec.measured_against]

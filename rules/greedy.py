@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from rules.agents import AGENTS
 from rules.engine.actions import HERO, KEEP, Action
 from rules.engine.advantage import has_advantage
 from rules.engine.view import MinionView, PlayerView
@@ -212,4 +211,3 @@ def _zero(agent: GreedyAgent, view: PlayerView, action: Action) -> float:
 
 _SCORERS: Final = {name[len("_score_"):]: fn for name, fn in vars(GreedyAgent).items()
             if name.startswith("_score_")}
-AGENTS["greedy"] = GreedyAgent

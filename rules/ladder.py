@@ -1,7 +1,8 @@
 """The AI ladder: how much stronger each agent is than the one below it.
 
 ``python -m rules.ladder [--games 1000] [--processes 2] [--set FILE] [--json]`` plays, for
-each rung (greedy vs random, search vs greedy), the given number of seat-swapped games spread
+each rung (each agent against the weaker one it is measured against in
+``rules.agents``: greedy vs random, search vs greedy), the given number of seat-swapped games spread
 over every pairing of the starter decks — each deck meets each other deck with the stronger
 agent on either side — and prints the stronger agent's win rate with a Wilson 95 % interval.
 Seeds are fixed, so a rerun prints the same figures.
@@ -15,11 +16,12 @@ import json
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from rules.agents import ladder_rungs
 from rules.cardset import CORE_SET, TEST_SET, load_card_set
 from rules.match import run_games
 from rules.stats import MatchStats
 
-RUNGS = (("greedy", "random"), ("search", "greedy"))
+RUNGS = ladder_rungs()
 SEED = 77
 
 

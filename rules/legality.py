@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from rules import legality_zh
+
 # --- Messages (tests import these instead of retyping the sentences) --------------------------
 
 HERO_MISSING = "The deck has no hero; the {format} format needs exactly {want}."
@@ -132,34 +134,49 @@ class Problem:
                 "fix": self.fix, "cards": list(self.cards)}
 
 
+def _t(key: str, lang: str) -> str:
+    """The message ``key`` (a constant's name above) in ``lang``: English or Chinese."""
+    return legality_zh.MESSAGES[key] if lang == "zh" else str(globals()[key])
+
+
 def _name(card: CardLike | None, code: str, lang: str) -> str:
     if card is None:
         return code
     return (card.name_zh or card.name_en) if lang == "zh" else (card.name_en or code)
 
 
-def _a(word: str) -> str:
+def _a(word: str, lang: str = "en") -> str:
+    if lang == "zh":
+        return legality_zh.KIND_WORDS.get(word, word)
     return f"an {word}" if word and word[0] in "aeiou" else f"a {word}"
 
 
-def _plural(n: int) -> str:
-    return "" if n == 1 else "s"
+def _plural(n: int, lang: str = "en") -> str:
+    return "" if n == 1 or lang == "zh" else "s"
 
 
-def _kinds_words(kinds: Iterable[str]) -> str:
-    words = [f"{k}s" for k in kinds]
+def _kinds_words(kinds: Iterable[str], lang: str = "en") -> str:
+    if lang == "zh":
+        words = [legality_zh.KIND_WORDS.get(k, k) for k in kinds]
+        separator, conjunction, nothing = (legality_zh.LIST_SEPARATOR, legality_zh.AND,
+                                           legality_zh.NO_CARDS)
+    else:
+        words = [f"{k}s" for k in kinds]
+        separator, conjunction, nothing = ", ", " and ", "no cards"
     if not words:
-        return "no cards"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+        return nothing
+    return words[0] if len(words) == 1 else separator.join(words[:-1]) + conjunction + words[-1]
 
 
 def check_deck(deck: Deck, cards: Mapping[str, CardLike], fmt: Format = STANDARD, *,
                set_of: Mapping[str, str] | None = None, lang: str = "en") -> list[Problem]:
-    """Every problem with ``deck`` under ``fmt`` (empty: legal). See the module docstring."""
+    """Every problem with ``deck`` under ``fmt`` (empty: legal). See the module docstring.
+
+    ``lang`` is ``"en"`` or ``"zh"``: the language of the messages, fixes and card names."""
     problems: list[Problem] = []
     problems += _hero_problems(deck, cards, fmt, lang)
     problems += _entry_problems(deck, cards, fmt, lang)
-    problems += _size_problems(deck, fmt)
+    problems += _size_problems(deck, fmt, lang)
     problems += _copy_problems(deck, cards, fmt, lang)
     problems += _set_problems(deck, cards, fmt, set_of, lang)
     return problems
@@ -170,72 +187,78 @@ def is_legal(deck: Deck, cards: Mapping[str, CardLike], fmt: Format = STANDARD, 
     return not check_deck(deck, cards, fmt, set_of=set_of)
 
 
+def _hero_want(count: int, lang: str) -> str:
+    if lang == "zh":
+        return legality_zh.hero_want(count)
+    return f"{count} hero{'es' if count != 1 else ''}"
+
+
 def _hero_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
                    lang: str) -> list[Problem]:
     out: list[Problem] = []
-    want = f"{fmt.hero_count} hero{'es' if fmt.hero_count != 1 else ''}"
     if not deck.heroes and fmt.hero_count > 0:
-        out.append(Problem("hero_missing", "R5.1", HERO_MISSING.format(format=fmt.name,
-                                                                       want=want),
-                           HERO_MISSING_FIX))
+        out.append(Problem("hero_missing", "R5.1", _t("HERO_MISSING", lang).format(
+            format=fmt.name, want=_hero_want(fmt.hero_count, lang)),
+            _t("HERO_MISSING_FIX", lang)))
     elif len(deck.heroes) > fmt.hero_count:
         extra = deck.heroes[fmt.hero_count:]
-        names = ", ".join(_name(cards.get(c), c, lang) for c in extra)
-        out.append(Problem("hero_count", "R5.1",
-                           HERO_COUNT.format(count=len(deck.heroes), format=fmt.name,
-                                             want=fmt.hero_count),
-                           HERO_COUNT_FIX.format(names=names), tuple(deck.heroes)))
+        separator = legality_zh.LIST_SEPARATOR if lang == "zh" else ", "
+        names = separator.join(_name(cards.get(c), c, lang) for c in extra)
+        out.append(Problem("hero_count", "R5.1", _t("HERO_COUNT", lang).format(
+            count=len(deck.heroes), format=fmt.name, want=fmt.hero_count),
+            _t("HERO_COUNT_FIX", lang).format(names=names), tuple(deck.heroes)))
     for code in dict.fromkeys(deck.heroes):
         card = cards.get(code)
         if card is None:
-            out.append(Problem("unknown_card", "R5.1", UNKNOWN_CARD.format(code=code),
-                               UNKNOWN_CARD_FIX.format(code=code), (code,)))
+            out.append(Problem("unknown_card", "R5.1", _t("UNKNOWN_CARD", lang).format(code=code),
+                               _t("UNKNOWN_CARD_FIX", lang).format(code=code), (code,)))
         elif card.kind != "hero":
             name = _name(card, code, lang)
-            out.append(Problem("hero_not_hero", "R5.1",
-                               HERO_NOT_HERO.format(name=name, a_kind=_a(card.kind)),
-                               HERO_NOT_HERO_FIX.format(name=name), (code,)))
+            out.append(Problem("hero_not_hero", "R5.1", _t("HERO_NOT_HERO", lang).format(
+                name=name, a_kind=_a(card.kind, lang)),
+                _t("HERO_NOT_HERO_FIX", lang).format(name=name), (code,)))
     return out
 
 
 def _entry_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
                     lang: str) -> list[Problem]:
     out: list[Problem] = []
-    kinds = _kinds_words(fmt.deck_kinds)
+    kinds = _kinds_words(fmt.deck_kinds, lang)
     for code, count in sorted(deck.counts.items()):
         card = cards.get(code)
         name = _name(card, code, lang)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            out.append(Problem("bad_count", "R5.2", BAD_COUNT.format(name=name, count=count),
-                               BAD_COUNT_FIX.format(name=name), (code,)))
+            out.append(Problem("bad_count", "R5.2", _t("BAD_COUNT", lang).format(
+                name=name, count=count), _t("BAD_COUNT_FIX", lang).format(name=name), (code,)))
         elif card is None:
-            out.append(Problem("unknown_card", "R5.2", UNKNOWN_CARD.format(code=code),
-                               UNKNOWN_CARD_FIX.format(code=code), (code,)))
+            out.append(Problem("unknown_card", "R5.2", _t("UNKNOWN_CARD", lang).format(code=code),
+                               _t("UNKNOWN_CARD_FIX", lang).format(code=code), (code,)))
         elif card.kind not in fmt.deck_kinds:
-            fix = KIND_NOT_ALLOWED_HERO_FIX if card.kind == "hero" else KIND_NOT_ALLOWED_FIX
-            out.append(Problem("kind_not_allowed", "R5.2",
-                               KIND_NOT_ALLOWED.format(name=name, a_kind=_a(card.kind),
-                                                       format=fmt.name, kinds=kinds),
-                               fix.format(count=count, name=name), (code,)))
+            fix = "KIND_NOT_ALLOWED_HERO_FIX" if card.kind == "hero" else "KIND_NOT_ALLOWED_FIX"
+            out.append(Problem("kind_not_allowed", "R5.2", _t("KIND_NOT_ALLOWED", lang).format(
+                name=name, a_kind=_a(card.kind, lang), format=fmt.name, kinds=kinds),
+                _t(fix, lang).format(count=count, name=name), (code,)))
     return out
 
 
-def _size_problems(deck: Deck, fmt: Format) -> list[Problem]:
+def _size_problems(deck: Deck, fmt: Format, lang: str = "en") -> list[Problem]:
     size = deck.size
-    if fmt.deck_min == fmt.deck_max:
+    if lang == "zh":
+        want = legality_zh.size_want(fmt.deck_min, fmt.deck_max)
+    elif fmt.deck_min == fmt.deck_max:
         want = f"exactly {fmt.deck_min}"
     else:
         want = f"{fmt.deck_min} to {fmt.deck_max}"
     if size < fmt.deck_min:
         missing = fmt.deck_min - size
-        return [Problem("deck_too_small", "R5.2",
-                        DECK_TOO_SMALL.format(count=size, format=fmt.name, want=want),
-                        DECK_TOO_SMALL_FIX.format(missing=missing, s=_plural(missing)))]
+        return [Problem("deck_too_small", "R5.2", _t("DECK_TOO_SMALL", lang).format(
+            count=size, format=fmt.name, want=want),
+            _t("DECK_TOO_SMALL_FIX", lang).format(missing=missing, s=_plural(missing, lang)))]
     if size > fmt.deck_max:
         extra = size - fmt.deck_max
-        return [Problem("deck_too_large", "R5.2",
-                        DECK_TOO_LARGE.format(count=size, format=fmt.name, want=want),
-                        DECK_TOO_LARGE_FIX.format(extra=extra, s=_plural(extra)))]
+        return [Problem("deck_too_large", "R5.2", _t("DECK_TOO_LARGE", lang).format(
+            count=size, format=fmt.name, want=want),
+            _t("DECK_TOO_LARGE_FIX", lang).format(extra=extra, s=_plural(extra, lang)))]
     return []
 
 
@@ -247,6 +270,7 @@ def _copy_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
         card = cards.get(code)
         if card is not None and isinstance(count, int) and count > 0 and card.kind != "hero":
             groups.setdefault(card.name_en.casefold(), []).append(code)
+    labels = legality_zh.BAN_LABELS if lang == "zh" else BAN_LABELS
     out: list[Problem] = []
     for codes in sorted(groups.values()):
         total = sum(deck.counts[c] for c in codes)
@@ -257,21 +281,20 @@ def _copy_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
         name = _name(cards[codes[0]], codes[0], lang)
         involved = tuple(codes)
         if ban_limit == 0:
-            out.append(Problem("banned", "R5.4", BANNED.format(name=name, format=fmt.name),
-                               BANNED_FIX.format(count=total, name=name), involved))
+            out.append(Problem("banned", "R5.4", _t("BANNED", lang).format(
+                name=name, format=fmt.name),
+                _t("BANNED_FIX", lang).format(count=total, name=name), involved))
         elif ban_limit is not None and ban_limit < rarity_limit and total > ban_limit:
-            out.append(Problem("restricted", "R5.4",
-                               RESTRICTED.format(name=name, count=total, limit=ban_limit,
-                                                 label=BAN_LABELS.get(ban_limit, "limited"),
-                                                 format=fmt.name),
-                               RESTRICTED_FIX.format(extra=total - ban_limit, name=name),
-                               involved))
+            out.append(Problem("restricted", "R5.4", _t("RESTRICTED", lang).format(
+                name=name, count=total, limit=ban_limit, format=fmt.name,
+                label=labels.get(ban_limit, labels[1])),
+                _t("RESTRICTED_FIX", lang).format(extra=total - ban_limit, name=name),
+                involved))
         elif total > rarity_limit:
-            out.append(Problem("copy_limit", "R5.3",
-                               COPY_LIMIT.format(name=name, count=total, rarity=rarest,
-                                                 limit=rarity_limit),
-                               COPY_LIMIT_FIX.format(extra=total - rarity_limit, name=name),
-                               involved))
+            out.append(Problem("copy_limit", "R5.3", _t("COPY_LIMIT", lang).format(
+                name=name, count=total, rarity=rarest, limit=rarity_limit),
+                _t("COPY_LIMIT_FIX", lang).format(extra=total - rarity_limit, name=name),
+                involved))
     out += _banned_heroes(deck, cards, fmt, lang)
     return out
 
@@ -282,8 +305,9 @@ def _banned_heroes(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
     for code in dict.fromkeys(deck.heroes):
         if fmt.card_limits.get(code) == 0 and code in cards:
             name = _name(cards[code], code, lang)
-            out.append(Problem("banned", "R5.4", BANNED.format(name=name, format=fmt.name),
-                               BANNED_FIX.format(count=1, name=name), (code,)))
+            out.append(Problem("banned", "R5.4", _t("BANNED", lang).format(
+                name=name, format=fmt.name),
+                _t("BANNED_FIX", lang).format(count=1, name=name), (code,)))
     return out
 
 
@@ -298,9 +322,9 @@ def _set_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
         card_set = set_of.get(code)
         if code in cards and card_set is not None and card_set not in fmt.legal_sets:
             name = _name(cards[code], code, lang)
-            out.append(Problem("set_not_legal", "R5",
-                               SET_NOT_LEGAL.format(name=name, set=card_set, format=fmt.name),
-                               SET_NOT_LEGAL_FIX.format(count=count, name=name), (code,)))
+            out.append(Problem("set_not_legal", "R5", _t("SET_NOT_LEGAL", lang).format(
+                name=name, set=card_set, format=fmt.name),
+                _t("SET_NOT_LEGAL_FIX", lang).format(count=count, name=name), (code,)))
     return out
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +72,29 @@ def play_game(cards: Mapping[str, CardDef], deck_a: DeckList, deck_b: DeckList, 
                           error=f"{detail} (at {where.filename}:{where.lineno})")
 
 
+def play_games(cards: Mapping[str, CardDef], deck_a: DeckList, deck_b: DeckList, *,
+               seed: int, start: int, stop: int, agent_a: str = "random",
+               agent_b: str = "random", ruleset: Ruleset = STANDARD,
+               log_game: Callable[[int], bool] = lambda index: False,
+               ) -> Iterator[tuple[int, GameResult]]:
+    """Games ``start``..``stop-1`` of a run, played one at a time as they are asked for:
+    ``(game index, result)``. ``log_game(index)``, asked just before a game is played, says
+    whether to keep its event log. Every caller that plays a slice of a run (a whole match, a
+    simulation chunk on a worker) plays it here, so all of them play the same games."""
+    first, second = make_agent(agent_a), make_agent(agent_b)
+    for index in range(start, stop):
+        yield index, play_game(cards, deck_a, deck_b, seed=game_seed(seed, index),
+                               a_first=index % 2 == 0, agent_a=first, agent_b=second,
+                               ruleset=ruleset, log=log_game(index))
+
+
+def tally(stats: MatchStats, result: GameResult) -> None:
+    """Count one game's result into ``stats``."""
+    stats.add_game(winner=result.winner, a_first=result.a_first, turns=result.turns,
+                   actions=result.actions, error=result.error, seed=result.seed,
+                   usage=result.usage)
+
+
 def run_games(cards: Mapping[str, CardDef], deck_a: DeckList, deck_b: DeckList, *,
               seed: int, start: int, stop: int, agent_a: str = "random",
               agent_b: str = "random", ruleset: Ruleset = STANDARD,
@@ -81,17 +104,13 @@ def run_games(cards: Mapping[str, CardDef], deck_a: DeckList, deck_b: DeckList, 
     ``keep_logs`` full game logs (the first games of the slice) for replays."""
     stats = MatchStats()
     kept: list[GameResult] = []
-    first, second = make_agent(agent_a), make_agent(agent_b)
-    for index in range(start, stop):
-        a_first = index % 2 == 0
-        result = play_game(cards, deck_a, deck_b, seed=game_seed(seed, index),
-                           a_first=a_first, agent_a=first, agent_b=second, ruleset=ruleset,
-                           log=len(kept) < keep_logs)
+    games = play_games(cards, deck_a, deck_b, seed=seed, start=start, stop=stop,
+                       agent_a=agent_a, agent_b=agent_b, ruleset=ruleset,
+                       log_game=lambda index: len(kept) < keep_logs)
+    for index, result in games:
         if result.log is not None:
             kept.append(result)
-        stats.add_game(winner=result.winner, a_first=a_first, turns=result.turns,
-                       actions=result.actions, error=result.error, seed=result.seed,
-                       usage=result.usage)
+        tally(stats, result)
         if progress is not None:
             progress(index - start + 1)
     return stats, kept

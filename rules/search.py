@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 
-from rules.agents import AGENTS
 from rules.engine.actions import Action
 from rules.engine.determinize import determinize
 from rules.greedy import GreedyAgent
@@ -84,5 +83,3 @@ class SearchAgent:
             count += 1
         return evaluate(game, player)
 
-
-AGENTS["search"] = SearchAgent

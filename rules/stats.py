@@ -1,28 +1,27 @@
 """Match statistics: counts that merge, and the intervals reported from them.
 
-Invariants: every figure is derived from integer counts, so partial results (chunks of a run)
-merge exactly by adding; an engine error is counted apart and is never a win, loss or draw;
-win rates exclude errored games and count draws as not-wins (draws are reported beside them).
+Invariants: every figure is derived from counts and sums that merge exactly by adding (chunks of
+a run); an engine error is counted apart and is never a win, loss or draw; win rates exclude
+errored games and count draws as not won (draws are reported beside them). Games are added in
+game order; a game where deck A goes first opens a seat-swapped pair and the next game closes
+it, and the intervals are computed on pairs (``rules.intervals``), the independent unit.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
-Z95 = 1.959963984540054
+from rules.intervals import (  # noqa: F401  (wilson_interval and Z95 re-exported)
+    Z95,
+    Moments,
+    cluster_rate,
+    games_rate,
+    wilson_interval,
+)
 
-
-def wilson_interval(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion; (0, 1) when there is no data."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+DRAWS_COUNT_AS = "not won"
+CARD_COUNTS = 4   # games played in, times played, times awakened, wins when played
 
 
 @dataclass
@@ -43,9 +42,15 @@ class MatchStats:
     lengths: dict[int, int] = field(default_factory=dict)   # turns -> completed games
     error_samples: list[dict] = field(default_factory=list)  # first few: seed and message
     # Per deck side ("a", "b") and card code: [games it was played in, times played,
-    # times awakened, games won when it was played].
-    cards: dict[str, dict[str, list[int]]] = field(
+    # times awakened, games won when it was played, *the pair moments of "won when played"].
+    cards: dict[str, dict[str, list[float]]] = field(
         default_factory=lambda: {"a": {}, "b": {}})
+    # Pair moments of each side's wins (None: counts from before pairs were kept).
+    pairs: dict[str, Moments] | None = field(
+        default_factory=lambda: {"a": Moments(), "b": Moments()})
+    # The pair being played: each side's wins and the counted games so far, and per side and
+    # card [games played in, wins] within the pair.
+    _open: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     MAX_ERROR_SAMPLES = 20
 
@@ -58,11 +63,17 @@ class MatchStats:
                  usage: tuple | None = None) -> None:
         self.games += 1
         self.actions += actions
+        if a_first or self._open is None:
+            self._open = {"a": 0, "b": 0, "n": 0, "cards": {"a": {}, "b": {}}}
+        pair = self._open
+        if not a_first:
+            self._open = None   # the pair's second game: the next game opens a new pair
         if error is not None:
             self.errors += 1
             if len(self.error_samples) < self.MAX_ERROR_SAMPLES:
                 self.error_samples.append({"seed": seed, "error": error})
             return
+        self._add_to_pair(pair, winner)
         if winner == "a":
             self.wins += 1
         elif winner == "b":
@@ -79,18 +90,35 @@ class MatchStats:
         self.turns += turns
         self.lengths[turns] = self.lengths.get(turns, 0) + 1
         if usage is not None:
-            self._add_usage(winner, usage)
+            self._add_usage(winner, usage, pair["cards"])
 
-    def _add_usage(self, winner: str | None, usage: tuple) -> None:
+    def _add_to_pair(self, pair: dict[str, Any], winner: str | None) -> None:
+        if self.pairs is not None:
+            for side in "ab":
+                self.pairs[side].grow(pair[side], pair["n"], winner == side, 1)
+        pair["n"] += 1
+        if winner in ("a", "b"):
+            pair[winner] += 1
+
+    def _add_usage(self, winner: str | None, usage: tuple,
+                   in_pair: dict[str, dict[str, list[int]]]) -> None:
         """``usage`` is (played, awakened) per side, each a {code: times} dict."""
         for side, (played, awakened) in zip("ab", usage, strict=True):
             table = self.cards[side]
             for code in played.keys() | awakened.keys():
-                row = table.setdefault(code, [0, 0, 0, 0])
+                row = table.setdefault(code, [0, 0, 0, 0, *Moments().to_list()])
                 if code in played:
+                    won = winner == side
                     row[0] += 1
                     row[1] += played[code]
-                    row[3] += winner == side
+                    row[3] += won
+                    if len(row) > CARD_COUNTS:
+                        so_far = in_pair[side].setdefault(code, [0, 0])
+                        moments = Moments.from_list(row[CARD_COUNTS:])
+                        moments.grow(so_far[1], so_far[0], won, 1)
+                        row[CARD_COUNTS:] = moments.to_list()
+                        so_far[0] += 1
+                        so_far[1] += won
                 row[2] += awakened.get(code, 0)
 
     def merge(self, other: MatchStats) -> MatchStats:
@@ -102,37 +130,52 @@ class MatchStats:
             for turns, count in source.items():
                 out.lengths[int(turns)] = out.lengths.get(int(turns), 0) + count
         out.error_samples = (self.error_samples + other.error_samples)[:self.MAX_ERROR_SAMPLES]
+        out.pairs = None if self.pairs is None or other.pairs is None else {
+            side: self.pairs[side].merge(other.pairs[side]) for side in "ab"}
         for side in "ab":
             for source in (self.cards[side], other.cards[side]):
                 for code, row in source.items():
-                    mine = out.cards[side].setdefault(code, [0, 0, 0, 0])
-                    for i, value in enumerate(row):
+                    mine = out.cards[side].get(code)
+                    if mine is None:
+                        out.cards[side][code] = list(row)
+                        continue
+                    if len(mine) != len(row):   # one without pair moments: drop them
+                        del mine[CARD_COUNTS:]
+                    for i, value in enumerate(row[:len(mine)]):
                         mine[i] += value
         return out
 
     def card_figures(self, side: str) -> list[dict[str, Any]]:
-        """Per-card figures of one deck side, most played first."""
+        """Per-card figures of one deck side, most played first; the win rate when played has a
+        pair-aware interval (``rate`` block) and the flat ``low``/``high`` of it."""
         rows = []
-        for code, (games, played, awakened, wins) in self.cards[side].items():
-            low, high = wilson_interval(wins, games)
+        for code, row in self.cards[side].items():
+            games, played, awakened, wins = (int(v) for v in row[:CARD_COUNTS])
+            rate = (cluster_rate(Moments.from_list(row[CARD_COUNTS:]))
+                    if len(row) > CARD_COUNTS else games_rate(wins, games))
             rows.append({"code": code, "games_played_in": games, "times_played": played,
                          "times_awakened": awakened, "wins_when_played": wins,
-                         "win_rate_when_played": wins / games if games else None,
-                         "low": low, "high": high})
+                         "win_rate_when_played": rate["rate"], "low": rate["low"],
+                         "high": rate["high"], "pairs": rate["pairs"], "method": rate["method"]})
         return sorted(rows, key=lambda r: (-r["games_played_in"], r["code"]))
 
-    @staticmethod
-    def _rate(wins: int, n: int) -> dict[str, Any]:
-        low, high = wilson_interval(wins, n)
-        return {"rate": wins / n if n else None, "low": low, "high": high, "games": n}
+    def side_rate(self, side: str) -> dict[str, Any]:
+        """Deck ``side``'s win rate (draws count as not won) with its pair-aware interval."""
+        wins = self.wins if side == "a" else self.losses
+        if self.pairs is None:
+            return games_rate(wins, self.completed)
+        return cluster_rate(self.pairs[side])
 
     def to_dict(self) -> dict[str, Any]:
         done = self.completed
         return {
             "games": self.games, "wins": self.wins, "losses": self.losses, "draws": self.draws,
-            "errors": self.errors, "win_rate": self._rate(self.wins, done),
-            "going_first": self._rate(self.first_wins, self.first_games),
-            "going_second": self._rate(self.second_wins, self.second_games),
+            "errors": self.errors, "draws_count_as": DRAWS_COUNT_AS,
+            "win_rate": self.side_rate("a"),
+            # one game of each pair in each seat: the seat's games are independent
+            "going_first": cluster_rate(Moments.singletons(self.first_wins, self.first_games)),
+            "going_second": cluster_rate(Moments.singletons(self.second_wins,
+                                                            self.second_games)),
             "average_turns": self.turns / done if done else None,
             "average_actions": self.actions / self.games if self.games else None,
             "lengths": {str(k): v for k, v in sorted(self.lengths.items())},
@@ -148,16 +191,21 @@ class MatchStats:
                 "lengths": {str(k): v for k, v in sorted(self.lengths.items())},
                 "error_samples": list(self.error_samples),
                 "cards": {side: {code: list(row) for code, row in sorted(rows.items())}
-                          for side, rows in self.cards.items()}}
+                          for side, rows in self.cards.items()},
+                "pairs": None if self.pairs is None else {
+                    side: moments.to_list() for side, moments in self.pairs.items()}}
 
     @classmethod
     def from_counts(cls, data: dict[str, Any]) -> MatchStats:
         scalars = {k: v for k, v in data.items() if k not in ("lengths", "error_samples",
-                                                              "cards")}
+                                                              "cards", "pairs")}
         out = cls(**scalars)
         out.lengths = {int(k): v for k, v in data.get("lengths", {}).items()}
         out.error_samples = list(data.get("error_samples", []))
         cards = data.get("cards") or {}
         out.cards = {side: {code: list(row) for code, row in cards.get(side, {}).items()}
                      for side in "ab"}
+        pairs = data.get("pairs")
+        out.pairs = None if pairs is None else {side: Moments.from_list(pairs[side])
+                                                for side in "ab"}
         return out

@@ -2,12 +2,15 @@
 
 from django.urls import path
 
-from simulations import apis
+from simulations import apis, sweep_apis
 
 app_name = "simulations-api"
 
 urlpatterns = [
     path("", apis.SimulationListCreateApi.as_view(), name="list"),
+    path("compare/", apis.SimulationCompareApi.as_view(), name="compare"),
+    path("sweeps/", sweep_apis.SweepCreateApi.as_view(), name="sweeps"),
+    path("sweeps/<str:uid>/", sweep_apis.SweepDetailApi.as_view(), name="sweep"),
     path("<str:uid>/", apis.SimulationDetailApi.as_view(), name="detail"),
     path("<str:uid>/results/", apis.SimulationResultsApi.as_view(), name="results"),
     path("<str:uid>/cancel/", apis.SimulationCancelApi.as_view(), name="cancel"),

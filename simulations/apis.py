@@ -9,19 +9,25 @@ owner is always the requesting user.
 from __future__ import annotations
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.utils.translation import gettext_lazy
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from decks.throttles import Limit, LimitThrottle
+from rules.agents import AGENT_NAMES, DEFAULT_AGENT
+from rules.patches import NAME_MAX, PATCH_FIELDS
 from simulations import conf
+from simulations.comparison import compare_runs
 from simulations.models import RunKind, SampleGame, SimulationRun
 from simulations.reaper import reap_soon
 from simulations.results import run_results
 from simulations.selectors import run_get, run_is_owner, run_sample, run_samples, runs_listed
 from simulations.serializers import (
+    ComparisonSerializer,
     ResultsSerializer,
     RunListSerializer,
     RunSerializer,
@@ -35,17 +41,21 @@ from simulations.services import (
     simulation_what_if,
 )
 
-NOT_OWNER = "Only the run's owner can do this; submit a run of your own instead."
+NOT_OWNER = gettext_lazy("Only the run's owner can do this; submit a run of your own instead.")
+SAME_RUN_TWICE = gettext_lazy("Pick two different runs.")
 UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The run's id.")
 
 
-class SubmitThrottle(UserRateThrottle):
-    """Submissions per user (rate: settings.SIMULATIONS_SUBMIT_RATE), what-ifs included."""
+def submit_limit() -> Limit:
+    """Submissions per user (rate: settings.SIMULATIONS_SUBMIT_RATE), what-ifs included, pages
+    and API together."""
+    return Limit.from_rate("simulation-submit", conf.submit_rate(),
+                           gettext_lazy("simulation submissions"))
 
-    scope = "simulation-submit"
 
-    def get_rate(self) -> str:
-        return conf.submit_rate()
+class SubmitThrottle(LimitThrottle):
+    def get_limit(self) -> Limit:
+        return submit_limit()
 
 
 def get_run_or_404(uid: str, request) -> SimulationRun:
@@ -70,14 +80,26 @@ def run_data(run: SimulationRun, request) -> dict:
     return RunSerializer(run, context={"request": request}).data
 
 
+class PatchChangeSerializer(serializers.Serializer):
+    card = serializers.CharField(max_length=32, help_text="The card's code, e.g. C005.")
+    field = serializers.ChoiceField(choices=PATCH_FIELDS)
+    value = serializers.JSONField(help_text="The new value: a whole number for cost, attack "
+                                            "and hp; a list for keywords and abilities.")
+
+
+class PatchInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=NAME_MAX)
+    changes = PatchChangeSerializer(many=True, allow_empty=False)
+
+
 class SubmitInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=RunKind.choices, default=RunKind.MATCH)
     decks = serializers.ListField(
         child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS,
         help_text='Deck A first. A saved deck\'s id, or "starter:<name>" for a starter deck.')
     games = serializers.IntegerField(min_value=2, help_text="Per pairing; rounded up to even.")
-    agent_a = serializers.ChoiceField(choices=conf.AGENTS, default="greedy")
-    agent_b = serializers.ChoiceField(choices=conf.AGENTS, default="greedy")
+    agent_a = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
+    agent_b = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
                                     help_text="Default: a random seed (kept on the run).")
     ruleset = serializers.DictField(required=False, help_text="Ruleset options, e.g. "
@@ -87,6 +109,10 @@ class SubmitInputSerializer(serializers.Serializer):
                                                   "narrower than this (e.g. 0.05).")
     public = serializers.BooleanField(default=False)
     chunk_size = serializers.IntegerField(required=False, allow_null=True)
+    patch = PatchInputSerializer(
+        required=False, allow_null=True,
+        help_text="A balance patch played by every deck on both sides (never written to the "
+                  "catalogue); the same shape as a --patch file (docs/patches.md).")
 
 
 class WhatIfInputSerializer(serializers.Serializer):
@@ -94,6 +120,43 @@ class WhatIfInputSerializer(serializers.Serializer):
                                     help_text="Which deck of the run (0 = deck A).")
     card_out = serializers.CharField(max_length=32)
     card_in = serializers.CharField(max_length=32)
+
+
+class CompareInputSerializer(serializers.Serializer):
+    before = serializers.CharField(max_length=16, help_text="The run compared against (its id).")
+    after = serializers.CharField(max_length=16, help_text="The run whose change is shown.")
+    deck = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                    help_text="Follow this deck (index in the runs' decks); "
+                                              "default: deck A of each pairing.")
+
+    def validate(self, attrs):
+        if attrs["before"] == attrs["after"]:
+            raise ValidationError({"after": [SAME_RUN_TWICE]})
+        return attrs
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class SimulationCompareApi(APIView):
+    """Two runs compared pairing by pairing: game by game (paired difference of the win rate
+    with a 95 % interval, exact McNemar p-value, flipped games) when they played the same seeds,
+    games and deck roles; otherwise unpaired (Newcombe's method), with the reasons."""
+
+    @extend_schema(parameters=[CompareInputSerializer],
+                   responses={200: ComparisonSerializer,
+                              400: OpenApiResponse(OpenApiTypes.OBJECT, description=(
+                                  "A missing or bad parameter: {field: [what to fix]}.")),
+                              404: OpenApiResponse(DetailSerializer,
+                                                   description="No such run (or not yours).")})
+    def get(self, request):
+        data = CompareInputSerializer(data=request.query_params)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        before, after = get_run_or_404(v["before"], request), get_run_or_404(v["after"], request)
+        return Response(ComparisonSerializer(compare_runs(before, after,
+                                                          deck=v.get("deck"))).data)
 
 
 class SimulationListCreateApi(generics.GenericAPIView):
@@ -104,8 +167,7 @@ class SimulationListCreateApi(generics.GenericAPIView):
     serializer_class = RunListSerializer
     queryset = SimulationRun.objects.none()   # for the schema; get() uses the selector
 
-    def get_throttles(self):
-        return [SubmitThrottle()] if self.request.method == "POST" else []
+    throttle_classes = [SubmitThrottle]   # counts POST only
 
     @extend_schema(operation_id="simulations_list", responses=RunListSerializer(many=True),
                    parameters=[OpenApiParameter("deck", str, description="A deck's id."),
@@ -126,7 +188,7 @@ class SimulationListCreateApi(generics.GenericAPIView):
                 user=request.user, kind=v["kind"], deck_specs=v["decks"], games=v["games"],
                 agent_a=v["agent_a"], agent_b=v["agent_b"], seed=v.get("seed"),
                 ruleset=v.get("ruleset"), stop_width=v.get("stop_width"),
-                is_public=v["public"], chunk_size=v.get("chunk_size"))
+                is_public=v["public"], chunk_size=v.get("chunk_size"), patch=v.get("patch"))
         except SimulationInputError as exc:
             raise _invalid(exc) from None
         return Response(run_data(run, request), status=status.HTTP_201_CREATED)

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 WIDTH = 560
 LABEL_W = 150
@@ -18,7 +20,21 @@ ROW_H = 30
 
 
 def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f} %"
+    if value is None:
+        return _("n/a")
+    return _("{number} %").format(number=number_format(round(value * 100, 1), 1))
+
+
+def _percent(number: int) -> str:
+    return _("{number} %").format(number=number)
+
+
+def _bar_title(turns: int, count: int) -> str:
+    return _("{turns} turns: {count} games").format(turns=turns, count=count)
+
+
+def _turns_word() -> str:
+    return _("turns")
 
 
 def interval_chart(rows: Sequence[Mapping[str, Any]], *, title: str) -> SafeString:
@@ -35,7 +51,7 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, title: str) -> SafeStri
              f'class="chart-mid"/>']
     for tick in (0, 0.25, 0.5, 0.75, 1):
         parts.append(f'<text x="{x(tick):.1f}" y="{height - 6}" class="chart-tick" '
-                     f'text-anchor="middle">{int(tick * 100)} %</text>')
+                     f'text-anchor="middle">{_percent(int(tick * 100))}</text>')
     alt = []
     for i, row in enumerate(rows):
         y = 6 + i * ROW_H
@@ -45,7 +61,7 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, title: str) -> SafeStri
         parts.append(f'<rect x="{LABEL_W}" y="{y + 6}" width="{plot_w}" height="12" '
                      f'class="chart-track" rx="3"/>')
         if row.get("rate") is None:
-            alt.append(f"{row['label']}: no games")
+            alt.append(_("{label}: no games").format(label=row["label"]))
             continue
         low, high, rate = row["low"], row["high"], row["rate"]
         parts.append(f'<rect x="{x(low):.1f}" y="{y + 6}" width="{max(1.0, x(high) - x(low)):.1f}"'
@@ -54,9 +70,10 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, title: str) -> SafeStri
                      f'class="chart-point"/>')
         parts.append(f'<text x="{WIDTH - 4}" y="{y + 15}" text-anchor="end" '
                      f'class="chart-value">{_pct(rate)}</text>')
-        alt.append(f"{row['label']}: {_pct(rate)} (95 % CI {_pct(low)} to {_pct(high)}, "
-                   f"{row.get('games', 0)} games)")
-    return _svg(title, "; ".join(alt), height, parts)
+        alt.append(_("{label}: {rate} (95 % CI {low} to {high}, {games} games)").format(
+            label=row["label"], rate=_pct(rate), low=_pct(low), high=_pct(high),
+            games=row.get("games", 0)))
+    return _svg(title, _("; ").join(alt), height, parts)
 
 
 def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
@@ -64,8 +81,9 @@ def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
     data = sorted((int(k), int(v)) for k, v in counts.items())
     height = 180
     if not data:
-        return _svg(title, "no games", 40, ['<text x="8" y="24" class="chart-label">'
-                                            'No finished games.</text>'])
+        nothing = escape(_("No finished games."))
+        return _svg(title, _("no games"), 40, ['<text x="8" y="24" class="chart-label">'
+                                               f'{nothing}</text>'])
     lo, hi = data[0][0], data[-1][0]
     span = hi - lo + 1
     top = max(v for _, v in data)
@@ -79,17 +97,18 @@ def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
         xpos = left + (turns - lo) * bar_w
         parts.append(f'<rect x="{xpos + 1:.1f}" y="{plot_h + 8 - h:.1f}" '
                      f'width="{max(1.0, bar_w - 2):.1f}" height="{h:.1f}" class="chart-bar">'
-                     f'<title>{turns} turns: {count} games</title></rect>')
+                     f'<title>{escape(_bar_title(turns, count))}</title></rect>')
     step = max(1, span // 10)
     for turns in range(lo, hi + 1, step):
         xpos = left + (turns - lo + 0.5) * bar_w
         parts.append(f'<text x="{xpos:.1f}" y="{plot_h + 24}" text-anchor="middle" '
                      f'class="chart-tick">{turns}</text>')
     parts.append(f'<text x="{WIDTH - 6}" y="{height - 2}" text-anchor="end" '
-                 f'class="chart-tick">turns</text>')
+                 f'class="chart-tick">{escape(_turns_word())}</text>')
     total = sum(v for _, v in data)
     mean = sum(k * v for k, v in data) / total
-    alt = f"{total} games from {lo} to {hi} turns, {mean:.1f} on average"
+    alt = _("{total} games from {low} to {high} turns, {mean} on average").format(
+        total=total, low=lo, high=hi, mean=number_format(round(mean, 1), 1))
     return _svg(title, alt, height, parts)
 
 

@@ -1,8 +1,10 @@
-"""``python manage.py simulate --via-celery``: submit a run to the workers and follow it.
+"""``python manage.py simulate``: play a match in this process, or (``--via-celery``) submit a
+run to the workers and follow it.
 
-Decks are starter decks of a set file (with ``--set``, exactly as the in-process command reads
-them), or else saved decks by id and starter decks of the catalogue by name. For a match the
-printed report is the in-process command's, so both ways print the same text for the same seed.
+In process, decks are starter decks of a card set file (``--set``, default the core set). On
+the workers, decks are starter decks of a set file (with ``--set``, read exactly as in process),
+or else saved decks by id and starter decks of the catalogue by name. For a match the printed
+report is the same either way, so both print the same text for the same seed.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 from django.db import OperationalError
 
-from decks.simulation_cli import load_decks_for_cli
-from rules.engine.cards import CardDataError, Ruleset
+from rules.match import run_match
+from rules.patches import Patch, PatchError, patch_card_defs, patch_diff
 from rules.report import match_summary, match_text
 from rules.stats import MatchStats
+from simulations.cli_input import checked_options, load_decks_for_cli, load_patch_for_cli
 from simulations.models import RunStatus, SimulationRun
 from simulations.reaper import reap_soon
 from simulations.selectors import run_progress
@@ -30,11 +33,58 @@ NO_WORKER_HINT = ("No chunk has started yet. Is a worker running? Start one with
                   "celery -A config worker")
 
 
-def _decks_from_file(opts) -> tuple[list[dict], dict]:
+def _progress_bar(total: int, quiet: bool):
+    """A terminal progress bar with ``update_to(done)``, or None off a terminal."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="game", file=sys.stderr, leave=False)
+
+    def update_to(done: int) -> None:
+        bar.update(done - bar.n)
+
+    bar.update_to = update_to
+    return bar
+
+
+def run_in_process(command, opts) -> None:
+    """Play the match here (with the ``--patch`` file's cards, if any) and print its report."""
+    ruleset = checked_options(opts)
+    cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"],
+                                               opts["card_set"])
+    patch = load_patch_for_cli(opts.get("patch"))
+    diff = None
+    if patch is not None:
+        try:
+            diff = patch_diff({c: cards[c].to_dict() for c in patch.cards if c in cards}, patch)
+            cards = patch_card_defs(cards, patch)
+        except PatchError as exc:
+            raise CommandError(f"--patch: {exc}") from None
+    games = opts["games"] + opts["games"] % 2
+    bar = _progress_bar(games, opts["json"])
+    try:
+        stats = run_match(cards, deck_a, deck_b, games=games, seed=opts["seed"],
+                          agent_a=opts["agent_a"], agent_b=opts["agent_b"],
+                          ruleset=ruleset, progress=bar.update_to if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    summary = match_summary(stats, deck_a=deck_a.name, deck_b=deck_b.name, seed=opts["seed"],
+                            agent_a=opts["agent_a"], agent_b=opts["agent_b"],
+                            patch={"name": patch.name, "diff": diff} if patch else None)
+    if opts["json"]:
+        command.stdout.write(json.dumps(summary, sort_keys=True))
+    else:
+        command.stdout.write(match_text(summary))
+
+
+def _decks_from_file(opts, patch: Patch | None) -> tuple[list[dict], dict]:
     cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"], opts["card_set"])
     decks = [{**d.to_dict(), "uid": None, "version": None, "source": "file"}
              for d in (deck_a, deck_b)]
     used = {d["hero"] for d in decks} | {c for d in decks for c in d["cards"]}
+    used |= set(patch.cards if patch else ())
     return decks, {code: cards[code].to_dict() for code in sorted(used) if code in cards}
 
 
@@ -59,18 +109,16 @@ def submit(opts) -> SimulationRun:
         owner = get_user_model().objects.filter(username=opts["user"]).first()
         if owner is None:
             raise CommandError(f"--user: no user named {opts['user']!r}")
-    try:
-        ruleset = json.loads(opts["ruleset"]) if opts["ruleset"] else {}
-        Ruleset.from_dict(ruleset)
-    except (ValueError, CardDataError) as exc:
-        raise CommandError(f"--ruleset: {exc}") from None
+    checked_options(opts)
+    ruleset = json.loads(opts["ruleset"]) if opts["ruleset"] else {}
+    patch = load_patch_for_cli(opts.get("patch"))
     common = {"owner": owner, "kind": "match", "games": opts["games"], "seed": opts["seed"],
               "agent_a": opts["agent_a"], "agent_b": opts["agent_b"], "ruleset": ruleset,
               "stop_width": opts.get("stop_width"), "chunk_size": opts.get("chunk_size"),
-              "is_public": owner is None}
+              "is_public": owner is None, "patch": patch}
     try:
         if opts["card_set"]:
-            decks, cards = _decks_from_file(opts)
+            decks, cards = _decks_from_file(opts, patch)
             return simulation_submit(decks=decks, cards=cards, card_version=frozen_version(cards),
                                      **common)
         decks, home = _decks_from_catalogue(opts)
@@ -121,7 +169,9 @@ def report(run: SimulationRun) -> tuple[str, dict]:
         stats = MatchStats.from_counts(matchup.result["counts"])
         summary = match_summary(stats, deck_a=run.deck_name(matchup.a),
                                 deck_b=run.deck_name(matchup.b), seed=run.seed,
-                                agent_a=run.agent_a, agent_b=run.agent_b)
+                                agent_a=run.agent_a, agent_b=run.agent_b,
+                                patch={"name": run.patch["name"], "diff": run.patch["diff"]}
+                                if run.patch else None)
         summaries.append(summary)
         texts.append(match_text(summary))
     data = summaries[0] if len(summaries) == 1 else {"matchups": summaries}

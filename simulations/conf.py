@@ -19,12 +19,10 @@ from __future__ import annotations
 
 from django.conf import settings
 
-# Games per chunk by the slower agent: a chunk should take from a third of a second to a second
-# of one core (the compiled engine plays 1,600-2,400 random or greedy games/s depending on the
-# machine; a search game takes 0.05-0.2 s), so the per-chunk bookkeeping (two short
-# transactions, one message, the filesystem broker's polling) stays a small share of the work.
-# (Plain Python plays about 400-500 games/s: two seconds a chunk, still well inside a lease.)
-CHUNK_GAMES = {"random": 800, "greedy": 800, "search": 4}
+# Games per chunk come from the agents' registry (``rules.agents``: ``chunk_games``, set by the
+# slower agent of a run): a chunk should take from a third of a second to a second of one core,
+# so the per-chunk bookkeeping (two short transactions, one message, the filesystem broker's
+# polling) stays a small share of the work.
 MAX_CHUNKS_PER_MATCHUP = 400
 MAX_DECKS = 10
 REPLAYS_PER_MATCHUP = 2
@@ -77,5 +75,3 @@ def chunk_pause() -> float:
 def queue() -> str:
     return str(getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery"))
 
-
-AGENTS = ("greedy", "random", "search")   # rules.agents names, fastest useful first

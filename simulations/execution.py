@@ -33,10 +33,9 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import F
 from django.utils import timezone
 
-from rules.agents import make_agent
 from rules.engine.cards import CardDef, DeckList, Ruleset
-from rules.match import game_seed, play_game
-from rules.stats import MatchStats, wilson_interval
+from rules.match import play_games, tally
+from rules.stats import MatchStats
 from simulations import conf
 from simulations.models import (
     ACTIVE_STATUSES,
@@ -90,10 +89,6 @@ def run_engine(run: SimulationRun) -> tuple[dict[str, CardDef], list[DeckList], 
 
 def _now():
     return timezone.now()
-
-
-def _lease(seconds: float | None = None):
-    return _now() + timedelta(seconds=conf.lease_seconds() if seconds is None else seconds)
 
 
 # ------------------------------------------------------------------------------ claim
@@ -157,30 +152,27 @@ def chunk_give_up(*, chunk_id: int) -> None:
 
 
 def chunk_play(chunk: Chunk, *, claim: str) -> ChunkOutput:
-    """Play the chunk's games (exactly as ``rules.match.run_games`` would play that slice),
-    renewing the lease every heartbeat; ChunkAbandoned if the chunk is taken away."""
+    """Play the chunk's games through the match runner (``rules.match.play_games``: the very
+    games a whole run plays in that slice), renewing the lease every heartbeat;
+    ChunkAbandoned if the chunk is taken away."""
     run, matchup = chunk.run, chunk.matchup
     cards, decks, ruleset = run_engine(run)
     deck_a, deck_b = decks[matchup.a], decks[matchup.b]
-    first, second = make_agent(run.agent_a), make_agent(run.agent_b)
     out = ChunkOutput(MatchStats())
     pause = conf.chunk_pause()
     if pause:
         _wait(chunk, claim, pause)
     beat, last = conf.heartbeat_seconds(), time.monotonic()
-    for index in range(chunk.start, chunk.stop):
-        a_first = index % 2 == 0
-        result = play_game(cards, deck_a, deck_b, seed=game_seed(run.seed, index),
-                           a_first=a_first, agent_a=first, agent_b=second, ruleset=ruleset,
-                           log=index < run.replays)
-        out.stats.add_game(winner=result.winner, a_first=a_first, turns=result.turns,
-                           actions=result.actions, error=result.error, seed=result.seed,
-                           usage=result.usage)
+    games = play_games(cards, deck_a, deck_b, seed=run.seed, start=chunk.start, stop=chunk.stop,
+                       agent_a=run.agent_a, agent_b=run.agent_b, ruleset=ruleset,
+                       log_game=lambda index: index < run.replays)
+    for index, result in games:
+        tally(out.stats, result)
         out.outcomes.append("e" if result.error else OUTCOME[result.winner])
         if result.log is not None:
             out.samples.append(SampleGame(
                 run_id=run.pk, matchup_id=matchup.pk, game_index=index, seed=result.seed,
-                a_first=a_first, winner=result.winner or "", turns=result.turns,
+                a_first=result.a_first, winner=result.winner or "", turns=result.turns,
                 log=result.log))
         if time.monotonic() - last >= beat:
             heartbeat(chunk, claim=claim, games_done=index - chunk.start + 1)
@@ -261,16 +253,16 @@ def early_stop_check(run: SimulationRun, matchup_id: int) -> None:
         return
     indices = list(Chunk.objects.filter(matchup=matchup).order_by("index")
                    .values_list("index", flat=True))
-    counts = {i: (w, w + lo + d) for i, w, lo, d in ChunkResult.objects.filter(
-        matchup=matchup).values_list("chunk_index", "wins", "losses", "draws")}
-    wins = completed = 0
+    counts = dict(ChunkResult.objects.filter(matchup=matchup)
+                  .values_list("chunk_index", "counts"))
+    stats = MatchStats()
     for taken, index in enumerate(indices, start=1):
         if index not in counts or taken == len(indices):
             return
-        wins += counts[index][0]
-        completed += counts[index][1]
-        low, high = wilson_interval(wins, completed)
-        if completed >= EARLY_STOP_MIN_GAMES and high - low <= run.stop_width:
+        stats = stats.merge(MatchStats.from_counts(counts[index]))
+        rate = stats.side_rate("a")   # the pair-aware interval the results report
+        if stats.completed >= EARLY_STOP_MIN_GAMES and rate["high"] - rate["low"] <= \
+                run.stop_width:
             Matchup.objects.filter(pk=matchup.pk).update(stopped_after=taken)
             (Chunk.objects.filter(matchup=matchup, index__gt=index)
              .exclude(state__in=TERMINAL_CHUNK_STATES)
@@ -317,7 +309,7 @@ def card_totals(results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         for side_rows in (result["counts"].get("cards") or {}).values():
             for code, row in side_rows.items():
                 entry = totals.setdefault(code, dict.fromkeys(names, 0))
-                for name, value in zip(names, row, strict=True):
+                for name, value in zip(names, row[:len(names)], strict=True):
                     entry[name] += int(value)
     return totals
 
@@ -333,7 +325,7 @@ def finalise(run: SimulationRun, *, status: str, error: str = "") -> None:
         matchup.save(update_fields=["result"])
         results.append(matchup.result)
     totals = card_totals(results)
-    if totals:
+    if totals and not run.patch:   # a patched card's figures are not the catalogue card's
         card_stats_add(totals=totals)
     run.status, run.error, run.finished_at = status, error, _now()
     run.games_done = SimulationRun.objects.values_list("games_done", flat=True).get(pk=run.pk)

@@ -4,18 +4,28 @@ services decide what is valid and their messages land on the matching field."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
+from rules.agents import DEFAULT_AGENT, agent_choices
 from simulations import conf
-from simulations.models import RunKind, SimulationRun
+from simulations.models import RunKind
 from simulations.services import SimulationInputError
 from simulations.sources import deck_choices
 
-AGENT_CHOICES = [("greedy", "Greedy (fast heuristic)"), ("random", "Random"),
-                 ("search", "Search (strong, ~0.05-0.2 s a game)")]
-STOP_CHOICES = [("", "No: play every game"), ("0.1", "when the interval is ±5 %"),
-                ("0.05", "when the interval is ±2.5 %"), ("0.02", "when the interval is ±1 %")]
-PICK_ONE = "Pick exactly one opponent for a match (or choose a gauntlet)."
-PICK_SOME = "Pick at least {n} opponent(s)."
+_ = gettext_lazy
+# The engine names its agents in English (rules.agents); the site offers them in the page's
+# language, an agent added later showing its engine label until it is translated here.
+AGENT_LABELS = {"greedy": _("Greedy (fast heuristic)"), "random": _("Random"),
+                "search": _("Search (strong, ~0.05-0.2 s a game)")}
+STOP_CHOICES = [("", _("No: play every game")), ("0.1", _("when the interval is ±5 %")),
+                ("0.05", _("when the interval is ±2.5 %")),
+                ("0.02", _("when the interval is ±1 %"))]
+PICK_ONE = gettext_lazy("Pick exactly one opponent for a match (or choose a gauntlet).")
+PICK_SOME = gettext_lazy("Pick at least {n} opponent(s).")
+
+
+def _agent_choices() -> list[tuple[str, str]]:
+    return [(name, AGENT_LABELS.get(name, label)) for name, label in agent_choices()]
 FIELD_OF = {"decks": "opponents", "kind": "kind", "games": "games", "agent_a": "agent_a",
             "agent_b": "agent_b", "seed": "seed", "stop_width": "stop_width", "public": "public"}
 
@@ -29,22 +39,24 @@ def _grouped(choices) -> list:
 
 class SimulationForm(forms.Form):
     kind = forms.ChoiceField(choices=RunKind.choices, initial=RunKind.MATCH,
-                             widget=forms.RadioSelect)
-    deck = forms.ChoiceField(label="Deck A")
+                             widget=forms.RadioSelect, label=_("Kind of run"))
+    deck = forms.ChoiceField(label=_("Deck A"))
     opponents = forms.MultipleChoiceField(
-        help_text="A match plays one; a gauntlet each of them; a round-robin all together.",
+        label=_("Opponents"),
+        help_text=_("A match plays one; a gauntlet each of them; a round-robin all together."),
         widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}))
-    games = forms.IntegerField(min_value=2, initial=200,
-                               help_text="Per pairing, in seat-swapped pairs.")
-    agent_a = forms.ChoiceField(label="Agent for deck A", choices=AGENT_CHOICES,
-                                initial="greedy")
-    agent_b = forms.ChoiceField(label="Agent for the opponents", choices=AGENT_CHOICES,
-                                initial="greedy")
-    seed = forms.IntegerField(required=False, min_value=0,
-                              help_text="Empty: a random one (kept, so the run can be repeated).")
-    stop_width = forms.TypedChoiceField(label="Stop early", choices=STOP_CHOICES, coerce=float,
+    games = forms.IntegerField(min_value=2, initial=200, label=_("Games"),
+                               help_text=_("Per pairing, in seat-swapped pairs."))
+    agent_a = forms.ChoiceField(label=_("Agent for deck A"), choices=_agent_choices,
+                                initial=DEFAULT_AGENT)
+    agent_b = forms.ChoiceField(label=_("Agent for the opponents"), choices=_agent_choices,
+                                initial=DEFAULT_AGENT)
+    seed = forms.IntegerField(
+        required=False, min_value=0, label=_("Seed"),
+        help_text=_("Empty: a random one (kept, so the run can be repeated)."))
+    stop_width = forms.TypedChoiceField(label=_("Stop early"), choices=STOP_CHOICES, coerce=float,
                                         empty_value=None, required=False)
-    public = forms.BooleanField(required=False, label="Public: anyone can see the results")
+    public = forms.BooleanField(required=False, label=_("Public: anyone can see the results"))
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -67,27 +79,3 @@ class SimulationForm(forms.Form):
 
     def add_service_error(self, exc: SimulationInputError) -> None:
         self.add_error(FIELD_OF.get(exc.field), exc.message)
-
-
-class WhatIfForm(forms.Form):
-    deck = forms.TypedChoiceField(coerce=int, label="In deck")
-    card_out = forms.ChoiceField(label="Swap out")
-    card_in = forms.ChoiceField(label="Swap in")
-
-    def __init__(self, *args, run: SimulationRun, catalogue: list[tuple[str, str]], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["deck"].choices = [(i, run.deck_name(i)) for i in range(len(run.decks))]
-        outs = []
-        for i, deck in enumerate(run.decks):
-            codes = [deck["hero"], *sorted(deck["cards"])]
-            outs.append((run.deck_name(i), [(c, _card_label(run, c)) for c in codes]))
-        self.fields["card_out"].choices = outs
-        self.fields["card_in"].choices = catalogue
-
-    def add_service_error(self, exc: SimulationInputError) -> None:
-        self.add_error(exc.field if exc.field in self.fields else None, exc.message)
-
-
-def _card_label(run: SimulationRun, code: str) -> str:
-    data = run.cards.get(code, {})
-    return f"{data.get('name_en', code)} ({code})"

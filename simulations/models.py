@@ -2,8 +2,9 @@
 
 Invariants:
 - A run is frozen at submission: its deck lists (``decks``), the card data they use
-  (``cards``, the catalogue's data form by code), agents, seed and ruleset are plain JSON on
-  the row, so later edits of decks or cards never change what it plays or reports. The FK to a
+  (``cards``, the catalogue's data form by code, with the run's balance ``patch`` already made),
+  agents, seed and ruleset are plain JSON on the row, so later edits of decks or cards never
+  change what it plays or reports. The FK to a
   home deck is only for "run history per deck" (SET_NULL).
 - A run has one ``Matchup`` per pairing (one for a match; one per opponent for a gauntlet; one
   per pair of decks for a round-robin). Matchup ``m`` plays games ``0 … games-1``; its chunk
@@ -23,6 +24,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 
 def new_uid() -> str:
@@ -31,17 +34,17 @@ def new_uid() -> str:
 
 
 class RunKind(models.TextChoices):
-    MATCH = "match", "Match (deck A against deck B)"
-    GAUNTLET = "gauntlet", "Gauntlet (one deck against several)"
-    ROUND_ROBIN = "round_robin", "Round-robin (every deck against every other)"
+    MATCH = "match", gettext_lazy("Match (deck A against deck B)")
+    GAUNTLET = "gauntlet", gettext_lazy("Gauntlet (one deck against several)")
+    ROUND_ROBIN = "round_robin", gettext_lazy("Round-robin (every deck against every other)")
 
 
 class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
-    CANCELLED = "cancelled", "Cancelled"
+    QUEUED = "queued", gettext_lazy("Queued")
+    RUNNING = "running", gettext_lazy("Running")
+    DONE = "done", gettext_lazy("Done")
+    FAILED = "failed", gettext_lazy("Failed")
+    CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
 
 ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
@@ -87,6 +90,15 @@ class SimulationRun(models.Model):
                                  related_name="what_ifs")
     swap = models.JSONField(null=True, blank=True,
                             help_text='A what-if: {"deck": 0, "out": code, "in": code}')
+    patch = models.JSONField(
+        null=True, blank=True,
+        help_text='A balance patch played on both sides: {"name", "changes": [{"card", '
+                  '"field", "value"}], "diff": [{"card", "name", "field", "old", "new", '
+                  '"text"}]}; ``cards`` holds the patched data.')
+    sweep = models.ForeignKey("Sweep", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="runs")
+    sweep_value = models.IntegerField(null=True, blank=True,
+                                      help_text="The swept field's value this run plays.")
     # Where it is.
     status = models.CharField(max_length=10, choices=RunStatus.choices,
                               default=RunStatus.QUEUED)
@@ -98,6 +110,8 @@ class SimulationRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("simulation run")
+        verbose_name_plural = gettext_lazy("simulation runs")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["owner", "status"]),
                    models.Index(fields=["deck", "-created_at"]),
@@ -125,7 +139,42 @@ class SimulationRun(models.Model):
         return (self.finished_at - self.created_at).total_seconds()
 
     def deck_name(self, index: int) -> str:
-        return self.decks[index].get("name") or f"Deck {index + 1}"
+        return self.decks[index].get("name") or _("Deck {number}").format(number=index + 1)
+
+    @property
+    def home_deck_name(self) -> str:
+        """The home deck's name as frozen at submission. Pages show this, never the live deck's
+        name: the deck may since have been renamed and made private."""
+        return self.deck_name(0)
+
+
+class Sweep(models.Model):
+    """A family of runs on one seed over a range of one numeric field of one card: the
+    unpatched baseline and a patched run per other value (``SimulationRun.sweep``)."""
+
+    uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
+                              blank=True, related_name="sweeps")
+    kind = models.CharField(max_length=12, choices=RunKind.choices, default=RunKind.MATCH)
+    label = models.CharField(max_length=300)
+    card = models.CharField(max_length=32, help_text="The code of the card varied.")
+    card_name = models.CharField(max_length=200)
+    field = models.CharField(max_length=16, help_text="cost, attack or hp")
+    values = models.JSONField(help_text="The values tried, ascending.")
+    baseline_value = models.IntegerField(help_text="The card's value when the sweep began.")
+    baseline = models.ForeignKey("SimulationRun", on_delete=models.SET_NULL, null=True,
+                                 blank=True, related_name="+")
+    is_public = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def get_absolute_url(self) -> str:
+        return reverse("simulations:sweep", args=[self.uid])
 
 
 class Matchup(models.Model):
@@ -142,6 +191,8 @@ class Matchup(models.Model):
         null=True, blank=True, help_text="Early stop: the chunks (from the first) it counts.")
 
     class Meta:
+        verbose_name = gettext_lazy("matchup")
+        verbose_name_plural = gettext_lazy("matchups")
         ordering = ["run", "index"]
         constraints = [
             models.UniqueConstraint(fields=["run", "index"], name="matchup_unique_index"),
@@ -175,6 +226,8 @@ class Chunk(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("chunk")
+        verbose_name_plural = gettext_lazy("chunks")
         ordering = ["run", "index"]
         indexes = [models.Index(fields=["state", "lease_until"])]
         constraints = [
@@ -210,6 +263,8 @@ class ChunkResult(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = gettext_lazy("chunk result")
+        verbose_name_plural = gettext_lazy("chunk results")
         ordering = ["run", "chunk_index"]
         constraints = [
             models.UniqueConstraint(fields=["run", "chunk_index"],
@@ -233,6 +288,8 @@ class SampleGame(models.Model):
     log = models.JSONField()
 
     class Meta:
+        verbose_name = gettext_lazy("sample game")
+        verbose_name_plural = gettext_lazy("sample games")
         ordering = ["run", "matchup", "game_index"]
         constraints = [
             models.UniqueConstraint(fields=["matchup", "game_index"],

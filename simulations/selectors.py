@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Min, Q, QuerySet, Sum
+from django.utils import timezone
 
 from rules.stats import wilson_interval
 from simulations.models import (
     Chunk,
     ChunkResult,
     ChunkState,
+    Matchup,
     RunStatus,
     SampleGame,
     SimulationRun,
@@ -122,3 +125,40 @@ def run_sample(*, run: SimulationRun, number: int) -> SampleGame:
     if not pks:
         raise SampleGame.DoesNotExist
     return SampleGame.objects.select_related("matchup").get(pk=pks[0])
+
+
+def runs_with_rates(runs: Iterable[SimulationRun]) -> list[SimulationRun]:
+    """The runs, each with ``deck_a_wins`` and ``deck_a_games`` (draws count as not won,
+    engine errors are left out) over the games deck A played as the first deck of a pairing —
+    every game of a match or gauntlet — counting only the chunks an early stop kept. Three
+    queries for the whole list."""
+    runs = list(runs)
+    ids = [run.pk for run in runs]
+    stops = dict(Matchup.objects.filter(run__in=ids, a=0, stopped_after__isnull=False)
+                 .values_list("pk", "stopped_after"))
+    firsts = dict(Chunk.objects.filter(matchup__in=stops).values("matchup")
+                  .annotate(first=Min("index")).values_list("matchup", "first"))
+    totals: dict[int, list[int]] = {}
+    rows = (ChunkResult.objects.filter(run__in=ids, matchup__a=0)
+            .values_list("run", "matchup", "chunk_index", "wins", "losses", "draws"))
+    for run_id, matchup_id, index, wins, losses, draws in rows:
+        if matchup_id in stops and index >= firsts.get(matchup_id, 0) + stops[matchup_id]:
+            continue
+        total = totals.setdefault(run_id, [0, 0])
+        total[0] += wins
+        total[1] += wins + losses + draws
+    for run in runs:
+        run.deck_a_wins, run.deck_a_games = totals.get(run.pk, (0, 0))
+    return runs
+
+
+def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
+    """An estimate of the time a running run still needs, from its pace since it started;
+    None before there is a pace to go by (queued, or nothing finished yet)."""
+    if run.status != RunStatus.RUNNING or run.started_at is None:
+        return None
+    done, total = progress.games_done, progress.games_total
+    elapsed = (timezone.now() - run.started_at).total_seconds()
+    if done <= 0 or done >= total or elapsed < 1:
+        return None
+    return (total - done) * elapsed / done

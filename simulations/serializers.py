@@ -5,18 +5,33 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from rules.intervals import RATE_METHODS
+from simulations.comparison import METHODS as COMPARISON_METHODS
 from simulations.models import SimulationRun
 from simulations.selectors import run_progress
 
 
 class RateSerializer(serializers.Serializer):
-    rate = serializers.FloatField(allow_null=True, help_text="Null when no game counted.")
-    low = serializers.FloatField(help_text="Wilson 95 % interval, lower end.")
-    high = serializers.FloatField(help_text="Wilson 95 % interval, upper end.")
+    rate = serializers.FloatField(allow_null=True, help_text="Wins over games counted (draws "
+                                                             "count as not won); null when none.")
+    low = serializers.FloatField(help_text="95 % interval, lower end.")
+    high = serializers.FloatField(help_text="95 % interval, upper end.")
     games = serializers.IntegerField(help_text="Games counted (engine errors never are).")
 
 
-class SideRateSerializer(RateSerializer):
+class PairRateSerializer(RateSerializer):
+    pairs = serializers.IntegerField(
+        allow_null=True, help_text="Independent units the interval is computed on: seat-swapped "
+                                   "pairs (a deck's field rate: seeds); null for method games.")
+    effective_games = serializers.FloatField(
+        help_text="Games the pairs are worth once their correlation is accounted for.")
+    method = serializers.ChoiceField(
+        choices=RATE_METHODS,
+        help_text="pairs: Wilson on the effective games of the cluster-robust variance over "
+                  "pairs; games: plain Wilson (results kept without pair sums).")
+
+
+class SideRateSerializer(PairRateSerializer):
     wins = serializers.IntegerField()
 
 
@@ -36,6 +51,27 @@ class FrozenDeckSerializer(serializers.Serializer):
     cards = serializers.DictField(child=serializers.IntegerField(), help_text="{code: copies}")
     uid = serializers.CharField(allow_null=True, help_text="The saved deck it was copied from.")
     version = serializers.IntegerField(allow_null=True)
+
+
+class PatchDiffSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    name = serializers.CharField(help_text="The card's name.")
+    field = serializers.CharField()
+    old = serializers.JSONField(allow_null=True, help_text="The printed value (null: none).")
+    new = serializers.JSONField(allow_null=True)
+    text = serializers.CharField(help_text='e.g. "Blazing Charger: attack 3 → 4".')
+
+
+class PatchChangeOutSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    field = serializers.CharField()
+    value = serializers.JSONField(allow_null=True)
+
+
+class RunPatchSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    changes = PatchChangeOutSerializer(many=True)
+    diff = PatchDiffSerializer(many=True)
 
 
 class RunSerializer(serializers.Serializer):
@@ -60,6 +96,8 @@ class RunSerializer(serializers.Serializer):
     card_data_version = serializers.CharField()
     base_run = serializers.CharField(source="base_run.uid", allow_null=True, default=None)
     swap = serializers.DictField(allow_null=True)
+    patch = RunPatchSerializer(allow_null=True, help_text="The balance patch the run plays "
+                                                           "(null: none).")
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -95,6 +133,8 @@ class CardFigureSerializer(serializers.Serializer):
     win_rate_when_played = serializers.FloatField(allow_null=True)
     low = serializers.FloatField()
     high = serializers.FloatField()
+    pairs = serializers.IntegerField(allow_null=True, help_text="Pairs it was played in.")
+    method = serializers.ChoiceField(choices=RATE_METHODS)
 
 
 class MatchupResultSerializer(serializers.Serializer):
@@ -111,9 +151,13 @@ class MatchupResultSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
     draws = serializers.IntegerField()
     errors = serializers.IntegerField(help_text="Engine errors: never counted as losses.")
-    win_rate = RateSerializer()
-    going_first = RateSerializer()
-    going_second = RateSerializer()
+    draws_count_as = serializers.CharField(help_text='Always "not won": a draw is a game '
+                                                     "counted and not won.")
+    win_rate = PairRateSerializer(help_text="Deck A's win rate.")
+    win_rate_b = PairRateSerializer(help_text="Deck B's win rate.")
+    going_first = PairRateSerializer(help_text="Deck A's games in the first seat (one per "
+                                               "pair).")
+    going_second = PairRateSerializer()
     average_turns = serializers.FloatField(allow_null=True)
     average_actions = serializers.FloatField(allow_null=True)
     lengths = serializers.DictField(child=serializers.IntegerField(),
@@ -125,17 +169,21 @@ class MatchupResultSerializer(serializers.Serializer):
                                                "e(rror), - (not played).")
 
 
-class RankingSerializer(serializers.Serializer):
-    place = serializers.IntegerField()
+class RankingSerializer(PairRateSerializer):
+    place = serializers.IntegerField(allow_null=True, help_text="Only decks that played the "
+                                                                "whole field are ranked.")
     deck = serializers.IntegerField()
     name = serializers.CharField()
     wins = serializers.IntegerField()
-    games = serializers.IntegerField()
-    rate = serializers.FloatField(allow_null=True)
-    low = serializers.FloatField()
-    high = serializers.FloatField()
     mean_pairing_rate = serializers.FloatField(allow_null=True)
     pairings = serializers.IntegerField()
+    whole_field = serializers.BooleanField(help_text="It played every other deck of the run.")
+
+
+class BalanceSerializer(serializers.Serializer):
+    max_distance = serializers.FloatField(help_text="Largest |win rate − 50 %| of any matchup.")
+    rms_distance = serializers.FloatField(help_text="Root mean square of |win rate − 50 %|.")
+    matchups = serializers.IntegerField()
 
 
 class FlipsSerializer(serializers.Serializer):
@@ -145,15 +193,29 @@ class FlipsSerializer(serializers.Serializer):
     other = serializers.IntegerField()
 
 
-class WhatIfPairingSerializer(serializers.Serializer):
-    index = serializers.IntegerField()
+class ChangeSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The pairing (matchup index).")
+    deck = serializers.IntegerField(help_text="The deck whose win rate is compared.")
+    deck_name = serializers.CharField()
+    opponent_index = serializers.IntegerField()
     opponent = serializers.CharField()
     before = SideRateSerializer()
     after = SideRateSerializer()
-    change = serializers.FloatField(allow_null=True)
-    change_low = serializers.FloatField()
+    change = serializers.FloatField(allow_null=True, help_text="After − before.")
+    change_low = serializers.FloatField(help_text="95 % interval of the change, lower end.")
     change_high = serializers.FloatField()
-    flips = FlipsSerializer(help_text="Game by game on the same seeds.")
+    games = serializers.IntegerField(help_text="Paired: games counted in both runs.")
+    pairs = serializers.IntegerField(allow_null=True, help_text="Paired: pairs of games.")
+    method = serializers.ChoiceField(choices=COMPARISON_METHODS)
+    gained = serializers.IntegerField(required=False, help_text="Paired: not won → won.")
+    lost = serializers.IntegerField(required=False, help_text="Paired: won → not won.")
+    p_value = serializers.FloatField(allow_null=True,
+                                     help_text="Exact McNemar p-value (paired); null unpaired.")
+    flips = FlipsSerializer(allow_null=True, help_text="Game by game on the same seeds "
+                                                       "(paired); null unpaired.")
+
+
+WhatIfPairingSerializer = ChangeSerializer
 
 
 class WhatIfSerializer(serializers.Serializer):
@@ -165,16 +227,45 @@ class WhatIfSerializer(serializers.Serializer):
     card_in = serializers.CharField()
     card_out_name = serializers.CharField()
     card_in_name = serializers.CharField()
-    pairings = WhatIfPairingSerializer(many=True)
+    method = serializers.ChoiceField(choices=COMPARISON_METHODS)
+    problems = serializers.ListField(child=serializers.CharField())
+    pairings = ChangeSerializer(many=True)
+
+
+class RunRefSerializer(serializers.Serializer):
+    uid = serializers.CharField()
+    label = serializers.CharField()
+
+
+class ComparisonSerializer(serializers.Serializer):
+    before = RunRefSerializer()
+    after = RunRefSerializer()
+    method = serializers.ChoiceField(
+        choices=COMPARISON_METHODS,
+        help_text="paired: same seeds, games and deck roles, compared game by game; unpaired: "
+                  "the runs cannot be paired (see problems), each run's interval combined by "
+                  "Newcombe's method.")
+    problems = serializers.ListField(child=serializers.CharField(),
+                                     help_text="Why the runs cannot be paired.")
+    rows = ChangeSerializer(many=True)
+
+
+@extend_schema_field({"type": "array", "items": {
+    "allOf": [{"$ref": "#/components/schemas/SideRate"}], "nullable": True,
+    "description": "Null on the diagonal and where the pairing has no counted game."}})
+class MatrixRowField(serializers.ListField):
+    """One row of the matchup matrix: a deck's win rate against each deck, or null."""
+
+    child = SideRateSerializer(allow_null=True)
 
 
 class ResultsSerializer(serializers.Serializer):
     final = serializers.BooleanField(help_text="False while the run is still playing.")
     matchups = MatchupResultSerializer(many=True)
-    matrix = serializers.ListField(
-        child=serializers.ListField(child=SideRateSerializer(allow_null=True)), required=False,
+    matrix = serializers.ListField(child=MatrixRowField(), required=False,
         help_text="Gauntlet and round-robin: matrix[i][j] is deck i's win rate against deck j.")
     ranking = RankingSerializer(many=True, required=False)
+    balance = BalanceSerializer(required=False, allow_null=True)
     what_if = WhatIfSerializer(allow_null=True)
 
 

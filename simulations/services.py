@@ -17,9 +17,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
-from rules.agents import make_agent
+from cards.language import frozen_card_name
+from rules.agents import agent_spec
 from rules.engine.cards import CardDataError, Ruleset
+from rules.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations import conf
 from simulations.dispatch import send_chunks
 from simulations.execution import finalise
@@ -45,38 +48,50 @@ MAX_SEED = 2**62
 STOP_WIDTH_RANGE = (0.01, 0.5)
 
 DECKS_FOR_KIND = {
-    RunKind.MATCH: "A match needs exactly two decks: yours and one opponent.",
-    RunKind.GAUNTLET: "A gauntlet needs a deck and at least one opponent.",
-    RunKind.ROUND_ROBIN: "A round-robin needs at least three decks.",
+    RunKind.MATCH: gettext_lazy("A match needs exactly two decks: yours and one opponent."),
+    RunKind.GAUNTLET: gettext_lazy("A gauntlet needs a deck and at least one opponent."),
+    RunKind.ROUND_ROBIN: gettext_lazy("A round-robin needs at least three decks."),
 }
-UNKNOWN_KIND = "Unknown kind of run {kind!r} (known: match, gauntlet, round_robin)."
-TOO_MANY_DECKS = "At most {limit} decks in one run."
-SAME_DECK_TWICE = "A deck can take part only once in a run ({name})."
-GAMES_TOO_FEW = "Play at least 2 games (one seat-swapped pair)."
-TOO_MANY_GAMES = ("{total} games in all ({games} per pairing × {pairings} pairings) is more than "
-                  "the limit of {limit} per run.")
-TOO_MANY_ACTIVE = ("You already have {count} simulations queued or running (the limit is "
-                   "{limit}); wait for one to finish or cancel one.")
-BAD_STOP_WIDTH = "The early-stop width must be between {low} and {high} (e.g. 0.05 for ±2.5 %)."
-BAD_SEED = "The seed must be a whole number from 0 to {limit}."
-BAD_CHUNK = "A chunk holds from 2 to 10000 games."
-NOT_ACTIVE = "This simulation has already finished ({status})."
-SWAP_UNKNOWN_DECK = "The run has no deck number {index}."
-SWAP_NOT_IN_DECK = "{name} has no card {code} to swap out."
-SWAP_SAME = "Swap a card for a different card."
-SWAP_HERO_KIND = "A hero can only be swapped for another hero ({code} is a {kind})."
-SWAP_NOT_A_HERO = "{code} is a hero: swap it for the deck's hero, not for one of its cards."
-PUBLIC_NEEDS_PUBLIC_DECKS = ("A public run shows its deck lists to everyone: {name} is not "
-                             "public and not yours, so this run must stay private.")
+UNKNOWN_KIND = gettext_lazy("Unknown kind of run {kind!r} (known: match, gauntlet, round_robin).")
+TOO_MANY_DECKS = gettext_lazy("At most {limit} decks in one run.")
+SAME_DECK_TWICE = gettext_lazy("A deck can take part only once in a run ({name}).")
+GAMES_TOO_FEW = gettext_lazy("Play at least 2 games (one seat-swapped pair).")
+TOO_MANY_GAMES = gettext_lazy(
+    "{total} games in all ({games} per pairing × {pairings} pairings) is more than the limit "
+    "of {limit} per run."
+)
+TOO_MANY_ACTIVE = gettext_lazy(
+    "You already have {count} simulations queued or running (the limit is {limit}); wait for "
+    "one to finish or cancel one."
+)
+BAD_STOP_WIDTH = gettext_lazy(
+    "The early-stop width must be between {low} and {high} (e.g. 0.05 for ±2.5 %)."
+)
+BAD_SEED = gettext_lazy("The seed must be a whole number from 0 to {limit}.")
+BAD_CHUNK = gettext_lazy("A chunk holds from 2 to 10000 games.")
+NOT_ACTIVE = gettext_lazy("This simulation has already finished ({status}).")
+SWAP_UNKNOWN_DECK = gettext_lazy("The run has no deck number {index}.")
+SWAP_NOT_IN_DECK = gettext_lazy("{name} has no {card} to swap out.")
+SWAP_SAME = gettext_lazy("Swap a card for a different card.")
+SWAP_HERO_KIND = gettext_lazy("A hero can only be swapped for another hero ({card} is a {kind}).")
+SWAP_NOT_A_HERO = gettext_lazy(
+    "{card} is a hero: swap it for the deck's hero, not for one of its cards."
+)
+SWAP_NO_SUCH_CARD = gettext_lazy("There is no card {code!r} in the catalogue.")
+SWAPPED_DECK_NAME = "{name} ({out} → {new})"
+PUBLIC_NEEDS_PUBLIC_DECKS = gettext_lazy(
+    "A public run shows its deck lists to everyone: {name} is not public and not yours, so "
+    "this run must stay private."
+)
 
 
 class SimulationInputError(ValueError):
     """Input the service refuses; ``field`` names the input it is about."""
 
     def __init__(self, message: str, field: str = "non_field_errors"):
-        super().__init__(message)
+        super().__init__(str(message))
         self.field = field
-        self.message = message
+        self.message = str(message)   # a lazy message, fixed in the request's language
 
 
 def pairings(kind: str, count: int) -> list[tuple[int, int]]:
@@ -111,7 +126,7 @@ def _check_decks(kind: str, decks: Sequence[Mapping[str, Any]]) -> None:
 def _check_agents_and_rules(agent_a: str, agent_b: str, ruleset: Mapping | None) -> dict:
     for field, name in (("agent_a", agent_a), ("agent_b", agent_b)):
         try:
-            make_agent(name)
+            agent_spec(name)
         except ValueError as exc:
             raise SimulationInputError(str(exc), field) from None
     try:
@@ -129,27 +144,59 @@ def chunk_size_for(games: int, agents: Sequence[str], requested: int | None = No
             raise SimulationInputError(BAD_CHUNK, "chunk_size")
         size = requested
     else:
-        size = min(conf.CHUNK_GAMES.get(a, 50) for a in agents)
+        size = min(agent_spec(a).chunk_games for a in agents)
         size = min(size, max(2, math.ceil(games / 8)))
     size = max(size, math.ceil(games / conf.MAX_CHUNKS_PER_MATCHUP))
     return size + size % 2
 
 
-def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None) -> str:
-    names = [d.get("name") or f"Deck {i + 1}" for i, d in enumerate(decks)]
+def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,
+           patch: Mapping | None = None) -> str:
+    """The run's title, written once in its author's language."""
+    names = [d.get("name") or gettext("Deck {number}").format(number=i + 1)
+             for i, d in enumerate(decks)]
     if kind == RunKind.MATCH:
-        label = f"{names[0]} vs {names[1]}"
+        label = gettext("{deck} vs {opponent}").format(deck=names[0], opponent=names[1])
     elif kind == RunKind.GAUNTLET:
-        label = f"{names[0]} vs {len(names) - 1} decks (gauntlet)"
+        label = gettext("{deck} vs {count} decks (gauntlet)").format(deck=names[0],
+                                                                     count=len(names) - 1)
     else:
-        label = f"Round-robin of {len(names)} decks"
+        label = gettext("Round-robin of {count} decks").format(count=len(names))
     if swap:
-        label += f" — what if {swap.get('out_name', swap['out'])} → " \
-                 f"{swap.get('in_name', swap['in'])}"
+        label += gettext(" — what if {out} → {in_}").format(
+            out=swap.get("out_name", swap["out"]), in_=swap.get("in_name", swap["in"]))
+    if patch:
+        label += gettext(" — patch {name}").format(name=patch["name"])
     return label[:300]
 
 
-def _lock_user_and_check_cap(owner) -> None:
+def _patched(cards: Mapping[str, Any], patch: Mapping | Patch | None
+             ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The frozen cards with the patch made, and the patch as the run keeps it (its changes
+    and a readable diff from the unpatched data)."""
+    if patch is None:
+        return dict(cards), None
+    try:
+        parsed = patch if isinstance(patch, Patch) else Patch.from_dict(patch)
+        patched = patch_apply(cards, parsed)
+    except PatchError as exc:
+        raise SimulationInputError("; ".join(exc.problems), "patch") from None
+    return patched, {**parsed.to_dict(), "diff": patch_diff(cards, parsed)}
+
+
+def patch_cards(patch: Mapping | Patch | None) -> list[str]:
+    """The codes a patch changes (to freeze them with the decks' cards); [] if malformed
+    (``simulation_submit`` reports the problems)."""
+    if patch is None:
+        return []
+    try:
+        return (patch if isinstance(patch, Patch) else Patch.from_dict(patch)).cards
+    except PatchError:
+        return []
+
+
+def lock_user_and_check_cap(owner) -> None:
+    """Count the owner's runs in flight under a lock on their row; refuse past the cap."""
     get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
     active = SimulationRun.objects.filter(owner=owner, status__in=ACTIVE_STATUSES).count()
     limit = conf.max_active_per_user()
@@ -164,8 +211,14 @@ def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], g
                       cards: Mapping[str, Any] | None = None, card_version: str | None = None,
                       chunk_size: int | None = None, replays: int = conf.REPLAYS_PER_MATCHUP,
                       base_run: SimulationRun | None = None, swap: Mapping | None = None,
-                      label_names: Mapping[str, str] | None = None) -> SimulationRun:
-    """Freeze the decks, split the work into chunks and queue them; returns the new run."""
+                      label_names: Mapping[str, str] | None = None,
+                      patch: Mapping | Patch | None = None,
+                      frozen_patch: Mapping | None = None,
+                      check_cap: bool = True) -> SimulationRun:
+    """Freeze the decks, split the work into chunks and queue them; returns the new run.
+
+    ``patch`` (``rules.patches``) is made on the frozen cards, so every deck on both sides plays
+    it; ``frozen_patch`` is the record of a patch already made on ``cards`` (a re-run)."""
     decks = [dict(d) for d in decks]
     _check_decks(kind, decks)
     if kind == RunKind.ROUND_ROBIN:
@@ -189,22 +242,24 @@ def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], g
     size = chunk_size_for(games, (agent_a, agent_b), chunk_size)
     try:
         if cards is None:
-            cards = cards_freeze(decks)
+            cards = cards_freeze(decks, extra=patch_cards(patch))
             card_version = catalogue_version()
     except SourceError as exc:
         raise SimulationInputError(str(exc), "decks") from None
+    cards, patch_record = _patched(cards, patch)
+    patch_record = patch_record or (dict(frozen_patch) if frozen_patch else None)
     with transaction.atomic():
-        if owner is not None:
-            _lock_user_and_check_cap(owner)
+        if owner is not None and check_cap:
+            lock_user_and_check_cap(owner)
         run = SimulationRun.objects.create(
             owner=owner, deck=home_deck, kind=kind,
             label=_label(kind, [*(base_run.decks if base_run else decks)],
-                         {**swap, **(label_names or {})} if swap else None),
+                         {**swap, **(label_names or {})} if swap else None, patch_record),
             is_public=is_public, decks=decks, cards=dict(cards),
             card_data_version=card_version or "", agent_a=agent_a, agent_b=agent_b, seed=seed,
             games=games, chunk_size=size, ruleset=rules, stop_width=stop_width,
             replays=replays, base_run=base_run, swap=dict(swap) if swap else None,
-            games_total=total)
+            patch=patch_record, games_total=total)
         chunk_ids = _create_chunks(run, pairs, games, size)
         transaction.on_commit(lambda: send_chunks(chunk_ids), robust=True)
     return run
@@ -232,7 +287,9 @@ def simulation_request(*, user, kind: str, deck_specs: Sequence[str], games: int
                        agent_a: str, agent_b: str, seed: int | None = None,
                        ruleset: Mapping | None = None, stop_width: float | None = None,
                        is_public: bool = False, chunk_size: int | None = None,
-                       trusted: bool = False) -> SimulationRun:
+                       trusted: bool = False,
+                       patch: Mapping | Patch | None = None,
+                       check_cap: bool = True) -> SimulationRun:
     """Submit a run named by deck specs (``uid`` or ``starter:<name>``), first deck first."""
     decks, rows = [], []
     for spec in deck_specs:
@@ -252,7 +309,7 @@ def simulation_request(*, user, kind: str, deck_specs: Sequence[str], games: int
     return simulation_submit(owner=owner, kind=kind, decks=decks, games=games, agent_a=agent_a,
                              agent_b=agent_b, seed=seed, ruleset=ruleset, stop_width=stop_width,
                              is_public=is_public, home_deck=rows[0] if rows else None,
-                             chunk_size=chunk_size)
+                             chunk_size=chunk_size, patch=patch, check_cap=check_cap)
 
 
 def simulation_cancel(*, run: SimulationRun) -> SimulationRun:
@@ -267,23 +324,25 @@ def simulation_cancel(*, run: SimulationRun) -> SimulationRun:
     return run
 
 
-def _swapped_deck(deck: Mapping[str, Any], out: str, new: str, kinds: Mapping[str, str]
+def _swapped_deck(deck: Mapping[str, Any], out: str, new: str, data: Mapping[str, dict]
                   ) -> dict[str, Any]:
     deck = dict(deck)
+    kinds = {code: card.get("kind") for code, card in data.items()}
+    name = lambda code: data.get(code, {}).get("name_en", code)     # noqa: E731
     if out == new:
         raise SimulationInputError(SWAP_SAME, "card_in")
     if out == deck["hero"]:
         if kinds.get(new) != "hero":
-            raise SimulationInputError(SWAP_HERO_KIND.format(code=new, kind=kinds.get(new)),
+            raise SimulationInputError(SWAP_HERO_KIND.format(card=name(new), kind=kinds.get(new)),
                                        "card_in")
         deck["hero"] = new
         return deck
     cards = dict(deck["cards"])
     if out not in cards:
-        raise SimulationInputError(SWAP_NOT_IN_DECK.format(name=deck.get("name"), code=out),
-                                   "card_out")
+        raise SimulationInputError(SWAP_NOT_IN_DECK.format(name=deck.get("name"),
+                                                           card=name(out)), "card_out")
     if kinds.get(new) == "hero":
-        raise SimulationInputError(SWAP_NOT_A_HERO.format(code=new), "card_in")
+        raise SimulationInputError(SWAP_NOT_A_HERO.format(card=name(new)), "card_in")
     count = cards.pop(out)
     cards[new] = cards.get(new, 0) + count
     deck["cards"] = dict(sorted(cards.items()))
@@ -300,23 +359,27 @@ def simulation_what_if(*, base: SimulationRun, owner, deck_index: int, card_out:
         raise SimulationInputError(SWAP_UNKNOWN_DECK.format(index=deck_index), "deck")
     row = card_rows().filter(code=card_in).first()
     if row is None:
-        raise SimulationInputError(f"There is no card {card_in!r}.", "card_in")
+        raise SimulationInputError(SWAP_NO_SUCH_CARD.format(code=card_in), "card_in")
     try:
         new_data = card_data(row)
     except SourceError as exc:
         raise SimulationInputError(str(exc), "card_in") from None
     cards = dict(base.cards)
     cards.setdefault(card_in, new_data)   # the base run's data for cards it already had
-    kinds = {code: data.get("kind") for code, data in cards.items()}
     decks = [dict(d) for d in base.decks]
-    decks[deck_index] = _swapped_deck(decks[deck_index], card_out, card_in, kinds)
-    decks[deck_index]["name"] = f"{decks[deck_index].get('name')} ({card_out}→{card_in})"
+    named = dict(cards)     # a card the run never had is still named in the message
+    if card_out not in named:
+        named[card_out] = {"name_en": card_rows().filter(code=card_out).values_list(
+            "name_en", flat=True).first() or card_out}
+    decks[deck_index] = _swapped_deck(decks[deck_index], card_out, card_in, named)
     swap = {"deck": deck_index, "out": card_out, "in": card_in}
-    names = {"out_name": cards.get(card_out, {}).get("name_en", card_out),
-             "in_name": cards[card_in].get("name_en", card_in)}
+    names = {"out_name": frozen_card_name(cards, card_out),
+             "in_name": frozen_card_name(cards, card_in)}
+    decks[deck_index]["name"] = SWAPPED_DECK_NAME.format(
+        name=decks[deck_index].get("name"), out=names["out_name"], new=names["in_name"])
     return simulation_submit(
         owner=owner, kind=base.kind, decks=decks, games=base.games, agent_a=base.agent_a,
         agent_b=base.agent_b, seed=base.seed, ruleset=base.ruleset, stop_width=None,
         is_public=base.is_public, home_deck=base.deck, cards=cards,
         card_version=catalogue_version(), chunk_size=base.chunk_size, replays=base.replays,
-        base_run=base, swap=swap, label_names=names)
+        base_run=base, swap=swap, label_names=names, frozen_patch=base.patch)

@@ -17,9 +17,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from cards.adapters import card_to_data
-from cards.models import Card, CardSet
+from cards.models import Card
 from cards.selectors import card_data_version, card_rows
+from decks import starters
 from decks.models import Deck
 from decks.selectors import deck_counts, deck_get, decks_listed
 from rules.engine.cards import CardDataError, CardDef, DeckList
@@ -27,14 +30,18 @@ from rules.engine.cards import CardDataError, CardDef, DeckList
 STARTER_PREFIX = "starter:"
 DECK_PREFIX = "deck:"
 
-UNKNOWN_DECK = "No deck {spec!r}: give a deck's id (from its address) or starter:<name>."
-UNKNOWN_STARTER = "No starter deck named {name!r} (known: {known})."
-NO_HERO = "{name} has no hero: a deck needs one to be simulated."
-NO_CARDS = "{name} has no cards."
-UNKNOWN_CARDS = "{name} uses cards the catalogue does not have: {codes}."
-NOT_A_HERO = "{name}: {code} is not a hero card."
-BAD_CARD = "Card {code} cannot be played by the engine: {problems}."
-NO_CATALOGUE = "The catalogue is empty: load cards first (python manage.py load_cards)."
+UNKNOWN_DECK = gettext_lazy(
+    "No deck {spec!r}: give a deck's id (from its address) or starter:<name>."
+)
+UNKNOWN_STARTER = gettext_lazy("No starter deck named {name!r} (known: {known}).")
+NO_HERO = gettext_lazy("{name} has no hero: a deck needs one to be simulated.")
+NO_CARDS = gettext_lazy("{name} has no cards.")
+UNKNOWN_CARDS = gettext_lazy("{name} uses cards the catalogue does not have: {codes}.")
+NOT_A_HERO = gettext_lazy("{name}: {code} is not a hero card.")
+BAD_CARD = gettext_lazy("Card {code} cannot be played by the engine: {problems}.")
+NO_CATALOGUE = gettext_lazy(
+    "The catalogue is empty: load cards first (python manage.py load_cards)."
+)
 
 
 class SourceError(ValueError):
@@ -52,15 +59,9 @@ class DeckChoice:
 
 def starter_decks() -> list[dict[str, Any]]:
     """Every starter deck of every card set in the catalogue, as frozen deck dicts."""
-    out = []
-    for card_set in CardSet.objects.order_by("code"):
-        for deck in card_set.starter_decks or []:
-            if isinstance(deck, Mapping) and deck.get("name") and deck.get("hero"):
-                out.append({"name": str(deck["name"]), "hero": str(deck["hero"]),
-                            "cards": {str(k): int(v) for k, v in dict(deck.get("cards") or {})
-                                      .items()},
-                            "uid": None, "version": None, "source": f"starter:{card_set.code}"})
-    return out
+    return [{"name": deck.name, "hero": deck.hero, "cards": dict(deck.cards), "uid": None,
+             "version": None, "source": f"starter:{deck.set_code}"}
+            for deck in starters.starter_decks()]
 
 
 def deck_freeze(deck: Deck) -> dict[str, Any]:
@@ -154,10 +155,11 @@ def deck_choices(user) -> list[DeckChoice]:
     choices = []
     for deck in decks_listed(user).select_related("owner")[:200]:
         mine = user is not None and user.is_authenticated and deck.owner_id == user.pk
-        group = "Your decks" if mine else "Public decks"
-        label = deck.name if mine else f"{deck.name} (by {deck.owner.get_username()})"
+        group = gettext("Your decks") if mine else gettext("Public decks")
+        label = deck.name if mine else gettext("{name} (by {owner})").format(
+            name=deck.name, owner=deck.owner.get_username())
         choices.append(DeckChoice(spec=deck.uid, label=label, group=group))
     for deck in starter_decks():
         choices.append(DeckChoice(spec=f"{STARTER_PREFIX}{deck['name']}", label=deck["name"],
-                                  group="Starter decks"))
+                                  group=gettext("Starter decks")))
     return choices

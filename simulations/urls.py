@@ -2,16 +2,21 @@
 
 from django.urls import path
 
-from simulations import views
+from simulations import patch_views, views
 
 app_name = "simulations"
 
 urlpatterns = [
     path("", views.run_list, name="list"),
     path("new/", views.run_new, name="new"),
+    path("compare/", views.run_compare, name="compare"),
+    path("patch/", patch_views.patch_page, name="patch"),
+    path("patch/preview/", patch_views.patch_preview, name="patch-preview"),
+    path("sweeps/<str:uid>/", patch_views.sweep_detail, name="sweep"),
     path("<str:uid>/", views.run_detail, name="detail"),
     path("<str:uid>/progress/", views.run_progress_fragment, name="progress"),
     path("<str:uid>/cancel/", views.run_cancel, name="cancel"),
     path("<str:uid>/what-if/", views.run_what_if, name="what-if"),
+    path("<str:uid>/what-if/form/", views.run_what_if_form, name="what-if-form"),
     path("<str:uid>/replays/<int:number>/", views.replay_view, name="replay"),
 ]

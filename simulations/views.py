@@ -11,12 +11,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from cards.models import Card
+from cards.language import frozen_card_name
+from decks.throttles import client_key, hit
 from simulations import charts
-from simulations.apis import NOT_OWNER, SubmitThrottle
-from simulations.forms import SimulationForm, WhatIfForm
+from simulations.apis import NOT_OWNER, SAME_RUN_TWICE, submit_limit
+from simulations.comparison import compare_runs
+from simulations.forms import SimulationForm
 from simulations.models import SampleGame, SimulationRun
 from simulations.reaper import reap_soon
 from simulations.replays import board, seats
@@ -27,7 +31,9 @@ from simulations.selectors import (
     run_progress,
     run_sample,
     run_samples,
+    run_seconds_left,
     runs_listed,
+    runs_with_rates,
 )
 from simulations.services import (
     SimulationInputError,
@@ -35,15 +41,19 @@ from simulations.services import (
     simulation_request,
     simulation_what_if,
 )
+from simulations.what_if_form import WhatIfForm
 
-THROTTLED = "You have submitted many simulations lately; wait a while and try again."
+THROTTLED = gettext_lazy("You have submitted many simulations lately; wait a while and try again.")
+NO_RUN = gettext_lazy("No simulation here.")
+NO_GAME = gettext_lazy("No such game.")
+CANCELLED = gettext_lazy("Cancelled. The games already played are shown below.")
 
 
 def _run(request: HttpRequest, uid: str) -> SimulationRun:
     try:
         return run_get(uid=uid, user=request.user)
     except SimulationRun.DoesNotExist:
-        raise Http404("No simulation here.") from None
+        raise Http404(NO_RUN) from None
 
 
 @require_GET
@@ -52,17 +62,18 @@ def run_list(request: HttpRequest) -> HttpResponse:
     mine = request.GET.get("mine") == "1"
     runs = runs_listed(request.user, deck_uid=deck_uid, mine=mine)
     page = Paginator(runs, 25).get_page(request.GET.get("page"))
+    page.object_list = runs_with_rates(page.object_list)
     deck_name = None
     if deck_uid:
         first = runs.first()
-        deck_name = first.deck.name if first and first.deck else None
+        deck_name = first.home_deck_name if first is not None else None
     return render(request, "simulations/list.html", {
         "page": page, "deck_uid": deck_uid, "deck_name": deck_name, "mine": mine})
 
 
 def _allowed(request: HttpRequest) -> bool:
-    """Page submissions share the API's per-user rate."""
-    return SubmitThrottle().allow_request(request, None)
+    """Page submissions share the API's per-user budget."""
+    return hit(submit_limit(), client_key(request)) is None
 
 
 @login_required
@@ -70,6 +81,8 @@ def run_new(request: HttpRequest) -> HttpResponse:
     initial = {}
     if request.GET.get("deck"):
         initial["deck"] = request.GET["deck"]
+    if request.GET.getlist("opponent"):      # starter decks are named: ?opponent=starter:Name
+        initial["opponents"] = request.GET.getlist("opponent")
     form = SimulationForm(request.POST or None, user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         if not _allowed(request):
@@ -91,24 +104,32 @@ def run_new(request: HttpRequest) -> HttpResponse:
 
 
 def _what_if_form(run: SimulationRun, data=None) -> WhatIfForm:
-    catalogue = [(code, f"{name} ({code})")
-                 for code, name in Card.objects.order_by("code").values_list("code", "name_en")]
-    return WhatIfForm(data, run=run, catalogue=catalogue)
+    return WhatIfForm(data, run=run)
+
+
+@require_GET
+def run_what_if_form(request: HttpRequest, uid: str) -> HttpResponse:
+    """The what-if form again for the choices so far (htmx): swap-outs of the chosen deck,
+    swap-ins that can take the chosen card's place and match the query."""
+    run = _run(request, uid)
+    form = WhatIfForm(run=run, initial=request.GET.dict())
+    return render(request, "simulations/_what_if_form.html", {"run": run, "form": form})
 
 
 def _result_charts(results: dict) -> None:
     """Attach the SVG charts to each report (in place)."""
     for report in results["matchups"]:
         report["interval_svg"] = charts.interval_chart([
-            {"label": "Overall", **report["win_rate"]},
-            {"label": "Going first", **report["going_first"]},
-            {"label": "Going second", **report["going_second"]},
-        ], title=f"{report['deck_a']}'s win rate against {report['deck_b']}")
-        report["length_svg"] = charts.histogram(report["lengths"], title="Game length")
+            {"label": _("Overall"), **report["win_rate"]},
+            {"label": _("Going first"), **report["going_first"]},
+            {"label": _("Going second"), **report["going_second"]},
+        ], title=_("{deck}'s win rate against {opponent}").format(deck=report["deck_a"],
+                                                                  opponent=report["deck_b"]))
+        report["length_svg"] = charts.histogram(report["lengths"], title=_("Game length"))
     if results.get("ranking"):
         results["ranking_svg"] = charts.interval_chart(
             [{"label": r["name"], **r} for r in results["ranking"]],
-            title="Win rate over all pairings")
+            title=_("Win rate over all pairings"))
     if results.get("matrix"):
         results["matrix_rows"] = [
             [{"cell": cell, "colour": charts.rate_colour(cell["rate"] if cell else None)}
@@ -117,15 +138,18 @@ def _result_charts(results: dict) -> None:
     if what_if:
         for row in what_if["pairings"]:
             row["svg"] = charts.interval_chart(
-                [{"label": "Before", **row["before"]}, {"label": "After", **row["after"]}],
-                title=f"{what_if['deck_name']} against {row['opponent']}")
+                [{"label": _("Before"), **row["before"]}, {"label": _("After"), **row["after"]}],
+                title=_("{deck} against {opponent}").format(deck=what_if["deck_name"],
+                                                            opponent=row["opponent"]))
 
 
 @require_GET
 def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     run = _run(request, uid)
+    progress = run_progress(run)
     context = {"run": run, "is_owner": run_is_owner(run=run, user=request.user),
-               "progress": run_progress(run), "decks": _deck_rows(run)}
+               "progress": progress, "seconds_left": run_seconds_left(run, progress),
+               "decks": _deck_rows(run)}
     if run.is_active:
         reap_soon()
     else:
@@ -143,11 +167,11 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
 def _deck_rows(run: SimulationRun) -> list[dict]:
     rows = []
     for i, deck in enumerate(run.decks):
-        cards = [(run.cards.get(code, {}).get("name_en", code), code, n)
+        cards = [(frozen_card_name(run.cards, code), code, n)
                  for code, n in sorted(deck["cards"].items())]
         rows.append({"index": i, "name": run.deck_name(i), "uid": deck.get("uid"),
                      "version": deck.get("version"),
-                     "hero": run.cards.get(deck["hero"], {}).get("name_en", deck["hero"]),
+                     "hero": frozen_card_name(run.cards, deck["hero"]),
                      "cards": cards, "size": sum(deck["cards"].values())})
     return rows
 
@@ -159,8 +183,9 @@ def run_progress_fragment(request: HttpRequest, uid: str) -> HttpResponse:
     run = _run(request, uid)
     if run.is_active:
         reap_soon()
-    response = render(request, "simulations/_progress.html",
-                      {"run": run, "progress": run_progress(run)})
+    progress = run_progress(run)
+    response = render(request, "simulations/_progress.html", {
+        "run": run, "progress": progress, "seconds_left": run_seconds_left(run, progress)})
     if not run.is_active and request.htmx:
         response["HX-Refresh"] = "true"
     return response
@@ -175,7 +200,7 @@ def run_cancel(request: HttpRequest, uid: str) -> HttpResponse:
         return redirect(run)
     try:
         simulation_cancel(run=run)
-        messages.success(request, "Cancelled. The games already played are shown below.")
+        messages.success(request, CANCELLED)
     except SimulationInputError as exc:
         messages.error(request, exc.message)
     return redirect(run)
@@ -209,7 +234,7 @@ def replay_view(request: HttpRequest, uid: str, number: int) -> HttpResponse:
     try:
         sample = run_sample(run=run, number=number)
     except SampleGame.DoesNotExist:
-        raise Http404("No such game.") from None
+        raise Http404(NO_GAME) from None
     try:
         step = int(request.GET.get("step", "0"))
     except ValueError:
@@ -222,3 +247,35 @@ def replay_view(request: HttpRequest, uid: str, number: int) -> HttpResponse:
         "run": run, "sample": sample, "number": number, "board": state,
         "seats": seats(state.snapshot, run.cards), "seat_names": seat_names,
         "winner": names.get(sample.winner), "count": run_samples(run).count()})
+
+
+COMPARE_UNKNOWN = gettext_lazy("There is no run {uid!r} you can see.")
+
+
+@require_GET
+def run_compare(request: HttpRequest) -> HttpResponse:
+    """Two runs side by side, paired game by game when they can be (``?before=&after=``)."""
+    before_uid = (request.GET.get("before") or "").strip()
+    after_uid = (request.GET.get("after") or "").strip()
+    context: dict = {"before_uid": before_uid, "after_uid": after_uid, "errors": [],
+                     "choices": runs_listed(request.user).filter(status="done")[:50]}
+    runs = []
+    for uid in (before_uid, after_uid):
+        if not uid:
+            continue
+        try:
+            runs.append(run_get(uid=uid, user=request.user))
+        except SimulationRun.DoesNotExist:
+            context["errors"].append(str(COMPARE_UNKNOWN).format(uid=uid))
+    if before_uid and before_uid == after_uid:
+        context["errors"].append(SAME_RUN_TWICE)
+    elif len(runs) == 2:
+        comparison = compare_runs(runs[0], runs[1])
+        for row in comparison["rows"]:
+            row["svg"] = charts.interval_chart(
+                [{"label": "Before", **row["before"]}, {"label": "After", **row["after"]}],
+                title=_("{deck} against {opponent}").format(deck=row["deck_name"],
+                                                            opponent=row["opponent"]))
+        context.update({"comparison": comparison, "before": runs[0], "after": runs[1]})
+    status = 404 if context["errors"] and not context["errors"][0] == SAME_RUN_TWICE else 200
+    return render(request, "simulations/compare.html", context, status=status)

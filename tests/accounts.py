@@ -34,7 +34,18 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 @pytest.fixture(autouse=True)
-def _empty_cache():
+def _empty_cache(request):
+    """An empty cache before and after a test that uses the database. The cache may itself be a
+    database table (the default without Redis), so the database is set up first; tests without
+    a database use no throttle either."""
+    for name in ("transactional_db", "db"):
+        if name in request.fixturenames:
+            request.getfixturevalue(name)
+            break
+    else:
+        if request.node.get_closest_marker("django_db") is None:
+            yield
+            return
     cache.clear()
     yield
     cache.clear()

@@ -1,19 +1,24 @@
 """Shared test fixtures. pytest-django configures Django from pyproject.toml."""
 
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:   # shared fixtures are imported as tests.accounts
+    sys.path.insert(0, str(REPO_ROOT))
+
+# Users, the test card set and an empty cache per database test, for every test folder.
+from tests.accounts import _empty_cache, alice, bob, catalogue  # noqa: E402, F401
 
 
-def pytest_configure(config):
-    # A compiled engine module older than its source would test yesterday's engine.
-    from rules.engine.compiled import STALE_MESSAGE, stale_modules
+def pytest_report_header(config):
+    # Which engine these tests run: the compiled build, or its sources (while the build is
+    # older than them, or with CARDLAB_ENGINE=python) — never a stale build.
+    from rules.engine.compiled import describe
 
-    stale = stale_modules()
-    if stale:
-        pytest.exit(STALE_MESSAGE.format(modules=", ".join(stale)), returncode=2)
+    return f"game engine: {describe()}"
 
 
 @pytest.fixture

@@ -1,9 +1,13 @@
-"""The floors of the house: imports flow config → decks → cards → rules, never back up.
+"""The floors of the house: imports flow config → balance → simulations → decks → cards → rules,
+never back up.
 
-`rules` is a pure Python library (no Django, no Celery, none of the project's apps), and the
-catalogue (`cards`) never reaches up into `decks`. Both are proved twice: by importing for real in
-a clean interpreter, and by reading the source with `ast` (which also sees imports inside
-functions that an import-time check would miss).
+`rules` is a pure Python library (no Django, no Celery, none of the project's apps); each app
+imports only the floors below it. Proved twice for `rules`: by importing for real in a clean
+interpreter, and by reading the source with `ast` (which also sees imports inside functions that
+an import-time check would miss); for the apps, by reading the source.
+
+Inside a floor the arrows go one way too: the import graph of the project's modules, read from
+the source (imports inside functions included), has no cycle.
 """
 
 from __future__ import annotations
@@ -12,13 +16,19 @@ import ast
 import json
 import subprocess
 import sys
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "cards", "decks", "config")
-FORBIDDEN_IN_CARDS = ("decks", "config")
+FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "cards", "decks",
+                      "simulations", "balance", "config")
+FORBIDDEN_IN_CARDS = ("decks", "simulations", "balance", "config")
+FORBIDDEN_IN_DECKS = ("simulations", "balance", "config")
+FORBIDDEN_IN_SIMULATIONS = ("balance", "config")
+FORBIDDEN_IN_BALANCE = ("config",)
+PACKAGES = ("rules", "cards", "decks", "simulations", "balance", "config")
 
 IMPORT_ALL_RULES = """
 import importlib, json, pkgutil, sys
@@ -76,11 +86,17 @@ def test_rules_source_imports_no_web_worker_or_app_module():
     assert _violations("rules", FORBIDDEN_IN_RULES) == []
 
 
-def test_cards_source_never_imports_decks_or_config():
-    assert _violations("cards", FORBIDDEN_IN_CARDS) == []
+@pytest.mark.parametrize("package, forbidden", [
+    ("cards", FORBIDDEN_IN_CARDS),
+    ("decks", FORBIDDEN_IN_DECKS),
+    ("simulations", FORBIDDEN_IN_SIMULATIONS),
+    ("balance", FORBIDDEN_IN_BALANCE),
+])
+def test_each_app_imports_only_the_floors_below_it(package, forbidden):
+    assert _violations(package, forbidden) == []
 
 
-@pytest.mark.parametrize("package", ["cards", "decks"])
+@pytest.mark.parametrize("package", ["cards", "decks", "simulations", "balance"])
 def test_apps_exist_as_packages(package):
     assert (REPO_ROOT / package / "__init__.py").is_file()
 
@@ -92,3 +108,79 @@ def test_the_static_check_sees_a_forbidden_import(tmp_path):
     bad.write_text("from . import models\n\ndef f():\n    from decks.models import Deck\n")
     found = _violations("cards", FORBIDDEN_IN_CARDS, root=tmp_path)
     assert found == ["cards/bad.py imports decks.models"]
+
+
+# ------------------------------------------------------------------------------ cycles
+
+
+def _modules(root: Path, packages: tuple[str, ...]) -> dict[str, tuple[Path, bool]]:
+    """``{dotted name: (file, is a package)}`` for every module of the packages."""
+    found = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            is_package = parts[-1] == "__init__"
+            found[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    return found
+
+
+def _imported(node: ast.AST, package: str, modules) -> set[str]:
+    """The project modules one import statement loads (``from m import name`` is the module
+    ``m.name`` when there is one, else ``m`` itself). A parent package being initialised first
+    is Python's own doing, not an arrow of this module."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in modules}
+    if not isinstance(node, ast.ImportFrom):
+        return set()
+    if node.level:
+        base = package.split(".")[: len(package.split(".")) - node.level + 1]
+        source = ".".join(base + ([node.module] if node.module else []))
+    else:
+        source = node.module or ""
+    out = set()
+    for alias in node.names:
+        if f"{source}.{alias.name}" in modules:
+            out.add(f"{source}.{alias.name}")
+        elif source in modules:
+            out.add(source)
+    return out
+
+
+def import_graph(root: Path = REPO_ROOT, packages: tuple[str, ...] = PACKAGES) -> dict:
+    """``{module: modules it imports}`` from the source, imports inside functions included."""
+    modules = _modules(root, packages)
+    graph: dict[str, set[str]] = {}
+    for name, (path, is_package) in modules.items():
+        package = name if is_package else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        graph[name] = set().union(*(_imported(node, package, modules)
+                                    for node in ast.walk(tree))) - {name}
+    return graph
+
+
+def import_cycle(graph: dict) -> list[str]:
+    """One cycle of the graph (``[a, b, …, a]``), or [] when the arrows all go one way."""
+    try:
+        TopologicalSorter(graph).prepare()
+    except CycleError as exc:
+        return list(exc.args[1])
+    return []
+
+
+def test_no_import_cycle_in_the_engine_or_the_apps():
+    graph = import_graph()
+    assert {"rules.engine.game", "cards.models", "decks.services", "simulations.tasks"} <= \
+        set(graph)
+    assert import_cycle(graph) == []
+
+
+def test_the_cycle_check_sees_a_cycle_closed_by_an_import_inside_a_function(tmp_path):
+    package = tmp_path / "cards"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "models.py").write_text("def save():\n    from cards.adapters import refresh\n")
+    (package / "adapters.py").write_text("from . import models\n\ndef refresh():\n    pass\n")
+    graph = import_graph(tmp_path, ("cards",))
+    assert graph["cards.models"] == {"cards.adapters"}
+    assert graph["cards.adapters"] == {"cards.models"}
+    assert sorted(import_cycle(graph)[:-1]) == ["cards.adapters", "cards.models"]

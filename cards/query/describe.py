@@ -1,4 +1,5 @@
-"""AST → a short English reading of the query, shown above the results ("cards where ...").
+"""AST → a short reading of the query in the page's language, shown above the results
+("cards where ...").
 
 It tells the user how the query was understood (``or`` binds looser than juxtaposition), so a
 surprising result explains itself.
@@ -6,33 +7,56 @@ surprising result explains itself.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from cards.query.parser import And, Compare, Node, Not, Or, Words
+from rules.engine.cards import ATTRIBUTES, KEYWORDS, KINDS
 
-OP_WORDS = {"=": "is", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
-TEXT_FIELDS = {"text": "rules text contains", "name": "name contains"}
+OP_WORDS = {"=": gettext_lazy("is"), "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+TEXT_FIELDS = {"text": gettext_lazy("rules text contains “{value}”"),
+               "name": gettext_lazy("name contains “{value}”")}
+# Field names as the reading shows them ("kind is hero").
+FIELD_WORDS = {"kind": gettext_lazy("kind"), "attribute": gettext_lazy("attribute"),
+               "rarity": gettext_lazy("rarity"), "cost": gettext_lazy("cost"),
+               "attack": gettext_lazy("attack"), "hp": gettext_lazy("hp"),
+               "faction": gettext_lazy("faction"), "race": gettext_lazy("race"),
+               "set": gettext_lazy("set"), "code": gettext_lazy("code")}
+# Codes shown as words (the catalogue's own labels): kinds, attributes, keywords.
+VALUE_WORDS = {
+    **dict(zip(KINDS, (gettext_lazy("hero"), gettext_lazy("minion"), gettext_lazy("item")),
+               strict=True)),
+    **dict(zip(ATTRIBUTES, (gettext_lazy("fire"), gettext_lazy("grass"), gettext_lazy("water"),
+                            gettext_lazy("light"), gettext_lazy("dark")), strict=True)),
+    **dict(zip(KEYWORDS, (gettext_lazy("shield"), gettext_lazy("re-act"),
+                          gettext_lazy("regenerate")), strict=True)),
+}
 
 
-def _values(values: tuple) -> str:
-    shown = [str(v) for v in values]
-    return shown[0] if len(shown) == 1 else " or ".join(shown)
+def _values(field: str, values: tuple) -> str:
+    words = VALUE_WORDS if field in ("kind", "attribute", "keyword") else {}
+    shown = [str(words.get(v, v)) for v in values]
+    return shown[0] if len(shown) == 1 else _(" or ").join(shown)
 
 
 def describe(node: Node | None, nested: bool = False) -> str:
     if node is None:
-        return "every card"
+        return _("every card")
     if isinstance(node, Words):
-        return f"name contains “{node.text}”"
+        return str(TEXT_FIELDS["name"]).format(value=node.text)
     if isinstance(node, Compare):
         if node.field in TEXT_FIELDS:
-            return f"{TEXT_FIELDS[node.field]} “{node.values[0]}”"
+            return str(TEXT_FIELDS[node.field]).format(value=node.values[0])
         if node.field == "keyword":
-            return f"has {_values(node.values)}"
-        return f"{node.field} {OP_WORDS[node.op]} {_values(node.values)}"
+            return _("has {keywords}").format(keywords=_values(node.field, node.values))
+        return _("{field} {op} {values}").format(
+            field=FIELD_WORDS.get(node.field, node.field), op=OP_WORDS[node.op],
+            values=_values(node.field, node.values))
     if isinstance(node, Not):
-        return f"not ({describe(node.item, True)})"
+        return _("not ({term})").format(term=describe(node.item, True))
     if isinstance(node, And):
-        return " and ".join(describe(item, True) for item in node.items)
+        return _(" and ").join(describe(item, True) for item in node.items)
     if isinstance(node, Or):
-        text = " or ".join(describe(item, True) for item in node.items)
+        text = _(" or ").join(describe(item, True) for item in node.items)
         return f"({text})" if nested else text
     raise AssertionError(f"unknown node {node!r}")

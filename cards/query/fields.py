@@ -8,7 +8,10 @@ the value; the compiler never sees a value it cannot turn into a database lookup
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from django.utils.translation import gettext_lazy as _
 
 from cards.query.errors import (
     MSG_BAD_CHOICE,
@@ -17,9 +20,15 @@ from cards.query.errors import (
     MSG_NUMBER_RANGE,
     QuerySyntaxError,
 )
-from rules.engine.cards import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
+from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
+from rules.engine.keywords import KEYWORD_QUERY_WORDS, KEYWORDS
 
 NUMBER_LIMIT = 999
+# The fields' names in the page's language (messages and the query's reading).
+FIELD_NOUNS = {"kind": _("card kind"), "attribute": _("attribute"), "rarity": _("rarity"),
+               "cost": _("cost"), "attack": _("attack"), "hp": _("HP"), "faction": _("faction"),
+               "race": _("race"), "set": _("set"), "keyword": _("keyword"),
+               "text": _("rules text"), "name": _("name"), "code": _("code")}
 EQUALITY_OPS = (":", "=", "!=")
 ORDER_OPS = (":", "=", "!=", "<", "<=", ">", ">=")
 
@@ -29,12 +38,12 @@ class Field:
     name: str                    # canonical name (the AST and the compiler use it)
     aliases: tuple[str, ...]     # every spelling accepted before the operator, name included
     type: str                    # choice | number | rarity | ref | text | code
-    doc: str
+    doc: str                     # translatable (a lazy string)
     example: str
     ops: tuple[str, ...] = EQUALITY_OPS
-    choices: tuple[str, ...] = ()
+    choices: Sequence[str] = ()
     # Extra spellings of choices: {"re-act": "react", "火": "fire"}.
-    synonyms: dict[str, str] = field(default_factory=dict)
+    synonyms: Mapping[str, str] = field(default_factory=dict)
     multi: bool = False          # comma-separated values mean "any of": a:fire,water
 
     def normalise(self, raw: str, pos: int, query: str) -> tuple:
@@ -62,7 +71,7 @@ class Field:
 
     @property
     def doc_noun(self) -> str:
-        return {"kind": "card kind", "keyword": "keyword"}.get(self.name, self.name)
+        return str(FIELD_NOUNS.get(self.name, self.name))
 
     def check_op(self, spelled: str, op: str, pos: int, query: str) -> None:
         if op not in self.ops:
@@ -86,35 +95,35 @@ def _number(spec: Field, raw: str, pos: int, query: str) -> int:
 
 _ATTRIBUTE_ZH = {"火": "fire", "草": "grass", "水": "water", "光": "light", "暗": "dark"}
 _KIND_ZH = {"英雄": "hero", "随从": "minion", "道具": "item"}
-_KEYWORD_SYNONYMS = {"re-act": "react", "reactivate": "react", "regen": "regenerate",
-                     "护盾": "shield", "再动": "react", "再生": "regenerate"}
 
 FIELD_LIST = (
-    Field("kind", ("k", "kind", "t", "type"), "choice", "card kind: hero, minion or item",
+    Field("kind", ("k", "kind", "t", "type"), "choice", _("card kind: hero, minion or item"),
           "k:minion", choices=KINDS, synonyms=_KIND_ZH, multi=True),
     Field("attribute", ("a", "attr", "attribute"), "choice",
-          "attribute: fire, grass, water, light or dark (or 火 草 水 光 暗)", "a:fire",
+          _("attribute: fire, grass, water, light or dark (or 火 草 水 光 暗)"), "a:fire",
           choices=ATTRIBUTES, synonyms=_ATTRIBUTE_ZH, multi=True),
     Field("rarity", ("r", "rarity"), "rarity",
-          "rarity, N < R < SR < SSR < UR; compare with < <= > >=", "r>=SR",
+          _("rarity, N < R < SR < SSR < UR; compare with < <= > >="), "r>=SR",
           ops=ORDER_OPS, choices=RARITIES, multi=True),
-    Field("cost", ("c", "cost", "e", "energy"), "number", "energy cost (minions and items)",
+    Field("cost", ("c", "cost", "e", "energy"), "number", _("energy cost (minions and items)"),
           "c<=3", ops=ORDER_OPS),
-    Field("attack", ("atk", "attack", "p", "power"), "number", "attack (minions)", "atk>=4",
+    Field("attack", ("atk", "attack", "p", "power"), "number", _("attack (minions)"), "atk>=4",
           ops=ORDER_OPS),
-    Field("hp", ("hp", "h"), "number", "HP (heroes)", "hp>=20", ops=ORDER_OPS),
-    Field("faction", ("f", "faction"), "ref", "faction, by code or by English or Chinese name",
+    Field("hp", ("hp", "h"), "number", _("HP (heroes)"), "hp>=20", ops=ORDER_OPS),
+    Field("faction", ("f", "faction"), "ref", _("faction, by code or by English or Chinese name"),
           "f:dawn"),
-    Field("race", ("race", "rc"), "ref", "race, by code or by English or Chinese name",
+    Field("race", ("race", "rc"), "ref", _("race, by code or by English or Chinese name"),
           "race:dragon"),
-    Field("set", ("s", "set"), "ref", "card set code", "s:core"),
+    Field("set", ("s", "set"), "ref", _("card set code"), "s:core"),
+    # Choices and spellings are the keyword registry's live views: a keyword registered in
+    # ``rules.engine.keywords`` is searchable by its code, its names and its synonyms.
     Field("keyword", ("kw", "keyword"), "choice",
-          "printed keyword: shield, react (re-act) or regenerate", "kw:shield",
-          choices=KEYWORDS, synonyms=_KEYWORD_SYNONYMS, multi=True),
+          _("printed keyword: shield, react (re-act) or regenerate"), "kw:shield",
+          choices=KEYWORDS, synonyms=KEYWORD_QUERY_WORDS, multi=True),
     Field("text", ("o", "text", "oracle"), "text",
-          "words in the generated rules text, English or Chinese", 'o:"draw"'),
-    Field("name", ("n", "name"), "text", "words in the English or Chinese name", "n:pup"),
-    Field("code", ("code", "id"), "code", "the card's code, exactly", "code:T-M01"),
+          _("words in the generated rules text, English or Chinese"), 'o:"draw"'),
+    Field("name", ("n", "name"), "text", _("words in the English or Chinese name"), "n:pup"),
+    Field("code", ("code", "id"), "code", _("the card's code, exactly"), "code:T-M01"),
 )
 FIELDS: dict[str, Field] = {f.name: f for f in FIELD_LIST}
 ALIASES: dict[str, Field] = {alias: f for f in FIELD_LIST for alias in f.aliases}

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy
+
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     DeckImportError,
@@ -21,10 +23,11 @@ from decks.codecs.base import (
     ImportedDeck,
     ImportLimits,
     ImportProblem,
+    check_size,
     clean_name,
 )
 from decks.codecs.csvcodec import export_csv, parse_csv
-from decks.codecs.deckcode import decode_deck_code, encode_deck_code
+from decks.codecs.deckcode import decode_deck_code, encode_deck_code, looks_like_code
 from decks.codecs.filenames import safe_filename
 from decks.codecs.index import CardIndex
 from decks.codecs.jsoncodec import export_json, parse_json
@@ -37,7 +40,7 @@ __all__ = [
     "export_deck", "import_deck", "safe_filename",
 ]
 
-UNKNOWN_FORMAT = "Unknown format {name!r}: choose one of {known}."
+UNKNOWN_FORMAT = gettext_lazy("Unknown format {name!r}: choose one of {known}.")
 
 
 def _export_code(deck: Deck, index: CardIndex, *, format_code: str | None = None) -> str:
@@ -55,13 +58,13 @@ class Codec:
 
 
 CODECS: dict[str, Codec] = {
-    "text": Codec("text", "Plain text", "txt", "text/plain; charset=utf-8", export_text,
-                  parse_text),
+    "text": Codec("text", gettext_lazy("Plain text"), "txt", "text/plain; charset=utf-8",
+                  export_text, parse_text),
     "json": Codec("json", "JSON", "json", "application/json", export_json, parse_json),
-    "csv": Codec("csv", "CSV (spreadsheet)", "csv", "text/csv; charset=utf-8", export_csv,
-                 parse_csv),
-    "code": Codec("code", "Deck code", "txt", "text/plain; charset=utf-8", _export_code,
-                  decode_deck_code),
+    "csv": Codec("csv", gettext_lazy("CSV (spreadsheet)"), "csv", "text/csv; charset=utf-8",
+                 export_csv, parse_csv),
+    "code": Codec("code", gettext_lazy("Deck code"), "txt", "text/plain; charset=utf-8",
+                  _export_code, decode_deck_code),
 }
 
 
@@ -105,9 +108,16 @@ def import_deck(text: str, index: CardIndex, format_name: str = "auto",
     """Read a deck in the named format (or detect it); raises only DeckImportError."""
     if not isinstance(text, str):
         raise DeckImportError("The input must be text.")
-    if format_name == "auto":
-        from decks.codecs.base import check_size
-
-        check_size(text, limits)
-        format_name = detect_format(text)
-    return _codec(format_name).parse(text, index, limits)
+    if format_name != "auto":
+        return _codec(format_name).parse(text, index, limits)
+    check_size(text, limits)
+    format_name = detect_format(text)
+    if format_name != "text" or not looks_like_code(text):
+        return _codec(format_name).parse(text, index, limits)
+    # One word that is not a deck code: a card's name or code, or a damaged deck code.
+    try:
+        return parse_text(text, index, limits)
+    except DeckImportError as as_text:
+        if any(problem.suggestions for problem in as_text.problems):
+            raise          # close to a card's name: a typo in a one-card list
+        return decode_deck_code(text, index, limits)   # raises the deck code's own error

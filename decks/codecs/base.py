@@ -11,17 +11,35 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
+
 from rules.legality import Deck
 
-TOO_MANY_BYTES = ("The input is {size} bytes; an import takes at most {limit} bytes. "
-                  "Paste one deck at a time.")
-TOO_MANY_LINES = ("The input has {count} lines; an import takes at most {limit}. "
-                  "Paste one deck at a time.")
-TOO_MANY_CARDS = ("The deck lists {count} cards in all; an import takes at most {limit}. "
-                  "Remove some lines.")
-TOO_MANY_COPIES = "{count} copies of {name}: a line can hold at most {limit}."
-ZERO_COPIES = "0 copies of {name}: write a count of at least 1, or delete the line."
-NAME_TOO_LONG = "The deck name is {length} characters long; shorten it to at most {limit}."
+DID_YOU_MEAN = gettext_lazy(" Did you mean {options}?")
+LINE_PREFIX = gettext_lazy("line {line}: {text}")
+LINE_COLUMN_PREFIX = gettext_lazy("line {line}, column {column}: {text}")
+TOO_MANY_BYTES = gettext_lazy(
+    "The input is {size} bytes; an import takes at most {limit} bytes. Paste one deck at a "
+    "time."
+)
+TOO_MANY_LINES = gettext_lazy(
+    "The input has {count} lines; an import takes at most {limit}. Paste one deck at a time."
+)
+TOO_MANY_CARDS = gettext_lazy(
+    "The deck lists {count} cards in all; an import takes at most {limit}. Remove some lines."
+)
+TOO_MANY_COPIES = gettext_lazy("{count} copies of {name}: a line can hold at most {limit}.")
+ZERO_COPIES = gettext_lazy("0 copies of {name}: write a count of at least 1, or delete the line.")
+NAME_TOO_LONG = gettext_lazy(
+    "The deck name is {length} characters long; shorten it to at most {limit}."
+)
+BAD_CHARACTER = gettext_lazy("{what} cannot be part of a deck list; delete it.")
+NUL_CHARACTER = gettext_lazy("A NUL character (\\x00)")
+SURROGATE_CHARACTER = gettext_lazy("A lone surrogate character (U+{code:04X})")
+TOO_MANY_HEROES = gettext_lazy(
+    "The list names {count} heroes ({names}); a deck has {limit} hero. Keep one Hero: line."
+)
 
 
 @dataclass(frozen=True)
@@ -34,6 +52,7 @@ class ImportLimits:
     max_cards: int = 300
     max_name: int = 100
     max_errors: int = 20
+    max_heroes: int | None = None   # the site's decks have one; the codecs alone allow any
 
 
 DEFAULT_LIMITS = ImportLimits()
@@ -41,25 +60,35 @@ DEFAULT_LIMITS = ImportLimits()
 
 @dataclass(frozen=True)
 class ImportProblem:
-    """One thing wrong with the input: where (a line number or a path), what, and suggestions."""
+    """One thing wrong with the input: where (a line number, with a column where one helps, or
+    a path), what, and suggestions."""
 
     message: str
     line: int | None = None
     where: str | None = None
     suggestions: tuple[str, ...] = ()
+    column: int | None = None
+
+    def __post_init__(self) -> None:
+        # A lazily translated message is fixed in the language of the request that read it.
+        object.__setattr__(self, "message", str(self.message))
 
     def __str__(self) -> str:
         text = self.message
         if self.suggestions:
-            text += " Did you mean " + " or ".join(repr(s) for s in self.suggestions) + "?"
+            text += DID_YOU_MEAN.format(options=gettext(" or ").join(
+                repr(s) for s in self.suggestions))
+        if self.line is not None and self.column is not None:
+            return LINE_COLUMN_PREFIX.format(line=self.line, column=self.column, text=text)
         if self.line is not None:
-            return f"line {self.line}: {text}"
+            return LINE_PREFIX.format(line=self.line, text=text)
         if self.where:
             return f"{self.where}: {text}"
         return text
 
     def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "where": self.where, "message": self.message,
+        return {"line": self.line, "column": self.column, "where": self.where,
+                "message": self.message,
                 "suggestions": list(self.suggestions), "text": str(self)}
 
 
@@ -69,8 +98,8 @@ class DeckImportError(ValueError):
     status = 400
 
     def __init__(self, problems: list[ImportProblem] | ImportProblem | str):
-        if isinstance(problems, str):
-            problems = [ImportProblem(problems)]
+        if isinstance(problems, str | Promise):   # a message, lazily translated or not
+            problems = [ImportProblem(str(problems))]
         elif isinstance(problems, ImportProblem):
             problems = [problems]
         self.problems = list(problems)
@@ -104,13 +133,51 @@ def clean_name(name: str, limit: int | None = None) -> str:
 
 
 def check_size(text: str, limits: ImportLimits) -> None:
-    """The byte and line caps (413), checked before any parsing."""
+    """The byte and line caps (413), then the characters no deck list may hold (400), checked
+    before any parsing."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
         raise DeckImportTooLarge(TOO_MANY_BYTES.format(size=size, limit=limits.max_bytes))
     lines = text.count("\n") + 1
     if lines > limits.max_lines:
         raise DeckImportTooLarge(TOO_MANY_LINES.format(count=lines, limit=limits.max_lines))
+    finish(bad_characters(text), limits)
+
+
+def _is_bad(char: str) -> bool:
+    return char == "\x00" or "\ud800" <= char <= "\udfff"
+
+
+def storable(text: str) -> str:
+    """``text`` without the characters no deck list may hold (for names written in exports)."""
+    return "".join(ch for ch in text if not _is_bad(ch))
+
+
+def bad_characters(text: str) -> list[ImportProblem]:
+    """Every NUL and lone surrogate, by line and column: no store or encoder takes them."""
+    problems = []
+    for line, row in enumerate(text.splitlines(), start=1):
+        for column, char in enumerate(row, start=1):
+            if char == "\x00":
+                what = NUL_CHARACTER
+            elif "\ud800" <= char <= "\udfff":
+                what = SURROGATE_CHARACTER.format(code=ord(char))
+            else:
+                continue
+            problems.append(ImportProblem(BAD_CHARACTER.format(what=what), line=line,
+                                          column=column))
+    return problems
+
+
+def check_heroes(heroes: list[str], lines: list[int | None], names: list[str],
+                 limits: ImportLimits, where: str | None = None) -> list[ImportProblem]:
+    """A problem (on the line of the first hero too many) when the list names more heroes than
+    a deck holds."""
+    if limits.max_heroes is None or len(heroes) <= limits.max_heroes:
+        return []
+    return [ImportProblem(TOO_MANY_HEROES.format(count=len(heroes), names=", ".join(names),
+                                                 limit=limits.max_heroes),
+                          line=lines[limits.max_heroes], where=where)]
 
 
 def check_name(raw: str, limits: ImportLimits, line: int | None = None,

@@ -16,6 +16,8 @@ import csv
 import io
 import re
 
+from django.utils.translation import gettext_lazy
+
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     TOO_MANY_COPIES,
@@ -24,23 +26,27 @@ from decks.codecs.base import (
     ImportedDeck,
     ImportLimits,
     ImportProblem,
+    check_heroes,
     check_name,
     check_size,
     check_total,
     clean_name,
     finish,
+    storable,
 )
 from decks.codecs.index import CardIndex
 from rules.legality import Deck
 
 COLUMNS = ("section", "count", "code", "name", "name_zh")
-NO_HEADER = ("The first row must name the columns, e.g. \"section,count,code,name\"; it needs a "
-             "\"code\" or a \"name\" column.")
-NOT_CSV = "This is not readable CSV ({detail})."
-BAD_COUNT = "the count {value!r} is not a whole number; write 1 or more."
-BAD_SECTION = "the section {value!r} is not deck, hero or card."
-NO_CARD = "the row names no card: fill in the code or the name."
-UNKNOWN = "no card has the code or name {name!r}."
+NO_HEADER = gettext_lazy(
+    'The first row must name the columns, e.g. "section,count,code,name"; it needs a "code" '
+    'or a "name" column.'
+)
+NOT_CSV = gettext_lazy("This is not readable CSV ({detail}).")
+BAD_COUNT = gettext_lazy("the count {value!r} is not a whole number; write 1 or more.")
+BAD_SECTION = gettext_lazy("the section {value!r} is not deck, hero or card.")
+NO_CARD = gettext_lazy("the row names no card: fill in the code or the name.")
+UNKNOWN = gettext_lazy("no card has the code or name {name!r}.")
 
 _DANGER = re.compile(r"^'*[=+\-@\t\r]")
 _NEUTRALISED = re.compile(r"^'+[=+\-@\t\r]")
@@ -60,8 +66,8 @@ def export_csv(deck: Deck, index: CardIndex, *, format_code: str | None = None) 
     writer.writerow(COLUMNS)
 
     def row(section: str, count: object, code: str, name: str, name_zh: str) -> None:
-        writer.writerow([neutralise(str(cell)) for cell in (section, count, code, name,
-                                                              name_zh)])
+        writer.writerow([neutralise(storable(str(cell))) for cell in (section, count, code,
+                                                                        name, name_zh)])
 
     row("deck", "", format_code or "", clean_name(deck.name), "")
     for hero in deck.heroes:
@@ -76,23 +82,32 @@ def export_csv(deck: Deck, index: CardIndex, *, format_code: str | None = None) 
 def parse_csv(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
               ) -> ImportedDeck:
     check_size(text, limits)
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
+    rows: list[list[str]] = []
+    starts: list[int] = []      # the line each row starts on (a quoted cell may span lines)
+    previous_end = 0
     try:
-        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline="")))
+        for row in reader:
+            starts.append(previous_end + 1)
+            previous_end = reader.line_num
+            rows.append(row)
     except csv.Error as exc:
-        raise DeckImportError(NOT_CSV.format(detail=str(exc)[:80])) from None
+        raise DeckImportError(ImportProblem(NOT_CSV.format(detail=str(exc)[:80]),
+                                            line=reader.line_num)) from None
     if not rows:
-        raise DeckImportError(NO_HEADER)
+        raise DeckImportError(ImportProblem(NO_HEADER, line=1))
     header = [clean_name(c).casefold() for c in rows[0]]
     column = {name: header.index(name) for name in COLUMNS if name in header}
     if "name_en" in header and "name" not in column:
         column["name"] = header.index("name_en")
     if "code" not in column and "name" not in column:
-        raise DeckImportError(NO_HEADER)
+        raise DeckImportError(ImportProblem(NO_HEADER, line=1))
     problems: list[ImportProblem] = []
     heroes: list[str] = []
+    hero_lines: list[int | None] = []
     counts: dict[str, int] = {}
     name, format_code = "", None
-    for number, cells in enumerate(rows[1:], start=2):
+    for number, cells in zip(starts[1:], rows[1:], strict=True):
         def cell(key: str, cells: list[str] = cells) -> str:
             at = column.get(key)
             return restore(cells[at]).strip() if at is not None and at < len(cells) else ""
@@ -110,6 +125,9 @@ def parse_csv(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
             continue
         problems += _row(cell, number, section, index, limits, heroes, counts,
                          auto_hero="section" not in column)
+        hero_lines += [number] * (len(heroes) - len(hero_lines))
+    problems += check_heroes(heroes, hero_lines, [index.display(h) for h in heroes], limits)
+    problems.sort(key=lambda p: p.line or 0)
     finish(problems, limits)
     check_total(counts, heroes, limits)
     return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name), format_code, "csv")

@@ -17,7 +17,9 @@ import base64
 import binascii
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from django.utils.translation import gettext_lazy
 
 from decks.codecs.base import (
     DEFAULT_LIMITS,
@@ -26,6 +28,7 @@ from decks.codecs.base import (
     ImportedDeck,
     ImportLimits,
     ImportProblem,
+    check_heroes,
     check_size,
     check_total,
     finish,
@@ -36,11 +39,13 @@ from rules.legality import Deck
 VERSION = 1
 MAX_STRING = 200  # bytes in one code or format name
 
-NOT_A_CODE = ("This is not a deck code: a code is one word of letters, digits, '-' and '_' "
-              "(comment lines starting with # are allowed around it).")
-DAMAGED = "This deck code is damaged ({detail}); copy it again in full."
-NEWER = "This deck code is version {version}; this site reads version {known}."
-UNKNOWN = "The deck code names the card {code!r}, which this site does not have."
+NOT_A_CODE = gettext_lazy(
+    "This is not a deck code: a code is one word of letters, digits, '-' and '_' (comment "
+    "lines starting with # are allowed around it)."
+)
+DAMAGED = gettext_lazy("This deck code is damaged ({detail}); copy it again in full.")
+NEWER = gettext_lazy("This deck code is version {version}; this site reads version {known}.")
+UNKNOWN = gettext_lazy("The deck code names the card {code!r}, which this site does not have.")
 _WORD = re.compile(r"^[A-Za-z0-9_-]+=*$")
 
 
@@ -133,18 +138,41 @@ class _Reader:
             raise _Damaged("a card code is not text") from None
 
 
-def _unwrap(text: str) -> str:
-    lines = [ln.strip() for ln in text.splitlines()]
-    words = [ln for ln in lines if ln and not ln.startswith("#")]
-    if len(words) != 1 or not _WORD.match(words[0]):
-        raise DeckImportError(NOT_A_CODE)
-    return words[0].rstrip("=")
+def _unwrap(text: str) -> tuple[str, int]:
+    """The code word and its line number (comment lines around it are allowed)."""
+    words = [(ln.strip(), number) for number, ln in enumerate(text.splitlines(), start=1)
+             if ln.strip() and not ln.strip().startswith("#")]
+    if len(words) != 1 or not _WORD.match(words[0][0]):
+        raise DeckImportError(ImportProblem(NOT_A_CODE, line=words[-1][1] if words else None))
+    return words[0][0].rstrip("="), words[0][1]
+
+
+def _on_line(problems: list[ImportProblem], line: int) -> list[ImportProblem]:
+    return [p if p.line is not None else replace(p, line=line) for p in problems]
+
+
+def looks_like_code(text: str) -> bool:
+    """One word of a deck code's alphabet (with comment lines around it), whether or not it
+    decodes."""
+    try:
+        _unwrap(text)
+    except DeckImportError:
+        return False
+    return True
 
 
 def read_deck_code(text: str, limits: ImportLimits = DEFAULT_LIMITS) -> DecodedCode:
-    """Decode a code into codes and counts (no catalogue needed); DeckImportError if bad."""
+    """Decode a code into codes and counts (no catalogue needed); DeckImportError (naming the
+    code's line) if bad."""
     check_size(text, limits)
-    word = _unwrap(text)
+    word, line = _unwrap(text)
+    try:
+        return _decode(word, limits)
+    except DeckImportError as exc:
+        raise DeckImportError(_on_line(exc.problems, line)) from None
+
+
+def _decode(word: str, limits: ImportLimits) -> DecodedCode:
     try:
         data = base64.urlsafe_b64decode(word + "=" * (-len(word) % 4))
     except (binascii.Error, ValueError):
@@ -189,15 +217,19 @@ def decode_deck_code(text: str, index: CardIndex, limits: ImportLimits = DEFAULT
                      ) -> ImportedDeck:
     """Decode a code and check its cards against the catalogue."""
     decoded = read_deck_code(text, limits)
+    _, line = _unwrap(text)
     problems: list[ImportProblem] = []
     for code in (*decoded.heroes, *decoded.counts):
         if code not in index:
-            problems.append(ImportProblem(UNKNOWN.format(code=code[:60])))
+            problems.append(ImportProblem(UNKNOWN.format(code=code[:60]), line=line))
     for code, count in decoded.counts.items():
         if count > limits.max_copies:
             problems.append(ImportProblem(TOO_MANY_COPIES.format(
-                count=count, name=index.display(code), limit=limits.max_copies)))
+                count=count, name=index.display(code), limit=limits.max_copies), line=line))
+    heroes = list(decoded.heroes)
+    problems += check_heroes(heroes, [line] * len(heroes), [index.display(h) for h in heroes],
+                             limits)
     finish(problems, limits)
-    check_total(decoded.counts, list(decoded.heroes), limits)
+    check_total(decoded.counts, heroes, limits)
     return ImportedDeck(Deck(heroes=decoded.heroes, counts=decoded.counts),
                         decoded.format_code, "code")

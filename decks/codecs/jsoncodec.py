@@ -18,6 +18,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     TOO_MANY_COPIES,
@@ -25,26 +27,33 @@ from decks.codecs.base import (
     ImportedDeck,
     ImportLimits,
     ImportProblem,
+    check_heroes,
     check_name,
     check_size,
     check_total,
     clean_name,
     finish,
+    storable,
 )
 from decks.codecs.index import CardIndex
 from rules.legality import Deck
 
 VERSION = 1
-NOT_JSON = "This is not valid JSON ({detail}); export the deck again or paste it as text."
-NOT_OBJECT = "A JSON deck is an object with \"hero\" and \"cards\"."
-NEWER_VERSION = "This file is deck format version {version}; this site reads version {known}."
-BAD_CARDS = ("\"cards\" must be a list of {\"code\": ..., \"count\": ...} or an object "
-             "{code: count}.")
-BAD_ENTRY = "must be an object with a \"code\" (or \"name\") and a \"count\"."
-BAD_COUNT = "must be a whole number from 1 to {limit}."
-BAD_REF = "must be a card code or name (a string)."
-UNKNOWN = "no card has the code or name {name!r}."
-AMBIGUOUS = "{name!r} could be {options}: use the code."
+NOT_JSON = gettext_lazy(
+    "This is not valid JSON ({detail}); export the deck again or paste it as text."
+)
+NOT_OBJECT = gettext_lazy('A JSON deck is an object with "hero" and "cards".')
+NEWER_VERSION = gettext_lazy(
+    "This file is deck format version {version}; this site reads version {known}."
+)
+BAD_CARDS = gettext_lazy(
+    '"cards" must be a list of {"code": ..., "count": ...} or an object {code: count}.'
+)
+BAD_ENTRY = gettext_lazy('must be an object with a "code" (or "name") and a "count".')
+BAD_COUNT = gettext_lazy("must be a whole number from 1 to {limit}.")
+BAD_REF = gettext_lazy("must be a card code or name (a string).")
+UNKNOWN = gettext_lazy("no card has the code or name {name!r}.")
+AMBIGUOUS = gettext_lazy("{name!r} could be {options}: use the code.")
 
 
 def export_json(deck: Deck, index: CardIndex, *, format_code: str | None = None) -> str:
@@ -52,7 +61,7 @@ def export_json(deck: Deck, index: CardIndex, *, format_code: str | None = None)
         card = index.get(code)
         out: dict[str, Any] = {"code": code}
         if card is not None:
-            out.update(name=card.name_en, name_zh=card.name_zh)
+            out.update(name=storable(card.name_en or ""), name_zh=storable(card.name_zh or ""))
         return out
 
     data: dict[str, Any] = {"cardlab_deck": VERSION, "name": clean_name(deck.name),
@@ -79,7 +88,10 @@ def parse_json(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
         data = json.loads(text)
     except RecursionError:
         raise DeckImportError(NOT_JSON.format(detail="nested too deeply")) from None
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
+        raise DeckImportError(ImportProblem(NOT_JSON.format(detail=exc.msg[:80]),
+                                            line=exc.lineno, column=exc.colno)) from None
+    except ValueError as exc:  # e.g. a number too long to convert
         raise DeckImportError(NOT_JSON.format(detail=str(exc)[:80])) from None
     if not isinstance(data, Mapping):
         raise DeckImportError(NOT_OBJECT)
@@ -97,6 +109,8 @@ def parse_json(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     format_code = data.get("format")
     format_code = clean_name(format_code, 40) or None if isinstance(format_code, str) else None
     heroes = _heroes(data, index, problems)
+    problems += check_heroes(heroes, [None] * len(heroes), [index.display(h) for h in heroes],
+                             limits, where="heroes")
     counts = _cards(data.get("cards"), index, limits, problems)
     finish(problems, limits)
     check_total(counts, heroes, limits)

@@ -3,6 +3,8 @@
 Reading is forgiving. Each line is one of:
 
 - blank, or a comment starting with ``#`` or ``//``;
+- a section heading such as ``Deck``, ``Minions (12)``, ``Items:`` or ``随从（12）`` (unless
+  it is a card's name);
 - a header ``Deck: <name>``, ``Format: <code>`` or ``Hero: <card>`` (also ``Name:``, and the
   Chinese ``卡组：``, ``赛制：``, ``英雄：``);
 - a card with a count: ``3x Ember Pup``, ``3 x Ember Pup``, ``Ember Pup x3``, ``3 Ember Pup``,
@@ -24,6 +26,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from django.utils.translation import gettext_lazy
+
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     TOO_MANY_COPIES,
@@ -31,17 +35,19 @@ from decks.codecs.base import (
     ImportedDeck,
     ImportLimits,
     ImportProblem,
+    check_heroes,
     check_name,
     check_size,
     check_total,
     clean_name,
     finish,
+    storable,
 )
 from decks.codecs.index import CardIndex
 from rules.legality import Deck
 
-UNKNOWN_CARD = "No card is called {name!r}."
-AMBIGUOUS_CARD = "{name!r} could be {options}: write the card's code instead."
+UNKNOWN_CARD = gettext_lazy("No card is called {name!r}.")
+AMBIGUOUS_CARD = gettext_lazy("{name!r} could be {options}: write the card's code instead.")
 
 HEADER = re.compile(r"^\s*(hero|deck|name|format|英雄|卡组|名称|赛制)\s*[:：]\s*(.*)$",
                     re.IGNORECASE)
@@ -56,6 +62,11 @@ COUNTED = [
     re.compile(r"^(.+?)\s*[x×*]?\s*([0-9]+)\s*[张枚]$", re.IGNORECASE),
 ]
 NAME_FIRST = {3, 4}  # patterns whose first group is the name
+# Headings other sites and our own export put above groups of cards, with or without a count.
+SECTION = re.compile(
+    r"^(?:deck|main deck|decklist|deck list|cards?|heroe?s?|minions?|items?|other cards|"
+    r"卡组|卡牌|英雄|随从|物品|其他卡牌)\s*(?:[(\[]\s*[0-9]+\s*[)\]])?\s*[:]?$",
+    re.IGNORECASE)
 
 
 def _candidates(line: str) -> Iterator[tuple[int, str, str]]:
@@ -116,6 +127,7 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     explicit_hero = any(h is not None and h[0] == "hero" for h in headers)
     problems: list[ImportProblem] = []
     heroes: list[str] = []
+    hero_lines: list[int | None] = []
     counts: dict[str, int] = {}
     name, format_code = "", None
     for number, (raw, header) in enumerate(zip(lines, headers, strict=True), start=1):
@@ -131,15 +143,23 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
             line = _prepare(value)
         else:
             line = _prepare(raw)
-            if line.startswith(("#", "//")):
+            if line.startswith(("#", "//")) or _is_section(line, index):
                 continue
         if line:
             problems += _read_entry(line, number, index, limits, heroes, counts,
                                     as_hero=header is not None, auto_hero=not explicit_hero)
+            hero_lines += [number] * (len(heroes) - len(hero_lines))
+    problems += check_heroes(heroes, hero_lines, [index.display(h) for h in heroes], limits)
+    problems.sort(key=lambda p: p.line or 0)
     finish(problems, limits)
     check_total(counts, heroes, limits)
     return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name), format_code,
                         "text")
+
+
+def _is_section(line: str, index: CardIndex) -> bool:
+    """A heading line (not a card that happens to be called "Items")."""
+    return SECTION.match(line) is not None and index.lookup(line.rstrip(":")).code is None
 
 
 def _read_entry(line: str, number: int, index: CardIndex, limits: ImportLimits,
@@ -171,7 +191,7 @@ def _label(code: str, count: int, index: CardIndex, as_hero: bool) -> str:
     """The card's name if it reads back as this card, else its code."""
     card = index.get(code)
     for label in ((card.name_en if card is not None else ""), code):
-        if not label or label != " ".join(label.split()):
+        if not label or label != " ".join(label.split()) or storable(label) != label:
             continue
         line = _prepare(label if as_hero else f"{count}x {label}")
         got_count, got, _, _ = read_card_line(line, index)

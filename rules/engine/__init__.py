@@ -8,24 +8,32 @@ Public API (see README.md beside this file for a worked scenario example)::
     game.snapshot(); game.log(); game.view(p)   # read back: true state, event log, player view
 """
 
-from rules.engine.actions import HERO, Action
-from rules.engine.cards import (
-    ATTRIBUTES,
-    KEYWORDS,
-    KINDS,
-    RARITIES,
-    STANDARD,
-    CardDataError,
-    CardDef,
-    DeckList,
-    Ruleset,
-    card_index,
-    has_advantage,
-)
-from rules.engine.game import Decision, Game, IllegalAction
-from rules.engine.replay import replay, replay_game
-from rules.engine.view import PlayerView
+from __future__ import annotations
 
-__all__ = ["ATTRIBUTES", "HERO", "KEYWORDS", "KINDS", "RARITIES", "STANDARD", "Action",
-           "CardDataError", "CardDef", "Decision", "DeckList", "Game", "IllegalAction",
-           "PlayerView", "Ruleset", "card_index", "has_advantage", "replay", "replay_game"]
+import importlib
+
+# Where each public name lives. Loaded on first use (PEP 562), so importing a module of the
+# engine (``rules.engine.compiled`` above all, which decides how the engine is loaded) does not
+# load the whole engine first.
+_EXPORTS = {
+    "HERO": "actions", "Action": "actions",
+    "ATTRIBUTES": "cards", "KEYWORDS": "cards", "KINDS": "cards", "RARITIES": "cards",
+    "STANDARD": "cards", "CardDataError": "cards", "CardDef": "cards", "DeckList": "cards",
+    "Ruleset": "cards", "card_index": "cards", "has_advantage": "cards",
+    "Decision": "game", "Game": "game", "IllegalAction": "game",
+    "replay": "replay", "replay_game": "replay",
+    "PlayerView": "view",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'rules.engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"rules.engine.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

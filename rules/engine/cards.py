@@ -13,19 +13,14 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
 from rules.engine.advantage import BEATS, has_advantage  # noqa: F401  (R1.5, re-exported)
-
-KINDS = ("hero", "minion", "item")
-ATTRIBUTES = ("fire", "grass", "water", "light", "dark")
-RARITIES = ("N", "R", "SR", "SSR", "UR")
-KEYWORDS = ("shield", "react", "regenerate")
-
-
-class CardDataError(ValueError):
-    """A card, deck or ruleset definition that the engine refuses, with every problem listed."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("; ".join(problems))
+from rules.engine.basics import (  # noqa: F401  (re-exported: the card module's vocabulary)
+    ATTRIBUTES,
+    KEYWORDS,
+    KINDS,
+    RARITIES,
+    CardDataError,
+)
+from rules.engine.vocabulary import normalise_abilities, validate_card
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +48,6 @@ class CardDef:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CardDef:
         """Build a card from its data form; raises CardDataError naming every problem."""
-        from rules.engine.vocabulary import normalise_abilities, validate_card
-
         problems = validate_card(data)
         if problems:
             raise CardDataError([str(p) for p in problems])

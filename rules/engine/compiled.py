@@ -1,40 +1,31 @@
-"""Which engine modules run compiled, and whether any compiled module is out of date.
+"""Which engine modules run compiled here, and building the compiled engine on request.
 
-``pip install -e .`` compiles the modules of ``ENGINE_SOURCES`` to C with mypyc (setup.py reads
-the list from this file, which therefore imports nothing but the standard library). A compiled
-module sits beside its source as ``name.cpython-*.so`` and is what Python imports; after a
-source is edited, the stale compiled module would still be the one that runs, so the test suite
-and the benchmark check ``stale_modules()`` first.
+``python -m rules.engine.compiled`` prints how the engine runs in this checkout;
+``python -m rules.engine.compiled --build`` first compiles the modules of ``ENGINE_SOURCES`` to C
+with mypyc (in place, beside their sources) if any source changed since the last build or none
+was built — ./run.sh and ./test.sh run it, so users and CI get the compiled engine, while a
+developer who edits an engine module runs its tests at once on the sources
+(``rules.engine.loader`` falls back to them while the build is stale). The compiled engine is
+tested to play exactly the games of its sources (tests/rules/test_compiled.py).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-ENGINE_SOURCES = (
-    "rules/engine/advantage.py",
-    "rules/engine/cards.py",
-    "rules/engine/core.py",
-    "rules/engine/legal.py",
-    "rules/engine/effect_terms.py",
-    "rules/engine/effects.py",
-    "rules/engine/combat.py",
-    "rules/engine/turns.py",
-    "rules/engine/game.py",
-    "rules/engine/filters.py",
-    "rules/engine/state.py",
-    "rules/engine/view.py",
-    "rules/agents.py",
-    "rules/greedy.py",
+from rules.engine.loader import (  # noqa: F401  (re-exported for the scripts and tests)
+    ENGINE_ENV,
+    ENGINE_MODULES,
+    ENGINE_SOURCES,
+    REPO_ROOT,
+    STALE_MESSAGE,
+    missing_modules,
+    stale_modules,
 )
-ENGINE_MODULES = tuple(path[:-3].replace("/", ".") for path in ENGINE_SOURCES)
-REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def _binaries(source: Path) -> list[Path]:
-    return sorted(source.parent.glob(f"{source.stem}.*.so")) + \
-        sorted(source.parent.glob(f"{source.stem}.*.pyd"))
 
 
 def compiled_modules() -> list[str]:
@@ -47,32 +38,54 @@ def compiled_modules() -> list[str]:
     return out
 
 
-def stale_modules(root: Path = REPO_ROOT) -> list[str]:
-    """Sources edited after their compiled module was built (reinstall to recompile)."""
-    out = []
-    for path in ENGINE_SOURCES:
-        source = root / path
-        binaries = _binaries(source)
-        if binaries and source.stat().st_mtime > max(b.stat().st_mtime for b in binaries):
-            out.append(path)
-    return out
-
-
-STALE_MESSAGE = ("the compiled engine is older than its sources ({modules}): run "
-                 "`pip install -e .` (./test.sh and ./run.sh do) to recompile, or delete the "
-                 ".so files beside them to run the plain Python engine")
-
-
 def describe() -> str:
     """One line for the install scripts: how the engine runs here."""
     compiled = compiled_modules()
     if len(compiled) == len(ENGINE_MODULES):
         return f"compiled with mypyc ({len(compiled)} modules)"
+    if os.environ.get(ENGINE_ENV) == "python":
+        return f"plain Python ({ENGINE_ENV}=python; about five times slower)"
+    stale = stale_modules()
+    if stale:
+        return f"plain Python (the compiled build is older than {', '.join(stale)})"
     if not compiled:
         return ("plain Python (not compiled: CARDLAB_PURE_PYTHON set, or no C compiler; "
                 "about five times slower)")
     return f"partly compiled ({len(compiled)} of {len(ENGINE_MODULES)} modules)"
 
 
-if __name__ == "__main__":
+def build(root: Path = REPO_ROOT) -> bool:
+    """Compile the engine in place if a source changed since the last build, or nothing was
+    built yet; returns whether it compiled. Nothing happens when CARDLAB_PURE_PYTHON=1 or
+    CARDLAB_ENGINE=python, or when the build is fresh."""
+    if os.environ.get("CARDLAB_PURE_PYTHON", "") not in ("", "0") \
+            or os.environ.get(ENGINE_ENV) == "python":
+        return False
+    if not stale_modules(root) and not missing_modules(root):
+        return False
+    print("cardlab: compiling the engine with mypyc (a few minutes)", file=sys.stderr,
+          flush=True)
+    env = {**os.environ, "CARDLAB_BUILD_ENGINE": "1"}
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+                          cwd=root, env=env, check=False, capture_output=True, text=True)
+    # The compilers' chatter stays out of the scripts' output; setup.py's own verdict (and,
+    # should setup.py itself fail, everything it said) does not.
+    lines = done.stderr.splitlines() if done.returncode else \
+        [line for line in done.stderr.splitlines() if line.startswith("cardlab:")]
+    for line in lines:
+        print(line, file=sys.stderr)
+    return True
+
+
+def main(argv: list[str]) -> None:
+    if "--build" in argv:
+        # Build in a child process, then describe in a fresh one: this process already chose
+        # how to load the engine when ``rules`` was imported.
+        build()
+        subprocess.run([sys.executable, "-m", "rules.engine.compiled"], check=False)
+        return
     print(describe())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

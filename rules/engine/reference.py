@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.engine import text_en, text_zh
+from rules.engine.keywords import all_keywords
 from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
 from rules.engine.text import ability_text, effect_text, keywords_text
 from rules.engine.vocabulary import (
@@ -40,7 +41,6 @@ from rules.engine.vocabulary import (
 PAGE = Path(__file__).with_name("VOCABULARY.md")
 REGENERATE = "python -m rules.engine.reference --write"
 _RULE_ID = re.compile(r"\bR\d+(?:\.\d+)*\b")
-KEYWORD_RULES = {"shield": "R4.8", "react": "R4.9", "regenerate": "R4.10"}
 
 # (section id, heading, field registry) for the sections made of fields.
 FIELD_SECTIONS: tuple[tuple[str, str, Mapping[str, Field]], ...] = (
@@ -123,8 +123,9 @@ def reference_entries() -> list[dict[str, Any]]:
             entries.append(_entry(section, name, spec.doc, rule_ids(spec.doc),
                                   FIELD_EXAMPLES.get((section, name)),
                                   field=field_info(name, spec)))
-    for code, rule in KEYWORD_RULES.items():
-        entries.append({"section": "keyword", "name": code, "doc": "", "rule": rule,
+    for kw in all_keywords():
+        code = kw.code
+        entries.append({"section": "keyword", "name": code, "doc": "", "rule": kw.rule,
                         "example": {"keywords": [code]}, "example_form": "keywords",
                         "text_en": keywords_text([code], "en"),
                         "text_zh": keywords_text([code], "zh")})

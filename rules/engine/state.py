@@ -92,8 +92,5 @@ class Player:
         clone.marked = list(self.marked)
         return clone
 
-    def minion_count(self) -> int:
-        return sum(1 for m in self.minions if m is not None)
-
     def empty_slots(self) -> list[int]:
         return [i for i, m in enumerate(self.minions) if m is None]

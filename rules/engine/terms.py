@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
+from rules.engine.basics import ATTRIBUTES, KEYWORDS, RARITIES
 
 # ---------------------------------------------------------------- registries
 
@@ -120,7 +120,7 @@ EFFECTS: dict[str, Term] = {t.name: t for t in [
                  "target": Field("target", required=True),
                  "duration": Field("enum", default="permanent", choices=DURATIONS)},
          rule="R2.3.4"),
-    Term("grant_keyword", "Give minions a keyword (shield, react, regenerate).",
+    Term("grant_keyword", "Give minions a keyword (any keyword of the registry).",
          {"do": "grant_keyword", "keyword": "shield", "target": "self"},
          fields={"keyword": Field("enum", required=True, choices=KEYWORDS),
                  "target": Field("target", required=True),

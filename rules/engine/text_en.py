@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rules.engine.keywords import keyword_names
 from rules.engine.text_base import (
     MSG_NO_TEXT,
     SELECTED_PICKS,
@@ -21,7 +22,7 @@ from rules.engine.text_base import (
     target_is_plural,
 )
 
-KEYWORDS = {"shield": "Shield", "react": "Re-act", "regenerate": "Regenerate"}
+KEYWORDS = keyword_names("en")        # the keyword registry's English names (live)
 SIDES = {"ally": "allied", "enemy": "enemy", "any": ""}
 HEROES = {"own": "your hero", "enemy": "the enemy hero", "both": "each hero"}
 ZONES = {"hand": ("hand", "hands"), "graveyard": ("graveyard", "graveyards"),

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rules.engine.keywords import keyword_names
 from rules.engine.text_base import MSG_NO_TEXT, SELECTED_PICKS, Ctx, Data, split_amount
 
-KEYWORDS = {"shield": "护盾", "react": "再动", "regenerate": "再生"}
+KEYWORDS = keyword_names("zh")        # the keyword registry's Chinese names (live)
 ATTRIBUTES = {"fire": "火", "grass": "草", "water": "水", "light": "光", "dark": "暗"}
 SIDES = {"ally": "友方", "enemy": "敌方", "any": ""}
 HEROES = {"own": "己方英雄", "enemy": "敌方英雄", "both": "双方英雄"}

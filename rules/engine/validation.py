@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine.cards import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
+from rules.engine.basics import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
 from rules.engine.terms import (
     ABILITY_FIELDS,
     AMOUNT_FIELDS,

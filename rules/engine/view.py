@@ -59,10 +59,6 @@ class MinionView:
         return (self.owner == self._viewer == game.active and minion.awake
                 and minion.attacks_left > 0)
 
-    @property
-    def can_attack_hero(self) -> bool:
-        return self.can_attack and self._game._may_attack_hero(self._minion)
-
     def to_dict(self) -> dict[str, Any]:
         if self.card is None:
             return {"slot": self.slot, "hidden": True, "awake": False}
@@ -126,11 +122,6 @@ class PlayerView:
         if self._game.to_move != self.player:
             return []
         return self._game.legal_actions()
-
-    def decision_data(self) -> tuple:
-        """What the pending decision offers (slots, hand positions, option numbers)."""
-        decision = self._game.decision
-        return () if decision is None or decision.player != self.player else decision.data
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -9,7 +9,7 @@ Invariants: ``validate_abilities`` returns every problem with a JSON-path-like l
 returns plain dicts with every default filled in and every shorthand target expanded.
 """
 
-from rules.engine.cards import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
+from rules.engine.basics import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
 from rules.engine.normalise import (
     normalise_abilities,
     normalise_effects,

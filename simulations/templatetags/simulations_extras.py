@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from cards.language import frozen_card_name
 
 register = template.Library()
 
@@ -12,7 +17,7 @@ def pct(value) -> str:
     """0.5312 → "53.1 %"; None → "—"."""
     if value is None or value == "":
         return "—"
-    return f"{float(value) * 100:.1f} %"
+    return _("{number} %").format(number=number_format(round(float(value) * 100, 1), 1))
 
 
 @register.filter
@@ -20,18 +25,33 @@ def signed_pct(value) -> str:
     """0.031 → "+3.1 pts" (a change between two rates, in percentage points)."""
     if value is None:
         return "—"
-    return f"{float(value) * 100:+.1f} pts"
+    change = round(float(value) * 100, 1)
+    number = number_format(abs(change), 1)
+    return _("{sign}{number} pts").format(sign="-" if change < 0 else "+", number=number)
+
+
+@register.filter
+def pvalue(value) -> str:
+    """A p-value as people read it: 0.0312 → "0.031", 8.1e-05 → "8.1·10⁻⁵"."""
+    if value is None:
+        return "—"
+    value = float(value)
+    if value >= 0.001:
+        return f"{value:.3f}".rstrip("0").rstrip(".") if value < 1 else "1"
+    mantissa, exponent = f"{value:.1e}".split("e")
+    digits = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{mantissa}·10{digits}"
 
 
 @register.filter
 def card_name(code: str, run) -> str:
-    return run.cards.get(code, {}).get("name_en", code)
+    return frozen_card_name(run.cards, code)
 
 
 @register.filter
 def index_name(decks, index) -> str:
     try:
-        return decks[int(index)].get("name") or f"Deck {int(index) + 1}"
+        return decks[int(index)].get("name") or _("Deck {number}").format(number=int(index) + 1)
     except (IndexError, TypeError, ValueError):
         return "?"
 
@@ -53,8 +73,53 @@ def card_sides(report) -> list:
 def deck_simulations(context, deck, limit: int = 5):
     """A deck page's "Simulate" button and its latest runs:
     ``{% load simulations_extras %}{% deck_simulations deck %}``."""
-    from simulations.selectors import runs_listed
+    from simulations.selectors import runs_listed, runs_with_rates
 
     user = context.get("user")
-    runs = list(runs_listed(user, deck_uid=deck.uid)[:limit])
+    runs = runs_with_rates(runs_listed(user, deck_uid=deck.uid)[:limit])
     return {"deck": deck, "runs": runs, "user": user}
+
+
+AGENT_NAMES = {"greedy": gettext_lazy("greedy"), "random": gettext_lazy("random"),
+               "search": gettext_lazy("search")}
+
+
+@register.filter
+def agent_name(code: str) -> str:
+    """An AI player's name in the page's language (``greedy`` → "贪心")."""
+    return str(AGENT_NAMES.get(code, code))
+
+
+@register.filter
+def ruleset_words(ruleset):
+    """A run's ruleset in sentences (``.summary``, ``.every``)."""
+    from simulations.wording import ruleset_words as words
+
+    return words(ruleset)
+
+
+@register.filter
+def duration(seconds) -> str:
+    """83.2 → "1 min 24 s"; 3725 → "1 h 2 min"; under 10 s → "a few seconds"."""
+    if seconds is None:
+        return "—"
+    seconds = int(round(float(seconds)))
+    if seconds < 10:
+        return str(gettext_lazy("a few seconds"))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return str(gettext_lazy("{h} h {m} min")).format(h=hours, m=minutes)
+    if minutes:
+        return str(gettext_lazy("{m} min {s} s")).format(m=minutes, s=secs)
+    return str(gettext_lazy("{s} s")).format(s=secs)
+
+
+@register.filter
+def win_rate(run) -> str:
+    """Deck A's win rate of a run from ``runs_with_rates``: "53.1 % of 200"; "—" if none."""
+    games = getattr(run, "deck_a_games", 0)
+    if not games:
+        return "—"
+    return str(gettext_lazy("{rate} of {games}")).format(
+        rate=f"{run.deck_a_wins / games * 100:.1f} %", games=games)

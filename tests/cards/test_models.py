@@ -7,9 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from cards.adapters import card_defs
 from cards.models import Card
-from cards.selectors import card_data_version
+from cards.selectors import card_data_version, card_defs
 from rules.cardset import TEST_SET, load_card_set
 from rules.engine.vocabulary import MSG_CARD_FIELD, MSG_CARD_FORBIDDEN, MSG_TRIGGER_KIND
 

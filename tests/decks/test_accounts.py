@@ -49,7 +49,8 @@ def test_log_in_and_log_out(client, alice):
     good = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD,
                                                    "next": "/decks/?mine=true"})
     assert good["Location"] == "/decks/?mine=true"
-    assert "Signed in as <strong>alice</strong>" in client.get("/decks/").content.decode()
+    assert 'Signed in as <a href="/accounts/profile/"><strong>alice</strong></a>' in \
+        client.get("/decks/").content.decode()
     assert client.post(reverse("accounts:logout"))["Location"] == "/decks/"
     assert "Log in" in client.get("/decks/").content.decode()
 

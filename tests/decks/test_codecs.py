@@ -156,7 +156,7 @@ def test_csv_reads_a_spreadsheet_without_the_section_column():
     assert deck.heroes == ("T-H01",) and deck.counts == {"T-M01": 3, "T-I01": 2}
     assert problems("count,code\nthree,T-M01\n", "csv") == [
         "line 2: the count 'three' is not a whole number; write 1 or more."]
-    assert problems("hello\n", "csv")[0].startswith("The first row must name the columns")
+    assert problems("hello\n", "csv")[0].startswith("line 1: The first row must name the columns")
 
 
 def test_deck_codes_are_short_versioned_and_checked():
@@ -167,7 +167,7 @@ def test_deck_codes_are_short_versioned_and_checked():
     assert again.format_code == "standard"
     damaged = code[:-3] + ("A" if code[-3] != "A" else "B") + code[-2:]
     assert "damaged" in problems(damaged, "code")[0]
-    assert problems("not a code at all", "code") == [deckcode.NOT_A_CODE]
+    assert problems("not a code at all", "code") == ["line 1: " + deckcode.NOT_A_CODE]
 
 
 def test_a_newer_deck_code_version_says_so():
@@ -177,13 +177,13 @@ def test_a_newer_deck_code_version_says_so():
     body = bytes([2, 0, 0, 0])
     data = body + (zlib.crc32(body) & 0xFFFF).to_bytes(2, "big")
     newer = base64.urlsafe_b64encode(data).decode().rstrip("=")
-    assert problems(newer, "code") == [deckcode.NEWER.format(version=2, known=1)]
+    assert problems(newer, "code") == ["line 1: " + deckcode.NEWER.format(version=2, known=1)]
 
 
 def test_a_code_naming_unknown_cards_lists_them():
     code = deckcode.encode_deck_code(Deck(heroes=("ZZ-H",), counts={"ZZ-1": 1}))
-    assert problems(code, "code") == [deckcode.UNKNOWN.format(code="ZZ-H"),
-                                      deckcode.UNKNOWN.format(code="ZZ-1")]
+    assert problems(code, "code") == ["line 1: " + deckcode.UNKNOWN.format(code="ZZ-H"),
+                                      "line 1: " + deckcode.UNKNOWN.format(code="ZZ-1")]
 
 
 @pytest.mark.parametrize("pasted, expected", [

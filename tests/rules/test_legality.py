@@ -94,7 +94,7 @@ def test_r5_3_the_fix_names_the_card_in_chinese_when_asked():
     """Rule: R5.3"""
     deck = legal_deck(counts={"T-M01": 1, "T-M12": 2})
     [problem] = check_deck(deck, CARDS, lang="zh")
-    assert problem.fix == "remove 1 × 夜之龙"
+    assert problem.fix == "移除 1 张「夜之龙」"
 
 
 def test_r5_3_other_rarities_are_limited_to_three():
@@ -196,3 +196,35 @@ def test_catalogue_like_objects_work_as_well_as_card_defs():
     assert check_deck(legal_deck(counts={"T-M12": 2}), rows) == check_deck(
         legal_deck(counts={"T-M12": 2}), CARDS)
 
+
+
+def test_every_message_has_a_chinese_entry_with_the_same_fields():
+    """Rule: R5 (the engine's own two-language catalogue; the site picks by the page)"""
+    import string
+
+    from rules import legality_zh
+
+    english = {name: value for name, value in vars(legality).items()
+               if name.isupper() and isinstance(value, str) and name != "RARITY_ORDER"}
+    assert set(english) == set(legality_zh.MESSAGES)
+
+    def fields(text: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+    for name, text in english.items():
+        assert fields(legality_zh.MESSAGES[name]) == fields(text), name
+
+
+def test_r5_problems_read_in_chinese_when_asked():
+    """Rule: R5.1, R5.2, R5.3"""
+    deck = Deck(heroes=(), counts={"T-M05": 2, "T-M12": 3})
+    problems = check_deck(deck, CARDS, lang="zh")
+    assert [p.code for p in problems] == ["hero_missing", "deck_too_small", "copy_limit"]
+    hero, size, copies = problems
+    assert hero.message == "卡组没有英雄;Standard赛制需要恰好 1 张英雄卡。"
+    assert hero.fix == "选择一张英雄卡"
+    assert size.message == "卡组有 5 张卡;Standard赛制需要恰好 30 张。"
+    assert size.fix == "再加入 25 张卡"
+    assert copies.fix == "移除 2 张「夜之龙」"
+    assert not any(ch.isascii() and ch.isalpha() for p in problems
+                   for ch in (p.message + p.fix).replace("Standard", "").replace("UR", ""))

@@ -130,7 +130,7 @@ def test_what_if(api):
     assert what_if["card_out"] == "T-M02" and len(what_if["pairings"]) == 1
     bad = api.post(f"/api/simulations/{base.uid}/what-if/",
                    {"card_out": "T-M09", "card_in": "T-M05"}, format="json")
-    assert bad.status_code == 400 and "has no card T-M09" in bad.json()["card_out"][0]
+    assert bad.status_code == 400 and "has no Tide Caller to swap out" in bad.json()["card_out"][0]
 
 
 def test_kept_games_can_be_fetched_with_their_log(api):
@@ -172,7 +172,25 @@ def test_submissions_are_throttled(api, settings):
     assert submit(api).status_code == 201
     assert submit(api).status_code == 201
     response = submit(api)
-    assert response.status_code == 429 and "throttled" in response.json()["detail"]
+    assert response.status_code == 429
+    assert response.json()["detail"].startswith("Too many simulation submissions from you")
+    assert int(response["Retry-After"]) > 0
+
+
+def test_options_and_reads_never_use_up_the_submission_budget(api, settings, client, alice):
+    settings.SIMULATIONS_SUBMIT_RATE = "2/hour"
+    settings.SIMULATIONS_MAX_ACTIVE_PER_USER = 10
+    base = submit(api).json()["uid"]
+    for _ in range(5):
+        assert api.options(f"/api/simulations/{base}/what-if/").status_code == 200
+        assert api.options("/api/simulations/").status_code == 200
+        assert api.get("/api/simulations/").status_code == 200
+    assert submit(api).status_code == 201                     # the second of two
+    client.force_login(alice)                                  # the page shares the budget
+    page = client.post("/simulations/new/", {
+        "kind": "match", "deck": DAWN, "opponents": [DUSK], "games": "10",
+        "agent_a": "greedy", "agent_b": "random"})
+    assert page.status_code == 400 and SimulationRun.objects.count() == 2
 
 
 def test_the_cap_on_runs_in_flight_is_a_400(api, settings):

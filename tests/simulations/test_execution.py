@@ -159,7 +159,7 @@ def test_an_error_outside_the_games_is_kept_and_retried_after_a_backoff(run, mon
 
     chunk_id = run.chunks.get(index=0).pk
     with monkeypatch.context() as patch:
-        patch.setattr(execution, "play_game", broken)
+        patch.setattr(execution, "play_games", broken)
         assert chunk_execute(chunk_id=chunk_id, claim="x", worker="w") == "error"
     chunk = Chunk.objects.get(pk=chunk_id)
     assert chunk.state == ChunkState.PENDING and "out of cheese" in chunk.error

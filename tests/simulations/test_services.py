@@ -8,10 +8,11 @@ import pytest
 from cards.models import Card
 from decks.drafts import Draft
 from decks.services import deck_save
-from rules.stats import wilson_interval
+from rules.intervals import Moments, cluster_rate, games_rate
 from simulations import services
+from simulations.comparison import unpaired_change
 from simulations.models import RunStatus
-from simulations.results import difference_interval, run_results
+from simulations.results import run_results
 from simulations.services import (
     SimulationInputError,
     simulation_cancel,
@@ -69,7 +70,7 @@ def test_games_are_whole_seat_swapped_pairs_split_into_even_chunks(catalogue):
 def test_bad_input_is_refused_with_a_clear_message(catalogue, changes, field, message):
     with pytest.raises(SimulationInputError) as caught:
         submit(None, **changes)
-    assert caught.value.field == field and message in caught.value.message
+    assert caught.value.field == field and str(message) in caught.value.message
 
 
 def test_decks_that_cannot_be_simulated_are_refused(alice, bob, make_deck):
@@ -114,8 +115,13 @@ def test_results_report_the_interval_draws_errors_seats_and_lengths(catalogue):
     (report,) = run_results(run)["matchups"]
     done = report["wins"] + report["losses"] + report["draws"]
     assert done + report["errors"] == 24
-    low, high = wilson_interval(report["wins"], done)
-    assert (report["win_rate"]["low"], report["win_rate"]["high"]) == (low, high)
+    # The interval is the pair-aware one of the games' outcomes, two by two (one seed each).
+    outcomes = report["outcomes"]
+    pairs = [outcomes[i:i + 2] for i in range(0, len(outcomes), 2)]
+    expected = cluster_rate(Moments.of((p.count("a"), sum(c in "abd" for c in p))
+                                       for p in pairs))
+    assert report["win_rate"] == expected and expected["pairs"] == 12
+    assert report["draws_count_as"] == "not won"
     assert report["going_first"]["games"] + report["going_second"]["games"] == done
     assert sum(report["lengths"].values()) == done
     assert report["cards_a"] and report["cards_a"][0]["name"]
@@ -132,6 +138,8 @@ def test_a_what_if_replays_the_same_seeds_with_one_card_swapped(alice, catalogue
     counts = what_if.decks[0]["cards"]
     assert "T-M02" not in counts and counts["T-M05"] == base.decks[0]["cards"]["T-M02"]
     assert what_if.decks[1] == base.decks[1]
+    assert what_if.decks[0]["name"] == f"{base.decks[0]['name']} (Thorn Boar → Dusk Stalker)"
+    assert what_if.label.endswith("what if Thorn Boar → Dusk Stalker")
     play_all(what_if)
     report = run_results(what_if)["what_if"]
     (row,) = report["pairings"]
@@ -146,7 +154,7 @@ def test_a_what_if_can_swap_the_hero_but_only_for_a_hero(alice, catalogue):
     with pytest.raises(SimulationInputError, match="only be swapped for another hero"):
         simulation_what_if(base=base, owner=alice, deck_index=0, card_out="T-H01",
                            card_in="T-M01")
-    with pytest.raises(SimulationInputError, match="has no card T-M09"):
+    with pytest.raises(SimulationInputError, match="has no Tide Caller to swap out"):
         simulation_what_if(base=base, owner=alice, deck_index=0, card_out="T-M09",
                            card_in="T-M01")
     run = simulation_what_if(base=base, owner=alice, deck_index=0, card_out="T-H01",
@@ -179,10 +187,15 @@ def test_a_gauntlet_plays_one_deck_against_each_other(alice, make_deck):
     assert run.label == "Ember Test vs 2 decks (gauntlet)"
 
 
-def test_difference_interval_contains_the_difference():
-    low, high = difference_interval(60, 100, 50, 100)
-    assert low < 0.1 < high and high - low < 0.3
-    assert difference_interval(0, 0, 1, 2) == (-1.0, 1.0)
+def test_the_unpaired_fallback_is_newcombes_interval():
+    """With plain Wilson intervals on each side it is statsmodels' Newcombe interval."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    change = unpaired_change(games_rate(50, 100), games_rate(60, 100))
+    low, high = confint_proportions_2indep(60, 100, 50, 100, method="newcomb")
+    assert change["change"] == pytest.approx(0.1) and change["method"] == "unpaired"
+    assert (change["low"], change["high"]) == (pytest.approx(low), pytest.approx(high))
+    assert unpaired_change(games_rate(0, 0), games_rate(1, 2))["change"] is None
 
 
 def test_a_public_run_cannot_show_someone_elses_unlisted_deck(alice, bob, make_deck):

@@ -85,3 +85,25 @@ def test_simulate_via_celery_prints_what_the_in_process_command_prints(worker):
     assert celery_text == in_process_text and celery_json == in_process_json
     assert "12 games in seat-swapped pairs, seed 3" in celery_text
     assert SimulationRun.objects.filter(status=RunStatus.DONE).count() == 2
+
+
+def test_simulate_via_celery_plays_a_patch_file_like_the_in_process_command(worker, tmp_path):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = tmp_path / "pup.json"
+    path.write_text('{"name": "Pup +1", "changes": [{"card": "T-M01", "field": "attack", '
+                    '"value": 3}]}', encoding="utf-8")
+    args = ["--deck-a", "Dawn Test", "--deck-b", "Dusk Test", "--set",
+            "rules/data/test_set.yaml", "--games", "8", "--seed", "3", "--patch", str(path),
+            "--json"]
+    outputs = []
+    for extra in ([], ["--via-celery", "--chunk-size", "4", "--timeout", "60"]):
+        out = StringIO()
+        call_command("simulate", *args, *extra, stdout=out)
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1]
+    assert '"text": "Ember Pup: attack 2 \\u2192 3"' in outputs[1]
+    run = SimulationRun.objects.get()
+    assert run.patch["name"] == "Pup +1" and run.cards["T-M01"]["attack"] == 3

@@ -1,20 +1,37 @@
-"""python manage.py simulate — the decks app's in-process command, plus ``--via-celery``.
-
-This app is listed before ``decks`` in INSTALLED_APPS, so this command is the one Django runs;
-without ``--via-celery`` it is exactly the decks app's command.
-"""
+"""python manage.py simulate — play simulated games between two decks: in this process, or on
+the Celery workers with ``--via-celery`` (same games, same report for the same seed)."""
 
 from __future__ import annotations
 
-from decks.management.commands.simulate import Command as InProcessCommand
+from django.core.management.base import BaseCommand
+
+from rules.agents import AGENT_NAMES, DEFAULT_AGENT
+from simulations.cli import run_in_process, run_via_celery
 
 
-class Command(InProcessCommand):
-    help = (InProcessCommand.help + " With --via-celery the games are played by Celery workers: "
-            "the run is submitted (decks frozen, split into chunks) and followed to the end.")
+class Command(BaseCommand):
+    help = ("Play N simulated games of deck A against deck B (seat-swapped pairs) and print "
+            "wins, draws, errors, win rate with a Wilson 95 % interval, win rates going first "
+            "and second, and average game length. Same seed, same output. With --via-celery "
+            "the games are played by Celery workers: the run is submitted (decks frozen, split "
+            "into chunks) and followed to the end.")
 
     def add_arguments(self, parser):
-        super().add_arguments(parser)
+        parser.add_argument("--deck-a", required=True, help="starter deck name (see --list)")
+        parser.add_argument("--deck-b", required=True)
+        parser.add_argument("--games", type=int, default=100)
+        parser.add_argument("--seed", type=int, default=1)
+        agents = f"one of: {', '.join(AGENT_NAMES)} (default {DEFAULT_AGENT})"
+        parser.add_argument("--agent-a", default=DEFAULT_AGENT, help=agents)
+        parser.add_argument("--agent-b", default=DEFAULT_AGENT, help=agents)
+        parser.add_argument("--set", dest="card_set", default=None,
+                            help="a card set YAML file (default: the core set)")
+        parser.add_argument("--ruleset", default=None,
+                            help='ruleset options as JSON, e.g. \'{"hero_advantage": false}\'')
+        parser.add_argument("--patch", default=None, metavar="FILE",
+                            help="a balance patch (JSON, see docs/patches.md) played by both "
+                                 "decks; the card set itself is not changed")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
         group = parser.add_argument_group("on Celery workers")
         group.add_argument("--via-celery", action="store_true",
                            help="submit the run to the workers and follow its progress")
@@ -30,8 +47,7 @@ class Command(InProcessCommand):
                            help="give up following after this many seconds")
 
     def handle(self, *args, **opts):
-        if not opts["via_celery"]:
-            return super().handle(*args, **opts)
-        from simulations.cli import run_via_celery
-
-        run_via_celery(self, opts)
+        if opts["via_celery"]:
+            run_via_celery(self, opts)
+        else:
+            run_in_process(self, opts)

@@ -48,3 +48,12 @@ def test_unknown_deck_lists_the_known_ones():
     with pytest.raises(CommandError, match="known: Dawn Test, Dusk Test"):
         call_command("simulate", "--deck-a", "Nope", "--deck-b", "Dusk Test",
                      "--set", "rules/data/test_set.yaml")
+
+
+def test_the_report_says_how_draws_count_and_what_the_interval_is_computed_on():
+    text = run("--games", "20", "--seed", "4")
+    assert "(20 games in 10 pairs)" in text and "draws count as not won" in text
+    data = json.loads(run("--games", "20", "--seed", "4", "--json"))
+    assert {"rate", "low", "high"} <= set(data["win_rate"])
+    assert data["win_rate"]["pairs"] == 10 and data["win_rate"]["method"] == "pairs"
+    assert data["draws_count_as"] == "not won"

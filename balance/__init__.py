@@ -1,0 +1,1 @@
+"""Balance search jobs on the Celery workers: the fewest card changes that make a field fair."""

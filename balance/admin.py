@@ -1,0 +1,10 @@
+from django.contrib import admin
+
+from balance.models import BalanceJob
+
+
+@admin.register(BalanceJob)
+class BalanceJobAdmin(admin.ModelAdmin):
+    list_display = ("label", "owner", "status", "games_played", "created_at")
+    list_filter = ("status",)
+    readonly_fields = [f.name for f in BalanceJob._meta.fields]

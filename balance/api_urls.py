@@ -1,0 +1,15 @@
+"""The balance search API, mounted at /api/balance-searches/."""
+
+from django.urls import path
+
+from balance import apis
+
+app_name = "balance-api"
+
+urlpatterns = [
+    path("", apis.SearchListCreateApi.as_view(), name="list"),
+    path("<str:uid>/", apis.SearchDetailApi.as_view(), name="detail"),
+    path("<str:uid>/cancel/", apis.SearchCancelApi.as_view(), name="cancel"),
+    path("<str:uid>/candidates/<int:index>/run/", apis.CandidateRunApi.as_view(),
+         name="candidate-run"),
+]

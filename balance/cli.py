@@ -1,0 +1,232 @@
+"""``python manage.py balance_search``: options, progress lines, the printed report, and
+``--via-celery`` (the search as a job for the workers, followed to its end).
+
+The search itself is ``rules.balance_search`` (pure Python); this module reads the command's
+options into a ``Problem``, prints progress to stderr, and prints the re-verified Pareto front,
+the best patch's matchups, and the ``simulate`` commands that replay each verified matchup.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rules.balance_search import (
+    BLOCK,
+    EvalTask,
+    Evaluator,
+    Field,
+    Problem,
+    SearchResult,
+    SearchSpace,
+    SpaceError,
+)
+from rules.balance_search.evaluate import matchup_seed
+from rules.balance_search.memo import field_matchups
+from rules.balance_search.search import VERIFY_FRONT
+
+BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
+BAD_MAX_CHANGES = "--max-changes: give a whole number from 1 to 20 (got {value})."
+BAD_BUDGET = "--budget-minutes: give a positive number of minutes (got {value})."
+FEW_DECKS = "--decks: a field needs at least two decks (got {count})."
+BAD_VERIFY = "--verify-games: give at least 100 games (got {value})."
+
+
+class OptionError(ValueError):
+    pass
+
+
+def parse_band(text: str) -> tuple[float, float]:
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*", text or "")
+    if not match:
+        raise OptionError(BAD_BAND.format(value=text))
+    low, high = float(match[1]) / 100, float(match[2]) / 100
+    if not 0 <= low < 0.5 < high <= 1:
+        raise OptionError(BAD_BAND.format(value=text))
+    return low, high
+
+
+def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
+    """The search the options describe; OptionError or SpaceError says what to fix."""
+    if len(field.decks) < 2:
+        raise OptionError(FEW_DECKS.format(count=len(field.decks)))
+    if not 1 <= opts["max_changes"] <= 20:
+        raise OptionError(BAD_MAX_CHANGES.format(value=opts["max_changes"]))
+    if opts["verify_games"] < 100:
+        raise OptionError(BAD_VERIFY.format(value=opts["verify_games"]))
+    minutes = opts.get("budget_minutes")
+    if minutes is not None and minutes <= 0:
+        raise OptionError(BAD_BUDGET.format(value=minutes))
+    fields = [f.strip() for f in (opts.get("fields") or "cost,attack,hp").split(",") if f.strip()]
+    only = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()] or None
+    space = SearchSpace.for_decks(field.decks, field.cards, only=only, fields=fields,
+                                  spread=opts.get("spread") or 2)
+    return Problem(field=field, space=space, band=parse_band(opts["band"]),
+                   max_changes=opts["max_changes"], seed=opts["seed"],
+                   budget_games=opts.get("budget_games") or 10_000_000,
+                   verify_games=opts["verify_games"])
+
+
+class Clock:
+    """Stops the search in time to re-verify within ``minutes`` (None: no time limit)."""
+
+    def __init__(self, minutes: float | None, problem: Problem):
+        self.start = time.monotonic()
+        self.limit = None if minutes is None else minutes * 60
+        matchups = len(field_matchups(len(problem.field.decks)))
+        self.verify_games = (1 + VERIFY_FRONT) * matchups * problem.verify_games
+        self.games = 0
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def should_stop(self) -> bool:
+        if self.limit is None or self.games == 0:
+            return False
+        rate = self.games / max(self.elapsed, 1e-6)
+        return self.elapsed + self.verify_games / rate > self.limit
+
+
+def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) -> tuple[int, float]:
+    """Games the search can play in ``minutes`` on this machine now, leaving time to
+    re-verify: measured by playing a few blocks of the first matchup (then thrown away)."""
+    probe = [EvalTask((), 0, 1, seed, seed % 7, 2) for seed in (11, 12, 13, 14)]
+    start = time.monotonic()
+    evaluator.evaluate(probe)
+    rate = sum(t.games for t in probe) / max(time.monotonic() - start, 1e-6)
+    matchups = len(field_matchups(len(problem.field.decks)))
+    verify = (1 + VERIFY_FRONT) * matchups * problem.verify_games
+    return max(int(rate * minutes * 60 * 0.9) - verify, 20 * BLOCK * matchups), rate
+
+
+def progress_line(clock: Clock, event: dict[str, Any]) -> str:
+    clock.games = max(clock.games, event["games"])
+    phase = event["phase"]
+    detail = {
+        "baseline": lambda: f"unpatched field: worst {_pct(event['baseline']['worst_distance'])}"
+                            f" from 50 %, {event['baseline']['outside']} outside the band",
+        "screening": lambda: f"{event.get('screened', 0)}/{event['moves']} single changes",
+        "racing": lambda: f"round {event['round']}: {event['candidates']} candidates at "
+                          f"{event['rung_games']} games a matchup",
+        "verifying": lambda: f"{event['candidates']} patches (the unpatched field included) at "
+                             f"{event['games_each']} games a matchup on fresh seeds",
+        "done": lambda: "verified",
+    }[phase]()
+    best = event.get("best")
+    shown = (f" | best: {best['changes']} changes, worst {_pct(best['worst_distance'])}, "
+             f"{best['outside']} outside" if best else "")
+    return (f"[{clock.elapsed:6.0f} s] {phase:<9} {detail} | {event['games']:,} games"
+            f"{shown}")
+
+
+def _pct(distance: float) -> str:
+    return f"±{distance * 100:.1f} %"
+
+
+def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
+                out: str | None, elapsed: float) -> str:
+    low, high = problem.band
+    lines = [f"Balance search over {len(names)} decks ({problem.field.agent} agent), band "
+             f"{low * 100:g}-{high * 100:g} %, at most {problem.max_changes} changes.",
+             f"Searched {result.games_searched:,} games ({result.evaluations} candidate "
+             f"evaluations, {result.moves_screened} single changes screened); verified "
+             f"{result.games_verified:,} games on fresh seeds; {elapsed:.0f} s wall time.", "",
+             "Pareto front (verified, "
+             f"{problem.verify_games:,} games a matchup):",
+             f"  {'changes':>7}  {'size':>4}  {'worst':>7}  {'outside':>7}"]
+    for s in [result.baseline, *result.front]:
+        lines.append(f"  {s.changes:>7}  {sum(m.size for m in s.moves):>4}  "
+                     f"{_pct(s.worst):>7}  {s.outside:>7}"
+                     + ("   (unpatched)" if not s.moves else ""))
+    best = result.best
+    if best is None:
+        lines.append("\nNo candidate was verified.")
+        return "\n".join(lines)
+    lines += ["", f"Best verified patch: {best.changes} changes, worst matchup "
+                  f"{_pct(best.worst)} from 50 %, {best.outside} outside the band."]
+    lines += [f"  {c.card}.{c.field} = {c.value}" for c in best.patch().changes]
+    lines += ["", "Matchups (verified):"]
+    for row in best.matchup_rows(names):
+        lines.append(f"  {row['a']:>14} vs {row['b']:<14} {row['rate'] * 100:5.1f} %  "
+                     f"[{row['low'] * 100:4.1f}, {row['high'] * 100:4.1f}]")
+    if out:
+        lines += ["", f"Wrote {out}. Replay a verified matchup with:"]
+        a, b = field_matchups(len(names))[0]
+        seed = matchup_seed(problem.seed, a, b, fresh=1)
+        lines.append(f"  python manage.py simulate --deck-a \"{names[a]}\" --deck-b "
+                     f"\"{names[b]}\" --agent-a {problem.field.agent} --agent-b "
+                     f"{problem.field.agent} --games {problem.verify_games} --seed {seed} "
+                     f"--patch {out}")
+        lines.append("  (each matchup's seed is in the JSON report under \"replay\")")
+    return "\n".join(lines)
+
+
+def replay_commands(problem: Problem, names: Sequence[str], out: str) -> list[dict[str, Any]]:
+    """The simulate command that replays each verified matchup of the best patch exactly."""
+    agent = problem.field.agent
+    rows = []
+    for a, b in field_matchups(len(names)):
+        seed = matchup_seed(problem.seed, a, b, fresh=1)
+        rows.append({"a": names[a], "b": names[b], "seed": seed,
+                     "command": f"python manage.py simulate --deck-a \"{names[a]}\" --deck-b "
+                                f"\"{names[b]}\" --agent-a {agent} --agent-b {agent} --games "
+                                f"{problem.verify_games} --seed {seed} --patch {out}"})
+    return rows
+
+
+__all__ = ["Clock", "OptionError", "SpaceError", "build_problem", "parse_band",
+           "progress_line", "replay_commands", "report_text"]
+
+
+def run_via_celery(command, opts: dict[str, Any]) -> None:
+    """Submit the search as a job for the workers (the catalogue's starter decks by name) and
+    follow its progress; print the job's id with ``--no-wait``."""
+    from django.core.management.base import CommandError
+
+    from balance.models import BalanceJob
+    from balance.reaper import reap_soon
+    from balance.services import BalanceInputError, balance_job_request
+    from simulations.sources import STARTER_PREFIX, starter_decks
+
+    names = opts["decks"] or [d["name"] for d in starter_decks()]
+    fields = [f.strip() for f in (opts.get("fields") or "").split(",") if f.strip()]
+    cards = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()] or None
+    try:
+        job = balance_job_request(
+            user=None, deck_specs=[f"{STARTER_PREFIX}{n}" for n in names], agent=opts["agent"],
+            band=parse_band(opts["band"]), max_changes=opts["max_changes"],
+            budget_games=opts.get("budget_games") or 300_000,
+            verify_games=opts["verify_games"], fields=fields or ("cost", "attack", "hp"),
+            allowed_cards=cards, seed=opts["seed"], is_public=True)
+    except (BalanceInputError, OptionError) as exc:
+        raise CommandError(getattr(exc, "message", str(exc))) from None
+    if opts.get("no_wait"):
+        command.stdout.write(job.uid)
+        return
+    clock = Clock(None, _problem_stub(len(names), opts["verify_games"]))
+    last = None
+    while True:
+        job = BalanceJob.objects.get(pk=job.pk)
+        event = job.progress or {}
+        if event.get("phase") and event != last and not opts["json"]:
+            command.stderr.write(progress_line(clock, event))
+            last = event
+        if not job.is_active:
+            break
+        reap_soon()
+        time.sleep(1)
+    if job.status != "done":
+        raise CommandError(f"balance search {job.uid} {job.status}: {job.error}")
+    command.stdout.write(json.dumps(job.result, sort_keys=True) if opts["json"]
+                         else f"Balance search {job.uid} done: /balance/{job.uid}/")
+
+
+def _problem_stub(decks: int, verify_games: int) -> Problem:
+    from rules.engine.cards import DeckList
+
+    field = Field(cards={}, decks=tuple(DeckList("x", ()) for _ in range(decks)))
+    return Problem(field=field, space=SearchSpace(cards=()), verify_games=verify_games)

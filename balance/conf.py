@@ -1,0 +1,36 @@
+"""Balance search settings, read when used (tests override them).
+
+| setting | default | meaning |
+|---|---|---|
+| ``BALANCE_MAX_ACTIVE_PER_USER`` | 1 | searches a user may have queued or running at once |
+| ``BALANCE_MAX_BUDGET_GAMES`` | 3 000 000 | games one search may play (re-verification apart) |
+| ``BALANCE_MAX_ATTEMPTS`` | 5 | executions of one job before it is given up |
+| ``BALANCE_PIECE_BLOCKS`` | 4 | blocks played between two lease renewals (and cancel checks) |
+
+Leases, heartbeats and the reaper's period are the simulation service's
+(``simulations.conf``): a search is held and re-sent like a chunk.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+
+def _get(name: str, default):
+    return getattr(settings, f"BALANCE_{name}", default)
+
+
+def max_active_per_user() -> int:
+    return int(_get("MAX_ACTIVE_PER_USER", 1))
+
+
+def max_budget_games() -> int:
+    return int(_get("MAX_BUDGET_GAMES", 3_000_000))
+
+
+def max_attempts() -> int:
+    return int(_get("MAX_ATTEMPTS", 5))
+
+
+def piece_blocks() -> int:
+    return int(_get("PIECE_BLOCKS", 4))

@@ -1,0 +1,75 @@
+"""The "Balance search" form: it shapes input for the service, which decides what is valid;
+the service's messages land on the matching field."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from balance.services import BalanceInputError
+from rules.agents import DEFAULT_AGENT, agent_choices
+from rules.balance_search.space import FIELDS
+from simulations.sources import deck_choices
+
+PICK_TWO = _("Pick at least two decks.")
+FIELD_CHOICES = [("cost", _("Cost (minions and items)")), ("attack", _("Attack (minions)")),
+                 ("hp", _("HP (heroes)")), ("keywords", _("Keywords (add or remove one)")),
+                 ("attribute", _("Attribute"))]
+FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes": "max_changes",
+            "budget_games": "budget_games", "verify_games": "verify_games", "fields": "fields",
+            "allowed_cards": "allowed_cards", "seed": "seed"}
+assert [code for code, _ in FIELD_CHOICES] == list(FIELDS)
+
+
+class BalanceSearchForm(forms.Form):
+    decks = forms.MultipleChoiceField(
+        label=_("Field"), widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
+        help_text=_("Every pair of these decks is a matchup the search brings into the band."))
+    agent = forms.ChoiceField(label=_("Agent"), choices=agent_choices, initial=DEFAULT_AGENT)
+    band_low = forms.FloatField(label=_("Band from (%)"), initial=45, min_value=0, max_value=50)
+    band_high = forms.FloatField(label=_("Band to (%)"), initial=55, min_value=50, max_value=100)
+    max_changes = forms.IntegerField(label=_("Most changes"), initial=6, min_value=1,
+                                     max_value=12)
+    fields = forms.MultipleChoiceField(
+        label=_("What may change"), choices=FIELD_CHOICES, initial=["cost", "attack", "hp"],
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Numbers move at most 2 from the printed value."))
+    allowed_cards = forms.CharField(
+        label=_("Only these cards"), required=False,
+        help_text=_("Card codes separated by commas (empty: every card of the field's decks)."))
+    budget_games = forms.IntegerField(
+        label=_("Budget (games)"), initial=300_000, min_value=1,
+        help_text=_("Games the search may play before it re-verifies; two worker processes play "
+                    "about 4,000 greedy games a second."))
+    verify_games = forms.IntegerField(label=_("Re-verification (games a matchup)"), initial=2000,
+                                      min_value=1)
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0,
+                              help_text=_("Empty: a random one. The same seed and budget give "
+                                          "the same search."))
+    public = forms.BooleanField(required=False, label=_("Public: anyone can see the results"))
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        groups: dict[str, list] = {}
+        for choice in deck_choices(user):
+            groups.setdefault(choice.group, []).append((choice.spec, choice.label))
+        self.fields["decks"].choices = list(groups.items())
+
+    def clean(self):
+        data = super().clean()
+        if len(data.get("decks") or []) < 2:
+            self.add_error("decks", PICK_TWO)
+        return data
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        cards = [c.strip() for c in (data.get("allowed_cards") or "").split(",") if c.strip()]
+        return {"deck_specs": data["decks"], "agent": data["agent"],
+                "band": (data["band_low"] / 100, data["band_high"] / 100),
+                "max_changes": data["max_changes"], "budget_games": data["budget_games"],
+                "verify_games": data["verify_games"], "fields": data["fields"],
+                "allowed_cards": cards or None, "seed": data.get("seed"),
+                "is_public": data.get("public", False)}
+
+    def add_service_error(self, exc: BalanceInputError) -> None:
+        self.add_error(FIELD_OF.get(exc.field), exc.message)

@@ -1,0 +1,123 @@
+"""python manage.py balance_search — the fewest card changes that bring a field near 50 %."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from balance.cli import (
+    Clock,
+    OptionError,
+    build_problem,
+    calibrated_budget,
+    progress_line,
+    replay_commands,
+    report_text,
+    run_via_celery,
+)
+from rules.agents import make_agent
+from rules.balance_search import Field, LocalEvaluator, SpaceError, balance_search
+from rules.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+
+
+class Command(BaseCommand):
+    help = ("Search balance patches (changes to cards' cost, attack and HP) that bring every "
+            "matchup of a field of starter decks into a win-rate band with as few changes as "
+            "possible; re-verify the best on fresh seeds and write the best verified patch "
+            "(docs/patches.md format). Same seed and --budget-games, same search.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--agent", default="greedy")
+        parser.add_argument("--band", default="45-55", help="win-rate band in %% (45-55)")
+        parser.add_argument("--max-changes", type=int, default=6)
+        parser.add_argument("--out", default=None, metavar="FILE",
+                            help="write the best verified patch here (JSON)")
+        parser.add_argument("--decks", nargs="+", default=None,
+                            help="starter deck names (default: every starter deck of the set)")
+        parser.add_argument("--set", dest="card_set", default=None,
+                            help="a card set YAML file (default: the core set)")
+        parser.add_argument("--budget-minutes", type=float, default=10.0,
+                            help="wall time for search and verification (default 10)")
+        parser.add_argument("--budget-games", type=int, default=None,
+                            help="games the search may play (verification apart); with it "
+                                 "and --seed the search is reproducible")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--processes", type=int, default=2)
+        parser.add_argument("--verify-games", type=int, default=2000,
+                            help="games a matchup when re-verifying on fresh seeds")
+        parser.add_argument("--fields", default="cost,attack,hp",
+                            help="fields that may change: cost, attack, hp, keywords, attribute")
+        parser.add_argument("--cards", default=None,
+                            help="comma-separated card codes that may change (default: every "
+                                 "card of the decks, heroes included)")
+        parser.add_argument("--spread", type=int, default=2,
+                            help="how far numbers may move from printed (default ±2)")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+        group = parser.add_argument_group("on Celery workers")
+        group.add_argument("--via-celery", action="store_true",
+                           help="submit the search as a job for the workers (the catalogue's "
+                                "starter decks by name) and follow it")
+        group.add_argument("--no-wait", action="store_true",
+                           help="with --via-celery: print the job's id and return")
+
+    def handle(self, *args, **opts):
+        if opts["via_celery"]:
+            return run_via_celery(self, opts)
+        try:
+            make_agent(opts["agent"])
+        except ValueError as exc:
+            raise CommandError(f"--agent: {exc}") from None
+        field = self._field(opts)
+        try:
+            problem = build_problem(field, opts)
+        except (OptionError, SpaceError) as exc:
+            raise CommandError(str(exc)) from None
+        clock = Clock(opts["budget_minutes"], problem)
+        names = [deck.name for deck in field.decks]
+
+        def progress(event):
+            line = progress_line(clock, event)
+            if not opts["json"]:
+                sys.stderr.write(line + "\n")
+                sys.stderr.flush()
+
+        with LocalEvaluator(field, processes=max(1, opts["processes"])) as evaluator:
+            if not opts["budget_games"]:
+                budget, rate = calibrated_budget(evaluator, problem,
+                                                 opts["budget_minutes"])
+                problem = replace(problem, budget_games=budget)
+                if not opts["json"]:
+                    sys.stderr.write(f"Measured {rate:,.0f} games/s on {opts['processes']} "
+                                     f"processes: the search may play {budget:,} games.\n")
+            result = balance_search(problem, evaluator, progress=progress,
+                                    should_stop=clock.should_stop)
+        best = result.best
+        if opts["out"] and best is not None:
+            Path(opts["out"]).write_text(json.dumps(best.patch().to_dict(), indent=2,
+                                                    ensure_ascii=False) + "\n", encoding="utf-8")
+        if opts["json"]:
+            data = result.to_dict(names)
+            data.update(wall_seconds=round(clock.elapsed, 1), seed=problem.seed,
+                        replay=replay_commands(problem, names, opts["out"] or "patch.json"))
+            self.stdout.write(json.dumps(data, sort_keys=True))
+        else:
+            self.stdout.write(report_text(result, names, problem, out=opts["out"],
+                                          elapsed=clock.elapsed))
+
+    def _field(self, opts) -> Field:
+        path = Path(opts["card_set"]) if opts["card_set"] else (
+            CORE_SET if CORE_SET.exists() else TEST_SET)
+        try:
+            card_set = load_card_set(path)
+        except (CardSetError, OSError) as exc:
+            raise CommandError(f"{path}: {exc}") from None
+        try:
+            decks = [card_set.deck(n) for n in opts["decks"]] if opts["decks"] \
+                else list(card_set.decks.values())
+        except KeyError as exc:
+            raise CommandError(f"--decks: {exc.args[0]}") from None
+        return Field(cards=card_set.cards, decks=tuple(decks), agent=opts["agent"])

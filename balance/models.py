@@ -1,0 +1,111 @@
+"""Balance search jobs and the blocks of games they have played.
+
+Invariants:
+- A job is frozen at submission like a simulation run: its decks, the card data they use, the
+  agent, band, limits, budget and seed are plain JSON on the row; it never reads the catalogue
+  again.
+- The database is the source of truth. A job is held by one execution at a time through a
+  lease (``claim``, ``lease_until``), renewed as it plays; a job whose lease expired is sent
+  again by the reaper. ``JobBlock`` rows hold every block of games a job has played, at most one
+  per (job, key, index) — a database constraint — so a resumed execution replays the search
+  (deterministic for its seed and game budget) and plays only the blocks that are missing.
+- Only ``balance.runner`` and ``balance.services`` write these rows.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy
+
+from simulations.models import new_uid
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued", gettext_lazy("Queued")
+    RUNNING = "running", gettext_lazy("Running")
+    DONE = "done", gettext_lazy("Done")
+    FAILED = "failed", gettext_lazy("Failed")
+    CANCELLED = "cancelled", gettext_lazy("Cancelled")
+
+
+ACTIVE_JOB_STATUSES = (JobStatus.QUEUED, JobStatus.RUNNING)
+
+
+class BalanceJob(models.Model):
+    uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
+                              blank=True, related_name="balance_jobs")
+    label = models.CharField(max_length=300)
+    is_public = models.BooleanField(default=False)
+    # What it searches, frozen at submission.
+    decks = models.JSONField(help_text="[{name, hero, cards: {code: n}, uid, version}]")
+    cards = models.JSONField(help_text="{code: card data} of every card the decks use")
+    card_data_version = models.CharField(max_length=64)
+    agent = models.CharField(max_length=20)
+    band_low = models.FloatField(default=0.45)
+    band_high = models.FloatField(default=0.55)
+    max_changes = models.PositiveSmallIntegerField(default=6)
+    fields = models.JSONField(default=list, help_text='Fields that may change: ["cost", …]')
+    allowed_cards = models.JSONField(null=True, blank=True,
+                                     help_text="Codes that may change (empty: every card).")
+    spread = models.PositiveSmallIntegerField(default=2)
+    budget_games = models.PositiveIntegerField()
+    verify_games = models.PositiveIntegerField(default=2000)
+    seed = models.BigIntegerField()
+    # Where it is.
+    status = models.CharField(max_length=10, choices=JobStatus.choices,
+                              default=JobStatus.QUEUED)
+    error = models.TextField(blank=True)
+    progress = models.JSONField(default=dict, blank=True,
+                                help_text="The search's last progress report.")
+    result = models.JSONField(null=True, blank=True,
+                              help_text="rules.balance_search.SearchResult.to_dict")
+    games_played = models.PositiveBigIntegerField(default=0)
+    claim = models.CharField(max_length=64, blank=True, help_text="Task id of the holder.")
+    worker = models.CharField(max_length=200, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    sends = models.PositiveSmallIntegerField(default=0)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "status"]),
+                   models.Index(fields=["status", "lease_until"]),
+                   models.Index(fields=["is_public", "-created_at"])]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def get_absolute_url(self) -> str:
+        return reverse("balance:detail", args=[self.uid])
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ACTIVE_JOB_STATUSES
+
+    @property
+    def deck_names(self) -> list[str]:
+        return [d.get("name") or f"Deck {i + 1}" for i, d in enumerate(self.decks)]
+
+
+class JobBlock(models.Model):
+    """One block of games a job played: ``key`` names the candidate's relevant moves, the
+    matchup and its seed; ``tally`` is ``Tally.to_list()``."""
+
+    job = models.ForeignKey(BalanceJob, on_delete=models.CASCADE, related_name="blocks")
+    key = models.CharField(max_length=64)
+    index = models.PositiveIntegerField()
+    tally = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["job", "key", "index"],
+                                               name="job_block_unique")]
+
+    def __str__(self) -> str:
+        return f"job {self.job_id} block {self.key[:8]}/{self.index}"

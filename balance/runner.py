@@ -1,0 +1,177 @@
+"""Running a balance search job on a worker: claim it, replay the search, keep what it plays.
+
+An execution claims the job (a lease in the database), rebuilds the frozen field and runs the
+pure search (``rules.balance_search``) with an evaluator that looks every block up in
+``JobBlock`` first and plays only what is missing, writing each piece as soon as it is played and
+renewing the lease with it. A killed worker therefore loses at most one piece: the reaper sends
+the job again, and the new execution replays the search — the same seeds and budget give the
+same candidates — over the blocks already stored, then carries on.
+
+Invariants: a piece is written under the unique (job, key, index) constraint, so a twin
+execution's blocks count once (they are the same games); an execution that finds its claim gone
+(cancelled, or reclaimed after its lease expired) stops without writing the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_lazy
+
+from balance import conf
+from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobBlock, JobStatus
+from rules.balance_search import (
+    EvalTask,
+    Field,
+    LocalEvaluator,
+    Problem,
+    SearchSpace,
+    Tally,
+    balance_search,
+)
+from rules.engine.cards import Ruleset
+from simulations import conf as sim_conf
+from simulations.sources import engine_objects
+
+GAVE_UP = gettext_lazy("The search was started {attempts} times without finishing; it is given up.")
+
+
+class ClaimLost(Exception):
+    """The job was cancelled or taken over while this execution played it."""
+
+
+def block_key(task: EvalTask) -> str:
+    moves = [[m.card, m.field, list(m.value) if isinstance(m.value, tuple) else m.value]
+             for m in task.moves]
+    text = json.dumps([moves, task.a, task.b, task.seed], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _lease():
+    return timezone.now() + timedelta(seconds=sim_conf.lease_seconds())
+
+
+def job_claim(*, job_id: int, claim: str, worker: str) -> BalanceJob | None:
+    """Take the job for this execution, or None (finished, held by a live execution, or given
+    up now that its attempts are spent)."""
+    with transaction.atomic():
+        job = BalanceJob.objects.select_for_update().filter(pk=job_id).first()
+        if job is None or job.status not in ACTIVE_JOB_STATUSES:
+            return None
+        now = timezone.now()
+        if job.status == JobStatus.RUNNING and job.claim != claim and job.lease_until \
+                and job.lease_until > now:
+            return None
+        if job.attempts >= conf.max_attempts():
+            job.status, job.finished_at = JobStatus.FAILED, now
+            job.error = GAVE_UP.format(attempts=job.attempts)
+            job.save(update_fields=["status", "finished_at", "error"])
+            return None
+        job.attempts += 1
+        job.status, job.claim, job.worker, job.lease_until = (JobStatus.RUNNING, claim, worker,
+                                                              _lease())
+        job.started_at = job.started_at or now
+        job.save(update_fields=["attempts", "status", "claim", "worker", "lease_until",
+                                "started_at"])
+        return job
+
+
+def _renew(job: BalanceJob, claim: str, **changes: Any) -> None:
+    """Renew the lease (and save ``changes``) while the claim holds; ClaimLost otherwise."""
+    updated = (BalanceJob.objects
+               .filter(pk=job.pk, claim=claim, status=JobStatus.RUNNING)
+               .update(lease_until=_lease(), **changes))
+    if not updated:
+        raise ClaimLost
+
+
+class StoredEvaluator:
+    """Blocks from ``JobBlock`` when stored; the rest played here and stored piece by piece."""
+
+    def __init__(self, job: BalanceJob, field: Field, claim: str):
+        self.job, self.claim = job, claim
+        self.local = LocalEvaluator(field, processes=1)
+        self.played = 0
+
+    def evaluate(self, tasks: Sequence[EvalTask]) -> list[list[Tally]]:
+        return [self._task(task) for task in tasks]
+
+    def _task(self, task: EvalTask) -> list[Tally]:
+        key = block_key(task)
+        wanted = range(task.first, task.first + task.blocks)
+        stored = {row.index: Tally.from_list(row.tally) for row in
+                  JobBlock.objects.filter(job=self.job, key=key, index__in=list(wanted))}
+        missing = [i for i in wanted if i not in stored]
+        for indices in _pieces(missing, conf.piece_blocks()):
+            if sim_conf.chunk_pause():       # fault tests: a moment to kill the worker in
+                time.sleep(sim_conf.chunk_pause())
+            run = EvalTask(task.moves, task.a, task.b, task.seed, indices[0], len(indices))
+            tallies = self.local.evaluate([run])[0]
+            self._store(key, indices, tallies)
+            stored.update(zip(indices, tallies, strict=True))
+        return [stored[i] for i in wanted]
+
+    def _store(self, key: str, indices: list[int], tallies: list[Tally]) -> None:
+        games = len(indices) * 50
+        with transaction.atomic():
+            _renew(self.job, self.claim, games_played=F("games_played") + games)
+            JobBlock.objects.bulk_create(
+                [JobBlock(job=self.job, key=key, index=i, tally=t.to_list())
+                 for i, t in zip(indices, tallies, strict=True)], ignore_conflicts=True)
+        self.played += games
+
+
+def _pieces(indices: list[int], size: int) -> list[list[int]]:
+    """Consecutive runs of at most ``size`` block indices."""
+    out: list[list[int]] = []
+    for i in indices:
+        if out and out[-1][-1] == i - 1 and len(out[-1]) < size:
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
+def job_problem(job: BalanceJob) -> Problem:
+    cards, decks = engine_objects(job.cards, job.decks)
+    field = Field(cards=cards, decks=tuple(decks), agent=job.agent, ruleset=Ruleset())
+    space = SearchSpace.for_decks(field.decks, cards, only=job.allowed_cards or None,
+                                  fields=job.fields or ("cost", "attack", "hp"),
+                                  spread=job.spread)
+    return Problem(field=field, space=space, band=(job.band_low, job.band_high),
+                   max_changes=job.max_changes, seed=job.seed, budget_games=job.budget_games,
+                   verify_games=job.verify_games)
+
+
+def job_execute(*, job_id: int, claim: str, worker: str) -> str:
+    """Play (or resume) a job to its end; returns what happened, for the worker's log."""
+    job = job_claim(job_id=job_id, claim=claim, worker=worker)
+    if job is None:
+        return "skipped"
+    problem = job_problem(job)
+    evaluator = StoredEvaluator(job, problem.field, claim)
+    start = time.monotonic()
+
+    def progress(event: dict[str, Any]) -> None:
+        elapsed = time.monotonic() - start
+        rate = evaluator.played / elapsed if evaluator.played and elapsed > 1 else None
+        _renew(job, claim, progress={**event, "rate": rate,
+                                     "updated": timezone.now().isoformat()})
+
+    try:
+        result = balance_search(problem, evaluator, progress=progress)
+    except ClaimLost:
+        return "lost"
+    names = job.deck_names
+    updated = (BalanceJob.objects.filter(pk=job.pk, claim=claim, status=JobStatus.RUNNING)
+               .update(status=JobStatus.DONE, result=result.to_dict(names),
+                       finished_at=timezone.now(), lease_until=None))
+    return "done" if updated else "lost"

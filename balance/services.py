@@ -1,0 +1,172 @@
+"""Submitting and cancelling balance searches, and opening a candidate patch as a round-robin.
+
+Invariants: a job is created in one transaction and its task sent only once it has committed;
+the per-user cap on searches in flight is counted under a lock on the user's row.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy
+
+from balance import conf
+from balance.dispatch import send_job
+from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobStatus
+from rules.agents import make_agent
+from rules.balance_search import SearchSpace, SpaceError, space_moves
+from rules.balance_search.space import FIELDS
+from rules.patches import Patch, PatchError
+from simulations.models import RunKind, SimulationRun
+from simulations.services import MAX_SEED, SimulationInputError, simulation_submit
+from simulations.sources import (
+    SourceError,
+    cards_freeze,
+    catalogue_version,
+    engine_objects,
+    resolve_spec,
+)
+
+FEW_DECKS = gettext_lazy("A field needs at least two decks.")
+MANY_DECKS = gettext_lazy("At most {limit} decks in one search.")
+SAME_DECK_TWICE = gettext_lazy("A deck can take part only once ({name}).")
+BAD_BAND = gettext_lazy(
+    "The band must lie around 50 %: low below 50, high above (e.g. 45 and 55).")
+BAD_MAX_CHANGES = gettext_lazy("Allow from 1 to 12 changes.")
+BAD_BUDGET = gettext_lazy("The budget is from {low:,} to {high:,} games.")
+BAD_VERIFY = gettext_lazy("Re-verify with 100 to 10,000 games a matchup.")
+BAD_FIELDS = gettext_lazy("Fields that may change: any of {fields}.")
+BAD_SEED = gettext_lazy("The seed must be a whole number from 0 to {limit}.")
+TOO_MANY_ACTIVE = gettext_lazy(
+    "You already have {count} balance search(es) queued or running (the limit is {limit}); wait "
+    "for it to finish or cancel it.")
+NOT_ACTIVE = gettext_lazy("This search has already finished ({status}).")
+NO_CANDIDATE = gettext_lazy("This search has no candidate number {index}.")
+LABEL = gettext_lazy("Balance search: {names}")
+MAX_DECKS = 8
+MIN_BUDGET = 2_000
+
+
+class BalanceInputError(ValueError):
+    def __init__(self, message: str, field: str = "non_field_errors"):
+        super().__init__(message)
+        self.message, self.field = message, field
+
+
+def _frozen_decks(specs: Sequence[str], user) -> list[dict[str, Any]]:
+    if len(specs) < 2:
+        raise BalanceInputError(FEW_DECKS, "decks")
+    if len(specs) > MAX_DECKS:
+        raise BalanceInputError(MANY_DECKS.format(limit=MAX_DECKS), "decks")
+    decks = []
+    for spec in specs:
+        try:
+            deck, _ = resolve_spec(spec, user=user)
+        except SourceError as exc:
+            raise BalanceInputError(str(exc), "decks") from None
+        if any(d == deck for d in decks):
+            raise BalanceInputError(SAME_DECK_TWICE.format(name=deck["name"]), "decks")
+        decks.append(deck)
+    return decks
+
+
+def _check_numbers(*, band: tuple[float, float], max_changes: int, budget_games: int,
+                   verify_games: int, seed: int) -> None:
+    if not 0 <= band[0] < 0.5 < band[1] <= 1:
+        raise BalanceInputError(BAD_BAND, "band")
+    if not 1 <= max_changes <= 12:
+        raise BalanceInputError(BAD_MAX_CHANGES, "max_changes")
+    if not MIN_BUDGET <= budget_games <= conf.max_budget_games():
+        raise BalanceInputError(BAD_BUDGET.format(low=MIN_BUDGET, high=conf.max_budget_games()),
+                                "budget_games")
+    if not 100 <= verify_games <= 10_000:
+        raise BalanceInputError(BAD_VERIFY, "verify_games")
+    if not 0 <= seed <= MAX_SEED:
+        raise BalanceInputError(BAD_SEED.format(limit=MAX_SEED), "seed")
+
+
+def _lock_user_and_check_cap(owner) -> None:
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+    count = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_JOB_STATUSES).count()
+    if count >= conf.max_active_per_user():
+        raise BalanceInputError(TOO_MANY_ACTIVE.format(count=count,
+                                                       limit=conf.max_active_per_user()))
+
+
+def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = "greedy",
+                        band: tuple[float, float] = (0.45, 0.55), max_changes: int = 6,
+                        budget_games: int = 300_000, verify_games: int = 2_000,
+                        fields: Sequence[str] = ("cost", "attack", "hp"),
+                        allowed_cards: Sequence[str] | None = None, seed: int | None = None,
+                        is_public: bool = False) -> BalanceJob:
+    """Freeze the field, check every input and queue the search; BalanceInputError names the
+    input to fix."""
+    decks = _frozen_decks(deck_specs, user)
+    try:
+        make_agent(agent)
+    except ValueError as exc:
+        raise BalanceInputError(str(exc), "agent") from None
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    _check_numbers(band=band, max_changes=max_changes, budget_games=budget_games,
+                   verify_games=verify_games, seed=seed)
+    if not fields or any(f not in FIELDS for f in fields):
+        raise BalanceInputError(BAD_FIELDS.format(fields=", ".join(FIELDS)), "fields")
+    try:
+        cards = cards_freeze(decks)
+        engine_cards, engine_decks = engine_objects(cards, decks)
+        space = SearchSpace.for_decks(engine_decks, engine_cards, only=allowed_cards or None,
+                                      fields=fields)
+        space_moves(space, engine_cards)
+    except SourceError as exc:
+        raise BalanceInputError(str(exc), "decks") from None
+    except SpaceError as exc:
+        raise BalanceInputError(str(exc), "allowed_cards") from None
+    names = ", ".join(d["name"] for d in decks)
+    with transaction.atomic():
+        if user is not None and user.is_authenticated:
+            _lock_user_and_check_cap(user)
+        job = BalanceJob.objects.create(
+            owner=user if user is not None and user.is_authenticated else None,
+            label=str(LABEL.format(names=names))[:300], is_public=is_public, decks=decks,
+            cards=dict(cards), card_data_version=catalogue_version(), agent=agent,
+            band_low=band[0], band_high=band[1], max_changes=max_changes,
+            fields=list(fields), allowed_cards=list(allowed_cards) if allowed_cards else None,
+            budget_games=budget_games, verify_games=verify_games, seed=seed,
+            sent_at=timezone.now())
+        transaction.on_commit(lambda: send_job(job.pk), robust=True)
+    return job
+
+
+def balance_job_cancel(*, job: BalanceJob) -> BalanceJob:
+    """Stop it: its execution finds its claim gone at the next piece and stops."""
+    updated = BalanceJob.objects.filter(pk=job.pk, status__in=ACTIVE_JOB_STATUSES).update(
+        status=JobStatus.CANCELLED, finished_at=timezone.now(), claim="", lease_until=None)
+    job.refresh_from_db()
+    if not updated:
+        raise BalanceInputError(NOT_ACTIVE.format(status=job.get_status_display().lower()))
+    return job
+
+
+def balance_candidate_run(*, job: BalanceJob, index: int, user) -> SimulationRun:
+    """A round-robin of the job's field with front candidate ``index``'s patch, as a run."""
+    front = (job.result or {}).get("front") or []
+    if not 0 <= index < len(front):
+        raise BalanceInputError(NO_CANDIDATE.format(index=index))
+    try:
+        patch = Patch.from_dict(front[index]["patch"])
+    except PatchError as exc:
+        raise BalanceInputError(str(exc)) from None
+    kind = RunKind.ROUND_ROBIN if len(job.decks) >= 3 else RunKind.MATCH
+    try:
+        return simulation_submit(
+            owner=user if user.is_authenticated else None, kind=kind, decks=job.decks,
+            games=job.verify_games, agent_a=job.agent, agent_b=job.agent, seed=job.seed,
+            cards=job.cards, card_version=job.card_data_version, patch=patch,
+            is_public=job.is_public)
+    except SimulationInputError as exc:
+        raise BalanceInputError(exc.message) from None

@@ -1,0 +1,148 @@
+"""Balance search pages: the list, the form, a search's page with live progress (htmx polling),
+its Pareto front as a chart and a table, cancel, and "open a candidate as a round-robin".
+
+Views only translate HTTP to services and selectors; another user's private search is a 404.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from balance.charts import front_chart
+from balance.forms import BalanceSearchForm
+from balance.models import BalanceJob
+from balance.reaper import reap_soon
+from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
+from balance.services import (
+    BalanceInputError,
+    balance_candidate_run,
+    balance_job_cancel,
+    balance_job_request,
+)
+from simulations.apis import SubmitThrottle
+
+THROTTLED = gettext_lazy(
+    "You have submitted many simulations lately; wait a while and try again.")
+NO_SEARCH = gettext_lazy("No balance search here.")
+NO_CANDIDATE = gettext_lazy("No such candidate.")
+NOT_OWNER = gettext_lazy("Only its owner can cancel a search.")
+CANCELLED = gettext_lazy("The search was cancelled.")
+UNPATCHED = gettext_lazy("unpatched")
+POINT = gettext_lazy("{changes} changes: ±{distance} %")
+FRONT_TITLE = gettext_lazy("Pareto front: changes against the worst matchup")
+
+
+def _job(request: HttpRequest, uid: str) -> BalanceJob:
+    try:
+        return job_get(uid=uid, user=request.user)
+    except BalanceJob.DoesNotExist:
+        raise Http404(NO_SEARCH) from None
+
+
+@require_GET
+def job_list(request: HttpRequest) -> HttpResponse:
+    mine = request.GET.get("mine") == "1"
+    page = Paginator(jobs_listed(request.user, mine=mine), 25).get_page(request.GET.get("page"))
+    return render(request, "balance/list.html", {"page": page, "mine": mine})
+
+
+@login_required
+def job_new(request: HttpRequest) -> HttpResponse:
+    form = BalanceSearchForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        if not SubmitThrottle().allow_request(request, None):
+            form.add_error(None, THROTTLED)
+        else:
+            try:
+                job = balance_job_request(user=request.user, **form.service_arguments())
+            except BalanceInputError as exc:
+                form.add_service_error(exc)
+            else:
+                return redirect(job)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "balance/new.html", {"form": form}, status=status)
+
+
+def _front(job: BalanceJob) -> dict | None:
+    result = job.result
+    if not result:
+        return None
+    best = result.get("best") or {}
+    rows = [{**row, "index": i, "is_best": row.get("moves") == best.get("moves")}
+            for i, row in enumerate(result.get("front") or [])]
+    points = [{"changes": r["changes"], "worst_distance": r["worst_distance"],
+               "best": r["is_best"],
+               "label": POINT.format(changes=r["changes"],
+                                     distance=f"{r['worst_distance'] * 100:.1f}")}
+              for r in rows]
+    points.append({"changes": 0, "worst_distance": result["baseline"]["worst_distance"],
+                   "best": False, "label": str(UNPATCHED)})
+    chart = front_chart(points, band_half=(job.band_high - job.band_low) / 2,
+                        max_changes=job.max_changes,
+                        title=str(FRONT_TITLE))
+    return {"rows": rows, "chart": chart, "baseline": result["baseline"], "best": best}
+
+
+@require_GET
+def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
+    job = _job(request, uid)
+    if job.is_active:
+        reap_soon()
+    return render(request, "balance/detail.html", {
+        "job": job, "progress": job_progress(job), "front": _front(job),
+        "is_owner": job_is_owner(job=job, user=request.user)})
+
+
+@require_GET
+def job_progress_fragment(request: HttpRequest, uid: str) -> HttpResponse:
+    job = _job(request, uid)
+    if job.is_active:
+        reap_soon()
+    return render(request, "balance/_progress.html", {"job": job, "progress": job_progress(job)})
+
+
+@require_POST
+@login_required
+def job_cancel(request: HttpRequest, uid: str) -> HttpResponse:
+    job = _job(request, uid)
+    if not job_is_owner(job=job, user=request.user):
+        return HttpResponse(NOT_OWNER, status=403)
+    try:
+        balance_job_cancel(job=job)
+        messages.success(request, CANCELLED)
+    except BalanceInputError as exc:
+        messages.error(request, exc.message)
+    return redirect(job)
+
+
+@require_GET
+def patch_download(request: HttpRequest, uid: str, index: int) -> HttpResponse:
+    """Front candidate ``index``'s patch as a file for ``simulate --patch``."""
+    job = _job(request, uid)
+    front = (job.result or {}).get("front") or []
+    if not 0 <= index < len(front):
+        raise Http404(NO_CANDIDATE)
+    response = JsonResponse(front[index]["patch"], json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="balance-{job.uid}-{index}.json"'
+    return response
+
+
+@require_POST
+@login_required
+def candidate_run(request: HttpRequest, uid: str, index: int) -> HttpResponse:
+    job = _job(request, uid)
+    if not SubmitThrottle().allow_request(request, None):
+        messages.error(request, THROTTLED)
+        return redirect(job)
+    try:
+        run = balance_candidate_run(job=job, index=index, user=request.user)
+    except BalanceInputError as exc:
+        messages.error(request, exc.message)
+        return redirect(job)
+    return redirect(run)

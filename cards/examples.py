@@ -1,0 +1,238 @@
+"""Query examples drawn from the catalogue as it is loaded, for the help pages.
+
+A fixed example ("ember pup", ``f:dawn``) finds nothing once the set changes, so every example
+here is built from the cards in the database: the commonest attribute, a faction that has
+cards, a word that really occurs in a name or in the rules text. Each builder returns None
+when the catalogue has nothing to show it with, so an example is left out rather than shown
+finding nothing (tests run every example and check each finds a card).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from cards.models import Attribute, Card, Rarity, keyword_choices
+
+RULES_WORDS_EN = ("draw", "destroy", "heal", "damage", "attack", "summon", "energy")
+RULES_WORDS_ZH = ("抽", "破坏", "治疗", "伤害", "攻击", "召唤", "能量")
+RARITY_ORDER = [r.value for r in Rarity]
+
+
+@dataclass(frozen=True)
+class Example:
+    query: str
+    meaning: str
+
+
+class Catalogue:
+    """The facts examples are made of, read once from the loaded cards."""
+
+    def __init__(self) -> None:
+        self.cards = list(Card.objects.select_related("faction", "race", "card_set")
+                          .order_by("code"))
+        self.minions = [c for c in self.cards if c.kind == "minion"]
+        self.heroes = [c for c in self.cards if c.kind == "hero"]
+        self.items = [c for c in self.cards if c.kind == "item"]
+        self.attributes = [a for a, _n in Counter(c.attribute for c in self.minions
+                                                  if c.attribute).most_common()]
+
+    def rarities(self) -> list[str]:
+        """Rarities present, highest first."""
+        present = {c.rarity for c in self.cards}
+        return [r for r in reversed(RARITY_ORDER) if r in present]
+
+
+def _attr(code: str) -> str:
+    return str(Attribute(code).label).lower()
+
+
+def _keyword(code: str) -> str:
+    return str(dict(keyword_choices()).get(code, code))
+
+
+def _median(values: list[int]) -> int:
+    values = sorted(values)
+    return values[len(values) // 2]
+
+
+def _cheap_attribute_minions(cat: Catalogue) -> Example | None:
+    if not cat.attributes:
+        return None
+    attr = cat.attributes[0]
+    cost = _median([c.cost or 0 for c in cat.minions if c.attribute == attr])
+    return Example(f"k:minion a:{attr} c<={cost}",
+                   _("{attr} minions that cost {cost} or less").format(attr=_attr(attr), cost=cost))
+
+
+def _top_rarities(cat: Catalogue) -> Example | None:
+    top = cat.rarities()[:2]
+    if len(top) < 2:
+        return None
+    return Example(f"r:{top[0]} or r:{top[1]}",
+                   _("the two highest rarities in the set (also r>={low})").format(low=top[1]))
+
+
+def _not_attribute(cat: Catalogue) -> Example | None:
+    if not cat.attributes:
+        return None
+    attr = cat.attributes[-1]
+    return Example(f"-a:{attr}", _("everything that is not {attr} (items, which have no "
+                                   "attribute, included)").format(attr=_attr(attr)))
+
+
+def _keyword_race(cat: Catalogue) -> Example | None:
+    pairs = Counter((k, c.race.code) for c in cat.minions if c.race for k in c.keywords or [])
+    races = {c.race.code: c.race for c in cat.minions if c.race}
+    if pairs:
+        (keyword, race), _n = pairs.most_common(1)[0]
+        return Example(f"kw:{keyword} race:{race}",
+                       _("{race} minions with {keyword}").format(
+                           race=races[race].display_name, keyword=_keyword(keyword)))
+    keywords = Counter(k for c in cat.minions for k in c.keywords or [])
+    if keywords:
+        keyword = keywords.most_common(1)[0][0]
+        return Example(f"kw:{keyword}",
+                       _("minions with {keyword}").format(keyword=_keyword(keyword)))
+    return None
+
+
+def _rules_word(words: tuple[str, ...], field: str, lang: str) -> Callable:
+    def build(cat: Catalogue) -> Example | None:
+        for word in words:
+            if any(word in (getattr(c, field) or "").casefold() for c in cat.cards):
+                query = f'o:"{word}"' if lang == "en" else f"o:{word}"
+                meaning = (_("cards whose rules text says “{word}”").format(word=word)
+                           if lang == "en" else _("the same in the Chinese rules text"))
+                return Example(query, meaning)
+        return None
+    return build
+
+
+def _big_heroes(cat: Catalogue) -> Example | None:
+    if not cat.heroes:
+        return None
+    hp = _median([c.hp or 0 for c in cat.heroes])
+    return Example(f"k:hero hp>={hp}", _("heroes with {hp} HP or more").format(hp=hp))
+
+
+def _big_minions(cat: Catalogue) -> Example | None:
+    if len(cat.attributes) < 2:
+        return None
+    a, b = cat.attributes[:2]
+    attack = _median([c.attack or 0 for c in cat.minions if c.attribute in (a, b)])
+    return Example(f"(a:{a} or a:{b}) atk>={attack}",
+                   _("{a} or {b} minions with {attack} attack or more").format(
+                       a=_attr(a), b=_attr(b), attack=attack))
+
+
+def _rare_of_two(cat: Catalogue) -> Example | None:
+    rarities = cat.rarities()
+    if len(cat.attributes) < 2 or len(rarities) < 2:
+        return None
+    a, b = cat.attributes[:2]
+    low = rarities[len(rarities) // 2]
+    return Example(f"a:{a},{b} r>={low}",
+                   _("{low} or rarer cards of {a} or {b}").format(low=low, a=_attr(a),
+                                                                   b=_attr(b)))
+
+
+def _faction(cat: Catalogue) -> Example | None:
+    counts = Counter(c.faction.code for c in cat.cards if c.faction and c.kind != "item")
+    if not counts:
+        return None
+    code = counts.most_common(1)[0][0]
+    faction = next(c.faction for c in cat.cards if c.faction and c.faction.code == code)
+    return Example(f"f:{code} -k:item",
+                   _("heroes and minions of the {name} faction (by code or by name)")
+                   .format(name=faction.display_name))
+
+
+def _bare_word(cat: Catalogue) -> Example | None:
+    words = Counter(w.casefold() for c in cat.minions for w in c.name_en.split()
+                    if len(w) > 3 and w.isalpha())
+    if not words:
+        return None
+    return Example(words.most_common(1)[0][0],
+                   _("a bare word searches English and Chinese names"))
+
+
+def _chinese_word(cat: Catalogue) -> Example | None:
+    names = [c.name_zh for c in cat.minions if len(c.name_zh or "") >= 2]
+    if not names:
+        return None
+    return Example(names[0][-2:], _("… in Chinese too"))
+
+
+def _phrase(cat: Catalogue) -> Example | None:
+    names = [c.name_en for c in cat.minions if " " in c.name_en]
+    if not names:
+        return None
+    return Example(f'"{names[0].casefold()}"', _("quotes keep a phrase together"))
+
+
+def _cheap_items(cat: Catalogue) -> Example | None:
+    if not cat.items:
+        return None
+    cost = min(c.cost or 0 for c in cat.items)
+    if cost == 0:
+        return Example("k:item c=0", _("free items"))
+    return Example(f"k:item c={cost}", _("the cheapest items ({cost} energy)").format(cost=cost))
+
+
+BUILDERS: tuple[Callable[[Catalogue], Example | None], ...] = (
+    _cheap_attribute_minions, _top_rarities, _not_attribute, _keyword_race,
+    _rules_word(RULES_WORDS_EN, "text_en", "en"), _rules_word(RULES_WORDS_ZH, "text_zh", "zh"),
+    _big_heroes, _big_minions, _rare_of_two, _faction, _bare_word, _chinese_word, _phrase,
+    _cheap_items,
+)
+
+
+def query_examples() -> list[Example]:
+    """Example queries for the help page, each one finding cards in the loaded catalogue."""
+    cat = Catalogue()
+    return [example for build in BUILDERS if (example := build(cat)) is not None]
+
+
+def field_examples() -> dict[str, str]:
+    """An example per query field, with values from the loaded catalogue where the field's
+    values are data (faction, race, set, name, code); the fixed fields keep their own."""
+    card = (Card.objects.select_related("faction", "race", "card_set")
+            .filter(kind="minion", faction__isnull=False, race__isnull=False)
+            .order_by("code").first()) or Card.objects.select_related("card_set").first()
+    if card is None:
+        return {}
+    out = {"set": f"s:{card.card_set.code}", "code": f"code:{card.code}"}
+    if card.faction:
+        out["faction"] = f"f:{card.faction.code}"
+    if card.race:
+        out["race"] = f"race:{card.race.code}"
+    words = [w for w in card.name_en.split() if w.isalpha()]
+    if words:
+        out["name"] = f"n:{max(words, key=len).casefold()}"
+    return out
+
+
+@dataclass(frozen=True)
+class ImportExamples:
+    """Card names and codes for the import page's help, from the loaded catalogue."""
+
+    minion_en: str
+    minion_zh: str
+    minion_code: str
+    hero_en: str
+    minion_name: str = ""     # in the page's language
+    hero_name: str = ""
+
+
+def import_examples() -> ImportExamples | None:
+    minion = Card.objects.filter(kind="minion").order_by("cost", "code").first()
+    hero = Card.objects.filter(kind="hero").order_by("code").first()
+    if minion is None or hero is None:
+        return None
+    return ImportExamples(minion_en=minion.name_en, minion_zh=minion.name_zh or minion.name_en,
+                          minion_code=minion.code, hero_en=hero.name_en,
+                          minion_name=minion.display_name, hero_name=hero.display_name)

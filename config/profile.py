@@ -1,0 +1,47 @@
+"""The profile page: your decks, your runs, your e-mail address (for password resets) and a
+way to change your password. It sits on the top floor because it shows both decks and
+simulations."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from decks.selectors import deck_rows
+from simulations.selectors import runs_listed, runs_with_rates
+
+EMAIL_SAVED = gettext_lazy("Your e-mail address is saved: password resets go to {email}.")
+EMAIL_REMOVED = gettext_lazy("Your e-mail address is removed: without one, a forgotten "
+                             "password cannot be reset.")
+SHOWN = 10
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(required=False, label=gettext_lazy("E-mail address"),
+                             help_text=gettext_lazy("Only for password resets; never shown to "
+                                                    "anyone."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    form = EmailForm(request.POST or None, initial={"email": user.email})
+    if request.method == "POST":
+        if form.is_valid():
+            user.email = form.cleaned_data["email"]
+            user.save(update_fields=["email"])
+            messages.success(request, str(EMAIL_SAVED).format(email=user.email) if user.email
+                             else EMAIL_REMOVED)
+            return redirect("profile")
+    decks = deck_rows().filter(owner=user)
+    runs = runs_listed(user, mine=True)
+    return render(request, "profile.html", {
+        "form": form, "decks": decks[:SHOWN], "deck_count": decks.count(),
+        "runs": runs_with_rates(runs[:SHOWN]), "run_count": runs.count()},
+        status=400 if form.errors else 200)

@@ -1,0 +1,87 @@
+"""The builder's card panel: a catalogue query, a sort and an "only my hero's attribute"
+switch, all in the page's address so a reload (or a shared link) shows the same panel.
+
+The panel's fragment answers carry ``HX-Push-Url`` with the builder page's own address and
+the panel's parameters, never the fragment's address, so the address bar is always a page."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.db.models import Q
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
+
+from cards.models import Card
+from cards.query import QuerySyntaxError
+from cards.selectors import card_search
+from decks.adapters import INDEX_FIELDS
+from decks.drafts import Draft
+
+CARD_RESULTS = 60
+# value → (label, the catalogue's sort)
+PANEL_ORDERS = {"cost": (gettext_lazy("Cost"), "cost"), "name": (gettext_lazy("Name"), "name"),
+                "attack": (gettext_lazy("Attack (high first)"), "-attack")}
+DEFAULT_ORDER = "cost"
+
+
+@dataclass(frozen=True)
+class PanelQuery:
+    q: str = ""
+    order: str = DEFAULT_ORDER
+    hero_only: bool = False
+
+    @classmethod
+    def from_request(cls, request: HttpRequest) -> PanelQuery:
+        order = request.GET.get("order", DEFAULT_ORDER)
+        return cls(q=request.GET.get("q", "")[:300],
+                   order=order if order in PANEL_ORDERS else DEFAULT_ORDER,
+                   hero_only=request.GET.get("hero_only") in ("1", "on", "true"))
+
+    def params(self) -> dict[str, str]:
+        """The non-default parameters, for the page's address."""
+        out = {}
+        if self.q:
+            out["q"] = self.q
+        if self.order != DEFAULT_ORDER:
+            out["order"] = self.order
+        if self.hero_only:
+            out["hero_only"] = "1"
+        return out
+
+    def page_url(self, base: str) -> str:
+        params = self.params()
+        return f"{base}?{urlencode(params)}" if params else base
+
+
+def dom_id(code: str) -> str:
+    """An HTML id fragment for a card code (codes may hold any character)."""
+    return re.sub(r"[^A-Za-z0-9_-]", lambda m: f"_{ord(m.group()):x}", code)
+
+
+def hero_attribute(draft: Draft) -> str | None:
+    if not draft.hero:
+        return None
+    return Card.objects.filter(code=draft.hero).values_list("attribute", flat=True).first()
+
+
+def card_panel(request: HttpRequest, draft: Draft) -> dict:
+    """The panel's cards for the request's query, sort and hero filter."""
+    panel = PanelQuery.from_request(request)
+    attribute = hero_attribute(draft)
+    context = {"query": panel.q, "panel": panel, "panel_orders": PANEL_ORDERS,
+               "hero_attribute": attribute, "hero_code": draft.hero, "results": []}
+    try:
+        cards = card_search(query=panel.q, order=PANEL_ORDERS[panel.order][1])
+    except QuerySyntaxError as exc:
+        return {**context, "query_error": exc}
+    if panel.hero_only and attribute:
+        # The hero's own attribute, and items (which have none): what the hero can field.
+        cards = cards.filter(Q(attribute=attribute) | Q(kind="item"))
+    # The rows show a few columns: no joins, no abilities or rules text to decode.
+    cards = list(cards.select_related(None).only(*INDEX_FIELDS)[:CARD_RESULTS + 1])
+    rows = [(card, draft.cards.get(card.code, 0), dom_id(card.code))
+            for card in cards[:CARD_RESULTS]]
+    return {**context, "results": rows, "more": len(cards) > CARD_RESULTS}

@@ -1,0 +1,215 @@
+"""The balance search: the smallest card changes that bring every matchup of a field near 50 %.
+
+1. **Baseline** — the unpatched field, every matchup, on the search's seeds.
+2. **Screening** — every allowed move alone, on the matchups it touches, same seeds: its effect
+   on each matchup's log-odds (``model``).
+3. **Rounds** of model-guided local search: from the best candidate measured so far (the
+   anchor) the model proposes candidates a few edits away; **racing** (successive halving)
+   plays them for real on the search's seeds at 100, 200, 400 then 800 games a matchup,
+   keeping the better half at each rung, so clearly bad candidates stop early. The best becomes
+   the next anchor; the rounds stop when one brings no improvement or the budget is spent.
+4. **Re-verification** — the Pareto front of what was raced (changes against worst distance
+   from 50 %) is played again on fresh seeds, ``verify_games`` a matchup; the best verified
+   patch is the one with the fewest changes whose matchups all lie in the band (or else the
+   one whose worst matchup is nearest 50 %).
+
+Objectives: while searching, the sum of squared distances of matchups beyond the aim (the band
+less a margin, so a patch found holds on fresh seeds), then the worst matchup's distance from
+50 %, the number of changes and their size; the front is changes against the worst distance.
+Invariant: the same problem, seed and game budget give the same search, move for move (every
+evaluation uses the same seeds for every candidate; no clock decides anything unless a
+``should_stop`` says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.balance_search.evaluate import (
+    BLOCK,
+    Evaluator,
+    Field,
+    logit,
+    matchup_seed,
+    smoothed_rate,
+)
+from rules.balance_search.memo import Evaluations
+from rules.balance_search.model import Model
+from rules.balance_search.result import Scored, SearchResult, pareto, scored_of
+from rules.balance_search.space import (
+    Candidate,
+    Move,
+    SearchSpace,
+    key_cards,
+    screened_moves,
+    space_moves,
+)
+
+BASE_BLOCKS = 8                 # 400 games a matchup for the unpatched field
+RUNGS = (2, 4, 8, 16)           # racing: blocks a matchup at each rung (100 … 800 games)
+PROPOSALS = 12
+SCREEN_SHARE = 0.3              # of the game budget, at most, for screening
+PATIENCE = 2                    # rounds without a better anchor before the search stops
+VERIFY_FRONT = 4                # front members re-verified, best first
+
+Progress = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Problem:
+    field: Field
+    space: SearchSpace
+    band: tuple[float, float] = (0.45, 0.55)
+    max_changes: int = 6
+    seed: int = 1
+    budget_games: int = 600_000
+    verify_games: int = 2_000
+    rounds: int = 12
+    rungs: tuple[int, ...] | None = None    # racing rungs in blocks (None: by the budget)
+    base_blocks: int | None = None          # blocks a matchup for the baseline (likewise)
+    proposals: int = PROPOSALS
+    screen_cards: int = 8                   # per deck, besides its hero (0: every card)
+
+
+@dataclass
+class _State:
+    problem: Problem
+    memo: Evaluations
+    moves: list[Move]
+    progress: Progress | None
+    should_stop: Callable[[], bool] | None
+    raced: dict[Candidate, Scored] = field(default_factory=dict)
+    evaluations: int = 0
+    screened: int = 0
+
+    def out_of_budget(self) -> bool:
+        if self.memo.games >= self.problem.budget_games:
+            return True
+        return self.should_stop is not None and self.should_stop()
+
+    def report(self, phase: str, **extra: Any) -> None:
+        if self.progress is None:
+            return
+        best = self.best()
+        self.progress({"phase": phase, "games": self.memo.games, "evaluations": self.evaluations,
+                       "best": best.summary() if best else None, **extra})
+
+    def best(self) -> Scored | None:
+        top = max((s.games for s in self.raced.values()), default=0)
+        pool = [s for s in self.raced.values() if s.games == top]
+        return min(pool, key=lambda s: s.rank) if pool else None
+
+    def score(self, moves: Candidate, blocks: int) -> Scored:
+        scored = scored_of(moves, self.memo.tallies(moves, blocks), self.problem.band)
+        known = self.raced.get(moves)
+        if known is None or known.games <= scored.games:   # keep the most-played record
+            self.raced[moves] = scored
+        return scored
+
+
+def scaled(problem: Problem) -> Problem:
+    """The racing rungs and baseline a budget affords: the last rung is played by about one
+    candidate in forty of the budget's games (at most 800 games, ``RUNGS``)."""
+    matchups = len(problem.field.decks) * (len(problem.field.decks) - 1) // 2
+    top = max(1, min(RUNGS[-1], problem.budget_games // (matchups * BLOCK * 40)))
+    top = 1 << (top.bit_length() - 1)
+    rungs = problem.rungs or tuple(r for r in RUNGS if r <= top) or (1,)
+    base = problem.base_blocks or max(2, min(BASE_BLOCKS, top))
+    return replace(problem, rungs=rungs, base_blocks=base)
+
+
+def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress | None = None,
+                   should_stop: Callable[[], bool] | None = None) -> SearchResult:
+    """Search, then re-verify the front on fresh seeds (see the module's docstring)."""
+    problem = scaled(problem)
+    decks, seed = problem.field.decks, problem.seed
+    memo = Evaluations(evaluator, decks, lambda a, b: matchup_seed(seed, a, b))
+    state = _State(problem, memo, space_moves(problem.space, problem.field.cards), progress,
+                   should_stop)
+    memo.ensure([()], problem.base_blocks)
+    baseline = state.score((), problem.base_blocks)
+    state.raced.pop(())   # the unpatched field is no candidate; it anchors the first round
+    state.report("baseline", baseline=baseline.summary())
+    model = _screen(state)
+    anchor, idle = baseline, 0
+    for round_number in range(1, problem.rounds + 1):
+        if (round_number > 1 and state.out_of_budget()) or idle == PATIENCE:
+            break
+        best = _round(state, model, anchor, round_number)
+        idle = idle + 1 if best.moves == anchor.moves else 0
+        anchor = best
+    search_games = memo.games
+    verified, verify_games = _verify(state, evaluator)
+    return SearchResult(band=problem.band, baseline=verified.pop(()),
+                        front=sorted(verified.values(), key=lambda s: s.changes),
+                        searched=sorted(state.raced.values(), key=lambda s: (-s.games, s.rank)),
+                        games_searched=search_games, games_verified=verify_games,
+                        evaluations=state.evaluations, moves_screened=state.screened)
+
+
+def _screen(state: _State) -> Model:
+    """The key cards' moves, screened in passes of one more block on every matchup each one
+    touches, while the screening share of the budget lasts; effects in log-odds."""
+    memo, problem = state.memo, state.problem
+    keys = set(key_cards(problem.field.decks, problem.field.cards, problem.screen_cards)) \
+        if problem.screen_cards else None
+    moves = [m for m in state.moves if keys is None or m.card in keys]
+    plan = screened_moves(moves)
+    played = list(dict.fromkeys(far for far, _ in plan.values()))
+    touched = {m: [x for x in memo.matchups if memo.key((m,), x)[0]] for m in played}
+    per_pass = sum(len(x) for x in touched.values()) * BLOCK
+    blocks = 0
+    while blocks < problem.base_blocks and (blocks == 0 or (
+            memo.games + per_pass <= problem.budget_games * SCREEN_SHARE
+            and not state.out_of_budget())):
+        blocks += 1
+        for start in range(0, len(played), 64):
+            batch = played[start:start + 64]
+            memo.ensure([(m,) for m in batch], blocks,
+                        sorted({x for m in batch for x in touched[m]}))
+            state.report("screening", screened=min(start + 64, len(played)),
+                         moves=len(played), games_each=blocks * BLOCK)
+    state.evaluations += len(played)
+    state.screened = len(played)
+    measured = {m: {x: logit(smoothed_rate(memo.tally((m,), x, blocks)))
+                    - logit(smoothed_rate(memo.tally((), x, blocks))) for x in touched[m]}
+                for m in played}
+    effects = {move: {x: d * share for x, d in measured[far].items()}
+               for move, (far, share) in plan.items()}
+    return Model(memo.matchups, effects, moves, problem.band)
+
+
+def _round(state: _State, model: Model, anchor: Scored, number: int) -> Scored:
+    problem = state.problem
+    logits = [logit(smoothed_rate(anchor.tallies[m])) for m in state.memo.matchups]
+    proposals = model.propose(anchor.moves, logits, max_changes=problem.max_changes,
+                              count=problem.proposals, exclude=frozenset(state.raced))
+    alive = [anchor.moves] + [p.moves for p in proposals]
+    state.evaluations += len(proposals)
+    for rung in problem.rungs:
+        state.memo.ensure(alive, rung)
+        scored = sorted((state.score(moves, rung) for moves in alive), key=lambda s: s.rank)
+        state.report("racing", round=number, rung_games=rung * 50, candidates=len(alive))
+        if rung == problem.rungs[-1] or (number > 1 and state.out_of_budget()):
+            return scored[0]
+        keep = [s.moves for s in scored[:max(2, len(scored) // 2)]]
+        alive = keep + ([anchor.moves] if anchor.moves not in keep else [])  # the yardstick
+    raise AssertionError("unreachable")
+
+
+def _verify(state: _State, evaluator: Evaluator) -> tuple[dict[Candidate, Scored], int]:
+    """The front (and the unpatched field) again on fresh seeds, ``verify_games`` a matchup."""
+    problem = state.problem
+    blocks = max(1, -(-problem.verify_games // 50))
+    front = [s for s in pareto(list(state.raced.values())) if s.moves][:VERIFY_FRONT]
+    fresh = Evaluations(evaluator, problem.field.decks,
+                        lambda a, b: matchup_seed(problem.seed, a, b, fresh=1))
+    chosen = [()] + [s.moves for s in front]
+    state.report("verifying", candidates=len(chosen), games_each=blocks * 50)
+    fresh.ensure(chosen, blocks)
+    out = {moves: scored_of(moves, fresh.tallies(moves, blocks), problem.band)
+           for moves in chosen}
+    state.report("done", verified=[out[m].summary() for m in chosen])
+    return out, fresh.games

@@ -1,0 +1,23 @@
+"""The game's fixed words (card kinds, attributes, rarities; keywords come from their registry,
+``keywords.py``) and the error every refused card, deck, ruleset or snapshot raises.
+
+Among the lowest modules of the engine (it imports only the keyword registry), so the card
+definitions, the vocabulary's registries and its validator can all read it without importing
+each other in a circle.
+"""
+
+from __future__ import annotations
+
+from rules.engine.keywords import KEYWORDS  # noqa: F401  (the keyword registry's live codes)
+
+KINDS = ("hero", "minion", "item")
+ATTRIBUTES = ("fire", "grass", "water", "light", "dark")
+RARITIES = ("N", "R", "SR", "SSR", "UR")
+
+
+class CardDataError(ValueError):
+    """A card, deck or ruleset definition that the engine refuses, with every problem listed."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))

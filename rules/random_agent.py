@@ -1,0 +1,26 @@
+"""The random agent: uniform over the legal actions (the baseline every stronger agent beats).
+
+An agent is any object with ``choose(view, legal, rng) -> Action``. ``view`` is a
+``PlayerView`` (or None when the agent says ``needs_view = False``, which saves building it);
+``legal`` is the list of legal actions; ``rng`` is the agent's own seeded ``random.Random``,
+so the game's RNG is never disturbed by how an agent thinks. Agents are listed, by name, in
+``rules.agents``.
+
+Invariant: an agent never sees the true game state — only its view.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.engine.actions import Action
+
+
+class RandomAgent:
+    """Uniform over the legal actions."""
+
+    name = "random"
+    needs_view = False
+
+    def choose(self, view, legal: list[Action], rng: random.Random) -> Action:
+        return legal[int(rng.random() * len(legal))]

@@ -1,0 +1,63 @@
+"""What the ``simulate`` command reads before it plays: the options it checks, the starter decks
+of a card set file, by name, and the ``--patch`` file. Each problem is a CommandError saying
+what to fix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import CommandError
+
+from rules.agents import agent_spec
+from rules.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.engine.cards import CardDataError, CardDef, DeckList, Ruleset
+from rules.patches import Patch, PatchError, load_patch
+
+SET_NOT_FOUND = "card set file not found: {path}"
+TOO_FEW_GAMES = "--games must be at least 1"
+
+
+def checked_options(opts) -> Ruleset:
+    """Agents, game count and ruleset checked before anything is played; the ruleset."""
+    if opts["games"] < 1:
+        raise CommandError(TOO_FEW_GAMES)
+    for key in ("agent_a", "agent_b"):
+        try:
+            agent_spec(opts[key])
+        except ValueError as exc:
+            raise CommandError(f"--{key.replace('_', '-')}: {exc}") from None
+    try:
+        return Ruleset.from_dict(json.loads(opts["ruleset"]) if opts["ruleset"] else {})
+    except (ValueError, CardDataError) as exc:
+        raise CommandError(f"--ruleset: {exc}") from None
+
+
+def load_decks_for_cli(name_a: str, name_b: str,
+                       card_set: str | None) -> tuple[dict[str, CardDef], DeckList, DeckList]:
+    """The cards and the two named starter decks of a card set file; CommandError with the
+    known names otherwise."""
+    path = Path(card_set) if card_set else (CORE_SET if CORE_SET.exists() else TEST_SET)
+    if not path.exists():
+        raise CommandError(SET_NOT_FOUND.format(path=path))
+    try:
+        cards = load_card_set(path)
+    except CardSetError as exc:
+        raise CommandError(f"{path}: {exc}") from None
+    decks = []
+    for name in (name_a, name_b):
+        try:
+            decks.append(cards.deck(name))
+        except KeyError as exc:
+            raise CommandError(str(exc.args[0])) from None
+    return cards.cards, decks[0], decks[1]
+
+
+def load_patch_for_cli(path: str | None) -> Patch | None:
+    """The ``--patch`` file, or None; CommandError naming every problem with it."""
+    if not path:
+        return None
+    try:
+        return load_patch(path)
+    except PatchError as exc:
+        raise CommandError(f"--patch: {exc}") from None

@@ -1,0 +1,124 @@
+"""The patch page's forms: a card's printed fields to edit (with a live preview), and how to play
+the patch — one run, or a sweep over a range of one field. They only shape input: the engine
+(``rules.patches``) and the services decide what is valid."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy
+
+from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
+from rules.patches import NAME_MAX
+from simulations.forms import SimulationForm
+from simulations.sweeps import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS
+
+NOT_JSON = gettext_lazy("Abilities must be a JSON list (as on the card's page): {error}.")
+NO_CHANGE = gettext_lazy("Change at least one field of the card.")
+NO_RANGE = gettext_lazy("Give the range of values to try.")
+RANGE_ORDER = gettext_lazy("The range must go up: 'from' below 'to'.")
+RANGE_SIZE = gettext_lazy("A sweep tries from 2 to {n} values: narrow the range or raise the "
+                          "step.")
+
+
+class PatchForm(forms.Form):
+    """The new values of one card's fields; ``changes(data)`` lists those that differ."""
+
+    name = forms.CharField(max_length=NAME_MAX, required=False, label=gettext_lazy("Patch name"),
+                           help_text=gettext_lazy("Empty: named after the changes."))
+    cost = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
+                              label=gettext_lazy("Cost"))
+    attack = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
+                                label=gettext_lazy("Attack"))
+    hp = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
+                            label=gettext_lazy("HP"))
+    attribute = forms.ChoiceField(required=False, label=gettext_lazy("Attribute"),
+                                  choices=[("", gettext_lazy("none")),
+                                           *[(a, a) for a in ATTRIBUTES]])
+    rarity = forms.ChoiceField(choices=[(r, r) for r in RARITIES], label=gettext_lazy("Rarity"))
+    keywords = forms.MultipleChoiceField(required=False, choices=[(k, k) for k in KEYWORDS],
+                                         widget=forms.CheckboxSelectMultiple)
+    abilities = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 6}),
+                                label=gettext_lazy("Abilities"),
+                                help_text=gettext_lazy("The effect vocabulary, as JSON."))
+
+    def __init__(self, *args, card_data: dict[str, Any], **kwargs):
+        self.card_data = card_data
+        initial = {name: card_data.get(name) for name in ("cost", "attack", "hp", "attribute",
+                                                          "rarity")}
+        initial["keywords"] = list(card_data.get("keywords") or [])
+        initial["abilities"] = json.dumps(card_data.get("abilities") or [], ensure_ascii=False,
+                                          indent=1)
+        super().__init__(*args, initial=initial, **kwargs)
+        for name in ("cost", "attack", "hp"):
+            if name not in card_data:    # a hero has no cost, a minion no HP …
+                del self.fields[name]
+
+    def clean_abilities(self):
+        text = self.cleaned_data.get("abilities") or "[]"
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(str(NOT_JSON).format(error=exc)) from None
+        return value
+
+    def changes(self) -> list[dict[str, Any]]:
+        """One change per field whose value differs from the card's."""
+        data, out = self.cleaned_data, []
+        for name in ("cost", "attack", "hp", "attribute", "rarity", "keywords", "abilities"):
+            if name not in self.fields or name not in data:
+                continue
+            if name != "keywords" and name not in self.data:   # not sent: left as it is
+                continue
+            new = data[name]
+            if name == "attribute":
+                new = new or None
+            old = self.card_data.get(name)
+            if name == "keywords" and set(new or ()) == set(old or ()):
+                continue
+            if (new or None) != (old or None) and not (new is None and name in ("cost",
+                                                                                "attack", "hp")):
+                out.append({"card": self.card_data["code"], "field": name, "value": new})
+        return out
+
+    def patch(self) -> dict[str, Any]:
+        changes = self.changes()
+        name = self.cleaned_data.get("name") or ", ".join(
+            f"{self.card_data.get('name_en')} {c['field']} {_short(c['value'])}"
+            for c in changes)[:NAME_MAX]
+        return {"name": name or str(NO_CHANGE), "changes": changes}
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        return "(" + ", ".join(str(v) for v in value if isinstance(v, str)) + ")"
+    return str(value)
+
+
+class PlayForm(SimulationForm):
+    """Decks, games and agents to play the patch with; a sweep adds a field and a range."""
+
+    sweep_field = forms.ChoiceField(required=False, label=gettext_lazy("Sweep over"),
+                                    choices=[(f, f) for f in SWEEP_FIELDS])
+    sweep_from = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
+                                    label=gettext_lazy("from"))
+    sweep_to = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
+                                  label=gettext_lazy("to"))
+    sweep_step = forms.IntegerField(required=False, min_value=1, max_value=MAX_VALUE,
+                                    initial=1, label=gettext_lazy("step"))
+
+    def sweep_values(self) -> list[int] | None:
+        data = self.cleaned_data
+        low, high, step = data.get("sweep_from"), data.get("sweep_to"), data.get("sweep_step")
+        if low is None or high is None:
+            return None
+        if low >= high:
+            self.add_error("sweep_to", RANGE_ORDER)
+            return None
+        values = list(range(low, high + 1, step or 1))
+        if not 2 <= len(values) <= MAX_VALUES:
+            self.add_error("sweep_step", str(RANGE_SIZE).format(n=MAX_VALUES))
+            return None
+        return values

@@ -1,0 +1,112 @@
+"""The what-if form: offers only swaps the service accepts.
+
+"Swap out" lists the hero and cards of the deck chosen in "In deck" (nothing else); "Swap in"
+lists what can take that card's place — another hero for the hero, any other minion or item
+for a card — narrowed by a catalogue query (the query language of the card search, so
+``a:fire c<=3`` works here too). The form re-renders as the choices change (htmx), and the
+service still checks everything on submit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils.translation import gettext, gettext_lazy
+
+from cards.language import frozen_card_name
+from cards.models import Card
+from cards.query import QuerySyntaxError
+from cards.selectors import card_search
+from simulations.models import SimulationRun
+
+CANDIDATES_SHOWN = 40
+CANNOT_SWAP_IN = gettext_lazy("That card cannot take the place of {out}: pick one from the list.")
+NOT_IN_DECK = gettext_lazy("Pick the hero or a card of {deck} to swap out.")
+PICK_A_CARD = gettext_lazy("Pick the card to swap in from the list.")
+HERO_KINDS = ("hero",)
+CARD_KINDS = ("minion", "item")
+
+
+def _int(value, default: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@dataclass
+class Candidates:
+    """The swap-in cards matching the query (at most ``CANDIDATES_SHOWN``) and how many match."""
+
+    cards: list[Card] = field(default_factory=list)
+    total: int = 0
+    error: QuerySyntaxError | None = None
+
+
+class WhatIfForm(forms.Form):
+    deck = forms.TypedChoiceField(coerce=int, label=gettext_lazy("In deck"))
+    card_out = forms.ChoiceField(label=gettext_lazy("Swap out"))
+    q = forms.CharField(required=False, max_length=300,
+                        label=gettext_lazy("Find the card to swap in"),
+                        help_text=gettext_lazy("A catalogue query: a name, or terms like "
+                                               "a:fire c<=3."))
+    card_in = forms.ChoiceField(label=gettext_lazy("Swap in"), widget=forms.RadioSelect)
+
+    def __init__(self, data=None, *, run: SimulationRun, initial=None):
+        super().__init__(data, initial=initial)
+        self.initial.setdefault("card_out", None)
+        self.run = run
+        source = data if data is not None else (initial or {})
+        self.deck_index = min(max(_int(source.get("deck")), 0), len(run.decks) - 1)
+        deck = run.decks[self.deck_index]
+        self.fields["deck"].choices = [(i, run.deck_name(i)) for i in range(len(run.decks))]
+        self.fields["card_out"].choices = [
+            (gettext("Hero"), [(deck["hero"], self.name(deck["hero"]))]),
+            (gettext("Cards"), sorted(((code, f"{self.name(code)} ×{n}")
+                              for code, n in deck["cards"].items()), key=lambda c: c[1]))]
+        out = source.get("card_out")
+        first_card = self.fields["card_out"].choices[1][1][0][0] if deck["cards"] else None
+        self.out_code = out if out == deck["hero"] or out in deck["cards"] else (
+            first_card or deck["hero"])
+        self.swapping_hero = self.out_code == deck["hero"]
+        self.query = str(source.get("q") or "")[:300]
+        self.fields["card_in"].choices = [(c.code, c.name_en)
+                                          for c in self._legal().only("code", "name_en")]
+        self.fields["card_in"].error_messages.update(
+            invalid_choice=str(CANNOT_SWAP_IN).format(out=self.out_name),
+            required=PICK_A_CARD)
+        self.fields["card_out"].error_messages["invalid_choice"] = str(NOT_IN_DECK).format(
+            deck=run.deck_name(self.deck_index))
+
+    def name(self, code: str) -> str:
+        return frozen_card_name(self.run.cards, code)
+
+    def _legal(self) -> QuerySet[Card]:
+        kinds = HERO_KINDS if self.swapping_hero else CARD_KINDS
+        return Card.objects.filter(kind__in=kinds).exclude(code=self.out_code).order_by(
+            "cost", "name_en")
+
+    def candidates(self) -> Candidates:
+        """The legal swap-ins matching the query, for the list the user picks from."""
+        try:
+            matching = card_search(query=self.query, order="cost").filter(
+                code__in=self._legal().values("code"))
+        except QuerySyntaxError as exc:
+            return Candidates(error=exc)
+        cards = list(matching.select_related(None).only(
+            "code", "name_en", "name_zh", "kind", "cost", "attack", "hp", "attribute",
+            "rarity", "updated_at")[:CANDIDATES_SHOWN])
+        return Candidates(cards=cards, total=matching.count())
+
+    @property
+    def out_name(self) -> str:
+        return self.name(self.out_code)
+
+    @property
+    def chosen_in(self) -> str:
+        return str((self.data or {}).get("card_in") or "")
+
+    def add_service_error(self, exc) -> None:
+        self.add_error(exc.field if exc.field in self.fields else None, exc.message)

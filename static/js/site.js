@@ -1,0 +1,126 @@
+/* Cardlab, every page.
+ *
+ * Search forms send only the fields that hold something: an address like
+ * /cards/?q=fire&cost_min=&cost_max=&attack_min=… is noise to read, bookmark and share. Empty
+ * fields are dropped from htmx GET requests (and so from the address htmx pushes) and from
+ * plain GET form submissions.
+ *
+ * Buttons with data-copy="text" (or data-copy-from="#id") copy to the clipboard and say so.
+ *
+ * A card name with data-preview="<image url>" shows the card's image beside the pointer while
+ * hovered (or beside the name while focused), in the builder, deck pages and the what-if form.
+ *
+ * Focus survives live updates: when htmx swaps out the focused element, the new element with
+ * the same id is focused again. */
+(function () {
+  "use strict";
+
+  function emptyKeys(data) {
+    var filled = {}, seen = {};
+    data.forEach(function (value, key) {
+      seen[key] = true;
+      if (value !== "") filled[key] = true;
+    });
+    return Object.keys(seen).filter(function (key) { return !filled[key]; });
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    if (detail.verb !== "get" || !detail.formData) return;
+    emptyKeys(detail.formData).forEach(function (key) { detail.formData.delete(key); });
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if ((form.method || "").toLowerCase() !== "get" || form.hasAttribute("hx-get")) return;
+    var disabled = [];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (field.name && !field.disabled && field.value === "" &&
+          field.type !== "checkbox" && field.type !== "radio") {
+        field.disabled = true;
+        disabled.push(field);
+      }
+    });
+    // Enable them again once the browser has read the form (back/forward cache keeps the page).
+    setTimeout(function () { disabled.forEach(function (f) { f.disabled = false; }); }, 0);
+  });
+
+  function copied(button, ok) {
+    var label = button.getAttribute("data-label") || button.textContent;
+    button.setAttribute("data-label", label);
+    button.textContent = ok ? button.getAttribute("data-done") || "Copied" :
+      button.getAttribute("data-failed") || "Press Ctrl+C to copy";
+    button.classList.toggle("copied", ok);
+    setTimeout(function () { button.textContent = label; button.classList.remove("copied"); }, 2000);
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy], [data-copy-from]");
+    if (!button) return;
+    event.preventDefault();
+    var source = button.getAttribute("data-copy-from");
+    var field = source ? document.querySelector(source) : null;
+    var text = field ? (field.value !== undefined ? field.value : field.textContent)
+                     : button.getAttribute("data-copy");
+    if (field && field.select) field.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { copied(button, true); },
+                                               function () { copied(button, false); });
+    } else {
+      var ok = false;
+      try { ok = !!(field && field.select && document.execCommand("copy")); } catch (e) { ok = false; }
+      copied(button, ok);
+    }
+  });
+
+  var preview = null;
+
+  function showPreview(target, x, y) {
+    if (!preview) {
+      preview = document.createElement("div");
+      preview.className = "card-preview";
+      preview.setAttribute("aria-hidden", "true");
+      preview.appendChild(document.createElement("img"));
+      document.body.appendChild(preview);
+    }
+    var img = preview.firstChild;
+    if (img.getAttribute("src") !== target.getAttribute("data-preview")) {
+      img.setAttribute("src", target.getAttribute("data-preview"));
+      img.setAttribute("alt", "");
+    }
+    var width = 220, height = 308, margin = 16;
+    var left = x + margin + width > window.innerWidth ? x - margin - width : x + margin;
+    var top = Math.min(Math.max(8, y - height / 2), window.innerHeight - height - 8);
+    preview.style.left = Math.max(8, left) + "px";
+    preview.style.top = top + "px";
+    preview.hidden = false;
+  }
+
+  function hidePreview() { if (preview) preview.hidden = true; }
+
+  document.addEventListener("mousemove", function (event) {
+    var target = event.target.closest && event.target.closest("[data-preview]");
+    if (target) showPreview(target, event.clientX, event.clientY); else hidePreview();
+  });
+  document.addEventListener("focusin", function (event) {
+    var target = event.target.closest && event.target.closest("[data-preview]");
+    if (!target) { hidePreview(); return; }
+    var box = target.getBoundingClientRect();
+    showPreview(target, box.right, box.top + box.height / 2);
+  });
+  document.addEventListener("focusout", hidePreview);
+  document.addEventListener("htmx:beforeSwap", hidePreview);
+
+  var focusedId = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var active = document.activeElement;
+    focusedId = active && active !== document.body && active.id ? active.id : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!focusedId) return;
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    var again = document.getElementById(focusedId);
+    if (again) again.focus({ preventScroll: true });
+  });
+})();

@@ -1,0 +1,140 @@
+"""The balance search as its users meet it: the API (submit, follow, cancel, open a candidate
+as a round-robin; refusals as 400 with the field, 404, 403, the per-user cap) and the pages
+(form, live progress fragment, the Pareto front's chart and table)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from balance import runner
+from balance.models import BalanceJob
+from balance.services import BAD_BAND, BAD_BUDGET, TOO_MANY_ACTIVE, balance_job_request
+from simulations.models import SimulationRun
+from tests.balance.conftest import DAWN, DUSK, TINY
+
+pytestmark = pytest.mark.django_db
+
+BODY = {"decks": [DAWN, DUSK], "agent": "greedy", "max_changes": 2, "budget_games": 2000,
+        "verify_games": 100, "seed": 5, "allowed_cards": TINY["allowed_cards"]}
+
+
+@pytest.fixture
+def api(alice, catalogue):
+    client = APIClient()
+    client.force_authenticate(alice)
+    return client
+
+
+def finished(job_uid: str) -> BalanceJob:
+    job = BalanceJob.objects.get(uid=job_uid)
+    runner.job_execute(job_id=job.pk, claim="t", worker="test@host")
+    job.refresh_from_db()
+    return job
+
+
+def test_submit_follow_and_open_a_candidate_as_a_round_robin(api, settings):
+    settings.BALANCE_PIECE_BLOCKS = 2
+    response = api.post("/api/balance-searches/", BODY, format="json")
+    assert response.status_code == 201, response.json()
+    uid = response.json()["uid"]
+    assert response.json()["status"] == "queued"
+    job = finished(uid)
+    data = api.get(f"/api/balance-searches/{uid}/").json()
+    assert data["status"] == "done" and data["progress"]["percent"] == 100
+    assert data["result"]["front"][0]["patch"]["changes"]
+    assert api.get("/api/balance-searches/?mine=1").json()["results"][0]["uid"] == uid
+    opened = api.post(f"/api/balance-searches/{uid}/candidates/0/run/")
+    assert opened.status_code == 201, opened.json()
+    run = SimulationRun.objects.get(uid=opened.json()["uid"])
+    assert run.patch["changes"] == job.result["front"][0]["patch"]["changes"]
+    assert run.games == job.verify_games and run.owner == job.owner and run.kind == "match"
+    missing = api.post(f"/api/balance-searches/{uid}/candidates/99/run/")
+    assert missing.status_code == 400
+
+
+def test_bad_input_is_a_400_naming_the_field(api):
+    bad = api.post("/api/balance-searches/", {**BODY, "band": [0.55, 0.6]}, format="json")
+    assert bad.status_code == 400 and bad.json()["band"] == [BAD_BAND]
+    bad = api.post("/api/balance-searches/", {**BODY, "budget_games": 10}, format="json")
+    assert bad.status_code == 400 and "budget_games" in bad.json()
+    assert "games" in BAD_BUDGET
+    bad = api.post("/api/balance-searches/", {**BODY, "decks": [DAWN, "starter:Nope"]},
+                   format="json")
+    assert bad.status_code == 400 and "decks" in bad.json()
+    bad = api.post("/api/balance-searches/", {**BODY, "allowed_cards": ["ZZZ"]}, format="json")
+    assert bad.status_code == 400 and "allowed_cards" in bad.json()
+
+
+def test_one_search_in_flight_per_user_then_cancel(api, alice):
+    first = api.post("/api/balance-searches/", BODY, format="json").json()
+    second = api.post("/api/balance-searches/", BODY, format="json")
+    assert second.status_code == 400
+    assert second.json()["non_field_errors"] == [TOO_MANY_ACTIVE.format(count=1, limit=1)]
+    cancelled = api.post(f"/api/balance-searches/{first['uid']}/cancel/")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    again = api.post(f"/api/balance-searches/{first['uid']}/cancel/")
+    assert again.status_code == 400
+
+
+def test_private_searches_are_not_found_and_others_cannot_cancel(api, bob):
+    uid = api.post("/api/balance-searches/", BODY, format="json").json()["uid"]
+    other = APIClient()
+    other.force_authenticate(bob)
+    assert other.get(f"/api/balance-searches/{uid}/").status_code == 404
+    BalanceJob.objects.filter(uid=uid).update(is_public=True)
+    assert other.get(f"/api/balance-searches/{uid}/").status_code == 200
+    assert other.post(f"/api/balance-searches/{uid}/cancel/").status_code == 403
+
+
+def test_the_schema_lists_the_operations(api):
+    schema = api.get("/api/schema/?format=json").json()
+    paths = schema["paths"]
+    assert "/api/balance-searches/" in paths
+    assert "/api/balance-searches/{uid}/cancel/" in paths
+    assert "/api/balance-searches/{uid}/candidates/{index}/run/" in paths
+
+
+def test_the_form_starts_a_search_and_its_page_shows_progress_then_the_front(
+        client, alice, catalogue, settings):
+    settings.BALANCE_PIECE_BLOCKS = 2
+    client.force_login(alice)
+    page = client.get(reverse("balance:new"))
+    assert page.status_code == 200 and b"Start the search" in page.content
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN, DUSK], "agent": "greedy", "band_low": 45, "band_high": 55,
+        "max_changes": 2, "fields": ["cost", "attack", "hp"],
+        "allowed_cards": ",".join(TINY["allowed_cards"]), "budget_games": 2000,
+        "verify_games": 100, "seed": 5})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    job = BalanceJob.objects.get(owner=alice)
+    fragment = client.get(reverse("balance:progress", args=[job.uid]))
+    assert b"Waiting for a worker" in fragment.content and b"hx-get" in fragment.content
+    job = finished(job.uid)
+    page = client.get(job.get_absolute_url())
+    assert page.status_code == 200
+    assert b"Pareto front" in page.content and b"<svg" in page.content
+    assert b"Open as a round-robin" in page.content and b'data-testid="front"' in page.content
+    patch = client.get(reverse("balance:patch", args=[job.uid, 0]))
+    assert patch.status_code == 200 and patch.json() == job.result["front"][0]["patch"]
+    assert "attachment" in patch["Content-Disposition"]
+    listed = client.get(reverse("balance:list") + "?mine=1")
+    assert job.label.encode() in listed.content
+
+
+def test_the_form_shows_the_services_refusals(client, alice, catalogue):
+    client.force_login(alice)
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN], "agent": "greedy", "band_low": 45, "band_high": 55,
+        "max_changes": 2, "fields": ["cost"], "budget_games": 2000, "verify_games": 100})
+    assert response.status_code == 400 and b"Pick at least two decks." in response.content
+
+
+def test_the_service_refuses_a_band_that_misses_fifty(alice, catalogue):
+    from balance.services import BalanceInputError
+
+    with pytest.raises(BalanceInputError) as caught:
+        balance_job_request(user=alice, **{**TINY, "band": (0.5, 0.6)})
+    assert caught.value.field == "band"
+    assert not BalanceJob.objects.exists()

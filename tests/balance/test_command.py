@@ -1,0 +1,55 @@
+"""python manage.py balance_search: a tiny search on the test set writes the best verified
+patch, and ``simulate --patch`` with a matchup's replay seed plays exactly the verified games."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from balance.cli import BAD_BAND
+from rules.cardset import TEST_SET
+from rules.patches import load_patch
+
+TINY = ["--set", str(TEST_SET), "--decks", "Dawn Test", "Dusk Test", "--budget-games", "2000",
+        "--verify-games", "100", "--cards", "T-H01,T-H02,T-M01,T-M03", "--max-changes", "2",
+        "--processes", "1", "--seed", "5"]
+
+
+def test_the_best_verified_patch_replays_with_simulate(tmp_path):
+    out = tmp_path / "patch.json"
+    stdout = StringIO()
+    call_command("balance_search", *TINY, "--out", str(out), "--json", stdout=stdout)
+    report = json.loads(stdout.getvalue())
+    best = report["best"]
+    assert best and load_patch(out).to_dict() == best["patch"]
+    (replay,) = report["replay"]
+    played = StringIO()
+    call_command("simulate", "--set", str(TEST_SET), "--deck-a", "Dawn Test", "--deck-b",
+                 "Dusk Test", "--games", "100", "--seed", str(replay["seed"]), "--patch",
+                 str(out), "--json", stdout=played)
+    summary = json.loads(played.getvalue())
+    (verified,) = best["matchups"]
+    assert summary["win_rate"]["rate"] == pytest.approx(verified["rate"])
+    assert summary["win_rate"]["games"] == verified["games"]
+
+
+def test_the_text_report_shows_the_front_and_the_replay_command(tmp_path):
+    stdout = StringIO()
+    call_command("balance_search", *TINY, "--out", str(tmp_path / "p.json"), stdout=stdout)
+    text = stdout.getvalue()
+    assert "Pareto front" in text and "Best verified patch" in text
+    assert "python manage.py simulate --deck-a \"Dawn Test\"" in text
+
+
+def test_bad_options_say_what_to_fix():
+    with pytest.raises(CommandError, match="--band"):
+        call_command("balance_search", *TINY, "--band", "55-60")
+    assert "LOW-HIGH" in BAD_BAND
+    with pytest.raises(CommandError, match="--decks"):
+        call_command("balance_search", "--set", str(TEST_SET), "--decks", "Nope", "Dawn Test")
+    with pytest.raises(CommandError, match="cannot be searched"):
+        call_command("balance_search", *TINY, "--fields", "colour")

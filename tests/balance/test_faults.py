@@ -1,0 +1,80 @@
+"""A balance search on real Celery workers, its worker SIGKILLed in the middle of the search:
+the reaper sends the job again, a second worker resumes it from the blocks stored, and the
+result is exactly the in-process search's for the same seed and budget.
+
+Sandboxed like the simulation fault tests (simulations.sandbox): a fresh database and queue,
+short leases, and a short pause before each piece of games so "mid-search" can be hit."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import uuid
+
+import pytest
+
+from balance.models import BalanceJob
+from balance.runner import job_problem
+from rules.balance_search import LocalEvaluator, balance_search
+from simulations.sandbox import Sandbox
+
+FAST_FAULTS = {"CARDLAB_SIMULATIONS_LEASE_SECONDS": "3",
+               "CARDLAB_SIMULATIONS_REAP_SECONDS": "0.5",
+               "CARDLAB_SIMULATIONS_CHUNK_PAUSE": "0.3"}
+SEARCH = ("--decks", "Dawn Test", "Dusk Test", "--budget-games", "2000", "--verify-games",
+          "100", "--cards", "T-H01,T-H02,T-M01,T-M03", "--max-changes", "2", "--seed", "5")
+
+
+@pytest.fixture
+def sandbox(tmp_path):
+    box = Sandbox(tmp_path, database_url=os.environ.get("DATABASE_URL", ""),
+                  broker_url=os.environ.get("CELERY_BROKER_URL", ""), env=FAST_FAULTS)
+    box.queue = f"faults{uuid.uuid4().hex[:10]}"
+    box.env["CARDLAB_CELERY_QUEUE"] = box.queue
+    try:
+        box.install("rules/data/test_set.yaml")
+        yield box
+    finally:
+        box.stop()
+        box.drop()
+
+
+def _job(sandbox, uid: str) -> dict:
+    row = sandbox.query("SELECT status, games_played, worker, attempts, result, decks, cards, "
+                        "agent, seed FROM balance_balancejob WHERE uid = ?", uid)[0]
+    keys = ("status", "games_played", "worker", "attempts", "result", "decks", "cards",
+            "agent", "seed")
+    out = dict(zip(keys, row, strict=True))
+    for key in ("result", "decks", "cards"):
+        if isinstance(out[key], str):
+            out[key] = json.loads(out[key])
+    return out
+
+
+def test_sigkill_a_worker_mid_search_and_the_search_resumes_to_the_same_result(sandbox):
+    victim = sandbox.worker("victim")
+    sandbox.wait_ready("victim")
+    uid = sandbox.manage("balance_search", "--via-celery", "--no-wait", *SEARCH).strip()
+    sandbox.wait(lambda: _job(sandbox, uid)["games_played"] >= 300
+                 and _job(sandbox, uid)["worker"].startswith("victim@"),
+                 timeout=180, what="the victim to play part of the search")
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait(timeout=10)
+    played_before = _job(sandbox, uid)["games_played"]
+    sandbox.worker("survivor")
+    sandbox.wait(lambda: _job(sandbox, uid)["status"] == "done", timeout=300,
+                 what="the search to finish on the survivor")
+    job = _job(sandbox, uid)
+    assert job["attempts"] == 2 and job["worker"].startswith("survivor@")
+    assert played_before > 0
+
+    frozen = BalanceJob(decks=job["decks"], cards=job["cards"], agent=job["agent"],
+                        seed=job["seed"], band_low=0.45, band_high=0.55, max_changes=2,
+                        fields=["cost", "attack", "hp"], spread=2,
+                        allowed_cards=["T-H01", "T-H02", "T-M01", "T-M03"],
+                        budget_games=2000, verify_games=100)
+    problem = job_problem(frozen)
+    with LocalEvaluator(problem.field, processes=1) as evaluator:
+        reference = balance_search(problem, evaluator)
+    assert job["result"] == json.loads(json.dumps(reference.to_dict(frozen.deck_names)))

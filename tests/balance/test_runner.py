@@ -1,0 +1,74 @@
+"""A balance search job played in this process (the service a worker calls, without a broker):
+it finishes with a verified front, keeps every block it played, resumes after its execution
+is lost without playing those blocks again, and stops when cancelled."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from balance import runner
+from balance.models import BalanceJob, JobBlock, JobStatus
+from balance.reaper import balance_reap
+from balance.services import balance_job_cancel, balance_job_request
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_job_runs_to_a_verified_front(alice, catalogue, tiny):
+    job = balance_job_request(user=alice, **tiny)
+    assert runner.job_execute(job_id=job.pk, claim="t1", worker="test@host") == "done"
+    job.refresh_from_db()
+    assert job.status == JobStatus.DONE and job.result["front"]
+    assert job.result["baseline"]["games"] == 100            # re-verified on fresh seeds
+    assert job.games_played == JobBlock.objects.filter(job=job).count() * 50
+    assert job.progress["phase"] == "done"
+
+
+def test_a_lost_execution_resumes_from_the_stored_blocks(alice, catalogue, tiny, monkeypatch):
+    whole = balance_job_request(user=alice, **tiny)
+    runner.job_execute(job_id=whole.pk, claim="w", worker="test@host")
+    whole.refresh_from_db()
+
+    job = balance_job_request(user=alice, **tiny)           # the same search again
+    real_store = runner.StoredEvaluator._store
+    calls = {"n": 0}
+
+    def killed_after_three_pieces(self, key, indices, tallies):
+        calls["n"] += 1
+        if calls["n"] > 3:
+            raise SystemExit("the worker process was killed")
+        real_store(self, key, indices, tallies)
+
+    monkeypatch.setattr(runner.StoredEvaluator, "_store", killed_after_three_pieces)
+    with pytest.raises(SystemExit):
+        runner.job_execute(job_id=job.pk, claim="first", worker="victim@host")
+    monkeypatch.setattr(runner.StoredEvaluator, "_store", real_store)
+    kept = JobBlock.objects.filter(job=job).count()             # three pieces of 1-2 blocks
+    assert 3 <= kept <= 6 and kept < JobBlock.objects.filter(job=whole).count()
+
+    # Held by a live lease, nobody takes it; once the lease runs out the reaper sends it again.
+    assert runner.job_execute(job_id=job.pk, claim="early", worker="x@host") == "skipped"
+    BalanceJob.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert balance_reap() == [job.pk]
+    assert runner.job_execute(job_id=job.pk, claim="second", worker="x@host") == "done"
+    job.refresh_from_db()
+    assert job.result["front"] == whole.result["front"]            # the same search, resumed
+    assert job.games_played == whole.games_played                  # no block played twice
+    assert job.attempts == 2
+
+
+def test_cancel_stops_the_execution_at_its_next_piece(alice, catalogue, tiny, monkeypatch):
+    job = balance_job_request(user=alice, **tiny)
+    real_store = runner.StoredEvaluator._store
+
+    def cancel_midway(self, key, indices, tallies):
+        balance_job_cancel(job=BalanceJob.objects.get(pk=job.pk))
+        real_store(self, key, indices, tallies)
+
+    monkeypatch.setattr(runner.StoredEvaluator, "_store", cancel_midway)
+    assert runner.job_execute(job_id=job.pk, claim="c", worker="test@host") == "lost"
+    job.refresh_from_db()
+    assert job.status == JobStatus.CANCELLED and job.result is None

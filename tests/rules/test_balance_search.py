@@ -1,0 +1,160 @@
+"""The balance search: what may change, how candidates are played and remembered, and that a
+small search improves its objective and repeats itself for the same seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.balance_search import (
+    Field,
+    LocalEvaluator,
+    Move,
+    Problem,
+    SearchSpace,
+    SpaceError,
+    Tally,
+    balance_search,
+    space_moves,
+)
+from rules.balance_search.evaluate import EvalTask, matchup_seed, play_task
+from rules.balance_search.memo import Evaluations
+from rules.balance_search.model import Model
+from rules.balance_search.result import pareto, scored_of
+from rules.balance_search.space import (
+    NO_MOVES,
+    UNKNOWN_FIELD,
+    candidate_patch,
+    key_cards,
+    screened_moves,
+)
+from rules.cardset import CORE_SET, load_card_set
+from rules.match import run_match
+from rules.patches import patch_card_defs
+
+CORE = load_card_set(CORE_SET)
+THREE = tuple(CORE.deck(n) for n in ("Ember Rush", "Tidewall", "Gravecallers"))
+FIELD = Field(cards=CORE.cards, decks=THREE, agent="greedy")
+
+
+def tiny_problem(seed: int = 3) -> Problem:
+    space = SearchSpace.for_decks(THREE, CORE.cards, fields=("cost", "attack"))
+    return Problem(field=FIELD, space=space, max_changes=3, seed=seed, budget_games=3_000,
+                   verify_games=100, rounds=2, rungs=(1, 2), base_blocks=2, proposals=3,
+                   screen_cards=2)
+
+
+def test_numbers_move_within_the_spread_and_only_fields_a_card_has():
+    space = SearchSpace.for_decks(THREE, CORE.cards, only=["H01", "C005"])
+    moves = space_moves(space, CORE.cards)
+    hero = [m for m in moves if m.card == "H01"]
+    printed = CORE.cards["H01"].hp
+    assert [(m.field, m.value) for m in hero] == [("hp", printed + d) for d in (-2, -1, 1, 2)]
+    assert {m.field for m in moves if m.card == "C005"} == {"cost", "attack"}   # no minion HP
+    assert all(m.size == abs(m.step) for m in moves)
+
+
+def test_keywords_toggle_and_impossible_values_are_never_offered():
+    space = SearchSpace.for_decks(THREE, CORE.cards, only=["C002"], fields=("cost", "keywords"))
+    moves = space_moves(space, CORE.cards)
+    assert all(m.value >= 0 for m in moves if m.field == "cost")
+    assert len([m for m in moves if m.field == "keywords"]) == 3
+
+
+def test_a_space_says_what_is_wrong_with_it():
+    with pytest.raises(SpaceError, match="'colour' cannot be searched"):
+        SearchSpace.for_decks(THREE, CORE.cards, fields=("colour",))
+    assert "cannot be searched" in UNKNOWN_FIELD
+    space = SearchSpace.for_decks(THREE, CORE.cards, only=["H01"], fields=("cost",))
+    with pytest.raises(SpaceError, match=NO_MOVES):
+        space_moves(space, CORE.cards)
+
+
+def test_nearer_steps_share_the_farthest_steps_screening():
+    space = SearchSpace.for_decks(THREE, CORE.cards, only=["H01"], fields=("hp",))
+    plan = screened_moves(space_moves(space, CORE.cards))
+    shares = sorted((m.step, far.step, share) for m, (far, share) in plan.items())
+    assert shares == [(-2, -2, 1.0), (-1, -2, 0.5), (1, 2, 0.5), (2, 2, 1.0)]
+
+
+def test_key_cards_are_each_decks_hero_and_its_most_copied_cards():
+    keys = key_cards(THREE[:1], CORE.cards, 3)
+    counts = THREE[0].counts()
+    assert keys[0] == "H01" and len(keys) == 4
+    assert all(counts[code] == max(counts.values()) for code in keys[1:])
+
+
+def test_a_block_plays_the_games_a_run_with_the_same_seed_plays():
+    """Common random numbers: a task's games are a run's games, patch included."""
+    move = Move("H01", "hp", CORE.cards["H01"].hp + 2, 2, 2)
+    task = EvalTask((move,), 0, 1, matchup_seed(5, 0, 1), 0, 2)
+    total = sum(play_task(FIELD, task), Tally())
+    patched = patch_card_defs(CORE.cards, candidate_patch((move,), "Ignara +2"))
+    stats = run_match(patched, THREE[0], THREE[1], games=100, seed=task.seed,
+                      agent_a="greedy", agent_b="greedy")
+    assert (total.wins, total.losses, total.draws) == (stats.wins, stats.losses, stats.draws)
+    assert sum(total.pairs) * 2 + total.errors <= 100
+
+
+class CountingEvaluator:
+    def __init__(self):
+        self.tasks: list[EvalTask] = []
+
+    def evaluate(self, tasks):
+        self.tasks.extend(tasks)
+        return [[Tally(wins=t.a + 1, losses=1)] * t.blocks for t in tasks]
+
+
+def test_matchups_a_move_cannot_touch_are_shared_with_the_unpatched_field():
+    counting = CountingEvaluator()
+    memo = Evaluations(counting, THREE, lambda a, b: a * 10 + b)
+    memo.ensure([()], 2)
+    tidewall_hero = Move("H04", "hp", 30, 1, 1)
+    memo.ensure([(tidewall_hero,)], 2)
+    # Ember Rush against Gravecallers does not hold Tidewall's hero: not played again.
+    assert [(t.a, t.b) for t in counting.tasks[3:]] == [(0, 1), (1, 2)]
+    memo.ensure([(tidewall_hero,)], 3)
+    assert all(t.first == 2 and t.blocks == 1 for t in counting.tasks[5:])
+
+
+def test_the_pareto_front_keeps_what_no_fewer_changes_beat():
+    a, b, c = (Move("H01", "hp", v, 1, 1) for v in (1, 2, 3))
+    d = Move("H04", "hp", 5, 1, 1)
+
+    def scored(moves, wins):
+        return scored_of(moves, {(0, 1): Tally(wins=wins, losses=100 - wins)}, (0.45, 0.55))
+
+    front = pareto([scored((), 70), scored((a,), 60), scored((b,), 58),
+                    scored((c, d), 59), scored((a, d), 52)])
+    assert [(len(s.moves), round(s.worst, 2)) for s in front] == [(2, 0.02), (1, 0.08),
+                                                                    (0, 0.2)]
+
+
+def test_the_model_adds_effects_in_log_odds_and_proposes_fixes():
+    up = Move("H01", "hp", 40, 2, 2)
+    down = Move("H04", "hp", 28, 2, -2)
+    model = Model([(0, 1)], {up: {(0, 1): -0.4}, down: {(0, 1): -0.4}}, [up, down])
+    picks = model.propose((), [0.8], max_changes=2)
+    assert picks[0].moves == (up, down) and picks[0].worst == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def searched():
+    with LocalEvaluator(FIELD, processes=1) as evaluator:
+        return balance_search(tiny_problem(), evaluator)
+
+
+def test_a_small_search_improves_its_objective(searched):
+    """Measured on the same seeds and games, the best candidate beats the unpatched field."""
+    unpatched = next(s for s in searched.searched if not s.moves)
+    best = searched.searched[0]
+    assert best.games == unpatched.games == 100
+    assert best.moves and best.worst < unpatched.worst
+    assert searched.front and searched.front[0].games == 100      # verified on fresh seeds
+    assert searched.baseline.moves == () and searched.games_verified > 0
+
+
+def test_the_same_seed_gives_the_same_search(searched):
+    with LocalEvaluator(FIELD, processes=2) as evaluator:
+        again = balance_search(tiny_problem(), evaluator)
+    names = [d.name for d in THREE]
+    assert again.to_dict(names) == searched.to_dict(names)

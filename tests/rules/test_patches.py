@@ -1,0 +1,98 @@
+"""Balance patches as data: what a patch file may say, how it changes cards, how it reads."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules import patches
+from rules.cardset import TEST_SET, load_card_set
+from rules.match import run_match
+from rules.patches import Patch, PatchError, load_patch, patch_apply, patch_card_defs, patch_diff
+
+CARDS = load_card_set(TEST_SET)
+DATA = {code: card.to_dict() for code, card in CARDS.cards.items()}
+PUP_PLUS_ONE = {"name": "Pup +1", "changes": [{"card": "T-M01", "field": "attack", "value": 3}]}
+
+
+def test_a_patch_changes_the_card_everywhere_and_leaves_the_input_alone():
+    patched = patch_apply(DATA, Patch.from_dict(PUP_PLUS_ONE))
+    assert patched["T-M01"]["attack"] == 3
+    assert DATA["T-M01"]["attack"] == 2          # the unpatched mapping is untouched
+    assert patched["T-M02"] == DATA["T-M02"]
+
+
+def test_the_diff_reads_like_a_card_change():
+    patch = Patch.from_dict({"name": "Mixed", "changes": [
+        {"card": "T-M01", "field": "attack", "value": 3},
+        {"card": "T-M01", "field": "keywords", "value": ["shield", "react"]},
+        {"card": "T-M05", "field": "rarity", "value": "SR"}]})
+    texts = [row["text"] for row in patch_diff(DATA, patch)]
+    assert texts == ["Ember Pup: attack 2 → 3", "Ember Pup: keywords none → shield, react",
+                     "Dusk Stalker: rarity R → SR"]
+
+
+def test_the_json_form_round_trips_and_loads_from_a_file(tmp_path):
+    patch = Patch.from_dict(PUP_PLUS_ONE)
+    assert Patch.from_dict(json.loads(json.dumps(patch.to_dict()))) == patch
+    path = tmp_path / "pup.json"
+    path.write_text(json.dumps(PUP_PLUS_ONE), encoding="utf-8")
+    assert load_patch(path) == patch
+
+
+@pytest.mark.parametrize("data, message", [
+    ([], patches.NOT_OBJECT),
+    ({"changes": PUP_PLUS_ONE["changes"]}, patches.NO_NAME.format(limit=patches.NAME_MAX)),
+    ({"name": "x", "changes": []}, patches.NO_CHANGES),
+    ({"name": "x", "changes": [3]}, patches.CHANGE_NOT_OBJECT.format(i=0)),
+    ({"name": "x", "changes": [{"field": "attack", "value": 1}]},
+     patches.CHANGE_NO_CARD.format(i=0)),
+    ({"name": "x", "changes": [{"card": "T-M01", "field": "name_en", "value": "Big Pup"}]},
+     patches.CHANGE_BAD_FIELD.format(i=0, field="name_en",
+                                     fields=", ".join(patches.PATCH_FIELDS))),
+    ({"name": "x", "changes": [{"card": "T-M01", "field": "attack"}]},
+     patches.CHANGE_NO_VALUE.format(i=0)),
+    ({"name": "x", "changes": [{"card": "T-M01", "field": "attack", "value": 3},
+                               {"card": "T-M01", "field": "attack", "value": 4}]},
+     patches.CHANGE_TWICE.format(i=1, card="T-M01", field="attack")),
+])
+def test_malformed_patches_say_what_to_fix(data, message):
+    with pytest.raises(PatchError) as caught:
+        Patch.from_dict(data)
+    assert message in caught.value.problems
+
+
+@pytest.mark.parametrize("change, fragment", [
+    ({"card": "T-M01", "field": "attack", "value": -1}, "T-M01.attack"),
+    ({"card": "T-M01", "field": "attack", "value": "4"}, "T-M01.attack"),
+    ({"card": "T-M01", "field": "attribute", "value": "metal"}, "metal"),
+    ({"card": "T-M01", "field": "keywords", "value": ["flying"]}, "flying"),
+    ({"card": "T-M01", "field": "hp", "value": 3}, "T-M01.hp"),          # minions have no HP
+    ({"card": "T-M01", "field": "abilities", "value": [{"trigger": "never"}]}, "T-M01"),
+])
+def test_the_engine_refuses_a_patched_card_it_could_not_play(change, fragment):
+    with pytest.raises(PatchError) as caught:
+        patch_apply(DATA, Patch.from_dict({"name": "bad", "changes": [change]}))
+    assert any(fragment in p for p in caught.value.problems)
+
+
+def test_a_card_that_is_not_there_is_named():
+    patch = Patch.from_dict({"name": "x", "changes": [{"card": "Z-99", "field": "cost",
+                                                       "value": 1}]})
+    with pytest.raises(PatchError) as caught:
+        patch_apply(DATA, patch)
+    assert caught.value.problems == [patches.UNKNOWN_CARD.format(i=0, card="Z-99")]
+
+
+def test_both_decks_play_the_patched_card():
+    """Ember Pup is in both test decks: with 0 attack neither side wins with it as before."""
+    cards = patch_card_defs(CARDS.cards, Patch.from_dict(
+        {"name": "Pup 9", "changes": [{"card": "T-M01", "field": "attack", "value": 9}]}))
+    assert cards["T-M01"].attack == 9 and CARDS.cards["T-M01"].attack == 2
+    dawn, dusk = CARDS.deck("Dawn Test"), CARDS.deck("Dusk Test")
+    before = run_match(CARDS.cards, dawn, dusk, games=20, seed=3, agent_a="greedy",
+                       agent_b="greedy")
+    after = run_match(cards, dawn, dusk, games=20, seed=3, agent_a="greedy", agent_b="greedy")
+    assert before.counts() != after.counts()
+    assert after.cards["b"]["T-M01"][0] > 0    # the opponent played the patched Pup too
