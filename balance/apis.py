@@ -27,6 +27,7 @@ from balance.services import (
 from rules.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.balance_search.space import FIELDS
 from simulations.apis import SubmitThrottle
+from simulations.serializers import ListFilterSerializer
 
 NOT_OWNER = gettext_lazy("Only the search's owner can do this.")
 NO_SEARCH = gettext_lazy("No balance search here.")
@@ -110,9 +111,11 @@ class SearchListCreateApi(generics.GenericAPIView):
 
     @extend_schema(operation_id="balance_searches_list",
                    responses=SearchListSerializer(many=True),
-                   parameters=[OpenApiParameter("mine", bool)])
+                   parameters=[ListFilterSerializer])
     def get(self, request):
-        jobs = jobs_listed(request.user, mine=request.query_params.get("mine") in ("1", "true"))
+        query = ListFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        jobs = jobs_listed(request.user, mine=query.validated_data["mine"])
         page = self.paginate_queryset(jobs)
         return self.get_paginated_response(SearchListSerializer(page, many=True).data)
 

@@ -1,4 +1,4 @@
-"""The API's request parsers: DRF's own, refusing characters no field can store.
+"""The API's request parser: DRF's JSON parser, refusing characters no field can store.
 
 PostgreSQL text and JSONB cannot hold a NUL character, and a lone UTF-16 surrogate (JSON allows
 ``"\\ud800"``) cannot be encoded as UTF-8 at all. DRF's character fields refuse both, but dict
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from django.http import QueryDict
 from django.utils.translation import gettext_lazy
 from rest_framework import parsers
 from rest_framework.exceptions import ValidationError
@@ -48,11 +47,6 @@ def _strings(value: Any) -> Iterator[tuple[str, bool]]:
     """Every string in a parsed body: ``(text, is_a_key)``."""
     if isinstance(value, str):
         yield value, False
-    elif isinstance(value, QueryDict):
-        for key, values in value.lists():
-            yield key, True
-            for item in values:
-                yield from _strings(item)
     elif isinstance(value, Mapping):
         for key, item in value.items():
             yield str(key), True
@@ -79,8 +73,7 @@ def refuse_bad_characters(data: Any) -> None:
     """Raise a 400 ``ValidationError`` keyed by top-level field if any string (key or value)
     anywhere in ``data`` holds a NUL or a lone surrogate."""
     errors: dict[str, list[str]] = {}
-    items = data.lists() if isinstance(data, QueryDict) else (
-        data.items() if isinstance(data, Mapping) else [(NON_FIELD, data)])
+    items = data.items() if isinstance(data, Mapping) else [(NON_FIELD, data)]
     for field, value in items:
         field_name = field if isinstance(field, str) else NON_FIELD
         if field_name is not NON_FIELD and bad_character(field_name):
@@ -100,17 +93,3 @@ class JSONParser(parsers.JSONParser):
         data = super().parse(stream, media_type, parser_context)
         refuse_bad_characters(data)
         return data
-
-
-class FormParser(parsers.FormParser):
-    def parse(self, stream, media_type=None, parser_context=None):
-        data = super().parse(stream, media_type, parser_context)
-        refuse_bad_characters(data)
-        return data
-
-
-class MultiPartParser(parsers.MultiPartParser):
-    def parse(self, stream, media_type=None, parser_context=None):
-        result = super().parse(stream, media_type, parser_context)
-        refuse_bad_characters(result.data)
-        return result

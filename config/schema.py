@@ -13,6 +13,9 @@ so this ``AutoSchema`` adds them from what the operation is:
   not read);
 - 429 for every operation (log-in failures through basic auth; the action throttles).
 
+It also documents what django-filter does with an empty query value: ``?order=`` is no filter
+(the pages' forms send empty selects that way), so a filter parameter's ``enum`` lists ``""``.
+
 ``REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"]`` names this class; ``tests/test_api_schema.py`` checks
 that every status the API can answer is in the schema, and schemathesis checks it against a live
 server (``tests/test_api_contract.py``).
@@ -98,3 +101,13 @@ class SiteAutoSchema(AutoSchema):
                 "content": {"application/json": {"schema": body}},
             })
         return responses
+
+    def _get_filter_parameters(self):
+        parameters = super()._get_filter_parameters()
+        for parameter in parameters:
+            schema = parameter.get("schema", {})
+            if schema.get("type") == "string" and "" not in schema.get("enum", [""]):
+                schema["enum"] = [*schema["enum"], ""]
+                parameter["description"] = (parameter.get("description", "") +
+                                            "\n\nEmpty: no filter.").strip()
+        return parameters

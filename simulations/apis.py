@@ -29,6 +29,7 @@ from simulations.selectors import run_get, run_is_owner, run_sample, run_samples
 from simulations.serializers import (
     ComparisonSerializer,
     ResultsSerializer,
+    RunListFilterSerializer,
     RunListSerializer,
     RunSerializer,
     SampleDetailSerializer,
@@ -170,11 +171,12 @@ class SimulationListCreateApi(generics.GenericAPIView):
     throttle_classes = [SubmitThrottle]   # counts POST only
 
     @extend_schema(operation_id="simulations_list", responses=RunListSerializer(many=True),
-                   parameters=[OpenApiParameter("deck", str, description="A deck's id."),
-                               OpenApiParameter("mine", bool)])
+                   parameters=[RunListFilterSerializer])
     def get(self, request):
-        runs = runs_listed(request.user, deck_uid=request.query_params.get("deck"),
-                           mine=request.query_params.get("mine") in ("1", "true"))
+        query = RunListFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        runs = runs_listed(request.user, deck_uid=query.validated_data.get("deck"),
+                           mine=query.validated_data["mine"])
         page = self.paginate_queryset(runs)
         return self.get_paginated_response(RunListSerializer(page, many=True).data)
 

@@ -11,6 +11,19 @@ from simulations.models import SimulationRun
 from simulations.selectors import run_progress
 
 
+class ListFilterSerializer(serializers.Serializer):
+    """The query of a list of runs or searches: refused with a 400 when a value is not one the
+    list understands (``?mine=maybe``), rather than read as "no filter"."""
+
+    mine = serializers.BooleanField(required=False, default=False,
+                                    help_text="Only your own (true/false, 1/0).")
+
+
+class RunListFilterSerializer(ListFilterSerializer):
+    deck = serializers.CharField(required=False, max_length=32,
+                                 help_text="One deck's history: the deck's id.")
+
+
 class RateSerializer(serializers.Serializer):
     rate = serializers.FloatField(allow_null=True, help_text="Wins over games counted (draws "
                                                              "count as not won); null when none.")

@@ -109,3 +109,33 @@ def test_forked_from_a_deck_made_private_is_not_revealed(api, alice, bob, catalo
     assert source not in json.dumps(listed)
     mine = api.get(f"/api/decks/{fork['uid']}/")  # the fork is bob's private deck: 404
     assert mine.status_code == 404
+
+
+def test_a_form_encoded_body_is_refused_rather_than_read_with_defaults(api, catalogue):
+    # A form sends "" for a field left empty, which DRF reads as "not sent" and replaces by the
+    # default: the API reads JSON only, so a blank format cannot pass as the standard one.
+    response = api.post("/api/decks/validate/", {"hero": "", "cards": "{}", "format": ""},
+                        format="multipart")
+    assert response.status_code == 415
+    assert "multipart/form-data" in response.json()["detail"]
+    blank = api.post("/api/decks/validate/", {"cards": {}, "format": ""}, format="json")
+    assert blank.status_code == 400 and "format" in blank.json()
+
+
+@pytest.mark.parametrize("path", ["/api/simulations/", "/api/balance-searches/"])
+def test_a_list_filter_it_cannot_read_is_a_400(api, path):
+    refused = api.get(path, {"mine": "null"})
+    assert refused.status_code == 400 and "mine" in refused.json()
+    assert api.get(path, {"mine": "true"}).status_code == 200
+    assert api.get(path, {"mine": "0"}).status_code == 200
+
+
+def test_an_empty_filter_value_is_no_filter_and_the_schema_says_so(api, deck_uid):
+    # The pages' forms send an empty select as ``?attribute=``; the API reads it the same way.
+    listed = api.get("/api/decks/", {"attribute": "", "order": "", "mine": "true"})
+    assert listed.status_code == 200 and listed.json()["count"] == 1
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    parameters = {p["name"]: p["schema"] for p in schema["paths"]["/api/decks/"]["get"]
+                  ["parameters"]}
+    assert "" in parameters["attribute"]["enum"] and "fire" in parameters["attribute"]["enum"]
+    assert "" in parameters["order"]["enum"]
