@@ -37,6 +37,35 @@ class RejectNulCharactersMiddleware:
         return self.get_response(request)
 
 
+EMPTY_QUERY_VALUE = gettext_lazy(
+    "An empty value: give one, or leave the parameter out of the address."
+)
+
+
+class RejectEmptyApiQueryValuesMiddleware:
+    """Refuse an API request whose query string gives a parameter an empty value (``?mine=``),
+    with a 400 naming each such parameter.
+
+    DRF and django-filter read an empty query value as "not given" and fall back to a default,
+    so ``?mine=`` or ``?page=`` quietly meant something the client did not write, and the schema
+    could not say which values are accepted. One rule for every endpoint keeps the schema true
+    (``config.schema``: string query parameters have ``minLength: 1``). The pages are left
+    alone: their forms send empty selects, which mean "any". Runs after LocaleMiddleware, so
+    the message is in the client's language."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        if request.path.startswith("/api/"):
+            empty = sorted({key for key, values in request.GET.lists()
+                            if any(value == "" for value in values)})
+            if empty:
+                return JsonResponse({key: [str(EMPTY_QUERY_VALUE)] for key in empty},
+                                    status=400)
+        return self.get_response(request)
+
+
 class LangQueryMiddleware:
     """Honour the old ``?lang=zh`` / ``?lang=en`` links: the page (card names, rules text and
     images included) is shown in that language for this one request.

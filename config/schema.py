@@ -13,8 +13,9 @@ so this ``AutoSchema`` adds them from what the operation is:
   not read);
 - 429 for every operation (log-in failures through basic auth; the action throttles).
 
-It also documents what django-filter does with an empty query value: ``?order=`` is no filter
-(the pages' forms send empty selects that way), so a filter parameter's ``enum`` lists ``""``.
+The API refuses an empty query value (``?order=``) with a 400 before any view reads it
+(``config.middleware.RejectEmptyApiQueryValuesMiddleware``), so every string query parameter
+says ``minLength: 1``.
 
 ``REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"]`` names this class; ``tests/test_api_schema.py`` checks
 that every status the API can answer is in the schema, and schemathesis checks it against a live
@@ -102,12 +103,17 @@ class SiteAutoSchema(AutoSchema):
             })
         return responses
 
-    def _get_filter_parameters(self):
-        parameters = super()._get_filter_parameters()
+    def _get_parameters(self):
+        parameters = super()._get_parameters()
         for parameter in parameters:
-            schema = parameter.get("schema", {})
-            if schema.get("type") == "string" and "" not in schema.get("enum", [""]):
-                schema["enum"] = [*schema["enum"], ""]
-                parameter["description"] = (parameter.get("description", "") +
-                                            "\n\nEmpty: no filter.").strip()
+            _refuse_empty(parameter)
         return parameters
+
+
+def _refuse_empty(parameter: dict) -> None:
+    """A string query parameter has at least one character (see the module's docstring)."""
+    if not isinstance(parameter, dict) or parameter.get("in") != "query":
+        return
+    schema = parameter.get("schema", {})
+    if schema.get("type") == "string" and "enum" not in schema:
+        schema.setdefault("minLength", 1)

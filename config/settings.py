@@ -132,6 +132,7 @@ MIDDLEWARE = [
     # ``?lang=zh`` link overrides both for its one request.
     "django.middleware.locale.LocaleMiddleware",
     "config.middleware.LangQueryMiddleware",
+    "config.middleware.RejectEmptyApiQueryValuesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

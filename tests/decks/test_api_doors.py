@@ -130,12 +130,22 @@ def test_a_list_filter_it_cannot_read_is_a_400(api, path):
     assert api.get(path, {"mine": "0"}).status_code == 200
 
 
-def test_an_empty_filter_value_is_no_filter_and_the_schema_says_so(api, deck_uid):
-    # The pages' forms send an empty select as ``?attribute=``; the API reads it the same way.
-    listed = api.get("/api/decks/", {"attribute": "", "order": "", "mine": "true"})
-    assert listed.status_code == 200 and listed.json()["count"] == 1
+@pytest.mark.parametrize("path", ["/api/decks/?attribute=&order=", "/api/simulations/?deck=",
+                                  "/api/balance-searches/?mine=&page=", "/api/cards/?faction="])
+def test_an_empty_query_value_is_refused_by_name(api, path):
+    # DRF and django-filter would read an empty value as "not given" and use a default.
+    response = api.get(path)
+    assert response.status_code == 400
+    named = path.split("?")[1].replace("=", "").split("&")
+    assert set(response.json()) == set(named)
+
+
+def test_the_schema_says_query_strings_are_not_empty(api):
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     parameters = {p["name"]: p["schema"] for p in schema["paths"]["/api/decks/"]["get"]
                   ["parameters"]}
-    assert "" in parameters["attribute"]["enum"] and "fire" in parameters["attribute"]["enum"]
-    assert "" in parameters["order"]["enum"]
+    assert parameters["hero"]["minLength"] == 1 and parameters["card"]["minLength"] == 1
+    assert "" not in parameters["order"]["enum"]
+    runs = {p["name"]: p["schema"] for p in schema["paths"]["/api/simulations/"]["get"]
+            ["parameters"]}
+    assert runs["deck"]["minLength"] == 1 and runs["mine"]["type"] == "boolean"
