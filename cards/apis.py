@@ -7,9 +7,11 @@ from functools import lru_cache
 from urllib.parse import quote
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import generics, serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 from cards.filters import CardFilter
@@ -23,10 +25,32 @@ class NamedSerializer(serializers.Serializer):
     name_zh = serializers.CharField()
 
 
+PAGE_SIZE_RANGE = gettext_lazy("A whole number from 1 to {most}.")
+
+
 class CardPagination(PageNumberPagination):
+    """Pages of cards; ``?page_size=`` outside 1…200 (or not a number) is a 400 naming it,
+    where DRF would quietly use the default size."""
+
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def get_page_size(self, request):
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= self.max_page_size:
+            raise ValidationError({self.page_size_query_param: [
+                PAGE_SIZE_RANGE.format(most=self.max_page_size)]})
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+        return parameters
 
 
 @lru_cache(maxsize=4)

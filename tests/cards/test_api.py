@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from drf_spectacular.validation import validate_schema
 
 from cards.query import errors as E
@@ -73,3 +74,11 @@ def test_schema_describes_the_card_api_and_validates(client, db):
             "cost_min", "cost_max", "attack_min", "attack_max", "hp_min", "hp_max", "order",
             "page", "page_size"} <= params
     assert "/api/cards/{code}/" in schema["paths"]
+
+
+@pytest.mark.parametrize("size", ["0", "201", "ì", "-3", "2.5"])
+def test_a_page_size_out_of_range_is_refused_rather_than_replaced(client, test_set, size):
+    response = client.get("/api/cards/", {"page_size": size})
+    assert response.status_code == 400
+    assert response.json() == {"page_size": ["A whole number from 1 to 200."]}
+    assert client.get("/api/cards/", {"page_size": "200"}).status_code == 200
