@@ -52,7 +52,11 @@ class ThrottledModelBackend(ModelBackend):
             return None
         if login_blocked(request, username):
             raise PermissionDenied  # authenticate() stops here: no other backend is asked
-        user = super().authenticate(request, username=username, password=password, **kwargs)
+        # No user name holds a NUL (PostgreSQL text cannot store one, so looking it up would
+        # fail with a 500): a wrong log-in like any other, counted as one.
+        has_nul = "\x00" in str(username)
+        user = None if has_nul else super().authenticate(request, username=username,
+                                                          password=password, **kwargs)
         if user is None:
             hit(LOGIN_FAILURES_PER_NAME, login_name(username))
             if request is not None:

@@ -84,3 +84,13 @@ def test_the_import_page_and_the_import_api_share_one_budget(client, alice, cata
 def test_rates_read_like_drf_rates(rate, count, seconds):
     limit = Limit.from_rate("x", rate, "things")
     assert (limit.count, limit.seconds) == (count, seconds)
+
+
+def test_a_nul_in_a_basic_auth_name_is_a_wrong_log_in_not_a_server_error(alice, catalogue):
+    # PostgreSQL cannot look up a name holding NUL: the backend refuses it before asking.
+    api = APIClient()
+    response = api.get("/api/decks/", **basic("ali\x00ce", PASSWORD))
+    assert response.status_code in (401, 403)
+    for _ in range(LOGIN_FAILURES_PER_NAME.count - 1):
+        api.get("/api/decks/", **basic("ali\x00ce", "guess"))
+    assert api.get("/api/decks/", **basic("ali\x00ce", PASSWORD)).status_code == 429
