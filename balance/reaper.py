@@ -9,17 +9,16 @@ the broker). The execution that receives it resumes from the blocks stored (``ru
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import timedelta
 
-from django.core.cache import cache
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from balance.dispatch import send_job
 from balance.models import BalanceJob, JobStatus
 from simulations import conf as sim_conf
+from simulations.reaper import reap_rate_limited
 
 log = logging.getLogger(__name__)
 REAP_SOON_KEY = "balance:reap-soon"
@@ -49,28 +48,4 @@ def balance_reap(*, node: str | None = None, now=None) -> list[int]:
 
 def reap_soon() -> None:
     """A rate-limited pass (job pages call it while they poll). Never raises."""
-    try:
-        if cache.add(REAP_SOON_KEY, 1, timeout=sim_conf.reap_seconds()):
-            balance_reap()
-    except Exception:
-        log.exception("balance reaper pass failed")
-
-
-class ReaperThread(threading.Thread):
-    def __init__(self, interval: float):
-        super().__init__(name="balance-reaper", daemon=True)
-        self.interval = interval
-        self.stopped = threading.Event()
-
-    def run(self) -> None:
-        while not self.stopped.wait(self.interval):
-            try:
-                close_old_connections()
-                balance_reap()
-            except Exception:
-                log.exception("balance reaper pass failed")
-            finally:
-                close_old_connections()
-
-    def stop(self) -> None:
-        self.stopped.set()
+    reap_rate_limited(REAP_SOON_KEY, balance_reap, "balance")

@@ -15,8 +15,9 @@ _threads: list = []
 def reap_jobs_at_worker_start(sender=None, **kwargs) -> None:
     from django.db import close_old_connections
 
-    from balance.reaper import ReaperThread, balance_reap
+    from balance.reaper import balance_reap
     from simulations import conf as sim_conf
+    from simulations.reaper import ReaperThread
 
     try:
         balance_reap(node=getattr(sender, "hostname", None))
@@ -24,7 +25,7 @@ def reap_jobs_at_worker_start(sender=None, **kwargs) -> None:
         log.exception("balance reaper at worker start failed")
     finally:
         close_old_connections()
-    thread = ReaperThread(sim_conf.reap_seconds())
+    thread = ReaperThread(sim_conf.reap_seconds(), reap=balance_reap, what="balance")
     thread.start()
     _threads.append(thread)
 

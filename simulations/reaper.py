@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.core.cache import cache
@@ -88,31 +89,41 @@ def simulation_reap(*, node: str | None = None, now=None) -> Counter:
     return report
 
 
-def reap_soon() -> None:
-    """A cheap, rate-limited reaper pass (status polls and finishing chunks call it): at most
-    one pass per ``reap_seconds`` per process. Never raises."""
+def reap_rate_limited(key: str, reap: Callable[[], object], what: str) -> None:
+    """Run ``reap`` unless a pass under ``key`` ran in the last ``reap_seconds`` (the cache is
+    shared, so across processes too). Never raises: a failed pass is logged and the next one
+    tries again."""
     try:
-        if cache.add(REAP_SOON_KEY, 1, timeout=conf.reap_seconds()):
-            simulation_reap()
+        if cache.add(key, 1, timeout=conf.reap_seconds()):
+            reap()
     except Exception:
-        log.exception("simulation reaper pass failed")
+        log.exception("%s reaper pass failed", what)
+
+
+def reap_soon() -> None:
+    """A cheap, rate-limited reaper pass (status polls and finishing chunks call it)."""
+    reap_rate_limited(REAP_SOON_KEY, simulation_reap, "simulation")
 
 
 class ReaperThread(threading.Thread):
-    """A worker's periodic reaper (no Celery beat needed): one pass every ``reap_seconds``."""
+    """A worker's periodic reaper (no Celery beat needed): ``reap()`` every ``interval``
+    seconds, each pass on fresh database connections. The balance jobs use it too."""
 
-    def __init__(self, interval: float):
-        super().__init__(name="simulation-reaper", daemon=True)
+    def __init__(self, interval: float, reap: Callable[[], object] = simulation_reap,
+                 what: str = "simulation"):
+        super().__init__(name=f"{what}-reaper", daemon=True)
         self.interval = interval
+        self.reap = reap
+        self.what = what
         self.stopped = threading.Event()
 
     def run(self) -> None:
         while not self.stopped.wait(self.interval):
             try:
                 close_old_connections()
-                simulation_reap()
+                self.reap()
             except Exception:
-                log.exception("simulation reaper pass failed")
+                log.exception("%s reaper pass failed", self.what)
             finally:
                 close_old_connections()
 

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from rules.agents import make_agent
 from rules.balance_search.space import Candidate, Move, candidate_patch
 from rules.engine.cards import STANDARD, CardDef, DeckList, Ruleset
+from rules.intervals import Moments
 from rules.match import game_seed, play_game
 from rules.patches import patch_card_defs
 
@@ -59,6 +60,18 @@ class Tally:
         return Tally(self.wins + other.wins, self.losses + other.losses,
                      self.draws + other.draws, self.errors + other.errors,
                      tuple(x + y for x, y in zip(self.pairs, other.pairs, strict=True)))
+
+    def moments(self) -> Moments:
+        """The tally as clusters for a pair-aware interval: each complete pair one cluster of
+        two games, and each game whose partner errored a cluster of its own."""
+        out = Moments()
+        for won, count in enumerate(self.pairs):   # ``count`` clusters of ``won`` wins in 2
+            out = out.merge(Moments(count, won * count, 2 * count, won * won * count,
+                                    2 * won * count, 4 * count))
+        paired_wins = self.pairs[1] + 2 * self.pairs[2]
+        single_games = self.completed - 2 * sum(self.pairs)
+        single_wins = self.wins - paired_wins
+        return out.merge(Moments.singletons(single_wins, single_games))
 
     def to_list(self) -> list[int]:
         return [self.wins, self.losses, self.draws, self.errors, *self.pairs]

@@ -13,8 +13,8 @@ from typing import Any
 
 from rules.balance_search.evaluate import Tally
 from rules.balance_search.space import Candidate, candidate_patch, candidate_size
+from rules.intervals import cluster_rate
 from rules.patches import Patch
-from rules.stats import wilson_interval
 
 Matchup = tuple[int, int]
 
@@ -54,9 +54,10 @@ class Scored:
     def matchup_rows(self, names: Sequence[str]) -> list[dict[str, Any]]:
         rows = []
         for (a, b), tally in self.tallies.items():
-            low, high = wilson_interval(tally.wins, tally.completed)
+            interval = cluster_rate(tally.moments())   # on seat-swapped pairs
             rows.append({"a": names[a], "b": names[b], "rate": self.rate((a, b)),
-                         "low": low, "high": high, "games": tally.completed,
+                         "low": interval["low"], "high": interval["high"],
+                         "games": tally.completed, "pairs": interval["pairs"],
                          "draws": tally.draws, "errors": tally.errors})
         return rows
 

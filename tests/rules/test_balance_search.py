@@ -28,6 +28,7 @@ from rules.balance_search.space import (
     screened_moves,
 )
 from rules.cardset import CORE_SET, load_card_set
+from rules.intervals import Moments, cluster_rate, wilson_interval
 from rules.match import run_match
 from rules.patches import patch_card_defs
 
@@ -158,3 +159,15 @@ def test_the_same_seed_gives_the_same_search(searched):
         again = balance_search(tiny_problem(), evaluator)
     names = [d.name for d in THREE]
     assert again.to_dict(names) == searched.to_dict(names)
+
+
+def test_a_verified_matchup_interval_is_computed_on_its_seat_swapped_pairs():
+    # 40 pairs split 1-1, 30 won twice, 30 lost twice, and two games whose partner errored.
+    tally = Tally(wins=40 + 60 + 1, losses=40 + 60 + 1, draws=0, errors=2, pairs=(30, 40, 30))
+    clusters = [(0, 2)] * 30 + [(1, 2)] * 40 + [(2, 2)] * 30 + [(1, 1), (0, 1)]
+    assert tally.moments() == Moments.of(clusters)
+    paired = cluster_rate(tally.moments())
+    assert paired["games"] == 202 and paired["pairs"] == 102
+    # Pairs that mostly agree carry less than their games: the interval is wider than Wilson's.
+    low, high = wilson_interval(101, 202)
+    assert paired["high"] - paired["low"] > high - low
