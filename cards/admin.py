@@ -18,7 +18,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from cards.art import card_art
-from cards.models import Card, CardSet, CardStats, Faction, Race, keyword_choices
+from cards.card_stats import COUNT_FIELDS
+from cards.models import Card, CardSet, CardStatsSlice, Faction, Race, keyword_choices
 from cards.services import card_save, card_set_export, card_set_import, card_tag_renamed
 from rules.cardset import CardSetError
 
@@ -71,13 +72,18 @@ class KeywordListFilter(admin.SimpleListFilter):
         return queryset.filter(keyword_tags__contains=f"|{value}|") if value else queryset
 
 
-class CardStatsInline(admin.StackedInline):
-    model = CardStats
+STATS_FIELDS = ["agent", "ruleset_key", "ruleset", "card_data_version", *COUNT_FIELDS,
+                "updated_at"]
+
+
+class CardStatsInline(admin.TabularInline):
+    model = CardStatsSlice
     can_delete = False
     extra = 0
     max_num = 0
-    readonly_fields = ["games_played_in", "times_played", "times_awakened", "wins_when_played",
-                       "updated_at"]
+    fields = ["agent", "ruleset_key", "card_data_version", "games_drawn", "games_played_in",
+              "wins_when_played", "updated_at"]
+    readonly_fields = fields
     verbose_name_plural = gettext_lazy("simulated stats (written by simulations)")
 
     def has_add_permission(self, request, obj=None):
@@ -245,14 +251,14 @@ class RaceAdmin(_NamedAdmin):
     pass
 
 
-@admin.register(CardStats)
+@admin.register(CardStatsSlice)
 class CardStatsAdmin(admin.ModelAdmin):
-    list_display = ["card", "games_played_in", "times_played", "times_awakened",
-                    "wins_when_played", "updated_at"]
+    list_display = ["card", "agent", "ruleset_key", "card_data_version", "games_drawn",
+                    "games_played_in", "wins_when_played", "updated_at"]
+    list_filter = ["agent", "ruleset_key"]
     list_select_related = ["card"]
     search_fields = ["card__code", "card__name_en", "card__name_zh"]
-    readonly_fields = ["card", "games_played_in", "times_played", "times_awakened",
-                       "wins_when_played", "updated_at"]
+    readonly_fields = ["card", *STATS_FIELDS, "moments"]
 
     def has_add_permission(self, request):
         return False

@@ -9,14 +9,16 @@ from urllib.parse import quote
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
+from cards.card_stats import StatsFilter, card_stats
 from cards.filters import CardFilter
 from cards.models import Card
 from cards.selectors import card_rows
+from rules.intervals import RATE_METHODS
 
 
 class NamedSerializer(serializers.Serializer):
@@ -111,12 +113,36 @@ class CardOutputSerializer(serializers.ModelSerializer):
         }
 
 
+class ConditionRateSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="Games in which it happened to the card.")
+    wins = serializers.IntegerField(help_text="Of those, games its deck won.")
+    rate = serializers.FloatField(allow_null=True, help_text="wins / games (draws count as "
+                                                             "not won); null with no games.")
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    pairs = serializers.IntegerField(allow_null=True, help_text="Seat-swapped pairs (clusters) "
+                                                               "the interval is computed on.")
+    method = serializers.ChoiceField(choices=RATE_METHODS, help_text='"pairs", or "games" for '
+                                     "totals recorded before pairs were kept.")
+
+
+class CardRatesSerializer(serializers.Serializer):
+    drawn = ConditionRateSerializer()
+    opening = ConditionRateSerializer(help_text="In the hand kept after the mulligan.")
+    played = ConditionRateSerializer()
+    awakened = ConditionRateSerializer()
+
+
 class CardStatsOutputSerializer(serializers.Serializer):
     games_played_in = serializers.IntegerField()
     times_played = serializers.IntegerField()
     times_awakened = serializers.IntegerField()
+    times_drawn = serializers.IntegerField()
     wins_when_played = serializers.IntegerField()
     win_rate_when_played = serializers.FloatField(allow_null=True)
+    when = CardRatesSerializer(help_text="Its deck's win rate in the games where the card was "
+                                         "drawn, in the opening hand, played, awakened, with "
+                                         "95 % intervals on seat-swapped pairs.")
     updated_at = serializers.DateTimeField()
 
 
@@ -128,11 +154,22 @@ class CardDetailOutputSerializer(CardOutputSerializer):
 
     @extend_schema_field(CardStatsOutputSerializer(allow_null=True))
     def get_stats(self, card: Card) -> dict | None:
-        stats = getattr(card, "stats", None)
+        only = self.context.get("stats_filter") or StatsFilter()
+        stats = card_stats(card=card, only=only)
         return CardStatsOutputSerializer(stats).data if stats else None
 
     def to_representation(self, card: Card) -> dict:
         return {**super().to_representation(card), "stats": self.get_stats(card)}
+
+
+STATS_PARAMETERS = [
+    OpenApiParameter("agent", str, description="Only games played by this agent (the agent "
+                                               "of the card's deck)."),
+    OpenApiParameter("ruleset", str, description='Only games under these rules: "standard", '
+                                                 "or a ruleset key from the card page."),
+    OpenApiParameter("version", str, description="Only games played with this card-data "
+                                                 "version (a run's card_data_version)."),
+]
 
 
 class CardListApi(generics.ListAPIView):
@@ -148,11 +185,19 @@ class CardListApi(generics.ListAPIView):
         return card_rows().order_by("code")
 
 
+@extend_schema(parameters=STATS_PARAMETERS)
 class CardDetailApi(generics.RetrieveAPIView):
-    """One card by its code, with its simulated totals (``stats`` is null before any run)."""
+    """One card by its code, with its simulated figures (``stats`` is null before any run, or
+    when no game matches ``?agent=``, ``?ruleset=`` and ``?version=``)."""
 
     serializer_class = CardDetailOutputSerializer
     lookup_field = "code"
 
     def get_queryset(self):
-        return card_rows().select_related("stats")
+        return card_rows()
+
+    def get_serializer_context(self):
+        params = self.request.query_params
+        return {**super().get_serializer_context(), "stats_filter": StatsFilter(
+            agent=params.get("agent") or None, ruleset=params.get("ruleset") or None,
+            card_data_version=params.get("version") or None)}

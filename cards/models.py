@@ -263,39 +263,57 @@ class Card(TwoNames, models.Model):
             raise ValidationError(errors)
 
 
-class CardStats(models.Model):
-    """Per-card totals over every simulated game, written by the simulation service (simulations).
+class CardStatsSlice(models.Model):
+    """Per-card totals over simulated games, written by the simulation service (simulations):
+    one row per card, agent, ruleset and card-data version, so the card page can show the
+    figures of one level of play, one set of rules and one version of the card data.
 
-    - ``games_played_in``: simulated games in which the card was played at least once
-      (a minion placed or an item used);
-    - ``times_played``: how many times it was played, over all those games;
-    - ``times_awakened``: how many times it was awakened (minions);
-    - ``wins_when_played``: of ``games_played_in``, the games its player won.
+    - ``agent``: the agent that played the card's deck ("" for totals recorded before
+      agents, rulesets and versions were kept apart);
+    - ``ruleset``: the ruleset options that differ from the standard rules ({} for them),
+      ``ruleset_key`` names that set of options ("standard", a hash, or "" when not recorded);
+    - ``card_data_version``: the catalogue's card-data version the games were played with;
+    - per condition — drawn, in the opening hand, played, awakened — the games in which it
+      happened and how many of those the card's deck won (draws count as not won);
+      ``moments``: per condition, the pair moments of those games (``rules.intervals``), for
+      intervals on seat-swapped pairs ({} for totals recorded before);
+    - ``times_drawn``, ``times_played``, ``times_awakened``: over all those games.
+
+    Runs played with a balance patch are not counted: their cards are not the catalogue's.
     """
 
-    card = models.OneToOneField(Card, on_delete=models.CASCADE, primary_key=True,
-                                related_name="stats")
-    games_played_in = models.PositiveIntegerField(default=0)
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="stat_slices")
+    agent = models.CharField(max_length=20, blank=True)
+    ruleset_key = models.CharField(max_length=64, blank=True)
+    ruleset = models.JSONField(default=dict, blank=True)
+    card_data_version = models.CharField(max_length=64, blank=True)
+    times_drawn = models.PositiveIntegerField(default=0)
     times_played = models.PositiveIntegerField(default=0)
     times_awakened = models.PositiveIntegerField(default=0)
+    games_drawn = models.PositiveIntegerField(default=0)
+    wins_when_drawn = models.PositiveIntegerField(default=0)
+    games_in_opening_hand = models.PositiveIntegerField(default=0)
+    wins_in_opening_hand = models.PositiveIntegerField(default=0)
+    games_played_in = models.PositiveIntegerField(default=0)
     wins_when_played = models.PositiveIntegerField(default=0)
+    games_awakened = models.PositiveIntegerField(default=0)
+    wins_when_awakened = models.PositiveIntegerField(default=0)
+    moments = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = gettext_lazy("card stats")
         verbose_name_plural = gettext_lazy("card stats")
         constraints = [
-            models.CheckConstraint(condition=Q(wins_when_played__lte=models.F("games_played_in")),
-                                   name="cardstats_wins_within_games"),
+            models.UniqueConstraint(fields=["card", "agent", "ruleset_key", "card_data_version"],
+                                    name="cardstats_one_row_per_slice"),
+            *(models.CheckConstraint(condition=Q(**{f"{wins}__lte": models.F(games)}),
+                                     name=f"cardstats_{wins}_within_games")
+              for games, wins in (("games_drawn", "wins_when_drawn"),
+                                  ("games_in_opening_hand", "wins_in_opening_hand"),
+                                  ("games_played_in", "wins_when_played"),
+                                  ("games_awakened", "wins_when_awakened"))),
         ]
 
     def __str__(self) -> str:
-        return f"stats of {self.card_id}"
-
-    @property
-    def win_rate_when_played(self) -> float | None:
-        return self.wins_when_played / self.games_played_in if self.games_played_in else None
-
-    @property
-    def plays_per_game(self) -> float | None:
-        return self.times_played / self.games_played_in if self.games_played_in else None
+        return f"stats of {self.card_id} ({self.agent or '-'}, {self.ruleset_key or '-'})"

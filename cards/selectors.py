@@ -12,7 +12,7 @@ from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_to_data, card_to_def
-from cards.models import RARITY_RANK, Card, CardSet, CardStats, Faction, Race
+from cards.models import RARITY_RANK, Card, CardSet, Faction, Race
 from cards.query import parse, to_q
 from rules.engine.cards import CardDef
 
@@ -76,11 +76,6 @@ def card_defs(cards: Iterable[Card] | None = None) -> dict[str, CardDef]:
 def card_search(*, query: str = "", order: str = "code") -> QuerySet[Card]:
     """Cards matching the catalogue query language; raises QuerySyntaxError with a position."""
     return card_order(card_rows().filter(to_q(parse(query))), order)
-
-
-def card_stats(*, card: Card) -> CardStats | None:
-    """The card's simulated totals, or None before any simulation included it."""
-    return CardStats.objects.filter(card=card).first()
 
 
 def card_neighbours(*, card: Card, limit: int = 6) -> dict[str, list[Card]]:

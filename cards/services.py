@@ -1,5 +1,5 @@
 """Writes to the catalogue: importing and exporting card sets, saving cards, refreshing the
-generated rules text, and adding simulated per-card totals.
+generated rules text (simulated per-card figures are ``cards.card_stats``).
 
 Invariants: an import is all or nothing — the file is validated whole (the engine's
 ``load_card_set`` plus the database's own limits) before the first write, and everything runs
@@ -16,23 +16,20 @@ from typing import Any
 
 import yaml
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from cards.adapters import card_to_data, refresh_derived
-from cards.models import Card, CardSet, CardStats, Faction, Race, display_names
+from cards.models import Card, CardSet, Faction, Race, display_names
 from rules.cardset import CardSet as EngineCardSet
 from rules.cardset import CardSetError, load_card_set
 
 MSG_TOO_LONG = gettext_lazy("{where}: {name} is longer than {limit} characters")
 MSG_TOO_BIG = gettext_lazy("{where}: {name} is larger than {limit}")
-MSG_UNKNOWN_STAT = gettext_lazy("unknown card stats field {name!r} (known: {known})")
 
 CARD_FIELDS = ("card_set_id", "position", "kind", "name_en", "name_zh", "rarity", "cost",
                "attack", "hp", "attribute", "faction_id", "race_id", "keywords", "abilities")
 DERIVED_FIELDS = ("text_en", "text_zh", "keyword_tags")
-STAT_FIELDS = ("games_played_in", "times_played", "times_awakened", "wins_when_played")
 SMALL_INT_MAX = 32767
 
 
@@ -274,25 +271,3 @@ def card_set_export(*, card_set: CardSet) -> str:
              f"set: {_flow(header)}", *_block("factions", named), *_block("races", races),
              *_block("cards", cards), *_block("decks", list(card_set.starter_decks or []))]
     return "\n".join(lines) + "\n"
-
-
-@transaction.atomic
-def card_stats_add(*, totals: Mapping[str, Mapping[str, int]]) -> int:
-    """Add per-card counts from finished simulated games: ``{code: {"times_played": 3, ...}}``.
-
-    For the simulation service: call it once per finished chunk of games, in the same
-    transaction that marks the chunk done, so a retried task never counts a game twice.
-    Unknown card codes are ignored (a card deleted since); returns the number of cards updated.
-    """
-    for counts in totals.values():
-        for name in counts:
-            if name not in STAT_FIELDS:
-                raise ValueError(MSG_UNKNOWN_STAT.format(name=name, known=", ".join(STAT_FIELDS)))
-    ids = dict(Card.objects.filter(code__in=list(totals)).values_list("code", "pk"))
-    for code, counts in totals.items():
-        if code not in ids:
-            continue
-        CardStats.objects.get_or_create(card_id=ids[code])
-        CardStats.objects.filter(card_id=ids[code]).update(
-            updated_at=timezone.now(), **{k: F(k) + int(v) for k, v in counts.items()})
-    return len(ids)

@@ -13,12 +13,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from cards.art import card_art
+from cards.card_stats import StatsFilter, card_stats, card_stats_slices
 from cards.examples import field_examples, query_examples
 from cards.filters import CardFilter
 from cards.language import card_lang
@@ -26,12 +28,12 @@ from cards.models import Attribute, Card, Kind, Rarity, keyword_choices
 from cards.query import FIELDS, describe
 from cards.query.fields import FIELD_LIST
 from cards.rows import table_row
+from cards.rulesets import ruleset_words
 from cards.selectors import (
     ORDER_CHOICES,
     card_neighbours,
     card_rows,
     card_search,
-    card_stats,
     filter_choices,
 )
 from rules.engine.cards import BEATS
@@ -57,6 +59,25 @@ TABLE_COLUMNS = [("code", gettext_lazy("Code")), ("name", gettext_lazy("Name")),
 NUMBER_FILTERS = [("cost", gettext_lazy("Cost")), ("attack", gettext_lazy("Attack")),
                   ("hp", gettext_lazy("HP"))]
 NO_SUCH_CARD = gettext_lazy("No card with code {code!r}.")
+NOT_RECORDED = gettext_lazy("not recorded (earlier runs)")
+VERSION_OF = gettext_lazy("card data played until {when}")
+AGENT_NAMES = {"greedy": gettext_lazy("Greedy"), "random": gettext_lazy("Random"),
+               "search": gettext_lazy("Search")}
+
+
+def agent_label(name: str) -> str:
+    """An agent's name as the card page shows it ("" for totals recorded before agents)."""
+    if not name:
+        return str(NOT_RECORDED)
+    return str(AGENT_NAMES.get(name, name.capitalize()))
+
+
+def ruleset_label(key: str, changes: dict) -> str:
+    """A ruleset in words: the standard rules, or the options that differ."""
+    if not key:
+        return str(NOT_RECORDED)
+    words = ruleset_words(changes)
+    return words.summary
 MULTI_FILTERS = ("kind", "attribute", "rarity", "keyword", "faction", "race", "set")
 GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at")
 
@@ -183,14 +204,38 @@ def card_detail(request: HttpRequest, code: str) -> HttpResponse:
     except Card.DoesNotExist:
         raise Http404(NO_SUCH_CARD.format(code=code)) from None
     lang = card_lang()
+    only = stats_filter(request)
     context = {
         "card": card, "lang": lang, "art": card_art(card, lang),
-        "neighbours": card_neighbours(card=card), "stats": card_stats(card=card),
+        "neighbours": card_neighbours(card=card), "stats": card_stats(card=card, only=only),
+        "stats_only": only, "stats_choices": stats_choices(card),
         "abilities_json": json.dumps(card.abilities, indent=2, ensure_ascii=False),
         "data_json": json.dumps(card.to_data(), indent=2, ensure_ascii=False),
         "advantage": _advantage(card.attribute),
     }
     return render(request, "cards/detail.html", context)
+
+
+STATS_PARAMS = (("agent", "agent"), ("ruleset", "ruleset"), ("version", "card_data_version"))
+
+
+def stats_filter(request: HttpRequest) -> StatsFilter:
+    """The card page's stats filter from its query string (a blank value: any)."""
+    values = {field: request.GET.get(param) or None for param, field in STATS_PARAMS}
+    return StatsFilter(**values)
+
+
+def stats_choices(card: Card) -> dict[str, list[dict]]:
+    """The filter's options with readable labels (agents by name, rulesets in sentences)."""
+    choices = card_stats_slices(card=card)
+    for entry in choices["agent"]:
+        entry["label"] = agent_label(entry["value"])
+    for entry in choices["ruleset"]:
+        entry["label"] = ruleset_label(entry["value"], entry["changes"])
+    for entry in choices["card_data_version"]:   # newest first; named by when it last played
+        entry["label"] = (VERSION_OF.format(when=date_format(entry["latest"], "DATETIME_FORMAT"))
+                          if entry["value"] else str(NOT_RECORDED))
+    return choices
 
 
 def _advantage(attribute: str | None) -> str:

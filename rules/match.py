@@ -42,7 +42,9 @@ class GameResult:
     seed: int
     error: str | None = None
     log: dict | None = None
-    usage: tuple | None = None   # ((played, awakened) of A, (played, awakened) of B)
+    # Per deck (A, then B): ({code: times played}, {code: times awakened},
+    # {code: times drawn}, {code: copies in the opening hand kept after the mulligan}).
+    usage: tuple | None = None
 
 
 class EngineError(RuntimeError):
@@ -62,7 +64,8 @@ def play_game(cards: Mapping[str, CardDef], deck_a: DeckList, deck_b: DeckList, 
         if game.decision is not None:
             raise EngineError(f"no result after {MAX_ACTIONS} actions")
         winner = {0: "a", 1: "b", None: None}[game.winner]
-        usage = ((game.played[0], game.awakened[0]), (game.played[1], game.awakened[1]))
+        usage = tuple((game.played[i], game.awakened[i], game.drawn[i], game.opening[i])
+                      for i in range(2))
         return GameResult(winner, a_first, game.turn, count, seed,
                           log=game.log() if log else None, usage=usage)
     except Exception as exc:  # an engine bug must not stop a run: report it with its seed

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import card_figures
 from rules.intervals import (  # noqa: F401  (wilson_interval and Z95 re-exported)
     Z95,
     Moments,
@@ -21,7 +22,6 @@ from rules.intervals import (  # noqa: F401  (wilson_interval and Z95 re-exporte
 )
 
 DRAWS_COUNT_AS = "not won"
-CARD_COUNTS = 4   # games played in, times played, times awakened, wins when played
 
 
 @dataclass
@@ -41,15 +41,16 @@ class MatchStats:
     actions: int = 0
     lengths: dict[int, int] = field(default_factory=dict)   # turns -> completed games
     error_samples: list[dict] = field(default_factory=list)  # first few: seed and message
-    # Per deck side ("a", "b") and card code: [games it was played in, times played,
-    # times awakened, games won when it was played, *the pair moments of "won when played"].
+    # Per deck side ("a", "b") and card code: the row of ``rules.card_figures`` (times drawn,
+    # played and awakened; games, wins and pair moments when drawn, in the opening hand,
+    # played and awakened).
     cards: dict[str, dict[str, list[float]]] = field(
         default_factory=lambda: {"a": {}, "b": {}})
     # Pair moments of each side's wins (None: counts from before pairs were kept).
     pairs: dict[str, Moments] | None = field(
         default_factory=lambda: {"a": Moments(), "b": Moments()})
-    # The pair being played: each side's wins and the counted games so far, and per side and
-    # card [games played in, wins] within the pair.
+    # The pair being played: each side's wins and the counted games so far, and per side,
+    # card and condition [games, wins] within the pair.
     _open: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     MAX_ERROR_SAMPLES = 20
@@ -101,25 +102,10 @@ class MatchStats:
             pair[winner] += 1
 
     def _add_usage(self, winner: str | None, usage: tuple,
-                   in_pair: dict[str, dict[str, list[int]]]) -> None:
-        """``usage`` is (played, awakened) per side, each a {code: times} dict."""
-        for side, (played, awakened) in zip("ab", usage, strict=True):
-            table = self.cards[side]
-            for code in played.keys() | awakened.keys():
-                row = table.setdefault(code, [0, 0, 0, 0, *Moments().to_list()])
-                if code in played:
-                    won = winner == side
-                    row[0] += 1
-                    row[1] += played[code]
-                    row[3] += won
-                    if len(row) > CARD_COUNTS:
-                        so_far = in_pair[side].setdefault(code, [0, 0])
-                        moments = Moments.from_list(row[CARD_COUNTS:])
-                        moments.grow(so_far[1], so_far[0], won, 1)
-                        row[CARD_COUNTS:] = moments.to_list()
-                        so_far[0] += 1
-                        so_far[1] += won
-                row[2] += awakened.get(code, 0)
+                   in_pair: dict[str, dict[tuple[str, str], list[int]]]) -> None:
+        """``usage`` is, per side, the deck's (played, awakened, drawn, opening) counts."""
+        for side, side_usage in zip("ab", usage, strict=True):
+            card_figures.add_game(self.cards[side], in_pair[side], side_usage, winner == side)
 
     def merge(self, other: MatchStats) -> MatchStats:
         out = MatchStats()
@@ -134,30 +120,12 @@ class MatchStats:
             side: self.pairs[side].merge(other.pairs[side]) for side in "ab"}
         for side in "ab":
             for source in (self.cards[side], other.cards[side]):
-                for code, row in source.items():
-                    mine = out.cards[side].get(code)
-                    if mine is None:
-                        out.cards[side][code] = list(row)
-                        continue
-                    if len(mine) != len(row):   # one without pair moments: drop them
-                        del mine[CARD_COUNTS:]
-                    for i, value in enumerate(row[:len(mine)]):
-                        mine[i] += value
+                card_figures.merge(out.cards[side], source)
         return out
 
     def card_figures(self, side: str) -> list[dict[str, Any]]:
-        """Per-card figures of one deck side, most played first; the win rate when played has a
-        pair-aware interval (``rate`` block) and the flat ``low``/``high`` of it."""
-        rows = []
-        for code, row in self.cards[side].items():
-            games, played, awakened, wins = (int(v) for v in row[:CARD_COUNTS])
-            rate = (cluster_rate(Moments.from_list(row[CARD_COUNTS:]))
-                    if len(row) > CARD_COUNTS else games_rate(wins, games))
-            rows.append({"code": code, "games_played_in": games, "times_played": played,
-                         "times_awakened": awakened, "wins_when_played": wins,
-                         "win_rate_when_played": rate["rate"], "low": rate["low"],
-                         "high": rate["high"], "pairs": rate["pairs"], "method": rate["method"]})
-        return sorted(rows, key=lambda r: (-r["games_played_in"], r["code"]))
+        """Per-card figures of one deck side (``rules.card_figures.figures``)."""
+        return card_figures.figures(self.cards[side])
 
     def side_rate(self, side: str) -> dict[str, Any]:
         """Deck ``side``'s win rate (draws count as not won) with its pair-aware interval."""

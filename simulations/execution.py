@@ -33,6 +33,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import F
 from django.utils import timezone
 
+from rules import card_figures
 from rules.engine.cards import CardDef, DeckList, Ruleset
 from rules.match import play_games, tally
 from rules.stats import MatchStats
@@ -301,32 +302,34 @@ def matchup_merge(matchup: Matchup) -> dict[str, Any]:
     return {"counts": stats.counts(), "outcomes": "".join(outcomes).rstrip(NOT_PLAYED)}
 
 
-def card_totals(results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """Per-card totals of both sides of every matchup, in ``cards.CardStats`` field names."""
-    totals: dict[str, dict[str, int]] = {}
-    names = ("games_played_in", "times_played", "times_awakened", "wins_when_played")
+def card_totals(results: list[dict[str, Any]], side: str) -> dict[str, dict[str, Any]]:
+    """Per-card totals of one side ("a" or "b") of every matchup, in the fields of the
+    catalogue's per-card stats (``cards.card_stats.card_stats_add``), with pair moments."""
+    table: dict[str, list[float]] = {}
     for result in results:
-        for side_rows in (result["counts"].get("cards") or {}).values():
-            for code, row in side_rows.items():
-                entry = totals.setdefault(code, dict.fromkeys(names, 0))
-                for name, value in zip(names, row[:len(names)], strict=True):
-                    entry[name] += int(value)
+        card_figures.merge(table, (result["counts"].get("cards") or {}).get(side) or {})
+    totals = card_figures.totals(table)
+    for code, moments in card_figures.moments(table).items():
+        totals[code]["moments"] = moments
     return totals
 
 
 def finalise(run: SimulationRun, *, status: str, error: str = "") -> None:
     """Write each matchup's figures, add the games to the catalogue's per-card stats and close
     the run. The caller holds the run's row lock inside a transaction."""
-    from cards.services import card_stats_add
+    from cards.card_stats import card_stats_add
 
     results = []
     for matchup in run.matchups.order_by("index"):
         matchup.result = matchup_merge(matchup)
         matchup.save(update_fields=["result"])
         results.append(matchup.result)
-    totals = card_totals(results)
-    if totals and not run.patch:   # a patched card's figures are not the catalogue card's
-        card_stats_add(totals=totals)
+    if not run.patch:   # a patched card's figures are not the catalogue card's
+        for side, agent in (("a", run.agent_a), ("b", run.agent_b)):
+            totals = card_totals(results, side)
+            if totals:
+                card_stats_add(totals=totals, agent=agent, ruleset=run.ruleset,
+                               card_data_version=run.card_data_version)
     run.status, run.error, run.finished_at = status, error, _now()
     run.games_done = SimulationRun.objects.values_list("games_done", flat=True).get(pk=run.pk)
     run.save(update_fields=["status", "error", "finished_at"])

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.language import card_lang
+from rules.engine import replay  # the function (the package exports it by name)
 from rules.engine.cards import CardDef
-from rules.engine.replay import replay
 from simulations.replay_text import Describer, keyword_name
 
 

@@ -135,13 +135,34 @@ class RunListSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
+class CardConditionSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="Games in which it happened to the card.")
+    wins = serializers.IntegerField(help_text="Of those, games its deck won.")
+    rate = serializers.FloatField(allow_null=True, help_text="Draws count as not won.")
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    pairs = serializers.IntegerField(allow_null=True, help_text="Seat-swapped pairs.")
+    method = serializers.ChoiceField(choices=RATE_METHODS)
+
+
+class CardConditionsSerializer(serializers.Serializer):
+    drawn = CardConditionSerializer(help_text="Drawn from the deck (opening hand included).")
+    opening = CardConditionSerializer(help_text="In the hand kept after the mulligan.")
+    played = CardConditionSerializer()
+    awakened = CardConditionSerializer()
+
+
 class CardFigureSerializer(serializers.Serializer):
     code = serializers.CharField()
     name = serializers.CharField()
     kind = serializers.CharField()
     games_played_in = serializers.IntegerField()
+    times_drawn = serializers.IntegerField()
     times_played = serializers.IntegerField()
     times_awakened = serializers.IntegerField()
+    when = CardConditionsSerializer(help_text="The deck's win rate in the games where the card "
+                                              "was drawn, in the opening hand, played, "
+                                              "awakened, each with a 95 % interval on pairs.")
     wins_when_played = serializers.IntegerField()
     win_rate_when_played = serializers.FloatField(allow_null=True)
     low = serializers.FloatField()

@@ -23,6 +23,7 @@ from rules.engine.loader import (  # noqa: F401  (re-exported for the scripts an
     ENGINE_SOURCES,
     REPO_ROOT,
     STALE_MESSAGE,
+    mark_built,
     missing_modules,
     stale_modules,
 )
@@ -74,6 +75,8 @@ def build(root: Path = REPO_ROOT) -> bool:
         [line for line in done.stderr.splitlines() if line.startswith("cardlab:")]
     for line in lines:
         print(line, file=sys.stderr)
+    if done.returncode == 0:
+        mark_built(root)
     return True
 
 

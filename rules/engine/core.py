@@ -60,6 +60,8 @@ class GameCore:
     main_actions: int
     played: tuple[dict[str, int], dict[str, int]]
     awakened: tuple[dict[str, int], dict[str, int]]
+    drawn: tuple[dict[str, int], dict[str, int]]
+    opening: tuple[dict[str, int], dict[str, int]]
     _stack: list[tuple]
     _legal: list | None
     _next_uid: int
@@ -181,6 +183,8 @@ STATE_ATTRIBUTES = (
     'main_actions',
     'played',
     'awakened',
+    'drawn',
+    'opening',
     '_stack',
     '_legal',
     '_next_uid',

@@ -90,10 +90,13 @@ class Game(TurnsMixin):
         self._aura_tick = -1          # the state step the others' part is for
         self._step_attack = {}
         self._step_keywords = {}
-        # Per seat, how often each card code was played (into a slot, or an item used) and
-        # awakened: the simulator's per-card figures come from here, with logging off.
+        # Per seat, how often each card code was played (into a slot, or an item used),
+        # awakened and drawn, and the opening hand kept after the mulligan: the simulator's
+        # per-card figures come from here, with logging off.
         self.played = ({}, {})
         self.awakened = ({}, {})
+        self.drawn = ({}, {})
+        self.opening = ({}, {})
         self._fallen = {}   # destroyed minions by uid, to name last words
 
     def _resolve_decks(self, decks: Sequence[DeckList]) -> tuple[list, list]:
@@ -220,6 +223,8 @@ class Game(TurnsMixin):
         clone._aura_tick = -1
         clone.played = (dict(self.played[0]), dict(self.played[1]))
         clone.awakened = (dict(self.awakened[0]), dict(self.awakened[1]))
+        clone.drawn = (dict(self.drawn[0]), dict(self.drawn[1]))
+        clone.opening = (dict(self.opening[0]), dict(self.opening[1]))
         clone._legal = None
         clone.combat = dict(self.combat) if self.combat is not None else None
         return clone
@@ -340,9 +345,12 @@ class Game(TurnsMixin):
 
     def _draw(self, index: int, count: int) -> None:
         player = self.players[index]
+        drawn = self.drawn[index]
         for _ in range(count):
             if player.deck:
-                player.hand.append(player.deck.pop())
+                card = player.deck.pop()
+                player.hand.append(card)
+                drawn[card.code] = drawn.get(card.code, 0) + 1
             else:                                                   # R2.4.3
                 player.hp -= 1
                 if self.events is not None:

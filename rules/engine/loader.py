@@ -63,6 +63,15 @@ def stale_modules(root: Path = REPO_ROOT) -> list[str]:
     return out
 
 
+def mark_built(root: Path = REPO_ROOT) -> None:
+    """Date every compiled module now, after a build: setuptools copies a module whose C code
+    did not change (mypyc's small per-module shims; the code is in one shared library) with its
+    first build's date, which would make it look older than the sources just compiled."""
+    for path in ENGINE_SOURCES:
+        for binary in _binaries(root / path):
+            os.utime(binary)
+
+
 def missing_modules(root: Path = REPO_ROOT) -> list[str]:
     """Sources with no compiled module beside them."""
     return [path for path in ENGINE_SOURCES if not _binaries(root / path)]

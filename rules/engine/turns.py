@@ -49,6 +49,9 @@ class TurnsMixin(CombatMixin):
         player.marked = []
         self._draw(player.index, self.ruleset.opening_hand - len(player.hand))
         self._shuffle(player.deck)
+        opening = self.opening[player.index]
+        for card in player.hand:
+            opening[card.code] = opening.get(card.code, 0) + 1
         if self.events is not None:
             self._event("mulligan", player=player.index, count=len(chosen))
 

@@ -8,16 +8,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cards.language import frozen_card_name
+from cards.templatetags.cards_extras import pct
 
 register = template.Library()
 
 
-@register.filter
-def pct(value) -> str:
-    """0.5312 → "53.1 %"; None → "—"."""
-    if value is None or value == "":
-        return "—"
-    return _("{number} %").format(number=number_format(round(float(value) * 100, 1), 1))
+register.filter("pct", pct)   # one way to show a rate on every page (cards' pages too)
 
 
 @register.filter
@@ -93,7 +89,7 @@ def agent_name(code: str) -> str:
 @register.filter
 def ruleset_words(ruleset):
     """A run's ruleset in sentences (``.summary``, ``.every``)."""
-    from simulations.wording import ruleset_words as words
+    from cards.rulesets import ruleset_words as words
 
     return words(ruleset)
 

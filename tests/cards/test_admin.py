@@ -21,8 +21,9 @@ def _form_data(card: Card, **changes) -> dict:
         "hp": card.hp or "", "attribute": card.attribute or "",
         "faction": card.faction_id or "", "race": card.race_id or "",
         "keywords": card.keywords, "abilities": json.dumps(card.abilities),
-        "stats-TOTAL_FORMS": 0, "stats-INITIAL_FORMS": 0, "stats-MIN_NUM_FORMS": 0,
-        "stats-MAX_NUM_FORMS": 0,
+        "stat_slices-TOTAL_FORMS": 0, "stat_slices-INITIAL_FORMS": 0,
+        "stat_slices-MIN_NUM_FORMS": 0,
+        "stat_slices-MAX_NUM_FORMS": 0,
     }
     data.update(changes)
     return data

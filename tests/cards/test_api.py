@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from drf_spectacular.validation import validate_schema
 
+from cards.card_stats import card_stats_add
 from cards.query import errors as E
-from cards.services import card_stats_add
 
 
 def codes(response) -> list[str]:
@@ -59,9 +59,17 @@ def test_detail_by_code_with_stats(client, test_set):
     response = client.get("/api/cards/T-M04/")
     assert response.status_code == 200
     assert response.json()["name_zh"] == "晨曦侍从" and response.json()["stats"] is None
-    card_stats_add(totals={"T-M04": {"games_played_in": 10, "wins_when_played": 4}})
+    card_stats_add(totals={"T-M04": {"games_played_in": 10, "wins_when_played": 4}},
+                   agent="greedy", card_data_version="v1")
+    card_stats_add(totals={"T-M04": {"games_played_in": 30, "wins_when_played": 27}},
+                   agent="search", card_data_version="v1")
     stats = client.get("/api/cards/T-M04/").json()["stats"]
-    assert stats["games_played_in"] == 10 and stats["win_rate_when_played"] == 0.4
+    assert stats["games_played_in"] == 40 and stats["win_rate_when_played"] == 31 / 40
+    assert stats["when"]["played"]["games"] == 40 and stats["when"]["drawn"]["games"] == 0
+    greedy = client.get("/api/cards/T-M04/", {"agent": "greedy"}).json()["stats"]
+    assert greedy["games_played_in"] == 10 and greedy["win_rate_when_played"] == 0.4
+    assert greedy["when"]["played"]["method"] == "games"   # no pair moments were given
+    assert client.get("/api/cards/T-M04/", {"version": "v2"}).json()["stats"] is None
     assert client.get("/api/cards/NOPE/").status_code == 404
 
 

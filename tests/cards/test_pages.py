@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
-from cards.models import Card, CardSet, CardStats, Faction, Race
+from cards.card_stats import card_stats, card_stats_add
+from cards.models import Card, CardSet, Faction, Race
 from cards.query import errors as E
-from cards.services import card_stats_add
 
 
 def html(response) -> str:
@@ -145,11 +145,37 @@ def test_card_page_shows_every_field_the_image_and_neighbours(client, test_set):
 
 def test_card_page_shows_simulated_stats_once_there_are_some(client, test_set):
     card_stats_add(totals={"T-M06": {"games_played_in": 40, "times_played": 50,
-                                     "times_awakened": 30, "wins_when_played": 22}})
+                                     "times_awakened": 30, "wins_when_played": 22,
+                                     "games_drawn": 60, "wins_when_drawn": 30}},
+                   agent="greedy", card_data_version="v1")
     page = html(client.get("/cards/T-M06/"))
     assert "Games played in" in page and ">40<" in page
-    assert "55%" in page and "(22 won)" in page
-    assert CardStats.objects.get(card__code="T-M06").win_rate_when_played == 22 / 40
+    assert "When played" in page and "55.0 %" in page and "When drawn" in page
+    assert card_stats(card=Card.objects.get(code="T-M06")).win_rate_when_played == 22 / 40
+
+
+def test_card_page_figures_are_filtered_by_agent_ruleset_and_card_data_version(client,
+                                                                               test_set):
+    def add(agent, version, played, won, ruleset=None):
+        card_stats_add(totals={"T-M06": {"games_played_in": played, "wins_when_played": won}},
+                       agent=agent, ruleset=ruleset, card_data_version=version)
+
+    add("greedy", "v1", 40, 20)
+    add("search", "v1", 10, 9)
+    add("greedy", "v2", 100, 30)
+    add("greedy", "v2", 8, 8, ruleset={"turn_limit": 20})
+    card = Card.objects.get(code="T-M06")
+    assert card_stats(card=card).games_played_in == 158
+    page = html(client.get("/cards/T-M06/"))
+    assert 'name="agent"' in page and '<option value="search">Search</option>' in page
+    assert "Standard rules, as in the rule book." in page
+    assert "a draw after 20 turns per player (R2.2.6)" in page
+    chosen = html(client.get("/cards/T-M06/", {"agent": "greedy", "version": "v2",
+                                              "ruleset": "standard"}))
+    assert ">100<" in chosen and "30.0 %" in chosen
+    assert '<option value="greedy" selected>' in chosen
+    nothing = html(client.get("/cards/T-M06/", {"agent": "search", "version": "v2"}))
+    assert "No simulated games match this choice." in nothing
 
 
 def test_unknown_card_is_a_404(client, test_set):

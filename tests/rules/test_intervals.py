@@ -157,10 +157,14 @@ def test_mcnemar_is_scipys_exact_binomial_test(gained, lost):
     assert mcnemar_exact(gained, lost) == pytest.approx(expected, rel=1e-9)
 
 
-def test_per_card_figures_are_computed_on_pairs():
-    """Win rate when played: the games a card was played in, clustered by seat-swapped pair,
-    against statsmodels' cluster-robust variance of the same games."""
+@pytest.mark.parametrize("condition", ["drawn", "opening", "played", "awakened"])
+def test_per_card_figures_are_computed_on_pairs(condition):
+    """The deck's win rate when a card was drawn, kept in the opening hand, played or
+    awakened: the games where that happened, clustered by seat-swapped pair, against
+    statsmodels' cluster-robust variance of the same games (built here from each game's
+    usage, not from the tables under test)."""
     from rules.agents import make_agent
+    from rules.card_figures import CONDITIONS
     from rules.cardset import TEST_SET, load_card_set
     from rules.match import game_seed, play_game
 
@@ -168,33 +172,50 @@ def test_per_card_figures_are_computed_on_pairs():
     dawn, dusk = card_set.deck("Dawn Test"), card_set.deck("Dusk Test")
     agents = make_agent("greedy"), make_agent("random")
     stats = MatchStats()
-    played_in: dict[str, tuple[list[int], list[int]]] = {}
+    seen: dict[str, tuple[list[int], list[int]]] = {}
+    usage_index = {"played": 0, "awakened": 1, "drawn": 2, "opening": 3}
+    assert set(usage_index) == set(CONDITIONS)
     for game in range(80):
         result = play_game(card_set.cards, dawn, dusk, seed=game_seed(11, game),
                            a_first=game % 2 == 0, agent_a=agents[0], agent_b=agents[1])
         stats.add_game(winner=result.winner, a_first=game % 2 == 0, turns=result.turns,
                        error=result.error, seed=result.seed, usage=result.usage)
         if result.usage is not None:
-            for code in result.usage[0][0]:
-                wins, groups = played_in.setdefault(code, ([], []))
+            for code, times in result.usage[0][usage_index[condition]].items():
+                assert times > 0
+                wins, groups = seen.setdefault(code, ([], []))
                 wins.append(int(result.winner == "a"))
                 groups.append(game // 2)
-    figures = {row["code"]: row for row in stats.card_figures("a")}
+    figures = {row["code"]: row["when"][condition] for row in stats.card_figures("a")}
+    assert {code for code, figure in figures.items() if figure["games"]} == set(seen)
     checked = 0
-    for code, (wins, groups) in played_in.items():
-        row = figures[code]
-        assert row["games_played_in"] == len(wins) and row["wins_when_played"] == sum(wins)
-        assert row["pairs"] == len(set(groups)) and row["method"] == "pairs"
+    for code, (wins, groups) in seen.items():
+        figure = figures[code]
+        assert figure["games"] == len(wins) and figure["wins"] == sum(wins)
+        assert figure["pairs"] == len(set(groups)) and figure["method"] == "pairs"
         if len(set(groups)) > 2 and 0 < sum(wins) < len(wins):
             moments = Moments.of(
                 (sum(w for w, g in zip(wins, groups, strict=True) if g == k),
                  groups.count(k)) for k in sorted(set(groups)))
             assert cluster_variance(moments) == pytest.approx(
                 statsmodels_cluster_variance(wins, groups), rel=1e-9)
-            assert (row["low"], row["high"]) == (cluster_rate(moments)["low"],
-                                                 cluster_rate(moments)["high"])
+            assert (figure["low"], figure["high"]) == (cluster_rate(moments)["low"],
+                                                       cluster_rate(moments)["high"])
             checked += 1
-    assert checked >= 5
+    assert checked >= 3
+
+
+def test_per_card_rows_of_older_runs_still_read_and_merge():
+    """Rows stored before drawing, the opening hand and awakening were counted per game
+    (games played in, times played, times awakened, wins when played[, pair moments])."""
+    old = MatchStats.from_counts({"games": 4, "wins": 2, "losses": 2, "cards": {
+        "a": {"C1": [3, 5, 1, 2]}, "b": {}}, "pairs": None})
+    row = old.card_figures("a")[0]
+    assert (row["games_played_in"], row["times_played"], row["times_awakened"],
+            row["wins_when_played"]) == (3, 5, 1, 2)
+    assert row["method"] == "games" and row["when"]["drawn"]["games"] == 0
+    merged = old.merge(old)
+    assert merged.card_figures("a")[0]["when"]["played"]["games"] == 6
 
 
 def test_the_calibration_command_prints_coverage(capsys):

@@ -70,17 +70,25 @@ def test_kept_logs_replay_to_the_same_result(test_set):
         assert game.events == result.log["events"]
 
 
-def test_per_card_figures_count_plays_awakenings_and_wins(test_set):
+def test_per_card_figures_count_draws_opening_hands_plays_awakenings_and_wins(test_set):
     cards, a, b = test_set.cards, test_set.deck("Dawn Test"), test_set.deck("Dusk Test")
     stats, _ = run_games(cards, a, b, seed=8, start=0, stop=20, agent_a="greedy",
                          agent_b="greedy")
     rows = {r["code"]: r for r in stats.card_figures("a")}
     assert set(rows) <= set(a.cards) | {a.hero}
     for row in rows.values():
-        assert 1 <= row["games_played_in"] <= stats.completed
+        when = row["when"]
+        assert 1 <= when["drawn"]["games"] <= stats.completed   # a card is listed once drawn
+        assert when["opening"]["games"] <= when["drawn"]["games"] <= row["times_drawn"]
         assert row["times_played"] >= row["games_played_in"]
         assert row["wins_when_played"] <= min(row["games_played_in"], stats.wins)
+        for figure in when.values():
+            assert figure["wins"] <= figure["games"]
     assert sum(r["times_awakened"] for r in rows.values()) > 0
+    assert sum(r["when"]["awakened"]["games"] for r in rows.values()) > 0
+    # R2.1.3: an opening hand of ten cards, every game: at least ten codes a game on average
+    # are in some opening hand, since a deck holds at most a few copies of a card.
+    assert sum(r["when"]["opening"]["games"] for r in rows.values()) >= 3 * stats.completed
     half, _ = run_games(cards, a, b, seed=8, start=0, stop=10, agent_a="greedy",
                         agent_b="greedy")
     rest, _ = run_games(cards, a, b, seed=8, start=10, stop=20, agent_a="greedy",

@@ -9,7 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from cards.models import CardStats
+from cards.card_stats import card_stats
+from cards.models import Card, CardStatsSlice
+from rules.stats import MatchStats
 from simulations import execution
 from simulations.execution import (
     ChunkAbandoned,
@@ -182,16 +184,26 @@ def test_cancel_keeps_what_is_done_and_stops_the_rest(run):
     assert set(run.chunks.exclude(index=0).values_list("state", flat=True)) == {"skipped"}
 
 
-def test_per_card_figures_reach_the_catalogue_once(run):
+def test_per_card_figures_reach_the_catalogue_once_per_agent_ruleset_and_version(run):
     play_all(run)
-    counts = counts_of(run)
-    boar = CardStats.objects.get(card__code="T-M01")   # in both decks
-    rows = [counts["cards"][side].get("T-M01", [0, 0, 0, 0]) for side in "ab"]
-    assert boar.games_played_in == rows[0][0] + rows[1][0]
-    assert boar.times_played == rows[0][1] + rows[1][1]
-    assert boar.wins_when_played == rows[0][3] + rows[1][3]
+    stats = MatchStats.from_counts(counts_of(run))
+    rows = [{r["code"]: r for r in stats.card_figures(side)}["T-M01"] for side in "ab"]
+    boar = Card.objects.get(code="T-M01")   # in both decks
+    slices = CardStatsSlice.objects.filter(card=boar)
+    assert {(s.agent, s.ruleset_key, s.card_data_version) for s in slices} == {
+        (run.agent_a, "standard", run.card_data_version),
+        (run.agent_b, "standard", run.card_data_version)}
+    totals = card_stats(card=boar)
+    assert totals.games_played_in == rows[0]["games_played_in"] + rows[1]["games_played_in"]
+    assert totals.times_played == rows[0]["times_played"] + rows[1]["times_played"]
+    assert totals.times_drawn == rows[0]["times_drawn"] + rows[1]["times_drawn"]
+    for condition in ("drawn", "opening", "played", "awakened"):
+        assert totals.when[condition]["games"] == sum(r["when"][condition]["games"]
+                                                      for r in rows)
+        assert totals.when[condition]["wins"] == sum(r["when"][condition]["wins"]
+                                                     for r in rows)
     chunk_execute(chunk_id=run.chunks.get(index=0).pk, claim="again", worker="w")
-    assert CardStats.objects.get(card__code="T-M01").games_played_in == boar.games_played_in
+    assert card_stats(card=boar).games_played_in == totals.games_played_in
 
 
 def test_the_first_games_are_kept_as_replays(run):

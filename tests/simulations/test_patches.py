@@ -10,8 +10,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from cards.models import Card, CardStats
+from cards.card_stats import card_stats
+from cards.models import Card
 from rules import patches
+from rules.stats import MatchStats
 from simulations.models import SimulationRun
 from simulations.services import SimulationInputError, simulation_request, simulation_what_if
 from tests.simulations.helpers import DAWN, DUSK, play_all
@@ -45,12 +47,16 @@ def test_a_patched_run_freezes_patched_cards_and_keeps_the_diff(alice):
 def test_both_sides_play_the_patch_and_the_catalogue_figures_stay_clean(alice):
     plain, patched = submit(alice, patch=None), submit(alice)
     play_all(plain)
-    before = CardStats.objects.get(card__code="T-M01").games_played_in
+    pup = Card.objects.get(code="T-M01")
+    before = card_stats(card=pup).games_played_in
     play_all(patched)
     counts = patched.matchups.get().result["counts"]
-    assert counts["cards"]["a"]["T-M01"][0] > 0 and counts["cards"]["b"]["T-M01"][0] > 0
+    figures = MatchStats.from_counts(counts)
+    for side in "ab":
+        assert {row["code"]: row for row in figures.card_figures(side)}["T-M01"][
+            "games_played_in"] > 0
     assert counts != plain.matchups.get().result["counts"]
-    assert CardStats.objects.get(card__code="T-M01").games_played_in == before
+    assert card_stats(card=pup).games_played_in == before
 
 
 def test_a_card_no_deck_uses_can_be_patched(alice):

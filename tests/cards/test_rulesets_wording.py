@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from cards.rulesets import NUMBERS, SWITCHES, ruleset_words
+from rules.engine import replay  # the function (the package exports it by name)
 from rules.engine.cards import CardDef, Ruleset
-from rules.engine.replay import replay
 from simulations.replay_text import Describer
 from simulations.replays import _segments
 from simulations.services import simulation_request
-from simulations.wording import NUMBERS, SWITCHES, ruleset_words
 from tests.simulations.helpers import DAWN, DUSK, play_all
 
 ENGINE = Path(__file__).resolve().parents[2] / "rules" / "engine"

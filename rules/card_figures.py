@@ -1,0 +1,168 @@
+"""Per-card figures of one deck in a matchup: how often each card was drawn, kept in the opening
+hand, played and awakened, and its deck's win rate in the games where that happened — each rate
+with a pair-aware 95 % interval (``rules.intervals``), since both games of a seat-swapped pair
+share one seed.
+
+Invariants: a deck's table is ``{code: row}``; a row is a flat list of numbers, so the tables of
+chunks merge by adding and store as JSON. Its layout:
+
+    [times drawn, times played, times awakened,
+     then for each condition of CONDITIONS: games, wins, *the pair moments of those games]
+
+"Games" of a condition are the games in which it happened at least once; "wins" those of them
+the deck won (draws count as not won). Rows written before drawing, the opening hand and
+awakening were counted per game hold 4 numbers (games played in, times played, times awakened,
+wins when played) or those and the moments of "played": ``upgrade`` reads them as rows whose
+other conditions are unknown (0 games), and a rate whose moments do not cover its games (old
+rows merged with new ones) falls back to a plain Wilson interval, labelled ``games``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.intervals import Moments, cluster_rate, games_rate
+
+# drawn: came into the hand from the deck (the opening hand and mulligan draws included);
+# opening: in the hand kept after the mulligan (R2.1.4); played: placed into a slot or used
+# (an item), or summoned from the deck by an effect; awakened: turned face up (R2.2.3 c, or
+# by an effect).
+CONDITIONS = ("drawn", "opening", "played", "awakened")
+TIMES = 3                      # times drawn, played, awakened
+MOMENTS = len(Moments().to_list())
+BLOCK = 2 + MOMENTS            # games, wins, moments
+ROW_LENGTH = TIMES + BLOCK * len(CONDITIONS)
+OLD_LENGTHS = (4, 4 + MOMENTS)
+OFFSET = {condition: TIMES + BLOCK * i for i, condition in enumerate(CONDITIONS)}
+MSG_BAD_ROW = "a per-card row has {n} numbers; expected {expected}"
+
+
+def new_row() -> list[float]:
+    return [0] * ROW_LENGTH
+
+
+def upgrade(row: list[float]) -> list[float]:
+    """A row in today's layout (rows of older runs converted, see the module docstring)."""
+    if len(row) == ROW_LENGTH:
+        return list(row)
+    if len(row) not in OLD_LENGTHS:
+        raise ValueError(MSG_BAD_ROW.format(n=len(row), expected=ROW_LENGTH))
+    out = new_row()
+    out[1], out[2] = row[1], row[2]
+    base = OFFSET["played"]
+    out[base], out[base + 1] = row[0], row[3]
+    out[base + 2:base + BLOCK] = row[4:] or [0] * MOMENTS
+    return out
+
+
+def add_game(table: dict[str, list[float]], in_pair: dict[tuple[str, str], list[int]],
+             usage: tuple, won: bool) -> None:
+    """Add one counted game of a deck. ``usage`` is the deck's ({code: times played},
+    {code: times awakened}, {code: times drawn}, {code: copies in the opening hand});
+    ``in_pair`` holds, per (code, condition), [games, wins] so far in the open pair, so each
+    pair is one cluster of the moments (written out here: this runs after every game)."""
+    played, awakened, drawn, opening = usage
+    by_condition = (drawn, opening, played, awakened)
+    win = 1 if won else 0
+    for code in drawn.keys() | opening.keys() | played.keys() | awakened.keys():
+        row = table.get(code)
+        if row is None:
+            row = table[code] = new_row()
+        row[0] += drawn.get(code, 0)
+        row[1] += played.get(code, 0)
+        row[2] += awakened.get(code, 0)
+        for condition, counts in zip(CONDITIONS, by_condition, strict=True):
+            if code not in counts:
+                continue
+            b = OFFSET[condition]
+            so_far = in_pair.get((code, condition))
+            if so_far is None:
+                so_far = in_pair[(code, condition)] = [0, 0]
+            n, w = so_far
+            row[b] += 1
+            row[b + 1] += win
+            # Moments.grow(w, n, win, 1) on the flat row: clusters, Σw, Σn, Σw², Σw·n, Σn²
+            row[b + 2] += n == 0
+            row[b + 3] += win
+            row[b + 4] += 1
+            row[b + 5] += (w + win) ** 2 - w * w
+            row[b + 6] += (w + win) * (n + 1) - w * n
+            row[b + 7] += (n + 1) ** 2 - n * n
+            so_far[0] = n + 1
+            so_far[1] = w + win
+
+
+def merge(mine: dict[str, list[float]], other: Mapping[str, list[float]]) -> None:
+    """Add ``other``'s rows into ``mine`` (any layout in, today's layout out)."""
+    for code, row in other.items():
+        row = upgrade(row)
+        current = mine.get(code)
+        if current is None:
+            mine[code] = row
+        else:
+            mine[code] = [x + y for x, y in zip(upgrade(current), row, strict=True)]
+
+
+def condition_rate(row: list[float], condition: str) -> dict[str, Any]:
+    """The deck's win rate in the games where ``condition`` happened to the card, with its
+    interval on pairs: ``games``, ``wins``, ``rate``, ``low``, ``high``, ``pairs``, ``method``."""
+    b = OFFSET[condition]
+    games, wins = int(row[b]), int(row[b + 1])
+    moments = Moments.from_list(row[b + 2:b + BLOCK])
+    rate = cluster_rate(moments) if moments.n == games and games else games_rate(wins, games)
+    return {"games": games, "wins": wins, "rate": rate["rate"], "low": rate["low"],
+            "high": rate["high"], "pairs": rate["pairs"], "method": rate["method"]}
+
+
+def figures(table: Mapping[str, list[float]]) -> list[dict[str, Any]]:
+    """One dict per card, most played first: times drawn/played/awakened, ``when`` — a rate per
+    condition — and, flat, the figures of "played" (``games_played_in``, ``wins_when_played``,
+    ``win_rate_when_played``, ``low``, ``high``, ``pairs``, ``method``)."""
+    rows = []
+    for code, raw in table.items():
+        row = upgrade(raw)
+        when = {condition: condition_rate(row, condition) for condition in CONDITIONS}
+        played = when["played"]
+        rows.append({"code": code, "times_drawn": int(row[0]), "times_played": int(row[1]),
+                     "times_awakened": int(row[2]), "when": when,
+                     "games_played_in": played["games"], "wins_when_played": played["wins"],
+                     "win_rate_when_played": played["rate"], "low": played["low"],
+                     "high": played["high"], "pairs": played["pairs"],
+                     "method": played["method"]})
+    return sorted(rows, key=lambda r: (-r["games_played_in"], -r["when"]["drawn"]["games"],
+                                       r["code"]))
+
+
+def totals(table: Mapping[str, list[float]]) -> dict[str, dict[str, int]]:
+    """Per card, the plain counts the catalogue keeps (``cards`` stats field names)."""
+    out = {}
+    for code, raw in table.items():
+        row = upgrade(raw)
+        counts = {"times_drawn": int(row[0]), "times_played": int(row[1]),
+                  "times_awakened": int(row[2])}
+        for condition, (games, wins) in STAT_NAMES.items():
+            b = OFFSET[condition]
+            counts[games] = int(row[b])
+            counts[wins] = int(row[b + 1])
+        out[code] = counts
+    return out
+
+
+def moments(table: Mapping[str, list[float]]) -> dict[str, dict[str, list[float]]]:
+    """Per card and condition, the pair moments (to sum a card's figures across runs)."""
+    out = {}
+    for code, raw in table.items():
+        row = upgrade(raw)
+        out[code] = {condition: row[OFFSET[condition] + 2:OFFSET[condition] + BLOCK]
+                     for condition in CONDITIONS}
+    return out
+
+
+# condition → (games field, wins field) of the catalogue's per-card stats
+STAT_NAMES = {
+    "drawn": ("games_drawn", "wins_when_drawn"),
+    "opening": ("games_in_opening_hand", "wins_in_opening_hand"),
+    "played": ("games_played_in", "wins_when_played"),
+    "awakened": ("games_awakened", "wins_when_awakened"),
+}
