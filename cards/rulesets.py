@@ -29,6 +29,10 @@ SWITCHES = {
                                                "minion awakened (R4.9)"),
                                   gettext_lazy("re-act may not hit the enemy hero on the turn "
                                                "the minion awakened (R4.9)")),
+    "always_use_optional_skills": (gettext_lazy("awaken skills and last words always resolve, "
+                                                "unasked (R6.1)"),
+                                   gettext_lazy("a player may decline an awaken skill or last "
+                                                "words (R6.1)")),
 }
 RULESET_NAMES = {"standard": gettext_lazy("Standard")}
 NUMBERS = {

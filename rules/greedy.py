@@ -1,8 +1,9 @@
 """The greedy agent: scores each legal action from its player's view and takes the best.
 
 It looks one action ahead with simple heuristics — win combats it can see it wins, hit the
-enemy hero when that is safe, fill the board, awaken the strongest minion it can afford — and
-never reads the true game: unknown face-down enemy minions are valued at an average.
+enemy hero when that is safe, fill the board, awaken the strongest minion it can afford, use an
+awaken skill or last words unless it plainly hurts (R6.1) — and never reads the true game:
+unknown face-down enemy minions are valued at an average.
 
 Invariant: the choice depends only on the view, the legal actions and the agent's own RNG
 (used to break ties), so it is reproducible and blind to hidden information.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from rules.engine.actions import HERO, KEEP, Action
+from rules.engine.actions import DECLINE, HERO, KEEP, USE, Action
 from rules.engine.advantage import has_advantage
 from rules.engine.view import MinionView, PlayerView
 
@@ -40,6 +41,8 @@ class GreedyAgent:
         kind = view.decision
         if kind == "mulligan":
             return self._mulligan(view, legal)
+        if kind == "optional":                    # no tie-break draw: the agent's RNG moves
+            return DECLINE if self._harmful(view) else USE     # as before skills were asked
         if len(legal) == 1:
             return legal[0]
         self._board_size = None                   # worked out once per decision, if needed
@@ -97,6 +100,45 @@ class GreedyAgent:
 
     def _score_ready(self, view: PlayerView, action: Action) -> float:
         return 0
+
+    # -------------------------------------------------------------- optional skills
+    def _harmful(self, view: PlayerView) -> bool:
+        """Is the offered awaken skill or last words (R4.4, R4.5) plainly bad for us? Only
+        what the view shows for certain counts: HP lost drawing from a deck too small
+        (R2.4.3), our own hero hurt, the enemy healed or fed cards, our hand discarded. Any
+        effect it cannot judge counts as neutral, so a skill is used unless it is harmful."""
+        assert view.offer is not None
+        net = 0.0
+        hp, enemy_hp = view.hp, view.enemy_hp
+        decks = {"own": view.deck_size, "enemy": view.enemy_deck_size}
+        for effect in view.offer[1]["effects"]:
+            term = effect["do"]
+            amount = effect.get("count", effect.get("amount"))
+            if not isinstance(amount, int):
+                continue                          # counted amounts: not judged
+            if term == "draw":
+                who = effect["player"]
+                gained = min(amount, decks[who])
+                lost = amount - gained            # 1 HP a card from an empty deck
+                decks[who] -= gained
+                if who == "own":
+                    net += gained - lost
+                    hp -= lost
+                else:
+                    net += lost - gained
+                    enemy_hp -= lost
+            elif term == "damage_hero" and effect["hero"] != "enemy":
+                hp -= amount
+                net -= 0 if effect["hero"] == "both" else amount
+                if effect["hero"] == "both":
+                    enemy_hp -= amount
+            elif term == "heal_hero" and effect["hero"] == "enemy":
+                net -= min(amount, view.enemy_hero.hp - enemy_hp)
+            elif term == "discard" and effect["player"] == "own":
+                net -= min(amount, len(view.hand))
+        if hp <= 0 < enemy_hp:
+            return True                           # it would lose us the game
+        return net < 0
 
     # -------------------------------------------------------------- main phase
     def _score_end(self, view: PlayerView, action: Action) -> float:

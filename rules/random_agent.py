@@ -17,7 +17,7 @@ from rules.engine.actions import Action
 
 
 class RandomAgent:
-    """Uniform over the legal actions."""
+    """Uniform over the legal actions (so it declines an optional skill, R6.1, half the time)."""
 
     name = "random"
     needs_view = False

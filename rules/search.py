@@ -4,7 +4,8 @@ At each main-phase decision it samples a few worlds consistent with its view (hi
 resampled, see ``rules.engine.determinize``), tries each promising legal action in every world,
 plays on with the greedy policy for both sides until the end of the opponent's next turn, and
 scores the outcome with a position evaluation. The action with the best mean score is played.
-Other decisions (mulligan, setup, targets, replenish …) are answered by the greedy policy.
+Other decisions (mulligan, setup, targets, replenish, whether to use an awaken skill or last
+words …) are answered by the greedy policy.
 
 Invariant: it never reads the true game — every world comes from ``determinize(view, rng)``, so
 its choice depends only on the view and its own RNG.

@@ -131,6 +131,9 @@ class Describer:
             "draw_skipped": lambda e: _("{p} skips the draw; {n} on display go to the "
                                         "graveyard.").format(p=p(e),
                                                              n=cards(e.get("discarded"))),
+            "declined": lambda e: _("{p}'s {card}: {trigger} ability declined.").format(
+                p=p(e), card=c(e.get("source")),
+                trigger=TRIGGERS.get(e.get("trigger"), str(e.get("trigger")))),
             "chose": lambda e: _("{p} chooses option {n}.").format(
                 p=p(e), n=int(e.get("option", 0)) + 1),
             "game_over": self._game_over,
@@ -160,6 +163,13 @@ class Describer:
         if isinstance(slot, int) and 0 <= slot < len(minions) and minions[slot]:
             return self.card(minions[slot]["card"])
         return _("the minion in slot {n}").format(n=int(slot or 0) + 1)
+
+    def _offer(self) -> dict[str, str]:
+        """The awaken skill or last words a use/decline answers (R6.1), from the decision."""
+        decision = self.before.get("decision") or {}
+        trigger = decision.get("trigger")
+        return {"card": self.card(decision.get("card")),
+                "trigger": str(TRIGGERS.get(trigger, trigger or _("optional")))}
 
     def actor(self, event: Event) -> int:
         """Who acted: the decision's player (a target action's own ``player`` field names the
@@ -197,5 +207,7 @@ class Describer:
                 card=self._minion(int(event.get("player", 0)), event.get("slot"))),
             "choose": lambda: _("chooses option {n}").format(n=int(event.get("option", 0)) + 1),
             "pick": lambda: _("picks {card}").format(card=hand()),
+            "use": lambda: _("uses {card}'s {trigger} ability").format(**self._offer()),
+            "decline": lambda: _("declines {card}'s {trigger} ability").format(**self._offer()),
         }
         return words[kind]() if kind in words else str(kind).replace("_", " ")

@@ -63,9 +63,13 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {
     "target": ("player", "slot"),  # a chosen target for an effect
     "choose": ("option",),        # R4.11
     "pick": ("card",),            # a hand card an effect asks for (display, discard, summon)
+    "use": (),                    # R4.4, R4.5: use the awaken skill or last words offered
+    "decline": (),                # R4.4, R4.5: decline it (it does not resolve)
 }
 
 END = Action("end")
 KEEP = Action("keep")
 READY = Action("ready")
 PASS = Action("pass")
+USE = Action("use")
+DECLINE = Action("decline")

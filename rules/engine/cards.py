@@ -150,6 +150,9 @@ class Ruleset:
     hero_advantage: bool = True            # R2.3.10: attribute advantage applies against heroes
     attack_or_skill: bool = False          # R2.2.3 e: attacking and using a skill are exclusive
     react_ignores_awaken_turn: bool = False  # R4.9: re-act may hit the hero on the awaken turn
+    # R6.1: awaken skills and last words resolve without asking their controller (the engine's
+    # behaviour before they became a decision; fewer decisions for bulk runs).
+    always_use_optional_skills: bool = False
     turn_limit: int = 30                   # R2.2.6: turns per player before the game is a draw
     # [ruling] main-phase actions per turn; then only "end" is legal. Free minions that bounce
     # back to hand could otherwise loop within one turn forever.

@@ -296,7 +296,7 @@ class EffectsMixin(EffectTermsMixin):
         for p, _s, minion in effect_order:
             tasks.extend(("ability", p, src, a, -1)
                          for src, a in self._passive_sources(p, "ally_dies", hero=False))
-            tasks.extend(("ability", p, minion.uid, a, -1)
+            tasks.extend(("offer", p, minion.uid, a)
                          for a in minion.card.by_trigger.get("last_words", ()))   # R4.5
             tasks.extend(("ability", p, src, a, -1)
                          for src, a in self._passive_sources(p, "ally_dies", minions=False))
@@ -329,8 +329,30 @@ class EffectsMixin(EffectTermsMixin):
         self._board_changed(minion.card)
         if self.events is not None:
             self._event("awaken", player=index, card=minion.card.code)
-        self._push(*(("ability", index, minion.uid, a, -1)
+        self._push(*(("offer", index, minion.uid, a)
                      for a in minion.card.by_trigger.get("awaken", ())))       # R4.4
+
+    # ------------------------------------------------------------ optional skills (R6.1)
+
+    def _t_offer(self, controller: int, source: int, ability: dict) -> None:
+        """R4.4, R4.5: an awaken skill or last words *may* be used, so its controller is asked
+        (decision ``optional``: ``use`` or ``decline``). [ruling R6.1] Asked only when it
+        could do something, by the test an item or active skill passes to be offered
+        (``_usable``, from what the controller can see); otherwise, or under the ruleset's
+        ``always_use_optional_skills``, it resolves unasked."""
+        if self.ruleset.always_use_optional_skills \
+                or not self._usable(controller, source, ability):
+            self._t_ability(controller, source, ability, -1)
+            return
+        self._ask("optional", controller, (self._source_code(controller, source), ability),
+                  resume=("ability", controller, source, ability, -1))
+
+    def _answer_optional(self, decision, action: Action) -> None:
+        if action.kind == "use":
+            self._push(decision.resume)
+        elif self.events is not None:
+            self._event("declined", player=decision.player, source=decision.data[0],
+                        trigger=decision.data[1]["trigger"])
 
     # ------------------------------------------------------------ main-phase actions
 

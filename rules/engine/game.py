@@ -271,6 +271,8 @@ class Game(TurnsMixin):
             self._t_replenish(task[1], task[2])
         elif name == "effect":
             self._t_effect(task[1], task[2], task[3], task[4], task[5])
+        elif name == "offer":
+            self._t_offer(task[1], task[2], task[3])
         elif name == "to_graveyard":
             self._t_to_graveyard(task[1], task[2])
         elif name == "picked":
@@ -306,6 +308,8 @@ class Game(TurnsMixin):
             self._answer_choose(decision, action)
         elif kind == "pick":
             self._answer_pick(decision, action)
+        elif kind == "optional":
+            self._answer_optional(decision, action)
         else:
             raise ValueError(f"unknown decision {kind!r}")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from rules.engine.actions import END, HERO, KEEP, PASS, READY, Action
+from rules.engine.actions import DECLINE, END, HERO, KEEP, PASS, READY, USE, Action
 from rules.engine.cards import CardDef
 from rules.engine.core import Decision, GameCore
 from rules.engine.state import Minion, Player
@@ -96,6 +96,8 @@ class LegalMixin(GameCore):
             return self._legal_choose(decision)
         if kind == "pick":
             return self._legal_pick(decision)
+        if kind == "optional":
+            return [USE, DECLINE]               # R4.4, R4.5: use first, then decline
         raise ValueError(f"unknown decision {kind!r}")
 
     def _legal_mulligan(self, decision: Decision) -> list[Action]:

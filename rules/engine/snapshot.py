@@ -52,10 +52,17 @@ def snapshot(game) -> dict[str, Any]:
     return {
         "version": SNAPSHOT_VERSION, "ruleset": game.ruleset.to_dict(), "turn": game.turn,
         "active": game.active, "first_player": game.first_player, "phase": game.phase,
-        "decision": None if decision is None else {"kind": decision.kind,
-                                                   "player": decision.player},
+        "decision": None if decision is None else _decision_dict(decision),
         "result": game.result, "players": players,
     }
+
+
+def _decision_dict(decision) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": decision.kind, "player": decision.player}
+    if decision.kind == "optional":            # R4.4, R4.5: the card and skill offered
+        out["card"] = decision.data[0]
+        out["trigger"] = decision.data[1]["trigger"]
+    return out
 
 
 class _Reader:

@@ -75,7 +75,13 @@ class PlayerView:
         self.turn = game.turn
         self.active = game.active
         self.phase = game.phase
-        self.decision = None if game.decision is None else game.decision.kind
+        decision = game.decision
+        self.decision = None if decision is None else decision.kind
+        # An optional skill offered to this player (R4.4, R4.5): (its card, the ability).
+        # The card is face up or in the graveyard, so both players know it.
+        self.offer: tuple[Any, dict] | None = None
+        if decision is not None and decision.kind == "optional" and decision.player == player:
+            self.offer = (game.cards.get(decision.data[0]), decision.data[1])
         me, foe = game.players[player], game.players[1 - player]
         self.hand = tuple(me.hand)
         self.energy = me.energy
@@ -127,6 +133,8 @@ class PlayerView:
         return {
             "player": self.player, "turn": self.turn, "active": self.active,
             "phase": self.phase, "decision": self.decision, "result": self.result,
+            "offer": None if self.offer is None else {
+                "card": getattr(self.offer[0], "code", None), "trigger": self.offer[1]["trigger"]},
             "me": {"hero": self.hero.code, "hp": self.hp, "energy": self.energy,
                    "hand": [c.code for c in self.hand], "deck_size": self.deck_size,
                    "deck_contents": self.deck_contents(),

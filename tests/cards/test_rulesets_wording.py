@@ -103,3 +103,30 @@ def test_the_run_page_shows_the_ruleset_in_words(client, alice, catalogue):
 def test_card_pages_name_keywords_as_printed(client, catalogue):
     page = client.get("/cards/T-M05/").content.decode()
     assert ">Re-act</a>" in page and ">react</a>" not in page
+
+
+def test_an_optional_skill_reads_as_used_or_declined_in_both_languages():
+    """Rule R6.1: the answer names the card and the skill offered, from the decision."""
+    from django.utils import translation
+
+    before = {"decision": {"kind": "optional", "player": 1, "card": "C7",
+                           "trigger": "last_words"}}
+    describe = Describer({"C7": "Admiral Ironhull"}, before)
+    assert describe({"t": "action", "player": 1, "kind": "decline"}) == \
+        "▶ P2: declines Admiral Ironhull's last-words ability"
+    assert describe({"t": "action", "player": 1, "kind": "use"}) == \
+        "▶ P2: uses Admiral Ironhull's last-words ability"
+    assert describe({"t": "declined", "player": 1, "source": "C7", "trigger": "last_words"}) \
+        == "P2's Admiral Ironhull: last-words ability declined."
+    with translation.override("zh-hans"):
+        assert describe({"t": "action", "player": 1, "kind": "decline"}) == \
+            "▶ P2: 放弃发动Admiral Ironhull的战死技"
+        assert describe({"t": "declined", "player": 1, "source": "C7",
+                         "trigger": "awaken"}) == "P2 的Admiral Ironhull:放弃发动唤醒。"
+
+
+def test_the_optional_skills_option_has_sentences_both_ways():
+    words = ruleset_words({"always_use_optional_skills": True})
+    assert words.changes == ["awaken skills and last words always resolve, unasked (R6.1)"]
+    assert "a player may decline an awaken skill or last words (R6.1)" in \
+        ruleset_words({}).every

@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.cardset import TEST_SET, load_card_set
 from rules.engine import ATTRIBUTES, HERO, Action, CardDef, DeckList, Game
-from rules.engine.actions import PASS
+from rules.engine.actions import PASS, USE
 
 TEST = load_card_set(TEST_SET)
 
@@ -80,12 +80,23 @@ def deck(*codes: str, hero_code: str = "HERO") -> DeckList:
 def act(game: Game, *actions: Action | tuple | dict) -> Game:
     """Apply each action (an Action, a tuple ``(kind, a, b)`` or the named dict form), then
     answer every replenish question whose only legal answer is "pass" (R2.4.1: the question
-    comes even with no minion in hand, so that it reveals nothing)."""
+    comes even with no minion in hand, so that it reveals nothing) and use every awaken skill
+    and last words offered (R4.4, R4.5: tests of declining apply their actions directly)."""
     for action in actions:
         game.apply(action)
-        while game.decision is not None and game.decision.kind == "replenish" \
-                and game.legal_actions() == [PASS]:
+        settle(game)
+    return game
+
+
+def settle(game: Game) -> Game:
+    """Answer the questions ``act`` answers by itself (see there)."""
+    while game.decision is not None:
+        if game.decision.kind == "optional":
+            game.apply(USE)
+        elif game.decision.kind == "replenish" and game.legal_actions() == [PASS]:
             game.apply(PASS)
+        else:
+            break
     return game
 
 

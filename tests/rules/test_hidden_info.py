@@ -128,3 +128,23 @@ def test_r2_3_2_a_condition_on_face_down_enemies_does_not_decide_legality():
     assert dump(games[0], 0) == dump(games[1], 0)
     known = make({"hand": ["SPY"], **BOARD}, {"minions": [awake("F1")]}, spy)
     assert [a for a in known.legal_actions() if a.kind == "item"] == []   # seen: judged
+
+
+def test_r6_1_an_optional_skill_question_shows_nothing_hidden():
+    """Rule: R6.1, R4.5 — last words are offered to their controller alone; the card is in the
+    graveyard (public) and the enemy's view says only that a question stands, so two games
+    that differ in hidden cards give equal views while it is asked and after it is answered."""
+    games = [make({"minions": [awake("L3")], "hand": mine},
+                  {"hand": theirs, "deck": deck_, "minions": [awake("T-M07"), face_down]})
+             for mine, theirs, deck_, face_down in ((["F1"], ["T-M06"], ["W1"], "T-M12"),
+                                                    (["F1"], ["D7"], ["F5"], "D0"))]
+    for game in games:
+        game.apply(Action("attack", 0, 0))
+        game.apply(PASS)                                 # not act(): it would use the skill
+        assert (game.decision.kind, game.to_move) == ("optional", 1)
+    assert dump(games[0], 0) == dump(games[1], 0)
+    assert view(games[0], 0)["offer"] is None and view(games[0], 1)["offer"] == {
+        "card": "T-M07", "trigger": "last_words"}
+    for game in games:
+        game.apply(Action("decline"))
+    assert dump(games[0], 0) == dump(games[1], 0)
