@@ -33,6 +33,20 @@ SWITCHES = {
                                                 "unasked (R6.1)"),
                                    gettext_lazy("a player may decline an awaken skill or last "
                                                 "words (R6.1)")),
+    "face_down_last_words": (gettext_lazy("a face-down minion's last words resolve (R6.2)"),
+                             gettext_lazy("a face-down minion's last words do not resolve "
+                                          "(R6.2)")),
+    "sleeping_keywords": (gettext_lazy("shield and regenerate work while a minion sleeps "
+                                       "(R6.3)"),
+                          gettext_lazy("a sleeping minion's keywords do not work (R6.3)")),
+    "summoned_awake_is_awakened": (gettext_lazy("a minion summoned awake counts as awakened: "
+                                                "its awaken skill triggers (R6.4)"),
+                                   gettext_lazy("a minion summoned awake is not awakened: no "
+                                                "awaken skill (R6.4)")),
+    "mind_controlled_may_attack": (gettext_lazy("a minion taken by mind control may attack on "
+                                                "the turn it changes sides (R6.5)"),
+                                   gettext_lazy("a minion taken by mind control cannot attack "
+                                                "on the turn it changes sides (R6.5)")),
 }
 RULESET_NAMES = {"standard": gettext_lazy("Standard")}
 NUMBERS = {

@@ -153,6 +153,10 @@ class Ruleset:
     # R6.1: awaken skills and last words resolve without asking their controller (the engine's
     # behaviour before they became a decision; fewer decisions for bulk runs).
     always_use_optional_skills: bool = False
+    face_down_last_words: bool = True      # R6.2: a face-down minion's last words resolve
+    sleeping_keywords: bool = True         # R6.3: shield and regenerate work while it sleeps
+    summoned_awake_is_awakened: bool = False  # R6.4: summoned awake, its awaken skill triggers
+    mind_controlled_may_attack: bool = False  # R6.5: it may attack on the turn it changes sides
     turn_limit: int = 30                   # R2.2.6: turns per player before the game is a draw
     # [ruling] main-phase actions per turn; then only "end" is legal. Free minions that bounce
     # back to hand could otherwise loop within one turn forever.

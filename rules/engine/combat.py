@@ -19,6 +19,7 @@ from rules.engine.filters import card_matches
 from rules.engine.state import Minion
 
 _NOTHING: Final[list] = []
+_NO_KEYWORDS: Final[frozenset[str]] = frozenset()
 
 
 class CombatMixin(EffectsMixin):
@@ -27,9 +28,12 @@ class CombatMixin(EffectsMixin):
     def _keywords(self, minion: Minion) -> set[str] | frozenset[str]:
         """The keywords a minion has now: printed and granted, less removed, plus auras.
 
-        [ruling] Keywords work while the minion sleeps: they are glossary terms of their own,
-        not passive skills (R4.1) — R4.10 regenerate explicitly keeps a sleeping minion
-        sleeping, and shield (R4.8) is read the same way for a face-down defender."""
+        [ruling R6.3] Keywords work while the minion sleeps: they are glossary terms of their
+        own, not passive skills (R4.1) — R4.10 regenerate explicitly keeps a sleeping minion
+        sleeping, and shield (R4.8) is read the same way for a face-down defender. Ruleset
+        option sleeping_keywords off: a sleeping minion has none."""
+        if not minion.awake and not self.ruleset.sleeping_keywords:
+            return _NO_KEYWORDS
         have = minion.keywords
         if minion.turn_granted or minion.turn_removed:
             have = (have | minion.turn_granted) - minion.turn_removed

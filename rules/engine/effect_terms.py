@@ -119,7 +119,10 @@ class EffectTermsMixin(LegalMixin):
             self.players[p].minions[s] = None
             self.players[controller].minions[empties[0]] = minion    # R2.4.2, leftmost
             minion.public = True
-            minion.attacks_left = 0                # [ruling] it cannot attack this turn
+            # [ruling R6.5] it cannot attack this turn (option mind_controlled_may_attack: an
+            # awake one may, on its new controller's turn)
+            minion.attacks_left = 1 if self.ruleset.mind_controlled_may_attack \
+                and minion.awake and self.active == controller else 0
             minion.controlled_turn = self.turn
             self._board_changed(minion.card)
             if self.events is not None:
@@ -147,13 +150,18 @@ class EffectTermsMixin(LegalMixin):
         minion = self._new_minion(card)
         self.players[controller].minions[slot] = minion
         self.played[controller][card.code] = self.played[controller].get(card.code, 0) + 1
-        if awake:          # put into play awake: not "awakened", so no awaken skill (R4.4)
-            minion.awake = minion.public = True
-            minion.awake_turn = self.turn
+        if awake:          # [ruling R6.4] put into play awake: not "awakened", so no awaken
+            minion.awake = minion.public = True           # skill (R4.4) unless the ruleset's
+            minion.awake_turn = self.turn                 # summoned_awake_is_awakened says so
             minion.attacks_left = 1
         self._board_changed(card)
         if self.events is not None:
             self._event("summon", player=controller, slot=slot, card=card.code, awake=awake)
+        if awake and self.ruleset.summoned_awake_is_awakened:
+            awakened = self.awakened[controller]
+            awakened[card.code] = awakened.get(card.code, 0) + 1
+            self._push(*(("offer", controller, minion.uid, a)
+                         for a in card.by_trigger.get("awaken", ())))          # R4.4
 
     # ------------------------------------------------------------ cards in hand
 

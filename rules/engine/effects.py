@@ -291,13 +291,16 @@ class EffectsMixin(EffectTermsMixin):
                 self._owed[p] += 1
                 tasks.append(("replenish", p, s))
         tasks.extend(first)
-        # [ruling] last words are not a passive (R2.3.9 lists them apart): a face-down
-        # minion's last words resolve too, whereas its ally_dies passives are off (R4.1).
+        # [ruling R6.2] last words are not a passive (R2.3.9 lists them apart): a face-down
+        # minion's last words resolve too (ruleset option face_down_last_words), whereas its
+        # ally_dies passives are off (R4.1).
+        face_down = self.ruleset.face_down_last_words
         for p, _s, minion in effect_order:
             tasks.extend(("ability", p, src, a, -1)
                          for src, a in self._passive_sources(p, "ally_dies", hero=False))
-            tasks.extend(("offer", p, minion.uid, a)
-                         for a in minion.card.by_trigger.get("last_words", ()))   # R4.5
+            if minion.awake or face_down:
+                tasks.extend(("offer", p, minion.uid, a)
+                             for a in minion.card.by_trigger.get("last_words", ()))   # R4.5
             tasks.extend(("ability", p, src, a, -1)
                          for src, a in self._passive_sources(p, "ally_dies", minions=False))
         self._push_list(tasks)
@@ -321,9 +324,10 @@ class EffectsMixin(EffectTermsMixin):
         minion.awake = True
         minion.public = True
         minion.awake_turn = self.turn
-        # [ruling] a minion taken by mind control cannot attack on the turn it changed sides,
-        # even if it is awakened after it came over.
-        minion.attacks_left = 0 if minion.controlled_turn == self.turn else 1
+        # [ruling R6.5] a minion taken by mind control cannot attack on the turn it changed
+        # sides, even if it is awakened after it came over (unless mind_controlled_may_attack).
+        minion.attacks_left = 0 if minion.controlled_turn == self.turn \
+            and not self.ruleset.mind_controlled_may_attack else 1
         awakened = self.awakened[index]
         awakened[minion.card.code] = awakened.get(minion.card.code, 0) + 1
         self._board_changed(minion.card)

@@ -7,7 +7,19 @@ import random
 import pytest
 
 from rules.engine import HERO, Action, CardDataError, Game, Ruleset
-from tests.rules.helpers import TEST, act, attack, awake, end_turn, hp, legal, make
+from tests.rules.helpers import (
+    TEST,
+    act,
+    attack,
+    awake,
+    end_turn,
+    hand,
+    hp,
+    item,
+    legal,
+    make,
+    view,
+)
 
 BOARD = {"minions": [awake("L1")]}
 
@@ -96,3 +108,70 @@ def test_r2_2_6_the_ruleset_travels_with_the_log():
     game = Game(TEST.cards, list(TEST.decks.values()), seed=3, ruleset=rules)
     assert game.log()["start"]["ruleset"] == rules.to_dict()
     assert game.snapshot()["ruleset"]["turn_limit"] == 2
+
+
+# ------------------------------------------------------------ R6: the engine's rulings
+
+
+@pytest.mark.parametrize(("option", "enemy_hp"), [(True, 18), (False, 20)])
+def test_r6_2_face_down_last_words_option(option, enemy_hp):
+    """Grave Whisper (T-M07, last words: 2 damage) is destroyed face down."""
+    game = make({"minions": [awake("L3")]}, {"minions": ["T-M07", awake("D1")]},
+                ruleset={"face_down_last_words": option})
+    attack(game, 0, 0)
+    assert hp(game, 0) == enemy_hp
+    assert game.snapshot()["players"][1]["graveyard"] == ["T-M07"]
+
+
+@pytest.mark.parametrize(("option", "attacker_lives"), [(True, False), (False, True)])
+def test_r6_3_sleeping_keywords_option_shield(option, attacker_lives):
+    """A grass 2 attacks a face-down water Reef Guard (2, shield): with its shield working the
+    advantage is cancelled, 2 against 2, both die (R4.8); without it, 4 against 2."""
+    game = make({"minions": [awake("G2"), awake("L1")]}, {"minions": ["T-M03", awake("D1")]},
+                ruleset={"sleeping_keywords": option})
+    attack(game, 0, 0)
+    mine = game.snapshot()["players"][0]["minions"][0]
+    assert (mine is not None) == attacker_lives
+
+
+@pytest.mark.parametrize(("option", "survives"), [(True, True), (False, False)])
+def test_r6_3_sleeping_keywords_option_regenerate(option, survives):
+    game = make({"minions": [awake("L5")]},
+                {"minions": [{"card": "W1", "keywords": ["regenerate"]}, awake("D1")]},
+                ruleset={"sleeping_keywords": option})
+    attack(game, 0, 0)
+    assert (game.snapshot()["players"][1]["minions"][0] is not None) == survives
+
+
+@pytest.mark.parametrize(("option", "drew"), [(False, []), (True, ["F1"])])
+def test_r6_4_summoned_awake_is_awakened_option(option, drew):
+    """An item summons Dawn Squire (T-M04, awaken: draw 1) from hand, awake."""
+    summon = item("SUMMON", [{"do": "summon", "from": "hand", "awake": True}])
+    game = make({"hand": ["SUMMON", "T-M04"], "deck": ["F1"], **BOARD}, BOARD, summon,
+                ruleset={"summoned_awake_is_awakened": option})
+    act(game, Action("item", 0), Action("pick", 0))
+    assert hand(game, 0) == drew
+    assert view(game, 0)["me"]["minions"][1]["awake"]
+    assert Action("attack", 1, HERO) not in legal(game)               # R4.2 either way
+
+
+@pytest.mark.parametrize("option", [False, True])
+def test_r6_5_mind_controlled_may_attack_option(option):
+    take = item("TAKE", [{"do": "mind_control", "target": {"pick": "leftmost",
+                                                           "side": "enemy"}}])
+    game = make({"hand": ["TAKE"], **BOARD}, {"minions": [awake("L2"), awake("L1")]}, take,
+                ruleset={"mind_controlled_may_attack": option})
+    act(game, Action("item", 0))
+    assert view(game, 0)["me"]["minions"][1]["card"] == "L2"
+    assert (Action("attack", 1, 1) in legal(game)) == option
+    end_turn(game)
+    end_turn(game)
+    assert Action("attack", 1, 1) in legal(game)                      # next turn either way
+
+
+def test_r6_the_engines_rulings_default_to_the_rule_book_reading():
+    """Rule: R6.1, R6.2, R6.3, R6.4, R6.5 — the standard ruleset keeps today's rulings."""
+    rules = Ruleset()
+    assert (rules.always_use_optional_skills, rules.face_down_last_words,
+            rules.sleeping_keywords, rules.summoned_awake_is_awakened,
+            rules.mind_controlled_may_attack) == (False, True, True, False, False)
