@@ -128,10 +128,11 @@ class GreedyAgent:
                     net += lost - gained
                     enemy_hp -= lost
             elif term == "damage_hero" and effect["hero"] != "enemy":
-                hp -= amount
-                net -= 0 if effect["hero"] == "both" else amount
+                hp -= amount                      # "both" is even, but may still kill us
                 if effect["hero"] == "both":
                     enemy_hp -= amount
+                else:
+                    net -= amount
             elif term == "heal_hero" and effect["hero"] == "enemy":
                 net -= min(amount, view.enemy_hero.hp - enemy_hp)
             elif term == "discard" and effect["player"] == "own":

@@ -7,6 +7,8 @@ import itertools
 import json
 import random
 
+import pytest
+
 from rules.agents import make_agent
 from rules.cardset import CORE_SET, load_card_set
 from rules.engine import Action, Ruleset
@@ -163,6 +165,24 @@ def test_r6_1_greedy_uses_a_skill_unless_it_can_tell_it_is_harmful():
     state = rng.getstate()
     agent.choose(game.view(1), game.legal_actions(), rng)
     assert rng.getstate() == state                           # no tie-break drawn
+
+
+@pytest.mark.parametrize(("effect", "my_hp", "answer"), [
+    ({"do": "damage_hero", "amount": 2}, 20, USE),
+    ({"do": "damage_hero", "amount": 2, "hero": "own"}, 20, DECLINE),
+    ({"do": "damage_hero", "amount": 2, "hero": "both"}, 20, USE),      # even
+    ({"do": "damage_hero", "amount": 2, "hero": "both"}, 2, DECLINE),   # but it kills us
+    ({"do": "heal_hero", "amount": 3, "hero": "enemy"}, 20, DECLINE),
+    ({"do": "discard", "count": 1, "player": "own"}, 20, DECLINE),
+    ({"do": "draw", "count": 2, "player": "enemy"}, 20, DECLINE),       # feeds the enemy
+    ({"do": "draw", "count": 4, "player": "enemy"}, 20, USE),           # 2 cards, 2 HP: even
+])
+def test_r6_1_what_greedy_can_tell_is_harmful(effect, my_hp, answer):
+    card = minion("SKILL", 2, abilities=[ability("awaken", effect)])
+    game = make({"minions": [awake("L1"), "SKILL"], "hp": my_hp, "hand": ["F1"]},
+                {"hp": 15, "deck": ["F1", "F2"], **BOARD}, card)
+    game.apply(Action("awaken", 1))
+    assert GreedyAgent().choose(game.view(0), game.legal_actions(), random.Random(0)) == answer
 
 
 def test_r6_1_search_answers_with_the_greedy_policy_and_random_picks_either():
