@@ -28,6 +28,9 @@ class IllegalAction(ValueError):
     """An action that is not among ``legal_actions()`` right now."""
 
 
+# 2: awaken skills and last words are asked (R6.1). A version-1 log was played with every one
+# used unasked, as the ruleset option always_use_optional_skills now plays (rules.engine.replay).
+LOG_VERSION = 2
 MSG_GAME_OVER = "the game is over; no action is legal"
 MSG_ILLEGAL = "{action} is not legal now; legal actions: {legal}"
 MSG_UNKNOWN_CARD = "unknown card code {code!r} in deck {deck}"
@@ -231,7 +234,7 @@ class Game(TurnsMixin):
 
     def log(self) -> dict[str, Any]:
         """The event log: how the game started, every action, and what happened (JSON)."""
-        return {"version": 1, "start": self.start,
+        return {"version": LOG_VERSION, "start": self.start,
                 "actions": [a.to_dict() for a in self.actions],
                 "events": list(self.events or []), "result": self.result}
 

@@ -3,7 +3,8 @@
 A log (``Game.log()``) records how the game started (decks, seed, ruleset and first player, or
 a scenario snapshot and seed) and every action. Because every random choice comes from the
 game's one seeded RNG, applying the same actions to the same start reproduces the same game,
-state for state and event for event.
+state for state and event for event. A log of an older version is replayed under the rules it
+was played by (``LEGACY``).
 """
 
 from __future__ import annotations
@@ -13,15 +14,23 @@ from typing import Any
 
 from rules.engine.actions import Action
 from rules.engine.cards import CardDef, DeckList, Ruleset
-from rules.engine.game import Game
+from rules.engine.game import LOG_VERSION, Game
+
+# What a log older than version 2 was played under: every optional skill used unasked (R6.1).
+LEGACY = {"always_use_optional_skills": True}
 
 
 def start_game(log: Mapping[str, Any], cards: Mapping[str, CardDef], events: bool = True) -> Game:
     start = log["start"]
+    legacy = log.get("version", LOG_VERSION) < 2     # played before skills were asked (R6.1)
     if "snapshot" in start:
-        return Game.from_snapshot(start["snapshot"], cards, seed=start["seed"], log=events)
+        snapshot = start["snapshot"]
+        if legacy:
+            snapshot = {**snapshot, "ruleset": {**(snapshot.get("ruleset") or {}), **LEGACY}}
+        return Game.from_snapshot(snapshot, cards, seed=start["seed"], log=events)
     decks = [DeckList.from_dict(d) for d in start["decks"]]
-    return Game(cards, decks, seed=start["seed"], ruleset=Ruleset.from_dict(start["ruleset"]),
+    rules = {**start["ruleset"], **LEGACY} if legacy else start["ruleset"]
+    return Game(cards, decks, seed=start["seed"], ruleset=Ruleset.from_dict(rules),
                 log=events, first_player=start.get("first_player"))
 
 

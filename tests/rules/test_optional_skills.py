@@ -221,3 +221,17 @@ def test_r6_1_greedy_plays_the_games_it_played_before_skills_were_asked():
         assert json.dumps(unasked) == json.dumps(games[1].log["events"])
         assert (games[0].winner, games[0].turns) == (games[1].winner, games[1].turns)
     assert asked > 0 and declined < 24
+
+
+def test_r6_1_a_log_from_before_skills_were_asked_replays_as_played():
+    """A version-1 log (every optional skill used unasked) replays to the same game."""
+    card_set = load_card_set(CORE_SET)
+    decks = list(card_set.decks.values())
+    old = play_game(card_set.cards, decks[2], decks[1], seed=11, a_first=True,
+                    agent_a=GreedyAgent(), agent_b=GreedyAgent(), log=True,
+                    ruleset=Ruleset.from_dict(ALWAYS)).log
+    assert any(e["t"] == "ability" and e["trigger"] in ("awaken", "last_words")
+               for e in old["events"])
+    old["version"] = 1
+    del old["start"]["ruleset"]["always_use_optional_skills"]   # the option did not exist
+    assert replay_game(old, card_set.cards).events == old["events"]
