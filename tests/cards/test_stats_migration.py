@@ -41,3 +41,34 @@ def test_the_old_totals_become_one_not_recorded_slice_per_card():
     restored = back.get_model("cards", "CardStats").objects.get(card_id=card.pk)
     assert (restored.games_played_in, restored.wins_when_played) == (40, 21)
     migrate(AFTER)
+
+
+def test_slices_from_before_optional_skills_were_asked_move_to_that_ruleset():
+    """Rule R6.1: figures recorded when every awaken skill and last words was used unasked are
+    kept under the ruleset that plays so; "not recorded" totals stay; the keys are the
+    service's own."""
+    from cards.card_stats import ruleset_key
+
+    old_apps = migrate(AFTER)
+    card_set = old_apps.get_model("cards", "CardSet").objects.create(
+        code="MIG", name_en="Migration", name_zh="迁移")
+    card = old_apps.get_model("cards", "Card").objects.create(
+        code="MIG-1", card_set=card_set, position=1, kind="minion", name_en="Old Guard",
+        name_zh="老卫兵", rarity="N", cost=1, attack=1, attribute="fire")
+    slices = old_apps.get_model("cards", "CardStatsSlice").objects
+    slices.create(card=card, agent="greedy", ruleset_key="standard", ruleset={},
+                  games_played_in=10)
+    slices.create(card=card, agent="greedy", ruleset_key=ruleset_key({"turn_limit": 20}),
+                  ruleset={"turn_limit": 20}, games_played_in=4)
+    slices.create(card=card, agent="", ruleset_key="", ruleset={}, games_played_in=3)
+
+    new_apps = migrate([("cards", "0005_card_stats_before_optional_skills")])
+    moved = {row.games_played_in: (row.ruleset_key, row.ruleset) for row in
+             new_apps.get_model("cards", "CardStatsSlice").objects.filter(card_id=card.pk)}
+    unasked = {"always_use_optional_skills": True}
+    assert moved == {
+        10: (ruleset_key(unasked), unasked),
+        4: (ruleset_key({**unasked, "turn_limit": 20}), {**unasked, "turn_limit": 20}),
+        3: ("", {}),
+    }
+    migrate([("cards", "0005_card_stats_before_optional_skills")])
