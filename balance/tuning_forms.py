@@ -8,7 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from balance.services import BalanceInputError
-from rules.agents import DEFAULT_AGENT, agent_choices
+from rules.agents import DEFAULT_AGENT
+from simulations.forms import _agent_choices as agent_choices  # in the page's language
 from simulations.sources import deck_choices
 
 FIELD_OF = {"deck": "deck", "field": "field", "gauntlet": "gauntlet", "agent": "agent",

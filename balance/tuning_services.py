@@ -63,7 +63,7 @@ NO_SUGGESTION = gettext_lazy("This tuning has no suggestion number {index}.")
 DECK_CHANGED = gettext_lazy(
     "The deck has changed since it was tuned: it no longer holds {copies} × {card}. The "
     "suggestion was saved as a new deck instead.")
-LABEL = gettext_lazy("Deck tuning: {deck} against {count} decks")
+LABEL = gettext_lazy("Deck tuning: {deck} against {names}")
 TUNED_NAME = gettext_lazy("{name} (tuned)")
 NOTE = "Deck tuning {uid}: {swaps}"
 MAX_OPPONENTS = 12
@@ -206,13 +206,23 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
             _lock_user_and_check_cap(owner)
         job = BalanceJob.objects.create(
             kind=JobKind.TUNING, owner=owner,
-            label=str(LABEL.format(deck=tuned["name"], count=len(opponents)))[:300],
+            label=str(LABEL.format(deck=tuned["name"],
+                                   names=", ".join(d["name"] for d in opponents)))[:300],
             is_public=is_public, decks=decks, cards=dict(cards),
             card_data_version=catalogue_version(), agent=agent, max_changes=max_swaps,
             fields=[], budget_games=budget_games, verify_games=verify_games, seed=seed,
             tuning=spec, sent_at=timezone.now())
         transaction.on_commit(lambda: send_job(job.pk), robust=True)
     return job
+
+
+def tuning_title(job: BalanceJob) -> str:
+    """The tuning's label in the page's language (``label`` keeps the submitter's)."""
+    decks = job.decks or []
+    if not decks:
+        return job.label
+    return str(LABEL.format(deck=decks[0].get("name", ""),
+                            names=", ".join(d.get("name", "") for d in decks[1:])))[:300]
 
 
 def _apply(counts: dict[str, int], hero: str | None, swaps: list[Swap]

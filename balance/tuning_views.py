@@ -27,8 +27,8 @@ from balance.selectors import (
     user_owns_deck,
 )
 from balance.services import BalanceInputError, balance_job_cancel
-from balance.tuning_forms import TuningDeckForm, TuningForm
-from balance.tuning_services import tuning_job_request, tuning_suggestion_save
+from balance.tuning_forms import TuningDeckForm, TuningForm, agent_choices
+from balance.tuning_services import tuning_job_request, tuning_suggestion_save, tuning_title
 from cards.language import frozen_card_name
 from simulations.apis import SubmitThrottle
 from simulations.sources import SourceError, resolve_spec
@@ -55,6 +55,8 @@ def tune_list(request: HttpRequest) -> HttpResponse:
     mine = request.GET.get("mine") == "1"
     jobs = jobs_listed(request.user, mine=mine, kind=KIND)
     page = Paginator(jobs, 25).get_page(request.GET.get("page"))
+    for job in page.object_list:
+        job.title = tuning_title(job)
     return render(request, "balance/tune_list.html", {"page": page, "mine": mine})
 
 
@@ -92,7 +94,9 @@ def tune_new(request: HttpRequest) -> HttpResponse:
 
 def _context(request: HttpRequest, job: BalanceJob) -> dict:
     return {"job": job, "progress": job_progress(job), "best_lines": tuning_best_lines(job),
-            "deck_name": job.decks[0].get("name", "") if job.decks else ""}
+            "deck_name": job.decks[0].get("name", "") if job.decks else "",
+            "title": tuning_title(job), "agent_label": dict(agent_choices()).get(job.agent,
+                                                                                 job.agent)}
 
 
 @require_GET

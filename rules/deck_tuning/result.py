@@ -129,6 +129,16 @@ class Suggestion:
     def improvement(self) -> dict[str, Any]:
         return improvement(self.baseline, self.verified)
 
+    @property
+    def verdict(self) -> str:
+        """``confirmed``: the paired 95 % interval lies above zero on fresh seeds;
+        ``unconfirmed``: better on fresh seeds, but the interval includes no change;
+        ``worse``: no better on fresh seeds (it won on the search's seeds by chance)."""
+        gain = self.improvement
+        if gain["low"] > 0:
+            return "confirmed"
+        return "unconfirmed" if gain["change"] > 0 else "worse"
+
     def per_opponent(self, names: Sequence[str]) -> list[dict[str, Any]]:
         rows = []
         for i, name in enumerate(names):
@@ -143,6 +153,7 @@ class Suggestion:
                 "deck": {"hero": self.deck[0], "cards": dict(self.deck[1])},
                 "search_rate": round(self.search.rate, 4), "search_games": self.search.games,
                 "verified": self.verified.interval(), "improvement": self.improvement,
+                "verdict": self.verdict,
                 "matchups": self.per_opponent(names)}
 
 

@@ -190,3 +190,21 @@ def test_the_pages_from_the_deck_page_to_a_saved_version(client, alice, dawn_dec
         "deck": dawn_deck.uid, "agent": "greedy", "max_swaps": 9, "budget_games": 2000,
         "verify_games": 100})
     assert bad.status_code == 400
+
+
+def test_the_tuning_pages_are_chinese_for_a_chinese_browser(client, alice, catalogue, settings):
+    from tests.test_chinese_pages import ZH, english_words
+
+    settings.BALANCE_PIECE_BLOCKS = 2
+    starter = next(d for d in starter_decks() if d.name == "Dawn Test")
+    deck = deck_create(owner=alice, draft=Draft(name="我的卡组", hero=starter.hero,
+                                                cards=dict(starter.cards)))
+    job = run(tuning_job_request(user=alice, deck_spec=deck.uid, **TINY))
+    client.force_login(alice)
+    for url in (reverse("balance:tune-new") + f"?deck={deck.uid}", reverse("balance:tune-new"),
+                job.get_absolute_url(), reverse("balance:tune-progress", args=[job.uid]),
+                reverse("balance:tune-list"), deck.get_absolute_url()):
+        response = client.get(url, **ZH)
+        assert response.status_code == 200, url
+        found = [w for w in english_words(response.content.decode()) if "alice" not in w]
+        assert found == [], (url, found)

@@ -70,6 +70,7 @@ def test_tune_a_deck_from_its_page_and_save_a_suggestion_as_a_new_version(
     suggestion = page.get_by_test_id("suggestion").first
     text = suggestion.inner_text()
     assert "×" in text and "McNemar" in text and "T-M" not in text   # names, not codes
+    assert suggestion.get_by_test_id("verdict").count() == 1
     assert not any("Ember Pup" in t for t in suggestion.locator("del").all_inner_texts())
     page.screenshot(path=str(ARTIFACTS / "tuning-suggestions.png"), full_page=True)
     versions = deck.versions.count()

@@ -79,6 +79,7 @@ def test_the_tuning_raises_the_field_win_rate_and_repeats_for_the_same_seed():
     assert best.search.rate > first.search_baseline.rate   # its objective, on the search's seeds
     gain = best.improvement                                 # re-verified on fresh seeds, paired
     assert gain["change"] > 0 and gain["low"] > 0 and gain["p_value"] < 0.05
+    assert best.verdict == "confirmed"
     assert first.games_searched <= 6_000 + 2 * 50 * 24     # the budget (one round may finish)
     again = run(problem())
     assert again.to_dict(["Dusk Test"]) == first.to_dict(["Dusk Test"])
