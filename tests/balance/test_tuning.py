@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from balance import runner
 from balance.models import BalanceJob, JobBlock, JobKind, JobStatus
 from balance.reaper import balance_reap
+from balance.services import BalanceInputError
 from balance.tuning_services import NOT_KEPT, TOO_MANY_ACTIVE, tuning_job_request
 from decks.drafts import Draft
 from decks.models import Deck
@@ -208,3 +209,18 @@ def test_the_tuning_pages_are_chinese_for_a_chinese_browser(client, alice, catal
         assert response.status_code == 200, url
         found = [w for w in english_words(response.content.decode()) if "alice" not in w]
         assert found == [], (url, found)
+
+
+def test_a_gauntlet_runs_decks_are_the_field(alice, catalogue):
+    from simulations.services import simulation_request
+
+    gauntlet = simulation_request(user=alice, kind="gauntlet", deck_specs=[DUSK, DAWN],
+                                  games=10, agent_a="greedy", agent_b="greedy", seed=1)
+    job = tuning_job_request(user=alice, deck_spec=DAWN, gauntlet=gauntlet.uid,
+                             **{**TINY, "field_specs": []})
+    assert [d["name"] for d in job.decks] == ["Dawn Test", "Dusk Test"]   # not itself
+    assert job.tuning["gauntlet"] == gauntlet.uid
+    with pytest.raises(BalanceInputError) as caught:
+        tuning_job_request(user=alice, deck_spec=DUSK, gauntlet="nope",
+                           **{**TINY, "field_specs": []})
+    assert caught.value.field == "gauntlet"
