@@ -110,11 +110,31 @@ def tuning_result(job: BalanceJob) -> dict[str, Any] | None:
                      "high_pct": _points(m["high"]), "p": _p_value(m["p_value"])}
                     for m in s["matchups"]]
         suggestions.append({**s, "index": index, "diff": diff, "shown": shown,
-                            "matchups": matchups})
+                            "matchups": matchups, "changes": _net_changes(job, s["deck"])})
     base = result["baseline"]
     baseline = {**base, "rate_pct": _percent(base["rate"]), "low_pct": _percent(base["low"]),
                 "high_pct": _percent(base["high"])}
     return {**result, "suggestions": suggestions, "baseline": baseline}
+
+
+def _net_changes(job: BalanceJob, deck: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the suggestion changes in the deck, card by card (the net of its swaps): copies
+    out first, then copies in, each ``{code, name, copies}`` (``copies`` signed), and the hero
+    as ``{hero: true, out_name, into_name}`` when it changes."""
+    cards, before = job.cards or {}, job.decks[0] if job.decks else {}
+    old, new = before.get("cards") or {}, deck.get("cards") or {}
+    lines: list[dict[str, Any]] = []
+    if before.get("hero") and deck.get("hero") != before.get("hero"):
+        lines.append({"hero": True, "out_name": frozen_card_name(cards, before["hero"]),
+                      "into_name": frozen_card_name(cards, deck["hero"])})
+    delta = {code: new.get(code, 0) - old.get(code, 0) for code in {*old, *new}}
+    for code, copies in sorted(delta.items(), key=lambda item: (item[1] > 0,
+                                                                frozen_card_name(cards,
+                                                                                 item[0]))):
+        if copies:
+            lines.append({"hero": False, "code": code, "copies": copies,
+                          "count": abs(copies), "name": frozen_card_name(cards, code)})
+    return lines
 
 
 def _percent(value: float) -> str:

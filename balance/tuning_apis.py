@@ -91,7 +91,8 @@ class TuningSerializer(serializers.ModelSerializer):
 
     def get_result(self, job) -> dict | None:
         """When done: ``baseline`` (the unchanged deck on fresh games) and ``suggestions``,
-        each with ``swaps``, ``diff`` (card names), ``deck``, ``verified``, ``improvement``
+        each with ``swaps``, ``diff`` (each swap in card names), ``changes`` (the net change
+        of each card: signed ``copies``, ``name``), ``deck``, ``verified``, ``improvement``
         (paired ``change``, ``low``, ``high``, ``gained``, ``lost``, ``p_value``) and
         ``matchups``."""
         return tuning_result(job)

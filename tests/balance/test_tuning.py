@@ -71,6 +71,12 @@ def test_a_tuning_runs_to_verified_suggestions_in_card_names(alice, dawn_deck, s
     line = data["result"]["suggestions"][0]["diff"][0]
     names = {c["name_en"] for c in job.cards.values()}
     assert line["out_name"] in names and line["into_name"] in names
+    changes = data["result"]["suggestions"][0]["changes"]      # the net change, card by card
+    before, after = job.decks[0]["cards"], result["suggestions"][0]["deck"]["cards"]
+    assert {c["code"]: c["copies"] for c in changes} == {
+        code: after.get(code, 0) - before.get(code, 0) for code in {*before, *after}
+        if after.get(code, 0) != before.get(code, 0)}
+    assert all(c["name"] in names for c in changes)
     assert data["progress"]["percent"] == 100 and data["deck"]["name"] == "My Dawn"
     assert client.get("/api/balance-searches/").json()["results"] == []   # kinds apart
 
