@@ -230,3 +230,17 @@ def test_a_gauntlet_runs_decks_are_the_field(alice, catalogue):
         tuning_job_request(user=alice, deck_spec=DUSK, gauntlet="nope",
                            **{**TINY, "field_specs": []})
     assert caught.value.field == "gauntlet"
+
+
+def test_a_starter_decks_page_links_its_tuning_and_the_form_opens_on_it(client, alice,
+                                                                         catalogue):
+    from urllib.parse import quote
+
+    starter = next(d for d in starter_decks() if d.name == "Dawn Test")
+    client.force_login(alice)
+    page = client.get(starter.get_absolute_url())
+    link = reverse("balance:tune-new") + "?deck=" + quote(starter.spec)
+    assert link.encode() in page.content
+    form = client.get(link)
+    assert form.status_code == 200 and b"Dawn Test" in form.content
+    assert b"Cards to keep" in form.content
