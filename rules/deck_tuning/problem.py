@@ -156,7 +156,7 @@ def neighbours(problem: TuningProblem, base: DeckKey, swaps: Candidate,
     removed = {s.out for s in swaps}
     attributes = {cards[c].attribute for c in (hero, *counts)} - {None}
     out: list[tuple[tuple, Candidate]] = []
-    for new_hero in problem.heroes:
+    for new_hero in () if hero in problem.keep else problem.heroes:   # a kept hero stays
         if new_hero != hero and new_hero not in removed and new_hero in cards:
             candidate = (*swaps, Swap(hero, new_hero, 0))
             key = apply(base, candidate)

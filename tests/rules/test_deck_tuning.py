@@ -91,3 +91,5 @@ def test_a_hero_change_is_a_swap_when_allowed():
     p = problem(heroes=("T-H02",), proposals=4)
     base = base_key(p.deck)
     assert (Swap("T-H01", "T-H02", 0),) in neighbours(p, base, ())
+    kept = replace(p, keep=frozenset({"T-H01"}))
+    assert not any(s.is_hero for c in neighbours(kept, base, ()) for s in c)
