@@ -5,6 +5,6 @@ from balance.models import BalanceJob
 
 @admin.register(BalanceJob)
 class BalanceJobAdmin(admin.ModelAdmin):
-    list_display = ("label", "owner", "status", "games_played", "created_at")
-    list_filter = ("status",)
+    list_display = ("label", "kind", "owner", "status", "games_played", "created_at")
+    list_filter = ("kind", "status")
     readonly_fields = [f.name for f in BalanceJob._meta.fields]

@@ -3,6 +3,7 @@
 | setting | default | meaning |
 |---|---|---|
 | ``BALANCE_MAX_ACTIVE_PER_USER`` | 1 | searches a user may have queued or running at once |
+| ``BALANCE_TUNING_MAX_ACTIVE_PER_USER`` | 1 | tunings a user may have in flight |
 | ``BALANCE_MAX_BUDGET_GAMES`` | 3 000 000 | games one search may play (re-verification apart) |
 | ``BALANCE_MAX_ATTEMPTS`` | 5 | executions of one job before it is given up |
 | ``BALANCE_PIECE_BLOCKS`` | 4 | blocks played between two lease renewals (and cancel checks) |
@@ -34,3 +35,7 @@ def max_attempts() -> int:
 
 def piece_blocks() -> int:
     return int(_get("PIECE_BLOCKS", 4))
+
+
+def tuning_max_active_per_user() -> int:
+    return int(_get("TUNING_MAX_ACTIVE_PER_USER", 1))

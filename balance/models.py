@@ -1,4 +1,8 @@
-"""Balance search jobs and the blocks of games they have played.
+"""Balance search and deck tuning jobs and the blocks of games they have played.
+
+A deck tuning is a job of kind ``tuning`` (``rules.deck_tuning``): the same row, lease, reaper,
+task and stored blocks as a balance search; ``decks[0]`` is the deck tuned, the other decks its
+field, and ``tuning`` holds what only a tuning needs (format, pool, kept cards, heroes).
 
 Invariants:
 - A job is frozen at submission like a simulation run: its decks, the card data they use, the
@@ -33,8 +37,15 @@ class JobStatus(models.TextChoices):
 ACTIVE_JOB_STATUSES = (JobStatus.QUEUED, JobStatus.RUNNING)
 
 
+class JobKind(models.TextChoices):
+    BALANCE = "balance", gettext_lazy("Balance search")
+    TUNING = "tuning", gettext_lazy("Deck tuning")
+
+
 class BalanceJob(models.Model):
     uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
+    kind = models.CharField(max_length=10, choices=JobKind.choices, default=JobKind.BALANCE,
+                            help_text="A balance search, or a deck tuning (``tuning``).")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
                               blank=True, related_name="balance_jobs")
     label = models.CharField(max_length=300)
@@ -54,6 +65,10 @@ class BalanceJob(models.Model):
     budget_games = models.PositiveIntegerField()
     verify_games = models.PositiveIntegerField(default=2000)
     seed = models.BigIntegerField()
+    tuning = models.JSONField(
+        null=True, blank=True,
+        help_text="A deck tuning's input: {format, set_of, pool, keep, heroes, max_swaps, "
+                  "source}; decks[0] is the deck tuned, the others its field.")
     # Where it is.
     status = models.CharField(max_length=10, choices=JobStatus.choices,
                               default=JobStatus.QUEUED)
@@ -76,6 +91,7 @@ class BalanceJob(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["owner", "status"]),
+                   models.Index(fields=["kind", "-created_at"]),
                    models.Index(fields=["status", "lease_until"]),
                    models.Index(fields=["is_public", "-created_at"])]
 
@@ -83,7 +99,13 @@ class BalanceJob(models.Model):
         return self.label
 
     def get_absolute_url(self) -> str:
+        if self.kind == JobKind.TUNING:
+            return reverse("balance:tune-detail", args=[self.uid])
         return reverse("balance:detail", args=[self.uid])
+
+    @property
+    def is_tuning(self) -> bool:
+        return self.kind == JobKind.TUNING
 
     @property
     def is_active(self) -> bool:

@@ -1,4 +1,5 @@
-"""Running a balance search job on a worker: claim it, replay the search, keep what it plays.
+"""Running a job on a worker (a balance search or a deck tuning): claim it, replay the search,
+keep what it plays.
 
 An execution claims the job (a lease in the database), rebuilds the frozen field and runs the
 pure search (``rules.balance_search``) with an evaluator that looks every block up in
@@ -17,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -27,8 +28,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from balance import conf
-from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobBlock, JobStatus
+from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobBlock, JobKind, JobStatus
+from balance.tuning import TuningCodec, tuning_problem
 from rules.balance_search import (
+    BLOCK,
     EvalTask,
     Field,
     LocalEvaluator,
@@ -37,6 +40,7 @@ from rules.balance_search import (
     Tally,
     balance_search,
 )
+from rules.deck_tuning import tune_deck
 from rules.engine.cards import Ruleset
 from simulations import conf as sim_conf
 from simulations.sources import engine_objects
@@ -93,38 +97,62 @@ def _renew(job: BalanceJob, claim: str, **changes: Any) -> None:
         raise ClaimLost
 
 
-class StoredEvaluator:
-    """Blocks from ``JobBlock`` when stored; the rest played here and stored piece by piece."""
+class BalanceCodec:
+    """How a balance search's blocks are keyed, played and stored (``Tally`` lists)."""
 
-    def __init__(self, job: BalanceJob, field: Field, claim: str):
-        self.job, self.claim = job, claim
+    block_games = BLOCK
+
+    def __init__(self, field: Field):
         self.local = LocalEvaluator(field, processes=1)
+
+    def key(self, task: EvalTask) -> str:
+        return block_key(task)
+
+    def play(self, task: EvalTask, first: int, blocks: int) -> list[Tally]:
+        run = EvalTask(task.moves, task.a, task.b, task.seed, first, blocks)
+        return self.local.evaluate([run])[0]
+
+    def dump(self, result: Tally) -> Any:
+        return result.to_list()
+
+    def load(self, data: Any) -> Tally:
+        return Tally.from_list(data)
+
+
+class StoredEvaluator:
+    """Blocks from ``JobBlock`` when stored; the rest played here and stored piece by piece.
+
+    Generic over what a block is: a ``codec`` keys a task, plays some of its blocks and turns a
+    block's result into JSON and back (``BalanceCodec``; ``tuning.TuningCodec``)."""
+
+    def __init__(self, job: BalanceJob, field: Field | None, claim: str, codec: Any = None):
+        self.job, self.claim = job, claim
+        self.codec = codec if codec is not None else BalanceCodec(field)
         self.played = 0
 
-    def evaluate(self, tasks: Sequence[EvalTask]) -> list[list[Tally]]:
+    def evaluate(self, tasks: Sequence[Any]) -> list[list[Any]]:
         return [self._task(task) for task in tasks]
 
-    def _task(self, task: EvalTask) -> list[Tally]:
-        key = block_key(task)
+    def _task(self, task: Any) -> list[Any]:
+        key = self.codec.key(task)
         wanted = range(task.first, task.first + task.blocks)
-        stored = {row.index: Tally.from_list(row.tally) for row in
+        stored = {row.index: self.codec.load(row.tally) for row in
                   JobBlock.objects.filter(job=self.job, key=key, index__in=list(wanted))}
         missing = [i for i in wanted if i not in stored]
         for indices in _pieces(missing, conf.piece_blocks()):
             if sim_conf.chunk_pause():       # fault tests: a moment to kill the worker in
                 time.sleep(sim_conf.chunk_pause())
-            run = EvalTask(task.moves, task.a, task.b, task.seed, indices[0], len(indices))
-            tallies = self.local.evaluate([run])[0]
+            tallies = self.codec.play(task, indices[0], len(indices))
             self._store(key, indices, tallies)
             stored.update(zip(indices, tallies, strict=True))
         return [stored[i] for i in wanted]
 
-    def _store(self, key: str, indices: list[int], tallies: list[Tally]) -> None:
-        games = len(indices) * 50
+    def _store(self, key: str, indices: list[int], tallies: list[Any]) -> None:
+        games = len(indices) * self.codec.block_games
         with transaction.atomic():
             _renew(self.job, self.claim, games_played=F("games_played") + games)
             JobBlock.objects.bulk_create(
-                [JobBlock(job=self.job, key=key, index=i, tally=t.to_list())
+                [JobBlock(job=self.job, key=key, index=i, tally=self.codec.dump(t))
                  for i, t in zip(indices, tallies, strict=True)], ignore_conflicts=True)
         self.played += games
 
@@ -156,8 +184,23 @@ def job_execute(*, job_id: int, claim: str, worker: str) -> str:
     job = job_claim(job_id=job_id, claim=claim, worker=worker)
     if job is None:
         return "skipped"
+    if job.kind == JobKind.TUNING:
+        tuning = tuning_problem(job)
+        return _execute(job, claim, TuningCodec(tuning.field),
+                        lambda evaluator, progress: tune_deck(tuning, evaluator,
+                                                              progress=progress),
+                        lambda result: result.to_dict(job.deck_names[1:]))
     problem = job_problem(job)
-    evaluator = StoredEvaluator(job, problem.field, claim)
+    return _execute(job, claim, BalanceCodec(problem.field),
+                    lambda evaluator, progress: balance_search(problem, evaluator,
+                                                               progress=progress),
+                    lambda result: result.to_dict(job.deck_names))
+
+
+def _execute(job: BalanceJob, claim: str, codec: Any,
+             search: Callable[[StoredEvaluator, Callable[[dict[str, Any]], None]], Any],
+             to_dict: Callable[[Any], dict[str, Any]]) -> str:
+    evaluator = StoredEvaluator(job, None, claim, codec)
     start = time.monotonic()
 
     def progress(event: dict[str, Any]) -> None:
@@ -167,11 +210,10 @@ def job_execute(*, job_id: int, claim: str, worker: str) -> str:
                                      "updated": timezone.now().isoformat()})
 
     try:
-        result = balance_search(problem, evaluator, progress=progress)
+        result = search(evaluator, progress)
     except ClaimLost:
         return "lost"
-    names = job.deck_names
     updated = (BalanceJob.objects.filter(pk=job.pk, claim=claim, status=JobStatus.RUNNING)
-               .update(status=JobStatus.DONE, result=result.to_dict(names),
+               .update(status=JobStatus.DONE, result=to_dict(result),
                        finished_at=timezone.now(), lease_until=None))
     return "done" if updated else "lost"

@@ -1,14 +1,21 @@
-"""Balance search pages, mounted at /balance/."""
+"""Balance search and deck tuning pages, mounted at /balance/ (tunings under /balance/tune/)."""
 
 from django.urls import path
 
-from balance import views
+from balance import tuning_views, views
 
 app_name = "balance"
 
 urlpatterns = [
     path("", views.job_list, name="list"),
     path("new/", views.job_new, name="new"),
+    path("tune/", tuning_views.tune_list, name="tune-list"),
+    path("tune/new/", tuning_views.tune_new, name="tune-new"),
+    path("tune/<str:uid>/", tuning_views.tune_detail, name="tune-detail"),
+    path("tune/<str:uid>/progress/", tuning_views.tune_progress, name="tune-progress"),
+    path("tune/<str:uid>/cancel/", tuning_views.tune_cancel, name="tune-cancel"),
+    path("tune/<str:uid>/suggestions/<int:index>/save/", tuning_views.tune_save,
+         name="tune-save"),
     path("<str:uid>/", views.job_detail, name="detail"),
     path("<str:uid>/progress/", views.job_progress_fragment, name="progress"),
     path("<str:uid>/cancel/", views.job_cancel, name="cancel"),

@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/decks/", include("decks.api_urls")),
     path("api/simulations/", include("simulations.api_urls")),
     path("api/balance-searches/", include("balance.api_urls")),
+    path("api/deck-tunings/", include("balance.tuning_api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("admin/", admin.site.urls),

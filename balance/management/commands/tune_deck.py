@@ -1,0 +1,97 @@
+"""python manage.py tune_deck — legal swaps that raise a deck's win rate against a field."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from balance.tuning_cli import (
+    Clock,
+    OptionError,
+    build_problem,
+    progress_line,
+    report_text,
+    run_via_celery,
+)
+from rules.agents import make_agent
+from rules.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.deck_tuning import LocalTuneEvaluator, TuneField, TuningError, tune_deck
+
+
+class Command(BaseCommand):
+    help = ("Search legal card swaps (some copies of a card out, another card of the set in) "
+            "that raise a starter deck's win rate against a field of decks; re-verify the "
+            "best on fresh seeds and print each with its paired improvement. Same seed and "
+            "--budget-games, same search.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--deck", required=True, help="the starter deck to tune, by name")
+        parser.add_argument("--field", nargs="+", default=None,
+                            help="starter deck names (default: every other starter deck)")
+        parser.add_argument("--agent", default="greedy")
+        parser.add_argument("--set", dest="card_set", default=None,
+                            help="a card set YAML file (default: the core set)")
+        parser.add_argument("--keep", default="", help="comma-separated codes that stay")
+        parser.add_argument("--any-hero", action="store_true", help="the hero may change")
+        parser.add_argument("--max-swaps", type=int, default=3)
+        parser.add_argument("--budget-games", type=int, default=100_000,
+                            help="games the search may play (verification apart)")
+        parser.add_argument("--verify-games", type=int, default=1000,
+                            help="games against each opponent when re-verifying")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--processes", type=int, default=2)
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+        group = parser.add_argument_group("on Celery workers")
+        group.add_argument("--via-celery", action="store_true",
+                           help="submit the tuning as a job for the workers and follow it "
+                                "(decks: starter names, or deck:<id>)")
+        group.add_argument("--no-wait", action="store_true",
+                           help="with --via-celery: print the job's id and return")
+
+    def handle(self, *args, **opts):
+        if opts["via_celery"]:
+            return run_via_celery(self, opts)
+        try:
+            make_agent(opts["agent"])
+        except ValueError as exc:
+            raise CommandError(f"--agent: {exc}") from None
+        path = Path(opts["card_set"]) if opts["card_set"] else (
+            CORE_SET if CORE_SET.exists() else TEST_SET)
+        try:
+            card_set = load_card_set(path)
+            deck = card_set.deck(opts["deck"])
+            others = [card_set.deck(n) for n in opts["field"]] if opts["field"] else \
+                [d for d in card_set.decks.values() if d.name.casefold()
+                 != deck.name.casefold()]
+        except (CardSetError, OSError) as exc:
+            raise CommandError(f"{path}: {exc}") from None
+        except KeyError as exc:
+            raise CommandError(f"--deck/--field: {exc.args[0]}") from None
+        field = TuneField(cards=card_set.cards, opponents=tuple(others), agent=opts["agent"])
+        try:
+            problem = build_problem(field, deck, opts)
+        except OptionError as exc:
+            raise CommandError(str(exc)) from None
+        clock = Clock()
+        names = [d.name for d in others]
+
+        def progress(event):
+            if not opts["json"]:
+                sys.stderr.write(progress_line(clock, card_set.cards, event) + "\n")
+                sys.stderr.flush()
+
+        with LocalTuneEvaluator(field, processes=max(1, opts["processes"])) as evaluator:
+            try:
+                result = tune_deck(problem, evaluator, progress=progress)
+            except TuningError as exc:
+                raise CommandError(str(exc)) from None
+        if opts["json"]:
+            data = result.to_dict(names)
+            data.update(wall_seconds=round(clock.elapsed, 1), seed=problem.seed)
+            self.stdout.write(json.dumps(data, sort_keys=True))
+        else:
+            self.stdout.write(report_text(result, names, problem, card_set.cards,
+                                          elapsed=clock.elapsed))

@@ -1,0 +1,15 @@
+"""The deck tuning API, mounted at /api/deck-tunings/."""
+
+from django.urls import path
+
+from balance import tuning_apis
+
+app_name = "tuning-api"
+
+urlpatterns = [
+    path("", tuning_apis.TuningListCreateApi.as_view(), name="list"),
+    path("<str:uid>/", tuning_apis.TuningDetailApi.as_view(), name="detail"),
+    path("<str:uid>/cancel/", tuning_apis.TuningCancelApi.as_view(), name="cancel"),
+    path("<str:uid>/suggestions/<int:index>/save/", tuning_apis.SuggestionSaveApi.as_view(),
+         name="suggestion-save"),
+]

@@ -1,0 +1,212 @@
+"""The deck tuning API (mounted at /api/deck-tunings/): submit, list, status with progress and
+suggestions, cancel, and save a suggestion as a deck version (or a new deck of yours).
+
+Views only translate HTTP to services and selectors: bad input is a 400 naming the field,
+another user's private tuning is a 404, cancelling someone else's tuning is a 403.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from balance.models import BalanceJob, JobKind
+from balance.reaper import reap_soon
+from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed, tuning_result
+from balance.services import BalanceInputError, balance_job_cancel
+from balance.tuning_services import tuning_job_request, tuning_suggestion_save
+from rules.agents import AGENT_NAMES, DEFAULT_AGENT
+from simulations.apis import SubmitThrottle
+from simulations.serializers import ListFilterSerializer
+
+NOT_OWNER = gettext_lazy("Only the tuning's owner can do this.")
+NO_TUNING = gettext_lazy("No deck tuning here.")
+UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The tuning's id.")
+KIND = JobKind.TUNING
+
+
+class TuningInputSerializer(serializers.Serializer):
+    deck = serializers.CharField(max_length=120,
+                                 help_text='The deck to tune: a saved deck\'s id or '
+                                           '"starter:<name>".')
+    field = serializers.ListField(
+        child=serializers.CharField(max_length=120), required=False, max_length=12,
+        help_text='The opponents: saved decks\' ids or "starter:<name>" (empty, and no '
+                  'gauntlet: the starter decks).')
+    gauntlet = serializers.CharField(max_length=40, required=False, allow_null=True,
+                                     help_text="A simulation run's id: its decks are the field.")
+    agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
+    keep = serializers.ListField(child=serializers.CharField(max_length=32), required=False,
+                                 help_text="Codes of cards whose copies stay.")
+    heroes = serializers.ListField(child=serializers.CharField(max_length=32), required=False,
+                                   help_text="Hero codes the deck may change to.")
+    any_hero = serializers.BooleanField(default=False,
+                                        help_text="The hero may change to any hero.")
+    max_swaps = serializers.IntegerField(default=3)
+    budget_games = serializers.IntegerField(default=100_000,
+                                            help_text="Games the search may play.")
+    verify_games = serializers.IntegerField(
+        default=1000, help_text="Re-verification games against each opponent.")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    public = serializers.BooleanField(default=False)
+
+
+class TuningSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.get_username", default=None, read_only=True)
+    status = serializers.CharField(read_only=True,
+                                   help_text="queued, running, done, failed or cancelled")
+    deck = serializers.SerializerMethodField()
+    field = serializers.SerializerMethodField()
+    max_swaps = serializers.IntegerField(source="max_changes", read_only=True)
+    keep = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+    url = serializers.CharField(source="get_absolute_url", read_only=True)
+
+    class Meta:
+        model = BalanceJob
+        fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "deck",
+                  "field", "keep", "max_swaps", "budget_games", "verify_games", "seed",
+                  "games_played", "progress", "result", "created_at", "started_at",
+                  "finished_at", "url"]
+
+    def get_deck(self, job) -> dict:
+        return job.decks[0] if job.decks else {}
+
+    def get_field(self, job) -> list[dict]:
+        return list(job.decks[1:])
+
+    def get_keep(self, job) -> list[str]:
+        return list((job.tuning or {}).get("keep") or [])
+
+    def get_progress(self, job) -> dict:
+        p = job_progress(job)
+        return {"phase": p.phase, "games": p.games, "budget": p.budget, "percent": p.percent,
+                "evaluations": p.evaluations, "best": p.best, "seconds_left": p.seconds_left}
+
+    def get_result(self, job) -> dict | None:
+        """When done: ``baseline`` (the unchanged deck on fresh games) and ``suggestions``,
+        each with ``swaps``, ``diff`` (each swap in card names), ``changes`` (the net change
+        of each card: signed ``copies``, ``name``), ``deck``, ``verified``, ``improvement``
+        (paired ``change``, ``low``, ``high``, ``gained``, ``lost``, ``p_value``) and
+        ``matchups``."""
+        return tuning_result(job)
+
+
+class TuningListSerializer(TuningSerializer):
+    class Meta(TuningSerializer.Meta):
+        fields = ["uid", "label", "owner", "is_public", "status", "agent", "max_swaps",
+                  "budget_games", "games_played", "progress", "created_at", "finished_at",
+                  "url"]
+
+
+SAVED = inline_serializer("TuningSaved", {
+    "deck": serializers.CharField(help_text="The deck's id."),
+    "url": serializers.CharField(),
+    "new_version": serializers.BooleanField(
+        help_text="True: a new version of the tuned deck; false: a new deck of yours."),
+    "note": serializers.CharField(help_text="Why it became a new deck, if it did."),
+})
+
+
+def _job(uid: str, request) -> BalanceJob:
+    try:
+        return job_get(uid=uid, user=request.user, kind=KIND)
+    except BalanceJob.DoesNotExist:
+        raise Http404(NO_TUNING) from None
+
+
+def _invalid(exc: BalanceInputError) -> ValidationError:
+    return ValidationError({exc.field: [exc.message]})
+
+
+class TuningListCreateApi(generics.GenericAPIView):
+    """Your deck tunings and public ones, newest first (``?mine=1``: yours only); POST starts
+    a tuning owned by you."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    serializer_class = TuningListSerializer
+    queryset = BalanceJob.objects.none()
+
+    def get_throttles(self):
+        return [SubmitThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(operation_id="deck_tunings_list", responses=TuningListSerializer(many=True),
+                   parameters=[ListFilterSerializer])
+    def get(self, request):
+        query = ListFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        jobs = jobs_listed(request.user, mine=query.validated_data["mine"], kind=KIND)
+        page = self.paginate_queryset(jobs)
+        return self.get_paginated_response(TuningListSerializer(page, many=True).data)
+
+    @extend_schema(operation_id="deck_tunings_create", request=TuningInputSerializer,
+                   responses={201: TuningSerializer})
+    def post(self, request):
+        data = TuningInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        try:
+            job = tuning_job_request(
+                user=request.user, deck_spec=d["deck"], field_specs=d.get("field") or [],
+                gauntlet=d.get("gauntlet"), agent=d["agent"], keep=d.get("keep") or [],
+                heroes=d.get("heroes") or [], any_hero=d["any_hero"],
+                max_swaps=d["max_swaps"], budget_games=d["budget_games"],
+                verify_games=d["verify_games"], seed=d.get("seed"), is_public=d["public"])
+        except BalanceInputError as exc:
+            raise _invalid(exc) from None
+        return Response(TuningSerializer(job).data, status=status.HTTP_201_CREATED)
+
+
+class TuningDetailApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="deck_tunings_retrieve", parameters=[UID],
+                   responses=TuningSerializer)
+    def get(self, request, uid: str):
+        job = _job(uid, request)
+        if job.is_active:
+            reap_soon()
+        return Response(TuningSerializer(job).data)
+
+
+class TuningCancelApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="deck_tunings_cancel", parameters=[UID], request=None,
+                   responses=TuningSerializer)
+    def post(self, request, uid: str):
+        job = _job(uid, request)
+        if not job_is_owner(job=job, user=request.user):
+            raise PermissionDenied(NOT_OWNER)
+        try:
+            job = balance_job_cancel(job=job)
+        except BalanceInputError as exc:
+            raise _invalid(exc) from None
+        return Response(TuningSerializer(job).data)
+
+
+class SuggestionSaveApi(APIView):
+    """Apply suggestion ``index``: a new version of the tuned deck if it is yours (and still
+    holds what the swaps take out), otherwise a new private deck of yours."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="deck_tunings_suggestion_save",
+                   parameters=[UID, OpenApiParameter("index", int, OpenApiParameter.PATH)],
+                   request=None, responses={201: SAVED})
+    def post(self, request, uid: str, index: int):
+        job = _job(uid, request)
+        try:
+            deck, as_version, note = tuning_suggestion_save(job=job, index=index,
+                                                            user=request.user)
+        except BalanceInputError as exc:
+            raise _invalid(exc) from None
+        return Response({"deck": deck.uid, "url": deck.get_absolute_url(),
+                         "new_version": as_version, "note": note},
+                        status=status.HTTP_201_CREATED)

@@ -1,0 +1,162 @@
+"""``python manage.py tune_deck``: options into a ``TuningProblem``, progress lines, the printed
+suggestions, and ``--via-celery`` (the tuning as a job for the workers, followed to its end).
+
+The search itself is ``rules.deck_tuning`` (pure Python). In this process the decks and cards
+come from a card set file (the core set by default; its starter decks by name) and legality is
+the standard format (R5).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rules.deck_tuning import TuneField, TuningProblem, TuningResult
+from rules.engine.cards import CardDef
+
+BAD_SWAPS = "--max-swaps: give a whole number from 1 to 6 (got {value})."
+BAD_VERIFY = "--verify-games: give at least 100 games (got {value})."
+BAD_BUDGET = "--budget-games: give at least 2,000 games (got {value})."
+
+
+class OptionError(ValueError):
+    pass
+
+
+def build_problem(field: TuneField, deck, opts: dict[str, Any]) -> TuningProblem:
+    if not 1 <= opts["max_swaps"] <= 6:
+        raise OptionError(BAD_SWAPS.format(value=opts["max_swaps"]))
+    if opts["verify_games"] < 100:
+        raise OptionError(BAD_VERIFY.format(value=opts["verify_games"]))
+    if opts["budget_games"] < 2000:
+        raise OptionError(BAD_BUDGET.format(value=opts["budget_games"]))
+    keep = frozenset(c.strip() for c in (opts.get("keep") or "").split(",") if c.strip())
+    heroes: tuple[str, ...] = ()
+    if opts.get("any_hero"):
+        heroes = tuple(sorted(c for c, card in field.cards.items() if card.kind == "hero"))
+    return TuningProblem(field=field, deck=deck, keep=keep, heroes=heroes,
+                         max_swaps=opts["max_swaps"], seed=opts["seed"],
+                         budget_games=opts["budget_games"], verify_games=opts["verify_games"])
+
+
+class Clock:
+    def __init__(self):
+        self.start = time.monotonic()
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+
+def _name(cards: dict[str, CardDef], code: str) -> str:
+    card = cards.get(code)
+    return card.name_en if card else code
+
+
+def swap_text(cards: dict[str, CardDef], swap: dict[str, Any]) -> str:
+    if swap["copies"] == 0:
+        return f"hero {_name(cards, swap['out'])} -> {_name(cards, swap['into'])}"
+    return f"-{swap['copies']} {_name(cards, swap['out'])}, +{swap['copies']} " \
+           f"{_name(cards, swap['into'])}"
+
+
+def progress_line(clock: Clock, cards: dict[str, CardDef], event: dict[str, Any]) -> str:
+    phase = event["phase"]
+    detail = {
+        "baseline": lambda: "the unchanged deck",
+        "racing": lambda: f"round {event['round']}: {event['candidates']} decks at "
+                          f"{event['rung_games']} games an opponent",
+        "verifying": lambda: f"{event['candidates']} decks (the unchanged one included) at "
+                             f"{event['games_each']} games an opponent on fresh seeds",
+        "done": lambda: f"{event.get('suggestions', 0)} suggestion(s)",
+    }[phase]()
+    best = event.get("best")
+    shown = ""
+    if best:
+        swaps = "; ".join(swap_text(cards, s) for s in best["swaps"]) or "unchanged"
+        shown = (f" | best: {swaps} at {best['rate'] * 100:.1f} % "
+                 f"({best['change'] * 100:+.1f} points)")
+    return f"[{clock.elapsed:6.0f} s] {phase:<9} {detail} | {event['games']:,} games{shown}"
+
+
+def report_text(result: TuningResult, names: Sequence[str], problem: TuningProblem,
+                cards: dict[str, CardDef], *, elapsed: float) -> str:
+    data = result.to_dict(names)
+    base = data["baseline"]
+    lines = [f"Deck tuning of {problem.deck.name or 'the deck'} against {len(names)} decks "
+             f"({problem.field.agent} agent), at most {problem.max_swaps} swaps, seed "
+             f"{problem.seed}.",
+             f"Searched {result.games_searched:,} games ({result.evaluations} swaps over "
+             f"{result.rounds} round(s), {result.games_each} games an opponent at the last "
+             f"rung); verified {result.games_verified:,} games on fresh seeds; {elapsed:.0f} s.",
+             "", f"Unchanged: field win rate {base['rate'] * 100:.1f} % "
+                 f"[{base['low'] * 100:.1f}, {base['high'] * 100:.1f}] on "
+                 f"{problem.verify_games:,} fresh games an opponent."]
+    for row in base["matchups"]:
+        lines.append(f"  vs {row['opponent']:<16} {row['rate'] * 100:5.1f} %")
+    if not data["suggestions"]:
+        lines.append("\nNo swap raised the field win rate within the budget.")
+    for number, s in enumerate(data["suggestions"], 1):
+        gain = s["improvement"]
+        lines += ["", f"Suggestion {number}: " + "; ".join(swap_text(cards, w)
+                                                            for w in s["swaps"]),
+                  f"  field win rate {s['verified']['rate'] * 100:.1f} %: "
+                  f"{gain['change'] * 100:+.1f} points, paired 95 % interval "
+                  f"[{gain['low'] * 100:+.1f}, {gain['high'] * 100:+.1f}], McNemar p = "
+                  f"{gain['p_value']:.2g} ({gain['gained']} games gained, {gain['lost']} lost; "
+                  f"search seeds: {s['search_rate'] * 100:.1f} %)"]
+        for m in s["matchups"]:
+            lines.append(f"    vs {m['opponent']:<16} {m['before'] * 100:5.1f} % -> "
+                         f"{m['after'] * 100:5.1f} %  ({m['change'] * 100:+.1f} "
+                         f"[{m['low'] * 100:+.1f}, {m['high'] * 100:+.1f}], p = "
+                         f"{m['p_value']:.2g})")
+    return "\n".join(lines)
+
+
+def run_via_celery(command, opts: dict[str, Any]) -> None:
+    """Submit the tuning as a job for the workers (starter decks by name, or saved decks by
+    id) and follow it; print the job's id with ``--no-wait``."""
+    from django.core.management.base import CommandError
+
+    from balance.models import BalanceJob
+    from balance.reaper import reap_soon
+    from balance.services import BalanceInputError
+    from balance.tuning_services import tuning_job_request
+    from simulations.sources import STARTER_PREFIX
+
+    def spec(name: str) -> str:
+        return name if name.startswith(("deck:", STARTER_PREFIX)) else STARTER_PREFIX + name
+
+    keep = [c.strip() for c in (opts.get("keep") or "").split(",") if c.strip()]
+    try:
+        job = tuning_job_request(
+            user=None, deck_spec=spec(opts["deck"]),
+            field_specs=[spec(n) for n in opts["field"] or ()], agent=opts["agent"],
+            keep=keep, any_hero=opts["any_hero"], max_swaps=opts["max_swaps"],
+            budget_games=opts["budget_games"], verify_games=opts["verify_games"],
+            seed=opts["seed"], is_public=True)
+    except BalanceInputError as exc:
+        raise CommandError(exc.message) from None
+    if opts.get("no_wait"):
+        command.stdout.write(job.uid)
+        return
+    clock, last = Clock(), None
+    cards = {}
+    while True:
+        job = BalanceJob.objects.get(pk=job.pk)
+        if not cards:
+            cards = {c: CardDef.from_dict(d) for c, d in job.cards.items()}
+        event = job.progress or {}
+        if event.get("phase") and event != last and not opts["json"]:
+            command.stderr.write(progress_line(clock, cards, event))
+            last = event
+        if not job.is_active:
+            break
+        reap_soon()
+        time.sleep(1)
+    if job.status != "done":
+        raise CommandError(f"deck tuning {job.uid} {job.status}: {job.error}")
+    command.stdout.write(json.dumps(job.result, sort_keys=True) if opts["json"]
+                         else f"Deck tuning {job.uid} done: {job.get_absolute_url()}")

@@ -1,0 +1,78 @@
+"""The "Tune a deck" form: the deck is chosen first (its page links here with ``?deck=``), then
+its field, agent, the cards to keep and the budget; the service decides what is valid and its
+messages land on the matching field."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from balance.services import BalanceInputError
+from rules.agents import DEFAULT_AGENT
+from simulations.forms import _agent_choices as agent_choices  # in the page's language
+from simulations.sources import deck_choices
+
+FIELD_OF = {"deck": "deck", "field": "field", "gauntlet": "gauntlet", "agent": "agent",
+            "keep": "keep", "heroes": "any_hero", "max_swaps": "max_swaps",
+            "budget_games": "budget_games", "verify_games": "verify_games", "seed": "seed"}
+
+
+def _grouped(user) -> list:
+    groups: dict[str, list] = {}
+    for choice in deck_choices(user):
+        groups.setdefault(choice.group, []).append((choice.spec, choice.label))
+    return list(groups.items())
+
+
+class TuningDeckForm(forms.Form):
+    """Step one: which deck (GET)."""
+
+    deck = forms.ChoiceField(label=_("Deck to tune"))
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["deck"].choices = _grouped(user)
+
+
+class TuningForm(forms.Form):
+    deck = forms.CharField(widget=forms.HiddenInput)
+    field = forms.MultipleChoiceField(
+        label=_("Field"), required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
+        help_text=_("The decks it should beat more often. None ticked: the starter decks."))
+    gauntlet = forms.CharField(
+        label=_("Or a gauntlet run"), required=False, max_length=40,
+        help_text=_("A simulation run's id (from its address): its decks become the field."))
+    agent = forms.ChoiceField(label=_("Agent"), choices=agent_choices, initial=DEFAULT_AGENT)
+    keep = forms.MultipleChoiceField(
+        label=_("Cards to keep"), required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_("Every copy of these stays in the deck."))
+    any_hero = forms.BooleanField(label=_("The hero may change too"), required=False)
+    max_swaps = forms.IntegerField(label=_("Most swaps"), initial=3, min_value=1, max_value=6)
+    budget_games = forms.IntegerField(
+        label=_("Budget (games)"), initial=100_000, min_value=1,
+        help_text=_("Games the search may play before it re-verifies."))
+    verify_games = forms.IntegerField(label=_("Re-verification (games against each opponent)"),
+                                      initial=1000, min_value=1)
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0,
+                              help_text=_("Empty: a random one. The same seed and budget give "
+                                          "the same search."))
+    public = forms.BooleanField(required=False, label=_("Public: anyone can see the results"))
+
+    def __init__(self, *args, user=None, keep_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["field"].choices = _grouped(user)
+        self.fields["keep"].choices = list(keep_choices)
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        return {"deck_spec": data["deck"], "field_specs": data.get("field") or [],
+                "gauntlet": (data.get("gauntlet") or "").strip() or None,
+                "agent": data["agent"], "keep": data.get("keep") or [],
+                "any_hero": data.get("any_hero", False), "max_swaps": data["max_swaps"],
+                "budget_games": data["budget_games"], "verify_games": data["verify_games"],
+                "seed": data.get("seed"), "is_public": data.get("public", False)}
+
+    def add_service_error(self, exc: BalanceInputError) -> None:
+        name = FIELD_OF.get(exc.field)
+        self.add_error(name if name in self.fields and name != "deck" else None, exc.message)

@@ -1,0 +1,151 @@
+"""Deck tuning pages: the list, the form (from a deck's "Tune this deck"), a tuning's page with
+live progress (htmx polling), cancel, its suggestions as diffs, and "Save as a new version".
+
+Views only translate HTTP to services and selectors; another user's private tuning is a 404.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from balance.models import BalanceJob, JobKind
+from balance.reaper import reap_soon
+from balance.selectors import (
+    card_names,
+    job_get,
+    job_is_owner,
+    job_progress,
+    jobs_listed,
+    tuning_best_lines,
+    tuning_result,
+    user_owns_deck,
+)
+from balance.services import BalanceInputError, balance_job_cancel
+from balance.tuning_forms import TuningDeckForm, TuningForm, agent_choices
+from balance.tuning_services import tuning_job_request, tuning_suggestion_save, tuning_title
+from cards.language import frozen_card_name
+from simulations.apis import SubmitThrottle
+from simulations.sources import SourceError, resolve_spec
+
+THROTTLED = gettext_lazy(
+    "You have submitted many simulations lately; wait a while and try again.")
+NO_TUNING = gettext_lazy("No deck tuning here.")
+NOT_OWNER = gettext_lazy("Only its owner can cancel a tuning.")
+CANCELLED = gettext_lazy("The tuning was cancelled.")
+SAVED_VERSION = gettext_lazy("Saved as a new version of {name}.")
+SAVED_DECK = gettext_lazy("Saved as a new deck of yours: {name}.")
+KIND = JobKind.TUNING
+
+
+def _job(request: HttpRequest, uid: str) -> BalanceJob:
+    try:
+        return job_get(uid=uid, user=request.user, kind=KIND)
+    except BalanceJob.DoesNotExist:
+        raise Http404(NO_TUNING) from None
+
+
+@require_GET
+def tune_list(request: HttpRequest) -> HttpResponse:
+    mine = request.GET.get("mine") == "1"
+    jobs = jobs_listed(request.user, mine=mine, kind=KIND)
+    page = Paginator(jobs, 25).get_page(request.GET.get("page"))
+    for job in page.object_list:
+        job.title = tuning_title(job)
+    return render(request, "balance/tune_list.html", {"page": page, "mine": mine})
+
+
+@login_required
+def tune_new(request: HttpRequest) -> HttpResponse:
+    spec = (request.POST.get("deck") or request.GET.get("deck") or "").strip()
+    deck = None
+    if spec:
+        try:
+            deck, _ = resolve_spec(spec, user=request.user)
+        except SourceError as exc:
+            messages.error(request, str(exc))
+            spec = ""
+    if not spec:
+        picker = TuningDeckForm(user=request.user)
+        return render(request, "balance/tune_new.html", {"picker": picker})
+    keep = sorted(((code, f"{frozen_card_name(card_names(deck['cards']), code)} ×{n}")
+                   for code, n in deck["cards"].items()), key=lambda c: c[1].casefold())
+    form = TuningForm(request.POST or None, user=request.user, keep_choices=keep,
+                      initial={"deck": spec})
+    if request.method == "POST" and form.is_valid():
+        if not SubmitThrottle().allow_request(request, None):
+            form.add_error(None, THROTTLED)
+        else:
+            try:
+                job = tuning_job_request(user=request.user, **form.service_arguments())
+            except BalanceInputError as exc:
+                form.add_service_error(exc)
+            else:
+                return redirect(job)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "balance/tune_new.html", {"form": form, "deck": deck},
+                  status=status)
+
+
+def _context(request: HttpRequest, job: BalanceJob) -> dict:
+    return {"job": job, "progress": job_progress(job), "best_lines": tuning_best_lines(job),
+            "deck_name": job.decks[0].get("name", "") if job.decks else "",
+            "title": tuning_title(job), "agent_label": dict(agent_choices()).get(job.agent,
+                                                                                 job.agent)}
+
+
+@require_GET
+def tune_detail(request: HttpRequest, uid: str) -> HttpResponse:
+    job = _job(request, uid)
+    if job.is_active:
+        reap_soon()
+    source = (job.tuning or {}).get("source") or {}
+    owns_deck = bool(source.get("uid")) and request.user.is_authenticated and \
+        job.decks[0].get("source") == "deck" and user_owns_deck(request.user, source["uid"])
+    return render(request, "balance/tune_detail.html", {
+        **_context(request, job), "result": tuning_result(job),
+        "is_owner": job_is_owner(job=job, user=request.user), "owns_deck": owns_deck})
+
+
+@require_GET
+def tune_progress(request: HttpRequest, uid: str) -> HttpResponse:
+    job = _job(request, uid)
+    if job.is_active:
+        reap_soon()
+    return render(request, "balance/_tune_progress.html", _context(request, job))
+
+
+@require_POST
+@login_required
+def tune_cancel(request: HttpRequest, uid: str) -> HttpResponse:
+    job = _job(request, uid)
+    if not job_is_owner(job=job, user=request.user):
+        return HttpResponse(NOT_OWNER, status=403)
+    try:
+        balance_job_cancel(job=job)
+        messages.success(request, CANCELLED)
+    except BalanceInputError as exc:
+        messages.error(request, exc.message)
+    return redirect(job)
+
+
+@require_POST
+@login_required
+def tune_save(request: HttpRequest, uid: str, index: int) -> HttpResponse:
+    job = _job(request, uid)
+    try:
+        deck, as_version, warning = tuning_suggestion_save(job=job, index=index,
+                                                           user=request.user)
+    except BalanceInputError as exc:
+        messages.error(request, exc.message)
+        return redirect(job)
+    if warning:
+        messages.warning(request, warning)
+    message = SAVED_VERSION if as_version else SAVED_DECK
+    messages.success(request, message.format(name=deck.name))
+    return redirect(deck)

@@ -1,0 +1,39 @@
+"""python manage.py tune_deck: a tiny tuning of a test-set starter deck prints its progress and
+its suggestions with their paired improvement; the same seed prints the same suggestions, and
+bad options are refused with a message."""
+
+from __future__ import annotations
+
+import json
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from rules.cardset import TEST_SET
+
+TINY = ["--set", str(TEST_SET), "--deck", "Dawn Test", "--budget-games", "2000",
+        "--verify-games", "100", "--max-swaps", "1", "--processes", "1", "--seed", "7"]
+
+
+def test_the_command_prints_progress_and_suggestions():
+    out, err = StringIO(), StringIO()
+    call_command("tune_deck", *TINY, stdout=out, stderr=err)
+    text = out.getvalue()
+    assert "Unchanged: field win rate" in text and "vs Dusk Test" in text
+    assert "Suggestion 1:" in text and "McNemar p" in text
+    assert not re.search(r"\bT-[HMI]\d\d\b", text)             # card names, not codes
+    again = StringIO()
+    call_command("tune_deck", *TINY, "--json", stdout=again)
+    data = json.loads(again.getvalue())
+    assert data["opponents"] == ["Dusk Test"] and data["suggestions"]
+    assert data["seed"] == 7
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(CommandError, match="--max-swaps"):
+        call_command("tune_deck", *TINY[:-4], "--max-swaps", "9", stdout=StringIO())
+    with pytest.raises(CommandError, match="unknown deck"):
+        call_command("tune_deck", "--set", str(TEST_SET), "--deck", "Nope", stdout=StringIO())
