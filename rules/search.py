@@ -17,6 +17,7 @@ import random
 
 from rules.engine.actions import Action
 from rules.engine.determinize import determinize
+from rules.engine.values import current_attack, keywords
 from rules.greedy import GreedyAgent
 
 WORLDS = 4               # sampled worlds per decision
@@ -35,8 +36,8 @@ def evaluate(game, player: int) -> float:
     for sign, side in ((1, me), (-1, foe)):
         for minion in side.minions:
             if minion is not None:
-                value = 2.0 + game._current_attack(minion) + (1.5 if minion.awake else 0)
-                value += 1.0 * len(game._keywords(minion))
+                value = 2.0 + current_attack(game, minion) + (1.5 if minion.awake else 0)
+                value += 1.0 * len(keywords(game, minion))
                 score += sign * value
         score += sign * 0.6 * min(len(side.hand), 8)
     return score

@@ -184,3 +184,25 @@ def test_the_cycle_check_sees_a_cycle_closed_by_an_import_inside_a_function(tmp_
     assert graph["cards.models"] == {"cards.adapters"}
     assert graph["cards.adapters"] == {"cards.models"}
     assert sorted(import_cycle(graph)[:-1]) == ["cards.adapters", "cards.models"]
+
+
+# The game's modules, lowest first (rules/engine/core.py's docstring): each imports only modules
+# before it, so no part of a game calls a part above it (what a lower part needs done above it,
+# it pushes as a task for ``game`` to run).
+ENGINE_LAYERS = ("core", "values", "targets", "moves", "legal", "effect_terms", "effects",
+                 "combat", "turns", "game")
+
+
+def test_the_games_modules_import_only_the_layers_below_them():
+    graph = import_graph()
+    names = [f"rules.engine.{layer}" for layer in ENGINE_LAYERS]
+    for i, name in enumerate(names):
+        above = set(names[i + 1:])
+        assert graph[name] & above == set(), f"{name} imports a layer above it"
+
+
+def test_no_engine_class_stands_in_for_a_method_defined_elsewhere():
+    """No ``raise NotImplementedError`` stub: a function is defined where it is called from."""
+    for layer in ENGINE_LAYERS:
+        source = (REPO_ROOT / "rules" / "engine" / f"{layer}.py").read_text(encoding="utf-8")
+        assert "NotImplementedError" not in source, layer

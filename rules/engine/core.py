@@ -1,21 +1,31 @@
-"""The state every part of a game shares, declared once.
+"""The state of a game in progress, and the few moves every part of the game makes.
 
-``Game`` is built in layers, each a class of its own module that inherits the one before:
-``GameCore`` (this state) → ``LegalMixin`` → ``EffectTermsMixin`` → ``EffectsMixin`` →
-``CombatMixin`` → ``TurnsMixin`` → ``Game``. One line of inheritance with every attribute
-declared here is what lets mypyc compile the engine to native classes (see the README's
-"Compiled engine"); the methods declared at the bottom are defined by the later layers, so an
-earlier layer may call them.
+The engine is this state class plus modules of functions over it, each importing only the ones
+before it (and none calling back up):
+
+``core`` (this state; events, the task stack, decisions, draw, place, victory) → ``values``
+(keywords, attack values, auras, amounts and conditions) → ``targets`` (target candidates,
+usable abilities) → ``moves`` (deaths, replenish, awaken: shared by effects, combat and turns)
+→ ``legal`` (legal actions) → ``effect_terms`` (one handler per effect term) → ``effects``
+(abilities, target selection, main-phase plays) → ``combat`` → ``turns`` → ``game`` (``Game``:
+the public API, the task loop and its dispatch).
+
+Everything that happens is a *task* — a plain tuple ``(name, *args)`` pushed on ``_stack`` and
+run by ``game.Game`` — so a lower module asks for work of a higher one by pushing a task, never
+by calling it. Compiled with mypyc, ``GameState`` is a native class and every function here a
+native function (see the engine README).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.engine.cards import CardDef, Ruleset
 from rules.engine.state import Minion, Player
+
+HERO_UID: Final = 0       # the source uid of a hero's abilities
 
 
 class Decision:
@@ -39,170 +49,234 @@ class Decision:
                 f"resume={self.resume!r})")
 
 
-class GameCore:
-    """Attributes of a game in progress (set by ``Game._init_common``)."""
+class GameState:
+    """Every attribute of a game in progress, declared (and given its starting value) once, in
+    ``_init_state``. ``Game`` (rules/engine/game.py) adds the public API."""
 
-    cards: Mapping[str, CardDef]
-    ruleset: Ruleset
-    seed: int
-    rng: random.Random
-    events: list[dict] | None
-    actions: list
-    turn: int
-    active: int
-    first_player: int
-    phase: str
-    decision: Decision | None
-    result: dict[str, Any] | None
-    combat: dict[str, Any] | None
-    start: dict[str, Any]
-    players: list[Player]
-    main_actions: int
-    played: tuple[dict[str, int], dict[str, int]]
-    awakened: tuple[dict[str, int], dict[str, int]]
-    drawn: tuple[dict[str, int], dict[str, int]]
-    opening: tuple[dict[str, int], dict[str, int]]
-    _stack: list[tuple]
-    _legal: list | None
-    _next_uid: int
-    _owed: list[int]
-    _started: bool
-    _auras: bool
-    _aura_busy: bool
-    _tick: int
-    _aura_key: int
-    _board_version: int
-    _aura_sources: int
-    _sources_key: int
-    _static_auras: list[tuple]
-    _dynamic_auras: list[tuple]
-    _board_attack: dict[int, int]
-    _board_keywords: dict[int, list[str]]
-    _aura_tick: int
-    _step_attack: dict[int, int]
-    _step_keywords: dict[int, list[str]]
-    _fallen: dict[int, CardDef]
-
-    # The game's random numbers, drawn exactly as random.Random's own shuffle() and
-    # randrange(n) draw them (same seed, same decks), but in compiled code: the library's
-    # versions are Python functions, slow next to the rest of a compiled game.
-    def _randbelow(self, n: int) -> int:               # 0 <= result < n, for n > 0
-        bits = n.bit_length()
-        value = self.rng.getrandbits(bits)
-        while value >= n:
-            value = self.rng.getrandbits(bits)
-        return value
-
-    def _shuffle(self, cards: list) -> None:
-        for i in range(len(cards) - 1, 0, -1):
-            j = self._randbelow(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-
-    # Defined by the parts of the game below; declared here so each part can call the others.
-    def _event(self, kind: str, **data: Any) -> None:
-        raise NotImplementedError
-
-    def _push(self, *tasks: tuple) -> None:
-        raise NotImplementedError
-
-    def _push_list(self, tasks: list[tuple]) -> None:
-        raise NotImplementedError
-
-    def _ask(self, kind: str, player: int, data: tuple = (), resume: tuple | None = None) -> None:
-        raise NotImplementedError
-
-    def _check_victory(self) -> None:
-        raise NotImplementedError
-
-    def _finish(self, winner: int | None, reason: str) -> None:
-        raise NotImplementedError
-
-    def _new_minion(self, card: CardDef) -> Any:
-        raise NotImplementedError
-
-    def _draw(self, index: int, count: int) -> None:
-        raise NotImplementedError
-
-    def _place(self, index: int, hand_index: int, slot: int) -> Any:
-        raise NotImplementedError
-
-    def _after_deaths(self, effect_order: Any, replenish_order: Any, first: Any = ()) -> None:
-        raise NotImplementedError
-
-    def _amount(self, controller: int, value: Any) -> int:
-        raise NotImplementedError
-
-    def _awaken(self, index: int, minion: Minion) -> None:
-        raise NotImplementedError
-
-    def _current_attack(self, minion: Minion) -> int:
-        raise NotImplementedError
-
-    def _death_key(self, spot: tuple[int, int]) -> tuple[int, int]:
-        raise NotImplementedError
-
-    def _dying(self, p: int, s: int, restore: tuple | None = None) -> Any:
-        raise NotImplementedError
-
-    def _keywords(self, minion: Minion) -> Any:
-        raise NotImplementedError
-
-    def _locate(self, uid: int) -> tuple[int, int] | None:
-        raise NotImplementedError
-
-    def _minion(self, uid: int) -> Any:
-        raise NotImplementedError
-
-    def _usable(self, controller: int, source: int, ability: dict) -> bool:
-        raise NotImplementedError
-
-    def _may_attack_hero(self, minion: Minion) -> bool:
-        raise NotImplementedError
-
-    def _board_changed(self, card: CardDef | None = None) -> None:
-        raise NotImplementedError
+    def _init_state(self, cards: Mapping[str, CardDef], seed: int, ruleset: Ruleset,
+                    log: bool) -> None:
+        self.cards: Mapping[str, CardDef] = cards
+        self.ruleset: Ruleset = ruleset
+        self.seed: int = seed
+        self.rng: random.Random = random.Random(seed)
+        self.events: list[dict] | None = [] if log else None
+        self.actions: list = []
+        self.turn: int = 0            # game turns so far; the first player's first turn is 1
+        self.active: int = 0
+        self.first_player: int = 0
+        self.phase: str = "setup"
+        self.decision: Decision | None = None
+        self.result: dict[str, Any] | None = None
+        self.combat: dict[str, Any] | None = None
+        self.start: dict[str, Any] = {}
+        self.players: list[Player] = []
+        self.main_actions: int = 0    # main-phase actions this turn (Ruleset.action_limit)
+        # Per seat, how often each card code was played (into a slot, or an item used),
+        # awakened and drawn, and the opening hand kept after the mulligan: the simulator's
+        # per-card figures come from here, with logging off.
+        self.played: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self.awakened: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self.drawn: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self.opening: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self._stack: list[tuple] = []
+        self._legal: list | None = None
+        self._next_uid: int = 1
+        self._owed: list[int] = [0, 0]   # replenish chances still to come, per player (R3.2)
+        self._started: bool = False      # victory is checked once setup has ended (R2.1.6)
+        self._auras: bool = False        # set once the cards in play are known (speed only)
+        self._aura_busy: bool = False
+        self._tick: int = 0              # moves with every state step; keys the aura memo
+        self._aura_key: int = -1         # the board version the board part is for
+        self._board_version: int = 0     # moves whenever a minion enters, leaves, wakes, moves
+        self._aura_sources: int = 0      # moves when a minion with an aura enters, leaves, wakes
+        self._sources_key: int = -1      # the _aura_sources the aura lists were collected at
+        # (controller, source uid, ability) of the auras in force that depend on the board
+        # alone, and of the others; what the first give, by minion uid; the state step the
+        # others' part is for, and what they give.
+        self._static_auras: list[tuple] = []
+        self._dynamic_auras: list[tuple] = []
+        self._board_attack: dict[int, int] = {}
+        self._board_keywords: dict[int, list[str]] = {}
+        self._aura_tick: int = -1
+        self._step_attack: dict[int, int] = {}
+        self._step_keywords: dict[int, list[str]] = {}
+        self._fallen: dict[int, CardDef] = {}   # destroyed minions by uid, to name last words
 
 
-# Every attribute above, for Game.copy() (compiled classes have no __dict__ to copy).
-STATE_ATTRIBUTES = (
-    'cards',
-    'ruleset',
-    'seed',
-    'rng',
-    'events',
-    'actions',
-    'turn',
-    'active',
-    'first_player',
-    'phase',
-    'decision',
-    'result',
-    'combat',
-    'start',
-    'players',
-    'main_actions',
-    'played',
-    'awakened',
-    'drawn',
-    'opening',
-    '_stack',
-    '_legal',
-    '_next_uid',
-    '_owed',
-    '_started',
-    '_auras',
-    '_aura_busy',
-    '_tick',
-    '_aura_key',
-    '_board_version',
-    '_aura_sources',
-    '_sources_key',
-    '_static_auras',
-    '_dynamic_auras',
-    '_board_attack',
-    '_board_keywords',
-    '_aura_tick',
-    '_step_attack',
-    '_step_keywords',
-    '_fallen',
-)
+def state_attributes(game: GameState) -> tuple[str, ...]:
+    """The names of every attribute of ``game`` (compiled classes have no ``__dict__``: mypyc
+    lists a native class's attributes in ``__mypyc_attrs__``)."""
+    names = getattr(type(game), "__mypyc_attrs__", None)
+    return tuple(names) if names is not None else tuple(vars(game))
+
+
+# ------------------------------------------------------------ random numbers
+#
+# The game's random numbers, drawn exactly as random.Random's own shuffle() and randrange(n)
+# draw them (same seed, same decks), but in compiled code: the library's versions are Python
+# functions, slow next to the rest of a compiled game.
+
+def randbelow(game: GameState, n: int) -> int:          # 0 <= result < n, for n > 0
+    bits = n.bit_length()
+    value = game.rng.getrandbits(bits)
+    while value >= n:
+        value = game.rng.getrandbits(bits)
+    return value
+
+
+def shuffle(game: GameState, cards: list) -> None:
+    for i in range(len(cards) - 1, 0, -1):
+        j = randbelow(game, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+# ------------------------------------------------------------ events, tasks, decisions
+
+def event(game: GameState, kind: str, **data: Any) -> None:
+    # Callers check ``game.events is not None`` first: with logging off (bulk runs) the event's
+    # arguments are then never even worked out.
+    if game.events is not None:
+        data["t"] = kind
+        game.events.append(data)
+
+
+def push(game: GameState, *tasks: tuple) -> None:
+    """Push tasks so that they run in the order given."""
+    stack = game._stack
+    i = len(tasks)
+    while i > 0:            # a plain loop: extend(reversed(...)) costs more when compiled
+        i -= 1
+        stack.append(tasks[i])
+
+
+def push_list(game: GameState, tasks: list[tuple]) -> None:
+    """``push`` for a list of tasks already built (no argument unpacking)."""
+    stack = game._stack
+    i = len(tasks)
+    while i > 0:
+        i -= 1
+        stack.append(tasks[i])
+
+
+def ask(game: GameState, kind: str, player: int, data: tuple = (),
+        resume: tuple | None = None) -> None:
+    game.decision = Decision(kind, player, data, resume)
+    game._legal = None
+
+
+# ------------------------------------------------------------ the board
+
+def new_minion(game: GameState, card: CardDef) -> Minion:
+    minion = Minion(game._next_uid, card)
+    game._next_uid += 1
+    return minion
+
+
+def board_changed(game: GameState, card: CardDef | None = None) -> None:
+    """A minion entered, left, woke or changed sides (``card``: its card; None when anything
+    may have changed): what the auras give is worked out afresh when next asked, and the auras
+    in force are collected again if that minion has one."""
+    game._tick += 1
+    game._board_version += 1
+    if card is None or "aura" in card.by_trigger:
+        game._aura_sources += 1
+
+
+def locate(game: GameState, uid: int) -> tuple[int, int] | None:
+    for p, player in enumerate(game.players):
+        for s, minion in enumerate(player.minions):
+            if minion is not None and minion.uid == uid:
+                return p, s
+    return None
+
+
+def minion_by_uid(game: GameState, uid: int) -> Minion | None:
+    loc = locate(game, uid)
+    return None if loc is None else game.players[loc[0]].minions[loc[1]]
+
+
+def sides(controller: int, side: str) -> tuple[int, ...]:
+    if side == "ally":
+        return (controller,)
+    if side == "enemy":
+        return (1 - controller,)
+    return (controller, 1 - controller)
+
+
+# ------------------------------------------------------------ shared moves
+
+def draw(game: GameState, index: int, count: int) -> None:
+    player = game.players[index]
+    drawn = game.drawn[index]
+    for _ in range(count):
+        if player.deck:
+            card = player.deck.pop()
+            player.hand.append(card)
+            drawn[card.code] = drawn.get(card.code, 0) + 1
+        else:                                                   # R2.4.3
+            player.hp -= 1
+            if game.events is not None:
+                event(game, "fatigue", player=index, hp=player.hp)
+    if count > 0:
+        if game.events is not None:
+            event(game, "draw", player=index, count=count)
+
+
+def place(game: GameState, index: int, hand_index: int, slot: int) -> Minion:
+    player = game.players[index]
+    card = player.hand.pop(hand_index)
+    minion = new_minion(game, card)
+    player.minions[slot] = minion
+    played = game.played[index]
+    played[card.code] = played.get(card.code, 0) + 1
+    board_changed(game, card)
+    if game.events is not None:
+        event(game, "place", player=index, slot=slot, card=card.code)
+    return minion
+
+
+# ------------------------------------------------------------ R3 victory
+
+def check_victory(game: GameState) -> None:
+    if not game._started or game.result is not None:
+        return
+    first, second = game.players
+    owed = game._owed
+    # R3.1 (HP 0 or less) and R3.2 (no minion and no replenish to come), inlined: this runs
+    # after every action and task. A replenish chance still owed only saves a player with a
+    # minion card in hand to use it: both players are judged at the same check (R3.3), so two
+    # boards emptied together with nothing to replenish are a draw, whatever the order the
+    # chances would be offered in (tests/rules/test_victory.py).
+    lost_first = first.hp <= 0 or (_no_minions(first) and (
+        not owed[0] or not _has_minion_card(first.hand)))
+    lost_second = second.hp <= 0 or (_no_minions(second) and (
+        not owed[1] or not _has_minion_card(second.hand)))
+    if lost_first and lost_second:                           # R3.3
+        finish(game, None, "both_lost")
+    elif lost_first or lost_second:
+        loser = first if lost_first else second
+        finish(game, 1 - loser.index, "hero_hp" if loser.hp <= 0 else "no_minions")
+
+
+def finish(game: GameState, winner: int | None, reason: str) -> None:
+    game.result = {"winner": winner, "reason": reason, "turns": game.turn}
+    game.phase = "over"
+    game.decision = None
+    game._legal = None
+    game._stack.clear()
+    if game.events is not None:
+        event(game, "game_over", winner=winner, reason=reason)
+
+
+def _no_minions(player: Player) -> bool:
+    for minion in player.minions:
+        if minion is not None:
+            return False
+    return True
+
+
+def _has_minion_card(cards: list[CardDef]) -> bool:
+    for card in cards:
+        if card.kind == "minion":
+            return True
+    return False

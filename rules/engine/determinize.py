@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from rules.engine.cards import CardDef
+from rules.engine.core import board_changed
 
 
 def _pool(game, kind: str | None) -> list[CardDef]:
@@ -61,5 +62,5 @@ def determinize(view, rng: random.Random):
             minion.card = guess(seen_minions, minions)
             minion.keywords = set(minion.card.keywords)
     game._auras = game._auras or any("aura" in c.by_trigger for c in pool)
-    game._board_changed()
+    board_changed(game)
     return game

@@ -5,6 +5,10 @@ stack, run by ``_run`` until the stack is empty or someone must decide. A task t
 decision sets ``self.decision`` and returns; ``apply`` answers it and resumes the stack. Tasks
 hold only plain data (numbers, codes, ability dicts), so a game can be copied mid-resolution.
 
+``Game`` is the state of ``core.GameState`` plus this public API; the rules are the functions of
+the modules below it (see ``core``'s docstring for their order). This is the top of the engine:
+the only module that runs tasks and answers decisions, so the only one that names them all.
+
 Invariants: every random choice comes from ``self.rng`` (one ``random.Random(seed)`` per game);
 victory (R3) is checked after every action and every task; ``legal_actions()`` is exactly the
 set of actions ``apply`` accepts; minion slots hold at most ``ruleset.slots`` cards per side;
@@ -19,9 +23,35 @@ from typing import Any
 
 from rules.engine.actions import ARGUMENTS, HERO, KEEP, PASS, READY, Action
 from rules.engine.cards import STANDARD, CardDataError, CardDef, DeckList, Ruleset
-from rules.engine.core import STATE_ATTRIBUTES, Decision
-from rules.engine.state import Minion, Player
-from rules.engine.turns import TurnsMixin
+from rules.engine.combat import t_combat, t_combat_resolve
+from rules.engine.core import Decision, GameState, check_victory, state_attributes
+from rules.engine.effect_terms import answer_choose, answer_pick, t_chose, t_picked
+from rules.engine.effects import (
+    answer_optional,
+    t_ability,
+    t_effect,
+    t_effects,
+    t_offer,
+    t_to_graveyard,
+)
+from rules.engine.legal import legal_for
+from rules.engine.moves import answer_replenish, t_replenish
+from rules.engine.state import Player
+from rules.engine.targets import answer_target
+from rules.engine.turns import (
+    answer_discard,
+    answer_main,
+    answer_mulligan,
+    answer_setup,
+    setup,
+    t_end_phase,
+    t_main,
+    t_mulligan,
+    t_setup_end,
+    t_setup_place,
+    t_turn_begin,
+    t_turn_finish,
+)
 
 
 class IllegalAction(ValueError):
@@ -38,7 +68,7 @@ MSG_NOT_HERO = "deck {deck}: {code!r} is not a hero card"
 MSG_HERO_IN_DECK = "deck {deck}: hero card {code!r} cannot be in the deck"
 
 
-class Game(TurnsMixin):
+class Game(GameState):
     """One game between two seats (players 0 and 1). See the module docstring."""
 
     def __init__(self, cards: Mapping[str, CardDef] | None, decks: Sequence[DeckList] = (),
@@ -48,59 +78,15 @@ class Game(TurnsMixin):
             # A blank shell for copy() and from_snapshot(), which set every attribute: the
             # compiled engine's classes cannot be made with __new__ alone.
             return
-        self._init_common(cards, seed, ruleset, log)
+        self._init_state(cards, seed, ruleset, log)
         heroes, libraries = self._resolve_decks(decks)
         self.players = [Player(i, heroes[i], ruleset.slots) for i in range(2)]
         self._auras = any("aura" in c.by_trigger for c in [*heroes, *libraries[0],
                                                             *libraries[1]])
         self.start = {"decks": [d.to_dict() for d in decks], "seed": seed,
                       "ruleset": ruleset.to_dict(), "first_player": first_player}
-        self._setup(libraries, first_player)
+        setup(self, libraries, first_player)
         self._run()
-
-    def _init_common(self, cards: Mapping[str, CardDef], seed: int, ruleset: Ruleset,
-                     log: bool) -> None:
-        self.cards = cards
-        self.ruleset = ruleset
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.events = [] if log else None
-        self.actions = []
-        self.turn = 0                 # game turns so far; the first player's first turn is 1
-        self.active = 0
-        self.first_player = 0
-        self.phase = "setup"
-        self.decision = None
-        self.result = None
-        self.combat = None
-        self._stack = []
-        self._legal = None
-        self._next_uid = 1
-        self._owed = [0, 0]           # replenish chances still to come, per player (R3.2)
-        self._started = False         # victory is checked once setup has ended (R2.1.6)
-        self._auras = False           # set once the cards in play are known (speed only)
-        self._aura_busy = False
-        self._tick = 0                # moves with every state step; keys the aura memo
-        self.main_actions = 0         # main-phase actions this turn (Ruleset.action_limit)
-        self._board_version = 0       # moves whenever a minion enters, leaves, wakes or moves
-        self._aura_sources = 0        # moves when a minion with an aura enters, leaves or wakes
-        self._sources_key = -1        # the _aura_sources the aura lists were collected at
-        self._aura_key = -1           # the board version the board part is for
-        self._static_auras = []       # (controller, source uid, ability) of the auras in force
-        self._dynamic_auras = []      # that depend on the board alone, and of the others
-        self._board_attack = {}       # what the first give, by minion uid
-        self._board_keywords = {}
-        self._aura_tick = -1          # the state step the others' part is for
-        self._step_attack = {}
-        self._step_keywords = {}
-        # Per seat, how often each card code was played (into a slot, or an item used),
-        # awakened and drawn, and the opening hand kept after the mulligan: the simulator's
-        # per-card figures come from here, with logging off.
-        self.played = ({}, {})
-        self.awakened = ({}, {})
-        self.drawn = ({}, {})
-        self.opening = ({}, {})
-        self._fallen = {}   # destroyed minions by uid, to name last words
 
     def _resolve_decks(self, decks: Sequence[DeckList]) -> tuple[list, list]:
         if len(decks) != 2:
@@ -147,7 +133,7 @@ class Game(TurnsMixin):
         if self.decision is None:
             return []
         if self._legal is None:
-            self._legal = self._legal_for(self.decision)
+            self._legal = legal_for(self, self.decision)
         return self._legal
 
     def apply(self, action: Action | Mapping | Sequence, check: bool = True) -> None:
@@ -171,7 +157,7 @@ class Game(TurnsMixin):
         self.decision = None
         self._legal = None
         self._answer(decision, action)
-        self._check_victory()
+        check_victory(self)
         self._run()
 
     def play_out(self, agents: tuple, rngs: tuple, limit: int) -> int:
@@ -211,7 +197,7 @@ class Game(TurnsMixin):
     def copy(self) -> Game:
         """An independent copy sharing only immutable card data (for search agents)."""
         clone = Game(None)
-        for name in STATE_ATTRIBUTES:
+        for name in state_attributes(self):
             setattr(clone, name, getattr(self, name))
         clone.players = [p.copy() for p in self.players]
         clone.rng = random.Random()
@@ -246,7 +232,7 @@ class Game(TurnsMixin):
             task = stack.pop()
             self._tick += 1
             self._run_task(task)
-            self._check_victory()
+            check_victory(self)
         if self.result is None and self.decision is None and self.phase == "main":
             self.decision = Decision("main", self.active)
 
@@ -255,40 +241,40 @@ class Game(TurnsMixin):
         then calls each handler natively instead of through a table of Python callables."""
         name: str = task[0]
         if name == "main":
-            self._t_main()
+            t_main(self)
         elif name == "effects":
-            self._t_effects(task[1], task[2], task[3], task[4], task[5])
+            t_effects(self, task[1], task[2], task[3], task[4], task[5])
         elif name == "ability":
-            self._t_ability(task[1], task[2], task[3], task[4])
+            t_ability(self, task[1], task[2], task[3], task[4])
         elif name == "combat":
-            self._t_combat(task[1], task[2])
+            t_combat(self, task[1], task[2])
         elif name == "combat_resolve":
-            self._t_combat_resolve()
+            t_combat_resolve(self)
         elif name == "turn_begin":
-            self._t_turn_begin(task[1])
+            t_turn_begin(self, task[1])
         elif name == "end_phase":
-            self._t_end_phase(task[1])
+            t_end_phase(self, task[1])
         elif name == "turn_finish":
-            self._t_turn_finish(task[1])
+            t_turn_finish(self, task[1])
         elif name == "replenish":
-            self._t_replenish(task[1], task[2])
+            t_replenish(self, task[1], task[2])
         elif name == "effect":
-            self._t_effect(task[1], task[2], task[3], task[4], task[5])
+            t_effect(self, task[1], task[2], task[3], task[4], task[5])
         elif name == "offer":
-            self._t_offer(task[1], task[2], task[3])
+            t_offer(self, task[1], task[2], task[3])
         elif name == "to_graveyard":
-            self._t_to_graveyard(task[1], task[2])
+            t_to_graveyard(self, task[1], task[2])
         elif name == "picked":
-            self._t_picked(task[1], task[2], task[3], task[4], task[5], task[6], task[7],
-                           task[8])
+            t_picked(self, task[1], task[2], task[3], task[4], task[5], task[6], task[7],
+                     task[8])
         elif name == "chose":
-            self._t_chose(task[1], task[2], task[3], task[4], task[5])
+            t_chose(self, task[1], task[2], task[3], task[4], task[5])
         elif name == "mulligan":
-            self._t_mulligan(task[1])
+            t_mulligan(self, task[1])
         elif name == "setup_place":
-            self._t_setup_place(task[1])
+            t_setup_place(self, task[1])
         elif name == "setup_end":
-            self._t_setup_end()
+            t_setup_end(self)
         else:
             raise ValueError(f"unknown task {name!r}")
 
@@ -296,132 +282,25 @@ class Game(TurnsMixin):
         """Hand an action to the handler of the decision it answers."""
         kind = decision.kind
         if kind == "main":
-            self._answer_main(decision, action)
+            answer_main(self, decision, action)
         elif kind == "target":
-            self._answer_target(decision, action)
+            answer_target(self, decision, action)
         elif kind == "replenish":
-            self._answer_replenish(decision, action)
+            answer_replenish(self, decision, action)
         elif kind == "mulligan":
-            self._answer_mulligan(decision, action)
+            answer_mulligan(self, decision, action)
         elif kind == "setup":
-            self._answer_setup(decision, action)
+            answer_setup(self, decision, action)
         elif kind == "discard" or kind == "discard_display":
-            self._answer_discard(decision, action)
+            answer_discard(self, decision, action)
         elif kind == "choose":
-            self._answer_choose(decision, action)
+            answer_choose(self, decision, action)
         elif kind == "pick":
-            self._answer_pick(decision, action)
+            answer_pick(self, decision, action)
         elif kind == "optional":
-            self._answer_optional(decision, action)
+            answer_optional(self, decision, action)
         else:
             raise ValueError(f"unknown decision {kind!r}")
-
-    def _push(self, *tasks: tuple) -> None:
-        """Push tasks so that they run in the order given."""
-        stack = self._stack
-        i = len(tasks)
-        while i > 0:            # a plain loop: extend(reversed(...)) costs more when compiled
-            i -= 1
-            stack.append(tasks[i])
-
-    def _push_list(self, tasks: list[tuple]) -> None:
-        """``_push`` for a list of tasks already built (no argument unpacking)."""
-        stack = self._stack
-        i = len(tasks)
-        while i > 0:
-            i -= 1
-            stack.append(tasks[i])
-
-    def _ask(self, kind: str, player: int, data: tuple = (), resume: tuple | None = None):
-        self.decision = Decision(kind, player, data, resume)
-        self._legal = None
-
-    def _event(self, kind: str, **data: Any) -> None:
-        # Callers check ``self.events is not None`` first: with logging off (bulk runs) the
-        # event's arguments are then never even worked out.
-        if self.events is not None:
-            data["t"] = kind
-            self.events.append(data)
-
-    def _new_minion(self, card: CardDef) -> Minion:
-        minion = Minion(self._next_uid, card)
-        self._next_uid += 1
-        return minion
-
-    # ------------------------------------------------------------ shared moves
-
-    def _draw(self, index: int, count: int) -> None:
-        player = self.players[index]
-        drawn = self.drawn[index]
-        for _ in range(count):
-            if player.deck:
-                card = player.deck.pop()
-                player.hand.append(card)
-                drawn[card.code] = drawn.get(card.code, 0) + 1
-            else:                                                   # R2.4.3
-                player.hp -= 1
-                if self.events is not None:
-                    self._event("fatigue", player=index, hp=player.hp)
-        if count > 0:
-            if self.events is not None:
-                self._event("draw", player=index, count=count)
-
-    def _place(self, index: int, hand_index: int, slot: int) -> Minion:
-        player = self.players[index]
-        card = player.hand.pop(hand_index)
-        minion = self._new_minion(card)
-        player.minions[slot] = minion
-        played = self.played[index]
-        played[card.code] = played.get(card.code, 0) + 1
-        self._board_changed(card)
-        if self.events is not None:
-            self._event("place", player=index, slot=slot, card=card.code)
-        return minion
-
-    # ------------------------------------------------------------ R3 victory
-
-    def _check_victory(self) -> None:
-        if not self._started or self.result is not None:
-            return
-        first, second = self.players
-        owed = self._owed
-        # R3.1 (HP 0 or less) and R3.2 (no minion and no replenish to come), inlined: this runs
-        # after every action and task. A replenish chance still owed only saves a player with a
-        # minion card in hand to use it: both players are judged at the same check (R3.3), so
-        # two boards emptied together with nothing to replenish are a draw, whatever the order
-        # the chances would be offered in (tests/rules/test_victory.py).
-        lost_first = first.hp <= 0 or (_no_minions(first) and (
-            not owed[0] or not _has_minion_card(first.hand)))
-        lost_second = second.hp <= 0 or (_no_minions(second) and (
-            not owed[1] or not _has_minion_card(second.hand)))
-        if lost_first and lost_second:                           # R3.3
-            self._finish(None, "both_lost")
-        elif lost_first or lost_second:
-            loser = first if lost_first else second
-            self._finish(1 - loser.index, "hero_hp" if loser.hp <= 0 else "no_minions")
-
-    def _finish(self, winner: int | None, reason: str) -> None:
-        self.result = {"winner": winner, "reason": reason, "turns": self.turn}
-        self.phase = "over"
-        self.decision = None
-        self._legal = None
-        self._stack.clear()
-        if self.events is not None:
-            self._event("game_over", winner=winner, reason=reason)
-
-
-def _no_minions(player: Player) -> bool:
-    for minion in player.minions:
-        if minion is not None:
-            return False
-    return True
-
-
-def _has_minion_card(cards: list[CardDef]) -> bool:
-    for card in cards:
-        if card.kind == "minion":
-            return True
-    return False
 
 
 __all__ = ["ARGUMENTS", "HERO", "KEEP", "PASS", "READY", "Decision", "Game", "IllegalAction"]

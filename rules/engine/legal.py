@@ -11,8 +11,9 @@ from typing import Final
 
 from rules.engine.actions import DECLINE, END, HERO, KEEP, PASS, READY, USE, Action
 from rules.engine.cards import CardDef
-from rules.engine.core import Decision, GameCore
+from rules.engine.core import Decision, GameState
 from rules.engine.state import Minion, Player
+from rules.engine.targets import usable
 
 _new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__
 
@@ -75,126 +76,136 @@ def first_copies(cards: list[CardDef], kind: str | None = None) -> list[int]:
     return out
 
 
-class LegalMixin(GameCore):
-    def _legal_for(self, decision: Decision) -> list[Action]:
-        kind = decision.kind
-        if kind == "main":
-            return self._legal_main(decision)
-        if kind == "target":
-            return self._legal_target(decision)
-        if kind == "replenish":
-            return self._legal_replenish(decision)
-        if kind == "mulligan":
-            return self._legal_mulligan(decision)
-        if kind == "setup":
-            return self._legal_setup(decision)
-        if kind == "discard":
-            return self._legal_discard(decision)
-        if kind == "discard_display":
-            return self._legal_discard_display(decision)
-        if kind == "choose":
-            return self._legal_choose(decision)
-        if kind == "pick":
-            return self._legal_pick(decision)
-        if kind == "optional":
-            return [USE, DECLINE]               # R4.4, R4.5: use first, then decline
-        raise ValueError(f"unknown decision {kind!r}")
+def legal_for(game: GameState, decision: Decision) -> list[Action]:
+    kind = decision.kind
+    if kind == "main":
+        return _legal_main(game, decision)
+    if kind == "target":
+        return _legal_target(game, decision)
+    if kind == "replenish":
+        return _legal_replenish(game, decision)
+    if kind == "mulligan":
+        return _legal_mulligan(game, decision)
+    if kind == "setup":
+        return _legal_setup(game, decision)
+    if kind == "discard":
+        return _legal_discard(game, decision)
+    if kind == "discard_display":
+        return _legal_discard_display(game, decision)
+    if kind == "choose":
+        return _legal_choose(game, decision)
+    if kind == "pick":
+        return _legal_pick(game, decision)
+    if kind == "optional":
+        return [USE, DECLINE]               # R4.4, R4.5: use first, then decline
+    raise ValueError(f"unknown decision {kind!r}")
 
-    def _legal_mulligan(self, decision: Decision) -> list[Action]:
-        player = self.players[decision.player]
-        marked = player.marked
-        return [_slot_action(_MULLIGAN, "mulligan", i) for i in range(len(player.hand))
-                if i not in marked] + [KEEP]
 
-    def _legal_setup(self, decision: Decision) -> list[Action]:
-        return self._place_actions(self.players[decision.player]) + [READY]
+def _legal_mulligan(game: GameState, decision: Decision) -> list[Action]:
+    player = game.players[decision.player]
+    marked = player.marked
+    return [_slot_action(_MULLIGAN, "mulligan", i) for i in range(len(player.hand))
+            if i not in marked] + [KEEP]
 
-    def _place_actions(self, player: Player) -> list[Action]:
-        empties = player.empty_slots()
-        if not empties:
-            return []
-        return [_pair_action(_PLACE, "place", i, slot)
-                for i in first_copies(player.hand, "minion")
-                for slot in empties]
 
-    def _legal_main(self, decision: Decision) -> list[Action]:
-        # The hottest function of a simulation: plain loops, prebuilt actions.
-        index = decision.player
-        if self.main_actions >= self.ruleset.action_limit:
-            return [END]                           # [ruling] see Ruleset.action_limit
-        player, foe = self.players[index], self.players[1 - index]
-        energy = player.energy
-        empties = [s for s, m in enumerate(player.minions) if m is None]
-        actions: list[Action] = []
-        items: list[int] = []
-        hand = player.hand
-        for i in first_copies(hand):
-            card = hand[i]
-            if card.kind == "minion":
-                for slot in empties:
-                    actions.append(_pair_action(_PLACE, "place", i, slot))
-            elif card.cost <= energy:
-                items.append(i)
-        enemy_slots = [s for s, m in enumerate(foe.minions) if m is not None]
-        exclusive = self.ruleset.attack_or_skill
-        for slot, minion in enumerate(player.minions):
-            if minion is None:
-                continue
-            if not minion.awake:
-                if minion.card.cost <= energy:
-                    actions.append(_slot_action(_AWAKEN, "awaken", slot))
-                continue
-            if minion.attacks_left > 0 and not (exclusive and minion.skill_used):
-                for target in enemy_slots:
-                    actions.append(_pair_action(_ATTACK, "attack", slot, target))
-                if self._may_attack_hero(minion):
-                    actions.append(_slot_action(_ATTACK_HERO, "attack", slot, HERO))
-            actives = minion.card.by_trigger.get("active")
-            if actives and not minion.skill_used and not (exclusive and minion.attacked):
-                for i, ability in enumerate(actives):
-                    if ability["cost"] <= energy and self._usable(index, minion.uid, ability):
-                        actions.append(_pair_action(_SKILL, "skill", slot, i))
-        for i in items:
-            for ability in hand[i].by_trigger.get("use", ()):
-                if self._usable(index, -1, ability):
-                    actions.append(_slot_action(_ITEM, "item", i))
-                    break
-        if not player.hero_skill_used:
-            for i, ability in enumerate(player.hero.by_trigger.get("active", ())):
-                if ability["cost"] <= energy and self._usable(index, 0, ability):
-                    actions.append(_slot_action(_HERO_SKILL, "hero_skill", i))
-        actions.append(END)
-        return actions
+def _legal_setup(game: GameState, decision: Decision) -> list[Action]:
+    return _place_actions(game, game.players[decision.player]) + [READY]
 
-    def _may_attack_hero(self, minion: Minion) -> bool:
-        """R4.2: not on the turn it was awakened (R4.9 option for a re-act attack)."""
-        if minion.awake_turn != self.turn:
-            return True
-        return self.ruleset.react_ignores_awaken_turn and minion.reacted
 
-    def _legal_discard(self, decision: Decision) -> list[Action]:
-        hand = self.players[decision.player].hand
-        return [_slot_action(_DISCARD, "discard", i) for i in first_copies(hand)]
+def _place_actions(game: GameState, player: Player) -> list[Action]:
+    empties = player.empty_slots()
+    if not empties:
+        return []
+    return [_pair_action(_PLACE, "place", i, slot)
+            for i in first_copies(player.hand, "minion")
+            for slot in empties]
 
-    def _legal_discard_display(self, decision: Decision) -> list[Action]:
-        display = self.players[decision.player].display
-        return [_slot_action(_DISCARD_DISPLAY, "discard_display", i)
-                for i in first_copies(display)]
 
-    def _legal_replenish(self, decision: Decision) -> list[Action]:
-        hand = self.players[decision.player].hand
-        return [_slot_action(_REPLENISH, "replenish", i)
-                for i in first_copies(hand, "minion")] + [PASS]
+def _legal_main(game: GameState, decision: Decision) -> list[Action]:
+    # The hottest function of a simulation: plain loops, prebuilt actions.
+    index = decision.player
+    if game.main_actions >= game.ruleset.action_limit:
+        return [END]                           # [ruling] see Ruleset.action_limit
+    player, foe = game.players[index], game.players[1 - index]
+    energy = player.energy
+    empties = [s for s, m in enumerate(player.minions) if m is None]
+    actions: list[Action] = []
+    items: list[int] = []
+    hand = player.hand
+    for i in first_copies(hand):
+        card = hand[i]
+        if card.kind == "minion":
+            for slot in empties:
+                actions.append(_pair_action(_PLACE, "place", i, slot))
+        elif card.cost <= energy:
+            items.append(i)
+    enemy_slots = [s for s, m in enumerate(foe.minions) if m is not None]
+    exclusive = game.ruleset.attack_or_skill
+    for slot, minion in enumerate(player.minions):
+        if minion is None:
+            continue
+        if not minion.awake:
+            if minion.card.cost <= energy:
+                actions.append(_slot_action(_AWAKEN, "awaken", slot))
+            continue
+        if minion.attacks_left > 0 and not (exclusive and minion.skill_used):
+            for target in enemy_slots:
+                actions.append(_pair_action(_ATTACK, "attack", slot, target))
+            if may_attack_hero(game, minion):
+                actions.append(_slot_action(_ATTACK_HERO, "attack", slot, HERO))
+        actives = minion.card.by_trigger.get("active")
+        if actives and not minion.skill_used and not (exclusive and minion.attacked):
+            for i, ability in enumerate(actives):
+                if ability["cost"] <= energy and usable(game, index, minion.uid, ability):
+                    actions.append(_pair_action(_SKILL, "skill", slot, i))
+    for i in items:
+        for ability in hand[i].by_trigger.get("use", ()):
+            if usable(game, index, -1, ability):
+                actions.append(_slot_action(_ITEM, "item", i))
+                break
+    if not player.hero_skill_used:
+        for i, ability in enumerate(player.hero.by_trigger.get("active", ())):
+            if ability["cost"] <= energy and usable(game, index, 0, ability):
+                actions.append(_slot_action(_HERO_SKILL, "hero_skill", i))
+    actions.append(END)
+    return actions
 
-    def _legal_target(self, decision: Decision) -> list[Action]:
-        return [_pair_action(_TARGET, "target", p, s) for p, s in decision.data]
 
-    def _legal_choose(self, decision: Decision) -> list[Action]:
-        return [_slot_action(_CHOOSE, "choose", i) for i in range(len(decision.data))]
+def may_attack_hero(game: GameState, minion: Minion) -> bool:
+    """R4.2: not on the turn it was awakened (R4.9 option for a re-act attack)."""
+    if minion.awake_turn != game.turn:
+        return True
+    return game.ruleset.react_ignores_awaken_turn and minion.reacted
 
-    def _legal_pick(self, decision: Decision) -> list[Action]:
-        # The positions offered were chosen by card properties, so the copies of a card are
-        # all offered or none: the first copies in the hand are the first offered.
-        allowed = decision.data
-        return [_slot_action(_PICK, "pick", i)
-                for i in first_copies(self.players[decision.player].hand) if i in allowed]
+
+def _legal_discard(game: GameState, decision: Decision) -> list[Action]:
+    hand = game.players[decision.player].hand
+    return [_slot_action(_DISCARD, "discard", i) for i in first_copies(hand)]
+
+
+def _legal_discard_display(game: GameState, decision: Decision) -> list[Action]:
+    display = game.players[decision.player].display
+    return [_slot_action(_DISCARD_DISPLAY, "discard_display", i)
+            for i in first_copies(display)]
+
+
+def _legal_replenish(game: GameState, decision: Decision) -> list[Action]:
+    hand = game.players[decision.player].hand
+    return [_slot_action(_REPLENISH, "replenish", i)
+            for i in first_copies(hand, "minion")] + [PASS]
+
+
+def _legal_target(game: GameState, decision: Decision) -> list[Action]:
+    return [_pair_action(_TARGET, "target", p, s) for p, s in decision.data]
+
+
+def _legal_choose(game: GameState, decision: Decision) -> list[Action]:
+    return [_slot_action(_CHOOSE, "choose", i) for i in range(len(decision.data))]
+
+
+def _legal_pick(game: GameState, decision: Decision) -> list[Action]:
+    # The positions offered were chosen by card properties, so the copies of a card are
+    # all offered or none: the first copies in the hand are the first offered.
+    allowed = decision.data
+    return [_slot_action(_PICK, "pick", i)
+            for i in first_copies(game.players[decision.player].hand) if i in allowed]

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.cards import KEYWORDS, CardDataError, Ruleset
+from rules.engine.core import board_changed, check_victory, new_minion, push
 from rules.engine.state import Minion, Player
 
 SNAPSHOT_VERSION = 1
@@ -104,7 +105,7 @@ def from_snapshot(cls, data: Mapping[str, Any], cards, seed: int = 0, log: bool 
         raise CardDataError(["snapshot: must be an object"])
     ruleset = Ruleset.from_dict(data.get("ruleset"))
     game = cls(None)
-    game._init_common(cards, seed, ruleset, log)
+    game._init_state(cards, seed, ruleset, log)
     reader = _Reader(cards)
     game.turn = reader.integer(data, "turn", 1, "snapshot", low=1)
     game.active = reader.integer(data, "active", 0, "snapshot")
@@ -124,16 +125,16 @@ def from_snapshot(cls, data: Mapping[str, Any], cards, seed: int = 0, log: bool 
     in_play = [c for p in game.players for c in [p.hero, *p.hand, *p.deck, *p.display]]
     in_play += [m.card for p in game.players for m in p.minions if m is not None]
     game._auras = any("aura" in c.by_trigger for c in in_play)
-    game._board_changed()
+    board_changed(game)
     game.start = {"snapshot": dict(data), "seed": seed}
     game._started = True
     if phase == "turn_start":
         game.turn -= 1
         game.players[game.active].turns_taken -= 1
-        game._push(("turn_begin", game.active))
+        push(game, ("turn_begin", game.active))
     else:
         game.phase = "main"
-    game._check_victory()
+    check_victory(game)
     game._run()
     return game
 
@@ -184,7 +185,7 @@ def _read_minion(game, reader: _Reader, index: int, entry: Any, where: str) -> M
     card = reader.card(entry.get("card"), f"{where}.card", "minion")
     if card is None:
         return None
-    minion = game._new_minion(card)
+    minion = new_minion(game, card)
     minion.awake = bool(entry.get("awake", False))
     fresh = bool(entry.get("awakened_this_turn", False))
     minion.awake_turn = game.turn if fresh else (game.turn - 1 if minion.awake else -1)

@@ -9,176 +9,200 @@ from __future__ import annotations
 
 from rules.engine.actions import Action
 from rules.engine.cards import CardDef
-from rules.engine.combat import CombatMixin
-from rules.engine.core import Decision
+from rules.engine.combat import do_attack
+from rules.engine.core import (
+    Decision,
+    GameState,
+    ask,
+    check_victory,
+    draw,
+    event,
+    finish,
+    place,
+    push,
+    push_list,
+    randbelow,
+    shuffle,
+)
+from rules.engine.effects import do_awaken, do_hero_skill, do_item, do_place, do_skill
+from rules.engine.moves import passive_sources
+
+# ------------------------------------------------------------ R2.1 setup
+
+def setup(game: GameState, libraries: list[list[CardDef]], first_player: int | None) -> None:
+    for player, library in zip(game.players, libraries, strict=True):
+        player.deck = list(library)
+        shuffle(game, player.deck)                                        # R2.1.3
+    # R2.1.2 [ruling]: uniformly at random from the seed unless the caller fixes it.
+    first = randbelow(game, 2) if first_player is None else first_player
+    game.first_player = game.active = first
+    if game.events is not None:
+        event(game, "setup", first_player=first, heroes=[p.hero.code for p in game.players])
+    for player in game.players:
+        draw(game, player.index, game.ruleset.opening_hand)            # R2.1.3
+    second = 1 - first
+    push(game, ("mulligan", first), ("mulligan", second),                 # R2.1.4
+         ("setup_place", first), ("setup_place", second),                 # R2.1.5
+         ("setup_end",))                                                  # R2.1.6
 
 
-class TurnsMixin(CombatMixin):
-    # ------------------------------------------------------------ R2.1 setup
+def t_mulligan(game: GameState, player: int) -> None:
+    game.phase = "mulligan"
+    ask(game, "mulligan", player)
 
-    def _setup(self, libraries: list[list[CardDef]], first_player: int | None) -> None:
-        for player, library in zip(self.players, libraries, strict=True):
-            player.deck = list(library)
-            self._shuffle(player.deck)                                      # R2.1.3
-        # R2.1.2 [ruling]: uniformly at random from the seed unless the caller fixes it.
-        first = self._randbelow(2) if first_player is None else first_player
-        self.first_player = self.active = first
-        if self.events is not None:
-            self._event("setup", first_player=first,
-                        heroes=[p.hero.code for p in self.players])
-        for player in self.players:
-            self._draw(player.index, self.ruleset.opening_hand)            # R2.1.3
-        second = 1 - first
-        self._push(("mulligan", first), ("mulligan", second),             # R2.1.4
-                   ("setup_place", first), ("setup_place", second),       # R2.1.5
-                   ("setup_end",))                                         # R2.1.6
 
-    def _t_mulligan(self, player: int) -> None:
-        self.phase = "mulligan"
-        self._ask("mulligan", player)
+def answer_mulligan(game: GameState, decision: Decision, action: Action) -> None:
+    player = game.players[decision.player]
+    if action.kind == "mulligan":
+        player.marked.append(action.a)
+        ask(game, "mulligan", decision.player)
+        return
+    chosen = [player.hand[i] for i in sorted(player.marked)]
+    player.hand = [c for i, c in enumerate(player.hand) if i not in set(player.marked)]
+    player.deck[:0] = chosen                                   # bottom of the deck
+    player.marked = []
+    draw(game, player.index, game.ruleset.opening_hand - len(player.hand))
+    shuffle(game, player.deck)
+    opening = game.opening[player.index]
+    for card in player.hand:
+        opening[card.code] = opening.get(card.code, 0) + 1
+    if game.events is not None:
+        event(game, "mulligan", player=player.index, count=len(chosen))
 
-    def _answer_mulligan(self, decision: Decision, action: Action) -> None:
-        player = self.players[decision.player]
-        if action.kind == "mulligan":
-            player.marked.append(action.a)
-            self._ask("mulligan", decision.player)
-            return
-        chosen = [player.hand[i] for i in sorted(player.marked)]
-        player.hand = [c for i, c in enumerate(player.hand) if i not in set(player.marked)]
-        player.deck[:0] = chosen                                   # bottom of the deck
-        player.marked = []
-        self._draw(player.index, self.ruleset.opening_hand - len(player.hand))
-        self._shuffle(player.deck)
-        opening = self.opening[player.index]
-        for card in player.hand:
-            opening[card.code] = opening.get(card.code, 0) + 1
-        if self.events is not None:
-            self._event("mulligan", player=player.index, count=len(chosen))
 
-    def _t_setup_place(self, player: int) -> None:
-        self.phase = "setup"
-        self._ask("setup", player)
+def t_setup_place(game: GameState, player: int) -> None:
+    game.phase = "setup"
+    ask(game, "setup", player)
 
-    def _answer_setup(self, decision: Decision, action: Action) -> None:
-        if action.kind == "place":
-            self._place(decision.player, action.a, action.b)
-            self._ask("setup", decision.player)
 
-    def _t_setup_end(self) -> None:
-        self._started = True
-        if self.events is not None:
-            self._event("setup_end")
-        self._check_victory()
-        if self.result is None:
-            self._push(("turn_begin", self.first_player))
+def answer_setup(game: GameState, decision: Decision, action: Action) -> None:
+    if action.kind == "place":
+        place(game, decision.player, action.a, action.b)
+        ask(game, "setup", decision.player)
 
-    # ------------------------------------------------------------ R2.2 turns
 
-    def _t_turn_begin(self, index: int) -> None:
-        self.turn += 1
-        self.active = index
-        self.phase = "draw"
-        player = self.players[index]
-        first_turn = index == self.first_player and player.turns_taken == 0
-        player.turns_taken += 1
-        player.hero_skill_used = False
-        self.main_actions = 0
-        # "This turn" flags start afresh on both sides: a minion taken by mind control later
-        # this turn must not bring along what it did on its old controller's turn (R4.6).
-        for side in self.players:
-            for minion in side.minions:
-                if minion is not None:
-                    minion.attacks_left = 1 if minion.awake and side is player else 0
-                    minion.attacked = minion.reacted = minion.skill_used = False
-        if self.events is not None:
-            self._event("turn", turn=self.turn, player=index)
-        if player.skip_draw:                                   # R1.2: a skipped draw phase
-            player.skip_draw = False
-            player.graveyard.extend(player.display)
-            if self.events is not None:
-                self._event("draw_skipped", player=index, discarded=len(player.display))
+def t_setup_end(game: GameState) -> None:
+    game._started = True
+    if game.events is not None:
+        event(game, "setup_end")
+    check_victory(game)
+    if game.result is None:
+        push(game, ("turn_begin", game.first_player))
+
+
+# ------------------------------------------------------------ R2.2 turns
+
+def t_turn_begin(game: GameState, index: int) -> None:
+    game.turn += 1
+    game.active = index
+    game.phase = "draw"
+    player = game.players[index]
+    first_turn = index == game.first_player and player.turns_taken == 0
+    player.turns_taken += 1
+    player.hero_skill_used = False
+    game.main_actions = 0
+    # "This turn" flags start afresh on both sides: a minion taken by mind control later
+    # this turn must not bring along what it did on its old controller's turn (R4.6).
+    for side in game.players:
+        for minion in side.minions:
+            if minion is not None:
+                minion.attacks_left = 1 if minion.awake and side is player else 0
+                minion.attacked = minion.reacted = minion.skill_used = False
+    if game.events is not None:
+        event(game, "turn", turn=game.turn, player=index)
+    if player.skip_draw:                                   # R1.2: a skipped draw phase
+        player.skip_draw = False
+        player.graveyard.extend(player.display)
+        if game.events is not None:
+            event(game, "draw_skipped", player=index, discarded=len(player.display))
+        player.display = []
+    else:
+        if not first_turn:                                 # R2.2.1
+            draw(game, index, 1)
+        if player.display:                                 # R1.2
+            if game.events is not None:
+                event(game, "display_returned", player=index, count=len(player.display))
+            player.hand.extend(player.display)
             player.display = []
-        else:
-            if not first_turn:                                 # R2.2.1
-                self._draw(index, 1)
-            if player.display:                                 # R1.2
-                if self.events is not None:
-                    self._event("display_returned", player=index, count=len(player.display))
-                player.hand.extend(player.display)
-                player.display = []
-        rules = self.ruleset                                   # R2.2.2
-        player.energy = rules.first_turn_energy if first_turn else rules.energy_cap
-        self.phase = "main"
-        tasks = self._turn_triggers("turn_start", index)
-        tasks.append(("main",))
-        self._push_list(tasks)
+    rules = game.ruleset                                   # R2.2.2
+    player.energy = rules.first_turn_energy if first_turn else rules.energy_cap
+    game.phase = "main"
+    tasks = _turn_triggers(game, "turn_start", index)
+    tasks.append(("main",))
+    push_list(game, tasks)
 
-    def _t_main(self) -> None:
-        self.phase = "main"
-        self._ask("main", self.active)
 
-    def _answer_main(self, decision: Decision, action: Action) -> None:
-        player = decision.player
-        if action.kind == "end":
-            tasks = self._turn_triggers("turn_end", player)
-            tasks.append(("end_phase", player))
-            self._push_list(tasks)
-            return
-        self.main_actions += 1
-        self._push(("main",))
-        kind: str = action.kind
-        if kind == "attack":
-            self._do_attack(player, action)
-        elif kind == "place":
-            self._do_place(player, action)
-        elif kind == "awaken":
-            self._do_awaken(player, action)
-        elif kind == "skill":
-            self._do_skill(player, action)
-        elif kind == "item":
-            self._do_item(player, action)
-        elif kind == "hero_skill":
-            self._do_hero_skill(player, action)
-        else:
-            raise ValueError(f"unknown main-phase action {kind!r}")
+def t_main(game: GameState) -> None:
+    game.phase = "main"
+    ask(game, "main", game.active)
 
-    def _t_end_phase(self, index: int) -> None:
-        self.phase = "end"
-        player = self.players[index]
-        if len(player.hand) > self.ruleset.hand_limit:            # R2.2.4
-            self._ask("discard", index, resume=("end_phase", index))
-        elif len(player.display) > self.ruleset.display_limit:    # R2.2.4
-            self._ask("discard_display", index, resume=("end_phase", index))
-        else:
-            self._push(("turn_finish", index))
 
-    def _answer_discard(self, decision: Decision, action: Action) -> None:
-        player = self.players[decision.player]
-        zone = player.hand if action.kind == "discard" else player.display
-        card = zone.pop(action.a)
-        player.graveyard.append(card)
-        if self.events is not None:
-            self._event("discard", player=player.index, card=card.code)
-        self._push(decision.resume)
+def answer_main(game: GameState, decision: Decision, action: Action) -> None:
+    player = decision.player
+    if action.kind == "end":
+        tasks = _turn_triggers(game, "turn_end", player)
+        tasks.append(("end_phase", player))
+        push_list(game, tasks)
+        return
+    game.main_actions += 1
+    push(game, ("main",))
+    kind: str = action.kind
+    if kind == "attack":
+        do_attack(game, player, action)
+    elif kind == "place":
+        do_place(game, player, action)
+    elif kind == "awaken":
+        do_awaken(game, player, action)
+    elif kind == "skill":
+        do_skill(game, player, action)
+    elif kind == "item":
+        do_item(game, player, action)
+    elif kind == "hero_skill":
+        do_hero_skill(game, player, action)
+    else:
+        raise ValueError(f"unknown main-phase action {kind!r}")
 
-    def _t_turn_finish(self, index: int) -> None:
-        for player in self.players:                 # "this turn" effects end with the turn
-            for minion in player.minions:
-                if minion is not None:
-                    minion.turn_attack = 0
-                    minion.turn_granted.clear()
-                    minion.turn_removed.clear()
-        limit = self.ruleset.turn_limit                              # R2.2.6
-        if all(p.turns_taken >= limit for p in self.players):
-            self._finish(None, "turn_limit")
-            return
-        self._push(("turn_begin", 1 - index))
 
-    def _turn_triggers(self, trigger: str, active: int) -> list[tuple]:
-        tasks = []
-        for index in (active, 1 - active):
-            whose = ("own", "each") if index == active else ("enemy", "each")
-            for source, ability in self._passive_sources(index, trigger):
-                if ability["whose"] in whose:
-                    tasks.append(("ability", index, source, ability, -1))
-        return tasks
+def t_end_phase(game: GameState, index: int) -> None:
+    game.phase = "end"
+    player = game.players[index]
+    if len(player.hand) > game.ruleset.hand_limit:            # R2.2.4
+        ask(game, "discard", index, resume=("end_phase", index))
+    elif len(player.display) > game.ruleset.display_limit:    # R2.2.4
+        ask(game, "discard_display", index, resume=("end_phase", index))
+    else:
+        push(game, ("turn_finish", index))
+
+
+def answer_discard(game: GameState, decision: Decision, action: Action) -> None:
+    player = game.players[decision.player]
+    zone = player.hand if action.kind == "discard" else player.display
+    card = zone.pop(action.a)
+    player.graveyard.append(card)
+    if game.events is not None:
+        event(game, "discard", player=player.index, card=card.code)
+    push(game, decision.resume)
+
+
+def t_turn_finish(game: GameState, index: int) -> None:
+    for player in game.players:                 # "this turn" effects end with the turn
+        for minion in player.minions:
+            if minion is not None:
+                minion.turn_attack = 0
+                minion.turn_granted.clear()
+                minion.turn_removed.clear()
+    limit = game.ruleset.turn_limit                              # R2.2.6
+    if all(p.turns_taken >= limit for p in game.players):
+        finish(game, None, "turn_limit")
+        return
+    push(game, ("turn_begin", 1 - index))
+
+
+def _turn_triggers(game: GameState, trigger: str, active: int) -> list[tuple]:
+    tasks = []
+    for index in (active, 1 - active):
+        whose = ("own", "each") if index == active else ("enemy", "each")
+        for source, ability in passive_sources(game, index, trigger):
+            if ability["whose"] in whose:
+                tasks.append(("ability", index, source, ability, -1))
+    return tasks

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.core import GameCore
+from rules.engine.core import GameState
 from rules.engine.state import Minion
+from rules.engine.values import current_attack, keywords
 
 
 class MinionView:
@@ -27,7 +28,7 @@ class MinionView:
     __slots__ = ("slot", "owner", "awake", "card", "_game", "_minion", "_viewer", "_attack",
                  "_keywords")
 
-    def __init__(self, game: GameCore, owner: int, slot: int, minion: Minion, viewer: int):
+    def __init__(self, game: GameState, owner: int, slot: int, minion: Minion, viewer: int):
         self.slot = slot
         self.owner = owner
         self.awake = minion.awake
@@ -42,7 +43,7 @@ class MinionView:
         if self.card is None:
             return None
         if self._attack < 0:
-            self._attack = self._game._current_attack(self._minion)
+            self._attack = current_attack(self._game, self._minion)
         return self._attack
 
     @property
@@ -50,7 +51,7 @@ class MinionView:
         if self.card is None:
             return frozenset()
         if self._keywords is None:
-            self._keywords = frozenset(self._game._keywords(self._minion))
+            self._keywords = frozenset(keywords(self._game, self._minion))
         return self._keywords
 
     @property
@@ -67,7 +68,7 @@ class MinionView:
 
 
 class PlayerView:
-    def __init__(self, game: GameCore, player: int):
+    def __init__(self, game: GameState, player: int):
         self._game = game
         self.player = player
         self.opponent = 1 - player
@@ -113,7 +114,7 @@ class PlayerView:
             self._enemy_minions = self._board(self._game, self.opponent)
         return self._enemy_minions
 
-    def _board(self, game: GameCore, owner: int) -> tuple[MinionView | None, ...]:
+    def _board(self, game: GameState, owner: int) -> tuple[MinionView | None, ...]:
         return tuple(None if m is None else MinionView(game, owner, s, m, self.player)
                      for s, m in enumerate(game.players[owner].minions))
 

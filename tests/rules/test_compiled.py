@@ -93,12 +93,37 @@ def _declared(path: str, class_name: str) -> list[str]:
     return names
 
 
-def test_game_copy_knows_every_declared_attribute():
-    """Game.copy() copies by the STATE_ATTRIBUTES list (compiled classes have no __dict__): a
-    new attribute declared on GameCore must be listed there too."""
-    from rules.engine.core import STATE_ATTRIBUTES
+def _assigned(path: str, class_name: str, method: str) -> list[str]:
+    """The attributes a method of an engine class assigns on ``self`` (read from the source)."""
+    import ast
 
-    assert list(STATE_ATTRIBUTES) == _declared("rules/engine/core.py", "GameCore")
+    tree = ast.parse((REPO_ROOT / path).read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
+    func = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == method)
+    names = []
+    for node in ast.walk(func):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        names += [t.attr for t in targets if isinstance(t, ast.Attribute)
+                  and isinstance(t.value, ast.Name) and t.value.id == "self"]
+    return names
+
+
+def test_game_copy_knows_every_declared_attribute():
+    """Game.copy() copies every attribute of the state, each declared once in
+    GameState._init_state: compiled, by the names mypyc lists for the native class (it has no
+    __dict__); as plain Python, by the instance's __dict__. Both are exactly those."""
+    from rules.cardset import TEST_SET, load_card_set
+    from rules.engine.core import state_attributes
+    from rules.engine.game import Game
+
+    test_set = load_card_set(TEST_SET)
+    game = Game(test_set.cards, list(test_set.decks.values())[:2], seed=3)
+    declared = _assigned("rules/engine/core.py", "GameState", "_init_state")
+    assert sorted(state_attributes(game)) == sorted(declared)
+    clone = game.copy()
+    assert sorted(state_attributes(clone)) == sorted(declared)
+    assert clone.snapshot() == game.snapshot()
 
 
 def test_minion_and_player_copies_carry_every_field():
@@ -131,3 +156,23 @@ def test_minion_and_player_copies_carry_every_field():
                 assert after == before, name
                 if isinstance(before, (set, list)):
                     assert after is not before, name
+
+
+def test_a_build_dates_every_compiled_module_even_those_setuptools_left_alone(tmp_path):
+    """The engine compiles as one group: a module's own library is a stub that setuptools
+    leaves with its old date when only the group's shared code changed. After a build every
+    module is dated anew, so an edited module is not reported stale forever."""
+    import os
+
+    from rules.engine.loader import mark_built, stale_modules
+
+    engine = tmp_path / "rules" / "engine"
+    engine.mkdir(parents=True)
+    source, binary = engine / "game.py", engine / "game.cpython-311-x86_64-linux-gnu.so"
+    source.write_text("# the engine\n")
+    binary.write_bytes(b"")
+    os.utime(binary, (1_000, 1_000))                # the stub, untouched by the build
+    os.utime(source, (2_000, 2_000))                # edited since
+    assert stale_modules(tmp_path) == ["rules/engine/game.py"]
+    mark_built(tmp_path)
+    assert stale_modules(tmp_path) == []

@@ -19,7 +19,7 @@ import pytest
 from rules.agents import make_agent
 from rules.cardset import CORE_SET, CardSet, load_card_set
 from rules.engine import ATTRIBUTES, KEYWORDS, RARITIES, DeckList, Game
-from rules.engine.effects import card_matches
+from rules.engine.filters import card_matches
 from rules.engine.vocabulary import EFFECTS, PICKS, TRIGGERS
 
 HERO_PASSIVES = ("aura", "turn_start", "turn_end", "ally_dies")

@@ -1,0 +1,126 @@
+"""Moves shared by effects, combat and turns: triggered passives, deaths and what follows them
+(R2.3.8, R2.4: last words, ally-dies passives, replenish), and awakening (R4.4).
+
+Invariant: what a move sets off (abilities, replenish chances) is pushed as tasks, in the order
+the rules give, never run from here.
+"""
+
+from __future__ import annotations
+
+from rules.engine.actions import Action
+from rules.engine.core import (
+    HERO_UID,
+    Decision,
+    GameState,
+    ask,
+    board_changed,
+    event,
+    place,
+    push,
+    push_list,
+)
+from rules.engine.state import Minion
+from rules.engine.values import keywords
+
+
+def passive_sources(game: GameState, index: int, trigger: str, minions: bool = True,
+                    hero: bool = True) -> list[tuple[int, dict]]:
+    """(source uid, ability) in R2.3.9 order: minion passives left to right, then hero."""
+    player = game.players[index]
+    out = []
+    if minions:
+        for minion in player.minions:
+            if minion is not None:
+                for ability in minion.card.by_trigger.get(trigger, ()):
+                    if minion.awake or ability["sleeping"]:          # R4.7, R4.1
+                        out.append((minion.uid, ability))
+    if hero:
+        out.extend((HERO_UID, a) for a in player.hero.by_trigger.get(trigger, ()))
+    return out
+
+
+# ------------------------------------------------------------ deaths (R2.3.8, R2.4)
+
+def dying(game: GameState, p: int, s: int, restore: tuple | None = None):
+    """R4.3: a minion enters dying. Returns (player, slot, minion) if it was destroyed."""
+    minion = game.players[p].minions[s]
+    if "regenerate" in keywords(game, minion) and minion.regen_turn != game.turn:
+        minion.regen_turn = game.turn                                     # R4.10
+        if restore is not None:                    # R4.10: as before the combat
+            minion.perm_attack, minion.turn_attack = restore[0], restore[1]
+            minion.keywords, minion.turn_granted, minion.turn_removed = \
+                set(restore[2]), set(restore[3]), set(restore[4])
+        if game.events is not None:
+            event(game, "regenerate", player=p, slot=s, card=minion.card.code)
+        return None
+    game.players[p].minions[s] = None                                     # R2.3.8
+    game.players[p].graveyard.append(minion.card)
+    game._fallen[minion.uid] = minion.card
+    board_changed(game, minion.card)
+    if game.events is not None:
+        event(game, "destroyed", player=p, slot=s, card=minion.card.code)
+    return p, s, minion
+
+
+def death_key(game: GameState, spot: tuple[int, int]) -> tuple[int, int]:
+    """R2.4.4: the defending player's minions first, each side left to right."""
+    return (0 if spot[0] != game.active else 1, spot[1])
+
+
+def after_deaths(game: GameState, effect_order, replenish_order, first=()) -> None:
+    """Queue R2.4.1 replenish chances (instant), then after-death effects in order."""
+    tasks: list[tuple] = []
+    for p, s, minion in replenish_order:
+        if minion.awake:
+            game._owed[p] += 1
+            tasks.append(("replenish", p, s))
+    tasks.extend(first)
+    # [ruling R6.2] last words are not a passive (R2.3.9 lists them apart): a face-down
+    # minion's last words resolve too (ruleset option face_down_last_words), whereas its
+    # ally_dies passives are off (R4.1).
+    face_down = game.ruleset.face_down_last_words
+    for p, _s, minion in effect_order:
+        tasks.extend(("ability", p, src, a, -1)
+                     for src, a in passive_sources(game, p, "ally_dies", hero=False))
+        if minion.awake or face_down:
+            tasks.extend(("offer", p, minion.uid, a)
+                         for a in minion.card.by_trigger.get("last_words", ()))   # R4.5
+        tasks.extend(("ability", p, src, a, -1)
+                     for src, a in passive_sources(game, p, "ally_dies", minions=False))
+    push_list(game, tasks)
+
+
+def t_replenish(game: GameState, p: int, s: int) -> None:
+    if game.players[p].minions[s] is not None:
+        game._owed[p] -= 1
+        return
+    # Asked even with no minion card in hand (then only "pass" is legal): whether the question
+    # comes must not tell the enemy what the hand holds (hidden information).
+    ask(game, "replenish", p, (s,))
+
+
+def answer_replenish(game: GameState, decision: Decision, action: Action) -> None:
+    game._owed[decision.player] -= 1
+    if action.kind == "replenish":
+        place(game, decision.player, action.a, decision.data[0])
+        if game.events is not None:
+            event(game, "replenish", player=decision.player, slot=decision.data[0])
+
+
+# ------------------------------------------------------------ awakening (R4.4)
+
+def awaken(game: GameState, index: int, minion: Minion) -> None:
+    minion.awake = True
+    minion.public = True
+    minion.awake_turn = game.turn
+    # [ruling R6.5] a minion taken by mind control cannot attack on the turn it changed sides,
+    # even if it is awakened after it came over (unless mind_controlled_may_attack).
+    minion.attacks_left = 0 if minion.controlled_turn == game.turn \
+        and not game.ruleset.mind_controlled_may_attack else 1
+    awakened = game.awakened[index]
+    awakened[minion.card.code] = awakened.get(minion.card.code, 0) + 1
+    board_changed(game, minion.card)
+    if game.events is not None:
+        event(game, "awaken", player=index, card=minion.card.code)
+    push(game, *(("offer", index, minion.uid, a)
+                 for a in minion.card.by_trigger.get("awaken", ())))       # R4.4

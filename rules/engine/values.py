@@ -1,0 +1,273 @@
+"""What a minion is worth now and what an ability's numbers come to: keywords (R4.8–R4.10),
+attack values (R2.3.3–R2.3.4), auras (R4.7), amounts, counts and conditions.
+
+One module because these questions ask each other: an aura's condition counts minions by a
+filter that may ask for attack values, which ask the auras. Nothing here changes the game but
+the aura memo.
+
+Invariants: final attack is never below 0 (R2.3.4 ruling). Aura bonuses are worked out when
+asked (memoised only while nothing they depend on can have changed), never stored on the
+minions, so an aura ends the moment its source sleeps, leaves or its condition fails.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rules.engine.advantage import has_advantage
+from rules.engine.core import GameState, locate, sides
+from rules.engine.filters import card_matches
+from rules.engine.state import Minion
+
+_NOTHING: Final[list] = []
+_NO_KEYWORDS: Final[frozenset[str]] = frozenset()
+
+
+# ------------------------------------------------------------ attack values and keywords
+
+def keywords(game: GameState, minion: Minion) -> set[str] | frozenset[str]:
+    """The keywords a minion has now: printed and granted, less removed, plus auras.
+
+    [ruling R6.3] Keywords work while the minion sleeps: they are glossary terms of their own,
+    not passive skills (R4.1) — R4.10 regenerate explicitly keeps a sleeping minion sleeping,
+    and shield (R4.8) is read the same way for a face-down defender. Ruleset option
+    sleeping_keywords off: a sleeping minion has none."""
+    if not minion.awake and not game.ruleset.sleeping_keywords:
+        return _NO_KEYWORDS
+    have = minion.keywords
+    if minion.turn_granted or minion.turn_removed:
+        have = (have | minion.turn_granted) - minion.turn_removed
+    if game._auras:
+        granted = _aura_keywords(game, minion)
+        if granted:
+            have = have | set(granted)
+    return have
+
+
+def attack_mod(game: GameState, minion: Minion) -> int:
+    """Buffs minus debuffs (R2.3.4): permanent, this turn, and auras."""
+    mod = minion.perm_attack + minion.turn_attack
+    if game._auras:
+        mod += _aura_attack(game, minion)
+    return mod
+
+
+def current_attack(game: GameState, minion: Minion) -> int:
+    return max(0, minion.card.attack + attack_mod(game, minion))
+
+
+def final_attack(game: GameState, minion: Minion, against: str | None,
+                 against_shield: bool) -> int:
+    """R2.3.3–R2.3.4: printed × advantage multiplier + buffs − debuffs, at least 0."""
+    advantage = has_advantage(minion.card.attribute, against) and not against_shield
+    return max(0, minion.card.attack * (2 if advantage else 1) + attack_mod(game, minion))
+
+
+# ------------------------------------------------------------ filters, amounts, conditions
+
+def minion_matches(game: GameState, minion: Minion, flt: dict | None) -> bool:
+    if flt is None:
+        return True
+    # Attack and keywords are worked out (auras included) only when the filter asks.
+    attack = current_attack(game, minion) \
+        if "attack_min" in flt or "attack_max" in flt else None
+    have = keywords(game, minion) if "keyword" in flt else None
+    return card_matches(minion.card, flt, minion, attack, have)
+
+
+def amount(game: GameState, controller: int, value) -> int:
+    if isinstance(value, int):
+        return value
+    total = count(game, controller, value["count"]) * value["times"] + value["plus"]
+    return total if value["max"] is None else min(total, value["max"])
+
+
+def count(game: GameState, controller: int, spec: dict) -> int:
+    zone, flt = spec["zone"], spec["filter"]
+    total = 0
+    for p in sides(controller, spec["side"]):
+        if zone == "minions":
+            total += sum(1 for m in game.players[p].minions
+                         if m is not None and minion_matches(game, m, flt))
+        else:
+            cards = getattr(game.players[p], zone)
+            total += sum(1 for c in cards if card_matches(c, flt))
+    return total
+
+
+def condition(game: GameState, controller: int, cond: dict) -> bool:
+    if "count" in cond:
+        value = count(game, controller, cond["count"])
+    else:
+        who = controller if cond["hero_hp"] == "own" else 1 - controller
+        value = game.players[who].hp
+    low, high = cond.get("min"), cond.get("max")
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
+# ------------------------------------------------------------ auras (R4.7)
+#
+# What the auras reaching a minion give it (attack amounts, keywords granted: the only aura
+# effects) is worked out for the whole board at once and memoised, because agents and combat
+# ask about the same minions many times between changes. An aura whose effect depends on the
+# board alone (which minions, where, awake or not, their printed properties) keeps its part
+# until the board changes (``core.board_changed``); the other auras' part is kept for one state
+# step (``_tick`` moves with every action and task).
+
+def _aura_attack(game: GameState, minion: Minion) -> int:
+    """The attack the auras in force give ``minion`` now."""
+    if not _auras_in_force(game):
+        return 0
+    bonus = game._board_attack.get(minion.uid, 0)
+    if game._dynamic_auras:
+        _refresh_dynamic_part(game)
+        bonus += game._step_attack.get(minion.uid, 0)
+    return bonus
+
+
+def _aura_keywords(game: GameState, minion: Minion) -> list[str]:
+    """The keywords the auras in force grant ``minion`` now (repeats possible)."""
+    if not _auras_in_force(game):
+        return _NOTHING
+    granted = game._board_keywords.get(minion.uid, _NOTHING)
+    if game._dynamic_auras:
+        _refresh_dynamic_part(game)
+        more = game._step_keywords.get(minion.uid)
+        if more:
+            granted = granted + more
+    return granted
+
+
+def _auras_in_force(game: GameState) -> bool:
+    """Bring the board-only part up to date; False when no aura is in force — or while an
+    aura's own condition or amount is being worked out and asks about attack values: the answer
+    then comes from the cards alone instead of recursing forever."""
+    if game._aura_busy:
+        return False
+    if game._aura_key != game._board_version:
+        game._aura_key = game._board_version
+        if game._sources_key != game._aura_sources:
+            game._sources_key = game._aura_sources
+            _collect_auras(game)
+        game._board_attack, game._board_keywords = {}, {}
+        if game._static_auras:
+            _aura_table(game, game._static_auras, game._board_attack, game._board_keywords)
+    return bool(game._static_auras) or bool(game._dynamic_auras)
+
+
+def _refresh_dynamic_part(game: GameState) -> None:
+    if game._aura_tick != game._tick:
+        game._aura_tick = game._tick
+        game._step_attack, game._step_keywords = {}, {}
+        _aura_table(game, game._dynamic_auras, game._step_attack, game._step_keywords)
+
+
+def _collect_auras(game: GameState) -> None:
+    """The auras in force, as (controller, source uid, ability), split into those whose effect
+    depends on the board alone and the others."""
+    static: list[tuple[int, int, dict]] = []
+    dynamic: list[tuple[int, int, dict]] = []
+    for index, player in enumerate(game.players):
+        for ability in player.hero.by_trigger.get("aura", ()):
+            (static if _depends_on_board_only(ability) else dynamic).append(
+                (index, 0, ability))
+        for minion in player.minions:
+            if minion is not None:
+                for ability in minion.card.by_trigger.get("aura", ()):
+                    if minion.awake or ability["sleeping"]:
+                        (static if _depends_on_board_only(ability) else dynamic).append(
+                            (index, minion.uid, ability))
+    game._static_auras, game._dynamic_auras = static, dynamic
+
+
+def _aura_table(game: GameState, auras: list[tuple[int, int, dict]], attack: dict[int, int],
+                granted: dict[int, list[str]]) -> None:
+    """Add what these auras give to ``attack`` and ``granted`` (by minion uid). Each aura's
+    condition, reach and amount are worked out once, not per minion."""
+    game._aura_busy = True
+    try:
+        for index, source, ability in auras:
+            if ability["if"] is not None and not condition(game, index, ability["if"]):
+                continue
+            for effect in ability["effects"]:
+                target = effect["target"]
+                reached = [source] if target["pick"] == "self" \
+                    else _aura_reach(game, index, source, target)
+                if effect["do"] == "attack":
+                    # Counted here, still busy: a count that filters on attack must not ask
+                    # the auras again (that recursed without end).
+                    value = amount(game, index, effect["amount"])
+                    for uid in reached:
+                        attack[uid] = attack.get(uid, 0) + value
+                else:
+                    keyword = effect["keyword"]
+                    for uid in reached:
+                        have = granted.get(uid)
+                        if have is None:
+                            granted[uid] = [keyword]
+                        else:
+                            have.append(keyword)
+    finally:
+        game._aura_busy = False
+
+
+def _aura_reach(game: GameState, controller: int, source: int, target: dict) -> list[int]:
+    """The uids of the minions an aura's target reaches (its filter read on the card: a filter
+    on attack would recurse into the auras)."""
+    flt, pick, other = target["filter"], target["pick"], target["other"]
+    out: list[int] = []
+    if pick == "adjacent":
+        anchor = locate(game, source)
+        if anchor is None:
+            return out
+        p, s = anchor
+        minions = game.players[p].minions
+        for t in (s - 1, s + 1):
+            if 0 <= t < game.ruleset.slots:
+                minion = minions[t]
+                if minion is not None and _reached(minion, source, other, flt):
+                    out.append(minion.uid)
+        return out
+    leftmost, rightmost = pick == "leftmost", pick == "rightmost"
+    for p in sides(controller, target["side"]):
+        found = -1
+        for minion in game.players[p].minions:
+            if minion is not None and _reached(minion, source, other, flt):
+                found = minion.uid
+                if leftmost:
+                    break
+                if not rightmost:
+                    out.append(found)
+        if (leftmost or rightmost) and found != -1:
+            out.append(found)
+    return out
+
+
+def _reached(minion: Minion, source: int, other: bool, flt: dict | None) -> bool:
+    """Does an aura from ``source`` reach this minion (its filter read on the card)?"""
+    return not (other and minion.uid == source) \
+        and (flt is None or card_matches(minion.card, flt, minion))
+
+
+# Filter keys answered by the card or by ``awake`` alone: a count of minions filtered on these
+# changes only when the board does.
+_BOARD_FILTER_KEYS: Final = frozenset(
+    {"attribute", "rarity", "kind", "faction", "race", "cost_min", "cost_max", "awake"})
+
+
+def _depends_on_board_only(ability: dict) -> bool:
+    """Does what this aura gives depend on the board alone? True when its condition and amounts
+    are fixed or count minions by printed properties and ``awake``."""
+    cond = ability["if"]
+    if cond is not None and ("count" not in cond or not _counts_the_board(cond["count"])):
+        return False
+    for effect in ability["effects"]:
+        value = effect.get("amount", 0)
+        if not isinstance(value, int) and not _counts_the_board(value["count"]):
+            return False
+    return True
+
+
+def _counts_the_board(spec: dict) -> bool:
+    flt = spec["filter"]
+    return spec["zone"] == "minions" and (flt is None or _BOARD_FILTER_KEYS.issuperset(flt))
