@@ -1,5 +1,7 @@
-"""One handler per effect term of the vocabulary (``e_<term>``), and ``do_effect``, which
-runs the one an effect names.
+"""What each effect term does in a game: one handler per term (``e_<term>``), and
+``do_effect``, which runs the one an effect names (a direct call per term; a term registered
+with a ``handler`` of its own runs through that). The rest of a term — schema, description,
+example, rule id, English and Chinese text — is in ``effect_vocabulary.py``.
 
 Invariants: a handler receives the game, the controller, the source uid, the normalised
 effect, the uid of the other minion of the current combat (or -1) and, for targeted terms, the
@@ -24,6 +26,7 @@ from rules.engine.core import (
 )
 from rules.engine.filters import card_matches
 from rules.engine.moves import after_deaths, awaken, death_key, dying
+from rules.engine.terms import EFFECTS
 from rules.engine.values import amount
 
 # ------------------------------------------------------------ heroes and energy
@@ -336,4 +339,7 @@ def do_effect(game: GameState, do: str, controller: int, source: int, effect: di
     elif do == "skip_combat":
         e_skip_combat(game, controller, source, effect, other, targets)
     else:
-        raise ValueError(f"unknown effect term {do!r}")
+        term = EFFECTS.get(do)            # a term registered with a handler of its own
+        if term is None or term.handler is None:
+            raise ValueError(f"unknown effect term {do!r}")
+        term.handler(game, controller, source, effect, other, targets)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine.terms import EFFECTS, FILTER_FIELDS, TRIGGERS
+from rules.engine.effect_vocabulary import EFFECTS
+from rules.engine.terms import FILTER_FIELDS, TRIGGERS
 
 _DEFAULT_SIDE = {"self": "ally", "adjacent": "ally"}
 

@@ -4,10 +4,13 @@ condition an ability may use, with its fields, description, rule id and example.
 This is the single source of truth for the terms: the validator (``validation.py``), the
 normaliser (``normalise.py``), the rules-text generator (``text.py``) and the reference page
 (``reference.py``) all read these tables, so a term cannot exist in one and be missing in another.
+The effect terms are registered by ``effect_vocabulary.py``, each with its text in both
+languages (read ``EFFECTS`` from there, which guarantees they are all registered).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +38,32 @@ class Term:
     fields: dict[str, Field] = field(default_factory=dict)
     kinds: tuple[str, ...] = ()          # triggers: the card kinds that may carry it
     rule: str = ""                       # the RULES.md id the term implements, if any
+    # Effects only: its amounts and counts are never negative; its rules text in English and
+    # in Chinese (``(effect, ctx) -> clause``); and, for a term the engine's own dispatch does
+    # not know (a test's toy term), what it does: ``(game, controller, source, effect, other,
+    # targets) -> None``, as the handlers of rules/engine/effect_terms.py.
+    non_negative: bool = False
+    en: Callable[..., str] | None = None
+    zh: Callable[..., str] | None = None
+    handler: Callable[..., None] | None = None
+
+
+DUPLICATE_EFFECT = "effect term {name!r} is registered already"
+# Every effect term, by name, in the order registered (effect_vocabulary.py registers them all).
+EFFECTS: dict[str, Term] = {}
+
+
+def register_effect(term: Term) -> Term:
+    """Add an effect term; ValueError for a name already taken."""
+    if term.name in EFFECTS:
+        raise ValueError(DUPLICATE_EFFECT.format(name=term.name))
+    EFFECTS[term.name] = term
+    return term
+
+
+def unregister_effect(name: str) -> None:
+    """Remove an effect term (for tests that register a toy one)."""
+    EFFECTS.pop(name, None)
 
 
 SIDES = ("ally", "enemy", "any")
@@ -100,85 +129,6 @@ ABILITY_FIELDS: dict[str, Field] = {
                       doc="a passive that works even while its minion sleeps (R4.1)"),
 }
 
-EFFECTS: dict[str, Term] = {t.name: t for t in [
-    Term("damage_hero", "A hero loses HP.",
-         {"do": "damage_hero", "amount": 2},
-         fields={"amount": Field("amount", required=True),
-                 "hero": Field("enum", default="enemy", choices=HEROES)}, rule="R3.1"),
-    Term("heal_hero", "A hero gains HP, never above its card's HP.",
-         {"do": "heal_hero", "amount": 3},
-         fields={"amount": Field("amount", required=True),
-                 "hero": Field("enum", default="own", choices=HEROES)}),
-    Term("destroy", "Minions enter dying; regenerate still saves them.",
-         {"do": "destroy", "target": {"pick": "chosen", "side": "enemy",
-                                      "filter": {"attack_max": 3}}},
-         fields={"target": Field("target", required=True)}, rule="R4.3"),
-    Term("attack", "Change attack by `amount` (negative for a debuff), this turn or "
-         "permanently; in an aura, while the aura holds.",
-         {"do": "attack", "amount": -2, "target": "chosen", "duration": "turn"},
-         fields={"amount": Field("amount", required=True),
-                 "target": Field("target", required=True),
-                 "duration": Field("enum", default="permanent", choices=DURATIONS)},
-         rule="R2.3.4"),
-    Term("grant_keyword", "Give minions a keyword (any keyword of the registry).",
-         {"do": "grant_keyword", "keyword": "shield", "target": "self"},
-         fields={"keyword": Field("enum", required=True, choices=KEYWORDS),
-                 "target": Field("target", required=True),
-                 "duration": Field("enum", default="permanent", choices=DURATIONS)}),
-    Term("remove_keyword", "Take a keyword away from minions (printed or granted).",
-         {"do": "remove_keyword", "keyword": "regenerate", "target": "chosen"},
-         fields={"keyword": Field("enum", required=True, choices=KEYWORDS),
-                 "target": Field("target", required=True),
-                 "duration": Field("enum", default="permanent", choices=DURATIONS)}),
-    Term("draw", "A player draws cards (an empty deck costs 1 HP per card, R2.4.3).",
-         {"do": "draw", "count": 2},
-         fields={"count": Field("amount", required=True),
-                 "player": Field("enum", default="own", choices=PLAYERS)}, rule="R2.4.3"),
-    Term("discard", "A player discards cards from hand, at random or of their choice.",
-         {"do": "discard", "count": 1, "player": "enemy"},
-         fields={"count": Field("amount", required=True),
-                 "player": Field("enum", default="enemy", choices=PLAYERS),
-                 "pick": Field("enum", default="random", choices=("random", "chosen"))}),
-    Term("display", "Its controller puts hand cards matching `filter` into the display zone; "
-         "they come back after the next draw phase.",
-         {"do": "display", "count": 2, "filter": {"kind": "minion"}},
-         fields={"count": Field("amount", required=True),
-                 "filter": Field("filter", default=None),
-                 "pick": Field("enum", default="chosen", choices=("random", "chosen"))},
-         rule="R1.2"),
-    Term("skip_draw", "A player's next draw phase is skipped (display cards are discarded).",
-         {"do": "skip_draw", "player": "enemy"},
-         fields={"player": Field("enum", default="enemy", choices=PLAYERS)}, rule="R1.2"),
-    Term("return_to_hand", "Minions go back to their controller's hand.",
-         {"do": "return_to_hand", "target": {"pick": "chosen", "side": "enemy"}},
-         fields={"target": Field("target", required=True)}),
-    Term("summon", "Put minion cards from hand or deck into empty slots of its controller, "
-         "sleeping unless `awake`.",
-         {"do": "summon", "from": "deck", "filter": {"race": "dragon"}, "count": 1},
-         fields={"from": Field("enum", required=True, choices=SOURCES),
-                 "filter": Field("filter", default=None),
-                 "count": Field("amount", default=1),
-                 "awake": Field("bool", default=False)}),
-    Term("awaken", "Awaken sleeping allied minions for free; their awaken skills trigger.",
-         {"do": "awaken", "target": {"pick": "chosen", "side": "ally"}},
-         fields={"target": Field("target", required=True)}, rule="R4.4"),
-    Term("energy", "Its controller's energy changes this turn (never below 0).",
-         {"do": "energy", "amount": 2},
-         fields={"amount": Field("amount", required=True)}, rule="R2.2.2"),
-    Term("mind_control", "Take enemy minions into empty slots of your own for the rest of "
-         "the game.",
-         {"do": "mind_control", "target": {"pick": "chosen", "side": "enemy",
-                                           "filter": {"attack_max": 2}}},
-         fields={"target": Field("target", required=True)}, rule="R2.4.2"),
-    Term("skip_combat", "Only in combat_start: the combat is not resolved; these effects "
-         "resolve instead.",
-         {"do": "skip_combat", "effects": [{"do": "return_to_hand", "target": "combat_enemy"}]},
-         fields={"effects": Field("effects", required=True)}, rule="R2.3.6"),
-    Term("choose", "Its controller picks one of the options and resolves it.",
-         {"do": "choose", "options": [[{"do": "draw", "count": 1}],
-                                      [{"do": "energy", "amount": 1}]]},
-         fields={"options": Field("options", required=True)}, rule="R4.11"),
-]}
 
 TARGET_FIELDS: dict[str, Field] = {
     "pick": Field("enum", required=True, choices=PICKS, doc="which minions (see the picks)"),
@@ -232,7 +182,6 @@ CONDITION_FIELDS: dict[str, Field] = {
 # Fields that count things or cost energy: never negative.
 NON_NEGATIVE = {"cost", "count", "times", "max", "min", "cost_min", "cost_max", "attack_min",
                 "attack_max"}
-NON_NEGATIVE_AMOUNTS = {"damage_hero", "heal_hero", "draw", "discard", "display", "summon"}
 PASSIVE_TRIGGERS = ("aura", "turn_start", "turn_end", "combat_start", "after_win", "ally_dies")
 AURA_PICKS = ("self", "all", "adjacent", "leftmost", "rightmost")
 AURA_EFFECTS = ("attack", "grant_keyword")

@@ -19,7 +19,9 @@ PLURAL_PICKS = ("all", "adjacent")
 # "X gets ...", because "an enemy minion gets -2 attack" would not say who chooses it.
 SELECTED_PICKS = ("chosen", "random")
 
-MSG_NO_TEXT = "no {lang} text for {what} {name!r}: add it to rules/engine/text_{lang}.py"
+MSG_NO_TEXT = ("no {lang} text for {what} {name!r}: give it its text where it is defined "
+               "(an effect term: rules/engine/effect_vocabulary.py; a trigger: "
+               "rules/engine/text_{lang}.py)")
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,9 @@ Invariants: every clause function takes one normalised effect and returns a clau
 in lower case (unless it starts with a display name) and has no final full stop; only
 ``ability`` and ``sentence`` make sentences. Counts are pluralised by number ("a card",
 "2 cards"), attack changes always carry a sign ("+2", "-2").
+
+The clause of each effect term is defined with the term (``effect_vocabulary.py``,
+using the words here); this module joins them and makes the sentences.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rules.engine.keywords import keyword_names
+from rules.engine.terms import EFFECTS
 from rules.engine.text_base import (
     MSG_NO_TEXT,
     SELECTED_PICKS,
@@ -177,25 +181,11 @@ def condition(cond: Data, ctx: Ctx) -> str:
 # ---------------------------------------------------------------- effects
 
 
-def _signed(n: int) -> str:
+def signed(n: int) -> str:
     return f"{n:+d}"
 
 
-def _damage_hero(e: Data, ctx: Ctx) -> str:
-    n, tail = amount(e["amount"], ctx)
-    return f"deal {n} damage to {HEROES[e['hero']]}{tail}"
-
-
-def _heal_hero(e: Data, ctx: Ctx) -> str:
-    n, tail = amount(e["amount"], ctx)
-    return f"restore {n} HP to {HEROES[e['hero']]}{tail}"
-
-
-def _destroy(e: Data, ctx: Ctx) -> str:
-    return f"destroy {target(e['target'], ctx)}"
-
-
-def _for_minions(e: Data, ctx: Ctx, give: str, verbs: tuple[str, str], what: str) -> str:
+def for_minions(e: Data, ctx: Ctx, give: str, verbs: tuple[str, str], what: str) -> str:
     """'give X what' for selected minions, else 'X gets what' (or 'has' in an aura)."""
     t = e["target"]
     duration = "" if ctx.aura or e.get("duration") != "turn" else " this turn"
@@ -206,109 +196,14 @@ def _for_minions(e: Data, ctx: Ctx, give: str, verbs: tuple[str, str], what: str
     return f"{np} {verb} {what}{duration}"
 
 
-def _attack(e: Data, ctx: Ctx) -> str:
-    n, tail = amount(e["amount"], ctx, step=_signed)
-    verbs = ("have", "has") if ctx.aura else ("get", "gets")
-    return _for_minions(e, ctx, "give {np} {what}", verbs, f"{n:+d} attack") + tail
-
-
-def _grant_keyword(e: Data, ctx: Ctx) -> str:
-    verbs = ("have", "has") if ctx.aura else ("gain", "gains")
-    return _for_minions(e, ctx, "give {np} {what}", verbs, KEYWORDS[e["keyword"]])
-
-
-def _remove_keyword(e: Data, ctx: Ctx) -> str:
-    return _for_minions(e, ctx, "remove {what} from {np}", ("lose", "loses"),
-                        KEYWORDS[e["keyword"]])
-
-
-def _draw(e: Data, ctx: Ctx) -> str:
-    n, tail = amount(e["count"], ctx)
-    who = "draw" if e["player"] == "own" else "your opponent draws"
-    return f"{who} {quantity(n, ('card', 'cards'))}{tail}"
-
-
-def _discard(e: Data, ctx: Ctx) -> str:
-    n, tail = amount(e["count"], ctx)
-    random = e["pick"] == "random"
-    what = quantity(n, ("random card", "random cards") if random else ("card", "cards"))
-    if e["player"] == "own":
-        return f"discard {what}{tail}"
-    return f"your opponent discards {what}{'' if random else ' of their choice'}{tail}"
-
-
-def _display(e: Data, ctx: Ctx) -> str:
-    n, tail = amount(e["count"], ctx)
-    sg, pl = cards(e["filter"], ctx)
-    if e["pick"] == "random":
-        sg, pl = f"random {sg}", f"random {pl}"
-    return f"put {quantity(n, (sg, pl))} from your hand into your display zone{tail}"
-
-
-def _skip_draw(e: Data, ctx: Ctx) -> str:
-    if e["player"] == "own":
-        return "skip your next draw phase"
-    return "your opponent skips their next draw phase"
-
-
-def _return_to_hand(e: Data, ctx: Ctx) -> str:
-    if e["target"]["pick"] == "self":
-        return "return this minion to your hand"
-    where = "their owners' hands" if target_is_plural(e["target"]) else "its owner's hand"
-    return f"return {target(e['target'], ctx)} to {where}"
-
-
-def _summon(e: Data, ctx: Ctx) -> str:
-    n, tail = amount(e["count"], ctx)
-    minions = noun(e["filter"], MINION, False, ctx), noun(e["filter"], MINION, True, ctx)
-    awake = ", awakened" if e["awake"] else ""   # sleeping is how every minion enters (R2.1.5)
-    return f"summon {quantity(n, minions)} from your {e['from']}{awake}{tail}"
-
-
-def _awaken(e: Data, ctx: Ctx) -> str:
-    return f"awaken {target(e['target'], ctx)}"
-
-
-def _energy(e: Data, ctx: Ctx) -> str:
-    lose = split_amount(e["amount"]).sign < 0
-    # "lose 1 energy, and 1 more for each ..." unless the step goes the other way.
-    n, tail = amount(e["amount"], ctx, step=lambda s: str(abs(s)) if (s < 0) == lose
-                     else _signed(s))
-    return f"{'lose' if n < 0 else 'gain'} {abs(n)} energy this turn{tail}"
-
-
-def _mind_control(e: Data, ctx: Ctx) -> str:
-    return f"take control of {target(e['target'], ctx)}"
-
-
-def _skip_combat(e: Data, ctx: Ctx) -> str:
-    return f"skip the combat resolution; instead, {effects(e['effects'], ctx)}"
-
-
-def _choose(e: Data, ctx: Ctx) -> str:
-    # An option that has options of its own is bracketed, so its ';' cannot be misread.
-    options = [effects(option, ctx) for option in e["options"]]
-    options[0] = capitalise(options[0])
-    options = [f"({option})" if ";" in option else option for option in options]
-    return f"choose one — {'; '.join(options[:-1])}; or {options[-1]}"
-
-
-EFFECTS: dict[str, Callable[[Data, Ctx], str]] = {
-    "damage_hero": _damage_hero, "heal_hero": _heal_hero, "destroy": _destroy,
-    "attack": _attack, "grant_keyword": _grant_keyword, "remove_keyword": _remove_keyword,
-    "draw": _draw, "discard": _discard, "display": _display, "skip_draw": _skip_draw,
-    "return_to_hand": _return_to_hand, "summon": _summon, "awaken": _awaken, "energy": _energy,
-    "mind_control": _mind_control, "skip_combat": _skip_combat, "choose": _choose,
-}
-
-
 def effects(items: Iterable[Data], ctx: Ctx) -> str:
     """Effects in order, joined with 'then'; an aura's hold together, so they join with 'and'."""
     clauses = []
     for e in items:
-        if e["do"] not in EFFECTS:
+        term = EFFECTS.get(e["do"])
+        if term is None or term.en is None:
             raise NotImplementedError(MSG_NO_TEXT.format(lang="en", what="effect", name=e["do"]))
-        clauses.append(EFFECTS[e["do"]](e, ctx))
+        clauses.append(term.en(e, ctx))
     return join(clauses, "and") if ctx.aura else ", then ".join(clauses)
 
 

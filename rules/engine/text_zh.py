@@ -4,6 +4,9 @@ Invariants: clause functions take one normalised effect and return a clause with
 punctuation; only ``ability`` adds the full stop. Punctuation is full-width (，。：；（）), and
 the words are the rule book's own (唤醒技, 战死技, 主动技, 被动技, 展示区, 墓地, 濒死 ...). A
 counted amount is printed as X with its definition right after the clause: （X为…）.
+
+The clause of each effect term is defined with the term (``effect_vocabulary.py``,
+using the words here); this module joins them and makes the sentences.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rules.engine.keywords import keyword_names
+from rules.engine.terms import EFFECTS
 from rules.engine.text_base import MSG_NO_TEXT, SELECTED_PICKS, Ctx, Data, split_amount
 
 KEYWORDS = keyword_names("zh")        # the keyword registry's Chinese names (live)
@@ -147,23 +151,7 @@ def condition(cond: Data, ctx: Ctx) -> str:
 # ---------------------------------------------------------------- effects
 
 
-def _damage_hero(e: Data, ctx: Ctx) -> str:
-    n, note = amount(e["amount"], ctx)
-    each = "各" if e["hero"] == "both" else ""
-    return f"对{HEROES[e['hero']]}{each}造成{n}点伤害{note}"
-
-
-def _heal_hero(e: Data, ctx: Ctx) -> str:
-    n, note = amount(e["amount"], ctx)
-    each = "各" if e["hero"] == "both" else ""
-    return f"为{HEROES[e['hero']]}{each}恢复{n}点生命值{note}"
-
-
-def _destroy(e: Data, ctx: Ctx) -> str:
-    return f"破坏{target(e['target'], ctx)}"
-
-
-def _for_minions(e: Data, ctx: Ctx, what: str) -> str:
+def for_minions(e: Data, ctx: Ctx, what: str) -> str:
     """'使X…' for selected minions (someone picks them), 'X…' for fixed ones."""
     t = e["target"]
     duration = "本回合" if e.get("duration") == "turn" and not ctx.aura else ""
@@ -171,97 +159,14 @@ def _for_minions(e: Data, ctx: Ctx, what: str) -> str:
     return f"{give}{target(t, ctx)}{duration}{what}"
 
 
-def _attack(e: Data, ctx: Ctx) -> str:
-    n, note = amount(e["amount"], ctx, signed=True)
-    return _for_minions(e, ctx, f"攻击力{n}") + note
-
-
-def _grant_keyword(e: Data, ctx: Ctx) -> str:
-    verb = "拥有" if ctx.aura else "获得"
-    return _for_minions(e, ctx, verb + KEYWORDS[e["keyword"]])
-
-
-def _remove_keyword(e: Data, ctx: Ctx) -> str:
-    return _for_minions(e, ctx, "失去" + KEYWORDS[e["keyword"]])
-
-
-def _draw(e: Data, ctx: Ctx) -> str:
-    n, note = amount(e["count"], ctx)
-    return f"{'' if e['player'] == 'own' else '对方'}抽{n}张卡{note}"
-
-
-def _discard(e: Data, ctx: Ctx) -> str:
-    n, note = amount(e["count"], ctx)
-    who = "" if e["player"] == "own" else "对方"
-    how = "随机" if e["pick"] == "random" else "选择并"
-    return f"{who}{how}弃置{n}张手牌{note}"
-
-
-def _display(e: Data, ctx: Ctx) -> str:
-    n, note = amount(e["count"], ctx)
-    flt = e["filter"]
-    what = f"手牌中的{n}张{modifiers(flt)}{adjectives(flt, ctx)}{card_head(flt)}" if flt \
-        else f"{n}张手牌"
-    how = "随机将" if e["pick"] == "random" else "选择"
-    return f"{how}{what}置入展示区{note}"
-
-
-def _skip_draw(e: Data, ctx: Ctx) -> str:
-    return "跳过己方的下一个抽卡阶段" if e["player"] == "own" else "对方跳过下一个抽卡阶段"
-
-
-def _return_to_hand(e: Data, ctx: Ctx) -> str:
-    return f"将{target(e['target'], ctx)}返回手牌"
-
-
-def _summon(e: Data, ctx: Ctx) -> str:
-    n, note = amount(e["count"], ctx)
-    flt = e["filter"]
-    state = "唤醒" if e["awake"] else "沉睡"   # R2.1.5: placed minions sleep unless told
-    return (f"从{SOURCES[e['from']]}中将{n}张{modifiers(flt)}{adjectives(flt, ctx)}随从卡"
-            f"以{state}状态放置到空余的随从区{note}")
-
-
-def _awaken(e: Data, ctx: Ctx) -> str:
-    return f"唤醒{target(e['target'], ctx)}"
-
-
-def _energy(e: Data, ctx: Ctx) -> str:
-    n, note = amount(e["amount"], ctx, signed=True)
-    return f"本回合{'失去' if n.startswith('-') else '获得'}{n[1:]}点能量{note}"
-
-
-def _mind_control(e: Data, ctx: Ctx) -> str:
-    return f"获得{target(e['target'], ctx)}的控制权"
-
-
-def _skip_combat(e: Data, ctx: Ctx) -> str:
-    return f"跳过战斗结算，改为{effects(e['effects'], ctx)}"
-
-
-def _choose(e: Data, ctx: Ctx) -> str:
-    # An option that has options of its own is bracketed, so its '；' cannot be misread.
-    options = [effects(option, ctx) for option in e["options"]]
-    options = [f"（{option}）" if "；" in option else option for option in options]
-    return f"选择一项——{'；'.join(options[:-1])}；或{options[-1]}"
-
-
-EFFECTS: dict[str, Callable[[Data, Ctx], str]] = {
-    "damage_hero": _damage_hero, "heal_hero": _heal_hero, "destroy": _destroy,
-    "attack": _attack, "grant_keyword": _grant_keyword, "remove_keyword": _remove_keyword,
-    "draw": _draw, "discard": _discard, "display": _display, "skip_draw": _skip_draw,
-    "return_to_hand": _return_to_hand, "summon": _summon, "awaken": _awaken, "energy": _energy,
-    "mind_control": _mind_control, "skip_combat": _skip_combat, "choose": _choose,
-}
-
-
 def effects(items: Iterable[Data], ctx: Ctx) -> str:
     """Effects in order, joined with 然后; an aura's hold together, so they join with a comma."""
     clauses = []
     for e in items:
-        if e["do"] not in EFFECTS:
+        term = EFFECTS.get(e["do"])
+        if term is None or term.zh is None:
             raise NotImplementedError(MSG_NO_TEXT.format(lang="zh", what="effect", name=e["do"]))
-        clauses.append(EFFECTS[e["do"]](e, ctx))
+        clauses.append(term.zh(e, ctx))
     return "，".join(clauses) if ctx.aura else "，然后".join(clauses)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.basics import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
+from rules.engine.effect_vocabulary import EFFECTS
 from rules.engine.terms import (
     ABILITY_FIELDS,
     AMOUNT_FIELDS,
@@ -19,10 +20,8 @@ from rules.engine.terms import (
     AURA_PICKS,
     CONDITION_FIELDS,
     COUNT_FIELDS,
-    EFFECTS,
     FILTER_FIELDS,
     NON_NEGATIVE,
-    NON_NEGATIVE_AMOUNTS,
     PASSIVE_TRIGGERS,
     PICKS,
     PICKS_NEEDING_SOURCE_MINION,
@@ -143,7 +142,8 @@ class _Checker:
 
     def amount(self, path: str, value: Any) -> None:
         if isinstance(value, int) and not isinstance(value, bool):
-            if value < 0 and self.effect_name in NON_NEGATIVE_AMOUNTS:
+            term = EFFECTS.get(self.effect_name or "")
+            if value < 0 and term is not None and term.non_negative:
                 self.add(path, MSG_NEGATIVE)
             return
         if isinstance(value, Mapping):

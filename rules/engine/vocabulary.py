@@ -1,8 +1,9 @@
 """The effect vocabulary: what a card ability may say, as data.
 
 An ability is a JSON object ``{"trigger": ..., "effects": [...], ...}``. This module is the one
-import for the whole vocabulary: the registries of every term (``terms.py``), the validator
-(``validation.py``) and the normaliser (``normalise.py``).
+import for the whole vocabulary: the registries of every term (``terms.py``; the effect terms
+are defined in ``effect_vocabulary.py``), the validator (``validation.py``) and the normaliser
+(``normalise.py``).
 
 Invariants: ``validate_abilities`` returns every problem with a JSON-path-like location
 (``abilities[0].effects[1].amount``); ``normalise_abilities`` is only called on valid data and
@@ -10,6 +11,7 @@ returns plain dicts with every default filled in and every shorthand target expa
 """
 
 from rules.engine.basics import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
+from rules.engine.effect_vocabulary import EFFECTS
 from rules.engine.normalise import (
     normalise_abilities,
     normalise_effects,
@@ -24,11 +26,9 @@ from rules.engine.terms import (
     CONDITION_FIELDS,
     COUNT_FIELDS,
     DURATIONS,
-    EFFECTS,
     FILTER_FIELDS,
     HEROES,
     NON_NEGATIVE,
-    NON_NEGATIVE_AMOUNTS,
     PASSIVE_TRIGGERS,
     PICKS,
     PICKS_NEEDING_SOURCE_MINION,
@@ -97,7 +97,6 @@ __all__ = [
     "Field",
     "HEROES",
     "NON_NEGATIVE",
-    "NON_NEGATIVE_AMOUNTS",
     "PASSIVE_TRIGGERS",
     "PICKS",
     "PICKS_NEEDING_SOURCE_MINION",

@@ -69,8 +69,9 @@ def test_every_reference_example_has_text(lang: str) -> None:
 
 def test_every_term_has_words_in_both_languages() -> None:
     """A term added to the vocabulary without text fails here, not on a card page."""
+    for term in EFFECTS.values():
+        assert term.en is not None and term.zh is not None, term.name
     for module in (text_en, text_zh):
-        assert set(module.EFFECTS) == set(EFFECTS), module.__name__
         assert set(module.TRIGGERS) == set(TRIGGERS), module.__name__
 
 

@@ -1,0 +1,395 @@
+"""Every effect term of the vocabulary, each in one place: its schema (fields, defaults,
+choices), description, example and rule id, and its rules text in English and in Chinese.
+
+``effect(...)`` registers a term (``terms.register_effect``): the validator, the normaliser,
+the rules text and the vocabulary reference read the registry, so a term defined here is known
+everywhere. What the term does in a game is its handler, ``e_<term>`` in
+``rules/engine/effect_terms.py`` (compiled, called directly by ``do_effect``); a term registered
+with a ``handler`` of its own (a test's toy term) is run through that instead. How to add a term:
+docs/adding-terms.md.
+
+Invariants: a text function takes one normalised effect and returns a clause without final
+punctuation (``text_en`` and ``text_zh`` give the words they share and make the sentences);
+English clauses start in lower case unless they start with a display name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine import text_en as en
+from rules.engine import text_zh as zh
+from rules.engine.basics import KEYWORDS
+from rules.engine.terms import (
+    DURATIONS,
+    EFFECTS,
+    HEROES,
+    PLAYERS,
+    SOURCES,
+    Field,
+    Term,
+    register_effect,
+)
+from rules.engine.text_base import Ctx, Data, capitalise, split_amount, target_is_plural
+
+__all__ = ["EFFECTS", "effect"]
+
+
+def effect(name: str, doc: str, example: dict, **parts: Any) -> Term:
+    """Register the effect term ``name`` (``parts``: the other fields of ``Term``)."""
+    return register_effect(Term(name, doc, example, **parts))
+
+
+# ---------------------------------------------------------------- damage_hero
+
+def _damage_hero_en(e: Data, ctx: Ctx) -> str:
+    n, tail = en.amount(e["amount"], ctx)
+    return f"deal {n} damage to {en.HEROES[e['hero']]}{tail}"
+
+
+def _damage_hero_zh(e: Data, ctx: Ctx) -> str:
+    n, note = zh.amount(e["amount"], ctx)
+    each = "各" if e["hero"] == "both" else ""
+    return f"对{zh.HEROES[e['hero']]}{each}造成{n}点伤害{note}"
+
+
+effect("damage_hero", "A hero loses HP.",
+       {"do": "damage_hero", "amount": 2},
+       fields={"amount": Field("amount", required=True),
+               "hero": Field("enum", default="enemy", choices=HEROES)}, rule="R3.1",
+       non_negative=True, en=_damage_hero_en, zh=_damage_hero_zh)
+
+
+# ---------------------------------------------------------------- heal_hero
+
+def _heal_hero_en(e: Data, ctx: Ctx) -> str:
+    n, tail = en.amount(e["amount"], ctx)
+    return f"restore {n} HP to {en.HEROES[e['hero']]}{tail}"
+
+
+def _heal_hero_zh(e: Data, ctx: Ctx) -> str:
+    n, note = zh.amount(e["amount"], ctx)
+    each = "各" if e["hero"] == "both" else ""
+    return f"为{zh.HEROES[e['hero']]}{each}恢复{n}点生命值{note}"
+
+
+effect("heal_hero", "A hero gains HP, never above its card's HP.",
+       {"do": "heal_hero", "amount": 3},
+       fields={"amount": Field("amount", required=True),
+               "hero": Field("enum", default="own", choices=HEROES)},
+       non_negative=True, en=_heal_hero_en, zh=_heal_hero_zh)
+
+
+# ---------------------------------------------------------------- destroy
+
+def _destroy_en(e: Data, ctx: Ctx) -> str:
+    return f"destroy {en.target(e['target'], ctx)}"
+
+
+def _destroy_zh(e: Data, ctx: Ctx) -> str:
+    return f"破坏{zh.target(e['target'], ctx)}"
+
+
+effect("destroy", "Minions enter dying; regenerate still saves them.",
+       {"do": "destroy", "target": {"pick": "chosen", "side": "enemy",
+                                    "filter": {"attack_max": 3}}},
+       fields={"target": Field("target", required=True)}, rule="R4.3",
+       en=_destroy_en, zh=_destroy_zh)
+
+
+# ---------------------------------------------------------------- attack
+
+def _attack_en(e: Data, ctx: Ctx) -> str:
+    n, tail = en.amount(e["amount"], ctx, step=en.signed)
+    verbs = ("have", "has") if ctx.aura else ("get", "gets")
+    return en.for_minions(e, ctx, "give {np} {what}", verbs, f"{n:+d} attack") + tail
+
+
+def _attack_zh(e: Data, ctx: Ctx) -> str:
+    n, note = zh.amount(e["amount"], ctx, signed=True)
+    return zh.for_minions(e, ctx, f"攻击力{n}") + note
+
+
+effect("attack", "Change attack by `amount` (negative for a debuff), this turn or "
+       "permanently; in an aura, while the aura holds.",
+       {"do": "attack", "amount": -2, "target": "chosen", "duration": "turn"},
+       fields={"amount": Field("amount", required=True),
+               "target": Field("target", required=True),
+               "duration": Field("enum", default="permanent", choices=DURATIONS)},
+       rule="R2.3.4",
+       en=_attack_en, zh=_attack_zh)
+
+
+# ---------------------------------------------------------------- grant_keyword
+
+def _grant_keyword_en(e: Data, ctx: Ctx) -> str:
+    verbs = ("have", "has") if ctx.aura else ("gain", "gains")
+    return en.for_minions(e, ctx, "give {np} {what}", verbs, en.KEYWORDS[e["keyword"]])
+
+
+def _grant_keyword_zh(e: Data, ctx: Ctx) -> str:
+    verb = "拥有" if ctx.aura else "获得"
+    return zh.for_minions(e, ctx, verb + zh.KEYWORDS[e["keyword"]])
+
+
+effect("grant_keyword", "Give minions a keyword (any keyword of the registry).",
+       {"do": "grant_keyword", "keyword": "shield", "target": "self"},
+       fields={"keyword": Field("enum", required=True, choices=KEYWORDS),
+               "target": Field("target", required=True),
+               "duration": Field("enum", default="permanent", choices=DURATIONS)},
+       en=_grant_keyword_en, zh=_grant_keyword_zh)
+
+
+# ---------------------------------------------------------------- remove_keyword
+
+def _remove_keyword_en(e: Data, ctx: Ctx) -> str:
+    return en.for_minions(e, ctx, "remove {what} from {np}", ("lose", "loses"),
+                          en.KEYWORDS[e["keyword"]])
+
+
+def _remove_keyword_zh(e: Data, ctx: Ctx) -> str:
+    return zh.for_minions(e, ctx, "失去" + zh.KEYWORDS[e["keyword"]])
+
+
+effect("remove_keyword", "Take a keyword away from minions (printed or granted).",
+       {"do": "remove_keyword", "keyword": "regenerate", "target": "chosen"},
+       fields={"keyword": Field("enum", required=True, choices=KEYWORDS),
+               "target": Field("target", required=True),
+               "duration": Field("enum", default="permanent", choices=DURATIONS)},
+       en=_remove_keyword_en, zh=_remove_keyword_zh)
+
+
+# ---------------------------------------------------------------- draw
+
+def _draw_en(e: Data, ctx: Ctx) -> str:
+    n, tail = en.amount(e["count"], ctx)
+    who = "draw" if e["player"] == "own" else "your opponent draws"
+    return f"{who} {en.quantity(n, ('card', 'cards'))}{tail}"
+
+
+def _draw_zh(e: Data, ctx: Ctx) -> str:
+    n, note = zh.amount(e["count"], ctx)
+    return f"{'' if e['player'] == 'own' else '对方'}抽{n}张卡{note}"
+
+
+effect("draw", "A player draws cards (an empty deck costs 1 HP per card, R2.4.3).",
+       {"do": "draw", "count": 2},
+       fields={"count": Field("amount", required=True),
+               "player": Field("enum", default="own", choices=PLAYERS)}, rule="R2.4.3",
+       non_negative=True, en=_draw_en, zh=_draw_zh)
+
+
+# ---------------------------------------------------------------- discard
+
+def _discard_en(e: Data, ctx: Ctx) -> str:
+    n, tail = en.amount(e["count"], ctx)
+    random = e["pick"] == "random"
+    what = en.quantity(n, ("random card", "random en.cards") if random else ("card", "cards"))
+    if e["player"] == "own":
+        return f"discard {what}{tail}"
+    return f"your opponent discards {what}{'' if random else ' of their choice'}{tail}"
+
+
+def _discard_zh(e: Data, ctx: Ctx) -> str:
+    n, note = zh.amount(e["count"], ctx)
+    who = "" if e["player"] == "own" else "对方"
+    how = "随机" if e["pick"] == "random" else "选择并"
+    return f"{who}{how}弃置{n}张手牌{note}"
+
+
+effect("discard", "A player discards cards from hand, at random or of their choice.",
+       {"do": "discard", "count": 1, "player": "enemy"},
+       fields={"count": Field("amount", required=True),
+               "player": Field("enum", default="enemy", choices=PLAYERS),
+               "pick": Field("enum", default="random", choices=("random", "chosen"))},
+       non_negative=True, en=_discard_en, zh=_discard_zh)
+
+
+# ---------------------------------------------------------------- display
+
+def _display_en(e: Data, ctx: Ctx) -> str:
+    n, tail = en.amount(e["count"], ctx)
+    sg, pl = en.cards(e["filter"], ctx)
+    if e["pick"] == "random":
+        sg, pl = f"random {sg}", f"random {pl}"
+    return f"put {en.quantity(n, (sg, pl))} from your hand into your display zone{tail}"
+
+
+def _display_zh(e: Data, ctx: Ctx) -> str:
+    n, note = zh.amount(e["count"], ctx)
+    flt = e["filter"]
+    what = f"手牌中的{n}张{zh.modifiers(flt)}{zh.adjectives(flt, ctx)}{zh.card_head(flt)}" if flt \
+        else f"{n}张手牌"
+    how = "随机将" if e["pick"] == "random" else "选择"
+    return f"{how}{what}置入展示区{note}"
+
+
+effect("display", "Its controller puts hand cards matching `filter` into the display zone; "
+       "they come back after the next draw phase.",
+       {"do": "display", "count": 2, "filter": {"kind": "minion"}},
+       fields={"count": Field("amount", required=True),
+               "filter": Field("filter", default=None),
+               "pick": Field("enum", default="chosen", choices=("random", "chosen"))},
+       rule="R1.2",
+       non_negative=True, en=_display_en, zh=_display_zh)
+
+
+# ---------------------------------------------------------------- skip_draw
+
+def _skip_draw_en(e: Data, ctx: Ctx) -> str:
+    if e["player"] == "own":
+        return "skip your next draw phase"
+    return "your opponent skips their next draw phase"
+
+
+def _skip_draw_zh(e: Data, ctx: Ctx) -> str:
+    return "跳过己方的下一个抽卡阶段" if e["player"] == "own" else "对方跳过下一个抽卡阶段"
+
+
+effect("skip_draw", "A player's next draw phase is skipped (display cards are discarded).",
+       {"do": "skip_draw", "player": "enemy"},
+       fields={"player": Field("enum", default="enemy", choices=PLAYERS)}, rule="R1.2",
+       en=_skip_draw_en, zh=_skip_draw_zh)
+
+
+# ---------------------------------------------------------------- return_to_hand
+
+def _return_to_hand_en(e: Data, ctx: Ctx) -> str:
+    if e["target"]["pick"] == "self":
+        return "return this minion to your hand"
+    where = "their owners' hands" if target_is_plural(e["target"]) else "its owner's hand"
+    return f"return {en.target(e['target'], ctx)} to {where}"
+
+
+def _return_to_hand_zh(e: Data, ctx: Ctx) -> str:
+    return f"将{zh.target(e['target'], ctx)}返回手牌"
+
+
+effect("return_to_hand", "Minions go back to their controller's hand.",
+       {"do": "return_to_hand", "target": {"pick": "chosen", "side": "enemy"}},
+       fields={"target": Field("target", required=True)},
+       en=_return_to_hand_en, zh=_return_to_hand_zh)
+
+
+# ---------------------------------------------------------------- summon
+
+def _summon_en(e: Data, ctx: Ctx) -> str:
+    n, tail = en.amount(e["count"], ctx)
+    flt = e["filter"]
+    minions = en.noun(flt, en.MINION, False, ctx), en.noun(flt, en.MINION, True, ctx)
+    awake = ", awakened" if e["awake"] else ""   # sleeping is how every minion enters (R2.1.5)
+    return f"summon {en.quantity(n, minions)} from your {e['from']}{awake}{tail}"
+
+
+def _summon_zh(e: Data, ctx: Ctx) -> str:
+    n, note = zh.amount(e["count"], ctx)
+    flt = e["filter"]
+    state = "唤醒" if e["awake"] else "沉睡"   # R2.1.5: placed minions sleep unless told
+    return (f"从{zh.SOURCES[e['from']]}中将{n}张{zh.modifiers(flt)}{zh.adjectives(flt, ctx)}随从卡"
+            f"以{state}状态放置到空余的随从区{note}")
+
+
+effect("summon", "Put minion cards from hand or deck into empty slots of its controller, "
+       "sleeping unless `awake`.",
+       {"do": "summon", "from": "deck", "filter": {"race": "dragon"}, "count": 1},
+       fields={"from": Field("enum", required=True, choices=SOURCES),
+               "filter": Field("filter", default=None),
+               "count": Field("amount", default=1),
+               "awake": Field("bool", default=False)},
+       non_negative=True, en=_summon_en, zh=_summon_zh)
+
+
+# ---------------------------------------------------------------- awaken
+
+def _awaken_en(e: Data, ctx: Ctx) -> str:
+    return f"awaken {en.target(e['target'], ctx)}"
+
+
+def _awaken_zh(e: Data, ctx: Ctx) -> str:
+    return f"唤醒{zh.target(e['target'], ctx)}"
+
+
+effect("awaken", "Awaken sleeping allied minions for free; their awaken skills trigger.",
+       {"do": "awaken", "target": {"pick": "chosen", "side": "ally"}},
+       fields={"target": Field("target", required=True)}, rule="R4.4",
+       en=_awaken_en, zh=_awaken_zh)
+
+
+# ---------------------------------------------------------------- energy
+
+def _energy_en(e: Data, ctx: Ctx) -> str:
+    lose = split_amount(e["amount"]).sign < 0
+    # "lose 1 energy, and 1 more for each ..." unless the step goes the other way.
+    n, tail = en.amount(e["amount"], ctx, step=lambda s: str(abs(s)) if (s < 0) == lose
+                        else en.signed(s))
+    return f"{'lose' if n < 0 else 'gain'} {abs(n)} energy this turn{tail}"
+
+
+def _energy_zh(e: Data, ctx: Ctx) -> str:
+    n, note = zh.amount(e["amount"], ctx, signed=True)
+    return f"本回合{'失去' if n.startswith('-') else '获得'}{n[1:]}点能量{note}"
+
+
+effect("energy", "Its controller's energy changes this turn (never below 0).",
+       {"do": "energy", "amount": 2},
+       fields={"amount": Field("amount", required=True)}, rule="R2.2.2",
+       en=_energy_en, zh=_energy_zh)
+
+
+# ---------------------------------------------------------------- mind_control
+
+def _mind_control_en(e: Data, ctx: Ctx) -> str:
+    return f"take control of {en.target(e['target'], ctx)}"
+
+
+def _mind_control_zh(e: Data, ctx: Ctx) -> str:
+    return f"获得{zh.target(e['target'], ctx)}的控制权"
+
+
+effect("mind_control", "Take enemy minions into empty slots of your own for the rest of "
+       "the game.",
+       {"do": "mind_control", "target": {"pick": "chosen", "side": "enemy",
+                                         "filter": {"attack_max": 2}}},
+       fields={"target": Field("target", required=True)}, rule="R2.4.2",
+       en=_mind_control_en, zh=_mind_control_zh)
+
+
+# ---------------------------------------------------------------- skip_combat
+
+def _skip_combat_en(e: Data, ctx: Ctx) -> str:
+    return f"skip the combat resolution; instead, {en.effects(e['effects'], ctx)}"
+
+
+def _skip_combat_zh(e: Data, ctx: Ctx) -> str:
+    return f"跳过战斗结算，改为{zh.effects(e['effects'], ctx)}"
+
+
+effect("skip_combat", "Only in combat_start: the combat is not resolved; these effects "
+       "resolve instead.",
+       {"do": "skip_combat", "effects": [{"do": "return_to_hand", "target": "combat_enemy"}]},
+       fields={"effects": Field("effects", required=True)}, rule="R2.3.6",
+       en=_skip_combat_en, zh=_skip_combat_zh)
+
+
+# ---------------------------------------------------------------- choose
+
+def _choose_en(e: Data, ctx: Ctx) -> str:
+    # An option that has options of its own is bracketed, so its ';' cannot be misread.
+    options = [en.effects(option, ctx) for option in e["options"]]
+    options[0] = capitalise(options[0])
+    options = [f"({option})" if ";" in option else option for option in options]
+    return f"choose one — {'; '.join(options[:-1])}; or {options[-1]}"
+
+
+def _choose_zh(e: Data, ctx: Ctx) -> str:
+    # An option that has options of its own is bracketed, so its '；' cannot be misread.
+    options = [zh.effects(option, ctx) for option in e["options"]]
+    options = [f"（{option}）" if "；" in option else option for option in options]
+    return f"选择一项——{'；'.join(options[:-1])}；或{options[-1]}"
+
+
+effect("choose", "Its controller picks one of the options and resolves it.",
+       {"do": "choose", "options": [[{"do": "draw", "count": 1}],
+                                    [{"do": "energy", "amount": 1}]]},
+       fields={"options": Field("options", required=True)}, rule="R4.11",
+       en=_choose_en, zh=_choose_zh)
