@@ -11,7 +11,7 @@ so what a candidate is told never depends on the order candidates were asked in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from rules.balance_search.evaluate import EvalTask, Evaluator, Tally, relevant
@@ -87,12 +87,3 @@ class Evaluations:
 
     def tallies(self, moves: Candidate, blocks: int) -> dict[Matchup, Tally]:
         return {m: self.tally(moves, m, blocks) for m in self.matchups}
-
-    def blocks_of(self, moves: Candidate) -> int:
-        """How many blocks every matchup of the candidate has (0 if one has none)."""
-        return min(len(self.blocks.get(self.key(moves, m), ())) for m in self.matchups)
-
-
-def rates_of(tallies: Mapping[Matchup, Tally]) -> dict[Matchup, float]:
-    """Each matchup's win rate of deck a (draws count as not-wins; 0.5 with no games)."""
-    return {m: (t.wins / t.completed if t.completed else 0.5) for m, t in tallies.items()}

@@ -13,7 +13,7 @@ mutates its inputs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,10 +56,6 @@ class Move:
 
 
 Candidate = tuple[Move, ...]   # sorted, at most one move per slot; () is "no change"
-
-
-def candidate_of(moves: Iterable[Move]) -> Candidate:
-    return tuple(sorted(set(moves)))
 
 
 def candidate_patch(candidate: Candidate, name: str) -> Patch:
