@@ -7,8 +7,8 @@ before it (and none calling back up):
 (keywords, attack values, auras, amounts and conditions) → ``targets`` (target candidates,
 usable abilities) → ``moves`` (deaths, replenish, awaken: shared by effects, combat and turns)
 → ``legal`` (legal actions) → ``effect_terms`` (one handler per effect term) → ``effects``
-(abilities, target selection, main-phase plays) → ``combat`` → ``turns`` → ``game`` (``Game``:
-the public API, the task loop and its dispatch).
+(abilities, main-phase plays) → ``combat`` → ``turns`` → ``view`` (what one player may see)
+→ ``game`` (``Game``: the public API, the task loop and its dispatch).
 
 Everything that happens is a *task* — a plain tuple ``(name, *args)`` pushed on ``_stack`` and
 run by ``game.Game`` — so a lower module asks for work of a higher one by pushing a task, never

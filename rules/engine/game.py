@@ -34,7 +34,7 @@ from rules.engine.effects import (
     t_offer,
     t_to_graveyard,
 )
-from rules.engine.legal import legal_for
+from rules.engine.legal import legal_actions
 from rules.engine.moves import answer_replenish, t_replenish
 from rules.engine.state import Player
 from rules.engine.targets import answer_target
@@ -130,11 +130,7 @@ class Game(GameState):
         return None if self.decision is None else self.decision.player
 
     def legal_actions(self) -> list[Action]:
-        if self.decision is None:
-            return []
-        if self._legal is None:
-            self._legal = legal_for(self, self.decision)
-        return self._legal
+        return legal_actions(self)
 
     def apply(self, action: Action | Mapping | Sequence, check: bool = True) -> None:
         """Play one action of the player to move, then resolve until the next decision."""

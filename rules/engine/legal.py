@@ -76,6 +76,17 @@ def first_copies(cards: list[CardDef], kind: str | None = None) -> list[int]:
     return out
 
 
+def legal_actions(game: GameState) -> list[Action]:
+    """The legal actions of the player to move (``game.decision``), kept until the game
+    moves on."""
+    decision = game.decision
+    if decision is None:
+        return []
+    if game._legal is None:
+        game._legal = legal_for(game, decision)
+    return game._legal
+
+
 def legal_for(game: GameState, decision: Decision) -> list[Action]:
     kind = decision.kind
     if kind == "main":

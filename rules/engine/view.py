@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.core import GameState
+from rules.engine.legal import legal_actions
 from rules.engine.state import Minion
 from rules.engine.values import current_attack, keywords
 
@@ -126,9 +127,10 @@ class PlayerView:
         return dict(sorted(counts.items()))
 
     def legal_actions(self):
-        if self._game.to_move != self.player:
+        decision = self._game.decision
+        if decision is None or decision.player != self.player:
             return []
-        return self._game.legal_actions()
+        return legal_actions(self._game)
 
     def to_dict(self) -> dict[str, Any]:
         return {
