@@ -82,6 +82,8 @@ def card_panel(request: HttpRequest, draft: Draft) -> dict:
         cards = cards.filter(Q(attribute=attribute) | Q(kind="item"))
     # The rows show a few columns: no joins, no abilities or rules text to decode.
     cards = list(cards.select_related(None).only(*INDEX_FIELDS)[:CARD_RESULTS + 1])
-    rows = [(card, draft.cards.get(card.code, 0), dom_id(card.code))
+    rows = [(card, draft.cards.get(card.code, 0) + sum(p.get(card.code, 0)
+                                                       for p in draft.piles.values()),
+             dom_id(card.code))
             for card in cards[:CARD_RESULTS]]
     return {**context, "results": rows, "more": len(cards) > CARD_RESULTS}
