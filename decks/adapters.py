@@ -13,7 +13,7 @@ from rules.formats import FormatDataError, Named, format_from_rules
 from rules.formats import Game as GameSpec
 
 # updated_at versions the card image URL (the hover preview), so a changed card's is refetched.
-INDEX_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp",
+INDEX_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp", "engine",
                 "attribute", "updated_at")
 
 
