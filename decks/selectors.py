@@ -156,6 +156,13 @@ class DeckView:
         return not self.problems
 
     @property
+    def hero_pile_name(self) -> str:
+        """The name of the format's hero pile ("Avatar") in the page's language; "" when a
+        format in piles has none (its heroes are inside the deck) or for a one-list format."""
+        pile = self.rules.hero_pile if self.rules is not None else None
+        return pile.name(card_lang()) if pile is not None else ""
+
+    @property
     def total_size(self) -> int:
         """Cards in every pile, the hero slot of a format in piles included."""
         size = self.draft.size + sum(sum(p.values()) for p in self.draft.piles.values())
@@ -247,6 +254,7 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
     """Every version, newest first, each with what changed from the one before."""
     versions = list(deck.versions.select_related("created_by").order_by("number"))
     codes = {c for v in versions for c in v.cards} | {v.hero_code for v in versions}
+    codes |= {c for v in versions for pile in (v.piles or {}).values() for c in pile}
     names = dict(Card.objects.filter(code__in=codes).values_list(
         "code", "name_zh" if card_lang() == "zh" else "name_en"))
     rows: list[VersionRow] = []
@@ -268,8 +276,14 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
                                                                 new=version.format_code))
             if previous.description != version.description:
                 other.append(_("description edited"))
-        rows.append(VersionRow(version, card_changes(old, version.cards,
-                                                     lambda c: names.get(c) or c), other))
+        changes = card_changes(old, version.cards, lambda c: names.get(c) or c)
+        old_piles = (previous.piles or {}) if previous else {}
+        new_piles = version.piles or {}
+        for pile in sorted(set(old_piles) | set(new_piles)):
+            # A pile's changes name it: "+1 Windy Hill · atlas".
+            changes += card_changes(old_piles.get(pile, {}), new_piles.get(pile, {}),
+                                    lambda c, pile=pile: f"{names.get(c) or c} · {pile}")
+        rows.append(VersionRow(version, changes, other))
         previous = version
     return rows[::-1]
 

@@ -301,3 +301,37 @@ def test_a_deck_of_another_game_cannot_be_simulated(rule_books, alice, client):
     assert "cannot be simulated" in response.content.decode()
     form = client.get("/simulations/new/").content.decode()
     assert deck.uid not in form
+
+
+def test_history_names_the_pile_of_each_change(rule_books, alice):
+    from decks.selectors import deck_history
+
+    deck = deck_create(owner=alice, draft=_sorcery_draft())
+    deck_save(deck=deck, by=alice, draft=_sorcery_draft(
+        piles={"atlas": {**_sorcery_draft().piles["atlas"], "SC-T06": 1}}))
+    latest = deck_history(deck=deck)[0]
+    assert [(c.delta, c.label) for c in latest.changes] == [(1, "Sunken Spire · atlas")]
+
+
+def test_validate_deck_command_reads_a_text_list_in_piles(rule_books, tmp_path, capsys):
+    path = tmp_path / "deck.txt"
+    path.write_text("Format: sorcery\nHero: SC-A01\n4x SC-S01\nPile: atlas\n4x SC-T01\n",
+                    "utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        call_command("validate_deck", str(path))
+    assert exit_.value.code == 1
+    out = capsys.readouterr().out
+    assert "pile_too_small, SCR.spellbook" in out and "pile_too_small, SCR.atlas" in out
+
+
+def test_deck_page_and_print_sheet_of_a_deck_in_piles(rule_books, alice, client):
+    deck = deck_create(owner=alice, draft=_sorcery_draft(visibility="public"))
+    page = client.get(f"/decks/{deck.uid}/").content.decode()
+    assert "Avatar: " in page and "HP" not in page.split("hero-line")[1][:400]
+    sheet = client.get(f"/decks/{deck.uid}/print/").content.decode()
+    assert 'data-pile="Atlas"' in sheet and "Windy Hill" in sheet
+    duel = deck_create(owner=alice, draft=Draft(
+        name="DW", format_code="duwushi", cards={"DW-H01": 2, "DW-I01": 2}))
+    client.force_login(alice)
+    duel_page = client.get(f"/decks/{duel.uid}/").content.decode()
+    assert 'class="hero-line"' not in duel_page   # heroes are inside this deck
