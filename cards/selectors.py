@@ -70,7 +70,8 @@ def card_order(cards: QuerySet[Card], order: str = "code") -> QuerySet[Card]:
 
 def card_defs(cards: Iterable[Card] | None = None) -> dict[str, CardDef]:
     """``{code: CardDef}`` for the given rows, or for every card in the catalogue."""
-    return {card.code: card_to_def(card) for card in (card_rows() if cards is None else cards)}
+    rows = card_rows().filter(engine=True) if cards is None else cards
+    return {card.code: card_to_def(card) for card in rows}
 
 
 def kind_labels(cards: Iterable[Card], lang: str) -> dict[str, str]:
@@ -119,8 +120,9 @@ def card_data_version(*, cards: Iterable[Card] | None = None) -> str:
     added or removed), not when rows are re-saved or derived text is refreshed, so a
     simulation run can record which card data it was played with.
     """
-    rows = card_rows().order_by("code") if cards is None else sorted(cards,
-                                                                     key=lambda c: c.code)
+    # The engine's cards only: another game's sample set leaves the version as it was.
+    rows = card_rows().filter(engine=True).order_by("code") if cards is None else sorted(
+        cards, key=lambda c: c.code)
     digest = hashlib.sha256()
     for card in rows:
         line = json.dumps(card_to_data(card), sort_keys=True, ensure_ascii=False,

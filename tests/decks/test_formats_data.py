@@ -335,3 +335,13 @@ def test_deck_page_and_print_sheet_of_a_deck_in_piles(rule_books, alice, client)
     client.force_login(alice)
     duel_page = client.get(f"/decks/{duel.uid}/").content.decode()
     assert 'class="hero-line"' not in duel_page   # heroes are inside this deck
+
+
+def test_sample_sets_leave_the_engine_catalogue_version_as_it_was(catalogue):
+    """Loading another game's cards changes nothing the simulations freeze."""
+    from cards.selectors import card_data_version, card_defs
+
+    before = card_data_version()
+    call_command("load_formats", str(GAMES / "sorcery.yaml"), stdout=None)
+    assert card_data_version() == before
+    assert "SC-S01" not in card_defs()
