@@ -169,7 +169,9 @@ def test_the_data_migration_puts_existing_entries_in_the_main_pile():
     card = apps.get_model("cards", "Card").objects.create(
         code="O-1", card_set=card_set, kind="item", name_en="Old Item", name_zh="旧道具",
         rarity="N", cost=1)
-    fmt = apps.get_model("decks", "Format").objects.get(code="standard")
+    # A flushed test database has lost the migrations' rows: make the format if need be.
+    fmt, _ = apps.get_model("decks", "Format").objects.get_or_create(
+        code="standard", defaults={"name": "Standard"})
     deck = apps.get_model("decks", "Deck").objects.create(owner=user, name="Old", format=fmt,
                                                           uid="olddeck00001")
     apps.get_model("decks", "DeckEntry").objects.create(deck=deck, card=card, count=2)
