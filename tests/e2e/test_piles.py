@@ -58,15 +58,24 @@ def test_building_a_spellbook_and_atlas_deck_shows_its_validation(site, browser)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "piles-atlas-short.png"), full_page=True)
 
+    def in_deck(name: str):
+        """The card panel's count of a card: it refreshes after each change (wait for it
+        before the next click, as a person would see it)."""
+        button = page.get_by_role("button", name=f"Add one {name}", exact=True)
+        return page.locator(".card-row", has=button).locator(".in-deck span").first
+
     # A site from the card panel goes to the atlas: the deck is legal.
+    expect(in_deck("Salt Flat")).to_have_text("3")
     page.get_by_role("button", name="Add one Salt Flat", exact=True).click()
     expect(page.get_by_test_id("pile-count-atlas")).to_have_text("20 / ≥ 20")
+    expect(in_deck("Salt Flat")).to_have_text("4")
     expect(page.locator("#legality")).to_contain_text("This deck follows every rule of "
                                                       "Sorcery constructed.")
 
     # A fifth ordinary spell goes to the spellbook and breaks the copy limit by rarity.
     page.get_by_role("button", name="Add one Pebble Squire", exact=True).click()
     expect(page.get_by_test_id("pile-count-spellbook")).to_have_text("41 / ≥ 40")
+    expect(in_deck("Pebble Squire")).to_have_text("5")
     expect(page.locator("#legality .problem")).to_contain_text(
         "Pebble Squire: 5 copies — Ordinary cards are limited to 4.")
     page.screenshot(path=str(ARTIFACTS / "piles-copy-limit.png"), full_page=True)
@@ -74,6 +83,7 @@ def test_building_a_spellbook_and_atlas_deck_shows_its_validation(site, browser)
     # Taking it back out of the spellbook makes the deck legal again.
     page.get_by_role("button", name="Remove one Pebble Squire from Spellbook").click()
     expect(page.get_by_test_id("pile-count-spellbook")).to_have_text("40 / ≥ 40")
+    expect(in_deck("Pebble Squire")).to_have_text("4")
     expect(page.locator("#legality")).to_contain_text("This deck follows every rule")
     expect(page.locator("#deck-status")).to_contain_text("61 cards")
     page.screenshot(path=str(ARTIFACTS / "piles-legal.png"), full_page=True)
