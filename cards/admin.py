@@ -19,7 +19,17 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from cards.art import card_art
 from cards.card_stats import COUNT_FIELDS
-from cards.models import Card, CardSet, CardStatsSlice, Faction, Race, keyword_choices
+from cards.models import (
+    Card,
+    CardKind,
+    CardSet,
+    CardStatsSlice,
+    Faction,
+    Game,
+    Race,
+    RarityTier,
+    keyword_choices,
+)
 from cards.services import card_save, card_set_export, card_set_import, card_tag_renamed
 from rules.cardset import CardSetError
 
@@ -135,7 +145,9 @@ class CardAdmin(admin.ModelAdmin):
 
 @admin.register(CardSet)
 class CardSetAdmin(admin.ModelAdmin):
-    list_display = ["code", "name_en", "name_zh", "card_count", "export_link", "updated_at"]
+    list_display = ["code", "name_en", "name_zh", "game", "sample", "card_count", "export_link",
+                    "updated_at"]
+    list_filter = ["game", "sample"]
     search_fields = ["code", "name_en", "name_zh"]
     readonly_fields = ["created_at", "updated_at"]
     actions = ["export_yaml"]
@@ -264,3 +276,25 @@ class CardStatsAdmin(admin.ModelAdmin):
         return False
 
 
+
+
+class CardKindInline(admin.TabularInline):
+    model = CardKind
+    extra = 1
+    fields = ["order", "code", "name_en", "name_zh"]
+
+
+class RarityTierInline(admin.TabularInline):
+    model = RarityTier
+    extra = 1
+    fields = ["order", "code", "name_en", "name_zh"]
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    """A game of the catalogue with its card kinds and rarity tiers (names in both languages,
+    in order). ``python manage.py load_formats FILE`` loads the same from YAML."""
+
+    list_display = ["name_en", "name_zh", "code", "engine"]
+    search_fields = ["code", "name_en", "name_zh"]
+    inlines = [CardKindInline, RarityTierInline]

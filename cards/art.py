@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from django.utils.safestring import mark_safe
 
 from cards.art_scene import scene
-from cards.models import Card
+from cards.models import Card, CardKind
 
 WIDTH, HEIGHT = 300, 420
 TEXT_BOX = {"x": 26, "y": 262, "width": 248, "height": 104}
@@ -157,6 +157,18 @@ def fitted(text: str, size: float, width: float) -> dict:
     return {"text": text, "size": size, "squeeze": round(width) if natural > width else None}
 
 
+def kind_name(card: Card, lang: str) -> str:
+    """The card's kind in ``lang``: the engine's word, or for another game's card the name its
+    game declares (one query)."""
+    words = KIND_WORDS[lang if lang in KIND_WORDS else "en"]
+    if card.kind in words and card.engine:
+        return words[card.kind]
+    row = CardKind.objects.filter(game__card_sets__cards=card, code=card.kind).first()
+    if row is None:
+        return card.kind
+    return (row.name_zh or row.name_en) if lang == "zh" else row.name_en
+
+
 def card_art(card: Card, lang: str = "en") -> dict:
     """Everything ``cards/card.svg`` draws, computed from the card's data."""
     lang = lang if lang in LANGS else "en"
@@ -167,7 +179,8 @@ def card_art(card: Card, lang: str = "en") -> dict:
     title_x = 64 if has_cost else 22
     title_w = 232 - title_x
     names_key = "name_zh" if lang == "zh" else "name_en"
-    type_parts = [KIND_WORDS[lang][card.kind]]
+    kind_word = kind_name(card, lang)
+    type_parts = [kind_word]
     if card.attribute:
         type_parts.append(ATTRIBUTE_WORDS[lang][card.attribute])
     for tag in (card.race, card.faction):
@@ -178,7 +191,8 @@ def card_art(card: Card, lang: str = "en") -> dict:
         "w": WIDTH, "h": HEIGHT, "lang": lang, "uid": f"c{card.pk or 0}{lang}",
         "dark": dark, "light": light,
         "rarity": card.rarity,
-        "rarity_colour": RARITY_COLOURS[card.rarity].format(uid=f"c{card.pk or 0}{lang}"),
+        "rarity_colour": RARITY_COLOURS.get(card.rarity, RARITY_COLOURS["N"]).format(
+            uid=f"c{card.pk or 0}{lang}"),
         "title": fitted(primary, 19, title_w), "subtitle": fitted(secondary, 12, title_w),
         "title_x": title_x,
         "type_line": fitted(" · ".join(type_parts), 12, 240),
@@ -193,9 +207,9 @@ def card_art(card: Card, lang: str = "en") -> dict:
         "box": TEXT_BOX,
         "footer": f"{card.code} · {card.card_set.code}",
         "subtitle_lang": "en" if lang == "zh" else "zh",
-        "label": (f"{card.name_zh},{card.rarity} {KIND_WORDS['zh'][card.kind]}" if lang == "zh"
+        "label": (f"{card.name_zh},{card.rarity} {kind_word}" if lang == "zh"
                   else f"{card.name_en} ({card.name_zh}), {card.get_rarity_display()} "
-                       f"{KIND_WORDS['en'][card.kind].lower()}"),
+                       f"{kind_word.lower()}"),
         "labels": {"attack": "ATK" if lang == "en" else "攻击", "hp": "HP" if lang == "en"
                    else "生命", "cost": "COST" if lang == "en" else "费用"},
     }

@@ -94,12 +94,86 @@ class TwoNames:
         return "en" if card_lang() == "zh" else "zh"
 
 
+ENGINE_GAME = "cardlab"
+"""The code of this site's own game: the one the engine plays and simulates."""
+
+
+class Game(TwoNames, models.Model):
+    """A card game in the catalogue. Only the engine's game (``engine``) has simulations;
+    other games have the catalogue, the builder, validation and import/export."""
+
+    code = models.SlugField(max_length=40, unique=True)
+    name_en = models.CharField(_("English name"), max_length=120)
+    name_zh = models.CharField(_("Chinese name"), max_length=120, blank=True)
+    engine = models.BooleanField(
+        _("played by the engine"), default=False,
+        help_text=_("Only this site's own game is played by the engine and simulated."))
+    description_en = models.TextField(_("English description"), blank=True)
+    description_zh = models.TextField(_("Chinese description"), blank=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("game")
+        verbose_name_plural = gettext_lazy("games")
+        ordering = ["-engine", "name_en"]
+
+    def __str__(self) -> str:
+        return self.name_en
+
+    @property
+    def description(self) -> str:
+        return (self.description_zh or self.description_en) if card_lang() == "zh" else (
+            self.description_en)
+
+
+class _GameTerm(TwoNames, models.Model):
+    """A word a game declares (a card kind, a rarity tier): code, names, order."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE)
+    code = models.SlugField(max_length=16)
+    name_en = models.CharField(_("English name"), max_length=80)
+    name_zh = models.CharField(_("Chinese name"), max_length=80, blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+        ordering = ["game", "order", "code"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {self.code}"
+
+
+class CardKind(_GameTerm):
+    class Meta(_GameTerm.Meta):
+        verbose_name = gettext_lazy("card kind")
+        verbose_name_plural = gettext_lazy("card kinds")
+        default_related_name = "kinds"
+        constraints = [models.UniqueConstraint(fields=["game", "code"],
+                                               name="card_kind_unique_code")]
+
+
+class RarityTier(_GameTerm):
+    class Meta(_GameTerm.Meta):
+        verbose_name = gettext_lazy("rarity tier")
+        verbose_name_plural = gettext_lazy("rarity tiers")
+        default_related_name = "rarities"
+        constraints = [models.UniqueConstraint(fields=["game", "code"],
+                                               name="rarity_tier_unique_code")]
+
+
 class CardSet(TwoNames, models.Model):
-    """A released set of cards (the shipped file's ``set:`` header and its starter decks)."""
+    """A released set of cards (the shipped file's ``set:`` header and its starter decks).
+
+    ``game`` empty means this site's own game (every set loaded by ``load_cards``);
+    ``sample`` marks a small set made for tests, not a real release."""
 
     code = models.CharField(max_length=32, unique=True)
     name_en = models.CharField("English name", max_length=120)
     name_zh = models.CharField("Chinese name", max_length=120, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="card_sets", verbose_name=_("game"),
+                             help_text=_("Empty: this site's own game."))
+    sample = models.BooleanField(_("sample data"), default=False,
+                                 help_text=_("A small set made for tests, not a release."))
     # The file's ``decks:`` list, kept as written so an export round-trips the shipped file.
     starter_decks = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -176,10 +250,14 @@ class Card(TwoNames, models.Model):
     card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="cards",
                                  verbose_name="set")
     position = models.PositiveIntegerField(default=0, help_text="Order within its set's file.")
-    kind = models.CharField(max_length=8, choices=Kind.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
     name_en = models.CharField("English name", max_length=120)
     name_zh = models.CharField("Chinese name", max_length=120)
-    rarity = models.CharField(max_length=3, choices=Rarity.choices, default=Rarity.N)
+    rarity = models.CharField(max_length=16, choices=Rarity.choices, default=Rarity.N,
+                              blank=True)
+    # False for the cards of other games: their kind and rarity are their game's words, and
+    # the engine's shapes (R1.4) and validator do not apply to them.
+    engine = models.BooleanField(default=True, editable=False)
     cost = models.PositiveSmallIntegerField(null=True, blank=True,
                                             help_text="Energy cost (minions and items).")
     attack = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Minions only.")
@@ -215,12 +293,14 @@ class Card(TwoNames, models.Model):
             models.Index(fields=["cost"]),
         ]
         constraints = [
-            models.CheckConstraint(condition=Q(kind__in=KINDS), name="card_kind_valid"),
-            models.CheckConstraint(condition=Q(rarity__in=RARITIES), name="card_rarity_valid"),
+            models.CheckConstraint(condition=Q(engine=False) | Q(kind__in=KINDS),
+                                   name="card_kind_valid"),
+            models.CheckConstraint(condition=Q(engine=False) | Q(rarity__in=RARITIES),
+                                   name="card_rarity_valid"),
             models.CheckConstraint(condition=Q(attribute__isnull=True)
                                    | Q(attribute__in=ATTRIBUTES),
                                    name="card_attribute_valid"),
-            *[models.CheckConstraint(condition=_kind_rule(kind, req, forb),
+            *[models.CheckConstraint(condition=Q(engine=False) | _kind_rule(kind, req, forb),
                                      name=f"card_{kind}_shape")
               for kind, (req, forb) in KIND_SHAPES.items()],
         ]
@@ -258,6 +338,8 @@ class Card(TwoNames, models.Model):
 
     def clean(self) -> None:
         """Run the engine's validator on the data form; each message lands on its field."""
+        if not self.engine:
+            return
         errors = card_problems(self)
         if errors:
             raise ValidationError(errors)

@@ -12,7 +12,7 @@ from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_to_data, card_to_def
-from cards.models import RARITY_RANK, Card, CardSet, Faction, Race
+from cards.models import RARITY_RANK, Card, CardKind, CardSet, Faction, Race
 from cards.query import parse, to_q
 from rules.engine.cards import CardDef
 
@@ -70,7 +70,23 @@ def card_order(cards: QuerySet[Card], order: str = "code") -> QuerySet[Card]:
 
 def card_defs(cards: Iterable[Card] | None = None) -> dict[str, CardDef]:
     """``{code: CardDef}`` for the given rows, or for every card in the catalogue."""
-    return {card.code: card_to_def(card) for card in (card_rows() if cards is None else cards)}
+    rows = card_rows().filter(engine=True) if cards is None else cards
+    return {card.code: card_to_def(card) for card in rows}
+
+
+def kind_labels(cards: Iterable[Card], lang: str) -> dict[str, str]:
+    """``{card code: kind name}`` for the cards of other games among ``cards``: the name their
+    game declares for the kind, in ``lang`` (two queries; none when every card is the
+    engine's, whose kinds have the model's own labels)."""
+    others = [c for c in cards if not c.engine]
+    if not others:
+        return {}
+    games = dict(CardSet.objects.filter(pk__in={c.card_set_id for c in others})
+                 .values_list("pk", "game_id"))
+    names = {(k.game_id, k.code): (k.name_zh or k.name_en) if lang == "zh" else k.name_en
+             for k in CardKind.objects.filter(game_id__in=set(games.values()),
+                                              code__in={c.kind for c in others})}
+    return {c.code: names.get((games.get(c.card_set_id), c.kind), c.kind) for c in others}
 
 
 def card_search(*, query: str = "", order: str = "code") -> QuerySet[Card]:
@@ -104,8 +120,9 @@ def card_data_version(*, cards: Iterable[Card] | None = None) -> str:
     added or removed), not when rows are re-saved or derived text is refreshed, so a
     simulation run can record which card data it was played with.
     """
-    rows = card_rows().order_by("code") if cards is None else sorted(cards,
-                                                                     key=lambda c: c.code)
+    # The engine's cards only: another game's sample set leaves the version as it was.
+    rows = card_rows().filter(engine=True).order_by("code") if cards is None else sorted(
+        cards, key=lambda c: c.code)
     digest = hashlib.sha256()
     for card in rows:
         line = json.dumps(card_to_data(card), sort_keys=True, ensure_ascii=False,

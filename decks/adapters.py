@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from cards.models import Card
+from cards.models import Card, Game
 from decks.codecs import CardIndex
 from decks.models import Format
 from rules import legality
+from rules.formats import FormatDataError, Named, format_from_rules
+from rules.formats import Game as GameSpec
 
 # updated_at versions the card image URL (the hover preview), so a changed card's is refetched.
-INDEX_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp",
+INDEX_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp", "engine",
                 "attribute", "updated_at")
 
 
@@ -22,6 +24,14 @@ def format_to_rules(fmt: Format) -> legality.Format:
             .values_list("card_limits__card__code", "card_limits__limit", "legal_sets__code"))
     limits = {code: limit for code, limit, _ in rows if code is not None}
     sets = tuple(sorted({code for _, _, code in rows if code is not None}))
+    if fmt.has_piles:
+        game = game_spec(fmt.game) if fmt.game_id is not None else None
+        try:
+            return format_from_rules(fmt.rules, code=fmt.code, name=fmt.name,
+                                     name_zh=fmt.name_zh, game=game, bans=limits,
+                                     legal_sets=sets or None)
+        except FormatDataError:
+            pass  # refused by the admin's clean(); a row written around it reads as below
     return legality.Format(code=fmt.code, name=fmt.display_name, hero_count=fmt.hero_count,
                            deck_min=fmt.deck_min, deck_max=fmt.deck_max,
                            deck_kinds=fmt.deck_kinds(), copy_limits=fmt.copy_limits(),
@@ -47,3 +57,11 @@ def set_of(cards: Mapping[str, Card]) -> dict[str, str]:
 def catalogue_index() -> CardIndex:
     """Every card, for reading pasted lists by name (one query, only the needed columns)."""
     return CardIndex(Card.objects.only(*INDEX_FIELDS).order_by("code"))
+
+
+def game_spec(game: Game) -> GameSpec:
+    """The engine's view of a game: its kinds and rarity tiers in order (two queries)."""
+    return GameSpec(
+        code=game.code, name_en=game.name_en, name_zh=game.name_zh, engine=game.engine,
+        kinds=tuple(Named(k.code, k.name_en, k.name_zh) for k in game.kinds.all()),
+        rarities=tuple(Named(r.code, r.name_en, r.name_zh) for r in game.rarities.all()))

@@ -21,15 +21,18 @@ class FormatCardLimitInline(admin.TabularInline):
 
 @admin.register(Format)
 class FormatAdmin(admin.ModelAdmin):
-    list_display = ["name", "code", "hero_count", "deck_min", "deck_max", "limit_ur",
+    list_display = ["name", "code", "game", "hero_count", "deck_min", "deck_max", "limit_ur",
                     "is_active"]
-    list_filter = ["is_active"]
+    list_filter = ["is_active", "game"]
     search_fields = ["code", "name"]
     prepopulated_fields = {"code": ["name"]}
     filter_horizontal = ["legal_sets"]
     inlines = [FormatCardLimitInline]
     fieldsets = [
-        (None, {"fields": ["name", "code", "description", "is_active"]}),
+        (None, {"fields": ["name", "name_zh", "code", "game", "description", "is_active"]}),
+        (_("Rules as data (piles)"), {"fields": ["rules"], "description": _(
+            "Piles with their sizes and admitted kinds, per-kind counts, fixed compositions "
+            "and copy limits, as JSON (docs/formats.md); checked on save.")}),
         (_("Deck shape"), {"fields": ["hero_count", ("deck_min", "deck_max"),
                                    ("minions_allowed", "items_allowed",
                                     "heroes_allowed_in_deck")]}),
@@ -42,7 +45,7 @@ class FormatAdmin(admin.ModelAdmin):
 class DeckEntryInline(admin.TabularInline):
     model = DeckEntry
     extra = 0
-    fields = ["card", "count"]
+    fields = ["pile", "card", "count"]
     readonly_fields = fields
     can_delete = False
 

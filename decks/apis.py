@@ -83,8 +83,18 @@ class DeckOutputSerializer(serializers.Serializer):
         return source.uid if deck_is_visible(deck=source, user=user) else None
 
 
+PILES_HELP = ("Piles besides the main list, for formats in piles: {pile code: {card code: "
+              "count}}, e.g. {\"atlas\": {\"SC-T01\": 4}}.")
+
+
+def piles_field(**kwargs) -> serializers.DictField:
+    return serializers.DictField(child=serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_COPIES)), **kwargs)
+
+
 class DeckDetailOutputSerializer(DeckOutputSerializer):
     cards = EntrySerializer(many=True)
+    piles = piles_field(help_text=PILES_HELP)
     valid = serializers.BooleanField(help_text="Legal in its format.")
     problems = ProblemSerializer(many=True, help_text="Every legality problem, with its fix.")
     version = serializers.IntegerField(allow_null=True, help_text="The latest version number.")
@@ -101,6 +111,7 @@ class DeckInputSerializer(serializers.Serializer):
     cards = serializers.DictField(child=serializers.IntegerField(min_value=1,
                                                                  max_value=MAX_COPIES),
                                   required=False, help_text="{card code: count}")
+    piles = piles_field(required=False, help_text=PILES_HELP)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True,
                                  help_text="A note kept with the version.")
 
@@ -115,6 +126,8 @@ def draft_from_input(data: dict, base: Draft) -> Draft:
         changes["format_code"] = data["format"]
     if "cards" in data:
         changes["cards"] = dict(data["cards"])
+    if "piles" in data:
+        changes["piles"] = {k: dict(v) for k, v in data["piles"].items() if v}
     return replace(base, **changes)
 
 
@@ -126,6 +139,7 @@ def deck_detail_data(deck: Deck, request) -> dict:
         cards=[{"code": code, "name_en": card.name_en if card else code,
                 "name_zh": card.name_zh if card else code, "count": n}
                for card, code, n in view.entries()],
+        piles={k: dict(v) for k, v in view.draft.piles.items()},
         valid=view.is_legal, problems=[p.as_dict() for p in view.problems],
         version=deck.versions.order_by("-number").values_list("number", flat=True).first())
     return data
@@ -234,6 +248,7 @@ class VersionOutputSerializer(serializers.Serializer):
     hero = serializers.CharField(source="hero_code")
     format = serializers.CharField(source="format_code")
     cards = serializers.DictField(child=serializers.IntegerField())
+    piles = piles_field(help_text=PILES_HELP)
     note = serializers.CharField()
     created_by = serializers.CharField(source="created_by.username", allow_null=True,
                                        default=None)

@@ -13,11 +13,13 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from decks.apis import (
+    PILES_HELP,
     DeckDetailOutputSerializer,
     FormatParamNegotiation,
     ProblemSerializer,
     deck_detail_data,
     get_deck_or_404,
+    piles_field,
 )
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
 from decks.diffs import compare_counts
@@ -66,6 +68,7 @@ class DeckValidateApi(generics.GenericAPIView):
                                                                      max_value=MAX_COPIES))
         format = serializers.CharField(max_length=40, required=False,
                                        default=DEFAULT_FORMAT)
+        piles = piles_field(required=False, help_text=PILES_HELP)
 
     serializer_class = DeckValidateInputSerializer
 
@@ -74,10 +77,13 @@ class DeckValidateApi(generics.GenericAPIView):
         data = self.DeckValidateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fmt = _format_or_400(data.validated_data["format"])
-        if len(data.validated_data["cards"]) > DEFAULT_LIMITS.max_cards:
+        piles = data.validated_data.get("piles") or {}
+        if len(data.validated_data["cards"]) + sum(len(p) for p in piles.values()) > (
+                DEFAULT_LIMITS.max_cards):
             raise ValidationError({"cards": ["Too many different cards."]})
         draft = Draft(hero=data.validated_data.get("hero") or None,
-                      cards=data.validated_data["cards"], format_code=fmt.code)
+                      cards=data.validated_data["cards"], format_code=fmt.code,
+                      piles={k: dict(v) for k, v in piles.items() if v})
         return Response(validation_data(draft, fmt))
 
 
@@ -86,6 +92,7 @@ class DraftSerializer(serializers.Serializer):
     hero = serializers.CharField(allow_null=True)
     cards = serializers.DictField(child=serializers.IntegerField())
     format = serializers.CharField()
+    piles = piles_field(help_text=PILES_HELP)
 
 
 class ImportOutputSerializer(ValidationOutputSerializer):
@@ -129,7 +136,8 @@ class DeckImportApi(generics.GenericAPIView):
         draft = imported.draft
         out = validation_data(draft, _format_or_400(draft.format_code))
         out.update(deck={"name": draft.name, "hero": draft.hero, "cards": dict(draft.cards),
-                         "format": draft.format_code},
+                         "format": draft.format_code,
+                         "piles": {k: dict(v) for k, v in draft.piles.items()}},
                    source=imported.source, notes=list(imported.notes), saved=None)
         if not data.validated_data["save"]:
             return Response(out)
@@ -212,11 +220,19 @@ class FormatOutputSerializer(serializers.ModelSerializer):
     deck_kinds = serializers.ListField(child=serializers.CharField())
     ban_list = serializers.SerializerMethodField()
     legal_sets = serializers.SlugRelatedField(slug_field="code", many=True, read_only=True)
+    game = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True,
+                                        help_text="The game (null: this site's own game).")
+    simulated = serializers.BooleanField(read_only=True,
+                                         help_text="Whether its decks can be simulated.")
+    rules = serializers.JSONField(read_only=True, help_text=(
+        "Piles, copy limits and rule references as data (docs/formats.md); empty for a "
+        "format described by the fields above."))
 
     class Meta:
         model = Format
-        fields = ["code", "name", "description", "hero_count", "deck_min", "deck_max",
-                  "deck_kinds", "copy_limits", "ban_list", "legal_sets"]
+        fields = ["code", "name", "name_zh", "description", "game", "simulated", "hero_count",
+                  "deck_min", "deck_max", "deck_kinds", "copy_limits", "ban_list",
+                  "legal_sets", "rules"]
 
     def get_ban_list(self, fmt: Format) -> dict[str, int]:
         return {limit.card.code: limit.limit for limit in fmt.card_limits.all()}
@@ -229,4 +245,5 @@ class FormatListApi(generics.ListAPIView):
     pagination_class = None
 
     def get_queryset(self):
-        return formats_active().prefetch_related("card_limits__card", "legal_sets")
+        return formats_active().select_related("game").prefetch_related(
+            "card_limits__card", "legal_sets")

@@ -23,15 +23,25 @@ from django.views.decorators.http import require_POST, require_safe
 
 from cards.language import card_lang
 from cards.models import Card
+from decks.adapters import format_to_rules
 from decks.builder_panel import card_panel, dom_id
 from decks.codecs import CODECS
 from decks.drafts import DEFAULT_NAME, Draft
-from decks.models import Deck, Visibility
-from decks.selectors import NO_DECK, deck_get, deck_view, draft_from_deck, formats_active
+from decks.models import Deck, Format, Visibility
+from decks.selectors import (
+    NO_DECK,
+    deck_get,
+    deck_view,
+    draft_from_deck,
+    format_get,
+    formats_active,
+)
 from decks.services import DeckInputError, deck_create, deck_save
 from decks.session import NEW, draft_drop, draft_load, draft_store
 from decks.stats import sample_hand
 from decks.transfer import draft_export
+from rules import legality
+from rules.piles import MAIN_PILE
 
 UNKNOWN_CARD = gettext_lazy("There is no card {code!r}; search the card panel and use its buttons.")
 NOT_A_HERO = gettext_lazy("{name} is a {kind}, not a hero: pick one of the heroes.")
@@ -88,11 +98,20 @@ def _meta_form(draft: Draft, data=None) -> MetaForm:
 def panel_context(request: HttpRequest, key: str, draft: Draft, deck: Deck | None,
                   form: MetaForm | None = None) -> dict:
     view = deck_view(draft, lang=card_lang())
+    hero_pile = view.rules.hero_pile if view.rules is not None else None
+    heroes = Card.objects.filter(kind="hero", engine=True)
+    if view.rules is not None and view.rules.piles:
+        heroes = Card.objects.filter(kind__in=hero_pile.kinds if hero_pile else ())
+        if view.format.game_id is not None:
+            heroes = heroes.filter(card_set__game=view.format.game_id)
+    sections = [(section, [(card, code, n, dom_id(code)) for card, code, n in section.rows])
+                for section in view.pile_sections()]
     return {
-        "key": key, "draft": draft, "deck": deck, "view": view,
+        "key": key, "draft": draft, "deck": deck, "view": view, "sections": sections,
+        "show_hero": not sections or hero_pile is not None,
+        "hero_label": hero_pile.name(card_lang()) if hero_pile is not None else "",
         "entries": [(card, code, n, dom_id(code)) for card, code, n in view.entries()],
-        "heroes": Card.objects.filter(kind="hero").order_by("name_en").only(
-            "code", "name_en", "name_zh", "attribute"),
+        "heroes": heroes.order_by("name_en").only("code", "name_en", "name_zh", "attribute"),
         "meta_form": form or _meta_form(draft),
         "dirty": deck is not None and draft != draft_from_deck(deck),
         "codecs": CODECS, "builder_url": builder_url(key),
@@ -154,18 +173,58 @@ def builder_card(request: HttpRequest, key: str = NEW) -> HttpResponse:
     card = _card_or_none(code)
     if card is None:
         return _respond(request, key, draft, deck, error=UNKNOWN_CARD.format(code=code))
+    rules = format_rules(draft)
+    pile = request.POST.get("pile", "")[:40]
+    if rules.piles and pile not in {p.code for p in rules.piles}:
+        pile = _pile_for(rules, draft, card, removing=request.POST.get("delta") == "-1")
+    elif not rules.piles:
+        pile = MAIN_PILE
+    hero_pile = rules.hero_pile
+    if pile and hero_pile is not None and pile == hero_pile.code:
+        if request.POST.get("delta", "1") == "-1" or request.POST.get("set") == "0":
+            draft = replace(draft, hero=None) if draft.hero == code else draft
+        else:
+            draft = replace(draft, hero=code)
+        draft_store(request, key, draft)
+        return _respond(request, key, draft, deck, changed=True)
+    main = rules.main_pile.code if rules.main_pile else MAIN_PILE
+    pile = MAIN_PILE if pile in ("", main) else pile
     try:
         delta = int(request.POST.get("delta", "1"))
         if "set" in request.POST:
-            delta = int(request.POST["set"]) - draft.cards.get(code, 0)
+            delta = int(request.POST["set"]) - draft.pile(pile).get(code, 0)
     except ValueError:
         return _respond(request, key, draft, deck, error=BAD_DELTA)
-    if card.kind == "hero" and delta > 0 and code not in draft.cards:
+    if not rules.piles and card.kind == "hero" and delta > 0 and code not in draft.cards:
         draft = replace(draft, hero=code)
     else:
-        draft = draft.with_card(code, max(-999, min(999, delta)))
+        draft = draft.with_card(code, max(-999, min(999, delta)), pile)
     draft_store(request, key, draft)
     return _respond(request, key, draft, deck, changed=True)
+
+
+def format_rules(draft: Draft) -> legality.Format:
+    """The draft's format as the engine reads it (the default format if it has gone)."""
+    try:
+        return format_to_rules(format_get(draft.format_code))
+    except Format.DoesNotExist:
+        return format_to_rules(format_get(None))
+
+
+def _pile_for(rules: legality.Format, draft: Draft, card: Card, *, removing: bool) -> str:
+    """Where a card goes in a format in piles: taking one away, the pile that holds it;
+    adding, the hero pile when it admits the card, else the first pile that does."""
+    if removing:
+        if draft.hero == card.code and rules.hero_pile is not None:
+            return rules.hero_pile.code
+        main = rules.main_pile.code if rules.main_pile else MAIN_PILE
+        for code, counts in [(main, draft.cards), *draft.piles.items()]:
+            if card.code in counts:
+                return code
+    for pile in sorted(rules.piles, key=lambda p: not p.hero):
+        if pile.admits(card):
+            return pile.code
+    return rules.main_pile.code if rules.main_pile else MAIN_PILE
 
 
 @require_POST
@@ -176,7 +235,9 @@ def builder_hero(request: HttpRequest, key: str = NEW) -> HttpResponse:
         card = _card_or_none(code)
         if card is None:
             return _respond(request, key, draft, deck, error=UNKNOWN_CARD.format(code=code))
-        if card.kind != "hero":
+        hero_pile = format_rules(draft).hero_pile
+        admitted = hero_pile.admits(card) if hero_pile is not None else card.kind == "hero"
+        if not admitted:
             return _respond(request, key, draft, deck,
                             error=NOT_A_HERO.format(name=card.display_name,
                                                              kind=card.get_kind_display()))

@@ -14,9 +14,10 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
+from cards.language import card_lang
 from cards.models import Card
 from cards.query import QuerySyntaxError
-from cards.selectors import card_search
+from cards.selectors import card_search, kind_labels
 from decks.adapters import INDEX_FIELDS
 from decks.drafts import Draft
 
@@ -81,7 +82,13 @@ def card_panel(request: HttpRequest, draft: Draft) -> dict:
         # The hero's own attribute, and items (which have none): what the hero can field.
         cards = cards.filter(Q(attribute=attribute) | Q(kind="item"))
     # The rows show a few columns: no joins, no abilities or rules text to decode.
-    cards = list(cards.select_related(None).only(*INDEX_FIELDS)[:CARD_RESULTS + 1])
-    rows = [(card, draft.cards.get(card.code, 0), dom_id(card.code))
+    cards = list(cards.select_related(None).only(*INDEX_FIELDS, "card_set")
+                 [:CARD_RESULTS + 1])
+    labels = kind_labels(cards[:CARD_RESULTS], card_lang())
+    for card in cards:
+        card.kind_label = labels.get(card.code) or card.get_kind_display()
+    rows = [(card, draft.cards.get(card.code, 0) + sum(p.get(card.code, 0)
+                                                       for p in draft.piles.values()),
+             dom_id(card.code))
             for card in cards[:CARD_RESULTS]]
     return {**context, "results": rows, "more": len(cards) > CARD_RESULTS}

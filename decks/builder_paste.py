@@ -32,7 +32,8 @@ def builder_paste_code(request: HttpRequest, key: str) -> HttpResponse:
     except DeckImportError as exc:
         return _respond(request, key, draft, deck, error=str(exc))
     draft = replace(draft, hero=imported.hero, cards=dict(imported.cards),
-                    name=draft.name or imported.name, format_code=imported.format_code)
+                    name=draft.name or imported.name, format_code=imported.format_code,
+                    piles=dict(imported.piles))
     draft_store(request, key, draft)
     if not request.htmx:
         messages.success(request, str(PASTED).format(size=draft.size))

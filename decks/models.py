@@ -18,13 +18,17 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from cards.models import Card, CardSet, Rarity
+from cards.language import card_lang
+from cards.models import Card, CardSet, Game, Rarity
+from rules.formats import rules_problems
+from rules.piles import MAIN_PILE
 
 # The names of the formats created by the migrations, as translatable text.
 FORMAT_NAMES = {"Standard": _("Standard")}
@@ -60,6 +64,14 @@ class Format(models.Model):
                                         help_text="Leave empty to allow every set.")
     is_active = models.BooleanField(default=True,
                                     help_text="Inactive formats are not offered for new decks.")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="formats", verbose_name=_("game"),
+                             help_text=_("Empty: this site's own game."))
+    name_zh = models.CharField(_("Chinese name"), max_length=80, blank=True)
+    rules = models.JSONField(
+        _("rules as data"), default=dict, blank=True,
+        help_text=_("Piles, copy limits and rule references (docs/formats.md). When it has "
+                    "piles, they replace the hero, size, kind and rarity fields above."))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -79,7 +91,32 @@ class Format(models.Model):
     def display_name(self) -> str:
         """The name in the page's language: the formats the migrations create have a
         translation; a designer's own format is shown as named."""
+        if card_lang() == "zh" and self.name_zh:
+            return self.name_zh
         return str(FORMAT_NAMES.get(self.name, self.name))
+
+    @property
+    def has_piles(self) -> bool:
+        return bool(isinstance(self.rules, dict) and self.rules.get("piles"))
+
+    @property
+    def simulated(self) -> bool:
+        """Whether decks of this format can be simulated: only this site's own game."""
+        return self.game_id is None or self.game.engine
+
+    def clean(self) -> None:
+        """The rules data is checked by the engine's schema (rules/formats.py); every
+        problem lands on the field with its path."""
+        super().clean()
+        if not self.rules:
+            return
+        kinds = rarities = None
+        if self.game_id is not None:
+            kinds = set(self.game.kinds.values_list("code", flat=True))
+            rarities = set(self.game.rarities.values_list("code", flat=True))
+        problems = rules_problems(self.rules, kinds, rarities)
+        if problems:
+            raise ValidationError({"rules": problems})
 
     def copy_limits(self) -> dict[str, int]:
         return {Rarity.N: self.limit_n, Rarity.R: self.limit_r, Rarity.SR: self.limit_sr,
@@ -156,16 +193,21 @@ class Deck(models.Model):
 
 
 class DeckEntry(models.Model):
+    """``count`` copies of a card in one pile of a deck (``deck``: the main list; a format in
+    piles names the others, e.g. ``atlas``)."""
+
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
     card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="deck_entries")
     count = models.PositiveSmallIntegerField()
+    pile = models.SlugField(max_length=40, default=MAIN_PILE)
 
     class Meta:
         verbose_name = gettext_lazy("deck entry")
         verbose_name_plural = gettext_lazy("deck entries")
-        ordering = ["card__code"]
+        ordering = ["pile", "card__code"]
         constraints = [
-            models.UniqueConstraint(fields=["deck", "card"], name="deck_entry_unique_card"),
+            models.UniqueConstraint(fields=["deck", "pile", "card"],
+                                    name="deck_entry_unique_card"),
             models.CheckConstraint(condition=Q(count__gte=1), name="deck_entry_count_positive"),
         ]
 
@@ -183,6 +225,8 @@ class DeckVersion(models.Model):
     hero_code = models.CharField(max_length=32, blank=True)
     format_code = models.CharField(max_length=40)
     cards = models.JSONField(default=dict, help_text="{card code: count}")
+    piles = models.JSONField(default=dict, blank=True,
+                             help_text="{pile: {card code: count}}: piles besides the main list")
     note = models.CharField(max_length=200, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                    null=True, blank=True, related_name="+")

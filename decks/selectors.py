@@ -20,7 +20,9 @@ from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.formats import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format, Visibility
 from decks.stats import DeckStats, deck_stats
+from rules import legality
 from rules.legality import Problem, check_deck
+from rules.piles import MAIN_PILE
 
 NO_DECK = gettext_lazy("No deck here.")
 NOT_OWNER = gettext_lazy("Only the deck's owner can change it; fork it to make your own copy.")
@@ -96,13 +98,42 @@ def deck_is_owner(*, deck: Deck, user) -> bool:
 
 
 def deck_counts(deck: Deck) -> dict[str, int]:
-    return {e.card.code: e.count for e in deck.entries.all()}
+    """The deck's main list (pile ``deck``)."""
+    return {e.card.code: e.count for e in deck.entries.all() if e.pile == MAIN_PILE}
+
+
+def deck_piles(deck: Deck) -> dict[str, dict[str, int]]:
+    """The deck's other piles, ``{pile: {code: count}}`` (empty for a one-list deck)."""
+    out: dict[str, dict[str, int]] = {}
+    for e in deck.entries.all():
+        if e.pile != MAIN_PILE:
+            out.setdefault(e.pile, {})[e.card.code] = e.count
+    return out
 
 
 def draft_from_deck(deck: Deck) -> Draft:
     return Draft(name=deck.name, description=deck.description,
                  hero=deck.hero.code if deck.hero_id else None, cards=deck_counts(deck),
-                 format_code=deck.format.code, visibility=deck.visibility)
+                 format_code=deck.format.code, visibility=deck.visibility,
+                 piles=deck_piles(deck))
+
+
+@dataclass
+class PileSection:
+    code: str
+    name: str
+    low: int
+    high: int | None
+    hero: bool
+    size: int
+    rows: list[tuple[Card | None, str, int]]
+    problem: bool = False
+
+    @property
+    def range_text(self) -> str:
+        if self.high is None:
+            return f"≥ {self.low}"
+        return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
 
 
 @dataclass
@@ -114,6 +145,7 @@ class DeckView:
     cards: dict[str, Card]
     problems: list[Problem]
     stats: DeckStats
+    rules: legality.Format | None = None
 
     @property
     def hero(self) -> Card | None:
@@ -122,6 +154,20 @@ class DeckView:
     @property
     def is_legal(self) -> bool:
         return not self.problems
+
+    @property
+    def hero_pile_name(self) -> str:
+        """The name of the format's hero pile ("Avatar") in the page's language; "" when a
+        format in piles has none (its heroes are inside the deck) or for a one-list format."""
+        pile = self.rules.hero_pile if self.rules is not None else None
+        return pile.name(card_lang()) if pile is not None else ""
+
+    @property
+    def total_size(self) -> int:
+        """Cards in every pile, the hero slot of a format in piles included."""
+        size = self.draft.size + sum(sum(p.values()) for p in self.draft.piles.values())
+        hero_pile = self.rules.hero_pile if self.rules is not None else None
+        return size + (1 if hero_pile is not None and self.draft.hero else 0)
 
     def entries(self) -> list[tuple[Card | None, str, int]]:
         """(card, code, count) sorted minions then items, by cost then name."""
@@ -135,6 +181,41 @@ class DeckView:
 
         return [(self.cards.get(code), code, n)
                 for code, n in sorted(self.draft.cards.items(), key=key)]
+
+    def pile_rows(self) -> list[tuple[str, list[tuple[Card | None, str, int]]]]:
+        """(pile name, [(card, code, count)]) of the piles besides the main list, in the
+        format's order (names in the page's language)."""
+        lang = card_lang()
+        names = {p.get("code"): (p.get("name_zh") or p.get("name_en")) if lang == "zh"
+                 else p.get("name_en") for p in (self.format.rules or {}).get("piles", [])
+                 if isinstance(p, dict)}
+        order = list(names)
+        piles = sorted(self.draft.piles.items(),
+                       key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99, kv[0]))
+        return [(names.get(pile) or pile, [(self.cards.get(code), code, n)
+                                           for code, n in sorted(counts.items())])
+                for pile, counts in piles]
+
+    def pile_sections(self) -> list[PileSection]:
+        """The format's piles as the builder shows them (empty for a one-list format): each
+        with its name, size range, size now and rows ``(card, code, count)``; the hero pile's
+        row is the draft's hero."""
+        if self.rules is None or not self.rules.piles:
+            return []
+        lang = card_lang()
+        piles = self.draft.legality_deck().pile_counts(self.rules)
+        out = []
+        for pile in self.rules.piles:
+            counts = piles.get(pile.code, {})
+            rows = [(self.cards.get(code), code, n) for code, n in sorted(
+                counts.items(), key=lambda kv: (self.cards[kv[0]].name_en.casefold()
+                                                if kv[0] in self.cards else kv[0]))]
+            out.append(PileSection(code=pile.code, name=pile.name(lang), low=pile.min,
+                                   high=pile.max, hero=pile.hero,
+                                   size=sum(n for n in counts.values()), rows=rows,
+                                   problem=any(p.rule == pile.rule and p.rule for p in
+                                               self.problems)))
+        return out
 
     def odds_rows(self) -> list[tuple[Card | None, str, int, float]]:
         """(card, code, copies, P(at least one in the opening hand)), likeliest first."""
@@ -154,11 +235,12 @@ def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = Non
             fmt = format_get(draft.format_code)
         except Format.DoesNotExist:
             fmt = format_get(None)
-    cards = cards_by_code([*draft.cards, draft.hero or ""])
-    problems = check_deck(draft.legality_deck(), cards, format_to_rules(fmt),
+    cards = cards_by_code([*draft.all_codes(), draft.hero or ""])
+    rules = format_to_rules(fmt)
+    problems = check_deck(draft.legality_deck(), cards, rules,
                           set_of=set_of(cards), lang=lang or card_lang())
     return DeckView(draft=draft, format=fmt, cards=cards, problems=problems,
-                    stats=deck_stats(draft.cards, cards))
+                    stats=deck_stats(draft.cards, cards), rules=rules)
 
 
 @dataclass
@@ -172,6 +254,7 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
     """Every version, newest first, each with what changed from the one before."""
     versions = list(deck.versions.select_related("created_by").order_by("number"))
     codes = {c for v in versions for c in v.cards} | {v.hero_code for v in versions}
+    codes |= {c for v in versions for pile in (v.piles or {}).values() for c in pile}
     names = dict(Card.objects.filter(code__in=codes).values_list(
         "code", "name_zh" if card_lang() == "zh" else "name_en"))
     rows: list[VersionRow] = []
@@ -193,8 +276,14 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
                                                                 new=version.format_code))
             if previous.description != version.description:
                 other.append(_("description edited"))
-        rows.append(VersionRow(version, card_changes(old, version.cards,
-                                                     lambda c: names.get(c) or c), other))
+        changes = card_changes(old, version.cards, lambda c: names.get(c) or c)
+        old_piles = (previous.piles or {}) if previous else {}
+        new_piles = version.piles or {}
+        for pile in sorted(set(old_piles) | set(new_piles)):
+            # A pile's changes name it: "+1 Windy Hill · atlas".
+            changes += card_changes(old_piles.get(pile, {}), new_piles.get(pile, {}),
+                                    lambda c, pile=pile: f"{names.get(c) or c} · {pile}")
+        rows.append(VersionRow(version, changes, other))
         previous = version
     return rows[::-1]
 

@@ -11,6 +11,7 @@ with ``DeckInputError`` naming every problem.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from django.db import transaction
@@ -21,7 +22,8 @@ from cards.models import Card
 from decks.drafts import DEFAULT_FORMAT, DEFAULT_NAME, MAX_CARDS, MAX_COPIES, VISIBILITIES, Draft
 from decks.formats import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format
-from decks.selectors import deck_counts, draft_from_deck
+from decks.selectors import deck_counts, deck_piles, draft_from_deck
+from rules.piles import MAIN_PILE
 
 UNKNOWN_CARD = gettext_lazy("No card has the code {code!r}.")
 UNKNOWN_HERO = gettext_lazy("No card has the code {code!r} (hero).")
@@ -30,7 +32,11 @@ TOO_MANY_CARDS = gettext_lazy("The deck has {count} cards; a deck can hold at mo
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
 BAD_VISIBILITY = gettext_lazy("Visibility must be one of: private, unlisted, public.")
 NO_SUCH_VERSION = gettext_lazy("This deck has no version {number}.")
+BAD_PILE = gettext_lazy("{pile!r} is not a pile name: use lower-case letters, digits and dashes.")
 NAME_TOO_LONG = gettext_lazy("The name is {length} characters; shorten it to at most 100.")
+
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
 class DeckInputError(ValueError):
@@ -57,14 +63,20 @@ def draft_check(draft: Draft) -> tuple[Format, dict[str, Card], Card | None]:
         errors["visibility"] = [BAD_VISIBILITY]
     if len(draft.name) > 100:
         errors["name"] = [NAME_TOO_LONG.format(length=len(draft.name))]
-    cards = {c.code: c for c in Card.objects.filter(code__in=list(draft.cards))}
-    for code, count in sorted(draft.cards.items()):
-        if code not in cards:
-            errors.setdefault("cards", []).append(UNKNOWN_CARD.format(code=code))
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COPIES:
-            errors.setdefault("cards", []).append(BAD_COUNT.format(code=code, count=count,
-                                                                   limit=MAX_COPIES))
-    total = sum(n for n in draft.cards.values() if isinstance(n, int))
+    cards = {c.code: c for c in Card.objects.filter(code__in=list(draft.all_codes()))}
+    for pile, counts in [(MAIN_PILE, draft.cards), *sorted(draft.piles.items())]:
+        field = "cards" if pile == MAIN_PILE else "piles"
+        if not SLUG.match(pile):
+            errors.setdefault(field, []).append(BAD_PILE.format(pile=pile))
+        for code, count in sorted(counts.items()):
+            if code not in cards:
+                errors.setdefault(field, []).append(UNKNOWN_CARD.format(code=code))
+            if isinstance(count, bool) or not isinstance(count, int) or not (
+                    1 <= count <= MAX_COPIES):
+                errors.setdefault(field, []).append(BAD_COUNT.format(
+                    code=code, count=count, limit=MAX_COPIES))
+    total = sum(n for counts in [draft.cards, *draft.piles.values()]
+                for n in counts.values() if isinstance(n, int))
     if total > MAX_CARDS:
         errors.setdefault("cards", []).append(TOO_MANY_CARDS.format(count=total,
                                                                     limit=MAX_CARDS))
@@ -78,10 +90,12 @@ def draft_check(draft: Draft) -> tuple[Format, dict[str, Card], Card | None]:
     return fmt, cards, hero
 
 
-def _write_entries(deck: Deck, counts: dict[str, int], cards: dict[str, Card]) -> None:
+def _write_entries(deck: Deck, draft: Draft, cards: dict[str, Card]) -> None:
     deck.entries.all().delete()
-    DeckEntry.objects.bulk_create([DeckEntry(deck=deck, card=cards[code], count=n)
-                                   for code, n in sorted(counts.items())])
+    DeckEntry.objects.bulk_create([
+        DeckEntry(deck=deck, card=cards[code], count=n, pile=pile)
+        for pile, counts in [(MAIN_PILE, draft.cards), *sorted(draft.piles.items())]
+        for code, n in sorted(counts.items())])
 
 
 def _append_version(deck: Deck, draft: Draft, by, note: str) -> DeckVersion:
@@ -89,7 +103,7 @@ def _append_version(deck: Deck, draft: Draft, by, note: str) -> DeckVersion:
     return DeckVersion.objects.create(
         deck=deck, number=number, name=deck.name, description=deck.description,
         hero_code=draft.hero or "", format_code=draft.format_code, cards=dict(draft.cards),
-        note=note[:200], created_by=by)
+        piles={k: dict(v) for k, v in draft.piles.items()}, note=note[:200], created_by=by)
 
 
 @transaction.atomic
@@ -101,13 +115,14 @@ def deck_create(*, owner, draft: Draft, note: str = "Created",
     deck = Deck.objects.create(owner=owner, name=draft.name, description=draft.description,
                                hero=hero, format=fmt, visibility=draft.visibility,
                                forked_from=forked_from)
-    _write_entries(deck, dict(draft.cards), cards)
+    _write_entries(deck, draft, cards)
     _append_version(deck, draft, owner, note)
     return deck
 
 
 def _content(draft: Draft) -> tuple:
-    return (draft.name, draft.description, draft.hero, dict(draft.cards), draft.format_code)
+    return (draft.name, draft.description, draft.hero, dict(draft.cards), draft.format_code,
+            {k: dict(v) for k, v in draft.piles.items() if v})
 
 
 @transaction.atomic
@@ -126,8 +141,8 @@ def deck_save(*, deck: Deck, by, draft: Draft, note: str = "") -> DeckVersion | 
     locked.save()
     if not changed:
         return None
-    if dict(draft.cards) != deck_counts(deck):
-        _write_entries(locked, dict(draft.cards), cards)
+    if dict(draft.cards) != deck_counts(deck) or dict(draft.piles) != deck_piles(deck):
+        _write_entries(locked, draft, cards)
     return _append_version(locked, draft, by, note or "Saved")
 
 
@@ -139,7 +154,8 @@ def deck_restore(*, deck: Deck, number: int, by) -> DeckVersion | None:
         raise DeckInputError({"version": [NO_SUCH_VERSION.format(number=number)]})
     draft = Draft(name=version.name, description=version.description,
                   hero=version.hero_code or None, cards=dict(version.cards),
-                  format_code=version.format_code, visibility=deck.visibility)
+                  format_code=version.format_code, visibility=deck.visibility,
+                  piles=dict(version.piles or {}))
     return deck_save(deck=deck, by=by, draft=draft, note=f"Restored version {number}")
 
 

@@ -67,7 +67,7 @@ def draft_import(text: str, *, format_name: str = "auto",
     result: ImportedDeck = import_deck(text, index, format_name,
                                        replace(limits, max_heroes=1))
     deck = result.deck
-    if not deck.heroes and not deck.counts:
+    if not deck.heroes and not deck.counts and not deck.piles:
         raise DeckImportError(NOTHING)
     notes: list[str] = []
     format_code = result.format_code or DEFAULT_FORMAT
@@ -75,7 +75,7 @@ def draft_import(text: str, *, format_name: str = "auto",
         notes.append(FORMAT_NOT_HERE.format(code=format_code, default=DEFAULT_FORMAT))
         format_code = DEFAULT_FORMAT
     draft = Draft(name=deck.name, hero=deck.hero, cards=dict(deck.counts),
-                  format_code=format_code)
+                  format_code=format_code, piles={k: dict(v) for k, v in deck.piles.items()})
     return Imported(draft=draft, source=result.source, notes=tuple(notes))
 
 

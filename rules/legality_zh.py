@@ -33,6 +33,25 @@ MESSAGES = {
     "RESTRICTED_FIX": "移除 {extra} 张「{name}」",
     "SET_NOT_LEGAL": "「{name}」来自系列 {set},该系列在{format}赛制中不可使用。",
     "SET_NOT_LEGAL_FIX": "移除 {count} 张「{name}」",
+    "PILE_UNKNOWN": "{format}赛制没有名为 {pile!r} 的牌堆;它的牌堆是:{piles}。",
+    "PILE_UNKNOWN_FIX": "把 {pile!r} 中的卡移到以下牌堆之一:{piles}",
+    "PILE_TOO_SMALL": "{pile}:{count} 张卡;{format}赛制需要{want}。",
+    "PILE_TOO_SMALL_FIX": "向{pile}再加入 {missing} 张卡{s}",
+    "PILE_TOO_LARGE": "{pile}:{count} 张卡;{format}赛制只允许{want}。",
+    "PILE_TOO_LARGE_FIX": "从{pile}移除 {extra} 张卡{s}",
+    "NOT_IN_PILE": "「{name}」是{a_kind};{pile}只能包含{kinds}。",
+    "NOT_IN_PILE_FIX": "从{pile}移除 {count} 张「{name}」",
+    "NOT_IN_PILE_MOVE_FIX": "把 {count} 张「{name}」从{pile}移到{target}",
+    "KIND_TOO_FEW": "{pile}有 {count} 张{kind};{format}赛制需要{want}。",
+    "KIND_TOO_FEW_FIX": "向{pile}加入 {missing} 张{kind}",
+    "KIND_TOO_MANY": "{pile}有 {count} 张{kind};{format}赛制只允许{want}。",
+    "KIND_TOO_MANY_FIX": "从{pile}移除 {extra} 张{kind}",
+    "COMPOSITION_MISSING": "{pile}的构成是固定的:需要 {want} 张「{name}」,现有 {count} 张。",
+    "COMPOSITION_MISSING_FIX": "向{pile}加入 {missing} 张「{name}」",
+    "COMPOSITION_EXTRA": "{pile}的构成是固定的:现有 {count} 张「{name}」,固定构成为 {want} 张。",
+    "COMPOSITION_EXTRA_FIX": "从{pile}移除 {extra} 张「{name}」",
+    "CARD_COPY_LIMIT": "「{name}」:{count} 张——{format}赛制最多允许携带 {limit} 张。",
+    "CARD_COPY_LIMIT_FIX": "移除 {extra} 张「{name}」",
 }
 
 KIND_WORDS = {"hero": "英雄卡", "minion": "随从卡", "item": "道具卡"}
@@ -44,6 +63,14 @@ LIST_SEPARATOR = "、"
 
 def hero_want(count: int) -> str:
     return f"{count} 张英雄卡"
+
+
+def range_want(low: int, high: int | None) -> str:
+    if high is None:
+        return f"至少 {low} 张"
+    if low == high:
+        return f"恰好 {low} 张"
+    return f"最多 {high} 张" if low == 0 else f"{low} 到 {high} 张"
 
 
 def size_want(low: int, high: int) -> str:

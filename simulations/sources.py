@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext, gettext_lazy
 
 from cards.adapters import card_to_data
@@ -34,6 +35,9 @@ UNKNOWN_DECK = gettext_lazy(
     "No deck {spec!r}: give a deck's id (from its address) or starter:<name>."
 )
 UNKNOWN_STARTER = gettext_lazy("No starter deck named {name!r} (known: {known}).")
+NOT_SIMULATED = gettext_lazy(
+    "{name} is a {game} deck: only this site's own game is played by the engine, so it cannot "
+    "be simulated.")
 NO_HERO = gettext_lazy("{name} has no hero: a deck needs one to be simulated.")
 NO_CARDS = gettext_lazy("{name} has no cards.")
 UNKNOWN_CARDS = gettext_lazy("{name} uses cards the catalogue does not have: {codes}.")
@@ -93,6 +97,9 @@ def resolve_spec(spec: str, *, user=None, trusted: bool = False) -> tuple[dict[s
                else deck_get(uid=uid, user=user))
     except Deck.DoesNotExist:
         raise SourceError(UNKNOWN_DECK.format(spec=spec)) from None
+    if not row.format.simulated:
+        raise SourceError(NOT_SIMULATED.format(name=row.name,
+                                               game=row.format.game.display_name))
     return deck_freeze(row), row
 
 
@@ -153,7 +160,8 @@ def engine_objects(cards: Mapping[str, Any], decks: Iterable[Mapping[str, Any]]
 def deck_choices(user) -> list[DeckChoice]:
     """Decks a user may simulate, for the form: theirs, public ones, starter decks."""
     choices = []
-    for deck in decks_listed(user).select_related("owner")[:200]:
+    simulated = Q(format__game__isnull=True) | Q(format__game__engine=True)
+    for deck in decks_listed(user).filter(simulated).select_related("owner")[:200]:
         mine = user is not None and user.is_authenticated and deck.owner_id == user.pk
         group = gettext("Your decks") if mine else gettext("Public decks")
         label = deck.name if mine else gettext("{name} (by {owner})").format(

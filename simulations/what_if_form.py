@@ -85,8 +85,9 @@ class WhatIfForm(forms.Form):
 
     def _legal(self) -> QuerySet[Card]:
         kinds = HERO_KINDS if self.swapping_hero else CARD_KINDS
-        return Card.objects.filter(kind__in=kinds).exclude(code=self.out_code).order_by(
-            "cost", "name_en")
+        # Only the engine's own cards can be played (another game's "minion" is not one).
+        return (Card.objects.filter(kind__in=kinds, engine=True).exclude(code=self.out_code)
+                .order_by("cost", "name_en"))
 
     def candidates(self) -> Candidates:
         """The legal swap-ins matching the query, for the list the user picks from."""

@@ -7,6 +7,7 @@ on which line; no other exception leaves a codec. Nothing here imports Django.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -188,6 +189,27 @@ def check_name(raw: str, limits: ImportLimits, line: int | None = None,
                                                        limit=limits.max_name),
                                   line=line, where=where)]
     return name, []
+
+
+PILE_NAME = gettext_lazy(
+    "{name!r} is not a pile name: a pile is named by its code, e.g. atlas or spellbook."
+)
+_PILE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def pile_code(raw: str) -> str | None:
+    """A pile's code as written in a file (``Atlas`` reads as ``atlas``), or None."""
+    code = clean_name(raw).casefold().replace(" ", "-")
+    return code if _PILE.match(code) else None
+
+
+def merged(counts: dict[str, int], piles: dict[str, dict[str, int]]) -> dict[str, int]:
+    """Every pile's counts added up by card (for the card-count cap)."""
+    out = dict(counts)
+    for pile in piles.values():
+        for code, n in pile.items():
+            out[code] = out.get(code, 0) + n
+    return out
 
 
 def check_total(counts: dict[str, int], heroes: list[str], limits: ImportLimits) -> None:

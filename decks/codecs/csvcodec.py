@@ -1,7 +1,8 @@
 """The CSV deck file (a spreadsheet's view of a deck).
 
 Columns ``section,count,code,name,name_zh``; ``section`` is ``deck`` (the ``name`` cell is the
-deck's name, the ``code`` cell its format), ``hero`` or ``card``. Reading needs the header row;
+deck's name, the ``code`` cell its format), ``hero``, ``card`` or, for a deck in piles,
+``pile:<code>`` (``pile:atlas``: a card of that pile). Reading needs the header row;
 ``section`` is optional (then a hero card is the hero), and a row needs a ``code`` or a
 ``name``.
 
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from decks.codecs.base import (
     DEFAULT_LIMITS,
+    PILE_NAME,
     TOO_MANY_COPIES,
     ZERO_COPIES,
     DeckImportError,
@@ -32,10 +34,13 @@ from decks.codecs.base import (
     check_total,
     clean_name,
     finish,
+    merged,
+    pile_code,
     storable,
 )
 from decks.codecs.index import CardIndex
 from rules.legality import Deck
+from rules.piles import MAIN_PILE
 
 COLUMNS = ("section", "count", "code", "name", "name_zh")
 NO_HEADER = gettext_lazy(
@@ -44,7 +49,7 @@ NO_HEADER = gettext_lazy(
 )
 NOT_CSV = gettext_lazy("This is not readable CSV ({detail}).")
 BAD_COUNT = gettext_lazy("the count {value!r} is not a whole number; write 1 or more.")
-BAD_SECTION = gettext_lazy("the section {value!r} is not deck, hero or card.")
+BAD_SECTION = gettext_lazy("the section {value!r} is not deck, hero, card or pile:<name>.")
 NO_CARD = gettext_lazy("the row names no card: fill in the code or the name.")
 UNKNOWN = gettext_lazy("no card has the code or name {name!r}.")
 
@@ -73,9 +78,12 @@ def export_csv(deck: Deck, index: CardIndex, *, format_code: str | None = None) 
     for hero in deck.heroes:
         card = index.get(hero)
         row("hero", 1, hero, card.name_en if card else "", card.name_zh if card else "")
-    for code, count in sorted(deck.counts.items()):
-        card = index.get(code)
-        row("card", count, code, card.name_en if card else "", card.name_zh if card else "")
+    for section, counts in [("card", deck.counts),
+                            *((f"pile:{p}", c) for p, c in sorted(deck.piles.items()))]:
+        for code, count in sorted(counts.items()):
+            card = index.get(code)
+            row(section, count, code, card.name_en if card else "",
+                card.name_zh if card else "")
     return out.getvalue()
 
 
@@ -106,6 +114,7 @@ def parse_csv(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
     heroes: list[str] = []
     hero_lines: list[int | None] = []
     counts: dict[str, int] = {}
+    piles: dict[str, dict[str, int]] = {}
     name, format_code = "", None
     for number, cells in zip(starts[1:], rows[1:], strict=True):
         def cell(key: str, cells: list[str] = cells) -> str:
@@ -120,17 +129,28 @@ def parse_csv(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
             problems += found
             format_code = clean_name(cell("code"), 40) or None
             continue
+        into = counts
+        if section.startswith("pile:"):
+            pile = pile_code(section.removeprefix("pile:"))
+            if pile is None:
+                problems.append(ImportProblem(PILE_NAME.format(name=section[5:45]),
+                                              line=number))
+                continue
+            into = counts if pile == MAIN_PILE else piles.setdefault(pile, {})
+            section = "card"
         if section not in ("hero", "card"):
             problems.append(ImportProblem(BAD_SECTION.format(value=section[:20]), line=number))
             continue
-        problems += _row(cell, number, section, index, limits, heroes, counts,
-                         auto_hero="section" not in column)
+        problems += _row(cell, number, section, index, limits, heroes, into,
+                         auto_hero="section" not in column and into is counts)
         hero_lines += [number] * (len(heroes) - len(hero_lines))
     problems += check_heroes(heroes, hero_lines, [index.display(h) for h in heroes], limits)
     problems.sort(key=lambda p: p.line or 0)
     finish(problems, limits)
-    check_total(counts, heroes, limits)
-    return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name), format_code, "csv")
+    piles = {k: v for k, v in piles.items() if v}
+    check_total(merged(counts, piles), heroes, limits)
+    return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name, piles=piles),
+                        format_code, "csv")
 
 
 def _row(cell, number: int, section: str, index: CardIndex, limits: ImportLimits,

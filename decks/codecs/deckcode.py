@@ -17,7 +17,7 @@ import base64
 import binascii
 import re
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from django.utils.translation import gettext_lazy
 
@@ -32,11 +32,13 @@ from decks.codecs.base import (
     check_size,
     check_total,
     finish,
+    merged,
 )
 from decks.codecs.index import CardIndex
 from rules.legality import Deck
 
 VERSION = 1
+PILES_VERSION = 2   # a deck with piles besides its main list (formats in piles)
 MAX_STRING = 200  # bytes in one code or format name
 
 NOT_A_CODE = gettext_lazy(
@@ -60,6 +62,7 @@ class DecodedCode:
     heroes: tuple[str, ...]
     counts: dict[str, int]
     format_code: str | None
+    piles: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def _varint(value: int) -> bytes:
@@ -85,20 +88,31 @@ def _shared(code: bytes, previous: bytes) -> int:
     return shared
 
 
-def encode_deck_code(deck: Deck, *, format_code: str | None = None) -> str:
-    """The deck's code: version, format, heroes, front-coded ``(code, count)`` entries, CRC."""
-    body = bytearray(_varint(VERSION))
-    body += _string((format_code or "").encode("utf-8"))
-    body += _varint(len(deck.heroes))
-    for hero in deck.heroes:
-        body += _string(hero.encode("utf-8"))
-    entries = sorted((code.encode("utf-8"), count) for code, count in deck.counts.items())
-    body += _varint(len(entries))
+def _entries(counts: dict[str, int] | object) -> bytes:
+    entries = sorted((code.encode("utf-8"), count) for code, count in counts.items())
+    body = bytearray(_varint(len(entries)))
     previous = b""
     for code, count in entries:
         shared = _shared(code, previous)
         body += _varint(shared) + _string(code[shared:]) + _varint(count)
         previous = code
+    return bytes(body)
+
+
+def encode_deck_code(deck: Deck, *, format_code: str | None = None) -> str:
+    """The deck's code: version, format, heroes, front-coded ``(code, count)`` entries, then
+    (version 2 only, when the deck has other piles) each pile's name and entries; CRC."""
+    piles = sorted((name, counts) for name, counts in deck.piles.items() if counts)
+    body = bytearray(_varint(PILES_VERSION if piles else VERSION))
+    body += _string((format_code or "").encode("utf-8"))
+    body += _varint(len(deck.heroes))
+    for hero in deck.heroes:
+        body += _string(hero.encode("utf-8"))
+    body += _entries(deck.counts)
+    if piles:
+        body += _varint(len(piles))
+        for name, counts in piles:
+            body += _string(name.encode("utf-8")) + _entries(counts)
     body += (zlib.crc32(bytes(body)) & 0xFFFF).to_bytes(2, "big")
     return base64.urlsafe_b64encode(bytes(body)).decode("ascii").rstrip("=")
 
@@ -190,11 +204,33 @@ def _decode(word: str, limits: ImportLimits) -> DecodedCode:
 
 def _read_body(reader: _Reader, limits: ImportLimits) -> DecodedCode:
     version = reader.varint(1 << 28)
-    if version != VERSION:
-        raise DeckImportError(NEWER.format(version=version, known=VERSION))
+    if version not in (VERSION, PILES_VERSION):
+        raise DeckImportError(NEWER.format(version=version, known=PILES_VERSION))
     format_code = reader.text(reader.raw(reader.varint(MAX_STRING))) or None
     heroes = tuple(reader.text(reader.raw(reader.varint(MAX_STRING)))
                    for _ in range(reader.varint(limits.max_cards)))
+    counts = _read_entries(reader, limits)
+    piles: dict[str, dict[str, int]] = {}
+    if version == PILES_VERSION:
+        previous_name = ""
+        pile_count = reader.varint(limits.max_cards)
+        if pile_count < 1:
+            raise _Damaged("it has no piles")
+        for _ in range(pile_count):
+            name = reader.text(reader.raw(reader.varint(MAX_STRING)))
+            if name <= previous_name and piles:
+                raise _Damaged("its piles are out of order")
+            entries = _read_entries(reader, limits)
+            if not entries or not name:
+                raise _Damaged("a pile is empty")
+            piles[name] = entries
+            previous_name = name
+    if reader.at != len(reader.data):
+        raise _Damaged("there are extra bytes at the end")
+    return DecodedCode(heroes, counts, format_code, piles)
+
+
+def _read_entries(reader: _Reader, limits: ImportLimits) -> dict[str, int]:
     counts: dict[str, int] = {}
     previous = b""
     for _ in range(reader.varint(limits.max_cards)):
@@ -208,9 +244,7 @@ def _read_body(reader: _Reader, limits: ImportLimits) -> DecodedCode:
             raise _Damaged("a card has 0 copies")
         counts[reader.text(code)] = count
         previous = code
-    if reader.at != len(reader.data):
-        raise _Damaged("there are extra bytes at the end")
-    return DecodedCode(heroes, counts, format_code)
+    return counts
 
 
 def decode_deck_code(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
@@ -219,10 +253,11 @@ def decode_deck_code(text: str, index: CardIndex, limits: ImportLimits = DEFAULT
     decoded = read_deck_code(text, limits)
     _, line = _unwrap(text)
     problems: list[ImportProblem] = []
-    for code in (*decoded.heroes, *decoded.counts):
+    every = [decoded.counts, *decoded.piles.values()]
+    for code in (*decoded.heroes, *(c for counts in every for c in counts)):
         if code not in index:
             problems.append(ImportProblem(UNKNOWN.format(code=code[:60]), line=line))
-    for code, count in decoded.counts.items():
+    for code, count in [item for counts in every for item in counts.items()]:
         if count > limits.max_copies:
             problems.append(ImportProblem(TOO_MANY_COPIES.format(
                 count=count, name=index.display(code), limit=limits.max_copies), line=line))
@@ -230,6 +265,6 @@ def decode_deck_code(text: str, index: CardIndex, limits: ImportLimits = DEFAULT
     problems += check_heroes(heroes, [line] * len(heroes), [index.display(h) for h in heroes],
                              limits)
     finish(problems, limits)
-    check_total(decoded.counts, heroes, limits)
-    return ImportedDeck(Deck(heroes=decoded.heroes, counts=decoded.counts),
-                        decoded.format_code, "code")
+    check_total(merged(decoded.counts, decoded.piles), heroes, limits)
+    return ImportedDeck(Deck(heroes=decoded.heroes, counts=decoded.counts,
+                             piles=decoded.piles), decoded.format_code, "code")

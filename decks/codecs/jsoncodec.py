@@ -7,6 +7,9 @@ Written shape (``cardlab_deck`` is the file version)::
      "cards": [{"code": "T-M01", "count": 3, "name": "Ember Pup", "name_zh": "余烬幼犬",
                 "kind": "minion"}]}
 
+A deck in piles (a format in piles) adds ``"piles": {"atlas": [entries as in "cards"]}``
+beside ``"cards"`` (the main list); a deck without them writes no ``"piles"``.
+
 Read: the same, or ``"hero": "T-H01"``, ``"heroes": [...]``, ``"cards": {"T-M01": 3}``, and
 card entries naming a card by ``code`` or ``name`` (``count`` defaults to 1). Every problem
 is reported with its path (``cards[2].count``).
@@ -22,6 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from decks.codecs.base import (
     DEFAULT_LIMITS,
+    PILE_NAME,
     TOO_MANY_COPIES,
     DeckImportError,
     ImportedDeck,
@@ -33,10 +37,13 @@ from decks.codecs.base import (
     check_total,
     clean_name,
     finish,
+    merged,
+    pile_code,
     storable,
 )
 from decks.codecs.index import CardIndex
 from rules.legality import Deck
+from rules.piles import MAIN_PILE
 
 VERSION = 1
 NOT_JSON = gettext_lazy(
@@ -49,6 +56,7 @@ NEWER_VERSION = gettext_lazy(
 BAD_CARDS = gettext_lazy(
     '"cards" must be a list of {"code": ..., "count": ...} or an object {code: count}.'
 )
+BAD_PILES = gettext_lazy('"piles" must be an object {pile: cards}, e.g. {"atlas": {"SC-T01": 4}}.')
 BAD_ENTRY = gettext_lazy('must be an object with a "code" (or "name") and a "count".')
 BAD_COUNT = gettext_lazy("must be a whole number from 1 to {limit}.")
 BAD_REF = gettext_lazy("must be a card code or name (a string).")
@@ -78,7 +86,22 @@ def export_json(deck: Deck, index: CardIndex, *, format_code: str | None = None)
             entry["kind"] = card.kind
         cards.append(entry)
     data["cards"] = cards
+    piles = {name: _entries(counts, index, ref) for name, counts in sorted(deck.piles.items())
+             if counts}
+    if piles:
+        data["piles"] = piles
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def _entries(counts, index: CardIndex, ref) -> list[dict[str, Any]]:
+    out = []
+    for code, count in sorted(counts.items()):
+        entry = {**ref(code), "count": count}
+        card = index.get(code)
+        if card is not None:
+            entry["kind"] = card.kind
+        out.append(entry)
+    return out
 
 
 def parse_json(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
@@ -112,10 +135,25 @@ def parse_json(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     problems += check_heroes(heroes, [None] * len(heroes), [index.display(h) for h in heroes],
                              limits, where="heroes")
     counts = _cards(data.get("cards"), index, limits, problems)
+    piles: dict[str, dict[str, int]] = {}
+    raw_piles = data.get("piles")
+    if raw_piles is not None and not isinstance(raw_piles, Mapping):
+        problems.append(ImportProblem(BAD_PILES, where="piles"))
+    for key, raw in (raw_piles.items() if isinstance(raw_piles, Mapping) else ()):
+        pile = pile_code(key) if isinstance(key, str) else None
+        where = f"piles.{str(key)[:40]}"
+        if pile is None:
+            problems.append(ImportProblem(PILE_NAME.format(name=str(key)[:40]), where=where))
+            continue
+        found = _cards(raw, index, limits, problems, where=where)
+        into = counts if pile == MAIN_PILE else piles.setdefault(pile, {})
+        for code, n in found.items():
+            into[code] = into.get(code, 0) + n
+    piles = {k: v for k, v in piles.items() if v}
     finish(problems, limits)
-    check_total(counts, heroes, limits)
-    return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name), format_code,
-                        "json")
+    check_total(merged(counts, piles), heroes, limits)
+    return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name, piles=piles),
+                        format_code, "json")
 
 
 def _resolve(value: Any, where: str, index: CardIndex,
@@ -157,16 +195,18 @@ def _heroes(data: Mapping[str, Any], index: CardIndex,
 
 
 def _cards(raw: Any, index: CardIndex, limits: ImportLimits,
-           problems: list[ImportProblem]) -> dict[str, int]:
+           problems: list[ImportProblem], where: str = "cards") -> dict[str, int]:
+    root = where
     if raw is None:
         return {}
     if isinstance(raw, Mapping):
-        entries: list[tuple[str, Any, Any]] = [(f"cards.{k}"[:60], k, v) for k, v in raw.items()]
+        entries: list[tuple[str, Any, Any]] = [(f"{root}.{k}"[:60], k, v)
+                                               for k, v in raw.items()]
     elif isinstance(raw, list):
-        entries = [(f"cards[{i}]", item, item.get("count", 1) if isinstance(item, Mapping)
+        entries = [(f"{root}[{i}]", item, item.get("count", 1) if isinstance(item, Mapping)
                     else None) for i, item in enumerate(raw)]
     else:
-        problems.append(ImportProblem(BAD_CARDS, where="cards"))
+        problems.append(ImportProblem(BAD_CARDS, where=root))
         return {}
     counts: dict[str, int] = {}
     for where, ref, count in entries:

@@ -7,6 +7,8 @@ Reading is forgiving. Each line is one of:
   it is a card's name);
 - a header ``Deck: <name>``, ``Format: <code>`` or ``Hero: <card>`` (also ``Name:``, and the
   Chinese ``卡组：``, ``赛制：``, ``英雄：``);
+- a pile header ``Pile: <code>`` (``牌堆：``): the card lines after it go to that pile (a
+  format in piles, e.g. ``Pile: atlas``) until the next one; ``Pile: deck`` is the main list;
 - a card with a count: ``3x Ember Pup``, ``3 x Ember Pup``, ``Ember Pup x3``, ``3 Ember Pup``,
   ``3张 余烬幼犬``, or no count (one copy); the card is a code, an English or a Chinese name.
 
@@ -30,6 +32,7 @@ from django.utils.translation import gettext_lazy
 
 from decks.codecs.base import (
     DEFAULT_LIMITS,
+    PILE_NAME,
     TOO_MANY_COPIES,
     ZERO_COPIES,
     ImportedDeck,
@@ -41,18 +44,22 @@ from decks.codecs.base import (
     check_total,
     clean_name,
     finish,
+    merged,
+    pile_code,
     storable,
 )
 from decks.codecs.index import CardIndex
 from rules.legality import Deck
+from rules.piles import MAIN_PILE
 
 UNKNOWN_CARD = gettext_lazy("No card is called {name!r}.")
 AMBIGUOUS_CARD = gettext_lazy("{name!r} could be {options}: write the card's code instead.")
 
-HEADER = re.compile(r"^\s*(hero|deck|name|format|英雄|卡组|名称|赛制)\s*[:：]\s*(.*)$",
+HEADER = re.compile(r"^\s*(hero|deck|name|format|pile|英雄|卡组|名称|赛制|牌堆)\s*[:：]\s*(.*)$",
                     re.IGNORECASE)
 HEADER_KEYS = {"hero": "hero", "英雄": "hero", "deck": "name", "name": "name", "卡组": "name",
-               "名称": "name", "format": "format", "赛制": "format"}
+               "名称": "name", "format": "format", "赛制": "format", "pile": "pile",
+               "牌堆": "pile"}
 # (count group, name group) patterns, tried in order after the whole line.
 COUNTED = [
     re.compile(r"^([0-9]+)\s*[x×*]\s*(.+)$", re.IGNORECASE),
@@ -129,10 +136,21 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     heroes: list[str] = []
     hero_lines: list[int | None] = []
     counts: dict[str, int] = {}
+    piles: dict[str, dict[str, int]] = {}
+    into = counts
     name, format_code = "", None
     for number, (raw, header) in enumerate(zip(lines, headers, strict=True), start=1):
         if header is not None:
             key, value = header
+            if key == "pile":
+                pile = pile_code(value)
+                if pile is None:
+                    problems.append(ImportProblem(PILE_NAME.format(name=value.strip()[:40]),
+                                                  line=number))
+                    into = {}
+                else:
+                    into = counts if pile == MAIN_PILE else piles.setdefault(pile, {})
+                continue
             if key == "name":
                 name, found = check_name(value, limits, line=number)
                 problems += found
@@ -146,15 +164,17 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
             if line.startswith(("#", "//")) or _is_section(line, index):
                 continue
         if line:
-            problems += _read_entry(line, number, index, limits, heroes, counts,
-                                    as_hero=header is not None, auto_hero=not explicit_hero)
+            problems += _read_entry(line, number, index, limits, heroes, into,
+                                    as_hero=header is not None,
+                                    auto_hero=not explicit_hero and into is counts)
             hero_lines += [number] * (len(heroes) - len(hero_lines))
     problems += check_heroes(heroes, hero_lines, [index.display(h) for h in heroes], limits)
     problems.sort(key=lambda p: p.line or 0)
     finish(problems, limits)
-    check_total(counts, heroes, limits)
-    return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name), format_code,
-                        "text")
+    piles = {k: v for k, v in piles.items() if v}
+    check_total(merged(counts, piles), heroes, limits)
+    return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name, piles=piles),
+                        format_code, "text")
 
 
 def _is_section(line: str, index: CardIndex) -> bool:
@@ -238,4 +258,10 @@ def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None)
         total = sum(deck.counts[c] for c in codes)
         lines += ["", f"# {heading} ({total})"]
         lines += [f"{deck.counts[c]}x {_label(c, deck.counts[c], index, False)}" for c in codes]
+    for pile, counts in sorted(deck.piles.items()):
+        if not counts:
+            continue
+        codes = sorted(counts, key=lambda c: _sort_key(c, index))
+        lines += ["", f"Pile: {pile}"]
+        lines += [f"{counts[c]}x {_label(c, counts[c], index, False)}" for c in codes]
     return "\n".join(lines) + "\n"

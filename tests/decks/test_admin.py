@@ -35,3 +35,34 @@ def test_the_import_page_shows_field_errors(client, catalogue):
     response = client.post("/decks/import/", {"text": "1x Ember Pup\x00", "format": "auto"})
     assert response.status_code == 400
     assert "Line 1, column 13" in response.content.decode()     # where the NUL is
+
+
+def test_a_format_in_piles_is_edited_in_the_admin_and_its_rules_checked(admin_client):
+    """The rules field is read by the engine's schema on save; a mistake is shown with its
+    path and nothing is saved."""
+    import json
+
+    from cards.models import Game
+
+    game = Game.objects.create(code="mini", name_en="Mini", name_zh="迷你", engine=False)
+    game.kinds.create(code="spell", name_en="Spell", name_zh="法术")
+    assert admin_client.get(f"/admin/cards/game/{game.pk}/change/").status_code == 200
+    form = {"name": "Mini", "name_zh": "迷你", "code": "mini", "game": game.pk,
+            "description": "", "is_active": "on", "hero_count": 1, "deck_min": 30,
+            "deck_max": 30, "minions_allowed": "on", "items_allowed": "on", "limit_n": 3,
+            "limit_r": 3, "limit_sr": 3, "limit_ssr": 3, "limit_ur": 1,
+            "card_limits-TOTAL_FORMS": 0, "card_limits-INITIAL_FORMS": 0,
+            "card_limits-MIN_NUM_FORMS": 0, "card_limits-MAX_NUM_FORMS": 1000}
+    bad = {"piles": [{"code": "deck", "name_en": "Deck", "name_zh": "牌组",
+                      "kinds": ["dragon"]}]}
+    response = admin_client.post("/admin/decks/format/add/",
+                                 {**form, "rules": json.dumps(bad)})
+    assert response.status_code == 200
+    assert "rules.piles[0].kinds[0]" in response.content.decode()
+    assert not Format.objects.filter(code="mini").exists()
+    good = {"piles": [{"code": "deck", "name_en": "Deck", "name_zh": "牌组", "min": 10,
+                       "kinds": ["spell"]}], "copies": {"default": 2}}
+    response = admin_client.post("/admin/decks/format/add/",
+                                 {**form, "rules": json.dumps(good)})
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    assert Format.objects.get(code="mini").has_piles

@@ -1,0 +1,113 @@
+"""Load a rule book file (``python manage.py load_formats FILE``; schema in docs/formats.md):
+a game with its card kinds and rarity tiers, its card sets (sample sets marked as such) and its
+formats with their ban lists and legal sets.
+
+Invariants: the file is read by the engine's pure schema (``rules.formats``) and refused whole,
+with every problem, before anything is written; the write is one transaction; loading the same
+file again changes nothing (rows are matched by code and updated). A card of another game is
+stored with ``engine=False``: the engine's shapes and validator do not apply to it. A card code
+that belongs to another game's set is refused rather than moved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from django.db import transaction
+
+from cards.models import ENGINE_GAME, Card, CardKind, CardSet, Game, RarityTier
+from decks.models import Format, FormatCardLimit
+from rules.formats import FormatDataError, RuleBook, rule_book_from_data, rules_problems
+
+
+@dataclass
+class LoadReport:
+    lines: list[str] = field(default_factory=list)
+
+
+def rule_book_read(text: str) -> RuleBook:
+    """The parsed file, or ``FormatDataError`` with every problem (YAML syntax included)."""
+    try:
+        data: Any = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise FormatDataError([f"not YAML: {exc}"]) from None
+    return rule_book_from_data(data)
+
+
+@transaction.atomic
+def rule_book_load(book: RuleBook) -> LoadReport:
+    report = LoadReport()
+    game = _game(book, report)
+    problems: list[str] = []
+    for i, data in enumerate(book.card_sets):
+        _card_set(data, game, problems, f"card_sets[{i}]", report)
+    kinds = rarities = None
+    target = game or Game.objects.filter(code=ENGINE_GAME).first()
+    if target is not None:
+        kinds = set(target.kinds.values_list("code", flat=True))
+        rarities = set(target.rarities.values_list("code", flat=True))
+    for i, data in enumerate(book.formats):
+        where = f"formats[{i}]"
+        problems += rules_problems(data.rules, kinds, rarities, f"{where}.rules")
+        fmt, created = Format.objects.update_or_create(code=data.code, defaults={
+            "name": data.name_en, "name_zh": data.name_zh,
+            "description": data.description_en, "game": game, "rules": dict(data.rules),
+            "is_active": data.active})
+        cards = {c.code: c for c in Card.objects.filter(code__in=list(data.bans))}
+        fmt.card_limits.all().delete()
+        for code, limit in sorted(data.bans.items()):
+            if code not in cards:
+                problems.append(f"{where}.bans.{code}: no card has this code")
+            else:
+                FormatCardLimit.objects.create(format=fmt, card=cards[code], limit=limit)
+        if data.legal_sets is None:
+            fmt.legal_sets.clear()
+        else:
+            sets = list(CardSet.objects.filter(code__in=data.legal_sets))
+            for code in sorted(set(data.legal_sets) - {s.code for s in sets}):
+                problems.append(f"{where}.legal_sets: no card set {code!r}")
+            fmt.legal_sets.set(sets)
+        report.lines.append(f"format {data.code}: {'created' if created else 'updated'}")
+    if problems:
+        raise FormatDataError(problems)
+    return report
+
+
+def _game(book: RuleBook, report: LoadReport) -> Game | None:
+    spec = book.game
+    if spec is None:
+        return None
+    game, created = Game.objects.update_or_create(code=spec.code, defaults={
+        "name_en": spec.name_en, "name_zh": spec.name_zh, "engine": spec.engine,
+        "description_en": spec.description_en, "description_zh": spec.description_zh})
+    for model, terms in ((CardKind, spec.kinds), (RarityTier, spec.rarities)):
+        model.objects.filter(game=game).exclude(code__in=[t.code for t in terms]).delete()
+        for order, term in enumerate(terms):
+            model.objects.update_or_create(game=game, code=term.code, defaults={
+                "name_en": term.name_en, "name_zh": term.name_zh, "order": order})
+    report.lines.append(f"game {spec.code}: {'created' if created else 'updated'} "
+                        f"({len(spec.kinds)} kinds, {len(spec.rarities)} rarity tiers)")
+    return game
+
+
+def _card_set(data, game: Game | None, problems: list[str], where: str,
+              report: LoadReport) -> None:
+    card_set, _ = CardSet.objects.update_or_create(code=data.code, defaults={
+        "name_en": data.name_en, "name_zh": data.name_zh, "game": game, "sample": data.sample})
+    existing = {c.code: c for c in Card.objects.filter(code__in=[c.code for c in data.cards])
+                .select_related("card_set")}
+    engine = game is None or game.engine
+    for position, spec in enumerate(data.cards):
+        card = existing.get(spec.code)
+        if card is not None and card.card_set_id != card_set.pk:
+            problems.append(f"{where}.cards[{position}].code: {spec.code} belongs to the set "
+                            f"{card.card_set.code}")
+            continue
+        card = card or Card(code=spec.code, card_set=card_set)
+        card.position, card.kind, card.rarity = position, spec.kind, spec.rarity
+        card.name_en, card.name_zh, card.engine = spec.name_en, spec.name_zh, engine
+        card.save()
+    report.lines.append(f"card set {data.code}: {len(data.cards)} cards"
+                        f"{' (sample data)' if data.sample else ''}")
