@@ -33,7 +33,8 @@ def engine_event_kinds() -> set[str]:
     """Every event kind the engine can log, read from its source."""
     kinds = set()
     for module in ENGINE.glob("*.py"):
-        kinds |= set(re.findall(r'_event\("([a-z_]+)"', module.read_text(encoding="utf-8")))
+        # ``event(game, "kind", …)`` (rules/engine/core.py), whatever the state is called
+        kinds |= set(re.findall(r'\bevent\(\w+, "([a-z_]+)"', module.read_text(encoding="utf-8")))
     return kinds | {"action"}
 
 
