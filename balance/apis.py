@@ -28,6 +28,7 @@ from rules.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.balance_search.space import FIELDS
 from simulations.apis import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
+from simulations.strength import agent_help
 
 NOT_OWNER = gettext_lazy("Only the search's owner can do this.")
 NO_SEARCH = gettext_lazy("No balance search here.")
@@ -38,7 +39,8 @@ class SearchInputSerializer(serializers.Serializer):
     decks = serializers.ListField(
         child=serializers.CharField(max_length=120), min_length=2, max_length=8,
         help_text='The field: saved decks\' ids or "starter:<name>".')
-    agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
+    agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
+                                    help_text=agent_help())
     band = serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2,
                                  default=[0.45, 0.55],
                                  help_text="Win-rate band [low, high], e.g. [0.45, 0.55].")

@@ -398,3 +398,4 @@ SIMULATIONS_QUEUE_LEASE_SECONDS = _env_number("QUEUE_LEASE_SECONDS", 3600.0)
 SIMULATIONS_REAP_SECONDS = _env_number("REAP_SECONDS", 15.0)        # reaper period in each worker
 SIMULATIONS_MAX_ATTEMPTS = _env_number("MAX_ATTEMPTS", 3)
 SIMULATIONS_CHUNK_PAUSE = _env_number("CHUNK_PAUSE", 0.0)           # fault tests only
+SIMULATIONS_WORKERS = _env_number("WORKERS", 2)     # worker processes the time estimates assume

@@ -1,7 +1,8 @@
 """The agents, registered once: every place that names an agent reads this list.
 
 The match runner and the benchmark build agents with ``make_agent``; the AI ladder plays each
-agent against the one it is ``measured_against``; the simulation service sizes its chunks with
+agent against the ones it is ``measured_against`` (and its stored result rates them all:
+``rules.ratings``); the simulation service sizes its chunks with
 ``chunk_games``; the site's forms, API and command line offer ``AGENT_NAMES`` with their
 ``label``. Adding an agent is one entry in ``AGENTS`` (and its module).
 
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.greedy import GreedyAgent
+from rules.planner import PlannerAgent
 from rules.random_agent import RandomAgent
 from rules.search import SearchAgent
 
@@ -25,16 +27,18 @@ class AgentSpec:
     make: Callable[[], object]
     label: str                        # how the site offers it
     chunk_games: int                  # games one simulation chunk plays: about a second of a core
-    measured_against: str | None = None   # the weaker agent it meets on the AI ladder
+    measured_against: tuple[str, ...] = ()   # the weaker agents it meets on the AI ladder
 
 
 # Fastest useful first: the first one is the default opponent the site offers.
 AGENTS: tuple[AgentSpec, ...] = (
     AgentSpec("greedy", GreedyAgent, "Greedy (fast heuristic)", chunk_games=800,
-              measured_against="random"),
+              measured_against=("random",)),
     AgentSpec("random", RandomAgent, "Random", chunk_games=800),
-    AgentSpec("search", SearchAgent, "Search (strong, ~0.05-0.2 s a game)", chunk_games=4,
-              measured_against="greedy"),
+    AgentSpec("search", SearchAgent, "Search (strong)", chunk_games=4,
+              measured_against=("greedy",)),
+    AgentSpec("planner", PlannerAgent, "Planner (strongest)", chunk_games=4,
+              measured_against=("greedy", "search")),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(spec.name for spec in AGENTS)
 DEFAULT_AGENT = AGENTS[0].name
@@ -61,4 +65,4 @@ def agent_choices() -> list[tuple[str, str]]:
 
 def ladder_rungs() -> list[tuple[str, str]]:
     """(stronger, weaker) pairs the AI ladder measures, from the weakest rung up."""
-    return [(spec.name, spec.measured_against) for spec in AGENTS if spec.measured_against]
+    return [(spec.name, weak) for spec in AGENTS for weak in spec.measured_against]

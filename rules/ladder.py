@@ -1,11 +1,16 @@
 """The AI ladder: how much stronger each agent is than the one below it.
 
-``python -m rules.ladder [--games 1000] [--processes 2] [--set FILE] [--json]`` plays, for
-each rung (each agent against the weaker one it is measured against in
-``rules.agents``: greedy vs random, search vs greedy), the given number of seat-swapped games spread
-over every pairing of the starter decks — each deck meets each other deck with the stronger
-agent on either side — and prints the stronger agent's win rate with a Wilson 95 % interval.
-Seeds are fixed, so a rerun prints the same figures.
+``python -m rules.ladder [--games 1000] [--processes 2] [--set FILE] [--json] [--write]``
+plays, for each rung (each agent against the weaker ones it is measured against in
+``rules.agents``: greedy vs random, search vs greedy, planner vs greedy and vs search), the given
+number of seat-swapped games spread over every pairing of the starter decks — each deck meets
+each other deck with the stronger agent on either side — and prints the stronger agent's win
+rate with a Wilson 95 % interval. Seeds are fixed, so a rerun prints the same figures (the
+timings aside). ``--json`` prints ``{"<strong>-vs-<weak>": {"games", "wins", "losses",
+"draws", "errors", "win_rate", "average_turns", "cpu_seconds_per_game"}}``, the last giving the
+CPU seconds each agent's decisions took per game and the rest of the game (``engine``);
+``--write`` also stores it as ``rules/data/ladder.json``, the result the strength table
+(``rules.ratings``) and the site's time estimates are computed from.
 """
 
 from __future__ import annotations
@@ -13,28 +18,52 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from rules.agents import ladder_rungs
+from rules.agents import ladder_rungs, make_agent
 from rules.cardset import CORE_SET, TEST_SET, load_card_set
-from rules.match import run_games
+from rules.match import game_seed, play_game, tally
+from rules.ratings import LADDER_FILE
 from rules.stats import MatchStats
 
 RUNGS = ladder_rungs()
 SEED = 77
 
 
-def _play_slice(args: tuple) -> dict:
+class _Timed:
+    """An agent whose decisions are timed (CPU seconds of this process)."""
+
+    def __init__(self, agent):
+        self.agent, self.needs_view, self.seconds = agent, agent.needs_view, 0.0
+
+    def choose(self, view, legal, rng):
+        start = time.process_time()
+        action = self.agent.choose(view, legal, rng)
+        self.seconds += time.process_time() - start
+        return action
+
+
+def _play_slice(args: tuple) -> tuple[dict, float, float, float]:
+    """The games ``match.run_games`` would play for this slice, with the agents timed:
+    (counts, strong agent's seconds, weak agent's seconds, total seconds)."""
     path, strong, weak, deck_a, deck_b, seed, games = args
     card_set = load_card_set(path)
-    stats, _ = run_games(card_set.cards, card_set.deck(deck_a), card_set.deck(deck_b),
-                         seed=seed, start=0, stop=games, agent_a=strong, agent_b=weak)
-    return stats.counts()
+    first, second = _Timed(make_agent(strong)), _Timed(make_agent(weak))
+    stats = MatchStats()
+    start = time.process_time()
+    for index in range(games):
+        tally(stats, play_game(card_set.cards, card_set.deck(deck_a), card_set.deck(deck_b),
+                               seed=game_seed(seed, index), a_first=index % 2 == 0,
+                               agent_a=first, agent_b=second))
+    return stats.counts(), first.seconds, second.seconds, time.process_time() - start
 
 
-def rung(path: Path, strong: str, weak: str, games: int, processes: int) -> MatchStats:
-    """``games`` games of ``strong`` against ``weak`` over all ordered deck pairings."""
+def rung(path: Path, strong: str, weak: str, games: int, processes: int
+         ) -> tuple[MatchStats, dict[str, float]]:
+    """``games`` games of ``strong`` against ``weak`` over all ordered deck pairings, and the
+    CPU seconds per game of each agent's decisions and of the rest (``engine``)."""
     names = list(load_card_set(path).decks)
     pairings = list(itertools.permutations(names, 2))
     per_pairing = max(2, -(-games // len(pairings)))
@@ -42,10 +71,15 @@ def rung(path: Path, strong: str, weak: str, games: int, processes: int) -> Matc
     jobs = [(path, strong, weak, a, b, SEED + i, per_pairing)
             for i, (a, b) in enumerate(pairings)]
     total = MatchStats()
+    seconds = [0.0, 0.0, 0.0]
     with ProcessPoolExecutor(max_workers=processes) as pool:
-        for counts in pool.map(_play_slice, jobs):
+        for counts, *spent in pool.map(_play_slice, jobs):
             total = total.merge(MatchStats.from_counts(counts))
-    return total
+            seconds = [a + b for a, b in zip(seconds, spent, strict=True)]
+    played = max(1, per_pairing * len(pairings))
+    per_game = {strong: seconds[0] / played, weak: seconds[1] / played,
+                "engine": max(0.0, seconds[2] - seconds[0] - seconds[1]) / played}
+    return total, per_game
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -55,6 +89,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--set", dest="card_set", default=None)
     parser.add_argument("--rung", choices=[f"{s}-{w}" for s, w in RUNGS], default=None)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true",
+                        help=f"store the JSON result as {LADDER_FILE.name} (the strength table)")
     args = parser.parse_args(argv)
     path = Path(args.card_set) if args.card_set else (CORE_SET if CORE_SET.exists()
                                                       else TEST_SET)
@@ -62,17 +98,28 @@ def main(argv: list[str] | None = None) -> dict:
     for strong, weak in RUNGS:
         if args.rung and args.rung != f"{strong}-{weak}":
             continue
-        stats = rung(path, strong, weak, args.games, args.processes).to_dict()
+        measured, per_game = rung(path, strong, weak, args.games, args.processes)
+        stats = measured.to_dict()
         report[f"{strong}-vs-{weak}"] = {k: stats[k] for k in (
             "games", "wins", "losses", "draws", "errors", "win_rate", "average_turns")}
+        report[f"{strong}-vs-{weak}"]["cpu_seconds_per_game"] = {
+            name: round(value, 6) for name, value in per_game.items()}
         if not args.json:
             rate = stats["win_rate"]
             print(f"{strong} vs {weak}: {stats['games']} games, {strong} wins "
                   f"{rate['rate'] * 100:.1f} % (95 % CI {rate['low'] * 100:.1f} – "
                   f"{rate['high'] * 100:.1f} %), draws {stats['draws']}, errors "
-                  f"{stats['errors']}, {stats['average_turns']:.1f} turns/game", flush=True)
+                  f"{stats['errors']}, {stats['average_turns']:.1f} turns/game, "
+                  f"{sum(per_game.values()) * 1000:.1f} ms CPU/game", flush=True)
     if args.json:
         print(json.dumps(report))
+    if args.write:      # a single --rung replaces its own entry and keeps the others
+        stored = json.loads(LADDER_FILE.read_text(encoding="utf-8")) \
+            if args.rung and LADDER_FILE.exists() else {}
+        stored.update(report)
+        order = [f"{s}-vs-{w}" for s, w in RUNGS]
+        stored = {key: stored[key] for key in order if key in stored}
+        LADDER_FILE.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
     return report
 
 

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from simulations import apis, sweep_apis
+from simulations import agent_apis, apis, sweep_apis
 
 app_name = "simulations-api"
 
 urlpatterns = [
     path("", apis.SimulationListCreateApi.as_view(), name="list"),
     path("compare/", apis.SimulationCompareApi.as_view(), name="compare"),
+    path("agents/", agent_apis.AgentStrengthApi.as_view(), name="agents"),
     path("sweeps/", sweep_apis.SweepCreateApi.as_view(), name="sweeps"),
     path("sweeps/<str:uid>/", sweep_apis.SweepDetailApi.as_view(), name="sweep"),
     path("<str:uid>/", apis.SimulationDetailApi.as_view(), name="detail"),

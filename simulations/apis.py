@@ -41,6 +41,7 @@ from simulations.services import (
     simulation_request,
     simulation_what_if,
 )
+from simulations.strength import agent_help
 
 NOT_OWNER = gettext_lazy("Only the run's owner can do this; submit a run of your own instead.")
 SAME_RUN_TWICE = gettext_lazy("Pick two different runs.")
@@ -99,8 +100,10 @@ class SubmitInputSerializer(serializers.Serializer):
         child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS,
         help_text='Deck A first. A saved deck\'s id, or "starter:<name>" for a starter deck.')
     games = serializers.IntegerField(min_value=2, help_text="Per pairing; rounded up to even.")
-    agent_a = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
-    agent_b = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
+    agent_a = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
+                                      help_text=agent_help())
+    agent_b = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
+                                      help_text=agent_help())
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
                                     help_text="Default: a random seed (kept on the run).")
     ruleset = serializers.DictField(required=False, help_text="Ruleset options, e.g. "

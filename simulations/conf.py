@@ -13,6 +13,7 @@
 | ``SIMULATIONS_REAP_SECONDS`` | 15 | period of the reaper thread in each worker |
 | ``SIMULATIONS_MAX_ATTEMPTS`` | 3 | starts of one chunk before it is given up as failed |
 | ``SIMULATIONS_CHUNK_PAUSE`` | 0 | seconds a worker waits before playing a chunk (fault tests) |
+| ``SIMULATIONS_WORKERS`` | 2 | worker processes playing chunks: the time estimates divide by it |
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ def max_attempts() -> int:
 
 def chunk_pause() -> float:
     return float(_get("CHUNK_PAUSE", 0.0))
+
+
+def workers() -> int:
+    return max(1, int(_get("WORKERS", 2)))
 
 
 def queue() -> str:

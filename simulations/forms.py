@@ -4,28 +4,31 @@ services decide what is valid and their messages land on the matching field."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
 
-from rules.agents import DEFAULT_AGENT, agent_choices
+from rules.agents import DEFAULT_AGENT
 from simulations import conf
+from simulations.agent_names import agent_menu, agent_title
 from simulations.models import RunKind
 from simulations.services import SimulationInputError
 from simulations.sources import deck_choices
+from simulations.strength import cost_lines
 
 _ = gettext_lazy
-# The engine names its agents in English (rules.agents); the site offers them in the page's
-# language, an agent added later showing its engine label until it is translated here.
-AGENT_LABELS = {"greedy": _("Greedy (fast heuristic)"), "random": _("Random"),
-                "search": _("Search (strong, ~0.05-0.2 s a game)")}
 STOP_CHOICES = [("", _("No: play every game")), ("0.1", _("when the interval is ±5 %")),
                 ("0.05", _("when the interval is ±2.5 %")),
                 ("0.02", _("when the interval is ±1 %"))]
+AGENT_COST = gettext_lazy("CPU time of one game with the agent in both seats: {costs}.")
+MS_A_GAME = gettext_lazy("{agent} {ms} ms")
 PICK_ONE = gettext_lazy("Pick exactly one opponent for a match (or choose a gauntlet).")
 PICK_SOME = gettext_lazy("Pick at least {n} opponent(s).")
 
 
 def _agent_choices() -> list[tuple[str, str]]:
-    return [(name, AGENT_LABELS.get(name, label)) for name, label in agent_choices()]
+    return agent_menu()
+
+
 FIELD_OF = {"decks": "opponents", "kind": "kind", "games": "games", "agent_a": "agent_a",
             "agent_b": "agent_b", "seed": "seed", "stop_width": "stop_width", "public": "public"}
 
@@ -64,6 +67,12 @@ class SimulationForm(forms.Form):
         self.fields["deck"].choices = grouped
         self.fields["opponents"].choices = grouped
         self.fields["games"].widget.attrs["max"] = conf.max_games()
+        costs = cost_lines()
+        if costs:
+            listed = ", ".join(
+                MS_A_GAME.format(agent=agent_title(name), ms=number_format(seconds * 1000, 1))
+                for name, seconds in costs)
+            self.fields["agent_a"].help_text = AGENT_COST.format(costs=listed)
 
     def clean(self):
         data = super().clean()

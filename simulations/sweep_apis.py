@@ -17,6 +17,7 @@ from simulations import conf
 from simulations.apis import SubmitThrottle, _invalid
 from simulations.models import RunKind, Sweep
 from simulations.services import SimulationInputError
+from simulations.strength import agent_help
 from simulations.sweeps import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS, sweep_get, sweep_results
 from simulations.sweeps import sweep_submit as submit_sweep
 
@@ -31,8 +32,10 @@ class SweepInputSerializer(serializers.Serializer):
         child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS,
         help_text='Deck A first: a saved deck\'s id or "starter:<name>".')
     games = serializers.IntegerField(min_value=2, help_text="Per pairing, in every run.")
-    agent_a = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
-    agent_b = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
+    agent_a = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
+                                      help_text=agent_help())
+    agent_b = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
+                                      help_text=agent_help())
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     public = serializers.BooleanField(default=False)
     card = serializers.CharField(max_length=32, help_text="The card whose field is varied.")

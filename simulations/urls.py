@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.run_list, name="list"),
     path("new/", views.run_new, name="new"),
     path("compare/", views.run_compare, name="compare"),
+    path("agents/", views.agent_strength_page, name="agents"),
     path("patch/", patch_views.patch_page, name="patch"),
     path("patch/preview/", patch_views.patch_preview, name="patch-preview"),
     path("sweeps/<str:uid>/", patch_views.sweep_detail, name="sweep"),

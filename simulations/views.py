@@ -41,6 +41,7 @@ from simulations.services import (
     simulation_request,
     simulation_what_if,
 )
+from simulations.strength import agent_strength, estimate_inputs, strength_rows
 from simulations.what_if_form import WhatIfForm
 
 THROTTLED = gettext_lazy("You have submitted many simulations lately; wait a while and try again.")
@@ -100,7 +101,17 @@ def run_new(request: HttpRequest) -> HttpResponse:
             else:
                 return redirect(run)
     status = 400 if request.method == "POST" else 200
-    return render(request, "simulations/new.html", {"form": form}, status=status)
+    return render(request, "simulations/new.html",
+                  {"form": form, "estimate": estimate_inputs()}, status=status)
+
+
+@require_GET
+def agent_strength_page(request: HttpRequest) -> HttpResponse:
+    """The AI players' strength table: ratings from the stored ladder result, and its rungs."""
+    table = agent_strength()
+    return render(request, "simulations/agents.html", {
+        "section": "agents", "ratings": strength_rows(table), "rungs": table["rungs"],
+        "anchor": table["anchor"]})
 
 
 def _what_if_form(run: SimulationRun, data=None) -> WhatIfForm:

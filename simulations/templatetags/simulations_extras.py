@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.language import frozen_card_name
 from cards.templatetags.cards_extras import pct
+from simulations.agent_names import agent_title
 
 register = template.Library()
 
@@ -76,14 +77,19 @@ def deck_simulations(context, deck, limit: int = 5):
     return {"deck": deck, "runs": runs, "user": user}
 
 
-AGENT_NAMES = {"greedy": gettext_lazy("greedy"), "random": gettext_lazy("random"),
-               "search": gettext_lazy("search")}
+@register.filter
+def ms(seconds) -> str:
+    """Seconds as milliseconds: 0.0004 → "0.4", 0.0623 → "62"."""
+    if seconds is None:
+        return "—"
+    value = float(seconds) * 1000
+    return number_format(value, 1 if value < 10 else 0)
 
 
 @register.filter
 def agent_name(code: str) -> str:
     """An AI player's name in the page's language (``greedy`` → "贪心")."""
-    return str(AGENT_NAMES.get(code, code))
+    return agent_title(code)
 
 
 @register.filter

@@ -116,6 +116,8 @@ def test_the_form_starts_a_search_and_its_page_shows_progress_then_the_front(
     assert page.status_code == 200
     assert b"Pareto front" in page.content and b"<svg" in page.content
     assert b"Open as a round-robin" in page.content and b'data-testid="front"' in page.content
+    assert b"Agent <strong>greedy</strong>" in page.content
+    assert b'href="/simulations/agents/" data-testid="agents-link"' in page.content
     patch = client.get(reverse("balance:patch", args=[job.uid, 0]))
     assert patch.status_code == 200 and patch.json() == job.result["front"][0]["patch"]
     assert "attachment" in patch["Content-Disposition"]

@@ -139,3 +139,12 @@ def test_r2_2_3_a_copy_played_on_leaves_the_original_untouched():
         clone.apply(choices[int(rng.random() * len(choices))])
     assert game.snapshot() == before
     assert game.legal_actions() == Game.from_snapshot(before, game.cards).legal_actions()
+
+
+def test_r2_1_2_the_planner_plays_the_same_game_for_the_same_seed():
+    """The planner's budget is counted in rollouts, not time, and its only randomness is its
+    own seeded RNG: the same seed plays the same game, action for action."""
+    first, second = play(5, ("planner", "greedy")), play(5, ("planner", "greedy"))
+    assert first.log() == second.log() and first.result == second.result
+    again = replay_game(json.loads(json.dumps(first.log())), TEST.cards)
+    assert again.events == first.events

@@ -148,3 +148,21 @@ def test_r6_1_an_optional_skill_question_shows_nothing_hidden():
     for game in games:
         game.apply(Action("decline"))
     assert dump(games[0], 0) == dump(games[1], 0)
+
+
+def test_r2_3_2_the_planner_decides_the_same_on_games_differing_only_in_hidden_parts():
+    """Rule: R2.3.2 — the planner agent searches worlds sampled from its view, never the
+    game: the same view and seed give the same choice however the hidden cards lie."""
+    import random
+
+    from rules.agents import make_agent
+
+    first = scenario(["T-M06", "T-M05"], ["T-M09", "T-M13"], "T-M12", ["F1", "F2", "F3"])
+    second = scenario(["D7", "D8"], ["W5", "W6"], "D0", ["F3", "F1", "F2"], seed=99)
+    assert dump(first, 0) == dump(second, 0)
+    choices = []
+    for game in (first, second):
+        agent = make_agent("planner")
+        choices.append(agent.choose(game.view(0), game.legal_actions(), random.Random(4)))
+    assert choices[0] == choices[1]
+    assert choices[0] in first.legal_actions()

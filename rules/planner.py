@@ -1,0 +1,257 @@
+"""The planner agent: determinized Monte Carlo with a tuned evaluation and a fixed budget.
+
+At every decision with more than one legal action (any kind — main phase, targets, replenish,
+choices, and kinds added later — except the mulligan and setup placement, which it leaves to the
+greedy policy), it
+
+1. keeps the most promising actions by the greedy policy's scores (``candidates``, plus "end"
+   or "pass" when legal);
+2. samples ``worlds`` games consistent with its view (``rules.engine.determinize``: hidden cards
+   resampled from its own RNG);
+3. plays each kept action in every world, then lets the greedy policy play both sides until the
+   end of the opponent's next turn (the same worlds for every action: common random numbers);
+4. scores the outcome with ``evaluate`` — a weighted sum of features whose weights
+   (``WEIGHTS``) were tuned by self-play (``python -m rules.planner_tuning``) — and plays the
+   action with the best total.
+
+A decision where the greedy policy sees a sure win (a lethal hero attack) is taken at once.
+
+Invariant: it never reads the true game — every world comes from ``determinize(view, rng)``, so
+its choice depends only on the view and its own RNG (seeded by the match runner): the same seed
+plays the same game. Its budget is counted in rollouts, not time, so results do not depend on
+the machine's load.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Final
+
+from rules.engine.actions import Action
+from rules.engine.determinize import determinize
+from rules.greedy import GreedyAgent
+
+WORLDS: Final = 3              # sampled worlds per decision
+CANDIDATES: Final = 5          # actions kept after greedy pre-scoring (plus end / pass)
+HORIZON: Final = 1              # rollouts run to the end of the opponent's next turn
+ROLLOUT_ACTIONS: Final = 150   # a safety cap on one rollout
+GREEDY_KINDS: Final = frozenset({"mulligan", "setup"})
+DECLINE_KINDS: Final = frozenset({"end", "pass"})
+SURE_WIN: Final = 100.0        # the greedy score of a lethal attack
+WIN: Final = 1000.0
+
+# Evaluation weights (see ``evaluate``); tuned by coordinate ascent on common random numbers.
+WEIGHTS: Final[dict[str, float]] = {
+    "hp": 1.5,            # hero HP difference
+    "low_hp": 1.0,        # extra for each HP below LOW_HP (danger zone)
+    "minion": 2.0,        # a minion on the board
+    "attack": 1.0,        # its current attack
+    "awake": 1.5,         # awakened (can act now)
+    "keyword": 1.0,       # each keyword it has
+    "sleeper_cost": 0.0,  # a sleeping minion's cost (what it will cost to wake)
+    "hand": 0.6,          # a card in hand (up to 8)
+    "hand_minion": 0.0,   # a minion card in hand (replenish material, up to 3)
+    "empty_board": 0.0,   # penalty for an empty or single-minion board (R3.2)
+}
+LOW_HP: Final = 8
+RAW_LOGIT = [0.0]
+COEFFICIENTS: Final = [1.5441, 0.0136, 0.4516, -0.6535, 0.4302, 0.1468, 0.1431, 0.0078, 0.0755,
+                       0.0034, -0.012, 0.1815, -1.0345, -0.0099, -0.5339, 0.5276, -0.5188,
+                       -0.1643, -0.0492, -0.0118, -0.0703, 0.0912, 0.0186, -0.2082, 0.4022]
+
+
+def evaluate(game, player: int, weights: dict[str, float] = WEIGHTS) -> float:
+    """How good the position is for ``player`` (a won game is +WIN, lost -WIN, drawn 0)."""
+    if game.result is not None:
+        winner = game.result["winner"]
+        return 0.0 if winner is None else (WIN if winner == player else -WIN)
+    w_minion, w_attack, w_awake = weights["minion"], weights["attack"], weights["awake"]
+    w_keyword, w_sleeper = weights["keyword"], weights["sleeper_cost"]
+    score = 0.0
+    for sign, side in ((1.0, game.players[player]), (-1.0, game.players[1 - player])):
+        value = weights["hp"] * side.hp - weights["low_hp"] * max(0, LOW_HP - side.hp)
+        count = 0
+        for minion in side.minions:
+            if minion is None:
+                continue
+            count += 1
+            value += w_minion + w_attack * game._current_attack(minion) \
+                + w_keyword * len(game._keywords(minion))
+            value += w_awake if minion.awake else w_sleeper * minion.card.cost
+        value += weights["hand"] * min(len(side.hand), 8)
+        spare = sum(1 for card in side.hand if card.kind == "minion")
+        value += weights["hand_minion"] * min(spare, 3)
+        if count + min(spare, 1) <= 1:
+            value -= weights["empty_board"]
+        score += sign * value
+    return score
+
+
+def _faction_pools(cards, hero) -> tuple[list, list]:
+    """(cards, minions) an enemy deck built around ``hero`` is likely to hold: its faction's
+    minions and the faction-free items; every card when the faction has none."""
+    pool = [c for c in cards.values() if c.kind != "hero"
+            and (c.faction == hero.faction or (c.kind == "item" and c.faction is None))]
+    if not any(c.kind == "minion" for c in pool):
+        pool = [c for c in cards.values() if c.kind != "hero"]
+    pool.sort(key=lambda c: c.code)              # mapping order must not matter
+    return pool, [c for c in pool if c.kind == "minion"]
+
+
+def resample(world, player: int, pools: tuple[list, list], rng: random.Random) -> None:
+    """Redraw the enemy's unseen cards of a determinized ``world`` from the cards it has
+    shown and the likely pool of its hero's faction (the engine's determinization draws from
+    every card). Reads only what ``player`` sees: the enemy hero and its shown cards."""
+    foe = world.players[1 - player]
+    seen = list(foe.graveyard) + list(foe.display)
+    seen += [m.card for m in foe.minions if m is not None and m.public]
+    seen.sort(key=lambda c: c.code)
+    seen_minions = [c for c in seen if c.kind == "minion"]
+    pool, minions = pools
+
+    def guess(shown: list, likely: list):
+        if shown and rng.random() < 0.5:
+            return rng.choice(shown)
+        return rng.choice(likely)
+
+    foe.hand = [guess(seen, pool) for _ in foe.hand]
+    foe.deck = [guess(seen, pool) for _ in foe.deck]
+    for minion in foe.minions:
+        if minion is not None and not minion.public:
+            minion.card = guess(seen_minions, minions)
+            minion.keywords = set(minion.card.keywords)
+
+
+def _side_features(game, side) -> list[float]:
+    hp = side.hp
+    count = awake = attack = awake_attack = sleeping_cost = keywords = 0
+    for minion in side.minions:
+        if minion is None:
+            continue
+        count += 1
+        value = game._current_attack(minion)
+        attack += value
+        keywords += len(game._keywords(minion))
+        if minion.awake:
+            awake += 1
+            awake_attack += value
+        else:
+            sleeping_cost += minion.card.cost
+    spare = sum(1 for card in side.hand if card.kind == "minion")
+    return [hp, min(hp, LOW_HP), count, awake, attack, awake_attack, sleeping_cost, keywords,
+            min(len(side.hand), 8), min(spare, 3), min(len(side.deck), 5),
+            1.0 if count + min(spare, 1) <= 1 else 0.0]
+
+
+def features(game, player: int) -> list[float]:
+    """The position's features for ``player`` (its side's, then the enemy's)."""
+    return _side_features(game, game.players[player]) + \
+        _side_features(game, game.players[1 - player])
+
+
+def win_chance(game, player: int, coefficients=None) -> float:
+    """The chance that ``player`` wins from here, by the learned logistic model (1 or 0 when
+    the game is over, 0.5 for a draw)."""
+    if game.result is not None:
+        winner = game.result["winner"]
+        if RAW_LOGIT[0]:
+            return 0.0 if winner is None else (RAW_LOGIT[0] if winner == player else -RAW_LOGIT[0])
+        return 0.5 if winner is None else (1.0 if winner == player else 0.0)
+    coefficients = coefficients or COEFFICIENTS
+    logit = coefficients[0]
+    for weight, value in zip(coefficients[1:], features(game, player), strict=True):
+        logit += weight * value
+    if RAW_LOGIT[0]:
+        return logit
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, logit))))
+
+
+class PlannerAgent:
+    name = "planner"
+    needs_view = True
+
+    def __init__(self, worlds: int = WORLDS, candidates: int = CANDIDATES,
+                 weights: dict[str, float] | None = None, horizon: int = HORIZON,
+                 faction_prior: bool = True):
+        self.horizon = horizon
+        self.faction_prior = faction_prior
+        self.greedy_kinds = GREEDY_KINDS
+        self.replies = 0
+        self.learned = True
+        self.coefficients = COEFFICIENTS
+        self.worlds = worlds
+        self.candidates = candidates
+        self.weights = dict(WEIGHTS if weights is None else weights)
+        self.policy = GreedyAgent()
+        self._pools: dict[tuple[int, str], tuple[list, list]] = {}
+        self._pool_owner: object = None
+
+    def _enemy_pools(self, world, player: int) -> tuple[list, list]:
+        cards, hero = world.cards, world.players[1 - player].hero
+        if self._pool_owner is not cards:       # a new card pool: forget the old answers
+            self._pools, self._pool_owner = {}, cards
+        key = (0, hero.code)
+        if key not in self._pools:
+            self._pools[key] = _faction_pools(cards, hero)
+        return self._pools[key]
+
+    def choose(self, view, legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1 or view.decision in self.greedy_kinds:
+            return self.policy.choose(view, legal, rng)
+        values = self.policy.score(view, legal)
+        order = sorted(range(len(legal)), key=lambda i: -values[i])
+        if values[order[0]] >= SURE_WIN:
+            return legal[order[0]]
+        shortlist = [legal[i] for i in order[: self.candidates]]
+        shortlist += [a for a in legal if a.kind in DECLINE_KINDS and a not in shortlist]
+        if len(shortlist) == 1:
+            return shortlist[0]
+        player = view.player
+        worlds = [determinize(view, rng) for _ in range(self.worlds)]
+        if self.faction_prior:
+            pools = self._enemy_pools(worlds[0], player)
+            for world in worlds:
+                resample(world, player, pools, rng)
+        seeds = [rng.getrandbits(32) for _ in worlds]
+        rollout_rng = random.Random(0)
+        best, best_score = shortlist[0], float("-inf")
+        for action in shortlist:
+            total = 0.0
+            for world, seed in zip(worlds, seeds, strict=True):
+                rollout_rng.seed(seed)
+                total += self._rollout(world.copy(), action, player, rollout_rng)
+            if total > best_score:
+                best, best_score = action, total
+        return best
+
+    def _rollout(self, game, action: Action, player: int, rng: random.Random) -> float:
+        game.apply(action, check=False)
+        if self.replies and game.decision is not None and game.decision.player == player:
+            legal = game.legal_actions()
+            if len(legal) > 1:
+                view = game.view(player)
+                values = self.policy.score(view, legal)
+                order = sorted(range(len(legal)), key=lambda i: -values[i])
+                picks = [legal[i] for i in order[: self.replies]]
+                state = rng.getstate()
+                best = float("-inf")
+                for follow in picks:
+                    rng.setstate(state)
+                    best = max(best, self._rollout_from(game.copy(), follow, player, rng))
+                return best
+        return self._rollout_from(game, None, player, rng)
+
+    def _rollout_from(self, game, action, player: int, rng: random.Random) -> float:
+        if action is not None:
+            game.apply(action, check=False)
+        stop_turn = game.turn + self.horizon + (1 if game.active == player else 0)
+        policy = self.policy
+        count = 0
+        while game.decision is not None and game.turn < stop_turn and count < ROLLOUT_ACTIONS:
+            seat = game.decision.player
+            game.apply(policy.choose(game.view(seat), game.legal_actions(), rng), check=False)
+            count += 1
+        if self.learned:
+            return win_chance(game, player, self.coefficients)
+        return evaluate(game, player, self.weights)

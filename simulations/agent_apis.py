@@ -1,0 +1,72 @@
+"""The AI players' strength and cost (mounted at /api/simulations/agents/).
+
+Ratings and costs come from the stored AI ladder result (``simulations.strength``), the same
+table as the page /simulations/agents/.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from simulations import conf
+from simulations.strength import agent_strength, strength_rows
+
+ESTIMATE_HELP = (
+    "A run takes about (seconds_per_game of agent A + seconds_per_game of agent B + "
+    "engine_seconds_per_game) × games × pairings ÷ workers seconds once it starts.")
+
+
+class AgentRatingSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The agent's name (agent_a, agent_b, agent).")
+    title = serializers.CharField(help_text="Its readable name, in the request's language.")
+    label = serializers.CharField(help_text="Its label in menus, in the request's language.")
+    elo = serializers.FloatField(help_text="Bradley–Terry rating on the Elo scale.")
+    low = serializers.FloatField(help_text="Lower end of the 95 % interval.")
+    high = serializers.FloatField(help_text="Upper end of the 95 % interval.")
+    anchor = serializers.BooleanField(help_text="The zero point of the scale (no interval).")
+    games = serializers.IntegerField(help_text="Ladder games it played.")
+    seconds_per_game = serializers.FloatField(
+        allow_null=True, help_text="CPU seconds its decisions take in one game (one seat).")
+
+
+class WinRateSerializer(serializers.Serializer):
+    rate = serializers.FloatField(allow_null=True)
+    low = serializers.FloatField(allow_null=True)
+    high = serializers.FloatField(allow_null=True)
+
+
+class LadderRungSerializer(serializers.Serializer):
+    strong = serializers.CharField()
+    weak = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    errors = serializers.IntegerField()
+    win_rate = WinRateSerializer(help_text="The stronger agent's win rate, 95 % interval on "
+                                           "seat-swapped pairs.")
+
+
+class AgentStrengthSerializer(serializers.Serializer):
+    anchor = serializers.CharField(allow_null=True, help_text="The agent rated 0.")
+    ratings = AgentRatingSerializer(many=True, help_text="Best first.")
+    rungs = LadderRungSerializer(many=True, help_text="The ladder's games the ratings fit.")
+    engine_seconds_per_game = serializers.FloatField(
+        help_text="CPU seconds of one game spent outside the agents (the rules).")
+    workers = serializers.IntegerField(help_text="Worker processes playing simulations.")
+
+
+class AgentStrengthApi(APIView):
+    """The AI players: Bradley–Terry ratings (Elo scale, 95 % intervals) fitted to the stored
+    AI ladder result, the ladder's games, and what each agent costs. """ + ESTIMATE_HELP
+
+    @extend_schema(operation_id="simulations_agents", responses=AgentStrengthSerializer)
+    def get(self, request):
+        table = agent_strength()
+        return Response(AgentStrengthSerializer({
+            "anchor": table["anchor"], "ratings": strength_rows(table), "rungs": table["rungs"],
+            "engine_seconds_per_game": table["engine_seconds_per_game"],
+            "workers": conf.workers()}).data)

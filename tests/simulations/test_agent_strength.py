@@ -1,0 +1,83 @@
+"""The AI players' strength table (page and API), read from the stored ladder result; every
+run and sweep page names its agents and links it; the form and the API docs give the cost."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from rules.agents import AGENT_NAMES
+from rules.ratings import strength_table
+from simulations.services import simulation_request
+from simulations.strength import agent_costs, estimate_seconds
+from tests.simulations.helpers import DAWN, DUSK, play_all
+from tests.simulations.test_sweeps import make_sweep
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_page_shows_the_stored_ratings_with_intervals(client):
+    table = strength_table()
+    page = client.get("/simulations/agents/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    for rating in table["ratings"]:
+        assert f'data-agent="{rating["name"]}"' in html
+        if not rating["anchor"]:
+            assert f"{rating['low']:.0f} – {rating['high']:.0f}" in html
+    assert "python -m rules.ladder --json --write" in html
+
+
+def test_the_api_gives_ratings_rungs_and_costs():
+    data = APIClient().get("/api/simulations/agents/").json()
+    table = strength_table()
+    assert [r["name"] for r in data["ratings"]] == [r["name"] for r in table["ratings"]]
+    assert data["anchor"] == "random" and data["workers"] == 2
+    planner = next(r for r in data["ratings"] if r["name"] == "planner")
+    assert planner["title"] == "planner" and planner["low"] < planner["elo"] < planner["high"]
+    assert planner["seconds_per_game"] > 0
+    assert {(r["strong"], r["weak"]) for r in data["rungs"]} >= {("planner", "greedy"),
+                                                                 ("planner", "search")}
+    chinese = APIClient().get("/api/simulations/agents/", HTTP_ACCEPT_LANGUAGE="zh-hans").json()
+    assert next(r for r in chinese["ratings"] if r["name"] == "planner")["title"] != "planner"
+
+
+def test_the_schema_documents_the_table_and_the_cost_of_each_agent():
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    assert "/api/simulations/agents/" in schema["paths"]
+    submit = schema["components"]["schemas"]["SubmitInputRequest"]["properties"]["agent_a"]
+    assert "/api/simulations/agents/" in submit["description"]
+    assert "planner" in submit["description"] and "workers" in submit["description"]
+
+
+def test_the_estimate_is_cost_a_game_times_games_over_workers(settings):
+    costs = agent_costs()
+    settings.SIMULATIONS_WORKERS = 4
+    seconds = estimate_seconds(agent_a="planner", agent_b="greedy", games=1000)
+    per_game = costs["planner"] + costs["greedy"] + costs["engine"]
+    assert seconds == pytest.approx(per_game * 1000 / 4)
+    assert estimate_seconds(agent_a="planner", agent_b="nobody", games=10) is None
+
+
+def test_the_form_offers_every_agent_with_its_cost(alice, client):
+    client.force_login(alice)
+    html = client.get("/simulations/new/").content.decode()
+    for name in AGENT_NAMES:
+        assert f'<option value="{name}"' in html
+    assert "Planner (strongest)" in html and "CPU time of one game" in html
+    assert 'id="estimate-data"' in html and 'href="/simulations/agents/"' in html
+
+
+def test_a_runs_page_and_a_sweeps_page_name_their_agents_and_link_the_table(alice, client,
+                                                                            catalogue):
+    client.force_login(alice)
+    run = simulation_request(user=alice, kind="match", deck_specs=[DAWN, DUSK], games=2,
+                             agent_a="planner", agent_b="greedy", seed=3)
+    play_all(run)
+    html = client.get(run.get_absolute_url()).content.decode()
+    assert "agents <strong>planner</strong> (deck A) and <strong>greedy</strong>" in html
+    assert 'href="/simulations/agents/" data-testid="agents-link"' in html
+    sweep = make_sweep(alice)
+    html = client.get(f"/simulations/sweeps/{sweep.uid}/").content.decode()
+    assert "agents <strong>greedy</strong> (deck A) and <strong>random</strong>" in html
+    assert 'href="/simulations/agents/" data-testid="agents-link"' in html
