@@ -24,7 +24,6 @@ the machine's load.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Final
 
@@ -50,15 +49,11 @@ WEIGHTS: Final[dict[str, float]] = {
     "awake": 1.5,         # awakened (can act now)
     "keyword": 1.0,       # each keyword it has
     "sleeper_cost": 0.0,  # a sleeping minion's cost (what it will cost to wake)
-    "hand": 0.6,          # a card in hand (up to 8)
+    "hand": 1.2,          # a card in hand (up to 8)
     "hand_minion": 0.0,   # a minion card in hand (replenish material, up to 3)
     "empty_board": 0.0,   # penalty for an empty or single-minion board (R3.2)
 }
 LOW_HP: Final = 8
-RAW_LOGIT = [0.0]
-COEFFICIENTS: Final = [1.5441, 0.0136, 0.4516, -0.6535, 0.4302, 0.1468, 0.1431, 0.0078, 0.0755,
-                       0.0034, -0.012, 0.1815, -1.0345, -0.0099, -0.5339, 0.5276, -0.5188,
-                       -0.1643, -0.0492, -0.0118, -0.0703, 0.0912, 0.0186, -0.2082, 0.4022]
 
 
 def evaluate(game, player: int, weights: dict[str, float] = WEIGHTS) -> float:
@@ -123,78 +118,30 @@ def resample(world, player: int, pools: tuple[list, list], rng: random.Random) -
             minion.keywords = set(minion.card.keywords)
 
 
-def _side_features(game, side) -> list[float]:
-    hp = side.hp
-    count = awake = attack = awake_attack = sleeping_cost = keywords = 0
-    for minion in side.minions:
-        if minion is None:
-            continue
-        count += 1
-        value = game._current_attack(minion)
-        attack += value
-        keywords += len(game._keywords(minion))
-        if minion.awake:
-            awake += 1
-            awake_attack += value
-        else:
-            sleeping_cost += minion.card.cost
-    spare = sum(1 for card in side.hand if card.kind == "minion")
-    return [hp, min(hp, LOW_HP), count, awake, attack, awake_attack, sleeping_cost, keywords,
-            min(len(side.hand), 8), min(spare, 3), min(len(side.deck), 5),
-            1.0 if count + min(spare, 1) <= 1 else 0.0]
-
-
-def features(game, player: int) -> list[float]:
-    """The position's features for ``player`` (its side's, then the enemy's)."""
-    return _side_features(game, game.players[player]) + \
-        _side_features(game, game.players[1 - player])
-
-
-def win_chance(game, player: int, coefficients=None) -> float:
-    """The chance that ``player`` wins from here, by the learned logistic model (1 or 0 when
-    the game is over, 0.5 for a draw)."""
-    if game.result is not None:
-        winner = game.result["winner"]
-        if RAW_LOGIT[0]:
-            return 0.0 if winner is None else (RAW_LOGIT[0] if winner == player else -RAW_LOGIT[0])
-        return 0.5 if winner is None else (1.0 if winner == player else 0.0)
-    coefficients = coefficients or COEFFICIENTS
-    logit = coefficients[0]
-    for weight, value in zip(coefficients[1:], features(game, player), strict=True):
-        logit += weight * value
-    if RAW_LOGIT[0]:
-        return logit
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, logit))))
-
-
 class PlannerAgent:
     name = "planner"
     needs_view = True
 
     def __init__(self, worlds: int = WORLDS, candidates: int = CANDIDATES,
                  weights: dict[str, float] | None = None, horizon: int = HORIZON,
-                 faction_prior: bool = True):
+                 faction_prior: bool = True, greedy_kinds: frozenset[str] = GREEDY_KINDS):
         self.horizon = horizon
         self.faction_prior = faction_prior
-        self.greedy_kinds = GREEDY_KINDS
-        self.replies = 0
-        self.learned = True
-        self.coefficients = COEFFICIENTS
+        self.greedy_kinds = greedy_kinds
         self.worlds = worlds
         self.candidates = candidates
         self.weights = dict(WEIGHTS if weights is None else weights)
         self.policy = GreedyAgent()
-        self._pools: dict[tuple[int, str], tuple[list, list]] = {}
+        self._pools: dict[str, tuple[list, list]] = {}     # by enemy hero, for one card pool
         self._pool_owner: object = None
 
     def _enemy_pools(self, world, player: int) -> tuple[list, list]:
         cards, hero = world.cards, world.players[1 - player].hero
         if self._pool_owner is not cards:       # a new card pool: forget the old answers
             self._pools, self._pool_owner = {}, cards
-        key = (0, hero.code)
-        if key not in self._pools:
-            self._pools[key] = _faction_pools(cards, hero)
-        return self._pools[key]
+        if hero.code not in self._pools:
+            self._pools[hero.code] = _faction_pools(cards, hero)
+        return self._pools[hero.code]
 
     def choose(self, view, legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1 or view.decision in self.greedy_kinds:
@@ -227,24 +174,6 @@ class PlannerAgent:
 
     def _rollout(self, game, action: Action, player: int, rng: random.Random) -> float:
         game.apply(action, check=False)
-        if self.replies and game.decision is not None and game.decision.player == player:
-            legal = game.legal_actions()
-            if len(legal) > 1:
-                view = game.view(player)
-                values = self.policy.score(view, legal)
-                order = sorted(range(len(legal)), key=lambda i: -values[i])
-                picks = [legal[i] for i in order[: self.replies]]
-                state = rng.getstate()
-                best = float("-inf")
-                for follow in picks:
-                    rng.setstate(state)
-                    best = max(best, self._rollout_from(game.copy(), follow, player, rng))
-                return best
-        return self._rollout_from(game, None, player, rng)
-
-    def _rollout_from(self, game, action, player: int, rng: random.Random) -> float:
-        if action is not None:
-            game.apply(action, check=False)
         stop_turn = game.turn + self.horizon + (1 if game.active == player else 0)
         policy = self.policy
         count = 0
@@ -252,6 +181,4 @@ class PlannerAgent:
             seat = game.decision.player
             game.apply(policy.choose(game.view(seat), game.legal_actions(), rng), check=False)
             count += 1
-        if self.learned:
-            return win_chance(game, player, self.coefficients)
         return evaluate(game, player, self.weights)

@@ -34,10 +34,10 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 ALLOWED = {
     # acronyms, formats and product names
     "Cardlab", "API", "OpenAPI", "JSON", "CSV", "SVG", "UTC", "AI", "EN", "ID", "HTTP", "YAML",
-    "UTF", "Celery", "vs",
+    "UTF", "Celery", "vs", "CPU",
     # statistical methods named after their authors (the Wilson interval, McNemar's test,
     # Newcombe's interval, the Bradley–Terry model)
-    "Wilson", "McNemar", "Newcombe", "Bradley", "Terry",
+    "Wilson", "McNemar", "Newcombe", "Bradley", "Terry", "Elo",
     # the original rule book's own loanword ("攻击力增益buff")
     "buff",
     # rarity codes (R5.3) and the seats of a replay
@@ -125,7 +125,7 @@ def main_pages(site) -> list[str]:
         reverse("decks:versions", args=[deck.uid]), reverse("decks:print", args=[deck.uid]),
         reverse("decks:edit", args=[deck.uid]), "/simulations/", "/simulations/new/",
         run.get_absolute_url(), reverse("simulations:replay", args=[run.uid, 1]) + "?step=3",
-        "/rules/",
+        "/rules/", "/simulations/agents/",
     ]
 
 
