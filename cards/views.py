@@ -62,7 +62,7 @@ NO_SUCH_CARD = gettext_lazy("No card with code {code!r}.")
 NOT_RECORDED = gettext_lazy("not recorded (earlier runs)")
 VERSION_OF = gettext_lazy("card data played until {when}")
 AGENT_NAMES = {"greedy": gettext_lazy("Greedy"), "random": gettext_lazy("Random"),
-               "search": gettext_lazy("Search")}
+               "search": gettext_lazy("Search"), "planner": gettext_lazy("Planner")}
 
 
 def agent_label(name: str) -> str:
