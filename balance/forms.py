@@ -7,8 +7,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from balance.services import BalanceInputError
-from rules.agents import DEFAULT_AGENT, agent_choices
+from rules.agents import DEFAULT_AGENT
 from rules.balance_search.space import FIELDS
+from simulations.agent_names import agent_menu
 from simulations.sources import deck_choices
 
 PICK_TWO = _("Pick at least two decks.")
@@ -25,7 +26,7 @@ class BalanceSearchForm(forms.Form):
     decks = forms.MultipleChoiceField(
         label=_("Field"), widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
         help_text=_("Every pair of these decks is a matchup the search brings into the band."))
-    agent = forms.ChoiceField(label=_("Agent"), choices=agent_choices, initial=DEFAULT_AGENT)
+    agent = forms.ChoiceField(label=_("Agent"), choices=agent_menu, initial=DEFAULT_AGENT)
     band_low = forms.FloatField(label=_("Band from (%)"), initial=45, min_value=0, max_value=50)
     band_high = forms.FloatField(label=_("Band to (%)"), initial=55, min_value=50, max_value=100)
     max_changes = forms.IntegerField(label=_("Most changes"), initial=6, min_value=1,

@@ -1,0 +1,94 @@
+"""The planner agent: determinized Monte Carlo at every decision kind but the mulligan and
+setup, within a fixed budget, from its own view and RNG."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from rules.cardset import TEST_SET, load_card_set
+from rules.engine import Game
+from rules.greedy import GreedyAgent
+from rules.planner import GREEDY_KINDS, PlannerAgent, _faction_pools, evaluate, resample
+from tests.rules.test_agents import TRUTH_A, TRUTH_B
+
+CARDS = load_card_set(TEST_SET)
+
+
+class CountingPlanner(PlannerAgent):
+    """Counts the decision kinds it searched and the rollouts it played."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.searched: Counter = Counter()
+        self.rollouts = 0
+
+    def choose(self, view, legal, rng):
+        before = self.rollouts
+        action = super().choose(view, legal, rng)
+        if self.rollouts > before:
+            self.searched[view.decision] += 1
+        assert action in legal
+        return action
+
+    def _rollout(self, game, action, player, rng):
+        self.rollouts += 1
+        return super()._rollout(game, action, player, rng)
+
+
+def test_it_searches_every_decision_kind_it_meets_within_its_budget():
+    """Any decision with a choice is searched — kinds the planner was never told about too —
+    except the mulligan and setup, and never with more rollouts than worlds × candidates
+    (plus "end"/"pass")."""
+    planner = CountingPlanner(worlds=2, candidates=3)
+    decks = list(CARDS.decks.values())
+    kinds: Counter = Counter()
+    for seed in range(6):
+        game = Game(CARDS.cards, decks[:2], seed=seed, first_player=seed % 2)
+        rngs = (random.Random(seed), random.Random(seed + 100))
+        agents = (planner, GreedyAgent())
+        while not game.over:
+            seat = game.to_move
+            legal = game.legal_actions()
+            if seat == 0 and len(legal) > 1:
+                kinds[game.decision.kind] += 1
+                before = planner.rollouts
+                game.apply(planner.choose(game.view(0), legal, rngs[0]))
+                assert planner.rollouts - before <= 2 * (3 + 2)
+            else:
+                game.apply(agents[seat].choose(game.view(seat), legal, rngs[seat]))
+    assert not set(planner.searched) & GREEDY_KINDS
+    assert "main" in planner.searched and len(set(kinds) - GREEDY_KINDS) > 1
+    assert set(kinds) - GREEDY_KINDS <= set(planner.searched)
+
+
+def test_a_sure_lethal_attack_is_taken_without_searching():
+    truth = {**TRUTH_A, "players": [TRUTH_A["players"][0], {**TRUTH_A["players"][1], "hp": 3}]}
+    game = Game.from_snapshot(truth, CARDS.cards)
+    planner = CountingPlanner()
+    action = planner.choose(game.view(0), game.legal_actions(), random.Random(0))
+    assert action.kind == "attack" and action.b == -1 and planner.rollouts == 0
+
+
+@pytest.mark.parametrize("truth", [TRUTH_A, TRUTH_B])
+def test_resampling_keeps_what_the_player_sees(truth):
+    """The faction prior redraws only the enemy's hidden cards: the view is unchanged."""
+    game = Game.from_snapshot(truth, CARDS.cards, seed=1)
+    world = game.copy()
+    pools = _faction_pools(CARDS.cards, world.players[1].hero)
+    resample(world, 0, pools, random.Random(2))
+    assert world.view(0).to_dict() == game.view(0).to_dict()
+    hero = world.players[1].hero
+    assert all(c.faction in (hero.faction, None) for c in world.players[1].hand)
+
+
+def test_the_evaluation_prefers_the_side_with_more_hp_and_scores_a_won_game_highest():
+    game = Game.from_snapshot(TRUTH_A, CARDS.cards)
+    mine = evaluate(game, 0)
+    assert evaluate(game, 1) == pytest.approx(-mine)
+    game.players[1].hp -= 5
+    assert evaluate(game, 0) > mine
+    game.result = {"winner": 0, "reason": "hero_hp"}
+    assert evaluate(game, 0) == 1000.0 and evaluate(game, 1) == -1000.0
