@@ -37,7 +37,7 @@ AGENTS: tuple[AgentSpec, ...] = (
     AgentSpec("random", RandomAgent, "Random", chunk_games=800),
     AgentSpec("search", SearchAgent, "Search (strong)", chunk_games=4,
               measured_against=("greedy",)),
-    AgentSpec("planner", PlannerAgent, "Planner (strongest)", chunk_games=4,
+    AgentSpec("planner", PlannerAgent, "Planner (strong)", chunk_games=4,
               measured_against=("greedy", "search")),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(spec.name for spec in AGENTS)

@@ -14,7 +14,7 @@ from rules.agents import agent_choices
 AGENT_TITLES = {"greedy": _("greedy"), "random": _("random"), "search": _("search"),
                 "planner": _("planner")}
 AGENT_LABELS = {"greedy": _("Greedy (fast heuristic)"), "random": _("Random"),
-                "search": _("Search (strong)"), "planner": _("Planner (strongest)")}
+                "search": _("Search (strong)"), "planner": _("Planner (strong)")}
 
 
 def agent_title(code: str) -> str:

@@ -64,7 +64,7 @@ def test_the_form_offers_every_agent_with_its_cost(alice, client):
     html = client.get("/simulations/new/").content.decode()
     for name in AGENT_NAMES:
         assert f'<option value="{name}"' in html
-    assert "Planner (strongest)" in html and "CPU time of one game" in html
+    assert "Planner (strong)" in html and "CPU time of one game" in html
     assert 'id="estimate-data"' in html and 'href="/simulations/agents/"' in html
 
 
