@@ -4,8 +4,8 @@ At every decision with more than one legal action (any kind — main phase, targ
 choices, and kinds added later — except the mulligan and setup placement, which it leaves to the
 greedy policy), it
 
-1. keeps the most promising actions by the greedy policy's scores (``candidates``, plus "end"
-   or "pass" when legal);
+1. keeps the most promising actions by the greedy policy's scores (``candidates``, plus "end",
+   "pass" or "decline" when legal);
 2. samples ``worlds`` games consistent with its view (``rules.engine.determinize``: hidden cards
    resampled from its own RNG);
 3. plays each kept action in every world, then lets the greedy policy play both sides until the
@@ -37,7 +37,7 @@ CANDIDATES: Final = 5          # actions kept after greedy pre-scoring (plus end
 HORIZON: Final = 1              # rollouts run to the end of the opponent's next turn
 ROLLOUT_ACTIONS: Final = 150   # a safety cap on one rollout
 GREEDY_KINDS: Final = frozenset({"mulligan", "setup"})
-DECLINE_KINDS: Final = frozenset({"end", "pass"})
+DECLINE_KINDS: Final = frozenset({"end", "pass", "decline"})   # always compared
 SURE_WIN: Final = 100.0        # the greedy score of a lethal attack
 WIN: Final = 1000.0
 
