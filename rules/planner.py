@@ -30,6 +30,7 @@ from typing import Final
 
 from rules.engine.actions import Action
 from rules.engine.determinize import determinize
+from rules.engine.values import current_attack, keywords
 from rules.greedy import GreedyAgent
 
 WORLDS: Final = 3              # sampled worlds per decision
@@ -74,8 +75,8 @@ def evaluate(game, player: int, weights: dict[str, float] = WEIGHTS) -> float:
             if minion is None:
                 continue
             count += 1
-            value += w_minion + w_attack * game._current_attack(minion) \
-                + w_keyword * len(game._keywords(minion))
+            value += w_minion + w_attack * current_attack(game, minion) \
+                + w_keyword * len(keywords(game, minion))
             value += w_awake if minion.awake else w_sleeper * minion.card.cost
         value += weights["hand"] * min(len(side.hand), 8)
         spare = sum(1 for card in side.hand if card.kind == "minion")
