@@ -170,3 +170,11 @@ def balance_candidate_run(*, job: BalanceJob, index: int, user) -> SimulationRun
             is_public=job.is_public)
     except SimulationInputError as exc:
         raise BalanceInputError(exc.message) from None
+
+
+def search_title(job: BalanceJob) -> str:
+    """The search's label in the page's language (``label`` keeps the submitter's)."""
+    decks = job.decks or []
+    if not decks:
+        return job.label
+    return str(LABEL.format(names=", ".join(d.get("name", "") for d in decks)))[:300]

@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from balance.charts import front_chart
@@ -24,9 +24,13 @@ from balance.services import (
     balance_candidate_run,
     balance_job_cancel,
     balance_job_request,
+    search_title,
 )
 from simulations.apis import SubmitThrottle
 
+FIELD_NAMES = {"cost": gettext_lazy("cost"), "attack": gettext_lazy("attack"),
+               "hp": gettext_lazy("HP"), "keywords": gettext_lazy("keywords"),
+               "attribute": gettext_lazy("attribute")}
 THROTTLED = gettext_lazy(
     "You have submitted many simulations lately; wait a while and try again.")
 NO_SEARCH = gettext_lazy("No balance search here.")
@@ -49,6 +53,8 @@ def _job(request: HttpRequest, uid: str) -> BalanceJob:
 def job_list(request: HttpRequest) -> HttpResponse:
     mine = request.GET.get("mine") == "1"
     page = Paginator(jobs_listed(request.user, mine=mine), 25).get_page(request.GET.get("page"))
+    for job in page:
+        job.title = search_title(job)
     return render(request, "balance/list.html", {"page": page, "mine": mine})
 
 
@@ -95,7 +101,9 @@ def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
     if job.is_active:
         reap_soon()
     return render(request, "balance/detail.html", {
-        "job": job, "progress": job_progress(job), "front": _front(job),
+        "job": job, "title": search_title(job),
+        "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f)) for f in job.fields or []),
+        "progress": job_progress(job), "front": _front(job),
         "is_owner": job_is_owner(job=job, user=request.user)})
 
 

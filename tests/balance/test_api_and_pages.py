@@ -140,3 +140,17 @@ def test_the_service_refuses_a_band_that_misses_fifty(alice, catalogue):
         balance_job_request(user=alice, **{**TINY, "band": (0.5, 0.6)})
     assert caught.value.field == "band"
     assert not BalanceJob.objects.exists()
+
+
+def test_a_search_page_in_chinese_names_it_and_its_fields_in_chinese(client, alice, catalogue):
+    """The title is made in the reader's language, not stored in the submitter's."""
+    job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK], agent="greedy",
+                              max_changes=2, budget_games=2000, verify_games=100, seed=5,
+                              fields=["cost", "attack", "hp"],
+                              allowed_cards=TINY["allowed_cards"])
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "平衡搜索:" in page and "Balance search:" not in page
+    assert "费用、攻击力、血量" in page
+    listed = client.get(reverse("balance:list"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "平衡搜索:" in listed
