@@ -102,7 +102,8 @@ def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
         reap_soon()
     return render(request, "balance/detail.html", {
         "job": job, "title": search_title(job),
-        "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f)) for f in job.fields or []),
+        "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f))
+                                                        for f in job.fields or []),
         "progress": job_progress(job), "front": _front(job),
         "is_owner": job_is_owner(job=job, user=request.user)})
 
