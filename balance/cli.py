@@ -27,6 +27,7 @@ from rules.balance_search import (
 from rules.balance_search.evaluate import matchup_seed
 from rules.balance_search.memo import field_matchups
 from rules.balance_search.search import VERIFY_FRONT
+from rules.patches import patch_diff
 
 BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
 BAD_MAX_CHANGES = "--max-changes: give a whole number from 1 to 20 (got {value})."
@@ -148,7 +149,9 @@ def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
         return "\n".join(lines)
     lines += ["", f"Best verified patch: {best.changes} changes, worst matchup "
                   f"{_pct(best.worst)} from 50 %, {best.outside} outside the band."]
-    lines += [f"  {c.card}.{c.field} = {c.value}" for c in best.patch().changes]
+    unpatched = {code: card.to_dict() for code, card in problem.field.cards.items()}
+    lines += [f"  {row['text']} ({row['card']})"
+              for row in patch_diff(unpatched, best.patch())]
     lines += ["", "Matchups (verified):"]
     for row in best.matchup_rows(names):
         lines.append(f"  {row['a']:>14} vs {row['b']:<14} {row['rate'] * 100:5.1f} %  "

@@ -4,6 +4,7 @@ patch, and ``simulate --patch`` with a matchup's replay seed plays exactly the v
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -43,6 +44,10 @@ def test_the_text_report_shows_the_front_and_the_replay_command(tmp_path):
     text = stdout.getvalue()
     assert "Pareto front" in text and "Best verified patch" in text
     assert "python manage.py simulate --deck-a \"Dawn Test\"" in text
+    # Each change by the card's name, its old and new value, and its code for the files.
+    changes = text.split("Best verified patch")[1].split("Matchups (verified):")[0]
+    assert re.search(r"^  \S.*: (cost|attack|hp) -?\d+ → -?\d+ \(T-[HM]0[1-3]\)$", changes,
+                     re.MULTILINE), changes
 
 
 def test_bad_options_say_what_to_fix():
