@@ -163,7 +163,8 @@ class RarityTier(_GameTerm):
 class CardSet(TwoNames, models.Model):
     """A released set of cards (the shipped file's ``set:`` header and its starter decks).
 
-    ``game`` empty means this site's own game (every set loaded by ``load_cards``);
+    ``game`` empty means this site's own game (``load_cards`` sets it to that game, so only a
+    set written by other code can be empty);
     ``sample`` marks a small set made for tests, not a real release."""
 
     code = models.CharField(max_length=32, unique=True)
