@@ -19,6 +19,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from cards.art import card_art
 from cards.card_stats import COUNT_FIELDS
+from cards.game_terms import declared_terms, kind_choices, rarity_choices
+from cards.language import card_lang
 from cards.models import (
     Card,
     CardKind,
@@ -26,7 +28,9 @@ from cards.models import (
     CardStatsSlice,
     Faction,
     Game,
+    Kind,
     Race,
+    Rarity,
     RarityTier,
     keyword_choices,
 )
@@ -64,6 +68,31 @@ class CardAdminForm(forms.ModelForm):
         fields = ["code", "card_set", "position", "kind", "name_en", "name_zh", "rarity",
                   "cost", "attack", "hp", "attribute", "faction", "race", "keywords",
                   "abilities"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The kinds and rarities of the card's game: this game's for its cards, the declared
+        # ones for another game's card, every game's while a new card has no set yet.
+        card_set = self.instance.card_set if self.instance.card_set_id else None
+        game = card_set.game if card_set else None
+        if card_set is None:
+            kinds, rarities = kind_choices(), rarity_choices()
+        elif game is None or game.engine:
+            kinds, rarities = list(Kind.choices), list(Rarity.choices)
+        else:
+            lang = card_lang()
+            kinds = [(t.code, t.name(lang)) for t in declared_terms(CardKind, game)]
+            rarities = [(t.code, t.name(lang)) for t in declared_terms(RarityTier, game)]
+        self.fields["kind"].choices = kinds
+        self.fields["rarity"].choices = [("", "---------"), *rarities]
+
+    def clean(self):
+        data = super().clean()
+        card_set = data.get("card_set")
+        if card_set is not None:
+            # Another game's card: its game's words, not the engine's shapes (as loading does).
+            self.instance.engine = card_set.game is None or card_set.game.engine
+        return data
 
     def clean_abilities(self):
         value = self.cleaned_data.get("abilities")

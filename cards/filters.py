@@ -16,12 +16,20 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from cards.models import Attribute, Card, CardSet, Faction, Kind, Race, Rarity, keyword_choices
+from cards.game_terms import game_choices, game_q, kind_choices, rarity_choices
+from cards.models import Attribute, Card, CardSet, Faction, Race, keyword_choices
 from cards.query import QuerySyntaxError, parse, to_q
 from cards.selectors import ORDER_CHOICES, card_order
 
 QUERY_HELP = (gettext_lazy('Search with the query language, e.g. k:minion a:fire c<=3 — see '
               '/cards/help/.'))
+
+GAME_HELP = gettext_lazy("A game's code: cardlab (this site's own game) or a game loaded with "
+                         "load_formats, e.g. sorcery, duwushi, hota, molong.")
+KIND_HELP = gettext_lazy("A card kind: hero, minion, item, or a kind another game declares, "
+                         "e.g. avatar, site (see docs/formats.md).")
+RARITY_HELP = gettext_lazy("A rarity: N, R, SR, SSR, UR, or a tier another game declares, "
+                           "e.g. ordinary, elite (see docs/formats.md).")
 
 
 class ParsedQuery(str):
@@ -72,6 +80,11 @@ class CodeFilter(django_filters.ModelMultipleChoiceFilter):
     field_class = CodesField
 
 
+class TermFilter(django_filters.MultipleChoiceFilter):
+    """Any of several codes read from the catalogue when asked (kinds, rarity tiers, games:
+    the games declare them, so the schema lists no enum and the help text names them)."""
+
+
 @extend_schema_field({"type": "number", "minimum": 0, "maximum": 999})
 class StatFilter(django_filters.NumberFilter):
     """A bound on a card's cost, attack or HP (0-999; the schema says so)."""
@@ -84,9 +97,11 @@ def _number(field: str, lookup: str, label: str) -> django_filters.NumberFilter:
 
 class CardFilter(django_filters.FilterSet):
     q = QueryFilter(label="Query", help_text=QUERY_HELP)
-    kind = django_filters.MultipleChoiceFilter(choices=Kind.choices)
+    game = TermFilter(choices=game_choices, method="filter_game", label="Game codes",
+                      help_text=GAME_HELP)
+    kind = TermFilter(choices=kind_choices, label="Card kinds", help_text=KIND_HELP)
     attribute = django_filters.MultipleChoiceFilter(choices=Attribute.choices)
-    rarity = django_filters.MultipleChoiceFilter(choices=Rarity.choices)
+    rarity = TermFilter(choices=rarity_choices, label="Rarities", help_text=RARITY_HELP)
     faction = CodeFilter(field_name="faction__code", to_field_name="code",
                          queryset=Faction.objects.all(), label="Faction codes")
     race = CodeFilter(field_name="race__code", to_field_name="code", queryset=Race.objects.all(),
@@ -108,6 +123,9 @@ class CardFilter(django_filters.FilterSet):
     class Meta:
         model = Card
         fields: list[str] = []
+
+    def filter_game(self, qs: QuerySet, name: str, value: list[str]) -> QuerySet:
+        return qs.filter(game_q(value)) if value else qs
 
     def filter_keyword(self, qs: QuerySet, name: str, value: list[str]) -> QuerySet:
         if not value:

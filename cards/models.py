@@ -163,7 +163,8 @@ class RarityTier(_GameTerm):
 class CardSet(TwoNames, models.Model):
     """A released set of cards (the shipped file's ``set:`` header and its starter decks).
 
-    ``game`` empty means this site's own game (every set loaded by ``load_cards``);
+    ``game`` empty means this site's own game (``load_cards`` sets it to that game, so only a
+    set written by other code can be empty);
     ``sample`` marks a small set made for tests, not a real release."""
 
     code = models.CharField(max_length=32, unique=True)
@@ -336,13 +337,40 @@ class Card(TwoNames, models.Model):
         """The engine's frozen ``CardDef`` for this row (validated by the engine)."""
         return card_to_def(self)
 
-    def clean(self) -> None:
-        """Run the engine's validator on the data form; each message lands on its field."""
+    def clean_fields(self, exclude=None) -> None:
+        """Another game's card has its game's kinds and tiers, not the model's choices (its
+        game checks them in ``clean``)."""
         if not self.engine:
+            exclude = {*(exclude or ()), "kind", "rarity"}
+        super().clean_fields(exclude=exclude)
+
+    def clean(self) -> None:
+        """Run the engine's validator on the data form; each message lands on its field.
+        Another game's card is checked against its game's kinds and rarity tiers instead."""
+        if not self.engine:
+            self._check_game_terms()
             return
         errors = card_problems(self)
         if errors:
             raise ValidationError(errors)
+
+
+    def _check_game_terms(self) -> None:
+        game = self.card_set.game if self.card_set_id else None
+        if game is None:
+            return
+        errors = {}
+        if not game.kinds.filter(code=self.kind).exists():
+            errors["kind"] = MSG_NOT_GAME_KIND.format(value=self.kind, game=game.display_name)
+        if self.rarity and not game.rarities.filter(code=self.rarity).exists():
+            errors["rarity"] = MSG_NOT_GAME_RARITY.format(value=self.rarity,
+                                                          game=game.display_name)
+        if errors:
+            raise ValidationError(errors)
+
+
+MSG_NOT_GAME_KIND = _("'{value}' is not a card kind of {game}.")
+MSG_NOT_GAME_RARITY = _("'{value}' is not a rarity tier of {game}.")
 
 
 class CardStatsSlice(models.Model):

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from cards.adapters import card_to_data, refresh_derived
-from cards.models import Card, CardSet, Faction, Race, display_names
+from cards.models import ENGINE_GAME, Card, CardSet, Faction, Game, Race, display_names
 from rules.cardset import CardSet as EngineCardSet
 from rules.cardset import CardSetError, load_card_set
 
@@ -142,10 +142,14 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
     report = ImportReport(set_code=engine_set.code, set_name=engine_set.name_en,
                           dry_run=dry_run, factions=len(engine_set.factions),
                           races=len(engine_set.races))
+    # A set file is this site's own game's: say so (a set of another game keeps its game).
+    engine_game = Game.objects.filter(code=ENGINE_GAME).first()
     card_set, _ = CardSet.objects.get_or_create(code=engine_set.code, defaults={
-        "name_en": engine_set.name_en})
+        "name_en": engine_set.name_en, "game": engine_game})
     header = {"name_en": engine_set.name_en, "name_zh": engine_set.name_zh,
               "starter_decks": list(engine_set.raw.get("decks") or [])}
+    if card_set.game_id is None and engine_game is not None:
+        header["game"] = engine_game
     if any(getattr(card_set, k) != v for k, v in header.items()):
         for key, value in header.items():
             setattr(card_set, key, value)

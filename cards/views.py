@@ -23,8 +23,9 @@ from cards.art import card_art
 from cards.card_stats import StatsFilter, card_stats, card_stats_slices
 from cards.examples import field_examples, query_examples
 from cards.filters import CardFilter
+from cards.game_terms import game_choices, kind_choices, rarity_choices
 from cards.language import card_lang
-from cards.models import Attribute, Card, Kind, Rarity, keyword_choices
+from cards.models import Attribute, Card, keyword_choices
 from cards.query import FIELDS, describe
 from cards.query.fields import FIELD_LIST
 from cards.rows import table_row
@@ -78,7 +79,7 @@ def ruleset_label(key: str, changes: dict) -> str:
         return str(NOT_RECORDED)
     words = ruleset_words(changes)
     return words.summary
-MULTI_FILTERS = ("kind", "attribute", "rarity", "keyword", "faction", "race", "set")
+MULTI_FILTERS = ("game", "kind", "attribute", "rarity", "keyword", "faction", "race", "set")
 GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at")
 
 
@@ -146,12 +147,14 @@ def _filter_context(request: HttpRequest) -> dict:
     return {
         "selected": selected,
         "choice_filters": [
+            {"name": "game", "label": _("Game"),
+             "items": _choices(game_choices(), selected["game"])},
             {"name": "kind", "label": _("Kind"),
-             "items": _choices(Kind.choices, selected["kind"])},
+             "items": _choices(kind_choices(), selected["kind"])},
             {"name": "attribute", "label": _("Attribute"), "dot": True,
              "items": _choices(Attribute.choices, selected["attribute"])},
             {"name": "rarity", "label": _("Rarity"), "tag": True,
-             "items": _choices(Rarity.choices, selected["rarity"])},
+             "items": _choices(rarity_choices(), selected["rarity"])},
             {"name": "keyword", "label": _("Keyword"),
              "items": _choices(keyword_choices(), selected["keyword"])},
         ],

@@ -106,7 +106,7 @@ class Format(models.Model):
 
     def clean(self) -> None:
         """The rules data is checked by the engine's schema (rules/formats.py); every
-        problem lands on the field with its path."""
+        problem lands on the field with its path, in the page's language."""
         super().clean()
         if not self.rules:
             return
@@ -114,7 +114,7 @@ class Format(models.Model):
         if self.game_id is not None:
             kinds = set(self.game.kinds.values_list("code", flat=True))
             rarities = set(self.game.rarities.values_list("code", flat=True))
-        problems = rules_problems(self.rules, kinds, rarities)
+        problems = rules_problems(self.rules, kinds, rarities, lang=card_lang())
         if problems:
             raise ValidationError({"rules": problems})
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import formats_zh
 from rules.legality import Format, KindCount, Pile
 
 CODE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -44,6 +45,32 @@ CARD_SET_KEYS = {"code", "name_en", "name_zh", "sample", "cards"}
 CARD_KEYS = {"code", "name_en", "name_zh", "kind", "rarity"}
 DECK_KEYS = {"name", "format", "piles", "expect", "note"}
 FILE_KEYS = {"game", "card_sets", "formats", "decks"}
+
+# The schema's messages, each after its path ("rules.piles[1].max: ..."); the Chinese of each
+# is in rules/formats_zh.py (same names, same fields), which the admin shows on a Chinese page.
+MSG_MAPPING = "must be a mapping"
+MSG_UNKNOWN_KEY = "unknown key (known: {known})"
+MSG_LIST = "must be a list"
+MSG_REQUIRED = "is required"
+MSG_TEXT = "must be text"
+MSG_EMPTY = "must not be empty"
+MSG_CODE = "must be a code matching {pattern} (got {value!r})"
+MSG_NUMBER = "must be a whole number from {low} to 9999 (got {value!r})"
+MSG_FLAG = "must be true or false"
+MSG_TWICE = "{code!r} is listed twice"
+MSG_NO_KINDS = "a game declares at least one card kind"
+MSG_NOT_KNOWN_KIND = "{value!r} is not a card kind of this game (known: {known})"
+MSG_NOT_KNOWN_RARITY = "{value!r} is not a rarity tier of this game (known: {known})"
+MSG_NO_PILES = "a format has at least one pile"
+MSG_TWO_HERO_PILES = "at most one pile is the hero slot (hero: true)"
+MSG_ONLY_HERO_PILE = "a format needs a pile that is not the hero slot"
+MSG_MAX_BELOW_MIN = "is smaller than min ({high} < {low})"
+MSG_COMPOSITION_SIZE = "holds {total} cards, outside the pile's size ({low} to {high})"
+MSG_BAN_VALUE = "is 0 (banned), 1 (limited) or 2 (semi-limited)"
+MSG_OTHER_GAME = "the file's game is {game!r}"
+MSG_NO_FORMAT = "no format {format!r} in this file"
+MSG_NONE = "none"
+MSG_ANY = "any"
 
 
 class FormatDataError(ValueError):
@@ -149,47 +176,57 @@ class RuleBook:
 # --- small readers that collect problems instead of raising ---------------------------------
 
 
-class _Reader:
-    def __init__(self) -> None:
-        self.problems: list[str] = []
+def _msg(name: str, lang: str) -> str:
+    return formats_zh.MESSAGES[name] if lang == "zh" else str(globals()[name])
 
-    def fail(self, path: str, message: str) -> None:
+
+class _Reader:
+    def __init__(self, lang: str = "en") -> None:
+        self.problems: list[str] = []
+        self.lang = lang
+
+    def word(self, name: str) -> str:
+        return _msg(name, self.lang)
+
+    def fail(self, path: str, name: str, **fields: Any) -> None:
+        """Record the message ``name`` (an ``MSG_`` constant's name) at ``path``."""
+        message = _msg(name, self.lang).format(**fields)
         self.problems.append(f"{path}: {message}" if path else message)
 
     def mapping(self, value: Any, path: str, keys: set[str] | None = None) -> dict:
         if not isinstance(value, dict):
-            self.fail(path, "must be a mapping")
+            self.fail(path, "MSG_MAPPING")
             return {}
         if keys is not None:
             for key in value:
                 if key not in keys:
                     self.fail(f"{path}.{key}" if path else str(key),
-                              f"unknown key (known: {', '.join(sorted(keys))})")
+                              "MSG_UNKNOWN_KEY", known=", ".join(sorted(keys)))
         return value
 
     def seq(self, value: Any, path: str) -> list:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.fail(path, "must be a list")
+            self.fail(path, "MSG_LIST")
             return []
         return value
 
     def text(self, value: Any, path: str, required: bool = False) -> str:
         if value is None:
             if required:
-                self.fail(path, "is required")
+                self.fail(path, "MSG_REQUIRED")
             return ""
         if not isinstance(value, str) or "\x00" in value:
-            self.fail(path, "must be text")
+            self.fail(path, "MSG_TEXT")
             return ""
         if required and not value.strip():
-            self.fail(path, "must not be empty")
+            self.fail(path, "MSG_EMPTY")
         return value
 
     def code(self, value: Any, path: str, pattern: re.Pattern = CODE_RE) -> str:
         if not isinstance(value, str) or not pattern.match(value):
-            self.fail(path, f"must be a code matching {pattern.pattern} (got {value!r})")
+            self.fail(path, "MSG_CODE", pattern=pattern.pattern, value=value)
             return ""
         return value
 
@@ -198,7 +235,7 @@ class _Reader:
         if value is None and optional:
             return None
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= 9999:
-            self.fail(path, f"must be a whole number from {low} to 9999 (got {value!r})")
+            self.fail(path, "MSG_NUMBER", low=low, value=value)
             return None
         return value
 
@@ -206,7 +243,7 @@ class _Reader:
         if value is None:
             return default
         if not isinstance(value, bool):
-            self.fail(path, "must be true or false")
+            self.fail(path, "MSG_FLAG")
             return default
         return value
 
@@ -230,7 +267,7 @@ def _named_list(reader: _Reader, value: Any, path: str) -> tuple[Named, ...]:
         item = reader.mapping(item, where, NAMED_KEYS)
         code = reader.code(item.get("code"), f"{where}.code")
         if code in seen:
-            reader.fail(f"{where}.code", f"{code!r} is listed twice")
+            reader.fail(f"{where}.code", "MSG_TWICE", code=code)
         seen.add(code)
         out.append(Named(code, reader.text(item.get("name_en"), f"{where}.name_en", True),
                          reader.text(item.get("name_zh"), f"{where}.name_zh", True)))
@@ -241,7 +278,7 @@ def _game(reader: _Reader, data: Any, path: str) -> Game:
     data = reader.mapping(data, path, GAME_KEYS)
     kinds = _named_list(reader, data.get("kinds"), f"{path}.kinds")
     if not kinds:
-        reader.fail(f"{path}.kinds", "a game declares at least one card kind")
+        reader.fail(f"{path}.kinds", "MSG_NO_KINDS")
     return Game(
         code=reader.code(data.get("code"), f"{path}.code"),
         name_en=reader.text(data.get("name_en"), f"{path}.name_en", True),
@@ -258,18 +295,19 @@ def _game(reader: _Reader, data: Any, path: str) -> Game:
 
 
 def rules_problems(rules: Any, kinds: set[str] | None = None,
-                   rarities: set[str] | None = None, path: str = "rules") -> list[str]:
-    """Every mistake in a format's ``rules`` data (empty: valid). ``kinds`` and ``rarities``
-    are the game's codes (None: not checked)."""
-    reader = _Reader()
+                   rarities: set[str] | None = None, path: str = "rules",
+                   lang: str = "en") -> list[str]:
+    """Every mistake in a format's ``rules`` data (empty: valid), in ``lang`` (en or zh).
+    ``kinds`` and ``rarities`` are the game's codes (None: not checked)."""
+    reader = _Reader(lang)
     _rules(reader, rules, path, kinds, rarities)
     return reader.problems
 
 
 def _known(reader: _Reader, value: str, known: set[str] | None, path: str, what: str) -> None:
     if known is not None and value and value not in known:
-        reader.fail(path, f"{value!r} is not a {what} of this game "
-                          f"(known: {', '.join(sorted(known)) or 'none'})")
+        reader.fail(path, "MSG_NOT_KNOWN_KIND" if what == "card kind" else "MSG_NOT_KNOWN_RARITY",
+                    value=value, known=", ".join(sorted(known)) or reader.word("MSG_NONE"))
 
 
 def _rules(reader: _Reader, data: Any, path: str, kinds: set[str] | None,
@@ -279,17 +317,17 @@ def _rules(reader: _Reader, data: Any, path: str, kinds: set[str] | None,
     seen: set[str] = set()
     raw_piles = reader.seq(data.get("piles"), f"{path}.piles")
     if not raw_piles and not reader.problems:
-        reader.fail(f"{path}.piles", "a format has at least one pile")
+        reader.fail(f"{path}.piles", "MSG_NO_PILES")
     for i, raw in enumerate(raw_piles):
         pile = _pile(reader, raw, f"{path}.piles[{i}]", kinds)
         if pile.code in seen:
-            reader.fail(f"{path}.piles[{i}].code", f"{pile.code!r} is listed twice")
+            reader.fail(f"{path}.piles[{i}].code", "MSG_TWICE", code=pile.code)
         seen.add(pile.code)
         piles.append(pile)
     if sum(p.hero for p in piles) > 1:
-        reader.fail(f"{path}.piles", "at most one pile is the hero slot (hero: true)")
+        reader.fail(f"{path}.piles", "MSG_TWO_HERO_PILES")
     if piles and all(p.hero for p in piles):
-        reader.fail(f"{path}.piles", "a format needs a pile that is not the hero slot")
+        reader.fail(f"{path}.piles", "MSG_ONLY_HERO_PILE")
     extra: dict[str, Any] = {}
     copies = reader.mapping(data.get("copies", {}), f"{path}.copies", COPIES_KEYS)
     tiers: dict[str, int] = {}
@@ -333,7 +371,7 @@ def _pile(reader: _Reader, data: Any, path: str, kinds: set[str] | None) -> Pile
     low = reader.count(data.get("min", 0), f"{path}.min") or 0
     high = reader.count(data.get("max"), f"{path}.max", optional=True)
     if high is not None and high < low:
-        reader.fail(f"{path}.max", f"is smaller than min ({high} < {low})")
+        reader.fail(f"{path}.max", "MSG_MAX_BELOW_MIN", high=high, low=low)
     pile_kinds = []
     for i, kind in enumerate(reader.seq(data.get("kinds"), f"{path}.kinds")):
         kind = reader.code(kind, f"{path}.kinds[{i}]")
@@ -350,7 +388,7 @@ def _pile(reader: _Reader, data: Any, path: str, kinds: set[str] | None) -> Pile
         k_low = reader.count(spec.get("min", 0), f"{where}.min") or 0
         k_high = reader.count(spec.get("max"), f"{where}.max", optional=True)
         if k_high is not None and k_high < k_low:
-            reader.fail(f"{where}.max", f"is smaller than min ({k_high} < {k_low})")
+            reader.fail(f"{where}.max", "MSG_MAX_BELOW_MIN", high=k_high, low=k_low)
         counts.append(KindCount(str(kind), k_low, k_high,
                                 reader.text(spec.get("rule"), f"{where}.rule")))
     composition = None
@@ -363,9 +401,8 @@ def _pile(reader: _Reader, data: Any, path: str, kinds: set[str] | None) -> Pile
                 composition[str(code)] = value
         total = sum(composition.values())
         if total < low or (high is not None and total > high):
-            reader.fail(f"{path}.composition",
-                        f"holds {total} cards, outside the pile's size ({low} to "
-                        f"{'any' if high is None else high})")
+            reader.fail(f"{path}.composition", "MSG_COMPOSITION_SIZE", total=total, low=low,
+                        high=reader.word("MSG_ANY") if high is None else high)
     return Pile(
         code=reader.code(data.get("code"), f"{path}.code"),
         name_en=reader.text(data.get("name_en"), f"{path}.name_en", True),
@@ -442,8 +479,7 @@ def rule_book_from_data(data: Any) -> RuleBook:
             reader.code(code, f"{where}.bans.{code}", CARD_CODE_RE)
             value = reader.count(limit, f"{where}.bans.{code}")
             if value is not None and value > 2:
-                reader.fail(f"{where}.bans.{code}", "is 0 (banned), 1 (limited) or 2 "
-                                                    "(semi-limited)")
+                reader.fail(f"{where}.bans.{code}", "MSG_BAN_VALUE")
             elif value is not None:
                 bans[str(code)] = value
         legal = raw.get("legal_sets")
@@ -452,7 +488,7 @@ def rule_book_from_data(data: Any) -> RuleBook:
             for j, c in enumerate(reader.seq(legal, f"{where}.legal_sets")))
         game_code = reader.text(raw.get("game"), f"{where}.game") or (game.code if game else "")
         if game and game_code != game.code:
-            reader.fail(f"{where}.game", f"the file's game is {game.code!r}")
+            reader.fail(f"{where}.game", "MSG_OTHER_GAME", game=game.code)
         formats.append(FormatData(
             code=reader.code(raw.get("code"), f"{where}.code"),
             name_en=reader.text(raw.get("name_en"), f"{where}.name_en", True),
@@ -468,7 +504,7 @@ def rule_book_from_data(data: Any) -> RuleBook:
         raw = reader.mapping(raw, where, DECK_KEYS)
         fmt = reader.text(raw.get("format"), f"{where}.format", True)
         if fmt and fmt not in format_codes:
-            reader.fail(f"{where}.format", f"no format {fmt!r} in this file")
+            reader.fail(f"{where}.format", "MSG_NO_FORMAT", format=fmt)
         piles = {str(p): {str(c): n for c, n in reader.mapping(
             counts, f"{where}.piles.{p}").items()}
             for p, counts in reader.mapping(raw.get("piles", {}), f"{where}.piles").items()}

@@ -12,6 +12,7 @@ from operator import and_, or_
 
 from django.db.models import Q
 
+from cards.game_terms import rarity_order_q
 from cards.query.parser import And, Compare, Node, Not, Or, Words
 from rules.engine.cards import RARITIES
 
@@ -35,8 +36,12 @@ def _compare(node: Compare) -> Q:
         return Q(**{f"{name}__in": values})
     if name == "rarity":
         test = RARITY_TESTS[node.op]
-        wanted = [r for r in RARITIES if any(test(RANK[r], RANK[v]) for v in values)]
-        return Q(rarity__in=wanted)
+        wanted = [r for r in RARITIES if any(test(RANK[r], RANK[v]) for v in values if v in RANK)]
+        q = Q(rarity__in=wanted)
+        for value in values:   # another game's tier: compared in its own game's order
+            if value not in RANK:
+                q |= Q(rarity=value) if node.op == "=" else rarity_order_q(test, value)
+        return q
     if name in ("cost", "attack", "hp"):
         return Q(**{f"{name}__{NUMBER_LOOKUPS[node.op]}": values[0]})
     if name == "keyword":

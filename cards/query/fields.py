@@ -8,11 +8,13 @@ the value; the compiler never sees a value it cannot turn into a database lookup
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
+from cards.game_terms import term_spellings
+from cards.models import CardKind, RarityTier
 from cards.query.errors import (
     MSG_BAD_CHOICE,
     MSG_BAD_OPERATOR,
@@ -45,6 +47,9 @@ class Field:
     # Extra spellings of choices: {"re-act": "react", "火": "fire"}.
     synonyms: Mapping[str, str] = field(default_factory=dict)
     multi: bool = False          # comma-separated values mean "any of": a:fire,water
+    # More choices read from the catalogue when a value is none of the above: the kinds and
+    # rarity tiers other games declare, ``{spelling: code}`` (one query, only then).
+    declared: Callable[[], Mapping[str, str]] | None = None
 
     def normalise(self, raw: str, pos: int, query: str) -> tuple:
         """The canonical value(s) of ``raw`` as a tuple (one item unless ``multi``)."""
@@ -62,11 +67,16 @@ class Field:
         if self.type in ("choice", "rarity"):
             key = raw.upper() if self.type == "rarity" else raw.lower()
             key = self.synonyms.get(key, self.synonyms.get(raw, key))
-            if key not in self.choices:
-                raise QuerySyntaxError(MSG_BAD_CHOICE.format(
-                    value=raw, name=self.doc_noun, choices=", ".join(self.choices)),
-                    pos, len(raw), query)
-            return key
+            if key in self.choices:
+                return key
+            declared = self.declared() if self.declared is not None else {}
+            found = declared.get(raw.lower(), declared.get(raw))
+            if found is not None:
+                return found
+            choices = [*self.choices, *dict.fromkeys(declared.values())]
+            raise QuerySyntaxError(MSG_BAD_CHOICE.format(
+                value=raw, name=self.doc_noun, choices=", ".join(choices)),
+                pos, len(raw), query)
         return raw
 
     @property
@@ -93,18 +103,29 @@ def _number(spec: Field, raw: str, pos: int, query: str) -> int:
     return value
 
 
+def _declared_kinds() -> Mapping[str, str]:
+    return term_spellings(CardKind)
+
+
+def _declared_rarities() -> Mapping[str, str]:
+    return term_spellings(RarityTier)
+
+
 _ATTRIBUTE_ZH = {"火": "fire", "草": "grass", "水": "water", "光": "light", "暗": "dark"}
 _KIND_ZH = {"英雄": "hero", "随从": "minion", "道具": "item"}
 
 FIELD_LIST = (
-    Field("kind", ("k", "kind", "t", "type"), "choice", _("card kind: hero, minion or item"),
-          "k:minion", choices=KINDS, synonyms=_KIND_ZH, multi=True),
+    Field("kind", ("k", "kind", "t", "type"), "choice",
+          _("card kind: hero, minion or item, or a kind another game declares, by code or "
+            "by English or Chinese name (k:site, k:地标)"),
+          "k:minion", choices=KINDS, synonyms=_KIND_ZH, multi=True, declared=_declared_kinds),
     Field("attribute", ("a", "attr", "attribute"), "choice",
           _("attribute: fire, grass, water, light or dark (or 火 草 水 光 暗)"), "a:fire",
           choices=ATTRIBUTES, synonyms=_ATTRIBUTE_ZH, multi=True),
     Field("rarity", ("r", "rarity"), "rarity",
-          _("rarity, N < R < SR < SSR < UR; compare with < <= > >="), "r>=SR",
-          ops=ORDER_OPS, choices=RARITIES, multi=True),
+          _("rarity, N < R < SR < SSR < UR, or a tier another game declares (in its order: "
+            "r>=elite); compare with < <= > >="), "r>=SR",
+          ops=ORDER_OPS, choices=RARITIES, multi=True, declared=_declared_rarities),
     Field("cost", ("c", "cost", "e", "energy"), "number", _("energy cost (minions and items)"),
           "c<=3", ops=ORDER_OPS),
     Field("attack", ("atk", "attack", "p", "power"), "number", _("attack (minions)"), "atk>=4",

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from cards.management.commands.load_cards import MSG_NO_FILE
-from cards.models import Card, CardSet, Faction, Race
+from cards.models import ENGINE_GAME, Card, CardSet, Faction, Race
 from cards.selectors import card_data_version
 from rules.cardset import CORE_SET, TEST_SET
 
@@ -112,3 +112,13 @@ def test_the_default_is_the_core_set(capsys):
     out = capsys.readouterr().out
     assert " new, 0 updated, 0 unchanged" in out
     assert Card.objects.count() > 22
+
+
+@pytest.mark.django_db
+def test_a_loaded_set_belongs_to_this_sites_own_game(capsys):
+    load(TEST_SET, capsys)
+    assert CardSet.objects.get(code="TEST").game.code == ENGINE_GAME
+    # A set loaded before games existed (no game) is given it on the next load.
+    CardSet.objects.filter(code="TEST").update(game=None)
+    load(TEST_SET, capsys)
+    assert CardSet.objects.get(code="TEST").game.code == ENGINE_GAME

@@ -5,6 +5,7 @@ by the engine's schema; the data migration puts existing entries in the main pil
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,33 @@ def test_admin_rules_are_checked_by_the_schema(rule_books):
     with pytest.raises(ValidationError) as err:
         fmt.full_clean()
     assert "dragon" in str(err.value.message_dict["rules"])
+
+
+def test_the_admin_shows_the_schemas_problems_in_chinese(rule_books, admin_client):
+    fmt = Format.objects.get(code="sorcery")
+    page = admin_client.get(f"/admin/decks/format/{fmt.pk}/change/",
+                            HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    form = page.context["adminform"].form
+    data = {name: form[name].value() for name in form.fields}
+    data = {k: v for k, v in data.items() if v is not None}
+    data["rules"] = json.dumps({"piles": [{"code": "deck", "name_en": "D", "name_zh": "D",
+                                           "min": 5, "max": 2}]})
+    data.update(_inline_management(page))
+    response = admin_client.post(f"/admin/decks/format/{fmt.pk}/change/", data,
+                                 HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors["rules"]
+    assert "rules.piles[0].max: 小于最小值(2 < 5)" in errors
+
+
+def _inline_management(page) -> dict:
+    """The management forms of the change page's inlines, as an unchanged submit sends them."""
+    data = {}
+    for formset in page.context["inline_admin_formsets"]:
+        management = formset.formset.management_form
+        for name in management.fields:
+            data[management.add_prefix(name)] = management[name].value()
+    return data
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,7 +1,9 @@
 """A deck in two piles in the builder (Debian's headless Chromium): a Sorcery deck — an avatar
 beside a spellbook and an atlas — loaded by its deck code, checked pile by pile, completed with
 the card panel's + button (which puts a site in the atlas and a spell in the spellbook) and
-legal; the page says the game is not simulated. Screenshots in artifacts/piles-*.png."""
+legal; the page says the game is not simulated. The catalogue filters the sample set by its
+game and its declared kinds. Screenshots in artifacts/piles-*.png and
+artifacts/catalogue-other-game.png."""
 
 from __future__ import annotations
 
@@ -88,3 +90,23 @@ def test_building_a_spellbook_and_atlas_deck_shows_its_validation(site, browser)
     expect(page.locator("#deck-status")).to_contain_text("61 cards")
     page.screenshot(path=str(ARTIFACTS / "piles-legal.png"), full_page=True)
     assert "simulations/new" not in page.content()
+
+
+def test_the_catalogue_filters_another_games_cards_by_game_and_declared_kind(site, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{site}/cards/")
+    page.check("input[name=game][value=sorcery]")
+    page.wait_for_url(lambda url: "game=sorcery" in url)
+    page.check("input[name=kind][value=site]")
+    page.wait_for_url(lambda url: "kind=site" in url)
+    page.wait_for_function("document.querySelectorAll('#results a.gallery-card').length == 6")
+    hrefs = page.locator("#results a.gallery-card").evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))")
+    assert sorted(h.strip("/").split("/")[-1] for h in hrefs) == [
+        "SC-T01", "SC-T02", "SC-T03", "SC-T04", "SC-T05", "SC-T06"]
+    # The query language knows the kind by its Chinese name and the tiers in Sorcery's order.
+    page.fill("#q", "k:地标 r>=elite")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#results a.gallery-card').length == 1")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "catalogue-other-game.png"), full_page=False)

@@ -230,3 +230,32 @@ def test_schema_lists_every_problem_at_once():
     with pytest.raises(FormatDataError) as err:
         format_from_rules(rules, code="x", name="X")
     assert len(err.value.problems) >= 4
+
+
+def test_the_schemas_messages_have_chinese_with_the_same_fields():
+    import string
+
+    from rules import formats, formats_zh
+
+    english = {name: value for name, value in vars(formats).items()
+               if name.startswith("MSG_") and isinstance(value, str)}
+    assert set(english) == set(formats_zh.MESSAGES)
+
+    def fields(text: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+    for name, text in english.items():
+        assert fields(formats_zh.MESSAGES[name]) == fields(text), name
+
+
+def test_schema_problems_read_in_chinese_when_asked():
+    from rules.formats import rules_problems
+
+    bad = {"piles": [{"code": "deck", "name_en": "Deck", "name_zh": "卡组", "min": 5, "max": 2,
+                      "kinds": ["planet"]}]}
+    assert rules_problems(bad, {"hero"}, set()) == [
+        "rules.piles[0].max: is smaller than min (2 < 5)",
+        "rules.piles[0].kinds[0]: 'planet' is not a card kind of this game (known: hero)"]
+    assert rules_problems(bad, {"hero"}, set(), lang="zh") == [
+        "rules.piles[0].max: 小于最小值(2 < 5)",
+        "rules.piles[0].kinds[0]: 'planet' 不是本游戏的卡牌种类(已知:hero)"]
