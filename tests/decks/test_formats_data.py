@@ -122,6 +122,8 @@ def test_the_deck_api_and_page_handle_piles_and_offer_no_simulation(rule_books, 
     page = client.get(f"/decks/{data['uid']}/").content.decode()
     assert 'data-testid="not-simulated"' in page and "Atlas" in page
     assert "simulations/new/?deck=" not in page
+    # Cost curve, kinds and opening-hand odds are this game's statistics, not Sorcery's.
+    assert 'id="curve-title"' not in page and 'id="odds-title"' not in page
 
 
 def test_a_standard_deck_page_still_offers_simulation(make_deck, alice, client):
@@ -129,6 +131,7 @@ def test_a_standard_deck_page_still_offers_simulation(make_deck, alice, client):
     client.force_login(alice)
     page = client.get(f"/decks/{deck.uid}/").content.decode()
     assert 'data-testid="not-simulated"' not in page
+    assert 'id="curve-title"' in page and 'id="odds-title"' in page
 
 
 def test_unknown_pile_name_is_a_400(rule_books, alice, client):
@@ -293,6 +296,7 @@ def test_the_builder_routes_cards_to_the_pile_that_takes_them(rule_books, client
     assert 'data-testid="pile-count-spellbook">2 / ≥ 40<' in page
     assert 'data-testid="pile-count-atlas">1 / ≥ 20<' in page
     assert 'data-testid="not-simulated"' in page
+    assert 'id="curve-title"' not in page and 'id="sample-hand-button"' not in page
     # The minus button of a pile takes from that pile; the avatar's minus empties the slot.
     _builder_post(client, "card", code="SC-T01", delta="-1", pile="atlas")
     page = _builder_post(client, "card", code="SC-A01", delta="-1", pile="avatar"
