@@ -165,6 +165,7 @@ queries = st.one_of(st.text(max_size=80), st.lists(QUERY_PARTS, max_size=30).map
                     st.lists(QUERY_PARTS, max_size=30).map(" ".join))
 
 
+@pytest.mark.django_db   # the query language reads the kinds and rarity tiers games declare
 @DEEP
 @given(query=queries)
 def test_the_query_language_raises_only_its_own_error_with_a_position(query):
