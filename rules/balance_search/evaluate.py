@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,6 +29,7 @@ from rules.engine.cards import STANDARD, CardDef, DeckList, Ruleset
 from rules.intervals import Moments
 from rules.match import game_seed, play_game
 from rules.patches import patch_card_defs
+from rules.piece_pool import PiecePool
 
 BLOCK = 50          # games per block (25 seat-swapped pairs)
 _MASK = (1 << 63) - 1
@@ -152,50 +152,12 @@ def play_task(field: Field, task: EvalTask) -> list[Tally]:
     return [play_block(field, cards, task, block, agent) for block in range(task.blocks)]
 
 
-_FIELD: Field | None = None
-
-
-def _init_worker(field: Field) -> None:
-    global _FIELD
-    _FIELD = field
-
-
-def _play_one(task: EvalTask) -> list[Tally]:
-    assert _FIELD is not None
-    return play_task(_FIELD, task)
-
-
-class LocalEvaluator:
+class LocalEvaluator(PiecePool):
     """Plays tasks in this process (``processes=1``) or a pool of worker processes; long tasks
     are cut into pieces of ``piece`` blocks so the processes stay evenly busy."""
 
     def __init__(self, field: Field, processes: int = 2, piece: int = 2):
-        self.field, self.processes, self.piece = field, processes, piece
-        self._pool: ProcessPoolExecutor | None = None
-
-    def __enter__(self) -> LocalEvaluator:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
-
-    def evaluate(self, tasks: Sequence[EvalTask]) -> list[list[Tally]]:
-        pieces = [EvalTask(t.moves, t.a, t.b, t.seed, t.first + i, min(self.piece, t.blocks - i))
-                  for t in tasks for i in range(0, t.blocks, self.piece)]
-        if self.processes <= 1:
-            played = [play_task(self.field, piece) for piece in pieces]
-        else:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.processes, initializer=_init_worker,
-                                                 initargs=(self.field,))
-            played = list(self._pool.map(_play_one, pieces, chunksize=1))
-        flat = iter(t for piece in played for t in piece)
-        return [[next(flat) for _ in range(task.blocks)] for task in tasks]
+        super().__init__(field, play_task, processes, piece)
 
 
 def relevant(moves: Candidate, touches: Mapping[str, tuple[int, ...]], a: int, b: int

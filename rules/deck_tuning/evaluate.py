@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
 from rules.agents import make_agent
 from rules.deck_tuning.problem import DeckKey, TuneField, deck_list
 from rules.match import game_seed, play_game
+from rules.piece_pool import PiecePool
 
 BLOCK = 50          # games per block (25 seat-swapped pairs)
 _MASK = (1 << 63) - 1
@@ -52,8 +52,8 @@ class TuneEvaluator(Protocol):
         """One list of per-block outcome strings for each task, in order."""
 
 
-def play_tune_task(field: TuneField, task: TuneTask, agent: object | None = None) -> list[str]:
-    agent = agent if agent is not None else make_agent(field.agent)
+def play_tune_task(field: TuneField, task: TuneTask) -> list[str]:
+    agent = make_agent(field.agent)
     deck, rival = deck_list(task.deck), field.opponents[task.opponent]
     out = []
     for block in range(task.first, task.first + task.blocks):
@@ -67,48 +67,9 @@ def play_tune_task(field: TuneField, task: TuneTask, agent: object | None = None
     return out
 
 
-_FIELD: TuneField | None = None
-
-
-def _init_worker(field: TuneField) -> None:
-    global _FIELD
-    _FIELD = field
-
-
-def _play_one(task: TuneTask) -> list[str]:
-    assert _FIELD is not None
-    return play_tune_task(_FIELD, task)
-
-
-class LocalTuneEvaluator:
+class LocalTuneEvaluator(PiecePool):
     """Plays tasks in this process (``processes=1``) or in a pool of processes, cut into pieces
     of ``piece`` blocks so the processes stay evenly busy."""
 
     def __init__(self, field: TuneField, processes: int = 1, piece: int = 2):
-        self.field, self.processes, self.piece = field, processes, piece
-        self._pool: ProcessPoolExecutor | None = None
-
-    def __enter__(self) -> LocalTuneEvaluator:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
-
-    def evaluate(self, tasks: Sequence[TuneTask]) -> list[list[str]]:
-        pieces = [TuneTask(t.deck, t.opponent, t.seed, t.first + i, min(self.piece, t.blocks - i))
-                  for t in tasks for i in range(0, t.blocks, self.piece)]
-        if self.processes <= 1:
-            agent = make_agent(self.field.agent)
-            played = [play_tune_task(self.field, piece, agent) for piece in pieces]
-        else:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.processes, initializer=_init_worker,
-                                                 initargs=(self.field,))
-            played = list(self._pool.map(_play_one, pieces, chunksize=1))
-        flat = iter(o for piece in played for o in piece)
-        return [[next(flat) for _ in range(task.blocks)] for task in tasks]
+        super().__init__(field, play_tune_task, processes, piece)
