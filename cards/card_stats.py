@@ -22,8 +22,8 @@ from django.db.models import Max, Sum
 from django.utils.translation import gettext_lazy
 
 from cards.models import Card, CardStatsSlice
-from rules.card_figures import BLOCK, CONDITIONS, STAT_NAMES, condition_rate, new_row
-from rules.card_figures import OFFSET as ROW_OFFSET
+from rules import card_figures
+from rules.card_figures import CONDITIONS, STAT_NAMES
 from rules.engine.cards import Ruleset
 from rules.intervals import Moments
 
@@ -140,21 +140,15 @@ def card_stats(*, card: Card, only: StatsFilter = StatsFilter()) -> CardTotals |
     slices = list(CardStatsSlice.objects.filter(card=card, **only.kwargs()))
     if not slices:
         return None
-    totals = CardTotals()
-    row = new_row()
-    for piece in slices:
-        for name in COUNT_FIELDS:
-            setattr(totals, name, getattr(totals, name) + getattr(piece, name))
-        if totals.updated_at is None or piece.updated_at > totals.updated_at:
-            totals.updated_at = piece.updated_at
-        for condition, (games, wins) in STAT_NAMES.items():
-            base = ROW_OFFSET[condition]
-            row[base] += getattr(piece, games)
-            row[base + 1] += getattr(piece, wins)
-            kept = piece.moments.get(condition) or Moments().to_list()
-            row[base + 2:base + BLOCK] = Moments.from_list(row[base + 2:base + BLOCK]).merge(
-                Moments.from_list(kept)).to_list()
-    totals.when = {condition: condition_rate(row, condition) for condition in CONDITIONS}
+    table: dict[str, list[float]] = {}
+    for piece in slices:   # the slices' rows add up like chunks of a run
+        card_figures.merge(table, {"card": card_figures.row_of(
+            {name: getattr(piece, name) for name in COUNT_FIELDS}, piece.moments)})
+    row = table["card"]
+    totals = CardTotals(**card_figures.totals(table)["card"],
+                        updated_at=max(piece.updated_at for piece in slices))
+    totals.when = {condition: card_figures.condition_rate(row, condition)
+                   for condition in card_figures.CONDITIONS}
     return totals
 
 

@@ -159,6 +159,19 @@ def moments(table: Mapping[str, list[float]]) -> dict[str, dict[str, list[float]
     return out
 
 
+def row_of(counts: Mapping[str, int], moments: Mapping[str, list[float]]) -> list[float]:
+    """The row of counts in the fields ``totals`` names and of per-condition ``moments`` (the
+    inverse of ``totals`` and ``moments``; conditions without moments get none)."""
+    row = new_row()
+    row[0], row[1], row[2] = (counts.get(name, 0) for name in
+                              ("times_drawn", "times_played", "times_awakened"))
+    for condition, (games, wins) in STAT_NAMES.items():
+        b = OFFSET[condition]
+        row[b], row[b + 1] = counts.get(games, 0), counts.get(wins, 0)
+        row[b + 2:b + BLOCK] = moments.get(condition) or [0] * MOMENTS
+    return row
+
+
 # condition → (games field, wins field) of the catalogue's per-card stats
 STAT_NAMES = {
     "drawn": ("games_drawn", "wins_when_drawn"),
