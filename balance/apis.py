@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from balance.models import BalanceJob
+from balance.models import BalanceJob, JobKind
 from balance.reaper import reap_soon
 from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
 from balance.services import (
@@ -89,14 +89,16 @@ class SearchListSerializer(SearchSerializer):
                   "finished_at", "url"]
 
 
-def _job(uid: str, request) -> BalanceJob:
+def job_or_404(request, uid: str, *, kind: str = JobKind.BALANCE,
+               not_found=NO_SEARCH) -> BalanceJob:
+    """The job of ``kind`` the request may see, or a 404 saying what was not found."""
     try:
-        return job_get(uid=uid, user=request.user)
+        return job_get(uid=uid, user=request.user, kind=kind)
     except BalanceJob.DoesNotExist:
-        raise Http404(NO_SEARCH) from None
+        raise Http404(not_found) from None
 
 
-def _invalid(exc: BalanceInputError) -> ValidationError:
+def invalid_input(exc: BalanceInputError) -> ValidationError:
     return ValidationError({exc.field: [exc.message]})
 
 
@@ -134,36 +136,57 @@ class SearchListCreateApi(generics.GenericAPIView):
                 fields=d["fields"], allowed_cards=d.get("allowed_cards"), seed=d.get("seed"),
                 is_public=d["public"])
         except BalanceInputError as exc:
-            raise _invalid(exc) from None
+            raise invalid_input(exc) from None
         return Response(SearchSerializer(job).data, status=status.HTTP_201_CREATED)
 
 
-class SearchDetailApi(APIView):
+# What the endpoints of one job share, for each kind of job: finding it (a 404 that names the
+# kind) and its body; the balance search's by default, deck tuning sets its own. (Comments, not
+# docstrings: a docstring would become every operation's description in the API schema.)
+class JobApi(APIView):
+    kind: str = JobKind.BALANCE
+    output: type[serializers.Serializer] = SearchSerializer
+    not_found = NO_SEARCH
+    not_owner = NOT_OWNER
+
+    def job(self, request, uid: str) -> BalanceJob:
+        return job_or_404(request, uid, kind=self.kind, not_found=self.not_found)
+
+
+class JobDetailApi(JobApi):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(operation_id="balance_searches_retrieve", parameters=[UID],
-                   responses=SearchSerializer)
     def get(self, request, uid: str):
-        job = _job(uid, request)
+        job = self.job(request, uid)
         if job.is_active:
             reap_soon()
-        return Response(SearchSerializer(job).data)
+        return Response(self.output(job).data)
 
 
-class SearchCancelApi(APIView):
+class JobCancelApi(JobApi):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="balance_searches_cancel", parameters=[UID], request=None,
-                   responses=SearchSerializer)
     def post(self, request, uid: str):
-        job = _job(uid, request)
+        job = self.job(request, uid)
         if not job_is_owner(job=job, user=request.user):
-            raise PermissionDenied(NOT_OWNER)
+            raise PermissionDenied(self.not_owner)
         try:
             job = balance_job_cancel(job=job)
         except BalanceInputError as exc:
-            raise _invalid(exc) from None
-        return Response(SearchSerializer(job).data)
+            raise invalid_input(exc) from None
+        return Response(self.output(job).data)
+
+
+@extend_schema_view(get=extend_schema(operation_id="balance_searches_retrieve",
+                                      parameters=[UID], responses=SearchSerializer))
+class SearchDetailApi(JobDetailApi):
+    pass
+
+
+@extend_schema_view(post=extend_schema(operation_id="balance_searches_cancel", parameters=[UID],
+                                       request=None, responses=SearchSerializer))
+class SearchCancelApi(JobCancelApi):
+    pass
 
 
 class CandidateRunApi(APIView):
@@ -179,10 +202,10 @@ class CandidateRunApi(APIView):
                    parameters=[UID, OpenApiParameter("index", int, OpenApiParameter.PATH)],
                    request=None, responses={201: dict})
     def post(self, request, uid: str, index: int):
-        job = _job(uid, request)
+        job = job_or_404(request, uid)
         try:
             run = balance_candidate_run(job=job, index=index, user=request.user)
         except BalanceInputError as exc:
-            raise _invalid(exc) from None
+            raise invalid_input(exc) from None
         return Response({"uid": run.uid, "url": run.get_absolute_url(),
                          "api": f"/api/simulations/{run.uid}/"}, status=status.HTTP_201_CREATED)

@@ -7,18 +7,21 @@ another user's private tuning is a 404, cancelling someone else's tuning is a 40
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from balance.apis import JobCancelApi, JobDetailApi, invalid_input, job_or_404
 from balance.models import BalanceJob, JobKind
-from balance.reaper import reap_soon
-from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed, tuning_result
-from balance.services import BalanceInputError, balance_job_cancel
+from balance.selectors import job_progress, jobs_listed, tuning_result
+from balance.services import BalanceInputError
 from balance.tuning_services import tuning_job_request, tuning_suggestion_save
 from rules.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations.apis import SubmitThrottle
@@ -115,14 +118,7 @@ SAVED = inline_serializer("TuningSaved", {
 
 
 def _job(uid: str, request) -> BalanceJob:
-    try:
-        return job_get(uid=uid, user=request.user, kind=KIND)
-    except BalanceJob.DoesNotExist:
-        raise Http404(NO_TUNING) from None
-
-
-def _invalid(exc: BalanceInputError) -> ValidationError:
-    return ValidationError({exc.field: [exc.message]})
+    return job_or_404(request, uid, kind=KIND, not_found=NO_TUNING)
 
 
 class TuningListCreateApi(generics.GenericAPIView):
@@ -159,36 +155,27 @@ class TuningListCreateApi(generics.GenericAPIView):
                 max_swaps=d["max_swaps"], budget_games=d["budget_games"],
                 verify_games=d["verify_games"], seed=d.get("seed"), is_public=d["public"])
         except BalanceInputError as exc:
-            raise _invalid(exc) from None
+            raise invalid_input(exc) from None
         return Response(TuningSerializer(job).data, status=status.HTTP_201_CREATED)
 
 
-class TuningDetailApi(APIView):
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(operation_id="deck_tunings_retrieve", parameters=[UID],
-                   responses=TuningSerializer)
-    def get(self, request, uid: str):
-        job = _job(uid, request)
-        if job.is_active:
-            reap_soon()
-        return Response(TuningSerializer(job).data)
+class _TuningJob:
+    kind = KIND
+    output = TuningSerializer
+    not_found = NO_TUNING
+    not_owner = NOT_OWNER
 
 
-class TuningCancelApi(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+@extend_schema_view(get=extend_schema(operation_id="deck_tunings_retrieve", parameters=[UID],
+                                      responses=TuningSerializer))
+class TuningDetailApi(_TuningJob, JobDetailApi):
+    pass
 
-    @extend_schema(operation_id="deck_tunings_cancel", parameters=[UID], request=None,
-                   responses=TuningSerializer)
-    def post(self, request, uid: str):
-        job = _job(uid, request)
-        if not job_is_owner(job=job, user=request.user):
-            raise PermissionDenied(NOT_OWNER)
-        try:
-            job = balance_job_cancel(job=job)
-        except BalanceInputError as exc:
-            raise _invalid(exc) from None
-        return Response(TuningSerializer(job).data)
+
+@extend_schema_view(post=extend_schema(operation_id="deck_tunings_cancel", parameters=[UID],
+                                       request=None, responses=TuningSerializer))
+class TuningCancelApi(_TuningJob, JobCancelApi):
+    pass
 
 
 class SuggestionSaveApi(APIView):
@@ -206,7 +193,7 @@ class SuggestionSaveApi(APIView):
             deck, as_version, note = tuning_suggestion_save(job=job, index=index,
                                                             user=request.user)
         except BalanceInputError as exc:
-            raise _invalid(exc) from None
+            raise invalid_input(exc) from None
         return Response({"deck": deck.uid, "url": deck.get_absolute_url(),
                          "new_version": as_version, "note": note},
                         status=status.HTTP_201_CREATED)
