@@ -26,9 +26,10 @@ from balance.selectors import (
     tuning_result,
     user_owns_deck,
 )
-from balance.services import BalanceInputError, balance_job_cancel
+from balance.services import BalanceInputError
 from balance.tuning_forms import TuningDeckForm, TuningForm, agent_choices
 from balance.tuning_services import tuning_job_request, tuning_suggestion_save, tuning_title
+from balance.views import cancel_and_return
 from cards.language import frozen_card_name
 from simulations.apis import SubmitThrottle
 from simulations.sources import SourceError, resolve_spec
@@ -123,15 +124,8 @@ def tune_progress(request: HttpRequest, uid: str) -> HttpResponse:
 @require_POST
 @login_required
 def tune_cancel(request: HttpRequest, uid: str) -> HttpResponse:
-    job = _job(request, uid)
-    if not job_is_owner(job=job, user=request.user):
-        return HttpResponse(NOT_OWNER, status=403)
-    try:
-        balance_job_cancel(job=job)
-        messages.success(request, CANCELLED)
-    except BalanceInputError as exc:
-        messages.error(request, exc.message)
-    return redirect(job)
+    return cancel_and_return(request, _job(request, uid), not_owner=NOT_OWNER,
+                             cancelled=CANCELLED)
 
 
 @require_POST

@@ -119,12 +119,19 @@ def job_progress_fragment(request: HttpRequest, uid: str) -> HttpResponse:
 @require_POST
 @login_required
 def job_cancel(request: HttpRequest, uid: str) -> HttpResponse:
-    job = _job(request, uid)
+    return cancel_and_return(request, _job(request, uid), not_owner=NOT_OWNER,
+                             cancelled=CANCELLED)
+
+
+def cancel_and_return(request: HttpRequest, job: BalanceJob, *, not_owner: str,
+                      cancelled: str) -> HttpResponse:
+    """Cancel a job of any kind for its owner (a 403 for anyone else) and go back to its page,
+    saying what happened."""
     if not job_is_owner(job=job, user=request.user):
-        return HttpResponse(NOT_OWNER, status=403)
+        return HttpResponse(not_owner, status=403)
     try:
         balance_job_cancel(job=job)
-        messages.success(request, CANCELLED)
+        messages.success(request, cancelled)
     except BalanceInputError as exc:
         messages.error(request, exc.message)
     return redirect(job)
