@@ -29,6 +29,7 @@ import random
 from typing import Final
 
 from rules.engine.actions import Action
+from rules.engine.advantage import has_advantage
 from rules.engine.determinize import determinize
 from rules.engine.values import current_attack, keywords
 from rules.greedy import GreedyAgent
@@ -56,8 +57,12 @@ WEIGHTS: Final[dict[str, float]] = {
     "hand": 1.2,          # a card in hand (up to 8)
     "hand_minion": 0.0,   # a minion card in hand (replenish material, up to 3)
     "empty_board": 0.0,   # penalty for an empty or single-minion board (R3.2)
+    "advantage": 0.0,     # attack of awake minions with advantage over the enemy hero (R2.3.3)
+    "deck_low": 0.0,      # penalty for each card under 4 left in the deck (R2.4.3)
+    "tempo": 0.0,         # the side about to act
 }
 LOW_HP: Final = 8
+DECK_LOW: Final = 4
 
 
 def evaluate(game, player: int, weights: dict[str, float] = WEIGHTS) -> float:
@@ -67,17 +72,25 @@ def evaluate(game, player: int, weights: dict[str, float] = WEIGHTS) -> float:
         return 0.0 if winner is None else (WIN if winner == player else -WIN)
     w_minion, w_attack, w_awake = weights["minion"], weights["attack"], weights["awake"]
     w_keyword, w_sleeper = weights["keyword"], weights["sleeper_cost"]
-    score = 0.0
-    for sign, side in ((1.0, game.players[player]), (-1.0, game.players[1 - player])):
+    w_advantage = weights["advantage"]
+    score = weights["tempo"] if game.active == player else -weights["tempo"]
+    for sign, side, foe in ((1.0, game.players[player], game.players[1 - player]),
+                            (-1.0, game.players[1 - player], game.players[player])):
         value = weights["hp"] * side.hp - weights["low_hp"] * max(0, LOW_HP - side.hp)
+        value -= weights["deck_low"] * max(0, DECK_LOW - len(side.deck))
         count = 0
         for minion in side.minions:
             if minion is None:
                 continue
             count += 1
-            value += w_minion + w_attack * current_attack(game, minion) \
-                + w_keyword * len(keywords(game, minion))
-            value += w_awake if minion.awake else w_sleeper * minion.card.cost
+            attack = current_attack(game, minion)
+            value += w_minion + w_attack * attack + w_keyword * len(keywords(game, minion))
+            if minion.awake:
+                value += w_awake
+                if w_advantage and has_advantage(minion.card.attribute, foe.hero.attribute):
+                    value += w_advantage * attack
+            else:
+                value += w_sleeper * minion.card.cost
         value += weights["hand"] * min(len(side.hand), 8)
         spare = sum(1 for card in side.hand if card.kind == "minion")
         value += weights["hand_minion"] * min(spare, 3)
@@ -98,30 +111,6 @@ def _faction_pools(cards, hero) -> tuple[list, list]:
     return pool, [c for c in pool if c.kind == "minion"]
 
 
-def resample(world, player: int, pools: tuple[list, list], rng: random.Random) -> None:
-    """Redraw the enemy's unseen cards of a determinized ``world`` from the cards it has
-    shown and the likely pool of its hero's faction (the engine's determinization draws from
-    every card). Reads only what ``player`` sees: the enemy hero and its shown cards."""
-    foe = world.players[1 - player]
-    seen = list(foe.graveyard) + list(foe.display)
-    seen += [m.card for m in foe.minions if m is not None and m.public]
-    seen.sort(key=lambda c: c.code)
-    seen_minions = [c for c in seen if c.kind == "minion"]
-    pool, minions = pools
-
-    def guess(shown: list, likely: list):
-        if shown and rng.random() < 0.5:
-            return rng.choice(shown)
-        return rng.choice(likely)
-
-    foe.hand = [guess(seen, pool) for _ in foe.hand]
-    foe.deck = [guess(seen, pool) for _ in foe.deck]
-    for minion in foe.minions:
-        if minion is not None and not minion.public:
-            minion.card = guess(seen_minions, minions)
-            minion.keywords = set(minion.card.keywords)
-
-
 class PlannerAgent:
     name = "planner"
     needs_view = True
@@ -139,8 +128,8 @@ class PlannerAgent:
         self._pools: dict[str, tuple[list, list]] = {}     # by enemy hero, for one card pool
         self._pool_owner: object = None
 
-    def _enemy_pools(self, world, player: int) -> tuple[list, list]:
-        cards, hero = world.cards, world.players[1 - player].hero
+    def _enemy_pools(self, view) -> tuple[list, list]:
+        cards, hero = view._game.cards, view.enemy_hero      # the card set and a face-up hero
         if self._pool_owner is not cards:       # a new card pool: forget the old answers
             self._pools, self._pool_owner = {}, cards
         if hero.code not in self._pools:
@@ -159,11 +148,8 @@ class PlannerAgent:
         if len(shortlist) == 1:
             return shortlist[0]
         player = view.player
-        worlds = [determinize(view, rng) for _ in range(self.worlds)]
-        if self.faction_prior:
-            pools = self._enemy_pools(worlds[0], player)
-            for world in worlds:
-                resample(world, player, pools, rng)
+        pools = self._enemy_pools(view) if self.faction_prior else None
+        worlds = [determinize(view, rng, pools) for _ in range(self.worlds)]
         seeds = [rng.getrandbits(32) for _ in worlds]
         rollout_rng = random.Random(0)
         best, best_score = shortlist[0], float("-inf")

@@ -17,12 +17,21 @@ import random
 from rules.engine.cards import CardDef
 from rules.engine.core import board_changed
 
+Pools = tuple[list[CardDef], list[CardDef]]     # (every card an unknown card may be, its minions)
 
-def _pool(game, kind: str | None) -> list[CardDef]:
-    cards = [c for c in game.cards.values() if c.kind != "hero"
-             and (kind is None or c.kind == kind)]
-    cards.sort(key=lambda c: c.code)            # mapping order must not matter
-    return cards
+_last_pools: tuple[object, Pools] | None = None   # (the card mapping, its pools): one per process
+
+
+def card_pools(cards) -> Pools:
+    """Every non-hero card of ``cards`` and its minions, in code order (mapping order must not
+    matter). Kept for the last mapping asked about: a search asks thousands of times a game."""
+    global _last_pools
+    if _last_pools is not None and _last_pools[0] is cards:
+        return _last_pools[1]
+    pool = sorted((c for c in cards.values() if c.kind != "hero"), key=lambda c: c.code)
+    pools = (pool, [c for c in pool if c.kind == "minion"])
+    _last_pools = (cards, pools)
+    return pools
 
 
 def _seen_enemy_cards(game, enemy: int) -> list[CardDef]:
@@ -33,8 +42,10 @@ def _seen_enemy_cards(game, enemy: int) -> list[CardDef]:
     return seen
 
 
-def determinize(view, rng: random.Random):
-    """A copy of the viewed game with every hidden part resampled (see the module docstring)."""
+def determinize(view, rng: random.Random, pools: Pools | None = None):
+    """A copy of the viewed game with every hidden part resampled (see the module docstring).
+    ``pools``: the (cards, minions) unknown enemy cards are drawn from, when the caller knows
+    better than every card of the game (e.g. the cards of the enemy hero's faction)."""
     game = view._game.copy()
     me, enemy = view.player, 1 - view.player
     game.actions = []
@@ -46,7 +57,7 @@ def determinize(view, rng: random.Random):
     rng.shuffle(mine.deck)
     foe = game.players[enemy]
     seen = _seen_enemy_cards(game, enemy)
-    pool, minions = _pool(game, None), _pool(game, "minion")
+    pool, minions = card_pools(game.cards) if pools is None else pools
     seen_minions = [c for c in seen if c.kind == "minion"]
 
     def guess(candidates_seen: list[CardDef], candidates_pool: list[CardDef]) -> CardDef:
@@ -61,6 +72,7 @@ def determinize(view, rng: random.Random):
         if minion is not None and not minion.public:
             minion.card = guess(seen_minions, minions)
             minion.keywords = set(minion.card.keywords)
-    game._auras = game._auras or any("aura" in c.by_trigger for c in pool)
+    game._auras = game._auras or any("aura" in c.by_trigger for c in pool) \
+        or any("aura" in c.by_trigger for c in seen)
     board_changed(game)
     return game

@@ -10,8 +10,9 @@ import pytest
 
 from rules.cardset import TEST_SET, load_card_set
 from rules.engine import Game
+from rules.engine.determinize import determinize
 from rules.greedy import GreedyAgent
-from rules.planner import GREEDY_KINDS, PlannerAgent, _faction_pools, evaluate, resample
+from rules.planner import GREEDY_KINDS, PlannerAgent, _faction_pools, evaluate
 from tests.rules.test_agents import TRUTH_A, TRUTH_B
 
 CARDS = load_card_set(TEST_SET)
@@ -73,14 +74,15 @@ def test_a_sure_lethal_attack_is_taken_without_searching():
 
 
 @pytest.mark.parametrize("truth", [TRUTH_A, TRUTH_B])
-def test_resampling_keeps_what_the_player_sees(truth):
-    """The faction prior redraws only the enemy's hidden cards: the view is unchanged."""
+def test_the_faction_prior_keeps_what_the_player_sees(truth):
+    """Worlds drawn with the faction prior redraw only the enemy's hidden cards, from its
+    hero's faction and the faction-free items: the view is unchanged."""
     game = Game.from_snapshot(truth, CARDS.cards, seed=1)
-    world = game.copy()
-    pools = _faction_pools(CARDS.cards, world.players[1].hero)
-    resample(world, 0, pools, random.Random(2))
+    hero = game.players[1].hero
+    pools = _faction_pools(CARDS.cards, hero)
+    world = determinize(game.view(0), random.Random(2), pools)
     assert world.view(0).to_dict() == game.view(0).to_dict()
-    hero = world.players[1].hero
+    assert world.players[1].hand and all(c in pools[0] for c in world.players[1].hand)
     assert all(c.faction in (hero.faction, None) for c in world.players[1].hand)
 
 
