@@ -20,6 +20,38 @@ from rules.engine.view import MinionView, PlayerView
 
 HIDDEN_ATTACK_GUESS: Final = 4      # what an unknown face-down minion is assumed to hit for
 
+# The heuristic's constants, by name: what the greedy agent plays with. Another set makes
+# another player of the same shape (the planner's tuned policy, rules.policy_tuning).
+HEURISTIC: Final[dict[str, float]] = {
+    "mulligan_keep": 4,     # keep the hand when it holds this many minions costing ≤ 3 …
+    "mulligan_cost": 4,     # … else send back the cards costing at least this
+    "setup_fill": 4,        # setup: place while fewer minions than this are down
+    "place_thin": 6,        # main phase: placing onto a thin board …
+    "place_busy": 1,        # … or a busy one
+    "place_fill": 3,        # a board is thin below this many minions …
+    "place_spare": 2,       # … or while more minion cards than this wait in hand
+    "place_attack": 0.1,    # per point of the placed card's attack
+    "awaken": 8,            # awakening a minion, plus its attack and less its cost:
+    "awaken_attack": 1,
+    "awaken_cost": 0.3,
+    "item": 0,              # using an item, beyond its effects' worth, less its cost:
+    "item_cost": 0.5,
+    "face": 6,              # attacking the enemy hero, by damage and its share of their HP
+    "face_damage": 1.2,
+    "face_share": 12,
+    "risk": 4,              # losing our minion in combat, more on a thin board
+    "risk_thin": 16,
+    "urgency": 1.5,         # killing a threat to our hero, more when our HP is low
+    "urgency_hp": 20,
+    "kill": 10,             # winning a combat, plus the victim's cost
+    "kill_cost": 1,
+    "trade": 0,             # an even trade, beyond threat and cost
+    "hidden": 0,            # attacking an unknown face-down minion
+    "end": 0,               # ending the main phase
+    "hero_skill": 0,        # the hero's skill and minions' active skills, beyond their effects
+    "skill": 0,
+}
+
 
 def combat_values(mine: MinionView, theirs: MinionView) -> tuple[int, int]:
     """Final attacks (R2.3.3–R2.3.4) of two visible minions, as far as the view can tell."""
@@ -36,6 +68,41 @@ class GreedyAgent:
     name = "greedy"
     needs_view = True
     _board_size: tuple[int, int] | None = None
+
+    def __init__(self, heuristic: dict[str, float] | None = None):
+        """``heuristic``: constants to play with instead of ``HEURISTIC``'s (any subset)."""
+        unknown = sorted(set(heuristic or {}) - set(HEURISTIC))
+        if unknown:
+            raise ValueError(f"unknown heuristic constants: {', '.join(unknown)}")
+        h = HEURISTIC if heuristic is None else {**HEURISTIC, **heuristic}
+        self.heuristic = dict(h)
+        self.mulligan_keep: float = h["mulligan_keep"]
+        self.mulligan_cost: float = h["mulligan_cost"]
+        self.setup_fill: float = h["setup_fill"]
+        self.place_thin: float = h["place_thin"]
+        self.place_busy: float = h["place_busy"]
+        self.place_fill: float = h["place_fill"]
+        self.place_spare: float = h["place_spare"]
+        self.place_attack: float = h["place_attack"]
+        self.awaken: float = h["awaken"]
+        self.awaken_attack: float = h["awaken_attack"]
+        self.awaken_cost: float = h["awaken_cost"]
+        self.item: float = h["item"]
+        self.item_cost: float = h["item_cost"]
+        self.face: float = h["face"]
+        self.face_damage: float = h["face_damage"]
+        self.face_share: float = h["face_share"]
+        self.risk: float = h["risk"]
+        self.risk_thin: float = h["risk_thin"]
+        self.urgency: float = h["urgency"]
+        self.urgency_hp: float = h["urgency_hp"]
+        self.kill: float = h["kill"]
+        self.kill_cost: float = h["kill_cost"]
+        self.trade: float = h["trade"]
+        self.hidden: float = h["hidden"]
+        self.end: float = h["end"]
+        self.hero_skill: float = h["hero_skill"]
+        self.skill: float = h["skill"]
 
     def choose(self, view: PlayerView, legal: list[Action], rng: random.Random) -> Action:
         kind = view.decision
@@ -73,12 +140,12 @@ class GreedyAgent:
 
     # -------------------------------------------------------------- setup
     def _mulligan(self, view: PlayerView, legal: list[Action]) -> Action:
-        """Send back expensive cards while the hand has fewer than 4 cheap minions."""
+        """Send back expensive cards while the hand has too few cheap minions."""
         cheap = sum(1 for c in view.hand if c.kind == "minion" and c.cost <= 3)
-        if cheap >= 4:
+        if cheap >= self.mulligan_keep:
             return KEEP
         for action in legal:
-            if action.kind == "mulligan" and view.hand[action.a].cost >= 4:
+            if action.kind == "mulligan" and view.hand[action.a].cost >= self.mulligan_cost:
                 return action
         return KEEP
 
@@ -95,8 +162,9 @@ class GreedyAgent:
         # An empty board loses (R3.2): keep a minion in hand to replenish with when the board
         # is already busy, but never leave it thin.
         if view.decision == "setup":
-            return (10 if filled < 4 or spare > 1 else -1) + card.attack * 0.1
-        return (6 if filled < 3 or spare > 2 else 1) + card.attack * 0.1
+            return (10 if filled < self.setup_fill or spare > 1 else -1) + card.attack * 0.1
+        thin = filled < self.place_fill or spare > self.place_spare
+        return (self.place_thin if thin else self.place_busy) + card.attack * self.place_attack
 
     def _score_ready(self, view: PlayerView, action: Action) -> float:
         return 0
@@ -143,25 +211,27 @@ class GreedyAgent:
 
     # -------------------------------------------------------------- main phase
     def _score_end(self, view: PlayerView, action: Action) -> float:
-        return 0
+        return self.end
 
     def _score_awaken(self, view: PlayerView, action: Action) -> float:
         minion = view.minions[action.a]
-        return 8 + minion.card.attack - 0.3 * minion.card.cost
+        return self.awaken + self.awaken_attack * minion.card.attack \
+            - self.awaken_cost * minion.card.cost
 
     def _score_item(self, view: PlayerView, action: Action) -> float:
         card = view.hand[action.a]
         effects = [e for a in card.by_trigger.get("use", ()) for e in a["effects"]]
-        return self._effects_value(view, effects) - card.cost * 0.5
+        return self._effects_value(view, effects) - card.cost * self.item_cost + self.item
 
     def _score_hero_skill(self, view: PlayerView, action: Action) -> float:
         ability = view.hero.by_trigger["active"][action.a]
-        return self._effects_value(view, ability["effects"]) - ability["cost"] * 0.5
+        return self._effects_value(view, ability["effects"]) - ability["cost"] * 0.5 \
+            + self.hero_skill
 
     def _score_skill(self, view: PlayerView, action: Action) -> float:
         ability = view.minions[action.a].card.by_trigger["active"][action.b]
         return self._effects_value(view, ability["effects"], view.minions[action.a]) \
-            - ability["cost"] * 0.5
+            - ability["cost"] * 0.5 + self.skill
 
     def _effects_value(self, view: PlayerView, effects, source=None) -> float:
         """A rough worth of resolving these effects now, from the view alone."""
@@ -202,21 +272,24 @@ class GreedyAgent:
                 return -1
             if damage >= view.enemy_hp:
                 return 100
-            return 6 + damage * 1.2 + damage * 12 / max(view.enemy_hp, 1)
+            return self.face + damage * self.face_damage \
+                + damage * self.face_share / max(view.enemy_hp, 1)
         theirs = view.enemy_minions[action.b]
         ours, their = combat_values(mine, theirs)
         # Losing our minion costs more when the board is thin: an empty board loses (R3.2).
         filled, spare = self._board(view)
-        risk = 4 + 16 / max(1, filled + spare)
+        risk = self.risk + self.risk_thin / max(1, filled + spare)
         if theirs.card is None:
-            return 2 * (ours - HIDDEN_ATTACK_GUESS) - (risk if ours <= HIDDEN_ATTACK_GUESS
-                                                       else 0)
+            return self.hidden + 2 * (ours - HIDDEN_ATTACK_GUESS) \
+                - (risk if ours <= HIDDEN_ATTACK_GUESS else 0)
         # Killing what threatens our hero matters more the lower our HP is.
-        urgency = 1.5 + 20 / max(view.hp, 1)
+        urgency = self.urgency + self.urgency_hp / max(view.hp, 1)
         if ours > their:
-            return 10 + theirs.card.cost + self._threat(view, theirs) * urgency
+            return self.kill + self.kill_cost * theirs.card.cost \
+                + self._threat(view, theirs) * urgency
         if ours == their:
-            return self._threat(view, theirs) * urgency + theirs.card.cost - risk
+            return self._threat(view, theirs) * urgency + self.kill_cost * theirs.card.cost \
+                - risk + self.trade
         return -10 - risk
 
     # -------------------------------------------------------------- answers

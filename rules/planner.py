@@ -1,21 +1,22 @@
-"""The planner agent: determinized Monte Carlo with a tuned evaluation and a fixed budget.
+"""The planner agent: determinized Monte Carlo with a tuned policy and evaluation, on a budget.
 
 At every decision with more than one legal action (any kind — main phase, targets, replenish,
-choices, and kinds added later — except the mulligan and setup placement, which it leaves to the
-greedy policy), it
+choices, and kinds added later — except the mulligan and setup placement, which its policy
+answers), it
 
-1. keeps the most promising actions by the greedy policy's scores (``candidates``, plus "end",
+1. keeps the most promising actions by its policy's scores (``candidates``, plus "end",
    "pass" or "decline" when legal);
 2. samples ``worlds`` games consistent with its view (``rules.engine.determinize``: hidden cards
-   resampled from its own RNG);
-3. plays each kept action in every world, then lets the greedy policy play both sides until the
-   end of the opponent's next turn (the same worlds for every action: common random numbers);
-4. scores the outcome with ``evaluate`` — a weighted sum of features whose weights
-   (``WEIGHTS``) were adjusted by self-play against greedy on fixed seeds
-   (``python -m rules.planner_tuning`` automates it) — and plays the action with the best
-   total.
+   drawn from its own RNG, the enemy's from the cards of its hero's faction and the cards it
+   has shown);
+3. plays each kept action in every world, then lets its policy play both sides until the end
+   of the opponent's next turn (the same worlds for every action: common random numbers);
+4. scores the outcome with ``evaluate`` — a weighted sum of features (``WEIGHTS``) — and plays
+   the action with the best total.
 
-A decision where the greedy policy sees a sure win (a lethal hero attack) is taken at once.
+Its policy (``POLICY``) is the greedy agent's heuristic with constants tuned by self-play; the
+evaluation weights were tuned by self-play too (``python -m rules.planner_tuning`` does both).
+A decision where the policy sees a sure win (a lethal hero attack) is taken at once.
 
 Invariant: it never reads the true game — every world comes from ``determinize(view, rng)``, so
 its choice depends only on the view and its own RNG (seeded by the match runner): the same seed
@@ -45,7 +46,9 @@ WIN: Final = 1000.0
 
 # Evaluation weights (see ``evaluate``), adjusted one at a time against greedy on common random
 # numbers (240 games a trial; a card in hand 0.6 → 1.2 was the one change that held on two seed
-# sets); ``rules.planner_tuning`` runs that coordinate ascent.
+# sets). ``python -m rules.planner_tuning evaluation`` tunes them by CMA-ES against greedy and
+# search; three generations of ten candidates at 240 games each found nothing that beat these
+# by more than the noise of picking the best of ten.
 WEIGHTS: Final[dict[str, float]] = {
     "hp": 1.5,            # hero HP difference
     "low_hp": 1.0,        # extra for each HP below LOW_HP (danger zone)
@@ -63,6 +66,44 @@ WEIGHTS: Final[dict[str, float]] = {
 }
 LOW_HP: Final = 8
 DECK_LOW: Final = 4
+
+
+# The policy the planner pre-scores actions with, answers the mulligan and setup with, and plays
+# both sides of every rollout with: the greedy agent's heuristic (rules.greedy.HEURISTIC) with
+# its constants tuned by CMA-ES in self-play against greedy (``python -m rules.planner_tuning
+# policy``: 25 generations of 600 games a candidate from greedy's constants, then 10 more of
+# 900 from their mean at σ 0.2; this is the last mean). Alone it beats greedy 60.5 % of the
+# time at greedy's speed (the ladder's seeds, 1,020 games); it never mulligans, keeps a minion
+# in hand at setup, and prefers awakening its big minions.
+POLICY: Final[dict[str, float]] = {
+    "mulligan_keep": -0.83,
+    "mulligan_cost": 6.55,
+    "setup_fill": -2.93,
+    "place_thin": 15.33,
+    "place_busy": 1.03,
+    "place_fill": 1.72,
+    "place_spare": 0,
+    "place_attack": 1.67,
+    "awaken": 8.83,
+    "awaken_attack": 2.57,
+    "awaken_cost": -0.73,
+    "item": 0.49,
+    "item_cost": -0.19,
+    "face": 2.14,
+    "face_damage": 0.55,
+    "face_share": 16.89,
+    "risk": 4.29,
+    "risk_thin": 29.22,
+    "urgency": 0.16,
+    "urgency_hp": 26.18,
+    "kill": 0.73,
+    "kill_cost": 2.12,
+    "trade": 0.56,
+    "hidden": 0.03,
+    "end": -0.26,
+    "hero_skill": -0.12,
+    "skill": -0.79,
+}
 
 
 def evaluate(game, player: int, weights: dict[str, float] = WEIGHTS) -> float:
@@ -117,14 +158,15 @@ class PlannerAgent:
 
     def __init__(self, worlds: int = WORLDS, candidates: int = CANDIDATES,
                  weights: dict[str, float] | None = None, horizon: int = HORIZON,
-                 faction_prior: bool = True, greedy_kinds: frozenset[str] = GREEDY_KINDS):
+                 faction_prior: bool = True, greedy_kinds: frozenset[str] = GREEDY_KINDS,
+                 policy: dict[str, float] | None = None):
         self.horizon = horizon
         self.faction_prior = faction_prior
         self.greedy_kinds = greedy_kinds
         self.worlds = worlds
         self.candidates = candidates
         self.weights = dict(WEIGHTS if weights is None else weights)
-        self.policy = GreedyAgent()
+        self.policy = GreedyAgent(POLICY if policy is None else policy)
         self._pools: dict[str, tuple[list, list]] = {}     # by enemy hero, for one card pool
         self._pool_owner: object = None
 

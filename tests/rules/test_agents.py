@@ -73,3 +73,19 @@ def test_greedy_wins_a_lethal_attack_when_it_sees_one(cards):
     game = Game.from_snapshot(truth, cards)
     action = make_agent("greedy").choose(game.view(0), game.legal_actions(), random.Random(0))
     assert action.kind == "attack" and action.b == -1
+
+
+def test_greedy_plays_by_its_heuristic_constants(cards):
+    """The greedy agent's constants are a parameter: another set makes another player of the
+    same shape (the planner's policy), and a name it does not know is refused."""
+    from rules.greedy import HEURISTIC, GreedyAgent
+
+    game = Game.from_snapshot(TRUTH_A, cards)
+    legal = game.legal_actions()
+    plain = GreedyAgent().choose(game.view(0), legal, random.Random(0))
+    assert GreedyAgent(HEURISTIC).choose(game.view(0), legal, random.Random(0)) == plain
+    assert plain.kind != "end"
+    eager_to_end = GreedyAgent({"end": 1000})
+    assert eager_to_end.choose(game.view(0), legal, random.Random(0)).kind == "end"
+    with pytest.raises(ValueError, match="unknown heuristic constants: speed"):
+        GreedyAgent({"speed": 1})
