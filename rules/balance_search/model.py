@@ -47,10 +47,15 @@ class Model:
     def __init__(self, matchups: Sequence[Matchup], effects: Effects, moves: Sequence[Move],
                  band: tuple[float, float] = (0.45, 0.55)):
         self.band = band
+        self.matchups = list(matchups)
         self.index = {m: i for i, m in enumerate(matchups)}
         self.moves = list(moves)
         self.effects = {move: [(self.index[m], d) for m, d in sorted(effects[move].items())]
                         for move in self.moves if move in effects}
+
+    def effect(self, move: Move) -> dict[Matchup, float]:
+        """The move's effect on each matchup it touches, in log-odds."""
+        return {self.matchups[i]: d for i, d in self.effects.get(move, ())}
 
     def predict(self, anchor: Candidate, anchor_logits: Sequence[float],
                 moves: Candidate) -> Prediction:

@@ -7,7 +7,14 @@
    anchor) the model proposes candidates a few edits away; **racing** (successive halving)
    plays them for real on the search's seeds at 100, 200, 400 then 800 games a matchup,
    keeping the better half at each rung, so clearly bad candidates stop early. The best becomes
-   the next anchor; the rounds stop when one brings no improvement or the budget is spent.
+   the next anchor.
+   **Re-screening**: when ``PATIENCE`` rounds bring no better anchor and the budget allows, the
+   single edits of that anchor (each move added or swapped in, each of its moves dropped) are
+   played again *from the anchor*, best predicted first, and their measured effects replace the
+   screened ones: the model is re-linearised where the search stands. Effects that do not add up
+   — an attribute change's worth depends on the attributes of the minions that meet it — are
+   measured where they are used. An anchor is re-screened once; the rounds stop when a
+   re-screened anchor stalls again or the budget is spent.
 4. **Re-verification** — the Pareto front of what was raced (changes against worst distance
    from 50 %) is played again on fresh seeds, ``verify_games`` a matchup; the best verified
    patch is the one with the fewest changes whose matchups all lie in the band (or else the
@@ -53,6 +60,7 @@ PROPOSALS = 12
 SCREEN_SHARE = 0.3              # of the game budget, at most, for screening
 PATIENCE = 2                    # rounds without a better anchor before the search stops
 VERIFY_FRONT = 4                # front members re-verified, best first
+RESCREEN_SHARE = 0.5            # of the budget left, at most, for one re-screening
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -132,11 +140,17 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
     baseline = state.score((), problem.base_blocks)
     state.raced.pop(())   # the unpatched field is no candidate; it anchors the first round
     state.report("baseline", baseline=baseline.summary())
-    model = _screen(state)
-    anchor, idle = baseline, 0
+    model, blocks = _screen(state)
+    anchor, idle, rescreened = baseline, 0, {()}
     for round_number in range(1, problem.rounds + 1):
-        if (round_number > 1 and state.out_of_budget()) or idle == PATIENCE:
+        if round_number > 1 and state.out_of_budget():
             break
+        if idle == PATIENCE:
+            if anchor.moves in rescreened:
+                break
+            rescreened.add(anchor.moves)
+            model = _rescreen(state, model, anchor, blocks)
+            idle = 0
         best = _round(state, model, anchor, round_number)
         idle = idle + 1 if best.moves == anchor.moves else 0
         anchor = best
@@ -149,9 +163,10 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
                         evaluations=state.evaluations, moves_screened=state.screened)
 
 
-def _screen(state: _State) -> Model:
+def _screen(state: _State) -> tuple[Model, int]:
     """The key cards' moves, screened in passes of one more block on every matchup each one
-    touches, while the screening share of the budget lasts; effects in log-odds."""
+    touches, while the screening share of the budget lasts; effects in log-odds. Returns the
+    model and the blocks a matchup each move was screened on."""
     memo, problem = state.memo, state.problem
     keys = set(key_cards(problem.field.decks, problem.field.cards, problem.screen_cards)) \
         if problem.screen_cards else None
@@ -178,7 +193,74 @@ def _screen(state: _State) -> Model:
                 for m in played}
     effects = {move: {x: d * share for x, d in measured[far].items()}
                for move, (far, share) in plan.items()}
-    return Model(memo.matchups, effects, moves, problem.band)
+    return Model(memo.matchups, effects, moves, problem.band), blocks
+
+
+def _rescreen(state: _State, model: Model, anchor: Scored, blocks: int) -> Model:
+    """The model re-linearised at ``anchor``: its single edits played from it on the matchups
+    each touches, ``blocks`` a matchup, the best predicted first while ``RESCREEN_SHARE`` of the
+    budget left lasts; a measured edit's effect replaces the screened one.
+
+    Drops come first (``A − m`` measures ``m``'s own effect where it stands), then adds
+    (``A + m − A``) and swaps (``A − h + m`` against ``A``, plus ``h``'s effect, since the model
+    takes ``h``'s effect away when it swaps ``m`` in). A nearer number step keeps its share of
+    its farthest step's effect."""
+    memo, problem = state.memo, state.problem
+    held = {m.slot: m for m in anchor.moves}
+    memo.ensure([anchor.moves], blocks)
+    base = {x: logit(smoothed_rate(memo.tally(anchor.moves, x, blocks))) for x in memo.matchups}
+    plan = screened_moves(model.moves)
+    logits = [base[x] for x in memo.matchups]
+    singles = list(dict.fromkeys(far for far, _ in plan.values() if far not in anchor.moves))
+    ranked = sorted(singles, key=lambda m: model.predict(anchor.moves, logits,
+                                                          _edit(anchor.moves, m)).rank)
+    touched = {m: [x for x in memo.matchups if memo.key((m,), x)[0]]
+               for m in (*anchor.moves, *ranked)}
+    cost = {m: len(touched[m]) * blocks * BLOCK for m in touched}
+    allowance = max(0, problem.budget_games - memo.games) * RESCREEN_SHARE
+    chosen: list[Move] = []
+    for move in ranked:
+        if cost[move] > allowance:
+            break
+        allowance -= cost[move]
+        chosen.append(move)
+    edits = [(m, tuple(x for x in anchor.moves if x != m)) for m in anchor.moves] + \
+            [(m, _edit(anchor.moves, m)) for m in chosen]
+    done = 0
+    while done < len(edits) and (done == 0 or not state.out_of_budget()):
+        batch = edits[done:done + 64]
+        memo.ensure([moves for _, moves in batch], blocks,
+                    sorted({x for m, _ in batch for x in touched[m]}))
+        done += len(batch)
+        state.report("screening", screened=done, moves=len(edits), games_each=blocks * BLOCK)
+    edits = edits[:done]            # the clock may stop it between batches (drops come first)
+    state.evaluations += len(edits)
+
+    def change(moves: Candidate, move: Move) -> dict[tuple[int, int], float]:
+        return {x: logit(smoothed_rate(memo.tally(moves, x, blocks))) - base[x]
+                for x in touched[move]}
+
+    measured: dict[Move, dict[tuple[int, int], float]] = {}
+    for move, moves in edits[:len(anchor.moves)]:
+        measured[move] = {x: -d for x, d in change(moves, move).items()}
+    for move, moves in edits[len(anchor.moves):]:
+        d = change(moves, move)
+        was = held.get(move.slot)
+        if was is not None:
+            mine = measured.get(was, model.effect(was))
+            d = {x: d.get(x, 0.0) + mine.get(x, 0.0) for x in {*d, *mine}}
+        measured[move] = d
+    effects = {move: model.effect(move) for move in model.moves}
+    for move, (far, share) in plan.items():
+        if far in measured and move not in anchor.moves:
+            effects[move] = {x: d * share for x, d in measured[far].items()}
+    effects.update({m: measured[m] for m in anchor.moves})
+    return Model(memo.matchups, effects, model.moves, problem.band)
+
+
+def _edit(anchor: Candidate, move: Move) -> Candidate:
+    """``anchor`` with ``move`` added, or swapped in for the anchor's move on its slot."""
+    return tuple(sorted((*(m for m in anchor if m.slot != move.slot), move)))
 
 
 def _round(state: _State, model: Model, anchor: Scored, number: int) -> Scored:
