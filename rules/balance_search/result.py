@@ -117,11 +117,13 @@ class SearchResult:
 
     @property
     def best(self) -> Scored | None:
-        """The fewest changes with every matchup in the band, else the nearest to 50 %."""
+        """The fewest changes with every matchup in the band, else the nearest to 50 % (on a
+        tie, the one with fewer matchups outside the band, then fewer changes)."""
         inside = [s for s in self.front if s.outside == 0]
         if inside:
             return min(inside, key=lambda s: (s.changes, s.worst, candidate_size(s.moves)))
-        return min(self.front, key=lambda s: s.worst) if self.front else None
+        return min(self.front, key=lambda s: (s.worst, s.outside, s.changes,
+                                              candidate_size(s.moves))) if self.front else None
 
     def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
         best = self.best

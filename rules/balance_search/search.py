@@ -18,7 +18,7 @@
 4. **Re-verification** — the Pareto front of what was raced (changes against worst distance
    from 50 %) is played again on fresh seeds, ``verify_games`` a matchup; the best verified
    patch is the one with the fewest changes whose matchups all lie in the band (or else the
-   one whose worst matchup is nearest 50 %).
+   one whose worst matchup is nearest 50 %; on a tie, fewer matchups outside the band).
 
 Objectives: while searching, the sum of squared distances of matchups beyond the aim (the band
 less a margin, so a patch found holds on fresh seeds), then the worst matchup's distance from

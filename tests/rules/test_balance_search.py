@@ -254,3 +254,20 @@ def test_a_stalled_search_re_screens_its_anchor_once_and_repeats_itself():
     assert "screening" in phases[racing:]                    # a re-screening after racing
     names = [d.name for d in THREE]
     assert search().to_dict(names) == first.to_dict(names)
+
+
+def test_with_nothing_in_the_band_the_best_is_nearest_50_then_fewest_matchups_outside():
+    """Two verified patches whose worst matchup is as far from 50 %: the one that leaves fewer
+    matchups outside the band is the answer, though it makes more changes."""
+    from rules.balance_search.result import Scored, SearchResult
+
+    few = (Move("H01", "attribute", "water", 1, 0),)
+    more = few + (Move("H07", "attribute", "grass", 1, 0), Move("C046", "attack", 3, 1, 1))
+    baseline = Scored((), 2000, {}, worst=0.175, outside=9)
+    three_out = Scored(few, 2000, {}, worst=0.125, outside=6)
+    two_out = Scored(more, 2000, {}, worst=0.125, outside=4)
+    far = Scored((Move("C046", "attack", 1, 1, -1),), 2000, {}, worst=0.15, outside=1)
+    result = SearchResult(band=(0.45, 0.55), baseline=baseline, front=[far, three_out, two_out],
+                          searched=[], games_searched=0, games_verified=0, evaluations=0,
+                          moves_screened=0)
+    assert result.best is two_out
