@@ -75,7 +75,6 @@ class GreedyAgent:
         if unknown:
             raise ValueError(f"unknown heuristic constants: {', '.join(unknown)}")
         h = HEURISTIC if heuristic is None else {**HEURISTIC, **heuristic}
-        self.heuristic = dict(h)
         self.mulligan_keep: float = h["mulligan_keep"]
         self.mulligan_cost: float = h["mulligan_cost"]
         self.setup_fill: float = h["setup_fill"]

@@ -30,7 +30,6 @@ import random
 from typing import Final
 
 from rules.engine.actions import Action
-from rules.engine.advantage import has_advantage
 from rules.engine.determinize import determinize
 from rules.engine.values import current_attack, keywords
 from rules.greedy import GreedyAgent
@@ -60,12 +59,8 @@ WEIGHTS: Final[dict[str, float]] = {
     "hand": 1.2,          # a card in hand (up to 8)
     "hand_minion": 0.0,   # a minion card in hand (replenish material, up to 3)
     "empty_board": 0.0,   # penalty for an empty or single-minion board (R3.2)
-    "advantage": 0.0,     # attack of awake minions with advantage over the enemy hero (R2.3.3)
-    "deck_low": 0.0,      # penalty for each card under 4 left in the deck (R2.4.3)
-    "tempo": 0.0,         # the side about to act
 }
 LOW_HP: Final = 8
-DECK_LOW: Final = 4
 
 
 # The policy the planner pre-scores actions with, answers the mulligan and setup with, and plays
@@ -113,25 +108,17 @@ def evaluate(game, player: int, weights: dict[str, float] = WEIGHTS) -> float:
         return 0.0 if winner is None else (WIN if winner == player else -WIN)
     w_minion, w_attack, w_awake = weights["minion"], weights["attack"], weights["awake"]
     w_keyword, w_sleeper = weights["keyword"], weights["sleeper_cost"]
-    w_advantage = weights["advantage"]
-    score = weights["tempo"] if game.active == player else -weights["tempo"]
-    for sign, side, foe in ((1.0, game.players[player], game.players[1 - player]),
-                            (-1.0, game.players[1 - player], game.players[player])):
+    score = 0.0
+    for sign, side in ((1.0, game.players[player]), (-1.0, game.players[1 - player])):
         value = weights["hp"] * side.hp - weights["low_hp"] * max(0, LOW_HP - side.hp)
-        value -= weights["deck_low"] * max(0, DECK_LOW - len(side.deck))
         count = 0
         for minion in side.minions:
             if minion is None:
                 continue
             count += 1
-            attack = current_attack(game, minion)
-            value += w_minion + w_attack * attack + w_keyword * len(keywords(game, minion))
-            if minion.awake:
-                value += w_awake
-                if w_advantage and has_advantage(minion.card.attribute, foe.hero.attribute):
-                    value += w_advantage * attack
-            else:
-                value += w_sleeper * minion.card.cost
+            value += w_minion + w_attack * current_attack(game, minion) \
+                + w_keyword * len(keywords(game, minion))
+            value += w_awake if minion.awake else w_sleeper * minion.card.cost
         value += weights["hand"] * min(len(side.hand), 8)
         spare = sum(1 for card in side.hand if card.kind == "minion")
         value += weights["hand_minion"] * min(spare, 3)
