@@ -13,7 +13,8 @@ from rules.cardset import TEST_SET, load_card_set
 from rules.engine.vocabulary import EFFECTS, MSG_UNKNOWN_EFFECT
 
 
-def _form_data(card: Card, **changes) -> dict:
+def card_form_data(card: Card, **changes) -> dict:
+    """The card admin form's fields as they are for ``card``, with ``changes``."""
     data = {
         "code": card.code, "card_set": card.card_set_id, "position": card.position,
         "kind": card.kind, "name_en": card.name_en, "name_zh": card.name_zh,
@@ -52,7 +53,7 @@ def test_an_invalid_ability_is_refused_with_the_engines_message_on_the_field(adm
     card = Card.objects.get(code="T-M04")
     bad = [{"trigger": "awaken", "effects": [{"do": "explode", "count": 1}]}]
     response = admin_client.post(f"/admin/cards/card/{card.pk}/change/",
-                                 _form_data(card, abilities=json.dumps(bad)))
+                                 card_form_data(card, abilities=json.dumps(bad)))
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
     message = MSG_UNKNOWN_EFFECT.format(value="explode", known=", ".join(EFFECTS))
@@ -64,7 +65,7 @@ def test_an_invalid_ability_is_refused_with_the_engines_message_on_the_field(adm
 def test_a_hero_with_a_cost_is_refused_on_the_cost_field(admin_client, test_set):
     card = Card.objects.get(code="T-H01")
     response = admin_client.post(f"/admin/cards/card/{card.pk}/change/",
-                                 _form_data(card, cost=3))
+                                 card_form_data(card, cost=3))
     assert response.context["adminform"].form.errors["cost"] == ["a hero has no cost"]
 
 
@@ -72,7 +73,7 @@ def test_a_valid_edit_saves_and_regenerates_the_text(admin_client, test_set):
     card = Card.objects.get(code="T-M04")
     good = [{"trigger": "awaken", "effects": [{"do": "draw", "count": 2}]}]
     response = admin_client.post(f"/admin/cards/card/{card.pk}/change/",
-                                 _form_data(card, abilities=json.dumps(good),
+                                 card_form_data(card, abilities=json.dumps(good),
                                             keywords=["shield"]))
     assert response.status_code == 302
     card.refresh_from_db()

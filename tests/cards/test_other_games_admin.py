@@ -4,13 +4,13 @@ does), and a kind its game does not declare is refused on the field."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from cards.models import Card
+from tests.cards.test_admin import card_form_data
 
 GAMES = Path(__file__).resolve().parents[2] / "rules" / "data" / "games"
 
@@ -20,21 +20,6 @@ def sorcery(test_set):
     call_command("load_formats", str(GAMES / "sorcery.yaml"), stdout=None)
 
 
-def _form_data(card: Card, **changes) -> dict:
-    data = {
-        "code": card.code, "card_set": card.card_set_id, "position": card.position,
-        "kind": card.kind, "name_en": card.name_en, "name_zh": card.name_zh,
-        "rarity": card.rarity, "cost": card.cost or "", "attack": card.attack or "",
-        "hp": card.hp or "", "attribute": card.attribute or "",
-        "faction": card.faction_id or "", "race": card.race_id or "",
-        "keywords": card.keywords, "abilities": json.dumps(card.abilities),
-        "stat_slices-TOTAL_FORMS": 0, "stat_slices-INITIAL_FORMS": 0,
-        "stat_slices-MIN_NUM_FORMS": 0, "stat_slices-MAX_NUM_FORMS": 0,
-    }
-    data.update(changes)
-    return data
-
-
 def test_the_admin_edits_another_games_card_with_its_kinds_and_tiers(admin_client, sorcery):
     card = Card.objects.get(code="SC-T01")
     url = f"/admin/cards/card/{card.pk}/change/"
@@ -42,7 +27,7 @@ def test_the_admin_edits_another_games_card_with_its_kinds_and_tiers(admin_clien
     assert [c for c, _ in form.fields["kind"].choices] == [
         "avatar", "minion", "magic", "artifact", "aura", "site"]
     assert "elite" in [c for c, _ in form.fields["rarity"].choices]
-    response = admin_client.post(url, _form_data(card, name_en="Windier Hill",
+    response = admin_client.post(url, card_form_data(card, name_en="Windier Hill",
                                                  rarity="elite"))
     assert response.status_code == 302, response.context["adminform"].form.errors
     card.refresh_from_db()
@@ -52,7 +37,7 @@ def test_the_admin_edits_another_games_card_with_its_kinds_and_tiers(admin_clien
 def test_the_admin_refuses_a_kind_the_cards_game_does_not_declare(admin_client, sorcery):
     card = Card.objects.get(code="SC-T01")
     response = admin_client.post(f"/admin/cards/card/{card.pk}/change/",
-                                 _form_data(card, kind="hero"))
+                                 card_form_data(card, kind="hero"))
     assert response.status_code == 200
     assert "kind" in response.context["adminform"].form.errors
     # This game's card still offers this game's kinds only.
@@ -67,7 +52,7 @@ def test_the_admin_adds_a_card_to_another_games_set(admin_client, sorcery):
     form = admin_client.get("/admin/cards/card/add/").context["adminform"].form
     kinds = [c for c, _ in form.fields["kind"].choices]
     assert kinds[:3] == ["hero", "minion", "item"] and "site" in kinds
-    data = _form_data(Card(code="SC-T07", card_set=sample, position=99, kind="site",
+    data = card_form_data(Card(code="SC-T07", card_set=sample, position=99, kind="site",
                            name_en="Grey Marsh", name_zh="灰沼", rarity="ordinary"))
     response = admin_client.post("/admin/cards/card/add/", data)
     assert response.status_code == 302, response.context["adminform"].form.errors
