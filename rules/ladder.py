@@ -19,6 +19,7 @@ import argparse
 import itertools
 import json
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -48,9 +49,9 @@ class _Timed:
 def _play_slice(args: tuple) -> tuple[dict, float, float, float]:
     """The games ``match.run_games`` would play for this slice, with the agents timed:
     (counts, strong agent's seconds, weak agent's seconds, total seconds)."""
-    path, strong, weak, deck_a, deck_b, seed, games = args
+    path, strong, weak, deck_a, deck_b, seed, games, make = args
     card_set = load_card_set(path)
-    first, second = _Timed(make_agent(strong)), _Timed(make_agent(weak))
+    first, second = _Timed(make(strong)), _Timed(make(weak))
     stats = MatchStats()
     start = time.process_time()
     for index in range(games):
@@ -60,15 +61,16 @@ def _play_slice(args: tuple) -> tuple[dict, float, float, float]:
     return stats.counts(), first.seconds, second.seconds, time.process_time() - start
 
 
-def rung(path: Path, strong: str, weak: str, games: int, processes: int
-         ) -> tuple[MatchStats, dict[str, float]]:
+def rung(path: Path, strong: str, weak: str, games: int, processes: int,
+         make: Callable[[str], object] = make_agent) -> tuple[MatchStats, dict[str, float]]:
     """``games`` games of ``strong`` against ``weak`` over all ordered deck pairings, and the
-    CPU seconds per game of each agent's decisions and of the rest (``engine``)."""
+    CPU seconds per game of each agent's decisions and of the rest (``engine``). ``make``
+    builds an agent from its name (a module-level function: it goes to worker processes)."""
     names = list(load_card_set(path).decks)
     pairings = list(itertools.permutations(names, 2))
     per_pairing = max(2, -(-games // len(pairings)))
     per_pairing += per_pairing % 2
-    jobs = [(path, strong, weak, a, b, SEED + i, per_pairing)
+    jobs = [(path, strong, weak, a, b, SEED + i, per_pairing, make)
             for i, (a, b) in enumerate(pairings)]
     total = MatchStats()
     seconds = [0.0, 0.0, 0.0]

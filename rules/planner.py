@@ -177,8 +177,7 @@ class PlannerAgent:
         if len(shortlist) == 1:
             return shortlist[0]
         player = view.player
-        pools = self._enemy_pools(view) if self.faction_prior else None
-        worlds = [determinize(view, rng, pools) for _ in range(self.worlds)]
+        worlds = self._sample_worlds(view, rng)
         seeds = [rng.getrandbits(32) for _ in worlds]
         rollout_rng = random.Random(0)
         best, best_score = shortlist[0], float("-inf")
@@ -190,6 +189,11 @@ class PlannerAgent:
             if total > best_score:
                 best, best_score = action, total
         return best
+
+    def _sample_worlds(self, view, rng: random.Random) -> list:
+        """``worlds`` games consistent with the view: hidden cards drawn from ``rng``."""
+        pools = self._enemy_pools(view) if self.faction_prior else None
+        return [determinize(view, rng, pools) for _ in range(self.worlds)]
 
     def _rollout(self, game, action: Action, player: int, rng: random.Random) -> float:
         game.apply(action, check=False)

@@ -1,0 +1,118 @@
+"""The ceiling of the planner's kind of play: the planner given every hidden card.
+
+``python -m rules.ceiling [--games 1000] [--processes 2] [--set FILE] [--worlds N]
+[--horizon N] [--json]`` plays ``OmniscientPlanner`` — the planner (``rules.planner``) whose
+worlds are copies of the true game, so it knows the enemy's hand, the enemy's face-down minions
+and the order of both decks — against every agent the planner meets on the AI ladder, with the
+ladder's seeds and deck pairings, and prints its win rates beside the honest planner's stored
+in ``rules/data/ladder.json``. ``--worlds`` and ``--horizon`` give it more budget than the
+planner's (a horizon of 100 turns plays every rollout to the end of the game).
+
+What it answers: how much of the gap between the planner and a target win rate is information
+the planner cannot have. A win rate its omniscient twin does not reach is out of reach of any
+better guess at the hidden cards; only better play (its policy and evaluation) or far more
+search can close it.
+
+It is a measuring device, not an agent: it reads the true game, so it is not registered in
+``rules.agents``, the site never offers it, and the hidden-information tests would fail it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import random
+from pathlib import Path
+
+from rules.agents import agent_spec, make_agent
+from rules.cardset import CORE_SET, TEST_SET
+from rules.ladder import rung
+from rules.planner import HORIZON, WORLDS, PlannerAgent
+from rules.ratings import LADDER_FILE
+
+NAME = "omniscient"
+
+
+class OmniscientPlanner(PlannerAgent):
+    """The planner with every world a copy of the true game (a fresh RNG each, so effects
+    that shuffle or pick at random still vary between worlds)."""
+
+    name = NAME
+
+    def _sample_worlds(self, view, rng: random.Random) -> list:
+        worlds = []
+        for _ in range(self.worlds):
+            world = view._game.copy()
+            world.rng = random.Random(rng.getrandbits(64))
+            worlds.append(world)
+        return worlds
+
+
+def make(name: str, worlds: int = WORLDS, horizon: int = HORIZON):
+    """The omniscient planner for its name, any registered agent for its own."""
+    if name == NAME:
+        return OmniscientPlanner(worlds=worlds, horizon=horizon)
+    return make_agent(name)
+
+
+def measure(path: Path, games: int, processes: int, worlds: int = WORLDS,
+            horizon: int = HORIZON, ladder: dict | None = None) -> dict:
+    """``{"omniscient-vs-<agent>": {"games", "wins", "losses", "draws", "errors", "win_rate",
+    "average_turns", "cpu_seconds_per_game", "planner_win_rate"}}`` for each agent the
+    planner is measured against; ``planner_win_rate`` is the honest planner's stored ladder
+    rate against the same agent (None when the ladder has no such rung)."""
+    ladder = {} if ladder is None else ladder
+    builder = functools.partial(make, worlds=worlds, horizon=horizon)
+    report = {}
+    for weak in agent_spec("planner").measured_against:
+        measured, per_game = rung(path, NAME, weak, games, processes, make=builder)
+        stats = measured.to_dict()
+        entry = {key: stats[key] for key in (
+            "games", "wins", "losses", "draws", "errors", "win_rate", "average_turns")}
+        entry["cpu_seconds_per_game"] = {k: round(v, 6) for k, v in per_game.items()}
+        entry["planner_win_rate"] = ladder.get(f"planner-vs-{weak}", {}).get("win_rate")
+        report[f"{NAME}-vs-{weak}"] = entry
+    return report
+
+
+def _percent(rate: dict | None) -> str:
+    if rate is None:
+        return "not on the ladder"
+    return f"{rate['rate'] * 100:.1f} % ({rate['low'] * 100:.1f} – {rate['high'] * 100:.1f})"
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--set", dest="card_set", default=None)
+    parser.add_argument("--worlds", type=int, default=WORLDS,
+                        help=f"worlds a decision (the planner's: {WORLDS})")
+    parser.add_argument("--horizon", type=int, default=HORIZON,
+                        help=f"turns each rollout looks past the opponent's (the planner's: "
+                             f"{HORIZON}; 100 plays to the end)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.worlds < 1 or args.horizon < 0:
+        parser.error("--games and --worlds must be at least 1, --horizon at least 0")
+    path = Path(args.card_set) if args.card_set else (CORE_SET if CORE_SET.exists()
+                                                      else TEST_SET)
+    ladder = json.loads(LADDER_FILE.read_text(encoding="utf-8")) if LADDER_FILE.exists() \
+        else {}
+    report = measure(path, args.games, args.processes, args.worlds, args.horizon, ladder)
+    if args.json:
+        print(json.dumps(report))
+        return report
+    for key, entry in report.items():
+        weak = key.split("-vs-")[1]
+        own = entry["cpu_seconds_per_game"][NAME]
+        print(f"omniscient planner (worlds {args.worlds}, horizon {args.horizon}) vs {weak}: "
+              f"{entry['wins']}–{entry['losses']}–{entry['draws']} in {entry['games']} games, "
+              f"{_percent(entry['win_rate'])}, {own:.3f} CPU s a game; the planner on the "
+              f"ladder: {_percent(entry['planner_win_rate'])}", flush=True)
+    return report
+
+
+if __name__ == "__main__":
+    main()
