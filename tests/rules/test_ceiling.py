@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from rules import ceiling
 from rules.agents import AGENT_NAMES
 from rules.cardset import TEST_SET, load_card_set
@@ -30,6 +32,23 @@ def test_its_worlds_are_the_true_game_where_the_planners_are_guesses():
     assert all(_hidden(world, 0) == _hidden(game, 0) for world in worlds)
     guesses = [determinize(view, random.Random(seed)) for seed in range(3)]
     assert any(_hidden(world, 0) != _hidden(game, 0) for world in guesses)
+
+
+def test_knowing_only_the_board_or_the_hand_makes_only_that_part_true():
+    game = Game.from_snapshot(TRUTH_A, CARDS.cards, seed=3)
+    view = game.view(0)
+    true_hand, _, true_board, _ = _hidden(game, 0)
+    board = ceiling.OmniscientPlanner(know="board", worlds=4)._sample_worlds(
+        view, random.Random(5))
+    hand = ceiling.OmniscientPlanner(know="hand", worlds=4)._sample_worlds(
+        view, random.Random(5))
+    assert all(_hidden(world, 0)[2] == true_board for world in board)
+    assert any(_hidden(world, 0)[0] != true_hand for world in board)
+    assert all(_hidden(world, 0)[0] == true_hand for world in hand)
+    assert any(_hidden(world, 0)[2] != true_board for world in hand)
+    assert all(world.view(0).to_dict() == view.to_dict() for world in board + hand)
+    with pytest.raises(ValueError, match="know must be one of all, board, hand"):
+        ceiling.OmniscientPlanner(know="deck")
 
 
 def test_it_is_not_an_agent_the_site_or_the_ladder_offers():
@@ -62,5 +81,5 @@ def test_the_text_report_names_both_win_rates(capsys):
                   "--worlds", "1"])
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
-    assert all("omniscient planner (worlds 1, horizon 1)" in line and "the planner on the "
-               "ladder" in line for line in lines)
+    assert all("omniscient planner (knows all, worlds 1, horizon 1)" in line
+               and "the planner on the ladder" in line for line in lines)

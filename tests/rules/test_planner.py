@@ -8,11 +8,17 @@ from collections import Counter
 
 import pytest
 
-from rules.cardset import TEST_SET, load_card_set
+from rules.cardset import CORE_SET, TEST_SET, load_card_set
 from rules.engine import Game
 from rules.engine.determinize import determinize
 from rules.greedy import GreedyAgent
-from rules.planner import GREEDY_KINDS, PlannerAgent, _faction_pools, evaluate
+from rules.planner import (
+    ENEMY_MINION_SHARE,
+    GREEDY_KINDS,
+    PlannerAgent,
+    _faction_pools,
+    evaluate,
+)
 from tests.rules.test_agents import TRUTH_A, TRUTH_B
 
 CARDS = load_card_set(TEST_SET)
@@ -84,6 +90,28 @@ def test_the_faction_prior_keeps_what_the_player_sees(truth):
     assert world.view(0).to_dict() == game.view(0).to_dict()
     assert world.players[1].hand and all(c in pools[0] for c in world.players[1].hand)
     assert all(c.faction in (hero.faction, None) for c in world.players[1].hand)
+
+
+def test_the_enemys_guessed_cards_are_mostly_minions_as_decks_are():
+    """A faction's pool in the core set holds more items than minions; a deck holds mostly
+    minions (R3.2 makes it need them), so the planner's guesses draw minions at about
+    ENEMY_MINION_SHARE, and every guess is still a card of the faction or a free item."""
+    core = load_card_set(CORE_SET)
+    deck = core.deck("Ember Rush")
+    game = Game(core.cards, [deck, deck], seed=4, first_player=0)
+    hero = game.players[1].hero
+    pool, minions = _faction_pools(core.cards, hero)
+    assert {c.code for c in pool} == {c.code for c in core.cards.values() if c.kind != "hero"
+                                      and (c.faction == hero.faction
+                                           or (c.kind == "item" and c.faction is None))}
+    assert [c.code for c in minions] == sorted({c.code for c in pool if c.kind == "minion"})
+    unweighted = len(minions) / len({c.code for c in pool})
+    share = sum(c.kind == "minion" for c in pool) / len(pool)
+    assert unweighted < 0.5 and share == pytest.approx(ENEMY_MINION_SHARE, abs=0.03)
+    guessed = [card for seed in range(50)
+               for card in determinize(game.view(0), random.Random(seed), (pool, minions))
+               .players[1].deck]
+    assert sum(c.kind == "minion" for c in guessed) / len(guessed) > 0.75
 
 
 def test_the_evaluation_prefers_the_side_with_more_hp_and_scores_a_won_game_highest():
