@@ -149,7 +149,8 @@ def _faction_pools(cards, hero) -> tuple[list, list]:
     pool.sort(key=lambda c: c.code)              # mapping order must not matter
     minions = [c for c in pool if c.kind == "minion"]
     items = len(pool) - len(minions)
-    copies = max(1, round(ENEMY_MINION_SHARE / (1 - ENEMY_MINION_SHARE) * items / len(minions)))
+    copies = max(1, round(ENEMY_MINION_SHARE / (1 - ENEMY_MINION_SHARE) * items
+                          / max(1, len(minions))))
     weighted = [c for c in pool for _ in range(copies if c.kind == "minion" else 1)]
     return weighted, minions
 
