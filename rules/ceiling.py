@@ -31,7 +31,7 @@ from rules.agents import agent_spec, make_agent
 from rules.cardset import CORE_SET, TEST_SET
 from rules.ladder import rung
 from rules.planner import HORIZON, WORLDS, PlannerAgent
-from rules.ratings import LADDER_FILE
+from rules.ratings import LADDER_FILE, load_ladder
 
 NAME = "omniscient"
 
@@ -126,8 +126,7 @@ def main(argv: list[str] | None = None) -> dict:
         parser.error("--games and --worlds must be at least 1, --horizon at least 0")
     path = Path(args.card_set) if args.card_set else (CORE_SET if CORE_SET.exists()
                                                       else TEST_SET)
-    ladder = json.loads(LADDER_FILE.read_text(encoding="utf-8")) if LADDER_FILE.exists() \
-        else {}
+    ladder = load_ladder() if LADDER_FILE.exists() else {}
     report = measure(path, args.games, args.processes, args.worlds, args.horizon, ladder,
                      args.know)
     if args.json:

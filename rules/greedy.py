@@ -21,7 +21,7 @@ from rules.engine.view import MinionView, PlayerView
 HIDDEN_ATTACK_GUESS: Final = 4      # what an unknown face-down minion is assumed to hit for
 
 # The heuristic's constants, by name: what the greedy agent plays with. Another set makes
-# another player of the same shape (the planner's tuned policy, rules.policy_tuning).
+# another player of the same shape (the planner's tuned policy, rules.planner_tuning).
 HEURISTIC: Final[dict[str, float]] = {
     "mulligan_keep": 4,     # keep the hand when it holds this many minions costing ≤ 3 …
     "mulligan_cost": 4,     # … else send back the cards costing at least this
@@ -75,6 +75,8 @@ class GreedyAgent:
         if unknown:
             raise ValueError(f"unknown heuristic constants: {', '.join(unknown)}")
         h = HEURISTIC if heuristic is None else {**HEURISTIC, **heuristic}
+        # One typed attribute each, not a dict or setattr: compiled by mypyc, they are native
+        # fields, and the scorers read them thousands of times a game.
         self.mulligan_keep: float = h["mulligan_keep"]
         self.mulligan_cost: float = h["mulligan_cost"]
         self.setup_fill: float = h["setup_fill"]

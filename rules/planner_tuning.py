@@ -69,10 +69,10 @@ def _slice(args: tuple) -> float:
 
 
 def score_population(target: str, population: list[dict[str, float]], path: Path,
-                     games: dict[str, int], seed: int, pool: ProcessPoolExecutor
-                     ) -> list[float]:
-    """Each candidate's win rate over the fixed games (the same seeds for every candidate)."""
-    pairings = list(itertools.permutations(load_card_set(path).decks, 2))
+                     pairings: list[tuple[str, str]], games: dict[str, int], seed: int,
+                     pool: ProcessPoolExecutor) -> list[float]:
+    """Each candidate's win rate over the fixed games (the same seeds for every candidate)
+    on the ordered deck ``pairings`` of the set at ``path``."""
     jobs, owners = [], []
     for index, constants in enumerate(population):
         for opponent, count in games.items():
@@ -120,17 +120,17 @@ def tune(target: str, start: dict[str, float], *, names: list[str] | None = None
         moved = {n: round(float(v) * s, 2) for n, v, s in zip(names, vector, scale, strict=True)}
         return {**start, **moved}
 
-    decks = len(load_card_set(path).decks)
-    played = sum(max(0, count) for count in games.values()) * decks * (decks - 1)
+    pairings = list(itertools.permutations(load_card_set(path).decks, 2))
+    played = sum(max(0, count) for count in games.values()) * len(pairings)
     with ProcessPoolExecutor(max_workers=processes) as pool:
-        best_rate = start_rate = score_population(target, [dict(start)], path, games, seed,
-                                                  pool)[0]
+        best_rate = start_rate = score_population(target, [dict(start)], path, pairings,
+                                                  games, seed, pool)[0]
         report(f"start: {start_rate:.1%} of {played} games")
         best = dict(start)
         for generation in range(1, generations + 1):
             vectors = strategy.ask()
             candidates = [constants_of(v) for v in vectors]
-            rates = score_population(target, candidates, path, games, seed, pool)
+            rates = score_population(target, candidates, path, pairings, games, seed, pool)
             strategy.tell(vectors, [-r for r in rates])
             top = max(range(len(rates)), key=rates.__getitem__)
             if rates[top] > best_rate:
