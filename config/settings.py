@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "decks",
     "simulations",
     "balance",
+    "config",   # the site itself: the cache table's migration, the static files' check
 ]
 
 MIDDLEWARE = [
@@ -187,8 +188,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Cache ------------------------------------------------------------------------------------
 # Throttle counters and the reaper's "soon" flag must be shared by every server and worker
 # process: Redis when one is configured (CACHE_URL, else a redis:// broker URL), otherwise a
-# table in the database (`manage.py createcachetable`, run by ./run.sh; the test database gets
-# it when it is created).
+# table in the database, which `manage.py migrate` creates (config/migrations). Both backends
+# (config/cache.py) keep a counter's expiry when it is incremented, so a throttle's window ends
+# when its Retry-After says.
 
 CACHE_URL = os.environ.get("CACHE_URL") or (
     os.environ.get("CELERY_BROKER_URL", "") if os.environ.get("CELERY_BROKER_URL", "")
@@ -197,10 +199,16 @@ if CACHE_URL:
     CACHES = {"default": {"BACKEND": "config.cache.SharedRedisCache", "LOCATION": CACHE_URL,
                           "KEY_PREFIX": "cardlab-cache"}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                          "LOCATION": "cardlab_cache"}}
+    # Past MAX_ENTRIES rows the table drops a third of its keys, live throttle counters
+    # included; Django's 300 would let a burst of distinct names and addresses wipe them.
+    CACHES = {"default": {"BACKEND": "config.cache.SharedDatabaseCache",
+                          "LOCATION": "cardlab_cache", "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 # Multiplies every throttle's count (decks/throttles.py); only the API contract test raises it.
 THROTTLE_SCALE = 1
+# A throttle's rate by its scope, replacing the default in decks/throttles.py: e.g.
+# {"login-pair": "5/10min", "reset-recipient": "3/hour"}. Simulation submissions have their own
+# setting (SIMULATIONS_SUBMIT_RATE).
+THROTTLE_RATES: dict[str, str] = {}
 
 # --- Passwords, language, time ----------------------------------------------------------------
 
@@ -229,8 +237,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)  # collectstatic fills it; WhiteNoise warns if it is missing
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # collectstatic fills it; WhiteNoise warns if
+# it is missing. With DEBUG off and nothing collected, the check cardlab.W001 says so.
 # With DEBUG off (production, ./run.sh) the site serves hashed, compressed files collected by
 # `collectstatic` (./run.sh runs it); with DEBUG on (./run.sh --dev, tests) WhiteNoise serves the
 # apps' and static/ folders directly, so no build step is needed.
@@ -286,9 +295,11 @@ LOGGING = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "config.schema.SiteAutoSchema",  # documents every error response
+    # Basic auth first: DRF answers a failed authentication with the first class's challenge
+    # (401 and WWW-Authenticate), which session auth does not have (it would be a bare 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "decks.auth.ThrottledBasicAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     # The API reads JSON bodies only (anything else is a 415), refusing NUL and lone surrogates
     # anywhere in them with a 400 (config/parsers.py). Form encodings are left out on purpose:

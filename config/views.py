@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from cards.language import card_lang
+from config.checks import RUN_COLLECTSTATIC, static_manifest_missing
 from config.rulebook import rule_book
 
 logger = logging.getLogger(__name__)
@@ -31,6 +32,9 @@ TOO_LARGE = gettext_lazy(
     "The request is larger than the {limit} bytes the site accepts; send less at a time."
 )
 SERVER_ERROR = gettext_lazy("The site failed to answer this request; try again in a moment.")
+STATIC_NOT_COLLECTED_PAGE = gettext_lazy(
+    "The site is running with DEBUG off but its static files are not collected, so no page can "
+    "be shown.")
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -79,6 +83,10 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": SERVER_ERROR}, status=500)
+    if static_manifest_missing():   # every page fails the same way: say what fixes it
+        logger.error("%s %s", STATIC_NOT_COLLECTED_PAGE, RUN_COLLECTSTATIC)
+        return HttpResponse(f"{STATIC_NOT_COLLECTED_PAGE}\n{RUN_COLLECTSTATIC}\n", status=500,
+                            content_type="text/plain; charset=utf-8")
     try:
         # No request context: whatever failed may fail again in a context processor.
         return HttpResponse(render_to_string("500.html", {"status": 500}), status=500)

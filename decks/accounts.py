@@ -1,6 +1,7 @@
 """Sign up, log in and log out, with Django's auth (password validators on sign-up) and
-throttles: log-in attempts per address, sign-ups per address; failed log-ins per user name and
-per address are counted by the authentication backend (``decks.auth``) for every door.
+throttles: log-in attempts per address, sign-ups per address; failed log-ins (per name and
+address, per address, per name) are counted by the authentication backend (``decks.auth``) for
+every door. A refusal is a 429 with the wait in its message and in ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from decks.auth import login_blocked
-from decks.throttles import LOGIN_PER_IP, SIGNUP_PER_IP, client_ip, hit
+from decks.throttles import LOGIN_PER_IP, SIGNUP_PER_IP, client_ip, hit_wait, refused
 
 
 def _next(request: HttpRequest, default: str = "/decks/") -> str:
@@ -44,20 +45,20 @@ class SignUpForm(UserCreationForm):
 def sign_up(request: HttpRequest) -> HttpResponse:
     """Create an account (Django's password validators apply) and log straight in."""
     form = SignUpForm(request.POST or None)
-    status = 200
+    status, found = 200, None
     if request.method == "POST":
-        message = hit(SIGNUP_PER_IP, client_ip(request))
-        if message:
-            form.add_error(None, message)
-            status = 429
+        found = hit_wait(SIGNUP_PER_IP, client_ip(request))
+        if found:
+            form.add_error(None, found[0])
         elif form.is_valid():
             user = form.save()
             login(request, user, backend="decks.auth.ThrottledModelBackend")
             return redirect(_next(request))
         else:
             status = 400
-    return render(request, "registration/signup.html",
-                  {"form": form, "next": _next(request)}, status=status)
+    response = render(request, "registration/signup.html",
+                      {"form": form, "next": _next(request)}, status=status)
+    return refused(response, found[1]) if found else response
 
 
 class ThrottledLoginView(LoginView):
@@ -68,13 +69,15 @@ class ThrottledLoginView(LoginView):
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        found = login_blocked(request, request.POST.get("username"))
-        message = hit(LOGIN_PER_IP, client_ip(request)) or (found[0] if found else None)
-        if message:
-            form = self.get_form()
+        found = hit_wait(LOGIN_PER_IP, client_ip(request)) or login_blocked(
+            request, request.POST.get("username"))
+        if found:
+            # Bound without the password, so refusing never checks it (nor counts a failure).
+            form = self.get_form_class()(request, data={"username": request.POST.get(
+                "username", "")})
             form.errors.clear()
-            form.add_error(None, message)
-            return self.render_to_response(self.get_context_data(form=form), status=429)
+            form.add_error(None, found[0])
+            return refused(self.render_to_response(self.get_context_data(form=form)), found[1])
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):

@@ -15,7 +15,7 @@ from cards.examples import ImportExamples, import_examples
 from decks.builder import builder_url
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError, DeckImportTooLarge
 from decks.session import NEW, draft_store
-from decks.throttles import IMPORT_PER_CLIENT, client_key, hit
+from decks.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from decks.transfer import body_too_large, draft_import
 
 NOT_UTF8 = gettext_lazy("The file is not UTF-8 text; save it as UTF-8 (or paste its contents).")
@@ -76,10 +76,10 @@ def deck_import(request: HttpRequest) -> HttpResponse:
                "examples": examples}
     if request.method != "POST":
         return render(request, "decks/import.html", context)
-    message = hit(IMPORT_PER_CLIENT, client_key(request))
-    if message:
-        context["errors"] = [message]
-        return render(request, "decks/import.html", context, status=429)
+    found = hit_wait(IMPORT_PER_CLIENT, client_key(request))
+    if found:
+        context["errors"] = [found[0]]
+        return refused(render(request, "decks/import.html", context), found[1])
     if too_large:
         context["errors"] = [too_large]
         return render(request, "decks/import.html", context, status=413)

@@ -1,26 +1,30 @@
 """Rate limits: one budget per client and action, whichever door the action comes through.
 
-A counter in Django's ``default`` cache whose window opens at the first hit. The cache is shared
-by every server process (Redis when one is configured, the database otherwise: see
+A counter in Django's ``default`` cache whose window opens at the first hit and ends a fixed
+time later: the counter expires then (the backends in ``config/cache.py`` keep its expiry when it
+is incremented), and the wait a refused client is told (the message, ``Retry-After``) is the
+time left to that end, rounded up — so a client that waits as told gets through. The cache is
+shared by every server process (Redis when one is configured, the database otherwise: see
 ``config/settings.py``), so the limits do not multiply with processes. Pages call ``hit`` and
 the API's ``LimitThrottle`` calls the same ``hit`` with the same key, so the import page and the
 import API, or the simulation page and the simulation API, draw on one budget per user.
 
 Log-in failures are counted where every log-in is decided, in the authentication backend
 (``decks.auth``): the log-in page, HTTP basic auth on the API and the admin's log-in all pass
-through it.
+through it. Each limit's rate can be changed by its scope in ``settings.THROTTLE_RATES``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import time
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 from rest_framework.permissions import SAFE_METHODS
@@ -48,13 +52,29 @@ class Limit:
         seconds = int(match.group(2) or 1) * PERIODS[match.group(3)]
         return cls(scope, int(match.group(1)), seconds, what)
 
+    def effective(self) -> Limit:
+        """This limit with its rate from ``settings.THROTTLE_RATES`` when that names its scope."""
+        rate = getattr(settings, "THROTTLE_RATES", {}).get(self.scope)
+        return self if rate is None else Limit.from_rate(self.scope, rate, self.what)
+
 
 LOGIN_PER_IP = Limit("login-ip", 20, 600, gettext_lazy("log-in attempts"))
-LOGIN_FAILURES_PER_NAME = Limit("login-name", 5, 600,
+# Failed log-ins (decks.auth): one name from one address is locked after a few; one address is
+# locked after many, whatever the names; one name across addresses is slowed down, never locked.
+LOGIN_FAILURES_PER_PAIR = Limit("login-pair", 5, 600,
                                 gettext_lazy("failed log-ins for this name"))
 LOGIN_FAILURES_PER_IP = Limit("login-fail-ip", 20, 600, gettext_lazy("failed log-ins"))
+LOGIN_FAILURES_PER_NAME = Limit("login-name", 10, 3600,
+                                gettext_lazy("failed log-ins for this name"))
 SIGNUP_PER_IP = Limit("signup-ip", 10, 3600, gettext_lazy("sign-ups"))
 RESET_PER_IP = Limit("reset-ip", 5, 3600, gettext_lazy("password reset requests"))
+# Mails to one address, whoever asks: the page's answer stays the same past it (nothing leaks).
+RESET_PER_RECIPIENT = Limit("reset-recipient", 3, 3600,
+                            gettext_lazy("password reset mails to this address"))
+PASSWORD_CHANGE_FAILURES_PER_USER = Limit("password-change-user", 5, 600,
+                                          gettext_lazy("wrong current passwords"))
+PASSWORD_CHANGE_FAILURES_PER_IP = Limit("password-change-ip", 20, 600,
+                                        gettext_lazy("wrong current passwords"))
 IMPORT_PER_CLIENT = Limit("import", 30, 60, gettext_lazy("imports"))
 
 
@@ -78,27 +98,56 @@ def allowed(limit: Limit) -> int:
     """Hits allowed per window: the limit's count times ``settings.THROTTLE_SCALE`` (1; the API
     contract test raises it so a fuzzer's thousands of requests exercise the logic behind the
     throttles, which stay on)."""
-    return max(1, int(limit.count * getattr(settings, "THROTTLE_SCALE", 1)))
+    return max(1, int(limit.effective().count * getattr(settings, "THROTTLE_SCALE", 1)))
 
 
-def _keys(limit: Limit, ident: str) -> tuple[str, str]:
+def cache_keys(scope: str, ident: str) -> tuple[str, str]:
+    """The counter's key and the key of its window's end."""
     # Hashed: a user name may hold any character, and every cache backend takes hex.
     digest = hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    base = f"throttle:{limit.scope}:{digest}"
-    return base, base + ":since"
+    base = f"throttle:{scope}:{digest}"
+    return base, base + ":until"
 
 
-def _wait(limit: Limit, since_key: str) -> int:
-    since = cache.get(since_key) or time.time()
-    return max(1, int(limit.seconds - (time.time() - since)))
+def seconds_until(end: float) -> int:
+    """Whole seconds from now to ``end``, rounded up (at least 1): waiting that long is enough."""
+    return max(1, math.ceil(end - time.time()))
+
+
+def _open(end_key: str, seconds: int) -> float:
+    # The end is read after the counter is written and rounded up to a whole second (the
+    # database cache's expiry is one), so it is never before the counter expires.
+    end = math.ceil(time.time() + seconds)
+    cache.set(end_key, end, seconds)
+    return end
+
+
+def count_hit(limit: Limit, ident: str) -> tuple[int, float]:
+    """Count one hit: ``(hits in the window so far, when the window ends)``.
+
+    The window opens at the first hit (``add`` is atomic: of concurrent first hits, one opens
+    it and the others count in it) and both keys expire at its end, so a burst is never split
+    across two windows."""
+    key, end_key = cache_keys(limit.scope, ident)
+    seconds = limit.effective().seconds
+    if cache.add(key, 1, seconds):
+        return 1, _open(end_key, seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr: this hit opens the next window
+        cache.set(key, 1, seconds)
+        return 1, _open(end_key, seconds)
+    end = cache.get(end_key)
+    return count, end if end is not None else time.time() + seconds
 
 
 def wait_seconds(limit: Limit, ident: str) -> int | None:
     """Seconds until ``ident`` may act again under ``limit``, or None if it may act now."""
-    key, since_key = _keys(limit, ident)
-    if (cache.get(key) or 0) >= allowed(limit):
-        return _wait(limit, since_key)
-    return None
+    key, end_key = cache_keys(limit.scope, ident)
+    if (cache.get(key) or 0) < allowed(limit):
+        return None
+    end = cache.get(end_key)
+    return seconds_until(end if end is not None else time.time() + limit.effective().seconds)
 
 
 def blocked(limit: Limit, ident: str) -> str | None:
@@ -107,23 +156,26 @@ def blocked(limit: Limit, ident: str) -> str | None:
     return None if wait is None else TOO_MANY.format(what=limit.what, wait=wait)
 
 
-def hit(limit: Limit, ident: str) -> str | None:
-    """Count one hit; the message to show when this hit is over the limit, else None.
-
-    The window starts at the first hit and lasts ``limit.seconds`` (both keys expire then), so
-    a burst is never split across two windows."""
-    key, since_key = _keys(limit, ident)
-    if cache.add(key, 0, limit.seconds):
-        cache.set(since_key, time.time(), limit.seconds)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, limit.seconds)
-        cache.set(since_key, time.time(), limit.seconds)
-        count = 1
+def hit_wait(limit: Limit, ident: str) -> tuple[str, int] | None:
+    """Count one hit; ``(message, seconds to wait)`` when this hit is over the limit."""
+    count, end = count_hit(limit, ident)
     if count > allowed(limit):
-        return TOO_MANY.format(what=limit.what, wait=_wait(limit, since_key))
+        wait = seconds_until(end)
+        return TOO_MANY.format(what=limit.what, wait=wait), wait
     return None
+
+
+def hit(limit: Limit, ident: str) -> str | None:
+    """Count one hit; the message to show when this hit is over the limit, else None."""
+    found = hit_wait(limit, ident)
+    return found[0] if found else None
+
+
+def refused(response: HttpResponse, wait: int) -> HttpResponse:
+    """A page's 429: the status and the ``Retry-After`` header the API's 429 has too."""
+    response.status_code = 429
+    response["Retry-After"] = str(wait)
+    return response
 
 
 class LimitThrottle(BaseThrottle):
@@ -139,10 +191,10 @@ class LimitThrottle(BaseThrottle):
     def allow_request(self, request, view) -> bool:
         if request.method in SAFE_METHODS:
             return True
-        limit = self.get_limit()
-        message = hit(limit, client_key(request))
-        if message:
-            raise Throttled(wait=wait_seconds(limit, client_key(request)), detail=message)
+        found = hit_wait(self.get_limit(), client_key(request))
+        if found:
+            message, wait = found
+            raise Throttled(wait=wait, detail=message)
         return True
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from decks.throttles import IMPORT_PER_CLIENT, LOGIN_FAILURES_PER_NAME
+from decks.throttles import IMPORT_PER_CLIENT, LOGIN_FAILURES_PER_PAIR
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -92,7 +92,7 @@ def two_servers(tmp_path_factory):
 
 def test_failed_log_ins_count_across_two_server_processes(two_servers):
     a, b = two_servers
-    for attempt in range(LOGIN_FAILURES_PER_NAME.count):
+    for attempt in range(LOGIN_FAILURES_PER_PAIR.count):
         port = a if attempt % 2 else b
         assert _request(port, "/api/decks/", auth=("alice", "guess")) in (401, 403)
     # Either process now refuses alice, the right password included.

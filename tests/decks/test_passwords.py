@@ -1,4 +1,5 @@
-"""Forgotten and changed passwords: Django's reset by e-mail, throttled; change on the profile."""
+"""Forgotten and changed passwords: Django's reset by e-mail, throttled per client and per
+recipient; change on the profile, throttled on wrong current passwords."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from django.core import mail
 from django.urls import reverse
 
 from decks.passwords import PASSWORD_CHANGED
-from decks.throttles import RESET_PER_IP
+from decks.throttles import (
+    PASSWORD_CHANGE_FAILURES_PER_IP,
+    PASSWORD_CHANGE_FAILURES_PER_USER,
+    RESET_PER_IP,
+    RESET_PER_RECIPIENT,
+    TOO_MANY,
+)
 from tests.decks.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -67,3 +74,59 @@ def test_a_password_is_changed_from_the_profile(client, alice):
     assert str(PASSWORD_CHANGED) in response.content.decode()
     alice.refresh_from_db()
     assert alice.check_password(NEW_PASSWORD)
+
+
+def test_one_inbox_gets_a_few_reset_mails_however_many_addresses_ask(client):
+    get_user_model().objects.create_user("erin", "erin@example.com", PASSWORD)
+    answers = set()
+    for n in range(15):   # 15 requests from 11 addresses, some spelling the address otherwise
+        email = "Erin@Example.com " if n % 2 else "erin@example.com"
+        response = client.post(reverse("accounts:password_reset"), {"email": email},
+                               REMOTE_ADDR=f"198.51.100.{n % 11}")
+        answers.add((response.status_code, response["Location"]))
+    assert len(mail.outbox) == RESET_PER_RECIPIENT.count
+    # Every request got the same answer: nothing says the mails stopped, or that erin exists.
+    assert answers == {(302, reverse("accounts:password_reset_done"))}
+
+
+def change(client, old: str, **extra):
+    return client.post(reverse("accounts:password_change"), {
+        "old_password": old, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        **extra)
+
+
+def test_wrong_current_passwords_are_throttled_per_user(client, alice):
+    client.force_login(alice)
+    for _ in range(PASSWORD_CHANGE_FAILURES_PER_USER.count):
+        assert change(client, "wrong").status_code == 400
+    for _ in range(25):
+        assert change(client, "wrong").status_code == 429
+    refused = change(client, PASSWORD)          # the right one, after 30 wrong ones
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    message = TOO_MANY.format(what=PASSWORD_CHANGE_FAILURES_PER_USER.what,
+                              wait=refused["Retry-After"])
+    assert message in refused.content.decode()
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD) and not alice.check_password(NEW_PASSWORD)
+    # From another address too: the budget is the user's.
+    assert change(client, PASSWORD, REMOTE_ADDR="198.51.100.4").status_code == 429
+
+
+def test_the_refusal_is_in_the_readers_language(client, alice):
+    client.force_login(alice)
+    for _ in range(PASSWORD_CHANGE_FAILURES_PER_USER.count):
+        change(client, "wrong")
+    page = change(client, PASSWORD, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "当前密码" in page and "Too many" not in page
+
+
+def test_wrong_current_passwords_are_throttled_per_address(client, settings):
+    settings.THROTTLE_RATES = {PASSWORD_CHANGE_FAILURES_PER_IP.scope: "3/10min"}
+    users = [get_user_model().objects.create_user(f"user{n}", password=PASSWORD)
+             for n in range(4)]
+    for user in users[:-1]:   # each user wrong once, all from one address
+        client.force_login(user)
+        assert change(client, "wrong").status_code == 400
+    client.force_login(users[-1])
+    assert change(client, PASSWORD).status_code == 429
+    assert change(client, PASSWORD, REMOTE_ADDR="198.51.100.4").status_code == 302

@@ -1,16 +1,25 @@
 """Throttles that hold whichever door a client uses: failed log-ins count on the log-in page,
 through HTTP basic auth on the API and on the admin's log-in; the import page and the import
-API share one budget per user."""
+API share one budget per user. Failed log-ins lock a name at the address that failed, and only
+slow it down elsewhere: nobody can lock an owner out of their account."""
 
 from __future__ import annotations
 
 import base64
 
 import pytest
+from django.test import RequestFactory
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from decks.throttles import IMPORT_PER_CLIENT, LOGIN_FAILURES_PER_NAME, Limit
+from decks.auth import LOGIN_NAME_MAX_DELAY, NAME_SLOWED, login_failed
+from decks.throttles import (
+    IMPORT_PER_CLIENT,
+    LOGIN_FAILURES_PER_IP,
+    LOGIN_FAILURES_PER_NAME,
+    LOGIN_FAILURES_PER_PAIR,
+    Limit,
+)
 from tests.decks.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +32,7 @@ def basic(username: str, password: str) -> dict:
 
 def test_basic_auth_failures_are_counted_and_then_refused_with_429(alice, catalogue):
     api = APIClient()
-    for _ in range(LOGIN_FAILURES_PER_NAME.count):
+    for _ in range(LOGIN_FAILURES_PER_PAIR.count):
         assert api.get("/api/decks/", **basic("alice", "guess")).status_code in (401, 403)
     refused = api.get("/api/decks/", **basic("alice", PASSWORD))   # the right password too
     assert refused.status_code == 429
@@ -32,14 +41,14 @@ def test_basic_auth_failures_are_counted_and_then_refused_with_429(alice, catalo
 
 
 def test_a_name_blocked_on_the_page_cannot_log_in_through_basic_auth(client, alice, catalogue):
-    for _ in range(LOGIN_FAILURES_PER_NAME.count):
+    for _ in range(LOGIN_FAILURES_PER_PAIR.count):
         client.post(reverse("accounts:login"), {"username": "Alice ", "password": "guess"})
     assert APIClient().get("/api/decks/", **basic("alice", PASSWORD)).status_code == 429
 
 
 def test_basic_auth_failures_block_the_log_in_page(client, alice):
     api = APIClient()
-    for _ in range(LOGIN_FAILURES_PER_NAME.count):
+    for _ in range(LOGIN_FAILURES_PER_PAIR.count):
         api.get("/api/decks/", **basic("alice", "guess"))
     response = client.post(reverse("accounts:login"), {"username": "alice",
                                                        "password": PASSWORD})
@@ -49,7 +58,7 @@ def test_basic_auth_failures_block_the_log_in_page(client, alice):
 def test_the_admin_log_in_counts_failures_and_refuses_when_blocked(client, alice):
     alice.is_staff = alice.is_superuser = True
     alice.save()
-    for _ in range(LOGIN_FAILURES_PER_NAME.count):
+    for _ in range(LOGIN_FAILURES_PER_PAIR.count):
         response = client.post("/admin/login/", {"username": "alice", "password": "guess"})
         assert response.status_code == 200 and "_auth_user_id" not in client.session
     response = client.post("/admin/login/?next=/admin/", {"username": "alice",
@@ -91,6 +100,60 @@ def test_a_nul_in_a_basic_auth_name_is_a_wrong_log_in_not_a_server_error(alice, 
     api = APIClient()
     response = api.get("/api/decks/", **basic("ali\x00ce", PASSWORD))
     assert response.status_code in (401, 403)
-    for _ in range(LOGIN_FAILURES_PER_NAME.count - 1):
+    for _ in range(LOGIN_FAILURES_PER_PAIR.count - 1):
         api.get("/api/decks/", **basic("ali\x00ce", "guess"))
     assert api.get("/api/decks/", **basic("ali\x00ce", PASSWORD)).status_code == 429
+
+
+def test_wrong_basic_auth_credentials_are_a_401_with_the_challenge(alice):
+    response = APIClient().get("/api/decks/", **basic("alice", "guess"))
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == 'Basic realm="api"'
+
+
+def test_a_client_without_credentials_is_not_challenged(catalogue):
+    # No basic credentials sent: no challenge (a browser would open its password dialog).
+    response = APIClient().post("/api/decks/", {}, format="json")
+    assert response.status_code == 403 and not response.has_header("WWW-Authenticate")
+
+
+def test_an_attacker_failing_at_one_address_does_not_lock_the_owner_out(client, alice):
+    attacker, owner = {"REMOTE_ADDR": "203.0.113.9"}, {"REMOTE_ADDR": "198.51.100.4"}
+    api = APIClient()
+    for _ in range(LOGIN_FAILURES_PER_NAME.count + LOGIN_FAILURES_PER_PAIR.count):
+        api.get("/api/decks/", **basic("alice", "guess"), **attacker)
+        client.post(reverse("accounts:login"), {"username": "alice", "password": "guess"},
+                    **attacker)
+    # The attacker's address is locked for alice, the right password included …
+    assert api.get("/api/decks/", **basic("alice", PASSWORD), **attacker).status_code == 429
+    refused = client.post(reverse("accounts:login"), {"username": "alice",
+                                                      "password": PASSWORD}, **attacker)
+    assert refused.status_code == 429 and "_auth_user_id" not in client.session
+    # … and alice, from her own address, logs in at once, on the API and on the page.
+    assert api.get("/api/decks/", **basic("alice", PASSWORD), **owner).status_code == 200
+    page = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD},
+                       **owner)
+    assert page.status_code == 302 and "_auth_user_id" in client.session
+
+
+def test_failures_from_many_addresses_slow_the_name_down_but_never_lock_it(alice):
+    """However many addresses fail for alice, a fresh one waits at most a minute, and is told
+    so; the name is never shut for the ten minutes an address is."""
+    factory = RequestFactory()
+    for n in range(200):   # counted as the backend counts them, without the password hashing
+        login_failed(factory.get("/", REMOTE_ADDR=f"10.{n // 250}.{n % 250}.1"), "alice")
+    response = APIClient().get("/api/decks/", **basic("alice", PASSWORD),
+                               REMOTE_ADDR="192.0.2.1")
+    assert response.status_code == 429
+    assert 1 <= int(response["Retry-After"]) <= LOGIN_NAME_MAX_DELAY
+    wait = int(response["Retry-After"])
+    assert response.json()["detail"].startswith(NAME_SLOWED.format(wait=wait))
+
+
+def test_an_address_trying_many_names_is_locked(alice):
+    api = APIClient()
+    for n in range(LOGIN_FAILURES_PER_IP.count):
+        assert api.get("/api/decks/", **basic(f"user{n}", "guess")).status_code == 401
+    assert api.get("/api/decks/", **basic("alice", PASSWORD)).status_code == 429
+    other = {"REMOTE_ADDR": "198.51.100.4"}
+    assert api.get("/api/decks/", **basic("alice", PASSWORD), **other).status_code == 200

@@ -1,0 +1,42 @@
+"""System checks on how the site is set up, shown by ``runserver``, ``migrate`` and ``check``.
+
+With DEBUG off the pages name their static files by the hashed names in the manifest that
+``collectstatic`` writes (``STATIC_ROOT/staticfiles.json``). Without it every page fails with
+"Missing staticfiles manifest entry"; ``./run.sh`` collects, a plain ``runserver`` with
+``DJANGO_DEBUG=0`` does not, so the check says what to run (and the 500 page says it too:
+``config.views.server_error``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
+from django.core import checks
+from django.utils.translation import gettext_lazy
+
+STATIC_NOT_COLLECTED = gettext_lazy(
+    "DEBUG is off and the static files are not collected: there is no {manifest}, so every "
+    "page fails.")
+RUN_COLLECTSTATIC = gettext_lazy(
+    "Run `python manage.py collectstatic` (./run.sh does), or turn DEBUG on for development "
+    "(DJANGO_DEBUG=1).")
+
+
+def static_manifest_missing() -> str | None:
+    """The manifest's path when pages need one and it is not there, else None."""
+    if settings.DEBUG or not isinstance(staticfiles_storage, ManifestFilesMixin):
+        return None
+    storage = staticfiles_storage.manifest_storage
+    if storage.exists(staticfiles_storage.manifest_name):
+        return None
+    return storage.path(staticfiles_storage.manifest_name)
+
+
+@checks.register()
+def static_files_collected(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    missing = static_manifest_missing()
+    if missing is None:
+        return []
+    # A warning, not an error: migrate runs the checks too, and must work before collectstatic.
+    return [checks.Warning(str(STATIC_NOT_COLLECTED).format(manifest=missing),
+                           hint=str(RUN_COLLECTSTATIC), id="cardlab.W001")]
