@@ -31,7 +31,7 @@ from balance.tuning_forms import TuningDeckForm, TuningForm, agent_choices
 from balance.tuning_services import tuning_job_request, tuning_suggestion_save, tuning_title
 from balance.views import cancel_and_return
 from cards.language import frozen_card_name
-from simulations.apis import SubmitThrottle
+from simulations.apis import submit_allowed
 from simulations.sources import SourceError, resolve_spec
 
 THROTTLED = gettext_lazy(
@@ -79,7 +79,7 @@ def tune_new(request: HttpRequest) -> HttpResponse:
     form = TuningForm(request.POST or None, user=request.user, keep_choices=keep,
                       initial={"deck": spec})
     if request.method == "POST" and form.is_valid():
-        if not SubmitThrottle().allow_request(request, None):
+        if not submit_allowed(request):
             form.add_error(None, THROTTLED)
         else:
             try:

@@ -26,7 +26,7 @@ from balance.services import (
     balance_job_request,
     search_title,
 )
-from simulations.apis import SubmitThrottle
+from simulations.apis import submit_allowed
 
 FIELD_NAMES = {"cost": gettext_lazy("cost"), "attack": gettext_lazy("attack"),
                "hp": gettext_lazy("HP"), "keywords": gettext_lazy("keywords"),
@@ -62,7 +62,7 @@ def job_list(request: HttpRequest) -> HttpResponse:
 def job_new(request: HttpRequest) -> HttpResponse:
     form = BalanceSearchForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        if not SubmitThrottle().allow_request(request, None):
+        if not submit_allowed(request):
             form.add_error(None, THROTTLED)
         else:
             try:
@@ -153,7 +153,7 @@ def patch_download(request: HttpRequest, uid: str, index: int) -> HttpResponse:
 @login_required
 def candidate_run(request: HttpRequest, uid: str, index: int) -> HttpResponse:
     job = _job(request, uid)
-    if not SubmitThrottle().allow_request(request, None):
+    if not submit_allowed(request):
         messages.error(request, THROTTLED)
         return redirect(job)
     try:

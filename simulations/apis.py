@@ -17,7 +17,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from decks.throttles import Limit, LimitThrottle
+from decks.throttles import Limit, LimitThrottle, client_key, hit
 from rules.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.patches import NAME_MAX, PATCH_FIELDS
 from simulations import conf
@@ -58,6 +58,12 @@ def submit_limit() -> Limit:
 class SubmitThrottle(LimitThrottle):
     def get_limit(self) -> Limit:
         return submit_limit()
+
+
+def submit_allowed(request) -> bool:
+    """Count a submission made on a page: False once the user's budget is used up (the page
+    shows its own message; ``SubmitThrottle`` raises the API's 429, which a page cannot)."""
+    return hit(submit_limit(), client_key(request)) is None
 
 
 def get_run_or_404(uid: str, request) -> SimulationRun:
