@@ -30,18 +30,19 @@ if [ "$MODE" = "production" ]; then
   export DJANGO_DEBUG="${DJANGO_DEBUG:-0}"
 fi
 
+if [ "$MODE" = "production" ]; then
+  # First: with DEBUG off, the commands below warn (cardlab.W001) while nothing is collected.
+  echo "==> Collecting static files"
+  python manage.py collectstatic --noinput -v 0
+fi
+
 echo "==> Preparing the database"
-python manage.py migrate --noinput
-python manage.py createcachetable     # the shared cache for throttles (when no Redis is set)
+python manage.py migrate --noinput    # makes the throttles' cache table too (without Redis)
+python manage.py createcachetable     # a no-op after migrate; kept for a cache switched later
 
 if python manage.py help load_cards >/dev/null 2>&1; then
   echo "==> Loading the card set"
   python manage.py load_cards
-fi
-
-if [ "$MODE" = "production" ]; then
-  echo "==> Collecting static files"
-  python manage.py collectstatic --noinput -v 0
 fi
 
 echo "==> Starting a Celery worker"
