@@ -180,3 +180,37 @@ def test_wrong_current_passwords(shared_cache, settings, client, alice, scope):
 
     assert change("wrong").status_code == 400
     assert obeyed(change(PASSWORD), lambda: change(PASSWORD)).status_code == 302
+
+
+def _seconds_left(key: str) -> float:
+    """How long the cache will keep ``key``, read from the backend itself."""
+    full = cache.make_key(key)
+    if hasattr(cache, "_table"):
+        from datetime import UTC
+
+        from django.db import connection
+        from django.utils import timezone
+
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT expires FROM {cache._table} WHERE cache_key = %s", [full])
+            (expires,) = cursor.fetchone()
+        if timezone.is_naive(expires):
+            expires = timezone.make_aware(expires, UTC)
+        return (expires - timezone.now()).total_seconds()
+    return cache._cache.get_client(full).pttl(full) / 1000
+
+
+def test_counting_keeps_a_counters_expiry(shared_cache):
+    """The root of the lies: incrementing a counter must not push its expiry back (Django's
+    database cache reset it to its default 300 s on every increment)."""
+    assert cache.add("counter", 1, 20)
+    for _ in range(5):
+        cache.incr("counter")
+    assert cache.get("counter") == 6
+    assert 18 <= _seconds_left("counter") <= 21
+
+
+def test_counting_a_missing_counter_creates_nothing(shared_cache):
+    with pytest.raises(ValueError):
+        cache.incr("gone")
+    assert cache.get("gone") is None
