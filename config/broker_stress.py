@@ -1,11 +1,12 @@
 """Producers and consumers race on the filesystem broker, beside a CPU hog; the figures printed
 say whether every message was delivered exactly once and whether a consumer died.
 
-    .venv/bin/python -m config.broker_stress [--seconds 60] [--producers 4] [--consumers 2]
-        [--rate 100] [--hog 2] [--transport project|kombu] [--json]
+    .venv/bin/python -m config.broker_stress [--seconds 60] [--messages 0] [--producers 4]
+        [--consumers 2] [--rate 100] [--hog 2] [--poll 0.01] [--transport project|kombu] [--json]
 
-Each producer is a process publishing numbered messages through kombu (``--rate`` a second) for
-``--seconds``; each consumer is a process draining the queue the way a Celery worker does
+Each producer is a process publishing numbered messages through kombu (``--rate`` a second on
+average, in uneven gaps) for ``--seconds`` from its start, and at least ``--messages`` of them;
+each consumer is a process draining the queue the way a Celery worker does
 (``Connection.drain_events``), writing down every message it is given. A consumer that raises
 has died, as a Celery worker dies of an "Unrecoverable error": the death is counted and a new
 consumer takes its place, as ``./run.sh`` restarts its worker. ``--hog`` busy-loop processes
@@ -47,10 +48,12 @@ QUIET_SECONDS = 2.0     # ... and how long the queue must stay empty to count as
 class Figures:
     transport: str
     seconds: float
+    messages: int
     producers: int
     consumers: int
     hog: int
     poll: float
+    producing: float = 0.0     # seconds the longest producer published, as measured
     sent: int = 0
     delivered: int = 0
     lost: int = 0
@@ -72,9 +75,9 @@ class Figures:
         hog = f"beside a CPU hog of {self.hog} busy processes" if self.hog else "without a hog"
         lines = [
             f"broker stress: {self.transport}",
-            f"  {self.producers} producers for {self.seconds / 60:.2f} minutes "
-            f"({self.seconds:g} s), {self.consumers} consumers polling every {self.poll:g} s, "
-            f"{hog}",
+            f"  {self.producers} producers for {self.producing / 60:.2f} minutes "
+            f"({self.producing:.1f} s), {self.consumers} consumers polling every "
+            f"{self.poll:g} s, {hog}",
             f"  messages sent       {self.sent}",
             f"  delivered           {self.delivered}",
             f"  lost                {self.lost}",
@@ -121,8 +124,10 @@ def _die(path: Path) -> None:
     sys.exit(1)
 
 
-def produce(root: Path, transport: str, index: int, until: float, rate: float) -> None:
-    """Publish numbered messages until ``until`` (monotonic), writing down each one sent."""
+def produce(root: Path, transport: str, index: int, seconds: float, messages: int,
+            rate: float) -> None:
+    """Publish numbered messages for ``seconds`` and at least ``messages`` of them, writing down
+    each one sent, then how long it took."""
     out = root / f"producer-{index}.sent"
     try:
         rng = random.Random(index)
@@ -130,7 +135,8 @@ def produce(root: Path, transport: str, index: int, until: float, rate: float) -
         with _connection(root, transport) as conn, out.open("w") as log:
             producer = conn.Producer(serializer="json")
             number = 0
-            while time.monotonic() < until:
+            start = time.monotonic()
+            while time.monotonic() - start < seconds or number < messages:
                 producer.publish({"producer": index, "number": number}, exchange=queue.exchange,
                                  routing_key=QUEUE, declare=[queue], retry=False)
                 log.write(f"{number}\n")
@@ -138,6 +144,7 @@ def produce(root: Path, transport: str, index: int, until: float, rate: float) -
                 number += 1
                 # Uneven gaps (bursts and pauses) around the mean rate vary the interleaving.
                 time.sleep(rng.expovariate(rate))
+        (root / f"producer-{index}.took").write_text(str(time.monotonic() - start))
     except Exception:
         _die(root / f"producer-{index}.death")
 
@@ -168,14 +175,14 @@ def _message_files(queue_dir: Path) -> int:
     return sum(1 for p in queue_dir.iterdir() if p.name.partition(".")[2] == f"{QUEUE}.msg")
 
 
-def run(*, seconds: float = 60, producers: int = 4, consumers: int = 2, rate: float = 100,
-        hog: int = 2, poll: float = 0.01, transport: str = "project",
+def run(*, seconds: float = 60, messages: int = 0, producers: int = 4, consumers: int = 2,
+        rate: float = 100, hog: int = 2, poll: float = 0.01, transport: str = "project",
         root: Path | None = None) -> Figures:
     """Race them; returns the figures. ``transport`` is a key of TRANSPORTS or a class path;
     ``poll`` is how long an idle consumer waits before looking again (settings: 0.1 s; shorter
     looks more often, so it meets more files being written)."""
     path = TRANSPORTS.get(transport, transport)
-    figures = Figures(transport=path, seconds=seconds, producers=producers,
+    figures = Figures(transport=path, seconds=seconds, messages=messages, producers=producers,
                       consumers=consumers, hog=hog, poll=poll)
     with tempfile.TemporaryDirectory(prefix="cardlab-broker-stress-", dir=root) as tmp:
         root_dir = Path(tmp)
@@ -205,8 +212,8 @@ def _race(root: Path, transport: str, figures: Figures, rate: float) -> None:
         return process
 
     live = [start_consumer() for _ in range(figures.consumers)]
-    until = time.monotonic() + 1.0 + figures.seconds    # a second for the spawns to start
-    makers = [ctx.Process(target=produce, args=(root, transport, i, until, rate), daemon=True)
+    makers = [ctx.Process(target=produce, daemon=True,
+                          args=(root, transport, i, figures.seconds, figures.messages, rate))
               for i in range(figures.producers)]
     for process in makers:
         process.start()
@@ -257,6 +264,8 @@ def _count(root: Path, figures: Figures) -> None:
         for line in log.read_text().splitlines():
             producer, number = line.split()
             got[(int(producer), int(number))] += 1
+    figures.producing = max((float(p.read_text()) for p in root.glob("producer-*.took")),
+                            default=0.0)
     figures.sent = len(sent)
     figures.delivered = sum(got.values())
     figures.lost = len(sent - set(got))
@@ -274,7 +283,10 @@ def _count(root: Path, figures: Figures) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m config.broker_stress",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seconds", type=float, default=60,
+                        help="how long each producer publishes")
+    parser.add_argument("--messages", type=int, default=0,
+                        help="the fewest messages each producer publishes")
     parser.add_argument("--producers", type=int, default=4)
     parser.add_argument("--consumers", type=int, default=2)
     parser.add_argument("--rate", type=float, default=100,
@@ -287,8 +299,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="project (config.broker), kombu (kombu's own) or a class path")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    figures = run(seconds=args.seconds, producers=args.producers, consumers=args.consumers,
-                  rate=args.rate, hog=args.hog, poll=args.poll, transport=args.transport)
+    figures = run(seconds=args.seconds, messages=args.messages, producers=args.producers,
+                  consumers=args.consumers, rate=args.rate, hog=args.hog, poll=args.poll,
+                  transport=args.transport)
     print(json.dumps(asdict(figures)) if args.json else figures.report())
     return 0 if figures.clean else 1
 
