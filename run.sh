@@ -6,6 +6,9 @@
 #   PORT=8000 (default)   the port the site listens on (all interfaces)
 #   WEB_CONCURRENCY=2     gunicorn worker processes
 #   PYTHON=python3        the interpreter used to create .venv (Python >= 3.11)
+#   CARDLAB_WORKER_RESTARTS=5, CARDLAB_WORKER_RESTART_WINDOW=600
+#                         a worker that dies is restarted, up to this many times within this
+#                         many seconds; one more death stops the whole script (status 1)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -45,15 +48,23 @@ if python manage.py help load_cards >/dev/null 2>&1; then
   python manage.py load_cards
 fi
 
-echo "==> Starting a Celery worker"
-celery -A config worker -l info --concurrency 2 &
-WORKER_PID=$!
+RESTARTS="${CARDLAB_WORKER_RESTARTS:-5}"
+RESTART_WINDOW="${CARDLAB_WORKER_RESTART_WINDOW:-600}"
+WORKER_PID=""
 SERVER_PID=""
+NAP_PID=""
 
-# Whatever ends the script (the server stopping, Ctrl-C, a TERM), stop both processes.
+start_worker() {
+  celery -A config worker -l info --concurrency 2 &
+  WORKER_PID=$!
+  echo "==> Celery worker running (pid $WORKER_PID)"
+}
+
+# Whatever ends the script (the server stopping, Ctrl-C, a TERM, a worker that keeps dying),
+# stop both processes.
 cleanup() {
   trap - EXIT INT TERM
-  for pid in $SERVER_PID $WORKER_PID; do
+  for pid in $SERVER_PID $WORKER_PID $NAP_PID; do
     kill -TERM "$pid" 2>/dev/null || true
   done
   for pid in $SERVER_PID $WORKER_PID; do
@@ -64,6 +75,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+echo "==> Starting a Celery worker"
+start_worker
+
 echo "==> Starting the site ($MODE) on http://127.0.0.1:${PORT}/ (Ctrl-C stops it and the worker)"
 # In the background with `wait`, so a signal to this script is handled at once.
 if [ "$MODE" = "production" ]; then
@@ -73,4 +87,38 @@ else
   python manage.py runserver "0.0.0.0:${PORT}" &
 fi
 SERVER_PID=$!
+
+# Watch both: a site whose worker is gone would take simulations that only ever queue. A dead
+# worker is restarted, with a message; if it keeps dying, everything stops, loudly.
+DEATHS=""          # when the worker died ($SECONDS), within the last RESTART_WINDOW seconds
+while kill -0 "$SERVER_PID" 2>/dev/null; do
+  if ! kill -0 "$WORKER_PID" 2>/dev/null; then
+    status=0
+    wait "$WORKER_PID" || status=$?
+    recent=""
+    count=0
+    for t in $DEATHS $SECONDS; do
+      if [ $((SECONDS - t)) -lt "$RESTART_WINDOW" ]; then
+        recent="$recent $t"
+        count=$((count + 1))
+      fi
+    done
+    DEATHS="$recent"
+    if [ "$count" -gt "$RESTARTS" ]; then
+      {
+        echo "!!! The Celery worker died (exit status $status), $count times within" \
+          "${RESTART_WINDOW} s: stopping the site, whose simulations could only queue."
+        echo "!!! Read the worker's log above for why, fix it, then start ./run.sh again."
+      } >&2
+      exit 1
+    fi
+    echo "==> The Celery worker died (exit status $status); restarting it" \
+      "(restart $count of at most $RESTARTS within ${RESTART_WINDOW} s)" >&2
+    start_worker
+  fi
+  sleep 1 &
+  NAP_PID=$!
+  wait "$NAP_PID" || true
+  NAP_PID=""
+done
 wait "$SERVER_PID"

@@ -342,7 +342,10 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # A broker that needs no server: messages are files in var/celery/queue. The web process
-    # and the worker processes on this machine share the folder.
+    # and the worker processes on this machine share the folder. kombu's own filesystem
+    # transport lets a worker read a message still being written and die of it (kombu #1551);
+    # config.broker writes whole files and claims them by renaming (same folders and options).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     # Exchange bindings go to var/celery/control (kombu's default is ./control, in the cwd).
     _celery_dir = VAR_DIR / "celery"
     for _sub in ("queue", "processed", "control"):

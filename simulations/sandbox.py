@@ -100,7 +100,7 @@ class Sandbox:
     def log_path(self, name: str) -> Path:
         return self.root / f"{name}.log"
 
-    def wait_ready(self, name: str, timeout: float = 60) -> None:
+    def wait_ready(self, name: str, timeout: float = 180) -> None:
         self.wait(lambda: "ready." in self.log_path(name).read_text(), timeout=timeout,
                   what=f"worker {name} to start")
 
@@ -109,8 +109,10 @@ class Sandbox:
         out = self.manage("simulate", "--via-celery", "--no-wait", "--json", *args, **env)
         return json.loads(out)["uid"]
 
-    def wait(self, condition: Callable[[], object], *, timeout: float = 90, what: str = "",
+    def wait(self, condition: Callable[[], object], *, timeout: float = 240, what: str = "",
              poll: float = 0.05) -> None:
+        """Poll ``condition`` until it holds; a TimeoutError with the logs after ``timeout``
+        seconds (generous: the tests also run beside a CPU hog)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if condition():

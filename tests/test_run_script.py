@@ -1,15 +1,18 @@
 """``./run.sh`` serves the site as production does, on the embedded defaults, and restarts without
-reinstalling; ``./run.sh --dev`` keeps Django's runserver with DEBUG on. Marked ``contract`` (it
-starts the real script, worker included: about a minute)."""
+reinstalling; ``./run.sh --dev`` keeps Django's runserver with DEBUG on; a worker that dies is
+restarted, and one that keeps dying stops the script loudly. Marked ``contract`` (it starts the
+real script, worker included: about a minute each)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
 import socket
 import stat
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -37,16 +40,16 @@ def _get(url: str) -> tuple[int, dict, str]:
 
 
 class Site:
-    def __init__(self, var_dir: Path, *args: str):
+    def __init__(self, var_dir: Path, *args: str, **env: str):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL",
-                                    "CARDLAB_REINSTALL"))}
-        env.update(PORT=str(self.port), CARDLAB_VAR_DIR=str(var_dir), WEB_CONCURRENCY="1",
-                   CARDLAB_CELERY_QUEUE=f"run-script-test-{self.port}")
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_BROKER_URL",
+                                         "CACHE_URL", "CARDLAB_REINSTALL", "CARDLAB_WORKER_"))}
+        self.env.update(PORT=str(self.port), CARDLAB_VAR_DIR=str(var_dir), WEB_CONCURRENCY="1",
+                        CARDLAB_CELERY_QUEUE=f"run-script-test-{self.port}", **env)
         self.log = var_dir / f"run-{self.port}.log"
-        self.process = subprocess.Popen(["./run.sh", *args], cwd=REPO_ROOT, env=env,
+        self.process = subprocess.Popen(["./run.sh", *args], cwd=REPO_ROOT, env=self.env,
                                         stdout=self.log.open("w"), stderr=subprocess.STDOUT,
                                         start_new_session=True)
 
@@ -60,6 +63,30 @@ class Site:
             except OSError:
                 time.sleep(0.25)
         pytest.fail(f"./run.sh did not serve:\n{self.log.read_text()[-4000:]}")
+
+    def wait_for(self, condition, what: str, timeout: float = 300) -> None:
+        """Poll ``condition`` until a deadline; the log's tail if it never holds."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if condition():
+                return
+            time.sleep(0.25)
+        pytest.fail(f"timed out waiting for {what}:\n{self.log.read_text()[-4000:]}")
+
+    def worker_pids(self) -> list[int]:
+        """The Celery workers ./run.sh has started, in order (it prints each one's pid)."""
+        return [int(pid) for pid in
+                re.findall(r"Celery worker running \(pid (\d+)\)", self.log.read_text())]
+
+    def simulate(self) -> dict:
+        """A small run submitted to the site's workers with ``simulate --via-celery``."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", "simulate", "--via-celery", "--deck-a", "Ember Rush",
+             "--deck-b", "Tidewall", "--games", "4", "--chunk-size", "2", "--agent-a", "random",
+             "--agent-b", "random", "--seed", "1", "--json", "--timeout", "240"],
+            cwd=REPO_ROOT, env=self.env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr + self.log.read_text()[-4000:]
+        return json.loads(done.stdout)
 
     def stop(self) -> str:
         self.process.send_signal(signal.SIGTERM)       # run.sh stops the server and the worker
@@ -110,5 +137,30 @@ def test_run_sh_dev_keeps_runserver_with_debug(tmp_path):
         status, headers, page = _get(site.url + "/no/such/page/")
         assert status == 404 and "URLconf" in page              # Django's debug page
         assert not headers.get("Server", "").startswith("gunicorn")
+    finally:
+        site.stop()
+
+
+def test_run_sh_restarts_a_worker_that_died_and_stops_loudly_if_it_keeps_dying(tmp_path):
+    site = Site(tmp_path, CARDLAB_WORKER_RESTARTS="1")
+    try:
+        site.wait()
+        site.wait_for(lambda: site.log.read_text().count(" ready.") == 1, "the worker")
+        (first,) = site.worker_pids()
+        os.kill(first, signal.SIGKILL)               # the worker dies: runs could only queue
+        site.wait_for(lambda: len(site.worker_pids()) == 2, "the worker to be restarted")
+        assert "The Celery worker died (exit status 137); restarting it" in site.log.read_text()
+        site.wait_for(lambda: site.log.read_text().count(" ready.") == 2,
+                      "the new worker to be ready")
+        assert site.simulate()["games"] == 4       # the new worker plays what is submitted
+
+        os.kill(site.worker_pids()[1], signal.SIGKILL)   # a second death: one restart allowed
+        status = site.process.wait(timeout=120)
+        log = site.log.read_text()
+        assert status == 1, log[-4000:]
+        assert "The Celery worker died (exit status 137), 2 times within 600 s: stopping" in log
+        assert len(site.worker_pids()) == 2                       # not restarted again
+        with pytest.raises(OSError):
+            _get(site.url + "/")                                  # the site is down with it
     finally:
         site.stop()

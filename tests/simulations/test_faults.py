@@ -95,6 +95,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _answers(port: int) -> bool:
+    """Whether a Redis server answers on the port (PING, PONG)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
 @pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed")
 def test_restarting_redis_mid_run_loses_the_queue_and_the_run_still_finishes(sandbox):
     port = _free_port()
@@ -103,7 +113,7 @@ def test_restarting_redis_mid_run_loses_the_queue_and_the_run_still_finishes(san
     redis = subprocess.Popen(redis_cmd, stdout=subprocess.DEVNULL)
     broker = {"CELERY_BROKER_URL": f"redis://127.0.0.1:{port}/0"}
     try:
-        time.sleep(0.5)
+        sandbox.wait(lambda: _answers(port), what="redis-server to start")
         sandbox.worker("w1", **broker)
         sandbox.wait_ready("w1")
         uid = sandbox.submit(*RUN, **broker)
@@ -113,9 +123,9 @@ def test_restarting_redis_mid_run_loses_the_queue_and_the_run_still_finishes(san
             run_id)[0][0] >= 2, what="two chunks done")
         redis.terminate()              # without persistence: every queued message is gone
         redis.wait(timeout=10)
-        time.sleep(1.0)
+        time.sleep(1.0)                # a second without a broker, as an outage
         redis = subprocess.Popen(redis_cmd, stdout=subprocess.DEVNULL)
-        sandbox.wait(lambda: sandbox.run_row(uid)["status"] == "done", timeout=120,
+        sandbox.wait(lambda: sandbox.run_row(uid)["status"] == "done", timeout=300,
                      what="the run to finish after the restart")
         assert sandbox.result_counts(uid) == [expected()]
         assert sandbox.query("SELECT MAX(sends) FROM simulations_chunk WHERE run_id = ?",
