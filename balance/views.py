@@ -6,6 +6,7 @@ Views only translate HTTP to services and selectors; another user's private sear
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -58,9 +59,22 @@ def job_list(request: HttpRequest) -> HttpResponse:
     return render(request, "balance/list.html", {"page": page, "mine": mine})
 
 
+def query_initial(query, form_class: type[forms.Form]) -> dict:
+    """Initial values of a form's own fields from the query string, so other pages can link to
+    a filled-in form (a run's meta view: ``?decks=…&decks=…&agent=greedy&objective=meta``);
+    anything else in the query is left alone."""
+    initial = {}
+    for name, field in form_class.base_fields.items():
+        if name in query:
+            many = isinstance(field, forms.MultipleChoiceField)
+            initial[name] = query.getlist(name) if many else query.get(name)
+    return initial
+
+
 @login_required
 def job_new(request: HttpRequest) -> HttpResponse:
-    form = BalanceSearchForm(request.POST or None, user=request.user)
+    form = BalanceSearchForm(request.POST or None, user=request.user,
+                             initial=query_initial(request.GET, BalanceSearchForm))
     if request.method == "POST" and form.is_valid():
         if not submit_allowed(request):
             form.add_error(None, THROTTLED)

@@ -22,6 +22,13 @@ from rules.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.patches import NAME_MAX, PATCH_FIELDS
 from simulations import conf
 from simulations.comparison import compare_runs
+from simulations.field_meta import (
+    BAD_EPSILON,
+    EPSILON_DEFAULT_POINTS,
+    EPSILON_MAX_POINTS,
+    EpsilonError,
+    epsilon_share,
+)
 from simulations.models import RunKind, SampleGame, SimulationRun
 from simulations.reaper import reap_soon
 from simulations.results import run_results
@@ -145,6 +152,22 @@ class CompareInputSerializer(serializers.Serializer):
         return attrs
 
 
+class ResultsQuerySerializer(serializers.Serializer):
+    epsilon = serializers.FloatField(
+        required=False, default=EPSILON_DEFAULT_POINTS, min_value=0,
+        max_value=EPSILON_MAX_POINTS,
+        error_messages={key: BAD_EPSILON for key in ("invalid", "min_value", "max_value",
+                                                     "max_string_length")},
+        help_text="For the meta: the win rate a deck may give up in the ε-equilibrium, in "
+                  "points (0.5 = half a point), from 0 to 10 in steps of 0.1.")
+
+    def validate_epsilon(self, value: float) -> float:
+        try:
+            return epsilon_share(value)
+        except EpsilonError as exc:
+            raise ValidationError(str(exc)) from None
+
+
 class DetailSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
@@ -219,13 +242,22 @@ class SimulationDetailApi(APIView):
 
 @extend_schema(parameters=[UID])
 class SimulationResultsApi(APIView):
-    """The figures: per pairing, per card, matrix and ranking, the what-if comparison. While the
-    run plays they cover the chunks finished so far (``final`` is false)."""
+    """The figures: per pairing, per card, matrix and ranking, the what-if comparison, and for a
+    finished round-robin the meta (``?epsilon=`` in points). While the run plays they cover the
+    chunks finished so far (``final`` is false)."""
 
-    @extend_schema(responses=ResultsSerializer)
+    @extend_schema(parameters=[ResultsQuerySerializer],
+                   responses={200: ResultsSerializer,
+                              400: OpenApiResponse(OpenApiTypes.OBJECT, description=(
+                                  "A bad parameter: {field: [what to fix]}.")),
+                              404: OpenApiResponse(DetailSerializer,
+                                                   description="No such run (or not yours).")})
     def get(self, request, uid: str):
+        query = ResultsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         run = get_run_or_404(uid, request)
-        return Response(ResultsSerializer(run_results(run)).data)
+        results = run_results(run, epsilon=query.validated_data["epsilon"])
+        return Response(ResultsSerializer(results).data)
 
 
 @extend_schema(parameters=[UID])

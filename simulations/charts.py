@@ -112,10 +112,11 @@ def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
     return _svg(title, alt, height, parts)
 
 
-def _svg(title: str, alt: str, height: int, parts: list[str]) -> SafeString:
-    head = format_html('<svg class="chart" viewBox="0 0 {} {}" width="100%" role="img" '
+def _svg(title: str, alt: str, height: int, parts: list[str], *, width: int = WIDTH,
+         css: str = "chart") -> SafeString:
+    head = format_html('<svg class="{}" viewBox="0 0 {} {}" width="100%" role="img" '
                        'aria-label="{}: {}" xmlns="http://www.w3.org/2000/svg">'
-                       '<title>{}</title>', WIDTH, height, title, alt, title)
+                       '<title>{}</title>', css, width, height, title, alt, title)
     return mark_safe(head + "".join(parts) + "</svg>")   # parts are built from numbers/escaped
 
 

@@ -1,4 +1,4 @@
-"""The "Simulate" form and the what-if form. They only shape input for the services; the
+"""The "Simulate" form and the meta view's ε. They only shape input for the services; the
 services decide what is valid and their messages land on the matching field."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 from rules.agents import DEFAULT_AGENT
 from simulations import conf
 from simulations.agent_names import agent_menu, agent_title
+from simulations.field_meta import EPSILON_DEFAULT_POINTS, EpsilonError, epsilon_share
 from simulations.models import RunKind
 from simulations.services import SimulationInputError
 from simulations.sources import deck_choices
@@ -88,3 +89,30 @@ class SimulationForm(forms.Form):
 
     def add_service_error(self, exc: SimulationInputError) -> None:
         self.add_error(FIELD_OF.get(exc.field), exc.message)
+
+
+class MetaForm(forms.Form):
+    """ε for the meta view, in points of win rate: a GET form (``?epsilon=1``) on any page that
+    shows ``simulations/_meta.html``. ``share()`` is ε as ``rules.meta`` takes it — the default
+    when the query has none or a bad one (the bad one is this form's error)."""
+
+    epsilon = forms.CharField(
+        required=False, max_length=12, label=_("ε: win rate a deck may give up (points)"),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 4}))
+
+    @classmethod
+    def from_query(cls, query) -> MetaForm:
+        if (query.get("epsilon") or "").strip():
+            return cls(query)
+        return cls(initial={"epsilon": number_format(EPSILON_DEFAULT_POINTS, 1)})
+
+    def clean_epsilon(self) -> float:
+        try:
+            return epsilon_share(self.cleaned_data.get("epsilon"))
+        except EpsilonError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def share(self) -> float:
+        if self.is_bound and self.is_valid():
+            return self.cleaned_data["epsilon"]
+        return epsilon_share(None)

@@ -1,7 +1,8 @@
 """A run's figures as people read them: per pairing (win rate with a pair-aware 95 % interval,
 draws, engine errors, first and second seat, length distribution, per-card figures), and for a
 gauntlet or round-robin the meta view: the matchup matrix, each deck's field rate, a balance
-score and a ranking of the decks that played the whole field.
+score and a ranking of the decks that played the whole field; for a finished round-robin, the
+meta of the field (``simulations.field_meta``: field rates, the Nash and ε-equilibria).
 
 Invariants: everything is computed from the counts and pair sums of ``rules.stats`` (exact,
 mergeable) and the per-game outcomes; intervals are computed on seat-swapped pairs
@@ -15,8 +16,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from rules import meta
 from rules.intervals import Moments, cluster_rate
 from simulations.comparison import what_if_report
+from simulations.field_meta import run_meta
+from simulations.meta_view import meta_sentence
 from simulations.models import SimulationRun
 from simulations.reports import matchup_report, run_reports, side_rate  # noqa: F401
 
@@ -85,13 +89,17 @@ def ranking(run: SimulationRun, reports: list[dict[str, Any]]) -> list[dict[str,
     return rows
 
 
-def run_results(run: SimulationRun) -> dict[str, Any]:
-    """Everything the results page and the API's results show."""
+def run_results(run: SimulationRun, *, epsilon: float = meta.DEFAULT_EPSILON) -> dict[str, Any]:
+    """Everything the results page and the API's results show; ``meta`` (for ``epsilon``, a
+    share of win rate) only for a finished round-robin, else None."""
     reports = run_reports(run)
     out: dict[str, Any] = {"final": not run.is_active, "matchups": reports}
     if run.kind != "match":
         out["matrix"] = matrix(run, reports)
         out["ranking"] = ranking(run, reports)
         out["balance"] = balance(out["matrix"])
+    out["meta"] = run_meta(run, reports, epsilon=epsilon)
+    if out["meta"] is not None:
+        out["meta"]["sentence"] = meta_sentence(out["meta"])
     out["what_if"] = what_if_report(run, reports)
     return out

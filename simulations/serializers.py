@@ -293,6 +293,40 @@ class MatrixRowField(serializers.ListField):
     child = SideRateSerializer(allow_null=True)
 
 
+class EquilibriumSerializer(serializers.Serializer):
+    shares = serializers.ListField(child=serializers.FloatField(),
+                                   help_text="Each deck's share of the mix (they sum to 1).")
+    entropy_ratio = serializers.FloatField(
+        help_text="Entropy of the mix ÷ log n: 1 when every deck is played equally, 0 for one.")
+    played = serializers.ListField(
+        child=serializers.FloatField(),
+        help_text="Per deck: the share of the resamples in which the equilibrium gives it at "
+                  "least played_share; between 0.05 and 0.95 the games cannot decide.")
+    entropy_low = serializers.FloatField(help_text="95 % interval of entropy_ratio over the "
+                                                   "resamples, lower end.")
+    entropy_high = serializers.FloatField()
+
+
+class MetaSerializer(serializers.Serializer):
+    decks = serializers.ListField(child=serializers.CharField(), help_text="The field, in the "
+                                                                           "run's order.")
+    field_rates = PairRateSerializer(
+        many=True, help_text="Each deck's win rate against the rest of the field; the "
+                             "interval counts every game on one seed as one unit (pairs: seeds).")
+    nash = EquilibriumSerializer(help_text="The Nash equilibrium of the deck choice (payoff: "
+                                           "matchup score − ½), the most even where several.")
+    relaxed = EquilibriumSerializer(help_text="The maximum-entropy ε-equilibrium: no deck does "
+                                              "more than epsilon better than even against it.")
+    epsilon = serializers.FloatField(help_text="ε as a share of win rate (0.005 = half a point; "
+                                               "the query parameter is in points).")
+    resamples = serializers.IntegerField(help_text="Resamples of the seat-swapped pairs.")
+    played_share = serializers.FloatField(help_text="A deck counts as played from this share.")
+    matchup_half_width = serializers.FloatField(
+        help_text="Median half-width of a matchup's 95 % interval: what the games can resolve.")
+    sentence = serializers.CharField(help_text="The reading in plain words, in the language of "
+                                               "Accept-Language.")
+
+
 class ResultsSerializer(serializers.Serializer):
     final = serializers.BooleanField(help_text="False while the run is still playing.")
     matchups = MatchupResultSerializer(many=True)
@@ -300,6 +334,10 @@ class ResultsSerializer(serializers.Serializer):
         help_text="Gauntlet and round-robin: matrix[i][j] is deck i's win rate against deck j.")
     ranking = RankingSerializer(many=True, required=False)
     balance = BalanceSerializer(required=False, allow_null=True)
+    meta = MetaSerializer(allow_null=True, help_text=(
+        "The meta of a finished round-robin (null for a match, a gauntlet — no whole field — "
+        "or a run still playing): field rates, the Nash and ε-equilibria and their "
+        "uncertainty over resampled seat-swapped pairs."))
     what_if = WhatIfSerializer(allow_null=True)
 
 

@@ -11,6 +11,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -20,8 +22,9 @@ from decks.throttles import client_key, hit
 from simulations import charts
 from simulations.apis import NOT_OWNER, SAME_RUN_TWICE, submit_limit
 from simulations.comparison import compare_runs
-from simulations.forms import SimulationForm
-from simulations.models import SampleGame, SimulationRun
+from simulations.forms import MetaForm, SimulationForm
+from simulations.meta_view import meta_context
+from simulations.models import RunKind, SampleGame, SimulationRun
 from simulations.reaper import reap_soon
 from simulations.replays import board, seats
 from simulations.results import run_results
@@ -154,25 +157,54 @@ def _result_charts(results: dict) -> None:
                                                             opponent=row["opponent"]))
 
 
+def balance_search_url(run: SimulationRun) -> str | None:
+    """The balance search form with this run's field and agent filled in, aiming at a healthy
+    meta (``objective=meta``); None when a deck came from a card set file (no deck on the site
+    to name)."""
+    specs = []
+    for deck in run.decks:
+        if deck.get("uid"):
+            specs.append(deck["uid"])
+        elif str(deck.get("source", "")).startswith("starter"):
+            specs.append(f"starter:{deck['name']}")
+        else:
+            return None
+    query = [("decks", spec) for spec in specs]
+    if run.agent_a == run.agent_b:
+        query.append(("agent", run.agent_a))
+    query.append(("objective", "meta"))
+    return f"{reverse('balance:new')}?{urlencode(query)}"
+
+
 @require_GET
 def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
+    """A run's page; a finished round-robin's results include the meta for ``?epsilon=``
+    (points of win rate; a bad value is the ε form's error, answered 400)."""
     run = _run(request, uid)
     progress = run_progress(run)
     context = {"run": run, "is_owner": run_is_owner(run=run, user=request.user),
                "progress": progress, "seconds_left": run_seconds_left(run, progress),
                "decks": _deck_rows(run)}
+    status = 200
     if run.is_active:
         reap_soon()
     else:
-        results = run_results(run)
+        meta_form = MetaForm.from_query(request.GET)
+        results = run_results(run, epsilon=meta_form.share())
         _result_charts(results)
         context["results"] = results
+        if results["meta"] is not None:
+            context["meta_view"] = meta_context(
+                results["meta"], epsilon_form=meta_form,
+                balance_url=balance_search_url(run) if request.user.is_authenticated else None)
+            status = 400 if meta_form.errors else 200
+        context["no_meta"] = run.kind == RunKind.GAUNTLET
         context["samples"] = list(enumerate(run_samples(run), start=1))
         if request.user.is_authenticated and run.status in ("done", "failed"):
             context["what_if_form"] = _what_if_form(run)
     context["what_ifs"] = list(run.what_ifs.filter(
         pk__in=runs_listed(request.user).values("pk")).order_by("-created_at")[:10])
-    return render(request, "simulations/detail.html", context)
+    return render(request, "simulations/detail.html", context, status=status)
 
 
 def _deck_rows(run: SimulationRun) -> list[dict]:

@@ -141,6 +141,21 @@ def test_the_main_pages_have_no_english_words_in_chinese(client, site):
                                    for url, words in problems.items())
 
 
+def test_the_meta_view_of_a_round_robin_has_no_english_words_in_chinese(client, site):
+    """The meta section: its sentences, table, notes, ε form, charts (their text alternatives
+    too) and the "Balance this field" button."""
+    run = simulation_request(user=site["run"].owner, kind="round_robin",
+                             deck_specs=[site["deck"].uid, DAWN, DUSK], games=6,
+                             agent_a="greedy", agent_b="greedy", seed=3, chunk_size=6)
+    play_all(run)
+    for query in ("", "?epsilon=1", "?epsilon=bad"):
+        page = client.get(run.get_absolute_url() + query, **ZH).content.decode()
+        section = re.search(r'<section[^>]*data-testid="meta">.*?</section>', page, re.S)
+        assert section, query
+        assert "纳什均衡" in section.group(0) and "平衡这组卡组" in section.group(0)
+        assert english_words(section.group(0)) == [], query
+
+
 def test_the_account_pages_and_the_404_page_are_chinese(client, catalogue):  # noqa: F811
     for url, status in (("/accounts/login/", 200), ("/accounts/signup/", 200),
                         ("/no-such-page/", 404)):

@@ -18,6 +18,14 @@ register.filter("pct", pct)   # one way to show a rate on every page (cards' pag
 
 
 @register.filter
+def whole_pct(value) -> str:
+    """0.53 → "53 %" (a share or a limit, in whole percent); None → "—"."""
+    if value is None or value == "":
+        return "—"
+    return _("{number} %").format(number=round(float(value) * 100))
+
+
+@register.filter
 def signed_pct(value) -> str:
     """0.031 → "+3.1 pts" (a change between two rates, in percentage points)."""
     if value is None:

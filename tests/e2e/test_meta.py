@@ -1,0 +1,114 @@
+"""The meta view of a round-robin in a real browser (Debian's headless Chromium driven by
+Playwright), in English and in Chinese, at desktop (1280 px) and phone (390 px) width: every
+text of its charts is inside the chart's box and no two of them overlap. Screenshots go to
+artifacts/meta-*.png for a human to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import ARTIFACTS, CHROMIUM
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="Debian's chromium is not installed")
+
+SLACK = 0.5   # px: boxes that touch are not overlapping
+
+# Every <text> of every chart in the meta section: its box, and its chart's box.
+CHART_TEXTS = """section => [...section.querySelectorAll('svg.chart')].map(svg => {
+    const box = svg.getBoundingClientRect();
+    return {box: [box.left, box.top, box.right, box.bottom],
+            texts: [...svg.querySelectorAll('text')].map(t => {
+                const r = t.getBoundingClientRect();
+                return {label: t.firstChild ? t.firstChild.textContent : '',
+                        box: [r.left, r.top, r.right, r.bottom]};
+            })};
+})"""
+
+
+@pytest.fixture
+def round_robin(live_server, transactional_db):
+    """A public round-robin of four decks — two saved ones with long names, English and
+    Chinese, and the test set's two starter decks — played by the service a worker calls."""
+    from django.contrib.auth import get_user_model
+
+    from cards.services import card_set_import
+    from decks.drafts import Draft
+    from decks.services import deck_create
+    from rules.cardset import TEST_SET
+    from simulations.services import simulation_request
+    from tests.simulations.helpers import DAWN, DUSK, LEGAL_CARDS, play_all
+
+    card_set_import(source=TEST_SET)
+    user = get_user_model().objects.create_user("tess", password="a-Long-passphrase-42")
+    long_names = ("Tess's Endless Crusade of the Burning Dawn Above the Sea",
+                  "晨曦十字军的漫长远征与燃烧之海的火焰卡组")
+    decks = [deck_create(owner=user, draft=Draft(name=name, hero="T-H01",
+                                                 cards=dict(LEGAL_CARDS), visibility="public"))
+             for name in long_names]
+    run = simulation_request(user=user, kind="round_robin",
+                             deck_specs=[decks[0].uid, decks[1].uid, DAWN, DUSK], games=16,
+                             agent_a="greedy", agent_b="greedy", seed=3, chunk_size=8,
+                             is_public=True)
+    play_all(run)
+    return f"{live_server.url}{run.get_absolute_url()}"
+
+
+def layout_problems(charts: list[dict]) -> list[str]:
+    found = []
+    for n, chart in enumerate(charts):
+        left, top, right, bottom = chart["box"]
+        texts = chart["texts"]
+        for text in texts:
+            x0, y0, x1, y1 = text["box"]
+            if x0 < left - SLACK or y0 < top - SLACK or x1 > right + SLACK \
+                    or y1 > bottom + SLACK:
+                found.append(f"chart {n}: {text['label']!r} {text['box']} is clipped by "
+                             f"{chart['box']}")
+        for i, one in enumerate(texts):
+            for other in texts[i + 1:]:
+                a, b = one["box"], other["box"]
+                wide = min(a[2], b[2]) - max(a[0], b[0])
+                high = min(a[3], b[3]) - max(a[1], b[1])
+                if wide > SLACK and high > SLACK:
+                    found.append(f"chart {n}: {one['label']!r} {a} overlaps "
+                                 f"{other['label']!r} {b}")
+    return found
+
+
+@pytest.mark.parametrize("locale,heading", [("en-GB", "Meta: is this field healthy?"),
+                                            ("zh-CN", "环境：这组卡组是否健康？")])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_meta_charts_fit_and_keep_their_labels_apart(browser, round_robin, locale, heading,
+                                                        width):
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": 900},
+                                  is_mobile=width < 500)
+    page = context.new_page()
+    page.goto(round_robin)
+    section = page.get_by_test_id("meta")
+    assert section.locator("h2").inner_text() == heading
+    charts = section.evaluate(CHART_TEXTS)
+    assert len(charts) == 2 and all(len(c["texts"]) > 8 for c in charts), charts
+    assert not layout_problems(charts), "\n".join(layout_problems(charts))
+    # Both charts are on screen at a readable size: as wide as the section allows, not more.
+    section_box = section.bounding_box()
+    for chart in charts:
+        left, _, right, _ = chart["box"]
+        assert section_box["x"] - SLACK <= left and right <= section_box["x"] + \
+            section_box["width"] + SLACK
+    ARTIFACTS.mkdir(exist_ok=True)
+    section.screenshot(path=str(ARTIFACTS / f"meta-{locale[:2]}-{width}.png"))
+    context.close()
+
+
+def test_the_check_finds_overlaps_and_clipping():
+    """The check itself, on boxes made to fail it."""
+    chart = {"box": [0, 0, 100, 50], "texts": [
+        {"label": "a", "box": [10, 10, 40, 20]}, {"label": "b", "box": [30, 15, 60, 25]},
+        {"label": "c", "box": [90, 30, 120, 40]}, {"label": "d", "box": [60, 30, 89.8, 40]}]}
+    found = layout_problems([chart])
+    assert len(found) == 2
+    assert "'c'" in found[0] and "clipped" in found[0]
+    assert "'a'" in found[1] and "'b'" in found[1] and "overlaps" in found[1]
