@@ -6,6 +6,7 @@ Views only translate HTTP to services and selectors; another user's private sear
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -14,8 +15,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from balance.charts import front_chart
 from balance.forms import BalanceSearchForm
+from balance.front import front_context
 from balance.models import BalanceJob
 from balance.reaper import reap_soon
 from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
@@ -37,9 +38,6 @@ NO_SEARCH = gettext_lazy("No balance search here.")
 NO_CANDIDATE = gettext_lazy("No such candidate.")
 NOT_OWNER = gettext_lazy("Only its owner can cancel a search.")
 CANCELLED = gettext_lazy("The search was cancelled.")
-UNPATCHED = gettext_lazy("unpatched")
-POINT = gettext_lazy("{changes} changes: ±{distance} %")
-FRONT_TITLE = gettext_lazy("Pareto front: changes against the worst matchup")
 
 
 def _job(request: HttpRequest, uid: str) -> BalanceJob:
@@ -58,9 +56,22 @@ def job_list(request: HttpRequest) -> HttpResponse:
     return render(request, "balance/list.html", {"page": page, "mine": mine})
 
 
+def query_initial(query, form_class: type[forms.Form]) -> dict:
+    """Initial values of a form's own fields from the query string, so other pages can link to
+    a filled-in form (a run's meta view: ``?decks=…&decks=…&agent=greedy&objective=meta``);
+    anything else in the query is left alone."""
+    initial = {}
+    for name, field in form_class.base_fields.items():
+        if name in query:
+            many = isinstance(field, forms.MultipleChoiceField)
+            initial[name] = query.getlist(name) if many else query.get(name)
+    return initial
+
+
 @login_required
 def job_new(request: HttpRequest) -> HttpResponse:
-    form = BalanceSearchForm(request.POST or None, user=request.user)
+    form = BalanceSearchForm(request.POST or None, user=request.user,
+                             initial=query_initial(request.GET, BalanceSearchForm))
     if request.method == "POST" and form.is_valid():
         if not SubmitThrottle().allow_request(request, None):
             form.add_error(None, THROTTLED)
@@ -75,26 +86,6 @@ def job_new(request: HttpRequest) -> HttpResponse:
     return render(request, "balance/new.html", {"form": form}, status=status)
 
 
-def _front(job: BalanceJob) -> dict | None:
-    result = job.result
-    if not result:
-        return None
-    best = result.get("best") or {}
-    rows = [{**row, "index": i, "is_best": row.get("moves") == best.get("moves")}
-            for i, row in enumerate(result.get("front") or [])]
-    points = [{"changes": r["changes"], "worst_distance": r["worst_distance"],
-               "best": r["is_best"],
-               "label": POINT.format(changes=r["changes"],
-                                     distance=f"{r['worst_distance'] * 100:.1f}")}
-              for r in rows]
-    points.append({"changes": 0, "worst_distance": result["baseline"]["worst_distance"],
-                   "best": False, "label": str(UNPATCHED)})
-    chart = front_chart(points, band_half=(job.band_high - job.band_low) / 2,
-                        max_changes=job.max_changes,
-                        title=str(FRONT_TITLE))
-    return {"rows": rows, "chart": chart, "baseline": result["baseline"], "best": best}
-
-
 @require_GET
 def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
     job = _job(request, uid)
@@ -104,7 +95,7 @@ def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
         "job": job, "title": search_title(job),
         "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f))
                                                         for f in job.fields or []),
-        "progress": job_progress(job), "front": _front(job),
+        "progress": job_progress(job), "front": front_context(job),
         "is_owner": job_is_owner(job=job, user=request.user)})
 
 
