@@ -49,7 +49,12 @@ class Scored:
     @property
     def rank(self) -> tuple[float, float, int, int, Candidate]:
         """What the search minimises: every matchup inside the aim first (the sum of squared
-        excesses sees every matchup, where the worst alone sees one), then the worst."""
+        excesses sees every matchup, where the worst alone sees one), then the worst. Meta:
+        every figure inside its aim, then the fewest changes, then the worst field win rate —
+        once a patch meets the aims, more changes would only fit the search's own games."""
+        if self.meta is not None:
+            return (round(self.excess, 9), len(self.moves), self.worst,
+                    candidate_size(self.moves), self.moves)
         return (round(self.excess, 9), self.worst, len(self.moves), candidate_size(self.moves),
                 self.moves)
 
@@ -156,13 +161,13 @@ def meta_of(tallies: Mapping[Matchup, Tally], decks: int, epsilon: float,
 
 def pareto(scored: Sequence[Scored], goal: Goal | None = None) -> list[Scored]:
     """The non-dominated candidates among those played the most games, best worst first (meta:
-    best excess, then worst, first)."""
+    a candidate with more changes only when its excess is smaller; best first)."""
     top = max((s.games for s in scored), default=0)
     pool = sorted((s for s in scored if s.games == top), key=lambda s: (s.changes, s.rank))
     front: list[Scored] = []
     meta = goal is not None and goal.is_meta
     for s in pool:
-        if not front or (s.rank[:2] < front[-1].rank[:2] if meta else s.worst < front[-1].worst):
+        if not front or (s.rank[0] < front[-1].rank[0] if meta else s.worst < front[-1].worst):
             front.append(s)
     if meta:
         return sorted(front, key=lambda s: s.rank)

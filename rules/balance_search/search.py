@@ -77,6 +77,8 @@ SCREEN_SHARE = 0.3              # of the game budget, at most, for screening
 PATIENCE = 2                    # rounds without a better anchor before the search stops
 VERIFY_FRONT = 4                # front members re-verified, best first
 RESCREEN_SHARE = 0.5            # of the budget left, at most, for one re-screening
+META_TOP_SHARE = 20             # meta: the last rung, one candidate in this many of the budget
+META_MIN_TOP = 8                # meta: blocks a matchup at the last rung, however small the budget
 MIN_SCREEN_CARDS = 3            # meta: key cards a deck screened however small the budget
 
 Progress = Callable[[dict[str, Any]], None]
@@ -148,9 +150,14 @@ class _State:
 
 def scaled(problem: Problem) -> Problem:
     """The racing rungs and baseline a budget affords: the last rung is played by about one
-    candidate in forty of the budget's games (at most 800 games, ``RUNGS``)."""
+    candidate in forty of the budget's games (at most 800 games, ``RUNGS``). Meta: one in
+    twenty, and at least 400 games — a deck's field win rate is measured on all its matchups,
+    and a search that picks the best of hundreds of candidates on fewer games picks luck."""
     matchups = len(problem.field.decks) * (len(problem.field.decks) - 1) // 2
-    top = max(1, min(RUNGS[-1], problem.budget_games // (matchups * BLOCK * 40)))
+    share = META_TOP_SHARE if problem.objective == "meta" else 40
+    top = max(1, min(RUNGS[-1], problem.budget_games // (matchups * BLOCK * share)))
+    if problem.objective == "meta":
+        top = max(top, META_MIN_TOP)
     top = 1 << (top.bit_length() - 1)
     rungs = problem.rungs or tuple(r for r in RUNGS if r <= top) or (1,)
     base = problem.base_blocks or max(2, min(BASE_BLOCKS, top))
