@@ -41,9 +41,27 @@ class SearchInputSerializer(serializers.Serializer):
         help_text='The field: saved decks\' ids or "starter:<name>".')
     agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
                                     help_text=agent_help())
+    objective = serializers.ChoiceField(
+        choices=["meta", "band"], default="meta",
+        help_text="meta: every deck's field win rate in field_band, every matchup in "
+                  "matchup_band and every deck at least min_share of the maximum-entropy "
+                  "ε-equilibrium; band: every matchup in band.")
     band = serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2,
                                  default=[0.45, 0.55],
-                                 help_text="Win-rate band [low, high], e.g. [0.45, 0.55].")
+                                 help_text="The band objective's win-rate band [low, high], "
+                                           "e.g. [0.45, 0.55].")
+    field_band = serializers.ListField(
+        child=serializers.FloatField(), min_length=2, max_length=2, default=[0.47, 0.53],
+        help_text="meta: each deck's win rate against the field in [low, high].")
+    matchup_band = serializers.ListField(
+        child=serializers.FloatField(), min_length=2, max_length=2, default=[0.30, 0.70],
+        help_text="meta: every matchup's win rate in [low, high]; holds the field band.")
+    epsilon = serializers.FloatField(
+        default=0.005, help_text="meta: win rate a deck may give up in the ε-equilibrium, "
+                                 "from 0 up to 0.5 (0.005: half a point).")
+    min_share = serializers.FloatField(
+        default=0.05, help_text="meta: each deck's smallest share of the ε-equilibrium, from "
+                                "0 to 1 ÷ the number of decks.")
     max_changes = serializers.IntegerField(default=6)
     budget_games = serializers.IntegerField(default=300_000,
                                             help_text="Games the search may play.")
@@ -63,18 +81,27 @@ class SearchSerializer(serializers.ModelSerializer):
     status = serializers.CharField(read_only=True,
                                    help_text="queued, running, done, failed or cancelled")
     band = serializers.SerializerMethodField()
+    field_band = serializers.SerializerMethodField()
+    matchup_band = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
     url = serializers.CharField(source="get_absolute_url", read_only=True)
 
     class Meta:
         model = BalanceJob
-        fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "band",
+        fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "objective",
+                  "band", "field_band", "matchup_band", "epsilon", "min_share",
                   "max_changes", "fields", "allowed_cards", "budget_games", "verify_games",
                   "seed", "decks", "games_played", "progress", "result", "created_at",
                   "started_at", "finished_at", "url"]
 
     def get_band(self, job) -> list[float]:
         return [job.band_low, job.band_high]
+
+    def get_field_band(self, job) -> list[float]:
+        return [job.field_band_low, job.field_band_high]
+
+    def get_matchup_band(self, job) -> list[float]:
+        return [job.matchup_band_low, job.matchup_band_high]
 
     def get_progress(self, job) -> dict:
         p = job_progress(job)
@@ -84,9 +111,9 @@ class SearchSerializer(serializers.ModelSerializer):
 
 class SearchListSerializer(SearchSerializer):
     class Meta(SearchSerializer.Meta):
-        fields = ["uid", "label", "owner", "is_public", "status", "agent", "band",
-                  "max_changes", "budget_games", "games_played", "progress", "created_at",
-                  "finished_at", "url"]
+        fields = ["uid", "label", "owner", "is_public", "status", "agent", "objective", "band",
+                  "field_band", "matchup_band", "max_changes", "budget_games", "games_played",
+                  "progress", "created_at", "finished_at", "url"]
 
 
 def job_or_404(request, uid: str, *, kind: str = JobKind.BALANCE,
@@ -134,7 +161,10 @@ class SearchListCreateApi(generics.GenericAPIView):
                 band=(d["band"][0], d["band"][1]), max_changes=d["max_changes"],
                 budget_games=d["budget_games"], verify_games=d["verify_games"],
                 fields=d["fields"], allowed_cards=d.get("allowed_cards"), seed=d.get("seed"),
-                is_public=d["public"])
+                is_public=d["public"], objective=d["objective"],
+                field_band=(d["field_band"][0], d["field_band"][1]),
+                matchup_band=(d["matchup_band"][0], d["matchup_band"][1]),
+                epsilon=d["epsilon"], min_share=d["min_share"])
         except BalanceInputError as exc:
             raise invalid_input(exc) from None
         return Response(SearchSerializer(job).data, status=status.HTTP_201_CREATED)

@@ -1,5 +1,6 @@
 """The Pareto front as an inline SVG (server-drawn, no JavaScript): changes against the worst
-matchup's distance from 50 %, with the band's edge as a line."""
+figure's distance from 50 % (a matchup's, or under the meta objective a deck's field win
+rate's), with the band's edge as a line."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ W, H, LEFT, BOTTOM, TOP, RIGHT = 480, 260, 56, 40, 16, 16
 
 
 def front_chart(points: Sequence[dict[str, Any]], *, band_half: float, max_changes: int,
-                title: str) -> SafeString:
-    """``points``: {changes, worst_distance, label, best} — one marker each."""
+                title: str, axis: str | None = None) -> SafeString:
+    """``points``: {changes, worst_distance, label, best} — one marker each; ``axis``: what
+    the distance measures (the worst matchup's, or the worst field win rate's, from 50 %)."""
     top = max([band_half * 2, *(p["worst_distance"] for p in points)] or [0.25])
     top = max(0.05, min(0.5, top * 1.1))
 
@@ -51,4 +53,4 @@ def front_chart(points: Sequence[dict[str, Any]], *, band_half: float, max_chang
         bt=round(y(band_half), 1) - 4, path=path, marks=marks, tx=ticks_x, ty=ticks_y,
         cx=(LEFT + W - RIGHT) // 2, h2=H - 6, cy=(TOP + H - BOTTOM) // 2,
         edge=gettext("band edge"), changes=gettext("changes"),
-        distance=gettext("worst distance from 50 %"))
+        distance=axis or gettext("worst distance from 50 %"))

@@ -14,22 +14,26 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from balance.cli_report import progress_line, report_text
 from rules.balance_search import (
     BLOCK,
     EvalTask,
     Evaluator,
     Field,
     Problem,
-    SearchResult,
     SearchSpace,
     SpaceError,
 )
 from rules.balance_search.evaluate import matchup_seed
 from rules.balance_search.memo import field_matchups
+from rules.balance_search.objective import Goal, GoalError
 from rules.balance_search.search import VERIFY_FRONT
-from rules.patches import patch_diff
 
 BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
+BAD_RANGE = "{option}: give two percentages LOW-HIGH, e.g. {example} (got {value})."
+OPTION_OF = {"objective": "--objective", "band": "--band", "field_band": "--field-band",
+             "matchup_band": "--matchup-band", "epsilon": "--epsilon",
+             "min_share": "--min-share", "decks": "--decks"}
 BAD_MAX_CHANGES = "--max-changes: give a whole number from 1 to 20 (got {value})."
 BAD_BUDGET = "--budget-minutes: give a positive number of minutes (got {value})."
 FEW_DECKS = "--decks: a field needs at least two decks (got {count})."
@@ -41,19 +45,45 @@ class OptionError(ValueError):
 
 
 def parse_band(text: str) -> tuple[float, float]:
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*", text or "")
-    if not match:
-        raise OptionError(BAD_BAND.format(value=text))
-    low, high = float(match[1]) / 100, float(match[2]) / 100
+    low, high = parse_range(text, BAD_BAND.format(value=text))
     if not 0 <= low < 0.5 < high <= 1:
         raise OptionError(BAD_BAND.format(value=text))
     return low, high
+
+
+def parse_range(text: str, message: str) -> tuple[float, float]:
+    """Two percentages LOW-HIGH as fractions (whether they make sense is the goal's to say)."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*", text or "")
+    if not match:
+        raise OptionError(message)
+    return float(match[1]) / 100, float(match[2]) / 100
+
+
+def parse_goal(opts: dict[str, Any], decks: int) -> Goal:
+    """The objective the options describe, checked for a field of ``decks`` decks."""
+    objective = opts.get("objective") or "meta"
+    band = parse_band(opts.get("band") or "45-55")
+    field_band = parse_range(opts.get("field_band") or "47-53", BAD_RANGE.format(
+        option="--field-band", example="47-53", value=opts.get("field_band")))
+    matchup_band = parse_range(opts.get("matchup_band") or "30-70", BAD_RANGE.format(
+        option="--matchup-band", example="30-70", value=opts.get("matchup_band")))
+    epsilon = opts.get("epsilon")
+    min_share = opts.get("min_share")
+    goal = Goal(objective, band, field_band, matchup_band,
+                0.005 if epsilon is None else float(epsilon),
+                0.05 if min_share is None else float(min_share) / 100)
+    try:
+        goal.check(decks)
+    except GoalError as exc:
+        raise OptionError(f"{OPTION_OF.get(exc.field, exc.field)}: {exc.message}") from None
+    return goal
 
 
 def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
     """The search the options describe; OptionError or SpaceError says what to fix."""
     if len(field.decks) < 2:
         raise OptionError(FEW_DECKS.format(count=len(field.decks)))
+    goal = parse_goal(opts, len(field.decks))
     if not 1 <= opts["max_changes"] <= 20:
         raise OptionError(BAD_MAX_CHANGES.format(value=opts["max_changes"]))
     if opts["verify_games"] < 100:
@@ -65,10 +95,12 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
     only = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()] or None
     space = SearchSpace.for_decks(field.decks, field.cards, only=only, fields=fields,
                                   spread=opts.get("spread") or 2)
-    return Problem(field=field, space=space, band=parse_band(opts["band"]),
+    return Problem(field=field, space=space, band=goal.band,
                    max_changes=opts["max_changes"], seed=opts["seed"],
                    budget_games=opts.get("budget_games") or 10_000_000,
-                   verify_games=opts["verify_games"])
+                   verify_games=opts["verify_games"], objective=goal.kind,
+                   field_band=goal.field_band, matchup_band=goal.matchup_band,
+                   epsilon=goal.epsilon, min_share=goal.min_share)
 
 
 class Clock:
@@ -102,70 +134,6 @@ def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) ->
     matchups = len(field_matchups(len(problem.field.decks)))
     verify = (1 + VERIFY_FRONT) * matchups * problem.verify_games
     return max(int(rate * minutes * 60 * 0.9) - verify, 20 * BLOCK * matchups), rate
-
-
-def progress_line(clock: Clock, event: dict[str, Any]) -> str:
-    clock.games = max(clock.games, event["games"])
-    phase = event["phase"]
-    detail = {
-        "baseline": lambda: f"unpatched field: worst {_pct(event['baseline']['worst_distance'])}"
-                            f" from 50 %, {event['baseline']['outside']} outside the band",
-        "screening": lambda: f"{event.get('screened', 0)}/{event['moves']} single changes",
-        "racing": lambda: f"round {event['round']}: {event['candidates']} candidates at "
-                          f"{event['rung_games']} games a matchup",
-        "verifying": lambda: f"{event['candidates']} patches (the unpatched field included) at "
-                             f"{event['games_each']} games a matchup on fresh seeds",
-        "done": lambda: "verified",
-    }[phase]()
-    best = event.get("best")
-    shown = (f" | best: {best['changes']} changes, worst {_pct(best['worst_distance'])}, "
-             f"{best['outside']} outside" if best else "")
-    return (f"[{clock.elapsed:6.0f} s] {phase:<9} {detail} | {event['games']:,} games"
-            f"{shown}")
-
-
-def _pct(distance: float) -> str:
-    return f"±{distance * 100:.1f} %"
-
-
-def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
-                out: str | None, elapsed: float) -> str:
-    low, high = problem.band
-    lines = [f"Balance search over {len(names)} decks ({problem.field.agent} agent), band "
-             f"{low * 100:g}-{high * 100:g} %, at most {problem.max_changes} changes.",
-             f"Searched {result.games_searched:,} games ({result.evaluations} candidate "
-             f"evaluations, {result.moves_screened} single changes screened); verified "
-             f"{result.games_verified:,} games on fresh seeds; {elapsed:.0f} s wall time.", "",
-             "Pareto front (verified, "
-             f"{problem.verify_games:,} games a matchup):",
-             f"  {'changes':>7}  {'size':>4}  {'worst':>7}  {'outside':>7}"]
-    for s in [result.baseline, *result.front]:
-        lines.append(f"  {s.changes:>7}  {sum(m.size for m in s.moves):>4}  "
-                     f"{_pct(s.worst):>7}  {s.outside:>7}"
-                     + ("   (unpatched)" if not s.moves else ""))
-    best = result.best
-    if best is None:
-        lines.append("\nNo candidate was verified.")
-        return "\n".join(lines)
-    lines += ["", f"Best verified patch: {best.changes} changes, worst matchup "
-                  f"{_pct(best.worst)} from 50 %, {best.outside} outside the band."]
-    unpatched = {code: card.to_dict() for code, card in problem.field.cards.items()}
-    lines += [f"  {row['text']} ({row['card']})"
-              for row in patch_diff(unpatched, best.patch())]
-    lines += ["", "Matchups (verified):"]
-    for row in best.matchup_rows(names):
-        lines.append(f"  {row['a']:>14} vs {row['b']:<14} {row['rate'] * 100:5.1f} %  "
-                     f"[{row['low'] * 100:4.1f}, {row['high'] * 100:4.1f}]")
-    if out:
-        lines += ["", f"Wrote {out}. Replay a verified matchup with:"]
-        a, b = field_matchups(len(names))[0]
-        seed = matchup_seed(problem.seed, a, b, fresh=1)
-        lines.append(f"  python manage.py simulate --deck-a \"{names[a]}\" --deck-b "
-                     f"\"{names[b]}\" --agent-a {problem.field.agent} --agent-b "
-                     f"{problem.field.agent} --games {problem.verify_games} --seed {seed} "
-                     f"--patch {out}")
-        lines.append("  (each matchup's seed is in the JSON report under \"replay\")")
-    return "\n".join(lines)
 
 
 def replay_commands(problem: Problem, names: Sequence[str], out: str) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from balance.models import Objective
 from balance.services import BalanceInputError
 from rules.agents import DEFAULT_AGENT
 from rules.balance_search.space import FIELDS
@@ -18,7 +19,14 @@ FIELD_CHOICES = [("cost", _("Cost (minions and items)")), ("attack", _("Attack (
                  ("attribute", _("Attribute"))]
 FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes": "max_changes",
             "budget_games": "budget_games", "verify_games": "verify_games", "fields": "fields",
-            "allowed_cards": "allowed_cards", "seed": "seed"}
+            "allowed_cards": "allowed_cards", "seed": "seed", "objective": "objective",
+            "field_band": "field_band_low", "matchup_band": "matchup_band_low",
+            "epsilon": "epsilon", "min_share": "min_share"}
+OBJECTIVE_HELP = _(
+    "A healthy meta: every deck's win rate against the field in the field band, every matchup "
+    "in the matchup band, and a field that adapts (the ε-equilibrium) still playing every deck "
+    "at least the minimum share. Every matchup in a band: every matchup near 50 %, which a "
+    "rock-paper-scissors field rarely reaches in a few changes.")
 assert [code for code, _ in FIELD_CHOICES] == list(FIELDS)
 
 
@@ -27,8 +35,30 @@ class BalanceSearchForm(forms.Form):
         label=_("Field"), widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
         help_text=_("Every pair of these decks is a matchup the search brings into the band."))
     agent = forms.ChoiceField(label=_("Agent"), choices=agent_menu, initial=DEFAULT_AGENT)
+    objective = forms.ChoiceField(label=_("Objective"), choices=Objective.choices,
+                                  initial=Objective.META, widget=forms.RadioSelect,
+                                  help_text=OBJECTIVE_HELP)
+    field_band_low = forms.FloatField(label=_("Field win rate from (%)"), initial=47,
+                                      min_value=0, max_value=100)
+    field_band_high = forms.FloatField(
+        label=_("Field win rate to (%)"), initial=53, min_value=0, max_value=100,
+        help_text=_("A healthy meta: each deck's win rate against the rest of the field."))
+    matchup_band_low = forms.FloatField(label=_("Every matchup from (%)"), initial=30,
+                                        min_value=0, max_value=100)
+    matchup_band_high = forms.FloatField(
+        label=_("Every matchup to (%)"), initial=70, min_value=0, max_value=100,
+        help_text=_("A healthy meta: polarised matchups are fine within these bounds."))
+    epsilon = forms.FloatField(
+        label=_("ε (win rate a deck may give up)"), initial=0.005, min_value=0,
+        help_text=_("A healthy meta: the ε-equilibrium is the most even mix of decks against "
+                    "which no deck wins more than ε above even (0.005: half a point)."))
+    min_share = forms.FloatField(
+        label=_("Smallest share of each deck (%)"), initial=5, min_value=0, max_value=100,
+        help_text=_("A healthy meta: every deck's share of the ε-equilibrium."))
     band_low = forms.FloatField(label=_("Band from (%)"), initial=45, min_value=0, max_value=50)
-    band_high = forms.FloatField(label=_("Band to (%)"), initial=55, min_value=50, max_value=100)
+    band_high = forms.FloatField(
+        label=_("Band to (%)"), initial=55, min_value=50, max_value=100,
+        help_text=_("Every matchup in a band: the band each matchup's win rate must reach."))
     max_changes = forms.IntegerField(label=_("Most changes"), initial=6, min_value=1,
                                      max_value=12)
     fields = forms.MultipleChoiceField(
@@ -66,6 +96,11 @@ class BalanceSearchForm(forms.Form):
         data = self.cleaned_data
         cards = [c.strip() for c in (data.get("allowed_cards") or "").split(",") if c.strip()]
         return {"deck_specs": data["decks"], "agent": data["agent"],
+                "objective": data["objective"],
+                "field_band": (data["field_band_low"] / 100, data["field_band_high"] / 100),
+                "matchup_band": (data["matchup_band_low"] / 100,
+                                 data["matchup_band_high"] / 100),
+                "epsilon": data["epsilon"], "min_share": data["min_share"] / 100,
                 "band": (data["band_low"] / 100, data["band_high"] / 100),
                 "max_changes": data["max_changes"], "budget_games": data["budget_games"],
                 "verify_games": data["verify_games"], "fields": data["fields"],

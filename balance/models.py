@@ -42,6 +42,11 @@ class JobKind(models.TextChoices):
     TUNING = "tuning", gettext_lazy("Deck tuning")
 
 
+class Objective(models.TextChoices):
+    META = "meta", gettext_lazy("A healthy meta")
+    BAND = "band", gettext_lazy("Every matchup in a band")
+
+
 class BalanceJob(models.Model):
     uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
     kind = models.CharField(max_length=10, choices=JobKind.choices, default=JobKind.BALANCE,
@@ -57,6 +62,19 @@ class BalanceJob(models.Model):
     agent = models.CharField(max_length=20)
     band_low = models.FloatField(default=0.45)
     band_high = models.FloatField(default=0.55)
+    objective = models.CharField(
+        max_length=8, choices=Objective.choices, default=Objective.BAND,
+        help_text="band: every matchup in the band; meta: every deck's field win rate in the "
+                  "field band, every matchup in the matchup band, every deck at least "
+                  "min_share of the ε-equilibrium.")
+    field_band_low = models.FloatField(default=0.47)
+    field_band_high = models.FloatField(default=0.53)
+    matchup_band_low = models.FloatField(default=0.30)
+    matchup_band_high = models.FloatField(default=0.70)
+    epsilon = models.FloatField(default=0.005, help_text="Win rate a deck may give up in the "
+                                                         "ε-equilibrium (a share).")
+    min_share = models.FloatField(default=0.05, help_text="Each deck's smallest share of the "
+                                                          "ε-equilibrium (meta).")
     max_changes = models.PositiveSmallIntegerField(default=6)
     fields = models.JSONField(default=list, help_text='Fields that may change: ["cost", …]')
     allowed_cards = models.JSONField(null=True, blank=True,
@@ -110,6 +128,10 @@ class BalanceJob(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in ACTIVE_JOB_STATUSES
+
+    @property
+    def is_meta(self) -> bool:
+        return self.objective == Objective.META
 
     @property
     def deck_names(self) -> list[str]:

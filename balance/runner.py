@@ -176,7 +176,10 @@ def job_problem(job: BalanceJob) -> Problem:
                                   spread=job.spread)
     return Problem(field=field, space=space, band=(job.band_low, job.band_high),
                    max_changes=job.max_changes, seed=job.seed, budget_games=job.budget_games,
-                   verify_games=job.verify_games)
+                   verify_games=job.verify_games, objective=job.objective,
+                   field_band=(job.field_band_low, job.field_band_high),
+                   matchup_band=(job.matchup_band_low, job.matchup_band_high),
+                   epsilon=job.epsilon, min_share=job.min_share)
 
 
 def job_execute(*, job_id: int, claim: str, worker: str) -> str:

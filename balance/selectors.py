@@ -72,8 +72,9 @@ def job_progress(job: BalanceJob) -> JobProgress:
     an estimate of the time left at the rate this execution plays."""
     p = job.progress or {}
     games = int(p.get("games") or 0)
-    if job.kind == JobKind.TUNING:     # the unchanged deck and three suggestions, each opponent
-        verify = 4 * (len(job.decks) - 1) * job.verify_games
+    if job.kind == JobKind.TUNING:     # the unchanged deck and three suggestions, each opponent,
+        opponents = len(job.decks) - 1  # and the opponents' own pairings
+        verify = (4 * opponents + opponents * (opponents - 1) // 2) * job.verify_games
     else:
         matchups = len(job.decks) * (len(job.decks) - 1) // 2
         verify = 5 * matchups * job.verify_games

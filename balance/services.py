@@ -20,6 +20,7 @@ from balance.dispatch import send_job
 from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobStatus
 from rules.agents import make_agent
 from rules.balance_search import SearchSpace, SpaceError, space_moves
+from rules.balance_search.objective import Goal, GoalError
 from rules.balance_search.space import FIELDS
 from rules.patches import Patch, PatchError
 from simulations.models import RunKind, SimulationRun
@@ -37,6 +38,23 @@ MANY_DECKS = gettext_lazy("At most {limit} decks in one search.")
 SAME_DECK_TWICE = gettext_lazy("A deck can take part only once ({name}).")
 BAD_BAND = gettext_lazy(
     "The band must lie around 50 %: low below 50, high above (e.g. 45 and 55).")
+BAD_OBJECTIVE = gettext_lazy("Choose the objective: band or meta.")
+BAD_FIELD_BAND = gettext_lazy(
+    "The field band must lie around 50 %: low below 50, high above (e.g. 47 and 53).")
+BAD_MATCHUP_BAND = gettext_lazy(
+    "The matchup band must lie around 50 %: low below 50, high above (e.g. 30 and 70).")
+BAND_ORDER = gettext_lazy("The low end must lie below the high end (got {low}–{high} %).")
+BANDS_CONTRADICT = gettext_lazy(
+    "The field band ({low}–{high} %) must lie inside the matchup band ({mlow}–{mhigh} %): a "
+    "deck's field win rate is the mean of its matchups.")
+BAD_EPSILON = gettext_lazy(
+    "ε must lie from 0 up to (not including) 0.5: a share of win rate, e.g. 0.005 for half a "
+    "point.")
+BAD_MIN_SHARE = gettext_lazy(
+    "The minimum share must lie from 0 to {top} % (one deck in {decks}).")
+FEW_DECKS_META = gettext_lazy(
+    "The meta objective needs a field of at least three decks; with two, choose the band "
+    "objective.")
 BAD_MAX_CHANGES = gettext_lazy("Allow from 1 to 12 changes.")
 BAD_BUDGET = gettext_lazy("The budget is from {low:,} to {high:,} games.")
 BAD_VERIFY = gettext_lazy("Re-verify with 100 to 10,000 games a matchup.")
@@ -90,6 +108,34 @@ def _check_numbers(*, band: tuple[float, float], max_changes: int, budget_games:
         raise BalanceInputError(BAD_SEED.format(limit=MAX_SEED), "seed")
 
 
+def _check_goal(goal: Goal, decks: int) -> None:
+    """The goal's refusal (``rules.balance_search.objective``) in the reader's language, on
+    the input it names."""
+    try:
+        goal.check(decks)
+    except GoalError as exc:
+        raise BalanceInputError(_goal_message(exc, goal, decks), exc.field) from None
+
+
+def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
+    def pct(x: float) -> str:
+        return f"{x * 100:g}"
+
+    band = {"band": goal.band, "field_band": goal.field_band,
+            "matchup_band": goal.matchup_band}.get(exc.field)
+    if band is not None and band[0] >= band[1]:
+        return BAND_ORDER.format(low=pct(band[0]), high=pct(band[1]))
+    if exc.field == "field_band" and 0 <= band[0] < 0.5 < band[1] <= 1:
+        return BANDS_CONTRADICT.format(low=pct(band[0]), high=pct(band[1]),
+                                       mlow=pct(goal.matchup_band[0]),
+                                       mhigh=pct(goal.matchup_band[1]))
+    return {"objective": BAD_OBJECTIVE, "band": BAD_BAND, "field_band": BAD_FIELD_BAND,
+            "matchup_band": BAD_MATCHUP_BAND, "epsilon": BAD_EPSILON,
+            "decks": FEW_DECKS_META,
+            "min_share": BAD_MIN_SHARE.format(top=f"{100 / decks:.4g}", decks=decks),
+            }[exc.field]
+
+
 def _lock_user_and_check_cap(owner) -> None:
     get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
     count = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_JOB_STATUSES).count()
@@ -103,10 +149,18 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = "greedy
                         budget_games: int = 300_000, verify_games: int = 2_000,
                         fields: Sequence[str] = ("cost", "attack", "hp"),
                         allowed_cards: Sequence[str] | None = None, seed: int | None = None,
-                        is_public: bool = False) -> BalanceJob:
+                        is_public: bool = False, objective: str = "band",
+                        field_band: tuple[float, float] = (0.47, 0.53),
+                        matchup_band: tuple[float, float] = (0.30, 0.70),
+                        epsilon: float = 0.005, min_share: float = 0.05) -> BalanceJob:
     """Freeze the field, check every input and queue the search; BalanceInputError names the
-    input to fix."""
+    input to fix. ``objective`` band: every matchup in ``band``; meta: every deck's field win
+    rate in ``field_band``, every matchup in ``matchup_band`` and every deck at least
+    ``min_share`` of the ε-equilibrium (shares and win rates as fractions)."""
     decks = _frozen_decks(deck_specs, user)
+    goal = Goal(objective, tuple(band), tuple(field_band), tuple(matchup_band), epsilon,
+                min_share)
+    _check_goal(goal, len(decks))
     try:
         make_agent(agent)
     except ValueError as exc:
@@ -135,6 +189,9 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = "greedy
             label=str(LABEL.format(names=names))[:300], is_public=is_public, decks=decks,
             cards=dict(cards), card_data_version=catalogue_version(), agent=agent,
             band_low=band[0], band_high=band[1], max_changes=max_changes,
+            objective=objective, field_band_low=field_band[0], field_band_high=field_band[1],
+            matchup_band_low=matchup_band[0], matchup_band_high=matchup_band[1],
+            epsilon=epsilon, min_share=min_share,
             fields=list(fields), allowed_cards=list(allowed_cards) if allowed_cards else None,
             budget_games=budget_games, verify_games=verify_games, seed=seed,
             sent_at=timezone.now())

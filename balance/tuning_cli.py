@@ -107,12 +107,25 @@ def report_text(result: TuningResult, names: Sequence[str], problem: TuningProbl
                   f"[{gain['low'] * 100:+.1f}, {gain['high'] * 100:+.1f}], McNemar p = "
                   f"{gain['p_value']:.2g} ({gain['gained']} games gained, {gain['lost']} lost; "
                   f"search seeds: {s['search_rate'] * 100:.1f} %)"]
+        lines += share_lines(s.get("shares"))
         for m in s["matchups"]:
             lines.append(f"    vs {m['opponent']:<16} {m['before'] * 100:5.1f} % -> "
                          f"{m['after'] * 100:5.1f} %  ({m['change'] * 100:+.1f} "
                          f"[{m['low'] * 100:+.1f}, {m['high'] * 100:+.1f}], p = "
                          f"{m['p_value']:.2g})")
     return "\n".join(lines)
+
+
+def share_lines(shares: dict[str, Any] | None) -> list[str]:
+    """How a suggestion moves the deck's share of the field's equilibria (with two opponents
+    or more)."""
+    if not shares:
+        return []
+    nash, relaxed = shares["nash"], shares["relaxed"]
+    return [f"  share of the field's Nash equilibrium {nash['before'] * 100:.1f} % -> "
+            f"{nash['after'] * 100:.1f} %, of the ε-equilibrium (ε {shares['epsilon']:g}) "
+            f"{relaxed['before'] * 100:.1f} % -> {relaxed['after'] * 100:.1f} % (evenness "
+            f"{relaxed['entropy_before']:.2f} -> {relaxed['entropy_after']:.2f})"]
 
 
 def run_via_celery(command, opts: dict[str, Any]) -> None:

@@ -15,8 +15,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from balance.charts import front_chart
 from balance.forms import BalanceSearchForm
+from balance.front import front_context
 from balance.models import BalanceJob
 from balance.reaper import reap_soon
 from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
@@ -38,9 +38,6 @@ NO_SEARCH = gettext_lazy("No balance search here.")
 NO_CANDIDATE = gettext_lazy("No such candidate.")
 NOT_OWNER = gettext_lazy("Only its owner can cancel a search.")
 CANCELLED = gettext_lazy("The search was cancelled.")
-UNPATCHED = gettext_lazy("unpatched")
-POINT = gettext_lazy("{changes} changes: ±{distance} %")
-FRONT_TITLE = gettext_lazy("Pareto front: changes against the worst matchup")
 
 
 def _job(request: HttpRequest, uid: str) -> BalanceJob:
@@ -89,26 +86,6 @@ def job_new(request: HttpRequest) -> HttpResponse:
     return render(request, "balance/new.html", {"form": form}, status=status)
 
 
-def _front(job: BalanceJob) -> dict | None:
-    result = job.result
-    if not result:
-        return None
-    best = result.get("best") or {}
-    rows = [{**row, "index": i, "is_best": row.get("moves") == best.get("moves")}
-            for i, row in enumerate(result.get("front") or [])]
-    points = [{"changes": r["changes"], "worst_distance": r["worst_distance"],
-               "best": r["is_best"],
-               "label": POINT.format(changes=r["changes"],
-                                     distance=f"{r['worst_distance'] * 100:.1f}")}
-              for r in rows]
-    points.append({"changes": 0, "worst_distance": result["baseline"]["worst_distance"],
-                   "best": False, "label": str(UNPATCHED)})
-    chart = front_chart(points, band_half=(job.band_high - job.band_low) / 2,
-                        max_changes=job.max_changes,
-                        title=str(FRONT_TITLE))
-    return {"rows": rows, "chart": chart, "baseline": result["baseline"], "best": best}
-
-
 @require_GET
 def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
     job = _job(request, uid)
@@ -118,7 +95,7 @@ def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
         "job": job, "title": search_title(job),
         "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f))
                                                         for f in job.fields or []),
-        "progress": job_progress(job), "front": _front(job),
+        "progress": job_progress(job), "front": front_context(job),
         "is_owner": job_is_owner(job=job, user=request.user)})
 
 

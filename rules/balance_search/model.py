@@ -7,6 +7,13 @@ adding the effects of the moves it adds and subtracting those of the moves it dr
 search walks edits (add a move, drop one, change one's value) from the anchor and proposes the
 candidates whose predicted matchups lie nearest the band, for the racing to play for real.
 
+The meta objective (``objective``) predicts from the matchups each deck's field win rate (the
+mean of its matchup win rates) and the matchup range, cheaply, for every candidate the beam
+sees; the predicted ε-equilibrium's smallest share (a small convex programme, milliseconds) is
+added for the candidates that could still rank among those kept (``_best``: the cheap excess is
+a lower bound of the full one, so candidates are refined in the cheap order until no unrefined
+one can beat the ones kept).
+
 Invariant: deterministic — ties are broken by the candidates' sorted moves.
 """
 
@@ -16,13 +23,17 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rules.balance_search.objective import Goal, meta_excess, meta_figures, share_excess
 from rules.balance_search.result import excess_of
 from rules.balance_search.space import Candidate, Move, candidate_size
+from rules.meta import payoff_matrix, relaxed_equilibrium
 
 Matchup = tuple[int, int]
 Effects = Mapping[Move, Mapping[Matchup, float]]
 
-CHANGE_PENALTY = 0.0002   # a change must buy this much excess to be worth it
+CHANGE_PENALTY = 0.0002        # a change must buy this much excess to be worth it
+META_CHANGE_PENALTY = 0.00002  # ... under the meta objective (field rates move less)
+REFINE_CAP = 240               # equilibria solved at most per choice of the best predictions
 
 
 def sigmoid(x: float) -> float:
@@ -33,20 +44,25 @@ def sigmoid(x: float) -> float:
 class Prediction:
     moves: Candidate
     logits: tuple[float, ...]     # per matchup, in the field's matchup order
-    worst: float                  # max |p − 0.5|
-    excess: float                 # as ``result.excess_of``
+    worst: float                  # max |p − 0.5| (meta: max |field rate − 0.5|)
+    excess: float                 # as ``result.excess_of`` (meta: ``objective.meta_excess``)
+    penalty: float = CHANGE_PENALTY
+    min_share: float | None = None   # meta: the predicted ε-equilibrium's smallest share
 
     @property
     def rank(self) -> tuple[float, float, int, int, Candidate]:
         changes = len(self.moves)
-        return (self.excess + CHANGE_PENALTY * changes, self.worst, changes,
+        return (self.excess + self.penalty * changes, self.worst, changes,
                 candidate_size(self.moves), self.moves)
 
 
 class Model:
     def __init__(self, matchups: Sequence[Matchup], effects: Effects, moves: Sequence[Move],
-                 band: tuple[float, float] = (0.45, 0.55)):
+                 band: tuple[float, float] = (0.45, 0.55), goal: Goal | None = None):
         self.band = band
+        self.goal = goal if goal is not None and goal.is_meta else None
+        self.decks = 1 + max((b for _, b in matchups), default=0)
+        self._refined: dict[tuple[Candidate, tuple[float, ...]], Prediction] = {}
         self.matchups = list(matchups)
         self.index = {m: i for i, m in enumerate(matchups)}
         self.moves = list(moves)
@@ -66,9 +82,57 @@ class Model:
         for move in set(anchor) - set(moves):
             for i, d in self.effects.get(move, ()):
                 logits[i] -= d
+        if self.goal is not None:
+            return self._meta_prediction(moves, logits)
         distances = [abs(sigmoid(x) - 0.5) for x in logits]
         return Prediction(moves, tuple(logits), max(distances),
                           excess_of(distances, self.band))
+
+    def _meta_prediction(self, moves: Candidate, logits: Sequence[float]) -> Prediction:
+        assert self.goal is not None
+        rates = {}
+        for m, x in zip(self.matchups, logits, strict=True):
+            p = sigmoid(x)
+            rates[m] = (p, 1 - p)
+        figures = meta_figures(self.decks, rates, {}, self.goal.epsilon, equilibria=False)
+        return Prediction(moves, tuple(logits), figures.field_worst,
+                          meta_excess(figures, self.goal), META_CHANGE_PENALTY)
+
+    def refine(self, prediction: Prediction) -> Prediction:
+        """The prediction with its ε-equilibrium's smallest share and that share's shortfall in
+        the excess (meta objective; the band objective's predictions are final)."""
+        if self.goal is None or prediction.min_share is not None:
+            return prediction
+        key = (prediction.moves, prediction.logits)
+        known = self._refined.get(key)
+        if known is not None:
+            return known
+        score: list[list[float | None]] = [[None] * self.decks for _ in range(self.decks)]
+        for (a, b), x in zip(self.matchups, prediction.logits, strict=True):
+            score[a][b] = sigmoid(x)
+            score[b][a] = 1 - score[a][b]
+        shares = relaxed_equilibrium(payoff_matrix(score), self.goal.epsilon)
+        low = float(min(shares))
+        out = Prediction(prediction.moves, prediction.logits, prediction.worst,
+                         prediction.excess + share_excess(low, self.goal), prediction.penalty,
+                         low)
+        self._refined[key] = out
+        return out
+
+    def _best(self, predictions: Sequence[Prediction], count: int) -> list[Prediction]:
+        """The ``count`` best by rank. Meta: refined in the order of their cheap rank (a lower
+        bound of the refined one) until no unrefined prediction can enter the ``count`` best,
+        at most ``REFINE_CAP``; unrefined ones fill in after the cap."""
+        ordered = sorted(predictions, key=lambda p: p.rank)
+        if self.goal is None:
+            return ordered[:count]
+        kept: list[Prediction] = []
+        for index, p in enumerate(ordered):
+            if index >= REFINE_CAP or (len(kept) >= count and kept[count - 1].rank <= p.rank):
+                return (kept + ordered[index:])[:count]
+            kept.append(self.refine(p))
+            kept.sort(key=lambda q: q.rank)
+        return kept[:count]
 
     def neighbours(self, moves: Candidate, max_changes: int) -> list[Candidate]:
         """Every candidate one edit away: add a move, drop one, or change one's value."""
@@ -88,6 +152,7 @@ class Model:
         """The ``count`` best predicted candidates within ``depth`` edits of the anchor, plus
         the best for each number of changes (the Pareto front's candidates)."""
         seen: dict[Candidate, Prediction] = {}
+        self._refined.clear()
         beam = [self.predict(anchor, anchor_logits, anchor)]
         for _ in range(depth):
             level: dict[Candidate, Prediction] = {}
@@ -96,11 +161,13 @@ class Model:
                     if moves not in seen and moves not in level:
                         level[moves] = self.predict(anchor, anchor_logits, moves)
             seen.update(level)
-            beam = sorted(level.values(), key=lambda p: p.rank)[:width]
-        fresh = sorted((p for m, p in seen.items() if m not in exclude), key=lambda p: p.rank)
-        picks = fresh[:count]
+            beam = self._best(list(level.values()), width)
+        fresh = [p for m, p in seen.items() if m not in exclude]
+        picks = self._best(fresh, count)
+        chosen = {p.moves for p in picks}
         for changes in range(max_changes + 1):
-            best = next((p for p in fresh if len(p.moves) == changes), None)
-            if best is not None and best not in picks:
-                picks.append(best)
+            best = self._best([p for p in fresh if len(p.moves) == changes], 1)
+            if best and best[0].moves not in chosen:
+                picks.append(best[0])
+                chosen.add(best[0].moves)
         return picks

@@ -20,9 +20,18 @@
    patch is the one with the fewest changes whose matchups all lie in the band (or else the
    one whose worst matchup is nearest 50 %; on a tie, fewer matchups outside the band).
 
-Objectives: while searching, the sum of squared distances of matchups beyond the aim (the band
-less a margin, so a patch found holds on fresh seeds), then the worst matchup's distance from
-50 %, the number of changes and their size; the front is changes against the worst distance.
+Objectives (``objective``): **band** — while searching, the sum of squared distances of matchups
+beyond the aim (the band less a margin, so a patch found holds on fresh seeds), then the worst
+matchup's distance from 50 %, the number of changes and their size; the front is changes against
+the worst distance. **meta** — every deck's field win rate inside the field band, every matchup
+inside the loose matchup band and the ε-equilibrium giving every deck at least the minimum
+share: the sum of squared distances beyond each aim (and the share's weighted shortfall), then
+the worst deck's field win rate's distance from 50 %, the changes and their size; the front is
+changes against that excess, then the worst field distance; the verified front is chosen
+among the candidates that meet the aims, fewest changes first, and the best verified patch is
+the one with the fewest changes that meets every target on fresh seeds. Every verified patch
+(and the unpatched field) carries its field's meta (``rules.meta``: field win rates, both
+equilibria, resampled on its seat-swapped pairs).
 Invariant: the same problem, seed and game budget give the same search, move for move (every
 evaluation uses the same seeds for every candidate; no clock decides anything unless a
 ``should_stop`` says so).
@@ -44,7 +53,14 @@ from rules.balance_search.evaluate import (
 )
 from rules.balance_search.memo import Evaluations
 from rules.balance_search.model import Model
-from rules.balance_search.result import Scored, SearchResult, pareto, scored_of
+from rules.balance_search.objective import (
+    DEFAULT_EPSILON,
+    DEFAULT_FIELD_BAND,
+    DEFAULT_MATCHUP_BAND,
+    DEFAULT_MIN_SHARE,
+    Goal,
+)
+from rules.balance_search.result import Scored, SearchResult, meta_of, pareto, scored_of
 from rules.balance_search.space import (
     Candidate,
     Move,
@@ -61,6 +77,9 @@ SCREEN_SHARE = 0.3              # of the game budget, at most, for screening
 PATIENCE = 2                    # rounds without a better anchor before the search stops
 VERIFY_FRONT = 4                # front members re-verified, best first
 RESCREEN_SHARE = 0.5            # of the budget left, at most, for one re-screening
+META_TOP_SHARE = 20             # meta: the last rung, one candidate in this many of the budget
+META_MIN_TOP = 8                # meta: blocks a matchup at the last rung, however small the budget
+MIN_SCREEN_CARDS = 3            # meta: key cards a deck screened however small the budget
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -79,6 +98,17 @@ class Problem:
     base_blocks: int | None = None          # blocks a matchup for the baseline (likewise)
     proposals: int = PROPOSALS
     screen_cards: int = 8                   # per deck, besides its hero (0: every card)
+    objective: str = "band"                 # "band" or "meta" (``objective``)
+    field_band: tuple[float, float] = DEFAULT_FIELD_BAND
+    matchup_band: tuple[float, float] = DEFAULT_MATCHUP_BAND
+    epsilon: float = DEFAULT_EPSILON
+    min_share: float = DEFAULT_MIN_SHARE
+    meta_resamples: int = 200               # resamples of a verified patch's pairs
+
+    @property
+    def goal(self) -> Goal:
+        return Goal(self.objective, self.band, self.field_band, self.matchup_band,
+                    self.epsilon, self.min_share)
 
 
 @dataclass
@@ -110,7 +140,8 @@ class _State:
         return min(pool, key=lambda s: s.rank) if pool else None
 
     def score(self, moves: Candidate, blocks: int) -> Scored:
-        scored = scored_of(moves, self.memo.tallies(moves, blocks), self.problem.band)
+        scored = scored_of(moves, self.memo.tallies(moves, blocks), self.problem.band,
+                           self.problem.goal)
         known = self.raced.get(moves)
         if known is None or known.games <= scored.games:   # keep the most-played record
             self.raced[moves] = scored
@@ -119,9 +150,14 @@ class _State:
 
 def scaled(problem: Problem) -> Problem:
     """The racing rungs and baseline a budget affords: the last rung is played by about one
-    candidate in forty of the budget's games (at most 800 games, ``RUNGS``)."""
+    candidate in forty of the budget's games (at most 800 games, ``RUNGS``). Meta: one in
+    twenty, and at least 400 games — a deck's field win rate is measured on all its matchups,
+    and a search that picks the best of hundreds of candidates on fewer games picks luck."""
     matchups = len(problem.field.decks) * (len(problem.field.decks) - 1) // 2
-    top = max(1, min(RUNGS[-1], problem.budget_games // (matchups * BLOCK * 40)))
+    share = META_TOP_SHARE if problem.objective == "meta" else 40
+    top = max(1, min(RUNGS[-1], problem.budget_games // (matchups * BLOCK * share)))
+    if problem.objective == "meta":
+        top = max(top, META_MIN_TOP)
     top = 1 << (top.bit_length() - 1)
     rungs = problem.rungs or tuple(r for r in RUNGS if r <= top) or (1,)
     base = problem.base_blocks or max(2, min(BASE_BLOCKS, top))
@@ -132,6 +168,7 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
                    should_stop: Callable[[], bool] | None = None) -> SearchResult:
     """Search, then re-verify the front on fresh seeds (see the module's docstring)."""
     problem = scaled(problem)
+    problem.goal.check(len(problem.field.decks))
     decks, seed = problem.field.decks, problem.seed
     memo = Evaluations(evaluator, decks, lambda a, b: matchup_seed(seed, a, b))
     state = _State(problem, memo, space_moves(problem.space, problem.field.cards), progress,
@@ -160,7 +197,8 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
                         front=sorted(verified.values(), key=lambda s: s.changes),
                         searched=sorted(state.raced.values(), key=lambda s: (-s.games, s.rank)),
                         games_searched=search_games, games_verified=verify_games,
-                        evaluations=state.evaluations, moves_screened=state.screened)
+                        evaluations=state.evaluations, moves_screened=state.screened,
+                        goal=problem.goal if problem.objective != "band" else None)
 
 
 def _screen(state: _State) -> tuple[Model, int]:
@@ -168,13 +206,12 @@ def _screen(state: _State) -> tuple[Model, int]:
     touches, while the screening share of the budget lasts; effects in log-odds. Returns the
     model and the blocks a matchup each move was screened on."""
     memo, problem = state.memo, state.problem
-    keys = set(key_cards(problem.field.decks, problem.field.cards, problem.screen_cards)) \
-        if problem.screen_cards else None
-    moves = [m for m in state.moves if keys is None or m.card in keys]
-    plan = screened_moves(moves)
-    played = list(dict.fromkeys(far for far, _ in plan.values()))
-    touched = {m: [x for x in memo.matchups if memo.key((m,), x)[0]] for m in played}
-    per_pass = sum(len(x) for x in touched.values()) * BLOCK
+    per_deck = problem.screen_cards
+    if problem.objective == "meta" and per_deck:
+        per_deck = _affordable_cards(state)
+    keys = set(key_cards(problem.field.decks, problem.field.cards, per_deck)) \
+        if per_deck else None
+    moves, played, touched, per_pass = _screening_plan(state, keys)
     blocks = 0
     while blocks < problem.base_blocks and (blocks == 0 or (
             memo.games + per_pass <= problem.budget_games * SCREEN_SHARE
@@ -192,8 +229,33 @@ def _screen(state: _State) -> tuple[Model, int]:
                     - logit(smoothed_rate(memo.tally((), x, blocks))) for x in touched[m]}
                 for m in played}
     effects = {move: {x: d * share for x, d in measured[far].items()}
-               for move, (far, share) in plan.items()}
-    return Model(memo.matchups, effects, moves, problem.band), blocks
+               for move, (far, share) in screened_moves(moves).items()}
+    return Model(memo.matchups, effects, moves, problem.band, problem.goal), blocks
+
+
+def _screening_plan(state: _State, keys: set[str] | None
+                    ) -> tuple[list[Move], list[Move], dict[Move, list], int]:
+    """The moves of the key cards, the moves played for them, the matchups each touches and
+    the games one pass (a block on each) costs."""
+    memo = state.memo
+    moves = [m for m in state.moves if keys is None or m.card in keys]
+    plan = screened_moves(moves)
+    played = list(dict.fromkeys(far for far, _ in plan.values()))
+    touched = {m: [x for x in memo.matchups if memo.key((m,), x)[0]] for m in played}
+    return moves, played, touched, sum(len(x) for x in touched.values()) * BLOCK
+
+
+def _affordable_cards(state: _State) -> int:
+    """Meta: the most key cards a deck (up to ``screen_cards``, at least ``MIN_SCREEN_CARDS``)
+    whose single pass of screening fits the screening share of the budget — a small budget
+    keeps its games for racing rather than spending them all on a first pass."""
+    problem = state.problem
+    fits = MIN_SCREEN_CARDS
+    for per_deck in range(MIN_SCREEN_CARDS, problem.screen_cards + 1):
+        keys = set(key_cards(problem.field.decks, problem.field.cards, per_deck))
+        if _screening_plan(state, keys)[3] <= problem.budget_games * SCREEN_SHARE:
+            fits = per_deck
+    return fits
 
 
 def _rescreen(state: _State, model: Model, anchor: Scored, blocks: int) -> Model:
@@ -255,7 +317,7 @@ def _rescreen(state: _State, model: Model, anchor: Scored, blocks: int) -> Model
         if far in measured and move not in anchor.moves:
             effects[move] = {x: d * share for x, d in measured[far].items()}
     effects.update({m: measured[m] for m in anchor.moves})
-    return Model(memo.matchups, effects, model.moves, problem.band)
+    return Model(memo.matchups, effects, model.moves, problem.band, problem.goal)
 
 
 def _edit(anchor: Candidate, move: Move) -> Candidate:
@@ -284,14 +346,33 @@ def _round(state: _State, model: Model, anchor: Scored, number: int) -> Scored:
 def _verify(state: _State, evaluator: Evaluator) -> tuple[dict[Candidate, Scored], int]:
     """The front (and the unpatched field) again on fresh seeds, ``verify_games`` a matchup."""
     problem = state.problem
+    goal = problem.goal
     blocks = max(1, -(-problem.verify_games // 50))
-    front = [s for s in pareto(list(state.raced.values())) if s.moves][:VERIFY_FRONT]
+    front = _to_verify(state)
     fresh = Evaluations(evaluator, problem.field.decks,
                         lambda a, b: matchup_seed(problem.seed, a, b, fresh=1))
     chosen = [()] + [s.moves for s in front]
     state.report("verifying", candidates=len(chosen), games_each=blocks * 50)
     fresh.ensure(chosen, blocks)
-    out = {moves: scored_of(moves, fresh.tallies(moves, blocks), problem.band)
-           for moves in chosen}
+    out = {}
+    for moves in chosen:
+        tallies = fresh.tallies(moves, blocks)
+        report = meta_of(tallies, len(problem.field.decks), goal.epsilon,
+                         problem.meta_resamples)
+        out[moves] = replace(scored_of(moves, tallies, problem.band, goal), report=report)
     state.report("done", verified=[out[m].summary() for m in chosen])
     return out, fresh.games
+
+
+def _to_verify(state: _State) -> list[Scored]:
+    """The front members played again on fresh seeds: the best ``VERIFY_FRONT`` by the worst
+    matchup (band); under the meta objective those that meet the aims, fewest changes first,
+    then the rest by the objective — a patch with fewer changes is worth verifying once
+    another meets the aims, and the best by the objective backs it up."""
+    problem = state.problem
+    front = [s for s in pareto(list(state.raced.values()), problem.goal) if s.moves]
+    if problem.objective != "meta":
+        return front[:VERIFY_FRONT]
+    aimed = sorted((s for s in front if s.rank[0] == 0), key=lambda s: (s.changes, s.rank))
+    picks = aimed[:VERIFY_FRONT - 1] + [s for s in front if s not in aimed[:VERIFY_FRONT - 1]]
+    return picks[:VERIFY_FRONT]

@@ -32,6 +32,12 @@ def opponent_seed(seed: int, opponent: int, *, fresh: int = 0) -> int:
     return random.Random(f"tune/{seed}/{opponent}/{fresh}").getrandbits(62) & _MASK
 
 
+def pairing_seed(seed: int, first: int, second: int) -> int:
+    """The run seed of the field's own pairing (opponent ``first`` against ``second``), played
+    once on fresh seeds so the tuned deck's share of the field's equilibria can be told."""
+    return random.Random(f"tune/{seed}/{first}-{second}/field").getrandbits(62) & _MASK
+
+
 @dataclass(frozen=True)
 class TuneTask:
     """Blocks ``first … first+blocks−1`` of deck ``deck`` against opponent ``opponent``."""

@@ -78,6 +78,8 @@ class TuningProblem:
     budget_games: int = 100_000
     verify_games: int = 1_000                     # a suggestion's games against each opponent
     proposals: int = 32                           # candidates raced in each round
+    epsilon: float = 0.005                        # the field's ε-equilibrium (``rules.meta``)
+    meta_resamples: int = 100                     # resamples of the unchanged field's pairs
     suggestions: int = 3                          # suggestions re-verified
     rungs: tuple[int, ...] | None = None          # racing rungs in blocks (None: by budget)
     extra: dict[str, Any] = field(default_factory=dict, compare=False)

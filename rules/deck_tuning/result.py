@@ -5,13 +5,18 @@ A deck's *field win rate* is the mean of its win rates against each opponent (dr
 not won, engine errors are left out). A suggestion's improvement is paired game by game with the
 unchanged deck on the same fresh seeds: the change of the field win rate with a cluster-robust
 95 % interval on seat-swapped pairs (``rules.intervals.paired_difference``; both games of a
-pair share one seed) and the exact McNemar p-value on the games that flipped. ``to_dict`` is the
-JSON the command prints and the site keeps.
+pair share one seed) and the exact McNemar p-value on the games that flipped.
+
+A suggestion also says how it moves the deck's share of the field's equilibria
+(``rules.meta``): the field is the tuned deck and its opponents, whose own pairings are played
+once on fresh seeds; the Nash equilibrium and the maximum-entropy ε-equilibrium of the deck
+choice are solved with the unchanged deck and with the suggestion, on the verified games.
+``to_dict`` is the JSON the command prints and the site keeps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -19,6 +24,10 @@ from typing import Any
 from rules.deck_tuning.problem import Candidate, DeckKey
 from rules.engine.cards import DeckList
 from rules.intervals import Moments, cluster_rate, mcnemar_exact, paired_difference
+from rules.meta import DEFAULT_EPSILON, MatchupGames, MetaReport, meta_report
+from rules.meta import Field as MetaField
+
+Pairing = tuple[int, int]     # two opponents' indices, first < second
 
 COUNTED = "abd"
 
@@ -82,6 +91,40 @@ class Measured:
         return rows
 
 
+def _games(outcomes: str) -> MatchupGames:
+    """Outcomes as a matchup's games: each seat-swapped pair one cluster."""
+    out = MatchupGames()
+    for index, c in enumerate(outcomes):
+        if c in COUNTED:
+            out.add(index // 2, won=int(c == "a"), drawn=int(c == "d"), counted=1)
+    return out
+
+
+def field_meta(tuned: Sequence[str], pairings: Mapping[Pairing, str], *,
+               epsilon: float = DEFAULT_EPSILON, resamples: int = 0) -> MetaReport | None:
+    """The meta of the tuned deck (deck 0) and its opponents (decks 1…): the tuned deck's
+    outcomes against each opponent, and the opponents' pairings; None without pairings (one
+    opponent: a field of two has no meta worth the name)."""
+    if not pairings:
+        return None
+    matchups = {(0, o + 1): _games(outcomes) for o, outcomes in enumerate(tuned)}
+    matchups.update({(i + 1, j + 1): _games(outcomes) for (i, j), outcomes in pairings.items()})
+    names = [str(d) for d in range(len(tuned) + 1)]
+    return meta_report(MetaField(names, matchups), epsilon=epsilon, resamples=resamples)
+
+
+def share_change(before: MetaReport | None, after: MetaReport | None) -> dict[str, Any] | None:
+    """How a suggestion moves the tuned deck's share of each equilibrium and the field's
+    evenness."""
+    if before is None or after is None:
+        return None
+    return {kind: {"before": round(getattr(before, kind).shares[0], 4),
+                   "after": round(getattr(after, kind).shares[0], 4),
+                   "entropy_before": round(getattr(before, kind).entropy_ratio, 4),
+                   "entropy_after": round(getattr(after, kind).entropy_ratio, 4)}
+            for kind in ("nash", "relaxed")} | {"epsilon": after.epsilon}
+
+
 def measured_of(swaps: Candidate, outcomes: Sequence[str]) -> Measured:
     return Measured(tuple(swaps), tuple(outcomes))
 
@@ -124,6 +167,7 @@ class Suggestion:
     search: Measured          # on the search's seeds
     verified: Measured        # on fresh seeds
     baseline: Measured        # the unchanged deck on the same fresh seeds
+    shares: dict[str, Any] | None = None   # ``share_change`` (None: no pairings played)
 
     @cached_property
     def improvement(self) -> dict[str, Any]:
@@ -153,7 +197,7 @@ class Suggestion:
                 "deck": {"hero": self.deck[0], "cards": dict(self.deck[1])},
                 "search_rate": round(self.search.rate, 4), "search_games": self.search.games,
                 "verified": self.verified.interval(), "improvement": self.improvement,
-                "verdict": self.verdict,
+                "verdict": self.verdict, "shares": self.shares,
                 "matchups": self.per_opponent(names)}
 
 
@@ -169,6 +213,7 @@ class TuningResult:
     evaluations: int
     rounds: int
     games_each: int                 # games per opponent at the last rung
+    field: MetaReport | None = None  # the unchanged deck's field's meta (fresh seeds)
 
     def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
         """``names``: the opponents' names, in order."""
@@ -182,4 +227,6 @@ class TuningResult:
                 "searched": [m.summary() for m in self.searched[:30]],
                 "games_searched": self.games_searched, "games_verified": self.games_verified,
                 "evaluations": self.evaluations, "rounds": self.rounds,
-                "games_each": self.games_each}
+                "games_each": self.games_each,
+                "field_meta": {**self.field.to_dict(), "decks": [self.deck.name, *names]}
+                if self.field is not None else None}

@@ -12,7 +12,10 @@
 3. **Re-verification** — the best few decks raced (highest field win rate at the last rung,
    better than the unchanged deck) and the unchanged deck are played again on **fresh seeds**,
    ``verify_games`` games per opponent; each suggestion's improvement is paired game by game
-   with the unchanged deck (95 % interval on seat-swapped pairs, exact McNemar p).
+   with the unchanged deck (95 % interval on seat-swapped pairs, exact McNemar p). With two
+   opponents or more, the opponents' own pairings are played too (``verify_games`` each, fresh
+   seeds), so each suggestion says how it moves the deck's share of the field's Nash
+   equilibrium and maximum-entropy ε-equilibrium (``result.field_meta``).
 
 Invariant: the same problem, seed and game budget give the same search, swap for swap (every
 evaluation uses the same seeds for every candidate; no clock decides anything unless a
@@ -25,7 +28,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.deck_tuning.evaluate import BLOCK, TuneEvaluator, TuneTask, opponent_seed
+from rules.deck_tuning.evaluate import (
+    BLOCK,
+    TuneEvaluator,
+    TuneTask,
+    opponent_seed,
+    pairing_seed,
+)
 from rules.deck_tuning.problem import (
     Candidate,
     DeckKey,
@@ -35,7 +44,16 @@ from rules.deck_tuning.problem import (
     check_problem,
     neighbours,
 )
-from rules.deck_tuning.result import Measured, Suggestion, TuningResult, measured_of, paired
+from rules.deck_tuning.result import (
+    Measured,
+    Pairing,
+    Suggestion,
+    TuningResult,
+    field_meta,
+    measured_of,
+    paired,
+    share_change,
+)
 from rules.intervals import paired_difference
 
 RUNGS = (1, 2, 4, 8, 16)     # blocks per opponent at each rung (50 … 800 games)
@@ -173,14 +191,14 @@ def tune_deck(problem: TuningProblem, evaluator: TuneEvaluator, *,
             break
         anchor = winner
     search_games = games.games
-    suggestions, verify_games, baseline = _verify(state, evaluator)
+    suggestions, verify_games, baseline, field = _verify(state, evaluator)
     state.report("done", suggestions=len(suggestions))
     searched = sorted(state.raced.values(), key=_order, reverse=True)
     return TuningResult(deck=problem.deck, baseline=baseline, suggestions=suggestions,
                         searched=searched, search_baseline=state.raced[base],
                         games_searched=search_games, games_verified=verify_games,
                         evaluations=state.evaluations, rounds=state.rounds,
-                        games_each=top * BLOCK)
+                        games_each=top * BLOCK, field=field)
 
 
 def _round(state: _State, anchor: Measured, number: int, rungs: Sequence[int]
@@ -218,10 +236,25 @@ def _better(winner: Measured, anchor: Measured) -> bool:
     return figure["change"] is not None and figure["low"] > 0
 
 
+def _pairings(problem: TuningProblem, evaluator: TuneEvaluator, blocks: int
+              ) -> tuple[dict[Pairing, str], int]:
+    """The opponents' own pairings on fresh seeds (none with a single opponent)."""
+    opponents = problem.field.opponents
+    pairs = [(i, j) for i in range(len(opponents)) for j in range(i + 1, len(opponents))]
+    tasks = [TuneTask(base_key(opponents[i]), j, pairing_seed(problem.seed, i, j), 0, blocks)
+             for i, j in pairs]
+    if not tasks:
+        return {}, 0
+    results = evaluator.evaluate(tasks)
+    return ({pair: "".join(out) for pair, out in zip(pairs, results, strict=True)},
+            len(tasks) * blocks * BLOCK)
+
+
 def _verify(state: _State, evaluator: TuneEvaluator
-            ) -> tuple[list[Suggestion], int, Measured]:
+            ) -> tuple[list[Suggestion], int, Measured, Any]:
     """The best decks raced (better than the unchanged deck on the search's seeds) and the
-    unchanged deck, again on fresh seeds; each paired with the unchanged deck."""
+    unchanged deck, again on fresh seeds; each paired with the unchanged deck, and each with
+    its move of the deck's equilibrium shares (the opponents' pairings played once)."""
     problem, base = state.problem, state.base
     baseline_rate = state.raced[base].rate
     chosen = [m for m in sorted(state.raced.values(), key=_order, reverse=True)
@@ -232,11 +265,16 @@ def _verify(state: _State, evaluator: TuneEvaluator
     keys = [base] + [apply(base, m.swaps) for m in chosen]
     state.report("verifying", candidates=len(keys), games_each=blocks * BLOCK)
     fresh.ensure(keys, blocks)
+    pairings, pairing_games = _pairings(problem, evaluator, blocks)
     before = measured_of((), fresh.outcomes(base, blocks))
+    field = field_meta(before.outcomes, pairings, epsilon=problem.epsilon,
+                       resamples=problem.meta_resamples)
     suggestions = []
     for m, key in zip(chosen, keys[1:], strict=True):
         after = measured_of(m.swaps, fresh.outcomes(key, blocks))
+        shares = share_change(field, field_meta(after.outcomes, pairings,
+                                                epsilon=problem.epsilon))
         suggestions.append(Suggestion(swaps=m.swaps, deck=key, search=m, verified=after,
-                                      baseline=before))
+                                      baseline=before, shares=shares))
     suggestions.sort(key=lambda s: (-s.improvement["change"], len(s.swaps)))
-    return suggestions, fresh.games, before
+    return suggestions, fresh.games + pairing_games, before, field

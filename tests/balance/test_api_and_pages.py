@@ -17,7 +17,8 @@ from tests.balance.conftest import DAWN, DUSK, TINY
 pytestmark = pytest.mark.django_db
 
 BODY = {"decks": [DAWN, DUSK], "agent": "greedy", "max_changes": 2, "budget_games": 2000,
-        "verify_games": 100, "seed": 5, "allowed_cards": TINY["allowed_cards"]}
+        "verify_games": 100, "seed": 5, "allowed_cards": TINY["allowed_cards"],
+        "objective": "band"}
 
 
 @pytest.fixture
@@ -103,7 +104,9 @@ def test_the_form_starts_a_search_and_its_page_shows_progress_then_the_front(
     page = client.get(reverse("balance:new"))
     assert page.status_code == 200 and b"Start the search" in page.content
     response = client.post(reverse("balance:new"), {
-        "decks": [DAWN, DUSK], "agent": "greedy", "band_low": 45, "band_high": 55,
+        "decks": [DAWN, DUSK], "agent": "greedy", "objective": "band", "band_low": 45,
+        "band_high": 55, "field_band_low": 47, "field_band_high": 53, "matchup_band_low": 30,
+        "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5,
         "max_changes": 2, "fields": ["cost", "attack", "hp"],
         "allowed_cards": ",".join(TINY["allowed_cards"]), "budget_games": 2000,
         "verify_games": 100, "seed": 5})

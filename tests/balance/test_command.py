@@ -17,7 +17,7 @@ from rules.patches import load_patch
 
 TINY = ["--set", str(TEST_SET), "--decks", "Dawn Test", "Dusk Test", "--budget-games", "2000",
         "--verify-games", "100", "--cards", "T-H01,T-H02,T-M01,T-M03", "--max-changes", "2",
-        "--processes", "1", "--seed", "5"]
+        "--processes", "1", "--seed", "5", "--objective", "band"]
 
 
 def test_the_best_verified_patch_replays_with_simulate(tmp_path):

@@ -32,7 +32,23 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--agent", default="greedy")
-        parser.add_argument("--band", default="45-55", help="win-rate band in %% (45-55)")
+        parser.add_argument("--objective", choices=("meta", "band"), default="meta",
+                            help="meta (default): every deck's field win rate in --field-band, "
+                                 "every matchup in --matchup-band and every deck at least "
+                                 "--min-share of the ε-equilibrium; band: every matchup in "
+                                 "--band")
+        parser.add_argument("--band", default="45-55",
+                            help="the band objective's win-rate band in %% (45-55)")
+        parser.add_argument("--field-band", default="47-53",
+                            help="meta: each deck's field win rate in %% (47-53)")
+        parser.add_argument("--matchup-band", default="30-70",
+                            help="meta: every matchup's win rate in %% (30-70)")
+        parser.add_argument("--epsilon", type=float, default=0.005,
+                            help="meta: win rate a deck may give up in the ε-equilibrium "
+                                 "(0.005: half a point)")
+        parser.add_argument("--min-share", type=float, default=5.0,
+                            help="meta: each deck's smallest share of the ε-equilibrium in %% "
+                                 "(5)")
         parser.add_argument("--max-changes", type=int, default=6)
         parser.add_argument("--out", default=None, metavar="FILE",
                             help="write the best verified patch here (JSON)")

@@ -1,0 +1,77 @@
+"""A finished balance search's result as its page shows it: the verified Pareto front (each
+patch's worst figure, matchup range, both equilibria's smallest share and evenness), its chart,
+and the meta of the unpatched field and of every verified patch — each deck's win rate against
+the field with its interval, its Nash share and its ε-equilibrium share.
+
+The meta of a patch is ``rules.meta.MetaReport.to_dict()`` (plus ``matchup_range``) as the
+search stored it, so any view of a field's meta can show it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+
+from balance.charts import front_chart
+from balance.models import BalanceJob
+
+UNPATCHED = gettext_lazy("unpatched")
+POINT = gettext_lazy("{changes} changes: ±{distance} %")
+FRONT_TITLE = gettext_lazy("Pareto front: changes against the worst matchup")
+META_FRONT_TITLE = gettext_lazy("Pareto front: changes against the worst deck's field win rate")
+BAND_AXIS = gettext_lazy("worst distance from 50 %")
+META_AXIS = gettext_lazy("worst field win rate's distance from 50 %")
+
+
+def meta_rows(report: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Per deck of a stored meta report: name, field win rate and interval, both shares; and the
+    field's matchup range and evenness (entropy ratios)."""
+    if not report:
+        return None
+    decks = []
+    for d, name in enumerate(report["decks"]):
+        rate = report["field_rates"][d]
+        decks.append({"name": name, "rate": rate["rate"], "low": rate["low"],
+                      "high": rate["high"], "nash": report["nash"]["shares"][d],
+                      "relaxed": report["relaxed"]["shares"][d]})
+    low, high = report.get("matchup_range") or (None, None)
+    return {"decks": decks, "matchup_low": low, "matchup_high": high,
+            "nash_entropy": report["nash"]["entropy_ratio"],
+            "relaxed_entropy": report["relaxed"]["entropy_ratio"],
+            "nash_min": min(report["nash"]["shares"]),
+            "relaxed_min": min(report["relaxed"]["shares"]),
+            "field_best": max(d["rate"] for d in decks),
+            "epsilon": report["epsilon"], "report": report}
+
+
+def _row(row: dict[str, Any], index: int | None, best: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "index": index, "is_best": index is not None
+            and row.get("moves") == best.get("moves"),
+            "field": meta_rows(row.get("meta_report"))}
+
+
+def front_context(job: BalanceJob) -> dict[str, Any] | None:
+    """The page's front, or None while the search has no result."""
+    result = job.result
+    if not result:
+        return None
+    best = result.get("best") or {}
+    rows = [_row(row, i, best) for i, row in enumerate(result.get("front") or [])]
+    baseline = _row(result["baseline"], None, {})
+    meta = job.is_meta
+    points = [{"changes": r["changes"], "worst_distance": r["worst_distance"],
+               "best": r["is_best"],
+               "label": POINT.format(changes=r["changes"],
+                                     distance=f"{r['worst_distance'] * 100:.1f}")}
+              for r in rows]
+    points.append({"changes": 0, "worst_distance": baseline["worst_distance"],
+                   "best": False, "label": str(UNPATCHED)})
+    band = (job.field_band_low, job.field_band_high) if meta else (job.band_low, job.band_high)
+    chart = front_chart(points, band_half=min(0.5 - band[0], band[1] - 0.5),
+                        max_changes=job.max_changes,
+                        title=str(META_FRONT_TITLE if meta else FRONT_TITLE),
+                        axis=str(META_AXIS if meta else BAND_AXIS))
+    best_row = next((r for r in rows if r["is_best"]), None)
+    return {"rows": rows, "chart": chart, "baseline": baseline, "best": best_row or best,
+            "is_meta": meta}

@@ -1,0 +1,211 @@
+"""The balance search's meta objective as its users meet it: the command's options and report,
+the form (with values another page links to), the API, and the job's page with the meta of
+the unpatched field and of every verified patch; refusals name the input to fix."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from balance import runner
+from balance.models import BalanceJob
+from balance.services import (
+    BAD_EPSILON,
+    BAD_FIELD_BAND,
+    BAD_MIN_SHARE,
+    BAND_ORDER,
+    BANDS_CONTRADICT,
+    FEW_DECKS_META,
+    BalanceInputError,
+    balance_job_request,
+)
+from decks.drafts import Draft
+from decks.services import deck_create
+from tests.accounts import LEGAL_CARDS
+from tests.balance.conftest import DAWN, DUSK
+
+THREE = ["--decks", "Ember Rush", "Tidewall", "Gravecallers"]
+TINY_META = [*THREE, "--agent", "random", "--budget-games", "3000", "--verify-games", "100",
+             "--cards", "H01,H04,H05", "--fields", "hp", "--max-changes", "2",
+             "--processes", "1", "--seed", "4", "--field-band", "45-55"]
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (["--objective", "meta", "--decks", "Ember Rush", "Tidewall"],
+     "--decks: the meta objective needs a field of at least three decks"),
+    ([*THREE, "--field-band", "40-60", "--matchup-band", "45-55"],
+     "--field-band: the field band 40–60 % reaches outside the matchup band 45–55 %"),
+    ([*THREE, "--field-band", "53-47"], "--field-band: the low end must lie below the high end"),
+    ([*THREE, "--field-band", "51-60"], "--field-band: the band must hold 50 %"),
+    ([*THREE, "--matchup-band", "seventy"], "--matchup-band: give two percentages"),
+    ([*THREE, "--epsilon", "0.5"], "--epsilon: give a share of win rate from 0 up to"),
+    ([*THREE, "--min-share", "40"], "--min-share: give a share from 0 to 33.33 %"),
+])
+def test_the_command_refuses_an_impossible_meta_goal_naming_the_option(options, words):
+    with pytest.raises(CommandError) as caught:
+        call_command("balance_search", *options)
+    assert words in str(caught.value)
+
+
+@pytest.fixture(scope="module")
+def meta_report_json(tmp_path_factory):
+    out = tmp_path_factory.mktemp("meta") / "patch.json"
+    stdout = StringIO()
+    call_command("balance_search", *TINY_META, "--out", str(out), "--json", stdout=stdout)
+    return json.loads(stdout.getvalue()), out
+
+
+def test_the_command_searches_the_meta_by_default_and_reports_every_patchs_meta(
+        meta_report_json):
+    report, out = meta_report_json
+    assert report["objective"]["objective"] == "meta"
+    assert report["objective"]["field_band"] == [0.45, 0.55]
+    for verified in [report["baseline"], *report["front"]]:
+        meta = verified["meta_report"]
+        assert meta["decks"] == ["Ember Rush", "Tidewall", "Gravecallers"]
+        assert len(meta["field_rates"]) == 3 and len(meta["nash"]["shares"]) == 3
+        assert "entropy_ratio" in meta["relaxed"] and len(meta["matchup_range"]) == 2
+    assert report["best"] and json.loads(out.read_text())["changes"]
+
+
+def test_the_text_report_shows_the_meta_of_each_verified_patch():
+    stdout = StringIO()
+    call_command("balance_search", *TINY_META, stdout=stdout)
+    text = stdout.getvalue()
+    assert "objective meta: every deck's field win rate in 45-55 %" in text
+    assert "The meta of each verified patch" in text
+    unpatched = text.split("  unpatched: matchups ")[1]
+    assert "Ember Rush" in unpatched and "Nash" in unpatched and "ε-eq" in unpatched
+    assert "Best verified patch" in text
+
+
+# --- the site ---------------------------------------------------------------------------------
+
+
+
+@pytest.fixture
+def third(alice, catalogue):
+    """A third deck for a field of three: Alice's own legal deck of the test set."""
+    deck = deck_create(owner=alice, draft=Draft(name="Alice's Mix", hero="T-H02",
+                                                cards=dict(LEGAL_CARDS)))
+    return deck.uid
+
+
+def meta_body(third_uid: str, **extra) -> dict:
+    return {"decks": [DAWN, DUSK, third_uid], "agent": "random", "max_changes": 2,
+            "budget_games": 2000, "verify_games": 100, "seed": 5,
+            "allowed_cards": ["T-H01", "T-H02"], "fields": ["hp"], **extra}
+
+
+@pytest.fixture
+def api(alice, catalogue):
+    client = APIClient()
+    client.force_authenticate(alice)
+    return client
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("extra", "field", "message"), [
+    ({"objective": "meta", "decks": [DAWN, DUSK]}, "decks", FEW_DECKS_META),
+    ({"field_band": [0.40, 0.60], "matchup_band": [0.45, 0.55]}, "field_band",
+     BANDS_CONTRADICT.format(low="40", high="60", mlow="45", mhigh="55")),
+    ({"field_band": [0.53, 0.47]}, "field_band", BAND_ORDER.format(low="53", high="47")),
+    ({"field_band": [0.51, 0.60]}, "field_band", BAD_FIELD_BAND),
+    ({"epsilon": 0.5}, "epsilon", BAD_EPSILON),
+    ({"min_share": 0.5}, "min_share", BAD_MIN_SHARE.format(top="33.33", decks=3)),
+])
+def test_the_api_refuses_an_impossible_meta_goal_with_a_400_naming_the_field(
+        api, third, extra, field, message):
+    response = api.post("/api/balance-searches/", meta_body(third, **extra), format="json")
+    assert response.status_code == 400 and response.json() == {field: [str(message)]}
+    assert not BalanceJob.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_api_searches_the_meta_by_default_and_returns_its_figures(api, third, settings):
+    settings.BALANCE_PIECE_BLOCKS = 2
+    response = api.post("/api/balance-searches/", meta_body(third), format="json")
+    assert response.status_code == 201, response.json()
+    created = response.json()
+    assert created["objective"] == "meta" and created["field_band"] == [0.47, 0.53]
+    assert created["matchup_band"] == [0.3, 0.7] and created["min_share"] == 0.05
+    job = BalanceJob.objects.get(uid=created["uid"])
+    assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
+    data = api.get(f"/api/balance-searches/{job.uid}/").json()
+    result = data["result"]
+    assert result["objective"]["objective"] == "meta"
+    assert result["baseline"]["meta_report"]["decks"] == ["Dawn Test", "Dusk Test",
+                                                          "Alice's Mix"]
+    assert all("meta" in row and "meta_report" in row for row in result["front"])
+    schema = api.get("/api/schema/?format=json").json()
+    body = schema["components"]["schemas"]["SearchInputRequest"]["properties"]
+    assert {"objective", "field_band", "matchup_band", "epsilon", "min_share"} <= set(body)
+
+
+@pytest.mark.django_db
+def test_the_form_opens_with_a_linked_field_and_refuses_two_decks_for_the_meta(
+        client, alice, catalogue):
+    client.force_login(alice)
+    page = client.get(reverse("balance:new") + f"?objective=band&decks={DAWN}&decks={DUSK}"
+                      "&agent=random").content.decode()
+    assert 'value="band" required id="id_objective_1" checked>' in page
+    assert f'value="{DAWN}" class="opponent" id="id_decks_0_0" checked>' in page
+    assert f'value="{DUSK}" class="opponent" id="id_decks_0_1" checked>' in page
+    assert '<option value="random" selected>' in page
+    plain = client.get(reverse("balance:new")).content.decode()
+    assert 'value="meta" required id="id_objective_0" checked>' in plain     # the default
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN, DUSK], "agent": "greedy", "objective": "meta", "band_low": 45,
+        "band_high": 55, "field_band_low": 47, "field_band_high": 53, "matchup_band_low": 30,
+        "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5, "max_changes": 2,
+        "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
+    assert response.status_code == 400
+    assert str(FEW_DECKS_META).encode() in response.content
+
+
+@pytest.mark.django_db
+def test_the_form_puts_a_contradiction_on_the_field_band(client, alice, catalogue, third):
+    client.force_login(alice)
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "meta", "band_low": 45,
+        "band_high": 55, "field_band_low": 40, "field_band_high": 60, "matchup_band_low": 45,
+        "matchup_band_high": 55, "epsilon": 0.005, "min_share": 5, "max_changes": 2,
+        "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert form.errors["field_band_low"] == [str(BANDS_CONTRADICT.format(
+        low="40", high="60", mlow="45", mhigh="55"))]
+
+
+@pytest.mark.django_db
+def test_a_meta_search_page_shows_the_meta_unpatched_and_with_each_patch(
+        client, alice, third, settings):
+    settings.BALANCE_PIECE_BLOCKS = 2
+    job = balance_job_request(user=alice, objective="meta", deck_specs=[DAWN, DUSK, third],
+                              agent="random", max_changes=2, budget_games=2000,
+                              verify_games=100, seed=5, fields=["hp"],
+                              allowed_cards=["T-H01", "T-H02"])
+    runner.job_execute(job_id=job.pk, claim="t", worker="test@host")
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert "Objective: <strong>a healthy meta</strong>" in page
+    assert "The meta: unpatched and with each verified patch" in page
+    assert page.count('data-testid="field-meta"') >= 2
+    assert "Smallest ε-equilibrium share" in page and "<svg" in page
+    assert "Alice&#x27;s Mix" in page
+    chinese = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "Objective:" not in chinese and "Field win rate" not in chinese
+
+
+@pytest.mark.django_db
+def test_the_service_refuses_a_meta_field_of_two(alice, catalogue):
+    with pytest.raises(BalanceInputError) as caught:
+        balance_job_request(user=alice, objective="meta", deck_specs=[DAWN, DUSK],
+                            budget_games=2000, verify_games=100)
+    assert caught.value.field == "decks" and caught.value.message == FEW_DECKS_META
