@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from balance.services import BalanceInputError
+from cards.forms import RefuseNulForm
 from rules.agents import DEFAULT_AGENT
 from rules.balance_search.space import FIELDS
 from simulations.agent_names import agent_menu
@@ -22,7 +23,7 @@ FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes
 assert [code for code, _ in FIELD_CHOICES] == list(FIELDS)
 
 
-class BalanceSearchForm(forms.Form):
+class BalanceSearchForm(RefuseNulForm):
     decks = forms.MultipleChoiceField(
         label=_("Field"), widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
         help_text=_("Every pair of these decks is a matchup the search brings into the band."))
