@@ -3,6 +3,7 @@
 from django.urls import path
 
 from balance import apis
+from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 
 app_name = "balance-api"
 
@@ -10,6 +11,6 @@ urlpatterns = [
     path("", apis.SearchListCreateApi.as_view(), name="list"),
     path("<str:uid>/", apis.SearchDetailApi.as_view(), name="detail"),
     path("<str:uid>/cancel/", apis.SearchCancelApi.as_view(), name="cancel"),
-    path("<str:uid>/candidates/<int:index>/run/", apis.CandidateRunApi.as_view(),
+    path("<str:uid>/candidates/<dbint:index>/run/", apis.CandidateRunApi.as_view(),
          name="candidate-run"),
 ]

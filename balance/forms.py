@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from balance.models import Objective
 from balance.services import BalanceInputError
+from cards.forms import RefuseNulForm
 from rules.agents import DEFAULT_AGENT
 from rules.balance_search.space import FIELDS
 from simulations.agent_names import agent_menu
@@ -30,7 +31,7 @@ OBJECTIVE_HELP = _(
 assert [code for code, _ in FIELD_CHOICES] == list(FIELDS)
 
 
-class BalanceSearchForm(forms.Form):
+class BalanceSearchForm(RefuseNulForm):
     decks = forms.MultipleChoiceField(
         label=_("Field"), widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
         help_text=_("Every pair of these decks is a matchup the search brings into the band."))

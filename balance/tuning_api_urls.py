@@ -3,6 +3,7 @@
 from django.urls import path
 
 from balance import tuning_apis
+from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 
 app_name = "tuning-api"
 
@@ -10,6 +11,6 @@ urlpatterns = [
     path("", tuning_apis.TuningListCreateApi.as_view(), name="list"),
     path("<str:uid>/", tuning_apis.TuningDetailApi.as_view(), name="detail"),
     path("<str:uid>/cancel/", tuning_apis.TuningCancelApi.as_view(), name="cancel"),
-    path("<str:uid>/suggestions/<int:index>/save/", tuning_apis.SuggestionSaveApi.as_view(),
+    path("<str:uid>/suggestions/<dbint:index>/save/", tuning_apis.SuggestionSaveApi.as_view(),
          name="suggestion-save"),
 ]

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from balance.services import BalanceInputError
+from cards.forms import RefuseNulForm
 from rules.agents import DEFAULT_AGENT
 from simulations.forms import _agent_choices as agent_choices  # in the page's language
 from simulations.sources import deck_choices
@@ -24,7 +25,7 @@ def _grouped(user) -> list:
     return list(groups.items())
 
 
-class TuningDeckForm(forms.Form):
+class TuningDeckForm(RefuseNulForm):
     """Step one: which deck (GET)."""
 
     deck = forms.ChoiceField(label=_("Deck to tune"))
@@ -34,7 +35,7 @@ class TuningDeckForm(forms.Form):
         self.fields["deck"].choices = _grouped(user)
 
 
-class TuningForm(forms.Form):
+class TuningForm(RefuseNulForm):
     deck = forms.CharField(widget=forms.HiddenInput)
     field = forms.MultipleChoiceField(
         label=_("Field"), required=False,

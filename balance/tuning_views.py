@@ -30,6 +30,7 @@ from balance.services import BalanceInputError
 from balance.tuning_forms import TuningDeckForm, TuningForm, agent_choices
 from balance.tuning_services import tuning_job_request, tuning_suggestion_save, tuning_title
 from balance.views import cancel_and_return
+from cards.forms import PickForm
 from cards.language import frozen_card_name
 from simulations.apis import submit_allowed
 from simulations.sources import SourceError, resolve_spec
@@ -63,7 +64,13 @@ def tune_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tune_new(request: HttpRequest) -> HttpResponse:
-    spec = (request.POST.get("deck") or request.GET.get("deck") or "").strip()
+    spec, refused = PickForm.read(request.POST, "deck")
+    if not spec and not refused:
+        spec, refused = PickForm.read(request.GET, "deck")
+    if refused:
+        return render(request, "balance/tune_new.html",
+                      {"picker": TuningDeckForm(user=request.user), "picker_errors": refused},
+                      status=400)
     deck = None
     if spec:
         try:

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from balance import tuning_views, views
+from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 
 app_name = "balance"
 
@@ -14,11 +15,11 @@ urlpatterns = [
     path("tune/<str:uid>/", tuning_views.tune_detail, name="tune-detail"),
     path("tune/<str:uid>/progress/", tuning_views.tune_progress, name="tune-progress"),
     path("tune/<str:uid>/cancel/", tuning_views.tune_cancel, name="tune-cancel"),
-    path("tune/<str:uid>/suggestions/<int:index>/save/", tuning_views.tune_save,
+    path("tune/<str:uid>/suggestions/<dbint:index>/save/", tuning_views.tune_save,
          name="tune-save"),
     path("<str:uid>/", views.job_detail, name="detail"),
     path("<str:uid>/progress/", views.job_progress_fragment, name="progress"),
     path("<str:uid>/cancel/", views.job_cancel, name="cancel"),
-    path("<str:uid>/candidates/<int:index>/run/", views.candidate_run, name="candidate-run"),
-    path("<str:uid>/candidates/<int:index>/patch.json", views.patch_download, name="patch"),
+    path("<str:uid>/candidates/<dbint:index>/run/", views.candidate_run, name="candidate-run"),
+    path("<str:uid>/candidates/<dbint:index>/patch.json", views.patch_download, name="patch"),
 ]

@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from cards.art import card_art
 from cards.card_stats import COUNT_FIELDS
 from cards.game_terms import declared_terms, kind_choices, rarity_choices
@@ -200,7 +201,7 @@ class CardSetAdmin(admin.ModelAdmin):
         extra = [
             path("import/", self.admin_site.admin_view(self.import_view),
                  name="cards_cardset_import"),
-            path("<int:pk>/export/", self.admin_site.admin_view(self.export_view),
+            path("<dbint:pk>/export/", self.admin_site.admin_view(self.export_view),
                  name="cards_cardset_export"),
         ]
         return extra + super().get_urls()

@@ -6,6 +6,10 @@ keys, free-form JSON fields and anything a serializer does not declare reached t
 failed there with a 500 (or, on SQLite, were stored or reported as something else). Checking the
 parsed body once here covers every endpoint, present and future: the answer is a 400 naming the
 top-level field (and, inside multi-line text, the line and column) that holds the character.
+
+A body nested deeper than ``MAX_DEPTH`` (lists and objects inside each other) is a 400 too,
+whatever its depth: Python's JSON reader recurses once per level and raised ``RecursionError``
+(a 500) near a thousand levels, and no field of the API nests more than a few levels.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 from rest_framework import parsers
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ParseError, ValidationError
 
 BAD_CHARACTER = gettext_lazy("{where}: {what} cannot be stored; remove it and try again.")
 IN_KEY = gettext_lazy("The key {key}")
@@ -23,6 +27,32 @@ IN_VALUE = gettext_lazy("Line {line}, column {column}")
 NUL = gettext_lazy("a NUL character (\\x00)")
 SURROGATE = gettext_lazy("a lone surrogate character (U+{code:04X})")
 NON_FIELD = "non_field_errors"
+# The deepest bodies the API reads, a patch's abilities, nest about a dozen levels.
+MAX_DEPTH = 32
+TOO_DEEP = gettext_lazy(
+    "The JSON body is nested more than {limit} levels deep (lists and objects inside each "
+    "other); no field takes that: send a flatter body."
+)
+
+
+def nesting_depth(value: Any, *, stop: int) -> int:
+    """How many lists and objects deep ``value`` nests (0 for a string or number), counted
+    without recursion; counting stops at ``stop + 1``."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        depth += 1
+        if depth > stop:
+            return depth
+        deepest = max(deepest, depth)
+        stack.extend((child, depth) for child in children)
+    return deepest
 
 
 def bad_character(text: str) -> tuple[int, str] | None:
@@ -90,6 +120,11 @@ def refuse_bad_characters(data: Any) -> None:
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
-        data = super().parse(stream, media_type, parser_context)
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:   # deeper than the interpreter's stack: surely over MAX_DEPTH
+            raise ParseError(TOO_DEEP.format(limit=MAX_DEPTH)) from None
+        if nesting_depth(data, stop=MAX_DEPTH) > MAX_DEPTH:
+            raise ParseError(TOO_DEEP.format(limit=MAX_DEPTH))
         refuse_bad_characters(data)
         return data

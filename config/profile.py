@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from cards.forms import RefuseNulForm
 from decks.selectors import deck_rows
 from simulations.selectors import runs_listed, runs_with_rates
 
@@ -21,7 +22,7 @@ EMAIL_REMOVED = gettext_lazy("Your e-mail address is removed: without one, a for
 SHOWN = 10
 
 
-class EmailForm(forms.Form):
+class EmailForm(RefuseNulForm):
     email = forms.EmailField(required=False, label=gettext_lazy("E-mail address"),
                              help_text=gettext_lazy("Only for password resets; never shown to "
                                                     "anyone."))

@@ -333,6 +333,9 @@ SPECTACULAR_SETTINGS = {
         "RateMethodEnum": "rules.intervals.RATE_METHODS",
         "ComparisonMethodEnum": "simulations.comparison.METHODS",
     },
+    # Numbers in addresses (cards/converters.py): larger ones name nothing and are a 404.
+    "PATH_CONVERTER_OVERRIDES": {"dbint": {"type": "integer", "minimum": 0,
+                                           "maximum": 2**31 - 1}},
 }
 
 # --- Celery ---------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from decks import apis, apis_tools
 
 app_name = "decks-api"
@@ -16,8 +17,8 @@ urlpatterns = [
     path("<str:uid>/export/", apis_tools.DeckExportApi.as_view(), name="export"),
     path("<str:uid>/fork/", apis.DeckForkApi.as_view(), name="fork"),
     path("<str:uid>/versions/", apis.DeckVersionListApi.as_view(), name="versions"),
-    path("<str:uid>/versions/<int:number>/", apis.DeckVersionDetailApi.as_view(),
+    path("<str:uid>/versions/<dbint:number>/", apis.DeckVersionDetailApi.as_view(),
          name="version"),
-    path("<str:uid>/versions/<int:number>/restore/", apis.DeckVersionRestoreApi.as_view(),
+    path("<str:uid>/versions/<dbint:number>/restore/", apis.DeckVersionRestoreApi.as_view(),
          name="restore"),
 ]

@@ -21,6 +21,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
+from cards.forms import RefuseNulForm
 from cards.language import card_lang
 from cards.models import Card
 from decks.adapters import format_to_rules
@@ -74,7 +75,7 @@ def builder_url(key: str) -> str:
     return reverse("decks:build") if key == NEW else reverse("decks:edit", args=[key])
 
 
-class MetaForm(forms.Form):
+class MetaForm(RefuseNulForm):
     name = forms.CharField(max_length=100, required=False,
                            widget=forms.TextInput(attrs={"placeholder": DEFAULT_NAME}),
                            label=gettext_lazy("Name"))

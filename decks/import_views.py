@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from cards.examples import ImportExamples, import_examples
+from cards.forms import RefuseNulForm
 from decks.builder import builder_url
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError, DeckImportTooLarge
 from decks.session import NEW, draft_store
@@ -27,7 +28,10 @@ SOURCE_LABELS = {"text": gettext_lazy("a text list"), "json": gettext_lazy("a JS
                  "csv": gettext_lazy("a CSV file"), "code": gettext_lazy("a deck code")}
 
 
-class ImportForm(forms.Form):
+class ImportForm(RefuseNulForm):
+    # The importer names the line and column of any character a deck list cannot hold.
+    nul_named_by_cleaning = ("text",)
+
     text = forms.CharField(
         required=False, label=gettext_lazy("Deck list or deck code"), strip=False,
         widget=forms.Textarea(attrs={

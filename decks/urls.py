@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from decks import builder, builder_paste, import_views, starter_views, views
 
 app_name = "decks"
@@ -30,7 +31,7 @@ urlpatterns = [
     path("<str:uid>/", views.deck_detail, name="detail"),
     path("<str:key>/edit/", builder.builder, name="edit"),
     path("<str:uid>/history/", views.deck_versions, name="versions"),
-    path("<str:uid>/history/<int:number>/restore/", views.version_restore, name="restore"),
+    path("<str:uid>/history/<dbint:number>/restore/", views.version_restore, name="restore"),
     path("<str:uid>/fork/", views.deck_fork_view, name="fork"),
     path("<str:uid>/copy/", views.deck_copy_to_builder, name="copy"),
     path("<str:uid>/delete/", views.deck_delete_view, name="delete"),

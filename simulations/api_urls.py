@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from simulations import agent_apis, apis, sweep_apis
 
 app_name = "simulations-api"
@@ -17,6 +18,6 @@ urlpatterns = [
     path("<str:uid>/cancel/", apis.SimulationCancelApi.as_view(), name="cancel"),
     path("<str:uid>/what-if/", apis.SimulationWhatIfApi.as_view(), name="what-if"),
     path("<str:uid>/replays/", apis.SimulationReplayListApi.as_view(), name="replays"),
-    path("<str:uid>/replays/<int:number>/", apis.SimulationReplayDetailApi.as_view(),
+    path("<str:uid>/replays/<dbint:number>/", apis.SimulationReplayDetailApi.as_view(),
          name="replay"),
 ]

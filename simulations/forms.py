@@ -7,6 +7,7 @@ from django import forms
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
 
+from cards.forms import RefuseNulForm
 from rules.agents import DEFAULT_AGENT
 from simulations import conf
 from simulations.agent_names import agent_menu, agent_title
@@ -41,7 +42,7 @@ def _grouped(choices) -> list:
     return list(groups.items())
 
 
-class SimulationForm(forms.Form):
+class SimulationForm(RefuseNulForm):
     kind = forms.ChoiceField(choices=RunKind.choices, initial=RunKind.MATCH,
                              widget=forms.RadioSelect, label=_("Kind of run"))
     deck = forms.ChoiceField(label=_("Deck A"))

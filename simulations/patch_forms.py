@@ -10,12 +10,14 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
+from cards.forms import NUL_IN_FIELD, RefuseNulForm, holds_nul
 from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
 from rules.patches import NAME_MAX
 from simulations.forms import SimulationForm
 from simulations.sweeps import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS
 
 NOT_JSON = gettext_lazy("Abilities must be a JSON list (as on the card's page): {error}.")
+TOO_DEEP = gettext_lazy("lists and objects nested too deeply")
 NO_CHANGE = gettext_lazy("Change at least one field of the card.")
 NO_RANGE = gettext_lazy("Give the range of values to try.")
 RANGE_ORDER = gettext_lazy("The range must go up: 'from' below 'to'.")
@@ -23,7 +25,7 @@ RANGE_SIZE = gettext_lazy("A sweep tries from 2 to {n} values: narrow the range 
                           "step.")
 
 
-class PatchForm(forms.Form):
+class PatchForm(RefuseNulForm):
     """The new values of one card's fields; ``changes(data)`` lists those that differ."""
 
     name = forms.CharField(max_length=NAME_MAX, required=False, label=gettext_lazy("Patch name"),
@@ -60,8 +62,12 @@ class PatchForm(forms.Form):
         text = self.cleaned_data.get("abilities") or "[]"
         try:
             value = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except RecursionError:     # Python's reader recurses once per level
+            raise forms.ValidationError(str(NOT_JSON).format(error=TOO_DEEP)) from None
+        except ValueError as exc:  # bad JSON, or a number too long to convert
             raise forms.ValidationError(str(NOT_JSON).format(error=exc)) from None
+        if holds_nul(value):       # "\u0000" in the JSON: no store takes it
+            raise forms.ValidationError(NUL_IN_FIELD, code="null_characters_not_allowed")
         return value
 
     def changes(self) -> list[dict[str, Any]]:

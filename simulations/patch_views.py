@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 
 from cards.adapters import card_to_data, refresh_derived
 from cards.art import card_art
+from cards.forms import PickForm
 from cards.models import Card, display_names
 from cards.selectors import card_rows
 from rules.patches import Patch, PatchError, patch_apply, patch_diff
@@ -77,23 +78,33 @@ def patch_preview(request: HttpRequest) -> HttpResponse:
                   {"card": card, "preview": _preview(card, form)})
 
 
+def _picked_card(request: HttpRequest) -> tuple[str, list[str]]:
+    """The code of the card to patch (posted, else in the address) and why it was refused."""
+    code, errors = PickForm.read(request.POST, "card")
+    if not code and not errors:
+        code, errors = PickForm.read(request.GET, "card")
+    return code, errors
+
+
 @login_required
 def patch_page(request: HttpRequest) -> HttpResponse:
-    card = _card(request.POST.get("card") or request.GET.get("card"))
+    code, card_errors = _picked_card(request)
+    card = _card(code or None)     # refused: the first card, and nothing is played
     data = card_to_data(card)
     form = PatchForm(request.POST or None, card_data=data)
     play = PlayForm(request.POST or None, user=request.user,
                     initial={"sweep_field": "attack" if "attack" in data else "cost"})
-    if request.method == "POST":
+    if request.method == "POST" and not card_errors:
         response = _submit(request, card, form, play)
         if response is not None:
             return response
     preview = _preview(card, form) if form.is_bound else {"svg": _svg(card), "problems": [],
                                                           "unchanged": True}
     return render(request, "simulations/patch.html", {
-        "card": card, "form": form, "play": play, "preview": preview,
+        "card": card, "card_errors": card_errors, "form": form, "play": play,
+        "preview": preview,
         "cards": card_rows().order_by("code").values_list("code", "name_en")},
-        status=400 if request.method == "POST" else 200)
+        status=400 if request.method == "POST" or card_errors else 200)
 
 
 def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm):

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from simulations import patch_views, views
 
 app_name = "simulations"
@@ -19,5 +20,5 @@ urlpatterns = [
     path("<str:uid>/cancel/", views.run_cancel, name="cancel"),
     path("<str:uid>/what-if/", views.run_what_if, name="what-if"),
     path("<str:uid>/what-if/form/", views.run_what_if_form, name="what-if-form"),
-    path("<str:uid>/replays/<int:number>/", views.replay_view, name="replay"),
+    path("<str:uid>/replays/<dbint:number>/", views.replay_view, name="replay"),
 ]

@@ -15,6 +15,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_lazy
 
+from cards.forms import RefuseNulForm, holds_nul
 from cards.language import frozen_card_name
 from cards.models import Card
 from cards.query import QuerySyntaxError
@@ -45,7 +46,7 @@ class Candidates:
     error: QuerySyntaxError | None = None
 
 
-class WhatIfForm(forms.Form):
+class WhatIfForm(RefuseNulForm):
     deck = forms.TypedChoiceField(coerce=int, label=gettext_lazy("In deck"))
     card_out = forms.ChoiceField(label=gettext_lazy("Swap out"))
     q = forms.CharField(required=False, max_length=300,
@@ -71,7 +72,8 @@ class WhatIfForm(forms.Form):
         self.out_code = out if out == deck["hero"] or out in deck["cards"] else (
             first_card or deck["hero"])
         self.swapping_hero = self.out_code == deck["hero"]
-        self.query = str(source.get("q") or "")[:300]
+        query = str(source.get("q") or "")[:300]
+        self.query = "" if holds_nul(query) else query    # the field says why (NUL)
         self.fields["card_in"].choices = [(c.code, c.name_en)
                                           for c in self._legal().only("code", "name_en")]
         self.fields["card_in"].error_messages.update(
