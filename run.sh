@@ -3,6 +3,8 @@
 # site, served as in production: gunicorn, DEBUG off, the site's own error pages, static files
 # collected and served by WhiteNoise, a secret key generated once into var/secret_key.
 #   ./run.sh --dev        Django's runserver instead: reloads on edits, DEBUG on
+#   ./run.sh --with-sample-games   also load the four other games' rule books and sample card
+#                         sets (load_formats rules/data/games/*.yaml); combines with --dev
 #   PORT=8000 (default)   the port the site listens on (all interfaces)
 #   WEB_CONCURRENCY=2     gunicorn worker processes
 #   PYTHON=python3        the interpreter used to create .venv (Python >= 3.11)
@@ -15,11 +17,14 @@ cd "$(dirname "$0")"
 PORT="${PORT:-8000}"
 PYTHON="${PYTHON:-python3}"
 MODE="production"
-case "${1:-}" in
-  --dev) MODE="development" ;;
-  "") ;;
-  *) echo "usage: ./run.sh [--dev]" >&2; exit 2 ;;
-esac
+SAMPLE_GAMES=""
+for arg in "$@"; do
+  case "$arg" in
+    --dev) MODE="development" ;;
+    --with-sample-games) SAMPLE_GAMES=1 ;;
+    *) echo "usage: ./run.sh [--dev] [--with-sample-games]" >&2; exit 2 ;;
+  esac
+done
 
 # shellcheck source=scripts/install.sh
 source scripts/install.sh
@@ -46,6 +51,11 @@ python manage.py createcachetable     # a no-op after migrate; kept for a cache 
 if python manage.py help load_cards >/dev/null 2>&1; then
   echo "==> Loading the card set"
   python manage.py load_cards
+fi
+
+if [ -n "$SAMPLE_GAMES" ]; then
+  echo "==> Loading the other games' rule books and sample card sets"
+  python manage.py load_formats rules/data/games/*.yaml
 fi
 
 RESTARTS="${CARDLAB_WORKER_RESTARTS:-5}"

@@ -168,6 +168,11 @@ class RuleBook:
     def set_of(self) -> dict[str, str]:
         return {c.code: s.code for s in self.card_sets for c in s.cards}
 
+    def game_of(self) -> dict[str, str]:
+        """``{card code: game code}``: every card of the file is its game's."""
+        game = self.game.code if self.game else ""
+        return {c.code: game for s in self.card_sets for c in s.cards}
+
     def format(self, code: str) -> Format:
         data = next(f for f in self.formats if f.code == code)
         return format_from_data(data, self.game)
@@ -428,7 +433,9 @@ def format_from_rules(rules: Any, *, code: str, name: str, name_zh: str = "",
     return Format(code=code, name=name, name_zh=name_zh, piles=piles,
                   card_limits=dict(bans or {}), legal_sets=legal_sets,
                   kind_names=game.kind_names() if game else {},
-                  rarity_names=game.rarity_names() if game else {}, **extra)
+                  rarity_names=game.rarity_names() if game else {},
+                  game=game.code if game else "",
+                  game_name=(game.name_en, game.name_zh) if game else ("", ""), **extra)
 
 
 def format_from_data(data: FormatData, game: Game | None = None) -> Format:
@@ -440,9 +447,10 @@ def format_from_data(data: FormatData, game: Game | None = None) -> Format:
 # --- whole files --------------------------------------------------------------------------
 
 
-def rule_book_from_data(data: Any) -> RuleBook:
-    """A parsed rule book file (see the module docstring); every problem raised at once."""
-    reader = _Reader()
+def rule_book_from_data(data: Any, lang: str = "en") -> RuleBook:
+    """A parsed rule book file (see the module docstring); every problem raised at once, in
+    ``lang`` (en or zh)."""
+    reader = _Reader(lang)
     data = reader.mapping(data, "", FILE_KEYS)
     game = _game(reader, data["game"], "game") if "game" in data else None
     kinds = {k.code for k in game.kinds} if game else None

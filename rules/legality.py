@@ -13,6 +13,10 @@ Invariants:
 - ``cards`` may hold engine ``CardDef``s or anything with ``code``, ``kind``, ``name_en``,
   ``name_zh`` and ``rarity`` (catalogue rows qualify), so a caller need not build full
   definitions just to validate.
+- A format of a game (``Format.game``) admits only that game's cards: with ``game_of`` (card
+  code → game code) a card of another game is one problem (``other_game``, "remove it") and
+  counts toward nothing else — no pile size, per-kind count, copy limit or hero slot — so the
+  other fixes listed beside it are the ones still needed once it is gone.
 """
 
 from __future__ import annotations
@@ -71,6 +75,12 @@ COMPOSITION_EXTRA = "{pile} is a fixed set: it holds {count} × {name}, the set 
 COMPOSITION_EXTRA_FIX = "remove {extra} × {name} from {pile}"
 CARD_COPY_LIMIT = "{name}: {count} copies — the {format} format allows {limit} of it."
 CARD_COPY_LIMIT_FIX = "remove {extra} × {name}"
+# Games: a format admits only its own game's cards; copies by rarity need a tier.
+OTHER_GAME = "{name} is not a {game} card; a {format} deck holds only {game} cards."
+OTHER_GAME_FIX = "remove {count} × {name}"
+NO_COPY_TIER = ("{name} has no rarity tier, and the {format} format limits copies by tier "
+                "({tiers}).")
+NO_COPY_TIER_FIX = "give {name} a rarity tier in the catalogue, or remove it"
 
 RARITY_ORDER = ("N", "R", "SR", "SSR", "UR")
 BAN_LABELS = {0: "banned", 1: "limited", 2: "semi-limited"}
@@ -144,6 +154,7 @@ class Format:
     limit for named cards, and ``copy_exempt_kinds``/``copy_exempt_cards`` (basic cards) have no
     copy limit. ``rule_refs`` names the rule-book rule of ``"copies"``, ``"bans"``, ``"sets"``
     and ``"piles"``; ``kind_names`` and ``rarity_names`` give ``(English, Chinese)`` words.
+    ``game`` is the game whose cards it admits (checked when the caller passes ``game_of``).
     """
 
     code: str = "standard"
@@ -165,6 +176,14 @@ class Format:
     kind_names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     rarity_names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     name_zh: str = ""
+    game: str = ""
+    """The code of the game whose cards the format admits ("": any card, not checked)."""
+    game_name: tuple[str, str] = ("", "")
+    """The game's (English, Chinese) name, for messages."""
+
+    def game_display(self, lang: str = "en") -> str:
+        en, zh = self.game_name
+        return (zh or en or self.game) if lang == "zh" else (en or self.game)
 
     def copy_limit(self, rarity: str) -> int | None:
         return self.copy_limits.get(rarity, self.default_copy_limit)
@@ -273,7 +292,8 @@ def _name(card: CardLike | None, code: str, lang: str) -> str:
 def _a(word: str, lang: str = "en") -> str:
     if lang == "zh":
         return legality_zh.KIND_WORDS.get(word, word)
-    return f"an {word}" if word and word[0] in "aeiou" else f"a {word}"
+    # A game's own kind names are capitalised ("Artifact", "Avatar"): an Artifact.
+    return f"an {word}" if word and word[0].lower() in "aeiou" else f"a {word}"
 
 
 def _plural(n: int, lang: str = "en") -> str:
@@ -294,24 +314,47 @@ def _kinds_words(kinds: Iterable[str], lang: str = "en") -> str:
 
 
 def check_deck(deck: Deck, cards: Mapping[str, CardLike], fmt: Format = STANDARD, *,
-               set_of: Mapping[str, str] | None = None, lang: str = "en") -> list[Problem]:
+               set_of: Mapping[str, str] | None = None, lang: str = "en",
+               game_of: Mapping[str, str] | None = None) -> list[Problem]:
     """Every problem with ``deck`` under ``fmt`` (empty: legal). See the module docstring.
 
-    ``lang`` is ``"en"`` or ``"zh"``: the language of the messages, fixes and card names."""
+    ``lang`` is ``"en"`` or ``"zh"``: the language of the messages, fixes and card names.
+    ``game_of`` maps card codes to their game's code: with it (and ``fmt.game``), a card of
+    another game is a problem of its own and counts toward nothing else."""
+    foreign = _foreign(deck, fmt, game_of)
     if fmt.piles:
-        return _check_piles(deck, cards, fmt, set_of, lang)
+        return _check_piles(deck, cards, fmt, set_of, lang, foreign)
     problems: list[Problem] = []
-    problems += _hero_problems(deck, cards, fmt, lang)
-    problems += _entry_problems(deck, cards, fmt, lang)
-    problems += _size_problems(deck, fmt, lang)
-    problems += _copy_problems(deck, cards, fmt, lang)
-    problems += _set_problems(deck, cards, fmt, set_of, lang)
+    problems += _hero_problems(deck, cards, fmt, lang, foreign)
+    problems += _entry_problems(deck, cards, fmt, lang, foreign)
+    problems += _size_problems(deck, fmt, lang, foreign)
+    problems += _copy_problems(deck, cards, fmt, lang, foreign)
+    problems += _set_problems(deck, cards, fmt, set_of, lang, foreign)
     return problems
 
 
 def is_legal(deck: Deck, cards: Mapping[str, CardLike], fmt: Format = STANDARD, *,
-             set_of: Mapping[str, str] | None = None) -> bool:
-    return not check_deck(deck, cards, fmt, set_of=set_of)
+             set_of: Mapping[str, str] | None = None,
+             game_of: Mapping[str, str] | None = None) -> bool:
+    return not check_deck(deck, cards, fmt, set_of=set_of, game_of=game_of)
+
+
+def _foreign(deck: Deck, fmt: Format, game_of: Mapping[str, str] | None) -> frozenset[str]:
+    """The codes in ``deck`` of cards of another game than ``fmt``'s (none when either the
+    format's game or ``game_of`` is not given; an unknown code is not foreign but unknown)."""
+    if not fmt.game or game_of is None:
+        return frozenset()
+    codes = {*deck.heroes, *deck.counts, *(c for p in deck.piles.values() for c in p)}
+    return frozenset(c for c in codes if c in game_of and game_of[c] != fmt.game)
+
+
+def _other_game(code: str, count: Any, cards: Mapping[str, CardLike], fmt: Format, rule: str,
+                lang: str) -> Problem:
+    name = _name(cards.get(code), code, lang)
+    game = fmt.game_display(lang)
+    return Problem("other_game", rule, _t("OTHER_GAME", lang).format(
+        name=name, game=game, format=fmt.display_name(lang)),
+        _t("OTHER_GAME_FIX", lang).format(count=count, name=name), (code,))
 
 
 def _hero_want(count: int, lang: str) -> str:
@@ -321,22 +364,25 @@ def _hero_want(count: int, lang: str) -> str:
 
 
 def _hero_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
-                   lang: str) -> list[Problem]:
+                   lang: str, foreign: frozenset[str] = frozenset()) -> list[Problem]:
     out: list[Problem] = []
-    if not deck.heroes and fmt.hero_count > 0:
+    heroes = tuple(h for h in deck.heroes if h not in foreign)
+    if not heroes and fmt.hero_count > 0:
         out.append(Problem("hero_missing", "R5.1", _t("HERO_MISSING", lang).format(
             format=fmt.name, want=_hero_want(fmt.hero_count, lang)),
             _t("HERO_MISSING_FIX", lang)))
-    elif len(deck.heroes) > fmt.hero_count:
-        extra = deck.heroes[fmt.hero_count:]
+    elif len(heroes) > fmt.hero_count:
+        extra = heroes[fmt.hero_count:]
         separator = legality_zh.LIST_SEPARATOR if lang == "zh" else ", "
         names = separator.join(_name(cards.get(c), c, lang) for c in extra)
         out.append(Problem("hero_count", "R5.1", _t("HERO_COUNT", lang).format(
-            count=len(deck.heroes), format=fmt.name, want=fmt.hero_count),
-            _t("HERO_COUNT_FIX", lang).format(names=names), tuple(deck.heroes)))
+            count=len(heroes), format=fmt.name, want=fmt.hero_count),
+            _t("HERO_COUNT_FIX", lang).format(names=names), heroes))
     for code in dict.fromkeys(deck.heroes):
         card = cards.get(code)
-        if card is None:
+        if code in foreign:
+            out.append(_other_game(code, 1, cards, fmt, "R5.1", lang))
+        elif card is None:
             out.append(Problem("unknown_card", "R5.1", _t("UNKNOWN_CARD", lang).format(code=code),
                                _t("UNKNOWN_CARD_FIX", lang).format(code=code), (code,)))
         elif card.kind != "hero":
@@ -348,7 +394,7 @@ def _hero_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
 
 
 def _entry_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
-                    lang: str) -> list[Problem]:
+                    lang: str, foreign: frozenset[str] = frozenset()) -> list[Problem]:
     out: list[Problem] = []
     kinds = _kinds_words(fmt.deck_kinds, lang)
     for code, count in sorted(deck.counts.items()):
@@ -360,6 +406,8 @@ def _entry_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
         elif card is None:
             out.append(Problem("unknown_card", "R5.2", _t("UNKNOWN_CARD", lang).format(code=code),
                                _t("UNKNOWN_CARD_FIX", lang).format(code=code), (code,)))
+        elif code in foreign:
+            out.append(_other_game(code, count, cards, fmt, "R5.2", lang))
         elif card.kind not in fmt.deck_kinds:
             fix = "KIND_NOT_ALLOWED_HERO_FIX" if card.kind == "hero" else "KIND_NOT_ALLOWED_FIX"
             out.append(Problem("kind_not_allowed", "R5.2", _t("KIND_NOT_ALLOWED", lang).format(
@@ -368,8 +416,10 @@ def _entry_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
     return out
 
 
-def _size_problems(deck: Deck, fmt: Format, lang: str = "en") -> list[Problem]:
-    size = deck.size
+def _size_problems(deck: Deck, fmt: Format, lang: str = "en",
+                   foreign: frozenset[str] = frozenset()) -> list[Problem]:
+    size = deck.size - sum(n for c, n in deck.counts.items()
+                           if c in foreign and isinstance(n, int) and n > 0)
     if lang == "zh":
         want = legality_zh.size_want(fmt.deck_min, fmt.deck_max)
     elif fmt.deck_min == fmt.deck_max:
@@ -390,9 +440,10 @@ def _size_problems(deck: Deck, fmt: Format, lang: str = "en") -> list[Problem]:
 
 
 def _copy_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
-                   lang: str) -> list[Problem]:
+                   lang: str, foreign: frozenset[str] = frozenset()) -> list[Problem]:
     """R5.3 and R5.4: copies per card name against the rarity limit and the ban list."""
-    out = _copies(deck.counts, cards, fmt, lang, skip_kinds=("hero",))
+    counts = {c: n for c, n in deck.counts.items() if c not in foreign}
+    out = _copies(counts, cards, fmt, lang, skip_kinds=("hero",))
     out += _banned_heroes(deck, cards, fmt, lang)
     return out
 
@@ -455,6 +506,14 @@ def _copies(counts: Mapping[str, Any], cards: Mapping[str, CardLike], fmt: Forma
                 name=name, count=total, limit=rarity_limit, format=fmt_name),
                 _t("COPY_LIMIT_FIX", lang).format(extra=total - rarity_limit, name=name),
                 involved))
+        elif rarity_limit is None and not exempt and fmt.copy_limits and (
+                card_limit is None and ban_limit is None):
+            # Copies by tier and no default: a card without a tier would have no limit at all.
+            separator = legality_zh.LIST_SEPARATOR if lang == "zh" else ", "
+            tiers = separator.join(_rarity_word(r, fmt, lang) for r in fmt.copy_limits)
+            out.append(Problem("no_copy_tier", copies_rule, _t("NO_COPY_TIER", lang).format(
+                name=name, format=fmt_name, tiers=tiers),
+                _t("NO_COPY_TIER_FIX", lang).format(name=name), involved))
     return out
 
 
@@ -482,7 +541,8 @@ def _banned_heroes(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
 
 
 def _set_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
-                  set_of: Mapping[str, str] | None, lang: str) -> list[Problem]:
+                  set_of: Mapping[str, str] | None, lang: str,
+                  foreign: frozenset[str] = frozenset()) -> list[Problem]:
     if fmt.legal_sets is None:
         return []
     set_of = set_of or {}
@@ -490,6 +550,8 @@ def _set_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
     entries = [(h, 1) for h in dict.fromkeys(deck.heroes)] + sorted(deck.counts.items())
     for code, count in entries:
         card_set = set_of.get(code)
+        if code in foreign:
+            continue
         if code in cards and card_set is not None and card_set not in fmt.legal_sets:
             name = _name(cards[code], code, lang)
             out.append(Problem("set_not_legal", "R5", _t("SET_NOT_LEGAL", lang).format(
@@ -499,7 +561,8 @@ def _set_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
 
 
 def _check_piles(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
-                 set_of: Mapping[str, str] | None, lang: str) -> list[Problem]:
+                 set_of: Mapping[str, str] | None, lang: str,
+                 foreign: frozenset[str] = frozenset()) -> list[Problem]:
     """A format in piles: each pile's entries, size, per-kind counts and fixed composition,
     then copies, bans and sets over every pile together."""
     piles = deck.pile_counts(fmt)
@@ -508,18 +571,23 @@ def _check_piles(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
     pile_names = separator.join(p.name(lang) for p in fmt.piles)
     fmt_name = fmt.display_name(lang)
     out: list[Problem] = []
+    # Which piles a deck has is the format's whole layout; a file that names no rule for it
+    # gets the main pile's (where a plain list's cards go).
+    piles_rule = fmt.rule_refs.get("piles") or (fmt.main_pile.rule if fmt.main_pile else "")
     for code in sorted(set(piles) - known):
-        out.append(Problem("pile_unknown", fmt.rule_refs.get("piles", ""), _t(
+        out.append(Problem("pile_unknown", piles_rule, _t(
             "PILE_UNKNOWN", lang).format(format=fmt_name, pile=code, piles=pile_names),
             _t("PILE_UNKNOWN_FIX", lang).format(pile=code, piles=pile_names),
             tuple(sorted(piles[code]))))
     for pile in fmt.piles:
-        out += _pile_problems(pile, piles.get(pile.code, {}), cards, fmt, lang)
+        out += _pile_problems(pile, piles.get(pile.code, {}), cards, fmt, lang, foreign)
     merged: dict[str, Any] = {}
     for code, counts in piles.items():
         if code not in known:
             continue
         for card_code, count in counts.items():
+            if card_code in foreign:
+                continue
             if isinstance(count, int) and not isinstance(count, bool) and count > 0:
                 merged[card_code] = merged.get(card_code, 0) + count
     out += _copies(merged, cards, fmt, lang)
@@ -561,7 +629,8 @@ def _admitted_words(pile: Pile, cards: Mapping[str, CardLike], fmt: Format, lang
 
 
 def _pile_problems(pile: Pile, counts: Mapping[str, Any], cards: Mapping[str, CardLike],
-                   fmt: Format, lang: str) -> list[Problem]:
+                   fmt: Format, lang: str, foreign: frozenset[str] = frozenset()
+                   ) -> list[Problem]:
     out: list[Problem] = []
     pile_name = pile.name(lang)
     fmt_name = fmt.display_name(lang)
@@ -573,6 +642,9 @@ def _pile_problems(pile: Pile, counts: Mapping[str, Any], cards: Mapping[str, Ca
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             out.append(Problem("bad_count", pile.rule, _t("BAD_COUNT", lang).format(
                 name=name, count=count), _t("BAD_COUNT_FIX", lang).format(name=name), (code,)))
+            continue
+        if code in foreign:
+            out.append(_other_game(code, count, cards, fmt, pile.rule, lang))
             continue
         size += count
         if card is None:
@@ -621,7 +693,8 @@ def _pile_problems(pile: Pile, counts: Mapping[str, Any], cards: Mapping[str, Ca
                 _t("KIND_TOO_MANY_FIX", lang).format(extra=have - rule.max, kind=kind,
                                                      pile=pile_name)))
     if pile.composition is not None:
-        out += _composition_problems(pile, counts, cards, lang)
+        own = {c: n for c, n in counts.items() if c not in foreign}
+        out += _composition_problems(pile, own, cards, lang)
     return out
 
 

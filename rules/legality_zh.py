@@ -52,6 +52,10 @@ MESSAGES = {
     "COMPOSITION_EXTRA_FIX": "从{pile}移除 {extra} 张「{name}」",
     "CARD_COPY_LIMIT": "「{name}」:{count} 张——{format}赛制最多允许携带 {limit} 张。",
     "CARD_COPY_LIMIT_FIX": "移除 {extra} 张「{name}」",
+    "OTHER_GAME": "「{name}」不是{game}的卡;{format}卡组只能包含{game}的卡。",
+    "OTHER_GAME_FIX": "移除 {count} 张「{name}」",
+    "NO_COPY_TIER": "「{name}」没有稀有度,而{format}赛制按稀有度限制同名卡张数({tiers})。",
+    "NO_COPY_TIER_FIX": "在卡牌目录中为「{name}」设定稀有度,或将其移除",
 }
 
 KIND_WORDS = {"hero": "英雄卡", "minion": "随从卡", "item": "道具卡"}

@@ -62,6 +62,8 @@ RULES = [
     ("SCR.copies", "sorcery", "Sorcery four copies of an exceptional card", "copy_limit"),
     ("SCR.copies", "sorcery", "Sorcery three copies of an elite card", "copy_limit"),
     ("SCR.copies", "sorcery", "Sorcery two copies of a unique card", "copy_limit"),
+    ("SCR.piles", "sorcery", "Sorcery a sideboard beside the three piles", "pile_unknown"),
+    ("MLBK.piles", "molong", "Dragon's Hoard a pile of spare cards", "pile_unknown"),
 ]
 
 
