@@ -3,7 +3,7 @@ the reaper sends the job again, a second worker resumes it from the blocks store
 result is exactly the in-process search's for the same seed and budget.
 
 Sandboxed like the simulation fault tests (simulations.sandbox): a fresh database and queue,
-short leases, and a short pause before each piece of games so "mid-search" can be hit."""
+short leases (if longer than a piece of games under load), and a short pause before each piece of games so "mid-search" can be hit."""
 
 from __future__ import annotations
 
@@ -19,7 +19,10 @@ from balance.runner import job_problem
 from rules.balance_search import LocalEvaluator, balance_search
 from simulations.sandbox import Sandbox
 
-FAST_FAULTS = {"CARDLAB_SIMULATIONS_LEASE_SECONDS": "3",
+# A job renews its lease once a piece (4 blocks of 50 games): the lease must outlast a piece even
+# beside a CPU hog on the plain-Python engine (.ci/run), or the reaper takes the job from a
+# worker still playing it. It is also how long the survivor waits after the kill.
+FAST_FAULTS = {"CARDLAB_SIMULATIONS_LEASE_SECONDS": "20",
                "CARDLAB_SIMULATIONS_REAP_SECONDS": "0.5",
                "CARDLAB_SIMULATIONS_CHUNK_PAUSE": "0.3"}
 SEARCH = ("--decks", "Dawn Test", "Dusk Test", "--budget-games", "2000", "--verify-games",
