@@ -3,7 +3,8 @@ the reaper sends the job again, a second worker resumes it from the blocks store
 result is exactly the in-process search's for the same seed and budget.
 
 Sandboxed like the simulation fault tests (simulations.sandbox): a fresh database and queue,
-short leases (if longer than a piece of games under load), and a short pause before each piece of games so "mid-search" can be hit."""
+leases short yet longer than a piece of games under load, and a short pause before each piece
+of games so "mid-search" can be hit."""
 
 from __future__ import annotations
 
