@@ -15,7 +15,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from balance.models import BalanceJob, JobKind
+from balance.models import BalanceJob, JobKind, Objective
 from balance.reaper import reap_soon
 from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
 from balance.services import (
@@ -42,7 +42,7 @@ class SearchInputSerializer(serializers.Serializer):
     agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
                                     help_text=agent_help())
     objective = serializers.ChoiceField(
-        choices=["meta", "band"], default="meta",
+        choices=Objective.choices, default=Objective.META,
         help_text="meta: every deck's field win rate in field_band, every matchup in "
                   "matchup_band and every deck at least min_share of the maximum-entropy "
                   "ε-equilibrium; band: every matchup in band.")

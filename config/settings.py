@@ -332,6 +332,8 @@ SPECTACULAR_SETTINGS = {
         # Two fields named "method": how a rate's interval was computed, how runs compare.
         "RateMethodEnum": "rules.intervals.RATE_METHODS",
         "ComparisonMethodEnum": "simulations.comparison.METHODS",
+        # A balance search's objective: asked for (input) and kept (the job).
+        "BalanceObjectiveEnum": "balance.models.Objective",
     },
     # Numbers in addresses (cards/converters.py): larger ones name nothing and are a 404.
     "PATH_CONVERTER_OVERRIDES": {"dbint": {"type": "integer", "minimum": 0,
