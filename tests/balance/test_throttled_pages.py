@@ -29,7 +29,9 @@ def used_up(client, alice, catalogue, settings):
 
 def test_the_search_form(used_up):
     response = used_up.post(reverse("balance:new"), {
-        "decks": [DAWN, DUSK], "agent": "greedy", "band_low": 45, "band_high": 55,
+        "decks": [DAWN, DUSK], "objective": "band", "agent": "greedy", "band_low": 45,
+        "band_high": 55, "field_band_low": 47, "field_band_high": 53, "matchup_band_low": 30,
+        "matchup_band_high": 70, "epsilon": 0.5, "min_share": 5,
         "max_changes": 2, "fields": ["cost"], "budget_games": 2000, "verify_games": 100})
     assert response.status_code == 400 and str(THROTTLED) in response.content.decode()
 

@@ -59,6 +59,7 @@ def test_search_a_field_watch_it_and_open_a_patch_as_a_run(browser, site):
     page.goto(f"{url}/balance/new/")
     page.get_by_label("Dawn Test").check()
     page.get_by_label("Dusk Test").check()
+    page.check("input[name=objective][value=band]")   # two decks: every matchup in a band
     page.fill("#id_max_changes", "2")
     page.fill("#id_allowed_cards", "T-H01, T-H02, T-M01, T-M03")
     page.fill("#id_budget_games", "2000")
