@@ -51,11 +51,14 @@ IMPORT_PROBLEM = {
         "line": {"type": "integer", "nullable": True},
         "column": {"type": "integer", "nullable": True},
         "where": {"type": "string", "nullable": True},
+        "code": {"type": "string", "nullable": True,
+                 "description": "A deck rule the list breaks, by the code validation gives it "
+                                "(e.g. copy_limit); null for a problem reading the input."},
         "message": {"type": "string"},
         "suggestions": MESSAGES,
         "text": {"type": "string", "description": "The problem in one line, with its place."},
     },
-    "required": ["line", "column", "where", "message", "suggestions", "text"],
+    "required": ["line", "column", "where", "code", "message", "suggestions", "text"],
 }
 
 DESCRIPTIONS = {

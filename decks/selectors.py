@@ -243,6 +243,16 @@ def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = Non
                     stats=deck_stats(draft.cards, cards), rules=rules)
 
 
+def deck_rule_problems(deck: legality.Deck, *, fmt: Format, lang: str | None = None
+                       ) -> list[Problem]:
+    """Every rule of ``fmt`` that ``deck`` breaks, as validation lists them, for a deck a draft
+    cannot hold (an imported list with two heroes); in ``lang``, by default the page's."""
+    codes = [*deck.heroes, *deck.counts, *(c for pile in deck.piles.values() for c in pile)]
+    cards = cards_by_code(codes)
+    return check_deck(deck, cards, format_to_rules(fmt), set_of=set_of(cards),
+                      lang=lang or card_lang())
+
+
 @dataclass
 class VersionRow:
     version: DeckVersion

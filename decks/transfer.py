@@ -15,15 +15,18 @@ from decks.adapters import catalogue_index
 from decks.codecs import (
     CODECS,
     DEFAULT_LIMITS,
+    CardIndex,
     DeckImportError,
     ImportedDeck,
     ImportLimits,
+    ImportProblem,
     export_deck,
     import_deck,
     safe_filename,
 )
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
+from decks.selectors import deck_rule_problems, format_get
 
 NOTHING = gettext_lazy(
     "There is nothing to import: paste a deck list, a deck code or a file's contents."
@@ -62,10 +65,7 @@ def draft_import(text: str, *, format_name: str = "auto",
     """A draft from any supported input; DeckImportError (400/413) says what to fix."""
     if not text or not text.strip():
         raise DeckImportError(NOTHING)
-    index = catalogue_index()
-    # A draft holds one hero: the codecs report a second one beside every other problem.
-    result: ImportedDeck = import_deck(text, index, format_name,
-                                       replace(limits, max_heroes=1))
+    result = _read(text, catalogue_index(), format_name, limits)
     deck = result.deck
     if not deck.heroes and not deck.counts and not deck.piles:
         raise DeckImportError(NOTHING)
@@ -77,6 +77,33 @@ def draft_import(text: str, *, format_name: str = "auto",
     draft = Draft(name=deck.name, hero=deck.hero, cards=dict(deck.counts),
                   format_code=format_code, piles={k: dict(v) for k, v in deck.piles.items()})
     return Imported(draft=draft, source=result.source, notes=tuple(notes))
+
+
+def _read(text: str, index: CardIndex, format_name: str, limits: ImportLimits) -> ImportedDeck:
+    """The deck the input holds, for a draft (which holds one hero).
+
+    A list that was read but names a second hero cannot become a draft; it is refused with
+    every deck rule it breaks besides (copies, size, ...), as validation lists them, so one
+    round of fixes is enough. A list that could not be read is refused with its reading
+    problems (the codecs name a second hero among them)."""
+    try:
+        return import_deck(text, index, format_name, replace(limits, max_heroes=1))
+    except DeckImportError as refused:
+        if not all(problem.code for problem in refused.problems):
+            raise
+        read = import_deck(text, index, format_name, limits)   # every hero, to check the rest
+        found = {problem.code for problem in refused.problems}
+        rules = [ImportProblem(f"{problem.message} — {problem.fix}", code=problem.code)
+                 for problem in deck_rule_problems(read.deck, fmt=_format_or_default(read))
+                 if problem.code not in found]
+        raise DeckImportError([*refused.problems, *rules]) from None
+
+
+def _format_or_default(read: ImportedDeck) -> Format:
+    try:
+        return format_get(read.format_code)
+    except Format.DoesNotExist:
+        return format_get(None)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ NAME_TOO_LONG = gettext_lazy(
 BAD_CHARACTER = gettext_lazy("{what} cannot be part of a deck list; delete it.")
 NUL_CHARACTER = gettext_lazy("A NUL character (\\x00)")
 SURROGATE_CHARACTER = gettext_lazy("A lone surrogate character (U+{code:04X})")
+HERO_COUNT = "hero_count"   # the deck rule's code (rules.legality), as validation names it
 TOO_MANY_HEROES = gettext_lazy(
     "The list names {count} heroes ({names}); a deck has {limit} hero. Keep one Hero: line."
 )
@@ -62,13 +63,15 @@ DEFAULT_LIMITS = ImportLimits()
 @dataclass(frozen=True)
 class ImportProblem:
     """One thing wrong with the input: where (a line number, with a column where one helps, or
-    a path), what, and suggestions."""
+    a path), what, and suggestions. ``code`` names a deck rule the list breaks (the stable code
+    validation gives it, e.g. ``hero_count``); a problem reading the input has none."""
 
     message: str
     line: int | None = None
     where: str | None = None
     suggestions: tuple[str, ...] = ()
     column: int | None = None
+    code: str | None = None
 
     def __post_init__(self) -> None:
         # A lazily translated message is fixed in the language of the request that read it.
@@ -89,7 +92,7 @@ class ImportProblem:
 
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "column": self.column, "where": self.where,
-                "message": self.message,
+                "code": self.code, "message": self.message,
                 "suggestions": list(self.suggestions), "text": str(self)}
 
 
@@ -178,7 +181,7 @@ def check_heroes(heroes: list[str], lines: list[int | None], names: list[str],
         return []
     return [ImportProblem(TOO_MANY_HEROES.format(count=len(heroes), names=", ".join(names),
                                                  limit=limits.max_heroes),
-                          line=lines[limits.max_heroes], where=where)]
+                          line=lines[limits.max_heroes], where=where, code=HERO_COUNT)]
 
 
 def check_name(raw: str, limits: ImportLimits, line: int | None = None,

@@ -4,11 +4,14 @@ the cap on the import page."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from rest_framework.test import APIClient
 
 from decks.codecs import CardIndex, DeckImportError, ImportLimits, import_deck
 from decks.codecs.base import (
@@ -22,6 +25,7 @@ from decks.codecs.text import UNKNOWN_CARD
 from decks.transfer import BODY_TOO_LARGE, IMPORT_MAX_BODY
 from rules.cardset import TEST_SET, load_card_set
 from rules.legality import Deck
+from tests.accounts import LEGAL_CARDS
 
 INDEX = CardIndex(load_card_set(TEST_SET).cards.values())
 ONE_HERO = ImportLimits(max_heroes=1)
@@ -119,3 +123,38 @@ def test_a_body_over_the_sites_upload_cap_is_a_413_page_even_with_csrf_checks(ca
     assert response.status_code == 413
     page = response.content.decode()
     assert "Too large" in page and 'href="/decks/"' in page   # the site's page, a way back
+
+
+# A list with a second hero, a fourth copy and a 31st card: three problems, all named at once.
+EVERY_PROBLEM = "Hero: Flame Warden\nHero: Tide Oracle\n4x Ember Pup\n" + "".join(
+    f"3x {code}\n" for code in LEGAL_CARDS if code != "T-M01")
+
+
+@pytest.mark.django_db
+def test_the_import_api_lists_a_second_hero_a_fourth_copy_and_a_31st_card_at_once(catalogue):
+    response = APIClient().post("/api/decks/import/", {"text": EVERY_PROBLEM}, format="json")
+    assert response.status_code == 400
+    found = response.json()["problems"]
+    assert [p["code"] for p in found] == ["hero_count", "deck_too_large", "copy_limit"]
+    assert found[0]["line"] == 2 and "2 heroes" in found[0]["text"]
+    assert "31" in found[1]["text"] and "Ember Pup" in found[2]["text"]
+    assert response.json()["detail"] == found[0]["text"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language, words", [
+    ("en", ["2 heroes", "31", "Ember Pup"]),
+    ("zh-hans", ["2 张英雄卡", "31", "余烬幼犬"]),
+])
+def test_the_import_page_lists_every_problem_in_either_language(client, catalogue, language,
+                                                                 words):
+    with translation.override("en"):      # the page's language stays with the request
+        response = client.post(reverse("decks:import"), {"text": EVERY_PROBLEM},
+                               HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    page = response.content.decode()
+    box = page.split('class="import-problems"')[1].split("</ul>")[0]
+    listed = re.findall(r"<li>.*?</li>", box, flags=re.S)
+    assert len(listed) == 3
+    for word, item in zip(words, listed, strict=True):
+        assert word in item, listed
