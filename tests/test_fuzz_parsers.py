@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from cards.query import QuerySyntaxError, parse
 from decks.codecs import CardIndex, DeckImportError, ImportLimits, export_deck, import_deck
 from decks.codecs.base import TOO_MANY_BYTES, TOO_MANY_CARDS, TOO_MANY_LINES
-from decks.codecs.deckcode import NOT_A_CODE
+from decks.codecs.deckcode import ALPHABET, CODE_BAD_CHARACTER, CODE_SECOND_WORD, NOT_A_CODE
 from decks.codecs.jsoncodec import NEWER_VERSION, NOT_OBJECT
 from rules.cardset import TEST_SET, load_card_set
 from rules.legality import Deck
@@ -155,6 +155,35 @@ def test_the_deck_code_reader_raises_only_its_own_error_and_names_lines(text):
 @given(text=st.one_of(deck_texts, csv_texts(), json_texts(), deck_codes()))
 def test_detecting_the_format_raises_only_the_parsers_own_error(text):
     _import_or_its_own_error(text, "auto")
+
+
+# A character that damages a code without making its line something else: not of the code's
+# alphabet, not a space or a line break (a second word, a second line), not a NUL (refused for
+# any input), not "#" or "=" (a comment, padding).
+stray_characters = st.characters(
+    blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp"),
+    blacklist_characters=[*ALPHABET, "#", "=", "\x85", "\x1c", "\x1d", "\x1e"])
+second_words = st.text(min_size=1, max_size=12).filter(
+    lambda word: word.strip() and len(word.splitlines()) == 1 and "\x00" not in word
+    and not any("\ud800" <= ch <= "\udfff" for ch in word))
+
+
+@DEEP
+@given(deck=real_decks(), data=st.data())
+def test_a_damaged_deck_code_gets_the_deck_codes_error_whatever_the_damage(deck, data):
+    """A real code with a stray character in it, or a word after it: with format "auto" the
+    error is the deck code's, saying what is wrong and where — never "no card is called"."""
+    code = export_deck(deck, "code", INDEX, format_code="standard").strip()
+    if data.draw(st.booleans()):
+        at = data.draw(st.integers(1, len(code)))
+        text, expected = code[:at] + data.draw(stray_characters) + code[at:], CODE_BAD_CHARACTER
+    else:
+        text, expected = f"{code} {data.draw(second_words)}", CODE_SECOND_WORD
+    with pytest.raises(DeckImportError) as caught:
+        import_deck(text, INDEX, "auto", LIMITS)
+    (problem,) = caught.value.problems
+    assert problem.message.startswith(str(expected).split("{")[0]), (text, str(problem))
+    assert problem.line == 1 and problem.column is not None
 
 
 QUERY_PARTS = st.sampled_from(

@@ -48,7 +48,20 @@ NOT_A_CODE = gettext_lazy(
 DAMAGED = gettext_lazy("This deck code is damaged ({detail}); copy it again in full.")
 NEWER = gettext_lazy("This deck code is version {version}; this site reads version {known}.")
 UNKNOWN = gettext_lazy("The deck code names the card {code!r}, which this site does not have.")
+CODE_BAD_CHARACTER = gettext_lazy(
+    "This deck code holds {char!r}, which no deck code has (a code is letters, digits, '-' "
+    "and '_'); copy the code again in full."
+)
+CODE_SECOND_WORD = gettext_lazy(
+    "The deck code is followed by more text ({extra!r}); a code is one word: paste it alone "
+    "(or after a # on its own line)."
+)
 _WORD = re.compile(r"^[A-Za-z0-9_-]+=*$")
+ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+# The shortest code of a deck with a card is longer than this; a card's code or name is shorter
+# than it or has spaces, so one token this long, nearly all of the alphabet, is a code.
+CODE_LOOKS_MIN = 16
+CODE_LOOKS_SHARE = 0.9
 
 
 class _Damaged(Exception):
@@ -152,13 +165,34 @@ class _Reader:
             raise _Damaged("a card code is not text") from None
 
 
+def _code_lines(text: str) -> list[tuple[str, int]]:
+    """The lines that are not blank or comments, with their numbers."""
+    return [(ln, number) for number, ln in enumerate(text.splitlines(), start=1)
+            if ln.strip() and not ln.strip().startswith("#")]
+
+
 def _unwrap(text: str) -> tuple[str, int]:
-    """The code word and its line number (comment lines around it are allowed)."""
-    words = [(ln.strip(), number) for number, ln in enumerate(text.splitlines(), start=1)
-             if ln.strip() and not ln.strip().startswith("#")]
-    if len(words) != 1 or not _WORD.match(words[0][0]):
-        raise DeckImportError(ImportProblem(NOT_A_CODE, line=words[-1][1] if words else None))
-    return words[0][0].rstrip("="), words[0][1]
+    """The code word and its line number (comment lines around it are allowed); a code with
+    a character outside its alphabet, or with more text after it, is refused saying where."""
+    lines = _code_lines(text)
+    if len(lines) != 1:
+        raise DeckImportError(ImportProblem(NOT_A_CODE, line=lines[-1][1] if lines else None))
+    raw, line = lines[0]
+    indent = len(raw) - len(raw.lstrip())
+    word, *rest = raw.split(None, 1)
+    if (rest or not _WORD.match(word)) and not _code_shaped(word):
+        raise DeckImportError(ImportProblem(NOT_A_CODE, line=line))
+    if rest:
+        column = indent + len(word) + len(raw[indent + len(word):]) - len(rest[0]) + 1
+        extra = rest[0].rstrip()
+        raise DeckImportError(ImportProblem(CODE_SECOND_WORD.format(extra=extra[:40]),
+                                            line=line, column=column))
+    if not _WORD.match(word):
+        letters = word.rstrip("=")
+        at = next((i for i, ch in enumerate(letters) if ch not in ALPHABET), len(letters))
+        raise DeckImportError(ImportProblem(CODE_BAD_CHARACTER.format(char=word[at]),
+                                            line=line, column=indent + at + 1))
+    return word.rstrip("="), line
 
 
 def _on_line(problems: list[ImportProblem], line: int) -> list[ImportProblem]:
@@ -166,13 +200,29 @@ def _on_line(problems: list[ImportProblem], line: int) -> list[ImportProblem]:
 
 
 def looks_like_code(text: str) -> bool:
-    """One word of a deck code's alphabet (with comment lines around it), whether or not it
-    decodes."""
-    try:
-        _unwrap(text)
-    except DeckImportError:
+    """Whether the input may be meant as a deck code, decodable or not: one line (with comment
+    lines around it) starting with a word shaped like a code. A code with a stray character
+    or a word after it still looks like one, so it gets the deck code's error rather than
+    "no card is called …"."""
+    lines = _code_lines(text)
+    return len(lines) == 1 and _code_shaped(lines[0][0].split(None, 1)[0])
+
+
+def _code_shaped(word: str) -> bool:
+    """A word that reads as base64 rather than as a name, and is all of a code's alphabet, or
+    long and nearly all of it."""
+    word = word.rstrip("=")
+    if not word or not _base64_like(word):
         return False
-    return True
+    share = sum(ch in ALPHABET for ch in word) / len(word)
+    return share == 1 or (len(word) >= CODE_LOOKS_MIN and share >= CODE_LOOKS_SHARE)
+
+
+def _base64_like(word: str) -> bool:
+    """Base64 of binary data has digits, '-', '_' or two capitals in a row in all but a tiny
+    share of words; names written as one word (Supercalifragilistic, FlameWarden) have not."""
+    return any(ch.isdigit() or ch in "-_" for ch in word) or any(
+        a.isupper() and b.isupper() for a, b in zip(word, word[1:], strict=False))
 
 
 def read_deck_code(text: str, limits: ImportLimits = DEFAULT_LIMITS) -> DecodedCode:

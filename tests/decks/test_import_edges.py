@@ -20,7 +20,12 @@ from decks.codecs.base import (
     SURROGATE_CHARACTER,
     TOO_MANY_HEROES,
 )
-from decks.codecs.deckcode import DAMAGED, encode_deck_code
+from decks.codecs.deckcode import (
+    CODE_BAD_CHARACTER,
+    CODE_SECOND_WORD,
+    DAMAGED,
+    encode_deck_code,
+)
 from decks.codecs.text import UNKNOWN_CARD
 from decks.transfer import BODY_TOO_LARGE, IMPORT_MAX_BODY
 from rules.cardset import TEST_SET, load_card_set
@@ -158,3 +163,29 @@ def test_the_import_page_lists_every_problem_in_either_language(client, catalogu
     assert len(listed) == 3
     for word, item in zip(words, listed, strict=True):
         assert word in item, listed
+
+
+EMBER_CODE = encode_deck_code(Deck(heroes=("T-H01",), counts={"T-M01": 3}),
+                              format_code="standard")
+
+
+@pytest.mark.parametrize("format_name", ["auto", "code"])
+@pytest.mark.parametrize("char", ["!", "+", "/", ".", "=", "é", "。", "*"])
+def test_a_character_no_deck_code_holds_is_named_with_its_column(format_name, char):
+    damaged = EMBER_CODE[:10] + char + EMBER_CODE[10:]
+    assert problems(damaged, format_name) == [
+        "line 1, column 11: " + CODE_BAD_CHARACTER.format(char=char)]
+
+
+@pytest.mark.parametrize("format_name", ["auto", "code"])
+@pytest.mark.parametrize("extra", ["please", "x", "AQhz", "3x Ember Pup"])
+def test_a_second_word_after_a_deck_code_is_named_with_its_column(format_name, extra):
+    found = problems(f"# Ember Rush\n  {EMBER_CODE} {extra}\n", format_name)
+    assert found == [f"line 2, column {len(EMBER_CODE) + 4}: "
+                     + CODE_SECOND_WORD.format(extra=extra)]
+
+
+@pytest.mark.parametrize("pasted", ["Supercalifragilistic", "FlameWardenEmberPupThornBoar",
+                                    "https://cardlab.example/decks/abc123def456/"])
+def test_one_long_word_that_is_no_deck_code_is_still_read_as_a_card(pasted):
+    assert problems(pasted, "auto")[0].startswith("line 1: " + UNKNOWN_CARD.format(name=pasted))
