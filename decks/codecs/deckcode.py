@@ -19,6 +19,7 @@ import re
 import zlib
 from dataclasses import dataclass, field, replace
 
+from django.utils.text import get_text_list
 from django.utils.translation import gettext_lazy
 
 from decks.codecs.base import (
@@ -39,6 +40,7 @@ from rules.legality import Deck
 
 VERSION = 1
 PILES_VERSION = 2   # a deck with piles besides its main list (formats in piles)
+KNOWN_VERSIONS = (VERSION, PILES_VERSION)
 MAX_STRING = 200  # bytes in one code or format name
 
 NOT_A_CODE = gettext_lazy(
@@ -46,7 +48,12 @@ NOT_A_CODE = gettext_lazy(
     "lines starting with # are allowed around it)."
 )
 DAMAGED = gettext_lazy("This deck code is damaged ({detail}); copy it again in full.")
-NEWER = gettext_lazy("This deck code is version {version}; this site reads version {known}.")
+NEWER = gettext_lazy(
+    "This deck code was made by a newer or unknown version {version} of the deck code; this "
+    "site reads versions {known}. Export the deck as text on the site that made it and paste "
+    "the text instead."
+)
+AND = gettext_lazy("and")
 UNKNOWN = gettext_lazy("The deck code names the card {code!r}, which this site does not have.")
 CODE_BAD_CHARACTER = gettext_lazy(
     "This deck code holds {char!r}, which no deck code has (a code is letters, digits, '-' "
@@ -241,6 +248,7 @@ def _decode(word: str, limits: ImportLimits) -> DecodedCode:
         data = base64.urlsafe_b64decode(word + "=" * (-len(word) % 4))
     except (binascii.Error, ValueError):
         raise DeckImportError(DAMAGED.format(detail="its length is wrong")) from None
+    _check_version(data)
     if len(data) < 3:
         raise DeckImportError(DAMAGED.format(detail="it is too short"))
     body, check = data[:-2], data[-2:]
@@ -252,10 +260,20 @@ def _decode(word: str, limits: ImportLimits) -> DecodedCode:
         raise DeckImportError(DAMAGED.format(detail=str(exc))) from None
 
 
+def _check_version(data: bytes) -> None:
+    """Refuse a code of a version this site does not read, before its checksum or body: a
+    later version may lay both out otherwise, so reading on would call it damaged."""
+    try:
+        version = _Reader(data).varint(1 << 28)
+    except _Damaged:
+        return               # no version to read: the checks after this say what is wrong
+    if version not in KNOWN_VERSIONS:
+        known = get_text_list([str(v) for v in KNOWN_VERSIONS], str(AND))
+        raise DeckImportError(NEWER.format(version=version, known=known))
+
+
 def _read_body(reader: _Reader, limits: ImportLimits) -> DecodedCode:
-    version = reader.varint(1 << 28)
-    if version not in (VERSION, PILES_VERSION):
-        raise DeckImportError(NEWER.format(version=version, known=PILES_VERSION))
+    version = reader.varint(1 << 28)     # one of KNOWN_VERSIONS (_check_version)
     format_code = reader.text(reader.raw(reader.varint(MAX_STRING))) or None
     heroes = tuple(reader.text(reader.raw(reader.varint(MAX_STRING)))
                    for _ in range(reader.varint(limits.max_cards)))

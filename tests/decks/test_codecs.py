@@ -177,7 +177,8 @@ def test_a_newer_deck_code_version_says_so():
     body = bytes([3, 0, 0, 0])   # version 2 is the code of a deck in piles
     data = body + (zlib.crc32(body) & 0xFFFF).to_bytes(2, "big")
     newer = base64.urlsafe_b64encode(data).decode().rstrip("=")
-    assert problems(newer, "code") == ["line 1: " + deckcode.NEWER.format(version=3, known=2)]
+    assert problems(newer, "code") == [
+        "line 1: " + deckcode.NEWER.format(version=3, known="1 and 2")]
 
 
 def test_a_code_naming_unknown_cards_lists_them():

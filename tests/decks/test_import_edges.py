@@ -4,7 +4,9 @@ the cap on the import page."""
 
 from __future__ import annotations
 
+import base64
 import re
+import zlib
 from types import SimpleNamespace
 
 import pytest
@@ -24,6 +26,7 @@ from decks.codecs.deckcode import (
     CODE_BAD_CHARACTER,
     CODE_SECOND_WORD,
     DAMAGED,
+    NEWER,
     encode_deck_code,
 )
 from decks.codecs.text import UNKNOWN_CARD
@@ -189,3 +192,35 @@ def test_a_second_word_after_a_deck_code_is_named_with_its_column(format_name, e
                                     "https://cardlab.example/decks/abc123def456/"])
 def test_one_long_word_that_is_no_deck_code_is_still_read_as_a_card(pasted):
     assert problems(pasted, "auto")[0].startswith("line 1: " + UNKNOWN_CARD.format(name=pasted))
+
+
+def _code_of(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+EMBER_BODY = base64.urlsafe_b64decode(EMBER_CODE + "=" * (-len(EMBER_CODE) % 4))[1:-2]
+
+
+@pytest.mark.parametrize("format_name", ["auto", "code"])
+@pytest.mark.parametrize("version, data", [
+    # A later version may end in another checksum: a 4-byte CRC-32 here.
+    (3, bytes([3]) + EMBER_BODY + zlib.crc32(bytes([3]) + EMBER_BODY).to_bytes(4, "big")),
+    # Or hold nothing this site knows how to read after its version (131: two varint bytes).
+    (131, bytes([0x83, 0x01]) + (zlib.crc32(bytes([0x83, 0x01])) & 0xFFFF).to_bytes(2, "big")),
+    (9, bytes([9]) + EMBER_BODY),
+    (0, bytes([0]) + EMBER_BODY + (zlib.crc32(bytes([0]) + EMBER_BODY) & 0xFFFF).to_bytes(2,
+                                                                                     "big")),
+])
+def test_a_code_of_an_unknown_version_says_which_version_and_what_this_site_reads(
+        format_name, version, data):
+    found = problems(_code_of(data), format_name)
+    assert found == ["line 1: " + NEWER.format(version=version, known="1 and 2")]
+    assert "damaged" not in found[0]
+
+
+def test_the_unknown_version_message_is_in_chinese_too():
+    data = bytes([7]) + EMBER_BODY
+    with translation.override("zh-hans"):
+        found = problems(_code_of(data), "auto")
+    assert found == ["第 1 行:这个卡组代码由更新或未知的第 7 版卡组代码生成;"
+                     "本站读取第 1 和 2 版。请在生成它的网站把卡组导出为文本,再粘贴文本。"]
