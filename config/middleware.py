@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponseBadRequest, JsonResponse, QueryDict
 from django.utils import translation
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy
+
+from config.views import request_too_large
 
 NUL_MESSAGE = gettext_lazy(
     "The address or a query parameter contains a NUL character (\\x00), which no field "
@@ -87,4 +92,30 @@ class LangQueryMiddleware:
             if code:
                 translation.activate(code)
                 request.LANGUAGE_CODE = code
+        return self.get_response(request)
+
+
+class FormBodyTooLargeMiddleware:
+    """Answer a page's form post over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` with the site's 413 page
+    (the size, the limit, what to do, a link back to the form), in every mode.
+
+    CSRF protection reads the form before any view, and Django answers the RequestDataTooBig
+    that raises with its technical page when DEBUG is on (the error handler's 413 only with
+    DEBUG off). Reading the form here first, before CsrfViewMiddleware, catches it for every
+    page and form, present and future. The API is left to its views: its bodies are JSON,
+    which Django does not read as a form. Runs after the language is chosen (the page is in
+    the reader's language) and signs the user in for the page's header, as every page has."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        if request.method not in ("GET", "HEAD", "OPTIONS") and not request.path.startswith(
+                "/api/"):
+            try:
+                request.POST  # noqa: B018  (reads the form: raises when it is over the cap)
+            except RequestDataTooBig:
+                if not hasattr(request, "user"):
+                    request.user = SimpleLazyObject(lambda: get_user(request))
+                return request_too_large(request)
         return self.get_response(request)

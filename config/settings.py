@@ -133,6 +133,8 @@ MIDDLEWARE = [
     # ``?lang=zh`` link overrides both for its one request.
     "django.middleware.locale.LocaleMiddleware",
     "config.middleware.LangQueryMiddleware",
+    # A form over DATA_UPLOAD_MAX_MEMORY_SIZE: the site's 413 page, before CSRF reads it.
+    "config.middleware.FormBodyTooLargeMiddleware",
     "config.middleware.RejectEmptyApiQueryValuesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -29,7 +29,8 @@ BAD_REQUEST = gettext_lazy("The request could not be read; check it and try agai
 FORBIDDEN = gettext_lazy("You do not have permission to do this.")
 NOT_FOUND = gettext_lazy("There is nothing at this address.")
 TOO_LARGE = gettext_lazy(
-    "The request is larger than the {limit} bytes the site accepts; send less at a time."
+    "What you sent is {size} bytes; a form on this site takes at most {limit} bytes. Nothing "
+    "was saved: send less at a time (one deck per import, a shorter text)."
 )
 SERVER_ERROR = gettext_lazy("The site failed to answer this request; try again in a moment.")
 STATIC_NOT_COLLECTED_PAGE = gettext_lazy(
@@ -64,9 +65,23 @@ def _answer(request: HttpRequest, status: int, detail: str = "") -> HttpResponse
                   status=status)
 
 
+def request_too_large(request: HttpRequest) -> HttpResponse:
+    """The 413 for a body over Django's upload cap: the size, the limit and what to do, and
+    on a page a link back to the form (what was typed is not kept: the body is never read)."""
+    try:
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        size = 0
+    detail = TOO_LARGE.format(size=f"{size:,}", limit=f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,}")
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": detail}, status=413)
+    return render(request, "413.html", {"detail": detail, "status": 413,
+                                        "back": request.get_full_path()}, status=413)
+
+
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if isinstance(exception, RequestDataTooBig):
-        return _answer(request, 413, TOO_LARGE.format(limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
+        return request_too_large(request)
     return _answer(request, 400, BAD_REQUEST)
 
 

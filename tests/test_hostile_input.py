@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.converters import IntConverter
 from rest_framework.test import APIClient
@@ -200,6 +201,26 @@ def test_a_nul_in_any_field_of_a_signed_in_form_is_a_form_error(client, alice, p
         assert any(say in text for say in NUL_SAYS), (path, name)
     everything = client.post(path, {name: "x\x00" for name in names}, **htmx)
     assert everything.status_code == 400, path
+
+
+@pytest.mark.parametrize("page", range(9))
+def test_a_body_over_the_upload_cap_on_any_form_is_the_sites_413_page_with_debug_on(
+        alice, public_run, settings, page):
+    """A form's text field pasted far over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: with DEBUG on,
+    Django would answer its technical RequestDataTooBig page (CSRF reads the body first)."""
+    settings.DEBUG = True
+    path, names = list(_form_pages(public_run.deck, public_run).items())[page]
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    client.get(path)                                      # the CSRF cookie, as a browser has
+    huge = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10)
+    response = client.post(path, {names[0]: huge, "csrfmiddlewaretoken": "from-the-page"})
+    page_text = response.content.decode()
+    assert response.status_code == 413, (path, response.status_code)
+    assert "RequestDataTooBig" not in page_text and '<nav class="site-nav"' in page_text
+    assert f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,}" in page_text
+    assert alice.username in page_text                    # still signed in, as on every page
+    assert f'href="{path}"' in page_text.replace("&amp;", "&")   # back to the form
 
 
 @pytest.mark.parametrize("path, field", [("/simulations/patch/", "card"),

@@ -224,3 +224,20 @@ def test_the_unknown_version_message_is_in_chinese_too():
         found = problems(_code_of(data), "auto")
     assert found == ["第 1 行:这个卡组代码由更新或未知的第 7 版卡组代码生成;"
                      "本站读取第 1 和 2 版。请在生成它的网站把卡组导出为文本,再粘贴文本。"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language, says", [("en", "Back to the form"), ("zh-hans", "返回表单")])
+def test_a_paste_over_the_sites_upload_cap_is_the_sites_413_page_with_debug_on(
+        catalogue, settings, language, says):
+    settings.DEBUG = True          # where Django would show its technical RequestDataTooBig page
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE=language)
+    client.get(reverse("decks:import"))                       # the CSRF cookie, as a browser has
+    text = "3x Ember Pup\n" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 13 + 10)
+    with translation.override("en"):
+        response = client.post(reverse("decks:import"), {"text": text})
+    assert response.status_code == 413
+    page = response.content.decode()
+    assert "RequestDataTooBig" not in page and "Traceback" not in page
+    assert f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,}" in page      # the limit, in figures
+    assert f'href="{reverse("decks:import")}"' in page and says in page
