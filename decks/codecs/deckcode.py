@@ -68,6 +68,7 @@ ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 # The shortest code of a deck with a card is longer than this; a card's code or name is shorter
 # than it or has spaces, so one token this long, nearly all of the alphabet, is a code.
 CODE_LOOKS_MIN = 16
+CODE_MIN = 8    # the code of an empty deck: version, format, heroes, entries, checksum
 CODE_LOOKS_SHARE = 0.9
 
 
@@ -187,7 +188,7 @@ def _unwrap(text: str) -> tuple[str, int]:
     raw, line = lines[0]
     indent = len(raw) - len(raw.lstrip())
     word, *rest = raw.split(None, 1)
-    if (rest or not _WORD.match(word)) and not _code_shaped(word):
+    if (rest or not _WORD.match(word)) and not _long_code_shaped(word):
         raise DeckImportError(ImportProblem(NOT_A_CODE, line=line))
     if rest:
         column = indent + len(word) + len(raw[indent + len(word):]) - len(rest[0]) + 1
@@ -208,21 +209,26 @@ def _on_line(problems: list[ImportProblem], line: int) -> list[ImportProblem]:
 
 def looks_like_code(text: str) -> bool:
     """Whether the input may be meant as a deck code, decodable or not: one line (with comment
-    lines around it) starting with a word shaped like a code. A code with a stray character
-    or a word after it still looks like one, so it gets the deck code's error rather than
-    "no card is called …"."""
+    lines around it) that is one word of a code's alphabet, or starts with a long word nearly
+    all of it; either reads as base64 rather than as a name. A code with a stray character or
+    a word after it still looks like one, so it gets the deck code's error rather than "no
+    card is called …"."""
     lines = _code_lines(text)
-    return len(lines) == 1 and _code_shaped(lines[0][0].split(None, 1)[0])
-
-
-def _code_shaped(word: str) -> bool:
-    """A word that reads as base64 rather than as a name, and is all of a code's alphabet, or
-    long and nearly all of it."""
-    word = word.rstrip("=")
-    if not word or not _base64_like(word):
+    if len(lines) != 1:
         return False
-    share = sum(ch in ALPHABET for ch in word) / len(word)
-    return share == 1 or (len(word) >= CODE_LOOKS_MIN and share >= CODE_LOOKS_SHARE)
+    line = lines[0][0].strip()
+    if _WORD.match(line):
+        return len(line) >= CODE_MIN and _base64_like(line)
+    return _long_code_shaped(line.split(None, 1)[0])
+
+
+def _long_code_shaped(word: str) -> bool:
+    """A word long enough, and nearly enough of a code's alphabet, to be a damaged code: no
+    card's code or name (a count like "3x" included) is."""
+    word = word.rstrip("=")
+    if len(word) < CODE_LOOKS_MIN or not _base64_like(word):
+        return False
+    return sum(ch in ALPHABET for ch in word) / len(word) >= CODE_LOOKS_SHARE
 
 
 def _base64_like(word: str) -> bool:
