@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.contrib.auth import get_user
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponseBadRequest, JsonResponse, QueryDict
+from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy
+from rest_framework.exceptions import MethodNotAllowed
 
 from config.views import request_too_large
 
@@ -119,3 +121,38 @@ class FormBodyTooLargeMiddleware:
                     request.user = SimpleLazyObject(lambda: get_user(request))
                 return request_too_large(request)
         return self.get_response(request)
+
+
+class ApiMethodNotAllowedMiddleware:
+    """Answer an API request whose method its endpoint does not serve (``TRACE``, ``POST`` on a
+    list that is only read) with a 405 and the ``Allow`` header, before authentication.
+
+    DRF checks authentication and permissions before the method, so such a request got a 403
+    ("credentials were not provided") from one endpoint and a 405 from another, which said
+    nothing true about the method. The endpoint's methods are its view's (an address that
+    names no endpoint is left to the 404)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        if request.path.startswith("/api/"):
+            allowed = _served_methods(request.path_info)
+            if allowed and request.method not in allowed:
+                detail = MethodNotAllowed(request.method).detail
+                return JsonResponse({"detail": str(detail)}, status=405,
+                                    headers={"Allow": ", ".join(allowed)})
+        return self.get_response(request)
+
+
+def _served_methods(path: str) -> list[str]:
+    """The methods the view at ``path`` serves (empty: no view, or not a class-based one)."""
+    try:
+        view = resolve(path).func
+    except Resolver404:
+        return []
+    view_class = getattr(view, "cls", None) or getattr(view, "view_class", None)
+    if view_class is None:
+        return []
+    return [method.upper() for method in view_class.http_method_names
+            if hasattr(view_class, method)]

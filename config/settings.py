@@ -135,6 +135,8 @@ MIDDLEWARE = [
     "config.middleware.LangQueryMiddleware",
     # A form over DATA_UPLOAD_MAX_MEMORY_SIZE: the site's 413 page, before CSRF reads it.
     "config.middleware.FormBodyTooLargeMiddleware",
+    # An API method the endpoint does not serve (TRACE): 405 before authentication.
+    "config.middleware.ApiMethodNotAllowedMiddleware",
     "config.middleware.RejectEmptyApiQueryValuesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

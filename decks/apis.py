@@ -18,6 +18,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.response import Response
 
+from cards.api_fields import StrictCharField
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, VISIBILITIES, Draft
 from decks.filters import DeckFilter
 from decks.models import Deck, DeckVersion
@@ -101,19 +102,19 @@ class DeckDetailOutputSerializer(DeckOutputSerializer):
 
 
 class DeckInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100, required=False, allow_blank=True)
-    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
-    hero = serializers.CharField(max_length=32, required=False, allow_null=True,
-                                 allow_blank=True, help_text="A hero card's code.")
-    format = serializers.CharField(max_length=40, required=False,
-                                   help_text=f"A format code (default {DEFAULT_FORMAT}).")
+    name = StrictCharField(max_length=100, required=False, allow_blank=True)
+    description = StrictCharField(max_length=2000, required=False, allow_blank=True)
+    hero = StrictCharField(max_length=32, required=False, allow_null=True,
+                           allow_blank=True, help_text="A hero card's code.")
+    format = StrictCharField(max_length=40, required=False,
+                             help_text=f"A format code (default {DEFAULT_FORMAT}).")
     visibility = serializers.ChoiceField(choices=VISIBILITIES, required=False)
     cards = serializers.DictField(child=serializers.IntegerField(min_value=1,
                                                                  max_value=MAX_COPIES),
                                   required=False, help_text="{card code: count}")
     piles = piles_field(required=False, help_text=PILES_HELP)
-    note = serializers.CharField(max_length=200, required=False, allow_blank=True,
-                                 help_text="A note kept with the version.")
+    note = StrictCharField(max_length=200, required=False, allow_blank=True,
+                           help_text="A note kept with the version.")
 
 
 def draft_from_input(data: dict, base: Draft) -> Draft:

@@ -12,6 +12,7 @@ from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from cards.api_fields import StrictCharField
 from decks.apis import (
     PILES_HELP,
     DeckDetailOutputSerializer,
@@ -62,12 +63,12 @@ class DeckValidateApi(generics.GenericAPIView):
     permission_classes = [permissions.AllowAny]
 
     class DeckValidateInputSerializer(serializers.Serializer):
-        hero = serializers.CharField(max_length=32, required=False, allow_null=True,
-                                     allow_blank=True)
+        hero = StrictCharField(max_length=32, required=False, allow_null=True,
+                               allow_blank=True)
         cards = serializers.DictField(child=serializers.IntegerField(min_value=1,
                                                                      max_value=MAX_COPIES))
-        format = serializers.CharField(max_length=40, required=False,
-                                       default=DEFAULT_FORMAT)
+        format = StrictCharField(max_length=40, required=False,
+                                 default=DEFAULT_FORMAT)
         piles = piles_field(required=False, help_text=PILES_HELP)
 
     serializer_class = DeckValidateInputSerializer
@@ -112,7 +113,7 @@ class DeckImportApi(generics.GenericAPIView):
     content_negotiation_class = FormatParamNegotiation
 
     class DeckImportInputSerializer(serializers.Serializer):
-        text = serializers.CharField(trim_whitespace=False, max_length=IMPORT_MAX_BODY)
+        text = StrictCharField(trim_whitespace=False, max_length=IMPORT_MAX_BODY)
         format = serializers.ChoiceField(choices=FORMAT_CHOICES, default="auto")
         save = serializers.BooleanField(default=False)
 

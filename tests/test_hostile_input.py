@@ -257,3 +257,35 @@ def test_a_patchs_abilities_that_cannot_be_read_or_played_are_a_form_error(
     response = client.post("/simulations/patch/", {"card": "T-M01", "abilities": abilities})
     assert response.status_code == 400
     assert says in response.content.decode()
+
+
+# --- 4. the API's contract in the details --------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/api/decks/validate/", "/api/decks/", "/api/decks/import/",
+                                  "/api/cards/", "/api/simulations/", "/api/decks/formats/"])
+def test_trace_on_the_api_is_a_405_naming_the_methods_it_serves(client, catalogue, path):
+    response = client.generic("TRACE", path)
+    assert response.status_code == 405, response.content
+    assert "TRACE" in response.json()["detail"]
+    assert "TRACE" not in response["Allow"] and "OPTIONS" in response["Allow"]
+
+
+@pytest.mark.parametrize("value", [0, 1.5, True, ["T-H01"], {"code": "T-H01"}])
+def test_a_hero_that_is_not_text_is_a_400_naming_the_field(client, catalogue, value):
+    response = client.post("/api/decks/validate/", {"hero": value, "cards": dict(LEGAL_CARDS)},
+                           content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["hero"]
+
+
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_a_deck_note_that_is_not_text_is_a_400_naming_the_field(alice, public_deck, method):
+    client = APIClient()
+    client.force_authenticate(alice)
+    path = "/api/decks/" if method == "post" else f"/api/decks/{public_deck.uid}/"
+    body = {"name": "Noted", "hero": "T-H01", "cards": dict(LEGAL_CARDS), "note": 0}
+    response = getattr(client, method)(path, body, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["note"]
+    assert public_deck.versions.count() == 1                  # nothing was saved

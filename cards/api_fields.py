@@ -1,0 +1,20 @@
+"""API input fields the site's serializers share (``cards`` is the lowest app: every other
+app may use them)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class StrictCharField(serializers.CharField):
+    """Text that must be sent as a JSON string.
+
+    DRF's CharField turns a number into its digits, so ``{"hero": 0}`` validated as the card
+    "0" and a deck note of ``0`` was kept as "0": the client's mistake went unseen. This field
+    refuses anything but a string with a 400 naming the field ("Not a valid string.", in the
+    client's language through DRF's own catalogue)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
