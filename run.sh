@@ -91,8 +91,10 @@ start_worker
 echo "==> Starting the site ($MODE) on http://127.0.0.1:${PORT}/ (Ctrl-C stops it and the worker)"
 # In the background with `wait`, so a signal to this script is handled at once.
 if [ "$MODE" = "production" ]; then
+  # --limit-request-line: gunicorn's largest (its default, 4094, is below the site's own
+  # 4,096-character query limit), so an over-long address gets the site's 414 page, not a bare one.
   gunicorn config.wsgi --bind "0.0.0.0:${PORT}" --workers "${WEB_CONCURRENCY:-2}" \
-    --access-logfile - --graceful-timeout 10 &
+    --access-logfile - --graceful-timeout 10 --limit-request-line 8190 &
 else
   python manage.py runserver "0.0.0.0:${PORT}" &
 fi

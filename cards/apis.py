@@ -27,12 +27,16 @@ class NamedSerializer(serializers.Serializer):
     name_zh = serializers.CharField()
 
 
-PAGE_SIZE_RANGE = gettext_lazy("A whole number from 1 to {most}.")
+PAGE_SIZE_RANGE = gettext_lazy(
+    "A whole number of 1 or more (a page holds at most {most} cards; a larger size gives "
+    "{most})."
+)
 
 
 class CardPagination(PageNumberPagination):
-    """Pages of cards; ``?page_size=`` outside 1…200 (or not a number) is a 400 naming it,
-    where DRF would quietly use the default size."""
+    """Pages of cards; ``?page_size=`` above 200 gives pages of 200 (what the client asks for is
+    "as many as you give"), and one that is not a whole number of 1 or more is a 400 naming
+    it, where DRF would quietly use the default size."""
 
     page_size = 50
     page_size_query_param = "page_size"
@@ -42,16 +46,20 @@ class CardPagination(PageNumberPagination):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
-        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= self.max_page_size:
+        significant = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
+        if not significant:
             raise ValidationError({self.page_size_query_param: [
                 PAGE_SIZE_RANGE.format(most=self.max_page_size)]})
-        return int(raw)
+        # Over nine digits is above any page size: keep int() away from huge numbers.
+        return min(int(significant[:10]), self.max_page_size)
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_size_query_param:
-                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+                parameter["schema"].update(minimum=1)
+                parameter["description"] = (f"Cards a page holds, at most {self.max_page_size} "
+                                            "(a larger size gives that many).")
         return parameters
 
 

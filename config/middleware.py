@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponseBadRequest, JsonResponse, QueryDict
+from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
@@ -117,8 +118,7 @@ class FormBodyTooLargeMiddleware:
             try:
                 request.POST  # noqa: B018  (reads the form: raises when it is over the cap)
             except RequestDataTooBig:
-                if not hasattr(request, "user"):
-                    request.user = SimpleLazyObject(lambda: get_user(request))
+                _sign_in_for_the_page(request)
                 return request_too_large(request)
         return self.get_response(request)
 
@@ -156,3 +156,39 @@ def _served_methods(path: str) -> list[str]:
         return []
     return [method.upper() for method in view_class.http_method_names
             if hasattr(view_class, method)]
+
+
+def _sign_in_for_the_page(request: HttpRequest) -> None:
+    """The signed-in user for a page answered before AuthenticationMiddleware runs (its header
+    shows who is signed in, as every page's does)."""
+    if not hasattr(request, "user"):
+        request.user = SimpleLazyObject(lambda: get_user(request))
+
+
+MAX_QUERY_STRING = 4096
+QUERY_TOO_LONG = gettext_lazy(
+    "The address's query is {length} characters long; this site reads at most {limit}. "
+    "Shorten the search or the filters and try again."
+)
+
+
+class LongQueryStringMiddleware:
+    """Answer a query string over ``MAX_QUERY_STRING`` characters with the site's own 414 (a
+    page, or JSON under /api/) saying the limit, in the reader's language.
+
+    No page or filter needs more; a longer one is a mistake or a probe, and reading it costs
+    every middleware and filter after this. gunicorn's request line limit (``run.sh``) is set
+    above this one, so the site answers rather than gunicorn's bare page."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        length = len(request.META.get("QUERY_STRING", ""))
+        if length > MAX_QUERY_STRING:
+            detail = QUERY_TOO_LONG.format(length=f"{length:,}", limit=f"{MAX_QUERY_STRING:,}")
+            if request.path.startswith("/api/"):
+                return JsonResponse({"detail": detail}, status=414)
+            _sign_in_for_the_page(request)
+            return render(request, "414.html", {"detail": detail, "status": 414}, status=414)
+        return self.get_response(request)

@@ -133,6 +133,8 @@ MIDDLEWARE = [
     # ``?lang=zh`` link overrides both for its one request.
     "django.middleware.locale.LocaleMiddleware",
     "config.middleware.LangQueryMiddleware",
+    # A query string over 4,096 characters: the site's 414, before anything reads it.
+    "config.middleware.LongQueryStringMiddleware",
     # A form over DATA_UPLOAD_MAX_MEMORY_SIZE: the site's 413 page, before CSRF reads it.
     "config.middleware.FormBodyTooLargeMiddleware",
     # An API method the endpoint does not serve (TRACE): 405 before authentication.

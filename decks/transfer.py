@@ -24,16 +24,16 @@ from decks.codecs import (
     import_deck,
     safe_filename,
 )
-from decks.drafts import DEFAULT_FORMAT, Draft
+from decks.drafts import Draft
 from decks.models import Format
-from decks.selectors import deck_rule_problems, format_get
+from decks.selectors import deck_rule_problems, format_get, formats_active
 
 NOTHING = gettext_lazy(
     "There is nothing to import: paste a deck list, a deck code or a file's contents."
 )
 FORMAT_NOT_HERE = gettext_lazy(
-    "The list is for the format {code!r}, which this site does not have; it was imported "
-    "into {default}."
+    "The list is for the format {code!r}, which this site does not have; name one of: "
+    "{known} (or none, for the default format)."
 )
 EXPORT_FORMATS = tuple(CODECS)
 # A request carrying an import (page or API) is refused above this many bytes with 413, before
@@ -69,14 +69,10 @@ def draft_import(text: str, *, format_name: str = "auto",
     deck = result.deck
     if not deck.heroes and not deck.counts and not deck.piles:
         raise DeckImportError(NOTHING)
-    notes: list[str] = []
-    format_code = result.format_code or DEFAULT_FORMAT
-    if not Format.objects.filter(code=format_code).exists():
-        notes.append(FORMAT_NOT_HERE.format(code=format_code, default=DEFAULT_FORMAT))
-        format_code = DEFAULT_FORMAT
+    fmt = _import_format(result)
     draft = Draft(name=deck.name, hero=deck.hero, cards=dict(deck.counts),
-                  format_code=format_code, piles={k: dict(v) for k, v in deck.piles.items()})
-    return Imported(draft=draft, source=result.source, notes=tuple(notes))
+                  format_code=fmt.code, piles={k: dict(v) for k, v in deck.piles.items()})
+    return Imported(draft=draft, source=result.source, notes=())
 
 
 def _read(text: str, index: CardIndex, format_name: str, limits: ImportLimits) -> ImportedDeck:
@@ -92,18 +88,29 @@ def _read(text: str, index: CardIndex, format_name: str, limits: ImportLimits) -
         if not all(problem.code for problem in refused.problems):
             raise
         read = import_deck(text, index, format_name, limits)   # every hero, to check the rest
+        try:
+            fmt, more = _import_format(read), []
+        except DeckImportError as unknown:
+            fmt, more = format_get(None), unknown.problems
         found = {problem.code for problem in refused.problems}
         rules = [ImportProblem(f"{problem.message} — {problem.fix}", code=problem.code)
-                 for problem in deck_rule_problems(read.deck, fmt=_format_or_default(read))
+                 for problem in deck_rule_problems(read.deck, fmt=fmt)
                  if problem.code not in found]
-        raise DeckImportError([*refused.problems, *rules]) from None
+        raise DeckImportError([*refused.problems, *more, *rules]) from None
 
 
-def _format_or_default(read: ImportedDeck) -> Format:
-    try:
-        return format_get(read.format_code)
-    except Format.DoesNotExist:
+def _import_format(read: ImportedDeck) -> Format:
+    """The format the input names (its code, in any case), or the default when it names none;
+    a format this site does not have is refused naming the ones it has, never replaced."""
+    if not read.format_code:
         return format_get(None)
+    found = Format.objects.filter(code__iexact=read.format_code).first()
+    if found is not None:
+        return found
+    known = ", ".join(formats_active().values_list("code", flat=True))
+    raise DeckImportError(ImportProblem(
+        FORMAT_NOT_HERE.format(code=read.format_code, known=known), line=read.format_line,
+        where="format" if read.source == "json" else None))
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,12 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.converters import IntConverter
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from balance.models import BalanceJob, JobKind
 from cards.converters import DB_INT_MAX, DatabaseIntConverter
+from config.middleware import MAX_QUERY_STRING
 from config.parsers import MAX_DEPTH, TOO_DEEP
 from decks.drafts import Draft
 from decks.services import deck_create
@@ -289,3 +291,23 @@ def test_a_deck_note_that_is_not_text_is_a_400_naming_the_field(alice, public_de
     assert response.status_code == 400, response.content
     assert list(response.json()) == ["note"]
     assert public_deck.versions.count() == 1                  # nothing was saved
+
+
+@pytest.mark.parametrize("path", ["/cards/", "/api/cards/", "/decks/", "/api/decks/"])
+@pytest.mark.parametrize("language, says", [("en", "this site reads at most 4,096"),
+                                            ("zh-hans", "本站最多读取 4,096 个")])
+def test_a_query_string_over_the_limit_is_the_sites_own_414(client, catalogue, path, language,
+                                                            says):
+    query = "q=" + "a" * 5000
+    with translation.override("en"):
+        response = client.get(f"{path}?{query}", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 414
+    text = response.json()["detail"] if path.startswith("/api/") else response.content.decode()
+    assert says in text and "5,002" in text
+    if not path.startswith("/api/"):
+        assert '<nav class="site-nav"' in text
+
+
+def test_a_query_string_at_the_limit_still_reaches_the_page(client, catalogue):
+    query = "ref=" + "a" * (MAX_QUERY_STRING - 4)        # a parameter the page ignores
+    assert client.get(f"/cards/?{query}").status_code == 200

@@ -124,6 +124,7 @@ class ImportedDeck:
     format_code: str | None = None
     source: str = "text"
     notes: tuple[str, ...] = field(default=())
+    format_line: int | None = None     # where a text list names its format
 
 
 def clean_name(name: str, limit: int | None = None) -> str:

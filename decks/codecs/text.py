@@ -138,7 +138,7 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     counts: dict[str, int] = {}
     piles: dict[str, dict[str, int]] = {}
     into = counts
-    name, format_code = "", None
+    name, format_code, format_line = "", None, None
     for number, (raw, header) in enumerate(zip(lines, headers, strict=True), start=1):
         if header is not None:
             key, value = header
@@ -156,7 +156,7 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
                 problems += found
                 continue
             if key == "format":
-                format_code = clean_name(value, 40) or None
+                format_code, format_line = clean_name(value, 40) or None, number
                 continue
             line = _prepare(value)
         else:
@@ -174,7 +174,7 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     piles = {k: v for k, v in piles.items() if v}
     check_total(merged(counts, piles), heroes, limits)
     return ImportedDeck(Deck(heroes=tuple(heroes), counts=counts, name=name, piles=piles),
-                        format_code, "text")
+                        format_code, "text", format_line=format_line)
 
 
 def _is_section(line: str, index: CardIndex) -> bool:

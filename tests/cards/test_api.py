@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from drf_spectacular.validation import validate_schema
 
+from cards.apis import PAGE_SIZE_RANGE, CardPagination
 from cards.card_stats import card_stats_add
 from cards.query import errors as E
 
@@ -84,9 +85,18 @@ def test_schema_describes_the_card_api_and_validates(client, db):
     assert "/api/cards/{code}/" in schema["paths"]
 
 
-@pytest.mark.parametrize("size", ["0", "201", "ì", "-3", "2.5"])
-def test_a_page_size_out_of_range_is_refused_rather_than_replaced(client, test_set, size):
+@pytest.mark.parametrize("size", ["0", "ì", "-3", "2.5"])
+def test_a_page_size_that_is_not_a_whole_number_of_at_least_1_is_refused(client, test_set,
+                                                                         size):
     response = client.get("/api/cards/", {"page_size": size})
     assert response.status_code == 400
-    assert response.json() == {"page_size": ["A whole number from 1 to 200."]}
+    assert response.json() == {"page_size": [PAGE_SIZE_RANGE.format(most=200)]}
     assert client.get("/api/cards/", {"page_size": "200"}).status_code == 200
+
+
+@pytest.mark.parametrize("size", ["201", "100000", "9" * 40, "1" + "0" * 3000])
+def test_a_page_size_over_the_largest_is_capped_to_it(client, test_set, size, monkeypatch):
+    monkeypatch.setattr(CardPagination, "max_page_size", 5)      # the test set has 22 cards
+    response = client.get("/api/cards/", {"page_size": size})
+    assert response.status_code == 200
+    assert len(response.json()["results"]) == 5 and response.json()["count"] == 22

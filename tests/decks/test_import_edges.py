@@ -30,7 +30,7 @@ from decks.codecs.deckcode import (
     encode_deck_code,
 )
 from decks.codecs.text import UNKNOWN_CARD
-from decks.transfer import BODY_TOO_LARGE, IMPORT_MAX_BODY
+from decks.transfer import BODY_TOO_LARGE, FORMAT_NOT_HERE, IMPORT_MAX_BODY
 from rules.cardset import TEST_SET, load_card_set
 from rules.legality import Deck
 from tests.accounts import LEGAL_CARDS
@@ -252,3 +252,34 @@ def test_a_paste_over_the_sites_upload_cap_is_the_sites_413_page_with_debug_on(
     assert "RequestDataTooBig" not in page and "Traceback" not in page
     assert f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,}" in page      # the limit, in figures
     assert f'href="{reverse("decks:import")}"' in page and says in page
+
+
+@pytest.mark.django_db
+def test_importing_a_format_the_site_does_not_have_is_a_400_naming_it_and_the_known_ones(
+        catalogue):
+    response = APIClient().post("/api/decks/import/",
+                                {"text": "Format: nope\nHero: Flame Warden\n3x Ember Pup\n"},
+                                format="json")
+    assert response.status_code == 400, response.content
+    (problem,) = response.json()["problems"]
+    assert problem["text"] == "line 1: " + FORMAT_NOT_HERE.format(
+        code="nope", known="standard")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("written", ["standard", "Standard", "STANDARD"])
+def test_a_format_is_found_by_its_code_in_any_case(catalogue, written):
+    response = APIClient().post("/api/decks/import/",
+                                {"text": f"Format: {written}\nHero: Flame Warden\n"},
+                                format="json")
+    assert response.status_code == 200 and response.json()["format"] == "standard"
+    assert response.json()["notes"] == []
+
+
+@pytest.mark.django_db
+def test_the_import_page_names_an_unknown_format_in_chinese(client, catalogue):
+    response = client.post(reverse("decks:import"), {"text": "赛制：nope\n英雄：T-H01\n"},
+                           HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 400
+    page = response.content.decode().replace("&#x27;", "'")
+    assert "'nope'" in page and "standard" in page and "本站没有" in page
