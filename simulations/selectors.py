@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Min, Q, QuerySet, Sum
 from django.utils import timezone
 
+from decks.models import Deck
+from decks.selectors import deck_is_visible
 from rules.stats import wilson_interval
 from simulations.models import (
     Chunk,
@@ -162,3 +164,15 @@ def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
     if done <= 0 or done >= total or elapsed < 1:
         return None
     return (total - done) * elapsed / done
+
+
+def run_decks_shown(run: SimulationRun, user=None) -> list[dict]:
+    """The run's frozen decks as ``user`` may see them: each deck's name and list as
+    snapshotted, but the id (and version) of a saved deck only while ``user`` may open it. A
+    public run outlives its decks' visibility: a deck its owner has made private since is no
+    longer named by its address."""
+    uids = [deck.get("uid") for deck in run.decks if deck.get("uid")]
+    visible = {deck.uid for deck in Deck.objects.filter(uid__in=uids).select_related("owner")
+               if deck_is_visible(deck=deck, user=user)}
+    return [deck if not deck.get("uid") or deck["uid"] in visible
+            else {**deck, "uid": None, "version": None} for deck in run.decks]

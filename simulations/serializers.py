@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rules.intervals import RATE_METHODS
 from simulations.comparison import METHODS as COMPARISON_METHODS
 from simulations.models import SimulationRun
-from simulations.selectors import run_progress
+from simulations.selectors import run_decks_shown, run_progress
 
 
 class ListFilterSerializer(serializers.Serializer):
@@ -97,7 +97,9 @@ class RunSerializer(serializers.Serializer):
     error = serializers.CharField()
     owner = serializers.CharField(source="owner.username", allow_null=True, default=None)
     public = serializers.BooleanField(source="is_public")
-    decks = FrozenDeckSerializer(many=True, help_text="Frozen at submission; deck A first.")
+    decks = serializers.SerializerMethodField(
+        help_text="Frozen at submission; deck A first. A deck's uid is null where you may not "
+                  "open that deck (now private).")
     agent_a = serializers.CharField()
     agent_b = serializers.CharField()
     seed = serializers.IntegerField()
@@ -119,6 +121,12 @@ class RunSerializer(serializers.Serializer):
     @extend_schema_field(ProgressSerializer)
     def get_progress(self, run: SimulationRun) -> dict:
         return run_progress(run).as_dict()
+
+    @extend_schema_field(FrozenDeckSerializer(many=True))
+    def get_decks(self, run: SimulationRun) -> list[dict]:
+        request = self.context.get("request")
+        decks = run_decks_shown(run, getattr(request, "user", None))
+        return FrozenDeckSerializer(decks, many=True).data
 
 
 class RunListSerializer(serializers.Serializer):

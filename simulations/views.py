@@ -29,6 +29,7 @@ from simulations.reaper import reap_soon
 from simulations.replays import board, seats
 from simulations.results import run_results
 from simulations.selectors import (
+    run_decks_shown,
     run_get,
     run_is_owner,
     run_progress,
@@ -157,12 +158,12 @@ def _result_charts(results: dict) -> None:
                                                             opponent=row["opponent"]))
 
 
-def balance_search_url(run: SimulationRun) -> str | None:
+def balance_search_url(run: SimulationRun, shown: list[dict]) -> str | None:
     """The balance search form with this run's field and agent filled in, aiming at a healthy
     meta (``objective=meta``); None when a deck came from a card set file (no deck on the site
-    to name)."""
+    to name, or a deck the reader may no longer open: ``shown``, from run_decks_shown)."""
     specs = []
-    for deck in run.decks:
+    for deck in shown:
         if deck.get("uid"):
             specs.append(deck["uid"])
         elif str(deck.get("source", "")).startswith("starter"):
@@ -182,9 +183,11 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     (points of win rate; a bad value is the ε form's error, answered 400)."""
     run = _run(request, uid)
     progress = run_progress(run)
-    context = {"run": run, "is_owner": run_is_owner(run=run, user=request.user),
+    shown = run_decks_shown(run, request.user)
+    context = {"run": run, "home_deck_uid": shown[0].get("uid") if shown else None,
+               "is_owner": run_is_owner(run=run, user=request.user),
                "progress": progress, "seconds_left": run_seconds_left(run, progress),
-               "decks": _deck_rows(run)}
+               "decks": _deck_rows(run, shown)}
     status = 200
     if run.is_active:
         reap_soon()
@@ -196,7 +199,8 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
         if results["meta"] is not None:
             context["meta_view"] = meta_context(
                 results["meta"], epsilon_form=meta_form,
-                balance_url=balance_search_url(run) if request.user.is_authenticated else None)
+                balance_url=balance_search_url(run, shown) if request.user.is_authenticated
+                else None)
             status = 400 if meta_form.errors else 200
         context["no_meta"] = run.kind == RunKind.GAUNTLET
         context["samples"] = list(enumerate(run_samples(run), start=1))
@@ -207,9 +211,9 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     return render(request, "simulations/detail.html", context, status=status)
 
 
-def _deck_rows(run: SimulationRun) -> list[dict]:
+def _deck_rows(run: SimulationRun, shown: list[dict]) -> list[dict]:
     rows = []
-    for i, deck in enumerate(run.decks):
+    for i, deck in enumerate(shown):
         cards = [(frozen_card_name(run.cards, code), code, n)
                  for code, n in sorted(deck["cards"].items())]
         rows.append({"index": i, "name": run.deck_name(i), "uid": deck.get("uid"),

@@ -311,3 +311,21 @@ def test_a_query_string_over_the_limit_is_the_sites_own_414(client, catalogue, p
 def test_a_query_string_at_the_limit_still_reaches_the_page(client, catalogue):
     query = "ref=" + "a" * (MAX_QUERY_STRING - 4)        # a parameter the page ignores
     assert client.get(f"/cards/?{query}").status_code == 200
+
+
+def test_a_public_run_shows_no_id_of_a_deck_its_owner_made_private_since(client, alice, bob,
+                                                                       public_run):
+    deck = public_run.deck
+    type(deck).objects.filter(pk=deck.pk).update(visibility="private")
+    for viewer in (None, bob):
+        if viewer is not None:
+            client.force_login(viewer)
+        data = client.get(f"/api/simulations/{public_run.uid}/").json()
+        assert data["decks"][0]["uid"] is None and data["decks"][0]["version"] is None
+        assert data["decks"][0]["name"] == "Open Deck"                 # as snapshotted
+        assert data["decks"][0]["cards"] == dict(LEGAL_CARDS)
+        page = client.get(f"/simulations/{public_run.uid}/").content.decode()
+        assert "Open Deck" in page and deck.uid not in page
+    client.force_login(alice)                                         # its owner still sees it
+    assert client.get(f"/api/simulations/{public_run.uid}/").json()["decks"][0]["uid"] == deck.uid
+    assert deck.uid in client.get(f"/simulations/{public_run.uid}/").content.decode()
