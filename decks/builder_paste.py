@@ -19,14 +19,22 @@ from decks.transfer import draft_import
 NO_CODE = gettext_lazy("Paste a deck code (from a deck page's Copy code button or a code "
                        "download).")
 PASTED = gettext_lazy("The deck code's hero and {size} cards are in the builder.")
+MAX_PASTE = 4000      # characters: a deck code of the largest deck an import takes is shorter
+PASTE_TOO_LONG = gettext_lazy(
+    "What you pasted is {length} characters long; a deck code is at most {limit}. Paste the "
+    "code alone (a deck list goes on the import page)."
+)
 
 
 @require_POST
 def builder_paste_code(request: HttpRequest, key: str) -> HttpResponse:
     draft, deck = _target(request, key)
-    text = request.POST.get("code", "").strip()[:4000]
+    text = request.POST.get("code", "").strip()
     if not text:
         return _respond(request, key, draft, deck, error=str(NO_CODE))
+    if len(text) > MAX_PASTE:     # never cut: a cut code would be called damaged
+        return _respond(request, key, draft, deck, error=PASTE_TOO_LONG.format(
+            length=f"{len(text):,}", limit=f"{MAX_PASTE:,}"))
     try:
         imported = draft_import(text, format_name="code").draft
     except DeckImportError as exc:

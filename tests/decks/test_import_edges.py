@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from decks.builder_paste import PASTE_TOO_LONG
 from decks.codecs import CardIndex, DeckImportError, ImportLimits, import_deck
 from decks.codecs.base import (
     BAD_CHARACTER,
@@ -283,3 +284,12 @@ def test_the_import_page_names_an_unknown_format_in_chinese(client, catalogue):
     assert response.status_code == 400
     page = response.content.decode().replace("&#x27;", "'")
     assert "'nope'" in page and "standard" in page and "本站没有" in page
+
+
+@pytest.mark.django_db
+def test_a_paste_into_the_builders_code_box_over_its_cap_says_so_rather_than_cutting_it(
+        client, catalogue):
+    pasted = EMBER_CODE + " " + "x" * 5000
+    response = client.post("/decks/build/new/code/", {"code": pasted}, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert PASTE_TOO_LONG.format(length=f"{len(pasted):,}", limit="4,000") in page
