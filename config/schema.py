@@ -67,6 +67,7 @@ DESCRIPTIONS = {
     403: "Not allowed: sign in, or the object is not yours, or the CSRF token is missing.",
     404: "No such object (another user's private object is not found either), or no such page.",
     413: "The request body is larger than this operation accepts.",
+    414: "The address's query string is longer than the site reads (4,096 characters).",
     415: "The request body's media type is not one the API reads.",
     429: "Too many requests of this kind from you; the detail and Retry-After say how long to "
          "wait.",
@@ -90,7 +91,7 @@ class SiteAutoSchema(AutoSchema):
             statuses.append(404)
         if self.method in BODY_METHODS:
             statuses += [413, 415]
-        statuses.append(429)
+        statuses += [414, 429]         # 414: config.middleware.LongQueryStringMiddleware
         return statuses
 
     def _get_response_bodies(self, direction="response"):
