@@ -16,7 +16,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from balance.models import BalanceJob, JobKind, Objective
-from balance.reaper import reap_soon
 from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
 from balance.services import (
     BalanceInputError,
@@ -27,6 +26,7 @@ from balance.services import (
 from rules.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.balance_search.space import FIELDS
 from simulations.apis import SubmitThrottle
+from simulations.reaper import reap_soon
 from simulations.serializers import ListFilterSerializer
 from simulations.strength import agent_help
 

@@ -7,4 +7,8 @@ class BalanceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from balance import signals  # noqa: F401  (the worker's job reaper)
+        # Jobs are one kind of the simulations' work: the same dispatcher, claim and reaper.
+        from balance.runner import JOB_WORK
+        from simulations import work
+
+        work.register(JOB_WORK)

@@ -159,8 +159,8 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
     from django.core.management.base import CommandError
 
     from balance.models import BalanceJob
-    from balance.reaper import reap_soon
     from balance.services import BalanceInputError, balance_job_request
+    from simulations.reaper import reap_soon
     from simulations.sources import STARTER_PREFIX, starter_decks
 
     names = opts["decks"] or [d["name"] for d in starter_decks()]

@@ -13,7 +13,8 @@ Invariants:
   again by the reaper. ``JobBlock`` rows hold every block of games a job has played, at most one
   per (job, key, index) — a database constraint — so a resumed execution replays the search
   (deterministic for its seed and game budget) and plays only the blocks that are missing.
-- Only ``balance.runner`` and ``balance.services`` write these rows.
+- Only ``balance.runner`` and ``balance.services`` write these rows, and the one work
+  protocol of ``simulations`` (``work``, ``fair``, ``reaper``) their lease columns.
 """
 
 from __future__ import annotations
@@ -96,12 +97,18 @@ class BalanceJob(models.Model):
     result = models.JSONField(null=True, blank=True,
                               help_text="rules.balance_search.SearchResult.to_dict")
     games_played = models.PositiveBigIntegerField(default=0)
+    cpu_seconds = models.FloatField(
+        default=0.0, help_text="Estimated CPU seconds of the whole job (simulations.quota).")
     claim = models.CharField(max_length=64, blank=True, help_text="Task id of the holder.")
     worker = models.CharField(max_length=200, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     sends = models.PositiveSmallIntegerField(default=0)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="When its message was sent; empty while it waits "
+                                             "its turn in the database.")
+    touched_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="Last claim or lease renewal.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

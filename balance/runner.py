@@ -1,12 +1,14 @@
 """Running a job on a worker (a balance search or a deck tuning): claim it, replay the search,
 keep what it plays.
 
-An execution claims the job (a lease in the database), rebuilds the frozen field and runs the
-pure search (``rules.balance_search``) with an evaluator that looks every block up in
-``JobBlock`` first and plays only what is missing, writing each piece as soon as it is played and
-renewing the lease with it. A killed worker therefore loses at most one piece: the reaper sends
-the job again, and the new execution replays the search — the same seeds and budget give the
-same candidates — over the blocks already stored, then carries on.
+An execution claims the job through the one work protocol (``simulations.work``: a lease in
+the database, renewed by a heartbeat thread while the games play), rebuilds the frozen field
+and runs the pure search (``rules.balance_search``) with an evaluator that looks every block up
+in ``JobBlock`` first and plays only what is missing, writing each piece as soon as it is played
+(checking the claim as it writes). A killed worker therefore loses at most one piece: the
+reaper hands the job back, the dispatcher sends it again, and the new execution replays the
+search — the same seeds and budget give the same candidates — over the blocks already stored,
+then carries on.
 
 Invariants: a piece is written under the unique (job, key, index) constraint, so a twin
 execution's blocks count once (they are the same games); an execution that finds its claim gone
@@ -17,12 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable, Sequence
-from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -43,13 +45,30 @@ from rules.balance_search import (
 from rules.deck_tuning import tune_deck
 from rules.engine.cards import Ruleset
 from simulations import conf as sim_conf
+from simulations import work
+from simulations.fair import dispatch_quietly
 from simulations.sources import engine_objects
 
+log = logging.getLogger(__name__)
 GAVE_UP = gettext_lazy("The search was started {attempts} times without finishing; it is given up.")
 
 
-class ClaimLost(Exception):
-    """The job was cancelled or taken over while this execution played it."""
+def _give_up(job_id: int) -> None:
+    """A job started ``BALANCE_MAX_ATTEMPTS`` times without finishing fails for good."""
+    job = BalanceJob.objects.filter(pk=job_id).only("attempts").first()
+    if job is not None:
+        (BalanceJob.objects.filter(pk=job_id, status__in=ACTIVE_JOB_STATUSES)
+         .update(status=JobStatus.FAILED, finished_at=timezone.now(), claim="",
+                 lease_until=None, error=str(GAVE_UP.format(attempts=job.attempts))))
+
+
+JOB_WORK = work.WorkKind(
+    name="job", model=BalanceJob, task="balance.tasks.balance_job_run", state="status",
+    waiting=JobStatus.QUEUED, running=JobStatus.RUNNING, owner="owner",
+    submitted="created_at", max_attempts=conf.max_attempts, give_up=_give_up)
+
+# The job was cancelled or taken over while this execution played it.
+ClaimLost = work.LeaseLost
 
 
 def block_key(task: EvalTask) -> str:
@@ -59,42 +78,15 @@ def block_key(task: EvalTask) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _lease():
-    return timezone.now() + timedelta(seconds=sim_conf.lease_seconds())
-
-
 def job_claim(*, job_id: int, claim: str, worker: str) -> BalanceJob | None:
-    """Take the job for this execution, or None (finished, held by a live execution, or given
-    up now that its attempts are spent)."""
-    with transaction.atomic():
-        job = BalanceJob.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or job.status not in ACTIVE_JOB_STATUSES:
-            return None
-        now = timezone.now()
-        if job.status == JobStatus.RUNNING and job.claim != claim and job.lease_until \
-                and job.lease_until > now:
-            return None
-        if job.attempts >= conf.max_attempts():
-            job.status, job.finished_at = JobStatus.FAILED, now
-            job.error = GAVE_UP.format(attempts=job.attempts)
-            job.save(update_fields=["status", "finished_at", "error"])
-            return None
-        job.attempts += 1
-        job.status, job.claim, job.worker, job.lease_until = (JobStatus.RUNNING, claim, worker,
-                                                              _lease())
-        job.started_at = job.started_at or now
-        job.save(update_fields=["attempts", "status", "claim", "worker", "lease_until",
-                                "started_at"])
-        return job
+    """Take the job for this execution (``work.claim``), or None (finished, held by a live
+    execution, or given up now that its attempts are spent)."""
+    return work.claim(JOB_WORK, pk=job_id, claim=claim, worker=worker)
 
 
 def _renew(job: BalanceJob, claim: str, **changes: Any) -> None:
     """Renew the lease (and save ``changes``) while the claim holds; ClaimLost otherwise."""
-    updated = (BalanceJob.objects
-               .filter(pk=job.pk, claim=claim, status=JobStatus.RUNNING)
-               .update(lease_until=_lease(), **changes))
-    if not updated:
-        raise ClaimLost
+    work.renew(JOB_WORK, pk=job.pk, claim=claim, **changes)
 
 
 class BalanceCodec:
@@ -185,6 +177,7 @@ def job_problem(job: BalanceJob) -> Problem:
 def job_execute(*, job_id: int, claim: str, worker: str) -> str:
     """Play (or resume) a job to its end; returns what happened, for the worker's log."""
     job = job_claim(job_id=job_id, claim=claim, worker=worker)
+    dispatch_quietly()   # its message left the broker: send the next piece in its place
     if job is None:
         return "skipped"
     if job.kind == JobKind.TUNING:
@@ -213,9 +206,17 @@ def _execute(job: BalanceJob, claim: str, codec: Any,
                                      "updated": timezone.now().isoformat()})
 
     try:
-        result = search(evaluator, progress)
+        with work.Heartbeat(JOB_WORK, pk=job.pk, claim=claim):   # the lease, between pieces
+            result = search(evaluator, progress)
     except ClaimLost:
         return "lost"
+    except (OperationalError, InterfaceError):
+        raise   # the database is away: the task retries with backoff, keeping its claim
+    except Exception:  # a bug: handed back with a backoff, given up after its attempts
+        log.exception("balance job %s failed", job.pk)
+        work.release(JOB_WORK, pk=job.pk, claim=claim,
+                     backoff=work.backoff_seconds(job.attempts))
+        return "error"
     updated = (BalanceJob.objects.filter(pk=job.pk, claim=claim, status=JobStatus.RUNNING)
                .update(status=JobStatus.DONE, result=to_dict(result),
                        finished_at=timezone.now(), lease_until=None))

@@ -1,7 +1,8 @@
 """Submitting and cancelling balance searches, and opening a candidate patch as a round-robin.
 
-Invariants: a job is created in one transaction and its task sent only once it has committed;
-the per-user cap on searches in flight is counted under a lock on the user's row.
+Invariants: a job is created in one transaction and waits in the database for the dispatcher
+(``simulations.fair``), which sends it in its turn once it has committed; the per-user cap
+(``simulations.quota``) is counted under a lock on the user's row.
 """
 
 from __future__ import annotations
@@ -10,20 +11,23 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from balance import conf
-from balance.dispatch import send_job
-from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobStatus
+from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind, JobStatus
 from rules.agents import make_agent
 from rules.balance_search import SearchSpace, SpaceError, space_moves
+from rules.balance_search.evaluate import BLOCK
 from rules.balance_search.objective import Goal, GoalError
+from rules.balance_search.search import VERIFY_FRONT
 from rules.balance_search.space import FIELDS
+from rules.deck_tuning.problem import TuningProblem
 from rules.patches import Patch, PatchError
+from simulations.fair import dispatch_quietly
 from simulations.models import RunKind, SimulationRun
+from simulations.quota import REDUCE_BUDGET, QuotaError, game_seconds, quota_check
 from simulations.services import MAX_SEED, SimulationInputError, simulation_submit
 from simulations.sources import (
     SourceError,
@@ -136,12 +140,37 @@ def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
             }[exc.field]
 
 
-def _lock_user_and_check_cap(owner) -> None:
-    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-    count = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_JOB_STATUSES).count()
-    if count >= conf.max_active_per_user():
-        raise BalanceInputError(TOO_MANY_ACTIVE.format(count=count,
-                                                       limit=conf.max_active_per_user()))
+def job_games(*, kind: str, decks: int, budget_games: int, verify_games: int) -> int:
+    """The games a job plays at most: its budget, then the re-verification on fresh seeds
+    (``rules.balance_search``: the unpatched field and ``VERIFY_FRONT`` candidates, each
+    matchup; ``rules.deck_tuning``: the deck and its suggestions against each opponent, and the
+    opponents' own pairings)."""
+    verify = -(-verify_games // BLOCK) * BLOCK
+    if kind == JobKind.TUNING:
+        opponents = decks - 1
+        suggestions = TuningProblem.suggestions     # the dataclass field's default
+        return (budget_games + verify * opponents * (suggestions + 1)
+                + verify * opponents * (opponents - 1) // 2)
+    return budget_games + verify * decks * (decks - 1) // 2 * (VERIFY_FRONT + 1)
+
+
+def job_cpu_seconds(*, kind: str, decks: int, agent: str, budget_games: int,
+                    verify_games: int) -> float:
+    return job_games(kind=kind, decks=decks, budget_games=budget_games,
+                     verify_games=verify_games) * game_seconds(agent, agent)
+
+
+def job_cap_check(*, owner, kind: str, cpu: float, limit: int, too_many: str) -> None:
+    """The per-user cap (``simulations.quota``): jobs of ``kind`` in flight (a balance search
+    counts every job) and the CPU time of all the owner's work."""
+    jobs = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_JOB_STATUSES)
+    if kind == JobKind.TUNING:
+        jobs = jobs.filter(kind=JobKind.TUNING)
+    try:
+        quota_check(owner=owner, cpu_seconds=cpu, field="budget_games", reduce=REDUCE_BUDGET,
+                    count_active=jobs.count, count_limit=limit, too_many=too_many)
+    except QuotaError as exc:
+        raise BalanceInputError(exc.message, exc.field) from None
 
 
 def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = "greedy",
@@ -181,9 +210,12 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = "greedy
     except SpaceError as exc:
         raise BalanceInputError(str(exc), "allowed_cards") from None
     names = ", ".join(d["name"] for d in decks)
+    cpu = job_cpu_seconds(kind=JobKind.BALANCE, decks=len(decks), agent=agent,
+                          budget_games=budget_games, verify_games=verify_games)
     with transaction.atomic():
         if user is not None and user.is_authenticated:
-            _lock_user_and_check_cap(user)
+            job_cap_check(owner=user, kind=JobKind.BALANCE, cpu=cpu,
+                          limit=conf.max_active_per_user(), too_many=TOO_MANY_ACTIVE)
         job = BalanceJob.objects.create(
             owner=user if user is not None and user.is_authenticated else None,
             label=str(LABEL.format(names=names))[:300], is_public=is_public, decks=decks,
@@ -194,8 +226,8 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = "greedy
             epsilon=epsilon, min_share=min_share,
             fields=list(fields), allowed_cards=list(allowed_cards) if allowed_cards else None,
             budget_games=budget_games, verify_games=verify_games, seed=seed,
-            sent_at=timezone.now())
-        transaction.on_commit(lambda: send_job(job.pk), robust=True)
+            cpu_seconds=cpu)
+        transaction.on_commit(dispatch_quietly, robust=True)
     return job
 
 
@@ -203,6 +235,8 @@ def balance_job_cancel(*, job: BalanceJob) -> BalanceJob:
     """Stop it: its execution finds its claim gone at the next piece and stops."""
     updated = BalanceJob.objects.filter(pk=job.pk, status__in=ACTIVE_JOB_STATUSES).update(
         status=JobStatus.CANCELLED, finished_at=timezone.now(), claim="", lease_until=None)
+    if updated:
+        dispatch_quietly()   # its place in the broker, if it had one
     job.refresh_from_db()
     if not updated:
         raise BalanceInputError(NOT_ACTIVE.format(status=job.get_status_display().lower()))

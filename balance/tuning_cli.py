@@ -134,9 +134,9 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
     from django.core.management.base import CommandError
 
     from balance.models import BalanceJob
-    from balance.reaper import reap_soon
     from balance.services import BalanceInputError
     from balance.tuning_services import tuning_job_request
+    from simulations.reaper import reap_soon
     from simulations.sources import STARTER_PREFIX
 
     def spec(name: str) -> str:

@@ -13,15 +13,12 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from balance import conf
-from balance.dispatch import send_job
-from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind
-from balance.services import BalanceInputError
+from balance.models import BalanceJob, JobKind
+from balance.services import BalanceInputError, job_cap_check, job_cpu_seconds
 from balance.tuning import format_from_dict, format_to_dict
 from cards.models import Card
 from decks.adapters import format_to_rules
@@ -33,6 +30,7 @@ from rules.agents import make_agent
 from rules.deck_tuning import Swap, TuneField, TuningError, TuningProblem
 from rules.deck_tuning.problem import check_problem
 from rules.engine.cards import DeckList
+from simulations.fair import dispatch_quietly
 from simulations.models import SimulationRun
 from simulations.selectors import run_get
 from simulations.services import MAX_SEED
@@ -146,15 +144,6 @@ def _heroes(codes: Sequence[str] | None, any_hero: bool) -> list[str]:
     return codes
 
 
-def _lock_user_and_check_cap(owner) -> None:
-    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-    count = BalanceJob.objects.filter(owner=owner, kind=JobKind.TUNING,
-                                      status__in=ACTIVE_JOB_STATUSES).count()
-    if count >= conf.tuning_max_active_per_user():
-        raise BalanceInputError(TOO_MANY_ACTIVE.format(
-            count=count, limit=conf.tuning_max_active_per_user()))
-
-
 def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
                        gauntlet: str | None = None, agent: str = "greedy",
                        keep: Sequence[str] = (), heroes: Sequence[str] = (),
@@ -201,9 +190,12 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
                        "name": tuned["name"], "format_code": fmt_rules.code},
             "gauntlet": gauntlet or None}
     owner = user if user is not None and user.is_authenticated else None
+    cpu = job_cpu_seconds(kind=JobKind.TUNING, decks=len(decks), agent=agent,
+                          budget_games=budget_games, verify_games=verify_games)
     with transaction.atomic():
         if owner is not None:
-            _lock_user_and_check_cap(owner)
+            job_cap_check(owner=owner, kind=JobKind.TUNING, cpu=cpu,
+                          limit=conf.tuning_max_active_per_user(), too_many=TOO_MANY_ACTIVE)
         job = BalanceJob.objects.create(
             kind=JobKind.TUNING, owner=owner,
             label=str(LABEL.format(deck=tuned["name"],
@@ -211,8 +203,8 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
             is_public=is_public, decks=decks, cards=dict(cards),
             card_data_version=catalogue_version(), agent=agent, max_changes=max_swaps,
             fields=[], budget_games=budget_games, verify_games=verify_games, seed=seed,
-            tuning=spec, sent_at=timezone.now())
-        transaction.on_commit(lambda: send_job(job.pk), robust=True)
+            tuning=spec, cpu_seconds=cpu)
+        transaction.on_commit(dispatch_quietly, robust=True)
     return job
 
 

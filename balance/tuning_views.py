@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from balance.models import BalanceJob, JobKind
-from balance.reaper import reap_soon
 from balance.selectors import (
     card_names,
     job_get,
@@ -33,6 +32,7 @@ from balance.views import cancel_and_return
 from cards.forms import PickForm
 from cards.language import frozen_card_name
 from simulations.apis import submit_allowed
+from simulations.reaper import reap_soon
 from simulations.sources import SourceError, resolve_spec
 
 THROTTLED = gettext_lazy(

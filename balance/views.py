@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_POST
 from balance.forms import BalanceSearchForm
 from balance.front import front_context
 from balance.models import BalanceJob
-from balance.reaper import reap_soon
 from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
 from balance.services import (
     BalanceInputError,
@@ -28,6 +27,7 @@ from balance.services import (
     search_title,
 )
 from simulations.apis import submit_allowed
+from simulations.reaper import reap_soon
 
 FIELD_NAMES = {"cost": gettext_lazy("cost"), "attack": gettext_lazy("attack"),
                "hp": gettext_lazy("HP"), "keywords": gettext_lazy("keywords"),

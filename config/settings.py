@@ -415,6 +415,7 @@ def _env_number(name: str, default: float) -> float:
 
 SIMULATIONS_MAX_GAMES = _env_number("MAX_GAMES", 100_000)          # games in one run, all pairings
 SIMULATIONS_MAX_ACTIVE_PER_USER = _env_number("MAX_ACTIVE_PER_USER", 3)  # queued or running
+SIMULATIONS_MAX_CPU_HOURS = _env_number("MAX_CPU_HOURS", 12.0)  # a user's work in flight, CPU h
 SIMULATIONS_SUBMIT_RATE = os.environ.get("CARDLAB_SIMULATIONS_SUBMIT_RATE", "30/hour")
 SIMULATIONS_LEASE_SECONDS = _env_number("LEASE_SECONDS", 60.0)      # a silent chunk is lost after
 SIMULATIONS_HEARTBEAT_SECONDS = _env_number("HEARTBEAT_SECONDS", 5.0)
@@ -424,3 +425,4 @@ SIMULATIONS_REAP_SECONDS = _env_number("REAP_SECONDS", 15.0)        # reaper per
 SIMULATIONS_MAX_ATTEMPTS = _env_number("MAX_ATTEMPTS", 3)
 SIMULATIONS_CHUNK_PAUSE = _env_number("CHUNK_PAUSE", 0.0)           # fault tests only
 SIMULATIONS_WORKERS = _env_number("WORKERS", 2)     # worker processes the time estimates assume
+SIMULATIONS_QUEUE_DEPTH = _env_number("QUEUE_DEPTH", 0)  # messages in the broker (0: 2 × workers)

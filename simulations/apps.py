@@ -8,4 +8,10 @@ class SimulationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from simulations import signals  # noqa: F401  (the worker's start-up reaper)
+        from simulations import (
+            signals,  # noqa: F401  (the worker's start-up reaper)
+            work,
+        )
+        from simulations.execution import CHUNK_WORK
+
+        work.register(CHUNK_WORK)

@@ -4,6 +4,8 @@
 |---|---|---|
 | ``SIMULATIONS_MAX_GAMES`` | 100 000 | games in one run, all pairings together |
 | ``SIMULATIONS_MAX_ACTIVE_PER_USER`` | 3 | runs a user may have queued or running at once |
+| ``SIMULATIONS_MAX_CPU_HOURS`` | 12 | estimated CPU hours of one user's work queued or
+  running, runs, searches and tunings together (``simulations.quota``) |
 | ``SIMULATIONS_SUBMIT_RATE`` | ``30/hour`` | submissions per user (API and pages) |
 | ``SIMULATIONS_LEASE_SECONDS`` | 60 | a running chunk that has not reported for this long is lost |
 | ``SIMULATIONS_HEARTBEAT_SECONDS`` | 5 | how often a running chunk reports progress |
@@ -13,6 +15,8 @@
 | ``SIMULATIONS_REAP_SECONDS`` | 15 | period of the reaper thread in each worker |
 | ``SIMULATIONS_MAX_ATTEMPTS`` | 3 | starts of one chunk before it is given up as failed |
 | ``SIMULATIONS_CHUNK_PAUSE`` | 0 | seconds a worker waits before playing a chunk (fault tests) |
+| ``SIMULATIONS_QUEUE_DEPTH`` | 2 × workers | messages kept in the broker; the rest of the work
+  waits its turn in the database and is sent fairly between users (``simulations.fair``) |
 | ``SIMULATIONS_WORKERS`` | 2 | worker processes playing chunks: the time estimates divide by it |
 """
 
@@ -39,6 +43,10 @@ def max_games() -> int:
 
 def max_active_per_user() -> int:
     return int(_get("MAX_ACTIVE_PER_USER", 3))
+
+
+def max_cpu_hours() -> float:
+    return float(_get("MAX_CPU_HOURS", 12.0))
 
 
 def submit_rate() -> str:
@@ -75,6 +83,12 @@ def chunk_pause() -> float:
 
 def workers() -> int:
     return max(1, int(_get("WORKERS", 2)))
+
+
+def queue_depth() -> int:
+    """Messages the broker holds at most (a few per worker process: enough that no worker
+    waits for the next, few enough that a newcomer's work goes out at once)."""
+    return max(1, int(_get("QUEUE_DEPTH", 0) or 2 * workers()))
 
 
 def queue() -> str:

@@ -1,9 +1,11 @@
 """Playing one chunk of a run on a worker, and finalising the run when its last chunk ends.
 
-The life of a chunk: PENDING (queued) → RUNNING (a worker claimed it: ``claim`` is its task id,
-``lease_until`` is renewed by heartbeats) → DONE (its ``ChunkResult`` is written in the same
-transaction), or FAILED (started ``max_attempts`` times without finishing), or SKIPPED (the run
-was cancelled, or the matchup stopped early).
+The life of a chunk: PENDING (waiting in the database for its turn, then its message in the
+broker: ``simulations.fair``) → RUNNING (a worker claimed it through the one work protocol,
+``simulations.work``: ``claim`` is its task id, ``lease_until`` is renewed by heartbeats) →
+DONE (its ``ChunkResult`` is written in the same transaction), or FAILED (started
+``max_attempts`` times without finishing), or SKIPPED (the run was cancelled, or the matchup
+stopped early).
 
 Invariants:
 - The result of a chunk is written at most once: completion locks the run row, then the chunk
@@ -26,7 +28,6 @@ import time
 import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
@@ -37,7 +38,8 @@ from rules import card_figures
 from rules.engine.cards import CardDef, DeckList, Ruleset
 from rules.match import play_games, tally
 from rules.stats import MatchStats
-from simulations import conf
+from simulations import conf, work
+from simulations.fair import dispatch_quietly
 from simulations.models import (
     ACTIVE_STATUSES,
     TERMINAL_CHUNK_STATES,
@@ -61,8 +63,8 @@ RUN_FAILED = "{count} chunk(s) failed; the figures cover the games that finished
 EARLY_STOP_MIN_GAMES = 100
 
 
-class ChunkAbandoned(Exception):
-    """The chunk was taken away while playing it (cancelled, stopped early, or reclaimed)."""
+# The chunk was taken away while playing it (cancelled, stopped early, or reclaimed).
+ChunkAbandoned = work.LeaseLost
 
 
 @dataclass
@@ -92,43 +94,32 @@ def _now():
     return timezone.now()
 
 
+def _run_starts(chunk: Chunk) -> None:
+    (SimulationRun.objects.filter(pk=chunk.run_id, status=RunStatus.QUEUED)
+     .update(status=RunStatus.RUNNING, started_at=_now()))
+
+
+def _fresh_start(chunk: Chunk, now) -> list[str]:
+    chunk.games_done = 0
+    return ["games_done"]
+
+
+CHUNK_WORK = work.WorkKind(
+    name="chunk", model=Chunk, task="simulations.tasks.simulation_chunk_run", state="state",
+    waiting=ChunkState.PENDING, running=ChunkState.RUNNING, owner="run__owner",
+    submitted="run__created_at", order=("run_id", "index"),
+    max_attempts=conf.max_attempts, error_field="error", related=("run", "matchup"),
+    give_up=lambda pk: chunk_give_up(chunk_id=pk),
+    claimable=lambda chunk: chunk.run.status in ACTIVE_STATUSES,
+    claimed=_run_starts, claim_fields=_fresh_start)
+
+
 # ------------------------------------------------------------------------------ claim
 
 
 def chunk_claim(*, chunk_id: int, claim: str, worker: str) -> Chunk | None:
-    """Take the chunk for this execution, or None if it needs no playing (done, skipped, held by
-    a live worker, or given up now because its attempts are spent)."""
-    with transaction.atomic():
-        chunk = (Chunk.objects.select_for_update(of=("self",)).select_related("run", "matchup")
-                 .filter(pk=chunk_id).first())
-        if chunk is None or chunk.state in TERMINAL_CHUNK_STATES:
-            return None
-        if chunk.run.status not in ACTIVE_STATUSES:
-            return None
-        now = _now()
-        held = chunk.state == ChunkState.RUNNING and chunk.lease_until and chunk.lease_until > now
-        if held and chunk.claim != claim:
-            return None
-        if chunk.attempts >= conf.max_attempts():
-            give_up = True
-        else:
-            give_up = False
-            chunk.attempts += 1
-            chunk.state = ChunkState.RUNNING
-            chunk.claim = claim
-            chunk.worker = worker[:200]
-            chunk.lease_until = now + timedelta(seconds=conf.lease_seconds())
-            chunk.touched_at = now
-            chunk.started_at = chunk.started_at or now
-            chunk.games_done = 0
-            chunk.save(update_fields=["attempts", "state", "claim", "worker", "lease_until",
-                                      "touched_at", "started_at", "games_done"])
-    if give_up:
-        chunk_give_up(chunk_id=chunk_id)
-        return None
-    (SimulationRun.objects.filter(pk=chunk.run_id, status=RunStatus.QUEUED)
-     .update(status=RunStatus.RUNNING, started_at=now))
-    return chunk
+    """Take the chunk for this execution (``work.claim``), or None if it needs no playing."""
+    return work.claim(CHUNK_WORK, pk=chunk_id, claim=claim, worker=worker)
 
 
 def chunk_give_up(*, chunk_id: int) -> None:
@@ -190,23 +181,15 @@ def _wait(chunk: Chunk, claim: str, seconds: float) -> None:
 
 def heartbeat(chunk: Chunk, *, claim: str, games_done: int) -> None:
     """Report progress and renew the lease; ChunkAbandoned if this execution lost the chunk."""
-    now = _now()
-    updated = (Chunk.objects.filter(pk=chunk.pk, claim=claim, state=ChunkState.RUNNING)
-               .update(games_done=games_done, touched_at=now,
-                       lease_until=now + timedelta(seconds=conf.lease_seconds())))
-    if not updated:
-        raise ChunkAbandoned(chunk.pk)
+    work.renew(CHUNK_WORK, pk=chunk.pk, claim=claim, games_done=games_done)
 
 
 def chunk_failed(chunk: Chunk, *, claim: str, error: BaseException) -> None:
     """An exception outside the games (which catch their own): keep the message and hand the
-    chunk back with a backoff; the reaper re-sends it when the backoff ends."""
+    chunk back with a backoff; the dispatcher sends it again when the backoff ends."""
     text = "".join(traceback.format_exception(type(error), error, error.__traceback__))[-4000:]
-    backoff = min(300, 2 ** chunk.attempts)
-    now = _now()
-    (Chunk.objects.filter(pk=chunk.pk, claim=claim, state=ChunkState.RUNNING)
-     .update(state=ChunkState.PENDING, claim="", error=text, touched_at=now,
-             lease_until=now + timedelta(seconds=backoff)))
+    work.release(CHUNK_WORK, pk=chunk.pk, claim=claim,
+                 backoff=work.backoff_seconds(chunk.attempts), error=text)
 
 
 # ------------------------------------------------------------------------------ complete
@@ -341,6 +324,7 @@ def finalise(run: SimulationRun, *, status: str, error: str = "") -> None:
 def chunk_execute(*, chunk_id: int, claim: str, worker: str) -> str:
     """Everything a chunk task does: claim, play, record. Safe to run any number of times."""
     chunk = chunk_claim(chunk_id=chunk_id, claim=claim, worker=worker)
+    dispatch_quietly()   # its message left the broker: send the next piece in its place
     if chunk is None:
         return "skipped"
     try:

@@ -221,6 +221,8 @@ class Chunk(models.Model):
     touched_at = models.DateTimeField(null=True, blank=True, db_index=True,
                                       help_text="Last start, heartbeat or finish.")
     games_done = models.PositiveIntegerField(default=0)
+    cpu_seconds = models.FloatField(
+        default=0.0, help_text="Estimated CPU seconds of its games (simulations.quota).")
     error = models.TextField(blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -229,7 +231,8 @@ class Chunk(models.Model):
         verbose_name = gettext_lazy("chunk")
         verbose_name_plural = gettext_lazy("chunks")
         ordering = ["run", "index"]
-        indexes = [models.Index(fields=["state", "lease_until"])]
+        indexes = [models.Index(fields=["state", "lease_until"]),
+                   models.Index(fields=["state", "sent_at"])]
         constraints = [
             models.UniqueConstraint(fields=["run", "index"], name="chunk_unique_index"),
             models.CheckConstraint(condition=Q(start__lt=models.F("stop")),

@@ -1,19 +1,21 @@
-"""The reaper: finds chunks whose worker or message was lost, and sends them again.
+"""The one reaper: finds work whose worker or message was lost — simulation chunks, balance
+searches and tunings alike (every kind in ``simulations.work``) — and hands it back to the
+dispatcher (``simulations.fair``), which sends it again in its turn.
 
 The database says what is done; the broker may lose messages (kombu's filesystem transport
 drops a message taken by a worker that is SIGKILLed; a Redis without persistence drops its
-queues when it restarts). Four cases, each re-sent by a conditional UPDATE so that when many
-reapers run at once (one per worker, plus status polls) exactly one of them sends:
+queues when it restarts). Four cases, each handed back by a conditional UPDATE so that when
+many reapers run at once (one per worker, plus status polls) exactly one of them does it:
 
-1. a worker starts: chunks still marked as held by its node name belong to its previous life;
-2. a running chunk's lease expired: its worker stopped reporting (killed, or cut off);
-3. a pending chunk's lease expired: it waited out a backoff after an error, or sat queued for
-   ``queue_lease_seconds``;
-4. a stall: chunks wait, but no chunk anywhere has started or reported for ``stall_seconds`` —
-   the queue is presumed lost. Each chunk is re-sent at most once per stall period, doubling
-   the period with each send, so a long outage does not flood the queue.
+1. a worker starts: rows still marked as held by its node name belong to its previous life;
+2. a running row's lease expired: its worker stopped reporting (killed, or cut off);
+3. a sent row's message has waited ``queue_lease_seconds``;
+4. a stall: messages wait, but nothing anywhere has started or reported for ``stall_seconds``
+   — the queue is presumed lost. Each row is handed back at most once per stall period,
+   doubling the period with each send, so a long outage does not flood the queue.
 
-A chunk re-sent too often is given up by the claim (``max_attempts`` counts starts, not sends).
+A row handed back too often is given up by the claim (``max_attempts`` counts starts, not
+sends). Each pass ends with a dispatch, so the broker is topped up even when nothing finished.
 """
 
 from __future__ import annotations
@@ -26,66 +28,74 @@ from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import close_old_connections, transaction
-from django.db.models import F
+from django.db.models import Q
 from django.utils import timezone
 
-from simulations import conf
-from simulations.dispatch import send_chunks
-from simulations.models import Chunk, ChunkState
+from simulations import conf, work
+from simulations.fair import dispatch, in_broker
+from simulations.work import WorkKind
 
 log = logging.getLogger(__name__)
 BATCH = 500
 REAP_SOON_KEY = "simulations:reap-soon"
+FIELDS = ("pk", "sends", "claim", "worker", "sent_at")
 
 
-def _resend(chunks, *, now, reason: str, expect_state: str) -> list[int]:
-    """Hand each chunk back to the queue unless someone changed it since it was read."""
-    lease = now + timedelta(seconds=conf.queue_lease_seconds())
-    sent = []
-    for chunk in chunks:
-        updated = (Chunk.objects.filter(pk=chunk.pk, state=expect_state, sends=chunk.sends,
-                                        claim=chunk.claim)
-                   .update(state=ChunkState.PENDING, claim="", sent_at=now, lease_until=lease,
-                           sends=F("sends") + 1,
-                           error=(f"{reason} (worker {chunk.worker}); {chunk.error}"[:4000]
-                                  if reason else chunk.error)))
-        if updated:
-            sent.append(chunk.pk)
-    return sent
+def _hand_back(kind: WorkKind, rows, *, reason: str, expect: Q) -> int:
+    """Make each row wait for the dispatcher again unless someone changed it since it was
+    read; a row taken from a worker keeps the reason in its error (chunks keep errors)."""
+    count = 0
+    for row in rows:
+        changes = {kind.state: kind.waiting, "claim": "", "sent_at": None, "lease_until": None}
+        if reason and kind.error_field:
+            old = getattr(row, kind.error_field, "")
+            changes[kind.error_field] = f"{reason} (worker {row.worker}); {old}"[:4000]
+        count += (kind.rows().filter(expect, pk=row.pk, sends=row.sends, claim=row.claim)
+                  .update(**changes))
+    return count
 
 
-def simulation_reap(*, node: str | None = None, now=None) -> Counter:
-    """One pass of the reaper; returns how many chunks it re-sent, by reason."""
+def _stalled(now) -> bool:
+    stall = timedelta(seconds=conf.stall_seconds())
+    waiting = any(k.rows().filter(in_broker(k), sent_at__lt=now - stall).exists()
+                  for k in work.kinds())
+    return waiting and not any(k.rows().filter(touched_at__gte=now - stall).exists()
+                               for k in work.kinds())
+
+
+def _groups(kind: WorkKind, node: str | None, now, stalled: bool):
+    """(reason, the state a row must still be in, rows) of each case for one kind."""
+    running, sent = kind.running_rows(), in_broker(kind)
+    fields = FIELDS + ((kind.error_field,) if kind.error_field else ())
+    if node:
+        yield "restarted", running, kind.rows().filter(running, worker=node).only(*fields)
+    yield "lease expired", running, kind.rows().filter(running, lease_until__lt=now).only(*fields)
+    yield "queued too long", sent, kind.rows().filter(sent, lease_until__lt=now).only(*fields)
+    if stalled:
+        stall = timedelta(seconds=conf.stall_seconds())
+        rows = kind.rows().filter(sent, sent_at__lt=now - stall).only(*fields)[:BATCH]
+        yield "queue stalled", sent, [
+            r for r in rows if r.sent_at < now - stall * 2 ** min(max(r.sends - 1, 0), 6)]
+
+
+def work_reap(*, node: str | None = None, now=None) -> Counter:
+    """One pass of the reaper over every kind of work, then a dispatch; returns how many rows
+    it handed back by reason (all kinds together), and how many pieces the dispatch sent
+    (``"dispatched"``)."""
     now = now or timezone.now()
     report: Counter = Counter()
-    fields = ("pk", "sends", "claim", "error", "worker", "sent_at")
     with transaction.atomic():
-        groups = []
-        if node:
-            groups.append(("restarted", ChunkState.RUNNING,
-                           Chunk.objects.filter(state=ChunkState.RUNNING, worker=node)))
-        groups.append(("lease expired", ChunkState.RUNNING,
-                       Chunk.objects.filter(state=ChunkState.RUNNING, lease_until__lt=now)))
-        groups.append(("queued too long", ChunkState.PENDING,
-                       Chunk.objects.filter(state=ChunkState.PENDING, lease_until__lt=now)))
-        stall = timedelta(seconds=conf.stall_seconds())
-        waiting = Chunk.objects.filter(state=ChunkState.PENDING, sent_at__lt=now - stall)
-        if waiting.exists() and not Chunk.objects.filter(touched_at__gte=now - stall).exists():
-            due = [c for c in waiting.only(*fields)[:BATCH]
-                   if c.sent_at < now - stall * 2 ** min(max(c.sends - 1, 0), 6)]
-            groups.append(("queue stalled", ChunkState.PENDING, due))
-        sent: list[int] = []
-        for reason, state, chunks in groups:
-            if not isinstance(chunks, list):
-                chunks = list(chunks.only(*fields)[:BATCH])
-            ids = _resend(chunks, now=now, reason=reason if state == ChunkState.RUNNING
-                          else "", expect_state=state)
-            report[reason] += len(ids)
-            sent += ids
-        if sent:
-            transaction.on_commit(lambda: send_chunks(sent), robust=True)
-    if sent:
-        log.warning("simulation reaper re-sent %d chunk(s): %s", len(sent), dict(report))
+        stalled = _stalled(now)
+        for kind in work.kinds():
+            for reason, expect, rows in _groups(kind, node, now, stalled):
+                if not isinstance(rows, list):
+                    rows = list(rows[:BATCH])
+                running = reason in ("restarted", "lease expired")
+                count = _hand_back(kind, rows, reason=reason if running else "", expect=expect)
+                report[reason] += count
+    if sum(report.values()):
+        log.warning("reaper handed back %s", {k: v for k, v in report.items() if v})
+    report["dispatched"] = len(dispatch(now=now))
     return report
 
 
@@ -101,16 +111,16 @@ def reap_rate_limited(key: str, reap: Callable[[], object], what: str) -> None:
 
 
 def reap_soon() -> None:
-    """A cheap, rate-limited reaper pass (status polls and finishing chunks call it)."""
-    reap_rate_limited(REAP_SOON_KEY, simulation_reap, "simulation")
+    """A cheap, rate-limited reaper pass (status polls and finishing work call it)."""
+    reap_rate_limited(REAP_SOON_KEY, work_reap, "work")
 
 
 class ReaperThread(threading.Thread):
     """A worker's periodic reaper (no Celery beat needed): ``reap()`` every ``interval``
-    seconds, each pass on fresh database connections. The balance jobs use it too."""
+    seconds, each pass on fresh database connections."""
 
-    def __init__(self, interval: float, reap: Callable[[], object] = simulation_reap,
-                 what: str = "simulation"):
+    def __init__(self, interval: float, reap: Callable[[], object] = work_reap,
+                 what: str = "work"):
         super().__init__(name=f"{what}-reaper", daemon=True)
         self.interval = interval
         self.reap = reap

@@ -1,9 +1,10 @@
 """Submitting, cancelling and re-running simulations (the what-if).
 
-Invariants: a run and all its matchups and chunks are created in one transaction, and the
-chunk tasks are sent only once it has committed (a worker never looks for a row that is not
-there yet). The per-user cap on runs in flight is counted under a lock on the user's row, so two
-submissions at the same moment cannot both pass it.
+Invariants: a run and all its matchups and chunks are created in one transaction; the chunks
+wait in the database and the dispatcher (``simulations.fair``) sends them in their turn, only
+once the run has committed (a worker never looks for a row that is not there yet). The per-user
+cap (``simulations.quota``) is counted under a lock on the user's row, so two submissions at the
+same moment cannot both pass it.
 """
 
 from __future__ import annotations
@@ -11,12 +12,9 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from cards.language import frozen_card_name
@@ -24,8 +22,8 @@ from rules.agents import agent_spec
 from rules.engine.cards import CardDataError, Ruleset
 from rules.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations import conf
-from simulations.dispatch import send_chunks
 from simulations.execution import finalise
+from simulations.fair import dispatch_quietly
 from simulations.models import (
     ACTIVE_STATUSES,
     TERMINAL_CHUNK_STATES,
@@ -36,6 +34,7 @@ from simulations.models import (
     RunStatus,
     SimulationRun,
 )
+from simulations.quota import REDUCE_GAMES, QuotaError, cpu_seconds, game_seconds, quota_check
 from simulations.sources import (
     SourceError,
     card_data,
@@ -195,13 +194,16 @@ def patch_cards(patch: Mapping | Patch | None) -> list[str]:
         return []
 
 
-def lock_user_and_check_cap(owner) -> None:
-    """Count the owner's runs in flight under a lock on their row; refuse past the cap."""
-    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-    active = SimulationRun.objects.filter(owner=owner, status__in=ACTIVE_STATUSES).count()
-    limit = conf.max_active_per_user()
-    if active >= limit:
-        raise SimulationInputError(TOO_MANY_ACTIVE.format(count=active, limit=limit))
+def lock_user_and_check_cap(owner, *, cpu: float) -> None:
+    """The per-user cap (``simulations.quota``) on runs in flight and on CPU time: ``cpu`` is
+    the estimated CPU seconds of what is being submitted."""
+    try:
+        quota_check(owner=owner, cpu_seconds=cpu, field="games", reduce=REDUCE_GAMES,
+                    count_active=lambda: SimulationRun.objects.filter(
+                        owner=owner, status__in=ACTIVE_STATUSES).count(),
+                    count_limit=conf.max_active_per_user(), too_many=TOO_MANY_ACTIVE)
+    except QuotaError as exc:
+        raise SimulationInputError(exc.message, exc.field) from None
 
 
 def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], games: int,
@@ -250,7 +252,8 @@ def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], g
     patch_record = patch_record or (dict(frozen_patch) if frozen_patch else None)
     with transaction.atomic():
         if owner is not None and check_cap:
-            lock_user_and_check_cap(owner)
+            lock_user_and_check_cap(owner, cpu=cpu_seconds(agent_a=agent_a, agent_b=agent_b,
+                                                           games=total))
         run = SimulationRun.objects.create(
             owner=owner, deck=home_deck, kind=kind,
             label=_label(kind, [*(base_run.decks if base_run else decks)],
@@ -260,14 +263,14 @@ def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], g
             games=games, chunk_size=size, ruleset=rules, stop_width=stop_width,
             replays=replays, base_run=base_run, swap=dict(swap) if swap else None,
             patch=patch_record, games_total=total)
-        chunk_ids = _create_chunks(run, pairs, games, size)
-        transaction.on_commit(lambda: send_chunks(chunk_ids), robust=True)
+        _create_chunks(run, pairs, games, size)
+        transaction.on_commit(dispatch_quietly, robust=True)
     return run
 
 
-def _create_chunks(run: SimulationRun, pairs, games: int, size: int) -> list[int]:
-    now = timezone.now()
-    lease = now + timedelta(seconds=conf.queue_lease_seconds())
+def _create_chunks(run: SimulationRun, pairs, games: int, size: int) -> None:
+    """The run's chunks, waiting in the database for the dispatcher (``simulations.fair``)."""
+    per_game = game_seconds(run.agent_a, run.agent_b)
     matchups = Matchup.objects.bulk_create([
         Matchup(run=run, index=i, a=a, b=b, games=games) for i, (a, b) in enumerate(pairs)])
     if any(m.pk is None for m in matchups):   # backends that return no ids on bulk insert
@@ -276,11 +279,10 @@ def _create_chunks(run: SimulationRun, pairs, games: int, size: int) -> list[int
     for matchup in matchups:
         for start in range(0, games, size):
             rows.append(Chunk(run=run, matchup=matchup, index=index, start=start,
-                              stop=min(start + size, games), sends=1, sent_at=now,
-                              lease_until=lease))
+                              stop=min(start + size, games),
+                              cpu_seconds=(min(start + size, games) - start) * per_game))
             index += 1
     Chunk.objects.bulk_create(rows)
-    return list(run.chunks.order_by("index").values_list("pk", flat=True))
 
 
 def simulation_request(*, user, kind: str, deck_specs: Sequence[str], games: int,
@@ -321,6 +323,7 @@ def simulation_cancel(*, run: SimulationRun) -> SimulationRun:
         (Chunk.objects.filter(run=run).exclude(state__in=TERMINAL_CHUNK_STATES)
          .update(state=ChunkState.SKIPPED, claim="", lease_until=None))
         finalise(run, status=RunStatus.CANCELLED)
+        transaction.on_commit(dispatch_quietly, robust=True)   # its places in the broker
     return run
 
 

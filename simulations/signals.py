@@ -1,5 +1,6 @@
-"""Worker life cycle: reap at start-up (chunks this node held before it died), then keep a
-reaper thread running in the worker's main process until it shuts down."""
+"""Worker life cycle: reap at start-up (work this node held before it died: chunks, searches,
+tunings), then keep the one reaper thread running in the worker's main process until it shuts
+down."""
 
 from __future__ import annotations
 
@@ -16,14 +17,14 @@ def reap_at_worker_start(sender=None, **kwargs) -> None:
     from django.db import close_old_connections
 
     from simulations import conf
-    from simulations.reaper import ReaperThread, simulation_reap
+    from simulations.reaper import ReaperThread, work_reap
 
     node = getattr(sender, "hostname", None)
     try:
-        report = simulation_reap(node=node)
-        log.info("simulation reaper at start of %s: %s", node, dict(report) or "nothing to do")
+        report = work_reap(node=node)
+        log.info("reaper at start of %s: %s", node, dict(report) or "nothing to do")
     except Exception:
-        log.exception("simulation reaper at worker start failed")
+        log.exception("reaper at worker start failed")
     finally:
         close_old_connections()
     thread = ReaperThread(conf.reap_seconds())

@@ -26,6 +26,7 @@ from rules.patches import PATCH_FIELDS
 from simulations import conf
 from simulations.comparison import compare_runs
 from simulations.models import ACTIVE_STATUSES, RunKind, SimulationRun, Sweep
+from simulations.quota import cpu_seconds
 from simulations.reports import run_reports
 from simulations.results import field_rate
 from simulations.services import SimulationInputError, lock_user_and_check_cap, simulation_request
@@ -96,7 +97,8 @@ def sweep_submit(*, user, kind: str, deck_specs: Sequence[str], games: int, agen
               "check_cap": False}
     with transaction.atomic():
         if owner is not None:
-            lock_user_and_check_cap(owner)
+            lock_user_and_check_cap(owner, cpu=cpu_seconds(agent_a=agent_a, agent_b=agent_b,
+                                                           games=per_run * runs))
         baseline = simulation_request(seed=seed, **common)
         sweep = Sweep.objects.create(
             owner=owner, kind=kind, card=card, card_name=name, field=field, values=values,

@@ -67,6 +67,7 @@ def contract_site(live_server, catalogue, settings):
     # Throttles stay on (their 429 is part of the contract) with room for a fuzzer's traffic.
     settings.THROTTLE_SCALE = 1000
     settings.SIMULATIONS_MAX_ACTIVE_PER_USER = 1000
+    settings.SIMULATIONS_MAX_CPU_HOURS = 1_000_000
     settings.CELERY_TASK_DEFAULT_QUEUE = "cardlab-contract-test-no-worker"
     user = get_user_model().objects.create_user("contract", password=PASSWORD)
     deck = deck_create(owner=user, draft=Draft(name="Contract Deck", hero="T-H01",

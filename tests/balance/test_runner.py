@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from balance import runner
 from balance.models import BalanceJob, JobBlock, JobStatus
-from balance.reaper import balance_reap
 from balance.services import balance_job_cancel, balance_job_request
+from simulations.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,8 @@ def test_a_lost_execution_resumes_from_the_stored_blocks(alice, catalogue, tiny,
     # Held by a live lease, nobody takes it; once the lease runs out the reaper sends it again.
     assert runner.job_execute(job_id=job.pk, claim="early", worker="x@host") == "skipped"
     BalanceJob.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
-    assert balance_reap() == [job.pk]
+    assert work_reap()["lease expired"] == 1
+    assert BalanceJob.objects.get(pk=job.pk).status == "queued"   # waits for its turn again
     assert runner.job_execute(job_id=job.pk, claim="second", worker="x@host") == "done"
     job.refresh_from_db()
     assert job.result["front"] == whole.result["front"]            # the same search, resumed

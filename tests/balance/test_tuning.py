@@ -15,7 +15,6 @@ from rest_framework.test import APIClient
 
 from balance import runner
 from balance.models import BalanceJob, JobBlock, JobKind, JobStatus
-from balance.reaper import balance_reap
 from balance.services import BalanceInputError
 from balance.tuning_services import NOT_KEPT, TOO_MANY_ACTIVE, tuning_job_request
 from decks.drafts import Draft
@@ -23,6 +22,7 @@ from decks.models import Deck
 from decks.selectors import deck_counts
 from decks.services import deck_create
 from decks.starters import starter_decks
+from simulations.reaper import work_reap
 from tests.balance.conftest import DAWN, DUSK
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +102,8 @@ def test_a_lost_execution_resumes_from_the_stored_blocks(alice, catalogue, monke
     assert 0 < JobBlock.objects.filter(job=job).count() < JobBlock.objects.filter(
         job=whole).count()
     BalanceJob.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
-    assert balance_reap() == [job.pk]
+    assert work_reap()["lease expired"] == 1
+    assert BalanceJob.objects.get(pk=job.pk).status == "queued"   # waits for its turn again
     job = run(job)
     assert job.result == whole.result                      # the same search, resumed
     assert job.games_played == whole.games_played          # no block played twice

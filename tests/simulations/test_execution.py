@@ -21,8 +21,9 @@ from simulations.execution import (
     chunk_play,
     heartbeat,
 )
+from simulations.fair import dispatch
 from simulations.models import Chunk, ChunkResult, ChunkState, RunStatus, SampleGame
-from simulations.reaper import simulation_reap
+from simulations.reaper import work_reap
 from simulations.services import simulation_cancel, simulation_request
 from tests.simulations.helpers import DAWN, DUSK, play_all, reference_counts
 
@@ -89,56 +90,53 @@ def test_a_live_lease_turns_a_second_delivery_away(run):
     assert chunk_execute(chunk_id=chunk_id, claim="second", worker="w2") == "skipped"
 
 
-def test_a_worker_killed_mid_chunk_is_reaped_and_the_run_completes(run, monkeypatch, settings):
+def test_a_worker_killed_mid_chunk_is_reaped_and_the_run_completes(run, settings):
     settings.SIMULATIONS_LEASE_SECONDS = 5
-    sent = []
-    monkeypatch.setattr("simulations.reaper.send_chunks", lambda ids: sent.extend(ids))
+    settings.SIMULATIONS_QUEUE_DEPTH = 100
     chunk_id = run.chunks.get(index=2).pk
     chunk_claim(chunk_id=chunk_id, claim="doomed", worker="w1")   # ... and the worker dies
-    assert simulation_reap()["lease expired"] == 0               # its lease still runs
+    assert work_reap()["lease expired"] == 0                      # its lease still runs
     later = timezone.now() + timedelta(seconds=10)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("django.db.transaction.on_commit", lambda fn, **kw: fn())
-        assert simulation_reap(now=later)["lease expired"] == 1
-    assert sent == [chunk_id]
+    report = work_reap(now=later)
+    assert report["lease expired"] == 1
     chunk = Chunk.objects.get(pk=chunk_id)
-    assert chunk.state == ChunkState.PENDING and chunk.sends == 2
+    assert chunk.state == ChunkState.PENDING and chunk.claim == ""
+    assert chunk.sent_at == later and chunk.sends == 1    # handed back, and sent in its turn
     assert "lease expired (worker w1)" in chunk.error
     play_all(run)
     assert Chunk.objects.get(pk=chunk_id).attempts == 2
     assert counts_of(run) == reference_counts("Dawn Test", "Dusk Test", seed=11, games=24)
 
 
-def test_a_restarted_worker_reclaims_the_chunks_it_held(run, monkeypatch):
-    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: fn())
-    sent = []
-    monkeypatch.setattr("simulations.reaper.send_chunks", lambda ids: sent.extend(ids))
+def test_a_restarted_worker_reclaims_the_chunks_it_held(run):
     chunk_id = run.chunks.get(index=0).pk
     chunk_claim(chunk_id=chunk_id, claim="x", worker="celery@box")
-    assert simulation_reap(node="celery@other")["restarted"] == 0
-    assert simulation_reap(node="celery@box")["restarted"] == 1
-    assert sent == [chunk_id]
+    assert work_reap(node="celery@other")["restarted"] == 0
+    assert work_reap(node="celery@box")["restarted"] == 1
+    assert Chunk.objects.get(pk=chunk_id).claim == ""
 
 
-def test_a_stalled_queue_is_sent_again_with_backoff(run, monkeypatch, settings):
-    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: fn())
-    sent = []
-    monkeypatch.setattr("simulations.reaper.send_chunks", lambda ids: sent.extend(ids))
+def test_a_stalled_queue_is_sent_again_with_backoff(run, settings):
+    settings.SIMULATIONS_STALL_SECONDS = 10
+    settings.SIMULATIONS_QUEUE_DEPTH = 100
+    now = timezone.now()
+    assert len(dispatch(now=now)) == 6          # every chunk's message is in the broker ...
+    assert work_reap(now=now + timedelta(seconds=5))["queue stalled"] == 0
+    # ... and none was taken for a whole stall period: the queue is presumed lost.
+    assert work_reap(now=now + timedelta(seconds=11))["queue stalled"] == 6
+    # Sent again just now (sends=2): the next re-send waits twice the stall period.
+    assert work_reap(now=now + timedelta(seconds=25))["queue stalled"] == 0
+    assert work_reap(now=now + timedelta(seconds=33))["queue stalled"] == 6
+    assert set(run.chunks.values_list("sends", flat=True)) == {3}
+
+
+def test_no_stall_while_some_chunk_is_being_played(run, settings):
     settings.SIMULATIONS_STALL_SECONDS = 10
     now = timezone.now()
-    assert simulation_reap(now=now + timedelta(seconds=5))["queue stalled"] == 0
-    assert simulation_reap(now=now + timedelta(seconds=11))["queue stalled"] == 6
-    # Sent again just now (sends=2): the next re-send waits twice the stall period.
-    assert simulation_reap(now=now + timedelta(seconds=25))["queue stalled"] == 0
-    assert simulation_reap(now=now + timedelta(seconds=33))["queue stalled"] == 6
-    assert len(sent) == 12
-
-
-def test_no_stall_while_some_chunk_is_being_played(run, monkeypatch, settings):
-    settings.SIMULATIONS_STALL_SECONDS = 10
-    later = timezone.now() + timedelta(seconds=11)
+    dispatch(now=now)
+    later = now + timedelta(seconds=11)
     Chunk.objects.filter(run=run, index=0).update(touched_at=later - timedelta(seconds=1))
-    assert simulation_reap(now=later)["queue stalled"] == 0
+    assert work_reap(now=later)["queue stalled"] == 0
 
 
 def test_a_chunk_that_keeps_crashing_is_given_up_and_the_run_fails(run, settings):
@@ -165,7 +163,8 @@ def test_an_error_outside_the_games_is_kept_and_retried_after_a_backoff(run, mon
         assert chunk_execute(chunk_id=chunk_id, claim="x", worker="w") == "error"
     chunk = Chunk.objects.get(pk=chunk_id)
     assert chunk.state == ChunkState.PENDING and "out of cheese" in chunk.error
-    assert chunk.lease_until > timezone.now()   # backoff: the reaper re-sends after it
+    assert chunk.lease_until > timezone.now()   # backoff: dispatched again after it
+    assert chunk.sent_at is None
     play_all(run)
     assert run.status == RunStatus.DONE
 
@@ -236,4 +235,5 @@ def test_the_reap_command_reports_what_it_sent(run, monkeypatch):
 
     out = StringIO()
     call_command("reap_simulations", stdout=out)
-    assert out.getvalue().strip() == "re-sent 0 chunk(s)"
+    # Nothing was lost; the run's chunks waiting in the database went out in their turn.
+    assert out.getvalue().strip() == "handed back 0 piece(s) of work; sent 4"

@@ -1,6 +1,7 @@
-"""python manage.py reap_simulations — one pass of the simulation reaper (or ``--every N``
-seconds until stopped). Workers already reap at start-up and every few seconds; this is for
-operators who want it from cron or a separate process."""
+"""python manage.py reap_simulations — one pass of the reaper (or ``--every N`` seconds until
+stopped): simulation chunks, balance searches and tunings whose worker or message was lost are
+handed back, and the broker is topped up. Workers already reap at start-up and every few
+seconds; this is for operators who want it from cron or a separate process."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from simulations.reaper import simulation_reap
+from simulations.reaper import work_reap
 
 
 class Command(BaseCommand):
-    help = "Re-send simulation chunks whose worker or message was lost."
+    help = "Hand back work whose worker or message was lost, and send the next pieces."
 
     def add_arguments(self, parser):
         parser.add_argument("--every", type=float, default=None,
@@ -20,10 +21,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         while True:
-            report = simulation_reap()
+            report = work_reap()
+            sent = report.pop("dispatched", 0)
             total = sum(report.values())
-            self.stdout.write(f"re-sent {total} chunk(s)" + (
-                f": {', '.join(f'{k} {v}' for k, v in report.items() if v)}" if total else ""))
+            self.stdout.write(f"handed back {total} piece(s) of work" + (
+                f": {', '.join(f'{k} {v}' for k, v in report.items() if v)}" if total else "")
+                + f"; sent {sent}")
             if opts["every"] is None:
                 return
             time.sleep(opts["every"])

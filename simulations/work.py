@@ -1,0 +1,192 @@
+"""The one work protocol: simulation chunks, balance searches and deck tunings are all rows
+with the same lease columns, claimed, renewed, released and given up here, dispatched fairly by
+``simulations.fair`` and reaped by ``simulations.reaper``.
+
+The protocol, for any kind: ``claim(kind, pk=, claim=, worker=)`` takes the row for one
+execution (``claim`` is the Celery task id) or returns None; ``renew(kind, pk=, claim=)``
+renews the lease while it plays (``Heartbeat`` does so from a thread), raising ``LeaseLost``
+once the row was taken away; ``release(kind, pk=, claim=, backoff=)`` hands it back after an
+error; a row started ``max_attempts`` times is given up by its next claim (``kind.give_up``).
+Whatever the execution found is written by the kind's own code under a unique constraint or a
+conditional update on the claim, so a twin execution counts once.
+
+A kind names its model and how the protocol finds its way around the row: the field holding
+the state and its waiting/running values, the owner and submission time (for the per-user cap
+and the fair choice of what to send next), and the Celery task that plays one row by its id.
+Every work row has ``cpu_seconds`` (its estimated CPU time, ``simulations.quota``), ``claim``,
+``worker``, ``lease_until``, ``attempts``, ``sends``, ``sent_at`` and ``touched_at``.
+
+The simulations app registers the chunk kind and the balance app its job kind when Django
+starts (``AppConfig.ready``), so this floor never imports the one above it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import connection, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from simulations import conf
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WorkKind:
+    name: str                          # "chunk", "job": how logs and reports name it
+    model: type[models.Model]
+    task: str                          # the Celery task that plays one row: args [pk]
+    state: str                         # the state field ("state", "status")
+    waiting: str                       # its value while the row waits (or its message does)
+    running: str                       # its value while a worker holds the lease
+    owner: str                         # lookup of the owner ("run__owner")
+    submitted: str                     # lookup of the submission time ("run__created_at")
+    order: tuple[str, ...] = ("pk",)   # order of a submission's rows
+    live: Q = field(default_factory=Q)  # rows whose submission is still active
+    max_attempts: Callable[[], int] = lambda: 3
+    give_up: Callable[[int], None] = lambda pk: None          # mark the row failed, for good
+    claimable: Callable[[Any], bool] = lambda row: True        # the row's submission still runs
+    claimed: Callable[[Any], None] = lambda row: None          # after a claim (run → running)
+    claim_fields: Callable[[Any, Any], list[str]] = lambda row, now: []   # set more on claim
+    error_field: str | None = None     # where the reaper notes why it took a row back
+    related: tuple[str, ...] = ()      # loaded with the row when it is claimed
+
+    def rows(self) -> models.QuerySet:
+        return self.model.objects.all()
+
+    def unfinished(self) -> Q:
+        """Waiting (in the database or the broker) or running."""
+        return Q(**{f"{self.state}__in": (self.waiting, self.running)})
+
+    def waiting_rows(self) -> Q:
+        return Q(**{self.state: self.waiting})
+
+    def running_rows(self) -> Q:
+        return Q(**{self.state: self.running})
+
+    def of_owner(self, owner_id: int | None) -> Q:
+        return Q(**{self.owner: owner_id}) if owner_id is not None else Q(
+            **{f"{self.owner}__isnull": True})
+
+
+_KINDS: dict[str, WorkKind] = {}
+
+
+def register(kind: WorkKind) -> None:
+    _KINDS[kind.name] = kind
+
+
+def kinds() -> list[WorkKind]:
+    return list(_KINDS.values())
+
+
+def kind_named(name: str) -> WorkKind:
+    return _KINDS[name]
+
+
+# ------------------------------------------------------------------------------ the protocol
+
+
+class LeaseLost(Exception):
+    """The row was taken away while this execution played it (cancelled, finished by a twin,
+    or handed back after its lease expired)."""
+
+
+def _lease(now):
+    return now + timedelta(seconds=conf.lease_seconds())
+
+
+def claim(kind: WorkKind, *, pk: int, claim: str, worker: str) -> Any | None:
+    """Take the row for this execution (a lease until ``lease_until``), or None when it needs
+    no playing: finished, its submission stopped, held by another live execution, or given up
+    now because it was started ``max_attempts`` times already."""
+    with transaction.atomic():
+        row = (kind.rows().select_for_update(of=("self",)).select_related(*kind.related)
+               .filter(pk=pk).first())
+        if row is None or getattr(row, kind.state) not in (kind.waiting, kind.running):
+            return None
+        if not kind.claimable(row):
+            return None
+        now = timezone.now()
+        held = (getattr(row, kind.state) == kind.running and row.lease_until
+                and row.lease_until > now)
+        if held and row.claim != claim:
+            return None
+        give_up = row.attempts >= kind.max_attempts()
+        if not give_up:
+            row.attempts += 1
+            setattr(row, kind.state, kind.running)
+            row.claim, row.worker, row.lease_until = claim, worker[:200], _lease(now)
+            row.touched_at, row.started_at = now, row.started_at or now
+            row.save(update_fields=["attempts", kind.state, "claim", "worker", "lease_until",
+                                    "touched_at", "started_at", *kind.claim_fields(row, now)])
+    if give_up:
+        kind.give_up(pk)
+        return None
+    kind.claimed(row)
+    return row
+
+
+def renew(kind: WorkKind, *, pk: int, claim: str, **changes: Any) -> None:
+    """Renew the lease (and save ``changes``) while this execution holds the row; LeaseLost
+    otherwise."""
+    now = timezone.now()
+    updated = (kind.rows().filter(kind.running_rows(), pk=pk, claim=claim)
+               .update(lease_until=_lease(now), touched_at=now, **changes))
+    if not updated:
+        raise LeaseLost(pk)
+
+
+def release(kind: WorkKind, *, pk: int, claim: str, backoff: float, **changes: Any) -> bool:
+    """Hand the row back after an error outside the games: it waits in the database until
+    ``backoff`` seconds have passed, then the dispatcher sends it again (the claim counts the
+    attempts and gives it up in the end)."""
+    now = timezone.now()
+    return bool(kind.rows().filter(kind.running_rows(), pk=pk, claim=claim)
+                .update(**{kind.state: kind.waiting}, claim="", sent_at=None, touched_at=now,
+                        lease_until=now + timedelta(seconds=backoff), **changes))
+
+
+def backoff_seconds(attempts: int) -> float:
+    return float(min(300, 2 ** attempts))
+
+
+class Heartbeat:
+    """Renews a lease every ``heartbeat_seconds`` from a thread of its own while a long piece
+    plays (a balance job's games between two stored pieces can outlast a lease on a loaded
+    machine). It only keeps the lease alive: the execution still learns that it lost the row
+    from its own ``renew`` (or a conditional write), and the thread stops at the first renewal
+    that finds the row gone."""
+
+    def __init__(self, kind: WorkKind, *, pk: int, claim: str):
+        self.kind, self.pk, self.claim = kind, pk, claim
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name=f"{kind.name}-{pk}-heartbeat",
+                                       daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+    def _beat(self) -> None:
+        try:
+            while not self.stopped.wait(conf.heartbeat_seconds()):
+                try:
+                    renew(self.kind, pk=self.pk, claim=self.claim)
+                except LeaseLost:
+                    return
+                except Exception:   # the database is away for a moment: try the next beat
+                    log.exception("heartbeat of %s %s failed", self.kind.name, self.pk)
+        finally:
+            connection.close()    # this thread's own connection
