@@ -37,18 +37,39 @@ def keywords(game: GameState, minion: Minion) -> set[str] | frozenset[str]:
     have = minion.keywords
     if minion.turn_granted or minion.turn_removed:
         have = (have | minion.turn_granted) - minion.turn_removed
-    if game._auras:
-        granted = _aura_keywords(game, minion)
-        if granted:
-            have = have | set(granted)
+    if game._auras and not game._aura_busy:
+        _collect_if_moved(game)
+        if game._aura_grants:         # no aura in force grants a keyword: nothing to work out
+            granted = _aura_keywords(game, minion)
+            if granted:
+                have = have | set(granted)
     return have
+
+
+def has_keyword(game: GameState, minion: Minion, keyword: str) -> bool:
+    """``keyword in keywords(game, minion)``, without working out what the auras give unless
+    an aura in force grants that keyword (combat asks after every death, which moves the
+    board: most of the time no aura could answer yes)."""
+    if not minion.awake and not game.ruleset.sleeping_keywords:
+        return False
+    if keyword not in minion.turn_removed and (
+            keyword in minion.keywords or keyword in minion.turn_granted):
+        return True
+    if not game._auras or game._aura_busy:
+        return False
+    _collect_if_moved(game)
+    if keyword not in game._aura_grants:
+        return False
+    return keyword in _aura_keywords(game, minion)
 
 
 def attack_mod(game: GameState, minion: Minion) -> int:
     """Buffs minus debuffs (R2.3.4): permanent, this turn, and auras."""
     mod = minion.perm_attack + minion.turn_attack
-    if game._auras:
-        mod += _aura_attack(game, minion)
+    if game._auras and not game._aura_busy:
+        _collect_if_moved(game)
+        if game._aura_attacks:        # no aura in force changes attack: nothing to work out
+            mod += _aura_attack(game, minion)
     return mod
 
 
@@ -146,9 +167,7 @@ def _auras_in_force(game: GameState) -> bool:
         return False
     if game._aura_key != game._board_version:
         game._aura_key = game._board_version
-        if game._sources_key != game._aura_sources:
-            game._sources_key = game._aura_sources
-            _collect_auras(game)
+        _collect_if_moved(game)
         game._board_attack, game._board_keywords = {}, {}
         if game._static_auras:
             _aura_table(game, game._static_auras, game._board_attack, game._board_keywords)
@@ -162,9 +181,17 @@ def _refresh_dynamic_part(game: GameState) -> None:
         _aura_table(game, game._dynamic_auras, game._step_attack, game._step_keywords)
 
 
+def _collect_if_moved(game: GameState) -> None:
+    """Collect the auras in force again if a minion with an aura entered, left or woke."""
+    if game._sources_key != game._aura_sources:
+        game._sources_key = game._aura_sources
+        _collect_auras(game)
+
+
 def _collect_auras(game: GameState) -> None:
     """The auras in force, as (controller, source uid, ability), split into those whose effect
-    depends on the board alone and the others."""
+    depends on the board alone and the others; and which keywords they grant and whether any
+    changes attack."""
     static: list[tuple[int, int, dict]] = []
     dynamic: list[tuple[int, int, dict]] = []
     for index, player in enumerate(game.players):
@@ -178,6 +205,15 @@ def _collect_auras(game: GameState) -> None:
                         (static if _depends_on_board_only(ability) else dynamic).append(
                             (index, minion.uid, ability))
     game._static_auras, game._dynamic_auras = static, dynamic
+    grants: set[str] = set()
+    attacks = False
+    for _index, _source, ability in static + dynamic:
+        for effect in ability["effects"]:
+            if effect["do"] == "attack":
+                attacks = True
+            else:
+                grants.add(effect["keyword"])
+    game._aura_grants, game._aura_attacks = grants, attacks
 
 
 def _aura_table(game: GameState, auras: list[tuple[int, int, dict]], attack: dict[int, int],
