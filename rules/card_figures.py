@@ -91,17 +91,22 @@ def _add_condition(table: dict[str, list], in_pair: dict[str, list[int]], positi
             so_far = in_pair[code] = [0] * (2 * len(CONDITIONS))
         n = so_far[p]
         w = so_far[p + 1]
+        # Moments.grow(w, n, win, 1) on the flat row: clusters, Σw, Σn, Σw², Σw·n, Σn² (terms
+        # that add nothing are skipped: adding 0 changes neither a number nor its type)
         row[b] += 1
-        row[b + 1] += win
-        # Moments.grow(w, n, win, 1) on the flat row: clusters, Σw, Σn, Σw², Σw·n, Σn²
-        row[b + 2] += n == 0
-        row[b + 3] += win
+        if n == 0:
+            row[b + 2] += 1
         row[b + 4] += 1
-        row[b + 5] += (w + win) * (w + win) - w * w
-        row[b + 6] += (w + win) * (n + 1) - w * n
-        row[b + 7] += (n + 1) * (n + 1) - n * n
+        row[b + 7] += 2 * n + 1                       # (n + 1)² − n²
+        if win:
+            row[b + 1] += 1
+            row[b + 3] += 1
+            row[b + 5] += 2 * w + 1                   # (w + 1)² − w²
+            row[b + 6] += w + n + 1                   # (w + 1)(n + 1) − w·n
+            so_far[p + 1] = w + 1
+        elif w:
+            row[b + 6] += w                           # w·(n + 1) − w·n
         so_far[p] = n + 1
-        so_far[p + 1] = w + win
 
 
 def merge(mine: dict[str, list], other: Mapping[str, list]) -> None:
