@@ -20,7 +20,7 @@ rows merged with new ones) falls back to a plain Wilson interval, labelled ``gam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.intervals import Moments, cluster_rate, games_rate
 
@@ -28,21 +28,21 @@ from rules.intervals import Moments, cluster_rate, games_rate
 # opening: in the hand kept after the mulligan (R2.1.4); played: placed into a slot or used
 # (an item), or summoned from the deck by an effect; awakened: turned face up (R2.2.3 c, or
 # by an effect).
-CONDITIONS = ("drawn", "opening", "played", "awakened")
-TIMES = 3                      # times drawn, played, awakened
-MOMENTS = len(Moments().to_list())
-BLOCK = 2 + MOMENTS            # games, wins, moments
-ROW_LENGTH = TIMES + BLOCK * len(CONDITIONS)
+CONDITIONS: Final = ("drawn", "opening", "played", "awakened")
+TIMES: Final = 3                # times drawn, played, awakened
+MOMENTS: Final = len(Moments().to_list())
+BLOCK: Final = 2 + MOMENTS       # games, wins, moments
+ROW_LENGTH: Final = TIMES + BLOCK * len(CONDITIONS)
 OLD_LENGTHS = (4, 4 + MOMENTS)
 OFFSET = {condition: TIMES + BLOCK * i for i, condition in enumerate(CONDITIONS)}
 MSG_BAD_ROW = "a per-card row has {n} numbers; expected {expected}"
 
 
-def new_row() -> list[float]:
+def new_row() -> list:
     return [0] * ROW_LENGTH
 
 
-def upgrade(row: list[float]) -> list[float]:
+def upgrade(row: list) -> list:
     """A row in today's layout (rows of older runs converted, see the module docstring)."""
     if len(row) == ROW_LENGTH:
         return list(row)
@@ -56,44 +56,60 @@ def upgrade(row: list[float]) -> list[float]:
     return out
 
 
-def add_game(table: dict[str, list[float]], in_pair: dict[tuple[str, str], list[int]],
-             usage: tuple, won: bool) -> None:
+def add_game(table: dict[str, list], in_pair: dict[str, list[int]], usage: tuple,
+             won: bool) -> None:
     """Add one counted game of a deck. ``usage`` is the deck's ({code: times played},
     {code: times awakened}, {code: times drawn}, {code: copies in the opening hand});
-    ``in_pair`` holds, per (code, condition), [games, wins] so far in the open pair, so each
-    pair is one cluster of the moments (written out here: this runs after every game)."""
+    ``in_pair`` holds, per code, [games, wins] so far in the open pair for each condition in
+    turn, so each pair is one cluster of the moments.
+
+    This runs after every game of every run, so it is compiled with the engine
+    (rules/engine/loader.py) and walks each count once; rows are plain lists (no element type),
+    so the numbers keep exactly the types they had."""
     played, awakened, drawn, opening = usage
-    by_condition = (drawn, opening, played, awakened)
     win = 1 if won else 0
-    for code in drawn.keys() | opening.keys() | played.keys() | awakened.keys():
-        row = table.get(code)
+    # (condition's position in CONDITIONS, its counts, the row's "times" column or -1)
+    _add_condition(table, in_pair, 0, drawn, 0, win)
+    _add_condition(table, in_pair, 1, opening, -1, win)
+    _add_condition(table, in_pair, 2, played, 1, win)
+    _add_condition(table, in_pair, 3, awakened, 2, win)
+
+
+def _add_condition(table: dict[str, list], in_pair: dict[str, list[int]], position: int,
+                   counts: dict[str, int], times_column: int, win: int) -> None:
+    """One condition of ``add_game``: every card it happened to in this game."""
+    b = TIMES + BLOCK * position
+    p = 2 * position
+    for code, times in counts.items():
+        row: list | None = table.get(code)
         if row is None:
             row = table[code] = new_row()
-        row[0] += drawn.get(code, 0)
-        row[1] += played.get(code, 0)
-        row[2] += awakened.get(code, 0)
-        for condition, counts in zip(CONDITIONS, by_condition, strict=True):
-            if code not in counts:
-                continue
-            b = OFFSET[condition]
-            so_far = in_pair.get((code, condition))
-            if so_far is None:
-                so_far = in_pair[(code, condition)] = [0, 0]
-            n, w = so_far
-            row[b] += 1
-            row[b + 1] += win
-            # Moments.grow(w, n, win, 1) on the flat row: clusters, Σw, Σn, Σw², Σw·n, Σn²
-            row[b + 2] += n == 0
-            row[b + 3] += win
-            row[b + 4] += 1
-            row[b + 5] += (w + win) ** 2 - w * w
-            row[b + 6] += (w + win) * (n + 1) - w * n
-            row[b + 7] += (n + 1) ** 2 - n * n
-            so_far[0] = n + 1
-            so_far[1] = w + win
+        if times_column >= 0:
+            row[times_column] += times
+        so_far = in_pair.get(code)
+        if so_far is None:
+            so_far = in_pair[code] = [0] * (2 * len(CONDITIONS))
+        n = so_far[p]
+        w = so_far[p + 1]
+        # Moments.grow(w, n, win, 1) on the flat row: clusters, Σw, Σn, Σw², Σw·n, Σn² (terms
+        # that add nothing are skipped: adding 0 changes neither a number nor its type)
+        row[b] += 1
+        if n == 0:
+            row[b + 2] += 1
+        row[b + 4] += 1
+        row[b + 7] += 2 * n + 1                       # (n + 1)² − n²
+        if win:
+            row[b + 1] += 1
+            row[b + 3] += 1
+            row[b + 5] += 2 * w + 1                   # (w + 1)² − w²
+            row[b + 6] += w + n + 1                   # (w + 1)(n + 1) − w·n
+            so_far[p + 1] = w + 1
+        elif w:
+            row[b + 6] += w                           # w·(n + 1) − w·n
+        so_far[p] = n + 1
 
 
-def merge(mine: dict[str, list[float]], other: Mapping[str, list[float]]) -> None:
+def merge(mine: dict[str, list], other: Mapping[str, list]) -> None:
     """Add ``other``'s rows into ``mine`` (any layout in, today's layout out)."""
     for code, row in other.items():
         row = upgrade(row)
@@ -104,7 +120,7 @@ def merge(mine: dict[str, list[float]], other: Mapping[str, list[float]]) -> Non
             mine[code] = [x + y for x, y in zip(upgrade(current), row, strict=True)]
 
 
-def condition_rate(row: list[float], condition: str) -> dict[str, Any]:
+def condition_rate(row: list, condition: str) -> dict[str, Any]:
     """The deck's win rate in the games where ``condition`` happened to the card, with its
     interval on pairs: ``games``, ``wins``, ``rate``, ``low``, ``high``, ``pairs``, ``method``."""
     b = OFFSET[condition]
@@ -115,7 +131,7 @@ def condition_rate(row: list[float], condition: str) -> dict[str, Any]:
             "high": rate["high"], "pairs": rate["pairs"], "method": rate["method"]}
 
 
-def figures(table: Mapping[str, list[float]]) -> list[dict[str, Any]]:
+def figures(table: Mapping[str, list]) -> list[dict[str, Any]]:
     """One dict per card, most played first: times drawn/played/awakened, ``when`` — a rate per
     condition — and, flat, the figures of "played" (``games_played_in``, ``wins_when_played``,
     ``win_rate_when_played``, ``low``, ``high``, ``pairs``, ``method``)."""
@@ -134,7 +150,7 @@ def figures(table: Mapping[str, list[float]]) -> list[dict[str, Any]]:
                                        r["code"]))
 
 
-def totals(table: Mapping[str, list[float]]) -> dict[str, dict[str, int]]:
+def totals(table: Mapping[str, list]) -> dict[str, dict[str, int]]:
     """Per card, the plain counts the catalogue keeps (``cards`` stats field names)."""
     out = {}
     for code, raw in table.items():
@@ -149,7 +165,7 @@ def totals(table: Mapping[str, list[float]]) -> dict[str, dict[str, int]]:
     return out
 
 
-def moments(table: Mapping[str, list[float]]) -> dict[str, dict[str, list[float]]]:
+def moments(table: Mapping[str, list]) -> dict[str, dict[str, list]]:
     """Per card and condition, the pair moments (to sum a card's figures across runs)."""
     out = {}
     for code, raw in table.items():
@@ -159,7 +175,7 @@ def moments(table: Mapping[str, list[float]]) -> dict[str, dict[str, list[float]
     return out
 
 
-def row_of(counts: Mapping[str, int], moments: Mapping[str, list[float]]) -> list[float]:
+def row_of(counts: Mapping[str, int], moments: Mapping[str, list]) -> list:
     """The row of counts in the fields ``totals`` names and of per-condition ``moments`` (the
     inverse of ``totals`` and ``moments``; conditions without moments get none)."""
     row = new_row()

@@ -11,7 +11,7 @@ from rules.engine.actions import HERO, Action
 from rules.engine.core import GameState, event, locate, push, push_list
 from rules.engine.moves import after_deaths, dying
 from rules.engine.state import Minion
-from rules.engine.values import final_attack, keywords
+from rules.engine.values import final_attack, has_keyword
 
 # ------------------------------------------------------------ attacking
 
@@ -77,9 +77,9 @@ def t_combat_resolve(game: GameState) -> None:
     defender = game.players[d_side].minions[d_slot]
     assert attacker is not None and defender is not None
     a_final = final_attack(game, attacker, defender.card.attribute,
-                           "shield" in keywords(game, defender))          # R2.3.3, R4.8
+                           has_keyword(game, defender, "shield"))          # R2.3.3, R4.8
     d_final = final_attack(game, defender, attacker.card.attribute,
-                           "shield" in keywords(game, attacker))
+                           has_keyword(game, attacker, "shield"))
     a_loses, d_loses = a_final <= d_final, d_final <= a_final             # R2.3.7
     if game.events is not None:
         losers = [m.card.code for m, lost in ((attacker, a_loses), (defender, d_loses))
@@ -105,7 +105,7 @@ def t_combat_resolve(game: GameState) -> None:
 
 
 def _react(game: GameState, attacker: Minion) -> None:
-    if "react" in keywords(game, attacker) and not attacker.reacted:
+    if has_keyword(game, attacker, "react") and not attacker.reacted:
         attacker.reacted = True
         attacker.attacks_left += 1
         if game.events is not None:

@@ -95,6 +95,9 @@ class GameState:
         # others' part is for, and what they give.
         self._static_auras: list[tuple] = []
         self._dynamic_auras: list[tuple] = []
+        self._simple_auras: list[tuple] = []  # static auras read per minion (values._is_simple)
+        self._aura_grants: set[str] = set()   # the keywords the auras in force grant
+        self._aura_attacks: bool = False      # does any aura in force change attack?
         self._board_attack: dict[int, int] = {}
         self._board_keywords: dict[int, list[str]] = {}
         self._aura_tick: int = -1

@@ -10,7 +10,17 @@ exactly where it stopped. Targets are chosen by ``targets.select``; each effect 
 from __future__ import annotations
 
 from rules.engine.actions import Action
-from rules.engine.core import HERO_UID, Decision, GameState, ask, event, minion_by_uid, place, push
+from rules.engine.core import (
+    HERO_UID,
+    Decision,
+    GameState,
+    ask,
+    event,
+    minion_by_uid,
+    place,
+    push,
+    push_list,
+)
 from rules.engine.effect_terms import do_effect
 from rules.engine.moves import awaken
 from rules.engine.targets import select, usable
@@ -100,8 +110,10 @@ def do_item(game: GameState, index: int, action: Action) -> None:
     source = -game._next_uid
     game._next_uid += 1
     game._fallen[source] = card
-    push(game, *(("ability", index, source, a, -1)
-                 for a in card.by_trigger.get("use", ())), ("to_graveyard", index, card))
+    tasks: list[tuple] = [("ability", index, source, a, -1)
+                          for a in card.by_trigger.get("use", ())]
+    tasks.append(("to_graveyard", index, card))
+    push_list(game, tasks)
 
 
 def t_to_graveyard(game: GameState, index: int, card) -> None:

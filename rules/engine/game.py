@@ -83,8 +83,10 @@ class Game(GameState):
         self.players = [Player(i, heroes[i], ruleset.slots) for i in range(2)]
         self._auras = any("aura" in c.by_trigger for c in [*heroes, *libraries[0],
                                                             *libraries[1]])
-        self.start = {"decks": [d.to_dict() for d in decks], "seed": seed,
-                      "ruleset": ruleset.to_dict(), "first_player": first_player}
+        # The deck lists and ruleset stay objects here; ``log()`` writes them out as JSON (most
+        # games of a run are never logged, and writing them out cost more than a turn).
+        self.start = {"decks": tuple(decks), "seed": seed, "ruleset": ruleset,
+                      "first_player": first_player}
         setup(self, libraries, first_player)
         self._run()
 
@@ -216,7 +218,12 @@ class Game(GameState):
 
     def log(self) -> dict[str, Any]:
         """The event log: how the game started, every action, and what happened (JSON)."""
-        return {"version": LOG_VERSION, "start": self.start,
+        start = self.start
+        if "decks" in start:                 # a game started from deck lists (see __init__)
+            start = {"decks": [d.to_dict() for d in start["decks"]], "seed": start["seed"],
+                     "ruleset": start["ruleset"].to_dict(),
+                     "first_player": start["first_player"]}
+        return {"version": LOG_VERSION, "start": start,
                 "actions": [a.to_dict() for a in self.actions],
                 "events": list(self.events or []), "result": self.result}
 

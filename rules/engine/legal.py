@@ -133,26 +133,38 @@ def _place_actions(game: GameState, player: Player) -> list[Action]:
 
 
 def _legal_main(game: GameState, decision: Decision) -> list[Action]:
-    # The hottest function of a simulation: plain loops, prebuilt actions.
+    # The hottest function of a simulation: plain loops, prebuilt actions read straight from
+    # their tables (a board of at most _TABLE_SIZE slots, hand positions below it), no list
+    # built but the answer.
     index = decision.player
     if game.main_actions >= game.ruleset.action_limit:
         return [END]                           # [ruling] see Ruleset.action_limit
     player, foe = game.players[index], game.players[1 - index]
     energy = player.energy
-    empties = [s for s, m in enumerate(player.minions) if m is None]
+    own = player.minions
+    enemy = foe.minions
+    size = len(own)
+    tables = size <= _TABLE_SIZE and len(enemy) <= _TABLE_SIZE
     actions: list[Action] = []
-    items: list[int] = []
     hand = player.hand
-    for i in first_copies(hand):
+    items = False
+    for i in range(len(hand)):
         card = hand[i]
-        if card.kind == "minion":
-            for slot in empties:
-                actions.append(_pair_action(_PLACE, "place", i, slot))
-        elif card.cost <= energy:
-            items.append(i)
-    enemy_slots = [s for s, m in enumerate(foe.minions) if m is not None]
+        for j in range(i):                     # only the first copy of a card (first_copies)
+            if hand[j] is card:
+                break
+        else:
+            if card.kind == "minion":
+                places = _PLACE[i] if tables and i < _TABLE_SIZE else None
+                for slot in range(size):
+                    if own[slot] is None:
+                        actions.append(places[slot] if places is not None
+                                       else _new(Action, ("place", i, slot)))
+            elif card.cost <= energy:
+                items = True
     exclusive = game.ruleset.attack_or_skill
-    for slot, minion in enumerate(player.minions):
+    for slot in range(size):
+        minion = own[slot]
         if minion is None:
             continue
         if not minion.awake:
@@ -160,8 +172,11 @@ def _legal_main(game: GameState, decision: Decision) -> list[Action]:
                 actions.append(_slot_action(_AWAKEN, "awaken", slot))
             continue
         if minion.attacks_left > 0 and not (exclusive and minion.skill_used):
-            for target in enemy_slots:
-                actions.append(_pair_action(_ATTACK, "attack", slot, target))
+            attacks = _ATTACK[slot] if tables else None
+            for target in range(len(enemy)):
+                if enemy[target] is not None:
+                    actions.append(attacks[target] if attacks is not None
+                                   else _new(Action, ("attack", slot, target)))
             if may_attack_hero(game, minion):
                 actions.append(_slot_action(_ATTACK_HERO, "attack", slot, HERO))
         actives = minion.card.by_trigger.get("active")
@@ -169,11 +184,14 @@ def _legal_main(game: GameState, decision: Decision) -> list[Action]:
             for i, ability in enumerate(actives):
                 if ability["cost"] <= energy and usable(game, index, minion.uid, ability):
                     actions.append(_pair_action(_SKILL, "skill", slot, i))
-    for i in items:
-        for ability in hand[i].by_trigger.get("use", ()):
-            if usable(game, index, -1, ability):
-                actions.append(_slot_action(_ITEM, "item", i))
-                break
+    if items:
+        for i in first_copies(hand):
+            card = hand[i]
+            if card.kind != "minion" and card.cost <= energy:
+                for ability in card.by_trigger.get("use", ()):
+                    if usable(game, index, -1, ability):
+                        actions.append(_slot_action(_ITEM, "item", i))
+                        break
     if not player.hero_skill_used:
         for i, ability in enumerate(player.hero.by_trigger.get("active", ())):
             if ability["cost"] <= energy and usable(game, index, 0, ability):

@@ -20,7 +20,8 @@ import os
 import sys
 from pathlib import Path
 
-# The modules a simulated game spends its time in. Card loading, validation, rules text,
+# The modules a simulated game spends its time in (card_figures: the per-card figures the match
+# runner adds up after every game). Card loading, validation, rules text,
 # snapshots and the agents' registry run once per game or less and stay plain Python.
 ENGINE_SOURCES = (
     "rules/engine/advantage.py",
@@ -40,6 +41,7 @@ ENGINE_SOURCES = (
     "rules/engine/view.py",
     "rules/random_agent.py",
     "rules/greedy.py",
+    "rules/card_figures.py",
 )
 ENGINE_MODULES = tuple(path[:-3].replace("/", ".") for path in ENGINE_SOURCES)
 REPO_ROOT = Path(__file__).resolve().parents[2]

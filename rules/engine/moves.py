@@ -16,11 +16,10 @@ from rules.engine.core import (
     board_changed,
     event,
     place,
-    push,
     push_list,
 )
 from rules.engine.state import Minion
-from rules.engine.values import keywords
+from rules.engine.values import has_keyword
 
 
 def passive_sources(game: GameState, index: int, trigger: str, minions: bool = True,
@@ -35,7 +34,8 @@ def passive_sources(game: GameState, index: int, trigger: str, minions: bool = T
                     if minion.awake or ability["sleeping"]:          # R4.7, R4.1
                         out.append((minion.uid, ability))
     if hero:
-        out.extend((HERO_UID, a) for a in player.hero.by_trigger.get(trigger, ()))
+        for ability in player.hero.by_trigger.get(trigger, ()):
+            out.append((HERO_UID, ability))
     return out
 
 
@@ -44,7 +44,7 @@ def passive_sources(game: GameState, index: int, trigger: str, minions: bool = T
 def dying(game: GameState, p: int, s: int, restore: tuple | None = None):
     """R4.3: a minion enters dying. Returns (player, slot, minion) if it was destroyed."""
     minion = game.players[p].minions[s]
-    if "regenerate" in keywords(game, minion) and minion.regen_turn != game.turn:
+    if has_keyword(game, minion, "regenerate") and minion.regen_turn != game.turn:
         minion.regen_turn = game.turn                                     # R4.10
         if restore is not None:                    # R4.10: as before the combat
             minion.perm_attack, minion.turn_attack = restore[0], restore[1]
@@ -79,14 +79,15 @@ def after_deaths(game: GameState, effect_order, replenish_order, first=()) -> No
     # minion's last words resolve too (ruleset option face_down_last_words), whereas its
     # ally_dies passives are off (R4.1).
     face_down = game.ruleset.face_down_last_words
+    # (Plain loops: a generator per death cost more than the rest of this function.)
     for p, _s, minion in effect_order:
-        tasks.extend(("ability", p, src, a, -1)
-                     for src, a in passive_sources(game, p, "ally_dies", hero=False))
+        for src, ability in passive_sources(game, p, "ally_dies", hero=False):
+            tasks.append(("ability", p, src, ability, -1))
         if minion.awake or face_down:
-            tasks.extend(("offer", p, minion.uid, a)
-                         for a in minion.card.by_trigger.get("last_words", ()))   # R4.5
-        tasks.extend(("ability", p, src, a, -1)
-                     for src, a in passive_sources(game, p, "ally_dies", minions=False))
+            for ability in minion.card.by_trigger.get("last_words", ()):      # R4.5
+                tasks.append(("offer", p, minion.uid, ability))
+        for src, ability in passive_sources(game, p, "ally_dies", minions=False):
+            tasks.append(("ability", p, src, ability, -1))
     push_list(game, tasks)
 
 
@@ -122,5 +123,6 @@ def awaken(game: GameState, index: int, minion: Minion) -> None:
     board_changed(game, minion.card)
     if game.events is not None:
         event(game, "awaken", player=index, card=minion.card.code)
-    push(game, *(("offer", index, minion.uid, a)
-                 for a in minion.card.by_trigger.get("awaken", ())))       # R4.4
+    abilities = minion.card.by_trigger.get("awaken", ())                 # R4.4
+    if abilities:
+        push_list(game, [("offer", index, minion.uid, a) for a in abilities])

@@ -23,7 +23,7 @@ def candidates(game: GameState, controller: int, source: int, target: dict, othe
     flt: dict | None = target["filter"]
     exclude_source: bool = target["other"]
     # The chooser cannot see what a face-down enemy card is: it matches on awake alone.
-    hidden = pick == "chosen" and flt is not None and not PUBLIC_FILTER_KEYS.issuperset(flt)
+    hidden = pick == "chosen" and flt is not None and not _public_only(flt)
     out: list[tuple[int, int]] = []
     size = game.ruleset.slots
     which: tuple[int, ...]
@@ -32,13 +32,16 @@ def candidates(game: GameState, controller: int, source: int, target: dict, othe
         if anchor is None:
             return out
         which = (anchor[0],)
-        slots = [anchor[1] - 1, anchor[1] + 1] if pick == "adjacent" else [anchor[1]]
+        if pick == "adjacent":
+            low, high, step = anchor[1] - 1, anchor[1] + 2, 2
+        else:
+            low, high, step = anchor[1], anchor[1] + 1, 1
     else:
         which = sides(controller, target["side"])
-        slots = list(range(size))
+        low, high, step = 0, size, 1
     for p in which:
         minions = game.players[p].minions
-        for t in slots:
+        for t in range(low, high, step):
             if 0 <= t < size:
                 minion = minions[t]
                 if minion is not None and _is_candidate(
@@ -47,6 +50,15 @@ def candidates(game: GameState, controller: int, source: int, target: dict, othe
                     if first_only:
                         return out
     return out
+
+
+def _public_only(flt: dict) -> bool:
+    """Does the filter ask only what anyone can see of a face-down minion
+    (``PUBLIC_FILTER_KEYS``)? (A loop: ``issuperset`` would build a set from the filter.)"""
+    for key in flt:
+        if key not in PUBLIC_FILTER_KEYS:
+            return False
+    return True
 
 
 def _is_candidate(game: GameState, controller: int, source: int, side: int, minion: Minion,
@@ -93,10 +105,13 @@ def usable(game: GameState, controller: int, source: int, ability: dict) -> bool
     if cond is not None and not _hidden_condition(game, controller, cond) \
             and not condition(game, controller, cond):
         return False
-    for effect in ability["effects"]:
-        target = effect.get("target")
-        if target is None or target["pick"] != "chosen" \
-                or candidates(game, controller, source, target, -1, True):
+    for item in ability["effects"]:
+        effect: dict = item                    # typed: the compiled engine reads it natively
+        target: dict | None = effect.get("target")
+        if target is None:
+            return True
+        pick: str = target["pick"]
+        if pick != "chosen" or candidates(game, controller, source, target, -1, True):
             return True
     return False
 
@@ -110,5 +125,5 @@ def _hidden_condition(game: GameState, controller: int, cond: dict) -> bool:
     if count["zone"] in ("hand", "deck"):
         return True
     return count["zone"] == "minions" \
-        and not PUBLIC_FILTER_KEYS.issuperset(count["filter"]) \
+        and not _public_only(count["filter"]) \
         and any(m is not None and not m.public for m in game.players[1 - controller].minions)

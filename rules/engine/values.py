@@ -37,18 +37,39 @@ def keywords(game: GameState, minion: Minion) -> set[str] | frozenset[str]:
     have = minion.keywords
     if minion.turn_granted or minion.turn_removed:
         have = (have | minion.turn_granted) - minion.turn_removed
-    if game._auras:
-        granted = _aura_keywords(game, minion)
-        if granted:
-            have = have | set(granted)
+    if game._auras and not game._aura_busy:
+        _collect_if_moved(game)
+        if game._aura_grants:         # no aura in force grants a keyword: nothing to work out
+            granted = _aura_keywords(game, minion)
+            if granted:
+                have = have | set(granted)
     return have
+
+
+def has_keyword(game: GameState, minion: Minion, keyword: str) -> bool:
+    """``keyword in keywords(game, minion)``, without working out what the auras give unless
+    an aura in force grants that keyword (combat asks after every death, which moves the
+    board: most of the time no aura could answer yes)."""
+    if not minion.awake and not game.ruleset.sleeping_keywords:
+        return False
+    if keyword not in minion.turn_removed and (
+            keyword in minion.keywords or keyword in minion.turn_granted):
+        return True
+    if not game._auras or game._aura_busy:
+        return False
+    _collect_if_moved(game)
+    if keyword not in game._aura_grants:
+        return False
+    return keyword in _aura_keywords(game, minion)
 
 
 def attack_mod(game: GameState, minion: Minion) -> int:
     """Buffs minus debuffs (R2.3.4): permanent, this turn, and auras."""
     mod = minion.perm_attack + minion.turn_attack
-    if game._auras:
-        mod += _aura_attack(game, minion)
+    if game._auras and not game._aura_busy:
+        _collect_if_moved(game)
+        if game._aura_attacks:        # no aura in force changes attack: nothing to work out
+            mod += _aura_attack(game, minion)
     return mod
 
 
@@ -119,6 +140,8 @@ def _aura_attack(game: GameState, minion: Minion) -> int:
     if not _auras_in_force(game):
         return 0
     bonus = game._board_attack.get(minion.uid, 0)
+    if game._simple_auras:
+        bonus += _simple_attack(game, minion)
     if game._dynamic_auras:
         _refresh_dynamic_part(game)
         bonus += game._step_attack.get(minion.uid, 0)
@@ -130,6 +153,10 @@ def _aura_keywords(game: GameState, minion: Minion) -> list[str]:
     if not _auras_in_force(game):
         return _NOTHING
     granted = game._board_keywords.get(minion.uid, _NOTHING)
+    if game._simple_auras:
+        simple = _simple_keywords(game, minion)
+        if simple:
+            granted = granted + simple
     if game._dynamic_auras:
         _refresh_dynamic_part(game)
         more = game._step_keywords.get(minion.uid)
@@ -146,13 +173,13 @@ def _auras_in_force(game: GameState) -> bool:
         return False
     if game._aura_key != game._board_version:
         game._aura_key = game._board_version
-        if game._sources_key != game._aura_sources:
-            game._sources_key = game._aura_sources
-            _collect_auras(game)
-        game._board_attack, game._board_keywords = {}, {}
+        _collect_if_moved(game)
         if game._static_auras:
+            game._board_attack, game._board_keywords = {}, {}
             _aura_table(game, game._static_auras, game._board_attack, game._board_keywords)
-    return bool(game._static_auras) or bool(game._dynamic_auras)
+        elif game._board_attack or game._board_keywords:
+            game._board_attack, game._board_keywords = {}, {}
+    return bool(game._static_auras) or bool(game._simple_auras) or bool(game._dynamic_auras)
 
 
 def _refresh_dynamic_part(game: GameState) -> None:
@@ -162,9 +189,17 @@ def _refresh_dynamic_part(game: GameState) -> None:
         _aura_table(game, game._dynamic_auras, game._step_attack, game._step_keywords)
 
 
+def _collect_if_moved(game: GameState) -> None:
+    """Collect the auras in force again if a minion with an aura entered, left or woke."""
+    if game._sources_key != game._aura_sources:
+        game._sources_key = game._aura_sources
+        _collect_auras(game)
+
+
 def _collect_auras(game: GameState) -> None:
     """The auras in force, as (controller, source uid, ability), split into those whose effect
-    depends on the board alone and the others."""
+    depends on the board alone and the others; and which keywords they grant and whether any
+    changes attack."""
     static: list[tuple[int, int, dict]] = []
     dynamic: list[tuple[int, int, dict]] = []
     for index, player in enumerate(game.players):
@@ -177,7 +212,85 @@ def _collect_auras(game: GameState) -> None:
                     if minion.awake or ability["sleeping"]:
                         (static if _depends_on_board_only(ability) else dynamic).append(
                             (index, minion.uid, ability))
-    game._static_auras, game._dynamic_auras = static, dynamic
+    simple: list[tuple] = []
+    for aura in static:
+        if _is_simple(aura[2]):
+            for effect in aura[2]["effects"]:
+                simple.append(_simple_entry(aura[0], aura[1], effect))
+    game._static_auras = [aura for aura in static if not _is_simple(aura[2])]
+    game._simple_auras, game._dynamic_auras = simple, dynamic
+    grants: set[str] = set()
+    attacks = False
+    for _index, _source, ability in static + dynamic:
+        for effect in ability["effects"]:
+            if effect["do"] == "attack":
+                attacks = True
+            else:
+                grants.add(effect["keyword"])
+    game._aura_grants, game._aura_attacks = grants, attacks
+
+
+# An aura with no condition, a fixed amount, reaching itself or every minion of a side that
+# passes a filter on its card ("simple"; most auras) gives a minion the same whatever else is on
+# the board: it is read for the minion asked about, instead of working out a table for the whole
+# board after every change. Entries: (controller, source uid, reaches only itself, the sides
+# reached, other (not itself), filter, attack given, keyword granted or "").
+
+def _is_simple(ability: dict) -> bool:
+    if ability["if"] is not None:
+        return False
+    for effect in ability["effects"]:
+        pick = effect["target"]["pick"]
+        if pick != "all" and pick != "self":
+            return False
+        if effect["do"] == "attack" and not isinstance(effect["amount"], int):
+            return False
+    return True
+
+
+def _simple_entry(controller: int, source: int, effect: dict) -> tuple:
+    target = effect["target"]
+    attack = effect["do"] == "attack"
+    return (controller, source, target["pick"] == "self", sides(controller, target["side"]),
+            target["other"], target["filter"], effect["amount"] if attack else 0,
+            "" if attack else effect["keyword"])
+
+
+def _simple_reaches(game: GameState, entry: tuple, minion: Minion, owner: int) -> bool:
+    if entry[2]:                                       # pick "self"
+        return minion.uid == entry[1]
+    if owner < 0 or owner not in entry[3]:
+        return False
+    return _reached(minion, entry[1], entry[4], entry[5])
+
+
+def _owner(game: GameState, minion: Minion) -> int:
+    """The side whose board holds ``minion`` (-1: not on the board)."""
+    for p in range(2):
+        for other in game.players[p].minions:
+            if other is minion:
+                return p
+    return -1
+
+
+def _simple_attack(game: GameState, minion: Minion) -> int:
+    bonus = 0
+    owner = _owner(game, minion)
+    for entry in game._simple_auras:
+        value: int = entry[6]
+        if value != 0 and _simple_reaches(game, entry, minion, owner):
+            bonus += value
+    return bonus
+
+
+def _simple_keywords(game: GameState, minion: Minion) -> list[str]:
+    out: list[str] = []
+    owner = _owner(game, minion)
+    for entry in game._simple_auras:
+        keyword: str = entry[7]
+        if keyword and _simple_reaches(game, entry, minion, owner):
+            out.append(keyword)
+    return out
 
 
 def _aura_table(game: GameState, auras: list[tuple[int, int, dict]], attack: dict[int, int],

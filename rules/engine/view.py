@@ -94,14 +94,27 @@ class PlayerView:
         self.deck_size = len(me.deck)
         self.enemy_deck_size = len(foe.deck)
         self.enemy_hand_size = len(foe.hand)
-        self.display = tuple(me.display)
-        self.enemy_display = tuple(foe.display)
-        self.graveyard = tuple(me.graveyard)
-        self.enemy_graveyard = tuple(foe.graveyard)
+        self._me, self._foe = me, foe          # zones the agents seldom read: copied when read
         self.hero_skill_used = me.hero_skill_used
         self.result = game.result
         self._minions: tuple[MinionView | None, ...] | None = None         # built when first
         self._enemy_minions: tuple[MinionView | None, ...] | None = None   # read
+
+    @property
+    def display(self) -> tuple:
+        return tuple(self._me.display)
+
+    @property
+    def enemy_display(self) -> tuple:
+        return tuple(self._foe.display)
+
+    @property
+    def graveyard(self) -> tuple:
+        return tuple(self._me.graveyard)
+
+    @property
+    def enemy_graveyard(self) -> tuple:
+        return tuple(self._foe.graveyard)
 
     @property
     def minions(self) -> tuple[MinionView | None, ...]:
