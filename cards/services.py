@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from cards.adapters import card_to_data, refresh_derived
+from cards.generation import catalogue_changed
 from cards.models import ENGINE_GAME, Card, CardSet, Faction, Game, Race, display_names
 from rules.cardset import CardSet as EngineCardSet
 from rules.cardset import CardSetError, load_card_set
@@ -203,6 +204,7 @@ def card_texts_refresh() -> int:
     for card in stale:
         card.updated_at = now   # the card reads differently: images and caches must follow
     Card.objects.bulk_update(stale, [*DERIVED_FIELDS, "updated_at"], batch_size=500)
+    catalogue_changed()   # bulk writes send no signals (an import and a tag rename end here)
     return len(stale)
 
 

@@ -24,8 +24,10 @@ from cards.card_stats import StatsFilter, card_stats, card_stats_slices
 from cards.examples import field_examples, query_examples
 from cards.filters import CardFilter
 from cards.game_terms import game_choices, kind_choices, rarity_choices
+from cards.generation import catalogue_generation
 from cards.language import card_lang
 from cards.models import Attribute, Card, keyword_choices
+from cards.page_cache import cached_page
 from cards.query import FIELDS, describe
 from cards.query.fields import FIELD_LIST
 from cards.rows import table_row
@@ -86,6 +88,11 @@ GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at")
 @require_safe
 def card_list(request: HttpRequest) -> HttpResponse:
     """Gallery or table (``view=table``) of the cards matching the filters and ``q``."""
+    return cached_page(request, lambda: _card_list(request),
+                       stamp=("cards", catalogue_generation()))
+
+
+def _card_list(request: HttpRequest) -> HttpResponse:
     view = "table" if request.GET.get("view") == "table" else "gallery"
     filterset = CardFilter(request.GET, queryset=card_rows())
     context = {"view": view, "form": filterset.form, "lang": card_lang(),
@@ -202,6 +209,11 @@ def _query_error(filterset: CardFilter) -> dict | None:
 
 @require_safe
 def card_detail(request: HttpRequest, code: str) -> HttpResponse:
+    return cached_page(request, lambda: _card_detail(request, code),
+                       stamp=("card", code, catalogue_generation()))
+
+
+def _card_detail(request: HttpRequest, code: str) -> HttpResponse:
     try:
         card = card_rows().get(code=code)
     except Card.DoesNotExist:
@@ -277,6 +289,12 @@ def card_image(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def query_help(request: HttpRequest) -> HttpResponse:
+    # Each example's count is a query: the page is stored until the catalogue changes.
+    return cached_page(request, lambda: _query_help(request),
+                       stamp=("help", catalogue_generation()))
+
+
+def _query_help(request: HttpRequest) -> HttpResponse:
     examples = [{"query": ex.query, "meaning": ex.meaning,
                  "count": card_search(query=ex.query).count()} for ex in query_examples()]
     loaded = field_examples()
@@ -295,6 +313,11 @@ def query_help(request: HttpRequest) -> HttpResponse:
 @require_safe
 def vocabulary(request: HttpRequest) -> HttpResponse:
     """The effect vocabulary reference: every term with an example and its generated text."""
+    return cached_page(request, lambda: _vocabulary(request),
+                       stamp=("vocabulary", catalogue_generation()))
+
+
+def _vocabulary(request: HttpRequest) -> HttpResponse:
     from rules.engine.reference import reference_entries
 
     sections: dict[str, dict] = {}

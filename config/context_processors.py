@@ -12,3 +12,13 @@ def language_switch(request: HttpRequest) -> dict:
     params.pop("lang", None)
     query = params.urlencode()
     return {"switch_next": request.path + (f"?{query}" if query else "")}
+
+
+def csrf_placeholder(request: HttpRequest) -> dict:
+    """A page rendered to be stored carries a placeholder for the CSRF token, replaced by each
+    visitor's own token when served (cards/page_cache.py); other pages keep Django's token."""
+    from cards.page_cache import CSRF_PLACEHOLDER, RENDERING_FOR_CACHE
+
+    if getattr(request, RENDERING_FOR_CACHE, False):
+        return {"csrf_token": CSRF_PLACEHOLDER}
+    return {}

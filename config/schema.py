@@ -121,3 +121,4 @@ def _refuse_empty(parameter: dict) -> None:
     schema = parameter.get("schema", {})
     if schema.get("type") == "string" and "enum" not in schema:
         schema.setdefault("minLength", 1)
+

@@ -141,6 +141,9 @@ MIDDLEWARE = [
     "config.middleware.ApiMethodNotAllowedMiddleware",
     "config.middleware.RejectEmptyApiQueryValuesMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # 304 Not Modified for a GET whose ETag the browser already holds (API lists, card images,
+    # stored pages: cards/page_cache.py).
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -162,6 +165,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
                 "config.context_processors.language_switch",
+                "config.context_processors.csrf_placeholder",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -209,6 +213,11 @@ else:
     # included; Django's 300 would let a burst of distinct names and addresses wipe them.
     CACHES = {"default": {"BACKEND": "config.cache.SharedDatabaseCache",
                           "LOCATION": "cardlab_cache", "OPTIONS": {"MAX_ENTRIES": 100_000}}}
+# Rendered pages kept in each web process (cards/page_cache.py): the busiest pages are served
+# from memory until what they show changes (their stamp moves) or they age out.
+CACHES["pages"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                   "LOCATION": "cardlab-pages", "OPTIONS": {"MAX_ENTRIES": 2_000}}
+PAGE_CACHE_SECONDS = int(os.environ.get("CARDLAB_PAGE_CACHE_SECONDS", "600"))
 # Multiplies every throttle's count (decks/throttles.py); only the API contract test raises it.
 THROTTLE_SCALE = 1
 # A throttle's rate by its scope, replacing the default in decks/throttles.py: e.g.

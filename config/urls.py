@@ -2,9 +2,10 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from config import profile, views
+from config.schema_view import StoredSchemaView
 from decks.auth import ThrottledAdminAuthenticationForm
 
 # The admin's log-in says why a throttled log-in is refused (the backend refuses it anyway).
@@ -14,6 +15,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rulebook"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("health/", views.health, name="health"),
     path("cards/", include("cards.urls")),
     path("decks/", include("decks.urls")),
     path("accounts/profile/", profile.profile, name="profile"),
@@ -25,7 +27,7 @@ urlpatterns = [
     path("api/simulations/", include("simulations.api_urls")),
     path("api/balance-searches/", include("balance.api_urls")),
     path("api/deck-tunings/", include("balance.tuning_api_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", StoredSchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("admin/", admin.site.urls),
     # The header's language switcher posts to set_language (Django's view), which remembers the

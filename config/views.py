@@ -53,6 +53,16 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+def health(request: HttpRequest) -> HttpResponse:
+    """The least a page of this site can cost: the whole middleware stack, no template, no query.
+
+    Load balancers poll it, and the load benchmark measures it beside every page as the ceiling
+    of this stack on the machine (``manage.py loadtest``).
+    """
+    return HttpResponse(b"ok\n", content_type="text/plain")
+
+
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico on pages without an icon link (the admin's, say)."""
     return redirect(static("img/favicon.svg"), permanent=True)

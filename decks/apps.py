@@ -6,3 +6,14 @@ class DecksConfig(AppConfig):
     name = "decks"
     verbose_name = _("Decks")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from cards.generation import catalogue_changed
+        from decks.models import Format, FormatCardLimit
+
+        # A format's rules show on catalogue and deck pages (config/page_cache.py).
+        for model in (Format, FormatCardLimit):
+            post_save.connect(catalogue_changed, sender=model, dispatch_uid=f"gen-save-{model}")
+            post_delete.connect(catalogue_changed, sender=model, dispatch_uid=f"gen-del-{model}")

@@ -22,8 +22,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from cards.forms import RefuseNulForm
+from cards.generation import catalogue_generation
 from cards.language import card_lang
 from cards.models import Card
+from cards.page_cache import cached_page
 from decks.adapters import format_to_rules
 from decks.builder_panel import card_panel, dom_id
 from decks.codecs import CODECS
@@ -122,6 +124,12 @@ def panel_context(request: HttpRequest, key: str, draft: Draft, deck: Deck | Non
 @require_safe
 def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
+    # The page is the draft (in the session), the deck it edits, and the catalogue.
+    return cached_page(request, lambda: _builder(request, key, draft, deck), stamp=(
+        "builder", key, repr(draft), deck.updated_at if deck else None, catalogue_generation()))
+
+
+def _builder(request: HttpRequest, key: str, draft: Draft, deck: Deck | None) -> HttpResponse:
     context = panel_context(request, key, draft, deck)
     context.update(card_panel(request, draft), examples=SEARCH_EXAMPLES,
                    section="build")

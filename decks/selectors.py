@@ -93,6 +93,20 @@ def deck_get(*, uid: str, user=None, edit: bool = False) -> Deck:
     return deck
 
 
+def deck_page_stamp(*, uid: str, user=None) -> tuple:
+    """What a deck's page shows that can change, read in one light query (for the stored page,
+    cards/page_cache.py): the deck's last change, its visibility and whether the deck it was
+    forked from is still visible. DoesNotExist when ``user`` may not see the deck."""
+    row = (decks_visible(user).filter(uid=uid)
+           .values_list("pk", "updated_at", "visibility", "forked_from__visibility",
+                        "forked_from__owner_id").get())
+    pk, updated_at, visibility, fork_visibility, fork_owner = row
+    fork_shown = fork_visibility is not None and (
+        fork_visibility != Visibility.PRIVATE
+        or (user is not None and user.is_authenticated and fork_owner == user.pk))
+    return pk, updated_at, visibility, fork_shown
+
+
 def deck_is_owner(*, deck: Deck, user) -> bool:
     return bool(user is not None and user.is_authenticated and deck.owner_id == user.pk)
 

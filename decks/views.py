@@ -18,7 +18,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cards.generation import catalogue_generation
 from cards.language import card_lang
+from cards.page_cache import cached_page
 from decks.builder import builder_url, download_response
 from decks.codecs import CODECS
 from decks.codecs.deckcode import encode_deck_code
@@ -30,6 +32,7 @@ from decks.selectors import (
     deck_get,
     deck_history,
     deck_is_owner,
+    deck_page_stamp,
     deck_view,
     decks_listed,
     draft_from_deck,
@@ -78,7 +81,15 @@ def deck_list(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def deck_detail(request: HttpRequest, uid: str) -> HttpResponse:
-    deck = _deck(request, uid)
+    try:
+        stamp = deck_page_stamp(uid=uid, user=request.user)
+    except Deck.DoesNotExist:
+        raise Http404(NO_DECK) from None
+    return cached_page(request, lambda: _deck_detail(request, _deck(request, uid)),
+                       stamp=("deck", *stamp, catalogue_generation()))
+
+
+def _deck_detail(request: HttpRequest, deck: Deck) -> HttpResponse:
     view = deck_view(draft_from_deck(deck), fmt=deck.format,
                      lang=card_lang())
     code = encode_deck_code(view.draft.legality_deck(), format_code=view.draft.format_code)

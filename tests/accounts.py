@@ -7,8 +7,9 @@ from __future__ import annotations
 import factory
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
+from django.core.cache import cache, caches
 
+from cards.page_cache import PAGE_CACHE
 from cards.services import card_set_import
 from rules.cardset import TEST_SET
 
@@ -46,9 +47,14 @@ def _empty_cache(request):
         if request.node.get_closest_marker("django_db") is None:
             yield
             return
-    cache.clear()
+    _clear_caches()
     yield
+    _clear_caches()
+
+
+def _clear_caches() -> None:
     cache.clear()
+    caches[PAGE_CACHE].clear()   # the pages each process keeps (cards/page_cache.py)
 
 
 @pytest.fixture

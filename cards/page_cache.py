@@ -1,0 +1,83 @@
+"""Rendered pages kept per process, so the site's busiest pages cost about what a bare response
+costs (issue: hundreds of requests a second on two cores).
+
+A page is stored under everything it depends on: the view's own stamp (the catalogue's
+generation, a deck's last change…), the address with its query string, the language, the host,
+whether htmx asked for a fragment, and who is looking (each signed-in user has their own copy,
+so a name in the header or an owner's buttons never reach anyone else). Nothing is ever
+invalidated by hand: a change moves the stamp, and the old copies age out of the LRU.
+
+The page is rendered with a placeholder for the CSRF token and each answer gets a fresh token
+for its own visitor (``config.context_processors.csrf_placeholder``), so a stored page never
+hands one visitor's token to another. The ETag covers the page and the visitor's CSRF cookie:
+a browser revalidating with ``If-None-Match`` gets a 304 (``ConditionalGetMiddleware``) only
+when the copy it holds is the same page with a token still valid for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Hashable
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.cache import quote_etag
+from django.utils.translation import get_language
+
+CSRF_PLACEHOLDER = "cardlab-csrf-token-placeholder-5b1c"
+RENDERING_FOR_CACHE = "_cardlab_rendering_for_cache"
+PAGE_CACHE = "pages"
+
+
+def cached_page(request: HttpRequest, build: Callable[[], HttpResponse], *,
+                stamp: tuple[Hashable, ...]) -> HttpResponse:
+    """The response ``build()`` makes, from the store when the same page for the same ``stamp``
+    (and language, address, visitor) was built before.
+
+    Pages showing one-off messages ("Deck saved") are built afresh and not stored, and so is
+    any answer that is not a plain page (a redirect, a file, one that sets cookies).
+    """
+    if request.method not in ("GET", "HEAD") or len(messages.get_messages(request)):
+        return build()
+    store = caches[PAGE_CACHE]
+    key = _key(request, stamp)
+    stored = store.get(key)
+    if stored is None:
+        setattr(request, RENDERING_FOR_CACHE, True)
+        try:
+            response = build()
+        finally:
+            setattr(request, RENDERING_FOR_CACHE, False)
+        if response.streaming or response.cookies or response.status_code not in (200, 400):
+            return _with_token(request, response)
+        stored = (response.status_code, response["Content-Type"], bytes(response.content),
+                  hashlib.blake2b(response.content, digest_size=12).hexdigest())
+        store.set(key, stored, timeout=settings.PAGE_CACHE_SECONDS)
+    status_code, content_type, body, digest = stored
+    answer = HttpResponse(body, content_type=content_type, status=status_code)
+    answer = _with_token(request, answer)
+    # The CSRF secret this answer's token belongs to (the cookie set now, or the one sent).
+    cookie = request.META.get("CSRF_COOKIE") or request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    answer["ETag"] = quote_etag(digest + "-" + hashlib.blake2b(
+        cookie.encode(), digest_size=6).hexdigest())
+    return answer
+
+
+def _with_token(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """The visitor's own CSRF token in place of the placeholder."""
+    if not response.streaming and CSRF_PLACEHOLDER.encode() in response.content:
+        response.content = response.content.replace(CSRF_PLACEHOLDER.encode(),
+                                                     get_token(request).encode())
+    return response
+
+
+def _key(request: HttpRequest, stamp: tuple[Hashable, ...]) -> str:
+    user = request.user.pk if request.user.is_authenticated else 0
+    view = request.resolver_match.view_name if request.resolver_match else ""
+    parts = (view, stamp, request.get_full_path(), request.get_host(), get_language(),
+             bool(request.headers.get("HX-Request")), request.headers.get("HX-Boosted", ""),
+             user)
+    return "page:" + hashlib.blake2b(repr(parts).encode(), digest_size=20).hexdigest()

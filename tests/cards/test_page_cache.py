@@ -1,0 +1,189 @@
+"""Stored pages (cards/page_cache.py): the busiest pages are served from memory, and a stored
+page is never stale, never someone else's, and never carries someone else's CSRF token."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from cards.models import Card, Faction
+from cards.page_cache import CSRF_PLACEHOLDER, PAGE_CACHE
+from cards.services import card_save, card_set_import, card_tag_renamed
+from decks.drafts import Draft
+from decks.services import deck_create, deck_save
+from rules.cardset import TEST_SET
+from tests.accounts import LEGAL_CARDS, PASSWORD
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def _token(html: str) -> str:
+    match = TOKEN.search(html)
+    assert match, "the page has no CSRF token"
+    return match.group(1)
+
+
+def _deck(owner, **changes):
+    fields = {"name": "Ember Rush", "hero": "T-H01", "cards": dict(LEGAL_CARDS),
+              "visibility": "public"}
+    fields.update(changes)
+    return deck_create(owner=owner, draft=Draft(**fields))
+
+
+def test_a_card_list_seen_twice_is_served_from_the_store(client, catalogue):
+    client.get("/cards/")
+    with CaptureQueriesContext(connection) as second:
+        page = client.get("/cards/")
+    assert page.status_code == 200
+    # Only the catalogue's generation is read: no card, faction or set query.
+    assert len(second) == 1, [q["sql"] for q in second.captured_queries]
+
+
+def test_an_edited_card_shows_at_once_on_every_stored_page(client, catalogue):
+    for url in ("/cards/", "/cards/T-M01/", "/cards/?q=k:minion"):
+        client.get(url)
+    card = Card.objects.get(code="T-M01")
+    card.name_en = "Renamed Imp"
+    card_save(card=card)
+    for url in ("/cards/", "/cards/T-M01/", "/cards/?q=k:minion"):
+        assert "Renamed Imp" in client.get(url).content.decode(), url
+
+
+def test_a_renamed_faction_and_a_reloaded_set_move_the_stored_pages_on(client, catalogue):
+    before = client.get("/cards/T-M01/").content.decode()
+    faction = Faction.objects.get(pk=Card.objects.get(code="T-M01").faction_id)
+    faction.name_en = "The Renamed Host"
+    faction.save()
+    card_tag_renamed(tag=faction)
+    after = client.get("/cards/T-M01/").content.decode()
+    assert "The Renamed Host" in after and "The Renamed Host" not in before
+    # A reload from the card set file (bulk writes, no per-row signals) also moves it on.
+    Card.objects.filter(code="T-M01").update(name_en="Changed Behind The Site's Back")
+    assert "Changed Behind" not in client.get("/cards/T-M01/").content.decode()  # stored
+    card_set_import(source=TEST_SET)
+    assert "Changed Behind" not in client.get("/cards/T-M01/").content.decode()
+    assert Card.objects.get(code="T-M01").name_en in client.get("/cards/T-M01/").content.decode()
+
+
+def test_each_visitor_gets_their_own_csrf_token_and_can_post_with_it(db, catalogue):
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first_page = first.get("/cards/").content.decode()
+    second_page = second.get("/cards/").content.decode()   # served from the store
+    assert CSRF_PLACEHOLDER not in first_page + second_page
+    assert first.cookies["csrftoken"].value != second.cookies["csrftoken"].value
+    for visitor, page in ((first, first_page), (second, second_page)):
+        switched = visitor.post("/i18n/setlang/", {"language": "zh-hans", "next": "/cards/",
+                                                   "csrfmiddlewaretoken": _token(page)})
+        assert switched.status_code == 302, switched.content[:300]
+    # Another visitor's token is refused, as on any page.
+    stolen = second.post("/i18n/setlang/", {"language": "en", "next": "/cards/",
+                                            "csrfmiddlewaretoken": "x" * 64})
+    assert stolen.status_code == 403
+
+
+def test_a_signed_in_page_never_reaches_anyone_else(client, alice, catalogue):
+    client.login(username=alice.username, password=PASSWORD)
+    assert alice.username in client.get("/cards/").content.decode()
+    anonymous = Client().get("/cards/").content.decode()
+    assert alice.username not in anonymous
+    assert reverse("accounts:login") in anonymous
+
+
+def test_stored_pages_follow_the_language(client, catalogue):
+    english = client.get("/cards/T-M01/").content.decode()
+    chinese = client.get("/cards/T-M01/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert 'lang="en"' in english and 'lang="zh-Hans"' in chinese
+
+
+def test_a_deck_page_shows_a_rename_at_once_and_a_private_deck_to_no_one_else(
+        client, alice, bob, catalogue):
+    deck = _deck(alice)
+    assert "Ember Rush" in client.get(deck.get_absolute_url()).content.decode()
+    deck_save(deck=deck, draft=Draft(name="Ember Rush II", hero="T-H01",
+                                     cards=dict(LEGAL_CARDS), visibility="private"), by=alice)
+    assert client.get(deck.get_absolute_url()).status_code == 404      # no stored copy
+    owner = Client()
+    owner.login(username=alice.username, password=PASSWORD)
+    assert "Ember Rush II" in owner.get(deck.get_absolute_url()).content.decode()
+    stranger = Client()
+    stranger.login(username=bob.username, password=PASSWORD)
+    assert stranger.get(deck.get_absolute_url()).status_code == 404
+
+
+def test_the_builder_page_follows_the_draft(client, catalogue):
+    empty = client.get(reverse("decks:build")).content.decode()
+    client.post(reverse("decks:build-card", args=["new"]), {"code": "T-M01", "delta": 2})
+    built = client.get(reverse("decks:build")).content.decode()
+    assert built != empty
+    assert re.search(r"\b2\b", built)
+
+
+def test_a_page_with_a_message_is_not_stored(client, alice, catalogue):
+    deck = _deck(alice)
+    client.login(username=alice.username, password=PASSWORD)
+    fork_url = client.post(reverse("decks:fork", args=[deck.uid])).url
+    first = client.get(fork_url).content.decode()
+    again = client.get(fork_url).content.decode()
+    assert 'class="messages"' in first       # "Forked …": what just happened
+    assert 'class="messages"' not in again   # shown once, never stored with the page
+
+
+def test_a_browser_holding_the_page_gets_304_until_it_changes(client, catalogue):
+    first = client.get("/cards/T-M01/")
+    etag = first["ETag"]
+    assert client.get("/cards/T-M01/", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    card = Card.objects.get(code="T-M01")
+    card.name_en = "Another Name"
+    card_save(card=card)
+    assert client.get("/cards/T-M01/", HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_another_csrf_cookie_gets_the_whole_page_not_a_304(client, catalogue):
+    etag = client.get("/cards/").get("ETag")
+    other = Client()
+    other.get("/cards/")
+    assert other.get("/cards/", HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_api_lists_and_card_images_answer_304_to_a_matching_etag(client, catalogue):
+    for url in ("/api/cards/?page_size=5", "/cards/T-M01/image.svg"):
+        first = client.get(url)
+        assert first.status_code == 200 and first.has_header("ETag"), url
+        assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304, url
+
+
+MAIN_PAGES = ["/cards/", "/cards/?q=k:minion+c<=3", "/cards/T-M01/", "builder", "deck"]
+
+
+@pytest.mark.parametrize("page", MAIN_PAGES)
+def test_each_main_page_costs_a_fixed_number_of_queries(client, alice, catalogue, page):
+    """Rendered afresh (nothing stored), a page's queries do not grow with the cards in the
+    catalogue or the versions of a deck."""
+    deck = _deck(alice)
+    url = {"builder": reverse("decks:build"), "deck": deck.get_absolute_url()}.get(page, page)
+
+    def queries() -> int:
+        caches[PAGE_CACHE].clear()
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    small = queries()
+    card = Card.objects.get(code="T-M01")
+    for i in range(40):
+        Card.objects.create(code=f"T-Q{i:03}", card_set=card.card_set, kind="minion",
+                            name_en=f"Extra {i}", name_zh="多", cost=1, attack=1,
+                            attribute="fire", faction=card.faction, race=card.race,
+                            keyword_tags="|shield|")
+    for i in range(6):
+        deck_save(deck=deck, draft=Draft(name=f"Ember Rush v{i}", hero="T-H01",
+                                         cards=dict(LEGAL_CARDS), visibility="public"),
+                  by=alice)
+    assert queries() == small
+    assert small <= 12
