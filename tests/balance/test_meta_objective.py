@@ -4,12 +4,15 @@ the unpatched field and of every verified patch; refusals name the input to fix.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -25,8 +28,10 @@ from balance.services import (
     BalanceInputError,
     balance_job_request,
 )
+from cards.templatetags.cards_extras import pct
 from decks.drafts import Draft
 from decks.services import deck_create
+from simulations.meta_view import meta_sentence
 from tests.accounts import LEGAL_CARDS
 from tests.balance.conftest import DAWN, DUSK
 
@@ -196,11 +201,28 @@ def test_a_meta_search_page_shows_the_meta_unpatched_and_with_each_patch(
     page = client.get(job.get_absolute_url()).content.decode()
     assert "Objective: <strong>a healthy meta</strong>" in page
     assert "The meta: unpatched and with each verified patch" in page
-    assert page.count('data-testid="field-meta"') >= 2
-    assert "Smallest ε-equilibrium share" in page and "<svg" in page
+    assert "Smallest ε-equilibrium share" in page
     assert "Alice&#x27;s Mix" in page
+    result = BalanceJob.objects.get(pk=job.pk).result
+    for section_id, title, verified in (
+            ("meta-unpatched", "The meta of the unpatched field", result["baseline"]),
+            ("meta-best", "The meta with the best verified patch", result["best"])):
+        section = re.search(rf'<section[^>]*data-testid="{section_id}">.*?</section>', page,
+                            re.S).group(0)
+        assert f">{title}</h2>" in section
+        report = verified["meta_report"]
+        assert section.count("<svg") == 2 and section.count('<th scope="row">') == 3
+        sentence = re.search(r'data-testid="meta-sentence">(.*?)</p>', section, re.S).group(1)
+        assert sentence == html.escape(meta_sentence(report), quote=True)
+        low, high = report["matchup_range"]
+        assert f"Single matchups run from {pct(low)} to {pct(high)}." in sentence
+        assert "each matchup played its own seeds" in section
+        assert 'data-testid="meta-evenness"' in section
+        assert f"<strong>{floatformat(report['nash']['entropy_ratio'], 2)}</strong>" in section
     chinese = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "Objective:" not in chinese and "Field win rate" not in chinese
+    assert "Single matchups run from" not in chinese
+    assert "The meta with the best verified patch" not in chinese
 
 
 @pytest.mark.django_db
