@@ -21,6 +21,7 @@ from balance.models import BalanceJob
 from balance.services import (
     BAD_EPSILON,
     BAD_FIELD_BAND,
+    BAD_MATCHUP_BAND,
     BAD_MIN_SHARE,
     BAND_ORDER,
     BANDS_CONTRADICT,
@@ -231,3 +232,50 @@ def test_the_service_refuses_a_meta_field_of_two(alice, catalogue):
         balance_job_request(user=alice, objective="meta", deck_specs=[DAWN, DUSK],
                             budget_games=2000, verify_games=100)
     assert caught.value.field == "decks" and caught.value.message == FEW_DECKS_META
+
+
+@pytest.mark.django_db
+def test_the_command_on_the_workers_asks_for_the_objective_it_was_given(catalogue):
+    two = ["--via-celery", "--no-wait", "--decks", "Dawn Test", "Dusk Test",
+           "--budget-games", "2000", "--verify-games", "100"]
+    with pytest.raises(CommandError) as caught:
+        call_command("balance_search", *two)     # the meta objective, by default, needs three
+    assert "--decks: the meta objective needs a field of at least three decks" in \
+        str(caught.value)
+    assert not BalanceJob.objects.exists()
+    stdout = StringIO()
+    call_command("balance_search", *two, "--objective", "band", "--band", "40-60",
+                 stdout=stdout)
+    job = BalanceJob.objects.get(uid=stdout.getvalue().strip())
+    assert job.objective == "band" and (job.band_low, job.band_high) == (0.40, 0.60)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("low", "high", "field", "message"), [
+    (51, 60, "field_band_low", BAD_FIELD_BAND),
+    (45, 49, "field_band_low", BAD_FIELD_BAND),
+])
+def test_the_form_refuses_a_field_band_without_fifty_on_the_field_band(
+        client, alice, catalogue, third, low, high, field, message):
+    client.force_login(alice)
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "meta", "band_low": 45,
+        "band_high": 55, "field_band_low": low, "field_band_high": high,
+        "matchup_band_low": 30, "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5,
+        "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
+    assert response.status_code == 400
+    assert response.context["form"].errors[field] == [str(message)]
+    assert not BalanceJob.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_form_refuses_a_matchup_band_without_fifty_on_the_matchup_band(
+        client, alice, catalogue, third):
+    client.force_login(alice)
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "meta", "band_low": 45,
+        "band_high": 55, "field_band_low": 47, "field_band_high": 53,
+        "matchup_band_low": 55, "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5,
+        "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
+    assert response.status_code == 400
+    assert response.context["form"].errors["matchup_band_low"] == [str(BAD_MATCHUP_BAND)]
