@@ -133,11 +133,16 @@ def verify_cost(problem: Problem) -> int:
     return (1 + verify_reserve(problem)) * matchups * problem.verify_games
 
 
+BUDGET_CAP = 400_000   # games: more than a search's twelve rounds use on six decks
+
+
 def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) -> tuple[int, float]:
     """Games the search can play in ``minutes`` on this machine now, leaving time to
-    re-verify: measured by playing a few blocks of the field's matchups (then thrown away) once
-    the worker processes have started — timing their start-up too would count it as play and
-    leave a quiet machine idle for much of its minutes."""
+    re-verify, and at most ``BUDGET_CAP`` — so a machine fast enough plays exactly the search
+    ``--budget-games 400000`` plays (its rounds stop before the budget; a larger one would only
+    lengthen the screening). Measured by playing a few blocks of the field's matchups (then
+    thrown away) once the worker processes have started — timing their start-up too would count
+    it as play and leave a quiet machine idle for much of its minutes."""
     matchups = field_matchups(len(problem.field.decks))
     warm = [EvalTask((), a, b, 10, 0, 1) for a, b in matchups[:2]]
     evaluator.evaluate(warm)
@@ -145,8 +150,8 @@ def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) ->
     start = time.monotonic()
     evaluator.evaluate(probe)
     rate = sum(t.games for t in probe) / max(time.monotonic() - start, 1e-6)
-    return max(int(rate * minutes * 60 * 0.9) - verify_cost(problem),
-               20 * BLOCK * len(matchups)), rate
+    affordable = int(rate * minutes * 60 * 0.9) - verify_cost(problem)
+    return min(BUDGET_CAP, max(affordable, 20 * BLOCK * len(matchups))), rate
 
 
 def replay_commands(problem: Problem, names: Sequence[str], out: str) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from balance import runner
+from balance.cli import BUDGET_CAP, Clock, calibrated_budget
 from balance.models import BalanceJob
 from balance.services import (
     BAD_EPSILON,
@@ -279,3 +280,33 @@ def test_the_form_refuses_a_matchup_band_without_fifty_on_the_matchup_band(
         "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
     assert response.status_code == 400
     assert response.context["form"].errors["matchup_band_low"] == [str(BAD_MATCHUP_BAND)]
+
+
+class InstantEvaluator:
+    """Plays every block at once (an endlessly fast machine); counts the games it was asked."""
+
+    def __init__(self):
+        self.games = 0
+
+    def evaluate(self, tasks):
+        from rules.balance_search import Tally
+
+        self.games += sum(t.games for t in tasks)
+        return [[Tally(wins=25, losses=25, pairs=(0, 25, 0))] * t.blocks for t in tasks]
+
+
+def test_a_fast_machine_plays_at_most_the_budget_cap_and_keeps_time_for_two_patches():
+    """The calibrated budget never exceeds BUDGET_CAP (a machine fast enough plays the same
+    search as --budget-games 400000); the clock keeps time to verify the unpatched field and
+    two patches on every matchup."""
+    from rules.balance_search import Field, Problem, SearchSpace
+    from rules.cardset import CORE_SET, load_card_set
+
+    core = load_card_set(CORE_SET)
+    field = Field(cards=core.cards, decks=tuple(core.decks.values()))
+    problem = Problem(field=field, space=SearchSpace(cards=()), objective="meta")
+    evaluator = InstantEvaluator()
+    budget, rate = calibrated_budget(evaluator, problem, 10)
+    assert budget == BUDGET_CAP == 400_000 and rate > 1e6
+    assert 0 < evaluator.games <= 2_000        # the probe and its warm-up, thrown away
+    assert Clock(10, problem).verify_games == 3 * 15 * 2_000
