@@ -27,7 +27,7 @@ from rules.balance_search import (
 from rules.balance_search.evaluate import matchup_seed
 from rules.balance_search.memo import field_matchups
 from rules.balance_search.objective import Goal, GoalError
-from rules.balance_search.search import VERIFY_FRONT
+from rules.balance_search.search import verify_reserve
 
 BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
 BAD_RANGE = "{option}: give two percentages LOW-HIGH, e.g. {example} (got {value})."
@@ -104,14 +104,16 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
 
 
 class Clock:
-    """Stops the search in time to re-verify within ``minutes`` (None: no time limit)."""
+    """Stops the search in time to re-verify within ``minutes`` (None: no time limit), and a
+    re-verification one patch after another before a patch it has no time for. ``games`` and
+    ``verified`` are kept up to date by ``progress_line``."""
 
     def __init__(self, minutes: float | None, problem: Problem):
         self.start = time.monotonic()
         self.limit = None if minutes is None else minutes * 60
-        matchups = len(field_matchups(len(problem.field.decks)))
-        self.verify_games = (1 + VERIFY_FRONT) * matchups * problem.verify_games
+        self.verify_games = verify_cost(problem)
         self.games = 0
+        self.verified = 0
 
     @property
     def elapsed(self) -> float:
@@ -120,20 +122,36 @@ class Clock:
     def should_stop(self) -> bool:
         if self.limit is None or self.games == 0:
             return False
-        rate = self.games / max(self.elapsed, 1e-6)
-        return self.elapsed + self.verify_games / rate > self.limit
+        rate = (self.games + self.verified) / max(self.elapsed, 1e-6)
+        return self.elapsed + max(0, self.verify_games - self.verified) / rate > self.limit
+
+
+def verify_cost(problem: Problem) -> int:
+    """Games the re-verification is kept time for: the unpatched field and
+    ``verify_reserve`` patches, ``verify_games`` on every matchup."""
+    matchups = len(field_matchups(len(problem.field.decks)))
+    return (1 + verify_reserve(problem)) * matchups * problem.verify_games
+
+
+BUDGET_CAP = 400_000   # games: more than a search's twelve rounds use on six decks
 
 
 def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) -> tuple[int, float]:
     """Games the search can play in ``minutes`` on this machine now, leaving time to
-    re-verify: measured by playing a few blocks of the first matchup (then thrown away)."""
-    probe = [EvalTask((), 0, 1, seed, seed % 7, 2) for seed in (11, 12, 13, 14)]
+    re-verify, and at most ``BUDGET_CAP`` — so a machine fast enough plays exactly the search
+    ``--budget-games 400000`` plays (its rounds stop before the budget; a larger one would only
+    lengthen the screening). Measured by playing a few blocks of the field's matchups (then
+    thrown away) once the worker processes have started — timing their start-up too would count
+    it as play and leave a quiet machine idle for much of its minutes."""
+    matchups = field_matchups(len(problem.field.decks))
+    warm = [EvalTask((), a, b, 10, 0, 1) for a, b in matchups[:2]]
+    evaluator.evaluate(warm)
+    probe = [EvalTask((), a, b, 11 + i, 1, 4) for i, (a, b) in enumerate(matchups[:6])]
     start = time.monotonic()
     evaluator.evaluate(probe)
     rate = sum(t.games for t in probe) / max(time.monotonic() - start, 1e-6)
-    matchups = len(field_matchups(len(problem.field.decks)))
-    verify = (1 + VERIFY_FRONT) * matchups * problem.verify_games
-    return max(int(rate * minutes * 60 * 0.9) - verify, 20 * BLOCK * matchups), rate
+    affordable = int(rate * minutes * 60 * 0.9) - verify_cost(problem)
+    return min(BUDGET_CAP, max(affordable, 20 * BLOCK * len(matchups))), rate
 
 
 def replay_commands(problem: Problem, names: Sequence[str], out: str) -> list[dict[str, Any]]:
@@ -167,14 +185,21 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
     fields = [f.strip() for f in (opts.get("fields") or "").split(",") if f.strip()]
     cards = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()] or None
     try:
+        goal = parse_goal(opts, len(names))
         job = balance_job_request(
             user=None, deck_specs=[f"{STARTER_PREFIX}{n}" for n in names], agent=opts["agent"],
-            band=parse_band(opts["band"]), max_changes=opts["max_changes"],
+            objective=goal.kind, band=goal.band, field_band=goal.field_band,
+            matchup_band=goal.matchup_band, epsilon=goal.epsilon, min_share=goal.min_share,
+            max_changes=opts["max_changes"],
             budget_games=opts.get("budget_games") or 300_000,
             verify_games=opts["verify_games"], fields=fields or ("cost", "attack", "hp"),
             allowed_cards=cards, seed=opts["seed"], is_public=True)
-    except (BalanceInputError, OptionError) as exc:
-        raise CommandError(getattr(exc, "message", str(exc))) from None
+    except OptionError as exc:
+        raise CommandError(str(exc)) from None
+    except BalanceInputError as exc:
+        option = OPTION_OF.get(exc.field, f"--{exc.field.replace('_', '-')}")
+        raise CommandError(exc.message if exc.field == "non_field_errors"
+                           else f"{option}: {exc.message}") from None
     if opts.get("no_wait"):
         command.stdout.write(job.uid)
         return

@@ -20,6 +20,7 @@ from rules.patches import patch_diff
 def progress_line(clock: Any, event: dict[str, Any]) -> str:
     """One line of progress (``clock``: ``cli.Clock``, whose games it keeps up to date)."""
     clock.games = max(clock.games, event["games"])
+    clock.verified = max(getattr(clock, "verified", 0), event.get("verified_games", 0))
     phase = event["phase"]
     detail = {
         "baseline": lambda: f"unpatched field: {_figures(event['baseline'])}",

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from balance.charts import front_chart
 from balance.models import BalanceJob
+from simulations.meta_view import meta_context
 
 UNPATCHED = gettext_lazy("unpatched")
 POINT = gettext_lazy("{changes} changes: ±{distance} %")
@@ -22,6 +23,8 @@ FRONT_TITLE = gettext_lazy("Pareto front: changes against the worst matchup")
 META_FRONT_TITLE = gettext_lazy("Pareto front: changes against the worst deck's field win rate")
 BAND_AXIS = gettext_lazy("worst distance from 50 %")
 META_AXIS = gettext_lazy("worst field win rate's distance from 50 %")
+UNPATCHED_META = gettext_lazy("The meta of the unpatched field")
+BEST_META = gettext_lazy("The meta with the best verified patch")
 
 
 def meta_rows(report: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -74,4 +77,15 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
                         axis=str(META_AXIS if meta else BAND_AXIS))
     best_row = next((r for r in rows if r["is_best"]), None)
     return {"rows": rows, "chart": chart, "baseline": baseline, "best": best_row or best,
-            "is_meta": meta}
+            "is_meta": meta,
+            "baseline_view": meta_view(result["baseline"], "meta-unpatched", UNPATCHED_META),
+            "best_view": meta_view(best_row or best, "meta-best", BEST_META)}
+
+
+def meta_view(row: dict[str, Any] | None, section_id: str, title: str) -> dict[str, Any] | None:
+    """The whole meta view (``simulations/_meta.html``) of a verified field, or None for a
+    result kept before verified patches carried their meta."""
+    report = (row or {}).get("meta_report")
+    if not report:
+        return None
+    return meta_context(report, section_id=section_id, title=str(title), own_seeds=True)

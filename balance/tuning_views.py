@@ -32,6 +32,7 @@ from balance.views import cancel_and_return
 from cards.forms import PickForm
 from cards.language import frozen_card_name
 from simulations.apis import submit_allowed
+from simulations.meta_view import meta_context
 from simulations.reaper import reap_soon
 from simulations.sources import SourceError, resolve_spec
 
@@ -40,6 +41,7 @@ THROTTLED = gettext_lazy(
 NO_TUNING = gettext_lazy("No deck tuning here.")
 NOT_OWNER = gettext_lazy("Only its owner can cancel a tuning.")
 CANCELLED = gettext_lazy("The tuning was cancelled.")
+FIELD_META = gettext_lazy("The meta of the deck's field, unchanged")
 SAVED_VERSION = gettext_lazy("Saved as a new version of {name}.")
 SAVED_DECK = gettext_lazy("Saved as a new deck of yours: {name}.")
 KIND = JobKind.TUNING
@@ -115,8 +117,11 @@ def tune_detail(request: HttpRequest, uid: str) -> HttpResponse:
     source = (job.tuning or {}).get("source") or {}
     owns_deck = bool(source.get("uid")) and request.user.is_authenticated and \
         job.decks[0].get("source") == "deck" and user_owns_deck(request.user, source["uid"])
+    field = (job.result or {}).get("field_meta")
     return render(request, "balance/tune_detail.html", {
         **_context(request, job), "result": tuning_result(job),
+        "meta_view": meta_context(field, section_id="meta-field", title=str(FIELD_META),
+                                  own_seeds=True) if field else None,
         "is_owner": job_is_owner(job=job, user=request.user), "owns_deck": owns_deck})
 
 

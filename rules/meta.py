@@ -153,7 +153,7 @@ def entropy_ratio(shares: Sequence[float]) -> float:
     if n < 2:
         return 0.0
     h = -sum(p * math.log(p) for p in shares if p > 0)
-    return h / math.log(n)
+    return min(1.0, max(0.0, h / math.log(n)))   # a share a rounding above 1 gives h < 0
 
 
 def exploitability(payoff: np.ndarray, shares: Sequence[float]) -> float:

@@ -18,13 +18,21 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 from django.db import OperationalError
 
+from rules import meta
 from rules.match import run_match
 from rules.patches import Patch, PatchError, patch_card_defs, patch_diff
 from rules.report import match_summary, match_text
 from rules.stats import MatchStats
 from simulations.cli_input import checked_options, load_decks_for_cli, load_patch_for_cli
-from simulations.models import RunStatus, SimulationRun
+from simulations.cli_round_robin import (
+    checked_round_robin_options,
+    load_field_for_cli,
+    meta_text,
+)
+from simulations.field_meta import run_meta
+from simulations.models import RunKind, RunStatus, SimulationRun
 from simulations.reaper import reap_soon
+from simulations.reports import run_reports
 from simulations.selectors import run_progress
 from simulations.services import SimulationInputError, simulation_submit
 from simulations.sources import STARTER_PREFIX, SourceError, frozen_version, resolve_spec
@@ -79,10 +87,18 @@ def run_in_process(command, opts) -> None:
         command.stdout.write(match_text(summary))
 
 
+def _deck_names(opts) -> list[str]:
+    return list(opts["decks"]) if opts.get("decks") else [opts["deck_a"], opts["deck_b"]]
+
+
 def _decks_from_file(opts, patch: Patch | None) -> tuple[list[dict], dict]:
-    cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"], opts["card_set"])
-    decks = [{**d.to_dict(), "uid": None, "version": None, "source": "file"}
-             for d in (deck_a, deck_b)]
+    if opts.get("decks"):
+        cards, listed = load_field_for_cli(opts["decks"], opts["card_set"])
+    else:
+        cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"],
+                                                   opts["card_set"])
+        listed = [deck_a, deck_b]
+    decks = [{**d.to_dict(), "uid": None, "version": None, "source": "file"} for d in listed]
     used = {d["hero"] for d in decks} | {c for d in decks for c in d["cards"]}
     used |= set(patch.cards if patch else ())
     return decks, {code: cards[code].to_dict() for code in sorted(used) if code in cards}
@@ -90,7 +106,7 @@ def _decks_from_file(opts, patch: Patch | None) -> tuple[list[dict], dict]:
 
 def _decks_from_catalogue(opts) -> tuple[list[dict], Any]:
     decks, rows = [], []
-    for name in (opts["deck_a"], opts["deck_b"]):
+    for name in _deck_names(opts):
         try:
             deck, row = resolve_spec(name, trusted=True)
         except SourceError:
@@ -109,10 +125,13 @@ def submit(opts) -> SimulationRun:
         owner = get_user_model().objects.filter(username=opts["user"]).first()
         if owner is None:
             raise CommandError(f"--user: no user named {opts['user']!r}")
-    checked_options(opts)
+    epsilon = checked_round_robin_options(opts)[1] if opts.get("decks") else None
+    if epsilon is None:
+        checked_options(opts)
     ruleset = json.loads(opts["ruleset"]) if opts["ruleset"] else {}
     patch = load_patch_for_cli(opts.get("patch"))
-    common = {"owner": owner, "kind": "match", "games": opts["games"], "seed": opts["seed"],
+    kind = RunKind.ROUND_ROBIN if opts.get("decks") else RunKind.MATCH
+    common = {"owner": owner, "kind": kind, "games": opts["games"], "seed": opts["seed"],
               "agent_a": opts["agent_a"], "agent_b": opts["agent_b"], "ruleset": ruleset,
               "stop_width": opts.get("stop_width"), "chunk_size": opts.get("chunk_size"),
               "is_public": owner is None, "patch": patch}
@@ -162,8 +181,9 @@ def follow(run: SimulationRun, *, stderr, quiet: bool, timeout: float | None,
             bar.close()
 
 
-def report(run: SimulationRun) -> tuple[str, dict]:
-    """The in-process command's text and JSON for each pairing of a finished run."""
+def report(run: SimulationRun, epsilon: float | None = None) -> tuple[str, dict]:
+    """The in-process command's text and JSON for each pairing of a finished run, and a
+    round-robin's meta (for ``epsilon``, a share; default half a point)."""
     texts, summaries = [], []
     for matchup in run.matchups.order_by("index"):
         stats = MatchStats.from_counts(matchup.result["counts"])
@@ -175,7 +195,11 @@ def report(run: SimulationRun) -> tuple[str, dict]:
         summaries.append(summary)
         texts.append(match_text(summary))
     data = summaries[0] if len(summaries) == 1 else {"matchups": summaries}
-    return "\n".join(texts), data
+    field = run_meta(run, run_reports(run), epsilon=meta.DEFAULT_EPSILON
+                     if epsilon is None else epsilon)
+    if field is None:
+        return "\n".join(texts), data
+    return "\n".join(texts) + "\n\n" + meta_text(field), {**data, "meta": field}
 
 
 def run_via_celery(command, opts) -> None:
@@ -195,7 +219,8 @@ def run_via_celery(command, opts) -> None:
     run = follow(run, stderr=sys.stderr, quiet=opts["json"], timeout=opts.get("timeout"))
     if run.status == RunStatus.CANCELLED:
         raise CommandError(f"run {run.uid} was cancelled")
-    text, data = report(run)
+    epsilon = checked_round_robin_options(opts)[1] if opts.get("decks") else None
+    text, data = report(run, epsilon)
     if opts["json"]:
         command.stdout.write(json.dumps(data, sort_keys=True))
     else:

@@ -8,14 +8,22 @@ To show a field's meta on any page::
 
     {% include "simulations/_meta.html" with meta=meta_view %}
 
-``meta_context(report, *, names=None, epsilon_form=None, balance_url=None)``:
+``meta_context(report, *, names=None, epsilon_form=None, balance_url=None, section_id="meta",
+title=None, own_seeds=False)``:
 
 - ``report``: ``rules.meta.MetaReport.to_dict()`` (a plain dict, as cached or stored);
 - ``names``: the decks' names to show, in the report's order (default ``report["decks"]``);
 - ``epsilon_form``: a ``simulations.forms.MetaForm`` bound to ``request.GET`` to let the reader
   choose ε (a GET form that reloads the page with ``?epsilon=<points>``; the page reads it with
   ``simulations.field_meta.epsilon_share``); None: no form;
-- ``balance_url``: where the "Balance this field" button leads; None: no button.
+- ``balance_url``: where the "Balance this field" button leads; None: no button;
+- ``section_id`` and ``title``: the section's id (unique on its page, so one page can show
+  several fields: a balance search's unpatched field and its best patch) and its heading
+  (default "Meta: is this field healthy?");
+- ``own_seeds``: each matchup played its own seeds (a balance search's verification), so a
+  field win rate's interval counts each seat-swapped pair once, not each seed of the run.
+
+A report that carries ``matchup_range`` (a balance search's) adds a sentence on it.
 """
 
 from __future__ import annotations
@@ -119,12 +127,21 @@ def _precision(report: Mapping[str, Any]) -> str | None:
         width=number_format(round(width * 100, 1), 1))
 
 
+def _matchups(report: Mapping[str, Any]) -> str | None:
+    span = report.get("matchup_range")
+    if not span:
+        return None
+    return _("Single matchups run from {low} to {high}.").format(low=pct(span[0]),
+                                                                   high=pct(span[1]))
+
+
 def meta_sentences(report: Mapping[str, Any], names: Sequence[str] | None = None) -> list[str]:
-    """The meta in plain sentences: the strongest deck against the field, who a field that
-    adapts would play, what allowing ε changes, what the games cannot tell apart, and how
-    precisely a matchup is measured."""
+    """The meta in plain sentences: the strongest deck against the field, the matchups' range
+    (when the report has it), who a field that adapts would play, what allowing ε changes, what
+    the games cannot tell apart, and how precisely a matchup is measured."""
     names = list(names if names is not None else report["decks"])
-    found = [_health(names, report["field_rates"]), _nash(names, report["nash"]["shares"]),
+    found = [_health(names, report["field_rates"]), _matchups(report),
+             _nash(names, report["nash"]["shares"]),
              _relaxed(names, report["relaxed"], report["epsilon"]),
              _undecided(names, report), _precision(report)]
     return [sentence for sentence in found if sentence]
@@ -151,7 +168,8 @@ def _rows(names: Sequence[str], report: Mapping[str, Any]) -> list[dict[str, Any
 
 
 def meta_context(report: Mapping[str, Any], *, names: Sequence[str] | None = None,
-                 epsilon_form=None, balance_url: str | None = None) -> dict[str, Any]:
+                 epsilon_form=None, balance_url: str | None = None, section_id: str = "meta",
+                 title: str | None = None, own_seeds: bool = False) -> dict[str, Any]:
     """What ``simulations/_meta.html`` shows (see the module's docstring)."""
     names = list(names if names is not None else report["decks"])
     epsilon = report["epsilon"]
@@ -167,5 +185,6 @@ def meta_context(report: Mapping[str, Any], *, names: Sequence[str] | None = Non
         "field_svg": meta_chart.field_chart(
             names, report["field_rates"], band=(1 - HEALTHY_FIELD_RATE, HEALTHY_FIELD_RATE),
             title=_("Win rate against the field")),
-        "form": epsilon_form, "balance_url": balance_url,
+        "form": epsilon_form, "balance_url": balance_url, "section_id": section_id,
+        "title": title or _("Meta: is this field healthy?"), "own_seeds": own_seeds,
     }

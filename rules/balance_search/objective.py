@@ -35,8 +35,8 @@ DEFAULT_MATCHUP_BAND = (0.30, 0.70)
 DEFAULT_EPSILON = 0.005
 DEFAULT_MIN_SHARE = 0.05
 
-FIELD_MARGIN = 0.01       # aim a field win rate this far inside its band
-MATCHUP_MARGIN = 0.02     # ... a matchup inside the loose band
+FIELD_MARGIN = 0.015      # aim a field win rate this far inside its band
+MATCHUP_MARGIN = 0.03     # ... a matchup inside the loose band
 SHARE_MARGIN = 0.03       # ... and every deck this much above the minimum share
 SHARE_WEIGHT = 0.25       # a point of share short weighs as a quarter point of field win rate
 

@@ -59,6 +59,7 @@ from rules.balance_search.objective import (
     DEFAULT_MATCHUP_BAND,
     DEFAULT_MIN_SHARE,
     Goal,
+    meets,
 )
 from rules.balance_search.result import Scored, SearchResult, meta_of, pareto, scored_of
 from rules.balance_search.space import (
@@ -76,6 +77,8 @@ PROPOSALS = 12
 SCREEN_SHARE = 0.3              # of the game budget, at most, for screening
 PATIENCE = 2                    # rounds without a better anchor before the search stops
 VERIFY_FRONT = 4                # front members re-verified, best first
+META_VERIFY = 3                 # meta: patches re-verified at most, one after another …
+META_VERIFY_KEPT = 2            # … of which a clock keeps time for this many (``verify_reserve``)
 RESCREEN_SHARE = 0.5            # of the budget left, at most, for one re-screening
 META_TOP_SHARE = 20             # meta: the last rung, one candidate in this many of the budget
 META_MIN_TOP = 8                # meta: blocks a matchup at the last rung, however small the budget
@@ -125,6 +128,9 @@ class _State:
     def out_of_budget(self) -> bool:
         if self.memo.games >= self.problem.budget_games:
             return True
+        return self.out_of_time()
+
+    def out_of_time(self) -> bool:
         return self.should_stop is not None and self.should_stop()
 
     def report(self, phase: str, **extra: Any) -> None:
@@ -343,8 +349,18 @@ def _round(state: _State, model: Model, anchor: Scored, number: int) -> Scored:
     raise AssertionError("unreachable")
 
 
+def verify_reserve(problem: Problem) -> int:
+    """Patches (the unpatched field apart) whose re-verification a clock keeps time for: the
+    band objective verifies ``VERIFY_FRONT`` at once; the meta objective one after another and
+    stops at the first that meets every target, so time for ``META_VERIFY_KEPT`` is kept and a
+    further one is verified only when the clock allows (``should_stop``)."""
+    return META_VERIFY_KEPT if problem.objective == "meta" else VERIFY_FRONT
+
+
 def _verify(state: _State, evaluator: Evaluator) -> tuple[dict[Candidate, Scored], int]:
-    """The front (and the unpatched field) again on fresh seeds, ``verify_games`` a matchup."""
+    """The front (and the unpatched field) again on fresh seeds, ``verify_games`` a matchup.
+    Meta: the unpatched field and the first pick, then each next pick only while none verified
+    meets every target and the clock allows; progress events carry ``verified_games``."""
     problem = state.problem
     goal = problem.goal
     blocks = max(1, -(-problem.verify_games // 50))
@@ -352,15 +368,27 @@ def _verify(state: _State, evaluator: Evaluator) -> tuple[dict[Candidate, Scored
     fresh = Evaluations(evaluator, problem.field.decks,
                         lambda a, b: matchup_seed(problem.seed, a, b, fresh=1))
     chosen = [()] + [s.moves for s in front]
-    state.report("verifying", candidates=len(chosen), games_each=blocks * 50)
-    fresh.ensure(chosen, blocks)
-    out = {}
-    for moves in chosen:
-        tallies = fresh.tallies(moves, blocks)
-        report = meta_of(tallies, len(problem.field.decks), goal.epsilon,
-                         problem.meta_resamples)
-        out[moves] = replace(scored_of(moves, tallies, problem.band, goal), report=report)
-    state.report("done", verified=[out[m].summary() for m in chosen])
+    at_once = 2 if goal.is_meta else len(chosen)
+    out: dict[Candidate, Scored] = {}
+
+    def play(batch: list[Candidate]) -> None:
+        state.report("verifying", candidates=len(batch), games_each=blocks * 50,
+                     verified_games=fresh.games)
+        fresh.ensure(batch, blocks)
+        for moves in batch:
+            tallies = fresh.tallies(moves, blocks)
+            report = meta_of(tallies, len(problem.field.decks), goal.epsilon,
+                             problem.meta_resamples)
+            out[moves] = replace(scored_of(moves, tallies, problem.band, goal), report=report)
+
+    play(chosen[:at_once])
+    for moves in chosen[at_once:]:
+        if any(s.meta is not None and meets(s.meta, goal, s.outside)
+               for m, s in out.items() if m) or state.out_of_time():
+            break
+        play([moves])
+    state.report("done", verified=[out[m].summary() for m in out],
+                 verified_games=fresh.games)
     return out, fresh.games
 
 

@@ -26,8 +26,9 @@ from simulations.sandbox import Sandbox
 FAST_FAULTS = {"CARDLAB_SIMULATIONS_LEASE_SECONDS": "20",
                "CARDLAB_SIMULATIONS_REAP_SECONDS": "0.5",
                "CARDLAB_SIMULATIONS_CHUNK_PAUSE": "0.3"}
-SEARCH = ("--decks", "Dawn Test", "Dusk Test", "--budget-games", "2000", "--verify-games",
-          "100", "--cards", "T-H01,T-H02,T-M01,T-M03", "--max-changes", "2", "--seed", "5")
+SEARCH = ("--decks", "Dawn Test", "Dusk Test", "--objective", "band", "--budget-games", "2000",
+          "--verify-games", "100", "--cards", "T-H01,T-H02,T-M01,T-M03", "--max-changes", "2",
+          "--seed", "5")
 
 
 @pytest.fixture

@@ -4,20 +4,25 @@ the unpatched field and of every verified patch; refusals name the input to fix.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from balance import runner
+from balance.cli import BUDGET_CAP, Clock, calibrated_budget
 from balance.models import BalanceJob
 from balance.services import (
     BAD_EPSILON,
     BAD_FIELD_BAND,
+    BAD_MATCHUP_BAND,
     BAD_MIN_SHARE,
     BAND_ORDER,
     BANDS_CONTRADICT,
@@ -25,8 +30,10 @@ from balance.services import (
     BalanceInputError,
     balance_job_request,
 )
+from cards.templatetags.cards_extras import pct
 from decks.drafts import Draft
 from decks.services import deck_create
+from simulations.meta_view import meta_sentence
 from tests.accounts import LEGAL_CARDS
 from tests.balance.conftest import DAWN, DUSK
 
@@ -196,11 +203,28 @@ def test_a_meta_search_page_shows_the_meta_unpatched_and_with_each_patch(
     page = client.get(job.get_absolute_url()).content.decode()
     assert "Objective: <strong>a healthy meta</strong>" in page
     assert "The meta: unpatched and with each verified patch" in page
-    assert page.count('data-testid="field-meta"') >= 2
-    assert "Smallest ε-equilibrium share" in page and "<svg" in page
+    assert "Smallest ε-equilibrium share" in page
     assert "Alice&#x27;s Mix" in page
+    result = BalanceJob.objects.get(pk=job.pk).result
+    for section_id, title, verified in (
+            ("meta-unpatched", "The meta of the unpatched field", result["baseline"]),
+            ("meta-best", "The meta with the best verified patch", result["best"])):
+        section = re.search(rf'<section[^>]*data-testid="{section_id}">.*?</section>', page,
+                            re.S).group(0)
+        assert f">{title}</h2>" in section
+        report = verified["meta_report"]
+        assert section.count("<svg") == 2 and section.count('<th scope="row">') == 3
+        sentence = re.search(r'data-testid="meta-sentence">(.*?)</p>', section, re.S).group(1)
+        assert sentence == html.escape(meta_sentence(report), quote=True)
+        low, high = report["matchup_range"]
+        assert f"Single matchups run from {pct(low)} to {pct(high)}." in sentence
+        assert "each matchup played its own seeds" in section
+        assert 'data-testid="meta-evenness"' in section
+        assert f"<strong>{floatformat(report['nash']['entropy_ratio'], 2)}</strong>" in section
     chinese = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "Objective:" not in chinese and "Field win rate" not in chinese
+    assert "Single matchups run from" not in chinese
+    assert "The meta with the best verified patch" not in chinese
 
 
 @pytest.mark.django_db
@@ -209,3 +233,80 @@ def test_the_service_refuses_a_meta_field_of_two(alice, catalogue):
         balance_job_request(user=alice, objective="meta", deck_specs=[DAWN, DUSK],
                             budget_games=2000, verify_games=100)
     assert caught.value.field == "decks" and caught.value.message == FEW_DECKS_META
+
+
+@pytest.mark.django_db
+def test_the_command_on_the_workers_asks_for_the_objective_it_was_given(catalogue):
+    two = ["--via-celery", "--no-wait", "--decks", "Dawn Test", "Dusk Test",
+           "--budget-games", "2000", "--verify-games", "100"]
+    with pytest.raises(CommandError) as caught:
+        call_command("balance_search", *two)     # the meta objective, by default, needs three
+    assert "--decks: the meta objective needs a field of at least three decks" in \
+        str(caught.value)
+    assert not BalanceJob.objects.exists()
+    stdout = StringIO()
+    call_command("balance_search", *two, "--objective", "band", "--band", "40-60",
+                 stdout=stdout)
+    job = BalanceJob.objects.get(uid=stdout.getvalue().strip())
+    assert job.objective == "band" and (job.band_low, job.band_high) == (0.40, 0.60)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("low", "high", "field", "message"), [
+    (51, 60, "field_band_low", BAD_FIELD_BAND),
+    (45, 49, "field_band_low", BAD_FIELD_BAND),
+])
+def test_the_form_refuses_a_field_band_without_fifty_on_the_field_band(
+        client, alice, catalogue, third, low, high, field, message):
+    client.force_login(alice)
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "meta", "band_low": 45,
+        "band_high": 55, "field_band_low": low, "field_band_high": high,
+        "matchup_band_low": 30, "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5,
+        "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
+    assert response.status_code == 400
+    assert response.context["form"].errors[field] == [str(message)]
+    assert not BalanceJob.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_form_refuses_a_matchup_band_without_fifty_on_the_matchup_band(
+        client, alice, catalogue, third):
+    client.force_login(alice)
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "meta", "band_low": 45,
+        "band_high": 55, "field_band_low": 47, "field_band_high": 53,
+        "matchup_band_low": 55, "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5,
+        "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
+    assert response.status_code == 400
+    assert response.context["form"].errors["matchup_band_low"] == [str(BAD_MATCHUP_BAND)]
+
+
+class InstantEvaluator:
+    """Plays every block at once (an endlessly fast machine); counts the games it was asked."""
+
+    def __init__(self):
+        self.games = 0
+
+    def evaluate(self, tasks):
+        from rules.balance_search import Tally
+
+        self.games += sum(t.games for t in tasks)
+        return [[Tally(wins=25, losses=25, pairs=(0, 25, 0))] * t.blocks for t in tasks]
+
+
+def test_a_fast_machine_plays_at_most_the_budget_cap_and_keeps_time_for_two_patches():
+    """The calibrated budget never exceeds BUDGET_CAP (a machine fast enough plays the same
+    search as --budget-games 400000); the clock keeps time to verify the unpatched field and
+    two patches on every matchup."""
+    from rules.balance_search import Field, Problem, SearchSpace
+    from rules.cardset import CORE_SET, load_card_set
+
+    core = load_card_set(CORE_SET)
+    field = Field(cards=core.cards, decks=tuple(core.decks.values()))
+    problem = Problem(field=field, space=SearchSpace(cards=()), objective="meta")
+    evaluator = InstantEvaluator()
+    budget, rate = calibrated_budget(evaluator, problem, 10)
+    assert budget == BUDGET_CAP == 400_000 and rate > 1e6
+    assert 0 < evaluator.games <= 2_000        # the probe and its warm-up, thrown away
+    assert Clock(10, problem).verify_games == 3 * 15 * 2_000

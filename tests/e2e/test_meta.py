@@ -112,3 +112,53 @@ def test_the_check_finds_overlaps_and_clipping():
     assert len(found) == 2
     assert "'c'" in found[0] and "clipped" in found[0]
     assert "'a'" in found[1] and "'b'" in found[1] and "overlaps" in found[1]
+
+
+@pytest.fixture
+def balance_search_page(live_server, transactional_db, settings):
+    """A public balance search for a healthy meta over a field of three (the test set's two
+    starter decks and a saved deck), run to the end by the service a worker calls."""
+    from django.contrib.auth import get_user_model
+
+    from balance import runner
+    from balance.services import balance_job_request
+    from cards.services import card_set_import
+    from decks.drafts import Draft
+    from decks.services import deck_create
+    from rules.cardset import TEST_SET
+    from tests.simulations.helpers import DAWN, DUSK, LEGAL_CARDS
+
+    settings.BALANCE_PIECE_BLOCKS = 2
+    card_set_import(source=TEST_SET)
+    user = get_user_model().objects.create_user("tess", password="a-Long-passphrase-42")
+    third = deck_create(owner=user, draft=Draft(name="Tess's Mix", hero="T-H02",
+                                                cards=dict(LEGAL_CARDS), visibility="public"))
+    job = balance_job_request(user=user, objective="meta", deck_specs=[DAWN, DUSK, third.uid],
+                              agent="random", max_changes=2, budget_games=2000,
+                              verify_games=100, seed=5, fields=["hp"],
+                              allowed_cards=["T-H01", "T-H02"], is_public=True)
+    runner.job_execute(job_id=job.pk, claim="t", worker="test@host")
+    return f"{live_server.url}{job.get_absolute_url()}"
+
+
+@pytest.mark.parametrize("locale,titles", [
+    ("en-GB", ("The meta of the unpatched field", "The meta with the best verified patch")),
+    ("zh-CN", ("未改动环境的卡组生态", "复核后最佳补丁下的卡组生态"))])
+def test_a_balance_search_shows_the_meta_of_its_field_unpatched_and_patched(
+        browser, balance_search_page, locale, titles):
+    context = browser.new_context(locale=locale, viewport={"width": 390, "height": 900},
+                                  is_mobile=True)
+    page = context.new_page()
+    page.goto(balance_search_page)
+    for section_id, title in zip(("meta-unpatched", "meta-best"), titles, strict=True):
+        section = page.get_by_test_id(section_id)
+        assert section.locator("h2").inner_text() == title
+        assert section.get_by_test_id("meta-sentence").inner_text()
+        assert section.locator("table.meta-table tbody tr").count() == 3
+        charts = section.evaluate(CHART_TEXTS)
+        assert len(charts) == 2 and all(len(c["texts"]) > 5 for c in charts), charts
+        assert not layout_problems(charts), "\n".join(layout_problems(charts))
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.get_by_test_id("meta-best").screenshot(
+        path=str(ARTIFACTS / f"balance-meta-{locale[:2]}.png"))
+    context.close()

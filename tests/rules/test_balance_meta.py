@@ -21,6 +21,7 @@ from rules.balance_search import (
     balance_search,
     space_moves,
 )
+from rules.balance_search.evaluate import matchup_seed
 from rules.balance_search.model import Model
 from rules.balance_search.objective import (
     BANDS_CONTRADICT,
@@ -30,6 +31,7 @@ from rules.balance_search.objective import (
     meta_figures,
 )
 from rules.balance_search.result import Scored, SearchResult, meta_of, pareto, scored_of
+from rules.balance_search.search import verify_reserve
 from rules.cardset import CORE_SET, load_card_set
 from rules.meta import Field as MetaField
 from rules.meta import (
@@ -138,6 +140,35 @@ def test_the_report_carries_the_objective_and_every_verified_patchs_meta():
         assert set(verified["meta"]) >= {"field_rates", "matchup_range", "nash", "relaxed",
                                          "min_share", "field_worst"}
     assert data["best"]["meets"] is True and data["baseline"]["meets"] is False
+
+
+def verified_candidates(toy: RockPaperScissors, seed: int) -> set:
+    fresh = {matchup_seed(seed, a, b, fresh=1) for a, b in combinations(range(3), 2)}
+    return {t.moves for t in toy.tasks if t.seed in fresh}
+
+
+def test_the_meta_objective_re_verifies_one_patch_at_a_time_until_one_meets_every_target():
+    """The unpatched field and the first pick are verified; the first pick meets every
+    target, so no further patch is played on fresh seeds (the band objective verifies its
+    whole front at once)."""
+    toy = RockPaperScissors()
+    result = balance_search(toy_problem(objective="meta"), toy)
+    assert verified_candidates(toy, 2) == {(), (hp_move("H01", -2),)}
+    assert [s.moves for s in result.front] == [(hp_move("H01", -2),)]
+    band_toy = RockPaperScissors()
+    balance_search(toy_problem(), band_toy)
+    assert len(verified_candidates(band_toy, 2)) > 2   # (a matchup's games: its decks' moves)
+
+
+def test_a_clock_keeps_time_to_verify_two_meta_patches_and_stops_before_a_third():
+    """With a clock that has run out, the meta objective verifies the unpatched field and its
+    first pick only, whatever they show; the clock keeps time for two patches (four for the
+    band objective, verified at once)."""
+    problem = toy_problem(objective="meta", field_band=(0.49, 0.51))   # the toy cannot meet it
+    toy = RockPaperScissors()
+    balance_search(problem, toy, should_stop=lambda: True)
+    assert len(verified_candidates(toy, 2)) == 2
+    assert verify_reserve(problem) == 2 and verify_reserve(toy_problem()) == 4
 
 
 def test_the_band_objective_reports_the_meta_too():

@@ -4,6 +4,7 @@ counts once."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -130,3 +131,27 @@ def test_simulate_via_celery_plays_a_patch_file_like_the_in_process_command(work
     assert '"text": "Ember Pup: attack 2 \\u2192 3"' in outputs[1]
     run = SimulationRun.objects.get()
     assert run.patch["name"] == "Pup +1" and run.cards["T-M01"]["attack"] == 3
+
+
+def test_simulate_via_celery_plays_a_round_robin_and_its_meta_like_the_in_process_command(
+        worker):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from rules.cardset import CORE_SET
+
+    args = ["--decks", "Ember Rush", "Tidewall", "Gravecallers", "--set", str(CORE_SET),
+            "--games", "8", "--seed", "3", "--agent-a", "random", "--processes", "1"]
+    outputs = []
+    for extra in ([], ["--via-celery", "--chunk-size", "4", "--timeout", str(DEADLINE)]):
+        for json_flag in ([], ["--json"]):
+            out = StringIO()
+            call_command("simulate", *args, *extra, *json_flag, stdout=out)
+            outputs.append(out.getvalue())
+    in_process_text, in_process_json, celery_text, celery_json = outputs
+    assert celery_json == in_process_json and celery_text == in_process_text
+    assert "vs field (95 %)" in celery_text
+    assert json.loads(celery_json)["meta"]["decks"] == ["Ember Rush", "Tidewall", "Gravecallers"]
+    assert [r.kind for r in SimulationRun.objects.filter(status=RunStatus.DONE)] == \
+        ["round_robin", "round_robin"]

@@ -60,7 +60,8 @@ class Command(BaseCommand):
                             help="wall time for search and verification (default 10)")
         parser.add_argument("--budget-games", type=int, default=None,
                             help="games the search may play (verification apart); with it "
-                                 "and --seed the search is reproducible")
+                                 "and --seed the search is reproducible (default: what "
+                                 "--budget-minutes affords here, at most 400,000)")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--processes", type=int, default=2)
         parser.add_argument("--verify-games", type=int, default=2000,
