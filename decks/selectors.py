@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.language import card_lang
 from cards.models import Card
-from decks.adapters import cards_by_code, format_to_rules, set_of
+from decks.adapters import cards_by_code, format_to_rules, game_of, set_of
 from decks.diffs import Change, Comparison, card_changes, compare_counts
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.formats import format_standard_create
@@ -235,10 +235,12 @@ def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = Non
             fmt = format_get(draft.format_code)
         except Format.DoesNotExist:
             fmt = format_get(None)
-    cards = cards_by_code([*draft.all_codes(), draft.hero or ""])
     rules = format_to_rules(fmt)
-    problems = check_deck(draft.legality_deck(), cards, rules,
-                          set_of=set_of(cards), lang=lang or card_lang())
+    # A fixed set's cards are named even when the deck lacks them ("needs 1 × Mountain").
+    fixed = [code for pile in rules.piles for code in (pile.composition or {})]
+    cards = cards_by_code([*draft.all_codes(), draft.hero or "", *fixed])
+    problems = check_deck(draft.legality_deck(), cards, rules, set_of=set_of(cards),
+                          game_of=game_of(cards), lang=lang or card_lang())
     return DeckView(draft=draft, format=fmt, cards=cards, problems=problems,
                     stats=deck_stats(draft.cards, cards), rules=rules)
 
