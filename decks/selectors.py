@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.language import card_lang
 from cards.models import Card
+from cards.selectors import cards_label
 from decks.adapters import cards_by_code, format_to_rules, game_of, set_of
 from decks.diffs import Change, Comparison, card_changes, compare_counts
 from decks.drafts import DEFAULT_FORMAT, Draft
@@ -112,10 +113,21 @@ def deck_piles(deck: Deck) -> dict[str, dict[str, int]]:
 
 
 def draft_from_deck(deck: Deck) -> Draft:
-    return Draft(name=deck.name, description=deck.description,
-                 hero=deck.hero.code if deck.hero_id else None, cards=deck_counts(deck),
-                 format_code=deck.format.code, visibility=deck.visibility,
-                 piles=deck_piles(deck))
+    draft = Draft(name=deck.name, description=deck.description,
+                  hero=deck.hero.code if deck.hero_id else None, cards=deck_counts(deck),
+                  format_code=deck.format.code, visibility=deck.visibility,
+                  piles=deck_piles(deck))
+    return draft_fit(draft, deck.format) if draft.piles else draft
+
+
+def draft_fit(draft: Draft, fmt: Format) -> Draft:
+    """``draft`` with its hero pile and main pile where the builder looks for them
+    (``Draft.fitted``); unchanged for a one-list format."""
+    if not fmt.has_piles:
+        return draft
+    rules = format_to_rules(fmt)
+    return draft.fitted(hero_pile=rules.hero_pile.code if rules.hero_pile else None,
+                        main_pile=rules.main_pile.code if rules.main_pile else MAIN_PILE)
 
 
 @dataclass
@@ -136,6 +148,15 @@ class PileSection:
         return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
 
 
+def pile_names(fmt: Format) -> dict[str, str]:
+    """``{pile code: its name in the page's language}`` of a format in piles, in order."""
+    lang = card_lang()
+    piles = (fmt.rules or {}).get("piles", []) if isinstance(fmt.rules, dict) else []
+    return {p.get("code"): ((p.get("name_zh") or p.get("name_en")) if lang == "zh"
+                            else p.get("name_en")) or p.get("code")
+            for p in piles if isinstance(p, dict)}
+
+
 @dataclass
 class DeckView:
     """Everything a page needs to show a deck or a draft, fetched in a few queries."""
@@ -149,7 +170,19 @@ class DeckView:
 
     @property
     def hero(self) -> Card | None:
-        return self.cards.get(self.draft.hero) if self.draft.hero else None
+        """The hero slot's card: the draft's hero or, in a format with a hero pile, the
+        first card that pile holds (a deck saved with ``piles: {"avatar": ...}``)."""
+        if self.draft.hero:
+            return self.cards.get(self.draft.hero)
+        pile = self.rules.hero_pile if self.rules is not None else None
+        held = self.draft.piles.get(pile.code, {}) if pile is not None else {}
+        return next((self.cards[c] for c in sorted(held) if c in self.cards), None)
+
+    @property
+    def heroes_in_deck(self) -> bool:
+        """A format in piles without a hero slot: its heroes are cards of the deck."""
+        return self.rules is not None and bool(self.rules.piles) and (
+            self.rules.hero_pile is None)
 
     @property
     def is_legal(self) -> bool:
@@ -185,10 +218,7 @@ class DeckView:
     def pile_rows(self) -> list[tuple[str, list[tuple[Card | None, str, int]]]]:
         """(pile name, [(card, code, count)]) of the piles besides the main list, in the
         format's order (names in the page's language)."""
-        lang = card_lang()
-        names = {p.get("code"): (p.get("name_zh") or p.get("name_en")) if lang == "zh"
-                 else p.get("name_en") for p in (self.format.rules or {}).get("piles", [])
-                 if isinstance(p, dict)}
+        names = pile_names(self.format)
         order = list(names)
         piles = sorted(self.draft.piles.items(),
                        key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99, kv[0]))
@@ -241,6 +271,7 @@ def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = Non
     cards = cards_by_code([*draft.all_codes(), draft.hero or "", *fixed])
     problems = check_deck(draft.legality_deck(), cards, rules, set_of=set_of(cards),
                           game_of=game_of(cards), lang=lang or card_lang())
+    cards_label(cards.values(), lang or card_lang())
     return DeckView(draft=draft, format=fmt, cards=cards, problems=problems,
                     stats=deck_stats(draft.cards, cards), rules=rules)
 
@@ -259,6 +290,7 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
     codes |= {c for v in versions for pile in (v.piles or {}).values() for c in pile}
     names = dict(Card.objects.filter(code__in=codes).values_list(
         "code", "name_zh" if card_lang() == "zh" else "name_en"))
+    piles_named = pile_names(deck.format)   # "+1 Windy Hill · Atlas", not "· atlas"
     rows: list[VersionRow] = []
     previous: DeckVersion | None = None
     for version in versions:
@@ -282,9 +314,9 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
         old_piles = (previous.piles or {}) if previous else {}
         new_piles = version.piles or {}
         for pile in sorted(set(old_piles) | set(new_piles)):
-            # A pile's changes name it: "+1 Windy Hill · atlas".
+            label = piles_named.get(pile) or pile
             changes += card_changes(old_piles.get(pile, {}), new_piles.get(pile, {}),
-                                    lambda c, pile=pile: f"{names.get(c) or c} · {pile}")
+                                    lambda c, label=label: f"{names.get(c) or c} · {label}")
         rows.append(VersionRow(version, changes, other))
         previous = version
     return rows[::-1]

@@ -24,6 +24,7 @@ from decks.codecs import (
 )
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
+from decks.selectors import draft_fit
 
 NOTHING = gettext_lazy(
     "There is nothing to import: paste a deck list, a deck code or a file's contents."
@@ -76,6 +77,7 @@ def draft_import(text: str, *, format_name: str = "auto",
         format_code = DEFAULT_FORMAT
     draft = Draft(name=deck.name, hero=deck.hero, cards=dict(deck.counts),
                   format_code=format_code, piles={k: dict(v) for k, v in deck.piles.items()})
+    draft = draft_fit(draft, Format.objects.get(code=format_code))
     return Imported(draft=draft, source=result.source, notes=tuple(notes))
 
 

@@ -69,3 +69,58 @@ def test_MLBK_actions_composition_a_missing_card_is_named_by_its_name(rule_books
     missing = [p for p in problems if p["code"] == "composition_missing"]
     assert missing and all("ML-" not in p["fix"] for p in missing)
     assert any("Sneak Strike" in p["fix"] for p in missing)
+
+
+# --- the builder follows the format's game ---------------------------------------------------
+
+
+def _builder_post(client, path, **data):
+    return client.post(f"/decks/build/new/{path}/", data, headers={"hx-request": "true"})
+
+
+def _choose_format(client, code):
+    return _builder_post(client, "meta", name="", description="", format=code,
+                         visibility="private")
+
+
+def test_SCR_spellbook_the_card_panel_lists_the_formats_games_cards(rule_books, client):
+    page = client.get("/decks/build/").content.decode()
+    assert 'id="plus-T-M01"' in page                    # the standard format: this game's
+    assert "Pebble Squire" not in page and "Ashen Duelist" not in page
+    switched = _choose_format(client, "sorcery")
+    # Another game: the whole builder is drawn again for it (panel, quick searches, picker).
+    assert switched.status_code == 204 and switched["HX-Redirect"] == "/decks/build/"
+    page = client.get("/decks/build/").content.decode()
+    assert "Pebble Squire" in page and "Windy Hill" in page
+    assert "Ashen Duelist" not in page and 'id="plus-T-M01"' not in page
+    assert 'href="?q=k%3Asite"' in page and 'id="hero-only"' not in page
+    # Rarity tags are the game's tier names, not their codes.
+    assert ">Ordinary</span>" in page and ">ordinary</span>" not in page
+    # A search for this game's cards finds none while the format is Sorcery.
+    results = client.get("/decks/build/new/cards/", {"q": "k:minion"}).content.decode()
+    assert "Pebble Squire" in results and 'id="plus-T-M01"' not in results
+
+
+def test_SCR_avatar_an_imported_list_keeps_its_avatar_in_the_builder_and_deck_page(
+        rule_books, client, alice):
+    text = ("Format: sorcery\nPile: avatar\n1x Lantern Warden\nPile: spellbook\n"
+            "4x Pebble Squire\n4x Marsh Lurker\n4x Kite Rider\n4x Cinder Hound\n4x Hailstone\n"
+            "4x Second Wind\n4x Low Fog\n4x Brass Compass\n3x Tide Oracle\n3x Quake Call\n"
+            "2x Storm Colossus\nPile: atlas\n4x Windy Hill\n4x Still Lake\n4x Red Quarry\n"
+            "4x Old Cairn\n4x Salt Flat\n")
+    client.force_login(alice)
+    response = client.post("/decks/import/", {"text": text, "format": "auto"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    page = client.get("/decks/build/").content.decode()
+    status = page.split('id="deck-status"')[1].split("</p>")[0]
+    assert "61" in status and "Lantern Warden" in status and "legal" in status
+    assert "hero" not in status
+    assert '<option value="SC-A01" selected>' in page
+    assert "— choose a card for Avatar —" in page and "choose a hero" not in page
+    saved = client.post("/decks/build/new/save/")
+    assert saved.status_code == 302
+    deck_page = client.get(saved["Location"]).content.decode()
+    assert "Avatar: " in deck_page and "Lantern Warden" in deck_page
+    assert "No cards." not in deck_page and 'data-testid="deck-pile-spellbook"' in deck_page
+    assert 'data-testid="deck-pile-atlas"' in deck_page and "Windy Hill" in deck_page
+    assert 'data-testid="tune-deck"' not in deck_page
