@@ -44,6 +44,27 @@ def formats_active() -> QuerySet[Format]:
     return Format.objects.filter(is_active=True).order_by("name")
 
 
+def format_heroes_in_deck(fmt: Format) -> bool:
+    """Whether a format keeps its heroes among the deck's cards: it is in piles and none of
+    them is a hero slot (斗巫师: "at least 1 hero inside the deck")."""
+    piles = fmt.rules.get("piles") if isinstance(fmt.rules, dict) else None
+    return bool(piles) and not any(isinstance(p, dict) and p.get("hero") for p in piles)
+
+
+def formats_heroes_in_deck() -> frozenset[str]:
+    """The codes of the formats whose heroes are cards of the deck (one query)."""
+    return frozenset(f.code for f in Format.objects.only("code", "rules")
+                     if format_heroes_in_deck(f))
+
+
+def format_kind_headings(fmt: Format) -> list[tuple[str, str]] | None:
+    """``(kind, heading)`` of a format's game in its declared order, for a written list
+    ("Site", "Magic"); None for this site's own game (its own headings)."""
+    if fmt.game_id is None or fmt.game.engine:
+        return None
+    return [(kind.code, kind.name_en) for kind in fmt.game.kinds.all()]
+
+
 def format_get(code: str | None) -> Format:
     """A format by code; the default format for an empty code; DoesNotExist otherwise."""
     if not code:

@@ -24,7 +24,12 @@ from decks.codecs import (
 )
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
-from decks.selectors import draft_fit
+from decks.selectors import (
+    draft_fit,
+    format_heroes_in_deck,
+    format_kind_headings,
+    formats_heroes_in_deck,
+)
 
 NOTHING = gettext_lazy(
     "There is nothing to import: paste a deck list, a deck code or a file's contents."
@@ -59,19 +64,23 @@ class Imported:
 
 
 def draft_import(text: str, *, format_name: str = "auto",
-                 limits: ImportLimits = DEFAULT_LIMITS) -> Imported:
-    """A draft from any supported input; DeckImportError (400/413) says what to fix."""
+                 limits: ImportLimits = DEFAULT_LIMITS,
+                 deck_format: str | None = None) -> Imported:
+    """A draft from any supported input; DeckImportError (400/413) says what to fix.
+    ``deck_format`` is the format of a list that names none (by default ``standard``)."""
     if not text or not text.strip():
         raise DeckImportError(NOTHING)
     index = catalogue_index()
-    # A draft holds one hero: the codecs report a second one beside every other problem.
-    result: ImportedDeck = import_deck(text, index, format_name,
-                                       replace(limits, max_heroes=1))
+    # A draft holds one hero: the codecs report a second one beside every other problem. A
+    # format whose heroes are cards of the deck keeps a list's hero cards in it.
+    result: ImportedDeck = import_deck(text, index, format_name, replace(
+        limits, max_heroes=1, default_format=deck_format or DEFAULT_FORMAT,
+        heroes_in_deck=formats_heroes_in_deck()))
     deck = result.deck
     if not deck.heroes and not deck.counts and not deck.piles:
         raise DeckImportError(NOTHING)
     notes: list[str] = []
-    format_code = result.format_code or DEFAULT_FORMAT
+    format_code = result.format_code or deck_format or DEFAULT_FORMAT
     if not Format.objects.filter(code=format_code).exists():
         notes.append(FORMAT_NOT_HERE.format(code=format_code, default=DEFAULT_FORMAT))
         format_code = DEFAULT_FORMAT
@@ -91,8 +100,11 @@ class Export:
 def draft_export(draft: Draft, format_name: str) -> Export:
     """The draft written as ``format_name`` (KeyError for an unknown one)."""
     codec = CODECS[format_name]
+    fmt = Format.objects.filter(code=draft.format_code).select_related("game").first()
     content = export_deck(draft.legality_deck(), format_name, catalogue_index(),
-                          format_code=draft.format_code)
+                          format_code=draft.format_code,
+                          kind_headings=format_kind_headings(fmt) if fmt else None,
+                          heroes_in_deck=fmt is not None and format_heroes_in_deck(fmt))
     suffix = "-code" if format_name == "code" else ""
     filename = safe_filename(draft.display_name + suffix, codec.extension)
     return Export(content=content, filename=filename, media_type=codec.media_type)

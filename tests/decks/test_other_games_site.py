@@ -124,3 +124,60 @@ def test_SCR_avatar_an_imported_list_keeps_its_avatar_in_the_builder_and_deck_pa
     assert "No cards." not in deck_page and 'data-testid="deck-pile-spellbook"' in deck_page
     assert 'data-testid="deck-pile-atlas"' in deck_page and "Windy Hill" in deck_page
     assert 'data-testid="tune-deck"' not in deck_page
+
+
+# --- import and export of a format whose heroes are cards of the deck -----------------------
+
+DW_LEGAL_TEXT = ("2x Ashen Duelist\n1x Brine Sage\n2x Tin Sabre\n2x Reed Bow\n2x Moth Cloak\n"
+                 "2x Clay Buckler\n2x Lantern Staff\n2x Twin Daggers\n1x Iron Gauntlet\n"
+                 "2x Spark Rain\n2x Mending Mist\n2x Sudden Frost\n2x Echo Step\n"
+                 "2x Bounty Call\n2x Dust Veil\n2x Loud Omen\n")
+
+
+def test_DW_hero_a_legal_list_with_heroes_in_the_deck_imports(rule_books, client):
+    response = client.post("/decks/import/", {"text": DW_LEGAL_TEXT, "format": "auto",
+                                              "deck_format": "duwushi"})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    page = client.get("/decks/build/").content.decode()
+    status = page.split('id="deck-status"')[1].split("</p>")[0]
+    assert "30" in status and "legal" in status and "hero" not in status
+    # The list's own Format: line says the same without the page's choice.
+    api = client.post("/api/decks/import/", {"text": "Format: duwushi\n" + DW_LEGAL_TEXT},
+                      content_type="application/json")
+    assert api.status_code == 200, api.content
+    assert api.json()["valid"] and api.json()["deck"]["hero"] is None
+    assert api.json()["deck"]["cards"]["DW-H01"] == 2
+
+
+def test_DW_size_the_import_api_names_an_unknown_deck_format(rule_books, client):
+    response = client.post("/api/decks/import/", {"text": DW_LEGAL_TEXT,
+                                                  "deck_format": "duelwizards"},
+                           content_type="application/json")
+    assert response.status_code == 400
+    assert "duelwizards" in response.json()["deck_format"][0]
+
+
+def test_DW_hero_the_text_export_keeps_heroes_in_the_deck_under_the_games_headings(
+        rule_books, client):
+    client.post("/decks/import/", {"text": DW_LEGAL_TEXT, "format": "auto",
+                                   "deck_format": "duwushi"})
+    text = client.get("/decks/build/new/download/text/").content.decode()
+    assert "Hero:" not in text and "Items" not in text and "Other cards" not in text
+    assert "# Hero (3)\n2x Ashen Duelist\n1x Brine Sage" in text
+    assert "# Item (13)" in text and "# Magic (14)" in text
+    # It reads back as the same deck.
+    again = client.post("/api/decks/import/", {"text": text}, content_type="application/json")
+    assert again.json()["valid"] and again.json()["deck"]["cards"]["DW-H01"] == 2
+
+
+def test_the_import_help_shows_the_chosen_formats_games_examples(rule_books, client):
+    standard = client.get("/decks/import/").content.decode()
+    help_text = standard.split('id="import-help"')[1].split("</aside>")[0]
+    assert "Format: standard" in help_text and "Tin Sabre" not in help_text
+    duel = client.get("/decks/import/", {"deck_format": "duwushi"}).content.decode()
+    help_text = duel.split('id="import-help"')[1].split("</aside>")[0]
+    assert "Format: duwushi" in help_text and "2x Ashen Duelist" in help_text
+    assert "Hero:" not in help_text
+    sorcery = client.get("/decks/import/", {"deck_format": "sorcery"}).content.decode()
+    help_text = sorcery.split('id="import-help"')[1].split("</aside>")[0]
+    assert "Hero: Lantern Warden" in help_text and "Pile: atlas" in help_text
