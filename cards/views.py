@@ -35,6 +35,7 @@ from cards.selectors import (
     card_neighbours,
     card_rows,
     card_search,
+    cards_label,
     filter_choices,
 )
 from rules.engine.cards import BEATS
@@ -207,6 +208,7 @@ def card_detail(request: HttpRequest, code: str) -> HttpResponse:
     except Card.DoesNotExist:
         raise Http404(NO_SUCH_CARD.format(code=code)) from None
     lang = card_lang()
+    cards_label([card], lang)    # another game's kind and tier by its own names
     only = stats_filter(request)
     context = {
         "card": card, "lang": lang, "art": card_art(card, lang),

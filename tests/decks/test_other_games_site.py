@@ -181,3 +181,46 @@ def test_the_import_help_shows_the_chosen_formats_games_examples(rule_books, cli
     sorcery = client.get("/decks/import/", {"deck_format": "sorcery"}).content.decode()
     help_text = sorcery.split('id="import-help"')[1].split("</aside>")[0]
     assert "Hero: Lantern Warden" in help_text and "Pile: atlas" in help_text
+
+
+# --- words: the command, the query language, the card page -----------------------------------
+
+
+def test_load_formats_speaks_english_or_chinese(db, tmp_path):
+    out = io.StringIO()
+    call_command("load_formats", str(GAMES / "sorcery.yaml"), "--lang", "zh", stdout=out)
+    assert "游戏 sorcery:已创建" in out.getvalue() and "(示例数据)" in out.getvalue()
+    out = io.StringIO()
+    call_command("load_formats", str(GAMES / "sorcery.yaml"), stdout=out)
+    assert "format sorcery: updated" in out.getvalue()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("formats:\n  - code: x\n    name_en: X\n    name_zh: X\n"
+                   "    rules: {piles: [{code: d, name_en: D, name_zh: D, min: 5, max: 1}]}\n")
+    err = io.StringIO()
+    from django.core.management import CommandError
+
+    with pytest.raises(CommandError) as refused:
+        call_command("load_formats", str(bad), "--lang", "zh", stdout=io.StringIO(),
+                     stderr=err)
+    assert "已拒绝" in err.getvalue() and "小于最小值" in err.getvalue()
+    assert "个问题" in str(refused.value)
+
+
+def test_the_query_language_finds_a_games_cards_with_g(rule_books, client):
+    from cards.selectors import card_search
+
+    assert {c.code for c in card_search(query="g:sorcery k:site")} == {
+        f"SC-T0{n}" for n in range(1, 7)}
+    assert card_search(query="g:斗巫师").count() == 19
+    assert not card_search(query="g:cardlab").filter(engine=False).exists()
+    help_page = client.get("/cards/help/").content.decode()
+    assert "g:sorcery" in help_page
+    assert "卡牌所属的游戏" in client.get("/cards/help/", headers={
+        "accept-language": "zh-Hans"}).content.decode()
+
+
+def test_SCR_copies_a_sorcery_cards_page_names_its_tier(rule_books, client):
+    page = client.get("/cards/SC-U01/").content.decode()
+    assert ">Unique</span>" in page and ">unique</span>" not in page
+    chinese = client.get("/cards/SC-U01/", headers={"accept-language": "zh-Hans"})
+    assert ">独有</span>" in chinese.content.decode()
