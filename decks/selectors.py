@@ -268,6 +268,43 @@ class DeckView:
                                                self.problems)))
         return out
 
+    def every_pile_counts(self) -> dict[str, int]:
+        """``{code: copies}`` over every pile but the hero slot (a format in piles)."""
+        piles = self.draft.legality_deck().pile_counts(self.rules) if self.rules else {}
+        hero = self.rules.hero_pile.code if self.rules and self.rules.hero_pile else None
+        out: dict[str, int] = {}
+        for pile, counts in piles.items():
+            if pile == hero:
+                continue
+            for code, n in counts.items():
+                if isinstance(n, int) and n > 0:
+                    out[code] = out.get(code, 0) + n
+        return out
+
+    @property
+    def stats_pile_names(self) -> str:
+        """The piles the statistics of a format in piles count ("Spellbook, Atlas")."""
+        if self.rules is None:
+            return ""
+        separator = "、" if card_lang() == "zh" else ", "
+        return separator.join(p.name(card_lang()) for p in self.rules.piles if not p.hero)
+
+    def pile_kind_rows(self) -> list[tuple[str, int]]:
+        """(kind in the game's words, copies) over every pile but the hero slot, in the
+        game's order of kinds."""
+        lang = card_lang()
+        names = dict(self.rules.kind_names) if self.rules is not None else {}
+        totals: dict[str, int] = {}
+        for code, n in self.every_pile_counts().items():
+            card = self.cards.get(code)
+            if card is not None:
+                totals[card.kind] = totals.get(card.kind, 0) + n
+        order = list(names)
+        rows = sorted(totals.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order
+                                                      else len(order), kv[0]))
+        return [((names[k][1] or names[k][0]) if lang == "zh" and k in names
+                 else names[k][0] if k in names else k, n) for k, n in rows]
+
     def odds_rows(self) -> list[tuple[Card | None, str, int, float]]:
         """(card, code, copies, P(at least one in the opening hand)), likeliest first."""
         return [(self.cards.get(code), code, n, p) for code, n, p in self.stats.odds]
@@ -349,6 +386,8 @@ class DeckComparison:
     b: Deck
     comparison: Comparison
     cards: Mapping[str, Card]
+    every_pile: bool = False
+    """The comparison counts every pile of the decks, not only their main lists."""
 
     def rows(self) -> list[tuple[Card | None, str, int, int, str]]:
         """(card, code, count in A, count in B, the difference in words)."""
@@ -359,10 +398,22 @@ class DeckComparison:
         return out
 
 
+def deck_every_pile(deck: Deck) -> dict[str, int]:
+    """``{code: copies}`` over every pile of a deck (its main list and its named piles)."""
+    out: dict[str, int] = {}
+    for entry in deck.entries.all():
+        out[entry.card.code] = out.get(entry.card.code, 0) + entry.count
+    return out
+
+
 def deck_compare(*, a: Deck, b: Deck) -> DeckComparison:
-    counts_a, counts_b = deck_counts(a), deck_counts(b)
+    """Two decks card by card: the main list, or every pile when either deck's format is in
+    piles (a Sorcery deck's atlas counts as much as its spellbook)."""
+    piles = a.format.has_piles or b.format.has_piles
+    read = deck_every_pile if piles else deck_counts
+    counts_a, counts_b = read(a), read(b)
     cards = {e.card.code: e.card for d in (a, b) for e in d.entries.all()}
     comparison = compare_counts(counts_a, counts_b)
     comparison.rows.sort(key=lambda r: (cards[r[0]].kind != "minion", cards[r[0]].cost or 0,
                                         cards[r[0]].name_en.casefold()))
-    return DeckComparison(a=a, b=b, comparison=comparison, cards=cards)
+    return DeckComparison(a=a, b=b, comparison=comparison, cards=cards, every_pile=piles)

@@ -224,3 +224,27 @@ def test_SCR_copies_a_sorcery_cards_page_names_its_tier(rule_books, client):
     assert ">Unique</span>" in page and ">unique</span>" not in page
     chinese = client.get("/cards/SC-U01/", headers={"accept-language": "zh-Hans"})
     assert ">独有</span>" in chinese.content.decode()
+
+
+# --- statistics and comparison over every pile -------------------------------------------------
+
+
+def test_SCR_piles_statistics_and_compare_count_every_pile(rule_books, client, alice):
+    from decks.drafts import Draft
+    from decks.services import deck_create
+
+    spellbook = {"SC-S01": 4, "SC-S05": 4}
+    a = deck_create(owner=alice, draft=Draft(
+        name="A", format_code="sorcery", hero="SC-A01", cards=spellbook,
+        piles={"atlas": {"SC-T01": 4}}, visibility="public"))
+    b = deck_create(owner=alice, draft=Draft(
+        name="B", format_code="sorcery", hero="SC-A01", cards=spellbook,
+        piles={"atlas": {"SC-T02": 3}}, visibility="public"))
+    page = client.get(a.get_absolute_url()).content.decode()
+    stats = page.split('data-testid="pile-stats"')[1].split("</div>")[0]
+    assert "Counted over every pile: Spellbook, Atlas." in stats
+    assert "Minion</span> <strong>4<" in stats and "Site</span> <strong>4<" in stats
+    assert "not shown for Sorcery: Contested Realm" in stats
+    compared = client.get("/decks/compare/", {"a": a.uid, "b": b.uid}).content.decode()
+    assert 'data-testid="compare-scope"' in compared
+    assert "Windy Hill" in compared and "Still Lake" in compared
