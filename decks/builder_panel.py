@@ -96,8 +96,9 @@ def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict:
     cards = list(cards.select_related(None).only(*INDEX_FIELDS, "card_set")
                  [:CARD_RESULTS + 1])
     cards_label(cards, card_lang())
+    # Copies in every pile, the hero slot's card included (an avatar shows 1 once added).
     rows = [(card, draft.cards.get(card.code, 0) + sum(p.get(card.code, 0)
-                                                       for p in draft.piles.values()),
-             dom_id(card.code))
+                                                       for p in draft.piles.values())
+             + (1 if card.code == draft.hero else 0), dom_id(card.code))
             for card in cards[:CARD_RESULTS]]
     return {**context, "results": rows, "more": len(cards) > CARD_RESULTS}
