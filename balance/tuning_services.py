@@ -119,8 +119,10 @@ def _format_of(row: Deck | None) -> Format:
 
 
 def _pool(fmt_rules) -> tuple[list[str], dict[str, str]]:
-    """Every catalogue card of the format's kinds and legal sets, not banned; and its set."""
-    rows = Card.objects.filter(kind__in=list(fmt_rules.deck_kinds)).select_related("card_set")
+    """Every catalogue card of the format's kinds and legal sets, not banned; and its set.
+    Only the engine's own cards: another game's "item" shares a kind code, not a game."""
+    rows = (Card.objects.filter(kind__in=list(fmt_rules.deck_kinds), engine=True)
+            .select_related("card_set"))
     out, set_of = [], {}
     for card in rows.only("code", "kind", "card_set__code").order_by("code"):
         if fmt_rules.legal_sets is not None and card.card_set.code not in fmt_rules.legal_sets:
@@ -133,7 +135,7 @@ def _pool(fmt_rules) -> tuple[list[str], dict[str, str]]:
 
 
 def _heroes(codes: Sequence[str] | None, any_hero: bool) -> list[str]:
-    heroes = Card.objects.filter(kind="hero")
+    heroes = Card.objects.filter(kind="hero", engine=True)
     if any_hero:
         return list(heroes.order_by("code").values_list("code", flat=True))
     codes = list(dict.fromkeys(codes or ()))

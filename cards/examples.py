@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from cards.models import Attribute, Card, Rarity, keyword_choices
+from cards.game_terms import game_q
+from cards.models import ENGINE_GAME, Attribute, Card, Rarity, keyword_choices
 
 RULES_WORDS_EN = ("draw", "destroy", "heal", "damage", "attack", "summon", "energy")
 RULES_WORDS_ZH = ("抽", "破坏", "治疗", "伤害", "攻击", "召唤", "能量")
@@ -218,7 +219,8 @@ def field_examples() -> dict[str, str]:
 
 @dataclass(frozen=True)
 class ImportExamples:
-    """Card names and codes for the import page's help, from the loaded catalogue."""
+    """Card names and codes for the import page's help, from the loaded catalogue: cards of
+    the chosen format's game, so the help never shows another game's examples."""
 
     minion_en: str
     minion_zh: str
@@ -226,13 +228,28 @@ class ImportExamples:
     hero_en: str
     minion_name: str = ""     # in the page's language
     hero_name: str = ""
+    format_code: str = "standard"
+    heroes_in_deck: bool = False
+    """The format keeps its heroes among the deck's cards (``2x Ashen Duelist``, no Hero:)."""
+    pile: str = ""
+    """A pile besides the main list (``atlas``), for the ``Pile:`` example; "" when none."""
 
 
-def import_examples() -> ImportExamples | None:
-    minion = Card.objects.filter(kind="minion").order_by("cost", "code").first()
-    hero = Card.objects.filter(kind="hero").order_by("code").first()
-    if minion is None or hero is None:
+def import_examples(*, game: str = ENGINE_GAME, format_code: str = "standard",
+                    hero_kinds: tuple[str, ...] = ("hero",),
+                    card_kinds: tuple[str, ...] = ("minion",), heroes_in_deck: bool = False,
+                    pile: str = "") -> ImportExamples | None:
+    """Examples from the cards of ``game``: a card of ``card_kinds`` (the cheapest; empty:
+    any kind) and one of ``hero_kinds``; None when the game has no such card loaded (a
+    format whose heroes are in the deck may have no hero kind at all)."""
+    cards = Card.objects.filter(game_q([game]))
+    minion = (cards.filter(kind__in=card_kinds) if card_kinds else cards).order_by(
+        "cost", "code").first()
+    hero = cards.filter(kind__in=hero_kinds).order_by("code").first()
+    if minion is None or (hero is None and not heroes_in_deck):
         return None
     return ImportExamples(minion_en=minion.name_en, minion_zh=minion.name_zh or minion.name_en,
-                          minion_code=minion.code, hero_en=hero.name_en,
-                          minion_name=minion.display_name, hero_name=hero.display_name)
+                          minion_code=minion.code, hero_en=hero.name_en if hero else "",
+                          minion_name=minion.display_name,
+                          hero_name=hero.display_name if hero else "",
+                          format_code=format_code, heroes_in_deck=heroes_in_deck, pile=pile)

@@ -73,6 +73,18 @@ def term_spellings(model: type[CardKind] | type[RarityTier]) -> dict[str, str]:
     return spellings
 
 
+def game_spellings() -> dict[str, str]:
+    """``{spelling: game code}`` of every game: the code and the English name in lower case,
+    the Chinese name as written, and each name's first word (``斗巫师 TCG`` → ``斗巫师``)."""
+    spellings: dict[str, str] = {}
+    for game in Game.objects.all():
+        for word in (game.code.lower(), game.name_en.lower(), game.name_zh):
+            if word:
+                spellings.setdefault(word, game.code)
+                spellings.setdefault(word.split()[0].rstrip(":"), game.code)
+    return spellings
+
+
 def game_choices() -> list[tuple[str, str]]:
     """(code, name in the page's language) of every game in the catalogue."""
     return [(g.code, g.display_name) for g in Game.objects.all()]

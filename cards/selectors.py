@@ -12,7 +12,7 @@ from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_to_data, card_to_def
-from cards.models import RARITY_RANK, Card, CardKind, CardSet, Faction, Race
+from cards.models import RARITY_RANK, Card, CardKind, CardSet, Faction, Race, RarityTier
 from cards.query import parse, to_q
 from rules.engine.cards import CardDef
 
@@ -87,6 +87,30 @@ def kind_labels(cards: Iterable[Card], lang: str) -> dict[str, str]:
              for k in CardKind.objects.filter(game_id__in=set(games.values()),
                                               code__in={c.kind for c in others})}
     return {c.code: names.get((games.get(c.card_set_id), c.kind), c.kind) for c in others}
+
+
+def rarity_labels(cards: Iterable[Card], lang: str) -> dict[str, str]:
+    """``{card code: rarity tier name}`` for the cards of other games among ``cards`` that
+    have a tier ("Ordinary" / "普通" for ``ordinary``; two queries, none for this game's)."""
+    others = [c for c in cards if not c.engine and c.rarity]
+    if not others:
+        return {}
+    games = dict(CardSet.objects.filter(pk__in={c.card_set_id for c in others})
+                 .values_list("pk", "game_id"))
+    names = {(t.game_id, t.code): (t.name_zh or t.name_en) if lang == "zh" else t.name_en
+             for t in RarityTier.objects.filter(game_id__in=set(games.values()),
+                                                code__in={c.rarity for c in others})}
+    return {c.code: names.get((games.get(c.card_set_id), c.rarity), c.rarity) for c in others}
+
+
+def cards_label(cards: Iterable[Card], lang: str) -> None:
+    """Give each row ``kind_label`` and ``rarity_label``: its game's words in ``lang`` (this
+    game's kinds by the model's labels, its rarities N…UR as printed)."""
+    cards = list(cards)
+    kinds, rarities = kind_labels(cards, lang), rarity_labels(cards, lang)
+    for card in cards:
+        card.kind_label = kinds.get(card.code) or card.get_kind_display()
+        card.rarity_label = rarities.get(card.code) or card.rarity
 
 
 def card_search(*, query: str = "", order: str = "code") -> QuerySet[Card]:

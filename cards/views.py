@@ -37,6 +37,7 @@ from cards.selectors import (
     card_neighbours,
     card_rows,
     card_search,
+    cards_label,
     filter_choices,
 )
 from rules.engine.cards import BEATS
@@ -82,7 +83,8 @@ def ruleset_label(key: str, changes: dict) -> str:
     words = ruleset_words(changes)
     return words.summary
 MULTI_FILTERS = ("game", "kind", "attribute", "rarity", "keyword", "faction", "race", "set")
-GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at")
+GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at", "engine",
+                  "card_set")
 
 
 @require_safe
@@ -129,14 +131,15 @@ def _decorate(cards, lang: str, table: bool = False) -> list[Card]:
     detail, image = _url_pattern("cards:detail"), _url_pattern("cards:image")
     suffix = "&lang=zh" if lang == "zh" else ""
     out = list(cards)
+    cards_label(out, lang)   # another game's kind and tier in its own words (none: no query)
     for card in out:
         code = quote(card.code, safe="")
         card.href = detail.replace("__CODE__", code)
         card.img = f"{image.replace('__CODE__', code)}?v={int(card.updated_at.timestamp())}{suffix}"
         card.alt = (_("{name} ({other}), {rarity} {kind}") if lang == "en" else
                     _("{name}, {rarity} {kind}")).format(   # a Chinese page: the Chinese name
-            name=card.display_name, other=card.other_name, rarity=card.rarity,
-            kind=card.get_kind_display())
+            name=card.display_name, other=card.other_name, rarity=card.rarity_label,
+            kind=card.kind_label)
         if table:
             card.row = table_row(card, lang)
     return out
@@ -219,6 +222,7 @@ def _card_detail(request: HttpRequest, code: str) -> HttpResponse:
     except Card.DoesNotExist:
         raise Http404(NO_SUCH_CARD.format(code=code)) from None
     lang = card_lang()
+    cards_label([card], lang)    # another game's kind and tier by its own names
     only = stats_filter(request)
     context = {
         "card": card, "lang": lang, "art": card_art(card, lang),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from cards.models import Card, Game
+from cards.models import ENGINE_GAME, Card, Game
 from decks.codecs import CardIndex
 from decks.models import Format
 from rules import legality
@@ -32,10 +32,17 @@ def format_to_rules(fmt: Format) -> legality.Format:
                                      legal_sets=sets or None)
         except FormatDataError:
             pass  # refused by the admin's clean(); a row written around it reads as below
+    # A one-list format is this site's own game (or a game an admin set): it admits that
+    # game's cards only, so another game's "item" is not an item here.
+    game = fmt.game if fmt.game_id is not None else Game.objects.filter(
+        code=ENGINE_GAME).first()
     return legality.Format(code=fmt.code, name=fmt.display_name, hero_count=fmt.hero_count,
                            deck_min=fmt.deck_min, deck_max=fmt.deck_max,
                            deck_kinds=fmt.deck_kinds(), copy_limits=fmt.copy_limits(),
-                           card_limits=limits, legal_sets=sets or None)
+                           card_limits=limits, legal_sets=sets or None,
+                           game=game.code if game is not None else ENGINE_GAME,
+                           game_name=(game.name_en, game.name_zh) if game is not None
+                           else (ENGINE_GAME, ""))
 
 
 def cards_by_code(codes: Iterable[str]) -> dict[str, Card]:
@@ -45,13 +52,20 @@ def cards_by_code(codes: Iterable[str]) -> dict[str, Card]:
         return {}
     # Only what legality and the deck pages read: no abilities, rules text or the set's
     # starter decks (JSON that would be decoded once per card).
-    rows = (Card.objects.filter(code__in=wanted).select_related("card_set")
-            .only(*INDEX_FIELDS, "card_set__code").order_by())
+    rows = (Card.objects.filter(code__in=wanted).select_related("card_set__game")
+            .only(*INDEX_FIELDS, "card_set__code", "card_set__game__code").order_by())
     return {card.code: card for card in rows}
 
 
 def set_of(cards: Mapping[str, Card]) -> dict[str, str]:
     return {code: card.card_set.code for code, card in cards.items()}
+
+
+def game_of(cards: Mapping[str, Card]) -> dict[str, str]:
+    """``{card code: game code}`` of rows from ``cards_by_code`` (a set without a game is this
+    site's own game), so legality admits only the format's game's cards."""
+    return {code: card.card_set.game.code if card.card_set.game_id is not None
+            else ENGINE_GAME for code, card in cards.items()}
 
 
 def catalogue_index() -> CardIndex:

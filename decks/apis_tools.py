@@ -116,6 +116,10 @@ class DeckImportApi(generics.GenericAPIView):
         text = StrictCharField(trim_whitespace=False, max_length=IMPORT_MAX_BODY)
         format = serializers.ChoiceField(choices=FORMAT_CHOICES, default="auto")
         save = serializers.BooleanField(default=False)
+        deck_format = serializers.CharField(
+            required=False, max_length=40,
+            help_text="The deck format (a code) of a list that names none; its game decides "
+                      "whether hero cards on card lines are the hero or cards of the deck.")
 
     serializer_class = DeckImportInputSerializer
 
@@ -127,9 +131,15 @@ class DeckImportApi(generics.GenericAPIView):
                             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         data = self.DeckImportInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        deck_format = data.validated_data.get("deck_format")
+        if deck_format and not Format.objects.filter(code=deck_format).exists():
+            known = ", ".join(Format.objects.values_list("code", flat=True))
+            raise ValidationError({"deck_format": [UNKNOWN_FORMAT.format(code=deck_format,
+                                                                        known=known)]})
         try:
             imported = draft_import(data.validated_data["text"],
-                                    format_name=data.validated_data["format"])
+                                    format_name=data.validated_data["format"],
+                                    deck_format=deck_format)
         except DeckImportError as exc:
             return Response({"detail": str(exc.problems[0]),
                              "problems": [p.as_dict() for p in exc.problems]},

@@ -27,7 +27,7 @@ from cards.language import card_lang
 from cards.models import Card
 from cards.page_cache import cached_page
 from decks.adapters import format_to_rules
-from decks.builder_panel import card_panel, dom_id
+from decks.builder_panel import card_panel, dom_id, format_game
 from decks.codecs import CODECS
 from decks.drafts import DEFAULT_NAME, Draft
 from decks.models import Deck, Format, Visibility
@@ -121,6 +121,22 @@ def panel_context(request: HttpRequest, key: str, draft: Draft, deck: Deck | Non
     }
 
 
+def draft_format(draft: Draft) -> Format:
+    """The draft's format row (the default format if it has gone)."""
+    try:
+        return format_get(draft.format_code)
+    except Format.DoesNotExist:
+        return format_get(None)
+
+
+def search_examples(fmt: Format) -> list[tuple[str, str]]:
+    """The quick searches over the card panel: this game's, or one per kind another game
+    declares (``k:site`` "Site"), named in the page's language."""
+    if fmt.game_id is None or fmt.game.engine:
+        return SEARCH_EXAMPLES
+    return [(f"k:{kind.code}", kind.display_name) for kind in fmt.game.kinds.all()]
+
+
 @require_safe
 def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
@@ -131,7 +147,8 @@ def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
 
 def _builder(request: HttpRequest, key: str, draft: Draft, deck: Deck | None) -> HttpResponse:
     context = panel_context(request, key, draft, deck)
-    context.update(card_panel(request, draft), examples=SEARCH_EXAMPLES,
+    fmt = context["view"].format
+    context.update(card_panel(request, draft, fmt), examples=search_examples(fmt),
                    section="build")
     status = 400 if context.get("query_error") else 200
     return render(request, "decks/builder.html", context, status=status)
@@ -141,7 +158,7 @@ def _builder(request: HttpRequest, key: str, draft: Draft, deck: Deck | None) ->
 def builder_cards(request: HttpRequest, key: str = NEW) -> HttpResponse:
     """The card panel's results (htmx), 400 with the query's problem when it is malformed."""
     draft, _ = _target(request, key)
-    context = {"key": key, **card_panel(request, draft)}
+    context = {"key": key, **card_panel(request, draft, draft_format(draft))}
     response = render(request, "decks/_card_results.html", context,
                       status=400 if context.get("query_error") else 200)
     if request.headers.get("HX-Trigger") != "card-results":   # a search, not a count refresh
@@ -263,10 +280,15 @@ def builder_meta(request: HttpRequest, key: str = NEW) -> HttpResponse:
         return _respond(request, key, draft, deck, form=form,
                         error="Check the highlighted fields.")
     data = form.cleaned_data
+    new_game = format_game(draft_format(draft)) != format_game(format_get(data["format"]))
     draft = replace(draft, name=" ".join(data["name"].split()), description=data["description"],
                     format_code=data["format"], visibility=data["visibility"])
     draft_store(request, key, draft)
-    return _respond(request, key, draft, deck)
+    if new_game:
+        # Another game: the card panel, its quick searches and the hero picker all change,
+        # and a search written for the old game's words would find nothing.
+        return _redirect(request, builder_url(key))
+    return _respond(request, key, draft, deck, changed=True)
 
 
 @require_POST

@@ -14,12 +14,14 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
+from cards.game_terms import game_q
 from cards.language import card_lang
-from cards.models import Card
+from cards.models import ENGINE_GAME, Card
 from cards.query import QuerySyntaxError
-from cards.selectors import card_search, kind_labels
+from cards.selectors import card_search, cards_label
 from decks.adapters import INDEX_FIELDS
 from decks.drafts import Draft
+from decks.models import Format
 
 CARD_RESULTS = 60
 # value → (label, the catalogue's sort)
@@ -68,27 +70,35 @@ def hero_attribute(draft: Draft) -> str | None:
     return Card.objects.filter(code=draft.hero).values_list("attribute", flat=True).first()
 
 
-def card_panel(request: HttpRequest, draft: Draft) -> dict:
-    """The panel's cards for the request's query, sort and hero filter."""
+def format_game(fmt: Format) -> str:
+    """The code of the game whose cards a format's decks hold (no game: this site's own)."""
+    return fmt.game.code if fmt.game_id is not None else ENGINE_GAME
+
+
+def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict:
+    """The panel's cards for the request's query, sort and hero filter: the cards of the
+    format's game only, so every + button adds a card the deck may hold."""
     panel = PanelQuery.from_request(request)
-    attribute = hero_attribute(draft)
+    engine_game = format_game(fmt) == ENGINE_GAME
+    attribute = hero_attribute(draft) if engine_game else None
     context = {"query": panel.q, "panel": panel, "panel_orders": PANEL_ORDERS,
-               "hero_attribute": attribute, "hero_code": draft.hero, "results": []}
+               "hero_attribute": attribute, "hero_code": draft.hero, "results": [],
+               "engine_game": engine_game}
     try:
         cards = card_search(query=panel.q, order=PANEL_ORDERS[panel.order][1])
     except QuerySyntaxError as exc:
         return {**context, "query_error": exc}
+    cards = cards.filter(game_q([format_game(fmt)]))
     if panel.hero_only and attribute:
         # The hero's own attribute, and items (which have none): what the hero can field.
         cards = cards.filter(Q(attribute=attribute) | Q(kind="item"))
     # The rows show a few columns: no joins, no abilities or rules text to decode.
     cards = list(cards.select_related(None).only(*INDEX_FIELDS, "card_set")
                  [:CARD_RESULTS + 1])
-    labels = kind_labels(cards[:CARD_RESULTS], card_lang())
-    for card in cards:
-        card.kind_label = labels.get(card.code) or card.get_kind_display()
+    cards_label(cards, card_lang())
+    # Copies in every pile, the hero slot's card included (an avatar shows 1 once added).
     rows = [(card, draft.cards.get(card.code, 0) + sum(p.get(card.code, 0)
-                                                       for p in draft.piles.values()),
-             dom_id(card.code))
+                                                       for p in draft.piles.values())
+             + (1 if card.code == draft.hero else 0), dom_id(card.code))
             for card in cards[:CARD_RESULTS]]
     return {**context, "results": rows, "more": len(cards) > CARD_RESULTS}

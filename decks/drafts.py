@@ -71,6 +71,22 @@ class Draft:
             piles.pop(pile, None)
         return replace(self, piles=piles)
 
+    def fitted(self, *, hero_pile: str | None, main_pile: str) -> Draft:
+        """The draft as the builder edits a format in piles: a hero pile holding one card
+        (an imported ``Pile: avatar``) fills the hero slot, and a pile named after the main
+        pile (``Pile: spellbook``) joins the main list, so the hero picker, the status line
+        and the piles all see them. Anything else stays where it is (two avatars stay in
+        their pile, where legality counts them)."""
+        cards = dict(self.cards)
+        piles = {k: dict(v) for k, v in self.piles.items()}
+        if main_pile not in ("", MAIN_PILE) and main_pile in piles:
+            for code, count in piles.pop(main_pile).items():
+                cards[code] = min(MAX_COPIES, cards.get(code, 0) + count)
+        hero = self.hero
+        if hero_pile and hero is None and list(piles.get(hero_pile, {}).values()) == [1]:
+            hero = next(iter(piles.pop(hero_pile)))
+        return replace(self, hero=hero, cards=cards, piles=piles)
+
     def to_session(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "hero": self.hero,
                 "cards": dict(self.cards), "format": self.format_code,

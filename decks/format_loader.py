@@ -16,10 +16,23 @@ from typing import Any
 
 import yaml
 from django.db import transaction
+from django.utils.translation import gettext_lazy
 
 from cards.models import ENGINE_GAME, Card, CardKind, CardSet, Game, RarityTier
 from decks.models import Format, FormatCardLimit
 from rules.formats import FormatDataError, RuleBook, rule_book_from_data, rules_problems
+
+# What a load says, in the active language (the command's --lang).
+NOT_YAML = gettext_lazy("not YAML: {error}")
+GAME_CREATED = gettext_lazy("game {code}: created ({kinds} kinds, {tiers} rarity tiers)")
+GAME_UPDATED = gettext_lazy("game {code}: updated ({kinds} kinds, {tiers} rarity tiers)")
+CARD_SET_LOADED = gettext_lazy("card set {code}: {count} cards")
+SAMPLE_CARD_SET_LOADED = gettext_lazy("card set {code}: {count} cards (sample data)")
+FORMAT_CREATED = gettext_lazy("format {code}: created")
+FORMAT_UPDATED = gettext_lazy("format {code}: updated")
+NO_SUCH_CARD = gettext_lazy("{where}: no card has this code")
+NO_SUCH_SET = gettext_lazy("{where}: no card set {code!r}")
+CARD_OF_ANOTHER_SET = gettext_lazy("{where}: {code} belongs to the set {set}")
 
 
 @dataclass
@@ -27,17 +40,20 @@ class LoadReport:
     lines: list[str] = field(default_factory=list)
 
 
-def rule_book_read(text: str) -> RuleBook:
-    """The parsed file, or ``FormatDataError`` with every problem (YAML syntax included)."""
+def rule_book_read(text: str, lang: str = "en") -> RuleBook:
+    """The parsed file, or ``FormatDataError`` with every problem (YAML syntax included), the
+    schema's problems in ``lang`` (en or zh)."""
     try:
         data: Any = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise FormatDataError([f"not YAML: {exc}"]) from None
-    return rule_book_from_data(data)
+        raise FormatDataError([NOT_YAML.format(error=exc)]) from None
+    return rule_book_from_data(data, lang)
 
 
 @transaction.atomic
-def rule_book_load(book: RuleBook) -> LoadReport:
+def rule_book_load(book: RuleBook, lang: str = "en") -> LoadReport:
+    """Write the book's rows; the report and any problem in the active language (the rules
+    schema's in ``lang``)."""
     report = LoadReport()
     game = _game(book, report)
     problems: list[str] = []
@@ -50,7 +66,7 @@ def rule_book_load(book: RuleBook) -> LoadReport:
         rarities = set(target.rarities.values_list("code", flat=True))
     for i, data in enumerate(book.formats):
         where = f"formats[{i}]"
-        problems += rules_problems(data.rules, kinds, rarities, f"{where}.rules")
+        problems += rules_problems(data.rules, kinds, rarities, f"{where}.rules", lang=lang)
         fmt, created = Format.objects.update_or_create(code=data.code, defaults={
             "name": data.name_en, "name_zh": data.name_zh,
             "description": data.description_en, "game": game, "rules": dict(data.rules),
@@ -59,7 +75,7 @@ def rule_book_load(book: RuleBook) -> LoadReport:
         fmt.card_limits.all().delete()
         for code, limit in sorted(data.bans.items()):
             if code not in cards:
-                problems.append(f"{where}.bans.{code}: no card has this code")
+                problems.append(NO_SUCH_CARD.format(where=f"{where}.bans.{code}"))
             else:
                 FormatCardLimit.objects.create(format=fmt, card=cards[code], limit=limit)
         if data.legal_sets is None:
@@ -67,9 +83,10 @@ def rule_book_load(book: RuleBook) -> LoadReport:
         else:
             sets = list(CardSet.objects.filter(code__in=data.legal_sets))
             for code in sorted(set(data.legal_sets) - {s.code for s in sets}):
-                problems.append(f"{where}.legal_sets: no card set {code!r}")
+                problems.append(NO_SUCH_SET.format(where=f"{where}.legal_sets", code=code))
             fmt.legal_sets.set(sets)
-        report.lines.append(f"format {data.code}: {'created' if created else 'updated'}")
+        report.lines.append((FORMAT_CREATED if created else FORMAT_UPDATED).format(
+            code=data.code))
     if problems:
         raise FormatDataError(problems)
     return report
@@ -87,8 +104,8 @@ def _game(book: RuleBook, report: LoadReport) -> Game | None:
         for order, term in enumerate(terms):
             model.objects.update_or_create(game=game, code=term.code, defaults={
                 "name_en": term.name_en, "name_zh": term.name_zh, "order": order})
-    report.lines.append(f"game {spec.code}: {'created' if created else 'updated'} "
-                        f"({len(spec.kinds)} kinds, {len(spec.rarities)} rarity tiers)")
+    report.lines.append((GAME_CREATED if created else GAME_UPDATED).format(
+        code=spec.code, kinds=len(spec.kinds), tiers=len(spec.rarities)))
     return game
 
 
@@ -102,12 +119,13 @@ def _card_set(data, game: Game | None, problems: list[str], where: str,
     for position, spec in enumerate(data.cards):
         card = existing.get(spec.code)
         if card is not None and card.card_set_id != card_set.pk:
-            problems.append(f"{where}.cards[{position}].code: {spec.code} belongs to the set "
-                            f"{card.card_set.code}")
+            problems.append(CARD_OF_ANOTHER_SET.format(
+                where=f"{where}.cards[{position}].code", code=spec.code,
+                set=card.card_set.code))
             continue
         card = card or Card(code=spec.code, card_set=card_set)
         card.position, card.kind, card.rarity = position, spec.kind, spec.rarity
         card.name_en, card.name_zh, card.engine = spec.name_en, spec.name_zh, engine
         card.save()
-    report.lines.append(f"card set {data.code}: {len(data.cards)} cards"
-                        f"{' (sample data)' if data.sample else ''}")
+    report.lines.append((SAMPLE_CARD_SET_LOADED if data.sample else CARD_SET_LOADED).format(
+        code=data.code, count=len(data.cards)))

@@ -8,13 +8,18 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from cards.examples import ImportExamples, import_examples
 from cards.forms import RefuseNulForm
+from cards.models import ENGINE_GAME
+from decks.adapters import format_to_rules
 from decks.builder import builder_url
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError, DeckImportTooLarge
+from decks.models import Format
+from decks.selectors import format_get, formats_active
 from decks.session import NEW, draft_store
 from decks.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from decks.transfer import body_too_large, draft_import
@@ -24,6 +29,9 @@ BOTH = gettext_lazy("Paste a list or choose a file, not both.")
 FILE_TOO_LARGE = gettext_lazy("The file is {size} bytes; an import takes at most {limit} bytes.")
 IMPORTED = gettext_lazy("Imported “{name}” from {source}: {size} cards. Check it below, then save.")
 PLACEHOLDER = gettext_lazy("Hero: {hero}\n3x {minion}\n{code}\n\n…or paste a deck code")
+HEROES_IN_DECK_PLACEHOLDER = gettext_lazy(
+    "2x {hero}\n3x {minion}\n{code}\n\n…or paste a deck code")
+NO_HERO_PLACEHOLDER = gettext_lazy("3x {minion}\n{code}\n\n…or paste a deck code")
 SOURCE_LABELS = {"text": gettext_lazy("a text list"), "json": gettext_lazy("a JSON file"),
                  "csv": gettext_lazy("a CSV file"), "code": gettext_lazy("a deck code")}
 
@@ -41,11 +49,24 @@ class ImportForm(RefuseNulForm):
         choices=[("auto", gettext_lazy("Detect automatically")), *((c.name, c.label) for c in
                                                      CODECS.values())],
         initial="auto", required=False)
+    deck_format = forms.ChoiceField(
+        choices=(), required=False, label=gettext_lazy("Format"),
+        help_text=gettext_lazy("The format of a list with no Format: line."),
+        # Choosing another format shows the help's examples for its game.
+        widget=forms.Select(attrs={"hx-get": reverse_lazy("decks:import"),
+                                   "hx-target": "#import-help", "hx-select": "#import-help",
+                                   "hx-swap": "outerHTML", "hx-trigger": "change"}))
 
     def __init__(self, *args, examples: ImportExamples | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["deck_format"].choices = [(f.code, f.display_name)
+                                              for f in formats_active()]
         if examples is not None:
-            self.fields["text"].widget.attrs["placeholder"] = str(PLACEHOLDER).format(
+            placeholder = PLACEHOLDER
+            if examples.heroes_in_deck:
+                placeholder = (HEROES_IN_DECK_PLACEHOLDER if examples.hero_name
+                               else NO_HERO_PLACEHOLDER)
+            self.fields["text"].widget.attrs["placeholder"] = str(placeholder).format(
                 hero=examples.hero_name, minion=examples.minion_name,
                 code=examples.minion_code)
         # No NUL check on the field: the importer names the line and column of any character
@@ -69,13 +90,42 @@ class ImportForm(RefuseNulForm):
         return data
 
 
+def chosen_format(request: HttpRequest) -> Format:
+    """The format chosen on the page (``deck_format``), else the default one."""
+    code = (request.POST if request.method == "POST" else request.GET).get("deck_format")
+    try:
+        return format_get(str(code or "")[:40] or None)
+    except Format.DoesNotExist:
+        return format_get(None)
+
+
+def format_examples(fmt: Format) -> ImportExamples | None:
+    """The help's examples from the cards of the format's game: the hero slot's kinds (or,
+    for a format whose heroes are in the deck, the kinds it counts there) and a card of the
+    main pile; and a pile besides the main list for the ``Pile:`` example."""
+    rules = format_to_rules(fmt)
+    game = fmt.game.code if fmt.game_id is not None else ENGINE_GAME
+    if not rules.piles:
+        return import_examples(game=game, format_code=fmt.code)
+    main, hero = rules.main_pile, rules.hero_pile
+    heroes_in_deck = hero is None
+    hero_kinds = hero.kinds if hero is not None else tuple(
+        k.kind for k in (main.kind_counts if main else ()))
+    card_kinds = tuple(k for k in (main.kinds if main else ()) if k not in hero_kinds)
+    other = next((p.code for p in rules.piles if p is not main and p is not hero), "")
+    return import_examples(game=game, format_code=fmt.code, hero_kinds=hero_kinds,
+                           card_kinds=card_kinds, heroes_in_deck=heroes_in_deck, pile=other)
+
+
 @require_http_methods(["GET", "POST"])
 def deck_import(request: HttpRequest) -> HttpResponse:
-    examples = import_examples()
+    fmt = chosen_format(request)
+    examples = format_examples(fmt)
     too_large = body_too_large(request) if request.method == "POST" else None
     # An oversized body is never read: its form starts empty.
-    form = ImportForm(examples=examples) if too_large else ImportForm(
-        request.POST or None, request.FILES or None, examples=examples)
+    initial = {"deck_format": fmt.code}
+    form = ImportForm(examples=examples, initial=initial) if too_large else ImportForm(
+        request.POST or None, request.FILES or None, examples=examples, initial=initial)
     context = {"form": form, "limits": DEFAULT_LIMITS, "section": "import",
                "examples": examples}
     if request.method != "POST":
@@ -91,7 +141,8 @@ def deck_import(request: HttpRequest) -> HttpResponse:
         if not form.is_valid():
             return render(request, "decks/import.html", context, status=400)
         imported = draft_import(form.cleaned_data["text"],
-                                format_name=form.cleaned_data["format"])
+                                format_name=form.cleaned_data["format"],
+                                deck_format=form.cleaned_data.get("deck_format") or None)
     except DeckImportError as exc:
         context["problems"] = exc.problems
         return render(request, "decks/import.html", context, status=exc.status)

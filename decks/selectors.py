@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy
 
 from cards.language import card_lang
 from cards.models import Card
-from decks.adapters import cards_by_code, format_to_rules, set_of
+from cards.selectors import cards_label
+from decks.adapters import cards_by_code, format_to_rules, game_of, set_of
 from decks.diffs import Change, Comparison, card_changes, compare_counts
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.formats import format_standard_create
@@ -41,6 +42,27 @@ def format_default() -> Format:
 
 def formats_active() -> QuerySet[Format]:
     return Format.objects.filter(is_active=True).order_by("name")
+
+
+def format_heroes_in_deck(fmt: Format) -> bool:
+    """Whether a format keeps its heroes among the deck's cards: it is in piles and none of
+    them is a hero slot (斗巫师: "at least 1 hero inside the deck")."""
+    piles = fmt.rules.get("piles") if isinstance(fmt.rules, dict) else None
+    return bool(piles) and not any(isinstance(p, dict) and p.get("hero") for p in piles)
+
+
+def formats_heroes_in_deck() -> frozenset[str]:
+    """The codes of the formats whose heroes are cards of the deck (one query)."""
+    return frozenset(f.code for f in Format.objects.only("code", "rules")
+                     if format_heroes_in_deck(f))
+
+
+def format_kind_headings(fmt: Format) -> list[tuple[str, str]] | None:
+    """``(kind, heading)`` of a format's game in its declared order, for a written list
+    ("Site", "Magic"); None for this site's own game (its own headings)."""
+    if fmt.game_id is None or fmt.game.engine:
+        return None
+    return [(kind.code, kind.name_en) for kind in fmt.game.kinds.all()]
 
 
 def format_get(code: str | None) -> Format:
@@ -126,10 +148,21 @@ def deck_piles(deck: Deck) -> dict[str, dict[str, int]]:
 
 
 def draft_from_deck(deck: Deck) -> Draft:
-    return Draft(name=deck.name, description=deck.description,
-                 hero=deck.hero.code if deck.hero_id else None, cards=deck_counts(deck),
-                 format_code=deck.format.code, visibility=deck.visibility,
-                 piles=deck_piles(deck))
+    draft = Draft(name=deck.name, description=deck.description,
+                  hero=deck.hero.code if deck.hero_id else None, cards=deck_counts(deck),
+                  format_code=deck.format.code, visibility=deck.visibility,
+                  piles=deck_piles(deck))
+    return draft_fit(draft, deck.format) if draft.piles else draft
+
+
+def draft_fit(draft: Draft, fmt: Format) -> Draft:
+    """``draft`` with its hero pile and main pile where the builder looks for them
+    (``Draft.fitted``); unchanged for a one-list format."""
+    if not fmt.has_piles:
+        return draft
+    rules = format_to_rules(fmt)
+    return draft.fitted(hero_pile=rules.hero_pile.code if rules.hero_pile else None,
+                        main_pile=rules.main_pile.code if rules.main_pile else MAIN_PILE)
 
 
 @dataclass
@@ -150,6 +183,15 @@ class PileSection:
         return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
 
 
+def pile_names(fmt: Format) -> dict[str, str]:
+    """``{pile code: its name in the page's language}`` of a format in piles, in order."""
+    lang = card_lang()
+    piles = (fmt.rules or {}).get("piles", []) if isinstance(fmt.rules, dict) else []
+    return {p.get("code"): ((p.get("name_zh") or p.get("name_en")) if lang == "zh"
+                            else p.get("name_en")) or p.get("code")
+            for p in piles if isinstance(p, dict)}
+
+
 @dataclass
 class DeckView:
     """Everything a page needs to show a deck or a draft, fetched in a few queries."""
@@ -163,7 +205,19 @@ class DeckView:
 
     @property
     def hero(self) -> Card | None:
-        return self.cards.get(self.draft.hero) if self.draft.hero else None
+        """The hero slot's card: the draft's hero or, in a format with a hero pile, the
+        first card that pile holds (a deck saved with ``piles: {"avatar": ...}``)."""
+        if self.draft.hero:
+            return self.cards.get(self.draft.hero)
+        pile = self.rules.hero_pile if self.rules is not None else None
+        held = self.draft.piles.get(pile.code, {}) if pile is not None else {}
+        return next((self.cards[c] for c in sorted(held) if c in self.cards), None)
+
+    @property
+    def heroes_in_deck(self) -> bool:
+        """A format in piles without a hero slot: its heroes are cards of the deck."""
+        return self.rules is not None and bool(self.rules.piles) and (
+            self.rules.hero_pile is None)
 
     @property
     def is_legal(self) -> bool:
@@ -199,10 +253,7 @@ class DeckView:
     def pile_rows(self) -> list[tuple[str, list[tuple[Card | None, str, int]]]]:
         """(pile name, [(card, code, count)]) of the piles besides the main list, in the
         format's order (names in the page's language)."""
-        lang = card_lang()
-        names = {p.get("code"): (p.get("name_zh") or p.get("name_en")) if lang == "zh"
-                 else p.get("name_en") for p in (self.format.rules or {}).get("piles", [])
-                 if isinstance(p, dict)}
+        names = pile_names(self.format)
         order = list(names)
         piles = sorted(self.draft.piles.items(),
                        key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99, kv[0]))
@@ -231,6 +282,43 @@ class DeckView:
                                                self.problems)))
         return out
 
+    def every_pile_counts(self) -> dict[str, int]:
+        """``{code: copies}`` over every pile but the hero slot (a format in piles)."""
+        piles = self.draft.legality_deck().pile_counts(self.rules) if self.rules else {}
+        hero = self.rules.hero_pile.code if self.rules and self.rules.hero_pile else None
+        out: dict[str, int] = {}
+        for pile, counts in piles.items():
+            if pile == hero:
+                continue
+            for code, n in counts.items():
+                if isinstance(n, int) and n > 0:
+                    out[code] = out.get(code, 0) + n
+        return out
+
+    @property
+    def stats_pile_names(self) -> str:
+        """The piles the statistics of a format in piles count ("Spellbook, Atlas")."""
+        if self.rules is None:
+            return ""
+        separator = "、" if card_lang() == "zh" else ", "
+        return separator.join(p.name(card_lang()) for p in self.rules.piles if not p.hero)
+
+    def pile_kind_rows(self) -> list[tuple[str, int]]:
+        """(kind in the game's words, copies) over every pile but the hero slot, in the
+        game's order of kinds."""
+        lang = card_lang()
+        names = dict(self.rules.kind_names) if self.rules is not None else {}
+        totals: dict[str, int] = {}
+        for code, n in self.every_pile_counts().items():
+            card = self.cards.get(code)
+            if card is not None:
+                totals[card.kind] = totals.get(card.kind, 0) + n
+        order = list(names)
+        rows = sorted(totals.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order
+                                                      else len(order), kv[0]))
+        return [((names[k][1] or names[k][0]) if lang == "zh" and k in names
+                 else names[k][0] if k in names else k, n) for k, n in rows]
+
     def odds_rows(self) -> list[tuple[Card | None, str, int, float]]:
         """(card, code, copies, P(at least one in the opening hand)), likeliest first."""
         return [(self.cards.get(code), code, n, p) for code, n, p in self.stats.odds]
@@ -249,10 +337,13 @@ def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = Non
             fmt = format_get(draft.format_code)
         except Format.DoesNotExist:
             fmt = format_get(None)
-    cards = cards_by_code([*draft.all_codes(), draft.hero or ""])
     rules = format_to_rules(fmt)
-    problems = check_deck(draft.legality_deck(), cards, rules,
-                          set_of=set_of(cards), lang=lang or card_lang())
+    # A fixed set's cards are named even when the deck lacks them ("needs 1 × Mountain").
+    fixed = [code for pile in rules.piles for code in (pile.composition or {})]
+    cards = cards_by_code([*draft.all_codes(), draft.hero or "", *fixed])
+    problems = check_deck(draft.legality_deck(), cards, rules, set_of=set_of(cards),
+                          game_of=game_of(cards), lang=lang or card_lang())
+    cards_label(cards.values(), lang or card_lang())
     return DeckView(draft=draft, format=fmt, cards=cards, problems=problems,
                     stats=deck_stats(draft.cards, cards), rules=rules)
 
@@ -281,6 +372,7 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
     codes |= {c for v in versions for pile in (v.piles or {}).values() for c in pile}
     names = dict(Card.objects.filter(code__in=codes).values_list(
         "code", "name_zh" if card_lang() == "zh" else "name_en"))
+    piles_named = pile_names(deck.format)   # "+1 Windy Hill · Atlas", not "· atlas"
     rows: list[VersionRow] = []
     previous: DeckVersion | None = None
     for version in versions:
@@ -304,9 +396,9 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
         old_piles = (previous.piles or {}) if previous else {}
         new_piles = version.piles or {}
         for pile in sorted(set(old_piles) | set(new_piles)):
-            # A pile's changes name it: "+1 Windy Hill · atlas".
+            label = piles_named.get(pile) or pile
             changes += card_changes(old_piles.get(pile, {}), new_piles.get(pile, {}),
-                                    lambda c, pile=pile: f"{names.get(c) or c} · {pile}")
+                                    lambda c, label=label: f"{names.get(c) or c} · {label}")
         rows.append(VersionRow(version, changes, other))
         previous = version
     return rows[::-1]
@@ -318,6 +410,8 @@ class DeckComparison:
     b: Deck
     comparison: Comparison
     cards: Mapping[str, Card]
+    every_pile: bool = False
+    """The comparison counts every pile of the decks, not only their main lists."""
 
     def rows(self) -> list[tuple[Card | None, str, int, int, str]]:
         """(card, code, count in A, count in B, the difference in words)."""
@@ -328,10 +422,22 @@ class DeckComparison:
         return out
 
 
+def deck_every_pile(deck: Deck) -> dict[str, int]:
+    """``{code: copies}`` over every pile of a deck (its main list and its named piles)."""
+    out: dict[str, int] = {}
+    for entry in deck.entries.all():
+        out[entry.card.code] = out.get(entry.card.code, 0) + entry.count
+    return out
+
+
 def deck_compare(*, a: Deck, b: Deck) -> DeckComparison:
-    counts_a, counts_b = deck_counts(a), deck_counts(b)
+    """Two decks card by card: the main list, or every pile when either deck's format is in
+    piles (a Sorcery deck's atlas counts as much as its spellbook)."""
+    piles = a.format.has_piles or b.format.has_piles
+    read = deck_every_pile if piles else deck_counts
+    counts_a, counts_b = read(a), read(b)
     cards = {e.card.code: e.card for d in (a, b) for e in d.entries.all()}
     comparison = compare_counts(counts_a, counts_b)
     comparison.rows.sort(key=lambda r: (cards[r[0]].kind != "minion", cards[r[0]].cost or 0,
                                         cards[r[0]].name_en.casefold()))
-    return DeckComparison(a=a, b=b, comparison=comparison, cards=cards)
+    return DeckComparison(a=a, b=b, comparison=comparison, cards=cards, every_pile=piles)

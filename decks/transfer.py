@@ -24,9 +24,17 @@ from decks.codecs import (
     import_deck,
     safe_filename,
 )
-from decks.drafts import Draft
+from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
-from decks.selectors import deck_rule_problems, format_get, formats_active
+from decks.selectors import (
+    deck_rule_problems,
+    draft_fit,
+    format_get,
+    format_heroes_in_deck,
+    format_kind_headings,
+    formats_active,
+    formats_heroes_in_deck,
+)
 
 NOTHING = gettext_lazy(
     "There is nothing to import: paste a deck list, a deck code or a file's contents."
@@ -61,18 +69,24 @@ class Imported:
 
 
 def draft_import(text: str, *, format_name: str = "auto",
-                 limits: ImportLimits = DEFAULT_LIMITS) -> Imported:
-    """A draft from any supported input; DeckImportError (400/413) says what to fix."""
+                 limits: ImportLimits = DEFAULT_LIMITS,
+                 deck_format: str | None = None) -> Imported:
+    """A draft from any supported input; DeckImportError (400/413) says what to fix.
+    ``deck_format`` is the format of a list that names none (by default ``standard``)."""
     if not text or not text.strip():
         raise DeckImportError(NOTHING)
+    # A format whose heroes are cards of the deck keeps a list's hero cards in it; a list that
+    # names no format is read as ``deck_format``.
+    limits = replace(limits, default_format=deck_format or DEFAULT_FORMAT,
+                     heroes_in_deck=formats_heroes_in_deck())
     result = _read(text, catalogue_index(), format_name, limits)
     deck = result.deck
     if not deck.heroes and not deck.counts and not deck.piles:
         raise DeckImportError(NOTHING)
-    fmt = _import_format(result)
+    fmt = _import_format(result, default=deck_format)
     draft = Draft(name=deck.name, hero=deck.hero, cards=dict(deck.counts),
                   format_code=fmt.code, piles={k: dict(v) for k, v in deck.piles.items()})
-    return Imported(draft=draft, source=result.source, notes=())
+    return Imported(draft=draft_fit(draft, fmt), source=result.source, notes=())
 
 
 def _read(text: str, index: CardIndex, format_name: str, limits: ImportLimits) -> ImportedDeck:
@@ -99,11 +113,11 @@ def _read(text: str, index: CardIndex, format_name: str, limits: ImportLimits) -
         raise DeckImportError([*refused.problems, *more, *rules]) from None
 
 
-def _import_format(read: ImportedDeck) -> Format:
+def _import_format(read: ImportedDeck, *, default: str | None = None) -> Format:
     """The format the input names (its code, in any case), or the default when it names none;
     a format this site does not have is refused naming the ones it has, never replaced."""
     if not read.format_code:
-        return format_get(None)
+        return format_get(default)
     found = Format.objects.filter(code__iexact=read.format_code).first()
     if found is not None:
         return found
@@ -123,8 +137,11 @@ class Export:
 def draft_export(draft: Draft, format_name: str) -> Export:
     """The draft written as ``format_name`` (KeyError for an unknown one)."""
     codec = CODECS[format_name]
+    fmt = Format.objects.filter(code=draft.format_code).select_related("game").first()
     content = export_deck(draft.legality_deck(), format_name, catalogue_index(),
-                          format_code=draft.format_code)
+                          format_code=draft.format_code,
+                          kind_headings=format_kind_headings(fmt) if fmt else None,
+                          heroes_in_deck=fmt is not None and format_heroes_in_deck(fmt))
     suffix = "-code" if format_name == "code" else ""
     filename = safe_filename(draft.display_name + suffix, codec.extension)
     return Export(content=content, filename=filename, media_type=codec.media_type)

@@ -12,7 +12,7 @@ from operator import and_, or_
 
 from django.db.models import Q
 
-from cards.game_terms import rarity_order_q
+from cards.game_terms import game_q, rarity_order_q
 from cards.query.parser import And, Compare, Node, Not, Or, Words
 from rules.engine.cards import RARITIES
 
@@ -34,6 +34,8 @@ def _compare(node: Compare) -> Q:
     values = node.values
     if name in ("kind", "attribute"):
         return Q(**{f"{name}__in": values})
+    if name == "game":
+        return game_q(list(values))
     if name == "rarity":
         test = RARITY_TESTS[node.op]
         wanted = [r for r in RARITIES if any(test(RANK[r], RANK[v]) for v in values if v in RANK)]

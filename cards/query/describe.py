@@ -21,7 +21,8 @@ FIELD_WORDS = {"kind": gettext_lazy("kind"), "attribute": gettext_lazy("attribut
                "rarity": gettext_lazy("rarity"), "cost": gettext_lazy("cost"),
                "attack": gettext_lazy("attack"), "hp": gettext_lazy("hp"),
                "faction": gettext_lazy("faction"), "race": gettext_lazy("race"),
-               "set": gettext_lazy("set"), "code": gettext_lazy("code")}
+               "set": gettext_lazy("set"), "code": gettext_lazy("code"),
+               "game": gettext_lazy("game")}
 # Codes shown as words (the catalogue's own labels): kinds, attributes, keywords.
 VALUE_WORDS = {
     **dict(zip(KINDS, (gettext_lazy("hero"), gettext_lazy("minion"), gettext_lazy("item")),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
-from cards.game_terms import term_spellings
+from cards.game_terms import game_spellings, term_spellings
 from cards.models import CardKind, RarityTier
 from cards.query.errors import (
     MSG_BAD_CHOICE,
@@ -30,7 +30,8 @@ NUMBER_LIMIT = 999
 FIELD_NOUNS = {"kind": _("card kind"), "attribute": _("attribute"), "rarity": _("rarity"),
                "cost": _("cost"), "attack": _("attack"), "hp": _("HP"), "faction": _("faction"),
                "race": _("race"), "set": _("set"), "keyword": _("keyword"),
-               "text": _("rules text"), "name": _("name"), "code": _("code")}
+               "text": _("rules text"), "name": _("name"), "code": _("code"),
+               "game": _("game")}
 EQUALITY_OPS = (":", "=", "!=")
 ORDER_OPS = (":", "=", "!=", "<", "<=", ">", ">=")
 
@@ -111,6 +112,10 @@ def _declared_rarities() -> Mapping[str, str]:
     return term_spellings(RarityTier)
 
 
+def _declared_games() -> Mapping[str, str]:
+    return game_spellings()
+
+
 _ATTRIBUTE_ZH = {"火": "fire", "草": "grass", "水": "water", "光": "light", "暗": "dark"}
 _KIND_ZH = {"英雄": "hero", "随从": "minion", "道具": "item"}
 
@@ -145,6 +150,9 @@ FIELD_LIST = (
           _("words in the generated rules text, English or Chinese"), 'o:"draw"'),
     Field("name", ("n", "name"), "text", _("words in the English or Chinese name"), "n:pup"),
     Field("code", ("code", "id"), "code", _("the card's code, exactly"), "code:T-M01"),
+    Field("game", ("g", "game"), "choice",
+          _("the card's game, by code or by English or Chinese name (g:cardlab, g:sorcery, "
+            "g:斗巫师)"), "g:cardlab", multi=True, declared=_declared_games),
 )
 FIELDS: dict[str, Field] = {f.name: f for f in FIELD_LIST}
 ALIASES: dict[str, Field] = {alias: f for f in FIELD_LIST for alias in f.aliases}

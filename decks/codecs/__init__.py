@@ -11,7 +11,7 @@ Nothing in this package imports Django: every codec takes a ``CardIndex`` (built
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy
@@ -77,9 +77,17 @@ def _codec(name: str) -> Codec:
 
 
 def export_deck(deck: Deck, format_name: str, index: CardIndex, *,
-                format_code: str | None = None) -> str:
-    """The deck written in one of ``CODECS``; KeyError for an unknown format name."""
-    return CODECS[format_name].export(deck, index, format_code=format_code)
+                format_code: str | None = None,
+                kind_headings: Sequence[tuple[str, str]] | None = None,
+                heroes_in_deck: bool = False) -> str:
+    """The deck written in one of ``CODECS``; KeyError for an unknown format name. The text
+    list groups cards under ``kind_headings`` and, with ``heroes_in_deck``, writes no
+    ``Hero:`` line for hero cards of the deck (``export_text``); other codecs ignore both."""
+    codec = CODECS[format_name]
+    if format_name == "text":
+        return export_text(deck, index, format_code=format_code, kind_headings=kind_headings,
+                           heroes_in_deck=heroes_in_deck)
+    return codec.export(deck, index, format_code=format_code)
 
 
 def detect_format(text: str) -> str:

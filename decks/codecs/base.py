@@ -55,6 +55,11 @@ class ImportLimits:
     max_name: int = 100
     max_errors: int = 20
     max_heroes: int | None = None   # the site's decks have one; the codecs alone allow any
+    # What the site knows of its formats, for a text list: the format of a list that names
+    # none, and the formats whose heroes are cards of the deck (斗巫师: "2x Ashen Duelist" is
+    # two cards of the deck there, not the deck's hero).
+    default_format: str | None = None
+    heroes_in_deck: frozenset[str] = frozenset()
 
 
 DEFAULT_LIMITS = ImportLimits()

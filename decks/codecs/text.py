@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from django.utils.translation import gettext_lazy
 
@@ -130,8 +130,12 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     check_size(text, limits)
     lines = text.splitlines()
     headers = [_header(raw) for raw in lines]
-    # With a Hero: line the hero is explicit; without one, a hero card on a card line is it.
+    # With a Hero: line the hero is explicit; without one, a hero card on a card line is it,
+    # unless the list's format keeps its heroes in the deck.
     explicit_hero = any(h is not None and h[0] == "hero" for h in headers)
+    named = [clean_name(h[1], 40) for h in headers if h is not None and h[0] == "format"]
+    list_format = (named[-1] if named else "") or limits.default_format
+    auto_hero = not explicit_hero and list_format not in limits.heroes_in_deck
     problems: list[ImportProblem] = []
     heroes: list[str] = []
     hero_lines: list[int | None] = []
@@ -166,7 +170,7 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
         if line:
             problems += _read_entry(line, number, index, limits, heroes, into,
                                     as_hero=header is not None,
-                                    auto_hero=not explicit_hero and into is counts)
+                                    auto_hero=auto_hero and into is counts)
             hero_lines += [number] * (len(heroes) - len(hero_lines))
     problems += check_heroes(heroes, hero_lines, [index.display(h) for h in heroes], limits)
     problems.sort(key=lambda p: p.line or 0)
@@ -234,8 +238,13 @@ def _kind(code: str, index: CardIndex) -> str:
 KIND_HEADINGS = (("minion", "Minions"), ("item", "Items"))
 
 
-def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None) -> str:
-    """The deck as a re-importable list (see the module docstring)."""
+def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None,
+                kind_headings: Sequence[tuple[str, str]] | None = None,
+                heroes_in_deck: bool = False) -> str:
+    """The deck as a re-importable list (see the module docstring). ``kind_headings`` are
+    ``(kind, heading)`` in order, another game's own (this game's: Minions, Items); with
+    ``heroes_in_deck`` (a format whose heroes are cards of the deck) hero cards stay among
+    the cards with no empty ``Hero:`` line, as such a list reads back."""
     lines: list[str] = []
     name = clean_name(deck.name)
     if name:
@@ -244,13 +253,16 @@ def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None)
         lines.append(f"Format: {clean_name(format_code)}")
     for hero in deck.heroes:
         lines.append(f"Hero: {_label(hero, 1, index, as_hero=True)}")
-    if not deck.heroes and any(_kind(c, index) == "hero" for c in deck.counts):
+    if not heroes_in_deck and not deck.heroes and any(
+            _kind(c, index) == "hero" for c in deck.counts):
         lines.append("Hero:")  # "no hero": keeps the hero cards below in the deck on import
+    kinds = tuple(kind_headings) if kind_headings is not None else KIND_HEADINGS
+    known = {kind for kind, _heading in kinds}
     groups: dict[str, list[str]] = {}
     for code in deck.counts:
         kind = _kind(code, index)
-        groups.setdefault(kind if kind in ("minion", "item") else "other", []).append(code)
-    headings = [*KIND_HEADINGS, ("other", "Other cards")]
+        groups.setdefault(kind if kind in known else "other", []).append(code)
+    headings = [*kinds, ("other", "Other cards")]
     for kind, heading in headings:
         codes = sorted(groups.get(kind, []), key=lambda c: _sort_key(c, index))
         if not codes:

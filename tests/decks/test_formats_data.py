@@ -344,7 +344,7 @@ def test_history_names_the_pile_of_each_change(rule_books, alice):
     deck_save(deck=deck, by=alice, draft=_sorcery_draft(
         piles={"atlas": {**_sorcery_draft().piles["atlas"], "SC-T06": 1}}))
     latest = deck_history(deck=deck)[0]
-    assert [(c.delta, c.label) for c in latest.changes] == [(1, "Sunken Spire · atlas")]
+    assert [(c.delta, c.label) for c in latest.changes] == [(1, "Sunken Spire · Atlas")]
 
 
 def test_validate_deck_command_reads_a_text_list_in_piles(rule_books, tmp_path, capsys):

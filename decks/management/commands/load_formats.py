@@ -1,17 +1,23 @@
 """``python manage.py load_formats FILE``: load a rule book file — a game, its kinds and rarity
-tiers, card sets and formats (docs/formats.md). Idempotent; an invalid file is refused whole."""
+tiers, card sets and formats (docs/formats.md). Idempotent; an invalid file is refused whole.
+It speaks the active language: ``--lang zh`` (or ``en``; by default the site's language)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
+from cards.language import card_lang
 from decks.format_loader import rule_book_load, rule_book_read
 from rules.formats import FormatDataError
 
-MSG_NO_FILE = "No such file: {path}"
-MSG_REFUSED = "{path}: refused, nothing was changed. {count} problem(s):"
+MSG_NO_FILE = gettext_lazy("No such file: {path}")
+MSG_REFUSED = gettext_lazy("{path}: refused, nothing was changed. {count} problem(s):")
+MSG_PROBLEMS = gettext_lazy("{count} problem(s) in {path}")
+LANGUAGES = {"en": "en", "zh": "zh-hans"}
 
 
 class Command(BaseCommand):
@@ -21,19 +27,27 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", nargs="+", help="rule book files in YAML, e.g. "
                                                     "rules/data/games/sorcery.yaml")
+        parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                            help="the language of the report and the problems (default: the "
+                                 "active language)")
 
-    def handle(self, *args, file: list[str], **options):
+    def handle(self, *args, file: list[str], lang: str | None = None, **options):
+        lang = lang or card_lang()
+        with translation.override(LANGUAGES[lang]):
+            self._load(file, lang)
+
+    def _load(self, file: list[str], lang: str) -> None:
         for name in file:
             path = Path(name)
             if not path.is_file():
                 raise CommandError(MSG_NO_FILE.format(path=path))
             try:
-                report = rule_book_load(rule_book_read(path.read_text("utf-8")))
+                report = rule_book_load(rule_book_read(path.read_text("utf-8"), lang), lang)
             except (FormatDataError, UnicodeDecodeError) as exc:
                 problems = getattr(exc, "problems", [str(exc)])
                 self.stderr.write(MSG_REFUSED.format(path=path, count=len(problems)))
                 for problem in problems:
                     self.stderr.write(f"  - {problem}")
-                raise CommandError(f"{len(problems)} problem(s) in {path}") from None
+                raise CommandError(MSG_PROBLEMS.format(count=len(problems), path=path)) from None
             for line in report.lines:
                 self.stdout.write(f"{path}: {line}")

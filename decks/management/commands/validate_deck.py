@@ -43,7 +43,8 @@ class Command(BaseCommand):
     def handle(self, *args, file: str, reader: str, format_code: str | None, cards: str | None,
                lang: str, **options):
         text = self._read(file)
-        index, rules_format, set_of = self._catalogue(cards, format_code, text, reader)
+        index, rules_format, set_of, game_of = self._catalogue(cards, format_code, text,
+                                                               reader)
         try:
             imported = import_deck(text, index, reader)
         except DeckImportError as exc:
@@ -55,7 +56,8 @@ class Command(BaseCommand):
         deck: Deck = imported.deck
         if format_code is None and imported.format_code and cards is None:
             rules_format = self._db_format(imported.format_code)
-        problems = check_deck(deck, index.cards, rules_format, set_of=set_of, lang=lang)
+        problems = check_deck(deck, index.cards, rules_format, set_of=set_of, lang=lang,
+                              game_of=game_of)
         self._report(file, deck, rules_format.name, problems)
         if problems:
             sys.exit(1)
@@ -80,12 +82,12 @@ class Command(BaseCommand):
             if format_code not in (None, "standard"):
                 raise CommandError("With --cards only the standard format is known.",
                                    returncode=2)
-            return CardIndex(card_set.cards.values()), STANDARD, None
-        from decks.adapters import cards_by_code, catalogue_index, set_of
+            return CardIndex(card_set.cards.values()), STANDARD, None, None
+        from decks.adapters import cards_by_code, catalogue_index, game_of, set_of
 
         index = catalogue_index()
         rows = cards_by_code(index.cards)
-        return index, self._db_format(format_code), set_of(rows)
+        return index, self._db_format(format_code), set_of(rows), game_of(rows)
 
     def _db_format(self, code: str | None):
         from decks.adapters import format_to_rules
