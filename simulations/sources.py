@@ -167,7 +167,7 @@ def deck_choices(user) -> list[DeckChoice]:
         label = deck.name if mine else gettext("{name} (by {owner})").format(
             name=deck.name, owner=deck.owner.get_username())
         choices.append(DeckChoice(spec=deck.uid, label=label, group=group))
-    for deck in starter_decks():
-        choices.append(DeckChoice(spec=f"{STARTER_PREFIX}{deck['name']}", label=deck["name"],
+    for deck in starters.starter_decks():
+        choices.append(DeckChoice(spec=deck.spec, label=deck.display_name,
                                   group=gettext("Starter decks")))
     return choices

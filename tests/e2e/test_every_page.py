@@ -3,8 +3,9 @@ Playwright), with something on it (``tests/e2e/site_pages.py``):
 
 - every chart's texts stay inside the chart and apart from each other, in English and in
   Chinese, at desktop (1280 px) and phone (390 px) width;
-- no page shows a card code where a reader expects the card's name, nor a patch written as
-  ``CODE.field = value``;
+- no page shows a card code where a reader expects the card's name (in a sentence, a list, an
+  option: anywhere but alone in its own element, as an identifier beside the name), nor a patch
+  written as ``CODE.field = value``;
 - a page in Chinese shows no English word outside what a Chinese reader is meant to see in
   Latin letters (brand and technical names, units, rarities, card codes, names users typed,
   and text marked as another language with ``lang``, such as a card's English name beside its
@@ -41,8 +42,10 @@ LATIN_ALLOWED = {
     "Cardlab", "API", "OpenAPI", "JSON", "CSV", "SVG", "AI", "CPU", "UTC", "Elo", "McNemar",
     "Bradley-Terry", "Bradley", "Terry", "Django", "Celery", "Python", "EN", "ID", "URL",
     "HTML", "N", "R", "SR", "SSR", "UR", "HP", "ATK", "Nash", "Pareto", "vs", "ada", "txt",
-    "json", "csv", "patch", "Chromium", "Wilson", "greedy", "random", "planner", "search",
+    "json", "csv", "patch", "Chromium", "Wilson",
 }
+# Enumerations (a), (b), i, ii, iii and a query's one-letter fields count as symbols.
+SYMBOL = re.compile(r"^(?:[A-Za-z]|i{1,3}|iv|vi{0,3})$")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]|[A-Za-z]")
 
 # Visible text of the page, less what is meant to be read as written: code samples, text
@@ -56,11 +59,13 @@ VISIBLE_TEXT = """() => {
     const el = node.parentElement;
     const text = node.textContent.trim();
     if (!text || el.closest(skip)) continue;
-    const lang = (el.closest('[lang]') || document.documentElement).lang.toLowerCase();
-    if (!lang.startsWith('zh') && document.documentElement.lang.toLowerCase().startsWith('zh'))
+    const lang = ((el.closest('[lang]') || document.documentElement).getAttribute('lang')
+                  || '').toLowerCase();
+    if (lang && !lang.startsWith('zh') && document.documentElement.lang.startsWith('zh'))
       continue;
-    const shown = el.closest('option') ? el.closest('select').checkVisibility()
-                                        : el.checkVisibility({visibilityProperty: true});
+    const list = el.closest('select, datalist');   // a datalist's options are suggestions
+    const shown = list ? list.tagName === 'DATALIST' || list.checkVisibility()
+                       : el.checkVisibility({visibilityProperty: true});
     if (shown) chunks.push(text);
   }
   for (const el of document.querySelectorAll('[placeholder], [title], [aria-label]')) {
@@ -100,16 +105,24 @@ def english_words(chunks: list[str]) -> set[str]:
     for chunk in chunks:
         chunk = re.sub(CARD_CODE, " ", chunk)
         for word in LATIN_WORD.findall(chunk):
-            if word not in allowed and word.strip("'’") not in allowed:
+            if word not in allowed and not SYMBOL.match(word):
                 words.add(word)
     return words
+
+
+def codes_without_names(chunk: str) -> bool:
+    """Codes with nothing to read beside them ("T-M01, T-M03", "T-H01 → T-H02"); a code alone
+    in its element is an identifier column beside the name, and "余烬幼犬 (T-M01)" names it."""
+    if not re.search(CARD_CODE, chunk) or re.fullmatch(CARD_CODE, chunk):
+        return False
+    return not re.search(r"[^\W\d_]", re.sub(CARD_CODE, " ", chunk))
 
 
 def code_problems(name: str, chunks: list[str]) -> list[str]:
     found = [f"{name}: a patch in codes: {c!r}" for c in chunks if PATCH_CODE.search(c)]
     if name not in CODES_SHOWN:
-        found += [f"{name}: a card code instead of its name: {c!r}" for c in chunks
-                  if re.search(CARD_CODE, c)]
+        found += [f"{name}: card codes instead of names: {c!r}" for c in chunks
+                  if codes_without_names(c)]
     return found
 
 
@@ -170,6 +183,9 @@ def test_the_checks_find_english_words_and_codes():
         == {"attack"}
     assert english_words(["Ada's Dawn 对 Stalker"]) == {"Stalker"}
     assert code_problems("sweep", ["T-M01.attack = 3"]) == [
-        "sweep: a patch in codes: 'T-M01.attack = 3'",
-        "sweep: a card code instead of its name: 'T-M01.attack = 3'"]
-    assert code_problems("card", ["T-M01"]) == []
+        "sweep: a patch in codes: 'T-M01.attack = 3'"]
+    assert code_problems("sweep", ["T-M01, T-M03", "T-H01 → T-H02"]) == [
+        "sweep: card codes instead of names: 'T-M01, T-M03'",
+        "sweep: card codes instead of names: 'T-H01 → T-H02'"]
+    assert code_problems("match", ["T-M01", "余烬幼犬 (T-M01)", "T-M01 · 随从"]) == []
+    assert code_problems("card", ["T-M01, T-M03"]) == []
