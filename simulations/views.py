@@ -22,6 +22,7 @@ from decks.throttles import client_key, hit
 from simulations import charts
 from simulations.apis import NOT_OWNER, SAME_RUN_TWICE, submit_limit
 from simulations.comparison import compare_runs
+from simulations.deck_legality import run_deck_warnings
 from simulations.forms import MetaForm, SimulationForm
 from simulations.meta_view import meta_context
 from simulations.models import RunKind, SampleGame, SimulationRun
@@ -184,7 +185,8 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     progress = run_progress(run)
     context = {"run": run, "is_owner": run_is_owner(run=run, user=request.user),
                "progress": progress, "seconds_left": run_seconds_left(run, progress),
-               "decks": _deck_rows(run)}
+               "decks": _deck_rows(run),
+               "deck_warnings": run_deck_warnings(run.decks, run.cards or {})}
     status = 200
     if run.is_active:
         reap_soon()
