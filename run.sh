@@ -5,7 +5,9 @@
 #   ./run.sh --dev        Django's runserver instead: reloads on edits, DEBUG on
 #   ./run.sh --with-sample-games   also load the four other games' rule books and sample card
 #                         sets (load_formats rules/data/games/*.yaml); combines with --dev
-#   PORT=8000 (default)   the port the site listens on (all interfaces)
+#   PORT=8000 (default)   the port the site listens on
+#   HOST=127.0.0.1 (default) the address it listens on: this machine only; HOST=0.0.0.0 for
+#                         every interface (behind a firewall or a TLS proxy)
 #   WEB_CONCURRENCY=2     gunicorn worker processes
 #   PYTHON=python3        the interpreter used to create .venv (Python >= 3.11)
 #   CARDLAB_WORKER_RESTARTS=5, CARDLAB_WORKER_RESTART_WINDOW=600
@@ -15,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PORT="${PORT:-8000}"
+HOST="${HOST:-127.0.0.1}"
 PYTHON="${PYTHON:-python3}"
 MODE="production"
 SAMPLE_GAMES=""
@@ -88,15 +91,15 @@ trap 'exit 143' TERM
 echo "==> Starting a Celery worker"
 start_worker
 
-echo "==> Starting the site ($MODE) on http://127.0.0.1:${PORT}/ (Ctrl-C stops it and the worker)"
+echo "==> Starting the site ($MODE) on http://${HOST}:${PORT}/ (Ctrl-C stops it and the worker)"
 # In the background with `wait`, so a signal to this script is handled at once.
 if [ "$MODE" = "production" ]; then
   # --limit-request-line: gunicorn's largest (its default, 4094, is below the site's own
   # 4,096-character query limit), so an over-long address gets the site's 414 page, not a bare one.
-  gunicorn config.wsgi --bind "0.0.0.0:${PORT}" --workers "${WEB_CONCURRENCY:-2}" \
+  gunicorn config.wsgi --bind "${HOST}:${PORT}" --workers "${WEB_CONCURRENCY:-2}" \
     --access-logfile - --graceful-timeout 10 --limit-request-line 8190 &
 else
-  python manage.py runserver "0.0.0.0:${PORT}" &
+  python manage.py runserver "${HOST}:${PORT}" &
 fi
 SERVER_PID=$!
 

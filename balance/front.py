@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from balance.charts import front_chart
 from balance.models import BalanceJob
 from simulations.meta_view import meta_context
+from simulations.patch_text import change_line
 
 UNPATCHED = gettext_lazy("unpatched")
 POINT = gettext_lazy("{changes} changes: ±{distance} %")
@@ -48,10 +49,13 @@ def meta_rows(report: dict[str, Any] | None) -> dict[str, Any] | None:
             "epsilon": report["epsilon"], "report": report}
 
 
-def _row(row: dict[str, Any], index: int | None, best: dict[str, Any]) -> dict[str, Any]:
+def _row(row: dict[str, Any], index: int | None, best: dict[str, Any],
+         cards: dict[str, Any]) -> dict[str, Any]:
     return {**row, "index": index, "is_best": index is not None
             and row.get("moves") == best.get("moves"),
-            "field": meta_rows(row.get("meta_report"))}
+            "field": meta_rows(row.get("meta_report")),
+            "lines": [change_line(cards, m["card"], m["field"], m["value"])
+                      for m in row.get("moves") or []]}
 
 
 def front_context(job: BalanceJob) -> dict[str, Any] | None:
@@ -60,8 +64,9 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
     if not result:
         return None
     best = result.get("best") or {}
-    rows = [_row(row, i, best) for i, row in enumerate(result.get("front") or [])]
-    baseline = _row(result["baseline"], None, {})
+    cards = job.cards or {}
+    rows = [_row(row, i, best, cards) for i, row in enumerate(result.get("front") or [])]
+    baseline = _row(result["baseline"], None, {}, cards)
     meta = job.is_meta
     points = [{"changes": r["changes"], "worst_distance": r["worst_distance"],
                "best": r["is_best"],

@@ -56,6 +56,10 @@ class JobProgress:
     evaluations: int
     best: dict[str, Any] | None
     seconds_left: float | None
+    searched: int = 0        # search games counted against the budget (never above it)
+    over: int = 0            # search games past the budget: the round under way finishes
+    verified: int = 0        # re-verification games played on fresh seeds
+    verify_total: int = 0    # … of about this many (exact once the job is done)
 
     @property
     def phase_label(self) -> str:
@@ -68,9 +72,16 @@ class JobProgress:
 
 
 def job_progress(job: BalanceJob) -> JobProgress:
-    """Where the search is: its phase, games against the budget, the best candidate so far and
-    an estimate of the time left at the rate this execution plays."""
+    """Where the search is: its phase, search games against the budget, re-verification games
+    apart, the best candidate so far and an estimate of the time left at the pace this
+    execution plays.
+
+    The search checks its budget between rounds, so the round under way may play past it:
+    those games are counted apart (``over``), never as more of the budget than there is. The
+    job's ``games_played`` counts every game, so what it holds beyond the search's own count
+    is the re-verification on fresh seeds."""
     p = job.progress or {}
+    phase = p.get("phase") or "queued"
     games = int(p.get("games") or 0)
     if job.kind == JobKind.TUNING:     # the unchanged deck and three suggestions, each opponent,
         opponents = len(job.decks) - 1  # and the opponents' own pairings
@@ -78,14 +89,23 @@ def job_progress(job: BalanceJob) -> JobProgress:
     else:
         matchups = len(job.decks) * (len(job.decks) - 1) // 2
         verify = 5 * matchups * job.verify_games
+    searched = min(games, job.budget_games)
+    verifying = phase in ("verifying", "done")
+    verified = max(0, (job.games_played or 0) - games) if verifying else 0
+    if phase == "done" or job.status == "done":
+        verify = verified
+    verify = max(verify, verified)
+    budget_done = job.budget_games if verifying else searched
     total = job.budget_games + verify
-    done = games if p.get("phase") not in ("verifying", "done") else job.budget_games
+    done = budget_done + verified
     percent = 100 if job.status == "done" else min(99, int(100 * done / max(total, 1)))
     rate = p.get("rate")
-    left = (total - done) / rate if rate and job.is_active else None
-    return JobProgress(phase=p.get("phase") or "queued", games=games, budget=job.budget_games,
+    left = max(0, total - done) / rate if rate and job.is_active else None
+    return JobProgress(phase=phase, games=games, budget=job.budget_games,
                        percent=percent, evaluations=int(p.get("evaluations") or 0),
-                       best=p.get("best"), seconds_left=left)
+                       best=p.get("best"), seconds_left=left, searched=searched,
+                       over=max(0, games - job.budget_games), verified=verified,
+                       verify_total=verify)
 
 
 def tuning_result(job: BalanceJob) -> dict[str, Any] | None:

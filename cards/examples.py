@@ -9,14 +9,17 @@ finding nothing (tests run every example and check each finds a card).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
 from cards.game_terms import game_q
+from cards.language import card_lang
 from cards.models import ENGINE_GAME, Attribute, Card, Rarity, keyword_choices
+from rules.engine.keywords import keyword_names
 
 RULES_WORDS_EN = ("draw", "destroy", "heal", "damage", "attack", "summon", "energy")
 RULES_WORDS_ZH = ("抽", "破坏", "治疗", "伤害", "攻击", "召唤", "能量")
@@ -193,9 +196,31 @@ BUILDERS: tuple[Callable[[Catalogue], Example | None], ...] = (
 
 
 def query_examples() -> list[Example]:
-    """Example queries for the help page, each one finding cards in the loaded catalogue."""
+    """Example queries for the help page, each one finding cards in the loaded catalogue; on a
+    Chinese page spelt with the Chinese words the query language accepts."""
     cat = Catalogue()
-    return [example for build in BUILDERS if (example := build(cat)) is not None]
+    return [replace(example, query=localised_query(example.query))
+            for build in BUILDERS if (example := build(cat)) is not None]
+
+
+# Query values the query language also reads in Chinese (cards.query.fields' synonyms).
+CHINESE_VALUES = {"k": {"hero": "英雄", "minion": "随从", "item": "道具"},
+                  "a": {"fire": "火", "grass": "草", "water": "水", "light": "光", "dark": "暗"}}
+QUERY_VALUE = re.compile(r"\b(k|a|kw):([a-z,\-]+)")
+
+
+def localised_query(query: str) -> str:
+    """``k:minion a:fire kw:shield`` as a Chinese reader would type it on a Chinese page
+    (``k:随从 a:火 kw:护盾``); unchanged on an English one. Both find the same cards."""
+    if card_lang() != "zh":
+        return query
+    words = {**CHINESE_VALUES, "kw": dict(keyword_names("zh"))}
+
+    def spell(match: re.Match) -> str:
+        field, values = match.group(1), match.group(2).split(",")
+        return f"{field}:" + ",".join(words[field].get(v, v) for v in values)
+
+    return QUERY_VALUE.sub(spell, query)
 
 
 def field_examples() -> dict[str, str]:
@@ -207,13 +232,19 @@ def field_examples() -> dict[str, str]:
     if card is None:
         return {}
     out = {"set": f"s:{card.card_set.code}", "code": f"code:{card.code}"}
+    zh = card_lang() == "zh"
     if card.faction:
-        out["faction"] = f"f:{card.faction.code}"
+        out["faction"] = f"f:{card.faction.name_zh if zh else card.faction.code}"
     if card.race:
-        out["race"] = f"race:{card.race.code}"
+        out["race"] = f"race:{card.race.name_zh if zh else card.race.code}"
     words = [w for w in card.name_en.split() if w.isalpha()]
-    if words:
+    if zh and card.name_zh:
+        out["name"] = f"n:{card.name_zh}"
+    elif words:
         out["name"] = f"n:{max(words, key=len).casefold()}"
+    if zh:
+        out.update({"kind": localised_query("k:minion"), "attribute": localised_query("a:fire"),
+                    "keyword": localised_query("kw:shield")})
     return out
 
 

@@ -26,7 +26,7 @@ from cards.filters import CardFilter
 from cards.game_terms import game_choices, kind_choices, rarity_choices
 from cards.generation import catalogue_generation
 from cards.language import card_lang
-from cards.models import Attribute, Card, keyword_choices
+from cards.models import Attribute, Card, display_names, keyword_choices
 from cards.page_cache import cached_page
 from cards.query import FIELDS, describe
 from cards.query.fields import FIELD_LIST
@@ -322,13 +322,17 @@ def vocabulary(request: HttpRequest) -> HttpResponse:
 
 
 def _vocabulary(request: HttpRequest) -> HttpResponse:
-    from rules.engine.reference import reference_entries
+    from rules.engine.reference import example_texts, reference_entries
 
+    names = {lang: display_names(lang) for lang in ("en", "zh")}   # the catalogue's factions
     sections: dict[str, dict] = {}
     for entry in reference_entries():
         section = sections.setdefault(entry["section"], {
             "key": entry["section"], "entries": [],
             "title": SECTION_TITLES.get(entry["section"], entry["section"])})
+        if entry.get("example") is not None and entry.get("example_form") in ("ability",
+                                                                            "effect"):
+            entry = {**entry, **example_texts(entry["example"], entry["example_form"], names)}
         entry = dict(entry)
         entry["example_json"] = json.dumps(entry["example"], ensure_ascii=False)
         section["entries"].append(entry)

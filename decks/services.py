@@ -25,6 +25,7 @@ from decks.models import Deck, DeckEntry, DeckVersion, Format
 from decks.selectors import deck_counts, deck_piles, draft_from_deck
 from rules.piles import MAIN_PILE
 
+FORK_NAME = gettext_lazy("{name} (fork)")   # the copy's name, in the forking page's language
 UNKNOWN_CARD = gettext_lazy("No card has the code {code!r}.")
 UNKNOWN_HERO = gettext_lazy("No card has the code {code!r} (hero).")
 BAD_COUNT = gettext_lazy("{code}: {count} copies — a count is a whole number from 1 to {limit}.")
@@ -162,7 +163,7 @@ def deck_restore(*, deck: Deck, number: int, by) -> DeckVersion | None:
 @transaction.atomic
 def deck_fork(*, deck: Deck, by) -> Deck:
     """A private copy of a deck the user can see, owned by them, remembering its source."""
-    draft = replace(draft_from_deck(deck), name=f"{deck.name} (fork)"[:100],
+    draft = replace(draft_from_deck(deck), name=str(FORK_NAME).format(name=deck.name)[:100],
                     visibility="private")
     return deck_create(owner=by, draft=draft, note=f"Forked from “{deck.name}”",
                        forked_from=deck)

@@ -44,7 +44,7 @@ def starter_copy(request: HttpRequest, slug: str) -> HttpResponse:
     """Open a copy in the builder (no account needed; saving it needs one)."""
     starter = _starter(slug)
     draft_store(request, NEW, starter.draft())
-    messages.info(request, str(COPIED).format(name=starter.name))
+    messages.info(request, str(COPIED).format(name=starter.display_name))
     return redirect(builder_url(NEW))
 
 

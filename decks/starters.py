@@ -13,11 +13,14 @@ from dataclasses import dataclass, field, replace
 
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy
 
+from cards.language import card_lang
 from cards.models import Card, CardSet
 from decks.drafts import DEFAULT_FORMAT, Draft
 
 STARTER_PREFIX = "starter:"
+DESCRIPTION = gettext_lazy("The {set} starter deck “{name}”.")
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,12 @@ class StarterDeck:
     set_code: str
     set_name: str       # in the page's language
     hero_card: Card | None = field(default=None, compare=False)
+    name_zh: str = ""   # the card set's Chinese name for it, if it gives one
+
+    @property
+    def display_name(self) -> str:
+        """The deck's name in the page's language (``name`` stays its address and spec)."""
+        return self.name_zh if card_lang() == "zh" and self.name_zh else self.name
 
     @property
     def slug(self) -> str:
@@ -46,9 +55,10 @@ class StarterDeck:
         return reverse("decks:starter", args=[self.slug])
 
     def draft(self) -> Draft:
-        return Draft(name=self.name, hero=self.hero, cards=dict(self.cards),
+        return Draft(name=self.display_name, hero=self.hero, cards=dict(self.cards),
                      format_code=DEFAULT_FORMAT, visibility="private",
-                     description=f"The {self.set_name} starter deck “{self.name}”.")
+                     description=str(DESCRIPTION).format(set=self.set_name,
+                                                         name=self.display_name))
 
 
 def _read(card_set: CardSet, raw: object) -> StarterDeck | None:
@@ -59,7 +69,8 @@ def _read(card_set: CardSet, raw: object) -> StarterDeck | None:
     except (TypeError, ValueError):
         return None
     return StarterDeck(name=str(raw["name"]), hero=str(raw["hero"]), cards=cards,
-                       set_code=card_set.code, set_name=card_set.display_name)
+                       set_code=card_set.code, set_name=card_set.display_name,
+                       name_zh=str(raw.get("name_zh") or ""))
 
 
 def starter_decks(*, with_heroes: bool = False) -> list[StarterDeck]:

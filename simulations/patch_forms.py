@@ -11,9 +11,12 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from cards.forms import NUL_IN_FIELD, RefuseNulForm, holds_nul
+from cards.language import frozen_card_name
+from cards.query.describe import FIELD_WORDS, VALUE_WORDS
 from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
 from rules.patches import NAME_MAX
 from simulations.forms import SimulationForm
+from simulations.patch_text import MORE_FIELDS, field_name, value_text
 from simulations.sweeps import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS
 
 NOT_JSON = gettext_lazy("Abilities must be a JSON list (as on the card's page): {error}.")
@@ -38,9 +41,10 @@ class PatchForm(RefuseNulForm):
                             label=gettext_lazy("HP"))
     attribute = forms.ChoiceField(required=False, label=gettext_lazy("Attribute"),
                                   choices=[("", gettext_lazy("none")),
-                                           *[(a, a) for a in ATTRIBUTES]])
+                                           *[(a, VALUE_WORDS[a]) for a in ATTRIBUTES]])
     rarity = forms.ChoiceField(choices=[(r, r) for r in RARITIES], label=gettext_lazy("Rarity"))
-    keywords = forms.MultipleChoiceField(required=False, choices=[(k, k) for k in KEYWORDS],
+    keywords = forms.MultipleChoiceField(required=False, label=MORE_FIELDS["keywords"],
+                                         choices=[(k, VALUE_WORDS[k]) for k in KEYWORDS],
                                          widget=forms.CheckboxSelectMultiple)
     abilities = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 6}),
                                 label=gettext_lazy("Abilities"),
@@ -91,23 +95,19 @@ class PatchForm(RefuseNulForm):
 
     def patch(self) -> dict[str, Any]:
         changes = self.changes()
+        card = frozen_card_name({self.card_data["code"]: self.card_data},
+                                self.card_data["code"])
         name = self.cleaned_data.get("name") or ", ".join(
-            f"{self.card_data.get('name_en')} {c['field']} {_short(c['value'])}"
+            f"{card} {field_name(c['field'])} {value_text(c['field'], c['value'])}"
             for c in changes)[:NAME_MAX]
         return {"name": name or str(NO_CHANGE), "changes": changes}
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, list):
-        return "(" + ", ".join(str(v) for v in value if isinstance(v, str)) + ")"
-    return str(value)
 
 
 class PlayForm(SimulationForm):
     """Decks, games and agents to play the patch with; a sweep adds a field and a range."""
 
     sweep_field = forms.ChoiceField(required=False, label=gettext_lazy("Sweep over"),
-                                    choices=[(f, f) for f in SWEEP_FIELDS])
+                                    choices=[(f, FIELD_WORDS[f]) for f in SWEEP_FIELDS])
     sweep_from = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
                                     label=gettext_lazy("from"))
     sweep_to = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,

@@ -20,11 +20,13 @@ from django.views.decorators.http import require_GET
 from cards.adapters import card_to_data, refresh_derived
 from cards.art import card_art
 from cards.forms import PickForm
+from cards.language import card_lang, frozen_card_name
 from cards.models import Card, display_names
 from cards.selectors import card_rows
 from rules.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations.models import Sweep
 from simulations.patch_forms import NO_CHANGE, NO_RANGE, PatchForm, PlayForm
+from simulations.patch_text import change_line, field_name
 from simulations.services import SimulationInputError, simulation_request
 from simulations.sweep_chart import sweep_chart
 from simulations.sweeps import sweep_get, sweep_results, sweep_submit
@@ -62,11 +64,13 @@ def _preview(card: Card, form: PatchForm) -> dict:
     refresh_derived(shown, {lang: display_names(lang) for lang in ("en", "zh")})
     return {"problems": [], "svg": _svg(shown), "text_en": shown.text_en,
             "text_zh": shown.text_zh, "diff": patch_diff({card.code: data}, parsed),
+            "lines": [change_line({card.code: data}, c.card, c.field, c.value)
+                      for c in parsed.changes],
             "patch": patch}
 
 
 def _svg(card: Card) -> str:
-    return mark_safe(render_to_string("cards/card.svg", {"a": card_art(card, "en")}))
+    return mark_safe(render_to_string("cards/card.svg", {"a": card_art(card, card_lang())}))
 
 
 @require_GET
@@ -103,8 +107,15 @@ def patch_page(request: HttpRequest) -> HttpResponse:
     return render(request, "simulations/patch.html", {
         "card": card, "card_errors": card_errors, "form": form, "play": play,
         "preview": preview,
-        "cards": card_rows().order_by("code").values_list("code", "name_en")},
+        "cards": _card_menu()},
         status=400 if request.method == "POST" or card_errors else 200)
+
+
+def _card_menu() -> list[tuple[str, str]]:
+    """(code, name in the page's language) of every card, by code."""
+    zh = card_lang() == "zh"
+    return [(code, (name_zh if zh and name_zh else name_en)) for code, name_en, name_zh
+            in card_rows().order_by("code").values_list("code", "name_en", "name_zh")]
 
 
 def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm):
@@ -149,10 +160,13 @@ def sweep_detail(request: HttpRequest, uid: str) -> HttpResponse:
     except Sweep.DoesNotExist:
         raise Http404(NO_SWEEP) from None
     results = sweep_results(sweep)
+    name = frozen_card_name(sweep.baseline.cards if sweep.baseline else {}, sweep.card)
+    field = field_name(sweep.field)
     chart = sweep_chart(results["lines"], values=sorted({*sweep.values,
                                                          sweep.baseline_value}),
-                        field=sweep.field, baseline_value=sweep.baseline_value,
+                        field=field, baseline_value=sweep.baseline_value,
                         title=_("Win rate against {name}'s {field}").format(
-                            name=sweep.card_name, field=sweep.field))
+                            name=name, field=field))
     return render(request, "simulations/sweep.html",
-                  {"sweep": sweep, "results": results, "chart": chart})
+                  {"sweep": sweep, "results": results, "chart": chart, "card_name": name,
+                   "field_name": field})

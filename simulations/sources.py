@@ -27,6 +27,7 @@ from decks import starters
 from decks.models import Deck
 from decks.selectors import deck_counts, deck_get, decks_listed
 from rules.engine.cards import CardDataError, CardDef, DeckList
+from simulations.deck_legality import NOT_LEGAL_MARK, saved_decks_problems
 
 STARTER_PREFIX = "starter:"
 DECK_PREFIX = "deck:"
@@ -161,13 +162,18 @@ def deck_choices(user) -> list[DeckChoice]:
     """Decks a user may simulate, for the form: theirs, public ones, starter decks."""
     choices = []
     simulated = Q(format__game__isnull=True) | Q(format__game__engine=True)
-    for deck in decks_listed(user).filter(simulated).select_related("owner")[:200]:
+    listed = list(decks_listed(user).filter(simulated)
+                  .select_related("owner", "hero", "format")[:200])
+    problems = saved_decks_problems(listed)
+    for deck in listed:
         mine = user is not None and user.is_authenticated and deck.owner_id == user.pk
         group = gettext("Your decks") if mine else gettext("Public decks")
         label = deck.name if mine else gettext("{name} (by {owner})").format(
             name=deck.name, owner=deck.owner.get_username())
+        if deck.pk in problems:
+            label = str(NOT_LEGAL_MARK).format(name=label, problems=" ".join(problems[deck.pk]))
         choices.append(DeckChoice(spec=deck.uid, label=label, group=group))
-    for deck in starter_decks():
-        choices.append(DeckChoice(spec=f"{STARTER_PREFIX}{deck['name']}", label=deck["name"],
+    for deck in starters.starter_decks():
+        choices.append(DeckChoice(spec=deck.spec, label=deck.display_name,
                                   group=gettext("Starter decks")))
     return choices

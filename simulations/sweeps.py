@@ -21,11 +21,13 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
+from cards.language import frozen_card_name
 from rules.intervals import paired_difference
 from rules.patches import PATCH_FIELDS
 from simulations import conf
 from simulations.comparison import compare_runs
 from simulations.models import ACTIVE_STATUSES, RunKind, SimulationRun, Sweep
+from simulations.patch_text import field_name
 from simulations.quota import cpu_seconds
 from simulations.reports import run_reports
 from simulations.results import field_rate
@@ -70,7 +72,8 @@ def _card_value(deck_specs: Sequence[str], user, card: str, field: str) -> tuple
         raise SimulationInputError(str(NO_SUCH_CARD).format(code=card), "card")
     if field not in data:
         raise SimulationInputError(str(NO_SUCH_FIELD).format(
-            name=data.get("name_en", card), field=field, kind=data.get("kind")), "field")
+            name=frozen_card_name({card: data}, card), field=field_name(field),
+            kind=data.get("kind")), "field")
     return data[field], data
 
 
@@ -107,7 +110,8 @@ def sweep_submit(*, user, kind: str, deck_specs: Sequence[str], games: int, agen
         SimulationRun.objects.filter(pk=baseline.pk).update(sweep=sweep, sweep_value=current)
         for value in patched_values:
             run = simulation_request(seed=baseline.seed, patch={
-                "name": f"{name} {field} {value}",
+                "name": f"{frozen_card_name({card: data}, card)} "
+                        f"{field_name(field)} {value}",
                 "changes": [{"card": card, "field": field, "value": value}]}, **common)
             SimulationRun.objects.filter(pk=run.pk).update(sweep=sweep, sweep_value=value)
     return sweep
@@ -155,6 +159,7 @@ def sweep_results(sweep: Sweep) -> dict[str, Any]:
             "baseline_value": sweep.baseline_value,
             "baseline": baseline.uid if baseline else None, "final": done,
             "runs": [{"value": r.sweep_value, "uid": r.uid, "status": r.status,
+                      "status_label": r.get_status_display(),
                       "url": r.get_absolute_url()} for r in runs],
             "lines": list(lines.values())}
 

@@ -22,6 +22,7 @@ from decks.throttles import client_key, hit
 from simulations import charts
 from simulations.apis import NOT_OWNER, SAME_RUN_TWICE, submit_limit
 from simulations.comparison import compare_runs
+from simulations.deck_legality import run_deck_warnings
 from simulations.forms import MetaForm, SimulationForm
 from simulations.meta_view import meta_context
 from simulations.models import RunKind, SampleGame, SimulationRun
@@ -187,7 +188,8 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     context = {"run": run, "home_deck_uid": shown[0].get("uid") if shown else None,
                "is_owner": run_is_owner(run=run, user=request.user),
                "progress": progress, "seconds_left": run_seconds_left(run, progress),
-               "decks": _deck_rows(run, shown)}
+                "decks": _deck_rows(run, shown),
+                "deck_warnings": run_deck_warnings(run.decks, run.cards or {})}
     status = 200
     if run.is_active:
         reap_soon()

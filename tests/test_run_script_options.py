@@ -54,7 +54,7 @@ def test_with_sample_games_loads_the_other_games_rule_books(stage):
     # After the core set, before the site starts.
     assert calls.index("python manage.py load_cards") < calls.index(
         next(c for c in calls if "load_formats" in c)) < calls.index(
-        "python manage.py runserver 0.0.0.0:8123")
+        "python manage.py runserver 127.0.0.1:8123")
 
 
 def test_the_option_combines_in_either_order_and_alone(stage):

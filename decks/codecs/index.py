@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cards.language import card_lang
 from rules.legality import CardLike
 
 
@@ -53,8 +54,13 @@ class CardIndex:
         return self.cards.get(code)
 
     def display(self, code: str) -> str:
+        """The card's name in the page's language (its code when it has none)."""
         card = self.cards.get(code)
-        return card.name_en or code if card is not None else code
+        if card is None:
+            return code
+        if card_lang() == "zh" and getattr(card, "name_zh", ""):
+            return card.name_zh
+        return card.name_en or code
 
     def lookup(self, text: str) -> Lookup:
         """Resolve a code or a name; ``Lookup(None)`` when nothing matches."""

@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 
 from django.utils.translation import gettext_lazy
 
+from cards.language import card_lang
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     PILE_NAME,
@@ -72,7 +73,7 @@ NAME_FIRST = {3, 4}  # patterns whose first group is the name
 # Headings other sites and our own export put above groups of cards, with or without a count.
 SECTION = re.compile(
     r"^(?:deck|main deck|decklist|deck list|cards?|heroe?s?|minions?|items?|other cards|"
-    r"卡组|卡牌|英雄|随从|物品|其他卡牌)\s*(?:[(\[]\s*[0-9]+\s*[)\]])?\s*[:]?$",
+    r"卡组|卡牌|英雄|随从|物品|道具|其他卡牌)\s*(?:[(\[]\s*[0-9]+\s*[)\]])?\s*[:]?$",
     re.IGNORECASE)
 
 
@@ -213,8 +214,7 @@ def _read_entry(line: str, number: int, index: CardIndex, limits: ImportLimits,
 
 def _label(code: str, count: int, index: CardIndex, as_hero: bool) -> str:
     """The card's name if it reads back as this card, else its code."""
-    card = index.get(code)
-    for label in ((card.name_en if card is not None else ""), code):
+    for label in (index.display(code), code):
         if not label or label != " ".join(label.split()) or storable(label) != label:
             continue
         line = _prepare(label if as_hero else f"{count}x {label}")
@@ -235,7 +235,14 @@ def _kind(code: str, index: CardIndex) -> str:
     return card.kind if card is not None else "other"
 
 
-KIND_HEADINGS = (("minion", "Minions"), ("item", "Items"))
+# The words the list is written with, in the page's language; the reader above knows both, so
+# a list written from a Chinese page re-imports anywhere.
+WORDS = {
+    "en": {"deck": "Deck: ", "format": "Format: ", "hero": "Hero: ", "pile": "Pile: ",
+           "minion": "Minions", "item": "Items", "other": "Other cards"},
+    "zh": {"deck": "卡组：", "format": "赛制：", "hero": "英雄：", "pile": "牌堆：",
+           "minion": "随从", "item": "道具", "other": "其他卡牌"},
+}
 
 
 def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None,
@@ -246,24 +253,26 @@ def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None,
     ``heroes_in_deck`` (a format whose heroes are cards of the deck) hero cards stay among
     the cards with no empty ``Hero:`` line, as such a list reads back."""
     lines: list[str] = []
+    words = WORDS[card_lang()]
     name = clean_name(deck.name)
     if name:
-        lines.append(f"Deck: {name}")
+        lines.append(f"{words['deck']}{name}")
     if format_code:
-        lines.append(f"Format: {clean_name(format_code)}")
+        lines.append(f"{words['format']}{clean_name(format_code)}")
     for hero in deck.heroes:
-        lines.append(f"Hero: {_label(hero, 1, index, as_hero=True)}")
+        lines.append(f"{words['hero']}{_label(hero, 1, index, as_hero=True)}")
     if not heroes_in_deck and not deck.heroes and any(
             _kind(c, index) == "hero" for c in deck.counts):
-        lines.append("Hero:")  # "no hero": keeps the hero cards below in the deck on import
-    kinds = tuple(kind_headings) if kind_headings is not None else KIND_HEADINGS
+        # "no hero": keeps the hero cards below in the deck on import
+        lines.append(words["hero"].rstrip())
+    kinds = tuple(kind_headings) if kind_headings is not None else (
+        ("minion", words["minion"]), ("item", words["item"]))
     known = {kind for kind, _heading in kinds}
     groups: dict[str, list[str]] = {}
     for code in deck.counts:
         kind = _kind(code, index)
         groups.setdefault(kind if kind in known else "other", []).append(code)
-    headings = [*kinds, ("other", "Other cards")]
-    for kind, heading in headings:
+    for kind, heading in [*kinds, ("other", words["other"])]:
         codes = sorted(groups.get(kind, []), key=lambda c: _sort_key(c, index))
         if not codes:
             continue
@@ -274,6 +283,6 @@ def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None,
         if not counts:
             continue
         codes = sorted(counts, key=lambda c: _sort_key(c, index))
-        lines += ["", f"Pile: {pile}"]
+        lines += ["", f"{words['pile']}{pile}"]
         lines += [f"{counts[c]}x {_label(c, counts[c], index, False)}" for c in codes]
     return "\n".join(lines) + "\n"

@@ -29,8 +29,11 @@ def with_next(url: str, target: str) -> str:
 
 # The notes the services write on a version (decks/services.py), shown in the reader's language;
 # a note a person wrote is shown as written.
-NOTES = {"Created": gettext_lazy("Created")}
+NOTES = {"Created": gettext_lazy("Created"), "Saved": gettext_lazy("Saved")}
 NOTE_PATTERNS = [
+    (re.compile(r"Imported \((?P<source>[\w-]+)\)"), gettext_lazy("Imported ({source})")),
+    (re.compile(r"Deck tuning (?P<uid>[\w-]+): (?P<swaps>.*)"),
+     gettext_lazy("Deck tuning {uid}: {swaps}")),
     (re.compile(r"Restored version (?P<number>\d+)"), gettext_lazy("Restored version {number}")),
     (re.compile(r"Forked from “(?P<name>.*)”"), gettext_lazy("Forked from “{name}”")),
 ]

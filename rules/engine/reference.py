@@ -80,20 +80,25 @@ def effect_trigger(effect: Any) -> str:
     return "combat_start" if "skip_combat" in dumped or "combat_enemy" in dumped else "awaken"
 
 
-def _texts(example: dict[str, Any] | None, form: str) -> dict[str, str]:
+def example_texts(example: dict[str, Any] | None, form: str,
+                  names: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, str]:
+    """An example's text in both languages; ``names`` (``{lang: {code: name}}``) shows the
+    faction and race codes it mentions by their names (a catalogue's), else as codes."""
+    names = names or {}
     if example is None:
         return {"text_en": "", "text_zh": ""}
     if form == "effect":
         trigger = effect_trigger(example)
-        return {f"text_{lang}": effect_text(example, lang, trigger=trigger)
+        return {f"text_{lang}": effect_text(example, lang, names.get(lang), trigger=trigger)
                 for lang in ("en", "zh")}
-    return {f"text_{lang}": ability_text(example, lang) for lang in ("en", "zh")}
+    return {f"text_{lang}": ability_text(example, lang, names.get(lang))
+            for lang in ("en", "zh")}
 
 
 def _entry(section: str, name: str, doc: str, rule: str, example: dict[str, Any] | None,
            form: str = "ability", **extra: Any) -> dict[str, Any]:
     return {"section": section, "name": name, "doc": doc, "rule": rule, "example": example,
-            "example_form": form, **_texts(example, form), **extra}
+            "example_form": form, **example_texts(example, form), **extra}
 
 
 def _term_entry(section: str, term: Term, form: str) -> dict[str, Any]:

@@ -68,7 +68,7 @@ FIELD_EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("filter_field", "keyword"): _use({"do": "destroy", "target": {
         "pick": "chosen", "filter": {"keyword": "shield"}}}),
     ("filter_field", "faction"): _awaken({"do": "attack", "amount": 1, "target": {
-        "pick": "all", "side": "ally", "filter": {"faction": "empire"}}}),
+        "pick": "all", "side": "ally", "filter": {"faction": "dawn"}}}),
     ("filter_field", "race"): _awaken({"do": "summon", "from": "hand", "filter": {
         "race": "dragon"}}),
     ("filter_field", "cost_min"): _awaken({"do": "summon", "from": "deck", "filter": {

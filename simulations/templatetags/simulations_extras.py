@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.language import frozen_card_name
 from cards.templatetags.cards_extras import pct
+from simulations import patch_text
 from simulations.agent_names import agent_title
 
 register = template.Library()
@@ -51,6 +52,19 @@ def pvalue(value) -> str:
 @register.filter
 def card_name(code: str, run) -> str:
     return frozen_card_name(run.cards, code)
+
+
+@register.filter
+def field_name(field: str) -> str:
+    """A card field's name in the page's language ("attack" → "攻击力")."""
+    return patch_text.field_name(field)
+
+
+@register.filter
+def change_text(row, run) -> str:
+    """A patch's diff row ({card, field, old, new}) in words: "余烬幼犬：攻击力 2 → 3"."""
+    return patch_text.change_line(run.cards, row["card"], row["field"], row["new"],
+                                  old=row["old"])
 
 
 @register.filter

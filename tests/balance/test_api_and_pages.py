@@ -157,3 +157,44 @@ def test_a_search_page_in_chinese_names_it_and_its_fields_in_chinese(client, ali
     assert "费用、攻击力、血量" in page
     listed = client.get(reverse("balance:list"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "平衡搜索:" in listed
+
+
+def test_progress_never_counts_past_the_budget_and_shows_re_verification_apart(
+        client, alice, catalogue):
+    """A round finishes its rung after the budget is spent: those games are said apart, as
+    are the re-verification games on fresh seeds; the owner's Cancel button goes with the
+    last poll once the search is done."""
+    client.force_login(alice)
+    job = balance_job_request(user=alice, **TINY)
+    progress = reverse("balance:progress", args=[job.uid])
+    BalanceJob.objects.filter(pk=job.pk).update(status="running", games_played=2450, progress={
+        "phase": "racing", "games": 2450, "evaluations": 12, "rate": 100.0})
+    text = client.get(progress).content.decode()
+    assert '<span data-testid="games">2000</span> of 2000 search games played' in text
+    assert "450 more to finish the round under way" in text
+    assert "re-verification" not in text
+    BalanceJob.objects.filter(pk=job.pk).update(games_played=2450 + 200, progress={
+        "phase": "verifying", "games": 2450, "evaluations": 12, "rate": 100.0})
+    text = client.get(progress).content.decode()
+    assert "200 of 500 re-verification games on fresh seeds" in text
+    assert 'data-testid="percent">88 %' in text    # (2000 + 200) of (2000 + 500)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert 'id="job-cancel">' in page and "Cancel the search" in page
+    BalanceJob.objects.filter(pk=job.pk).update(status="done", games_played=2450 + 500,
+                                               progress={"phase": "done", "games": 2450})
+    text = client.get(progress, HTTP_HX_REQUEST="true").content.decode()
+    assert "500 of 500 re-verification games on fresh seeds" in text
+    assert '<div id="job-cancel" hx-swap-oob="true"></div>' in text
+
+
+def test_best_so_far_says_change_or_changes(client, alice, catalogue):
+    job = balance_job_request(user=alice, **TINY, is_public=True)
+    best = {"changes": 1, "outside": 0, "games": 50, "worst_distance": 0.1}
+    BalanceJob.objects.filter(pk=job.pk).update(status="running", progress={
+        "phase": "racing", "games": 100, "best": best})
+    text = client.get(reverse("balance:progress", args=[job.uid])).content.decode()
+    assert "Best so far: <strong>1 change</strong>," in text
+    BalanceJob.objects.filter(pk=job.pk).update(progress={
+        "phase": "racing", "games": 100, "best": {**best, "changes": 2}})
+    text = client.get(reverse("balance:progress", args=[job.uid])).content.decode()
+    assert "Best so far: <strong>2 changes</strong>," in text

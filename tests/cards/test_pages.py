@@ -262,3 +262,11 @@ def test_list_page_query_count_is_exact(client, test_set, django_assert_num_quer
     caches[PAGE_CACHE].clear()
     with django_assert_num_queries(9):
         client.get("/cards/", {"q": "k:minion"})
+
+
+def test_vocabulary_examples_name_factions_and_races_as_the_catalogue_does(client, catalogue):
+    zh = client.get("/cards/vocabulary/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "所有友方晨曦教团随从" in zh and "1张龙随从卡" in zh
+    assert "empire" not in zh and "dragon随从" not in zh
+    en = client.get("/cards/vocabulary/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "All allied Dawn Order minions" in en

@@ -33,6 +33,20 @@ def test_sign_up_enforces_the_password_validators(client, password, message):
     assert not get_user_model().objects.filter(username="carol").exists()
 
 
+@pytest.mark.parametrize("password, message", [
+    ("short", "密码长度太短。密码必须包含至少 8 个字符。"),
+    ("password123", "这个密码太常见了。"),
+    ("84720193847261", "密码只包含数字。"),
+    ("carol1234", "密码跟 用户名 太相似了。"),
+])
+def test_sign_up_says_what_is_wrong_with_a_password_in_chinese(client, password, message):
+    response = client.post(reverse("accounts:signup"), {
+        "username": "carol", "password1": password, "password2": password},
+        HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert response.status_code == 400
+    assert message in response.content.decode()
+
+
 def test_sign_up_does_not_redirect_off_site(client):
     response = client.post(reverse("accounts:signup"), {
         "username": "dave", "password1": PASSWORD, "password2": PASSWORD,

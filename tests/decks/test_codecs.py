@@ -116,6 +116,16 @@ def test_text_download_groups_kinds_and_reimports():
     assert read(written) == DECK
 
 
+def test_the_text_download_from_a_chinese_page_is_chinese_and_reimports():
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        written = export_deck(DECK, "text", INDEX, format_code="standard")
+    assert written == ("卡组：Ember Rush\n赛制：standard\n英雄：炎之守望者\n\n"
+                       "# 随从 (4)\n3x 余烬幼犬\n1x 夜之龙\n\n# 道具 (2)\n2x 火焰箭\n")
+    assert read(written) == DECK
+
+
 def test_json_download_and_loose_json_input():
     data = json.loads(export_deck(DECK, "json", INDEX, format_code="standard"))
     assert data["cardlab_deck"] == 1 and data["hero"]["name_zh"] == "炎之守望者"

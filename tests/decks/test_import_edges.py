@@ -55,7 +55,7 @@ def problems(pasted: str, format_name: str = "text", limits=ONE_HERO) -> list[st
 
 
 @pytest.mark.parametrize("heading", ["Deck", "Minions (12)", "Items:", "Heroes (1)", "随从（3）",
-                                     "MINIONS", "Items [2]:", "Other cards"])
+                                     "道具：", "其他卡牌", "MINIONS", "Items [2]:", "Other cards"])
 def test_section_headings_are_skipped(heading):
     deck = import_deck(f"Hero: Flame Warden\n{heading}\n3x Ember Pup\n", INDEX, "auto").deck
     assert deck.heroes == ("T-H01",) and deck.counts == {"T-M01": 3}

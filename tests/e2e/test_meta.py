@@ -10,22 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM
+from tests.e2e.layout import CHART_TEXTS, SLACK, layout_problems
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="Debian's chromium is not installed")
-
-SLACK = 0.5   # px: boxes that touch are not overlapping
-
-# Every <text> of every chart in the meta section: its box, and its chart's box.
-CHART_TEXTS = """section => [...section.querySelectorAll('svg.chart')].map(svg => {
-    const box = svg.getBoundingClientRect();
-    return {box: [box.left, box.top, box.right, box.bottom],
-            texts: [...svg.querySelectorAll('text')].map(t => {
-                const r = t.getBoundingClientRect();
-                return {label: t.firstChild ? t.firstChild.textContent : '',
-                        box: [r.left, r.top, r.right, r.bottom]};
-            })};
-})"""
 
 
 @pytest.fixture
@@ -54,28 +42,6 @@ def round_robin(live_server, transactional_db):
                              is_public=True)
     play_all(run)
     return f"{live_server.url}{run.get_absolute_url()}"
-
-
-def layout_problems(charts: list[dict]) -> list[str]:
-    found = []
-    for n, chart in enumerate(charts):
-        left, top, right, bottom = chart["box"]
-        texts = chart["texts"]
-        for text in texts:
-            x0, y0, x1, y1 = text["box"]
-            if x0 < left - SLACK or y0 < top - SLACK or x1 > right + SLACK \
-                    or y1 > bottom + SLACK:
-                found.append(f"chart {n}: {text['label']!r} {text['box']} is clipped by "
-                             f"{chart['box']}")
-        for i, one in enumerate(texts):
-            for other in texts[i + 1:]:
-                a, b = one["box"], other["box"]
-                wide = min(a[2], b[2]) - max(a[0], b[0])
-                high = min(a[3], b[3]) - max(a[1], b[1])
-                if wide > SLACK and high > SLACK:
-                    found.append(f"chart {n}: {one['label']!r} {a} overlaps "
-                                 f"{other['label']!r} {b}")
-    return found
 
 
 @pytest.mark.parametrize("locale,heading", [("en-GB", "Meta: is this field healthy?"),

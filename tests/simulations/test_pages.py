@@ -188,3 +188,24 @@ def test_card_pages_show_the_simulated_stats(client, alice, catalogue):
     play_all(run)
     page = client.get("/cards/T-M01/").content.decode()
     assert "Games played in" in page and "No simulated games" not in page
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", ["— not legal: The deck has 32 cards; the Standard format allows exactly 30.",
+            "is not legal in Standard — simulated all the same:"]),
+    ("zh-hans", ["— 不合规：", "不符合标准赛制的规则——仍照样模拟："]),
+])
+def test_an_illegal_deck_can_be_simulated_and_the_form_and_result_say_which_rule_it_breaks(
+        client, alice, make_deck, language, words):
+    from tests.simulations.helpers import DUSK, LEGAL_CARDS, play_all
+
+    deck = make_deck(alice, name="Too Big", cards={**LEGAL_CARDS, "T-M14": 2})
+    client.force_login(alice)
+    form = client.get(reverse("simulations:new"), HTTP_ACCEPT_LANGUAGE=language)
+    assert words[0] in form.content.decode()
+    run = simulation_request(user=alice, kind="match", deck_specs=[deck.uid, DUSK], games=4,
+                             agent_a="greedy", agent_b="random", seed=1)
+    play_all(run)
+    page = client.get(run.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert words[1] in page and 'data-testid="deck-not-legal"' in page
+    assert page.count('data-testid="deck-not-legal"') == 1   # the starter deck is legal

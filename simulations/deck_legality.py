@@ -1,0 +1,83 @@
+"""Which decks of a run (or of the simulation form's menu) break their format's rules, and
+which rules. Simulating an illegal deck stays allowed — a designer may mean to — but the form
+and the run's page say so, rule by rule, in the page's language.
+
+A saved deck is checked against its own format, a starter deck against Standard. The run's
+decks are checked as they were frozen at submission, with the card data the run played."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import SimpleNamespace
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+
+from cards.language import card_lang
+from decks.adapters import format_to_rules
+from decks.models import Deck, DeckEntry
+from rules import legality
+from rules.piles import MAIN_PILE
+
+NOT_LEGAL_MARK = gettext_lazy("{name} — not legal: {problems}")
+
+
+def _cards(data: Mapping[str, Mapping[str, Any]]) -> dict[str, SimpleNamespace]:
+    return {code: SimpleNamespace(code=code, kind=c.get("kind", ""), name_en=c.get("name_en", ""),
+                                  name_zh=c.get("name_zh", ""), rarity=c.get("rarity", ""))
+            for code, c in data.items()}
+
+
+def _problems(hero: str | None, counts: Mapping[str, int], cards, fmt) -> list[str]:
+    deck = legality.Deck.of(hero, dict(counts))
+    return [p.message for p in legality.check_deck(deck, cards, fmt, lang=card_lang())]
+
+
+def run_deck_warnings(decks: Iterable[Mapping[str, Any]], cards: Mapping[str, Any]
+                      ) -> list[dict[str, Any]]:
+    """``{deck, format, problems}`` for each frozen deck that breaks its format's rules."""
+    decks = list(decks)
+    uids = [d["uid"] for d in decks if d.get("uid")]
+    formats = {d.uid: d.format for d in Deck.objects.filter(uid__in=uids).select_related("format")}
+    engine_cards, rules_of, out = _cards(cards), {}, []
+    for deck in decks:
+        fmt = formats.get(deck.get("uid"))
+        if fmt is not None and fmt.pk not in rules_of:
+            rules_of[fmt.pk] = format_to_rules(fmt)
+        rules = rules_of[fmt.pk] if fmt is not None else legality.STANDARD
+        problems = _problems(deck.get("hero"), deck.get("cards") or {}, engine_cards, rules)
+        if problems:
+            out.append({"deck": deck.get("name") or "", "problems": problems,
+                        "format": fmt.display_name if fmt is not None
+                        else rules.display_name(card_lang())})
+    return out
+
+
+def saved_decks_problems(decks: Iterable[Deck]) -> dict[int, list[str]]:
+    """``{deck id: problems}`` of the saved decks that break their format's rules, in a few
+    queries whatever the number of decks (the form's menu lists up to a few hundred)."""
+    decks = list(decks)
+    entries = (DeckEntry.objects.filter(deck__in=decks, pile=MAIN_PILE)
+               .values_list("deck_id", "card__code", "count", "card__kind", "card__name_en",
+                            "card__name_zh", "card__rarity"))
+    counts: dict[int, dict[str, int]] = {}
+    cards: dict[str, SimpleNamespace] = {}
+    for deck_id, code, count, kind, name_en, name_zh, rarity in entries:
+        counts.setdefault(deck_id, {})[code] = count
+        cards[code] = SimpleNamespace(code=code, kind=kind, name_en=name_en, name_zh=name_zh,
+                                      rarity=rarity)
+    heroes = {d.pk: d.hero for d in decks if d.hero_id}
+    for hero in heroes.values():
+        cards[hero.code] = SimpleNamespace(code=hero.code, kind=hero.kind, name_en=hero.name_en,
+                                           name_zh=hero.name_zh, rarity=hero.rarity)
+    rules_of: dict[int, legality.Format] = {}
+    out = {}
+    for deck in decks:
+        if deck.format_id not in rules_of:
+            rules_of[deck.format_id] = format_to_rules(deck.format)
+        hero = heroes.get(deck.pk)
+        problems = _problems(hero.code if hero else None, counts.get(deck.pk, {}), cards,
+                             rules_of[deck.format_id])
+        if problems:
+            out[deck.pk] = problems
+    return out
