@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.cache import quote_etag
@@ -29,7 +29,14 @@ from django.utils.translation import get_language
 
 CSRF_PLACEHOLDER = "cardlab-csrf-token-placeholder-5b1c"
 RENDERING_FOR_CACHE = "_cardlab_rendering_for_cache"
-PAGE_CACHE = "pages"
+# Each web process keeps its own pages in memory (a network cache would cost what the page
+# saves); it is not one of settings.CACHES, which deployments and tests replace.
+_STORE = LocMemCache("cardlab-pages", {"OPTIONS": {"MAX_ENTRIES": 2_000}})
+
+
+def clear_stored_pages() -> None:
+    """Forget every stored page of this process (tests start from none)."""
+    _STORE.clear()
 
 
 def cached_page(request: HttpRequest, build: Callable[[], HttpResponse], *,
@@ -42,7 +49,7 @@ def cached_page(request: HttpRequest, build: Callable[[], HttpResponse], *,
     """
     if request.method not in ("GET", "HEAD") or len(messages.get_messages(request)):
         return build()
-    store = caches[PAGE_CACHE]
+    store = _STORE
     key = _key(request, stamp)
     stored = store.get(key)
     if stored is None:

@@ -215,8 +215,6 @@ else:
                           "LOCATION": "cardlab_cache", "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 # Rendered pages kept in each web process (cards/page_cache.py): the busiest pages are served
 # from memory until what they show changes (their stamp moves) or they age out.
-CACHES["pages"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                   "LOCATION": "cardlab-pages", "OPTIONS": {"MAX_ENTRIES": 2_000}}
 PAGE_CACHE_SECONDS = int(os.environ.get("CARDLAB_PAGE_CACHE_SECONDS", "600"))
 # Multiplies every throttle's count (decks/throttles.py); only the API contract test raises it.
 THROTTLE_SCALE = 1

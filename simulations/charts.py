@@ -37,6 +37,23 @@ def _turns_word() -> str:
     return _("turns")
 
 
+def _fit(label: str, width: float, *, size: float = 13) -> str:
+    """``label`` shortened with an ellipsis to about ``width`` units of text at font ``size``
+    (a Latin letter ~0.55 em, a CJK character 1 em): a long deck name must not run out of
+    the chart; the whole name stays in the row's tooltip."""
+    def cost(ch: str) -> float:
+        return size if ord(ch) > 0x2E80 else size * 0.55
+
+    if sum(cost(ch) for ch in label) <= width:
+        return label
+    out, used = "", cost("…")
+    for ch in label:
+        if used + cost(ch) > width:
+            break
+        out, used = out + ch, used + cost(ch)
+    return out.rstrip() + "…"
+
+
 def interval_chart(rows: Sequence[Mapping[str, Any]], *, title: str) -> SafeString:
     """Horizontal bars 0–100 % with each row's point estimate and its 95 % interval.
 
@@ -55,9 +72,9 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, title: str) -> SafeStri
     alt = []
     for i, row in enumerate(rows):
         y = 6 + i * ROW_H
-        label = escape(row["label"])
+        label = escape(_fit(str(row["label"]), LABEL_W - 12))
         parts.append(f'<text x="{LABEL_W - 8}" y="{y + 15}" text-anchor="end" '
-                     f'class="chart-label">{label}</text>')
+                     f'class="chart-label">{label}<title>{escape(row["label"])}</title></text>')
         parts.append(f'<rect x="{LABEL_W}" y="{y + 6}" width="{plot_w}" height="12" '
                      f'class="chart-track" rx="3"/>')
         if row.get("rate") is None:
@@ -87,7 +104,9 @@ def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
     lo, hi = data[0][0], data[-1][0]
     span = hi - lo + 1
     top = max(v for _, v in data)
+    # The axis word ("turns") gets a line of its own below the ticks.
     plot_h, plot_w, left = height - 40, WIDTH - 50, 40
+    height += 16
     bar_w = plot_w / span
     parts = [f'<line x1="{left}" y1="{plot_h + 8}" x2="{WIDTH - 6}" y2="{plot_h + 8}" '
              f'class="chart-axis"/>',
@@ -103,7 +122,7 @@ def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
         xpos = left + (turns - lo + 0.5) * bar_w
         parts.append(f'<text x="{xpos:.1f}" y="{plot_h + 24}" text-anchor="middle" '
                      f'class="chart-tick">{turns}</text>')
-    parts.append(f'<text x="{WIDTH - 6}" y="{height - 2}" text-anchor="end" '
+    parts.append(f'<text x="{WIDTH - 6}" y="{height - 4}" text-anchor="end" '
                  f'class="chart-tick">{escape(_turns_word())}</text>')
     total = sum(v for _, v in data)
     mean = sum(k * v for k, v in data) / total

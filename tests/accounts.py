@@ -7,9 +7,9 @@ from __future__ import annotations
 import factory
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache, caches
+from django.core.cache import cache
 
-from cards.page_cache import PAGE_CACHE
+from cards.page_cache import clear_stored_pages
 from cards.services import card_set_import
 from rules.cardset import TEST_SET
 
@@ -54,7 +54,7 @@ def _empty_cache(request):
 
 def _clear_caches() -> None:
     cache.clear()
-    caches[PAGE_CACHE].clear()   # the pages each process keeps (cards/page_cache.py)
+    clear_stored_pages()   # the pages each process keeps (cards/page_cache.py)
 
 
 @pytest.fixture

@@ -21,6 +21,19 @@ def pytest_report_header(config):
     return f"game engine: {describe()}"
 
 
+@pytest.fixture(autouse=True)
+def _site_language_reset():
+    """Each test starts in the site's default language. The test client runs a request in the
+    test's own thread, and Django's LocaleMiddleware leaves the request's language active after
+    it, so a test that fetched a Chinese page would otherwise leave Chinese on for whatever test
+    runs next (a service's message, a form's label) — a pass or a failure by test order."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def repo_root() -> Path:
     """The project's root folder (where manage.py lives)."""

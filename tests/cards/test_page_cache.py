@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cards.models import Card, Faction
-from cards.page_cache import CSRF_PLACEHOLDER, PAGE_CACHE
+from cards.page_cache import CSRF_PLACEHOLDER, clear_stored_pages
 from cards.services import card_save, card_set_import, card_tag_renamed
 from decks.drafts import Draft
 from decks.services import deck_create, deck_save
@@ -169,7 +168,7 @@ def test_each_main_page_costs_a_fixed_number_of_queries(client, alice, catalogue
     url = {"builder": reverse("decks:build"), "deck": deck.get_absolute_url()}.get(page, page)
 
     def queries() -> int:
-        caches[PAGE_CACHE].clear()
+        clear_stored_pages()
         with CaptureQueriesContext(connection) as captured:
             assert client.get(url).status_code == 200
         return len(captured)

@@ -7,14 +7,13 @@ import re
 from xml.etree import ElementTree
 
 import pytest
-from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
 from cards.card_stats import card_stats, card_stats_add
 from cards.models import Card, CardSet, Faction, Race
-from cards.page_cache import PAGE_CACHE
+from cards.page_cache import clear_stored_pages
 from cards.query import errors as E
 
 
@@ -243,11 +242,11 @@ def _grow(n: int) -> None:
                                  "/cards/T-M06/", "/api/cards/T-M06/"])
 def test_query_count_does_not_grow_with_the_catalogue(client, test_set, url):
     # Rendered afresh each time: a stored page (cards/page_cache.py) would hide the queries.
-    caches[PAGE_CACHE].clear()
+    clear_stored_pages()
     with CaptureQueriesContext(connection) as small:
         assert client.get(url).status_code == 200
     _grow(150)
-    caches[PAGE_CACHE].clear()
+    clear_stored_pages()
     with CaptureQueriesContext(connection) as large:
         assert client.get(url).status_code == 200
     assert len(small) == len(large), [q["sql"] for q in large.captured_queries]
@@ -259,7 +258,7 @@ def test_list_page_query_count_is_exact(client, test_set, django_assert_num_quer
     with django_assert_num_queries(9):
         client.get("/cards/", {"q": "k:minion"})
     _grow(100)
-    caches[PAGE_CACHE].clear()
+    clear_stored_pages()
     with django_assert_num_queries(9):
         client.get("/cards/", {"q": "k:minion"})
 

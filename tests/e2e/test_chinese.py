@@ -151,7 +151,7 @@ def test_browse_build_validate_download_and_simulate_in_chinese(browser, site, t
     # Simulate it against a starter deck on the worker, watch it finish, read the result.
     page.get_by_test_id("simulate-deck").click()
     expect(page.get_by_role("heading", name="模拟对战", level=1)).to_be_visible()
-    page.get_by_label("Dusk Test").check()
+    page.get_by_label("暮色测试").check()   # a starter deck, by its Chinese name
     page.fill("#id_games", "20")
     page.fill("#id_seed", "5")
     shot(page, "7-simulate-form")
