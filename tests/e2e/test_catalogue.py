@@ -17,31 +17,6 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="Debian's chromium is not installed")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _migrated_data_survives(django_db_setup, django_db_blocker):
-    """Put the migrations' data (the decks app's standard format, say) back after this module.
-
-    A live-server test runs in a transaction-less test case whose teardown empties every table,
-    and the later browser tests' ``serialized_rollback`` cannot restore them: Playwright runs
-    the test in its own context, where Django sees a fresh connection object without the
-    serialized copy. So this module restores it for them. Set up before the browser starts (an
-    autouse module fixture), it reaches the original connection.
-    """
-    from django.core.management import call_command
-    from django.db import connections
-
-    serialized = getattr(connections["default"], "_test_serialized_contents", None)
-    yield
-    if serialized:
-        with django_db_blocker.unblock():
-            # Empty first without post_migrate (which would re-create content types under new
-            # ids), then load the copy: the database is as the migrations left it.
-            call_command("flush", interactive=False, inhibit_post_migrate=True, verbosity=0)
-            connections["default"].creation.deserialize_db_from_string(serialized)
-
-
-
-
 @pytest.fixture
 def catalogue(live_server, transactional_db):
     from cards.services import card_set_import
