@@ -252,14 +252,16 @@ def test_query_count_does_not_grow_with_the_catalogue(client, test_set, url):
     assert len(small) == len(large), [q["sql"] for q in large.captured_queries]
 
 
-def test_list_page_query_count_is_exact(client, test_set, django_assert_num_queries):
+def test_list_page_query_count_is_exact(client, test_set, django_assert_num_queries, settings):
     # the catalogue's generation (the stored pages' key); count, page of cards, factions,
     # races, sets; the games, and the kinds and rarity tiers they declare (the filter panel)
-    with django_assert_num_queries(9):
+    # (the generation is a query when the cache is a database table, not on Redis)
+    expected = 8 + ("Database" in settings.CACHES["default"]["BACKEND"])
+    with django_assert_num_queries(expected):
         client.get("/cards/", {"q": "k:minion"})
     _grow(100)
     clear_stored_pages()
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(expected):
         client.get("/cards/", {"q": "k:minion"})
 
 
