@@ -78,29 +78,29 @@ def kind_labels(cards: Iterable[Card], lang: str) -> dict[str, str]:
     """``{card code: kind name}`` for the cards of other games among ``cards``: the name their
     game declares for the kind, in ``lang`` (two queries; none when every card is the
     engine's, whose kinds have the model's own labels)."""
-    others = [c for c in cards if not c.engine]
-    if not others:
-        return {}
-    games = dict(CardSet.objects.filter(pk__in={c.card_set_id for c in others})
-                 .values_list("pk", "game_id"))
-    names = {(k.game_id, k.code): (k.name_zh or k.name_en) if lang == "zh" else k.name_en
-             for k in CardKind.objects.filter(game_id__in=set(games.values()),
-                                              code__in={c.kind for c in others})}
-    return {c.code: names.get((games.get(c.card_set_id), c.kind), c.kind) for c in others}
+    return _game_term_labels(cards, lang, CardKind, "kind")
 
 
 def rarity_labels(cards: Iterable[Card], lang: str) -> dict[str, str]:
     """``{card code: rarity tier name}`` for the cards of other games among ``cards`` that
     have a tier ("Ordinary" / "普通" for ``ordinary``; two queries, none for this game's)."""
-    others = [c for c in cards if not c.engine and c.rarity]
+    return _game_term_labels(cards, lang, RarityTier, "rarity")
+
+
+def _game_term_labels(cards: Iterable[Card], lang: str, term: type[CardKind] | type[RarityTier],
+                      field: str) -> dict[str, str]:
+    """``{card code: name}`` of each other-game card's ``field`` value (a kind, a rarity
+    tier) as its game declares the ``term``, in ``lang``."""
+    others = [c for c in cards if not c.engine and getattr(c, field)]
     if not others:
         return {}
     games = dict(CardSet.objects.filter(pk__in={c.card_set_id for c in others})
                  .values_list("pk", "game_id"))
     names = {(t.game_id, t.code): (t.name_zh or t.name_en) if lang == "zh" else t.name_en
-             for t in RarityTier.objects.filter(game_id__in=set(games.values()),
-                                                code__in={c.rarity for c in others})}
-    return {c.code: names.get((games.get(c.card_set_id), c.rarity), c.rarity) for c in others}
+             for t in term.objects.filter(game_id__in=set(games.values()),
+                                          code__in={getattr(c, field) for c in others})}
+    return {c.code: names.get((games.get(c.card_set_id), getattr(c, field)), getattr(c, field))
+            for c in others}
 
 
 def cards_label(cards: Iterable[Card], lang: str) -> None:

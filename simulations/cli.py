@@ -20,10 +20,15 @@ from django.db import OperationalError
 
 from rules import meta
 from rules.match import run_match
-from rules.patches import Patch, PatchError, patch_card_defs, patch_diff
+from rules.patches import Patch
 from rules.report import match_summary, match_text
 from rules.stats import MatchStats
-from simulations.cli_input import checked_options, load_decks_for_cli, load_patch_for_cli
+from simulations.cli_input import (
+    checked_options,
+    load_decks_for_cli,
+    load_patch_for_cli,
+    patched_cards_for_cli,
+)
 from simulations.cli_round_robin import (
     checked_round_robin_options,
     load_field_for_cli,
@@ -62,13 +67,7 @@ def run_in_process(command, opts) -> None:
     cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"],
                                                opts["card_set"])
     patch = load_patch_for_cli(opts.get("patch"))
-    diff = None
-    if patch is not None:
-        try:
-            diff = patch_diff({c: cards[c].to_dict() for c in patch.cards if c in cards}, patch)
-            cards = patch_card_defs(cards, patch)
-        except PatchError as exc:
-            raise CommandError(f"--patch: {exc}") from None
+    cards, diff = patched_cards_for_cli(cards, patch)
     games = opts["games"] + opts["games"] % 2
     bar = _progress_bar(games, opts["json"])
     try:

@@ -10,9 +10,9 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 from rules.agents import agent_spec
-from rules.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.cardset import CORE_SET, TEST_SET, CardSet, CardSetError, load_card_set
 from rules.engine.cards import CardDataError, CardDef, DeckList, Ruleset
-from rules.patches import Patch, PatchError, load_patch
+from rules.patches import Patch, PatchError, load_patch, patch_card_defs, patch_diff
 
 SET_NOT_FOUND = "card set file not found: {path}"
 TOO_FEW_GAMES = "--games must be at least 1"
@@ -33,17 +33,23 @@ def checked_options(opts) -> Ruleset:
         raise CommandError(f"--ruleset: {exc}") from None
 
 
-def load_decks_for_cli(name_a: str, name_b: str,
-                       card_set: str | None) -> tuple[dict[str, CardDef], DeckList, DeckList]:
-    """The cards and the two named starter decks of a card set file; CommandError with the
-    known names otherwise."""
+def load_card_set_for_cli(card_set: str | None) -> CardSet:
+    """The ``--card-set`` file (the core set by default, else the test set); CommandError
+    naming the file otherwise."""
     path = Path(card_set) if card_set else (CORE_SET if CORE_SET.exists() else TEST_SET)
     if not path.exists():
         raise CommandError(SET_NOT_FOUND.format(path=path))
     try:
-        cards = load_card_set(path)
+        return load_card_set(path)
     except CardSetError as exc:
         raise CommandError(f"{path}: {exc}") from None
+
+
+def load_decks_for_cli(name_a: str, name_b: str,
+                       card_set: str | None) -> tuple[dict[str, CardDef], DeckList, DeckList]:
+    """The cards and the two named starter decks of a card set file; CommandError with the
+    known names otherwise."""
+    cards = load_card_set_for_cli(card_set)
     decks = []
     for name in (name_a, name_b):
         try:
@@ -59,5 +65,18 @@ def load_patch_for_cli(path: str | None) -> Patch | None:
         return None
     try:
         return load_patch(path)
+    except PatchError as exc:
+        raise CommandError(f"--patch: {exc}") from None
+
+
+def patched_cards_for_cli(cards: dict[str, CardDef], patch: Patch | None
+                          ) -> tuple[dict[str, CardDef], list | None]:
+    """The cards with ``patch`` applied and the patch's diff against them (None without a
+    patch); CommandError when the patch does not fit these cards."""
+    if patch is None:
+        return cards, None
+    try:
+        diff = patch_diff({c: cards[c].to_dict() for c in patch.cards if c in cards}, patch)
+        return patch_card_defs(cards, patch), diff
     except PatchError as exc:
         raise CommandError(f"--patch: {exc}") from None

@@ -16,19 +16,21 @@ import itertools
 import json
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import CommandError
 
 from rules import meta
-from rules.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
 from rules.engine.cards import CardDef, DeckList, Ruleset
 from rules.match import GameResult, play_games, tally
-from rules.patches import PatchError, patch_card_defs, patch_diff
 from rules.report import match_summary, match_text
 from rules.stats import MatchStats
-from simulations.cli_input import SET_NOT_FOUND, checked_options, load_patch_for_cli
+from simulations.cli_input import (
+    checked_options,
+    load_card_set_for_cli,
+    load_patch_for_cli,
+    patched_cards_for_cli,
+)
 
 PIECE_GAMES = 100   # games a pool task plays: small enough to keep both processes busy
 FEW_DECKS = "--decks: a round-robin needs at least three decks (got {count}); for two, give " \
@@ -43,13 +45,7 @@ def load_field_for_cli(names: Sequence[str], card_set: str | None
     """The cards and the named starter decks of a card set file; CommandError otherwise."""
     if len(names) < 3:
         raise CommandError(FEW_DECKS.format(count=len(names)))
-    path = Path(card_set) if card_set else (CORE_SET if CORE_SET.exists() else TEST_SET)
-    if not path.exists():
-        raise CommandError(SET_NOT_FOUND.format(path=path))
-    try:
-        cards = load_card_set(path)
-    except CardSetError as exc:
-        raise CommandError(f"{path}: {exc}") from None
+    cards = load_card_set_for_cli(card_set)
     decks = []
     for name in names:
         try:
@@ -129,13 +125,7 @@ def run_round_robin_in_process(command, opts: dict[str, Any]) -> None:
     ruleset, epsilon = checked_round_robin_options(opts)
     cards, decks = load_field_for_cli(opts["decks"], opts["card_set"])
     patch = load_patch_for_cli(opts.get("patch"))
-    diff = None
-    if patch is not None:
-        try:
-            diff = patch_diff({c: cards[c].to_dict() for c in patch.cards if c in cards}, patch)
-            cards = patch_card_defs(cards, patch)
-        except PatchError as exc:
-            raise CommandError(f"--patch: {exc}") from None
+    cards, diff = patched_cards_for_cli(cards, patch)
     games = opts["games"] + opts["games"] % 2
     agent = opts["agent_a"]
     results = play_round_robin(cards, decks, games=games, seed=opts["seed"], agent=agent,

@@ -91,30 +91,36 @@ def test_a_message_delivered_twice_counts_once(worker, unique_queue, finished_ta
         "Dawn Test", "Dusk Test", seed=2, games=8, agent_a="random")
 
 
-def test_simulate_via_celery_prints_what_the_in_process_command_prints(worker):
+def simulate_both_ways(args: list[str], json_flags=([], ["--json"])) -> list[str]:
+    """``simulate``'s output in this process, then through the worker, once per json flag:
+    [in-process text, in-process json, worker text, worker json] by default."""
     from io import StringIO
 
     from django.core.management import call_command
 
-    args = ["--deck-a", "Dawn Test", "--deck-b", "Dusk Test", "--set",
-            "rules/data/test_set.yaml", "--games", "12", "--seed", "3", "--agent-a", "greedy",
-            "--agent-b", "random"]
     outputs = []
     for extra in ([], ["--via-celery", "--chunk-size", "4", "--timeout", str(DEADLINE)]):
-        for json_flag in ([], ["--json"]):
+        for json_flag in json_flags:
             out = StringIO()
             call_command("simulate", *args, *extra, *json_flag, stdout=out)
             outputs.append(out.getvalue())
-    in_process_text, in_process_json, celery_text, celery_json = outputs
+    return outputs
+
+
+def test_simulate_via_celery_prints_what_the_in_process_command_prints(worker):
+
+
+    args = ["--deck-a", "Dawn Test", "--deck-b", "Dusk Test", "--set",
+            "rules/data/test_set.yaml", "--games", "12", "--seed", "3", "--agent-a", "greedy",
+            "--agent-b", "random"]
+    in_process_text, in_process_json, celery_text, celery_json = simulate_both_ways(args)
     assert celery_text == in_process_text and celery_json == in_process_json
     assert "12 games in seat-swapped pairs, seed 3" in celery_text
     assert SimulationRun.objects.filter(status=RunStatus.DONE).count() == 2
 
 
 def test_simulate_via_celery_plays_a_patch_file_like_the_in_process_command(worker, tmp_path):
-    from io import StringIO
 
-    from django.core.management import call_command
 
     path = tmp_path / "pup.json"
     path.write_text('{"name": "Pup +1", "changes": [{"card": "T-M01", "field": "attack", '
@@ -122,11 +128,7 @@ def test_simulate_via_celery_plays_a_patch_file_like_the_in_process_command(work
     args = ["--deck-a", "Dawn Test", "--deck-b", "Dusk Test", "--set",
             "rules/data/test_set.yaml", "--games", "8", "--seed", "3", "--patch", str(path),
             "--json"]
-    outputs = []
-    for extra in ([], ["--via-celery", "--chunk-size", "4", "--timeout", str(DEADLINE)]):
-        out = StringIO()
-        call_command("simulate", *args, *extra, stdout=out)
-        outputs.append(out.getvalue())
+    outputs = simulate_both_ways(args, json_flags=([],))
     assert outputs[0] == outputs[1]
     assert '"text": "Ember Pup: attack 2 \\u2192 3"' in outputs[1]
     run = SimulationRun.objects.get()
@@ -135,21 +137,13 @@ def test_simulate_via_celery_plays_a_patch_file_like_the_in_process_command(work
 
 def test_simulate_via_celery_plays_a_round_robin_and_its_meta_like_the_in_process_command(
         worker):
-    from io import StringIO
 
-    from django.core.management import call_command
 
     from rules.cardset import CORE_SET
 
     args = ["--decks", "Ember Rush", "Tidewall", "Gravecallers", "--set", str(CORE_SET),
             "--games", "8", "--seed", "3", "--agent-a", "random", "--processes", "1"]
-    outputs = []
-    for extra in ([], ["--via-celery", "--chunk-size", "4", "--timeout", str(DEADLINE)]):
-        for json_flag in ([], ["--json"]):
-            out = StringIO()
-            call_command("simulate", *args, *extra, *json_flag, stdout=out)
-            outputs.append(out.getvalue())
-    in_process_text, in_process_json, celery_text, celery_json = outputs
+    in_process_text, in_process_json, celery_text, celery_json = simulate_both_ways(args)
     assert celery_json == in_process_json and celery_text == in_process_text
     assert "vs field (95 %)" in celery_text
     assert json.loads(celery_json)["meta"]["decks"] == ["Ember Rush", "Tidewall", "Gravecallers"]
