@@ -12,14 +12,12 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from cards.examples import ImportExamples, import_examples
+from cards.examples import ImportExamples
 from cards.forms import RefuseNulForm
-from cards.models import ENGINE_GAME
-from decks.adapters import format_to_rules
 from decks.builder import builder_url
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError, DeckImportTooLarge
 from decks.models import Format
-from decks.selectors import format_get, formats_active
+from decks.selectors import format_get, format_import_examples, formats_active
 from decks.session import NEW, draft_store
 from decks.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from decks.transfer import body_too_large, draft_import
@@ -99,28 +97,10 @@ def chosen_format(request: HttpRequest) -> Format:
         return format_get(None)
 
 
-def format_examples(fmt: Format) -> ImportExamples | None:
-    """The help's examples from the cards of the format's game: the hero slot's kinds (or,
-    for a format whose heroes are in the deck, the kinds it counts there) and a card of the
-    main pile; and a pile besides the main list for the ``Pile:`` example."""
-    rules = format_to_rules(fmt)
-    game = fmt.game.code if fmt.game_id is not None else ENGINE_GAME
-    if not rules.piles:
-        return import_examples(game=game, format_code=fmt.code)
-    main, hero = rules.main_pile, rules.hero_pile
-    heroes_in_deck = hero is None
-    hero_kinds = hero.kinds if hero is not None else tuple(
-        k.kind for k in (main.kind_counts if main else ()))
-    card_kinds = tuple(k for k in (main.kinds if main else ()) if k not in hero_kinds)
-    other = next((p.code for p in rules.piles if p is not main and p is not hero), "")
-    return import_examples(game=game, format_code=fmt.code, hero_kinds=hero_kinds,
-                           card_kinds=card_kinds, heroes_in_deck=heroes_in_deck, pile=other)
-
-
 @require_http_methods(["GET", "POST"])
 def deck_import(request: HttpRequest) -> HttpResponse:
     fmt = chosen_format(request)
-    examples = format_examples(fmt)
+    examples = format_import_examples(fmt)
     too_large = body_too_large(request) if request.method == "POST" else None
     # An oversized body is never read: its form starts empty.
     initial = {"deck_format": fmt.code}

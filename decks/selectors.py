@@ -12,8 +12,9 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cards.examples import ImportExamples, import_examples
 from cards.language import card_lang
-from cards.models import Card
+from cards.models import ENGINE_GAME, Card
 from cards.selectors import cards_label
 from decks.adapters import cards_by_code, format_to_rules, game_of, set_of
 from decks.diffs import Change, Comparison, card_changes, compare_counts
@@ -441,3 +442,21 @@ def deck_compare(*, a: Deck, b: Deck) -> DeckComparison:
     comparison.rows.sort(key=lambda r: (cards[r[0]].kind != "minion", cards[r[0]].cost or 0,
                                         cards[r[0]].name_en.casefold()))
     return DeckComparison(a=a, b=b, comparison=comparison, cards=cards, every_pile=piles)
+
+
+def format_import_examples(fmt: Format) -> ImportExamples | None:
+    """The help's examples from the cards of the format's game: the hero slot's kinds (or,
+    for a format whose heroes are in the deck, the kinds it counts there) and a card of the
+    main pile; and a pile besides the main list for the ``Pile:`` example."""
+    rules = format_to_rules(fmt)
+    game = fmt.game.code if fmt.game_id is not None else ENGINE_GAME
+    if not rules.piles:
+        return import_examples(game=game, format_code=fmt.code)
+    main, hero = rules.main_pile, rules.hero_pile
+    heroes_in_deck = hero is None
+    hero_kinds = hero.kinds if hero is not None else tuple(
+        k.kind for k in (main.kind_counts if main else ()))
+    card_kinds = tuple(k for k in (main.kinds if main else ()) if k not in hero_kinds)
+    other = next((p.code for p in rules.piles if p is not main and p is not hero), "")
+    return import_examples(game=game, format_code=fmt.code, hero_kinds=hero_kinds,
+                           card_kinds=card_kinds, heroes_in_deck=heroes_in_deck, pile=other)
