@@ -1,12 +1,12 @@
 """Build hook: compiles the game engine's hot path to C with mypyc, when it can.
 
-`pip install -e .`, or `python -m rules.engine.compiled --build` (which ./run.sh and ./test.sh
+`pip install -e .`, or `python -m rules.compiled --build` (which ./run.sh and ./test.sh
 run, and which compiles only when a source changed since the last build), turns the modules
 listed in ENGINE into C extension modules placed beside their sources; Python then imports the
 compiled ones, which play the same games about five times as fast. The sources stay the
 reference: the compiled engine is tested to play exactly the games the plain Python one does
 (tests/rules/test_compiled.py), and while a build is older than its sources the sources run
-(rules/engine/loader.py).
+(rules/loader.py).
 
 Compiling is a speed-up, never a requirement: on a machine without a working C compiler (or
 Python's headers) the build says so and the install goes on with the plain Python engine. Set
@@ -21,10 +21,10 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The modules a simulated game spends its time in (listed in rules/engine/loader.py, which
+# The modules a simulated game spends its time in (listed in rules/loader.py, which
 # imports only the standard library).
 HERE = os.path.dirname(os.path.abspath(__file__))
-ENGINE = list(runpy.run_path(os.path.join(HERE, "rules", "engine", "loader.py"))
+ENGINE = list(runpy.run_path(os.path.join(HERE, "rules", "loader.py"))
               ["ENGINE_SOURCES"])
 
 # mypyc type-checks what it compiles. The engine is typed where it matters for speed (its
@@ -57,7 +57,7 @@ def extensions() -> list:
     # The library the compiled modules share lives inside the package (not at the top level,
     # where only a process started in the project's folder would find it).
     return mypycify([*MYPY_OPTIONS, *ENGINE], opt_level="3", verbose=False,
-                    group_name="rules.engine.native")
+                    group_name="rules.native")
 
 
 class OptionalBuildExt(build_ext):

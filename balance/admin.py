@@ -1,10 +1,18 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy
 
-from balance.models import BalanceJob
+from balance.models import BalanceJob, JobKind
+from balance.services import search_title
+from balance.tuning_services import tuning_title
 
 
 @admin.register(BalanceJob)
 class BalanceJobAdmin(admin.ModelAdmin):
-    list_display = ("label", "kind", "owner", "status", "games_played", "created_at")
+    list_display = ("title", "kind", "owner", "status", "games_played", "created_at")
     list_filter = ("kind", "status")
     readonly_fields = [f.name for f in BalanceJob._meta.fields]
+
+    @admin.display(description=gettext_lazy("title"), ordering="label")
+    def title(self, job: BalanceJob) -> str:
+        """The job's title in the reader's language (``label`` keeps the submitter's)."""
+        return tuning_title(job) if job.kind == JobKind.TUNING else search_title(job)

@@ -23,8 +23,8 @@ from balance.services import (
     balance_job_cancel,
     balance_job_request,
 )
-from rules.agents import AGENT_NAMES, DEFAULT_AGENT
-from rules.balance_search.space import FIELDS
+from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
+from rules.lab.balance_search.space import FIELDS
 from simulations.apis import SubmitThrottle
 from simulations.reaper import reap_soon
 from simulations.serializers import ListFilterSerializer

@@ -1,14 +1,18 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class BalanceConfig(AppConfig):
     name = "balance"
-    verbose_name = "Balance search"
+    verbose_name = gettext_lazy("Balance lab")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Jobs are one kind of the simulations' work: the same dispatcher, claim and reaper.
+        # Jobs and their pieces are kinds of the simulations' work: the same dispatcher, claim
+        # and reaper.
+        from balance.pieces import PIECE_WORK
         from balance.runner import JOB_WORK
         from simulations import work
 
         work.register(JOB_WORK)
+        work.register(PIECE_WORK)

@@ -1,7 +1,7 @@
 """``python manage.py balance_search``: options, progress lines, the printed report, and
 ``--via-celery`` (the search as a job for the workers, followed to its end).
 
-The search itself is ``rules.balance_search`` (pure Python); this module reads the command's
+The search itself is ``rules.lab.balance_search`` (pure Python); this module reads the command's
 options into a ``Problem``, prints progress to stderr, and prints the re-verified Pareto front,
 the best patch's matchups, and the ``simulate`` commands that replay each verified matchup.
 """
@@ -12,10 +12,11 @@ import json
 import re
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from balance.cli_report import progress_line, report_text
-from rules.balance_search import (
+from rules.lab.balance_search import (
     BLOCK,
     EvalTask,
     Evaluator,
@@ -24,10 +25,10 @@ from rules.balance_search import (
     SearchSpace,
     SpaceError,
 )
-from rules.balance_search.evaluate import matchup_seed
-from rules.balance_search.memo import field_matchups
-from rules.balance_search.objective import Goal, GoalError
-from rules.balance_search.search import verify_reserve
+from rules.lab.balance_search.evaluate import matchup_seed
+from rules.lab.balance_search.memo import field_matchups
+from rules.lab.balance_search.objective import Goal, GoalError
+from rules.lab.balance_search.verify import verify_reserve
 
 BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
 BAD_RANGE = "{option}: give two percentages LOW-HIGH, e.g. {example} (got {value})."
@@ -171,6 +172,12 @@ __all__ = ["Clock", "OptionError", "SpaceError", "build_problem", "parse_band",
            "progress_line", "replay_commands", "report_text"]
 
 
+def write_patch(path: str, patch: dict[str, Any]) -> None:
+    """The best verified patch as a patch file (docs/patches.md), whichever way it was found."""
+    Path(path).write_text(json.dumps(patch, indent=2, ensure_ascii=False) + "\n",
+                          encoding="utf-8")
+
+
 def run_via_celery(command, opts: dict[str, Any]) -> None:
     """Submit the search as a job for the workers (the catalogue's starter decks by name) and
     follow its progress; print the job's id with ``--no-wait``."""
@@ -217,6 +224,9 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
         time.sleep(1)
     if job.status != "done":
         raise CommandError(f"balance search {job.uid} {job.status}: {job.error}")
+    best = (job.result or {}).get("best")
+    if opts.get("out") and best is not None:
+        write_patch(opts["out"], best["patch"])
     command.stdout.write(json.dumps(job.result, sort_keys=True) if opts["json"]
                          else f"Balance search {job.uid} done: /balance/{job.uid}/")
 

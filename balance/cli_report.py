@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.balance_search import Problem, Scored, SearchResult
-from rules.balance_search.evaluate import matchup_seed
-from rules.balance_search.memo import field_matchups
-from rules.patches import patch_diff
+from rules.lab.balance_search import Problem, Scored, SearchResult
+from rules.lab.balance_search.evaluate import matchup_seed
+from rules.lab.balance_search.memo import field_matchups
+from rules.lab.patches import patch_diff
 
 
 def progress_line(clock: Any, event: dict[str, Any]) -> str:
@@ -149,6 +149,13 @@ def _best_line(best: Scored, problem: Problem) -> str:
     if not problem.goal.is_meta or best.meta is None:
         return (f"Best verified patch: {best.changes} changes, worst matchup "
                 f"{_pct(best.worst)} from 50 %, {best.outside} outside the band.")
+    if best.holds:
+        trust = "it meets every target with room for a fresh check's noise"
+    elif best.outside == 0 and best.meta.min_share >= problem.goal.min_share:
+        trust = "it meets every target, but a fresh check's noise could take it out"
+    else:
+        trust = "it misses a target"
     return (f"Best verified patch: {best.changes} changes, worst deck {_pct(best.worst)} "
             f"from 50 % against the field, {best.outside} outside their bands, smallest "
-            f"ε-equilibrium share {best.meta.min_share * 100:.1f} %.")
+            f"ε-equilibrium share {best.meta.min_share * 100:.1f} % (on {best.games:,} games "
+            f"a matchup: {trust}).")

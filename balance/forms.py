@@ -9,15 +9,15 @@ from django.utils.translation import gettext_lazy as _
 from balance.models import Objective
 from balance.services import BalanceInputError
 from cards.forms import RefuseNulForm
-from rules.agents import DEFAULT_AGENT
-from rules.balance_search.space import FIELDS
-from simulations.agent_names import agent_menu
+from cards.game_words import agent_menu, game_word_lazy
+from rules.ai.agents import DEFAULT_AGENT
+from rules.lab.balance_search.space import FIELDS
 from simulations.sources import deck_choices
 
 PICK_TWO = _("Pick at least two decks.")
 FIELD_CHOICES = [("cost", _("Cost (minions and items)")), ("attack", _("Attack (minions)")),
                  ("hp", _("HP (heroes)")), ("keywords", _("Keywords (add or remove one)")),
-                 ("attribute", _("Attribute"))]
+                 ("attribute", game_word_lazy("field", "attribute"))]
 FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes": "max_changes",
             "budget_games": "budget_games", "verify_games": "verify_games", "fields": "fields",
             "allowed_cards": "allowed_cards", "seed": "seed", "objective": "objective",

@@ -3,7 +3,7 @@ patch's worst figure, matchup range, both equilibria's smallest share and evenne
 and the meta of the unpatched field and of every verified patch — each deck's win rate against
 the field with its interval, its Nash share and its ε-equilibrium share.
 
-The meta of a patch is ``rules.meta.MetaReport.to_dict()`` (plus ``matchup_range``) as the
+The meta of a patch is ``rules.lab.meta.MetaReport.to_dict()`` (plus ``matchup_range``) as the
 search stored it, so any view of a field's meta can show it.
 """
 
@@ -65,8 +65,10 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
         return None
     best = result.get("best") or {}
     cards = job.cards or {}
-    rows = [_row(row, i, best, cards) for i, row in enumerate(result.get("front") or [])]
-    baseline = _row(result["baseline"], None, {}, cards)
+    names = job.deck_names    # the reports keep the names as played; the reader's language here
+    rows = [_row(_renamed(row, names), i, best, cards)
+            for i, row in enumerate(result.get("front") or [])]
+    baseline = _row(_renamed(result["baseline"], names), None, {}, cards)
     meta = job.is_meta
     points = [{"changes": r["changes"], "worst_distance": r["worst_distance"],
                "best": r["is_best"],
@@ -83,8 +85,16 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
     best_row = next((r for r in rows if r["is_best"]), None)
     return {"rows": rows, "chart": chart, "baseline": baseline, "best": best_row or best,
             "is_meta": meta,
-            "baseline_view": meta_view(result["baseline"], "meta-unpatched", UNPATCHED_META),
-            "best_view": meta_view(best_row or best, "meta-best", BEST_META)}
+            "baseline_view": meta_view(baseline, "meta-unpatched", UNPATCHED_META),
+            "best_view": meta_view(best_row or _renamed(best, names), "meta-best", BEST_META)}
+
+
+def _renamed(row: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The row with its meta report's deck names in the page's language."""
+    report = row.get("meta_report")
+    if not report or len(report.get("decks") or []) != len(names):
+        return row
+    return {**row, "meta_report": {**report, "decks": list(names)}}
 
 
 def meta_view(row: dict[str, Any] | None, section_id: str, title: str) -> dict[str, Any] | None:

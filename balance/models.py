@@ -1,6 +1,6 @@
 """Balance search and deck tuning jobs and the blocks of games they have played.
 
-A deck tuning is a job of kind ``tuning`` (``rules.deck_tuning``): the same row, lease, reaper,
+A deck tuning is a job of kind ``tuning`` (``rules.lab.deck_tuning``): the same row, lease, reaper,
 task and stored blocks as a balance search; ``decks[0]`` is the deck tuned, the other decks its
 field, and ``tuning`` holds what only a tuning needs (format, pool, kept cards, heroes).
 
@@ -23,7 +23,9 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
+from cards.language import frozen_deck_name
 from simulations.models import new_uid
 
 
@@ -49,71 +51,81 @@ class Objective(models.TextChoices):
 
 
 class BalanceJob(models.Model):
-    uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
-    kind = models.CharField(max_length=10, choices=JobKind.choices, default=JobKind.BALANCE,
-                            help_text="A balance search, or a deck tuning (``tuning``).")
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
+    uid = models.CharField(_("uid"), max_length=16, unique=True, default=new_uid, editable=False)
+    kind = models.CharField(_("kind"), max_length=10, choices=JobKind.choices,
+                            default=JobKind.BALANCE,
+                            help_text=_("A balance search, or a deck tuning (``tuning``)."))
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("owner"),
+                              on_delete=models.CASCADE, null=True,
                               blank=True, related_name="balance_jobs")
-    label = models.CharField(max_length=300)
-    is_public = models.BooleanField(default=False)
+    label = models.CharField(_("label"), max_length=300)
+    is_public = models.BooleanField(_("is public"), default=False)
     # What it searches, frozen at submission.
-    decks = models.JSONField(help_text="[{name, hero, cards: {code: n}, uid, version}]")
-    cards = models.JSONField(help_text="{code: card data} of every card the decks use")
-    card_data_version = models.CharField(max_length=64)
-    agent = models.CharField(max_length=20)
-    band_low = models.FloatField(default=0.45)
-    band_high = models.FloatField(default=0.55)
-    objective = models.CharField(
+    decks = models.JSONField(_("decks"),
+                             help_text=_("[{name, hero, cards: {code: n}, uid, version}]"))
+    cards = models.JSONField(_("cards"),
+                             help_text=_("{code: card data} of every card the decks use"))
+    card_data_version = models.CharField(_("card data version"), max_length=64)
+    agent = models.CharField(_("agent"), max_length=20)
+    band_low = models.FloatField(_("band low"), default=0.45)
+    band_high = models.FloatField(_("band high"), default=0.55)
+    objective = models.CharField(_("objective"),
         max_length=8, choices=Objective.choices, default=Objective.BAND,
-        help_text="band: every matchup in the band; meta: every deck's field win rate in the "
+        help_text=_("band: every matchup in the band; meta: every deck's field win rate in the "
                   "field band, every matchup in the matchup band, every deck at least "
-                  "min_share of the ε-equilibrium.")
-    field_band_low = models.FloatField(default=0.47)
-    field_band_high = models.FloatField(default=0.53)
-    matchup_band_low = models.FloatField(default=0.30)
-    matchup_band_high = models.FloatField(default=0.70)
-    epsilon = models.FloatField(default=0.005, help_text="Win rate a deck may give up in the "
-                                                         "ε-equilibrium (a share).")
-    min_share = models.FloatField(default=0.05, help_text="Each deck's smallest share of the "
-                                                          "ε-equilibrium (meta).")
-    max_changes = models.PositiveSmallIntegerField(default=6)
-    fields = models.JSONField(default=list, help_text='Fields that may change: ["cost", …]')
-    allowed_cards = models.JSONField(null=True, blank=True,
-                                     help_text="Codes that may change (empty: every card).")
-    spread = models.PositiveSmallIntegerField(default=2)
-    budget_games = models.PositiveIntegerField()
-    verify_games = models.PositiveIntegerField(default=2000)
-    seed = models.BigIntegerField()
-    tuning = models.JSONField(
+                  "min_share of the ε-equilibrium."))
+    field_band_low = models.FloatField(_("field band low"), default=0.47)
+    field_band_high = models.FloatField(_("field band high"), default=0.53)
+    matchup_band_low = models.FloatField(_("matchup band low"), default=0.30)
+    matchup_band_high = models.FloatField(_("matchup band high"), default=0.70)
+    epsilon = models.FloatField(_("epsilon"), default=0.005,
+                                help_text=_("Win rate a deck may give up in the "
+                                                         "ε-equilibrium (a share)."))
+    min_share = models.FloatField(_("min share"), default=0.05,
+                                  help_text=_("Each deck's smallest share of the "
+                                                          "ε-equilibrium (meta)."))
+    max_changes = models.PositiveSmallIntegerField(_("max changes"), default=6)
+    fields = models.JSONField(_("fields"), default=list,
+                              help_text=_('Fields that may change: ["cost", …]'))
+    allowed_cards = models.JSONField(_("allowed cards"), null=True, blank=True,
+                                     help_text=_("Codes that may change (empty: every card)."))
+    spread = models.PositiveSmallIntegerField(_("spread"), default=2)
+    budget_games = models.PositiveIntegerField(_("budget games"))
+    verify_games = models.PositiveIntegerField(_("verify games"), default=2000)
+    seed = models.BigIntegerField(_("seed"))
+    tuning = models.JSONField(_("tuning"),
         null=True, blank=True,
-        help_text="A deck tuning's input: {format, set_of, pool, keep, heroes, max_swaps, "
-                  "source}; decks[0] is the deck tuned, the others its field.")
+        help_text=_("A deck tuning's input: {format, set_of, pool, keep, heroes, max_swaps, "
+                  "source}; decks[0] is the deck tuned, the others its field."))
     # Where it is.
-    status = models.CharField(max_length=10, choices=JobStatus.choices,
+    status = models.CharField(_("status"), max_length=10, choices=JobStatus.choices,
                               default=JobStatus.QUEUED)
-    error = models.TextField(blank=True)
-    progress = models.JSONField(default=dict, blank=True,
-                                help_text="The search's last progress report.")
-    result = models.JSONField(null=True, blank=True,
-                              help_text="rules.balance_search.SearchResult.to_dict")
-    games_played = models.PositiveBigIntegerField(default=0)
-    cpu_seconds = models.FloatField(
-        default=0.0, help_text="Estimated CPU seconds of the whole job (simulations.quota).")
-    claim = models.CharField(max_length=64, blank=True, help_text="Task id of the holder.")
-    worker = models.CharField(max_length=200, blank=True)
-    lease_until = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    sends = models.PositiveSmallIntegerField(default=0)
-    sent_at = models.DateTimeField(null=True, blank=True,
-                                   help_text="When its message was sent; empty while it waits "
-                                             "its turn in the database.")
-    touched_at = models.DateTimeField(null=True, blank=True,
-                                      help_text="Last claim or lease renewal.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    progress = models.JSONField(_("progress"), default=dict, blank=True,
+                                help_text=_("The search's last progress report."))
+    result = models.JSONField(_("result"), null=True, blank=True,
+                              help_text=_("rules.lab.balance_search.SearchResult.to_dict"))
+    games_played = models.PositiveBigIntegerField(_("games played"), default=0)
+    cpu_seconds = models.FloatField(_("cpu seconds"),
+        default=0.0, help_text=_("Estimated CPU seconds of the whole job (simulations.quota)."))
+    claim = models.CharField(_("claim"), max_length=64, blank=True,
+                             help_text=_("Task id of the holder."))
+    worker = models.CharField(_("worker"), max_length=200, blank=True)
+    lease_until = models.DateTimeField(_("lease until"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    sends = models.PositiveSmallIntegerField(_("sends"), default=0)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True,
+                                   help_text=_("When its message was sent; empty while it waits "
+                                             "its turn in the database."))
+    touched_at = models.DateTimeField(_("touched at"), null=True, blank=True,
+                                      help_text=_("Last claim or lease renewal."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("balance search or tuning")
+        verbose_name_plural = gettext_lazy("balance searches and tunings")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["owner", "status"]),
                    models.Index(fields=["kind", "-created_at"]),
@@ -142,17 +154,19 @@ class BalanceJob(models.Model):
 
     @property
     def deck_names(self) -> list[str]:
-        return [d.get("name") or f"Deck {i + 1}" for i, d in enumerate(self.decks)]
+        """The frozen decks' names in the page's language."""
+        return [frozen_deck_name(d, i + 1) for i, d in enumerate(self.decks)]
 
 
 class JobBlock(models.Model):
     """One block of games a job played: ``key`` names the candidate's relevant moves, the
     matchup and its seed; ``tally`` is ``Tally.to_list()``."""
 
-    job = models.ForeignKey(BalanceJob, on_delete=models.CASCADE, related_name="blocks")
-    key = models.CharField(max_length=64)
-    index = models.PositiveIntegerField()
-    tally = models.JSONField()
+    job = models.ForeignKey(BalanceJob, verbose_name=_("job"), on_delete=models.CASCADE,
+                            related_name="blocks")
+    key = models.CharField(_("key"), max_length=64)
+    index = models.PositiveIntegerField(_("index"))
+    tally = models.JSONField(_("tally"))
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["job", "key", "index"],
@@ -160,3 +174,45 @@ class JobBlock(models.Model):
 
     def __str__(self) -> str:
         return f"job {self.job_id} block {self.key[:8]}/{self.index}"
+
+
+class PieceState(models.TextChoices):
+    PENDING = "pending", "Pending"      # waiting in the database, or its message in the broker
+    RUNNING = "running", "Running"      # a worker (or the job's own execution) holds it
+    DONE = "done", "Done"               # its blocks are stored
+    FAILED = "failed", "Failed"         # started too often without finishing
+
+
+class JobPiece(models.Model):
+    """Blocks ``first … first+blocks−1`` of one task of a job (``task``: the codec's JSON of it),
+    played by any worker process and stored as ``JobBlock`` rows (``balance.pieces``). A work
+    row of the one protocol (``simulations.work``): the same lease columns as a chunk."""
+
+    job = models.ForeignKey(BalanceJob, on_delete=models.CASCADE, related_name="pieces")
+    key = models.CharField(max_length=64)
+    first = models.PositiveIntegerField()
+    blocks = models.PositiveSmallIntegerField()
+    task = models.JSONField()
+    state = models.CharField(max_length=10, choices=PieceState.choices,
+                             default=PieceState.PENDING)
+    error = models.TextField(blank=True)
+    cpu_seconds = models.FloatField(
+        default=0.0, help_text="Always 0: the job's own row counts the whole job's CPU time.")
+    claim = models.CharField(max_length=200, blank=True)
+    worker = models.CharField(max_length=200, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    sends = models.PositiveSmallIntegerField(default=0)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    touched_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["job", "key", "first"],
+                                               name="job_piece_unique")]
+        indexes = [models.Index(fields=["job", "state"]),
+                   models.Index(fields=["state", "lease_until"])]
+
+    def __str__(self) -> str:
+        return f"job {self.job_id} piece {self.key[:8]}/{self.first}+{self.blocks}"

@@ -1,53 +1,43 @@
 """Running a job on a worker (a balance search or a deck tuning): claim it, replay the search,
-keep what it plays.
+fan its games out, keep what they find.
 
-An execution claims the job through the one work protocol (``simulations.work``: a lease in
-the database, renewed by a heartbeat thread while the games play), rebuilds the frozen field
-and runs the pure search (``rules.balance_search``) with an evaluator that looks every block up
-in ``JobBlock`` first and plays only what is missing, writing each piece as soon as it is played
-(checking the claim as it writes). A killed worker therefore loses at most one piece: the
-reaper hands the job back, the dispatcher sends it again, and the new execution replays the
-search — the same seeds and budget give the same candidates — over the blocks already stored,
-then carries on.
+An execution — the job's coordinator — claims the job through the one work protocol
+(``simulations.work``: a lease in the database, renewed by a heartbeat thread), rebuilds the
+frozen field and runs the pure search (``rules.lab.balance_search``,
+``rules.lab.deck_tuning``) with an evaluator that looks every block up in ``JobBlock`` first
+and sends only what is missing as pieces any worker process plays (``balance.pieces``),
+waiting on the database for them. A killed coordinator therefore loses no games: the reaper
+hands the job back, the dispatcher sends it again, and the new execution replays the search —
+the same seeds and budget give the same candidates — over the blocks already stored, then
+carries on; a killed piece's worker loses that piece alone, which the reaper sends again.
 
-Invariants: a piece is written under the unique (job, key, index) constraint, so a twin
+Invariants: a block is written under the unique (job, key, index) constraint, so a twin
 execution's blocks count once (they are the same games); an execution that finds its claim gone
 (cancelled, or reclaimed after its lease expired) stops without writing the result.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from balance import conf
+from balance import conf, pieces
+from balance.codecs import BalanceCodec, block_key, job_codec, job_problem
 from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobBlock, JobKind, JobStatus
-from balance.tuning import TuningCodec, tuning_problem
-from rules.balance_search import (
-    BLOCK,
-    EvalTask,
-    Field,
-    LocalEvaluator,
-    Problem,
-    SearchSpace,
-    Tally,
-    balance_search,
-)
-from rules.deck_tuning import tune_deck
-from rules.engine.cards import Ruleset
-from simulations import conf as sim_conf
+from balance.tuning import tuning_problem
+from rules.lab.balance_search import balance_search
+from rules.lab.deck_tuning import tune_deck
 from simulations import work
 from simulations.fair import dispatch_quietly
-from simulations.sources import engine_objects
+
+__all__ = ["BalanceCodec", "JOB_WORK", "StoredEvaluator", "block_key", "job_execute",
+           "job_problem"]
 
 log = logging.getLogger(__name__)
 GAVE_UP = gettext_lazy("The search was started {attempts} times without finishing; it is given up.")
@@ -71,13 +61,6 @@ JOB_WORK = work.WorkKind(
 ClaimLost = work.LeaseLost
 
 
-def block_key(task: EvalTask) -> str:
-    moves = [[m.card, m.field, list(m.value) if isinstance(m.value, tuple) else m.value]
-             for m in task.moves]
-    text = json.dumps([moves, task.a, task.b, task.seed], sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def job_claim(*, job_id: int, claim: str, worker: str) -> BalanceJob | None:
     """Take the job for this execution (``work.claim``), or None (finished, held by a live
     execution, or given up now that its attempts are spent)."""
@@ -89,89 +72,39 @@ def _renew(job: BalanceJob, claim: str, **changes: Any) -> None:
     work.renew(JOB_WORK, pk=job.pk, claim=claim, **changes)
 
 
-class BalanceCodec:
-    """How a balance search's blocks are keyed, played and stored (``Tally`` lists)."""
-
-    block_games = BLOCK
-
-    def __init__(self, field: Field):
-        self.local = LocalEvaluator(field, processes=1)
-
-    def key(self, task: EvalTask) -> str:
-        return block_key(task)
-
-    def play(self, task: EvalTask, first: int, blocks: int) -> list[Tally]:
-        run = EvalTask(task.moves, task.a, task.b, task.seed, first, blocks)
-        return self.local.evaluate([run])[0]
-
-    def dump(self, result: Tally) -> Any:
-        return result.to_list()
-
-    def load(self, data: Any) -> Tally:
-        return Tally.from_list(data)
-
-
 class StoredEvaluator:
-    """Blocks from ``JobBlock`` when stored; the rest played here and stored piece by piece.
+    """Blocks from ``JobBlock`` when stored; the missing ones fanned out as pieces
+    (``balance.pieces``) that any worker process plays — this one too — and waited for.
 
-    Generic over what a block is: a ``codec`` keys a task, plays some of its blocks and turns a
-    block's result into JSON and back (``BalanceCodec``; ``tuning.TuningCodec``)."""
+    Generic over what a block is: a ``codec`` (``balance.codecs``) keys, sends and plays a task
+    and stores its blocks' results."""
 
-    def __init__(self, job: BalanceJob, field: Field | None, claim: str, codec: Any = None):
-        self.job, self.claim = job, claim
-        self.codec = codec if codec is not None else BalanceCodec(field)
+    def __init__(self, job: BalanceJob, claim: str, worker: str, codec: Any):
+        self.job, self.claim, self.codec = job, claim, codec
+        self.waiter = pieces.PieceWaiter(job, claim, worker, codec)
         self.played = 0
 
     def evaluate(self, tasks: Sequence[Any]) -> list[list[Any]]:
-        return [self._task(task) for task in tasks]
+        keys = [self.codec.key(task) for task in tasks]
+        stored = self._stored(keys)
+        wanted = []
+        for key, task in zip(keys, tasks, strict=True):
+            missing = [i for i in range(task.first, task.first + task.blocks)
+                       if (key, i) not in stored]
+            if missing:
+                wanted.append((key, task, missing))
+        if wanted:
+            ids = pieces.pieces_post(self.job, wanted, self.codec, conf.piece_blocks())
+            self.waiter.wait(ids)
+            stored = self._stored(keys)
+            self.played += sum(len(m) for _, _, m in wanted) * self.codec.block_games
+        return [[stored[key, i] for i in range(task.first, task.first + task.blocks)]
+                for key, task in zip(keys, tasks, strict=True)]
 
-    def _task(self, task: Any) -> list[Any]:
-        key = self.codec.key(task)
-        wanted = range(task.first, task.first + task.blocks)
-        stored = {row.index: self.codec.load(row.tally) for row in
-                  JobBlock.objects.filter(job=self.job, key=key, index__in=list(wanted))}
-        missing = [i for i in wanted if i not in stored]
-        for indices in _pieces(missing, conf.piece_blocks()):
-            if sim_conf.chunk_pause():       # fault tests: a moment to kill the worker in
-                time.sleep(sim_conf.chunk_pause())
-            tallies = self.codec.play(task, indices[0], len(indices))
-            self._store(key, indices, tallies)
-            stored.update(zip(indices, tallies, strict=True))
-        return [stored[i] for i in wanted]
-
-    def _store(self, key: str, indices: list[int], tallies: list[Any]) -> None:
-        games = len(indices) * self.codec.block_games
-        with transaction.atomic():
-            _renew(self.job, self.claim, games_played=F("games_played") + games)
-            JobBlock.objects.bulk_create(
-                [JobBlock(job=self.job, key=key, index=i, tally=self.codec.dump(t))
-                 for i, t in zip(indices, tallies, strict=True)], ignore_conflicts=True)
-        self.played += games
-
-
-def _pieces(indices: list[int], size: int) -> list[list[int]]:
-    """Consecutive runs of at most ``size`` block indices."""
-    out: list[list[int]] = []
-    for i in indices:
-        if out and out[-1][-1] == i - 1 and len(out[-1]) < size:
-            out[-1].append(i)
-        else:
-            out.append([i])
-    return out
-
-
-def job_problem(job: BalanceJob) -> Problem:
-    cards, decks = engine_objects(job.cards, job.decks)
-    field = Field(cards=cards, decks=tuple(decks), agent=job.agent, ruleset=Ruleset())
-    space = SearchSpace.for_decks(field.decks, cards, only=job.allowed_cards or None,
-                                  fields=job.fields or ("cost", "attack", "hp"),
-                                  spread=job.spread)
-    return Problem(field=field, space=space, band=(job.band_low, job.band_high),
-                   max_changes=job.max_changes, seed=job.seed, budget_games=job.budget_games,
-                   verify_games=job.verify_games, objective=job.objective,
-                   field_band=(job.field_band_low, job.field_band_high),
-                   matchup_band=(job.matchup_band_low, job.matchup_band_high),
-                   epsilon=job.epsilon, min_share=job.min_share)
+    def _stored(self, keys: list[str]) -> dict[tuple[str, int], Any]:
+        rows = JobBlock.objects.filter(job=self.job, key__in=set(keys)).values_list(
+            "key", "index", "tally")
+        return {(key, index): self.codec.load(tally) for key, index, tally in rows}
 
 
 def job_execute(*, job_id: int, claim: str, worker: str) -> str:
@@ -180,23 +113,21 @@ def job_execute(*, job_id: int, claim: str, worker: str) -> str:
     dispatch_quietly()   # its message left the broker: send the next piece in its place
     if job is None:
         return "skipped"
+    evaluator = StoredEvaluator(job, claim, worker, job_codec(job))
     if job.kind == JobKind.TUNING:
         tuning = tuning_problem(job)
-        return _execute(job, claim, TuningCodec(tuning.field),
-                        lambda evaluator, progress: tune_deck(tuning, evaluator,
-                                                              progress=progress),
+        return _execute(job, claim, evaluator,
+                        lambda progress: tune_deck(tuning, evaluator, progress=progress),
                         lambda result: result.to_dict(job.deck_names[1:]))
     problem = job_problem(job)
-    return _execute(job, claim, BalanceCodec(problem.field),
-                    lambda evaluator, progress: balance_search(problem, evaluator,
-                                                               progress=progress),
+    return _execute(job, claim, evaluator,
+                    lambda progress: balance_search(problem, evaluator, progress=progress),
                     lambda result: result.to_dict(job.deck_names))
 
 
-def _execute(job: BalanceJob, claim: str, codec: Any,
-             search: Callable[[StoredEvaluator, Callable[[dict[str, Any]], None]], Any],
+def _execute(job: BalanceJob, claim: str, evaluator: StoredEvaluator,
+             search: Callable[[Callable[[dict[str, Any]], None]], Any],
              to_dict: Callable[[Any], dict[str, Any]]) -> str:
-    evaluator = StoredEvaluator(job, None, claim, codec)
     start = time.monotonic()
 
     def progress(event: dict[str, Any]) -> None:
@@ -207,11 +138,16 @@ def _execute(job: BalanceJob, claim: str, codec: Any,
 
     try:
         with work.Heartbeat(JOB_WORK, pk=job.pk, claim=claim):   # the lease, between pieces
-            result = search(evaluator, progress)
+            result = search(progress)
     except ClaimLost:
         return "lost"
     except (OperationalError, InterfaceError):
         raise   # the database is away: the task retries with backoff, keeping its claim
+    except pieces.PieceFailed:   # a piece's workers kept dying: the job tries again later
+        log.warning("balance job %s: a piece was given up", job.pk)
+        work.release(JOB_WORK, pk=job.pk, claim=claim,
+                     backoff=work.backoff_seconds(job.attempts))
+        return "error"
     except Exception:  # a bug: handed back with a backoff, given up after its attempts
         log.exception("balance job %s failed", job.pk)
         work.release(JOB_WORK, pk=job.pk, claim=claim,

@@ -8,10 +8,11 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy
 
-from balance.models import BalanceJob, JobKind
-from cards.language import frozen_card_name
+from balance.models import BalanceJob, JobKind, JobStatus
+from cards.language import frozen_card_name, frozen_deck_name
 from cards.models import Card
 from decks.models import Deck
+from simulations.strength import estimate_seconds
 
 LIST_DEFERRED = ("cards", "decks", "result")
 PHASES = {"queued": gettext_lazy("waiting"), "baseline": gettext_lazy("baseline"),
@@ -99,13 +100,22 @@ def job_progress(job: BalanceJob) -> JobProgress:
     total = job.budget_games + verify
     done = budget_done + verified
     percent = 100 if job.status == "done" else min(99, int(100 * done / max(total, 1)))
-    rate = p.get("rate")
-    left = max(0, total - done) / rate if rate and job.is_active else None
     return JobProgress(phase=phase, games=games, budget=job.budget_games,
                        percent=percent, evaluations=int(p.get("evaluations") or 0),
-                       best=p.get("best"), seconds_left=left, searched=searched,
-                       over=max(0, games - job.budget_games), verified=verified,
-                       verify_total=verify)
+                       best=p.get("best"), seconds_left=_seconds_left(job, total - done),
+                       searched=searched, over=max(0, games - job.budget_games),
+                       verified=verified, verify_total=verify)
+
+
+def _seconds_left(job: BalanceJob, games_left: int) -> float | None:
+    """The games left at the pace this execution plays (the runner's ``rate``); before its
+    first round reports one, at this deployment's measured pace (``estimate_seconds``)."""
+    if job.status != JobStatus.RUNNING or games_left <= 0:
+        return None
+    rate = (job.progress or {}).get("rate")
+    if rate:
+        return games_left / rate
+    return estimate_seconds(agent_a=job.agent, agent_b=job.agent, games=games_left)
 
 
 def tuning_result(job: BalanceJob) -> dict[str, Any] | None:
@@ -116,6 +126,7 @@ def tuning_result(job: BalanceJob) -> dict[str, Any] | None:
     if not result:
         return None
     cards = job.cards or {}
+    shown = {d.get("name"): frozen_deck_name(d, i + 1) for i, d in enumerate(job.decks or [])}
     suggestions = []
     for index, s in enumerate(result.get("suggestions") or []):
         diff = [{**swap, "hero": swap["copies"] == 0,
@@ -126,7 +137,8 @@ def tuning_result(job: BalanceJob) -> dict[str, Any] | None:
                  "high": _points(gain["high"]), "p": _p_value(gain["p_value"]),
                  "rate": _percent(s["verified"]["rate"]), "rate_low":
                  _percent(s["verified"]["low"]), "rate_high": _percent(s["verified"]["high"])}
-        matchups = [{**m, "before_pct": _percent(m["before"]), "after_pct": _percent(m["after"]),
+        matchups = [{**m, "opponent": shown.get(m.get("opponent"), m.get("opponent")),
+                     "before_pct": _percent(m["before"]), "after_pct": _percent(m["after"]),
                      "change_pct": _points(m["change"]), "low_pct": _points(m["low"]),
                      "high_pct": _points(m["high"]), "p": _p_value(m["p_value"])}
                     for m in s["matchups"]]
@@ -171,7 +183,7 @@ def _p_value(value: float) -> str:
 
 
 def tuning_deck_name(job: BalanceJob) -> str:
-    return (job.decks[0].get("name") if job.decks else "") or ""
+    return frozen_deck_name(job.decks[0], 1) if job.decks else ""
 
 
 def tuning_best_lines(job: BalanceJob) -> list[str]:

@@ -17,14 +17,15 @@ from django.utils.translation import gettext_lazy
 
 from balance import conf
 from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind, JobStatus
-from rules.agents import make_agent
-from rules.balance_search import SearchSpace, SpaceError, space_moves
-from rules.balance_search.evaluate import BLOCK
-from rules.balance_search.objective import Goal, GoalError
-from rules.balance_search.search import VERIFY_FRONT
-from rules.balance_search.space import FIELDS
-from rules.deck_tuning.problem import TuningProblem
-from rules.patches import Patch, PatchError
+from cards.language import frozen_deck_name
+from rules.ai.agents import DEFAULT_AGENT, make_agent
+from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
+from rules.lab.balance_search.evaluate import BLOCK
+from rules.lab.balance_search.objective import Goal, GoalError
+from rules.lab.balance_search.search import VERIFY_FRONT
+from rules.lab.balance_search.space import FIELDS
+from rules.lab.deck_tuning.problem import TuningProblem
+from rules.lab.patches import Patch, PatchError
 from simulations.fair import dispatch_quietly
 from simulations.models import RunKind, SimulationRun
 from simulations.quota import REDUCE_BUDGET, QuotaError, game_seconds, quota_check
@@ -113,7 +114,7 @@ def _check_numbers(*, band: tuple[float, float], max_changes: int, budget_games:
 
 
 def _check_goal(goal: Goal, decks: int) -> None:
-    """The goal's refusal (``rules.balance_search.objective``) in the reader's language, on
+    """The goal's refusal (``rules.lab.balance_search.objective``) in the reader's language, on
     the input it names."""
     try:
         goal.check(decks)
@@ -142,8 +143,8 @@ def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
 
 def job_games(*, kind: str, decks: int, budget_games: int, verify_games: int) -> int:
     """The games a job plays at most: its budget, then the re-verification on fresh seeds
-    (``rules.balance_search``: the unpatched field and ``VERIFY_FRONT`` candidates, each
-    matchup; ``rules.deck_tuning``: the deck and its suggestions against each opponent, and the
+    (``rules.lab.balance_search``: the unpatched field and ``VERIFY_FRONT`` candidates, each
+    matchup; ``rules.lab.deck_tuning``: the deck and its suggestions against each opponent, and the
     opponents' own pairings)."""
     verify = -(-verify_games // BLOCK) * BLOCK
     if kind == JobKind.TUNING:
@@ -173,7 +174,7 @@ def job_cap_check(*, owner, kind: str, cpu: float, limit: int, too_many: str) ->
         raise BalanceInputError(exc.message, exc.field) from None
 
 
-def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = "greedy",
+def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT_AGENT,
                         band: tuple[float, float] = (0.45, 0.55), max_changes: int = 6,
                         budget_games: int = 300_000, verify_games: int = 2_000,
                         fields: Sequence[str] = ("cost", "attack", "hp"),
@@ -268,4 +269,5 @@ def search_title(job: BalanceJob) -> str:
     decks = job.decks or []
     if not decks:
         return job.label
-    return str(LABEL.format(names=", ".join(d.get("name", "") for d in decks)))[:300]
+    return str(LABEL.format(names=", ".join(frozen_deck_name(d, i + 1)
+                                            for i, d in enumerate(decks))))[:300]

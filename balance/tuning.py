@@ -1,5 +1,5 @@
-"""A deck tuning job's frozen input back to the pure problem (``rules.deck_tuning``), and how
-its blocks are keyed, played and stored (outcome strings) by the runner's ``StoredEvaluator``.
+"""A deck tuning job's frozen input back to the pure problem (``rules.lab.deck_tuning``), and how
+its blocks are keyed, played, sent and stored (outcome strings: ``balance.codecs``).
 
 Invariant: ``tuning_problem`` reads only the job's row (frozen decks, card data, format), never
 the catalogue, so every execution of a job — first or resumed — searches the same problem.
@@ -12,9 +12,9 @@ import json
 from typing import Any
 
 from balance.models import BalanceJob
-from rules.deck_tuning import BLOCK, TuneField, TuneTask, TuningProblem, play_tune_task
+from rules.decks.legality import Format
 from rules.engine.cards import DeckList, Ruleset
-from rules.legality import Format
+from rules.lab.deck_tuning import BLOCK, TuneField, TuneTask, TuningProblem, play_tune_task
 from simulations.sources import engine_objects
 
 
@@ -71,6 +71,15 @@ class TuningCodec:
     def play(self, task: TuneTask, first: int, blocks: int) -> list[str]:
         return play_tune_task(self.field, TuneTask(task.deck, task.opponent, task.seed, first,
                                                    blocks))
+
+    def encode(self, task: TuneTask) -> Any:
+        return {"deck": [task.deck[0], [list(c) for c in task.deck[1]]],
+                "opponent": task.opponent, "seed": task.seed}
+
+    def decode(self, data: Any) -> TuneTask:
+        hero, cards = data["deck"]
+        return TuneTask((hero, tuple((code, n) for code, n in cards)), data["opponent"],
+                        data["seed"], 0, 0)
 
     def dump(self, result: str) -> Any:
         return result

@@ -23,7 +23,7 @@ from balance.models import BalanceJob, JobKind
 from balance.selectors import job_progress, jobs_listed, tuning_result
 from balance.services import BalanceInputError
 from balance.tuning_services import tuning_job_request, tuning_suggestion_save
-from rules.agents import AGENT_NAMES, DEFAULT_AGENT
+from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations.apis import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
 

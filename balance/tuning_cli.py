@@ -1,7 +1,7 @@
 """``python manage.py tune_deck``: options into a ``TuningProblem``, progress lines, the printed
 suggestions, and ``--via-celery`` (the tuning as a job for the workers, followed to its end).
 
-The search itself is ``rules.deck_tuning`` (pure Python). In this process the decks and cards
+The search itself is ``rules.lab.deck_tuning`` (pure Python). In this process the decks and cards
 come from a card set file (the core set by default; its starter decks by name) and legality is
 the standard format (R5).
 """
@@ -13,8 +13,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from rules.deck_tuning import TuneField, TuningProblem, TuningResult
 from rules.engine.cards import CardDef
+from rules.lab.deck_tuning import TuneField, TuningProblem, TuningResult
 
 BAD_SWAPS = "--max-swaps: give a whole number from 1 to 6 (got {value})."
 BAD_VERIFY = "--verify-games: give at least 100 games (got {value})."

@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from balance.services import BalanceInputError
 from cards.forms import RefuseNulForm
-from rules.agents import DEFAULT_AGENT
-from simulations.forms import _agent_choices as agent_choices  # in the page's language
+from cards.game_words import agent_menu
+from rules.ai.agents import DEFAULT_AGENT
 from simulations.sources import deck_choices
 
 FIELD_OF = {"deck": "deck", "field": "field", "gauntlet": "gauntlet", "agent": "agent",
@@ -44,7 +44,7 @@ class TuningForm(RefuseNulForm):
     gauntlet = forms.CharField(
         label=_("Or a gauntlet run"), required=False, max_length=40,
         help_text=_("A simulation run's id (from its address): its decks become the field."))
-    agent = forms.ChoiceField(label=_("Agent"), choices=agent_choices, initial=DEFAULT_AGENT)
+    agent = forms.ChoiceField(label=_("Agent"), choices=agent_menu, initial=DEFAULT_AGENT)
     keep = forms.MultipleChoiceField(
         label=_("Cards to keep"), required=False, widget=forms.CheckboxSelectMultiple,
         help_text=_("Every copy of these stays in the deck."))

@@ -20,16 +20,18 @@ from balance import conf
 from balance.models import BalanceJob, JobKind
 from balance.services import BalanceInputError, job_cap_check, job_cpu_seconds
 from balance.tuning import format_from_dict, format_to_dict
+from cards.language import card_lang, frozen_deck_name
 from cards.models import Card
 from decks.adapters import format_to_rules
 from decks.drafts import Draft
 from decks.models import Deck, Format
 from decks.selectors import deck_counts, deck_is_owner, draft_from_deck, format_get
 from decks.services import DeckInputError, deck_create, deck_save
-from rules.agents import make_agent
-from rules.deck_tuning import Swap, TuneField, TuningError, TuningProblem
-from rules.deck_tuning.problem import check_problem
+from rules.ai.agents import DEFAULT_AGENT, make_agent
+from rules.decks import legality
 from rules.engine.cards import DeckList
+from rules.lab.deck_tuning import Swap, TuneField, TuningError, TuningProblem
+from rules.lab.deck_tuning.problem import check_problem
 from simulations.fair import dispatch_quietly
 from simulations.models import SimulationRun
 from simulations.selectors import run_get
@@ -147,7 +149,7 @@ def _heroes(codes: Sequence[str] | None, any_hero: bool) -> list[str]:
 
 
 def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
-                       gauntlet: str | None = None, agent: str = "greedy",
+                       gauntlet: str | None = None, agent: str = DEFAULT_AGENT,
                        keep: Sequence[str] = (), heroes: Sequence[str] = (),
                        any_hero: bool = False, max_swaps: int = 3,
                        budget_games: int = 100_000, verify_games: int = 1_000,
@@ -185,7 +187,8 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
     except SourceError as exc:
         raise BalanceInputError(str(exc), "field") from None
     except TuningError as exc:
-        raise BalanceInputError(NOT_LEGAL.format(problems=str(exc)), "deck") from None
+        raise BalanceInputError(_not_legal(tuned, engine_cards, fmt_rules, set_of, exc),
+                                "deck") from None
     spec = {"format": format_to_dict(fmt_rules), "set_of": set_of, "pool": pool,
             "keep": sorted(set(keep)), "heroes": hero_codes,
             "source": {"uid": tuned.get("uid"), "version": tuned.get("version"),
@@ -210,13 +213,21 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
     return job
 
 
+def _not_legal(tuned: dict, engine_cards, fmt_rules, set_of, exc: TuningError) -> str:
+    """Why the deck cannot be tuned, rule by rule in the page's language (the engine's own
+    message, in English, for what is not a broken rule of the deck)."""
+    problems = legality.check_deck(legality.Deck.of(tuned["hero"], dict(tuned["cards"])),
+                                   engine_cards, fmt_rules, set_of=set_of, lang=card_lang())
+    return str(NOT_LEGAL.format(problems="; ".join(p.message for p in problems) or str(exc)))
+
+
 def tuning_title(job: BalanceJob) -> str:
     """The tuning's label in the page's language (``label`` keeps the submitter's)."""
     decks = job.decks or []
     if not decks:
         return job.label
-    return str(LABEL.format(deck=decks[0].get("name", ""),
-                            names=", ".join(d.get("name", "") for d in decks[1:])))[:300]
+    names = [frozen_deck_name(d, i + 1) for i, d in enumerate(decks)]
+    return str(LABEL.format(deck=names[0], names=", ".join(names[1:])))[:300]
 
 
 def _apply(counts: dict[str, int], hero: str | None, swaps: list[Swap]

@@ -22,14 +22,16 @@ from balance.selectors import (
     job_progress,
     jobs_listed,
     tuning_best_lines,
+    tuning_deck_name,
     tuning_result,
     user_owns_deck,
 )
 from balance.services import BalanceInputError
-from balance.tuning_forms import TuningDeckForm, TuningForm, agent_choices
+from balance.tuning_forms import TuningDeckForm, TuningForm
 from balance.tuning_services import tuning_job_request, tuning_suggestion_save, tuning_title
 from balance.views import cancel_and_return
 from cards.forms import PickForm
+from cards.game_words import game_word
 from cards.language import frozen_card_name
 from simulations.apis import submit_allowed
 from simulations.meta_view import meta_context
@@ -104,9 +106,8 @@ def tune_new(request: HttpRequest) -> HttpResponse:
 
 def _context(request: HttpRequest, job: BalanceJob) -> dict:
     return {"job": job, "progress": job_progress(job), "best_lines": tuning_best_lines(job),
-            "deck_name": job.decks[0].get("name", "") if job.decks else "",
-            "title": tuning_title(job), "agent_label": dict(agent_choices()).get(job.agent,
-                                                                                 job.agent)}
+            "deck_name": tuning_deck_name(job),
+            "title": tuning_title(job), "agent_label": game_word("agent_label", job.agent)}
 
 
 @require_GET

@@ -26,12 +26,15 @@ from balance.services import (
     balance_job_request,
     search_title,
 )
+from cards.game_words import game_word_lazy
 from simulations.apis import submit_allowed
 from simulations.reaper import reap_soon
 
-FIELD_NAMES = {"cost": gettext_lazy("cost"), "attack": gettext_lazy("attack"),
-               "hp": gettext_lazy("HP"), "keywords": gettext_lazy("keywords"),
-               "attribute": gettext_lazy("attribute")}
+FIELD_NAMES = {"cost": game_word_lazy("field", "cost", prose=True),
+               "attack": game_word_lazy("field", "attack", prose=True),
+               "hp": game_word_lazy("field", "hp"),
+               "keywords": game_word_lazy("field", "keywords", prose=True),
+               "attribute": game_word_lazy("field", "attribute", prose=True)}
 THROTTLED = gettext_lazy(
     "You have submitted many simulations lately; wait a while and try again.")
 NO_SEARCH = gettext_lazy("No balance search here.")

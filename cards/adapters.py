@@ -1,7 +1,7 @@
 """The only place where catalogue rows meet the engine: ``Card`` rows ⇄ data form ⇄ ``CardDef``.
 
 Invariants: the data form is exactly the shape of a card in the shipped set file (what
-``rules.cardset.load_card_set`` reads and ``CardDef.to_dict`` writes), so a card survives
+``rules.decks.cardset.load_card_set`` reads and ``CardDef.to_dict`` writes), so a card survives
 row → data → row unchanged; ``card_to_def`` only returns cards the engine validated.
 The functions take a ``cards.models.Card`` row (not imported here: the model calls this
 module, so the arrow points one way) and never query by themselves: callers that convert many

@@ -36,7 +36,7 @@ from cards.models import (
     keyword_choices,
 )
 from cards.services import card_save, card_set_export, card_set_import, card_tag_renamed
-from rules.cardset import CardSetError
+from rules.decks.cardset import CardSetError
 
 MSG_EXPORT_ONE = gettext_lazy("Choose exactly one card set to export.")
 MSG_NOT_UTF8 = gettext_lazy("The file is not UTF-8 text.")
@@ -57,11 +57,9 @@ class PrettyJSONField(forms.JSONField):
 
 
 class CardAdminForm(forms.ModelForm):
-    abilities = PrettyJSONField(required=False, help_text=mark_safe(
-        "A JSON list of abilities, e.g. <code>[{\"trigger\": \"awaken\", \"effects\": "
-        "[{\"do\": \"draw\", \"count\": 1}]}]</code>. Saving runs the engine's validator; "
-        "see the <a href=\"/cards/vocabulary/\" target=\"_blank\">vocabulary reference</a>."))
-    keywords = forms.MultipleChoiceField(choices=keyword_choices, required=False,
+    abilities = PrettyJSONField(required=False, label=gettext_lazy("abilities"))
+    keywords = forms.MultipleChoiceField(label=gettext_lazy("keywords"), choices=keyword_choices,
+                                         required=False,
                                          widget=forms.CheckboxSelectMultiple)
 
     class Meta:
@@ -72,6 +70,13 @@ class CardAdminForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["abilities"].help_text = format_html(
+            gettext("A JSON list of abilities, e.g. {example}. Saving runs the engine's "
+                    "validator; see the {link}."),
+            example=mark_safe('<code>[{"trigger": "awaken", "effects": [{"do": "draw", '
+                              '"count": 1}]}]</code>'),
+            link=format_html('<a href="{}" target="_blank">{}</a>', reverse("cards:vocabulary"),
+                             gettext("vocabulary reference")))
         # The kinds and rarities of the card's game: this game's for its cards, the declared
         # ones for another game's card, every game's while a new card has no set yet.
         card_set = self.instance.card_set if self.instance.card_set_id else None
@@ -101,7 +106,7 @@ class CardAdminForm(forms.ModelForm):
 
 
 class KeywordListFilter(admin.SimpleListFilter):
-    title = "keyword"
+    title = gettext_lazy("keyword")
     parameter_name = "keyword"
 
     def lookups(self, request, model_admin):
@@ -121,10 +126,27 @@ class CardStatsInline(admin.TabularInline):
     can_delete = False
     extra = 0
     max_num = 0
-    fields = ["agent", "ruleset_key", "card_data_version", "games_drawn", "games_played_in",
+    fields = ["agent_code", "ruleset_code", "version_code", "games_drawn", "games_played_in",
               "wins_when_played", "updated_at"]
     readonly_fields = fields
     verbose_name_plural = gettext_lazy("simulated stats (written by simulations)")
+
+    # Identifiers, shown as such (in any language): the agent's, the ruleset's and the card
+    # data's keys.
+    @admin.display(description=gettext_lazy("agent"))
+    def agent_code(self, stats: CardStatsSlice) -> str:
+        return format_html("<code>{}</code>", stats.agent or "—")
+
+    @admin.display(description=gettext_lazy("ruleset key"))
+    def ruleset_code(self, stats: CardStatsSlice) -> str:
+        return format_html("<code>{}</code>", stats.ruleset_key or "—")
+
+    @admin.display(description=gettext_lazy("card data version"))
+    def version_code(self, stats: CardStatsSlice) -> str:
+        return format_html("<code>{}</code>", stats.card_data_version[:12] or "—")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("card")   # rows titled by name
 
     def has_add_permission(self, request, obj=None):
         return False   # the simulation service writes these, not designers
@@ -133,9 +155,9 @@ class CardStatsInline(admin.TabularInline):
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     form = CardAdminForm
-    list_display = ["code", "name_en", "name_zh", "kind", "attribute", "rarity", "cost",
+    list_display = ["code", "english_name", "name_zh", "kind", "attribute", "rarity", "cost",
                     "attack", "hp", "faction", "race", "card_set"]
-    list_display_links = ["code", "name_en"]
+    list_display_links = ["code", "english_name"]
     list_filter = ["kind", "attribute", "rarity", KeywordListFilter, "card_set", "faction",
                    "race"]
     search_fields = ["code", "name_en", "name_zh", "text_en", "text_zh"]
@@ -154,6 +176,10 @@ class CardAdmin(admin.ModelAdmin):
         (gettext_lazy("Card image"), {"fields": ["image_preview", "updated_at"]}),
     ]
 
+    @admin.display(description=gettext_lazy("English name"), ordering="name_en")
+    def english_name(self, card: Card) -> str:
+        return format_html('<span lang="en">{}</span>', card.name_en)   # English on any page
+
     @admin.display(description=gettext_lazy("rules text (EN), generated"))
     def rules_text_en(self, card: Card) -> str:
         return format_html("<div style='white-space: pre-line'>{}</div>", card.text_en or "—")
@@ -166,7 +192,7 @@ class CardAdmin(admin.ModelAdmin):
     def image_preview(self, card: Card) -> str:
         if not card.pk:
             return gettext("Saved cards show their generated image here.")
-        svg = render_to_string("cards/card.svg", {"a": card_art(card, "en")})
+        svg = render_to_string("cards/card.svg", {"a": card_art(card, card_lang())})
         return format_html("<div style='width: 220px'>{}</div>", mark_safe(svg))
 
     def save_model(self, request, obj, form, change):

@@ -18,7 +18,7 @@ from cards.card_stats import StatsFilter, card_stats
 from cards.filters import CardFilter
 from cards.models import Card
 from cards.selectors import card_rows
-from rules.intervals import RATE_METHODS
+from rules.lab.intervals import RATE_METHODS
 
 
 class NamedSerializer(serializers.Serializer):

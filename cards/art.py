@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from django.utils.safestring import mark_safe
 
 from cards.art_scene import scene
+from cards.game_words import game_word
 from cards.models import Card, CardKind
+from rules.engine.cards import KINDS
 
 WIDTH, HEIGHT = 300, 420
 TEXT_BOX = {"x": 26, "y": 262, "width": 248, "height": 104}
@@ -33,11 +35,6 @@ FRAMES = {
 }
 RARITY_COLOURS = {"N": "#94a3b8", "R": "#3b82f6", "SR": "#a855f7", "SSR": "#f59e0b",
                   "UR": "url(#{uid}-rainbow)"}
-KIND_WORDS = {"en": {"hero": "Hero", "minion": "Minion", "item": "Item"},
-              "zh": {"hero": "英雄", "minion": "随从", "item": "道具"}}
-ATTRIBUTE_WORDS = {"en": {a: a.capitalize() for a in FRAMES if a},
-                   "zh": {"fire": "火", "grass": "草", "water": "水", "light": "光",
-                          "dark": "暗"}}
 # One glyph per attribute (and one for items), drawn in the art window: paths in a 100×100 box.
 EMBLEMS = {
     "fire": "M50 6 C62 30 84 40 80 66 C77 86 62 96 50 96 C34 96 20 84 20 64 C20 46 32 38 "
@@ -160,9 +157,8 @@ def fitted(text: str, size: float, width: float) -> dict:
 def kind_name(card: Card, lang: str) -> str:
     """The card's kind in ``lang``: the engine's word, or for another game's card the name its
     game declares (one query)."""
-    words = KIND_WORDS[lang if lang in KIND_WORDS else "en"]
-    if card.kind in words and card.engine:
-        return words[card.kind]
+    if card.kind in KINDS and card.engine:
+        return game_word("kind", card.kind, lang=lang)
     row = CardKind.objects.filter(game__card_sets__cards=card, code=card.kind).first()
     if row is None:
         return card.kind
@@ -182,7 +178,7 @@ def card_art(card: Card, lang: str = "en") -> dict:
     kind_word = kind_name(card, lang)
     type_parts = [kind_word]
     if card.attribute:
-        type_parts.append(ATTRIBUTE_WORDS[lang][card.attribute])
+        type_parts.append(game_word("attribute", card.attribute, lang=lang))
     for tag in (card.race, card.faction):
         if tag is not None:
             type_parts.append(getattr(tag, names_key) or tag.name_en)

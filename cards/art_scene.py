@@ -25,7 +25,8 @@ from collections.abc import Iterable
 
 from django.utils.html import escape
 
-from cards.art_shapes import FIGURES, KEYWORD_MARKS, WISP, item_object
+from cards.art_shapes import FIGURES, WISP, item_object, keyword_mark
+from rules.engine.keywords import KEYWORDS
 
 # The art window of cards/card.svg.
 X, Y, W, H = 22, 74, 256, 150
@@ -121,11 +122,11 @@ def _pips(cost: int | None, light: str) -> Iterable[str]:
 
 
 def _marks(keywords: Iterable[str]) -> Iterable[str]:
-    for i, keyword in enumerate(k for k in keywords if k in KEYWORD_MARKS):
+    for i, keyword in enumerate(k for k in keywords if k in KEYWORDS):   # registered ones
         x, y = X + W - 30 - i * 28, Y + 6
         yield (f'<g class="mark-{keyword}" transform="translate({x} {y}) scale(0.24)">'
                f'<circle cx="50" cy="50" r="50" fill="#111827" fill-opacity="0.55"/>'
-               f'<path d="{KEYWORD_MARKS[keyword]}" fill="#fff"/></g>')
+               f'<path d="{keyword_mark(keyword)}" fill="#fff"/></g>')
 
 
 def scene(card, *, dark: str, light: str, uid: str) -> str:

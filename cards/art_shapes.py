@@ -1,6 +1,8 @@
 """The shapes card art is drawn with: a figure per race, an object per kind of item, a mark per
 keyword. Each path is drawn in a 100 × 100 box (``fill-rule="evenodd"``: inner shapes are holes).
-A race a designer adds in the admin and the drawing does not know yet gets the wisp."""
+A race a designer adds in the admin and the drawing does not know yet gets the wisp; a keyword
+registered without a mark of its own here gets the star (``keyword_mark``), so a new keyword
+shows on the card before anyone draws it."""
 
 from __future__ import annotations
 
@@ -97,6 +99,14 @@ KEYWORD_MARKS: dict[str, str] = {
               "L53 20 Z"),
     "regenerate": ("M50 16 A34 34 0 1 1 16 50 H28 A22 22 0 1 0 50 28 V40 L32 22 L50 4 Z"),
 }
+
+# A four-pointed star: the mark of a keyword that has none of its own.
+STAR_MARK = "M50 8 L60 40 L92 50 L60 60 L50 92 L40 60 L8 50 L40 40 Z"
+
+
+def keyword_mark(code: str) -> str:
+    """The mark a keyword shows on card art: its own, or the star."""
+    return KEYWORD_MARKS.get(code, STAR_MARK)
 
 
 def _effects(abilities: Iterable[Mapping]) -> Iterable[str]:

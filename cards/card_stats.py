@@ -5,7 +5,7 @@
 Invariants: the figures are kept per card, agent, ruleset and card-data version
 (``CardStatsSlice``), so a filter never mixes levels of play or versions of a card; a run adds
 its games once, in the transaction that finishes it; every rate is reported with a 95 %
-interval on seat-swapped pairs where the pair moments were kept (``rules.card_figures``), and
+interval on seat-swapped pairs where the pair moments were kept (``rules.lab.card_figures``), and
 with a plain Wilson interval, labelled ``games``, for totals recorded before.
 """
 
@@ -22,10 +22,10 @@ from django.db.models import Max, Sum
 from django.utils.translation import gettext_lazy
 
 from cards.models import Card, CardStatsSlice
-from rules import card_figures
-from rules.card_figures import CONDITIONS, STAT_NAMES
 from rules.engine.cards import Ruleset
-from rules.intervals import Moments
+from rules.lab import card_figures
+from rules.lab.card_figures import CONDITIONS, STAT_NAMES
+from rules.lab.intervals import Moments
 
 COUNT_FIELDS = ("times_drawn", "times_played", "times_awakened",
                 *(name for pair in STAT_NAMES.values() for name in pair))
@@ -53,7 +53,7 @@ def card_stats_add(*, totals: Mapping[str, Mapping[str, Any]], agent: str = "",
                    ruleset: Mapping[str, Any] | None = None, card_data_version: str = "") -> int:
     """Add per-card counts of finished simulated games, played by ``agent`` under ``ruleset``
     with the card data of ``card_data_version``: ``{code: {"games_played_in": 3, …,
-    "moments": {"played": [six numbers], …}}}`` (``rules.card_figures.totals`` and
+    "moments": {"played": [six numbers], …}}}`` (``rules.lab.card_figures.totals`` and
     ``moments``; every key optional).
 
     For the simulation service: call it in the transaction that finishes the run, so the games
@@ -116,7 +116,7 @@ class CardTotals:
 
     @property
     def rates(self) -> list[tuple[str, dict[str, Any]]]:
-        """(condition, rate) in the order of ``rules.card_figures.CONDITIONS``."""
+        """(condition, rate) in the order of ``rules.lab.card_figures.CONDITIONS``."""
         return [(condition, self.when[condition]) for condition in CONDITIONS]
 
 

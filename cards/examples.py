@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 
 from cards.game_terms import game_q
+from cards.game_words import game_word
 from cards.language import card_lang
-from cards.models import ENGINE_GAME, Attribute, Card, Rarity, keyword_choices
-from rules.engine.keywords import keyword_names
+from cards.models import ENGINE_GAME, Card, Rarity
 
 RULES_WORDS_EN = ("draw", "destroy", "heal", "damage", "attack", "summon", "energy")
 RULES_WORDS_ZH = ("抽", "破坏", "治疗", "伤害", "攻击", "召唤", "能量")
@@ -51,11 +51,11 @@ class Catalogue:
 
 
 def _attr(code: str) -> str:
-    return str(Attribute(code).label).lower()
+    return game_word("attribute", code, prose=True)
 
 
 def _keyword(code: str) -> str:
-    return str(dict(keyword_choices()).get(code, code))
+    return game_word("keyword", code)
 
 
 def _median(values: list[int]) -> int:
@@ -203,9 +203,8 @@ def query_examples() -> list[Example]:
             for build in BUILDERS if (example := build(cat)) is not None]
 
 
-# Query values the query language also reads in Chinese (cards.query.fields' synonyms).
-CHINESE_VALUES = {"k": {"hero": "英雄", "minion": "随从", "item": "道具"},
-                  "a": {"fire": "火", "grass": "草", "water": "水", "light": "光", "dark": "暗"}}
+# Query fields whose values the query language also reads by their Chinese names.
+LOCALISED_FIELDS = {"k": "kind", "a": "attribute", "kw": "keyword"}
 QUERY_VALUE = re.compile(r"\b(k|a|kw):([a-z,\-]+)")
 
 
@@ -214,11 +213,9 @@ def localised_query(query: str) -> str:
     (``k:随从 a:火 kw:护盾``); unchanged on an English one. Both find the same cards."""
     if card_lang() != "zh":
         return query
-    words = {**CHINESE_VALUES, "kw": dict(keyword_names("zh"))}
-
     def spell(match: re.Match) -> str:
-        field, values = match.group(1), match.group(2).split(",")
-        return f"{field}:" + ",".join(words[field].get(v, v) for v in values)
+        field, values = LOCALISED_FIELDS[match.group(1)], match.group(2).split(",")
+        return f"{match.group(1)}:" + ",".join(game_word(field, v, lang="zh") for v in values)
 
     return QUERY_VALUE.sub(spell, query)
 

@@ -18,6 +18,7 @@ from drf_spectacular.utils import extend_schema_field
 
 from cards.game_terms import game_choices, game_q, kind_choices, rarity_choices
 from cards.models import Attribute, Card, CardSet, Faction, Race, keyword_choices
+from cards.ownership import owned_cards_q
 from cards.query import QuerySyntaxError, parse, to_q
 from cards.selectors import ORDER_CHOICES, card_order
 
@@ -117,6 +118,9 @@ class CardFilter(django_filters.FilterSet):
     attack_max = _number("attack", "lte", "Attack at most")
     hp_min = _number("hp", "gte", "HP at least")
     hp_max = _number("hp", "lte", "HP at most")
+    owned = django_filters.BooleanFilter(
+        method="filter_owned", label=gettext_lazy("Only cards I own"),
+        help_text=gettext_lazy("Only the cards in your own collection (none when signed out)."))
     order = django_filters.ChoiceFilter(choices=ORDER_CHOICES, method="filter_order",
                                         label="Sort by", empty_label=None)
 
@@ -131,6 +135,11 @@ class CardFilter(django_filters.FilterSet):
         if not value:
             return qs
         return qs.filter(reduce(or_, (Q(keyword_tags__contains=f"|{v}|") for v in value)))
+
+    def filter_owned(self, qs: QuerySet, name: str, value: bool | None) -> QuerySet:
+        if not value:
+            return qs
+        return qs.filter(owned_cards_q(getattr(self.request, "user", None)))
 
     def filter_order(self, qs: QuerySet, name: str, value: str) -> QuerySet:
         return card_order(qs, value or "code")

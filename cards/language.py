@@ -20,3 +20,13 @@ def frozen_card_name(cards: dict, code: str) -> str:
     if card_lang() == "zh" and card.get("name_zh"):
         return card["name_zh"]
     return card.get("name_en") or code
+
+
+def frozen_deck_name(deck: dict, number: int) -> str:
+    """A frozen deck's name in the page's language (a starter deck's card set may give a
+    Chinese one, ``name_zh``); ``Deck <number>`` when it has none."""
+    from django.utils.translation import gettext
+
+    if card_lang() == "zh" and deck.get("name_zh"):
+        return deck["name_zh"]
+    return deck.get("name") or gettext("Deck {number}").format(number=number)

@@ -22,27 +22,28 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_problems, card_to_data, card_to_def, refresh_derived
+from cards.game_words import game_word, game_word_lazy
 from cards.language import card_lang
 from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
-from rules.engine.keywords import all_keywords
-from rules.engine.text_en import KEYWORDS as KEYWORD_NAMES
+from rules.engine.keywords import KEYWORDS
 
 if TYPE_CHECKING:
     from rules.engine.cards import CardDef
 
 
+# Labels are the engine's words (rules.engine.words), in the page's language when read.
 class Kind(models.TextChoices):
-    HERO = "hero", _("Hero")
-    MINION = "minion", _("Minion")
-    ITEM = "item", _("Item")
+    HERO = "hero", game_word_lazy("kind", "hero")
+    MINION = "minion", game_word_lazy("kind", "minion")
+    ITEM = "item", game_word_lazy("kind", "item")
 
 
 class Attribute(models.TextChoices):
-    FIRE = "fire", _("Fire")
-    GRASS = "grass", _("Grass")
-    WATER = "water", _("Water")
-    LIGHT = "light", _("Light")
-    DARK = "dark", _("Dark")
+    FIRE = "fire", game_word_lazy("attribute", "fire")
+    GRASS = "grass", game_word_lazy("attribute", "grass")
+    WATER = "water", game_word_lazy("attribute", "water")
+    LIGHT = "light", game_word_lazy("attribute", "light")
+    DARK = "dark", game_word_lazy("attribute", "dark")
 
 
 class Rarity(models.TextChoices):
@@ -59,8 +60,7 @@ def keyword_choices() -> list[tuple[str, str]]:
     """(code, name in the page's language) of every keyword in the engine's registry, read
     when asked (forms and filters take it as a callable), so a new keyword needs no change
     here."""
-    lang = card_lang()
-    return [(kw.code, kw.name(lang)) for kw in all_keywords()]
+    return [(code, game_word("keyword", code)) for code in KEYWORDS]
 
 
 # The model's choices are the engine's vocabulary; a mismatch would be a silent drift.
@@ -102,7 +102,7 @@ class Game(TwoNames, models.Model):
     """A card game in the catalogue. Only the engine's game (``engine``) has simulations;
     other games have the catalogue, the builder, validation and import/export."""
 
-    code = models.SlugField(max_length=40, unique=True)
+    code = models.SlugField(_("code"), max_length=40, unique=True)
     name_en = models.CharField(_("English name"), max_length=120)
     name_zh = models.CharField(_("Chinese name"), max_length=120, blank=True)
     engine = models.BooleanField(
@@ -128,11 +128,11 @@ class Game(TwoNames, models.Model):
 class _GameTerm(TwoNames, models.Model):
     """A word a game declares (a card kind, a rarity tier): code, names, order."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE)
-    code = models.SlugField(max_length=16)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE)
+    code = models.SlugField(_("code"), max_length=16)
     name_en = models.CharField(_("English name"), max_length=80)
     name_zh = models.CharField(_("Chinese name"), max_length=80, blank=True)
-    order = models.PositiveSmallIntegerField(default=0)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
 
     class Meta:
         abstract = True
@@ -167,18 +167,18 @@ class CardSet(TwoNames, models.Model):
     set written by other code can be empty);
     ``sample`` marks a small set made for tests, not a real release."""
 
-    code = models.CharField(max_length=32, unique=True)
-    name_en = models.CharField("English name", max_length=120)
-    name_zh = models.CharField("Chinese name", max_length=120, blank=True)
+    code = models.CharField(_("code"), max_length=32, unique=True)
+    name_en = models.CharField(_("English name"), max_length=120)
+    name_zh = models.CharField(_("Chinese name"), max_length=120, blank=True)
     game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True,
                              related_name="card_sets", verbose_name=_("game"),
                              help_text=_("Empty: this site's own game."))
     sample = models.BooleanField(_("sample data"), default=False,
                                  help_text=_("A small set made for tests, not a release."))
     # The file's ``decks:`` list, kept as written so an export round-trips the shipped file.
-    starter_decks = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    starter_decks = models.JSONField(_("starter decks"), default=list, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = gettext_lazy("card set")
@@ -186,22 +186,22 @@ class CardSet(TwoNames, models.Model):
         ordering = ["code"]
 
     def __str__(self) -> str:
-        return f"{self.code} — {self.name_en}"
+        return f"{self.code} — {self.display_name}"
 
 
 class _Named(TwoNames, models.Model):
     """A designer-defined tag (faction, race): a stable code and display names."""
 
-    code = models.SlugField(max_length=40, unique=True)
-    name_en = models.CharField("English name", max_length=80)
-    name_zh = models.CharField("Chinese name", max_length=80, blank=True)
+    code = models.SlugField(_("code"), max_length=40, unique=True)
+    name_en = models.CharField(_("English name"), max_length=80)
+    name_zh = models.CharField(_("Chinese name"), max_length=80, blank=True)
 
     class Meta:
         abstract = True
         ordering = ["name_en"]
 
     def __str__(self) -> str:
-        return self.name_en
+        return self.display_name
 
 
 class Faction(_Named):
@@ -246,43 +246,49 @@ KIND_SHAPES = {
 class Card(TwoNames, models.Model):
     """One card as printed. ``abilities`` is effect-vocabulary data the engine validates."""
 
-    code = models.CharField(max_length=32, unique=True,
-                            help_text="Stable identifier; decks and simulations refer to it.")
+    code = models.CharField(_("code"), max_length=32, unique=True,
+                            help_text=_("Stable identifier; decks and simulations refer to it."))
     card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="cards",
-                                 verbose_name="set")
-    position = models.PositiveIntegerField(default=0, help_text="Order within its set's file.")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    name_en = models.CharField("English name", max_length=120)
-    name_zh = models.CharField("Chinese name", max_length=120)
-    rarity = models.CharField(max_length=16, choices=Rarity.choices, default=Rarity.N,
+                                 verbose_name=_("set"))
+    position = models.PositiveIntegerField(_("position"), default=0,
+                                           help_text=_("Order within its set's file."))
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    name_en = models.CharField(_("English name"), max_length=120)
+    name_zh = models.CharField(_("Chinese name"), max_length=120)
+    rarity = models.CharField(_("rarity"), max_length=16, choices=Rarity.choices, default=Rarity.N,
                               blank=True)
     # False for the cards of other games: their kind and rarity are their game's words, and
     # the engine's shapes (R1.4) and validator do not apply to them.
-    engine = models.BooleanField(default=True, editable=False)
-    cost = models.PositiveSmallIntegerField(null=True, blank=True,
-                                            help_text="Energy cost (minions and items).")
-    attack = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Minions only.")
-    hp = models.PositiveSmallIntegerField("HP", null=True, blank=True, help_text="Heroes only.")
+    engine = models.BooleanField(_("engine"), default=True, editable=False)
+    cost = models.PositiveSmallIntegerField(_("cost"), null=True, blank=True,
+                                            help_text=_("Energy cost (minions and items)."))
+    attack = models.PositiveSmallIntegerField(_("attack"), null=True, blank=True,
+                                              help_text=_("Minions only."))
+    hp = models.PositiveSmallIntegerField(_("HP"), null=True, blank=True,
+                                          help_text=_("Heroes only."))
     # NULL, not "": an item has no attribute, and the check constraints say so with IS NULL.
-    attribute = models.CharField(max_length=8, choices=Attribute.choices, null=True,  # noqa: DJ001
-                                 blank=True, help_text="Heroes and minions.")
-    faction = models.ForeignKey(Faction, on_delete=models.PROTECT, null=True, blank=True,
+    attribute = models.CharField(_("attribute"), max_length=8,  # noqa: DJ001
+                                 choices=Attribute.choices, null=True, blank=True,
+                                 help_text=_("Heroes and minions."))
+    faction = models.ForeignKey(Faction, verbose_name=_("faction"), on_delete=models.PROTECT,
+                                null=True, blank=True,
                                 related_name="cards")
-    race = models.ForeignKey(Race, on_delete=models.PROTECT, null=True, blank=True,
+    race = models.ForeignKey(Race, verbose_name=_("race"), on_delete=models.PROTECT, null=True,
+                             blank=True,
                              related_name="cards")
-    keywords = models.JSONField(default=list, blank=True,
+    keywords = models.JSONField(_("keywords"), default=list, blank=True,
                                 help_text=_("Printed keywords, by code (the list is on "
                                             "the vocabulary page)."))
-    abilities = models.JSONField(default=list, blank=True,
-                                 help_text="A list of abilities in the effect vocabulary.")
+    abilities = models.JSONField(_("abilities"), default=list, blank=True,
+                                 help_text=_("A list of abilities in the effect vocabulary."))
     # Derived from the data on save (see module docstring).
-    text_en = models.TextField("rules text (EN)", blank=True, editable=False)
-    text_zh = models.TextField("rules text (ZH)", blank=True, editable=False)
-    keyword_tags = models.CharField(max_length=120, blank=True, editable=False,
-                                    help_text="'|shield|react|': lets keyword filters be a "
-                                              "substring match on every database.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    text_en = models.TextField(_("rules text (EN)"), blank=True, editable=False)
+    text_zh = models.TextField(_("rules text (ZH)"), blank=True, editable=False)
+    keyword_tags = models.CharField(_("keyword tags"), max_length=120, blank=True, editable=False,
+                                    help_text=_("'|shield|react|': lets keyword filters be a "
+                                              "substring match on every database."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = gettext_lazy("card")
@@ -307,7 +313,7 @@ class Card(TwoNames, models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.code} {self.name_en}"
+        return f"{self.code} {self.display_name}"
 
     def save(self, *args, **kwargs) -> None:
         # Derived columns only; nothing else happens here (services hold the logic).
@@ -323,11 +329,6 @@ class Card(TwoNames, models.Model):
     def image_url(self, lang: str = "en") -> str:
         url = reverse("cards:image", args=[self.code])
         return url if lang == "en" else f"{url}?lang={lang}"
-
-    @property
-    def keyword_names(self) -> list[tuple[str, str]]:
-        """(code, name) of the printed keywords: ("react", "Re-act")."""
-        return [(k, KEYWORD_NAMES.get(k, k)) for k in self.keywords or []]
 
     def to_data(self) -> dict:
         """The card's data form (as in the set file)."""
@@ -385,31 +386,32 @@ class CardStatsSlice(models.Model):
     - ``card_data_version``: the catalogue's card-data version the games were played with;
     - per condition — drawn, in the opening hand, played, awakened — the games in which it
       happened and how many of those the card's deck won (draws count as not won);
-      ``moments``: per condition, the pair moments of those games (``rules.intervals``), for
+      ``moments``: per condition, the pair moments of those games (``rules.lab.intervals``), for
       intervals on seat-swapped pairs ({} for totals recorded before);
     - ``times_drawn``, ``times_played``, ``times_awakened``: over all those games.
 
     Runs played with a balance patch are not counted: their cards are not the catalogue's.
     """
 
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="stat_slices")
-    agent = models.CharField(max_length=20, blank=True)
-    ruleset_key = models.CharField(max_length=64, blank=True)
-    ruleset = models.JSONField(default=dict, blank=True)
-    card_data_version = models.CharField(max_length=64, blank=True)
-    times_drawn = models.PositiveIntegerField(default=0)
-    times_played = models.PositiveIntegerField(default=0)
-    times_awakened = models.PositiveIntegerField(default=0)
-    games_drawn = models.PositiveIntegerField(default=0)
-    wins_when_drawn = models.PositiveIntegerField(default=0)
-    games_in_opening_hand = models.PositiveIntegerField(default=0)
-    wins_in_opening_hand = models.PositiveIntegerField(default=0)
-    games_played_in = models.PositiveIntegerField(default=0)
-    wins_when_played = models.PositiveIntegerField(default=0)
-    games_awakened = models.PositiveIntegerField(default=0)
-    wins_when_awakened = models.PositiveIntegerField(default=0)
-    moments = models.JSONField(default=dict, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    card = models.ForeignKey(Card, verbose_name=_("card"), on_delete=models.CASCADE,
+                             related_name="stat_slices")
+    agent = models.CharField(_("agent"), max_length=20, blank=True)
+    ruleset_key = models.CharField(_("ruleset key"), max_length=64, blank=True)
+    ruleset = models.JSONField(_("ruleset"), default=dict, blank=True)
+    card_data_version = models.CharField(_("card data version"), max_length=64, blank=True)
+    times_drawn = models.PositiveIntegerField(_("times drawn"), default=0)
+    times_played = models.PositiveIntegerField(_("times played"), default=0)
+    times_awakened = models.PositiveIntegerField(_("times awakened"), default=0)
+    games_drawn = models.PositiveIntegerField(_("games drawn"), default=0)
+    wins_when_drawn = models.PositiveIntegerField(_("wins when drawn"), default=0)
+    games_in_opening_hand = models.PositiveIntegerField(_("games in opening hand"), default=0)
+    wins_in_opening_hand = models.PositiveIntegerField(_("wins in opening hand"), default=0)
+    games_played_in = models.PositiveIntegerField(_("games played in"), default=0)
+    wins_when_played = models.PositiveIntegerField(_("wins when played"), default=0)
+    games_awakened = models.PositiveIntegerField(_("games awakened"), default=0)
+    wins_when_awakened = models.PositiveIntegerField(_("wins when awakened"), default=0)
+    moments = models.JSONField(_("moments"), default=dict, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = gettext_lazy("card stats")
@@ -426,4 +428,5 @@ class CardStatsSlice(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"stats of {self.card_id} ({self.agent or '-'}, {self.ruleset_key or '-'})"
+        """The card by name (the admin titles its rows so; the columns say the slice)."""
+        return self.card.display_name

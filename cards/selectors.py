@@ -12,6 +12,7 @@ from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_to_data, card_to_def
+from cards.game_words import game_word_lazy
 from cards.models import RARITY_RANK, Card, CardKind, CardSet, Faction, Race, RarityTier
 from cards.query import parse, to_q
 from rules.engine.cards import CardDef
@@ -34,7 +35,8 @@ ORDER_CHOICES = [
     ("attack", _("Attack (low first)")), ("-attack", _("Attack (high first)")),
     ("hp", _("HP (low first)")), ("-hp", _("HP (high first)")),
     ("rarity", _("Rarity (N first)")), ("-rarity", _("Rarity (UR first)")),
-    ("kind", _("Kind")), ("attribute", _("Attribute")), ("set", _("Set")),
+    ("kind", game_word_lazy("field", "kind")), ("attribute", game_word_lazy("field", "attribute")),
+    ("set", _("Set")),
     ("-code", _("Code (reversed)")),
 ]
 ORDER_VALUES = {value for value, _ in ORDER_CHOICES}

@@ -22,8 +22,8 @@ from django.utils.translation import gettext_lazy
 from cards.adapters import card_to_data, refresh_derived
 from cards.generation import catalogue_changed
 from cards.models import ENGINE_GAME, Card, CardSet, Faction, Game, Race, display_names
-from rules.cardset import CardSet as EngineCardSet
-from rules.cardset import CardSetError, load_card_set
+from rules.decks.cardset import CardSet as EngineCardSet
+from rules.decks.cardset import CardSetError, load_card_set
 
 MSG_TOO_LONG = gettext_lazy("{where}: {name} is longer than {limit} characters")
 MSG_TOO_BIG = gettext_lazy("{where}: {name} is larger than {limit}")
@@ -131,7 +131,7 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
                     dry_run: bool = False) -> ImportReport:
     """Load a card set file (a ``Path``, YAML text or parsed data) into the catalogue.
 
-    Raises ``rules.cardset.CardSetError`` listing every problem, before writing anything.
+    Raises ``rules.decks.cardset.CardSetError`` listing every problem, before writing anything.
     A ``str`` is always the file's text, never a path (uploaded text must not name a file).
     """
     if isinstance(source, str):

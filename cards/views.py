@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.http import http_date
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
@@ -24,9 +25,11 @@ from cards.card_stats import StatsFilter, card_stats, card_stats_slices
 from cards.examples import field_examples, query_examples
 from cards.filters import CardFilter
 from cards.game_terms import game_choices, kind_choices, rarity_choices
+from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
 from cards.language import card_lang
 from cards.models import Attribute, Card, display_names, keyword_choices
+from cards.ownership import ownership_stamp
 from cards.page_cache import cached_page
 from cards.query import FIELDS, describe
 from cards.query.fields import FIELD_LIST
@@ -55,25 +58,21 @@ SECTION_TITLES = {
 ART_VERSION = 2    # part of the image cache key: a change to the drawing repaints every card
 ERROR_EXAMPLES = ["a:fire)", "c<=three", "colour:red", "(k:minion or"]
 TABLE_COLUMNS = [("code", gettext_lazy("Code")), ("name", gettext_lazy("Name")),
-                 ("kind", gettext_lazy("Kind")), ("attribute", gettext_lazy("Attribute")),
-                 ("rarity", gettext_lazy("Rarity")), ("cost", gettext_lazy("Cost")),
-                 ("attack", gettext_lazy("Attack")), ("hp", gettext_lazy("HP")),
-                 ("", gettext_lazy("Faction")), ("", gettext_lazy("Race")),
+                 *((f, game_word_lazy("field", f))
+                   for f in ("kind", "attribute", "rarity", "cost", "attack", "hp")),
+                 ("", game_word_lazy("field", "faction")), ("", game_word_lazy("field", "race")),
                  ("", gettext_lazy("Rules text"))]
-NUMBER_FILTERS = [("cost", gettext_lazy("Cost")), ("attack", gettext_lazy("Attack")),
-                  ("hp", gettext_lazy("HP"))]
+NUMBER_FILTERS = [(f, game_word_lazy("field", f)) for f in ("cost", "attack", "hp")]
 NO_SUCH_CARD = gettext_lazy("No card with code {code!r}.")
 NOT_RECORDED = gettext_lazy("not recorded (earlier runs)")
 VERSION_OF = gettext_lazy("card data played until {when}")
-AGENT_NAMES = {"greedy": gettext_lazy("Greedy"), "random": gettext_lazy("Random"),
-               "search": gettext_lazy("Search"), "planner": gettext_lazy("Planner")}
 
 
 def agent_label(name: str) -> str:
     """An agent's name as the card page shows it ("" for totals recorded before agents)."""
     if not name:
         return str(NOT_RECORDED)
-    return str(AGENT_NAMES.get(name, name.capitalize()))
+    return capfirst(game_word("agent", name))
 
 
 def ruleset_label(key: str, changes: dict) -> str:
@@ -90,13 +89,15 @@ GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at", 
 @require_safe
 def card_list(request: HttpRequest) -> HttpResponse:
     """Gallery or table (``view=table``) of the cards matching the filters and ``q``."""
+    # "Only cards I own" is the visitor's collection: its stored copy moves with it.
+    owned = ownership_stamp(request.user) if request.GET.get("owned") else None
     return cached_page(request, lambda: _card_list(request),
-                       stamp=("cards", catalogue_generation()))
+                       stamp=("cards", catalogue_generation(), owned))
 
 
 def _card_list(request: HttpRequest) -> HttpResponse:
     view = "table" if request.GET.get("view") == "table" else "gallery"
-    filterset = CardFilter(request.GET, queryset=card_rows())
+    filterset = CardFilter(request.GET, queryset=card_rows(), request=request)
     context = {"view": view, "form": filterset.form, "lang": card_lang(),
                "order_choices": ORDER_CHOICES, **_filter_context(request)}
     if filterset.is_valid():
@@ -159,11 +160,11 @@ def _filter_context(request: HttpRequest) -> dict:
         "choice_filters": [
             {"name": "game", "label": _("Game"),
              "items": _choices(game_choices(), selected["game"])},
-            {"name": "kind", "label": _("Kind"),
+            {"name": "kind", "label": game_word("field", "kind"),
              "items": _choices(kind_choices(), selected["kind"])},
-            {"name": "attribute", "label": _("Attribute"), "dot": True,
+            {"name": "attribute", "label": game_word("field", "attribute"), "dot": True,
              "items": _choices(Attribute.choices, selected["attribute"])},
-            {"name": "rarity", "label": _("Rarity"), "tag": True,
+            {"name": "rarity", "label": game_word("field", "rarity"), "tag": True,
              "items": _choices(rarity_choices(), selected["rarity"])},
             {"name": "keyword", "label": _("Keyword"),
              "items": _choices(keyword_choices(), selected["keyword"])},
@@ -177,8 +178,9 @@ def _filter_context(request: HttpRequest) -> dict:
                 {"value": o.code, "label": o.display_name, "zh": o.other_name,
                  "lang": o.other_lang,
                  "checked": o.code in selected[name]} for o in choices[key]]}
-            for name, label, key in (("faction", _("Faction"), "factions"),
-                                     ("race", _("Race"), "races"), ("set", _("Set"), "sets"))
+            for name, label, key in (("faction", game_word("field", "faction"), "factions"),
+                                     ("race", game_word("field", "race"), "races"),
+                                     ("set", _("Set"), "sets"))
         ],
     }
 
@@ -266,7 +268,7 @@ def _advantage(attribute: str | None) -> str:
     if beats is None:
         return _("no advantage relation with any attribute (R1.5)")
     return _("beats {beats}, loses to {loses} (R1.5)").format(
-        beats=Attribute(beats).label, loses=Attribute(loses).label)
+        beats=game_word("attribute", beats), loses=game_word("attribute", loses))
 
 
 @require_safe
@@ -302,7 +304,7 @@ def _query_help(request: HttpRequest) -> HttpResponse:
     examples = [{"query": ex.query, "meaning": ex.meaning,
                  "count": card_search(query=ex.query).count()} for ex in query_examples()]
     loaded = field_examples()
-    fields = [{"aliases": f.aliases, "doc": f.doc, "example": loaded.get(f.name, f.example)}
+    fields = [{"aliases": f.aliases, "doc": f.help, "example": loaded.get(f.name, f.example)}
               for f in FIELD_LIST]
     errors = []
     for query in ERROR_EXAMPLES:

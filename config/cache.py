@@ -1,6 +1,6 @@
 """The shared cache's backends: counters that keep their expiry, on Redis and in the database.
 
-The throttles (``decks/throttles.py``) count hits with ``add(key, 1, window)`` then ``incr``, and
+The throttles (``accounts/throttles.py``) count hits with ``add(key, 1, window)`` then ``incr``, and
 tell a client to come back when the window ends: that is only true if ``incr`` leaves the
 counter's expiry where ``add`` put it.
 
@@ -62,6 +62,23 @@ class SharedRedisCache(RedisCache):
 
 
 class SharedDatabaseCache(DatabaseCache):
+    def get(self, key, default=None, version=None):
+        # One row, its expiry compared by the database. Django's ``get`` goes through
+        # ``get_many``, which builds the datetime converters anew on every call: most of what
+        # reading the catalogue's generation cost on every stored page (cards/page_cache.py).
+        # An expired row is left for the table's culling, as ``add`` and ``set`` overwrite it.
+        key = self.make_and_validate_key(key, version=version)
+        connection = connections[router.db_for_read(self.cache_model_class)]
+        quote = connection.ops.quote_name
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {quote('value')} FROM {quote(self._table)} WHERE "
+                           f"{quote('cache_key')} = %s AND {quote('expires')} > %s", [key, now])
+            row = cursor.fetchone()
+        if row is None:
+            return default
+        return pickle.loads(base64.b64decode(connection.ops.process_clob(row[0]).encode()))
+
     def get_backend_timeout(self, timeout=DEFAULT_TIMEOUT):
         # The table keeps whole seconds and Django cuts the fraction off, which ended a
         # two-second window after anything from one to two seconds; rounded up instead, an

@@ -117,8 +117,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_filters",
     "django_htmx",
+    "accounts",
     "cards",
     "decks",
+    "collection",
     "simulations",
     "balance",
     "config",   # the site itself: the cache table's migration, the static files' check
@@ -216,22 +218,23 @@ else:
 # Rendered pages kept in each web process (cards/page_cache.py): the busiest pages are served
 # from memory until what they show changes (their stamp moves) or they age out.
 PAGE_CACHE_SECONDS = int(os.environ.get("CARDLAB_PAGE_CACHE_SECONDS", "600"))
-# Multiplies every throttle's count (decks/throttles.py); only the API contract test raises it.
+# Multiplies every throttle's count (accounts/throttles.py); only the API contract test raises it.
 THROTTLE_SCALE = 1
-# A throttle's rate by its scope, replacing the default in decks/throttles.py: e.g.
+# A throttle's rate by its scope, replacing the default in accounts/throttles.py: e.g.
 # {"login-pair": "5/10min", "reset-recipient": "3/hour"}. Simulation submissions have their own
 # setting (SIMULATIONS_SUBMIT_RATE).
 THROTTLE_RATES: dict[str, str] = {}
 
 # --- Passwords, language, time ----------------------------------------------------------------
 
-# Every log-in (page, API basic auth, admin) is decided here, which counts failures (decks/auth.py).
-AUTHENTICATION_BACKENDS = ["decks.auth.ThrottledModelBackend"]
+# Every log-in (page, API basic auth, admin) is decided here, which counts failures
+# (accounts/auth.py).
+AUTHENTICATION_BACKENDS = ["accounts.auth.ThrottledModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    # Django's rule, its message translated by the site (decks/password_validation.py).
-    {"NAME": "decks.password_validation.MinimumLengthValidator"},
+    # Django's rule, its message translated by the site (accounts/password_validation.py).
+    {"NAME": "accounts.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -312,7 +315,7 @@ REST_FRAMEWORK = {
     # Basic auth first: DRF answers a failed authentication with the first class's challenge
     # (401 and WWW-Authenticate), which session auth does not have (it would be a bare 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "decks.auth.ThrottledBasicAuthentication",
+        "accounts.auth.ThrottledBasicAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # The API reads JSON bodies only (anything else is a 415), refusing NUL and lone surrogates
@@ -342,9 +345,9 @@ SPECTACULAR_SETTINGS = {
         # Two fields named "kind" (a card's, a simulation's): name both enums explicitly.
         "CardKindEnum": "cards.models.Kind",
         "SimulationKindEnum": "simulations.models.RunKind",
-        "SimulationAgentEnum": "rules.agents.AGENT_NAMES",
+        "SimulationAgentEnum": "rules.ai.agents.AGENT_NAMES",
         # Two fields named "method": how a rate's interval was computed, how runs compare.
-        "RateMethodEnum": "rules.intervals.RATE_METHODS",
+        "RateMethodEnum": "rules.lab.intervals.RATE_METHODS",
         "ComparisonMethodEnum": "simulations.comparison.METHODS",
         # A balance search's objective: asked for (input) and kept (the job).
         "BalanceObjectiveEnum": "balance.models.Objective",

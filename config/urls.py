@@ -4,9 +4,9 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerView
 
+from accounts.auth import ThrottledAdminAuthenticationForm
 from config import profile, views
 from config.schema_view import StoredSchemaView
-from decks.auth import ThrottledAdminAuthenticationForm
 
 # The admin's log-in says why a throttled log-in is refused (the backend refuses it anyway).
 admin.site.login_form = ThrottledAdminAuthenticationForm
@@ -18,12 +18,14 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("cards/", include("cards.urls")),
     path("decks/", include("decks.urls")),
+    path("collection/", include("collection.urls")),
     path("accounts/profile/", profile.profile, name="profile"),
-    path("accounts/", include("decks.account_urls")),
+    path("accounts/", include("accounts.urls")),
     path("simulations/", include("simulations.urls")),
     path("balance/", include("balance.urls")),
     path("api/cards/", include("cards.api_urls")),
     path("api/decks/", include("decks.api_urls")),
+    path("api/collection/", include("collection.api_urls")),
     path("api/simulations/", include("simulations.api_urls")),
     path("api/balance-searches/", include("balance.api_urls")),
     path("api/deck-tunings/", include("balance.tuning_api_urls")),

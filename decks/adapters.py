@@ -1,4 +1,4 @@
-"""Where deck rows meet the engine and the codecs: formats to ``rules.legality.Format``,
+"""Where deck rows meet the engine and the codecs: formats to ``rules.decks.legality.Format``,
 catalogue rows to a ``CardIndex``. Each function issues a fixed, small number of queries."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from collections.abc import Iterable, Mapping
 from cards.models import ENGINE_GAME, Card, Game
 from decks.codecs import CardIndex
 from decks.models import Format
-from rules import legality
-from rules.formats import FormatDataError, Named, format_from_rules
-from rules.formats import Game as GameSpec
+from rules.decks import legality
+from rules.decks.formats import FormatDataError, Named, format_from_rules
+from rules.decks.formats import Game as GameSpec
 
 # updated_at versions the card image URL (the hover preview), so a changed card's is refetched.
 INDEX_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp", "engine",

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
-from decks import apis, apis_tools
+from decks import apis, apis_tools, sharing_apis
 
 app_name = "decks-api"
 
@@ -13,9 +13,13 @@ urlpatterns = [
     path("import/", apis_tools.DeckImportApi.as_view(), name="import"),
     path("compare/", apis_tools.DeckCompareApi.as_view(), name="compare"),
     path("formats/", apis_tools.FormatListApi.as_view(), name="formats"),
+    path("most-favoured/", sharing_apis.MostFavouredApi.as_view(), name="most-favoured"),
     path("<str:uid>/", apis.DeckDetailApi.as_view(), name="detail"),
     path("<str:uid>/export/", apis_tools.DeckExportApi.as_view(), name="export"),
     path("<str:uid>/fork/", apis.DeckForkApi.as_view(), name="fork"),
+    path("<str:uid>/tags/", sharing_apis.DeckTagsApi.as_view(), name="tags"),
+    path("<str:uid>/active/", sharing_apis.DeckActiveApi.as_view(), name="active"),
+    path("<str:uid>/favourite/", sharing_apis.DeckFavouriteApi.as_view(), name="favourite"),
     path("<str:uid>/versions/", apis.DeckVersionListApi.as_view(), name="versions"),
     path("<str:uid>/versions/<dbint:number>/", apis.DeckVersionDetailApi.as_view(),
          name="version"),

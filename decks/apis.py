@@ -40,6 +40,7 @@ from decks.services import (
     deck_restore,
     deck_save,
 )
+from decks.sharing import decks_with_favourites
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -72,8 +73,26 @@ class DeckOutputSerializer(serializers.Serializer):
     card_count = serializers.IntegerField(allow_null=True)
     forked_from = serializers.SerializerMethodField(
         help_text="The id of the deck this one was forked from, while you may see that deck.")
+    tags = serializers.SerializerMethodField(help_text="The deck's tags (filter: ?tag=).")
+    favourite_count = serializers.SerializerMethodField(
+        help_text="How many users favour the deck: public decks only (else null).")
+    active = serializers.SerializerMethodField(
+        help_text="Whether you play the deck now: your own decks only (else null).")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+
+    def get_tags(self, deck: Deck) -> list[str]:
+        return sorted(tag.slug for tag in deck.tags.all())
+
+    def get_favourite_count(self, deck: Deck) -> int | None:
+        if deck.visibility != "public":
+            return None
+        count = getattr(deck, "favourite_count", None)
+        return count if count is not None else deck.favourites.count()
+
+    def get_active(self, deck: Deck) -> bool | None:
+        user = self.context["request"].user
+        return deck.active if user.is_authenticated and deck.owner_id == user.pk else None
 
     def get_url(self, deck: Deck) -> str:
         return self.context["request"].build_absolute_uri(deck.get_absolute_url())
@@ -183,7 +202,8 @@ class DeckListCreateApi(generics.GenericAPIView):
     filterset_class = DeckFilter
 
     def get_queryset(self):
-        return decks_listed(self.request.user).select_related("forked_from")
+        return decks_with_favourites(decks_listed(self.request.user)).select_related(
+            "forked_from").prefetch_related("tags")
 
     @extend_schema(operation_id="decks_list", responses=DeckOutputSerializer(many=True))
     def get(self, request):

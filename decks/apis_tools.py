@@ -12,6 +12,7 @@ from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from accounts.throttles import ImportThrottle
 from cards.api_fields import StrictCharField
 from decks.apis import (
     PILES_HELP,
@@ -28,7 +29,6 @@ from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, Draft
 from decks.models import Format
 from decks.selectors import deck_counts, deck_view, draft_from_deck, format_get, formats_active
 from decks.services import DeckInputError, deck_create
-from decks.throttles import ImportThrottle
 from decks.transfer import IMPORT_MAX_BODY, body_too_large, draft_export, draft_import
 
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")

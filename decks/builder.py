@@ -22,9 +22,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from cards.forms import RefuseNulForm
+from cards.game_words import game_word_lazy
 from cards.generation import catalogue_generation
 from cards.language import card_lang
 from cards.models import Card
+from cards.ownership import ownership_stamp
 from cards.page_cache import cached_page
 from decks.adapters import format_to_rules
 from decks.builder_panel import card_panel, dom_id, format_game
@@ -43,8 +45,8 @@ from decks.services import DeckInputError, deck_create, deck_save
 from decks.session import NEW, draft_drop, draft_load, draft_store
 from decks.stats import sample_hand
 from decks.transfer import draft_export
-from rules import legality
-from rules.piles import MAIN_PILE
+from rules.decks import legality
+from rules.decks.piles import MAIN_PILE
 
 UNKNOWN_CARD = gettext_lazy("There is no card {code!r}; search the card panel and use its buttons.")
 NOT_A_HERO = gettext_lazy("{name} is a {kind}, not a hero: pick one of the heroes.")
@@ -54,10 +56,13 @@ SIGN_IN_TO_SAVE = gettext_lazy(
 )
 SAVED = gettext_lazy("Saved “{name}” (version {number}).")
 NOTHING_CHANGED = gettext_lazy("Nothing changed since the last save.")
-SEARCH_EXAMPLES = [("k:hero", gettext_lazy("Heroes")), ("k:minion", gettext_lazy("Minions")),
-                   ("k:item", gettext_lazy("Items")), ("c<=2", gettext_lazy("Cost ≤ 2")),
-                   ("a:fire", gettext_lazy("Fire")), ("a:water", gettext_lazy("Water")),
-                   ("a:grass", gettext_lazy("Grass")), ("r:UR", "UR")]
+SEARCH_EXAMPLES = [("k:hero", game_word_lazy("kinds", "hero")),
+                   ("k:minion", game_word_lazy("kinds", "minion")),
+                   ("k:item", game_word_lazy("kinds", "item")),
+                   ("c<=2", gettext_lazy("Cost ≤ 2")),
+                   ("a:fire", game_word_lazy("attribute", "fire")),
+                   ("a:water", game_word_lazy("attribute", "water")),
+                   ("a:grass", game_word_lazy("attribute", "grass")), ("r:UR", "UR")]
 UNKNOWN_DOWNLOAD = gettext_lazy("Unknown download format {name!r}.")
 DISCARDED = gettext_lazy("Unsaved changes discarded.")
 
@@ -141,8 +146,10 @@ def search_examples(fmt: Format) -> list[tuple[str, str]]:
 def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
     # The page is the draft (in the session), the deck it edits, and the catalogue.
+    owned = ownership_stamp(request.user) if request.GET.get("owned") else None
     return cached_page(request, lambda: _builder(request, key, draft, deck), stamp=(
-        "builder", key, repr(draft), deck.updated_at if deck else None, catalogue_generation()))
+        "builder", key, repr(draft), deck.updated_at if deck else None, catalogue_generation(),
+        owned))
 
 
 def _builder(request: HttpRequest, key: str, draft: Draft, deck: Deck | None) -> HttpResponse:

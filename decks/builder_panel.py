@@ -1,5 +1,6 @@
-"""The builder's card panel: a catalogue query, a sort and an "only my hero's attribute"
-switch, all in the page's address so a reload (or a shared link) shows the same panel.
+"""The builder's card panel: a catalogue query, a sort, an "only my hero's attribute" switch
+and an "only cards I own" switch (with the copies left after the deck), all in the page's
+address so a reload (or a shared link) shows the same panel.
 
 The panel's fragment answers carry ``HX-Push-Url`` with the builder page's own address and
 the panel's parameters, never the fragment's address, so the address bar is always a page."""
@@ -14,9 +15,12 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
+from cards.examples import localised_query
 from cards.game_terms import game_q
+from cards.game_words import game_word_lazy
 from cards.language import card_lang
 from cards.models import ENGINE_GAME, Card
+from cards.ownership import owned_counts
 from cards.query import QuerySyntaxError
 from cards.selectors import card_search, cards_label
 from decks.adapters import INDEX_FIELDS
@@ -25,7 +29,8 @@ from decks.models import Format
 
 CARD_RESULTS = 60
 # value → (label, the catalogue's sort)
-PANEL_ORDERS = {"cost": (gettext_lazy("Cost"), "cost"), "name": (gettext_lazy("Name"), "name"),
+PANEL_ORDERS = {"cost": (game_word_lazy("field", "cost"), "cost"),
+                "name": (gettext_lazy("Name"), "name"),
                 "attack": (gettext_lazy("Attack (high first)"), "-attack")}
 DEFAULT_ORDER = "cost"
 
@@ -35,13 +40,15 @@ class PanelQuery:
     q: str = ""
     order: str = DEFAULT_ORDER
     hero_only: bool = False
+    owned: bool = False    # only the visitor's own cards, with the copies left after the deck
 
     @classmethod
     def from_request(cls, request: HttpRequest) -> PanelQuery:
         order = request.GET.get("order", DEFAULT_ORDER)
         return cls(q=request.GET.get("q", "")[:300],
                    order=order if order in PANEL_ORDERS else DEFAULT_ORDER,
-                   hero_only=request.GET.get("hero_only") in ("1", "on", "true"))
+                   hero_only=request.GET.get("hero_only") in ("1", "on", "true"),
+                   owned=request.GET.get("owned") in ("1", "on", "true"))
 
     def params(self) -> dict[str, str]:
         """The non-default parameters, for the page's address."""
@@ -52,6 +59,8 @@ class PanelQuery:
             out["order"] = self.order
         if self.hero_only:
             out["hero_only"] = "1"
+        if self.owned:
+            out["owned"] = "1"
         return out
 
     def page_url(self, base: str) -> str:
@@ -83,7 +92,8 @@ def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict:
     attribute = hero_attribute(draft) if engine_game else None
     context = {"query": panel.q, "panel": panel, "panel_orders": PANEL_ORDERS,
                "hero_attribute": attribute, "hero_code": draft.hero, "results": [],
-               "engine_game": engine_game}
+               "engine_game": engine_game,
+               "query_example": localised_query("k:minion a:fire") + " c<=3"}
     try:
         cards = card_search(query=panel.q, order=PANEL_ORDERS[panel.order][1])
     except QuerySyntaxError as exc:
@@ -92,6 +102,9 @@ def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict:
     if panel.hero_only and attribute:
         # The hero's own attribute, and items (which have none): what the hero can field.
         cards = cards.filter(Q(attribute=attribute) | Q(kind="item"))
+    owned = owned_counts(request.user) if panel.owned else {}
+    if panel.owned:
+        cards = cards.filter(code__in=sorted(owned))
     # The rows show a few columns: no joins, no abilities or rules text to decode.
     cards = list(cards.select_related(None).only(*INDEX_FIELDS, "card_set")
                  [:CARD_RESULTS + 1])
@@ -101,4 +114,7 @@ def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict:
                                                        for p in draft.piles.values())
              + (1 if card.code == draft.hero else 0), dom_id(card.code))
             for card in cards[:CARD_RESULTS]]
-    return {**context, "results": rows, "more": len(cards) > CARD_RESULTS}
+    for card, in_deck, _id in rows:   # the visitor's own copies left after the deck
+        card.owned_left = owned.get(card.code, 0) - in_deck if panel.owned else None
+    return {**context, "results": rows, "more": len(cards) > CARD_RESULTS,
+            "signed_in": request.user.is_authenticated}

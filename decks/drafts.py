@@ -14,8 +14,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from decks.codecs import clean_name
-from rules.legality import Deck as LegalityDeck
-from rules.piles import MAIN_PILE
+from rules.decks.legality import Deck as LegalityDeck
+from rules.decks.piles import MAIN_PILE
 
 DEFAULT_FORMAT = "standard"
 DEFAULT_NAME = gettext_lazy("Untitled deck")

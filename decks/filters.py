@@ -1,13 +1,15 @@
 """The deck list filters, one definition for the public deck page and the API: name, hero,
-attribute, cards contained, format, and "mine"."""
+attribute, cards contained, format, tag, "mine", "active" and "buildable" (from the visitor's
+own collection, through ``cards.ownership``)."""
 
 from __future__ import annotations
 
 import django_filters
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import Attribute
+from cards.ownership import owned_counts
 from decks.models import Deck, DeckEntry, Format
 
 ORDER_CHOICES = [("-updated", _("Recently updated")), ("name", _("Name (A–Z)")),
@@ -34,7 +36,13 @@ class DeckFilter(django_filters.FilterSet):
         label=_("Contains cards (codes or names, comma-separated; all must be in the deck)"))
     format = django_filters.ModelChoiceFilter(field_name="format", to_field_name="code",
                                               queryset=Format.objects.all(), label=_("Format"))
+    tag = django_filters.CharFilter(field_name="tags__slug", method="filter_tag",
+                                    max_length=30, label=_("Tag"))
     mine = django_filters.BooleanFilter(method="filter_mine", label=_("Only my decks"))
+    active = django_filters.BooleanFilter(method="filter_active",
+                                          label=_("Only my active decks"))
+    buildable = django_filters.BooleanFilter(
+        method="filter_buildable", label=_("Only decks I can build from my collection"))
     order = django_filters.ChoiceFilter(choices=ORDER_CHOICES, method="filter_order",
                                         label=_("Sort by"), empty_label=None)
 
@@ -69,5 +77,36 @@ class DeckFilter(django_filters.FilterSet):
             return qs.none()
         return qs.filter(owner=user)
 
+    def filter_tag(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+        value = value.strip().lower().lstrip("#")
+        return qs.filter(tags__slug=value) if value else qs
+
+    def filter_active(self, qs: QuerySet, name: str, value: bool | None) -> QuerySet:
+        if not value:
+            return qs
+        return self.filter_mine(qs, name, True).filter(active=True)
+
+    def filter_buildable(self, qs: QuerySet, name: str, value: bool | None) -> QuerySet:
+        if value is None:
+            return qs
+        short = Exists(entries_short(owned_counts(getattr(self.request, "user", None))))
+        hero = Q(hero__isnull=True) | Q(hero__code__in=sorted(
+            owned_counts(getattr(self.request, "user", None))))
+        buildable = ~short & hero
+        return qs.filter(buildable) if value else qs.exclude(buildable)
+
     def filter_order(self, qs: QuerySet, name: str, value: str) -> QuerySet:
         return qs.order_by(*ORDER_FIELDS.get(value or "-updated", ORDER_FIELDS["-updated"]))
+
+
+def entries_short(owned: dict[str, int]) -> QuerySet:
+    """The cards of a deck (``OuterRef("pk")``) that need more copies, over all its piles,
+    than ``owned`` holds: one HAVING clause per distinct owned count (a handful)."""
+    by_count: dict[int, list[str]] = {}
+    for code, count in owned.items():
+        by_count.setdefault(count, []).append(code)
+    short = ~Q(card__code__in=sorted(owned))
+    for count, codes in by_count.items():
+        short |= Q(card__code__in=sorted(codes), total__gt=count)
+    return (DeckEntry.objects.filter(deck=OuterRef("pk")).order_by().values("card__code")
+            .annotate(total=Sum("count")).filter(short))

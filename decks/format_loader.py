@@ -2,7 +2,8 @@
 a game with its card kinds and rarity tiers, its card sets (sample sets marked as such) and its
 formats with their ban lists and legal sets.
 
-Invariants: the file is read by the engine's pure schema (``rules.formats``) and refused whole,
+Invariants: the file is read by the engine's pure schema (``rules.decks.formats``) and refused
+whole,
 with every problem, before anything is written; the write is one transaction; loading the same
 file again changes nothing (rows are matched by code and updated). A card of another game is
 stored with ``engine=False``: the engine's shapes and validator do not apply to it. A card code
@@ -20,7 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.models import ENGINE_GAME, Card, CardKind, CardSet, Game, RarityTier
 from decks.models import Format, FormatCardLimit
-from rules.formats import FormatDataError, RuleBook, rule_book_from_data, rules_problems
+from rules.decks.formats import FormatDataError, RuleBook, rule_book_from_data, rules_problems
 
 # What a load says, in the active language (the command's --lang).
 NOT_YAML = gettext_lazy("not YAML: {error}")

@@ -12,6 +12,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from cards.examples import ImportExamples
 from cards.forms import RefuseNulForm
 from decks.builder import builder_url
@@ -19,7 +20,6 @@ from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError, DeckImportTooL
 from decks.models import Format
 from decks.selectors import format_get, format_import_examples, formats_active
 from decks.session import NEW, draft_store
-from decks.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from decks.transfer import body_too_large, draft_import
 
 NOT_UTF8 = gettext_lazy("The file is not UTF-8 text; save it as UTF-8 (or paste its contents).")

@@ -2,7 +2,7 @@
 
 Invariants:
 - A ``Format`` is data a designer edits in the admin; ``decks.adapters.format_to_rules`` turns
-  it (with its ban list and legal sets) into the engine's ``rules.legality.Format``, where
+  it (with its ban list and legal sets) into the engine's ``rules.decks.legality.Format``, where
   legality is decided. The ``standard`` format (RULES.md R5) is created by a data migration.
 - A ``Deck`` is addressed by ``uid``, a random, unguessable token: an *unlisted* deck is
   "link only" because its address cannot be guessed; a *private* deck is its owner's alone.
@@ -22,13 +22,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards.language import card_lang
 from cards.models import Card, CardSet, Game, Rarity
-from rules.formats import rules_problems
-from rules.piles import MAIN_PILE
+from rules.decks.formats import rules_problems
+from rules.decks.piles import MAIN_PILE
 
 # The names of the formats created by the migrations, as translatable text.
 FORMAT_NAMES = {"Standard": _("Standard")}
@@ -46,24 +46,26 @@ def new_uid() -> str:
 class Format(models.Model):
     """Deck construction rules: sizes, allowed kinds, copy limits per rarity, ban list, sets."""
 
-    code = models.SlugField(max_length=40, unique=True)
-    name = models.CharField(max_length=80)
-    description = models.TextField(blank=True)
-    hero_count = models.PositiveSmallIntegerField(default=1, help_text="Heroes a deck has.")
-    deck_min = models.PositiveSmallIntegerField("smallest deck", default=30)
-    deck_max = models.PositiveSmallIntegerField("largest deck", default=30)
-    minions_allowed = models.BooleanField(default=True)
-    items_allowed = models.BooleanField(default=True)
-    heroes_allowed_in_deck = models.BooleanField(default=False)
-    limit_n = models.PositiveSmallIntegerField("copies of an N card", default=3)
-    limit_r = models.PositiveSmallIntegerField("copies of an R card", default=3)
-    limit_sr = models.PositiveSmallIntegerField("copies of an SR card", default=3)
-    limit_ssr = models.PositiveSmallIntegerField("copies of an SSR card", default=3)
-    limit_ur = models.PositiveSmallIntegerField("copies of a UR card", default=1)
-    legal_sets = models.ManyToManyField(CardSet, blank=True, related_name="formats",
-                                        help_text="Leave empty to allow every set.")
-    is_active = models.BooleanField(default=True,
-                                    help_text="Inactive formats are not offered for new decks.")
+    code = models.SlugField(_("code"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=80)
+    description = models.TextField(_("description"), blank=True)
+    hero_count = models.PositiveSmallIntegerField(_("hero count"), default=1,
+                                                  help_text=_("Heroes a deck has."))
+    deck_min = models.PositiveSmallIntegerField(_("smallest deck"), default=30)
+    deck_max = models.PositiveSmallIntegerField(_("largest deck"), default=30)
+    minions_allowed = models.BooleanField(_("minions allowed"), default=True)
+    items_allowed = models.BooleanField(_("items allowed"), default=True)
+    heroes_allowed_in_deck = models.BooleanField(_("heroes allowed in deck"), default=False)
+    limit_n = models.PositiveSmallIntegerField(_("copies of an N card"), default=3)
+    limit_r = models.PositiveSmallIntegerField(_("copies of an R card"), default=3)
+    limit_sr = models.PositiveSmallIntegerField(_("copies of an SR card"), default=3)
+    limit_ssr = models.PositiveSmallIntegerField(_("copies of an SSR card"), default=3)
+    limit_ur = models.PositiveSmallIntegerField(_("copies of a UR card"), default=1)
+    legal_sets = models.ManyToManyField(CardSet, verbose_name=_("legal sets"), blank=True,
+                                        related_name="formats",
+                                        help_text=_("Leave empty to allow every set."))
+    is_active = models.BooleanField(_("is active"), default=True,
+                                    help_text=_("Inactive formats are not offered for new decks."))
     game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True,
                              related_name="formats", verbose_name=_("game"),
                              help_text=_("Empty: this site's own game."))
@@ -72,8 +74,8 @@ class Format(models.Model):
         _("rules as data"), default=dict, blank=True,
         help_text=_("Piles, copy limits and rule references (docs/formats.md). When it has "
                     "piles, they replace the hero, size, kind and rarity fields above."))
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = gettext_lazy("format")
@@ -105,7 +107,7 @@ class Format(models.Model):
         return self.game_id is None or self.game.engine
 
     def clean(self) -> None:
-        """The rules data is checked by the engine's schema (rules/formats.py); every
+        """The rules data is checked by the engine's schema (rules/decks/formats.py); every
         problem lands on the field with its path, in the page's language."""
         super().clean()
         if not self.rules:
@@ -136,10 +138,13 @@ class FormatCardLimit(models.Model):
         LIMITED = 1, "Limited (1)"
         SEMI_LIMITED = 2, "Semi-limited (2)"
 
-    format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="card_limits")
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="format_limits")
-    limit = models.PositiveSmallIntegerField(choices=Limit.choices, default=Limit.BANNED)
-    note = models.CharField(max_length=200, blank=True)
+    format = models.ForeignKey(Format, verbose_name=_("format"), on_delete=models.CASCADE,
+                               related_name="card_limits")
+    card = models.ForeignKey(Card, verbose_name=_("card"), on_delete=models.CASCADE,
+                             related_name="format_limits")
+    limit = models.PositiveSmallIntegerField(_("limit"), choices=Limit.choices,
+                                             default=Limit.BANNED)
+    note = models.CharField(_("note"), max_length=200, blank=True)
 
     class Meta:
         verbose_name = gettext_lazy("ban / limited list entry")
@@ -163,20 +168,30 @@ class Visibility(models.TextChoices):
 class Deck(models.Model):
     """A player's deck: a hero, entries (card, count), a format and a visibility."""
 
-    uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    uid = models.CharField(_("uid"), max_length=16, unique=True, default=new_uid, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("owner"),
+                              on_delete=models.CASCADE,
                               related_name="decks")
-    name = models.CharField(max_length=100)
-    description = models.TextField(blank=True, max_length=2000)
-    hero = models.ForeignKey(Card, on_delete=models.PROTECT, null=True, blank=True,
+    name = models.CharField(_("name"), max_length=100)
+    description = models.TextField(_("description"), blank=True, max_length=2000)
+    hero = models.ForeignKey(Card, verbose_name=_("hero"), on_delete=models.PROTECT, null=True,
+                             blank=True,
                              related_name="+", limit_choices_to={"kind": "hero"})
-    format = models.ForeignKey(Format, on_delete=models.PROTECT, related_name="decks")
-    visibility = models.CharField(max_length=10, choices=Visibility.choices,
+    format = models.ForeignKey(Format, verbose_name=_("format"), on_delete=models.PROTECT,
+                               related_name="decks")
+    visibility = models.CharField(_("visibility"), max_length=10, choices=Visibility.choices,
                                   default=Visibility.PRIVATE)
-    forked_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+    forked_from = models.ForeignKey("self", verbose_name=_("forked from"),
+                                    on_delete=models.SET_NULL, null=True, blank=True,
                                     related_name="forks")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    # An active deck is one its owner plays now: the collection page checks that the active
+    # decks together fit the cards owned.
+    active = models.BooleanField(pgettext_lazy("a deck its owner plays now", "active"),
+                                 default=False)
+    tags = models.ManyToManyField("DeckTag", blank=True, related_name="decks",
+                                  verbose_name=_("tags"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = gettext_lazy("deck")
@@ -196,10 +211,12 @@ class DeckEntry(models.Model):
     """``count`` copies of a card in one pile of a deck (``deck``: the main list; a format in
     piles names the others, e.g. ``atlas``)."""
 
-    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
-    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="deck_entries")
-    count = models.PositiveSmallIntegerField()
-    pile = models.SlugField(max_length=40, default=MAIN_PILE)
+    deck = models.ForeignKey(Deck, verbose_name=_("deck"), on_delete=models.CASCADE,
+                             related_name="entries")
+    card = models.ForeignKey(Card, verbose_name=_("card"), on_delete=models.PROTECT,
+                             related_name="deck_entries")
+    count = models.PositiveSmallIntegerField(_("count"))
+    pile = models.SlugField(_("pile"), max_length=40, default=MAIN_PILE)
 
     class Meta:
         verbose_name = gettext_lazy("deck entry")
@@ -218,19 +235,21 @@ class DeckEntry(models.Model):
 class DeckVersion(models.Model):
     """A saved state of a deck, by card code (so it outlives any later edit)."""
 
-    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
-    number = models.PositiveIntegerField()
-    name = models.CharField(max_length=100)
-    description = models.TextField(blank=True)
-    hero_code = models.CharField(max_length=32, blank=True)
-    format_code = models.CharField(max_length=40)
-    cards = models.JSONField(default=dict, help_text="{card code: count}")
-    piles = models.JSONField(default=dict, blank=True,
-                             help_text="{pile: {card code: count}}: piles besides the main list")
-    note = models.CharField(max_length=200, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+    deck = models.ForeignKey(Deck, verbose_name=_("deck"), on_delete=models.CASCADE,
+                             related_name="versions")
+    number = models.PositiveIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=100)
+    description = models.TextField(_("description"), blank=True)
+    hero_code = models.CharField(_("hero code"), max_length=32, blank=True)
+    format_code = models.CharField(_("format code"), max_length=40)
+    cards = models.JSONField(_("cards"), default=dict, help_text=_("{card code: count}"))
+    piles = models.JSONField(_("piles"), default=dict, blank=True,
+                             help_text=_("{pile: {card code: count}}: piles besides the main list"))
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+                                   on_delete=models.SET_NULL,
                                    null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = gettext_lazy("deck version")
@@ -246,3 +265,38 @@ class DeckVersion(models.Model):
     @property
     def size(self) -> int:
         return sum(self.cards.values())
+
+
+class DeckTag(models.Model):
+    """A word players file decks under ("aggro", "budget", "新手"): the slug is the tag."""
+
+    slug = models.SlugField(max_length=30, unique=True, allow_unicode=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("deck tag")
+        verbose_name_plural = gettext_lazy("deck tags")
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class DeckFavourite(models.Model):
+    """A user's favourite deck (one row per user and deck); ``created_at`` dates it for the
+    week's most favoured list."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="deck_favourites")
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="favourites")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("favourite deck")
+        verbose_name_plural = gettext_lazy("favourite decks")
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "deck"], name="deck_favourite_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} ♥ {self.deck_id}"

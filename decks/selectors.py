@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -22,9 +23,9 @@ from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.formats import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format, Visibility
 from decks.stats import DeckStats, deck_stats
-from rules import legality
-from rules.legality import Problem, check_deck
-from rules.piles import MAIN_PILE
+from rules.decks import legality
+from rules.decks.legality import Problem, check_deck
+from rules.decks.piles import MAIN_PILE
 
 NO_DECK = gettext_lazy("No deck here.")
 NOT_OWNER = gettext_lazy("Only the deck's owner can change it; fork it to make your own copy.")
@@ -119,14 +120,26 @@ def deck_get(*, uid: str, user=None, edit: bool = False) -> Deck:
 def deck_page_stamp(*, uid: str, user=None) -> tuple:
     """What a deck's page shows that can change, read in one light query (for the stored page,
     cards/page_cache.py): the deck's last change, its visibility and whether the deck it was
-    forked from is still visible. DoesNotExist when ``user`` may not see the deck."""
-    row = (decks_visible(user).filter(uid=uid)
-           .values_list("pk", "updated_at", "visibility", "forked_from__visibility",
-                        "forked_from__owner_id").get())
-    pk, updated_at, visibility, fork_visibility, fork_owner = row
+    forked from is still visible. DoesNotExist when ``user`` may not see the deck (the rule of
+    ``decks_visible``).
+
+    It runs before every stored deck page is served, so it is one statement written out: the
+    ORM took four times as long to build the same query as the database took to answer it.
+    """
+    table = connection.ops.quote_name(Deck._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT deck.id, deck.updated_at, deck.visibility, deck.owner_id, "
+            f"parent.visibility, parent.owner_id FROM {table} deck "
+            f"LEFT JOIN {table} parent ON parent.id = deck.forked_from_id "
+            f"WHERE deck.uid = %s", [uid])
+        row = cursor.fetchone()
+    viewer = user.pk if user is not None and user.is_authenticated else None
+    if row is None or (row[2] == Visibility.PRIVATE and row[3] != viewer):
+        raise Deck.DoesNotExist(NO_DECK)
+    pk, updated_at, visibility, _owner, fork_visibility, fork_owner = row
     fork_shown = fork_visibility is not None and (
-        fork_visibility != Visibility.PRIVATE
-        or (user is not None and user.is_authenticated and fork_owner == user.pk))
+        fork_visibility != Visibility.PRIVATE or (viewer is not None and fork_owner == viewer))
     return pk, updated_at, visibility, fork_shown
 
 
@@ -331,7 +344,7 @@ class DeckView:
 
 
 def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = None) -> DeckView:
-    """Validate and describe a draft (legality from rules/legality.py); the problems are in
+    """Validate and describe a draft (legality from rules/decks/legality.py); the problems are in
     ``lang`` ("en" or "zh"), by default the page's language."""
     if fmt is None:
         try:

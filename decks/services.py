@@ -23,7 +23,7 @@ from decks.drafts import DEFAULT_FORMAT, DEFAULT_NAME, MAX_CARDS, MAX_COPIES, VI
 from decks.formats import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format
 from decks.selectors import deck_counts, deck_piles, draft_from_deck
-from rules.piles import MAIN_PILE
+from rules.decks.piles import MAIN_PILE
 
 FORK_NAME = gettext_lazy("{name} (fork)")   # the copy's name, in the forking page's language
 UNKNOWN_CARD = gettext_lazy("No card has the code {code!r}.")

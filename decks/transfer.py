@@ -50,14 +50,14 @@ IMPORT_MAX_BODY = 64 * 1024
 BODY_TOO_LARGE = gettext_lazy("The request is {size} bytes; an import takes at most {limit} bytes.")
 
 
-def body_too_large(request) -> str | None:
-    """The 413 message for an import request whose body is over ``IMPORT_MAX_BODY``."""
+def body_too_large(request, limit: int = IMPORT_MAX_BODY) -> str | None:
+    """The 413 message for an import request whose body is over ``limit`` bytes."""
     try:
         size = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         size = 0
-    if size > IMPORT_MAX_BODY:
-        return BODY_TOO_LARGE.format(size=size, limit=IMPORT_MAX_BODY)
+    if size > limit:
+        return BODY_TOO_LARGE.format(size=size, limit=limit)
     return None
 
 

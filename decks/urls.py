@@ -3,7 +3,7 @@
 from django.urls import path
 
 from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
-from decks import builder, builder_paste, import_views, starter_views, views
+from decks import builder, builder_paste, import_views, sharing_views, starter_views, views
 
 app_name = "decks"
 
@@ -37,4 +37,9 @@ urlpatterns = [
     path("<str:uid>/delete/", views.deck_delete_view, name="delete"),
     path("<str:uid>/download/<str:format_name>/", views.deck_download, name="download"),
     path("<str:uid>/print/", views.deck_print, name="print"),
+    path("<str:uid>/players/", sharing_views.deck_players, name="players"),
+    path("<str:uid>/favourite/", sharing_views.deck_favourite_view, name="favourite"),
+    path("<str:uid>/active/", sharing_views.deck_active_view, name="active"),
+    path("<str:uid>/tags/", sharing_views.deck_tags_view, name="tags"),
+    path("<str:uid>/image.png", sharing_views.deck_image, name="image"),
 ]

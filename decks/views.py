@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from cards.generation import catalogue_generation
 from cards.language import card_lang
+from cards.ownership import owned_counts
 from cards.page_cache import cached_page
 from decks.builder import builder_url, download_response
 from decks.codecs import CODECS
@@ -40,6 +41,7 @@ from decks.selectors import (
 )
 from decks.services import DeckInputError, deck_delete, deck_fork, deck_restore
 from decks.session import NEW, draft_store
+from decks.sharing import decks_mark_buildable, decks_most_favoured, decks_with_favourites
 from decks.starters import starter_decks
 
 PAGE_SIZE = 24
@@ -62,18 +64,23 @@ def _deck(request: HttpRequest, uid: str, *, edit: bool = False) -> Deck:
 @require_safe
 def deck_list(request: HttpRequest) -> HttpResponse:
     """Public decks (and your own), searchable by name, hero, attribute and cards."""
-    filterset = DeckFilter(request.GET, queryset=decks_listed(request.user),
-                           request=request)
+    filterset = DeckFilter(request.GET, request=request, queryset=decks_with_favourites(
+        decks_listed(request.user)).prefetch_related("tags"))
     status = 200
     if filterset.is_valid():
         page = Paginator(filterset.qs, PAGE_SIZE).get_page(request.GET.get("page"))
+        owned = owned_counts(request.user)
+        if owned:   # the "buildable" badge: the visitor's own collection, never the owner's
+            decks_mark_buildable(page.object_list, owned)
     else:
         page, status = None, 400
-    searching = any(request.GET.get(k) for k in ("q", "hero", "attribute", "card", "format"))
+    searching = any(request.GET.get(k) for k in ("q", "hero", "attribute", "card", "format",
+                                                 "tag", "buildable", "active"))
     mine = bool(request.GET.get("mine"))
     context = {"filter": filterset, "page": page, "order_choices": ORDER_CHOICES,
                "section": "mine" if mine else "list", "formats": formats_active(),
                "searching": searching,
+               "most_favoured": [] if mine or request.htmx else decks_most_favoured(),
                "starters": [] if mine or request.htmx else starter_decks(with_heroes=True)}
     template = "decks/_list_results.html" if request.htmx else "decks/list.html"
     return render(request, template, context, status=status)

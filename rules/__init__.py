@@ -6,9 +6,9 @@ workers use the game; the game knows nothing of them, so it can be played, teste
 benchmarked on its own.
 
 Importing the package first decides how the engine is loaded — its compiled build, or its
-sources while that build is stale (``rules.engine.loader``).
+sources while that build is stale (``rules.loader``).
 """
 
-from rules.engine.loader import select_engine
+from rules.loader import select_engine
 
 select_engine()

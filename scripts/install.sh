@@ -3,7 +3,7 @@
 #
 # The last install's inputs are stamped in .venv/.cardlab-install: the interpreter, the extras
 # and the hashes of INSTALL_INPUTS (the dependencies and the build hook). With an unchanged
-# stamp, pip is skipped entirely. The engine is compiled by `python -m rules.engine.compiled
+# stamp, pip is skipped entirely. The engine is compiled by `python -m rules.compiled
 # --build`, which does nothing when no engine source changed since the last build. So a restart
 # with nothing changed takes seconds, not a reinstall and a recompile. CARDLAB_REINSTALL=1 forces
 # the install.
@@ -42,5 +42,5 @@ cardlab_install() {
     CARDLAB_BUILD_ENGINE=0 .venv/bin/python -m pip install --quiet -e ".[$extras]"
     cardlab_install_stamp "$extras" > "$INSTALL_STAMP"
   fi
-  echo "==> Game engine: $(.venv/bin/python -m rules.engine.compiled --build)"
+  echo "==> Game engine: $(.venv/bin/python -m rules.compiled --build)"
 }

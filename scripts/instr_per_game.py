@@ -3,7 +3,7 @@
 Run under callgrind by ``scripts/instr_per_game.sh`` (which see); by itself it only plays:
   python scripts/instr_per_game.py AGENT GAMES [legacy]
 plays a warm-up game, then about GAMES games of AGENT against itself over every ordered
-pairing of the core set's starter decks through the match runner (``rules.match.run_games``,
+pairing of the core set's starter decks through the match runner (``rules.lab.match.run_games``,
 per-card figures included, logging off), and prints "GAMES ACTIONS". "legacy" plays every
 optional skill unasked (ruleset option always_use_optional_skills): the games the engine
 played before optional skills were a decision (R6.1), so figures stay comparable with older
@@ -16,8 +16,8 @@ import sys
 
 sys.path.insert(0, os.getcwd())  # run from the project root
 
-from rules.cardset import CORE_SET, load_card_set  # noqa: E402
-from rules.match import run_games  # noqa: E402
+from rules.decks.cardset import CORE_SET, load_card_set  # noqa: E402
+from rules.lab.match import run_games  # noqa: E402
 
 agent, games = sys.argv[1], int(sys.argv[2])
 legacy = len(sys.argv) > 3 and sys.argv[3] == "legacy"

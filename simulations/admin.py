@@ -1,9 +1,11 @@
 """Simulation runs in the admin: read-only (the service is the only writer), with their chunks,
-so an operator can see who played what, how often, and what went wrong."""
+so an operator can see who played what, how often, and what went wrong; the workers' pace
+measurements, which the time estimates go by."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy
 
-from simulations.models import Chunk, SimulationRun
+from simulations.models import Chunk, PaceCalibration, SimulationRun
 
 
 class ChunkInline(admin.TabularInline):
@@ -21,17 +23,33 @@ class ChunkInline(admin.TabularInline):
 
 @admin.register(SimulationRun)
 class SimulationRunAdmin(admin.ModelAdmin):
-    list_display = ("label", "uid", "owner", "kind", "status", "games_done", "games_total",
+    list_display = ("title", "uid", "owner", "kind", "status", "games_done", "games_total",
                     "created_at", "finished_at")
     list_filter = ("status", "kind", "is_public")
     search_fields = ("uid", "label", "owner__username")
     inlines = [ChunkInline]
+
+    @admin.display(description=gettext_lazy("title"), ordering="label")
+    def title(self, run: SimulationRun) -> str:
+        return run.title     # in the reader's language (``label`` keeps the submitter's)
 
     def get_readonly_fields(self, request, obj=None):
         return [f.name for f in self.model._meta.fields]
 
     def has_add_permission(self, request):
         return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PaceCalibration)
+class PaceCalibrationAdmin(admin.ModelAdmin):
+    list_display = ("measured_at", "host", "games", "wall_seconds", "cpu_seconds",
+                    "ladder_seconds", "factor")
+
+    def has_add_permission(self, request):
+        return False   # workers measure at start-up
 
     def has_change_permission(self, request, obj=None):
         return False

@@ -17,9 +17,9 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from decks.throttles import Limit, LimitThrottle, client_key, hit
-from rules.agents import AGENT_NAMES, DEFAULT_AGENT
-from rules.patches import NAME_MAX, PATCH_FIELDS
+from accounts.throttles import Limit, LimitThrottle, client_key, hit
+from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
+from rules.lab.patches import NAME_MAX, PATCH_FIELDS
 from simulations import conf
 from simulations.comparison import compare_runs
 from simulations.field_meta import (

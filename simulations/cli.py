@@ -18,11 +18,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 from django.db import OperationalError
 
-from rules import meta
-from rules.match import run_match
-from rules.patches import Patch
-from rules.report import match_summary, match_text
-from rules.stats import MatchStats
+from rules.lab import meta
+from rules.lab.match import run_match
+from rules.lab.patches import Patch
+from rules.lab.report import match_summary, match_text
+from rules.lab.stats import MatchStats
 from simulations.cli_input import (
     checked_options,
     load_decks_for_cli,

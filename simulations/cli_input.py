@@ -9,10 +9,10 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from rules.agents import agent_spec
-from rules.cardset import CORE_SET, TEST_SET, CardSet, CardSetError, load_card_set
+from rules.ai.agents import agent_spec
+from rules.decks.cardset import CORE_SET, TEST_SET, CardSet, CardSetError, load_card_set
 from rules.engine.cards import CardDataError, CardDef, DeckList, Ruleset
-from rules.patches import Patch, PatchError, load_patch, patch_card_defs, patch_diff
+from rules.lab.patches import Patch, PatchError, load_patch, patch_card_defs, patch_diff
 
 SET_NOT_FOUND = "card set file not found: {path}"
 TOO_FEW_GAMES = "--games must be at least 1"

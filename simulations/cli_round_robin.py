@@ -2,10 +2,10 @@
 (a pool of ``--processes``), with its meta.
 
 Every pairing plays the command's seed, as a round-robin run on the workers does
-(``simulations.services.pairings``, ``rules.match.game_seed``): the same seed gives the same
+(``simulations.services.pairings``, ``rules.lab.match.game_seed``): the same seed gives the same
 games here and with ``--via-celery``, and pair ``g // 2`` is one cluster across the whole field
-(``rules.meta.Field(shared_seeds=True)``). With three decks or more the report ends with the
-field's meta (``rules.meta``): each deck's field win rate with its interval, the Nash
+(``rules.lab.meta.Field(shared_seeds=True)``). With three decks or more the report ends with the
+field's meta (``rules.lab.meta``): each deck's field win rate with its interval, the Nash
 equilibrium, the maximum-entropy ε-equilibrium (``--epsilon``, in points), their resampled
 uncertainty and the plain sentence; ``--json`` carries it under ``meta``.
 """
@@ -20,11 +20,11 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from rules import meta
 from rules.engine.cards import CardDef, DeckList, Ruleset
-from rules.match import GameResult, play_games, tally
-from rules.report import match_summary, match_text
-from rules.stats import MatchStats
+from rules.lab import meta
+from rules.lab.match import GameResult, play_games, tally
+from rules.lab.report import match_summary, match_text
+from rules.lab.stats import MatchStats
 from simulations.cli_input import (
     checked_options,
     load_card_set_for_cli,
@@ -107,7 +107,7 @@ def play_round_robin(cards: Mapping[str, CardDef], decks: Sequence[DeckList], *,
 
 def field_of(names: Sequence[str], results: Mapping[tuple[int, int], list[GameResult]]
              ) -> meta.Field:
-    """The games as a field for ``rules.meta``: every pairing played the same seeds."""
+    """The games as a field for ``rules.lab.meta``: every pairing played the same seeds."""
     matchups = {}
     for pair, games in results.items():
         by_pair = meta.MatchupGames()
@@ -150,7 +150,7 @@ def run_round_robin_in_process(command, opts: dict[str, Any]) -> None:
 def meta_text(report: Mapping[str, Any]) -> str:
     """The meta as the command prints it: per deck its field win rate (95 % interval), its
     share of each equilibrium and how often resampled games play it; the evenness of each; the
-    matchup range; the plain sentence (``rules.meta.describe``)."""
+    matchup range; the plain sentence (``rules.lab.meta.describe``)."""
     names = report["decks"]
     width = max(len(n) for n in names)
     eps = f"ε={report['epsilon'] * 100:g} pt"

@@ -4,7 +4,7 @@ Runs are *pairable* when they played the same seeds (the same run seed and games
 with the decks in the same roles (the same pairings, deck A and deck B at the same places): then
 game ``g`` of one is game ``g`` of the other with something changed, and the comparison is
 paired — per seed-sharing pair of games, the change of the wins of the deck followed, with a
-cluster-robust 95 % interval (``rules.intervals.paired_difference``), the exact McNemar p-value
+cluster-robust 95 % interval (``rules.lab.intervals.paired_difference``), the exact McNemar p-value
 on the games that flipped, and the flips counted. Runs that are not pairable say why and are
 compared unpaired (each run's pair-aware interval, combined by Newcombe's method), labelled so.
 
@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from cards.language import frozen_card_name
-from rules.intervals import mcnemar_exact, paired_difference
+from rules.lab.intervals import mcnemar_exact, paired_difference
 from simulations.models import SimulationRun
 from simulations.reports import run_reports, side_rate
 

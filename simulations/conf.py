@@ -18,13 +18,15 @@
 | ``SIMULATIONS_QUEUE_DEPTH`` | 2 × workers | messages kept in the broker; the rest of the work
   waits its turn in the database and is sent fairly between users (``simulations.fair``) |
 | ``SIMULATIONS_WORKERS`` | 2 | worker processes playing chunks: the time estimates divide by it |
+| ``SIMULATIONS_CALIBRATION_SECONDS`` | 2 | wall-clock seconds a worker plays at start-up to
+  measure this deployment's pace (``simulations.calibration``); 0: no measurement |
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 
-# Games per chunk come from the agents' registry (``rules.agents``: ``chunk_games``, set by the
+# Games per chunk come from the agents' registry (``rules.ai.agents``: ``chunk_games``, set by the
 # slower agent of a run): a chunk should take from a third of a second to a second of one core,
 # so the per-chunk bookkeeping (two short transactions, one message, the filesystem broker's
 # polling) stays a small share of the work.
@@ -94,3 +96,6 @@ def queue_depth() -> int:
 def queue() -> str:
     return str(getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery"))
 
+
+def calibration_seconds() -> float:
+    return float(_get("CALIBRATION_SECONDS", 2.0))

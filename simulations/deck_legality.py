@@ -13,11 +13,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from cards.language import card_lang
+from cards.language import card_lang, frozen_deck_name
 from decks.adapters import format_to_rules
 from decks.models import Deck, DeckEntry
-from rules import legality
-from rules.piles import MAIN_PILE
+from rules.decks import legality
+from rules.decks.piles import MAIN_PILE
 
 NOT_LEGAL_MARK = gettext_lazy("{name} — not legal: {problems}")
 
@@ -47,7 +47,7 @@ def run_deck_warnings(decks: Iterable[Mapping[str, Any]], cards: Mapping[str, An
         rules = rules_of[fmt.pk] if fmt is not None else legality.STANDARD
         problems = _problems(deck.get("hero"), deck.get("cards") or {}, engine_cards, rules)
         if problems:
-            out.append({"deck": deck.get("name") or "", "problems": problems,
+            out.append({"deck": frozen_deck_name(deck, len(out) + 1), "problems": problems,
                         "format": fmt.display_name if fmt is not None
                         else rules.display_name(card_lang())})
     return out

@@ -28,18 +28,20 @@ import time
 import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from rules import card_figures
 from rules.engine.cards import CardDef, DeckList, Ruleset
-from rules.match import play_games, tally
-from rules.stats import MatchStats
+from rules.lab import card_figures
+from rules.lab.match import play_games, tally
+from rules.lab.stats import MatchStats
 from simulations import conf, work
 from simulations.fair import dispatch_quietly
+from simulations.field_meta import warm_run_meta
 from simulations.models import (
     ACTIVE_STATUSES,
     TERMINAL_CHUNK_STATES,
@@ -47,16 +49,17 @@ from simulations.models import (
     ChunkResult,
     ChunkState,
     Matchup,
+    RunKind,
     RunStatus,
     SampleGame,
     SimulationRun,
 )
+from simulations.reports import matchup_merge
 from simulations.sources import engine_objects
 
 log = logging.getLogger(__name__)
 
 OUTCOME = {"a": "a", "b": "b", None: "d"}
-NOT_PLAYED = "-"
 GAVE_UP = ("Chunk {index} was started {attempts} times without finishing (a worker crashed or "
            "was stopped each time); it is given up. Last error: {error}")
 RUN_FAILED = "{count} chunk(s) failed; the figures cover the games that finished."
@@ -144,7 +147,7 @@ def chunk_give_up(*, chunk_id: int) -> None:
 
 
 def chunk_play(chunk: Chunk, *, claim: str) -> ChunkOutput:
-    """Play the chunk's games through the match runner (``rules.match.play_games``: the very
+    """Play the chunk's games through the match runner (``rules.lab.match.play_games``: the very
     games a whole run plays in that slice), renewing the lease every heartbeat;
     ChunkAbandoned if the chunk is taken away."""
     run, matchup = chunk.run, chunk.matchup
@@ -267,22 +270,6 @@ def finalise_if_complete(run: SimulationRun) -> bool:
     return True
 
 
-def matchup_merge(matchup: Matchup) -> dict[str, Any]:
-    """The matchup's figures: its chunks' counts merged in chunk order, and one outcome letter
-    per game (``-`` for games not played)."""
-    results = list(ChunkResult.objects.filter(matchup=matchup).order_by("chunk_index"))
-    if matchup.stopped_after is not None:
-        first = (Chunk.objects.filter(matchup=matchup).order_by("index")
-                 .values_list("index", flat=True).first())
-        results = [r for r in results if r.chunk_index < first + matchup.stopped_after]
-    stats = MatchStats()
-    outcomes = [NOT_PLAYED] * matchup.games
-    starts = dict(Chunk.objects.filter(matchup=matchup).values_list("index", "start"))
-    for result in results:
-        stats = stats.merge(MatchStats.from_counts(result.counts))
-        start = starts[result.chunk_index]
-        outcomes[start:start + len(result.outcomes)] = list(result.outcomes)
-    return {"counts": stats.counts(), "outcomes": "".join(outcomes).rstrip(NOT_PLAYED)}
 
 
 def card_totals(results: list[dict[str, Any]], side: str) -> dict[str, dict[str, Any]]:
@@ -316,6 +303,8 @@ def finalise(run: SimulationRun, *, status: str, error: str = "") -> None:
     run.status, run.error, run.finished_at = status, error, _now()
     run.games_done = SimulationRun.objects.values_list("games_done", flat=True).get(pk=run.pk)
     run.save(update_fields=["status", "error", "finished_at"])
+    if run.kind == RunKind.ROUND_ROBIN:   # its meta costs a second: paid here, not by a page
+        transaction.on_commit(partial(warm_run_meta, run.pk), robust=True)
 
 
 # ------------------------------------------------------------------------------ the task's body

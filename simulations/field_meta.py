@@ -1,16 +1,17 @@
-"""The meta of a round-robin run (``rules.meta``): each deck's win rate against the field, the
+"""The meta of a round-robin run (``rules.lab.meta``): each deck's win rate against the field, the
 Nash equilibrium of the deck choice and the maximum-entropy ε-equilibrium, with how often each
 deck is played when the seat-swapped pairs are resampled.
 
 Invariants:
 - Only a finished round-robin has a meta. A match or a gauntlet has no whole field (a gauntlet's
   opponents never meet each other), and a run still playing changes with every chunk.
-- Every pairing of a run plays the run's seeds (``rules.match.game_seed`` depends on the run
+- Every pairing of a run plays the run's seeds (``rules.lab.match.game_seed`` depends on the run
   seed and the pair index only), so the field is built with ``shared_seeds``: pair ``g // 2`` is
   one cluster across the whole field, as in ``results.field_rate``.
 - The resampling costs about a second for six decks, so a report is computed once per (run, its
   last update, ε) and kept in the cache; the deck names are put back in the reader's language
-  on every read.
+  on every read. The default ε's report is computed by the process that finishes the run, once
+  the run's last write is committed (``warm_run_meta``), so no request pays for it.
 - ε is chosen in points of win rate, from 0 to ``EPSILON_MAX_POINTS`` in steps of 0.1 (a short
   grid, so the cache holds few reports per run); ``epsilon_share`` is the one check, for the
   page's form and the API alike.
@@ -24,8 +25,9 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy
 
-from rules import meta
+from rules.lab import meta
 from simulations.models import RunKind, SimulationRun
+from simulations.reports import run_reports
 
 EPSILON_DEFAULT_POINTS = 0.5
 EPSILON_MAX_POINTS = 10
@@ -43,7 +45,7 @@ class EpsilonError(ValueError):
 
 
 def epsilon_share(points: Any) -> float:
-    """ε in points of win rate (text or number) as the share ``rules.meta`` takes: ``"0.5"`` →
+    """ε in points of win rate (text or number) as the share ``rules.lab.meta`` takes: ``"0.5"`` →
     0.005. Empty or None means the default. Raises ``EpsilonError``."""
     if points is None or (isinstance(points, str) and not points.strip()):
         points = EPSILON_DEFAULT_POINTS
@@ -89,7 +91,7 @@ def _cache_key(run: SimulationRun, epsilon: float) -> str:
 
 def run_meta(run: SimulationRun, reports: list[dict[str, Any]], *,
              epsilon: float = meta.DEFAULT_EPSILON) -> dict[str, Any] | None:
-    """``rules.meta.MetaReport.to_dict()`` of a finished round-robin for ``epsilon`` (a share),
+    """``rules.lab.meta.MetaReport.to_dict()`` of a finished round-robin for ``epsilon`` (a share),
     computed once and then read from the cache; None for any other run (``run_has_meta``) or
     one without a counted game."""
     if not run_has_meta(run):
@@ -104,3 +106,12 @@ def run_meta(run: SimulationRun, reports: list[dict[str, Any]], *,
         report = meta.meta_report(field, epsilon=epsilon).to_dict()
         cache.set(key, report, CACHE_SECONDS)
     return {**report, "decks": names}
+
+
+def warm_run_meta(run_id: int) -> None:
+    """Put the default ε's meta of a finished round-robin in the cache (``run_meta``); nothing
+    for any other run. Called once the transaction that finished the run has committed, so it
+    reads the run's final figures and keys the cache by them."""
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    if run is not None and run_has_meta(run):
+        run_meta(run, run_reports(run))

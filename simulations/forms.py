@@ -8,9 +8,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
 
 from cards.forms import RefuseNulForm
-from rules.agents import DEFAULT_AGENT
+from cards.game_words import agent_menu, game_word
+from rules.ai.agents import DEFAULT_AGENT
 from simulations import conf
-from simulations.agent_names import agent_menu, agent_title
 from simulations.field_meta import EPSILON_DEFAULT_POINTS, EpsilonError, epsilon_share
 from simulations.models import RunKind
 from simulations.services import SimulationInputError
@@ -25,10 +25,6 @@ AGENT_COST = gettext_lazy("CPU time of one game with the agent in both seats: {c
 MS_A_GAME = gettext_lazy("{agent} {ms} ms")
 PICK_ONE = gettext_lazy("Pick exactly one opponent for a match (or choose a gauntlet).")
 PICK_SOME = gettext_lazy("Pick at least {n} opponent(s).")
-
-
-def _agent_choices() -> list[tuple[str, str]]:
-    return agent_menu()
 
 
 FIELD_OF = {"decks": "opponents", "kind": "kind", "games": "games", "agent_a": "agent_a",
@@ -52,9 +48,9 @@ class SimulationForm(RefuseNulForm):
         widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}))
     games = forms.IntegerField(min_value=2, initial=200, label=_("Games"),
                                help_text=_("Per pairing, in seat-swapped pairs."))
-    agent_a = forms.ChoiceField(label=_("Agent for deck A"), choices=_agent_choices,
+    agent_a = forms.ChoiceField(label=_("Agent for deck A"), choices=agent_menu,
                                 initial=DEFAULT_AGENT)
-    agent_b = forms.ChoiceField(label=_("Agent for the opponents"), choices=_agent_choices,
+    agent_b = forms.ChoiceField(label=_("Agent for the opponents"), choices=agent_menu,
                                 initial=DEFAULT_AGENT)
     seed = forms.IntegerField(
         required=False, min_value=0, label=_("Seed"),
@@ -72,7 +68,8 @@ class SimulationForm(RefuseNulForm):
         costs = cost_lines()
         if costs:
             listed = ", ".join(
-                MS_A_GAME.format(agent=agent_title(name), ms=number_format(seconds * 1000, 1))
+                MS_A_GAME.format(agent=game_word("agent", name),
+                                 ms=number_format(seconds * 1000, 1))
                 for name, seconds in costs)
             self.fields["agent_a"].help_text = AGENT_COST.format(costs=listed)
 
@@ -94,7 +91,7 @@ class SimulationForm(RefuseNulForm):
 
 class MetaForm(forms.Form):
     """ε for the meta view, in points of win rate: a GET form (``?epsilon=1``) on any page that
-    shows ``simulations/_meta.html``. ``share()`` is ε as ``rules.meta`` takes it — the default
+    shows ``simulations/_meta.html``. ``share()`` is ε as ``rules.lab.meta`` takes it — the default
     when the query has none or a bad one (the bad one is this form's error)."""
 
     epsilon = forms.CharField(

@@ -11,7 +11,7 @@ To show a field's meta on any page::
 ``meta_context(report, *, names=None, epsilon_form=None, balance_url=None, section_id="meta",
 title=None, own_seeds=False)``:
 
-- ``report``: ``rules.meta.MetaReport.to_dict()`` (a plain dict, as cached or stored);
+- ``report``: ``rules.lab.meta.MetaReport.to_dict()`` (a plain dict, as cached or stored);
 - ``names``: the decks' names to show, in the report's order (default ``report["decks"]``);
 - ``epsilon_form``: a ``simulations.forms.MetaForm`` bound to ``request.GET`` to let the reader
   choose ε (a GET form that reloads the page with ``?epsilon=<points>``; the page reads it with
@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from cards.templatetags.cards_extras import pct
-from rules.meta import PLAYED_SHARE
+from rules.lab.meta import PLAYED_SHARE
 from simulations import meta_chart
 from simulations.field_meta import HEALTHY_FIELD_RATE, UNDECIDED
 

@@ -9,7 +9,7 @@ Invariants:
 - A run has one ``Matchup`` per pairing (one for a match; one per opponent for a gauntlet; one
   per pair of decks for a round-robin). Matchup ``m`` plays games ``0 … games-1``; its chunk
   ``i`` plays games ``i·k … i·k+k−1`` with seeds derived from the run seed and the game index
-  (``rules.match.game_seed``), so any split into chunks plays exactly the same games.
+  (``rules.lab.match.game_seed``), so any split into chunks plays exactly the same games.
 - ``Chunk`` rows are the work and its lease; ``ChunkResult`` rows are what finished chunks
   found, at most one per (run, chunk index) — a database constraint, so a chunk delivered or
   executed twice counts once. The run's figures are derived from ChunkResults only.
@@ -24,8 +24,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from cards.language import card_lang, frozen_deck_name
 
 
 def new_uid() -> str:
@@ -62,52 +64,63 @@ TERMINAL_CHUNK_STATES = (ChunkState.DONE, ChunkState.FAILED, ChunkState.SKIPPED)
 
 
 class SimulationRun(models.Model):
-    uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
+    uid = models.CharField(_("uid"), max_length=16, unique=True, default=new_uid, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("owner"),
+                              on_delete=models.CASCADE, null=True,
                               blank=True, related_name="simulation_runs",
-                              help_text="Empty for runs submitted from the command line.")
-    deck = models.ForeignKey("decks.Deck", on_delete=models.SET_NULL, null=True, blank=True,
+                              help_text=_("Empty for runs submitted from the command line."))
+    deck = models.ForeignKey("decks.Deck", verbose_name=_("deck"), on_delete=models.SET_NULL,
+                             null=True, blank=True,
                              related_name="simulation_runs",
-                             help_text="The deck whose history lists this run (deck A).")
-    kind = models.CharField(max_length=12, choices=RunKind.choices, default=RunKind.MATCH)
-    label = models.CharField(max_length=300)
-    is_public = models.BooleanField(default=False)
+                             help_text=_("The deck whose history lists this run (deck A)."))
+    kind = models.CharField(_("kind"), max_length=12, choices=RunKind.choices,
+                            default=RunKind.MATCH)
+    label = models.CharField(_("label"), max_length=300)
+    labels = models.JSONField(_("labels"), default=dict, blank=True,
+                              help_text=_("{language code: the label in that language}"))
+    is_public = models.BooleanField(_("is public"), default=False)
     # What it plays, frozen at submission.
-    decks = models.JSONField(help_text="[{name, hero, cards: {code: n}, uid, version}]")
-    cards = models.JSONField(help_text="{code: card data} of every card the decks use")
-    card_data_version = models.CharField(max_length=64)
-    agent_a = models.CharField(max_length=20)
-    agent_b = models.CharField(max_length=20)
-    seed = models.BigIntegerField()
-    games = models.PositiveIntegerField(help_text="Games per pairing (whole seat-swapped pairs).")
-    chunk_size = models.PositiveIntegerField()
-    ruleset = models.JSONField(default=dict)
-    stop_width = models.FloatField(null=True, blank=True,
-                                   help_text="Stop a pairing early when its 95 % interval is "
-                                             "narrower than this.")
-    replays = models.PositiveSmallIntegerField(default=2, help_text="Games kept per pairing.")
-    base_run = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+    decks = models.JSONField(_("decks"),
+                             help_text=_("[{name, hero, cards: {code: n}, uid, version}]"))
+    cards = models.JSONField(_("cards"),
+                             help_text=_("{code: card data} of every card the decks use"))
+    card_data_version = models.CharField(_("card data version"), max_length=64)
+    agent_a = models.CharField(_("agent A"), max_length=20)
+    agent_b = models.CharField(_("agent B"), max_length=20)
+    seed = models.BigIntegerField(_("seed"))
+    games = models.PositiveIntegerField(
+        _("games"), help_text=_("Games per pairing (whole seat-swapped pairs)."))
+    chunk_size = models.PositiveIntegerField(_("chunk size"))
+    ruleset = models.JSONField(_("ruleset"), default=dict)
+    stop_width = models.FloatField(_("stop width"), null=True, blank=True,
+                                   help_text=_("Stop a pairing early when its interval (95 %) is "
+                                             "narrower than this."))
+    replays = models.PositiveSmallIntegerField(_("replays"), default=2,
+                                               help_text=_("Games kept per pairing."))
+    base_run = models.ForeignKey("self", verbose_name=_("base run"), on_delete=models.SET_NULL,
+                                 null=True, blank=True,
                                  related_name="what_ifs")
-    swap = models.JSONField(null=True, blank=True,
-                            help_text='A what-if: {"deck": 0, "out": code, "in": code}')
-    patch = models.JSONField(
+    swap = models.JSONField(_("swap"), null=True, blank=True,
+                            help_text=_('A what-if: {"deck": 0, "out": code, "in": code}'))
+    patch = models.JSONField(_("patch"),
         null=True, blank=True,
-        help_text='A balance patch played on both sides: {"name", "changes": [{"card", '
+        help_text=_('A balance patch played on both sides: {"name", "changes": [{"card", '
                   '"field", "value"}], "diff": [{"card", "name", "field", "old", "new", '
-                  '"text"}]}; ``cards`` holds the patched data.')
-    sweep = models.ForeignKey("Sweep", on_delete=models.SET_NULL, null=True, blank=True,
+                  '"text"}]}; ``cards`` holds the patched data.'))
+    sweep = models.ForeignKey("Sweep", verbose_name=_("sweep"), on_delete=models.SET_NULL,
+                              null=True, blank=True,
                               related_name="runs")
-    sweep_value = models.IntegerField(null=True, blank=True,
-                                      help_text="The swept field's value this run plays.")
+    sweep_value = models.IntegerField(_("sweep value"), null=True, blank=True,
+                                      help_text=_("The swept field's value this run plays."))
     # Where it is.
-    status = models.CharField(max_length=10, choices=RunStatus.choices,
+    status = models.CharField(_("status"), max_length=10, choices=RunStatus.choices,
                               default=RunStatus.QUEUED)
-    error = models.TextField(blank=True)
-    games_total = models.PositiveIntegerField()
-    games_done = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    games_total = models.PositiveIntegerField(_("games total"))
+    games_done = models.PositiveIntegerField(_("games done"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = gettext_lazy("simulation run")
@@ -122,7 +135,7 @@ class SimulationRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.label
+        return self.title
 
     def get_absolute_url(self) -> str:
         return reverse("simulations:detail", args=[self.uid])
@@ -139,7 +152,23 @@ class SimulationRun(models.Model):
         return (self.finished_at - self.created_at).total_seconds()
 
     def deck_name(self, index: int) -> str:
-        return self.decks[index].get("name") or _("Deck {number}").format(number=index + 1)
+        """The frozen deck's name in the page's language."""
+        return frozen_deck_name(self.decks[index], index + 1)
+
+    @property
+    def patch_name(self) -> str:
+        """The patch's name in the page's language, when it was given one per language."""
+        patch = self.patch or {}
+        names = patch.get("names") or {}
+        return names.get(get_language() or "") or patch.get("name", "")
+
+    @property
+    def title(self) -> str:
+        """The run's label in the page's language (written in each at submission; ``label``
+        keeps the submitter's, the only one of runs made before)."""
+        labels = self.labels or {}
+        return labels.get(get_language() or "") or labels.get(
+            "zh-hans" if card_lang() == "zh" else "en") or self.label
 
     @property
     def home_deck_name(self) -> str:
@@ -152,20 +181,24 @@ class Sweep(models.Model):
     """A family of runs on one seed over a range of one numeric field of one card: the
     unpatched baseline and a patched run per other value (``SimulationRun.sweep``)."""
 
-    uid = models.CharField(max_length=16, unique=True, default=new_uid, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
+    uid = models.CharField(_("uid"), max_length=16, unique=True, default=new_uid, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("owner"),
+                              on_delete=models.CASCADE, null=True,
                               blank=True, related_name="sweeps")
-    kind = models.CharField(max_length=12, choices=RunKind.choices, default=RunKind.MATCH)
-    label = models.CharField(max_length=300)
-    card = models.CharField(max_length=32, help_text="The code of the card varied.")
-    card_name = models.CharField(max_length=200)
-    field = models.CharField(max_length=16, help_text="cost, attack or hp")
-    values = models.JSONField(help_text="The values tried, ascending.")
-    baseline_value = models.IntegerField(help_text="The card's value when the sweep began.")
-    baseline = models.ForeignKey("SimulationRun", on_delete=models.SET_NULL, null=True,
+    kind = models.CharField(_("kind"), max_length=12, choices=RunKind.choices,
+                            default=RunKind.MATCH)
+    label = models.CharField(_("label"), max_length=300)
+    card = models.CharField(_("card"), max_length=32, help_text=_("The code of the card varied."))
+    card_name = models.CharField(_("card name"), max_length=200)
+    field = models.CharField(_("field"), max_length=16, help_text=_("cost, attack or hp"))
+    values = models.JSONField(_("values"), help_text=_("The values tried, ascending."))
+    baseline_value = models.IntegerField(_("baseline value"),
+                                         help_text=_("The card's value when the sweep began."))
+    baseline = models.ForeignKey("SimulationRun", verbose_name=_("baseline"),
+                                 on_delete=models.SET_NULL, null=True,
                                  blank=True, related_name="+")
-    is_public = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    is_public = models.BooleanField(_("is public"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -180,15 +213,16 @@ class Sweep(models.Model):
 class Matchup(models.Model):
     """One pairing of a run: deck ``a`` against deck ``b`` (indices into ``run.decks``)."""
 
-    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="matchups")
-    index = models.PositiveSmallIntegerField()
-    a = models.PositiveSmallIntegerField()
-    b = models.PositiveSmallIntegerField()
-    games = models.PositiveIntegerField()
-    result = models.JSONField(null=True, blank=True,
-                              help_text="Merged counts (rules.stats) and per-game outcomes.")
-    stopped_after = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Early stop: the chunks (from the first) it counts.")
+    run = models.ForeignKey(SimulationRun, verbose_name=_("run"), on_delete=models.CASCADE,
+                            related_name="matchups")
+    index = models.PositiveSmallIntegerField(_("index"))
+    a = models.PositiveSmallIntegerField(_("a"))
+    b = models.PositiveSmallIntegerField(_("b"))
+    games = models.PositiveIntegerField(_("games"))
+    result = models.JSONField(_("result"), null=True, blank=True,
+                              help_text=_("Merged counts (rules.lab.stats) and per-game outcomes."))
+    stopped_after = models.PositiveIntegerField(_("stopped after"),
+        null=True, blank=True, help_text=_("Early stop: the chunks (from the first) it counts."))
 
     class Meta:
         verbose_name = gettext_lazy("matchup")
@@ -205,27 +239,32 @@ class Matchup(models.Model):
 class Chunk(models.Model):
     """A slice of a matchup's games and its lease: who is playing it, until when."""
 
-    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="chunks")
-    matchup = models.ForeignKey(Matchup, on_delete=models.CASCADE, related_name="chunks")
-    index = models.PositiveIntegerField(help_text="Unique in the run.")
-    start = models.PositiveIntegerField()
-    stop = models.PositiveIntegerField()
-    state = models.CharField(max_length=8, choices=ChunkState.choices,
+    run = models.ForeignKey(SimulationRun, verbose_name=_("run"), on_delete=models.CASCADE,
+                            related_name="chunks")
+    matchup = models.ForeignKey(Matchup, verbose_name=_("matchup"), on_delete=models.CASCADE,
+                                related_name="chunks")
+    index = models.PositiveIntegerField(_("index"), help_text=_("Unique in the run."))
+    start = models.PositiveIntegerField(_("start"))
+    stop = models.PositiveIntegerField(_("stop"))
+    state = models.CharField(_("state"), max_length=8, choices=ChunkState.choices,
                              default=ChunkState.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker started it.")
-    sends = models.PositiveSmallIntegerField(default=0, help_text="Times it was queued.")
-    claim = models.CharField(max_length=64, blank=True, help_text="Task id of the holder.")
-    worker = models.CharField(max_length=200, blank=True)
-    lease_until = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    touched_at = models.DateTimeField(null=True, blank=True, db_index=True,
-                                      help_text="Last start, heartbeat or finish.")
-    games_done = models.PositiveIntegerField(default=0)
-    cpu_seconds = models.FloatField(
-        default=0.0, help_text="Estimated CPU seconds of its games (simulations.quota).")
-    error = models.TextField(blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0,
+                                                help_text=_("Times a worker started it."))
+    sends = models.PositiveSmallIntegerField(_("sends"), default=0,
+                                             help_text=_("Times it was queued."))
+    claim = models.CharField(_("claim"), max_length=64, blank=True,
+                             help_text=_("Task id of the holder."))
+    worker = models.CharField(_("worker"), max_length=200, blank=True)
+    lease_until = models.DateTimeField(_("lease until"), null=True, blank=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    touched_at = models.DateTimeField(_("touched at"), null=True, blank=True, db_index=True,
+                                      help_text=_("Last start, heartbeat or finish."))
+    games_done = models.PositiveIntegerField(_("games done"), default=0)
+    cpu_seconds = models.FloatField(_("cpu seconds"),
+        default=0.0, help_text=_("Estimated CPU seconds of its games (simulations.quota)."))
+    error = models.TextField(_("error"), blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = gettext_lazy("chunk")
@@ -250,20 +289,22 @@ class Chunk(models.Model):
 class ChunkResult(models.Model):
     """What one finished chunk found. At most one per (run, chunk index)."""
 
-    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE,
+    run = models.ForeignKey(SimulationRun, verbose_name=_("run"), on_delete=models.CASCADE,
                             related_name="chunk_results")
-    matchup = models.ForeignKey(Matchup, on_delete=models.CASCADE, related_name="chunk_results")
-    chunk_index = models.PositiveIntegerField()
-    games = models.PositiveIntegerField()
+    matchup = models.ForeignKey(Matchup, verbose_name=_("matchup"), on_delete=models.CASCADE,
+                                related_name="chunk_results")
+    chunk_index = models.PositiveIntegerField(_("chunk index"))
+    games = models.PositiveIntegerField(_("games"))
     # The headline counts again as columns, so progress and early stop never decode JSON.
-    wins = models.PositiveIntegerField()
-    losses = models.PositiveIntegerField()
-    draws = models.PositiveIntegerField()
-    errors = models.PositiveIntegerField()
-    counts = models.JSONField(help_text="rules.stats.MatchStats.counts()")
-    outcomes = models.TextField(help_text="One letter per game: a, b, d(raw) or e(rror).")
-    worker = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    wins = models.PositiveIntegerField(_("wins"))
+    losses = models.PositiveIntegerField(_("losses"))
+    draws = models.PositiveIntegerField(_("draws"))
+    errors = models.PositiveIntegerField(_("errors"))
+    counts = models.JSONField(_("counts"), help_text=_("rules.lab.stats.MatchStats.counts()"))
+    outcomes = models.TextField(_("outcomes"),
+                                help_text=_("One letter per game: a, b, d(raw) or e(rror)."))
+    worker = models.CharField(_("worker"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = gettext_lazy("chunk result")
@@ -281,14 +322,17 @@ class ChunkResult(models.Model):
 class SampleGame(models.Model):
     """A game kept whole (its event log) to be replayed in the browser."""
 
-    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="samples")
-    matchup = models.ForeignKey(Matchup, on_delete=models.CASCADE, related_name="samples")
-    game_index = models.PositiveIntegerField()
-    seed = models.BigIntegerField()
-    a_first = models.BooleanField()
-    winner = models.CharField(max_length=1, blank=True, help_text="a, b, or empty for a draw")
-    turns = models.PositiveIntegerField()
-    log = models.JSONField()
+    run = models.ForeignKey(SimulationRun, verbose_name=_("run"), on_delete=models.CASCADE,
+                            related_name="samples")
+    matchup = models.ForeignKey(Matchup, verbose_name=_("matchup"), on_delete=models.CASCADE,
+                                related_name="samples")
+    game_index = models.PositiveIntegerField(_("game index"))
+    seed = models.BigIntegerField(_("seed"))
+    a_first = models.BooleanField(_("deck A first"))
+    winner = models.CharField(_("winner"), max_length=1, blank=True,
+                              help_text=_("a, b, or empty for a draw"))
+    turns = models.PositiveIntegerField(_("turns"))
+    log = models.JSONField(_("log"))
 
     class Meta:
         verbose_name = gettext_lazy("sample game")
@@ -301,3 +345,31 @@ class SampleGame(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.run_id} game {self.game_index}"
+
+
+class PaceCalibration(models.Model):
+    """A worker's measurement at start-up of how fast this deployment plays: a few seconds of
+    the cheapest games, against what the same games cost in the stored AI ladder result. The
+    time estimates multiply the ladder's figures by the latest ``factor``
+    (``simulations.calibration``)."""
+
+    host = models.CharField(gettext_lazy("worker"), max_length=200)
+    measured_at = models.DateTimeField(gettext_lazy("measured at"), auto_now_add=True)
+    games = models.PositiveIntegerField(gettext_lazy("games played"))
+    wall_seconds = models.FloatField(gettext_lazy("wall-clock seconds"))
+    cpu_seconds = models.FloatField(gettext_lazy("CPU seconds"))
+    ladder_seconds = models.FloatField(
+        gettext_lazy("ladder's seconds"),
+        help_text=gettext_lazy("What the same games cost on the machine that wrote the ladder."))
+    factor = models.FloatField(
+        gettext_lazy("factor"),
+        help_text=gettext_lazy("Wall-clock seconds here ÷ the ladder's seconds: above 1, this "
+                               "deployment plays slower than the ladder's figures say."))
+
+    class Meta:
+        verbose_name = gettext_lazy("pace calibration")
+        verbose_name_plural = gettext_lazy("pace calibrations")
+        ordering = ["-measured_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.host} × {self.factor:.2f}"

@@ -1,6 +1,6 @@
 """The patch page's forms: a card's printed fields to edit (with a live preview), and how to play
 the patch — one run, or a sweep over a range of one field. They only shape input: the engine
-(``rules.patches``) and the services decide what is valid."""
+(``rules.lab.patches``) and the services decide what is valid."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from cards.forms import NUL_IN_FIELD, RefuseNulForm, holds_nul
+from cards.game_words import game_word, game_word_lazy
 from cards.language import frozen_card_name
-from cards.query.describe import FIELD_WORDS, VALUE_WORDS
 from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
-from rules.patches import NAME_MAX
+from rules.lab.patches import NAME_MAX
 from simulations.forms import SimulationForm
-from simulations.patch_text import MORE_FIELDS, field_name, value_text
+from simulations.patch_text import field_name, value_text
 from simulations.sweeps import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS
 
 NOT_JSON = gettext_lazy("Abilities must be a JSON list (as on the card's page): {error}.")
@@ -28,26 +28,34 @@ RANGE_SIZE = gettext_lazy("A sweep tries from 2 to {n} values: narrow the range 
                           "step.")
 
 
+def _keyword_choices() -> list[tuple[str, str]]:
+    """Every registered keyword, read when the form is built (a later keyword is offered)."""
+    return [(k, game_word("keyword", k, prose=True)) for k in KEYWORDS]
+
+
 class PatchForm(RefuseNulForm):
     """The new values of one card's fields; ``changes(data)`` lists those that differ."""
 
     name = forms.CharField(max_length=NAME_MAX, required=False, label=gettext_lazy("Patch name"),
                            help_text=gettext_lazy("Empty: named after the changes."))
     cost = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
-                              label=gettext_lazy("Cost"))
+                              label=game_word_lazy("field", "cost"))
     attack = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
-                                label=gettext_lazy("Attack"))
+                                label=game_word_lazy("field", "attack"))
     hp = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
-                            label=gettext_lazy("HP"))
-    attribute = forms.ChoiceField(required=False, label=gettext_lazy("Attribute"),
-                                  choices=[("", gettext_lazy("none")),
-                                           *[(a, VALUE_WORDS[a]) for a in ATTRIBUTES]])
-    rarity = forms.ChoiceField(choices=[(r, r) for r in RARITIES], label=gettext_lazy("Rarity"))
-    keywords = forms.MultipleChoiceField(required=False, label=MORE_FIELDS["keywords"],
-                                         choices=[(k, VALUE_WORDS[k]) for k in KEYWORDS],
+                            label=game_word_lazy("field", "hp"))
+    attribute = forms.ChoiceField(
+        required=False, label=game_word_lazy("field", "attribute"),
+        choices=[("", gettext_lazy("none")),
+                 *[(a, game_word_lazy("attribute", a, prose=True)) for a in ATTRIBUTES]])
+    rarity = forms.ChoiceField(choices=[(r, r) for r in RARITIES],
+                               label=game_word_lazy("field", "rarity"))
+    keywords = forms.MultipleChoiceField(required=False,
+                                         label=game_word_lazy("field", "keywords", prose=True),
+                                         choices=_keyword_choices,
                                          widget=forms.CheckboxSelectMultiple)
     abilities = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 6}),
-                                label=gettext_lazy("Abilities"),
+                                label=game_word_lazy("field", "abilities"),
                                 help_text=gettext_lazy("The effect vocabulary, as JSON."))
 
     def __init__(self, *args, card_data: dict[str, Any], **kwargs):
@@ -107,7 +115,8 @@ class PlayForm(SimulationForm):
     """Decks, games and agents to play the patch with; a sweep adds a field and a range."""
 
     sweep_field = forms.ChoiceField(required=False, label=gettext_lazy("Sweep over"),
-                                    choices=[(f, FIELD_WORDS[f]) for f in SWEEP_FIELDS])
+                                    choices=[(f, game_word_lazy("field", f, prose=True))
+                                             for f in SWEEP_FIELDS])
     sweep_from = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,
                                     label=gettext_lazy("from"))
     sweep_to = forms.IntegerField(required=False, min_value=0, max_value=MAX_VALUE,

@@ -2,8 +2,8 @@
 language with the value before and after ("Ember Pup: attack 2 → 3", "余烬幼犬：攻击力 2 → 3"),
 from the card data a run or a balance search froze — never ``T-M01.attack = 3``.
 
-Field and value words come from the catalogue's own reading of the query language
-(``cards.query.describe``), the one place the site names card fields today."""
+Field and value words are the engine's, through ``cards.game_words`` (the query reading's
+``field_word``/``value_word``)."""
 
 from __future__ import annotations
 
@@ -14,19 +14,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cards.language import frozen_card_name
-from cards.query.describe import FIELD_WORDS, VALUE_WORDS
+from cards.query.describe import field_word, value_word
 
 CHANGE_LINE = gettext_lazy("{card}: {field} {old} → {new}")
 NEW_VALUE_LINE = gettext_lazy("{card}: {field} → {new}")
-MORE_FIELDS = {"keywords": gettext_lazy("keywords"), "abilities": gettext_lazy("abilities")}
 NOTHING = gettext_lazy("none")
 ABILITIES_CHANGED = gettext_lazy("(rewritten)")
 MISSING = object()
+# The card field → the kind of game word its values are.
+VALUE_FIELDS = {"keywords": "keyword"}
 
 
 def field_name(field: str) -> str:
     """A card field's name in the page's language ("attack" → "攻击力")."""
-    return str(FIELD_WORDS.get(field) or MORE_FIELDS.get(field) or field)
+    return field_word(field)
 
 
 def value_text(field: str, value: Any) -> str:
@@ -37,7 +38,9 @@ def value_text(field: str, value: Any) -> str:
         return str(NOTHING)
     if isinstance(value, (list, tuple)):
         return _(", ").join(value_text(field, v) for v in value)
-    return str(VALUE_WORDS.get(value, value)) if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        return value_word(VALUE_FIELDS.get(field, field), value)
+    return str(value)
 
 
 def change_line(cards: Mapping[str, Any], card: str, field: str, new: Any,

@@ -23,7 +23,7 @@ from cards.forms import PickForm
 from cards.language import card_lang, frozen_card_name
 from cards.models import Card, display_names
 from cards.selectors import card_rows
-from rules.patches import Patch, PatchError, patch_apply, patch_diff
+from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations.models import Sweep
 from simulations.patch_forms import NO_CHANGE, NO_RANGE, PatchForm, PlayForm
 from simulations.patch_text import change_line, field_name

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy
 
-from rules.ratings import seconds_per_game
+from rules.ai.ratings import seconds_per_game
 from simulations import conf, work
 from simulations.strength import agent_costs
 

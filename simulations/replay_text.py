@@ -17,17 +17,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from cards.language import card_lang
-from rules.engine.text_en import KEYWORDS as KEYWORDS_EN
-from rules.engine.text_zh import KEYWORDS as KEYWORDS_ZH
+from cards.game_words import game_word
 
-TRIGGERS = {
-    "awaken": gettext_lazy("awaken"), "last_words": gettext_lazy("last-words"),
-    "active": gettext_lazy("active"), "aura": gettext_lazy("aura"),
-    "turn_start": gettext_lazy("start-of-turn"), "turn_end": gettext_lazy("end-of-turn"),
-    "combat_start": gettext_lazy("combat-start"), "after_win": gettext_lazy("after-winning"),
-    "ally_dies": gettext_lazy("ally-destroyed"), "use": gettext_lazy("use"),
-}
 GAME_OVER_REASONS = {
     "hero_hp": gettext_lazy("the losing hero's HP reached 0"),
     "no_minions": gettext_lazy("the loser had no minion left to fight with"),
@@ -46,8 +37,12 @@ def seat(index: Any) -> str:
 
 def keyword_name(code: Any) -> str:
     """A keyword as printed on cards, in the page's language."""
-    names = KEYWORDS_ZH if card_lang() == "zh" else KEYWORDS_EN
-    return names.get(str(code), str(code).replace("_", " "))
+    return game_word("keyword", code)
+
+
+def trigger_name(code: Any) -> str:
+    """A trigger inside a sentence ("its last-words ability"), in the page's language."""
+    return game_word("trigger", code, prose=True)
 
 
 class Describer:
@@ -87,7 +82,7 @@ class Describer:
             "awaken": lambda e: _("{p} awakens {card}.").format(p=p(e), card=c(e.get("card"))),
             "ability": lambda e: _("{p}'s {card}: {trigger} ability.").format(
                 p=p(e), card=c(e.get("source")),
-                trigger=TRIGGERS.get(e.get("trigger"), str(e.get("trigger")))),
+                trigger=trigger_name(e.get("trigger"))),
             "combat": lambda e: _("{p}'s {attacker} attacks {defender}.").format(
                 p=p(e), attacker=c(e.get("attacker")), defender=c(e.get("defender"))),
             "combat_result": lambda e: _("Combat: {a} attack against {d}.").format(
@@ -133,7 +128,7 @@ class Describer:
                                                              n=cards(e.get("discarded"))),
             "declined": lambda e: _("{p}'s {card}: {trigger} ability declined.").format(
                 p=p(e), card=c(e.get("source")),
-                trigger=TRIGGERS.get(e.get("trigger"), str(e.get("trigger")))),
+                trigger=trigger_name(e.get("trigger"))),
             "chose": lambda e: _("{p} chooses option {n}.").format(
                 p=p(e), n=int(e.get("option", 0)) + 1),
             "game_over": self._game_over,
@@ -169,7 +164,7 @@ class Describer:
         decision = self.before.get("decision") or {}
         trigger = decision.get("trigger")
         return {"card": self.card(decision.get("card")),
-                "trigger": str(TRIGGERS.get(trigger, trigger or _("optional")))}
+                "trigger": trigger_name(trigger) if trigger else _("optional")}
 
     def actor(self, event: Event) -> int:
         """Who acted: the decision's player (a target action's own ``player`` field names the

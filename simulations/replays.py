@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.language import card_lang
-from rules.engine import replay  # the function (the package exports it by name)
+from rules.engine import replay_states
 from rules.engine.cards import CardDef
 from simulations.replay_text import Describer, keyword_name
 
@@ -64,7 +64,7 @@ def board(log: Mapping[str, Any], cards: Mapping[str, dict], step: int) -> Board
     step = max(0, min(step, steps))
     snapshot: dict[str, Any] = {}
     before: dict[str, Any] = {}
-    for index, state in enumerate(replay(log, defs)):
+    for index, state in enumerate(replay_states(log, defs)):
         before, snapshot = snapshot, state
         if index == step:
             break

@@ -1,7 +1,7 @@
 """One pairing of a run as people read it: counts, the win rate of each side with its pair-aware
 95 % interval, seats, lengths, per-card figures and the per-game outcomes.
 
-Invariant: computed from the counts and pair sums of ``rules.stats`` (exact, mergeable); draws
+Invariant: computed from the counts and pair sums of ``rules.lab.stats`` (exact, mergeable); draws
 count as not won; engine errors are reported apart and never counted as losses.
 """
 
@@ -10,9 +10,29 @@ from __future__ import annotations
 from typing import Any
 
 from cards.language import frozen_card_name
-from rules.stats import MatchStats
-from simulations.execution import matchup_merge
-from simulations.models import Matchup, SimulationRun
+from rules.lab.stats import MatchStats
+from simulations.models import Chunk, ChunkResult, Matchup, SimulationRun
+
+NOT_PLAYED = "-"   # a game of a matchup's outcome string that no chunk has played (yet)
+
+
+def matchup_merge(matchup: Matchup) -> dict[str, Any]:
+    """The matchup's figures: its chunks' counts merged in chunk order, and one outcome letter
+    per game (``-`` for games not played)."""
+    results = list(ChunkResult.objects.filter(matchup=matchup).order_by("chunk_index"))
+    if matchup.stopped_after is not None:
+        first = (Chunk.objects.filter(matchup=matchup).order_by("index")
+                 .values_list("index", flat=True).first())
+        results = [r for r in results if r.chunk_index < first + matchup.stopped_after]
+    stats = MatchStats()
+    outcomes = [NOT_PLAYED] * matchup.games
+    starts = dict(Chunk.objects.filter(matchup=matchup).values_list("index", "start"))
+    for result in results:
+        stats = stats.merge(MatchStats.from_counts(result.counts))
+        start = starts[result.chunk_index]
+        outcomes[start:start + len(result.outcomes)] = list(result.outcomes)
+    return {"counts": stats.counts(), "outcomes": "".join(outcomes).rstrip(NOT_PLAYED)}
+
 
 
 def _matchup_figures(run: SimulationRun, matchup: Matchup) -> dict[str, Any]:

@@ -4,9 +4,9 @@ gauntlet or round-robin the meta view: the matchup matrix, each deck's field rat
 score and a ranking of the decks that played the whole field; for a finished round-robin, the
 meta of the field (``simulations.field_meta``: field rates, the Nash and ε-equilibria).
 
-Invariants: everything is computed from the counts and pair sums of ``rules.stats`` (exact,
+Invariants: everything is computed from the counts and pair sums of ``rules.lab.stats`` (exact,
 mergeable) and the per-game outcomes; intervals are computed on seat-swapped pairs
-(``rules.intervals``) — a deck's field rate on every game played on one seed, since its
+(``rules.lab.intervals``) — a deck's field rate on every game played on one seed, since its
 pairings share the run's seeds; engine errors are reported apart and never counted as losses;
 draws count as not won.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rules import meta
-from rules.intervals import Moments, cluster_rate
+from rules.lab import meta
+from rules.lab.intervals import Moments, cluster_rate
 from simulations.comparison import what_if_report
 from simulations.field_meta import run_meta
 from simulations.meta_view import meta_sentence

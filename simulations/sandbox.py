@@ -136,6 +136,20 @@ class Sandbox:
         with closing(sqlite3.connect(self.root / "db.sqlite3", timeout=20)) as conn:
             return conn.execute(sql, params).fetchall()
 
+    def execute(self, sql: str, *params) -> None:
+        """A plain SQL write with ``?`` placeholders, committed, on either database."""
+        if self.pg_name:
+            import psycopg
+
+            with psycopg.connect(_psycopg_url(self.database_url)) as conn:
+                conn.execute(sql.replace("?", "%s"), params)
+            return
+        import sqlite3
+
+        with closing(sqlite3.connect(self.root / "db.sqlite3", timeout=20)) as conn:
+            conn.execute(sql, params)
+            conn.commit()
+
     def run_row(self, uid: str) -> dict:
         row = self.query("SELECT id, status, games_done, created_at, started_at, finished_at "
                          "FROM simulations_simulationrun WHERE uid = ?", uid)[0]

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from decks.models import Deck
 from decks.selectors import deck_is_visible
-from rules.stats import wilson_interval
+from rules.lab.stats import wilson_interval
 from simulations.models import (
     Chunk,
     ChunkResult,
@@ -21,6 +21,7 @@ from simulations.models import (
     SampleGame,
     SimulationRun,
 )
+from simulations.strength import estimate_seconds
 
 LIST_FIELDS_DEFERRED = ("cards", "decks", "ruleset")
 
@@ -155,14 +156,19 @@ def runs_with_rates(runs: Iterable[SimulationRun]) -> list[SimulationRun]:
 
 
 def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
-    """An estimate of the time a running run still needs, from its pace since it started;
-    None before there is a pace to go by (queued, or nothing finished yet)."""
+    """An estimate of the time a running run still needs: from its own pace once games have
+    finished, before that from this deployment's measured pace (``estimate_seconds``) less
+    the time it has run; None when queued, or when the early estimate has run out before the
+    first games finished (the page then says it is working the time out)."""
     if run.status != RunStatus.RUNNING or run.started_at is None:
         return None
     done, total = progress.games_done, progress.games_total
     elapsed = (timezone.now() - run.started_at).total_seconds()
-    if done <= 0 or done >= total or elapsed < 1:
+    if done >= total:
         return None
+    if done <= 0 or elapsed < 1:
+        expected = estimate_seconds(agent_a=run.agent_a, agent_b=run.agent_b, games=total)
+        return expected - elapsed if expected and expected > elapsed else None
     return (total - done) * elapsed / done
 
 

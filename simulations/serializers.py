@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from rules.intervals import RATE_METHODS
+from rules.lab.intervals import RATE_METHODS
 from simulations.comparison import METHODS as COMPARISON_METHODS
 from simulations.models import SimulationRun
 from simulations.selectors import run_decks_shown, run_progress

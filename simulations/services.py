@@ -14,13 +14,15 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from cards.language import frozen_card_name
-from rules.agents import agent_spec
+from cards.language import frozen_card_name, frozen_deck_name
+from rules.ai.agents import DEFAULT_AGENT, agent_spec
 from rules.engine.cards import CardDataError, Ruleset
-from rules.patches import Patch, PatchError, patch_apply, patch_diff
+from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations import conf
 from simulations.execution import finalise
 from simulations.fair import dispatch_quietly
@@ -150,10 +152,9 @@ def chunk_size_for(games: int, agents: Sequence[str], requested: int | None = No
 
 
 def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,
-           patch: Mapping | None = None) -> str:
-    """The run's title, written once in its author's language."""
-    names = [d.get("name") or gettext("Deck {number}").format(number=i + 1)
-             for i, d in enumerate(decks)]
+           patch_name: str | None, cards: Mapping[str, Any]) -> str:
+    """The run's title in the active language."""
+    names = [frozen_deck_name(d, i + 1) for i, d in enumerate(decks)]
     if kind == RunKind.MATCH:
         label = gettext("{deck} vs {opponent}").format(deck=names[0], opponent=names[1])
     elif kind == RunKind.GAUNTLET:
@@ -163,10 +164,24 @@ def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,
         label = gettext("Round-robin of {count} decks").format(count=len(names))
     if swap:
         label += gettext(" — what if {out} → {in_}").format(
-            out=swap.get("out_name", swap["out"]), in_=swap.get("in_name", swap["in"]))
-    if patch:
-        label += gettext(" — patch {name}").format(name=patch["name"])
+            out=frozen_card_name(cards, swap["out"]), in_=frozen_card_name(cards, swap["in"]))
+    if patch_name:
+        label += gettext(" — patch {name}").format(name=patch_name)
     return label[:300]
+
+
+def _labels(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,
+            patch: Mapping | None, cards: Mapping[str, Any],
+            patch_names: Mapping[str, str] | None) -> dict[str, str]:
+    """The run's title in each of the site's languages (``patch_names``: the patch's name in
+    each, when it has one per language), written once at submission so a reader sees it in
+    theirs (``SimulationRun.title``)."""
+    labels = {}
+    for code, _name in settings.LANGUAGES:
+        name = (patch_names or {}).get(code) or (patch or {}).get("name")
+        with translation.override(code):
+            labels[code] = _label(kind, decks, swap, name, cards)
+    return labels
 
 
 def _patched(cards: Mapping[str, Any], patch: Mapping | Patch | None
@@ -207,19 +222,21 @@ def lock_user_and_check_cap(owner, *, cpu: float) -> None:
 
 
 def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], games: int,
-                      agent_a: str = "greedy", agent_b: str = "greedy", seed: int | None = None,
+                      agent_a: str = DEFAULT_AGENT, agent_b: str = DEFAULT_AGENT,
+                      seed: int | None = None,
                       ruleset: Mapping | None = None, stop_width: float | None = None,
                       is_public: bool = False, home_deck=None,
                       cards: Mapping[str, Any] | None = None, card_version: str | None = None,
                       chunk_size: int | None = None, replays: int = conf.REPLAYS_PER_MATCHUP,
                       base_run: SimulationRun | None = None, swap: Mapping | None = None,
-                      label_names: Mapping[str, str] | None = None,
+                      named_cards: Mapping[str, Any] | None = None,
                       patch: Mapping | Patch | None = None,
                       frozen_patch: Mapping | None = None,
+                      patch_names: Mapping[str, str] | None = None,
                       check_cap: bool = True) -> SimulationRun:
     """Freeze the decks, split the work into chunks and queue them; returns the new run.
 
-    ``patch`` (``rules.patches``) is made on the frozen cards, so every deck on both sides plays
+    ``patch`` (``rules.lab.patches``) is made on the frozen cards, so every deck on both sides plays
     it; ``frozen_patch`` is the record of a patch already made on ``cards`` (a re-run)."""
     decks = [dict(d) for d in decks]
     _check_decks(kind, decks)
@@ -250,14 +267,17 @@ def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], g
         raise SimulationInputError(str(exc), "decks") from None
     cards, patch_record = _patched(cards, patch)
     patch_record = patch_record or (dict(frozen_patch) if frozen_patch else None)
+    if patch_record and patch_names:
+        patch_record["names"] = dict(patch_names)     # its name in each language
     with transaction.atomic():
         if owner is not None and check_cap:
             lock_user_and_check_cap(owner, cpu=cpu_seconds(agent_a=agent_a, agent_b=agent_b,
                                                            games=total))
+        labels = _labels(kind, [*(base_run.decks if base_run else decks)], swap, patch_record,
+                         {**(named_cards or {}), **cards}, patch_names)
         run = SimulationRun.objects.create(
-            owner=owner, deck=home_deck, kind=kind,
-            label=_label(kind, [*(base_run.decks if base_run else decks)],
-                         {**swap, **(label_names or {})} if swap else None, patch_record),
+            owner=owner, deck=home_deck, kind=kind, labels=labels,
+            label=labels.get(translation.get_language(), labels[settings.LANGUAGE_CODE]),
             is_public=is_public, decks=decks, cards=dict(cards),
             card_data_version=card_version or "", agent_a=agent_a, agent_b=agent_b, seed=seed,
             games=games, chunk_size=size, ruleset=rules, stop_width=stop_width,
@@ -291,6 +311,7 @@ def simulation_request(*, user, kind: str, deck_specs: Sequence[str], games: int
                        is_public: bool = False, chunk_size: int | None = None,
                        trusted: bool = False,
                        patch: Mapping | Patch | None = None,
+                       patch_names: Mapping[str, str] | None = None,
                        check_cap: bool = True) -> SimulationRun:
     """Submit a run named by deck specs (``uid`` or ``starter:<name>``), first deck first."""
     decks, rows = [], []
@@ -311,7 +332,8 @@ def simulation_request(*, user, kind: str, deck_specs: Sequence[str], games: int
     return simulation_submit(owner=owner, kind=kind, decks=decks, games=games, agent_a=agent_a,
                              agent_b=agent_b, seed=seed, ruleset=ruleset, stop_width=stop_width,
                              is_public=is_public, home_deck=rows[0] if rows else None,
-                             chunk_size=chunk_size, patch=patch, check_cap=check_cap)
+                             chunk_size=chunk_size, patch=patch, patch_names=patch_names,
+                             check_cap=check_cap)
 
 
 def simulation_cancel(*, run: SimulationRun) -> SimulationRun:
@@ -372,17 +394,19 @@ def simulation_what_if(*, base: SimulationRun, owner, deck_index: int, card_out:
     decks = [dict(d) for d in base.decks]
     named = dict(cards)     # a card the run never had is still named in the message
     if card_out not in named:
-        named[card_out] = {"name_en": card_rows().filter(code=card_out).values_list(
-            "name_en", flat=True).first() or card_out}
+        row = card_rows().filter(code=card_out).values("name_en", "name_zh").first()
+        named[card_out] = row or {"name_en": card_out}
     decks[deck_index] = _swapped_deck(decks[deck_index], card_out, card_in, named)
     swap = {"deck": deck_index, "out": card_out, "in": card_in}
-    names = {"out_name": frozen_card_name(cards, card_out),
-             "in_name": frozen_card_name(cards, card_in)}
-    decks[deck_index]["name"] = SWAPPED_DECK_NAME.format(
-        name=decks[deck_index].get("name"), out=names["out_name"], new=names["in_name"])
+    original = dict(decks[deck_index])
+    for key, lang in (("name", "en"), ("name_zh", "zh-hans")):
+        with translation.override(lang):
+            decks[deck_index][key] = SWAPPED_DECK_NAME.format(
+                name=frozen_deck_name(original, deck_index + 1),
+                out=frozen_card_name(named, card_out), new=frozen_card_name(named, card_in))
     return simulation_submit(
         owner=owner, kind=base.kind, decks=decks, games=base.games, agent_a=base.agent_a,
         agent_b=base.agent_b, seed=base.seed, ruleset=base.ruleset, stop_width=None,
         is_public=base.is_public, home_deck=base.deck, cards=cards,
         card_version=catalogue_version(), chunk_size=base.chunk_size, replays=base.replays,
-        base_run=base, swap=swap, label_names=names, frozen_patch=base.patch)
+        base_run=base, swap=swap, named_cards=named, frozen_patch=base.patch)

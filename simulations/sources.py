@@ -65,7 +65,8 @@ class DeckChoice:
 def starter_decks() -> list[dict[str, Any]]:
     """Every starter deck of every card set in the catalogue, as frozen deck dicts."""
     return [{"name": deck.name, "hero": deck.hero, "cards": dict(deck.cards), "uid": None,
-             "version": None, "source": f"starter:{deck.set_code}"}
+             "version": None, "source": f"starter:{deck.set_code}",
+             **({"name_zh": deck.name_zh} if deck.name_zh else {})}
             for deck in starters.starter_decks()]
 
 

@@ -1,12 +1,14 @@
 """Agent strength and cost, read from the stored AI ladder result (selectors).
 
 The ratings (Bradley–Terry on the Elo scale, with 95 % intervals) and each agent's CPU seconds
-per game are computed by ``rules.ratings`` from ``rules/data/ladder.json``, the output of
-``python -m rules.ladder --json --write``; nothing here is typed in by hand. The result is read
+per game are computed by ``rules.ai.ratings`` from ``rules/data/ladder.json``, the output of
+``python -m rules.lab.ladder --json --write``; nothing here is typed in by hand. The result is read
 once per change of that file.
 
 A run's time estimate is its games × the seconds one game between its two agents takes
-(both agents' decisions plus the rules) ÷ the worker processes (``SIMULATIONS_WORKERS``).
+(both agents' decisions plus the rules) × this deployment's measured pace
+(``pace_factor``: the latest measurement a worker stored, ``simulations.calibration``) ÷ the
+worker processes (``SIMULATIONS_WORKERS``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,16 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from rules.agents import AGENT_NAMES
-from rules.ratings import LADDER_FILE, seconds_per_game, strength_table
+from rules.ai.agents import AGENT_NAMES
+from rules.ai.ratings import LADDER_FILE, seconds_per_game, strength_table
 from simulations import conf
+from simulations.models import PaceCalibration
+
+
+def pace_factor() -> float:
+    """The factor of the latest pace measurement (1 when no worker has measured yet)."""
+    factor = PaceCalibration.objects.values_list("factor", flat=True).first()
+    return factor if factor and factor > 0 else 1.0
 
 
 @functools.lru_cache(maxsize=4)
@@ -28,7 +37,7 @@ def _table(path: str, stamp: float) -> dict:
 
 def agent_strength() -> dict[str, Any]:
     """``{"ratings": [...], "rungs": [...], "anchor", "engine_seconds_per_game"}`` (see
-    ``rules.ratings.strength_table``); empty lists when no ladder result is stored."""
+    ``rules.ai.ratings.strength_table``); empty lists when no ladder result is stored."""
     try:
         stamp = LADDER_FILE.stat().st_mtime
     except FileNotFoundError:
@@ -51,12 +60,12 @@ def agent_rating(name: str) -> dict | None:
 
 def estimate_seconds(*, agent_a: str, agent_b: str, games: int,
                      workers: int | None = None) -> float | None:
-    """Seconds ``games`` games between these agents take on the workers (None if an agent
-    has no measured cost)."""
+    """Wall-clock seconds ``games`` games between these agents take on this deployment's
+    workers, at its measured pace (None if an agent has no measured cost)."""
     per_game = seconds_per_game(agent_costs(), agent_a, agent_b)
     if per_game is None:
         return None
-    return per_game * games / (workers or conf.workers())
+    return per_game * pace_factor() * games / (workers or conf.workers())
 
 
 def cost_lines() -> list[tuple[str, float]]:
@@ -72,10 +81,11 @@ def cost_lines() -> list[tuple[str, float]]:
 
 def strength_rows(table: dict | None = None) -> list[dict]:
     """The ratings with each agent's readable name and label, best first."""
-    from simulations.agent_names import agent_label, agent_title
+    from cards.game_words import game_word
 
     table = table or agent_strength()
-    return [{**r, "title": agent_title(r["name"]), "label": agent_label(r["name"])}
+    return [{**r, "title": game_word("agent", r["name"]),
+             "label": game_word("agent_label", r["name"])}
             for r in table["ratings"]]
 
 
@@ -90,8 +100,10 @@ def agent_help() -> str:
 
 
 def estimate_inputs() -> dict:
-    """What the simulation form's live estimate computes with: each agent's CPU seconds per
-    game (one seat), the rest of a game, and the worker processes."""
-    costs = agent_costs()
+    """What the simulation form's live estimate computes with: each agent's seconds per game
+    (one seat) and the rest of a game, at this deployment's measured pace, and the worker
+    processes."""
+    factor = pace_factor()
+    costs = {name: seconds * factor for name, seconds in agent_costs().items()}
     engine = costs.pop("engine", 0.0)
-    return {"costs": costs, "engine": engine, "workers": conf.workers()}
+    return {"costs": costs, "engine": engine, "workers": conf.workers(), "factor": factor}

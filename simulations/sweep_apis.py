@@ -12,7 +12,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rules.agents import AGENT_NAMES, DEFAULT_AGENT
+from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations import conf
 from simulations.apis import SubmitThrottle, _invalid
 from simulations.models import RunKind, Sweep

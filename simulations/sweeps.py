@@ -1,7 +1,7 @@
 """Sweeps: one request, a family of runs on the same seeds over a range of one card field.
 
 A sweep plays the unpatched *baseline* and one run per value of one numeric field of one card
-(``attack`` 2…6, ``cost`` 1…5), each with a balance patch setting that value (``rules.patches``)
+(``attack`` 2…6, ``cost`` 1…5), each with a balance patch setting that value (``rules.lab.patches``)
 — every run with the same decks, agents, games and seed, so each point is paired game by game
 with the baseline. The value the card already has is the baseline itself.
 
@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from cards.language import frozen_card_name
-from rules.intervals import paired_difference
-from rules.patches import PATCH_FIELDS
+from rules.lab.intervals import paired_difference
+from rules.lab.patches import PATCH_FIELDS
 from simulations import conf
 from simulations.comparison import compare_runs
 from simulations.models import ACTIVE_STATUSES, RunKind, SimulationRun, Sweep
@@ -109,10 +111,15 @@ def sweep_submit(*, user, kind: str, deck_specs: Sequence[str], games: int, agen
             label=f"{name}: {field} {values[0]}…{values[-1]} — {baseline.label}"[:300])
         SimulationRun.objects.filter(pk=baseline.pk).update(sweep=sweep, sweep_value=current)
         for value in patched_values:
+            names = {}
+            for code, _name in settings.LANGUAGES:
+                with translation.override(code):
+                    names[code] = (f"{frozen_card_name({card: data}, card)} "
+                                   f"{field_name(field)} {value}")
             run = simulation_request(seed=baseline.seed, patch={
-                "name": f"{frozen_card_name({card: data}, card)} "
-                        f"{field_name(field)} {value}",
-                "changes": [{"card": card, "field": field, "value": value}]}, **common)
+                "name": names.get(translation.get_language()) or names[settings.LANGUAGE_CODE],
+                "changes": [{"card": card, "field": field, "value": value}]},
+                patch_names=names, **common)
             SimulationRun.objects.filter(pk=run.pk).update(sweep=sweep, sweep_value=value)
     return sweep
 

@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.throttles import client_key, hit
 from cards.language import frozen_card_name
-from decks.throttles import client_key, hit
 from simulations import charts
 from simulations.apis import NOT_OWNER, SAME_RUN_TWICE, submit_limit
 from simulations.comparison import compare_runs

@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_lazy
 
 from cards.forms import RefuseNulForm, holds_nul
+from cards.game_words import game_word
 from cards.language import frozen_card_name
 from cards.models import Card
 from cards.query import QuerySyntaxError
@@ -64,7 +65,7 @@ class WhatIfForm(RefuseNulForm):
         deck = run.decks[self.deck_index]
         self.fields["deck"].choices = [(i, run.deck_name(i)) for i in range(len(run.decks))]
         self.fields["card_out"].choices = [
-            (gettext("Hero"), [(deck["hero"], self.name(deck["hero"]))]),
+            (game_word("kind", "hero"), [(deck["hero"], self.name(deck["hero"]))]),
             (gettext("Cards"), sorted(((code, f"{self.name(code)} ×{n}")
                               for code, n in deck["cards"].items()), key=lambda c: c[1]))]
         out = source.get("card_out")

@@ -6,17 +6,26 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-if str(REPO_ROOT) not in sys.path:   # shared fixtures are imported as tests.accounts
+if str(REPO_ROOT) not in sys.path:   # shared fixtures are imported as tests.fixtures
     sys.path.insert(0, str(REPO_ROOT))
 
 # Users, the test card set and an empty cache per database test, for every test folder.
-from tests.accounts import _empty_cache, alice, bob, catalogue  # noqa: E402, F401
+from tests.fixtures import _empty_cache, alice, bob, catalogue  # noqa: E402, F401
+
+
+def pytest_configure(config):
+    # A fast password hash for tests: production's PBKDF2 is slow on purpose, and on a loaded
+    # machine a single log-in could outlast a throttle test's two-second window, so the
+    # refusal the test expects never came. What the tests prove does not depend on the hash.
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def pytest_report_header(config):
     # Which engine these tests run: the compiled build, or its sources (while the build is
     # older than them, or with CARDLAB_ENGINE=python) — never a stale build.
-    from rules.engine.compiled import describe
+    from rules.compiled import describe
 
     return f"game engine: {describe()}"
 
@@ -38,3 +47,12 @@ def _site_language_reset():
 def repo_root() -> Path:
     """The project's root folder (where manage.py lives)."""
     return REPO_ROOT
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    # The order the tests ran in (pytest-randomly shuffles it on every run; -q hides the header
+    # that names it), so a failure that depends on order can be run again exactly.
+    seed = getattr(config.option, "randomly_seed", None)
+    if config.pluginmanager.has_plugin("randomly") and isinstance(seed, int):
+        terminalreporter.write_line(
+            f"test order: --randomly-seed={seed} (./test.sh --randomly-seed={seed} repeats it)")

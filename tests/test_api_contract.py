@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from decks.drafts import Draft
 from decks.services import deck_create
 from simulations.services import simulation_request
-from tests.accounts import LEGAL_CARDS
+from tests.fixtures import LEGAL_CARDS
 
 pytestmark = [pytest.mark.contract, pytest.mark.django_db(transaction=True)]
 

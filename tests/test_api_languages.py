@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.accounts import _empty_cache, catalogue  # noqa: F401  (fixtures used here)
+from tests.fixtures import _empty_cache, catalogue  # noqa: F401  (fixtures used here)
 
 pytestmark = pytest.mark.django_db
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-CN"}

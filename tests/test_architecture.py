@@ -1,5 +1,5 @@
-"""The floors of the house: imports flow config → balance → simulations → decks → cards → rules,
-never back up.
+"""The floors of the house: imports flow config → balance → simulations → collection → decks →
+cards → accounts → rules, never back up; inside rules, lab → ai → decks → engine.
 
 `rules` is a pure Python library (no Django, no Celery, none of the project's apps); each app
 imports only the floors below it. Proved twice for `rules`: by importing for real in a clean
@@ -22,13 +22,16 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "cards", "decks",
-                      "simulations", "balance", "config")
-FORBIDDEN_IN_CARDS = ("decks", "simulations", "balance", "config")
-FORBIDDEN_IN_DECKS = ("simulations", "balance", "config")
+FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "accounts", "cards", "decks",
+                      "collection", "simulations", "balance", "config")
+FORBIDDEN_IN_ACCOUNTS = ("cards", "decks", "collection", "simulations", "balance", "config")
+FORBIDDEN_IN_CARDS = ("decks", "collection", "simulations", "balance", "config")
+FORBIDDEN_IN_DECKS = ("collection", "simulations", "balance", "config")
+FORBIDDEN_IN_COLLECTION = ("simulations", "balance", "config")
 FORBIDDEN_IN_SIMULATIONS = ("balance", "config")
 FORBIDDEN_IN_BALANCE = ("config",)
-PACKAGES = ("rules", "cards", "decks", "simulations", "balance", "config")
+PACKAGES = ("rules", "accounts", "cards", "decks", "collection", "simulations", "balance",
+            "config")
 
 IMPORT_ALL_RULES = """
 import importlib, json, pkgutil, sys
@@ -87,8 +90,10 @@ def test_rules_source_imports_no_web_worker_or_app_module():
 
 
 @pytest.mark.parametrize("package, forbidden", [
+    ("accounts", FORBIDDEN_IN_ACCOUNTS),
     ("cards", FORBIDDEN_IN_CARDS),
     ("decks", FORBIDDEN_IN_DECKS),
+    ("collection", FORBIDDEN_IN_COLLECTION),
     ("simulations", FORBIDDEN_IN_SIMULATIONS),
     ("balance", FORBIDDEN_IN_BALANCE),
 ])
@@ -96,7 +101,8 @@ def test_each_app_imports_only_the_floors_below_it(package, forbidden):
     assert _violations(package, forbidden) == []
 
 
-@pytest.mark.parametrize("package", ["cards", "decks", "simulations", "balance"])
+@pytest.mark.parametrize("package", ["accounts", "cards", "decks", "collection", "simulations",
+                                     "balance"])
 def test_apps_exist_as_packages(package):
     assert (REPO_ROOT / package / "__init__.py").is_file()
 
@@ -206,3 +212,53 @@ def test_no_engine_class_stands_in_for_a_method_defined_elsewhere():
     for layer in ENGINE_LAYERS:
         source = (REPO_ROOT / "rules" / "engine" / f"{layer}.py").read_text(encoding="utf-8")
         assert "NotImplementedError" not in source, layer
+
+
+# The game's package by purpose, lowest first: the engine plays a game; decks says which decks
+# a format allows; ai holds the players; lab plays matches between them and measures them. Each
+# imports only the parts before it. The two modules at the top of rules/ decide how the engine
+# is loaded (loader, compiled) and the two old addresses (match, cardset) serve outside tools.
+RULES_FLOORS = ("engine", "decks", "ai", "lab")
+
+
+def _rules_part(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "rules" and parts[1] in RULES_FLOORS \
+        else None
+
+
+def test_the_parts_of_rules_import_only_the_parts_below_them():
+    graph = import_graph()
+    upward = []
+    for module, imported in graph.items():
+        part = _rules_part(module)
+        if part is None:
+            continue
+        allowed = set(RULES_FLOORS[: RULES_FLOORS.index(part) + 1])
+        upward += [f"{module} imports {name}" for name in sorted(imported)
+                   if _rules_part(name) and _rules_part(name) not in allowed]
+    assert upward == []
+
+
+def test_rules_keeps_no_module_beside_its_parts_but_the_loader_and_old_addresses():
+    top = sorted(p.stem for p in (REPO_ROOT / "rules").glob("*.py"))
+    assert top == ["__init__", "cardset", "compiled", "loader", "match"]
+
+
+def test_no_lazy_export_shares_a_submodules_name():
+    """A package attribute named like its submodule changes meaning when the submodule is
+    imported first (Python sets the submodule as the attribute): no lazy export may do that."""
+    import importlib
+    import pkgutil
+
+    import rules
+
+    clashes = []
+    for info in pkgutil.walk_packages(rules.__path__, prefix="rules."):
+        if not info.ispkg:
+            continue
+        package = importlib.import_module(info.name)
+        exported = set(getattr(package, "_EXPORTS", {})) | set(getattr(package, "__all__", ()))
+        submodules = {m.name for m in pkgutil.iter_modules(package.__path__)}
+        clashes += [f"{info.name}.{name}" for name in sorted(exported & submodules)]
+    assert clashes == []

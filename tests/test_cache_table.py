@@ -8,10 +8,14 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "migrate-Then-log-in-5"
+LONG_AGO = datetime(2000, 1, 1, tzinfo=UTC)
 
 LOG_IN = f"""
 import json
@@ -62,3 +66,21 @@ def test_with_redis_configured_the_migration_makes_no_table(tmp_path):
     tables = _manage(env, "shell", "-c", "from django.db import connection; "
                      "print(connection.introspection.table_names())")
     assert "[X] 0001_cache_table" in applied and "cardlab_cache" not in tables
+
+
+def test_a_read_of_the_table_answers_what_was_set_until_it_expires(db):
+    from django.core.cache import cache
+    from django.db import connection
+
+    if not hasattr(cache, "_table"):
+        pytest.skip("the cache is Redis here (CACHE_URL or a redis:// broker), not the table")
+    cache.set("cardlab-test:generation", {"token": "abc"}, timeout=600)
+    assert cache.get("cardlab-test:generation") == {"token": "abc"}
+    assert cache.get("cardlab-test:absent", "default") == "default"
+    with connection.cursor() as cursor:     # the entry's time runs out
+        cursor.execute("UPDATE cardlab_cache SET expires = %s WHERE cache_key LIKE %s",
+                       [connection.ops.adapt_datetimefield_value(LONG_AGO),
+                        "%cardlab-test:generation"])
+    assert cache.get("cardlab-test:generation", "gone") == "gone"
+    assert cache.add("cardlab-test:generation", "again") is True
+    assert cache.get("cardlab-test:generation") == "again"

@@ -19,7 +19,7 @@ from cards.query.fields import FIELD_LIST
 from decks.drafts import Draft
 from decks.services import deck_create
 from simulations.services import simulation_request
-from tests.accounts import (  # noqa: F401  (fixtures used by the tests here)
+from tests.fixtures import (  # noqa: F401  (fixtures used by the tests here)
     LEGAL_CARDS,
     UserFactory,
     _empty_cache,

@@ -23,8 +23,8 @@ from decks.codecs import CardIndex, DeckImportError, ImportLimits, export_deck, 
 from decks.codecs.base import TOO_MANY_BYTES, TOO_MANY_CARDS, TOO_MANY_LINES
 from decks.codecs.deckcode import ALPHABET, CODE_BAD_CHARACTER, CODE_SECOND_WORD, NOT_A_CODE
 from decks.codecs.jsoncodec import NEWER_VERSION, NOT_OBJECT
-from rules.cardset import TEST_SET, load_card_set
-from rules.legality import Deck
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.legality import Deck
 
 pytestmark = pytest.mark.fuzz
 

@@ -21,7 +21,7 @@ from config.parsers import MAX_DEPTH, TOO_DEEP
 from decks.drafts import Draft
 from decks.services import deck_create
 from simulations.services import simulation_request
-from tests.accounts import LEGAL_CARDS
+from tests.fixtures import LEGAL_CARDS
 
 pytestmark = pytest.mark.django_db
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-CN"}

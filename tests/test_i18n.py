@@ -74,6 +74,6 @@ def test_card_names_text_and_images_follow_the_page_language(client, test_set):
 @pytest.fixture
 def test_set(db):
     from cards.services import card_set_import
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     return card_set_import(source=TEST_SET)

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from config.profile import EMAIL_SAVED
 from simulations.services import simulation_request
-from tests.accounts import LEGAL_CARDS, alice, bob, catalogue  # noqa: F401
+from tests.fixtures import LEGAL_CARDS, alice, bob, catalogue  # noqa: F401
 from tests.simulations.helpers import DUSK, play_all
 
 pytestmark = pytest.mark.django_db

@@ -35,7 +35,7 @@ def test_the_page_shows_the_rule_book_in_the_page_language(client):
 
 def test_a_deck_problem_links_to_its_rule(client, db):
     from cards.services import card_set_import
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     card_set_import(source=TEST_SET)
     page = client.get("/decks/build/").content.decode()

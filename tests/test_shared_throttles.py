@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from decks.throttles import IMPORT_PER_CLIENT, LOGIN_FAILURES_PER_PAIR
+from accounts.throttles import IMPORT_PER_CLIENT, LOGIN_FAILURES_PER_PAIR
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
                 ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed'), ('cancelled', 'Cancelled')], default='queued', max_length=10)),
                 ('error', models.TextField(blank=True)),
                 ('progress', models.JSONField(blank=True, default=dict, help_text="The search's last progress report.")),
-                ('result', models.JSONField(blank=True, help_text='rules.balance_search.SearchResult.to_dict', null=True)),
+                ('result', models.JSONField(blank=True, help_text='rules.lab.balance_search.SearchResult.to_dict', null=True)),
                 ('games_played', models.PositiveBigIntegerField(default=0)),
                 ('claim', models.CharField(blank=True, help_text='Task id of the holder.', max_length=64)),
                 ('worker', models.CharField(blank=True, max_length=200)),

@@ -10,33 +10,36 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cards.game_words import game_word
 from cards.query.parser import And, Compare, Node, Not, Or, Words
-from rules.engine.cards import ATTRIBUTES, KEYWORDS, KINDS
+from rules.engine.words import FIELD_WORDS
 
 OP_WORDS = {"=": gettext_lazy("is"), "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
 TEXT_FIELDS = {"text": gettext_lazy("rules text contains “{value}”"),
                "name": gettext_lazy("name contains “{value}”")}
-# Field names as the reading shows them ("kind is hero").
-FIELD_WORDS = {"kind": gettext_lazy("kind"), "attribute": gettext_lazy("attribute"),
-               "rarity": gettext_lazy("rarity"), "cost": gettext_lazy("cost"),
-               "attack": gettext_lazy("attack"), "hp": gettext_lazy("hp"),
-               "faction": gettext_lazy("faction"), "race": gettext_lazy("race"),
-               "set": gettext_lazy("set"), "code": gettext_lazy("code"),
+# The catalogue's own fields (a card's printed fields are the engine's words).
+SITE_FIELDS = {"set": gettext_lazy("set"), "code": gettext_lazy("code"),
                "game": gettext_lazy("game")}
-# Codes shown as words (the catalogue's own labels): kinds, attributes, keywords.
-VALUE_WORDS = {
-    **dict(zip(KINDS, (gettext_lazy("hero"), gettext_lazy("minion"), gettext_lazy("item")),
-               strict=True)),
-    **dict(zip(ATTRIBUTES, (gettext_lazy("fire"), gettext_lazy("grass"), gettext_lazy("water"),
-                            gettext_lazy("light"), gettext_lazy("dark")), strict=True)),
-    **dict(zip(KEYWORDS, (gettext_lazy("shield"), gettext_lazy("re-act"),
-                          gettext_lazy("regenerate")), strict=True)),
-}
+# Fields whose values are engine codes shown as words ("kind is hero", "has shield").
+WORD_VALUES = ("kind", "attribute", "keyword")
+
+
+def field_word(field: str) -> str:
+    """A query field as the reading names it ("attack", "攻击力")."""
+    if field in FIELD_WORDS:
+        return game_word("field", field, prose=True)
+    return str(SITE_FIELDS.get(field, field))
+
+
+def value_word(field: str, value: object) -> str:
+    """A value as the reading shows it: kinds, attributes and keywords by name."""
+    if field in WORD_VALUES:
+        return game_word(field, value, prose=True)
+    return str(value)
 
 
 def _values(field: str, values: tuple) -> str:
-    words = VALUE_WORDS if field in ("kind", "attribute", "keyword") else {}
-    shown = [str(words.get(v, v)) for v in values]
+    shown = [value_word(field, v) for v in values]
     return shown[0] if len(shown) == 1 else _(" or ").join(shown)
 
 
@@ -51,7 +54,7 @@ def describe(node: Node | None, nested: bool = False) -> str:
         if node.field == "keyword":
             return _("has {keywords}").format(keywords=_values(node.field, node.values))
         return _("{field} {op} {values}").format(
-            field=FIELD_WORDS.get(node.field, node.field), op=OP_WORDS[node.op],
+            field=field_word(node.field), op=OP_WORDS[node.op],
             values=_values(node.field, node.values))
     if isinstance(node, Not):
         return _("not ({term})").format(term=describe(node.item, True))

@@ -12,8 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from cards.game_terms import game_spellings, term_spellings
+from cards.game_words import game_word
 from cards.models import CardKind, RarityTier
 from cards.query.errors import (
     MSG_BAD_CHOICE,
@@ -24,12 +26,12 @@ from cards.query.errors import (
 )
 from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
 from rules.engine.keywords import KEYWORD_QUERY_WORDS, KEYWORDS
+from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS
 
 NUMBER_LIMIT = 999
-# The fields' names in the page's language (messages and the query's reading).
-FIELD_NOUNS = {"kind": _("card kind"), "attribute": _("attribute"), "rarity": _("rarity"),
-               "cost": _("cost"), "attack": _("attack"), "hp": _("HP"), "faction": _("faction"),
-               "race": _("race"), "set": _("set"), "keyword": _("keyword"),
+# The query fields' names in messages, where they are not a card's printed field (those are
+# the engine's words: ``cards.game_words``).
+FIELD_NOUNS = {"kind": _("card kind"), "set": _("set"), "keyword": _("keyword"),
                "text": _("rules text"), "name": _("name"), "code": _("code"),
                "game": _("game")}
 EQUALITY_OPS = (":", "=", "!=")
@@ -51,6 +53,7 @@ class Field:
     # More choices read from the catalogue when a value is none of the above: the kinds and
     # rarity tiers other games declare, ``{spelling: code}`` (one query, only then).
     declared: Callable[[], Mapping[str, str]] | None = None
+    listed: bool = False         # ``doc`` lists the field's words from their registry
 
     def normalise(self, raw: str, pos: int, query: str) -> tuple:
         """The canonical value(s) of ``raw`` as a tuple (one item unless ``multi``)."""
@@ -82,7 +85,14 @@ class Field:
 
     @property
     def doc_noun(self) -> str:
-        return str(FIELD_NOUNS.get(self.name, self.name))
+        if self.name in FIELD_NOUNS:
+            return str(FIELD_NOUNS[self.name])
+        return game_word("field", self.name, prose=self.name != "hp")
+
+    @property
+    def help(self) -> str:
+        """The help page's line: ``doc`` with the registered words listed (``{words}``)."""
+        return str(self.doc).format(words=word_list(self.name)) if self.listed else str(self.doc)
 
     def check_op(self, spelled: str, op: str, pos: int, query: str) -> None:
         if op not in self.ops:
@@ -116,17 +126,32 @@ def _declared_games() -> Mapping[str, str]:
     return game_spellings()
 
 
-_ATTRIBUTE_ZH = {"火": "fire", "草": "grass", "水": "water", "光": "light", "暗": "dark"}
-_KIND_ZH = {"英雄": "hero", "随从": "minion", "道具": "item"}
+def word_list(field: str) -> str:
+    """The codes a field takes, each with its name in the page's language where that reads
+    differently ("shield, react (Re-act), regenerate"; "护盾 (shield), 再动 (react)…")."""
+    codes = FIELDS[field].choices
+    shown = []
+    for code in codes:
+        name = game_word(field, code)
+        shown.append(code if name.lower() == code else f"{code} ({name})")
+    return pgettext("list separator", ", ").join(shown)
+
+
+def _chinese_names(words) -> dict[str, str]:
+    """``{Chinese name: code}``: the query language reads values by their Chinese names."""
+    return {word.name_zh: word.code for word in words.values()}
+
 
 FIELD_LIST = (
     Field("kind", ("k", "kind", "t", "type"), "choice",
-          _("card kind: hero, minion or item, or a kind another game declares, by code or "
-            "by English or Chinese name (k:site, k:地标)"),
-          "k:minion", choices=KINDS, synonyms=_KIND_ZH, multi=True, declared=_declared_kinds),
+          _("card kind: {words}, or a kind another game declares, by code or by English or "
+            "Chinese name (k:site, k:地标)"),
+          "k:minion", choices=KINDS, synonyms=_chinese_names(KIND_WORDS), multi=True,
+          declared=_declared_kinds, listed=True),
     Field("attribute", ("a", "attr", "attribute"), "choice",
-          _("attribute: fire, grass, water, light or dark (or 火 草 水 光 暗)"), "a:fire",
-          choices=ATTRIBUTES, synonyms=_ATTRIBUTE_ZH, multi=True),
+          _("attribute, by code or by English or Chinese name: {words}"), "a:fire",
+          choices=ATTRIBUTES, synonyms=_chinese_names(ATTRIBUTE_WORDS), multi=True,
+          listed=True),
     Field("rarity", ("r", "rarity"), "rarity",
           _("rarity, N < R < SR < SSR < UR, or a tier another game declares (in its order: "
             "r>=elite); compare with < <= > >="), "r>=SR",
@@ -144,8 +169,8 @@ FIELD_LIST = (
     # Choices and spellings are the keyword registry's live views: a keyword registered in
     # ``rules.engine.keywords`` is searchable by its code, its names and its synonyms.
     Field("keyword", ("kw", "keyword"), "choice",
-          _("printed keyword: shield, react (re-act) or regenerate"), "kw:shield",
-          choices=KEYWORDS, synonyms=KEYWORD_QUERY_WORDS, multi=True),
+          _("printed keyword, by code or by English or Chinese name: {words}"), "kw:shield",
+          choices=KEYWORDS, synonyms=KEYWORD_QUERY_WORDS, multi=True, listed=True),
     Field("text", ("o", "text", "oracle"), "text",
           _("words in the generated rules text, English or Chinese"), 'o:"draw"'),
     Field("name", ("n", "name"), "text", _("words in the English or Chinese name"), "n:pup"),

@@ -1,5 +1,6 @@
-"""Template filters that show the game's codes (kinds, attributes, keywords) as words in the
-page's language: ``{{ card.kind|kind_label }}``, ``{{ "shield"|keyword_label }}``."""
+"""Template filters: the game's codes as words in the page's language, through the one reader
+of game words (``{{ card.kind|game_word:"kind" }}``, ``{{ "shield"|game_word:"keyword" }}``),
+and the catalogue's figures."""
 
 from __future__ import annotations
 
@@ -8,37 +9,15 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from cards.language import card_lang
-from cards.models import Attribute, Kind
-from rules.engine.keywords import keyword_names
+from cards import game_words
 
 register = template.Library()
 
 
 @register.filter
-def kind_label(code: str | None) -> str:
-    """``"minion"`` → "Minion" / "随从"; an unknown code is shown as it is."""
-    return str(Kind(code).label) if code in Kind.values else (code or "")
-
-
-@register.filter
-def attribute_label(code: str | None) -> str:
-    return str(Attribute(code).label) if code in Attribute.values else (code or "")
-
-
-@register.filter
-def keyword_label(code: str | None) -> str:
-    """``"react"`` → "Re-act" / "再动", from the engine's keyword registry."""
-    return keyword_names(card_lang()).get(code, code or "")
-
-
-KIND_PLURALS = {"hero": _("Heroes"), "minion": _("Minions"), "item": _("Items")}
-
-
-@register.filter
-def kinds_label(code: str | None) -> str:
-    """``"minion"`` → "Minions" / "随从": a heading over several cards of a kind."""
-    return str(KIND_PLURALS[code]) if code in KIND_PLURALS else (code or "")
+def game_word(code: str | None, kind: str) -> str:
+    """``{{ "react"|game_word:"keyword" }}`` → "Re-act" / "再动"; an unknown code as it is."""
+    return game_words.game_word(kind, code)
 
 
 @register.filter
@@ -55,5 +34,5 @@ CONDITION_LABELS = {"drawn": _("When drawn"), "opening": _("In the opening hand"
 
 @register.filter
 def condition_label(code: str) -> str:
-    """A per-card condition (``rules.card_figures.CONDITIONS``) as a row heading."""
+    """A per-card condition (``rules.lab.card_figures.CONDITIONS``) as a row heading."""
     return str(CONDITION_LABELS.get(code, code))

@@ -32,7 +32,7 @@ from decks.codecs.filenames import safe_filename
 from decks.codecs.index import CardIndex
 from decks.codecs.jsoncodec import export_json, parse_json
 from decks.codecs.text import export_text, parse_text
-from rules.legality import Deck
+from rules.decks.legality import Deck
 
 __all__ = [
     "CODECS", "DEFAULT_LIMITS", "CardIndex", "Codec", "DeckImportError", "DeckImportTooLarge",

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
-from rules.legality import Deck
+from rules.decks.legality import Deck
 
 DID_YOU_MEAN = gettext_lazy(" Did you mean {options}?")
 LINE_PREFIX = gettext_lazy("line {line}: {text}")
@@ -38,7 +38,7 @@ NAME_TOO_LONG = gettext_lazy(
 BAD_CHARACTER = gettext_lazy("{what} cannot be part of a deck list; delete it.")
 NUL_CHARACTER = gettext_lazy("A NUL character (\\x00)")
 SURROGATE_CHARACTER = gettext_lazy("A lone surrogate character (U+{code:04X})")
-HERO_COUNT = "hero_count"   # the deck rule's code (rules.legality), as validation names it
+HERO_COUNT = "hero_count"   # the deck rule's code (rules.decks.legality), as validation names it
 TOO_MANY_HEROES = gettext_lazy(
     "The list names {count} heroes ({names}); a deck has {limit} hero. Keep one Hero: line."
 )

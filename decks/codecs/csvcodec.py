@@ -39,8 +39,8 @@ from decks.codecs.base import (
     storable,
 )
 from decks.codecs.index import CardIndex
-from rules.legality import Deck
-from rules.piles import MAIN_PILE
+from rules.decks.legality import Deck
+from rules.decks.piles import MAIN_PILE
 
 COLUMNS = ("section", "count", "code", "name", "name_zh")
 NO_HEADER = gettext_lazy(

@@ -36,7 +36,7 @@ from decks.codecs.base import (
     merged,
 )
 from decks.codecs.index import CardIndex
-from rules.legality import Deck
+from rules.decks.legality import Deck
 
 VERSION = 1
 PILES_VERSION = 2   # a deck with piles besides its main list (formats in piles)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cards.language import card_lang
-from rules.legality import CardLike
+from rules.decks.legality import CardLike
 
 
 def normalise(text: str) -> str:

@@ -50,8 +50,8 @@ from decks.codecs.base import (
     storable,
 )
 from decks.codecs.index import CardIndex
-from rules.legality import Deck
-from rules.piles import MAIN_PILE
+from rules.decks.legality import Deck
+from rules.decks.piles import MAIN_PILE
 
 UNKNOWN_CARD = gettext_lazy("No card is called {name!r}.")
 AMBIGUOUS_CARD = gettext_lazy("{name!r} could be {options}: write the card's code instead.")

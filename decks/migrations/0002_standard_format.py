@@ -1,7 +1,7 @@
 """The ``standard`` format of RULES.md R5: exactly 1 hero, exactly 30 minion or item cards,
 at most 1 copy of a UR card (by name) and 3 of any other, an empty ban list, every set legal.
 
-The values are written out here (not imported from rules.legality) so this migration means the
+The values are written out here (not imported from rules.decks.legality) so this migration means the
 same thing forever, whatever the code later says.
 """
 

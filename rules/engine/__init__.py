@@ -11,9 +11,10 @@ Public API (see README.md beside this file for a worked scenario example)::
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 # Where each public name lives. Loaded on first use (PEP 562), so importing a module of the
-# engine (``rules.engine.compiled`` above all, which decides how the engine is loaded) does not
+# engine (``rules.compiled`` above all, which decides how the engine is loaded) does not
 # load the whole engine first.
 _EXPORTS = {
     "HERO": "actions", "Action": "actions",
@@ -21,13 +22,13 @@ _EXPORTS = {
     "STANDARD": "cards", "CardDataError": "cards", "CardDef": "cards", "DeckList": "cards",
     "Ruleset": "cards", "card_index": "cards", "has_advantage": "cards",
     "Decision": "game", "Game": "game", "IllegalAction": "game",
-    "replay": "replay", "replay_game": "replay",
+    "replay_game": "replay", "replay_states": "replay",
     "PlayerView": "view",
 }
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:     # a class, a function or a constant, by name
     if name not in _EXPORTS:
         raise AttributeError(f"module 'rules.engine' has no attribute {name!r}")
     value = getattr(importlib.import_module(f"rules.engine.{_EXPORTS[name]}"), name)

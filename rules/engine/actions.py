@@ -10,6 +10,7 @@ hand positions, slots and option numbers, never a hidden card.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final, NamedTuple
 
 HERO: Final = -1  # the target slot that means "the enemy hero"
@@ -27,7 +28,7 @@ class Action(NamedTuple):
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | list | tuple) -> Action:
+    def from_dict(cls, data: Mapping[str, Any] | list[Any] | tuple[Any, ...]) -> Action:
         if isinstance(data, (list, tuple)):
             return cls(*data)
         kind = data["kind"]

@@ -1,6 +1,6 @@
 """R1.5, the attribute advantage cycle: fire > grass > water > fire; light and dark beat nothing
 and lose to nothing. A module of its own so the compiled engine calls it natively (see
-rules/engine/compiled.py); ``rules.engine.cards`` re-exports it."""
+rules/compiled.py); ``rules.engine.cards`` re-exports it."""
 
 from __future__ import annotations
 

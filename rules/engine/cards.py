@@ -12,15 +12,41 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
-from rules.engine.advantage import BEATS, has_advantage  # noqa: F401  (R1.5, re-exported)
-from rules.engine.basics import (  # noqa: F401  (re-exported: the card module's vocabulary)
-    ATTRIBUTES,
-    KEYWORDS,
-    KINDS,
-    RARITIES,
-    CardDataError,
-)
+# Re-exported: R1.5's advantage and the card module's vocabulary.
+from rules.engine.advantage import BEATS as BEATS
+from rules.engine.advantage import has_advantage as has_advantage
+from rules.engine.basics import ATTRIBUTES as ATTRIBUTES
+from rules.engine.basics import KEYWORDS as KEYWORDS
+from rules.engine.basics import KINDS as KINDS
+from rules.engine.basics import RARITIES as RARITIES
+from rules.engine.basics import CardDataError as CardDataError
 from rules.engine.vocabulary import normalise_abilities, validate_card
+
+# The triggers the engine asks about every turn, each a bit of ``CardDef.triggers``: "has this
+# card an ability with that trigger?" is asked of every minion several times a turn, and testing
+# a bit costs next to nothing beside a dictionary lookup (most answers are no).
+TRIGGER_BIT: Final[dict[str, int]] = {trigger: 1 << i for i, trigger in enumerate((
+    "turn_start", "turn_end", "ally_dies", "last_words", "active", "use", "aura",
+    "combat_start", "after_win", "awaken"))}
+TURN_START_BIT: Final = 1
+TURN_END_BIT: Final = 2
+ALLY_DIES_BIT: Final = 4
+LAST_WORDS_BIT: Final = 8
+ACTIVE_BIT: Final = 16
+USE_BIT: Final = 32
+AURA_BIT: Final = 64
+COMBAT_START_BIT: Final = 128
+AFTER_WIN_BIT: Final = 256
+AWAKEN_BIT: Final = 512
+
+
+def trigger_bits(by_trigger: Mapping[str, Any]) -> int:
+    """The ``TRIGGER_BIT`` bits of the triggers a card has abilities for."""
+    bits = 0
+    for trigger, abilities in by_trigger.items():
+        if abilities:
+            bits |= TRIGGER_BIT.get(trigger, 0)
+    return bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +66,15 @@ class CardDef:
     race: str | None = None
     keywords: tuple[str, ...] = ()
     # The abilities exactly as written (the data form); ``by_trigger`` holds them normalised.
-    abilities: tuple[dict, ...] = ()
+    abilities: tuple[dict[str, Any], ...] = ()
     # Normalised abilities grouped by trigger, derived once so effect dispatch is a dict lookup.
-    by_trigger: dict[str, tuple[dict, ...]] = field(default_factory=dict, compare=False,
+    by_trigger: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict, compare=False,
                                                        repr=False, hash=False)
+    # Derived from by_trigger whenever a card is made (see TRIGGER_BIT).
+    triggers: int = field(default=0, init=False, compare=False, repr=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "triggers", trigger_bits(self.by_trigger))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CardDef:
@@ -52,7 +83,7 @@ class CardDef:
         if problems:
             raise CardDataError([str(p) for p in problems])
         raw = list(data.get("abilities") or [])
-        grouped: dict[str, list[dict]] = {}
+        grouped: dict[str, list[dict[str, Any]]] = {}
         for ability in normalise_abilities(raw):
             grouped.setdefault(ability["trigger"], []).append(ability)
         return cls(
@@ -94,7 +125,7 @@ class CardDef:
     def name(self) -> str:
         return self.name_en
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         return _rebuild(self)
 
 
@@ -130,7 +161,7 @@ class DeckList:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "hero": self.hero, "cards": self.counts()}
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         return _rebuild(self)
 
     @classmethod
@@ -189,14 +220,14 @@ class Ruleset:
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         return _rebuild(self)
 
 
-def _rebuild(obj: Any) -> tuple:
+def _rebuild(obj: Any) -> tuple[type[Any], tuple[Any, ...]]:
     """How pickle and copy rebuild a frozen definition: its class and every field, in order.
     (Compiled, the frozen classes cannot be restored field by field the default way.)"""
-    return (type(obj), tuple(getattr(obj, f.name) for f in fields(obj)))
+    return (type(obj), tuple(getattr(obj, f.name) for f in fields(obj) if f.init))
 
 
 STANDARD: Final = Ruleset()

@@ -7,8 +7,11 @@ and auras are ``values``'; deaths and what follows them are ``moves``'.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.engine.actions import HERO, Action
-from rules.engine.core import GameState, event, locate, push, push_list
+from rules.engine.cards import AFTER_WIN_BIT, COMBAT_START_BIT
+from rules.engine.core import Combat, GameState, event, locate, push, push_list
 from rules.engine.moves import after_deaths, dying
 from rules.engine.state import Minion
 from rules.engine.values import final_attack, has_keyword
@@ -18,6 +21,7 @@ from rules.engine.values import final_attack, has_keyword
 def do_attack(game: GameState, index: int, action: Action) -> None:
     player, foe = game.players[index], game.players[1 - index]
     attacker = player.minions[action.a]
+    assert attacker is not None                    # a legal attack is made by a minion
     attacker.attacks_left -= 1
     attacker.attacked = True
     if action.b == HERO:                                                  # R2.3.10
@@ -28,7 +32,9 @@ def do_attack(game: GameState, index: int, action: Action) -> None:
             event(game, "attack_hero", player=index, card=attacker.card.code, damage=damage,
                   hp=foe.hp)
         return
-    push(game, ("combat", attacker.uid, foe.minions[action.b].uid))
+    defender = foe.minions[action.b]
+    assert defender is not None                    # ... on a minion or the hero
+    push(game, ("combat", attacker.uid, defender.uid))
 
 
 def t_combat(game: GameState, attacker_uid: int, defender_uid: int) -> None:
@@ -43,19 +49,20 @@ def t_combat(game: GameState, attacker_uid: int, defender_uid: int) -> None:
     if game.events is not None:
         event(game, "combat", player=a_side, attacker=attacker.card.code, slot=a_spot[1],
               defender=defender.card.code, target=d_spot[1], revealed=not defender.awake)
-    tasks: list[tuple] = []                                               # R2.3.5
-    for ability in attacker.card.by_trigger.get("combat_start", ()):
-        if attacker.awake or ability["sleeping"]:                         # R2.3.2
-            tasks.append(("ability", a_side, attacker_uid, ability, defender_uid))
-    for ability in defender.card.by_trigger.get("combat_start", ()):
-        if defender.awake or ability["sleeping"]:
-            tasks.append(("ability", d_side, defender_uid, ability, attacker_uid))
+    tasks: list[tuple[Any, ...]] = []                                               # R2.3.5
+    if attacker.card.triggers & COMBAT_START_BIT:
+        for ability in attacker.card.by_trigger["combat_start"]:
+            if attacker.awake or ability["sleeping"]:                     # R2.3.2
+                tasks.append(("ability", a_side, attacker_uid, ability, defender_uid))
+    if defender.card.triggers & COMBAT_START_BIT:
+        for ability in defender.card.by_trigger["combat_start"]:
+            if defender.awake or ability["sleeping"]:
+                tasks.append(("ability", d_side, defender_uid, ability, attacker_uid))
     # What regenerate restores (R4.10) is taken before the combat-start skills; with none
     # to run, nothing changes the two minions before they are judged, so nothing is kept.
     restore = {attacker_uid: _before_combat(attacker),
                defender_uid: _before_combat(defender)} if tasks else {}
-    game.combat = {"attacker": attacker_uid, "defender": defender_uid, "skipped": False,
-                   "restore": restore}
+    game.combat = Combat(attacker_uid, defender_uid, restore)
     tasks.append(("combat_resolve",))
     push_list(game, tasks)
 
@@ -64,10 +71,10 @@ def t_combat_resolve(game: GameState) -> None:
     combat = game.combat
     assert combat is not None                      # set by the combat task just before
     game.combat = None
-    attacker_uid: int = combat["attacker"]
-    defender_uid: int = combat["defender"]
+    attacker_uid = combat.attacker
+    defender_uid = combat.defender
     a_spot, d_spot = locate(game, attacker_uid), locate(game, defender_uid)
-    if combat["skipped"] or a_spot is None or d_spot is None or a_spot[0] == d_spot[0]:
+    if combat.skipped or a_spot is None or d_spot is None or a_spot[0] == d_spot[0]:
         if game.events is not None:
             event(game, "combat_unresolved")                                  # R2.3.6
         return
@@ -85,18 +92,19 @@ def t_combat_resolve(game: GameState) -> None:
         losers = [m.card.code for m, lost in ((attacker, a_loses), (defender, d_loses))
                   if lost]
         event(game, "combat_result", attack=a_final, defense=d_final, losers=losers)
-    restore: dict[int, tuple] = combat["restore"]
+    restore = combat.restore
     a_dead = dying(game, a_side, a_slot, restore.get(attacker_uid)) if a_loses else None
     d_dead = dying(game, d_side, d_slot, restore.get(defender_uid)) if d_loses else None
     if d_dead is not None and a_dead is None:
         _react(game, attacker)                                                # R4.9
-    first: list[tuple] = []
+    first: list[tuple[Any, ...]] = []
     if (a_dead is None) != (d_dead is None):                              # R2.3.9
         winner, w_side, loser_uid = (attacker, a_side, defender_uid) if a_dead is None \
             else (defender, d_side, attacker_uid)
-        for ability in winner.card.by_trigger.get("after_win", ()):
-            if winner.awake or ability["sleeping"]:
-                first.append(("ability", w_side, winner.uid, ability, loser_uid))
+        if winner.card.triggers & AFTER_WIN_BIT:
+            for ability in winner.card.by_trigger["after_win"]:
+                if winner.awake or ability["sleeping"]:
+                    first.append(("ability", w_side, winner.uid, ability, loser_uid))
     # Effects in the order the minions were judged; replenish chances (R2.4.1) defender's
     # side first.
     destroyed = [d for d in (a_dead, d_dead) if d is not None]
@@ -112,7 +120,7 @@ def _react(game: GameState, attacker: Minion) -> None:
             event(game, "react", card=attacker.card.code)
 
 
-def _before_combat(minion) -> tuple:
+def _before_combat(minion: Minion) -> tuple[Any, ...]:
     """What regenerate restores (R4.10): every buff and debuff from before the combat —
     attack changes and keyword grants or removals alike."""
     return (minion.perm_attack, minion.turn_attack, frozenset(minion.keywords),

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from rules.engine.cards import CardDef, Ruleset
+from rules.engine.cards import AURA_BIT, CardDef, Ruleset
 from rules.engine.state import Minion, Player
+
+if TYPE_CHECKING:
+    from rules.engine.actions import Action
 
 HERO_UID: Final = 0       # the source uid of a hero's abilities
 
@@ -34,11 +37,11 @@ class Decision:
 
     kind: str
     player: int
-    data: tuple
-    resume: tuple | None
+    data: tuple[Any, ...]
+    resume: tuple[Any, ...] | None
 
-    def __init__(self, kind: str, player: int, data: tuple = (),
-                 resume: tuple | None = None) -> None:
+    def __init__(self, kind: str, player: int, data: tuple[Any, ...] = (),
+                 resume: tuple[Any, ...] | None = None) -> None:
         self.kind = kind
         self.player = player
         self.data = data
@@ -47,6 +50,29 @@ class Decision:
     def __repr__(self) -> str:
         return (f"Decision(kind={self.kind!r}, player={self.player}, data={self.data!r}, "
                 f"resume={self.resume!r})")
+
+
+class Combat:
+    """The combat between its ``combat`` and ``combat_resolve`` tasks (R2.3): the two minions by
+    uid, whether an effect skipped it (R2.3.6), and what regenerate restores (R4.10) by uid when
+    combat-start skills run. (A plain class, not a dict: the compiled engine reads its fields
+    directly.)"""
+
+    attacker: int
+    defender: int
+    skipped: bool
+    restore: dict[int, tuple[Any, ...]]
+
+    def __init__(self, attacker: int, defender: int, restore: dict[int, tuple[Any, ...]]) -> None:
+        self.attacker = attacker
+        self.defender = defender
+        self.skipped = False
+        self.restore = restore
+
+    def copy(self) -> Combat:
+        clone = Combat(self.attacker, self.defender, self.restore)
+        clone.skipped = self.skipped
+        return clone
 
 
 class GameState:
@@ -59,15 +85,15 @@ class GameState:
         self.ruleset: Ruleset = ruleset
         self.seed: int = seed
         self.rng: random.Random = random.Random(seed)
-        self.events: list[dict] | None = [] if log else None
-        self.actions: list = []
+        self.events: list[dict[str, Any]] | None = [] if log else None
+        self.actions: list[Action] = []
         self.turn: int = 0            # game turns so far; the first player's first turn is 1
         self.active: int = 0
         self.first_player: int = 0
         self.phase: str = "setup"
         self.decision: Decision | None = None
         self.result: dict[str, Any] | None = None
-        self.combat: dict[str, Any] | None = None
+        self.combat: Combat | None = None
         self.start: dict[str, Any] = {}
         self.players: list[Player] = []
         self.main_actions: int = 0    # main-phase actions this turn (Ruleset.action_limit)
@@ -78,8 +104,8 @@ class GameState:
         self.awakened: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self.drawn: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self.opening: tuple[dict[str, int], dict[str, int]] = ({}, {})
-        self._stack: list[tuple] = []
-        self._legal: list | None = None
+        self._stack: list[tuple[Any, ...]] = []
+        self._legal: list[Action] | None = None
         self._next_uid: int = 1
         self._owed: list[int] = [0, 0]   # replenish chances still to come, per player (R3.2)
         self._started: bool = False      # victory is checked once setup has ended (R2.1.6)
@@ -93,11 +119,14 @@ class GameState:
         # (controller, source uid, ability) of the auras in force that depend on the board
         # alone, and of the others; what the first give, by minion uid; the state step the
         # others' part is for, and what they give.
-        self._static_auras: list[tuple] = []
-        self._dynamic_auras: list[tuple] = []
-        self._simple_auras: list[tuple] = []  # static auras read per minion (values._is_simple)
+        self._static_auras: list[tuple[int, int, dict[str, Any]]] = []
+        self._dynamic_auras: list[tuple[int, int, dict[str, Any]]] = []
+        # static auras read per minion (values._is_simple)
+        self._simple_auras: list[tuple[Any, ...]] = []
         self._aura_grants: set[str] = set()   # the keywords the auras in force grant
         self._aura_attacks: bool = False      # does any aura in force change attack?
+        # what each aura ability is (values._aura_kind)
+        self._aura_kinds: dict[int, tuple[Any, ...]] = {}
         self._board_attack: dict[int, int] = {}
         self._board_keywords: dict[int, list[str]] = {}
         self._aura_tick: int = -1
@@ -127,9 +156,16 @@ def randbelow(game: GameState, n: int) -> int:          # 0 <= result < n, for n
     return value
 
 
-def shuffle(game: GameState, cards: list) -> None:
+def shuffle(game: GameState, cards: list[CardDef]) -> None:
+    # randbelow inlined, with the generator's method looked up once per shuffle (not once per
+    # card): the same draws, in the same order.
+    getrandbits = game.rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
-        j = randbelow(game, i + 1)
+        n = i + 1
+        bits = n.bit_length()
+        j: int = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
 
 
@@ -143,7 +179,7 @@ def event(game: GameState, kind: str, **data: Any) -> None:
         game.events.append(data)
 
 
-def push(game: GameState, *tasks: tuple) -> None:
+def push(game: GameState, *tasks: tuple[Any, ...]) -> None:
     """Push tasks so that they run in the order given."""
     stack = game._stack
     i = len(tasks)
@@ -152,7 +188,7 @@ def push(game: GameState, *tasks: tuple) -> None:
         stack.append(tasks[i])
 
 
-def push_list(game: GameState, tasks: list[tuple]) -> None:
+def push_list(game: GameState, tasks: list[tuple[Any, ...]]) -> None:
     """``push`` for a list of tasks already built (no argument unpacking)."""
     stack = game._stack
     i = len(tasks)
@@ -161,8 +197,8 @@ def push_list(game: GameState, tasks: list[tuple]) -> None:
         stack.append(tasks[i])
 
 
-def ask(game: GameState, kind: str, player: int, data: tuple = (),
-        resume: tuple | None = None) -> None:
+def ask(game: GameState, kind: str, player: int, data: tuple[Any, ...] = (),
+        resume: tuple[Any, ...] | None = None) -> None:
     game.decision = Decision(kind, player, data, resume)
     game._legal = None
 
@@ -181,7 +217,7 @@ def board_changed(game: GameState, card: CardDef | None = None) -> None:
     in force are collected again if that minion has one."""
     game._tick += 1
     game._board_version += 1
-    if card is None or "aura" in card.by_trigger:
+    if card is None or card.triggers & AURA_BIT:
         game._aura_sources += 1
 
 

@@ -13,16 +13,22 @@ games that differ only in hidden parts give identical determinizations for the s
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, cast
 
 from rules.engine.cards import CardDef
-from rules.engine.core import board_changed
+from rules.engine.core import GameState, board_changed
+
+if TYPE_CHECKING:
+    from rules.engine.game import Game
+    from rules.engine.view import PlayerView
 
 Pools = tuple[list[CardDef], list[CardDef]]     # (every card an unknown card may be, its minions)
 
 _last_pools: tuple[object, Pools] | None = None   # (the card mapping, its pools): one per process
 
 
-def card_pools(cards) -> Pools:
+def card_pools(cards: Mapping[str, CardDef]) -> Pools:
     """Every non-hero card of ``cards`` and its minions, in code order (mapping order must not
     matter). Kept for the last mapping asked about: a search asks thousands of times a game."""
     global _last_pools
@@ -34,7 +40,7 @@ def card_pools(cards) -> Pools:
     return pools
 
 
-def _seen_enemy_cards(game, enemy: int) -> list[CardDef]:
+def _seen_enemy_cards(game: GameState, enemy: int) -> list[CardDef]:
     player = game.players[enemy]
     seen = list(player.graveyard) + list(player.display)
     seen += [m.card for m in player.minions if m is not None and m.public]
@@ -42,11 +48,11 @@ def _seen_enemy_cards(game, enemy: int) -> list[CardDef]:
     return seen
 
 
-def determinize(view, rng: random.Random, pools: Pools | None = None):
+def determinize(view: PlayerView, rng: random.Random, pools: Pools | None = None) -> Game:
     """A copy of the viewed game with every hidden part resampled (see the module docstring).
     ``pools``: the (cards, minions) unknown enemy cards are drawn from, when the caller knows
     better than every card of the game (e.g. the cards of the enemy hero's faction)."""
-    game = view._game.copy()
+    game = cast("Game", view._game).copy()      # every view is made by Game.view
     me, enemy = view.player, 1 - view.player
     game.actions = []
     game.start = {}

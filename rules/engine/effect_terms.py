@@ -12,8 +12,12 @@ effect that runs more effects pushes them as a task.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.engine.actions import Action
+from rules.engine.cards import CardDef
 from rules.engine.core import (
+    Decision,
     GameState,
     ask,
     board_changed,
@@ -39,7 +43,8 @@ def _heroes(game: GameState, controller: int, which: str) -> tuple[int, ...]:
     return (1 - controller, controller)
 
 
-def e_damage_hero(game: GameState, controller, source, effect, other, targets) -> None:
+def e_damage_hero(game: GameState, controller: int, source: int, effect: dict[str, Any],
+                  other: int, targets: list[int] | None) -> None:
     value = max(0, amount(game, controller, effect["amount"]))
     for index in _heroes(game, controller, effect["hero"]):
         game.players[index].hp -= value
@@ -47,7 +52,8 @@ def e_damage_hero(game: GameState, controller, source, effect, other, targets) -
             event(game, "hero_damage", player=index, amount=value, hp=game.players[index].hp)
 
 
-def e_heal_hero(game: GameState, controller, source, effect, other, targets) -> None:
+def e_heal_hero(game: GameState, controller: int, source: int, effect: dict[str, Any],
+                other: int, targets: list[int] | None) -> None:
     value = max(0, amount(game, controller, effect["amount"]))
     for index in _heroes(game, controller, effect["hero"]):
         player = game.players[index]
@@ -56,7 +62,8 @@ def e_heal_hero(game: GameState, controller, source, effect, other, targets) -> 
             event(game, "hero_heal", player=index, amount=value, hp=player.hp)
 
 
-def e_energy(game: GameState, controller, source, effect, other, targets) -> None:
+def e_energy(game: GameState, controller: int, source: int, effect: dict[str, Any],
+             other: int, targets: list[int] | None) -> None:
     player = game.players[controller]
     player.energy = max(0, player.energy + amount(game, controller, effect["amount"]))
     if game.events is not None:
@@ -65,14 +72,18 @@ def e_energy(game: GameState, controller, source, effect, other, targets) -> Non
 
 # ------------------------------------------------------------ minions
 
-def e_destroy(game: GameState, controller, source, effect, other, targets) -> None:
+def e_destroy(game: GameState, controller: int, source: int, effect: dict[str, Any],
+              other: int, targets: list[int] | None) -> None:
+    assert targets is not None                     # a targeted term is given its targets
     spots = sorted((s for s in (locate(game, uid) for uid in targets) if s is not None),
                    key=lambda spot: death_key(game, spot))
     dead = [d for d in (dying(game, p, s) for p, s in spots) if d is not None]
     after_deaths(game, dead, dead)
 
 
-def e_attack(game: GameState, controller, source, effect, other, targets) -> None:
+def e_attack(game: GameState, controller: int, source: int, effect: dict[str, Any],
+             other: int, targets: list[int] | None) -> None:
+    assert targets is not None                     # a targeted term is given its targets
     value = amount(game, controller, effect["amount"])
     for uid in targets:
         minion = minion_by_uid(game, uid)
@@ -87,7 +98,9 @@ def e_attack(game: GameState, controller, source, effect, other, targets) -> Non
                   duration=effect["duration"])
 
 
-def e_grant_keyword(game: GameState, controller, source, effect, other, targets) -> None:
+def e_grant_keyword(game: GameState, controller: int, source: int, effect: dict[str, Any],
+                    other: int, targets: list[int] | None) -> None:
+    assert targets is not None                     # a targeted term is given its targets
     keyword = effect["keyword"]
     for uid in targets:
         minion = minion_by_uid(game, uid)
@@ -103,7 +116,9 @@ def e_grant_keyword(game: GameState, controller, source, effect, other, targets)
             event(game, "keyword_granted", card=minion.card.code, keyword=keyword)
 
 
-def e_remove_keyword(game: GameState, controller, source, effect, other, targets) -> None:
+def e_remove_keyword(game: GameState, controller: int, source: int, effect: dict[str, Any],
+                     other: int, targets: list[int] | None) -> None:
+    assert targets is not None                     # a targeted term is given its targets
     keyword = effect["keyword"]
     for uid in targets:
         minion = minion_by_uid(game, uid)
@@ -118,13 +133,16 @@ def e_remove_keyword(game: GameState, controller, source, effect, other, targets
             event(game, "keyword_removed", card=minion.card.code, keyword=keyword)
 
 
-def e_return_to_hand(game: GameState, controller, source, effect, other, targets) -> None:
+def e_return_to_hand(game: GameState, controller: int, source: int, effect: dict[str, Any],
+                     other: int, targets: list[int] | None) -> None:
+    assert targets is not None                     # a targeted term is given its targets
     for uid in targets:
         spot = locate(game, uid)
         if spot is None:
             continue
         p, s = spot
         minion = game.players[p].minions[s]
+        assert minion is not None                  # locate found it there
         game.players[p].minions[s] = None
         game.players[p].hand.append(minion.card)       # R2.4.2: to its controller's hand
         board_changed(game, minion.card)
@@ -132,14 +150,22 @@ def e_return_to_hand(game: GameState, controller, source, effect, other, targets
             event(game, "returned", player=p, slot=s, card=minion.card.code)
 
 
-def e_awaken(game: GameState, controller, source, effect, other, targets) -> None:
+def e_awaken(game: GameState, controller: int, source: int, effect: dict[str, Any],
+             other: int, targets: list[int] | None) -> None:
+    assert targets is not None                     # a targeted term is given its targets
     for uid in targets:
         spot = locate(game, uid)
-        if spot is not None and not game.players[spot[0]].minions[spot[1]].awake:
-            awaken(game, spot[0], game.players[spot[0]].minions[spot[1]])
+        if spot is None:
+            continue
+        minion = game.players[spot[0]].minions[spot[1]]
+        assert minion is not None                  # locate found it there
+        if not minion.awake:
+            awaken(game, spot[0], minion)
 
 
-def e_mind_control(game: GameState, controller, source, effect, other, targets) -> None:
+def e_mind_control(game: GameState, controller: int, source: int, effect: dict[str, Any],
+                   other: int, targets: list[int] | None) -> None:
+    assert targets is not None                     # a targeted term is given its targets
     for uid in targets:
         spot = locate(game, uid)
         empties = game.players[controller].empty_slots()
@@ -147,6 +173,7 @@ def e_mind_control(game: GameState, controller, source, effect, other, targets) 
             continue                           # [ruling] no empty slot: nothing happens
         p, s = spot
         minion = game.players[p].minions[s]
+        assert minion is not None                  # locate found it there
         game.players[p].minions[s] = None
         game.players[controller].minions[empties[0]] = minion    # R2.4.2, leftmost
         minion.public = True
@@ -161,15 +188,17 @@ def e_mind_control(game: GameState, controller, source, effect, other, targets) 
                   card=minion.card.code)
 
 
-def e_summon(game: GameState, controller, source, effect, other, targets) -> None:
+def e_summon(game: GameState, controller: int, source: int, effect: dict[str, Any],
+             other: int, targets: list[int] | None) -> None:
     count = amount(game, controller, effect["count"])
     player = game.players[controller]
     if effect["from"] == "hand":
         _pick_next(game, "summon", controller, controller, source, effect, other, count)
         return
+    flt = effect["filter"]                    # read once, not once per card of the deck
     for _ in range(count):
         choices = [i for i, c in enumerate(player.deck)
-                   if c.kind == "minion" and card_matches(c, effect["filter"])]
+                   if c.kind == "minion" and (flt is None or card_matches(c, flt))]
         empties = player.empty_slots()
         if not choices or not empties:
             return
@@ -177,7 +206,8 @@ def e_summon(game: GameState, controller, source, effect, other, targets) -> Non
         _summon_card(game, controller, card, empties[0], effect["awake"])
 
 
-def _summon_card(game: GameState, controller: int, card, slot: int, awake: bool) -> None:
+def _summon_card(game: GameState, controller: int, card: CardDef, slot: int,
+                 awake: bool) -> None:
     """[ruling] Summoned (and mind-controlled) minions take their controller's leftmost
     empty slot: the rule book does not say who picks the slot, so nobody is asked."""
     minion = new_minion(game, card)
@@ -199,12 +229,14 @@ def _summon_card(game: GameState, controller: int, card, slot: int, awake: bool)
 
 # ------------------------------------------------------------ cards in hand
 
-def e_draw(game: GameState, controller, source, effect, other, targets) -> None:
+def e_draw(game: GameState, controller: int, source: int, effect: dict[str, Any],
+           other: int, targets: list[int] | None) -> None:
     who = controller if effect["player"] == "own" else 1 - controller
     draw(game, who, max(0, amount(game, controller, effect["count"])))
 
 
-def e_discard(game: GameState, controller, source, effect, other, targets) -> None:
+def e_discard(game: GameState, controller: int, source: int, effect: dict[str, Any],
+              other: int, targets: list[int] | None) -> None:
     who = controller if effect["player"] == "own" else 1 - controller
     count = amount(game, controller, effect["count"])
     if effect["pick"] == "chosen":
@@ -215,7 +247,8 @@ def e_discard(game: GameState, controller, source, effect, other, targets) -> No
         _move_from_hand(game, "discard", who, game.rng.randrange(len(hand)))
 
 
-def e_display(game: GameState, controller, source, effect, other, targets) -> None:
+def e_display(game: GameState, controller: int, source: int, effect: dict[str, Any],
+              other: int, targets: list[int] | None) -> None:
     count = amount(game, controller, effect["count"])
     if effect["pick"] == "chosen":
         _pick_next(game, "display", controller, controller, source, effect, other, count)
@@ -228,15 +261,16 @@ def e_display(game: GameState, controller, source, effect, other, targets) -> No
         _move_from_hand(game, "display", controller, game.rng.choice(choices))
 
 
-def e_skip_draw(game: GameState, controller, source, effect, other, targets) -> None:
+def e_skip_draw(game: GameState, controller: int, source: int, effect: dict[str, Any],
+                other: int, targets: list[int] | None) -> None:
     who = controller if effect["player"] == "own" else 1 - controller
     game.players[who].skip_draw = True
     if game.events is not None:
         event(game, "skip_draw", player=who)
 
 
-def _pick_next(game: GameState, purpose, chooser, controller, source, effect, other,
-               left) -> None:
+def _pick_next(game: GameState, purpose: str, chooser: int, controller: int, source: int,
+               effect: dict[str, Any], other: int, left: int) -> None:
     """Ask ``chooser`` for one more hand card (of ``left``) for a chosen-card effect."""
     if left <= 0:
         return
@@ -250,12 +284,13 @@ def _pick_next(game: GameState, purpose, chooser, controller, source, effect, ot
         resume=("picked", purpose, chooser, controller, source, effect, other, left))
 
 
-def answer_pick(game: GameState, decision, action: Action) -> None:
+def answer_pick(game: GameState, decision: Decision, action: Action) -> None:
+    assert decision.resume is not None             # a pick resumes its effect
     push(game, decision.resume + (action.a,))
 
 
-def t_picked(game: GameState, purpose, chooser, controller, source, effect, other, left,
-             position) -> None:
+def t_picked(game: GameState, purpose: str, chooser: int, controller: int, source: int,
+             effect: dict[str, Any], other: int, left: int, position: int) -> None:
     if purpose == "summon":
         card = game.players[chooser].hand.pop(position)
         _summon_card(game, chooser, card, game.players[chooser].empty_slots()[0],
@@ -275,24 +310,28 @@ def _move_from_hand(game: GameState, purpose: str, index: int, position: int) ->
 
 # ------------------------------------------------------------ structure
 
-def e_skip_combat(game: GameState, controller, source, effect, other, targets) -> None:
+def e_skip_combat(game: GameState, controller: int, source: int, effect: dict[str, Any],
+                  other: int, targets: list[int] | None) -> None:
     if game.combat is not None:                                           # R2.3.6
-        game.combat["skipped"] = True
+        game.combat.skipped = True
         if game.events is not None:
             event(game, "combat_skipped", player=controller)
     push(game, ("effects", controller, source, effect["effects"], 0, other))
 
 
-def e_choose(game: GameState, controller, source, effect, other, targets) -> None:
+def e_choose(game: GameState, controller: int, source: int, effect: dict[str, Any],
+             other: int, targets: list[int] | None) -> None:
     ask(game, "choose", controller, tuple(range(len(effect["options"]))),  # R4.11
         resume=("chose", controller, source, effect, other))
 
 
-def answer_choose(game: GameState, decision, action: Action) -> None:
+def answer_choose(game: GameState, decision: Decision, action: Action) -> None:
+    assert decision.resume is not None             # a choice resumes its effect
     push(game, decision.resume + (action.a,))
 
 
-def t_chose(game: GameState, controller, source, effect, other, option: int) -> None:
+def t_chose(game: GameState, controller: int, source: int, effect: dict[str, Any], other: int,
+            option: int) -> None:
     if game.events is not None:
         event(game, "chose", player=controller, option=option)
     push(game, ("effects", controller, source, effect["options"][option], 0, other))
@@ -300,7 +339,8 @@ def t_chose(game: GameState, controller, source, effect, other, option: int) -> 
 
 # ------------------------------------------------------------ dispatch
 
-def do_effect(game: GameState, do: str, controller: int, source: int, effect: dict, other: int,
+def do_effect(game: GameState, do: str, controller: int, source: int, effect: dict[str, Any],
+              other: int,
               targets: list[int] | None) -> None:
     """Run one effect term: a direct call per term, most used first (compiled, each is a native
     call instead of a function looked up by its name)."""

@@ -35,7 +35,7 @@ from rules.engine.text_base import Ctx, Data, capitalise, split_amount, target_i
 __all__ = ["EFFECTS", "effect"]
 
 
-def effect(name: str, doc: str, example: dict, **parts: Any) -> Term:
+def effect(name: str, doc: str, example: dict[str, Any], **parts: Any) -> Term:
     """Register the effect term ``name`` (``parts``: the other fields of ``Term``)."""
     return register_effect(Term(name, doc, example, **parts))
 
@@ -124,12 +124,12 @@ effect("attack", "Change attack by `amount` (negative for a debuff), this turn o
 
 def _grant_keyword_en(e: Data, ctx: Ctx) -> str:
     verbs = ("have", "has") if ctx.aura else ("gain", "gains")
-    return en.for_minions(e, ctx, "give {np} {what}", verbs, en.KEYWORDS[e["keyword"]])
+    return en.for_minions(e, ctx, "give {np} {what}", verbs, en.KEYWORD_NAMES[e["keyword"]])
 
 
 def _grant_keyword_zh(e: Data, ctx: Ctx) -> str:
     verb = "拥有" if ctx.aura else "获得"
-    return zh.for_minions(e, ctx, verb + zh.KEYWORDS[e["keyword"]])
+    return zh.for_minions(e, ctx, verb + zh.KEYWORD_NAMES[e["keyword"]])
 
 
 effect("grant_keyword", "Give minions a keyword (any keyword of the registry).",
@@ -144,11 +144,11 @@ effect("grant_keyword", "Give minions a keyword (any keyword of the registry).",
 
 def _remove_keyword_en(e: Data, ctx: Ctx) -> str:
     return en.for_minions(e, ctx, "remove {what} from {np}", ("lose", "loses"),
-                          en.KEYWORDS[e["keyword"]])
+                          en.KEYWORD_NAMES[e["keyword"]])
 
 
 def _remove_keyword_zh(e: Data, ctx: Ctx) -> str:
-    return zh.for_minions(e, ctx, "失去" + zh.KEYWORDS[e["keyword"]])
+    return zh.for_minions(e, ctx, "失去" + zh.KEYWORD_NAMES[e["keyword"]])
 
 
 effect("remove_keyword", "Take a keyword away from minions (printed or granted).",

@@ -9,7 +9,11 @@ exactly where it stopped. Targets are chosen by ``targets.select``; each effect 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from rules.engine.actions import Action
+from rules.engine.cards import CardDef
 from rules.engine.core import (
     HERO_UID,
     Decision,
@@ -27,7 +31,8 @@ from rules.engine.targets import select, usable
 from rules.engine.values import condition
 
 
-def t_ability(game: GameState, controller: int, source: int, ability: dict, other: int) -> None:
+def t_ability(game: GameState, controller: int, source: int, ability: dict[str, Any],
+              other: int) -> None:
     cond = ability["if"]
     if cond is not None and not condition(game, controller, cond):
         return
@@ -47,13 +52,15 @@ def _source_code(game: GameState, controller: int, source: int) -> str | None:
     return fallen.code if fallen is not None else None
 
 
-def t_effects(game: GameState, controller, source, effects, index, other) -> None:
+def t_effects(game: GameState, controller: int, source: int,
+              effects: Sequence[dict[str, Any]], index: int, other: int) -> None:
     if index + 1 < len(effects):
         game._stack.append(("effects", controller, source, effects, index + 1, other))
     t_effect(game, controller, source, effects[index], other, None)
 
 
-def t_effect(game: GameState, controller, source, effect, other, targets) -> None:
+def t_effect(game: GameState, controller: int, source: int, effect: dict[str, Any], other: int,
+             targets: list[int] | None) -> None:
     if targets is None and "target" in effect:
         targets = select(game, controller, source, effect, other)
         if targets is None:        # a decision was asked; the answer resumes this effect
@@ -63,7 +70,7 @@ def t_effect(game: GameState, controller, source, effect, other, targets) -> Non
 
 # ------------------------------------------------------------ optional skills (R6.1)
 
-def t_offer(game: GameState, controller: int, source: int, ability: dict) -> None:
+def t_offer(game: GameState, controller: int, source: int, ability: dict[str, Any]) -> None:
     """R4.4, R4.5: an awaken skill or last words *may* be used, so its controller is asked
     (decision ``optional``: ``use`` or ``decline``). [ruling R6.1] Asked only when it could do
     something, by the test an item or active skill passes to be offered (``targets.usable``,
@@ -79,6 +86,7 @@ def t_offer(game: GameState, controller: int, source: int, ability: dict) -> Non
 
 def answer_optional(game: GameState, decision: Decision, action: Action) -> None:
     if action.kind == "use":
+        assert decision.resume is not None         # an optional skill resumes its ability
         push(game, decision.resume)
     elif game.events is not None:
         event(game, "declined", player=decision.player, source=decision.data[0],
@@ -94,6 +102,7 @@ def do_place(game: GameState, index: int, action: Action) -> None:
 def do_awaken(game: GameState, index: int, action: Action) -> None:
     player = game.players[index]
     minion = player.minions[action.a]
+    assert minion is not None                      # a legal awakening names a minion
     player.energy -= minion.card.cost                                     # R2.2.3 c
     awaken(game, index, minion)
 
@@ -110,19 +119,20 @@ def do_item(game: GameState, index: int, action: Action) -> None:
     source = -game._next_uid
     game._next_uid += 1
     game._fallen[source] = card
-    tasks: list[tuple] = [("ability", index, source, a, -1)
+    tasks: list[tuple[Any, ...]] = [("ability", index, source, a, -1)
                           for a in card.by_trigger.get("use", ())]
     tasks.append(("to_graveyard", index, card))
     push_list(game, tasks)
 
 
-def t_to_graveyard(game: GameState, index: int, card) -> None:
+def t_to_graveyard(game: GameState, index: int, card: CardDef) -> None:
     game.players[index].graveyard.append(card)
 
 
 def do_skill(game: GameState, index: int, action: Action) -> None:
     player = game.players[index]
     minion = player.minions[action.a]
+    assert minion is not None                      # a legal skill is a minion's
     ability = minion.card.by_trigger["active"][action.b]
     player.energy -= ability["cost"]
     minion.skill_used = True                                              # R4.6

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.engine.actions import ARGUMENTS, HERO, KEEP, PASS, READY, Action
 from rules.engine.cards import STANDARD, CardDataError, CardDef, DeckList, Ruleset
@@ -52,6 +52,11 @@ from rules.engine.turns import (
     t_turn_begin,
     t_turn_finish,
 )
+from rules.engine.view import PlayerView
+
+if TYPE_CHECKING:
+    from rules.engine.agent import Agent
+    from rules.engine.view import PlayerView
 
 
 class IllegalAction(ValueError):
@@ -90,10 +95,13 @@ class Game(GameState):
         setup(self, libraries, first_player)
         self._run()
 
-    def _resolve_decks(self, decks: Sequence[DeckList]) -> tuple[list, list]:
+    def _resolve_decks(self, decks: Sequence[DeckList]
+                       ) -> tuple[list[CardDef], list[list[CardDef]]]:
         if len(decks) != 2:
             raise CardDataError(["a game needs exactly two decks"])
-        problems, heroes, libraries = [], [], []
+        problems: list[str] = []
+        heroes: list[CardDef] = []
+        libraries: list[list[CardDef]] = []
         for i, deck in enumerate(decks):
             label = deck.name or str(i)
             hero = self.cards.get(deck.hero)
@@ -101,7 +109,7 @@ class Game(GameState):
                 problems.append(MSG_UNKNOWN_CARD.format(code=deck.hero, deck=label))
             elif hero.kind != "hero":
                 problems.append(MSG_NOT_HERO.format(code=deck.hero, deck=label))
-            library = []
+            library: list[CardDef] = []
             for code in deck.cards:
                 card = self.cards.get(code)
                 if card is None:
@@ -110,7 +118,8 @@ class Game(GameState):
                     problems.append(MSG_HERO_IN_DECK.format(code=code, deck=label))
                 else:
                     library.append(card)
-            heroes.append(hero)
+            if hero is not None:          # else a problem: the game is refused below
+                heroes.append(hero)
             libraries.append(library)
         if problems:
             raise CardDataError(sorted(set(problems)))
@@ -134,7 +143,8 @@ class Game(GameState):
     def legal_actions(self) -> list[Action]:
         return legal_actions(self)
 
-    def apply(self, action: Action | Mapping | Sequence, check: bool = True) -> None:
+    def apply(self, action: Action | Mapping[str, Any] | list[Any] | tuple[Any, ...],
+              check: bool = True) -> None:
         """Play one action of the player to move, then resolve until the next decision."""
         if not isinstance(action, Action):
             action = Action.from_dict(action)
@@ -158,7 +168,8 @@ class Game(GameState):
         check_victory(self)
         self._run()
 
-    def play_out(self, agents: tuple, rngs: tuple, limit: int) -> int:
+    def play_out(self, agents: tuple[Agent, ...], rngs: tuple[random.Random, ...],
+                 limit: int) -> int:
         """Let ``agents`` (one per seat, each with its own ``rngs`` entry) play until the game
         ends or ``limit`` actions have been played; returns the number of actions played.
         The simulator's inner loop, here so that it runs compiled."""
@@ -174,10 +185,8 @@ class Game(GameState):
             count += 1
         return count
 
-    def view(self, player: int):
+    def view(self, player: int) -> PlayerView:
         """What ``player`` can see (R1.1 zones minus hidden information)."""
-        from rules.engine.view import PlayerView
-
         return PlayerView(self, player)
 
     def snapshot(self) -> dict[str, Any]:
@@ -190,7 +199,9 @@ class Game(GameState):
                       seed: int = 0, log: bool = True) -> Game:
         from rules.engine.snapshot import from_snapshot
 
-        return from_snapshot(cls, data, cards, seed=seed, log=log)
+        game = from_snapshot(cls, data, cards, seed=seed, log=log)
+        game._run()
+        return game
 
     def copy(self) -> Game:
         """An independent copy sharing only immutable card data (for search agents)."""
@@ -213,7 +224,7 @@ class Game(GameState):
         clone.drawn = (dict(self.drawn[0]), dict(self.drawn[1]))
         clone.opening = (dict(self.opening[0]), dict(self.opening[1]))
         clone._legal = None
-        clone.combat = dict(self.combat) if self.combat is not None else None
+        clone.combat = self.combat.copy() if self.combat is not None else None
         return clone
 
     def log(self) -> dict[str, Any]:
@@ -239,7 +250,7 @@ class Game(GameState):
         if self.result is None and self.decision is None and self.phase == "main":
             self.decision = Decision("main", self.active)
 
-    def _run_task(self, task: tuple) -> None:
+    def _run_task(self, task: tuple[Any, ...]) -> None:
         """Run one task. A direct call per task name, most frequent first: the compiled engine
         then calls each handler natively instead of through a table of Python callables."""
         name: str = task[0]

@@ -1,21 +1,23 @@
 """The keyword registry: every keyword a card may print, defined once.
 
 A keyword is its code (the data form: ``"keywords": ["shield"]``), its name in English and in
-Chinese, the RULES.md id that says what it does, and the further words the catalogue's query
-language accepts for it (its names are accepted as they are). The card validator, the snapshot
-reader, the rules text in both languages, the vocabulary reference and help pages, the
-catalogue's filters and query language, and the replays all read this registry, so a new keyword
-is one ``register_keyword`` call here (plus its rule, and its mechanics where the rule applies —
-see docs/adding-terms.md) and needs no database migration.
+Chinese, its rule — an id and what it says, in both languages — and the further words the
+catalogue's query language accepts for it (its names are accepted as they are). The card
+validator, the snapshot reader, the rules text in both languages, the vocabulary reference and
+help pages, the catalogue's filters, query language and card art, the replays and the rule-id
+coverage test all read this registry, so a new keyword is one ``register_keyword`` call here,
+its mechanics where the rule applies and its test (docs/adding-terms.md), with no migration.
 
-Invariant: codes are unique, lower-case words; ``KEYWORDS`` and ``keyword_names`` are live
-views of the registry, never copies, so whatever reads them sees every registered keyword.
+Invariant: codes are unique, lower-case words; ``KEYWORDS`` (the codes, in order) and
+``keyword_names`` (``{code: name}`` in one language) are live views of the registry, never
+copies, so whatever reads them sees every registered keyword.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 DUPLICATE_KEYWORD = "keyword {code!r} is registered already"
 BAD_KEYWORD_CODE = "keyword code {code!r} must be one lower-case word (a-z, 0-9, _)"
@@ -26,11 +28,16 @@ class Keyword:
     code: str
     name_en: str
     name_zh: str
-    rule: str                             # the RULES.md id that defines it
+    rule: str                             # its rule's id (RULES.md R4 numbering)
+    rule_en: str = ""                     # what the rule says, in English
+    rule_zh: str = ""                     # and in Chinese
     synonyms: tuple[str, ...] = ()        # more words the query language accepts
 
     def name(self, lang: str) -> str:
         return self.name_zh if lang == "zh" else self.name_en
+
+    def rule_text(self, lang: str) -> str:
+        return self.rule_zh if lang == "zh" else self.rule_en
 
 
 _REGISTRY: dict[str, Keyword] = {}
@@ -66,7 +73,13 @@ def all_keywords() -> tuple[Keyword, ...]:
 class _Codes(Sequence[str]):
     """The registered codes, in order: a live, read-only sequence."""
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
         return tuple(_REGISTRY)[index]
 
     def __len__(self) -> int:
@@ -133,6 +146,22 @@ def keyword_names(lang: str) -> Mapping[str, str]:
     return _Names(lang)
 
 
-register_keyword(Keyword("shield", "Shield", "护盾", "R4.8"))
-register_keyword(Keyword("react", "Re-act", "再动", "R4.9", synonyms=("reactivate",)))
-register_keyword(Keyword("regenerate", "Regenerate", "再生", "R4.10", synonyms=("regen",)))
+register_keyword(Keyword(
+    "shield", "Shield", "护盾", "R4.8",
+    "In combat, when this minion is at an attribute disadvantage, resolve as if there were no "
+    "advantage.",
+    "当该随从进入战斗结算且被属性克制时，按照无属性克制进行结算。"))
+register_keyword(Keyword(
+    "react", "Re-act", "再动", "R4.9",
+    "When this minion attacks an enemy minion and destroys it, it may attack once more (any "
+    "target, the enemy hero included). At most once per turn.",
+    "当该随从攻击对方随从并成功破坏对方随从后，可再次攻击一个目标（可以是对方英雄），"
+    "每回合最多触发1次。",
+    synonyms=("reactivate",)))
+register_keyword(Keyword(
+    "regenerate", "Regenerate", "再生", "R4.10",
+    "When this minion would enter dying, it revives instead, keeping its awakened or sleeping "
+    "state and every buff and debuff it had before the combat began. At most once per turn.",
+    "当该随从进入濒死状态时，使其复活，保持其原本的唤醒或沉睡状态，并保留其进入战斗结算前的"
+    "所有增益与减益效果，每回合最多触发1次。",
+    synonyms=("regen",)))

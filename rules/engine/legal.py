@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from rules.engine.actions import DECLINE, END, HERO, KEEP, PASS, READY, USE, Action
-from rules.engine.cards import CardDef
+from rules.engine.cards import ACTIVE_BIT, USE_BIT, CardDef
 from rules.engine.core import Decision, GameState
 from rules.engine.state import Minion, Player
 from rules.engine.targets import usable
@@ -147,7 +147,7 @@ def _legal_main(game: GameState, decision: Decision) -> list[Action]:
     tables = size <= _TABLE_SIZE and len(enemy) <= _TABLE_SIZE
     actions: list[Action] = []
     hand = player.hand
-    items = False
+    items: list[int] | None = None            # first copies of the items affordable now
     for i in range(len(hand)):
         card = hand[i]
         for j in range(i):                     # only the first copy of a card (first_copies)
@@ -160,8 +160,10 @@ def _legal_main(game: GameState, decision: Decision) -> list[Action]:
                     if own[slot] is None:
                         actions.append(places[slot] if places is not None
                                        else _new(Action, ("place", i, slot)))
-            elif card.cost <= energy:
-                items = True
+            elif card.cost <= energy and card.triggers & USE_BIT:
+                if items is None:
+                    items = []
+                items.append(i)
     exclusive = game.ruleset.attack_or_skill
     for slot in range(size):
         minion = own[slot]
@@ -179,21 +181,19 @@ def _legal_main(game: GameState, decision: Decision) -> list[Action]:
                                    else _new(Action, ("attack", slot, target)))
             if may_attack_hero(game, minion):
                 actions.append(_slot_action(_ATTACK_HERO, "attack", slot, HERO))
-        actives = minion.card.by_trigger.get("active")
-        if actives and not minion.skill_used and not (exclusive and minion.attacked):
-            for i, ability in enumerate(actives):
+        if minion.card.triggers & ACTIVE_BIT and not minion.skill_used \
+                and not (exclusive and minion.attacked):
+            for i, ability in enumerate(minion.card.by_trigger["active"]):
                 if ability["cost"] <= energy and usable(game, index, minion.uid, ability):
                     actions.append(_pair_action(_SKILL, "skill", slot, i))
-    if items:
-        for i in first_copies(hand):
-            card = hand[i]
-            if card.kind != "minion" and card.cost <= energy:
-                for ability in card.by_trigger.get("use", ()):
-                    if usable(game, index, -1, ability):
-                        actions.append(_slot_action(_ITEM, "item", i))
-                        break
-    if not player.hero_skill_used:
-        for i, ability in enumerate(player.hero.by_trigger.get("active", ())):
+    if items is not None:
+        for i in items:
+            for ability in hand[i].by_trigger["use"]:
+                if usable(game, index, -1, ability):
+                    actions.append(_slot_action(_ITEM, "item", i))
+                    break
+    if not player.hero_skill_used and player.hero.triggers & ACTIVE_BIT:
+        for i, ability in enumerate(player.hero.by_trigger["active"]):
             if ability["cost"] <= energy and usable(game, index, 0, ability):
                 actions.append(_slot_action(_HERO_SKILL, "hero_skill", i))
     actions.append(END)

@@ -7,7 +7,11 @@ the rules give, never run from here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from rules.engine.actions import Action
+from rules.engine.cards import AWAKEN_BIT, LAST_WORDS_BIT, TRIGGER_BIT
 from rules.engine.core import (
     HERO_UID,
     Decision,
@@ -21,29 +25,34 @@ from rules.engine.core import (
 from rules.engine.state import Minion
 from rules.engine.values import has_keyword
 
+Death = tuple[int, int, Minion]      # (player, slot, the minion) of a destroyed minion
+
 
 def passive_sources(game: GameState, index: int, trigger: str, minions: bool = True,
-                    hero: bool = True) -> list[tuple[int, dict]]:
+                    hero: bool = True) -> list[tuple[int, dict[str, Any]]]:
     """(source uid, ability) in R2.3.9 order: minion passives left to right, then hero."""
     player = game.players[index]
-    out = []
+    out: list[tuple[int, dict[str, Any]]] = []
+    bit = TRIGGER_BIT[trigger]                  # (a bit test per card, not a dict lookup)
     if minions:
         for minion in player.minions:
-            if minion is not None:
-                for ability in minion.card.by_trigger.get(trigger, ()):
+            if minion is not None and minion.card.triggers & bit:
+                for ability in minion.card.by_trigger[trigger]:
                     if minion.awake or ability["sleeping"]:          # R4.7, R4.1
                         out.append((minion.uid, ability))
-    if hero:
-        for ability in player.hero.by_trigger.get(trigger, ()):
+    if hero and player.hero.triggers & bit:
+        for ability in player.hero.by_trigger[trigger]:
             out.append((HERO_UID, ability))
     return out
 
 
 # ------------------------------------------------------------ deaths (R2.3.8, R2.4)
 
-def dying(game: GameState, p: int, s: int, restore: tuple | None = None):
+def dying(game: GameState, p: int, s: int,
+          restore: tuple[Any, ...] | None = None) -> Death | None:
     """R4.3: a minion enters dying. Returns (player, slot, minion) if it was destroyed."""
     minion = game.players[p].minions[s]
+    assert minion is not None                      # only a minion on the board dies
     if has_keyword(game, minion, "regenerate") and minion.regen_turn != game.turn:
         minion.regen_turn = game.turn                                     # R4.10
         if restore is not None:                    # R4.10: as before the combat
@@ -67,9 +76,10 @@ def death_key(game: GameState, spot: tuple[int, int]) -> tuple[int, int]:
     return (0 if spot[0] != game.active else 1, spot[1])
 
 
-def after_deaths(game: GameState, effect_order, replenish_order, first=()) -> None:
+def after_deaths(game: GameState, effect_order: list[Death], replenish_order: list[Death],
+                 first: Sequence[tuple[Any, ...]] = ()) -> None:
     """Queue R2.4.1 replenish chances (instant), then after-death effects in order."""
-    tasks: list[tuple] = []
+    tasks: list[tuple[Any, ...]] = []
     for p, s, minion in replenish_order:
         if minion.awake:
             game._owed[p] += 1
@@ -83,8 +93,8 @@ def after_deaths(game: GameState, effect_order, replenish_order, first=()) -> No
     for p, _s, minion in effect_order:
         for src, ability in passive_sources(game, p, "ally_dies", hero=False):
             tasks.append(("ability", p, src, ability, -1))
-        if minion.awake or face_down:
-            for ability in minion.card.by_trigger.get("last_words", ()):      # R4.5
+        if (minion.awake or face_down) and minion.card.triggers & LAST_WORDS_BIT:
+            for ability in minion.card.by_trigger["last_words"]:              # R4.5
                 tasks.append(("offer", p, minion.uid, ability))
         for src, ability in passive_sources(game, p, "ally_dies", minions=False):
             tasks.append(("ability", p, src, ability, -1))
@@ -123,6 +133,6 @@ def awaken(game: GameState, index: int, minion: Minion) -> None:
     board_changed(game, minion.card)
     if game.events is not None:
         event(game, "awaken", player=index, card=minion.card.code)
-    abilities = minion.card.by_trigger.get("awaken", ())                 # R4.4
-    if abilities:
+    if minion.card.triggers & AWAKEN_BIT:                                     # R4.4
+        abilities = minion.card.by_trigger["awaken"]
         push_list(game, [("offer", index, minion.uid, a) for a in abilities])

@@ -15,7 +15,7 @@ from rules.engine.terms import FILTER_FIELDS, TRIGGERS
 _DEFAULT_SIDE = {"self": "ally", "adjacent": "ally"}
 
 
-def normalise_target(value: Any) -> dict:
+def normalise_target(value: Any) -> dict[str, Any]:
     target = {"pick": value} if isinstance(value, str) else dict(value)
     target.setdefault("side", _DEFAULT_SIDE.get(target["pick"], "enemy"))
     target["filter"] = normalise_filter(target.get("filter"))
@@ -24,10 +24,10 @@ def normalise_target(value: Any) -> dict:
     return target
 
 
-def normalise_filter(value: Any) -> dict | None:
+def normalise_filter(value: Any) -> dict[str, Any] | None:
     if not value:
         return None
-    out = {}
+    out: dict[str, Any] = {}
     for key, item in value.items():
         if FILTER_FIELDS[key].type == "values":
             out[key] = tuple(item) if isinstance(item, (list, tuple)) else (item,)
@@ -43,12 +43,12 @@ def _normalise_amount(value: Any) -> Any:
     return value
 
 
-def _normalise_count(value: Mapping) -> dict:
+def _normalise_count(value: Mapping[str, Any]) -> dict[str, Any]:
     return {"zone": value["zone"], "side": value.get("side", "ally"),
             "filter": normalise_filter(value.get("filter"))}
 
 
-def _normalise_condition(value: Mapping | None) -> dict | None:
+def _normalise_condition(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if value is None:
         return None
     out = dict(value)
@@ -57,11 +57,11 @@ def _normalise_condition(value: Mapping | None) -> dict | None:
     return out
 
 
-def normalise_effects(effects: list) -> tuple[dict, ...]:
+def normalise_effects(effects: list[Any]) -> tuple[dict[str, Any], ...]:
     out = []
     for effect in effects:
         spec = EFFECTS[effect["do"]].fields
-        item = {"do": effect["do"]}
+        item: dict[str, Any] = {"do": effect["do"]}
         for key, fspec in spec.items():
             value = effect.get(key, fspec.default)
             if fspec.type == "target":
@@ -79,12 +79,12 @@ def normalise_effects(effects: list) -> tuple[dict, ...]:
     return tuple(out)
 
 
-def normalise_abilities(abilities: list) -> list[dict]:
+def normalise_abilities(abilities: list[Any]) -> list[dict[str, Any]]:
     """Valid ability data with every default filled in (the engine's working form)."""
     out = []
     for ability in abilities:
         term = TRIGGERS[ability["trigger"]]
-        item = {"trigger": ability["trigger"],
+        item: dict[str, Any] = {"trigger": ability["trigger"],
                 "effects": normalise_effects(ability["effects"]),
                 "if": _normalise_condition(ability.get("if")),
                 "sleeping": ability.get("sleeping", False)}

@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rules.engine import text_en, text_zh
 from rules.engine.keywords import all_keywords
 from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
 from rules.engine.text import ability_text, effect_text, keywords_text
@@ -37,6 +36,7 @@ from rules.engine.vocabulary import (
     Field,
     Term,
 )
+from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS
 
 PAGE = Path(__file__).with_name("VOCABULARY.md")
 REGENERATE = "python -m rules.engine.reference --write"
@@ -130,7 +130,8 @@ def reference_entries() -> list[dict[str, Any]]:
                                   field=field_info(name, spec)))
     for kw in all_keywords():
         code = kw.code
-        entries.append({"section": "keyword", "name": code, "doc": "", "rule": kw.rule,
+        entries.append({"section": "keyword", "name": code, "doc": kw.rule_en,
+                        "doc_zh": kw.rule_zh, "rule": kw.rule,
                         "example": {"keywords": [code]}, "example_form": "keywords",
                         "text_en": keywords_text([code], "en"),
                         "text_zh": keywords_text([code], "zh")})
@@ -175,6 +176,8 @@ def _entry_markdown(entry: Mapping[str, Any]) -> list[str]:
     lines = [title, ""]
     if entry["doc"]:
         lines += [_sentence(entry["doc"]), ""]
+    if entry.get("doc_zh"):
+        lines += [entry["doc_zh"], ""]
     if "field" in entry:     # the entry's doc is the field's doc, shown just above
         lines += [f"- {_field_line(entry['field'], with_doc=False)}"]
     if entry.get("only_on"):
@@ -211,9 +214,10 @@ def reference_markdown() -> str:
             lines += [f"## {SECTION_TITLES[section]}", ""]
         lines += _entry_markdown(entry)
     lines += ["## Words", "", "| data | English | 中文 |", "| --- | --- | --- |"]
-    lines += [f"| `{code}` | {text_en.KEYWORDS[code]} | {text_zh.KEYWORDS[code]} |"
-              for code in text_en.KEYWORDS]
-    lines += [f"| `{code}` | {code} | {text_zh.ATTRIBUTES[code]} |" for code in text_zh.ATTRIBUTES]
+    named = [(k.code, k.name_en, k.name_zh) for k in all_keywords()]
+    named += [(w.code, w.name_en, w.name_zh)
+              for w in (*ATTRIBUTE_WORDS.values(), *KIND_WORDS.values())]
+    lines += [f"| `{code}` | {english} | {chinese} |" for code, english, chinese in named]
     return "\n".join(lines) + "\n"
 
 

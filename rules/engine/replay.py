@@ -34,7 +34,8 @@ def start_game(log: Mapping[str, Any], cards: Mapping[str, CardDef], events: boo
                 log=events, first_player=start.get("first_player"))
 
 
-def replay(log: Mapping[str, Any], cards: Mapping[str, CardDef]) -> Iterator[dict[str, Any]]:
+def replay_states(log: Mapping[str, Any],
+                  cards: Mapping[str, CardDef]) -> Iterator[dict[str, Any]]:
     """Yield the snapshot before the first action and after every action of the log."""
     game = start_game(log, cards)
     yield game.snapshot()

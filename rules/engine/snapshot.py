@@ -13,18 +13,28 @@ is equal; every problem in a snapshot is reported at once (CardDataError).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-from rules.engine.cards import KEYWORDS, CardDataError, Ruleset
-from rules.engine.core import board_changed, check_victory, new_minion, push
+from rules.engine.basics import KEYWORDS, CardDataError
+from rules.engine.cards import CardDef, Ruleset
+from rules.engine.core import (
+    Decision,
+    GameState,
+    board_changed,
+    check_victory,
+    new_minion,
+    push,
+)
 from rules.engine.state import Minion, Player
 
 SNAPSHOT_VERSION = 1
 PHASES = ("main", "turn_start")
 
+G = TypeVar("G", bound=GameState)
 
-def _minion_dict(game, minion: Minion) -> dict[str, Any]:
+
+def _minion_dict(game: GameState, minion: Minion) -> dict[str, Any]:
     return {"card": minion.card.code, "awake": minion.awake,
             "awakened_this_turn": minion.awake and minion.awake_turn == game.turn,
             "attacks_left": minion.attacks_left, "attacked": minion.attacked,
@@ -36,7 +46,7 @@ def _minion_dict(game, minion: Minion) -> dict[str, Any]:
             "changed_control_this_turn": minion.controlled_turn == game.turn}
 
 
-def snapshot(game) -> dict[str, Any]:
+def snapshot(game: GameState) -> dict[str, Any]:
     players = []
     for player in game.players:
         players.append({
@@ -58,7 +68,7 @@ def snapshot(game) -> dict[str, Any]:
     }
 
 
-def _decision_dict(decision) -> dict[str, Any]:
+def _decision_dict(decision: Decision) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": decision.kind, "player": decision.player}
     if decision.kind == "optional":            # R4.4, R4.5: the card and skill offered
         out["card"] = decision.data[0]
@@ -69,11 +79,11 @@ def _decision_dict(decision) -> dict[str, Any]:
 class _Reader:
     """Reads one snapshot, collecting every problem instead of stopping at the first."""
 
-    def __init__(self, cards):
+    def __init__(self, cards: Mapping[str, CardDef]) -> None:
         self.cards = cards
         self.problems: list[str] = []
 
-    def card(self, code: Any, where: str, kind: str | None = None):
+    def card(self, code: Any, where: str, kind: str | None = None) -> CardDef | None:
         card = self.cards.get(code) if isinstance(code, str) else None
         if card is None:
             self.problems.append(f"{where}: unknown card code {code!r}")
@@ -85,14 +95,15 @@ class _Reader:
             self.problems.append(f"{where}: {code!r} is not a minion")
         return card
 
-    def cards_of(self, codes: Any, where: str) -> list:
+    def cards_of(self, codes: Any, where: str) -> list[CardDef]:
         if not isinstance(codes, list):
             self.problems.append(f"{where}: must be a list of card codes")
             return []
         found = [self.card(c, f"{where}[{i}]", "not_hero") for i, c in enumerate(codes)]
         return [c for c in found if c is not None]
 
-    def integer(self, data: Mapping, key: str, default: int, where: str, low: int = 0) -> int:
+    def integer(self, data: Mapping[str, Any], key: str, default: int, where: str,
+                low: int = 0) -> int:
         value = data.get(key, default)
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             self.problems.append(f"{where}.{key}: must be a whole number >= {low}")
@@ -100,11 +111,14 @@ class _Reader:
         return value
 
 
-def from_snapshot(cls, data: Mapping[str, Any], cards, seed: int = 0, log: bool = True):
+def from_snapshot(new_game: Callable[[None], G], data: Mapping[str, Any],
+                  cards: Mapping[str, CardDef], seed: int = 0, log: bool = True) -> G:
+    """The game ``data`` describes, built on ``new_game(None)`` (a blank ``Game``), standing
+    before its first task runs (``Game.from_snapshot`` runs them)."""
     if not isinstance(data, Mapping):
         raise CardDataError(["snapshot: must be an object"])
     ruleset = Ruleset.from_dict(data.get("ruleset"))
-    game = cls(None)
+    game = new_game(None)
     game._init_state(cards, seed, ruleset, log)
     reader = _Reader(cards)
     game.turn = reader.integer(data, "turn", 1, "snapshot", low=1)
@@ -119,9 +133,10 @@ def from_snapshot(cls, data: Mapping[str, Any], cards, seed: int = 0, log: bool 
     if not isinstance(raw_players, list) or len(raw_players) != 2:
         reader.problems.append("snapshot.players: must be a list of exactly two players")
         raise CardDataError(reader.problems)
-    game.players = [_read_player(game, reader, i, raw) for i, raw in enumerate(raw_players)]
+    players = [_read_player(game, reader, i, raw) for i, raw in enumerate(raw_players)]
     if reader.problems:
         raise CardDataError(reader.problems)
+    game.players = [p for p in players if p is not None]     # all of them: no problem
     in_play = [c for p in game.players for c in [p.hero, *p.hand, *p.deck, *p.display]]
     in_play += [m.card for p in game.players for m in p.minions if m is not None]
     game._auras = any("aura" in c.by_trigger for c in in_play)
@@ -135,11 +150,10 @@ def from_snapshot(cls, data: Mapping[str, Any], cards, seed: int = 0, log: bool 
     else:
         game.phase = "main"
     check_victory(game)
-    game._run()
     return game
 
 
-def _read_player(game, reader: _Reader, index: int, raw: Any) -> Player | None:
+def _read_player(game: GameState, reader: _Reader, index: int, raw: Any) -> Player | None:
     where = f"snapshot.players[{index}]"
     if not isinstance(raw, Mapping):
         reader.problems.append(f"{where}: must be an object")
@@ -176,7 +190,8 @@ def _read_player(game, reader: _Reader, index: int, raw: Any) -> Player | None:
     return player
 
 
-def _read_minion(game, reader: _Reader, index: int, entry: Any, where: str) -> Minion | None:
+def _read_minion(game: GameState, reader: _Reader, index: int, entry: Any,
+                 where: str) -> Minion | None:
     if isinstance(entry, str):
         entry = {"card": entry}
     if not isinstance(entry, Mapping):
@@ -211,7 +226,5 @@ def _read_minion(game, reader: _Reader, index: int, entry: Any, where: str) -> M
     return minion
 
 
-def _placeholder_hero():
-    from rules.engine.cards import CardDef
-
+def _placeholder_hero() -> CardDef:
     return CardDef(code="?", kind="hero", name_en="?", name_zh="?", hp=1)

@@ -8,6 +8,8 @@ the chooser can see: a face-down enemy minion matches a filter only on ``awake``
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.engine.actions import Action
 from rules.engine.core import Decision, GameState, ask, locate, push, sides
 from rules.engine.filters import PUBLIC_FILTER_KEYS
@@ -15,12 +17,12 @@ from rules.engine.state import Minion
 from rules.engine.values import condition, minion_matches
 
 
-def candidates(game: GameState, controller: int, source: int, target: dict, other: int,
+def candidates(game: GameState, controller: int, source: int, target: dict[str, Any], other: int,
                first_only: bool = False) -> list[tuple[int, int]]:
     """Every (player, slot) the target selector could mean, before pick narrows it (with
     ``first_only``, just the first: enough to know whether there is any)."""
     pick: str = target["pick"]
-    flt: dict | None = target["filter"]
+    flt: dict[str, Any] | None = target["filter"]
     exclude_source: bool = target["other"]
     # The chooser cannot see what a face-down enemy card is: it matches on awake alone.
     hidden = pick == "chosen" and flt is not None and not _public_only(flt)
@@ -52,7 +54,7 @@ def candidates(game: GameState, controller: int, source: int, target: dict, othe
     return out
 
 
-def _public_only(flt: dict) -> bool:
+def _public_only(flt: dict[str, Any]) -> bool:
     """Does the filter ask only what anyone can see of a face-down minion
     (``PUBLIC_FILTER_KEYS``)? (A loop: ``issuperset`` would build a set from the filter.)"""
     for key in flt:
@@ -62,7 +64,7 @@ def _public_only(flt: dict) -> bool:
 
 
 def _is_candidate(game: GameState, controller: int, source: int, side: int, minion: Minion,
-                  flt: dict | None, exclude_source: bool, hidden: bool) -> bool:
+                  flt: dict[str, Any] | None, exclude_source: bool, hidden: bool) -> bool:
     if exclude_source and minion.uid == source:
         return False
     if hidden and side != controller and not minion.public:
@@ -70,7 +72,7 @@ def _is_candidate(game: GameState, controller: int, source: int, side: int, mini
     return minion_matches(game, minion, flt)
 
 
-def select(game: GameState, controller: int, source: int, effect: dict,
+def select(game: GameState, controller: int, source: int, effect: dict[str, Any],
            other: int) -> list[int] | None:
     """The uids an effect targets; None when the controller was asked to choose (the answer
     resumes the effect)."""
@@ -88,15 +90,21 @@ def select(game: GameState, controller: int, source: int, effect: dict,
         ask(game, "target", controller, tuple(spots),
             resume=("effect", controller, source, effect, other))
         return None
-    return [game.players[p].minions[s].uid for p, s in spots]
+    uids: list[int] = []
+    for p, s in spots:
+        minion = game.players[p].minions[s]
+        assert minion is not None                  # a candidate's slot holds it
+        uids.append(minion.uid)
+    return uids
 
 
 def answer_target(game: GameState, decision: Decision, action: Action) -> None:
-    uid = game.players[action.a].minions[action.b].uid
-    push(game, decision.resume + ([uid],))
+    minion = game.players[action.a].minions[action.b]
+    assert minion is not None and decision.resume is not None    # a legal target; its effect
+    push(game, decision.resume + ([minion.uid],))
 
 
-def usable(game: GameState, controller: int, source: int, ability: dict) -> bool:
+def usable(game: GameState, controller: int, source: int, ability: dict[str, Any]) -> bool:
     """An item or active skill is usable if its condition holds and it can do something:
     [ruling] not when every effect needs a chosen target and none exists. A condition on cards
     the user cannot see is not judged here (legal actions use only what the player may know):
@@ -106,8 +114,8 @@ def usable(game: GameState, controller: int, source: int, ability: dict) -> bool
             and not condition(game, controller, cond):
         return False
     for item in ability["effects"]:
-        effect: dict = item                    # typed: the compiled engine reads it natively
-        target: dict | None = effect.get("target")
+        effect: dict[str, Any] = item          # typed: the compiled engine reads it natively
+        target: dict[str, Any] | None = effect.get("target")
         if target is None:
             return True
         pick: str = target["pick"]
@@ -116,7 +124,7 @@ def usable(game: GameState, controller: int, source: int, ability: dict) -> bool
     return False
 
 
-def _hidden_condition(game: GameState, controller: int, cond: dict) -> bool:
+def _hidden_condition(game: GameState, controller: int, cond: dict[str, Any]) -> bool:
     """Does the condition look at cards ``controller`` cannot see (the enemy's hand or deck by
     a filter, or unrevealed enemy minions by more than ``awake``)?"""
     count = cond.get("count")

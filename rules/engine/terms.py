@@ -10,7 +10,7 @@ languages (read ``EFFECTS`` from there, which guarantees they are all registered
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ class Field:
     type: str
     required: bool = False
     default: Any = None
-    choices: tuple = ()
+    choices: Sequence[str] = ()     # an enum's or a list of values' codes (empty: any)
     doc: str = ""
 
 
@@ -34,7 +34,7 @@ class Field:
 class Term:
     name: str
     doc: str
-    example: dict
+    example: dict[str, Any]
     fields: dict[str, Field] = field(default_factory=dict)
     kinds: tuple[str, ...] = ()          # triggers: the card kinds that may carry it
     rule: str = ""                       # the RULES.md id the term implements, if any

@@ -26,7 +26,7 @@ from rules.engine.text_base import (
     target_is_plural,
 )
 
-KEYWORDS = keyword_names("en")        # the keyword registry's English names (live)
+KEYWORD_NAMES = keyword_names("en")   # the keyword registry's English names (live)
 SIDES = {"ally": "allied", "enemy": "enemy", "any": ""}
 HEROES = {"own": "your hero", "enemy": "the enemy hero", "both": "each hero"}
 ZONES = {"hand": ("hand", "hands"), "graveyard": ("graveyard", "graveyards"),
@@ -80,7 +80,7 @@ def noun(flt: Data | None, head: tuple[str, str], plural: bool, ctx: Ctx,
     words += [join(flt.get(key, ()), "or") for key in ("attribute", "rarity")]
     words += [join((ctx.name(v) for v in flt.get(key, ())), "or") for key in ("faction", "race")]
     words.append(head[1] if plural else head[0])
-    withs = [join((KEYWORDS[k] for k in flt.get("keyword", ())), "or")]
+    withs = [join((KEYWORD_NAMES[k] for k in flt.get("keyword", ())), "or")]
     if "attack_min" in flt or "attack_max" in flt:
         withs.append(f"{span(flt.get('attack_min'), flt.get('attack_max'))} attack")
     if "cost_min" in flt or "cost_max" in flt:
@@ -249,4 +249,4 @@ def ability(ab: Data, ctx: Ctx) -> str:
 
 
 def keywords(codes: Iterable[str]) -> str:
-    return " ".join(f"{KEYWORDS[k]}." for k in codes)
+    return " ".join(f"{KEYWORD_NAMES[k]}." for k in codes)

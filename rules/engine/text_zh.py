@@ -17,9 +17,9 @@ from typing import Any
 from rules.engine.keywords import keyword_names
 from rules.engine.terms import EFFECTS
 from rules.engine.text_base import MSG_NO_TEXT, SELECTED_PICKS, Ctx, Data, split_amount
+from rules.engine.words import ATTRIBUTE_WORDS
 
-KEYWORDS = keyword_names("zh")        # the keyword registry's Chinese names (live)
-ATTRIBUTES = {"fire": "火", "grass": "草", "water": "水", "light": "光", "dark": "暗"}
+KEYWORD_NAMES = keyword_names("zh")   # the keyword registry's Chinese names (live)
 SIDES = {"ally": "友方", "enemy": "敌方", "any": ""}
 HEROES = {"own": "己方英雄", "enemy": "敌方英雄", "both": "双方英雄"}
 PLAYERS = {"ally": "己方", "enemy": "对方", "any": "双方"}
@@ -51,7 +51,7 @@ def modifiers(flt: Data | None) -> str:
     if "awake" in flt:
         mods.append("已唤醒" if flt["awake"] else "沉睡状态")
     if "keyword" in flt:
-        mods.append("拥有" + either(KEYWORDS[k] for k in flt["keyword"]))
+        mods.append("拥有" + either(KEYWORD_NAMES[k] for k in flt["keyword"]))
     if "attack_min" in flt or "attack_max" in flt:
         mods.append("攻击力" + span(flt.get("attack_min"), flt.get("attack_max")))
     if "cost_min" in flt or "cost_max" in flt:
@@ -64,7 +64,7 @@ def adjectives(flt: Data | None, ctx: Ctx) -> str:
     flt = flt or {}
     words = []
     if "attribute" in flt:
-        words.append(either(ATTRIBUTES[a] for a in flt["attribute"]) + "属性")
+        words.append(either(ATTRIBUTE_WORDS[a].name_zh for a in flt["attribute"]) + "属性")
     if "rarity" in flt:
         words.append(either(flt["rarity"]))
     for key in ("faction", "race"):
@@ -205,4 +205,4 @@ def ability(ab: Data, ctx: Ctx) -> str:
 
 
 def keywords(codes: Iterable[str]) -> str:
-    return "".join(f"{KEYWORDS[k]}。" for k in codes)
+    return "".join(f"{KEYWORD_NAMES[k]}。" for k in codes)

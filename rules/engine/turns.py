@@ -7,6 +7,8 @@ finishes; per-turn flags (attacks, skills, re-act) reset on both sides at each t
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.engine.actions import Action
 from rules.engine.cards import CardDef
 from rules.engine.combat import do_attack
@@ -58,7 +60,8 @@ def answer_mulligan(game: GameState, decision: Decision, action: Action) -> None
         ask(game, "mulligan", decision.player)
         return
     chosen = [player.hand[i] for i in sorted(player.marked)]
-    player.hand = [c for i, c in enumerate(player.hand) if i not in set(player.marked)]
+    marked = set(player.marked)
+    player.hand = [c for i, c in enumerate(player.hand) if i not in marked]
     player.deck[:0] = chosen                                   # bottom of the deck
     player.marked = []
     draw(game, player.index, game.ruleset.opening_hand - len(player.hand))
@@ -181,6 +184,7 @@ def answer_discard(game: GameState, decision: Decision, action: Action) -> None:
     player.graveyard.append(card)
     if game.events is not None:
         event(game, "discard", player=player.index, card=card.code)
+    assert decision.resume is not None, "a discard decision says where the turn goes on"
     push(game, decision.resume)
 
 
@@ -198,7 +202,7 @@ def t_turn_finish(game: GameState, index: int) -> None:
     push(game, ("turn_begin", 1 - index))
 
 
-def _turn_triggers(game: GameState, trigger: str, active: int) -> list[tuple]:
+def _turn_triggers(game: GameState, trigger: str, active: int) -> list[tuple[Any, ...]]:
     tasks = []
     for index in (active, 1 - active):
         whose = ("own", "each") if index == active else ("enemy", "each")

@@ -12,14 +12,15 @@ minions, so an aura ends the moment its source sleeps, leaves or its condition f
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from rules.engine.advantage import has_advantage
+from rules.engine.cards import AURA_BIT
 from rules.engine.core import GameState, locate, sides
 from rules.engine.filters import card_matches
 from rules.engine.state import Minion
 
-_NOTHING: Final[list] = []
+_NOTHING: Final[list[str]] = []
 _NO_KEYWORDS: Final[frozenset[str]] = frozenset()
 
 
@@ -86,7 +87,7 @@ def final_attack(game: GameState, minion: Minion, against: str | None,
 
 # ------------------------------------------------------------ filters, amounts, conditions
 
-def minion_matches(game: GameState, minion: Minion, flt: dict | None) -> bool:
+def minion_matches(game: GameState, minion: Minion, flt: dict[str, Any] | None) -> bool:
     if flt is None:
         return True
     # Attack and keywords are worked out (auras included) only when the filter asks.
@@ -96,27 +97,29 @@ def minion_matches(game: GameState, minion: Minion, flt: dict | None) -> bool:
     return card_matches(minion.card, flt, minion, attack, have)
 
 
-def amount(game: GameState, controller: int, value) -> int:
+def amount(game: GameState, controller: int, value: int | dict[str, Any]) -> int:
     if isinstance(value, int):
         return value
-    total = count(game, controller, value["count"]) * value["times"] + value["plus"]
+    total: int = count(game, controller, value["count"]) * value["times"] + value["plus"]
     return total if value["max"] is None else min(total, value["max"])
 
 
-def count(game: GameState, controller: int, spec: dict) -> int:
+def count(game: GameState, controller: int, spec: dict[str, Any]) -> int:
     zone, flt = spec["zone"], spec["filter"]
     total = 0
-    for p in sides(controller, spec["side"]):
+    for p in sides(controller, spec["side"]):     # plain loops: no generator object per count
         if zone == "minions":
-            total += sum(1 for m in game.players[p].minions
-                         if m is not None and minion_matches(game, m, flt))
+            for m in game.players[p].minions:
+                if m is not None and minion_matches(game, m, flt):
+                    total += 1
         else:
-            cards = getattr(game.players[p], zone)
-            total += sum(1 for c in cards if card_matches(c, flt))
+            for c in getattr(game.players[p], zone):
+                if card_matches(c, flt):
+                    total += 1
     return total
 
 
-def condition(game: GameState, controller: int, cond: dict) -> bool:
+def condition(game: GameState, controller: int, cond: dict[str, Any]) -> bool:
     if "count" in cond:
         value = count(game, controller, cond["count"])
     else:
@@ -200,34 +203,76 @@ def _collect_auras(game: GameState) -> None:
     """The auras in force, as (controller, source uid, ability), split into those whose effect
     depends on the board alone and the others; and which keywords they grant and whether any
     changes attack."""
-    static: list[tuple[int, int, dict]] = []
-    dynamic: list[tuple[int, int, dict]] = []
-    for index, player in enumerate(game.players):
-        for ability in player.hero.by_trigger.get("aura", ()):
-            (static if _depends_on_board_only(ability) else dynamic).append(
-                (index, 0, ability))
-        for minion in player.minions:
-            if minion is not None:
-                for ability in minion.card.by_trigger.get("aura", ()):
-                    if minion.awake or ability["sleeping"]:
-                        (static if _depends_on_board_only(ability) else dynamic).append(
-                            (index, minion.uid, ability))
-    simple: list[tuple] = []
-    for aura in static:
-        if _is_simple(aura[2]):
-            for effect in aura[2]["effects"]:
-                simple.append(_simple_entry(aura[0], aura[1], effect))
-    game._static_auras = [aura for aura in static if not _is_simple(aura[2])]
-    game._simple_auras, game._dynamic_auras = simple, dynamic
+    static: list[tuple[int, int, dict[str, Any]]] = []
+    dynamic: list[tuple[int, int, dict[str, Any]]] = []
+    simple: list[tuple[Any, ...]] = []
     grants: set[str] = set()
     attacks = False
-    for _index, _source, ability in static + dynamic:
-        for effect in ability["effects"]:
-            if effect["do"] == "attack":
-                attacks = True
-            else:
-                grants.add(effect["keyword"])
+    for index, player in enumerate(game.players):
+        if player.hero.triggers & AURA_BIT:
+            for ability in player.hero.by_trigger["aura"]:
+                attacks = _file_aura(game, index, 0, ability, static, dynamic, simple,
+                                     grants) or attacks
+        for minion in player.minions:
+            if minion is not None and minion.card.triggers & AURA_BIT:
+                for ability in minion.card.by_trigger["aura"]:
+                    if minion.awake or ability["sleeping"]:
+                        attacks = _file_aura(game, index, minion.uid, ability, static, dynamic,
+                                             simple, grants) or attacks
+    game._static_auras, game._simple_auras, game._dynamic_auras = static, simple, dynamic
     game._aura_grants, game._aura_attacks = grants, attacks
+
+
+def _file_aura(game: GameState, controller: int, source: int, ability: dict[str, Any],
+               static: list[tuple[int, int, dict[str, Any]]],
+               dynamic: list[tuple[int, int, dict[str, Any]]], simple: list[tuple[Any, ...]],
+               grants: set[str]) -> bool:
+    """Put one aura in force into its list (simple ones as their entries) and add the keywords
+    it grants to ``grants``; returns whether it changes attack."""
+    kind = _aura_kind(game, ability)
+    if kind[3]:
+        for effect in kind[5]:
+            simple.append((controller, source, effect[0], sides(controller, effect[1]),
+                           effect[2], effect[3], effect[4], effect[5]))
+    elif kind[1]:
+        static.append((controller, source, ability))
+    else:
+        dynamic.append((controller, source, ability))
+    for keyword in kind[4]:
+        grants.add(keyword)
+    changes_attack: bool = kind[2]
+    return changes_attack
+
+
+def _aura_kind(game: GameState, ability: dict[str, Any]) -> tuple[Any, ...]:
+    """What an aura ability is, worked out once per game (an aura's source enters, leaves or
+    wakes several times a game): (the ability, depends on the board alone, changes attack, is
+    simple, the keywords it grants, its simple entries' parts but controller and source).
+    Keyed by identity; the entry holds the ability, so its id cannot be reused meanwhile."""
+    kinds = game._aura_kinds
+    key = id(ability)
+    kind = kinds.get(key)
+    if kind is not None and kind[0] is ability:
+        return kind
+    attacks = False
+    keywords: list[str] = []
+    for effect in ability["effects"]:
+        if effect["do"] == "attack":
+            attacks = True
+        else:
+            keywords.append(effect["keyword"])
+    simple = _depends_on_board_only(ability) and _is_simple(ability)
+    parts: list[tuple[Any, ...]] = []
+    if simple:
+        for effect in ability["effects"]:
+            target = effect["target"]
+            attack = effect["do"] == "attack"
+            parts.append((target["pick"] == "self", target["side"], target["other"],
+                          target["filter"], effect["amount"] if attack else 0,
+                          "" if attack else effect["keyword"]))
+    kind = (ability, _depends_on_board_only(ability), attacks, simple, keywords, parts)
+    kinds[key] = kind
+    return kind
 
 
 # An aura with no condition, a fixed amount, reaching itself or every minion of a side that
@@ -236,7 +281,7 @@ def _collect_auras(game: GameState) -> None:
 # board after every change. Entries: (controller, source uid, reaches only itself, the sides
 # reached, other (not itself), filter, attack given, keyword granted or "").
 
-def _is_simple(ability: dict) -> bool:
+def _is_simple(ability: dict[str, Any]) -> bool:
     if ability["if"] is not None:
         return False
     for effect in ability["effects"]:
@@ -248,17 +293,10 @@ def _is_simple(ability: dict) -> bool:
     return True
 
 
-def _simple_entry(controller: int, source: int, effect: dict) -> tuple:
-    target = effect["target"]
-    attack = effect["do"] == "attack"
-    return (controller, source, target["pick"] == "self", sides(controller, target["side"]),
-            target["other"], target["filter"], effect["amount"] if attack else 0,
-            "" if attack else effect["keyword"])
-
-
-def _simple_reaches(game: GameState, entry: tuple, minion: Minion, owner: int) -> bool:
+def _simple_reaches(game: GameState, entry: tuple[Any, ...], minion: Minion, owner: int) -> bool:
     if entry[2]:                                       # pick "self"
-        return minion.uid == entry[1]
+        source: int = entry[1]
+        return minion.uid == source
     if owner < 0 or owner not in entry[3]:
         return False
     return _reached(minion, entry[1], entry[4], entry[5])
@@ -293,8 +331,8 @@ def _simple_keywords(game: GameState, minion: Minion) -> list[str]:
     return out
 
 
-def _aura_table(game: GameState, auras: list[tuple[int, int, dict]], attack: dict[int, int],
-                granted: dict[int, list[str]]) -> None:
+def _aura_table(game: GameState, auras: list[tuple[int, int, dict[str, Any]]],
+                attack: dict[int, int], granted: dict[int, list[str]]) -> None:
     """Add what these auras give to ``attack`` and ``granted`` (by minion uid). Each aura's
     condition, reach and amount are worked out once, not per minion."""
     game._aura_busy = True
@@ -324,7 +362,8 @@ def _aura_table(game: GameState, auras: list[tuple[int, int, dict]], attack: dic
         game._aura_busy = False
 
 
-def _aura_reach(game: GameState, controller: int, source: int, target: dict) -> list[int]:
+def _aura_reach(game: GameState, controller: int, source: int,
+                target: dict[str, Any]) -> list[int]:
     """The uids of the minions an aura's target reaches (its filter read on the card: a filter
     on attack would recurse into the auras)."""
     flt, pick, other = target["filter"], target["pick"], target["other"]
@@ -356,7 +395,7 @@ def _aura_reach(game: GameState, controller: int, source: int, target: dict) -> 
     return out
 
 
-def _reached(minion: Minion, source: int, other: bool, flt: dict | None) -> bool:
+def _reached(minion: Minion, source: int, other: bool, flt: dict[str, Any] | None) -> bool:
     """Does an aura from ``source`` reach this minion (its filter read on the card)?"""
     return not (other and minion.uid == source) \
         and (flt is None or card_matches(minion.card, flt, minion))
@@ -368,7 +407,7 @@ _BOARD_FILTER_KEYS: Final = frozenset(
     {"attribute", "rarity", "kind", "faction", "race", "cost_min", "cost_max", "awake"})
 
 
-def _depends_on_board_only(ability: dict) -> bool:
+def _depends_on_board_only(ability: dict[str, Any]) -> bool:
     """Does what this aura gives depend on the board alone? True when its condition and amounts
     are fixed or count minions by printed properties and ``awake``."""
     cond = ability["if"]
@@ -381,6 +420,6 @@ def _depends_on_board_only(ability: dict) -> bool:
     return True
 
 
-def _counts_the_board(spec: dict) -> bool:
+def _counts_the_board(spec: dict[str, Any]) -> bool:
     flt = spec["filter"]
     return spec["zone"] == "minions" and (flt is None or _BOARD_FILTER_KEYS.issuperset(flt))

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.actions import Action
+from rules.engine.cards import CardDef
 from rules.engine.core import GameState
 from rules.engine.legal import legal_actions
 from rules.engine.state import Minion
@@ -81,7 +83,7 @@ class PlayerView:
         self.decision = None if decision is None else decision.kind
         # An optional skill offered to this player (R4.4, R4.5): (its card, the ability).
         # The card is face up or in the graveyard, so both players know it.
-        self.offer: tuple[Any, dict] | None = None
+        self.offer: tuple[CardDef | None, dict[str, Any]] | None = None
         if decision is not None and decision.kind == "optional" and decision.player == player:
             self.offer = (game.cards.get(decision.data[0]), decision.data[1])
         me, foe = game.players[player], game.players[1 - player]
@@ -101,19 +103,19 @@ class PlayerView:
         self._enemy_minions: tuple[MinionView | None, ...] | None = None   # read
 
     @property
-    def display(self) -> tuple:
+    def display(self) -> tuple[CardDef, ...]:
         return tuple(self._me.display)
 
     @property
-    def enemy_display(self) -> tuple:
+    def enemy_display(self) -> tuple[CardDef, ...]:
         return tuple(self._foe.display)
 
     @property
-    def graveyard(self) -> tuple:
+    def graveyard(self) -> tuple[CardDef, ...]:
         return tuple(self._me.graveyard)
 
     @property
-    def enemy_graveyard(self) -> tuple:
+    def enemy_graveyard(self) -> tuple[CardDef, ...]:
         return tuple(self._foe.graveyard)
 
     @property
@@ -129,8 +131,13 @@ class PlayerView:
         return self._enemy_minions
 
     def _board(self, game: GameState, owner: int) -> tuple[MinionView | None, ...]:
-        return tuple(None if m is None else MinionView(game, owner, s, m, self.player)
-                     for s, m in enumerate(game.players[owner].minions))
+        # A plain loop into a list: a generator object per board cost more than the views.
+        out: list[MinionView | None] = []
+        minions = game.players[owner].minions
+        for s in range(len(minions)):
+            m = minions[s]
+            out.append(None if m is None else MinionView(game, owner, s, m, self.player))
+        return tuple(out)
 
     def deck_contents(self) -> dict[str, int]:
         """The player's remaining deck as {code: count} (known from the list, not the order)."""
@@ -139,7 +146,7 @@ class PlayerView:
             counts[card.code] = counts.get(card.code, 0) + 1
         return dict(sorted(counts.items()))
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[Action]:
         decision = self._game.decision
         if decision is None or decision.player != self.player:
             return []

@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
                 ('a', models.PositiveSmallIntegerField()),
                 ('b', models.PositiveSmallIntegerField()),
                 ('games', models.PositiveIntegerField()),
-                ('result', models.JSONField(blank=True, help_text='Merged counts (rules.stats) and per-game outcomes.', null=True)),
+                ('result', models.JSONField(blank=True, help_text='Merged counts (rules.lab.stats) and per-game outcomes.', null=True)),
                 ('stopped_after', models.PositiveIntegerField(blank=True, help_text='Early stop: the chunks (from the first) it counts.', null=True)),
             ],
             options={
@@ -98,7 +98,7 @@ class Migration(migrations.Migration):
                 ('losses', models.PositiveIntegerField()),
                 ('draws', models.PositiveIntegerField()),
                 ('errors', models.PositiveIntegerField()),
-                ('counts', models.JSONField(help_text='rules.stats.MatchStats.counts()')),
+                ('counts', models.JSONField(help_text='rules.lab.stats.MatchStats.counts()')),
                 ('outcomes', models.TextField(help_text='One letter per game: a, b, d(raw) or e(rror).')),
                 ('worker', models.CharField(blank=True, max_length=200)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),

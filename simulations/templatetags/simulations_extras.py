@@ -7,10 +7,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cards.language import frozen_card_name
+from cards.language import frozen_card_name, frozen_deck_name
 from cards.templatetags.cards_extras import pct
 from simulations import patch_text
-from simulations.agent_names import agent_title
 
 register = template.Library()
 
@@ -70,7 +69,7 @@ def change_text(row, run) -> str:
 @register.filter
 def index_name(decks, index) -> str:
     try:
-        return decks[int(index)].get("name") or _("Deck {number}").format(number=int(index) + 1)
+        return frozen_deck_name(decks[int(index)], int(index) + 1)
     except (IndexError, TypeError, ValueError):
         return "?"
 
@@ -106,12 +105,6 @@ def ms(seconds) -> str:
         return "—"
     value = float(seconds) * 1000
     return number_format(value, 1 if value < 10 else 0)
-
-
-@register.filter
-def agent_name(code: str) -> str:
-    """An AI player's name in the page's language (``greedy`` → "贪心")."""
-    return agent_title(code)
 
 
 @register.filter

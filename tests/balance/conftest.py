@@ -12,7 +12,7 @@ ROOT = str(Path(__file__).resolve().parents[2])
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from tests.accounts import (  # noqa: E402, F401  (fixtures used by the tests here)
+from tests.fixtures import (  # noqa: E402, F401  (fixtures used by the tests here)
     _empty_cache,
     alice,
     bob,

@@ -12,8 +12,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from balance.cli import BAD_BAND
-from rules.cardset import TEST_SET
-from rules.patches import load_patch
+from rules.decks.cardset import TEST_SET
+from rules.lab.patches import load_patch
 
 TINY = ["--set", str(TEST_SET), "--decks", "Dawn Test", "Dusk Test", "--budget-games", "2000",
         "--verify-games", "100", "--cards", "T-H01,T-H02,T-M01,T-M03", "--max-changes", "2",

@@ -17,8 +17,9 @@ import pytest
 
 from balance.models import BalanceJob
 from balance.runner import job_problem
-from rules.balance_search import LocalEvaluator, balance_search
+from rules.lab.balance_search import LocalEvaluator, balance_search
 from simulations.sandbox import Sandbox
+from tests.private_brokers import private_broker
 
 # A job renews its lease once a piece (4 blocks of 50 games): the lease must outlast a piece even
 # beside a CPU hog on the plain-Python engine (.ci/run), or the reaper takes the job from a
@@ -83,3 +84,61 @@ def test_sigkill_a_worker_mid_search_and_the_search_resumes_to_the_same_result(s
     with LocalEvaluator(problem.field, processes=1) as evaluator:
         reference = balance_search(problem, evaluator)
     assert job["result"] == json.loads(json.dumps(reference.to_dict(frozen.deck_names)))
+
+
+def _in_process_result(job: dict) -> dict:
+    frozen = BalanceJob(decks=job["decks"], cards=job["cards"], agent=job["agent"],
+                        seed=job["seed"], band_low=0.45, band_high=0.55, max_changes=2,
+                        fields=["cost", "attack", "hp"], spread=2,
+                        allowed_cards=["T-H01", "T-H02", "T-M01", "T-M03"],
+                        budget_games=2000, verify_games=100)
+    problem = job_problem(frozen)
+    with LocalEvaluator(problem.field, processes=1) as evaluator:
+        reference = balance_search(problem, evaluator)
+    return json.loads(json.dumps(reference.to_dict(frozen.deck_names)))
+
+
+def test_one_and_two_worker_processes_play_the_same_search_and_write_its_patch(sandbox,
+                                                                              tmp_path):
+    results, patches = [], []
+    for names in (["solo"], ["left", "right"]):
+        workers = [sandbox.worker(name) for name in names]
+        for name in names:
+            sandbox.wait_ready(name)
+        out = tmp_path / f"{len(names)}.json"
+        results.append(json.loads(sandbox.manage("balance_search", "--via-celery", "--json",
+                                                 "--out", str(out), *SEARCH)))
+        patches.append(json.loads(out.read_text()))
+        for worker in workers:
+            worker.terminate()
+            worker.wait(timeout=30)
+    one, two = results
+    assert one == two                                     # change for change, figure for figure
+    assert patches[0] == patches[1] == one["best"]["patch"]
+    (uid,) = sandbox.query("SELECT uid FROM balance_balancejob ORDER BY id DESC LIMIT 1")[0]
+    assert two == _in_process_result(_job(sandbox, uid))
+    players = sandbox.query("SELECT DISTINCT p.worker FROM balance_jobpiece p JOIN "
+                            "balance_balancejob j ON j.id = p.job_id WHERE j.uid = ?", uid)
+    assert {w.split("@")[0] for (w,) in players} == {"left", "right"}   # both played its games
+
+
+@pytest.mark.parametrize("broker", ["redis"])
+def test_restarting_the_broker_mid_search_and_the_search_finds_the_same_result(
+        sandbox, broker, tmp_path):
+    with private_broker(broker, tmp_path) as server:
+        env = {"CELERY_BROKER_URL": server.url}
+        for name in ("left", "right"):
+            sandbox.worker(name, **env)
+            sandbox.wait_ready(name)
+        uid = sandbox.manage("balance_search", "--via-celery", "--no-wait", *SEARCH,
+                             **env).strip()
+        sandbox.wait(lambda: _job(sandbox, uid)["games_played"] >= 300, timeout=180,
+                     what="the workers to play part of the search")
+        server.restart()
+        sandbox.wait(lambda: _job(sandbox, uid)["status"] == "done", timeout=300,
+                     what="the search to finish after the restart")
+    job = _job(sandbox, uid)
+    assert job["result"] == _in_process_result(job)
+    blocks = sandbox.query("SELECT COUNT(*) FROM balance_jobblock b JOIN balance_balancejob j "
+                           "ON j.id = b.job_id WHERE j.uid = ?", uid)[0][0]
+    assert job["games_played"] == blocks * 50               # no block counted twice

@@ -34,8 +34,8 @@ from cards.templatetags.cards_extras import pct
 from decks.drafts import Draft
 from decks.services import deck_create
 from simulations.meta_view import meta_sentence
-from tests.accounts import LEGAL_CARDS
 from tests.balance.conftest import DAWN, DUSK
+from tests.fixtures import LEGAL_CARDS
 
 THREE = ["--decks", "Ember Rush", "Tidewall", "Gravecallers"]
 TINY_META = [*THREE, "--agent", "random", "--budget-games", "3000", "--verify-games", "100",
@@ -228,6 +228,28 @@ def test_a_meta_search_page_shows_the_meta_unpatched_and_with_each_patch(
 
 
 @pytest.mark.django_db
+def test_the_front_says_which_patch_holds_with_room_for_a_fresh_check(client, alice, third,
+                                                                      settings):
+    settings.BALANCE_PIECE_BLOCKS = 2
+    job = balance_job_request(user=alice, objective="meta", deck_specs=[DAWN, DUSK, third],
+                              agent="random", max_changes=2, budget_games=2000,
+                              verify_games=100, seed=5, fields=["hp"],
+                              allowed_cards=["T-H01", "T-H02"])
+    runner.job_execute(job_id=job.pk, claim="t", worker="test@host")
+    job.refresh_from_db()
+    client.force_login(alice)
+    assert 'data-testid="holds"' not in client.get(job.get_absolute_url()).content.decode()
+    assert job.result["front"], job.result
+    job.result["front"][0].update(holds=True, games=4000)   # as a confirmed pick that holds
+    job.save(update_fields=["result"])
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert ("meets every target on 4000 games a matchup with room for a fresh check's "
+            "noise") in page
+    chinese = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert 'data-testid="holds"' in chinese and "fresh check" not in chinese
+
+
+@pytest.mark.django_db
 def test_the_service_refuses_a_meta_field_of_two(alice, catalogue):
     with pytest.raises(BalanceInputError) as caught:
         balance_job_request(user=alice, objective="meta", deck_specs=[DAWN, DUSK],
@@ -289,7 +311,7 @@ class InstantEvaluator:
         self.games = 0
 
     def evaluate(self, tasks):
-        from rules.balance_search import Tally
+        from rules.lab.balance_search import Tally
 
         self.games += sum(t.games for t in tasks)
         return [[Tally(wins=25, losses=25, pairs=(0, 25, 0))] * t.blocks for t in tasks]
@@ -299,8 +321,8 @@ def test_a_fast_machine_plays_at_most_the_budget_cap_and_keeps_time_for_two_patc
     """The calibrated budget never exceeds BUDGET_CAP (a machine fast enough plays the same
     search as --budget-games 400000); the clock keeps time to verify the unpatched field and
     two patches on every matchup."""
-    from rules.balance_search import Field, Problem, SearchSpace
-    from rules.cardset import CORE_SET, load_card_set
+    from rules.decks.cardset import CORE_SET, load_card_set
+    from rules.lab.balance_search import Field, Problem, SearchSpace
 
     core = load_card_set(CORE_SET)
     field = Field(cards=core.cards, decks=tuple(core.decks.values()))

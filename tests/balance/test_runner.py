@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from balance import runner
-from balance.models import BalanceJob, JobBlock, JobStatus
+from balance import pieces, runner
+from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
 from balance.services import balance_job_cancel, balance_job_request
 from simulations.reaper import work_reap
 
@@ -33,26 +33,28 @@ def test_a_lost_execution_resumes_from_the_stored_blocks(alice, catalogue, tiny,
     whole.refresh_from_db()
 
     job = balance_job_request(user=alice, **tiny)           # the same search again
-    real_store = runner.StoredEvaluator._store
+    real_store = pieces.piece_store
     calls = {"n": 0}
 
-    def killed_after_three_pieces(self, key, indices, tallies):
+    def killed_after_three_pieces(piece, claim, results, codec):
         calls["n"] += 1
         if calls["n"] > 3:
             raise SystemExit("the worker process was killed")
-        real_store(self, key, indices, tallies)
+        return real_store(piece, claim, results, codec)
 
-    monkeypatch.setattr(runner.StoredEvaluator, "_store", killed_after_three_pieces)
+    monkeypatch.setattr(pieces, "piece_store", killed_after_three_pieces)
     with pytest.raises(SystemExit):
         runner.job_execute(job_id=job.pk, claim="first", worker="victim@host")
-    monkeypatch.setattr(runner.StoredEvaluator, "_store", real_store)
+    monkeypatch.setattr(pieces, "piece_store", real_store)
     kept = JobBlock.objects.filter(job=job).count()             # three pieces of 1-2 blocks
     assert 3 <= kept <= 6 and kept < JobBlock.objects.filter(job=whole).count()
 
     # Held by a live lease, nobody takes it; once the lease runs out the reaper sends it again.
     assert runner.job_execute(job_id=job.pk, claim="early", worker="x@host") == "skipped"
-    BalanceJob.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
-    assert work_reap()["lease expired"] == 1
+    gone = timezone.now() - timedelta(seconds=1)       # the job's and its piece's leases
+    BalanceJob.objects.filter(pk=job.pk).update(lease_until=gone)
+    JobPiece.objects.filter(job=job, state="running").update(lease_until=gone)
+    assert work_reap()["lease expired"] == 2
     assert BalanceJob.objects.get(pk=job.pk).status == "queued"   # waits for its turn again
     assert runner.job_execute(job_id=job.pk, claim="second", worker="x@host") == "done"
     job.refresh_from_db()
@@ -63,13 +65,13 @@ def test_a_lost_execution_resumes_from_the_stored_blocks(alice, catalogue, tiny,
 
 def test_cancel_stops_the_execution_at_its_next_piece(alice, catalogue, tiny, monkeypatch):
     job = balance_job_request(user=alice, **tiny)
-    real_store = runner.StoredEvaluator._store
+    real_store = pieces.piece_store
 
-    def cancel_midway(self, key, indices, tallies):
+    def cancel_midway(piece, claim, results, codec):
         balance_job_cancel(job=BalanceJob.objects.get(pk=job.pk))
-        real_store(self, key, indices, tallies)
+        return real_store(piece, claim, results, codec)
 
-    monkeypatch.setattr(runner.StoredEvaluator, "_store", cancel_midway)
+    monkeypatch.setattr(pieces, "piece_store", cancel_midway)
     assert runner.job_execute(job_id=job.pk, claim="c", worker="test@host") == "lost"
     job.refresh_from_db()
     assert job.status == JobStatus.CANCELLED and job.result is None

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from rules.cardset import TEST_SET
+from rules.decks.cardset import TEST_SET
 
 TINY = ["--set", str(TEST_SET), "--deck", "Dawn Test", "--budget-games", "2000",
         "--verify-games", "100", "--max-swaps", "1", "--processes", "1", "--seed", "7"]

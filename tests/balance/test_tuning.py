@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from balance import runner
-from balance.models import BalanceJob, JobBlock, JobKind, JobStatus
+from balance import pieces, runner
+from balance.models import BalanceJob, JobBlock, JobKind, JobPiece, JobStatus
 from balance.services import BalanceInputError
 from balance.tuning_services import NOT_KEPT, TOO_MANY_ACTIVE, tuning_job_request
 from decks.drafts import Draft
@@ -86,23 +86,25 @@ def test_a_lost_execution_resumes_from_the_stored_blocks(alice, catalogue, monke
     settings.BALANCE_PIECE_BLOCKS = 2
     whole = run(tuning_job_request(user=alice, deck_spec=DAWN, **TINY))
     job = tuning_job_request(user=alice, deck_spec=DAWN, **TINY)
-    real_store = runner.StoredEvaluator._store
+    real_store = pieces.piece_store
     calls = {"n": 0}
 
-    def killed_after_three_pieces(self, key, indices, tallies):
+    def killed_after_three_pieces(piece, claim, results, codec):
         calls["n"] += 1
         if calls["n"] > 3:
             raise SystemExit("the worker process was killed")
-        real_store(self, key, indices, tallies)
+        return real_store(piece, claim, results, codec)
 
-    monkeypatch.setattr(runner.StoredEvaluator, "_store", killed_after_three_pieces)
+    monkeypatch.setattr(pieces, "piece_store", killed_after_three_pieces)
     with pytest.raises(SystemExit):
         runner.job_execute(job_id=job.pk, claim="first", worker="victim@host")
-    monkeypatch.setattr(runner.StoredEvaluator, "_store", real_store)
+    monkeypatch.setattr(pieces, "piece_store", real_store)
     assert 0 < JobBlock.objects.filter(job=job).count() < JobBlock.objects.filter(
         job=whole).count()
-    BalanceJob.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
-    assert work_reap()["lease expired"] == 1
+    gone = timezone.now() - timedelta(seconds=1)       # the job's and its piece's leases
+    BalanceJob.objects.filter(pk=job.pk).update(lease_until=gone)
+    JobPiece.objects.filter(job=job, state="running").update(lease_until=gone)
+    assert work_reap()["lease expired"] == 2
     assert BalanceJob.objects.get(pk=job.pk).status == "queued"   # waits for its turn again
     job = run(job)
     assert job.result == whole.result                      # the same search, resumed
@@ -151,6 +153,9 @@ def test_bad_input_is_a_400_naming_the_field(api, dawn_deck):
     illegal.entries.filter(card__code="T-M01").delete()           # 27 cards
     bad = api.post("/api/deck-tunings/", {**BODY, "deck": dawn_deck.uid}, format="json")
     assert bad.status_code == 400 and "not legal" in bad.json()["deck"][0]
+    chinese = api.post("/api/deck-tunings/", {**BODY, "deck": dawn_deck.uid}, format="json",
+                       HTTP_ACCEPT_LANGUAGE="zh-hans").json()["deck"][0]
+    assert "卡组有 27 张卡" in chinese and "cards" not in chinese    # every word in Chinese
 
 
 def test_one_tuning_in_flight_per_user_private_then_cancel(api, bob):

@@ -13,7 +13,7 @@ import signal
 
 from balance.models import BalanceJob
 from balance.tuning import tuning_problem
-from rules.deck_tuning import LocalTuneEvaluator, tune_deck
+from rules.lab.deck_tuning import LocalTuneEvaluator, tune_deck
 from tests.balance.test_faults import sandbox  # noqa: F401  (the fixture)
 
 TUNING = ("--deck", "Dawn Test", "--field", "Dusk Test", "--budget-games", "2000",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cards.services import card_set_import
-from rules.cardset import TEST_SET
+from rules.decks.cardset import TEST_SET
 
 
 @pytest.fixture

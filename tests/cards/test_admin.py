@@ -9,7 +9,7 @@ import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from cards.models import Card, CardSet, Race
-from rules.cardset import TEST_SET, load_card_set
+from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine.vocabulary import EFFECTS, MSG_UNKNOWN_EFFECT
 
 

@@ -12,7 +12,7 @@ from cards.art import card_art
 from cards.art_shapes import FIGURES, ITEM_OBJECTS, KEYWORD_MARKS
 from cards.models import Card
 from cards.services import card_set_import
-from rules.cardset import CORE_SET
+from rules.decks.cardset import CORE_SET
 
 pytestmark = pytest.mark.django_db
 

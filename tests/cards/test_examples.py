@@ -8,7 +8,7 @@ from cards.examples import field_examples, import_examples, query_examples
 from cards.models import Card
 from cards.selectors import card_search
 from cards.services import card_set_import
-from rules.cardset import CORE_SET, TEST_SET
+from rules.decks.cardset import CORE_SET, TEST_SET
 
 SETS = [pytest.param(TEST_SET, id="test set"),
         pytest.param(CORE_SET, id="core set",

@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from cards.management.commands.load_cards import MSG_NO_FILE
 from cards.models import ENGINE_GAME, Card, CardSet, Faction, Race
 from cards.selectors import card_data_version
-from rules.cardset import CORE_SET, TEST_SET
+from rules.decks.cardset import CORE_SET, TEST_SET
 
 
 def load(path, capsys) -> str:

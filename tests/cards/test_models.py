@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 
 from cards.models import Card
 from cards.selectors import card_data_version, card_defs
-from rules.cardset import TEST_SET, load_card_set
+from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine.vocabulary import MSG_CARD_FIELD, MSG_CARD_FORBIDDEN, MSG_TRIGGER_KIND
 
 

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -16,8 +17,8 @@ from cards.page_cache import CSRF_PLACEHOLDER, clear_stored_pages
 from cards.services import card_save, card_set_import, card_tag_renamed
 from decks.drafts import Draft
 from decks.services import deck_create, deck_save
-from rules.cardset import TEST_SET
-from tests.accounts import LEGAL_CARDS, PASSWORD
+from rules.decks.cardset import TEST_SET
+from tests.fixtures import LEGAL_CARDS, PASSWORD
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -87,6 +88,19 @@ def test_each_visitor_gets_their_own_csrf_token_and_can_post_with_it(db, catalog
     assert stolen.status_code == 403
 
 
+def test_a_returning_visitor_gets_a_fresh_mask_of_their_own_secret_each_time(db, catalogue):
+    visitor = Client(enforce_csrf_checks=True)
+    visitor.get("/cards/")
+    secret = visitor.cookies["csrftoken"].value
+    tokens = [_token(visitor.get("/cards/").content.decode()) for _ in range(2)]
+    assert tokens[0] != tokens[1]              # masked anew (BREACH), as Django does
+    assert all(_unmask_cipher_token(token) == secret for token in tokens)
+    assert visitor.cookies["csrftoken"].value == secret
+    switched = visitor.post("/i18n/setlang/", {"language": "en", "next": "/cards/",
+                                               "csrfmiddlewaretoken": tokens[0]})
+    assert switched.status_code == 302
+
+
 def test_a_signed_in_page_never_reaches_anyone_else(client, alice, catalogue):
     client.login(username=alice.username, password=PASSWORD)
     assert alice.username in client.get("/cards/").content.decode()
@@ -114,6 +128,20 @@ def test_a_deck_page_shows_a_rename_at_once_and_a_private_deck_to_no_one_else(
     stranger = Client()
     stranger.login(username=bob.username, password=PASSWORD)
     assert stranger.get(deck.get_absolute_url()).status_code == 404
+
+
+def test_a_stored_deck_page_stops_linking_its_source_when_that_turns_private(
+        client, alice, bob, catalogue):
+    source = _deck(alice, name="Tide Source")
+    client.login(username=bob.username, password=PASSWORD)
+    fork = client.post(reverse("decks:fork", args=[source.uid])).url
+    client.get(fork)                                      # shown once (its message)
+    assert source.get_absolute_url() in client.get(fork).content.decode()   # stored
+    deck_save(deck=source, draft=Draft(name="Tide Source", hero="T-H01",
+                                       cards=dict(LEGAL_CARDS), visibility="private"), by=alice)
+    page = client.get(fork).content.decode()
+    assert source.get_absolute_url() not in page and "forked from a private deck" in page
+    assert Client().get(fork).status_code == 404           # the fork is bob's alone
 
 
 def test_the_builder_page_follows_the_draft(client, catalogue):

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cards.rulesets import NUMBERS, SWITCHES, ruleset_words
-from rules.engine import replay  # the function (the package exports it by name)
+from cards.rulesets import ruleset_words
+from rules.engine import replay_states
 from rules.engine.cards import CardDef, Ruleset
+from rules.engine.ruleset_words import RULESET_OPTIONS
 from simulations.replay_text import Describer
 from simulations.replays import _segments
 from simulations.services import simulation_request
@@ -60,7 +61,7 @@ def test_a_whole_game_reads_in_names_and_sentences(alice, catalogue):
     sample = run.samples.first()
     defs = {code: CardDef.from_dict(data) for code, data in run.cards.items()}
     names = {code: data["name_en"] for code, data in run.cards.items()}
-    states = list(replay(sample.log, defs))
+    states = list(replay_states(sample.log, defs))
     lines = []
     for step, events in enumerate(_segments(sample.log)):
         describe = Describer(names, states[step - 1] if step else {})
@@ -80,7 +81,7 @@ def test_the_standard_ruleset_is_one_sentence():
 
 def test_every_ruleset_option_has_a_sentence():
     for option in Ruleset().to_dict():
-        assert option == "name" or option in SWITCHES or option in NUMBERS, option
+        assert option == "name" or option in RULESET_OPTIONS, option
 
 
 def test_a_changed_ruleset_says_what_differs_in_words():

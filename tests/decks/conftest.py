@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 ROOT = str(Path(__file__).resolve().parents[2])
-if ROOT not in sys.path:   # shared fixtures are imported as tests.accounts
+if ROOT not in sys.path:   # shared fixtures are imported as tests.fixtures
     sys.path.insert(0, ROOT)
 
 from decks.drafts import Draft  # noqa: E402
 from decks.services import deck_create  # noqa: E402
-from tests.accounts import (  # noqa: E402, F401  (fixtures used by the tests here)
+from tests.fixtures import (  # noqa: E402, F401  (fixtures used by the tests here)
     LEGAL_CARDS,
     PASSWORD,
     UserFactory,

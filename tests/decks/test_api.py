@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from decks.codecs.deckcode import encode_deck_code
 from decks.models import Deck
-from rules.legality import Deck as LegalityDeck
+from rules.decks.legality import Deck as LegalityDeck
 from tests.decks.conftest import LEGAL_CARDS
 
 pytestmark = pytest.mark.django_db

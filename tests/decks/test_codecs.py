@@ -22,9 +22,9 @@ from decks.codecs import (
     text,
 )
 from decks.codecs.csvcodec import neutralise, restore
-from rules.cardset import TEST_SET, load_card_set
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.legality import Deck
 from rules.engine.cards import CardDef
-from rules.legality import Deck
 
 INDEX = CardIndex(load_card_set(TEST_SET).cards.values())
 DECK = Deck(heroes=("T-H01",), counts={"T-M01": 3, "T-M12": 1, "T-I01": 2}, name="Ember Rush")

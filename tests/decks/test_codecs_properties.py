@@ -19,8 +19,8 @@ from decks.codecs import (
     import_deck,
 )
 from decks.codecs.deckcode import encode_deck_code, read_deck_code
-from rules.cardset import TEST_SET, load_card_set
-from rules.legality import Deck
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.legality import Deck
 
 TEST_INDEX = CardIndex(load_card_set(TEST_SET).cards.values())
 PROPERTY = settings(max_examples=150, deadline=None,

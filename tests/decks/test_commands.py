@@ -7,7 +7,7 @@ from io import StringIO
 
 from django.core.management import CommandError, call_command
 
-from rules.cardset import TEST_SET
+from rules.decks.cardset import TEST_SET
 
 LEGAL_TEXT = ("Deck: Ember Rush\nHero: Flame Warden\n3x Ember Pup\n3x Thorn Boar\n3x Reef Guard\n"
               "3x Dawn Squire\n3x Dusk Stalker\n3x Ash Phoenix\n3x Grave Whisper\n3x Fire Bolt\n"

@@ -19,7 +19,7 @@ from cards.models import Card, CardSet, Game
 from decks.drafts import Draft
 from decks.models import DeckEntry, Format
 from decks.services import deck_create, deck_restore, deck_save
-from rules.formats import rule_book_from_data
+from rules.decks.formats import rule_book_from_data
 
 GAMES = Path(__file__).resolve().parents[2] / "rules" / "data" / "games"
 BOOKS = ("duwushi", "hota", "molong", "sorcery")

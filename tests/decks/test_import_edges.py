@@ -32,9 +32,9 @@ from decks.codecs.deckcode import (
 )
 from decks.codecs.text import UNKNOWN_CARD
 from decks.transfer import BODY_TOO_LARGE, FORMAT_NOT_HERE, IMPORT_MAX_BODY
-from rules.cardset import TEST_SET, load_card_set
-from rules.legality import Deck
-from tests.accounts import LEGAL_CARDS
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.legality import Deck
+from tests.fixtures import LEGAL_CARDS
 
 INDEX = CardIndex(load_card_set(TEST_SET).cards.values())
 ONE_HERO = ImportLimits(max_heroes=1)

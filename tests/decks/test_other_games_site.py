@@ -55,7 +55,7 @@ def test_SCR_spellbook_this_games_minion_in_a_spellbook_is_not_legal(rule_books,
 
 
 def test_R5_2_a_standard_deck_with_another_games_item_is_not_legal(rule_books, client):
-    from tests.accounts import LEGAL_CARDS
+    from tests.fixtures import LEGAL_CARDS
 
     # Another game's card counts toward nothing: the 30 cards of this game stay legal.
     problems = _validate(client, format="standard", hero="T-H01",

@@ -54,7 +54,7 @@ def populate(settings) -> list[SitePage]:
     from cards.services import card_set_import
     from decks.drafts import Draft
     from decks.services import deck_create, deck_save
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
     from simulations.services import simulation_request
     from simulations.sweeps import sweep_submit
 

@@ -21,7 +21,7 @@ def site(live_server, transactional_db):
     from django.contrib.auth import get_user_model
 
     from cards.services import card_set_import
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     card_set_import(source=TEST_SET)
     get_user_model().objects.create_user("tess", password=PASSWORD)

@@ -31,7 +31,7 @@ def site(live_server, transactional_db, settings):
 
     from cards.services import card_set_import
     from config.celery import app
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     card_set_import(source=TEST_SET)
     get_user_model().objects.create_user("tess", password=PASSWORD)

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
 @pytest.fixture
 def catalogue(live_server, transactional_db):
     from cards.services import card_set_import
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     card_set_import(source=TEST_SET)
     return live_server.url

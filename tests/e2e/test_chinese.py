@@ -36,7 +36,7 @@ def site(live_server, settings):
 
     from cards.services import card_set_import
     from config.celery import app
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     card_set_import(source=TEST_SET)
     queue = f"cardlab-e2e-zh-{uuid.uuid4().hex[:10]}"
@@ -52,7 +52,7 @@ def shot(page, name: str) -> None:
 
 
 def chinese_names() -> dict[str, str]:
-    from rules.cardset import TEST_SET, load_card_set
+    from rules.decks.cardset import TEST_SET, load_card_set
 
     return {code: card.name_zh for code, card in load_card_set(TEST_SET).cards.items()}
 

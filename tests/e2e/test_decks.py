@@ -36,7 +36,7 @@ pytestmark = [
 @pytest.fixture
 def site(live_server):
     from cards.services import card_set_import
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     card_set_import(source=TEST_SET)
     return live_server.url
@@ -168,7 +168,7 @@ def test_build_validate_save_download_and_reimport(browser, site, tmp_path):
     files = {}
     for fmt in ("text", "json", "csv", "code"):
         with page.expect_download() as info:
-            page.locator(f".downloads a[data-format='{fmt}']").click()
+            page.locator(f".downloads:not(.shopping-list) a[data-format='{fmt}']").click()
         download = info.value
         target = tmp_path / download.suggested_filename
         download.save_as(target)

@@ -43,6 +43,7 @@ LATIN_ALLOWED = {
     "Bradley-Terry", "Bradley", "Terry", "Django", "Celery", "Python", "EN", "ID", "URL",
     "HTML", "N", "R", "SR", "SSR", "UR", "HP", "ATK", "Nash", "Pareto", "vs", "ada", "txt",
     "json", "csv", "patch", "Chromium", "Wilson",
+    "TEST",   # the test set's code: an identifier shown beside its name, as card codes are
 }
 # Enumerations (a), (b), i, ii, iii and a query's one-letter fields count as symbols.
 SYMBOL = re.compile(r"^(?:[A-Za-z]|i{1,3}|iv|vi{0,3})$")
@@ -100,14 +101,20 @@ def _logged_in(browser, base: str, *, locale: str, width: int = 1280):
 
 def english_words(chunks: list[str]) -> set[str]:
     """Latin words in the chunks that a Chinese reader is not meant to read in English."""
-    allowed = {w for name in DECK_NAMES for w in LATIN_WORD.findall(name)} | LATIN_ALLOWED
+    typed = {w for name in DECK_NAMES for w in LATIN_WORD.findall(name)}
     words = set()
     for chunk in chunks:
         chunk = re.sub(CARD_CODE, " ", chunk)
         for word in LATIN_WORD.findall(chunk):
-            if word not in allowed and not SYMBOL.match(word):
-                words.add(word)
+            if word in LATIN_ALLOWED or SYMBOL.match(word) or _typed(word, typed):
+                continue
+            words.add(word)
     return words
+
+
+def _typed(word: str, typed: set[str]) -> bool:
+    """A word of a name a user typed, or its start where a chart shortens the name ("Crus…")."""
+    return word in typed or (len(word) >= 3 and any(t.startswith(word) for t in typed))
 
 
 def codes_without_names(chunk: str) -> bool:
@@ -163,17 +170,18 @@ def test_no_page_shows_a_card_code_where_its_name_belongs(browser, pages, locale
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.xfail(strict=True, reason="still English on Chinese pages: the admin's field labels "
-                   "and help texts, Django admin's screen-reader headers, deck names frozen into "
-                   "runs and searches at submission (starter decks' English names), the query "
-                   "help's ASCII query tokens")
+@pytest.mark.xfail(strict=True, reason="still English on Chinese pages: the query help's error "
+                   "examples (the query language's field names and aliases in its parser's "
+                   "messages: 'k (kind), a (attribute)…', 'cost 需要整数', the typed 'colour', "
+                   "'or', 'three')")
 def test_every_page_in_chinese_is_chinese(browser, pages):
     base, site = pages
     context, page = _logged_in(browser, base, locale="zh-CN")
     problems = []
     for site_page in site:
         page.goto(base + site_page.path)
-        assert page.locator("html").get_attribute("lang") == "zh-hans", site_page.name
+        lang = page.locator("html").get_attribute("lang")
+        assert lang is None or lang.lower() == "zh-hans", site_page.name   # None: a fragment
         words = english_words(page.evaluate(VISIBLE_TEXT))
         if words:
             problems.append(f"{site_page.name} ({site_page.path}): {' '.join(sorted(words))}")
@@ -186,6 +194,7 @@ def test_the_checks_find_english_words_and_codes():
     assert english_words(["余烬幼犬:attack 从 2 到 3", "Cardlab · API · 30 %", "T-M01"]) \
         == {"attack"}
     assert english_words(["Ada's Dawn 对 Stalker"]) == {"Stalker"}
+    assert english_words(["Ada's Endless Crus… 对 Dawn"]) == set()     # a name cut short
     assert code_problems("sweep", ["T-M01.attack = 3"]) == [
         "sweep: a patch in codes: 'T-M01.attack = 3'"]
     assert code_problems("sweep", ["T-M01, T-M03", "T-H01 → T-H02"]) == [

@@ -25,7 +25,7 @@ def round_robin(live_server, transactional_db):
     from cards.services import card_set_import
     from decks.drafts import Draft
     from decks.services import deck_create
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
     from simulations.services import simulation_request
     from tests.simulations.helpers import DAWN, DUSK, LEGAL_CARDS, play_all
 
@@ -91,7 +91,7 @@ def balance_search_page(live_server, transactional_db, settings):
     from cards.services import card_set_import
     from decks.drafts import Draft
     from decks.services import deck_create
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
     from tests.simulations.helpers import DAWN, DUSK, LEGAL_CARDS
 
     settings.BALANCE_PIECE_BLOCKS = 2

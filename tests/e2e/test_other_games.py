@@ -37,7 +37,7 @@ def site(live_server):
 
     from cards.services import card_set_import
     from decks.formats import format_standard_create
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     # The standard format comes from a migration, which an earlier browser test's flush of the
     # database removed: made again as `migrate` makes it.

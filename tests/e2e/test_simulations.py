@@ -32,7 +32,7 @@ def site(live_server, transactional_db, settings):
     from config.celery import app
     from decks.drafts import Draft
     from decks.services import deck_create
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
 
     card_set_import(source=TEST_SET)
     user = get_user_model().objects.create_user("tess", password=PASSWORD)

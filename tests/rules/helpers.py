@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rules.cardset import TEST_SET, load_card_set
+from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine import ATTRIBUTES, HERO, Action, CardDef, DeckList, Game
 from rules.engine.actions import PASS, USE
 

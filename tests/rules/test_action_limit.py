@@ -1,7 +1,7 @@
 """Every game ends: a turn's main phase has an action limit (a ruleset option)."""
 
 from rules.engine import CardDef, DeckList, Ruleset
-from rules.match import run_match
+from rules.lab.match import run_match
 
 
 def looping_set() -> dict[str, CardDef]:
@@ -36,7 +36,7 @@ def test_r2_2_3_a_turn_has_an_action_limit_so_loops_end():
 
 
 def test_the_event_log_names_the_item_whose_ability_resolves():
-    from rules.cardset import TEST_SET, load_card_set
+    from rules.decks.cardset import TEST_SET, load_card_set
     from rules.engine import Game
 
     cards = load_card_set(TEST_SET).cards

@@ -1,9 +1,10 @@
-"""The agents are registered once (``rules.agents``); everything that names one reads that list."""
+"""The agents are registered once (``rules.ai.agents``); everything that names one reads that
+list."""
 
 import pytest
 
-from rules import ladder
-from rules.agents import AGENT_NAMES, AGENTS, UNKNOWN_AGENT, agent_spec, ladder_rungs, make_agent
+from rules.ai.agents import AGENT_NAMES, AGENTS, UNKNOWN_AGENT, agent_spec, ladder_rungs, make_agent
+from rules.lab import ladder
 
 
 def test_each_registered_agent_is_built_by_name_and_answers_to_it():

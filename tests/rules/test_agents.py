@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from rules.agents import make_agent
-from rules.cardset import TEST_SET, load_card_set
+from rules.ai.agents import make_agent
+from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine import Game
 from rules.engine.determinize import determinize
 
@@ -78,7 +78,7 @@ def test_greedy_wins_a_lethal_attack_when_it_sees_one(cards):
 def test_greedy_plays_by_its_heuristic_constants(cards):
     """The greedy agent's constants are a parameter: another set makes another player of the
     same shape (the planner's policy), and a name it does not know is refused."""
-    from rules.greedy import HEURISTIC, GreedyAgent
+    from rules.ai.greedy import HEURISTIC, GreedyAgent
 
     game = Game.from_snapshot(TRUTH_A, cards)
     legal = game.legal_actions()

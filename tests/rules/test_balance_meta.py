@@ -11,7 +11,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from rules.balance_search import (
+from rules.decks.cardset import CORE_SET, load_card_set
+from rules.lab.balance_search import (
     Field,
     LocalEvaluator,
     Move,
@@ -21,20 +22,19 @@ from rules.balance_search import (
     balance_search,
     space_moves,
 )
-from rules.balance_search.evaluate import matchup_seed
-from rules.balance_search.model import Model
-from rules.balance_search.objective import (
+from rules.lab.balance_search.evaluate import matchup_seed
+from rules.lab.balance_search.model import Model
+from rules.lab.balance_search.objective import (
     BANDS_CONTRADICT,
     FEW_DECKS_META,
     Goal,
     GoalError,
     meta_figures,
 )
-from rules.balance_search.result import Scored, SearchResult, meta_of, pareto, scored_of
-from rules.balance_search.search import verify_reserve
-from rules.cardset import CORE_SET, load_card_set
-from rules.meta import Field as MetaField
-from rules.meta import (
+from rules.lab.balance_search.result import Scored, SearchResult, meta_of, pareto, scored_of
+from rules.lab.balance_search.verify import prediction_half_width, verify_reserve
+from rules.lab.meta import Field as MetaField
+from rules.lab.meta import (
     MatchupGames,
     meta_report,
     payoff_matrix,
@@ -94,9 +94,10 @@ def hp_move(card: str, step: int) -> Move:
 def toy_problem(**extra) -> Problem:
     space = SearchSpace.for_decks(THREE, CORE.cards, only=["H01", "H04", "H05"],
                                   fields=("hp",))
+    options = {"verify_games": 100, **extra}
     return Problem(field=FIELD, space=space, max_changes=3, seed=2, budget_games=200_000,
-                   verify_games=100, rungs=(1, 2), base_blocks=2, proposals=4,
-                   screen_cards=0, meta_resamples=20, **extra)
+                   rungs=(1, 2), base_blocks=2, proposals=4, screen_cards=0,
+                   meta_resamples=20, **options)
 
 
 def test_on_a_rock_paper_scissors_field_the_objectives_pick_different_patches():
@@ -147,17 +148,60 @@ def verified_candidates(toy: RockPaperScissors, seed: int) -> set:
     return {t.moves for t in toy.tasks if t.seed in fresh}
 
 
-def test_the_meta_objective_re_verifies_one_patch_at_a_time_until_one_meets_every_target():
-    """The unpatched field and the first pick are verified; the first pick meets every
-    target, so no further patch is played on fresh seeds (the band objective verifies its
-    whole front at once)."""
+def fresh_blocks(toy: RockPaperScissors, seed: int, moves) -> int:
+    """Blocks a matchup the verification played for ``moves`` (on its fresh seeds)."""
+    fresh = {matchup_seed(seed, a, b, fresh=1) for a, b in combinations(range(3), 2)}
+    return max((t.first + t.blocks for t in toy.tasks if t.seed in fresh and t.moves == moves),
+               default=0)
+
+
+def test_the_meta_objective_re_verifies_one_patch_at_a_time_until_one_holds():
+    """The unpatched field and the first pick are verified on 5,000 games a matchup; the pick
+    meets every target, so it is confirmed on 5,000 more and, still meeting every target with
+    room for a fresh check, it holds: no further patch is played on fresh seeds (the band
+    objective verifies its whole front at once)."""
     toy = RockPaperScissors()
-    result = balance_search(toy_problem(objective="meta"), toy)
-    assert verified_candidates(toy, 2) == {(), (hp_move("H01", -2),)}
-    assert [s.moves for s in result.front] == [(hp_move("H01", -2),)]
+    result = balance_search(toy_problem(objective="meta", verify_games=5000), toy)
+    pick = (hp_move("H01", -2),)
+    assert verified_candidates(toy, 2) == {(), pick}
+    assert fresh_blocks(toy, 2, pick) == 200
+    assert [s.moves for s in result.front] == [pick]
+    assert result.best.holds and result.best.games == 10_000
     band_toy = RockPaperScissors()
     balance_search(toy_problem(), band_toy)
     assert len(verified_candidates(band_toy, 2)) > 2   # (a matchup's games: its decks' moves)
+
+
+def test_a_pick_meeting_the_targets_on_too_few_games_to_hold_is_marked_so():
+    """On 100 games a matchup (200 once confirmed) a fresh check's noise reaches outside the
+    field band, so the pick that meets every target does not hold; with nothing else on the
+    front it is still the best verified patch (the fewest changes meeting every target)."""
+    toy = RockPaperScissors()
+    result = balance_search(toy_problem(objective="meta"), toy)
+    pick = (hp_move("H01", -2),)
+    assert fresh_blocks(toy, 2, pick) == 4 and [s.moves for s in result.front] == [pick]
+    assert result.best.moves == pick and not result.best.holds
+    best = result.to_dict(NAMES)["best"]
+    assert best["meets"] is True and best["holds"] is False
+
+
+def test_a_patch_that_holds_beats_fewer_changes_that_only_meet():
+    figures = meta_figures(3, {(0, 1): (0.6, 0.4), (0, 2): (0.4, 0.6), (1, 2): (0.6, 0.4)},
+                           {(0, 1): 0.6, (0, 2): 0.4, (1, 2): 0.6}, 0.005)
+    one, two = (hp_move("H01", 1),), (hp_move("H01", 1), hp_move("H04", 1))
+    meets_only = Scored(one, 2000, {}, worst=0.0, outside=0, meta=figures)
+    held = Scored(two, 4000, {}, worst=0.0, outside=0, meta=figures, holds=True)
+    result = SearchResult(band=(0.45, 0.55), baseline=meets_only, front=[meets_only, held],
+                          searched=[], games_searched=0, games_verified=0, evaluations=0,
+                          moves_screened=0, goal=META)
+    assert result.best is held
+
+
+def test_a_fresh_checks_interval_adds_the_checks_noise_to_the_verified_uncertainty():
+    """Verified on twice the check's games, the check's rate falls within √3 times the
+    verified rate's half-width (its own variance plus twice that: half the games)."""
+    assert prediction_half_width(0.49, 0.51, 4000, 2000) == pytest.approx(0.01 * math.sqrt(3))
+    assert prediction_half_width(0.49, 0.51, 2000, 2000) == pytest.approx(0.01 * math.sqrt(2))
 
 
 def test_a_clock_keeps_time_to_verify_two_meta_patches_and_stops_before_a_third():
@@ -191,7 +235,7 @@ def tallies_of(rates: dict, games: int = 400) -> dict:
 
 
 def test_field_rates_and_equilibria_agree_with_rules_meta():
-    """The objective's figures on a search's tallies are ``rules.meta``'s on the same games:
+    """The objective's figures on a search's tallies are ``rules.lab.meta``'s on the same games:
     the field win rate is the mean of a deck's matchups, the shares are the equilibria of the
     score payoff."""
     rates = {(0, 1): 0.7, (0, 2): 0.3, (0, 3): 0.55, (1, 2): 0.62, (1, 3): 0.4, (2, 3): 0.5}

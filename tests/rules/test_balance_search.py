@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from rules.balance_search import (
+from rules.decks.cardset import CORE_SET, load_card_set
+from rules.lab.balance_search import (
     Field,
     LocalEvaluator,
     Move,
@@ -18,22 +19,27 @@ from rules.balance_search import (
     balance_search,
     space_moves,
 )
-from rules.balance_search.evaluate import EvalTask, logit, matchup_seed, play_task, smoothed_rate
-from rules.balance_search.memo import Evaluations
-from rules.balance_search.model import Model
-from rules.balance_search.result import pareto, scored_of
-from rules.balance_search.search import _rescreen, _screen, _State, scaled
-from rules.balance_search.space import (
+from rules.lab.balance_search.evaluate import (
+    EvalTask,
+    logit,
+    matchup_seed,
+    play_task,
+    smoothed_rate,
+)
+from rules.lab.balance_search.memo import Evaluations
+from rules.lab.balance_search.model import Model
+from rules.lab.balance_search.result import pareto, scored_of
+from rules.lab.balance_search.search import _rescreen, _screen, _State, scaled
+from rules.lab.balance_search.space import (
     NO_MOVES,
     UNKNOWN_FIELD,
     candidate_patch,
     key_cards,
     screened_moves,
 )
-from rules.cardset import CORE_SET, load_card_set
-from rules.intervals import Moments, cluster_rate, wilson_interval
-from rules.match import run_match
-from rules.patches import patch_card_defs
+from rules.lab.intervals import Moments, cluster_rate, wilson_interval
+from rules.lab.match import run_match
+from rules.lab.patches import patch_card_defs
 
 CORE = load_card_set(CORE_SET)
 THREE = tuple(CORE.deck(n) for n in ("Ember Rush", "Tidewall", "Gravecallers"))
@@ -259,7 +265,7 @@ def test_a_stalled_search_re_screens_its_anchor_once_and_repeats_itself():
 def test_with_nothing_in_the_band_the_best_is_nearest_50_then_fewest_matchups_outside():
     """Two verified patches whose worst matchup is as far from 50 %: the one that leaves fewer
     matchups outside the band is the answer, though it makes more changes."""
-    from rules.balance_search.result import Scored, SearchResult
+    from rules.lab.balance_search.result import Scored, SearchResult
 
     few = (Move("H01", "attribute", "water", 1, 0),)
     more = few + (Move("H07", "attribute", "grass", 1, 0), Move("C046", "attack", 3, 1, 1))

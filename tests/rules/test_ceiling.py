@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from rules import ceiling
-from rules.agents import AGENT_NAMES
-from rules.cardset import TEST_SET, load_card_set
+from rules.ai.agents import AGENT_NAMES
+from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine import Game
 from rules.engine.determinize import determinize
+from rules.lab import ceiling
 from tests.rules.test_agents import TRUTH_A
 
 CARDS = load_card_set(TEST_SET)

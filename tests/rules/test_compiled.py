@@ -15,14 +15,14 @@ import sys
 
 import pytest
 
-from rules.engine.compiled import ENGINE_MODULES, REPO_ROOT, compiled_modules
+from rules.compiled import ENGINE_MODULES, REPO_ROOT, compiled_modules
 
 PLAY = r"""
 import hashlib, json
-from rules.agents import make_agent
-from rules.cardset import CORE_SET, TEST_SET, load_card_set
-from rules.engine.compiled import compiled_modules
-from rules.match import game_seed, play_game
+from rules.ai.agents import make_agent
+from rules.decks.cardset import CORE_SET, TEST_SET, load_card_set
+from rules.compiled import compiled_modules
+from rules.lab.match import game_seed, play_game
 
 out = {"compiled": compiled_modules(), "games": []}
 for path in (CORE_SET, TEST_SET):
@@ -65,7 +65,7 @@ def test_the_compiled_engine_plays_the_same_games_as_its_python_source(tmp_path)
 def test_a_source_edited_after_compiling_is_reported_stale(tmp_path):
     import os
 
-    from rules.engine.compiled import stale_modules
+    from rules.compiled import stale_modules
 
     engine = tmp_path / "rules" / "engine"
     engine.mkdir(parents=True)
@@ -113,7 +113,7 @@ def test_game_copy_knows_every_declared_attribute():
     """Game.copy() copies every attribute of the state, each declared once in
     GameState._init_state: compiled, by the names mypyc lists for the native class (it has no
     __dict__); as plain Python, by the instance's __dict__. Both are exactly those."""
-    from rules.cardset import TEST_SET, load_card_set
+    from rules.decks.cardset import TEST_SET, load_card_set
     from rules.engine.core import state_attributes
     from rules.engine.game import Game
 
@@ -129,7 +129,7 @@ def test_game_copy_knows_every_declared_attribute():
 def test_minion_and_player_copies_carry_every_field():
     """Minion.copy() and Player.copy() name their fields one by one: each field, changed from
     its default, comes through, and mutable ones are copied rather than shared."""
-    from rules.cardset import TEST_SET, load_card_set
+    from rules.decks.cardset import TEST_SET, load_card_set
     from rules.engine.state import Minion, Player
 
     test_set = load_card_set(TEST_SET)
@@ -164,7 +164,7 @@ def test_a_build_dates_every_compiled_module_even_those_setuptools_left_alone(tm
     module is dated anew, so an edited module is not reported stale forever."""
     import os
 
-    from rules.engine.loader import mark_built, stale_modules
+    from rules.loader import mark_built, stale_modules
 
     engine = tmp_path / "rules" / "engine"
     engine.mkdir(parents=True)

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rules.agents import make_agent
-from rules.cardset import CORE_SET, CardSet, load_card_set
+from rules.ai.agents import make_agent
+from rules.decks.cardset import CORE_SET, CardSet, load_card_set
 from rules.engine import ATTRIBUTES, KEYWORDS, RARITIES, DeckList, Game
 from rules.engine.filters import card_matches
 from rules.engine.vocabulary import EFFECTS, PICKS, TRIGGERS

@@ -1,4 +1,4 @@
-"""Deck tuning on a small field with a tiny budget (rules.deck_tuning, pure Python): every swap
+"""Deck tuning on a small field with a tiny budget (rules.lab.deck_tuning, pure Python): every swap
 it plays is legal in the format (R5), it raises the deck's field win rate — a deck weakened with
 three copies of a card that can never win a combat gets them swapped out, verified on fresh
 seeds with a paired interval above zero — and the same seed and budget give the same search."""
@@ -9,8 +9,10 @@ from dataclasses import replace
 
 import pytest
 
-from rules.cardset import TEST_SET, load_card_set
-from rules.deck_tuning import (
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.legality import STANDARD
+from rules.engine.cards import CardDef, DeckList
+from rules.lab.deck_tuning import (
     LocalTuneEvaluator,
     Swap,
     TuneField,
@@ -18,9 +20,7 @@ from rules.deck_tuning import (
     TuningProblem,
     tune_deck,
 )
-from rules.deck_tuning.problem import apply, base_key, is_legal, neighbours
-from rules.engine.cards import CardDef, DeckList
-from rules.legality import STANDARD
+from rules.lab.deck_tuning.problem import apply, base_key, is_legal, neighbours
 
 TEST = load_card_set(TEST_SET)
 DUD = CardDef.from_dict({"code": "T-X01", "kind": "minion", "name_en": "Paper Golem",

@@ -1,5 +1,5 @@
 """A deck tuning's suggestion says how it moves the deck's share of the field's equilibria
-(rules.meta): the opponents' own pairings are played once on fresh seeds, and the Nash and
+(rules.lab.meta): the opponents' own pairings are played once on fresh seeds, and the Nash and
 ε-equilibrium shares are solved with the unchanged deck and with the suggestion."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from rules.cardset import TEST_SET, load_card_set
-from rules.deck_tuning import TuneField, TuningProblem, tune_deck
-from rules.deck_tuning.evaluate import BLOCK
-from rules.deck_tuning.problem import base_key
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.legality import STANDARD
 from rules.engine.cards import CardDef, DeckList
-from rules.legality import STANDARD
-from rules.meta import nash_equilibrium, payoff_matrix, relaxed_equilibrium
+from rules.lab.deck_tuning import TuneField, TuningProblem, tune_deck
+from rules.lab.deck_tuning.evaluate import BLOCK
+from rules.lab.deck_tuning.problem import base_key
+from rules.lab.meta import nash_equilibrium, payoff_matrix, relaxed_equilibrium
 
 TEST = load_card_set(TEST_SET)
 DUD = CardDef.from_dict({"code": "T-X01", "kind": "minion", "name_en": "Paper Golem",

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.agents import make_agent
-from rules.engine import Game, replay, replay_game
+from rules.ai.agents import make_agent
+from rules.engine import Game, replay_game, replay_states
 from tests.rules.helpers import TEST, awake, make
 
 DECKS = list(TEST.decks.values())
@@ -58,7 +58,7 @@ def test_r2_1_2_replaying_a_log_reproduces_every_snapshot():
         captured: list[dict] = []
         game = play(seed, ("greedy", "random"), snapshots=captured)
         log = json.loads(json.dumps(game.log()))          # through JSON, as stored
-        assert list(replay(log, TEST.cards)) == captured
+        assert list(replay_states(log, TEST.cards)) == captured
         again = replay_game(log, TEST.cards)
         assert again.events == game.events and again.result == game.result
 
@@ -75,7 +75,7 @@ def test_r2_1_2_a_scenario_game_replays_from_its_snapshot():
         choices = game.legal_actions()
         game.apply(choices[int(rng.random() * len(choices))])
         captured.append(game.snapshot())
-    assert list(replay(game.log(), game.cards)) == captured
+    assert list(replay_states(game.log(), game.cards)) == captured
 
 
 def test_r2_2_3_snapshots_round_trip_at_every_main_phase_decision():
@@ -99,7 +99,7 @@ def test_r2_1_3_games_do_not_depend_on_the_interpreters_hash_seed():
     """Set iteration order changes with PYTHONHASHSEED; the game must not."""
     program = (
         "import hashlib, json, random, sys\n"
-        "from rules.cardset import TEST_SET, load_card_set\n"
+        "from rules.decks.cardset import TEST_SET, load_card_set\n"
         "from rules.engine import Game\n"
         "s = load_card_set(TEST_SET)\n"
         "out = []\n"

@@ -17,13 +17,13 @@ import time
 
 import pytest
 
-from rules.engine.compiled import ENGINE_SOURCES, REPO_ROOT, build, compiled_modules
+from rules.compiled import ENGINE_SOURCES, REPO_ROOT, build, compiled_modules
 
 REPORT = r"""
 import json
-from rules.cardset import TEST_SET, load_card_set
-from rules.engine.compiled import compiled_modules, describe
-from rules.match import run_match
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.compiled import compiled_modules, describe
+from rules.lab.match import run_match
 card_set = load_card_set(TEST_SET)
 stats = run_match(card_set.cards, card_set.deck("Dawn Test"), card_set.deck("Dusk Test"),
                   games=4, seed=3, agent_a="greedy")
@@ -69,7 +69,7 @@ def test_an_engine_module_edited_after_the_build_runs_the_whole_engine_from_sour
 def test_a_module_compiled_by_an_older_build_but_no_longer_compiled_runs_its_source(tmp_path):
     shutil.copytree(REPO_ROOT / "rules", tmp_path / "rules",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
-    # An older build compiled rules/agents.py; what is left of it must never be imported.
+    # An older build compiled rules/ai/agents.py; what is left of it must never be imported.
     (tmp_path / "rules" / "agents.cpython-311-x86_64-linux-gnu.so").write_bytes(b"not code")
     report = _report(tmp_path, CARDLAB_ENGINE="")
     assert report["counts"]["games"] == 4

@@ -1,4 +1,4 @@
-"""A format admits only its own game's cards (rules/legality.py with ``game_of``): another
+"""A format admits only its own game's cards (rules/decks/legality.py with ``game_of``): another
 game's card is one problem with a fix ("remove …") and counts toward nothing else, so every
 problem the deck has is listed at once — in English and in Chinese. Pure: no Django.
 
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.cardset import TEST_SET, load_card_set
-from rules.formats import RuleBook, SampleCard, format_from_rules, rule_book_from_data
-from rules.legality import (
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.formats import RuleBook, SampleCard, format_from_rules, rule_book_from_data
+from rules.decks.legality import (
     OTHER_GAME,
     OTHER_GAME_FIX,
     STANDARD,

@@ -155,7 +155,7 @@ def test_r2_3_2_the_planner_decides_the_same_on_games_differing_only_in_hidden_p
     game: the same view and seed give the same choice however the hidden cards lie."""
     import random
 
-    from rules.agents import make_agent
+    from rules.ai.agents import make_agent
 
     first = scenario(["T-M06", "T-M05"], ["T-M09", "T-M13"], "T-M12", ["F1", "F2", "F3"])
     second = scenario(["D7", "D8"], ["W5", "W6"], "D0", ["F3", "F1", "F2"], seed=99)

@@ -14,7 +14,7 @@ from scipy import stats as sp
 from statsmodels.regression.linear_model import OLS
 from statsmodels.stats.proportion import proportion_confint
 
-from rules.intervals import (
+from rules.lab.intervals import (
     Moments,
     cluster_rate,
     cluster_variance,
@@ -23,7 +23,7 @@ from rules.intervals import (
     paired_difference,
     wilson_interval,
 )
-from rules.stats import MatchStats
+from rules.lab.stats import MatchStats
 
 
 def correlated_pairs(count: int, rate: float, rho: float, seed: int) -> list[tuple[int, int]]:
@@ -39,7 +39,7 @@ def correlated_pairs(count: int, rate: float, rho: float, seed: int) -> list[tup
 
 def statsmodels_cluster_variance(games: list[int], groups: list[int]) -> float:
     """Variance of the mean from OLS on a constant, cluster-robust by pair (CR1 with only the
-    G/(G−1) factor, as rules.intervals uses)."""
+    G/(G−1) factor, as rules.lab.intervals uses)."""
     y = np.array(games, dtype=float)
     fit = OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={
         "groups": np.array(groups), "use_correction": False})
@@ -163,10 +163,10 @@ def test_per_card_figures_are_computed_on_pairs(condition):
     awakened: the games where that happened, clustered by seat-swapped pair, against
     statsmodels' cluster-robust variance of the same games (built here from each game's
     usage, not from the tables under test)."""
-    from rules.agents import make_agent
-    from rules.card_figures import CONDITIONS
-    from rules.cardset import TEST_SET, load_card_set
-    from rules.match import game_seed, play_game
+    from rules.ai.agents import make_agent
+    from rules.decks.cardset import TEST_SET, load_card_set
+    from rules.lab.card_figures import CONDITIONS
+    from rules.lab.match import game_seed, play_game
 
     card_set = load_card_set(TEST_SET)
     dawn, dusk = card_set.deck("Dawn Test"), card_set.deck("Dusk Test")
@@ -219,8 +219,8 @@ def test_per_card_rows_of_older_runs_still_read_and_merge():
 
 
 def test_the_calibration_command_prints_coverage(capsys):
-    from rules.calibrate import main
-    from rules.cardset import TEST_SET
+    from rules.decks.cardset import TEST_SET
+    from rules.lab.calibrate import main
 
     assert main(["--deck-a", "Dawn Test", "--deck-b", "Dusk Test", "--games", "20", "--runs",
                  "4", "--reference", "40", "--agent", "random", "--set", str(TEST_SET)]) == 0

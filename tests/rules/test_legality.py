@@ -1,4 +1,4 @@
-"""R5 Deck construction: the standard format and formats as data (rules/legality.py)."""
+"""R5 Deck construction: the standard format and formats as data (rules/decks/legality.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import legality
-from rules.cardset import TEST_SET, load_card_set
+from rules.decks import legality
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.legality import STANDARD, Deck, Format, Problem, check_deck, is_legal
 from rules.engine.cards import CardDef
-from rules.legality import STANDARD, Deck, Format, Problem, check_deck, is_legal
 
 TEST = load_card_set(TEST_SET)
 CARDS = TEST.cards
@@ -202,7 +202,7 @@ def test_every_message_has_a_chinese_entry_with_the_same_fields():
     """Rule: R5 (the engine's own two-language catalogue; the site picks by the page)"""
     import string
 
-    from rules import legality_zh
+    from rules.decks import legality_zh
 
     english = {name: value for name, value in vars(legality).items()
                if name.isupper() and isinstance(value, str) and name != "RARITY_ORDER"}

@@ -2,9 +2,9 @@
 
 import pytest
 
-from rules.cardset import TEST_SET, load_card_set
-from rules.match import game_seed, run_games, run_match
-from rules.stats import MatchStats, wilson_interval
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.lab.match import game_seed, run_games, run_match
+from rules.lab.stats import MatchStats, wilson_interval
 
 
 @pytest.fixture(scope="module")

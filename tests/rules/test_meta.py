@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize
 
-from rules.meta import (
+from rules.lab.meta import (
     BAD_EPSILON,
     BAD_FIELD,
     BAD_MATRIX,

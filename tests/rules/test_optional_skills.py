@@ -9,15 +9,15 @@ import random
 
 import pytest
 
-from rules.agents import make_agent
-from rules.cardset import CORE_SET, load_card_set
+from rules.ai.agents import make_agent
+from rules.ai.greedy import GreedyAgent
+from rules.ai.random_agent import RandomAgent
+from rules.ai.search import SearchAgent
+from rules.decks.cardset import CORE_SET, load_card_set
 from rules.engine import Action, Ruleset
 from rules.engine.actions import DECLINE, PASS, USE
 from rules.engine.replay import replay_game
-from rules.greedy import GreedyAgent
-from rules.match import game_seed, play_game
-from rules.random_agent import RandomAgent
-from rules.search import SearchAgent
+from rules.lab.match import game_seed, play_game
 from tests.rules.helpers import (
     ability,
     ability_sources,

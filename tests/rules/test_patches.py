@@ -6,10 +6,17 @@ import json
 
 import pytest
 
-from rules import patches
-from rules.cardset import TEST_SET, load_card_set
-from rules.match import run_match
-from rules.patches import Patch, PatchError, load_patch, patch_apply, patch_card_defs, patch_diff
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.lab import patches
+from rules.lab.match import run_match
+from rules.lab.patches import (
+    Patch,
+    PatchError,
+    load_patch,
+    patch_apply,
+    patch_card_defs,
+    patch_diff,
+)
 
 CARDS = load_card_set(TEST_SET)
 DATA = {code: card.to_dict() for code, card in CARDS.cards.items()}

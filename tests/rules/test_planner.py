@@ -8,17 +8,17 @@ from collections import Counter
 
 import pytest
 
-from rules.cardset import CORE_SET, TEST_SET, load_card_set
-from rules.engine import Game
-from rules.engine.determinize import determinize
-from rules.greedy import GreedyAgent
-from rules.planner import (
+from rules.ai.greedy import GreedyAgent
+from rules.ai.planner import (
     ENEMY_MINION_SHARE,
     GREEDY_KINDS,
     PlannerAgent,
     _faction_pools,
     evaluate,
 )
+from rules.decks.cardset import CORE_SET, TEST_SET, load_card_set
+from rules.engine import Game
+from rules.engine.determinize import determinize
 from tests.rules.test_agents import TRUTH_A, TRUTH_B
 
 CARDS = load_card_set(TEST_SET)

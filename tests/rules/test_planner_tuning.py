@@ -3,10 +3,10 @@ heuristic's constants — and its evaluation weights."""
 
 from __future__ import annotations
 
-from rules.cardset import TEST_SET
-from rules.greedy import HEURISTIC
-from rules.planner import WEIGHTS
-from rules.planner_tuning import tune
+from rules.ai.greedy import HEURISTIC
+from rules.ai.planner import WEIGHTS
+from rules.decks.cardset import TEST_SET
+from rules.lab.planner_tuning import tune
 
 
 def _tune(target, start, names, seed, games, generations=2):

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 import statsmodels.api as sm
 
-from rules import ladder
-from rules.ratings import (
+from rules.ai.ratings import (
     ELO,
     LADDER_FILE,
     Rung,
@@ -22,6 +21,7 @@ from rules.ratings import (
     seconds_per_game,
     strength_table,
 )
+from rules.lab import ladder
 
 REPORT = {
     "greedy-vs-random": {"games": 1000, "wins": 962, "losses": 30, "draws": 8, "errors": 0,

@@ -2,7 +2,7 @@
 
 import json
 
-from rules.data.roundrobin import main
+from rules.lab.roundrobin import main
 
 DECKS = ["Ember Rush", "Tidewall", "Gravecallers"]
 

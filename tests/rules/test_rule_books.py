@@ -1,6 +1,6 @@
 """The four other rule books' formats as data (rules/data/games/*.yaml): every rule of every
 format proved by a sample deck that breaks it and only it, the legal sample decks legal, and
-the schema's own rules (rules/formats.py) — pure, no Django.
+the schema's own rules (rules/decks/formats.py) — pure, no Django.
 
 Rule ids are the ``rule`` references the files give (docs/formats.md lists the rule-book
 sentence each stands for)."""
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.formats import FormatDataError, RuleBook, format_from_rules, rule_book_from_data
-from rules.legality import Deck, check_deck
+from rules.decks.formats import FormatDataError, RuleBook, format_from_rules, rule_book_from_data
+from rules.decks.legality import Deck, check_deck
 
 GAMES = Path(__file__).resolve().parents[2] / "rules" / "data" / "games"
 BOOKS = ("duwushi", "hota", "molong", "sorcery")
@@ -237,7 +237,7 @@ def test_schema_lists_every_problem_at_once():
 def test_the_schemas_messages_have_chinese_with_the_same_fields():
     import string
 
-    from rules import formats, formats_zh
+    from rules.decks import formats, formats_zh
 
     english = {name: value for name, value in vars(formats).items()
                if name.startswith("MSG_") and isinstance(value, str)}
@@ -251,7 +251,7 @@ def test_the_schemas_messages_have_chinese_with_the_same_fields():
 
 
 def test_schema_problems_read_in_chinese_when_asked():
-    from rules.formats import rules_problems
+    from rules.decks.formats import rules_problems
 
     bad = {"piles": [{"code": "deck", "name_en": "Deck", "name_zh": "卡组", "min": 5, "max": 2,
                       "kinds": ["planet"]}]}

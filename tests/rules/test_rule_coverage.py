@@ -1,4 +1,6 @@
-"""Every rule id of rules/RULES.md is proven by at least one test under tests/rules.
+"""Every rule id of rules/RULES.md — and of the keyword registry, whose entries carry their
+rule's id and text (R4: a keyword registered later is defined there) — is proven by at least
+one test under tests/rules.
 
 A test names the ids it proves in its name (``test_r2_3_3_...`` means R2.3.3) or in a
 ``Rule: R2.3.3, R4.8`` line of its docstring or of a comment inside it. A parent id (R2, R2.3)
@@ -23,8 +25,10 @@ RULE_LINE = re.compile(rf"Rules?:\s*({ID}(?:\s*(?:,|and|&)\s*{ID})*)")
 
 
 def rule_ids() -> list[str]:
+    from rules.engine.keywords import all_keywords
+
     text = RULES.read_text(encoding="utf-8")
-    found = HEADING.findall(text) + BOLD.findall(text)
+    found = HEADING.findall(text) + BOLD.findall(text) + [k.rule for k in all_keywords()]
     return sorted(set(found), key=lambda i: [int(n) for n in i[1:].split(".")])
 
 

@@ -19,7 +19,7 @@ if ROOT not in sys.path:   # helpers are imported as tests.simulations.helpers
 
 from decks.drafts import Draft  # noqa: E402
 from decks.services import deck_create  # noqa: E402
-from tests.accounts import (  # noqa: E402, F401  (fixtures used by the tests here)
+from tests.fixtures import (  # noqa: E402, F401  (fixtures used by the tests here)
     LEGAL_CARDS,
     _empty_cache,
     alice,

@@ -3,11 +3,11 @@ worker calls, without a broker), and what the engine's own match runner finds fo
 
 from __future__ import annotations
 
-from rules.cardset import TEST_SET, load_card_set
-from rules.match import run_games
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.lab.match import run_games
 from simulations.execution import chunk_execute
 from simulations.models import SimulationRun
-from tests.accounts import LEGAL_CARDS, PASSWORD  # noqa: F401  (re-exported to the tests)
+from tests.fixtures import LEGAL_CARDS, PASSWORD  # noqa: F401  (re-exported to the tests)
 
 DAWN = "starter:Dawn Test"
 DUSK = "starter:Dusk Test"

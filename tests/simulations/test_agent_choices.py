@@ -1,8 +1,8 @@
-"""The site offers the agents of the registry (``rules.agents``): forms, API and chunk sizes."""
+"""The site offers the agents of the registry (``rules.ai.agents``): forms, API and chunk sizes."""
 
 import pytest
 
-from rules.agents import AGENT_NAMES, AGENTS, DEFAULT_AGENT, agent_choices
+from rules.ai.agents import AGENT_NAMES, AGENTS, DEFAULT_AGENT, agent_choices
 from simulations.apis import SubmitInputSerializer
 from simulations.forms import SimulationForm
 from simulations.services import chunk_size_for

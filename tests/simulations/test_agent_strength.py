@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from rules.agents import AGENT_NAMES
-from rules.ratings import strength_table
+from rules.ai.agents import AGENT_NAMES
+from rules.ai.ratings import strength_table
 from simulations.services import simulation_request
 from simulations.strength import agent_costs, estimate_seconds
 from tests.simulations.helpers import DAWN, DUSK, play_all
@@ -25,7 +25,7 @@ def test_the_page_shows_the_stored_ratings_with_intervals(client):
         assert f'data-agent="{rating["name"]}"' in html
         if not rating["anchor"]:
             assert f"{rating['low']:.0f} – {rating['high']:.0f}" in html
-    assert "python -m rules.ladder --json --write" in html
+    assert "python -m rules.lab.ladder --json --write" in html
 
 
 def test_the_api_gives_ratings_rungs_and_costs():

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from cards.card_stats import card_stats
 from cards.models import Card, CardStatsSlice
-from rules.stats import MatchStats
+from rules.lab.stats import MatchStats
 from simulations import execution
 from simulations.execution import (
     ChunkAbandoned,

@@ -10,8 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.utils.html import escape
 
-from rules import meta
-from rules.match import play_games
+from rules.lab import meta
+from rules.lab.match import play_games
 from simulations import field_meta
 from simulations.field_meta import BAD_EPSILON, epsilon_share
 from simulations.services import simulation_request
@@ -42,7 +42,7 @@ def logged_in(client, alice):
 
 def engine_meta(run, epsilon=meta.DEFAULT_EPSILON) -> dict:
     """The meta computed apart from the site: every pairing played again by the engine's own
-    runner on the run's seeds, its games fed to rules.meta."""
+    runner on the run's seeds, its games fed to rules.lab.meta."""
     cards, decks = engine_objects(run.cards, run.decks)
     matchups = {}
     for a, b in ((0, 1), (0, 2), (1, 2)):
@@ -186,6 +186,44 @@ def test_the_meta_is_computed_once_per_run_and_epsilon(logged_in, round_robin, m
     logged_in.get(url, {"epsilon": "2"})
     logged_in.get(url, {"epsilon": "2.0"})
     assert calls == [0.005, 0.02]
+
+
+def test_finishing_a_round_robin_computes_its_meta_so_the_first_page_view_does_not(
+        logged_in, alice, make_deck, monkeypatch, django_capture_on_commit_callbacks):
+    """The process that finishes the run computes the default ε's meta once its last write is
+    committed; the page and the API then read it (and it is the engine's meta)."""
+    calls = []
+    real = meta.meta_report
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("epsilon"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(field_meta.meta, "meta_report", counted)
+    deck = make_deck(alice, name="Ember Test")
+    run = simulation_request(user=alice, kind="round_robin", deck_specs=[deck.uid, DAWN, DUSK],
+                             games=20, agent_a="greedy", agent_b="greedy", seed=5,
+                             chunk_size=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_all(run)
+    assert calls == [0.005]
+    run.refresh_from_db()
+    page = logged_in.get(run.get_absolute_url()).content.decode()
+    api = logged_in.get(f"/api/simulations/{run.uid}/results/").json()
+    assert calls == [0.005] and "Nash" in meta_section(page)
+    assert api["meta"]["field_rates"] == engine_meta(run)["field_rates"]
+
+
+def test_a_match_finishing_computes_no_meta(alice, make_deck, monkeypatch,
+                                            django_capture_on_commit_callbacks):
+    monkeypatch.setattr(field_meta.meta, "meta_report", lambda *a, **k: pytest.fail("computed"))
+    deck = make_deck(alice, name="Ember Test")
+    run = simulation_request(user=alice, kind="match", deck_specs=[deck.uid, DAWN], games=4,
+                             agent_a="greedy", agent_b="greedy", seed=5, chunk_size=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_all(run)
+    run.refresh_from_db()
+    assert run.status == "done"
 
 
 def test_balance_this_field_opens_the_search_form_filled_in(logged_in, round_robin):

@@ -12,8 +12,8 @@ from rest_framework.test import APIClient
 
 from cards.card_stats import card_stats
 from cards.models import Card
-from rules import patches
-from rules.stats import MatchStats
+from rules.lab import patches
+from rules.lab.stats import MatchStats
 from simulations.models import SimulationRun
 from simulations.services import SimulationInputError, simulation_request, simulation_what_if
 from tests.simulations.helpers import DAWN, DUSK, play_all

@@ -8,7 +8,7 @@ import pytest
 from cards.models import Card
 from decks.drafts import Draft
 from decks.services import deck_save
-from rules.intervals import Moments, cluster_rate, games_rate
+from rules.lab.intervals import Moments, cluster_rate, games_rate
 from simulations import services
 from simulations.comparison import unpaired_change
 from simulations.models import RunStatus

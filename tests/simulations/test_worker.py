@@ -139,7 +139,7 @@ def test_simulate_via_celery_plays_a_round_robin_and_its_meta_like_the_in_proces
         worker):
 
 
-    from rules.cardset import CORE_SET
+    from rules.decks.cardset import CORE_SET
 
     args = ["--decks", "Ember Rush", "Tidewall", "Gravecallers", "--set", str(CORE_SET),
             "--games", "8", "--seed", "3", "--agent-a", "random", "--processes", "1"]

@@ -18,10 +18,11 @@ from balance.cli import (
     replay_commands,
     report_text,
     run_via_celery,
+    write_patch,
 )
-from rules.agents import make_agent
-from rules.balance_search import Field, LocalEvaluator, SpaceError, balance_search
-from rules.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.ai.agents import DEFAULT_AGENT, make_agent
+from rules.decks.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.lab.balance_search import Field, LocalEvaluator, SpaceError, balance_search
 
 
 class Command(BaseCommand):
@@ -31,7 +32,7 @@ class Command(BaseCommand):
             "(docs/patches.md format). Same seed and --budget-games, same search.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--agent", default="greedy")
+        parser.add_argument("--agent", default=DEFAULT_AGENT)
         parser.add_argument("--objective", choices=("meta", "band"), default="meta",
                             help="meta (default): every deck's field win rate in --field-band, "
                                  "every matchup in --matchup-band and every deck at least "
@@ -114,8 +115,7 @@ class Command(BaseCommand):
                                     should_stop=clock.should_stop)
         best = result.best
         if opts["out"] and best is not None:
-            Path(opts["out"]).write_text(json.dumps(best.patch().to_dict(), indent=2,
-                                                    ensure_ascii=False) + "\n", encoding="utf-8")
+            write_patch(opts["out"], best.patch().to_dict())
         if opts["json"]:
             data = result.to_dict(names)
             data.update(wall_seconds=round(clock.elapsed, 1), seed=problem.seed,

@@ -16,9 +16,9 @@ from balance.tuning_cli import (
     report_text,
     run_via_celery,
 )
-from rules.agents import make_agent
-from rules.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
-from rules.deck_tuning import LocalTuneEvaluator, TuneField, TuningError, tune_deck
+from rules.ai.agents import DEFAULT_AGENT, make_agent
+from rules.decks.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.lab.deck_tuning import LocalTuneEvaluator, TuneField, TuningError, tune_deck
 
 
 class Command(BaseCommand):
@@ -31,7 +31,7 @@ class Command(BaseCommand):
         parser.add_argument("--deck", required=True, help="the starter deck to tune, by name")
         parser.add_argument("--field", nargs="+", default=None,
                             help="starter deck names (default: every other starter deck)")
-        parser.add_argument("--agent", default="greedy")
+        parser.add_argument("--agent", default=DEFAULT_AGENT)
         parser.add_argument("--set", dest="card_set", default=None,
                             help="a card set YAML file (default: the core set)")
         parser.add_argument("--keep", default="", help="comma-separated codes that stay")

@@ -19,7 +19,7 @@ from django.test.utils import override_settings
 
 from cards.models import Card, CardSet
 from cards.services import card_set_import
-from rules.cardset import CORE_SET, load_card_set
+from rules.decks.cardset import CORE_SET, load_card_set
 
 TARGET_P95_MS = 30.0
 URLS = [

@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.services import card_set_import
-from rules.cardset import CORE_SET, CardSetError
+from rules.decks.cardset import CORE_SET, CardSetError
 
 MSG_NO_FILE = "No such card set file: {path}"
 MSG_REFUSED = "{path}: refused, nothing was changed. {count} problem(s):"

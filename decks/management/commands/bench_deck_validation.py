@@ -2,7 +2,7 @@
 
 Prints the median and 95th-percentile time of:
 
-- ``legality``: ``rules.legality.check_deck`` alone, the cards already in memory (the engine's
+- ``legality``: ``rules.decks.legality.check_deck`` alone, the cards already in memory (the engine's
   share, what the ≤ 5 ms target is about);
 - ``service``: the builder's full path, ``decks.selectors.deck_view`` — fetch the deck's cards
   and the format's ban list from the database, check legality, compute the statistics —
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
-from rules.legality import STANDARD, Deck, check_deck
+from rules.decks.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.decks.legality import STANDARD, Deck, check_deck
 
 
 def _timings(fn, runs: int) -> dict:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.language import card_lang
 from decks.format_loader import rule_book_load, rule_book_read
-from rules.formats import FormatDataError
+from rules.decks.formats import FormatDataError
 
 MSG_NO_FILE = gettext_lazy("No such file: {path}")
 MSG_REFUSED = gettext_lazy("{path}: refused, nothing was changed. {count} problem(s):")

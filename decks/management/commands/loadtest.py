@@ -18,6 +18,15 @@ measuring tool, not a way to load someone else's server.
 own client threads; ``--serve`` starts gunicorn with two processes (DEBUG off, the settings of
 the environment: ``DATABASE_URL`` for PostgreSQL) on a free port for the run and stops it after.
 
+With ``--serve`` each address also gets the CPU time the server's processes spent per request
+(Linux): a figure the machine's load does not move, to compare two versions of the site.
+
+On a machine shared with other work the load moves from one second to the next: each address's
+time is cut into ``--rounds`` slices taken in turn (minimal response, card list, …, then again),
+so a busy moment falls on every address alike rather than on whichever was being measured. Each
+address is first requested for a moment by every client, uncounted, so each server process has
+built and stored it before the measurement starts.
+
 The deck page and the validation body use a public deck of the site's database (the command
 runs against the same database as the server); with none, a public copy of a starter deck is
 saved for a user named ``loadtest``.
@@ -42,8 +51,9 @@ from urllib.parse import urlsplit
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
 
-from cards.models import CardSet
+from cards.models import Card, CardSet
 from decks.drafts import Draft
 from decks.models import Deck
 from decks.selectors import deck_counts
@@ -65,8 +75,12 @@ class Target:
     headers: dict[str, str] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
     failures: int = 0
-    # Figures of a locust run (--tool locust), which keeps its own latencies.
-    summary: tuple[int, int, float, float, float] | None = None
+    elapsed: float = 0.0       # seconds spent measuring it, over every round
+    server_cpu: float = 0.0    # CPU seconds the server's processes spent meanwhile (--serve)
+
+    def reset(self) -> None:
+        self.latencies.clear()
+        self.failures, self.elapsed, self.server_cpu = 0, 0.0, 0.0
 
 
 def public_deck() -> Deck:
@@ -85,6 +99,7 @@ def public_deck() -> Deck:
 
 
 def targets(deck: Deck) -> list[Target]:
+    card = Card.objects.order_by("code").values_list("code", flat=True).first() or "C001"
     body = json.dumps({"hero": deck.hero.code if deck.hero_id else None,
                        "cards": deck_counts(deck)}).encode()
     return [
@@ -93,7 +108,7 @@ def targets(deck: Deck) -> list[Target]:
         Target("search k:minion c<=3", "GET", "/cards/?q=k%3Aminion+c%3C%3D3"),
         Target("deck validation (API)", "POST", "/api/decks/validate/", body,
                {"Content-Type": "application/json"}),
-        Target("card page", "GET", "/cards/C001/"),
+        Target("card page", "GET", reverse("cards:detail", args=[card])),
         Target("builder page", "GET", "/decks/build/"),
         Target("deck page", "GET", deck.get_absolute_url()),
     ]
@@ -117,8 +132,8 @@ def _one(host: str, port: int, target: Target) -> None:
         target.failures += 1
 
 
-def measure(host: str, port: int, target: Target, seconds: float, clients: int) -> float:
-    """Keep ``clients`` threads requesting ``target`` for ``seconds``; the elapsed time."""
+def measure(host: str, port: int, target: Target, seconds: float, clients: int) -> None:
+    """Keep ``clients`` threads requesting ``target`` for ``seconds``."""
     deadline = time.perf_counter() + seconds
 
     def loop() -> None:
@@ -131,7 +146,7 @@ def measure(host: str, port: int, target: Target, seconds: float, clients: int) 
         thread.start()
     for thread in threads:
         thread.join()
-    return time.perf_counter() - started
+    target.elapsed += time.perf_counter() - started
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -145,13 +160,15 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def measure_with_locust(url: str, target: Target, seconds: float, clients: int) -> None:
-    """Run locust headless on ``target`` and keep its figures in ``target.summary``."""
+    """Run locust headless on ``target`` for ``seconds``; its latencies join the target's."""
     with tempfile.TemporaryDirectory() as folder:
         prefix = os.path.join(folder, "run")
+        latencies = os.path.join(folder, "latencies.txt")
         env = {**os.environ, "CARDLAB_LOAD_METHOD": target.method,
                "CARDLAB_LOAD_PATH": target.path,
                "CARDLAB_LOAD_BODY": (target.body or b"").decode(),
-               "CARDLAB_LOAD_HEADERS": json.dumps(target.headers)}
+               "CARDLAB_LOAD_HEADERS": json.dumps(target.headers),
+               "CARDLAB_LOAD_LATENCIES": latencies}
         subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
                         "--host", url, "-u", str(clients), "-r", str(clients),
                         "-t", f"{max(1, round(seconds))}s", "--csv", prefix, "--only-summary",
@@ -159,14 +176,35 @@ def measure_with_locust(url: str, target: Target, seconds: float, clients: int) 
                        env=env, check=False, capture_output=True, cwd=folder)
         with open(f"{prefix}_stats.csv", newline="") as stats:
             row = next(r for r in csv.DictReader(stats) if r["Name"] == target.path)
-    target.summary = (int(row["Request Count"]), int(row["Failure Count"]),
-                      float(row["50%"]), float(row["95%"]), float(row["Requests/s"]))
+        with open(latencies) as kept:
+            target.latencies.extend(float(line) / 1000 for line in kept if line.strip())
+    target.failures += int(row["Failure Count"])
+    rate = float(row["Requests/s"])
+    if rate:
+        target.elapsed += int(row["Request Count"]) / rate
 
 
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def server_cpu_seconds(master: int) -> float:
+    """CPU time (user and system) used so far by the worker processes of gunicorn ``master``,
+    from Linux's /proc: unlike requests per second, it does not move with the machine's load."""
+    ticks = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:         # gone meanwhile
+            continue
+        if int(fields[1]) == master:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(port: int) -> subprocess.Popen:
@@ -202,49 +240,70 @@ class Command(BaseCommand):
         parser.add_argument("--tool", choices=("threads", "locust"), default="threads",
                             help="Who sends the requests: this command's client threads "
                                  "(default) or locust, headless.")
+        parser.add_argument("--rounds", type=int, default=3,
+                            help="Slices each address's time is cut into, taken in turn with "
+                                 "the other addresses' (default 3).")
         parser.add_argument("--serve", action="store_true",
                             help="Start gunicorn (2 processes, DEBUG off) on a free port for "
                                  "the run instead of measuring --url.")
 
     def handle(self, *args, url: str, seconds: float, clients: int, tool: str, serve: bool,
-               **options):
+               rounds: int, **options):
+        if rounds < 1 or clients < 1 or seconds <= 0:
+            raise CommandError("--rounds and --clients are at least 1, --seconds above 0.")
         server = None
         if serve:
             port = _free_port()
             url = f"http://127.0.0.1:{port}"
             server = start_server(port)
         try:
-            self._measure(url, seconds, clients, tool)
+            master = server.pid if server is not None and os.path.isdir("/proc") else None
+            self._measure(url, seconds, clients, tool, rounds, master)
         finally:
             if server is not None:
                 server.terminate()
                 server.wait(timeout=30)
 
-    def _measure(self, url: str, seconds: float, clients: int, tool: str) -> None:
+    def _measure(self, url: str, seconds: float, clients: int, tool: str, rounds: int,
+                 master: int | None) -> None:
         parts = urlsplit(url)
         if parts.hostname not in LOOPBACK:
             raise CommandError(NOT_LOOPBACK.format(host=parts.hostname))
         host, port = parts.hostname, parts.port or 80
-        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        self.stdout.write(f"{url}: {clients} clients ({tool}), {seconds:g} s per address, "
-                          f"load average {load:.1f}")
+        self.stdout.write(f"{url}: {clients} clients ({tool}), {seconds:g} s per address in "
+                          f"{rounds} rounds, load average {_load()} at the start")
+        measured = targets(public_deck())
+        for target in measured:                 # every server process stores every page
+            measure(host, port, target, min(1.0, seconds / 4), clients)
+            target.reset()
+        for _ in range(rounds):
+            for target in measured:
+                before = server_cpu_seconds(master) if master else 0.0
+                if tool == "locust":
+                    measure_with_locust(url, target, seconds / rounds, clients)
+                else:
+                    measure(host, port, target, seconds / rounds, clients)
+                if master:
+                    target.server_cpu += server_cpu_seconds(master) - before
+        self._report(measured)
+        self.stdout.write(f"load average {_load()} at the end")
+
+    def _report(self, measured: list[Target]) -> None:
         self.stdout.write(f"{'address':<24}{'requests':>9}{'failed':>8}{'p50 ms':>9}"
-                          f"{'p95 ms':>9}{'req/s':>9}{'of minimal':>12}")
+                          f"{'p95 ms':>9}{'req/s':>9}{'of minimal':>12}{'server CPU ms':>15}")
         ceiling = None
-        for target in targets(public_deck()):
-            _one(host, port, target)                    # warm up (not counted)
-            target.latencies.clear()
-            target.failures = 0
-            if tool == "locust":
-                measure_with_locust(url, target, seconds, clients)
-                done, failed, p50, p95, rate = target.summary
-            else:
-                elapsed = measure(host, port, target, seconds, clients)
-                done, failed = len(target.latencies), target.failures
-                p50 = percentile(target.latencies, 50) * 1000
-                p95 = percentile(target.latencies, 95) * 1000
-                rate = done / elapsed
+        for target in measured:
+            done = len(target.latencies)
+            rate = done / target.elapsed if target.elapsed else 0.0
             ceiling = ceiling or rate
             share = f"{rate / ceiling:.0%}" if ceiling else "–"
-            self.stdout.write(f"{target.label:<24}{done:>9}{failed:>8}{p50:>9.1f}{p95:>9.1f}"
-                              f"{rate:>9.1f}{share:>12}")
+            cpu = f"{target.server_cpu / done * 1000:.2f}" if target.server_cpu and done else "–"
+            self.stdout.write(
+                f"{target.label:<24}{done:>9}{target.failures:>8}"
+                f"{percentile(target.latencies, 50) * 1000:>9.1f}"
+                f"{percentile(target.latencies, 95) * 1000:>9.1f}{rate:>9.1f}{share:>12}"
+                f"{cpu:>15}")
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "unknown"

@@ -16,8 +16,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from decks.codecs import CODECS, CardIndex, DeckImportError, import_deck
-from rules.cardset import CardSetError, load_card_set
-from rules.legality import STANDARD, Deck, Problem, check_deck
+from rules.decks.cardset import CardSetError, load_card_set
+from rules.decks.legality import STANDARD, Deck, Problem, check_deck
 
 NO_FILE = "No such file: {path}"
 NOT_UTF8 = "{path} is not UTF-8 text."

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from rules.ai.agents import DEFAULT_AGENT
 from simulations.sandbox import Sandbox
 
 SUBMIT = """
@@ -39,7 +40,7 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=40_000, help="games per big run")
         parser.add_argument("--runs", type=int, default=2, help="big runs per user")
         parser.add_argument("--workers", type=int, default=2, help="worker processes")
-        parser.add_argument("--agent", default="greedy")
+        parser.add_argument("--agent", default=DEFAULT_AGENT)
         parser.add_argument("--deck-a", default="Ember Rush")
         parser.add_argument("--deck-b", default="Tidewall")
 

@@ -33,8 +33,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.cardset import CORE_SET, load_card_set
-from rules.match import run_games
+from rules.ai.agents import DEFAULT_AGENT
+from rules.decks.cardset import CORE_SET, load_card_set
+from rules.lab.match import run_games
 from simulations.sandbox import Sandbox
 
 
@@ -102,7 +103,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=10_000)
         parser.add_argument("--workers", type=int, default=2, help="worker processes")
-        parser.add_argument("--agent", default="greedy")
+        parser.add_argument("--agent", default=DEFAULT_AGENT)
         parser.add_argument("--deck-a", default="Ember Rush")
         parser.add_argument("--deck-b", default="Tidewall")
         parser.add_argument("--seed", type=int, default=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.agents import AGENT_NAMES, DEFAULT_AGENT
+from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations.cli import run_in_process, run_via_celery
 from simulations.cli_round_robin import run_round_robin_in_process
 

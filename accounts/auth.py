@@ -1,0 +1,157 @@
+"""Log-in throttling at the one place every log-in is decided: the authentication backend.
+
+The log-in page, HTTP basic auth on the API and the admin's log-in page all call Django's
+``authenticate()``, which asks ``ThrottledModelBackend``. It counts failed log-ins three ways:
+
+- per user name *and* address: after a few failures that name is locked from that address (the
+  right password included, so a guessing loop learns nothing and cannot finish the job later
+  in the window);
+- per address, whatever the names: an address trying many names is locked;
+- per user name, from any address: past a free allowance, each failure makes the name wait a
+  little longer before its next try (1 s, 2 s, 4 s … at most ``LOGIN_NAME_MAX_DELAY``), from
+  every address. Guessing from many addresses is slowed to about one try a minute, and the
+  owner, from an address of their own, is never locked out: at worst they wait that minute.
+
+The doors then say why and for how long: the pages show the message (429), basic auth answers
+429 with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext_lazy
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework.authentication import BasicAuthentication, get_authorization_header
+from rest_framework.exceptions import Throttled
+
+from accounts.throttles import (
+    LOGIN_FAILURES_PER_IP,
+    LOGIN_FAILURES_PER_NAME,
+    LOGIN_FAILURES_PER_PAIR,
+    allowed,
+    blocked,
+    cache_keys,
+    client_ip,
+    count_hit,
+    hit,
+    login_name,
+    seconds_until,
+    wait_seconds,
+)
+
+NAME_SLOWED = gettext_lazy("This user name has had many failed log-ins lately; wait {wait} "
+                           "seconds and try again.")
+LOGIN_NAME_MAX_DELAY = 60   # seconds: the longest a name waits between tries, from anywhere
+
+
+def _address(request) -> str:
+    return client_ip(request) if request is not None else "unknown"
+
+
+def _gate_key(name: str) -> str:
+    return cache_keys("login-name-gate", name)[0]
+
+
+def name_wait(username: object) -> int | None:
+    """Seconds before this name may be tried again from any address, or None if it may now."""
+    end = cache.get(_gate_key(login_name(username)))
+    return seconds_until(end) if end is not None and end > time.time() else None
+
+
+def login_failed(request, username: object) -> None:
+    """Count a failed log-in for the name from this address, the address, and the name."""
+    name = login_name(username)
+    hit(LOGIN_FAILURES_PER_PAIR, f"{name}\n{_address(request)}")
+    if request is not None:
+        hit(LOGIN_FAILURES_PER_IP, client_ip(request))
+    count, _ = count_hit(LOGIN_FAILURES_PER_NAME, name)
+    over = count - allowed(LOGIN_FAILURES_PER_NAME)
+    if over > 0:
+        delay = min(LOGIN_NAME_MAX_DELAY, 2 ** min(over - 1, 16))
+        cache.set(_gate_key(name), time.time() + delay, delay)
+
+
+def login_blocked(request, username: object) -> tuple[str, int] | None:
+    """``(message, seconds to wait)`` while log-ins for this name from this address, from this
+    address, or for this name from anywhere are refused, else None."""
+    name = login_name(username)
+    checks = [(LOGIN_FAILURES_PER_PAIR, f"{name}\n{_address(request)}")]
+    if request is not None:
+        checks.append((LOGIN_FAILURES_PER_IP, client_ip(request)))
+    for limit, ident in checks:
+        message = blocked(limit, ident)
+        if message:
+            return message, wait_seconds(limit, ident) or 1
+    wait = name_wait(name)
+    if wait is not None:
+        return NAME_SLOWED.format(wait=wait), wait
+    return None
+
+
+class ThrottledModelBackend(ModelBackend):
+    """Django's user-and-password backend, counting failures and refusing while blocked."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if username is None:
+            username = kwargs.get(get_user_model().USERNAME_FIELD)
+        if username is None or password is None:
+            return None
+        if login_blocked(request, username):
+            raise PermissionDenied  # authenticate() stops here: no other backend is asked
+        # No user name holds a NUL (PostgreSQL text cannot store one, so looking it up would
+        # fail with a 500): a wrong log-in like any other, counted as one.
+        has_nul = "\x00" in str(username)
+        user = None if has_nul else super().authenticate(request, username=username,
+                                                          password=password, **kwargs)
+        if user is None:
+            login_failed(request, username)
+        return user
+
+
+class ThrottledBasicAuthentication(BasicAuthentication):
+    """HTTP basic auth that answers 429 (with the wait) while the name or address is blocked,
+    rather than a 401 that would invite the next guess.
+
+    Wrong credentials are a 401 with the ``WWW-Authenticate: Basic`` challenge HTTP requires
+    with it. DRF takes the challenge from the first authentication class, so this one comes
+    first in ``REST_FRAMEWORK``; it challenges only a request that sent basic credentials, so a
+    browser without them (a session that has expired) gets the 403 it always had rather than
+    the browser's own password dialog."""
+
+    def authenticate_header(self, request):
+        scheme = get_authorization_header(request).split(b" ", 1)[0]
+        return super().authenticate_header(request) if scheme.lower() == b"basic" else None
+
+    def authenticate_credentials(self, userid, password, request=None):
+        found = login_blocked(request, userid)
+        if found:
+            message, wait = found
+            raise Throttled(wait=wait, detail=message)
+        return super().authenticate_credentials(userid, password, request)
+
+
+class ThrottledBasicScheme(OpenApiAuthenticationExtension):
+    """The schema names it as the plain HTTP basic auth it is."""
+
+    target_class = ThrottledBasicAuthentication
+    name = "basicAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "basic"}
+
+
+class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
+    """The admin's log-in form, saying why a blocked log-in is refused."""
+
+    def clean(self):
+        found = login_blocked(self.request, self.data.get("username"))
+        if found:
+            raise forms.ValidationError(found[0], code="throttled")
+        return super().clean()

@@ -1,0 +1,175 @@
+"""python manage.py bench_balance — how a balance search scales with worker processes.
+
+In a sandbox (a fresh database and queue: the site's data is never touched) with the core set
+loaded, it submits the same fixed-budget search (``balance_search --via-celery``) to one Celery
+worker of 1 process, then of ``--workers`` processes, and reads each job's wall time from the
+database (submission to finish). The job's games are fanned out as pieces any worker process
+plays (``balance.pieces``), so the second should take about 1/W of the first.
+
+The machine may be busy with other work, which no wall-clock figure hides. So before each
+timed search the command runs the same search in this process on as many processes
+(``LocalEvaluator``: the "same-moment" figure), reads the CPU time the worker used (Linux
+``/proc``) and prints the load average. Figures are printed, never asserted; the searches'
+results are compared (the same seed and budget must give the same search whatever the number
+of processes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from balance.codecs import job_problem
+from balance.models import BalanceJob
+from rules.lab.balance_search import LocalEvaluator, balance_search
+from simulations.management.commands.bench_simulations import _cpu_seconds
+from simulations.sandbox import Sandbox
+
+JOB_FIELDS = ("status", "created_at", "finished_at", "games_played", "result", "decks",
+              "cards", "agent", "seed", "max_changes", "allowed_cards", "fields", "spread",
+              "budget_games", "verify_games", "objective", "band_low", "band_high",
+              "field_band_low", "field_band_high", "matchup_band_low", "matchup_band_high",
+              "epsilon", "min_share")
+
+
+def _time(value) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+    except OSError:
+        return "n/a"
+
+
+class Command(BaseCommand):
+    help = ("Benchmark a balance search on 1 and W worker processes (its games fanned out); "
+            "prints wall times, the speed-up, a same-moment in-process figure and CPU time.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--workers", type=int, default=2, help="processes of the 2nd run")
+        parser.add_argument("--agent", default="greedy")
+        parser.add_argument("--decks", default="Ember Rush,Tidewall,Gravecallers",
+                            help="comma-separated starter decks of the core set")
+        parser.add_argument("--budget-games", type=int, default=20_000)
+        parser.add_argument("--verify-games", type=int, default=200)
+        parser.add_argument("--max-changes", type=int, default=3)
+        parser.add_argument("--objective", default="band", choices=("band", "meta"))
+        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--broker-url", default="",
+                            help="a broker for the sandbox (default: the filesystem broker)")
+        parser.add_argument("--database-url", default="",
+                            help="a PostgreSQL URL to bench on a fresh database beside it "
+                                 "(default: a fresh SQLite file)")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, **opts):
+        self._say(opts, f"load average before: {_load()}")
+        rows = []
+        with tempfile.TemporaryDirectory(prefix="cardlab-bench-balance-") as root:
+            sandbox = Sandbox(Path(root), database_url=opts["database_url"],
+                              broker_url=opts["broker_url"])
+            try:
+                sandbox.install()
+                reference = self._submit(sandbox, opts)   # frozen by the sandbox, not played
+                sandbox.execute("UPDATE balance_balancejob SET status = 'cancelled' "
+                                "WHERE uid = ?", reference)
+                job = self._job(sandbox, reference)
+                for processes in sorted({1, max(1, opts["workers"])}):
+                    rows.append(self._bench(sandbox, opts, processes, job))
+                    self._say(opts, self._line(rows[-1]))
+            finally:
+                sandbox.drop()
+        if len(rows) == 2:
+            first, second = rows
+            summary = {"speed_up": first["wall_s"] / second["wall_s"],
+                       "speed_up_in_process": (first["in_process"]["wall_s"]
+                                               / second["in_process"]["wall_s"]),
+                       "same_result": first["result"] == second["result"]}
+            self._say(opts, f"speed-up with {second['processes']} processes: "
+                            f"{summary['speed_up']:.2f}× (in-process at the same moments: "
+                            f"{summary['speed_up_in_process']:.2f}×); the same search: "
+                            f"{'yes' if summary['same_result'] else 'NO'}")
+        else:
+            summary = {}
+        self._say(opts, f"load average after: {_load()}")
+        if opts["json"]:
+            for row in rows:
+                row.pop("result")
+            self.stdout.write(json.dumps({"runs": rows, **summary}, sort_keys=True))
+
+    def _bench(self, sandbox: Sandbox, opts, processes: int, job: dict) -> dict:
+        name = f"bench{processes}"
+        worker = sandbox.worker(name, pool="prefork" if processes > 1 else "solo",
+                                concurrency=processes)
+        sandbox.wait_ready(name, timeout=180)
+        try:
+            in_process = self._in_process(job, processes)
+            load = _load()
+            cpu_before = _cpu_seconds(worker.pid)
+            uid = self._submit(sandbox, opts)
+            sandbox.wait(lambda: self._job(sandbox, uid)["status"] not in ("queued", "running"),
+                         timeout=7200, what=f"balance search {uid}", poll=0.5)
+            cpu_after = _cpu_seconds(worker.pid)
+        finally:
+            worker.terminate()
+            worker.wait(timeout=60)
+        job = self._job(sandbox, uid)
+        wall = (_time(job["finished_at"]) - _time(job["created_at"])).total_seconds()
+        cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after else None
+        return {"processes": processes, "status": job["status"], "wall_s": wall,
+                "games": job["games_played"], "games_per_s": job["games_played"] / wall,
+                "cpu_s": cpu, "cpu_share": cpu / (wall * processes) if cpu else None,
+                "load": load, "in_process": in_process, "result": job["result"]}
+
+    def _submit(self, sandbox: Sandbox, opts) -> str:
+        return sandbox.manage(
+            "balance_search", "--via-celery", "--no-wait", "--decks", *opts["decks"].split(","),
+            "--agent", opts["agent"], "--objective", opts["objective"], "--budget-games",
+            str(opts["budget_games"]), "--verify-games", str(opts["verify_games"]),
+            "--max-changes", str(opts["max_changes"]), "--seed", str(opts["seed"])).strip()
+
+    @staticmethod
+    def _job(sandbox: Sandbox, uid: str) -> dict:
+        row = sandbox.query(f"SELECT {', '.join(JOB_FIELDS)} FROM balance_balancejob "
+                            "WHERE uid = ?", uid)[0]
+        out = dict(zip(JOB_FIELDS, row, strict=True))
+        for key in ("result", "decks", "cards", "allowed_cards", "fields"):
+            if isinstance(out[key], str):
+                out[key] = json.loads(out[key])
+        return out
+
+    @staticmethod
+    def _in_process(job: dict, processes: int) -> dict:
+        """The same search in this process, its games on ``processes`` processes."""
+        frozen = BalanceJob(**{k: v for k, v in job.items()
+                               if k not in ("status", "created_at", "finished_at",
+                                            "games_played", "result")})
+        problem = job_problem(frozen)
+        start = time.perf_counter()
+        with LocalEvaluator(problem.field, processes=processes) as evaluator:
+            result = balance_search(problem, evaluator)
+        return {"processes": processes, "wall_s": time.perf_counter() - start,
+                "games": result.games_searched + result.games_verified}
+
+    @staticmethod
+    def _line(row: dict) -> str:
+        now = row["in_process"]
+        cpu = (f"; the worker used {row['cpu_s']:.1f} CPU s ({row['cpu_share']:.0%} of "
+               f"{row['processes']} cores)" if row["cpu_s"] else "")
+        return (f"{row['processes']} process(es): search {row['status']} in "
+                f"{row['wall_s']:.1f} s, {row['games']:,} games, {row['games_per_s']:.1f} "
+                f"games/s{cpu}; load {row['load']}\n"
+                f"    same moment in-process on {now['processes']} process(es): "
+                f"{now['wall_s']:.1f} s for {now['games']:,} games")
+
+    def _say(self, opts, text: str) -> None:
+        if not opts["json"]:
+            self.stdout.write(text)

@@ -1,0 +1,108 @@
+"""The one door through which a page names a game word: ``game_word(kind, code)``.
+
+The engine names its words once, in English and Chinese (``rules.engine.keywords``,
+``rules.engine.words``, ``rules.ai.agents``); the site's ``.po`` files hold its own sentences only.
+A template asks ``{{ code|game_word:"keyword" }}``; Python code asks ``game_word("keyword",
+code)``. Both answer in the page's language (``cards.language.card_lang``) unless ``lang`` is
+given, and show an unknown code as it is, so a word registered later is never an error.
+
+Kinds: ``keyword``, ``attribute``, ``kind`` (hero, minion, item; ``kinds``: as a heading over
+several, "Minions"), ``trigger``, ``field`` (a card's printed fields), ``agent`` (an AI player's
+name, as in a sentence: "greedy"; a heading capitalises it, ``|capfirst``), ``agent_label`` (its
+name in a menu, with what it costs), ``ruleset`` (a ruleset's name) and ``ruleset_option`` (an
+option of the rules in a sentence, for its ``value``: "a draw after 20 turns per player").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.utils.functional import lazy
+
+from cards.language import card_lang
+from rules.ai.agents import AGENT_NAMES, AGENTS
+from rules.engine.keywords import all_keywords
+from rules.engine.ruleset_words import RULESET_OPTIONS, ruleset_name
+from rules.engine.words import ATTRIBUTE_WORDS, FIELD_WORDS, KIND_WORDS, TRIGGER_WORDS
+
+UNKNOWN_KIND = "unknown kind of game word {kind!r} (known: {known})"
+
+
+def _agent_title(code: str, lang: str, prose: bool) -> str | None:
+    spec = next((s for s in AGENTS if s.name == code), None)
+    return spec.title(lang) if spec is not None else None
+
+
+def _agent_label(code: str, lang: str, prose: bool) -> str | None:
+    spec = next((s for s in AGENTS if s.name == code), None)
+    return spec.label(lang) if spec is not None else None
+
+
+def _keyword(code: str, lang: str, prose: bool) -> str | None:
+    entry = next((k for k in all_keywords() if k.code == code), None)
+    if entry is None:
+        return None
+    name = entry.name(lang)
+    return name.lower() if prose and lang != "zh" else name
+
+
+def _table(words) -> Callable[[str, str, bool], str | None]:
+    def read(code: str, lang: str, prose: bool) -> str | None:
+        word = words.get(code)
+        if word is None:
+            return None
+        return word.prose(lang) if prose else word.name(lang)
+    return read
+
+
+def _plural(words) -> Callable[[str, str, bool], str | None]:
+    def read(code: str, lang: str, prose: bool) -> str | None:
+        word = words.get(code)
+        return word.plural(lang) if word is not None else None
+    return read
+
+
+READERS: dict[str, Callable[[str, str, bool], str | None]] = {
+    "keyword": _keyword,
+    "attribute": _table(ATTRIBUTE_WORDS),
+    "kind": _table(KIND_WORDS),
+    "kinds": _plural(KIND_WORDS),
+    "trigger": _table(TRIGGER_WORDS),
+    "field": _table(FIELD_WORDS),
+    "agent": _agent_title,
+    "agent_label": _agent_label,
+    "ruleset": lambda code, lang, prose: ruleset_name(code, lang),
+}
+
+
+def game_word(kind: str, code: object, *, lang: str | None = None, prose: bool = False,
+              value: object = None) -> str:
+    """``code``'s name in ``lang`` (default: the page's language): as a label ("Fire",
+    "Last words"), or with ``prose`` as inside a sentence ("fire", "last-words"); a ruleset
+    option as the sentence for its ``value``. An unregistered code is returned as it is (an
+    option as ``code: value``); an unknown ``kind`` is a programming error."""
+    lang = lang or card_lang()
+    text = "" if code is None else str(code)
+    if kind == "ruleset_option":
+        option = RULESET_OPTIONS.get(text)
+        return option.sentence(value, lang) if option else f"{text.replace('_', ' ')}: {value}"
+    try:
+        reader = READERS[kind]
+    except KeyError:
+        known = ", ".join([*READERS, "ruleset_option"])
+        raise ValueError(UNKNOWN_KIND.format(kind=kind, known=known)) from None
+    return reader(text, lang, prose) or text
+
+
+# For labels fixed at import time (model choices, form fields): read when shown.
+game_word_lazy = lazy(game_word, str)
+
+
+def game_words(kind: str, codes, *, lang: str | None = None) -> list[tuple[str, str]]:
+    """(code, name) pairs, for a form's choices."""
+    return [(code, game_word(kind, code, lang=lang)) for code in codes]
+
+
+def agent_menu() -> list[tuple[str, str]]:
+    """(name, label) of every agent in registry order: the choices of a form's agent menu."""
+    return game_words("agent_label", AGENT_NAMES)

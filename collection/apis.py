@@ -1,0 +1,235 @@
+"""The collection API (mounted at /api/collection/): the signed-in user's own counts, one
+card's count, import and export as text or CSV, a whole set, a deck's missing cards and the
+active decks' shared cards. Every endpoint answers about the requesting user only; nobody's
+counts are readable by anyone else. Views translate HTTP to services and selectors."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.throttles import ImportThrottle
+from cards.api_fields import StrictCharField
+from cards.filters import CardFilter
+from cards.selectors import card_rows
+from collection.models import MAX_COPIES
+from collection.selectors import active_deck_claims, cards_with_owned, deck_missing
+from collection.services import (
+    CollectionInputError,
+    collection_card,
+    collection_card_set,
+    collection_set_add,
+)
+from collection.transfer import LIST_FORMATS, collection_export, collection_import
+from decks.codecs import DeckImportError
+from decks.models import Deck
+from decks.selectors import NO_DECK, deck_get
+from decks.transfer import IMPORT_MAX_BODY, body_too_large
+
+IMPORT_BODY = 4 * IMPORT_MAX_BODY   # a collection's list is longer than a deck's
+
+
+class OwnedCardSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    name_en = serializers.CharField()
+    name_zh = serializers.CharField()
+    set = serializers.CharField(source="card_set.code")
+    count = serializers.IntegerField(source="owned", help_text="Copies you own.")
+
+
+class CollectionListApi(generics.ListAPIView):
+    """Your collection: every card you own with its count, filtered like the catalogue
+    (``q``, ``set``, ``game``…); ``owned=false`` lists every card, with 0 for those you lack."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = OwnedCardSerializer
+    filterset_class = CardFilter
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):   # the schema, read with no user
+            return card_rows().none()
+        cards = cards_with_owned(card_rows(), user=self.request.user).order_by("code")
+        if self.request.query_params.get("owned", "true").lower() in ("true", "1", "yes"):
+            cards = cards.filter(owned__gt=0)
+        return cards
+
+
+class CountInputSerializer(serializers.Serializer):
+    count = serializers.IntegerField(min_value=0, max_value=MAX_COPIES,
+                                     help_text="Copies you own; 0 removes the card.")
+
+
+class CountOutputSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+def _card_or_404(code: str):
+    try:
+        return collection_card(code)
+    except CollectionInputError as exc:
+        raise Http404(str(exc)) from None
+
+
+class CollectionCardApi(APIView):
+    """One card of your collection: read it, or set the copies you own (PUT)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=CountOutputSerializer)
+    def get(self, request, code: str):
+        card = _card_or_404(code)
+        owned = cards_with_owned(card_rows().filter(pk=card.pk), user=request.user).get()
+        return Response({"code": card.code, "count": owned.owned})
+
+    @extend_schema(request=CountInputSerializer, responses=CountOutputSerializer)
+    def put(self, request, code: str):
+        card = _card_or_404(code)
+        data = CountInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        count = collection_card_set(user=request.user, card=card,
+                                    count=data.validated_data["count"])
+        return Response({"code": card.code, "count": count})
+
+
+class ImportInputSerializer(serializers.Serializer):
+    text = StrictCharField(trim_whitespace=False, max_length=IMPORT_BODY,
+                           help_text="A list (3x Ember Pup, names in either language or "
+                                     "codes) or CSV with count and code or name columns.")
+    format = serializers.ChoiceField(choices=["auto", *LIST_FORMATS], default="auto")
+    replace = serializers.BooleanField(default=False, help_text="Make the collection exactly "
+                                                                "the list (else add to it).")
+
+
+class CollectionImportOutputSerializer(serializers.Serializer):
+    cards = serializers.IntegerField(help_text="Different cards in the list.")
+    copies = serializers.IntegerField(help_text="Copies in the list.")
+    changed = serializers.IntegerField(help_text="Cards whose count changed.")
+
+
+class CollectionImportApi(APIView):
+    """Add a list to your collection (the deck importer's reader: every bad line is named,
+    with "did you mean" names); nothing is changed unless the whole list reads."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ImportThrottle]
+
+    @extend_schema(request=ImportInputSerializer, responses=CollectionImportOutputSerializer)
+    def post(self, request):
+        too_large = body_too_large(request, limit=IMPORT_BODY)
+        if too_large:
+            return Response({"detail": too_large},
+                            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        data = ImportInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            result = collection_import(user=request.user, text=data.validated_data["text"],
+                                       format_name=data.validated_data["format"],
+                                       replace=data.validated_data["replace"])
+        except DeckImportError as exc:
+            return Response({"detail": str(exc.problems[0]),
+                             "problems": [p.as_dict() for p in exc.problems]},
+                            status=exc.status)
+        return Response({"cards": result.cards, "copies": result.copies,
+                         "changed": result.changed})
+
+
+class CollectionExportApi(APIView):
+    """Your collection as a file: ``text`` (re-importable list) or ``csv``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=[OpenApiParameter("as", str, enum=list(LIST_FORMATS),
+                                                description="text (default) or csv")],
+                   responses={(200, "text/plain"): str, (200, "text/csv"): str})
+    def get(self, request):
+        name = request.query_params.get("as", "text")
+        if name not in LIST_FORMATS:
+            raise ValidationError({"as": ["Choose text or csv."]})
+        listing = collection_export(user=request.user, format_name=name)
+        return HttpResponse(listing.content, content_type=listing.media_type)
+
+
+class SetAddInputSerializer(serializers.Serializer):
+    copies = serializers.IntegerField(min_value=1, max_value=MAX_COPIES, default=1)
+
+
+class CollectionSetAddApi(APIView):
+    """Add copies of every card of a set to your collection."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=SetAddInputSerializer, responses=CollectionImportOutputSerializer)
+    def post(self, request, code: str):
+        data = SetAddInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            added = collection_set_add(user=request.user, set_code=code,
+                                       copies=data.validated_data["copies"])
+        except CollectionInputError as exc:
+            raise Http404(str(exc)) from None
+        size = added.card_set.cards.count()
+        return Response({"cards": size, "copies": size * added.copies,
+                         "changed": added.changed})
+
+
+class MissingSerializer(serializers.Serializer):
+    code = serializers.CharField(source="card.code")
+    name_en = serializers.CharField(source="card.name_en")
+    name_zh = serializers.CharField(source="card.name_zh")
+    need = serializers.IntegerField(help_text="Copies the deck needs (every pile, the hero).")
+    owned = serializers.IntegerField(help_text="Copies you own.")
+    missing = serializers.IntegerField()
+
+
+class DeckMissingOutputSerializer(serializers.Serializer):
+    buildable = serializers.BooleanField()
+    missing = MissingSerializer(many=True)
+
+
+class DeckMissingApi(APIView):
+    """The cards of a deck you can see that your collection lacks (your collection only)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=DeckMissingOutputSerializer)
+    def get(self, request, uid: str):
+        try:
+            deck = deck_get(uid=uid, user=request.user)
+        except Deck.DoesNotExist:
+            raise Http404(NO_DECK) from None
+        rows = deck_missing(deck=deck, user=request.user)
+        return Response({"buildable": not rows,
+                         "missing": MissingSerializer(rows, many=True).data})
+
+
+class ClaimDeckSerializer(serializers.Serializer):
+    uid = serializers.CharField()
+    name = serializers.CharField()
+    need = serializers.IntegerField()
+
+
+class ClaimSerializer(serializers.Serializer):
+    code = serializers.CharField(source="card.code")
+    name_en = serializers.CharField(source="card.name_en")
+    name_zh = serializers.CharField(source="card.name_zh")
+    owned = serializers.IntegerField()
+    needed = serializers.IntegerField(help_text="Copies your active decks need together.")
+    decks = serializers.SerializerMethodField()
+
+    def get_decks(self, claim) -> list[dict]:
+        return [{"uid": deck.uid, "name": deck.name, "need": n} for deck, n in claim.decks]
+
+
+class CollectionClaimsApi(APIView):
+    """Cards that two or more of your active decks need beyond the copies you own."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=ClaimSerializer(many=True))
+    def get(self, request):
+        return Response(ClaimSerializer(active_deck_claims(user=request.user), many=True).data)

@@ -1,0 +1,110 @@
+"""Writes of a user's collection: a card's count, a step up or down, a whole set, an import.
+Each takes the user whose collection it changes; nobody changes anyone else's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy
+
+from cards.models import Card, CardSet
+from collection.models import MAX_COPIES, CollectionEntry
+
+COUNT_RANGE = gettext_lazy("A count is a whole number from 0 to {limit}; {value!r} is not.")
+NO_SUCH_CARD = gettext_lazy("There is no card {code!r}; check the code on the card's page.")
+NO_SUCH_SET = gettext_lazy("There is no card set {code!r}; pick one of the sets listed.")
+COPIES_RANGE = gettext_lazy("Add from 1 to {limit} copies of each card; {value!r} is not.")
+
+
+class CollectionInputError(ValueError):
+    """Input the collection cannot take; the message says what to write instead (400)."""
+
+
+def _count(value: object, message=COUNT_RANGE, low: int = 0) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise CollectionInputError(message.format(limit=MAX_COPIES, value=value)) from None
+    if not low <= number <= MAX_COPIES:
+        raise CollectionInputError(message.format(limit=MAX_COPIES, value=value))
+    return number
+
+
+def collection_card(code: str) -> Card:
+    """The card ``code`` (CollectionInputError naming it when there is none)."""
+    card = Card.objects.filter(code=code).first() if "\x00" not in code else None
+    if card is None:
+        raise CollectionInputError(NO_SUCH_CARD.format(code=code[:40]))
+    return card
+
+
+@transaction.atomic
+def collection_card_set(*, user, card: Card, count: object) -> int:
+    """Own exactly ``count`` copies of ``card`` (0 forgets it); returns the count kept."""
+    number = _count(count)
+    if number == 0:
+        CollectionEntry.objects.filter(user=user, card=card).delete()
+    else:
+        CollectionEntry.objects.update_or_create(user=user, card=card,
+                                                 defaults={"count": number})
+    return number
+
+
+@transaction.atomic
+def collection_card_add(*, user, card: Card, delta: int) -> int:
+    """One step of the +/− buttons: the count moves by ``delta``, staying within 0…999."""
+    entry = (CollectionEntry.objects.select_for_update().filter(user=user, card=card).first())
+    current = entry.count if entry else 0
+    return collection_card_set(user=user, card=card,
+                               count=max(0, min(MAX_COPIES, current + int(delta))))
+
+
+@transaction.atomic
+def collection_counts_merge(*, user, counts: Mapping[str, int], replace: bool = False) -> int:
+    """Add ``counts`` (by card code) to the collection, or with ``replace`` make the
+    collection exactly ``counts``; returns the cards changed. Counts are capped at 999."""
+    cards = dict(Card.objects.filter(code__in=set(counts)).values_list("code", "pk"))
+    unknown = sorted(set(counts) - set(cards))
+    if unknown:
+        raise CollectionInputError(NO_SUCH_CARD.format(code=unknown[0][:40]))
+    existing = {e.card_id: e for e in CollectionEntry.objects.filter(user=user)}
+    if replace:
+        keep = {cards[code] for code in counts}
+        CollectionEntry.objects.filter(user=user).exclude(card_id__in=keep).delete()
+    changed = 0
+    for code, count in counts.items():
+        pk = cards[code]
+        before = existing[pk].count if pk in existing else 0
+        after = min(MAX_COPIES, int(count) + (0 if replace else before))
+        if after != before:
+            changed += 1
+            CollectionEntry.objects.update_or_create(user=user, card_id=pk,
+                                                     defaults={"count": after})
+    return changed
+
+
+@dataclass(frozen=True)
+class SetAdded:
+    card_set: CardSet
+    copies: int
+    changed: int
+
+
+def collection_set_add(*, user, set_code: str, copies: object = 1) -> SetAdded:
+    """Add ``copies`` of every card of a set (a box opened, a set bought whole)."""
+    number = _count(copies, COPIES_RANGE, low=1)
+    card_set = CardSet.objects.filter(code=set_code).first() if "\x00" not in set_code else None
+    if card_set is None:
+        raise CollectionInputError(NO_SUCH_SET.format(code=set_code[:40]))
+    codes = card_set.cards.values_list("code", flat=True)
+    changed = collection_counts_merge(user=user, counts={code: number for code in codes})
+    return SetAdded(card_set=card_set, copies=number, changed=changed)
+
+
+@dataclass(frozen=True)
+class Imported:
+    cards: int      # different cards in the list
+    copies: int     # copies in the list
+    changed: int    # cards whose count changed

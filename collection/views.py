@@ -1,0 +1,169 @@
+"""The collection pages: the table with quick +/− (htmx), a card's count on its page, import
+and export as text or CSV, and "add a whole set". Every page is the signed-in user's own
+collection; views read the request, call services and selectors, and render."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from cards.filters import CardFilter
+from cards.language import card_lang
+from cards.selectors import card_rows, cards_label
+from collection.selectors import active_deck_claims, cards_with_owned, collection_set_totals
+from collection.services import (
+    CollectionInputError,
+    collection_card,
+    collection_card_add,
+    collection_card_set,
+    collection_set_add,
+)
+from collection.transfer import LIST_FORMATS, collection_export, collection_import
+from decks.codecs import DeckImportError
+
+PAGE_SIZE = 50
+IMPORTED = gettext_lazy("Read {cards} cards ({copies} copies); {changed} counts changed.")
+SET_ADDED = gettext_lazy("Added {copies} of each card of {name}: {changed} counts changed.")
+SIGN_IN = gettext_lazy("Log in to keep count of the cards you own.")
+
+
+def _table_context(request: HttpRequest) -> dict:
+    filterset = CardFilter(request.GET, queryset=card_rows(), request=request)
+    context = {"form": filterset.form, "lang": card_lang(), "formats": LIST_FORMATS}
+    if not filterset.is_valid():
+        return {**context, "errors": filterset.errors}
+    cards = cards_with_owned(filterset.qs, user=request.user)
+    page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    cards_label(page.object_list, context["lang"])
+    return {**context, "page": page, "cards": page.object_list}
+
+
+@require_safe
+@login_required
+def collection_page(request: HttpRequest) -> HttpResponse:
+    """The user's collection as a table of every card (``owned=true``: only those owned)."""
+    context = _table_context(request)
+    status = 400 if "errors" in context else 200
+    if request.htmx and not request.htmx.boosted:
+        return render(request, "collection/_table.html", context, status=status)
+    context.update(sets=collection_set_totals(user=request.user),
+                   claims=active_deck_claims(user=request.user), section="collection")
+    return render(request, "collection/page.html", context, status=status)
+
+
+@require_safe
+@login_required
+def collection_sets(request: HttpRequest) -> HttpResponse:
+    """The side panel's totals by set (htmx reloads it after each change of a count)."""
+    return render(request, "collection/_sets.html",
+                  {"sets": collection_set_totals(user=request.user)})
+
+
+def _card_answer(request: HttpRequest, card, error: str = "") -> HttpResponse:
+    """The count widget of one card: a table row, or the box on the card's page."""
+    card = cards_with_owned(card_rows().filter(pk=card.pk), user=request.user).get()
+    cards_label([card], card_lang())
+    template = ("collection/_row.html" if request.GET.get("as") == "row"
+                else "collection/_card_box.html")
+    response = render(request, template, {"card": card, "error": error},
+                      status=400 if error else 200)
+    if request.method == "POST" and not error:
+        response["HX-Trigger"] = "collection-changed"   # the set totals reload themselves
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def collection_card_view(request: HttpRequest, code: str) -> HttpResponse:
+    """GET: the count box of a card. POST ``delta`` (±1) or ``count``: change it."""
+    if not request.user.is_authenticated:
+        return render(request, "collection/_sign_in.html", {"message": SIGN_IN},
+                      status=200 if request.method == "GET" else 403)
+    try:
+        card = collection_card(code[:40])
+    except CollectionInputError as exc:
+        return HttpResponse(str(exc), status=404, content_type="text/plain; charset=utf-8")
+    error = ""
+    if request.method == "POST":
+        try:
+            if "delta" in request.POST or "count" not in request.POST:   # a − or + button
+                delta = -1 if request.POST.get("delta") == "-1" else 1
+                collection_card_add(user=request.user, card=card, delta=delta)
+            else:
+                collection_card_set(user=request.user, card=card, count=request.POST["count"])
+        except CollectionInputError as exc:
+            error = str(exc)
+        if not request.htmx:
+            if error:
+                messages.error(request, error)
+            return redirect(request.POST.get("next") or reverse("collection:page"))
+    return _card_answer(request, card, error)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def collection_import_view(request: HttpRequest) -> HttpResponse:
+    context: dict = {"formats": LIST_FORMATS, "section": "collection"}
+    if request.method == "GET":
+        return render(request, "collection/import.html", context)
+    text = request.POST.get("text", "")
+    upload = request.FILES.get("file")
+    if upload is not None:
+        text = upload.read(512 * 1024).decode("utf-8-sig", errors="replace")
+    try:
+        result = collection_import(user=request.user, text=text,
+                                   format_name=request.POST.get("format", "auto"),
+                                   replace=request.POST.get("mode") == "replace")
+    except (DeckImportError, CollectionInputError) as exc:
+        problems = getattr(exc, "problems", None) or [str(exc)]
+        context.update(text=text, problems=problems, mode=request.POST.get("mode", "add"))
+        return render(request, "collection/import.html", context,
+                      status=getattr(exc, "status", 400))
+    messages.success(request, IMPORTED.format(cards=result.cards, copies=result.copies,
+                                              changed=result.changed))
+    return redirect(reverse("collection:page"))
+
+
+@require_safe
+@login_required
+def collection_export_view(request: HttpRequest, format_name: str) -> HttpResponse:
+    try:
+        listing = collection_export(user=request.user, format_name=format_name)
+    except KeyError:
+        return HttpResponse(str(gettext_lazy("Download as text or csv.")), status=404,
+                            content_type="text/plain; charset=utf-8")
+    return list_download(listing)
+
+
+def list_download(listing) -> HttpResponse:
+    response = HttpResponse(listing.content, content_type=listing.media_type)
+    response["Content-Disposition"] = content_disposition_header(True, listing.filename)
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@require_POST
+@login_required
+def collection_set_add_view(request: HttpRequest) -> HttpResponse:
+    """Add copies of every card of a set (the set's code and the copies are posted)."""
+    code = request.POST.get("set", "")[:40]
+    try:
+        added = collection_set_add(user=request.user, set_code=code,
+                                   copies=request.POST.get("copies", "1"))
+    except CollectionInputError as exc:
+        context = _table_context(request)
+        context.update(sets=collection_set_totals(user=request.user), set_error=str(exc),
+                       claims=active_deck_claims(user=request.user), section="collection")
+        return render(request, "collection/page.html", context, status=400)
+    messages.success(request, SET_ADDED.format(copies=added.copies,
+                                               name=added.card_set.display_name,
+                                               changed=added.changed))
+    return redirect(reverse("collection:page") + "?" + urlencode({"set": added.card_set.code}))

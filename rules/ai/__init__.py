@@ -1,0 +1,1 @@
+"""The players: the agents' registry and each agent."""

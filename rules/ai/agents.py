@@ -1,0 +1,88 @@
+"""The agents, registered once: every place that names an agent reads this list.
+
+The match runner and the benchmark build agents with ``make_agent``; the AI ladder plays each
+agent against the ones it is ``measured_against`` (and its stored result rates them all:
+``rules.ai.ratings``); the simulation service sizes its chunks with
+``chunk_games``; the site's forms, API and command line offer ``AGENT_NAMES``, named in a
+sentence by ``title(lang)`` and in menus by ``label(lang)``, in English and Chinese; a command
+with no agent given plays ``DEFAULT_AGENT``. Adding an agent is one entry in ``AGENTS`` (and its
+module).
+
+An agent is any object with ``choose(view, legal, rng) -> Action`` and a ``needs_view`` flag
+(see ``rules.ai.random_agent``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rules.ai.greedy import GreedyAgent
+from rules.ai.planner import PlannerAgent
+from rules.ai.random_agent import RandomAgent
+from rules.ai.search import SearchAgent
+from rules.engine.agent import Agent
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    name: str                         # its code: forms, the API, stored runs
+    make: Callable[[], Agent]
+    title_en: str                     # its name in a sentence ("greedy vs greedy")
+    title_zh: str
+    label_en: str                     # its name in a menu, with what it costs
+    label_zh: str
+    chunk_games: int                  # games one simulation chunk plays: about a second of a core
+    measured_against: tuple[str, ...] = ()   # the weaker agents it meets on the AI ladder
+
+    def title(self, lang: str) -> str:
+        return self.title_zh if lang == "zh" else self.title_en
+
+    def label(self, lang: str) -> str:
+        return self.label_zh if lang == "zh" else self.label_en
+
+    @property
+    def fast(self) -> bool:
+        """Plays hundreds of games in a second of a core (a planning agent plays a few)."""
+        return self.chunk_games >= 100
+
+
+# Fastest useful first: the first one is the default opponent the site offers.
+AGENTS: tuple[AgentSpec, ...] = (
+    AgentSpec("greedy", GreedyAgent, "greedy", "贪心", "Greedy (fast heuristic)",
+              "贪心(快速启发式)", chunk_games=800, measured_against=("random",)),
+    AgentSpec("random", RandomAgent, "random", "随机", "Random", "随机", chunk_games=800),
+    AgentSpec("search", SearchAgent, "search", "搜索", "Search (strong)", "搜索(较强)",
+              chunk_games=4, measured_against=("greedy",)),
+    AgentSpec("planner", PlannerAgent, "planner", "规划", "Planner (strong)", "规划(较强)",
+              chunk_games=4, measured_against=("greedy", "search")),
+)
+AGENT_NAMES: tuple[str, ...] = tuple(spec.name for spec in AGENTS)
+DEFAULT_AGENT = AGENTS[0].name
+# The weakest agent: the ratings' anchor (Elo 0) and the match runner's opponent when none is
+# named.
+BASELINE_AGENT = "random"
+UNKNOWN_AGENT = "unknown agent {name!r} (known: {known})"
+
+
+def agent_spec(name: str) -> AgentSpec:
+    """An agent's entry by name; raises ValueError listing the known names."""
+    for spec in AGENTS:
+        if spec.name == name:
+            return spec
+    raise ValueError(UNKNOWN_AGENT.format(name=name, known=", ".join(sorted(AGENT_NAMES))))
+
+
+def make_agent(name: str) -> Agent:
+    """A new agent by name; raises ValueError listing the known names."""
+    return agent_spec(name).make()
+
+
+def agent_choices(lang: str = "en") -> list[tuple[str, str]]:
+    """(name, label in ``lang``) pairs for forms and menus, in registry order."""
+    return [(spec.name, spec.label(lang)) for spec in AGENTS]
+
+
+def ladder_rungs() -> list[tuple[str, str]]:
+    """(stronger, weaker) pairs the AI ladder measures, from the weakest rung up."""
+    return [(spec.name, weak) for spec in AGENTS for weak in spec.measured_against]

@@ -1,0 +1,1 @@
+"""Decks as the rule book sees them: legality, formats as data, piles and card sets."""

@@ -1,0 +1,181 @@
+"""What a balance search may change: moves over cards' printed fields, and patches made of them.
+
+A *move* is one change of one printed field of one card (``C005.attack = 4``). A candidate
+patch is a set of moves with at most one move per (card, field). Numbers move within
+``spread`` of the printed value (cost, attack, HP: ±2 by default); keywords toggle one keyword;
+the attribute becomes another attribute. Only moves the engine accepts (``CardDef.from_dict``)
+are offered, so every candidate patch can be played.
+
+Invariants: the moves of a search space come out in one fixed order (cards as given, fields in
+``FIELDS`` order, values ascending), so a search over them is deterministic; nothing here
+mutates its inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine.basics import ATTRIBUTES, CardDataError
+from rules.engine.cards import CardDef, DeckList
+from rules.engine.keywords import KEYWORDS
+from rules.lab.patches import Change, Patch
+
+NUMBER_FIELDS = ("cost", "attack", "hp")
+OTHER_FIELDS = ("keywords", "attribute")
+FIELDS = NUMBER_FIELDS + OTHER_FIELDS
+DEFAULT_FIELDS = NUMBER_FIELDS
+DEFAULT_SPREAD = 2
+
+UNKNOWN_FIELD = "fields: {field!r} cannot be searched (fields: {fields})."
+UNKNOWN_CARDS = "cards: no such card in the field's card data: {codes}."
+BAD_SPREAD = "spread: give a whole number from 1 to 5 (got {value})."
+NO_MOVES = "Nothing may change: the allowed cards have none of the allowed fields."
+
+
+class SpaceError(ValueError):
+    """A search space that cannot be searched; the message says what to fix."""
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """One change: ``card.field = value`` (``value`` a tuple for keywords)."""
+
+    card: str
+    field: str
+    value: Any
+    size: int = 1          # how far from printed: |Δ| for numbers, 1 otherwise
+    step: int = 0          # the signed Δ for numbers (0 otherwise)
+
+    def change(self) -> Change:
+        value = list(self.value) if isinstance(self.value, tuple) else self.value
+        return Change(self.card, self.field, value)
+
+    @property
+    def slot(self) -> tuple[str, str]:
+        return self.card, self.field
+
+
+Candidate = tuple[Move, ...]   # sorted, at most one move per slot; () is "no change"
+
+
+def candidate_patch(candidate: Candidate, name: str) -> Patch:
+    return Patch(name=name, changes=tuple(move.change() for move in candidate))
+
+
+def candidate_size(candidate: Candidate) -> int:
+    return sum(move.size for move in candidate)
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """Which cards and fields may change, and how far numbers may move."""
+
+    cards: tuple[str, ...]
+    fields: tuple[str, ...] = DEFAULT_FIELDS
+    spread: int = DEFAULT_SPREAD
+
+    @classmethod
+    def for_decks(cls, decks: Sequence[DeckList], cards: Mapping[str, CardDef], *,
+                  only: Sequence[str] | None = None, fields: Sequence[str] = DEFAULT_FIELDS,
+                  spread: int = DEFAULT_SPREAD) -> SearchSpace:
+        """Every card of the decks (heroes included), or ``only``; SpaceError when wrong."""
+        bad = [f for f in fields if f not in FIELDS]
+        if bad:
+            raise SpaceError(UNKNOWN_FIELD.format(field=bad[0], fields=", ".join(FIELDS)))
+        if not 1 <= spread <= 5:
+            raise SpaceError(BAD_SPREAD.format(value=spread))
+        codes = list(only) if only else deck_cards(decks)
+        unknown = [code for code in codes if code not in cards]
+        if unknown:
+            raise SpaceError(UNKNOWN_CARDS.format(codes=", ".join(unknown)))
+        ordered = tuple(f for f in FIELDS if f in fields)
+        return cls(cards=tuple(dict.fromkeys(codes)), fields=ordered, spread=spread)
+
+
+def deck_cards(decks: Sequence[DeckList]) -> list[str]:
+    """The codes of the decks' heroes and cards, first-seen order."""
+    codes: dict[str, None] = {}
+    for deck in decks:
+        codes[deck.hero] = None
+        for code in deck.cards:
+            codes[code] = None
+    return list(codes)
+
+
+def space_moves(space: SearchSpace, cards: Mapping[str, CardDef]) -> list[Move]:
+    """Every move the engine accepts, in the space's fixed order; SpaceError if none."""
+    moves = [move for code in space.cards for field in space.fields
+             for move in _card_moves(cards[code], field, space.spread)]
+    if not moves:
+        raise SpaceError(NO_MOVES)
+    return moves
+
+
+def _card_moves(card: CardDef, field: str, spread: int) -> list[Move]:
+    data = card.to_dict()
+    offers: list[tuple[int | str | tuple[str, ...], int]]     # (value, signed step)
+    if field in NUMBER_FIELDS:
+        if field not in data:
+            return []
+        printed = int(data[field])
+        offers = [(printed + d, d) for d in range(-spread, spread + 1) if d]
+    elif field == "keywords":
+        if card.kind != "minion":
+            return []
+        have = set(card.keywords)
+        offers = [(tuple(sorted(have ^ {kw})), 0) for kw in KEYWORDS]
+    else:
+        if "attribute" not in data:
+            return []
+        offers = [(a, 0) for a in ATTRIBUTES if a != card.attribute]
+    return [Move(card.code, field, value, abs(step) or 1, step) for value, step in offers
+            if _playable(data, field, value)]
+
+
+def _playable(data: dict[str, Any], field: str, value: Any) -> bool:
+    if isinstance(value, int) and value < 0:
+        return False
+    changed = {**data, field: list(value) if isinstance(value, tuple) else value}
+    if changed[field] == []:
+        changed.pop(field)
+    try:
+        CardDef.from_dict(changed)
+    except CardDataError:
+        return False
+    return True
+
+
+def key_cards(decks: Sequence[DeckList], cards: Mapping[str, CardDef], per_deck: int
+              ) -> list[str]:
+    """Each deck's hero and its ``per_deck`` most-drawn cards (most copies, then cheapest):
+    the cards whose changes move its matchups most, screened first."""
+    out: dict[str, None] = {}
+    for deck in decks:
+        out[deck.hero] = None
+        counts = deck.counts()
+        ranked = sorted(counts, key=lambda c: (-counts[c], cards[c].cost, c))
+        for code in ranked[:per_deck]:
+            out[code] = None
+    return list(out)
+
+
+def screened_moves(moves: Sequence[Move]) -> dict[Move, tuple[Move, float]]:
+    """For each move, the move screening plays for it and the share of its effect it takes:
+    numbers are screened at their farthest step each way and nearer steps take the matching
+    share (``C005.attack = 4`` is half of ``= 5`` when printed 3); other moves stand alone."""
+    farthest: dict[tuple[str, str, bool], Move] = {}
+    for move in moves:
+        if move.field in NUMBER_FIELDS:
+            key = (move.card, move.field, move.step > 0)
+            if key not in farthest or move.size > farthest[key].size:
+                farthest[key] = move
+    out: dict[Move, tuple[Move, float]] = {}
+    for move in moves:
+        if move.field in NUMBER_FIELDS:
+            far = farthest[(move.card, move.field, move.step > 0)]
+            out[move] = (far, move.size / far.size)
+        else:
+            out[move] = (move, 1.0)
+    return out

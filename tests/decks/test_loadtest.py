@@ -1,0 +1,45 @@
+"""``manage.py loadtest``: every address is measured beside the minimal response, in rounds
+taken in turn, and only a server on this machine is measured."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.cards.test_page_cache import _deck
+from tests.fixtures import LEGAL_CARDS
+
+ADDRESSES = ("minimal response", "card list", "search k:minion c<=3", "deck validation (API)",
+             "card page", "builder page", "deck page")
+
+
+def test_each_address_gets_its_figures_and_its_share_of_the_minimal_response(
+        live_server, transactional_db, alice):
+    from cards.services import card_set_import
+    from rules.decks.cardset import TEST_SET
+
+    card_set_import(source=TEST_SET)
+    _deck(alice, cards=dict(LEGAL_CARDS))
+    out = io.StringIO()
+    call_command("loadtest", url=live_server.url, seconds=0.6, clients=2, rounds=2, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert "in 2 rounds, load average" in lines[0] and lines[-1].startswith("load average")
+    rows = {line[:24].strip(): line[24:].split() for line in lines[2:-1]}
+    assert tuple(rows) == ADDRESSES
+    for label, (requests, failed, p50, p95, rate, share, _cpu) in rows.items():
+        assert int(requests) > 0 and failed == "0", (label, rows[label])
+        assert float(p50) <= float(p95) and float(rate) > 0 and share.endswith("%")
+    assert rows["minimal response"][-2] == "100%"
+    assert {row[-1] for row in rows.values()} == {"–"}   # server CPU: only with --serve
+
+
+def test_only_a_server_on_this_machine_is_measured(db):
+    with pytest.raises(CommandError, match="Only a server on this machine"):
+        call_command("loadtest", url="http://example.com:8000", seconds=1)
+
+
+def test_rounds_and_clients_are_counted_from_one(db):
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("loadtest", rounds=0)
