@@ -23,6 +23,7 @@ from balance.services import (
     balance_job_cancel,
     balance_job_request,
 )
+from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search.space import FIELDS
 from simulations.apis import SubmitThrottle
@@ -73,7 +74,7 @@ class SearchInputSerializer(serializers.Serializer):
                                           required=False, allow_null=True,
                                           help_text="Codes that may change (default: all).")
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    public = serializers.BooleanField(default=False)
+    public = StrictBooleanField(default=False)
 
 
 class SearchSerializer(serializers.ModelSerializer):

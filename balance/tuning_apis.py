@@ -23,6 +23,7 @@ from balance.models import BalanceJob, JobKind
 from balance.selectors import job_progress, jobs_listed, tuning_result
 from balance.services import BalanceInputError
 from balance.tuning_services import tuning_job_request, tuning_suggestion_save
+from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations.apis import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
@@ -48,7 +49,7 @@ class TuningInputSerializer(serializers.Serializer):
                                  help_text="Codes of cards whose copies stay.")
     heroes = serializers.ListField(child=serializers.CharField(max_length=32), required=False,
                                    help_text="Hero codes the deck may change to.")
-    any_hero = serializers.BooleanField(default=False,
+    any_hero = StrictBooleanField(default=False,
                                         help_text="The hero may change to any hero.")
     max_swaps = serializers.IntegerField(default=3)
     budget_games = serializers.IntegerField(default=100_000,
@@ -56,7 +57,7 @@ class TuningInputSerializer(serializers.Serializer):
     verify_games = serializers.IntegerField(
         default=1000, help_text="Re-verification games against each opponent.")
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    public = serializers.BooleanField(default=False)
+    public = StrictBooleanField(default=False)
 
 
 class TuningSerializer(serializers.ModelSerializer):

@@ -3,6 +3,7 @@ app may use them)."""
 
 from __future__ import annotations
 
+from django.http import QueryDict
 from rest_framework import serializers
 
 
@@ -18,3 +19,19 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A yes/no that a JSON body must send as ``true`` or ``false``.
+
+    DRF's BooleanField takes 0, 1, "yes" and "off" as well, so ``{"active": 0}`` switched a
+    deck off while the API's schema says the field is a boolean. A JSON client now gets a 400
+    naming the field; an HTML form (a QueryDict of strings) still sends "true"/"on" as forms
+    do."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            return data
+        if isinstance(getattr(self.root, "initial_data", None), QueryDict):
+            return super().to_internal_value(data)
+        self.fail("invalid", input=data)

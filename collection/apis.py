@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.throttles import ImportThrottle
-from cards.api_fields import StrictCharField
+from cards.api_fields import StrictBooleanField, StrictCharField
 from cards.filters import CardFilter
 from cards.selectors import card_rows
 from collection.models import MAX_COPIES
@@ -101,7 +101,7 @@ class ImportInputSerializer(serializers.Serializer):
                            help_text="A list (3x Ember Pup, names in either language or "
                                      "codes) or CSV with count and code or name columns.")
     format = serializers.ChoiceField(choices=["auto", *LIST_FORMATS], default="auto")
-    replace = serializers.BooleanField(default=False, help_text="Make the collection exactly "
+    replace = StrictBooleanField(default=False, help_text="Make the collection exactly "
                                                                 "the list (else add to it).")
 
 

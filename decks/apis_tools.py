@@ -13,7 +13,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from accounts.throttles import ImportThrottle
-from cards.api_fields import StrictCharField
+from cards.api_fields import StrictBooleanField, StrictCharField
 from decks.apis import (
     PILES_HELP,
     DeckDetailOutputSerializer,
@@ -115,7 +115,7 @@ class DeckImportApi(generics.GenericAPIView):
     class DeckImportInputSerializer(serializers.Serializer):
         text = StrictCharField(trim_whitespace=False, max_length=IMPORT_MAX_BODY)
         format = serializers.ChoiceField(choices=FORMAT_CHOICES, default="auto")
-        save = serializers.BooleanField(default=False)
+        save = StrictBooleanField(default=False)
         deck_format = serializers.CharField(
             required=False, max_length=40,
             help_text="The deck format (a code) of a list that names none; its game decides "

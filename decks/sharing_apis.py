@@ -10,6 +10,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cards.api_fields import StrictBooleanField
 from decks.apis import get_deck_or_404
 from decks.sharing import (
     MAX_TAGS,
@@ -46,7 +47,7 @@ class DeckTagsApi(APIView):
 
 
 class ActiveSerializer(serializers.Serializer):
-    active = serializers.BooleanField(help_text="You play this deck now.")
+    active = StrictBooleanField(help_text="You play this deck now.")
 
 
 class DeckActiveApi(APIView):

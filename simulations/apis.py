@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.throttles import Limit, LimitThrottle, client_key, hit
+from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.patches import NAME_MAX, PATCH_FIELDS
 from simulations import conf
@@ -124,7 +125,7 @@ class SubmitInputSerializer(serializers.Serializer):
     stop_width = serializers.FloatField(required=False, allow_null=True,
                                         help_text="Stop a pairing once its 95 % interval is "
                                                   "narrower than this (e.g. 0.05).")
-    public = serializers.BooleanField(default=False)
+    public = StrictBooleanField(default=False)
     chunk_size = serializers.IntegerField(required=False, allow_null=True)
     patch = PatchInputSerializer(
         required=False, allow_null=True,

@@ -12,6 +12,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations import conf
 from simulations.apis import SubmitThrottle, _invalid
@@ -37,7 +38,7 @@ class SweepInputSerializer(serializers.Serializer):
     agent_b = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
                                       help_text=agent_help())
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    public = serializers.BooleanField(default=False)
+    public = StrictBooleanField(default=False)
     card = serializers.CharField(max_length=32, help_text="The card whose field is varied.")
     field = serializers.ChoiceField(choices=SWEEP_FIELDS)
     values = serializers.ListField(

@@ -96,6 +96,21 @@ def test_favourite_and_active_through_the_api(alice, bob, make_deck):
     assert api.get("/api/decks/most-favoured/").json()[0]["favourites_this_week"] == 1
 
 
+@pytest.mark.parametrize("not_a_boolean", [0, 1, "false", "yes", None])
+def test_a_json_yes_or_no_must_be_true_or_false(alice, make_deck, not_a_boolean):
+    """The schema says boolean: {"active": 0} once switched the deck off with a 200."""
+    deck = make_deck(alice)
+    api = APIClient()
+    api.force_authenticate(alice)
+    api.put(f"/api/decks/{deck.uid}/active/", {"active": True}, format="json")
+    refused = api.put(f"/api/decks/{deck.uid}/active/", {"active": not_a_boolean},
+                      format="json")
+    assert refused.status_code == 400 and "active" in refused.json()
+    deck.refresh_from_db()
+    assert deck.active is True                              # nothing changed
+
+
+
 def test_the_deck_pages_box_favourites_and_marks_active(alice_client, alice, make_deck):
     deck = make_deck(alice, visibility="public")
     box = alice_client.post(reverse("decks:favourite", args=[deck.uid]), {"favourite": "on"},
