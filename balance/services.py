@@ -24,6 +24,7 @@ from rules.lab.balance_search.evaluate import BLOCK
 from rules.lab.balance_search.objective import Goal, GoalError
 from rules.lab.balance_search.search import VERIFY_FRONT
 from rules.lab.balance_search.space import FIELDS
+from rules.lab.balance_search.verify import CONFIRM_FACTOR
 from rules.lab.deck_tuning.problem import TuningProblem
 from rules.lab.patches import Patch, PatchError
 from simulations.fair import dispatch_quietly
@@ -141,24 +142,27 @@ def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
             }[exc.field]
 
 
-def job_games(*, kind: str, decks: int, budget_games: int, verify_games: int) -> int:
+def job_games(*, kind: str, decks: int, budget_games: int, verify_games: int,
+              objective: str = "band") -> int:
     """The games a job plays at most: its budget, then the re-verification on fresh seeds
     (``rules.lab.balance_search``: the unpatched field and ``VERIFY_FRONT`` candidates, each
-    matchup; ``rules.lab.deck_tuning``: the deck and its suggestions against each opponent, and the
-    opponents' own pairings)."""
+    matchup — the meta objective confirms a pick that meets on twice the games, so each of its
+    picks may cost two verifications; ``rules.lab.deck_tuning``: the deck and its suggestions
+    against each opponent, and the opponents' own pairings)."""
     verify = -(-verify_games // BLOCK) * BLOCK
     if kind == JobKind.TUNING:
         opponents = decks - 1
         suggestions = TuningProblem.suggestions     # the dataclass field's default
         return (budget_games + verify * opponents * (suggestions + 1)
                 + verify * opponents * (opponents - 1) // 2)
-    return budget_games + verify * decks * (decks - 1) // 2 * (VERIFY_FRONT + 1)
+    verifications = 1 + VERIFY_FRONT * (CONFIRM_FACTOR if objective == "meta" else 1)
+    return budget_games + verify * decks * (decks - 1) // 2 * verifications
 
 
 def job_cpu_seconds(*, kind: str, decks: int, agent: str, budget_games: int,
-                    verify_games: int) -> float:
+                    verify_games: int, objective: str = "band") -> float:
     return job_games(kind=kind, decks=decks, budget_games=budget_games,
-                     verify_games=verify_games) * game_seconds(agent, agent)
+                     verify_games=verify_games, objective=objective) * game_seconds(agent, agent)
 
 
 def job_cap_check(*, owner, kind: str, cpu: float, limit: int, too_many: str) -> None:
@@ -212,7 +216,8 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT
         raise BalanceInputError(str(exc), "allowed_cards") from None
     names = ", ".join(d["name"] for d in decks)
     cpu = job_cpu_seconds(kind=JobKind.BALANCE, decks=len(decks), agent=agent,
-                          budget_games=budget_games, verify_games=verify_games)
+                          budget_games=budget_games, verify_games=verify_games,
+                          objective=objective)
     with transaction.atomic():
         if user is not None and user.is_authenticated:
             job_cap_check(owner=user, kind=JobKind.BALANCE, cpu=cpu,

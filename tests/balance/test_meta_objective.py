@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from balance import runner
 from balance.cli import BUDGET_CAP, Clock, calibrated_budget
-from balance.models import BalanceJob
+from balance.models import BalanceJob, JobKind
 from balance.services import (
     BAD_EPSILON,
     BAD_FIELD_BAND,
@@ -29,6 +29,7 @@ from balance.services import (
     FEW_DECKS_META,
     BalanceInputError,
     balance_job_request,
+    job_games,
 )
 from cards.templatetags.cards_extras import pct
 from decks.drafts import Draft
@@ -332,3 +333,14 @@ def test_a_fast_machine_plays_at_most_the_budget_cap_and_keeps_time_for_two_patc
     assert budget == BUDGET_CAP == 400_000 and rate > 1e6
     assert 0 < evaluator.games <= 2_000        # the probe and its warm-up, thrown away
     assert Clock(10, problem).verify_games == 3 * 15 * 2_000
+
+
+def test_the_cpu_cap_counts_a_meta_searchs_confirmations():
+    """A meta search confirms a pick that meets on twice the games, so each verified pick may
+    cost two verifications: the per-user CPU cap must count them (1 + 4 × 2, not 1 + 4)."""
+    pairings = 6 * 5 // 2
+    band = job_games(kind=JobKind.BALANCE, decks=6, budget_games=0, verify_games=2000)
+    meta = job_games(kind=JobKind.BALANCE, decks=6, budget_games=0, verify_games=2000,
+                     objective="meta")
+    assert band == 2000 * pairings * 5
+    assert meta == 2000 * pairings * 9
