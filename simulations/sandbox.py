@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -87,10 +87,12 @@ class Sandbox:
         return result.stdout
 
     def worker(self, name: str, *, pool: str = "solo", concurrency: int = 1,
-               **env: str) -> subprocess.Popen:
+               prefix: Sequence[str] = (), **env: str) -> subprocess.Popen:
+        """A worker process named ``name@<hostname>``; ``prefix`` runs it inside another
+        command (``ip netns exec NAME``: a worker on a test host of its own)."""
         log = open(self.log_path(name), "w")  # noqa: SIM115 (lives as long as the process)
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", pool,
+            [*prefix, sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", pool,
              "--concurrency", str(concurrency), "-n", f"{name}@%h", "-Q", self.queue,
              "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info"],
             cwd=REPO, env={**self.env, **env}, stdout=log, stderr=subprocess.STDOUT)
