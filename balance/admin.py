@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
 from balance.models import BalanceJob, JobKind
-from balance.services import search_title
-from balance.tuning_services import tuning_title
+from balance.search.services import search_title
+from balance.tuning.services import tuning_title
 
 
 @admin.register(BalanceJob)

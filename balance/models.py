@@ -13,7 +13,7 @@ Invariants:
   again by the reaper. ``JobBlock`` rows hold every block of games a job has played, at most one
   per (job, key, index) — a database constraint — so a resumed execution replays the search
   (deterministic for its seed and game budget) and plays only the blocks that are missing.
-- Only ``balance.runner`` and ``balance.services`` write these rows, and the one work
+- Only ``balance.runner`` and ``balance.search.services`` write these rows, and the one work
   protocol of ``simulations`` (``work``, ``fair``, ``reaper``) their lease columns.
 """
 

@@ -31,7 +31,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from balance.codecs import job_codec
+from balance.kinds import job_codec
 from balance.models import (
     ACTIVE_JOB_STATUSES,
     BalanceJob,

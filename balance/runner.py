@@ -28,16 +28,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from balance import conf, pieces
-from balance.codecs import BalanceCodec, block_key, job_codec, job_problem
-from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobBlock, JobKind, JobStatus
-from balance.tuning import tuning_problem
-from rules.lab.balance_search import balance_search
-from rules.lab.deck_tuning import tune_deck
+from balance.kinds import KINDS, job_codec
+from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobBlock, JobStatus
 from simulations import work
 from simulations.fair import dispatch_quietly
-
-__all__ = ["BalanceCodec", "JOB_WORK", "StoredEvaluator", "block_key", "job_execute",
-           "job_problem"]
 
 log = logging.getLogger(__name__)
 GAVE_UP = gettext_lazy("The search was started {attempts} times without finishing; it is given up.")
@@ -76,7 +70,7 @@ class StoredEvaluator:
     """Blocks from ``JobBlock`` when stored; the missing ones fanned out as pieces
     (``balance.pieces``) that any worker process plays — this one too — and waited for.
 
-    Generic over what a block is: a ``codec`` (``balance.codecs``) keys, sends and plays a task
+    Generic over what a block is: a ``codec`` (``balance.kinds``) keys, sends and plays a task
     and stores its blocks' results."""
 
     def __init__(self, job: BalanceJob, claim: str, worker: str, codec: Any):
@@ -113,16 +107,12 @@ def job_execute(*, job_id: int, claim: str, worker: str) -> str:
     dispatch_quietly()   # its message left the broker: send the next piece in its place
     if job is None:
         return "skipped"
+    kind = KINDS[job.kind]
+    problem = kind.problem(job)
     evaluator = StoredEvaluator(job, claim, worker, job_codec(job))
-    if job.kind == JobKind.TUNING:
-        tuning = tuning_problem(job)
-        return _execute(job, claim, evaluator,
-                        lambda progress: tune_deck(tuning, evaluator, progress=progress),
-                        lambda result: result.to_dict(job.deck_names[1:]))
-    problem = job_problem(job)
     return _execute(job, claim, evaluator,
-                    lambda progress: balance_search(problem, evaluator, progress=progress),
-                    lambda result: result.to_dict(job.deck_names))
+                    lambda progress: kind.search(problem, evaluator, progress=progress),
+                    lambda result: kind.result(job, result))
 
 
 def _execute(job: BalanceJob, claim: str, evaluator: StoredEvaluator,

@@ -162,8 +162,8 @@ def test_the_largest_number_a_column_holds_still_reaches_the_view(client, public
 def _form_pages(deck, run) -> dict[str, list[str]]:
     """Every page form that a signed-in user posts, and the fields it reads (its form's fields
     and the values its view reads itself)."""
-    from balance.forms import BalanceSearchForm
-    from balance.tuning_forms import TuningForm
+    from balance.search.forms import BalanceSearchForm
+    from balance.tuning.forms import TuningForm
     from simulations.forms import SimulationForm
     from simulations.patch_forms import PatchForm, PlayForm
     from simulations.what_if_form import WhatIfForm

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from balance.cli import BAD_BAND
+from balance.search.cli import BAD_BAND
 from rules.decks.cardset import TEST_SET
 from rules.lab.patches import load_patch
 

@@ -16,7 +16,7 @@ import uuid
 import pytest
 
 from balance.models import BalanceJob
-from balance.runner import job_problem
+from balance.search.problem import search_problem
 from rules.lab.balance_search import LocalEvaluator, balance_search
 from simulations.sandbox import Sandbox
 from tests.private_brokers import private_broker
@@ -80,7 +80,7 @@ def test_sigkill_a_worker_mid_search_and_the_search_resumes_to_the_same_result(s
                         fields=["cost", "attack", "hp"], spread=2,
                         allowed_cards=["T-H01", "T-H02", "T-M01", "T-M03"],
                         budget_games=2000, verify_games=100)
-    problem = job_problem(frozen)
+    problem = search_problem(frozen)
     with LocalEvaluator(problem.field, processes=1) as evaluator:
         reference = balance_search(problem, evaluator)
     assert job["result"] == json.loads(json.dumps(reference.to_dict(frozen.deck_names)))
@@ -92,7 +92,7 @@ def _in_process_result(job: dict) -> dict:
                         fields=["cost", "attack", "hp"], spread=2,
                         allowed_cards=["T-H01", "T-H02", "T-M01", "T-M03"],
                         budget_games=2000, verify_games=100)
-    problem = job_problem(frozen)
+    problem = search_problem(frozen)
     with LocalEvaluator(problem.field, processes=1) as evaluator:
         reference = balance_search(problem, evaluator)
     return json.loads(json.dumps(reference.to_dict(frozen.deck_names)))

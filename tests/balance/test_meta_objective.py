@@ -17,9 +17,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from balance import runner
-from balance.cli import BUDGET_CAP, Clock, calibrated_budget
+from balance.kinds import job_games
 from balance.models import BalanceJob, JobKind
-from balance.services import (
+from balance.search.cli import BUDGET_CAP, Clock, calibrated_budget
+from balance.search.services import (
     BAD_EPSILON,
     BAD_FIELD_BAND,
     BAD_MATCHUP_BAND,
@@ -29,7 +30,6 @@ from balance.services import (
     FEW_DECKS_META,
     BalanceInputError,
     balance_job_request,
-    job_games,
 )
 from cards.templatetags.cards_extras import pct
 from decks.drafts import Draft

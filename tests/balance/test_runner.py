@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from balance import pieces, runner
 from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
-from balance.services import balance_job_cancel, balance_job_request
+from balance.search.services import balance_job_cancel, balance_job_request
 from simulations.reaper import work_reap
 
 pytestmark = pytest.mark.django_db

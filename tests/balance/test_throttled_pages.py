@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from balance.services import balance_job_request
-from balance.tuning_views import THROTTLED as TUNING_THROTTLED
-from balance.views import THROTTLED
+from balance.search.services import balance_job_request
+from balance.search.views import THROTTLED
+from balance.tuning.views import THROTTLED as TUNING_THROTTLED
 from tests.balance.conftest import DAWN, DUSK, TINY
 
 pytestmark = pytest.mark.django_db

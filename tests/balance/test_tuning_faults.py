@@ -12,7 +12,7 @@ import os
 import signal
 
 from balance.models import BalanceJob
-from balance.tuning import tuning_problem
+from balance.tuning.problem import tuning_problem
 from rules.lab.deck_tuning import LocalTuneEvaluator, tune_deck
 from tests.balance.test_faults import sandbox  # noqa: F401  (the fixture)
 

@@ -48,8 +48,8 @@ def populate(settings) -> list[SitePage]:
     """Fill the database and list the pages (paths from the site's root)."""
     from django.contrib.auth import get_user_model
 
-    from balance.services import balance_job_request
-    from balance.tuning_services import tuning_job_request
+    from balance.search.services import balance_job_request
+    from balance.tuning.services import tuning_job_request
     from cards.models import Card
     from cards.services import card_set_import
     from decks.drafts import Draft

@@ -87,7 +87,7 @@ def balance_search_page(live_server, transactional_db, settings):
     from django.contrib.auth import get_user_model
 
     from balance import runner
-    from balance.services import balance_job_request
+    from balance.search.services import balance_job_request
     from cards.services import card_set_import
     from decks.drafts import Draft
     from decks.services import deck_create

@@ -94,7 +94,7 @@ def test_a_running_run_starts_from_the_measured_pace_then_follows_its_own(alice,
 
 
 def test_a_running_search_starts_from_the_measured_pace_then_follows_its_own(alice, catalogue):
-    from balance.services import balance_job_request
+    from balance.search.services import balance_job_request
     from tests.simulations.helpers import DAWN, DUSK
 
     job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK], agent="greedy",

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from balance.models import BalanceJob, JobStatus
 from balance.runner import GAVE_UP, JOB_WORK
-from balance.services import balance_job_request
+from balance.search.services import balance_job_request
 from simulations import work
 from simulations.execution import CHUNK_WORK
 from simulations.models import ChunkState

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from balance.cli import (
+from balance.search.cli import (
     Clock,
     OptionError,
     build_problem,

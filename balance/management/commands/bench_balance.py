@@ -1,4 +1,5 @@
-"""python manage.py bench_balance — how a balance search scales with worker processes.
+"""python manage.py bench_balance — how a balance search and a planner run scale with worker
+processes.
 
 In a sandbox (a fresh database and queue: the site's data is never touched) with the core set
 loaded, it submits the same fixed-budget search (``balance_search --via-celery``) to one Celery
@@ -12,6 +13,14 @@ timed search the command runs the same search in this process on as many process
 ``/proc``) and prints the load average. Figures are printed, never asserted; the searches'
 results are compared (the same seed and budget must give the same search whatever the number
 of processes).
+
+On the same workers it then times a simulation run of ``--planner-games`` games (20,000 by
+default) between two planner agents (``simulate --via-celery``), the slow agent a designer's
+search would use: its chunks fan out to every worker process. Its same-moment figure is the
+engine's rate in this process on as many processes, measured on ``--planner-sample-games`` of
+the run's own games spread over the whole run (``bench_simulations``): playing all of them again
+in-process would double an hour's benchmark. The runs' results are compared too.
+``--planner-games 0`` leaves the planner run out.
 """
 
 from __future__ import annotations
@@ -25,10 +34,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from balance.codecs import job_problem
 from balance.models import BalanceJob
+from balance.search.problem import search_problem
 from rules.lab.balance_search import LocalEvaluator, balance_search
-from simulations.management.commands.bench_simulations import _cpu_seconds
+from simulations.management.commands.bench_simulations import _cpu_seconds, _in_process
 from simulations.sandbox import Sandbox
 
 JOB_FIELDS = ("status", "created_at", "finished_at", "games_played", "result", "decks",
@@ -63,6 +72,11 @@ class Command(BaseCommand):
         parser.add_argument("--max-changes", type=int, default=3)
         parser.add_argument("--objective", default="band", choices=("band", "meta"))
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--planner-games", type=int, default=20_000,
+                            help="games of the planner run on the same workers (0: none)")
+        parser.add_argument("--planner-sample-games", type=int, default=200,
+                            help="the planner run's games played in-process for its "
+                                 "same-moment rate")
         parser.add_argument("--broker-url", default="",
                             help="a broker for the sandbox (default: the filesystem broker)")
         parser.add_argument("--database-url", default="",
@@ -87,22 +101,13 @@ class Command(BaseCommand):
                     self._say(opts, self._line(rows[-1]))
             finally:
                 sandbox.drop()
-        if len(rows) == 2:
-            first, second = rows
-            summary = {"speed_up": first["wall_s"] / second["wall_s"],
-                       "speed_up_in_process": (first["in_process"]["wall_s"]
-                                               / second["in_process"]["wall_s"]),
-                       "same_result": first["result"] == second["result"]}
-            self._say(opts, f"speed-up with {second['processes']} processes: "
-                            f"{summary['speed_up']:.2f}× (in-process at the same moments: "
-                            f"{summary['speed_up_in_process']:.2f}×); the same search: "
-                            f"{'yes' if summary['same_result'] else 'NO'}")
-        else:
-            summary = {}
+        summary = self._summary(opts, rows)
         self._say(opts, f"load average after: {_load()}")
         if opts["json"]:
             for row in rows:
                 row.pop("result")
+                if row.get("planner"):
+                    row["planner"].pop("result")
             self.stdout.write(json.dumps({"runs": rows, **summary}, sort_keys=True))
 
     def _bench(self, sandbox: Sandbox, opts, processes: int, job: dict) -> dict:
@@ -118,6 +123,8 @@ class Command(BaseCommand):
             sandbox.wait(lambda: self._job(sandbox, uid)["status"] not in ("queued", "running"),
                          timeout=7200, what=f"balance search {uid}", poll=0.5)
             cpu_after = _cpu_seconds(worker.pid)
+            planner = self._planner(sandbox, opts, processes, worker.pid) \
+                if opts["planner_games"] > 0 else None
         finally:
             worker.terminate()
             worker.wait(timeout=60)
@@ -127,7 +134,61 @@ class Command(BaseCommand):
         return {"processes": processes, "status": job["status"], "wall_s": wall,
                 "games": job["games_played"], "games_per_s": job["games_played"] / wall,
                 "cpu_s": cpu, "cpu_share": cpu / (wall * processes) if cpu else None,
-                "load": load, "in_process": in_process, "result": job["result"]}
+                "load": load, "in_process": in_process, "result": job["result"],
+                "planner": planner}
+
+    @staticmethod
+    def _planner(sandbox: Sandbox, opts, processes: int, pid: int) -> dict:
+        """A planner-vs-planner run of ``--planner-games`` games on the worker, after the
+        engine's rate in this process on as many processes at the same moment."""
+        deck_a, deck_b = (opts["decks"].split(",") * 2)[:2]
+        sample = {"deck_a": deck_a, "deck_b": deck_b, "agent": "planner", "seed": opts["seed"],
+                  "games": opts["planner_games"],
+                  "baseline_games": max(2, opts["planner_sample_games"])}
+        in_process = _in_process(sample, processes)
+        load = _load()
+        cpu_before = _cpu_seconds(pid)
+        uid = sandbox.submit("--deck-a", deck_a, "--deck-b", deck_b, "--games",
+                             str(opts["planner_games"]), "--seed", str(opts["seed"]),
+                             "--agent-a", "planner", "--agent-b", "planner")
+        sandbox.wait(lambda: sandbox.run_row(uid)["status"] not in ("queued", "running"),
+                     timeout=14_400, what=f"planner run {uid}", poll=0.5)
+        cpu_after = _cpu_seconds(pid)
+        run = sandbox.run_row(uid)
+        wall = (_time(run["finished_at"]) - _time(run["created_at"])).total_seconds()
+        cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after else None
+        return {"status": run["status"], "deck_a": deck_a, "deck_b": deck_b, "wall_s": wall,
+                "games": run["games_done"], "games_per_s": run["games_done"] / wall,
+                "cpu_s": cpu, "cpu_share": cpu / (wall * processes) if cpu else None,
+                "load": load, "in_process": in_process, "result": sandbox.result_counts(uid)}
+
+    def _summary(self, opts, rows: list[dict]) -> dict:
+        """The speed-ups of the second row over the first (the search's and the planner
+        run's), each beside the in-process one at the same moments; whether both rows found
+        the same."""
+        if len(rows) != 2:
+            return {}
+        first, second = rows
+        summary = {"speed_up": first["wall_s"] / second["wall_s"],
+                   "speed_up_in_process": (first["in_process"]["wall_s"]
+                                           / second["in_process"]["wall_s"]),
+                   "same_result": first["result"] == second["result"]}
+        self._say(opts, f"speed-up with {second['processes']} processes: "
+                        f"{summary['speed_up']:.2f}× (in-process at the same moments: "
+                        f"{summary['speed_up_in_process']:.2f}×); the same search: "
+                        f"{'yes' if summary['same_result'] else 'NO'}")
+        one, two = first["planner"], second["planner"]
+        if one and two:
+            summary.update(
+                planner_speed_up=one["wall_s"] / two["wall_s"],
+                planner_speed_up_in_process=(two["in_process"]["games_per_s"]
+                                             / one["in_process"]["games_per_s"]),
+                planner_same_result=one["result"] == two["result"])
+            self._say(opts, f"planner run with {second['processes']} processes: "
+                            f"{summary['planner_speed_up']:.2f}× (in-process at the same "
+                            f"moments: {summary['planner_speed_up_in_process']:.2f}×); the "
+                            f"same results: {'yes' if summary['planner_same_result'] else 'NO'}")
+        return summary
 
     def _submit(self, sandbox: Sandbox, opts) -> str:
         return sandbox.manage(
@@ -152,7 +213,7 @@ class Command(BaseCommand):
         frozen = BalanceJob(**{k: v for k, v in job.items()
                                if k not in ("status", "created_at", "finished_at",
                                             "games_played", "result")})
-        problem = job_problem(frozen)
+        problem = search_problem(frozen)
         start = time.perf_counter()
         with LocalEvaluator(problem.field, processes=processes) as evaluator:
             result = balance_search(problem, evaluator)
@@ -168,7 +229,21 @@ class Command(BaseCommand):
                 f"{row['wall_s']:.1f} s, {row['games']:,} games, {row['games_per_s']:.1f} "
                 f"games/s{cpu}; load {row['load']}\n"
                 f"    same moment in-process on {now['processes']} process(es): "
-                f"{now['wall_s']:.1f} s for {now['games']:,} games")
+                f"{now['wall_s']:.1f} s for {now['games']:,} games" + Command._planner_line(row))
+
+    @staticmethod
+    def _planner_line(row: dict) -> str:
+        run = row.get("planner")
+        if not run:
+            return ""
+        now = run["in_process"]
+        cpu = (f"; the worker used {run['cpu_s']:.1f} CPU s ({run['cpu_share']:.0%} of "
+               f"{row['processes']} cores)" if run["cpu_s"] else "")
+        return (f"\n  planner run {run['deck_a']} vs {run['deck_b']}: {run['status']} in "
+                f"{run['wall_s']:.1f} s, {run['games']:,} games, {run['games_per_s']:.2f} "
+                f"games/s{cpu}; load {run['load']}\n"
+                f"    same moment in-process on {now['processes']} process(es): "
+                f"{now['games_per_s']:.2f} games/s ({now['games']:,} of the run's games)")
 
     def _say(self, opts, text: str) -> None:
         if not opts["json"]:

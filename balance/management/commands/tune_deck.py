@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from balance.tuning_cli import (
+from balance.tuning.cli import (
     Clock,
     OptionError,
     build_problem,

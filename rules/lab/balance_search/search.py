@@ -63,7 +63,7 @@ from rules.lab.balance_search.space import (
     space_moves,
 )
 from rules.lab.balance_search.verify import (
-    VERIFY_FRONT as VERIFY_FRONT,  # balance.services reads it
+    VERIFY_FRONT as VERIFY_FRONT,  # balance.search.problem reads it
 )
 from rules.lab.balance_search.verify import verify
 

@@ -20,7 +20,7 @@ one to two points of field win rate on fresh ones (the luck it was picked for), 
 runners-up may have been picked less for luck. The best verified patch is still chosen on the
 fresh seeds (``SearchResult.best``: one that holds, else the fewest changes meeting every
 target, the worst deck nearest 50 % among those). Without a clock (a job on the workers) the
-verification stays within the games ``balance.services.job_games`` counts.
+verification stays within the games ``balance.search.problem.search_games`` counts.
 """
 
 from __future__ import annotations

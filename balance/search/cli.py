@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from balance.cli_report import progress_line, report_text
+from balance.search.report import progress_line, report_text
 from rules.lab.balance_search import (
     BLOCK,
     EvalTask,
@@ -184,7 +184,7 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
     from django.core.management.base import CommandError
 
     from balance.models import BalanceJob
-    from balance.services import BalanceInputError, balance_job_request
+    from balance.search.services import BalanceInputError, balance_job_request
     from simulations.reaper import reap_soon
     from simulations.sources import STARTER_PREFIX, starter_decks
 

@@ -1,5 +1,6 @@
-"""A deck tuning job's frozen input back to the pure problem (``rules.lab.deck_tuning``), and how
-its blocks are keyed, played, sent and stored (outcome strings: ``balance.codecs``).
+"""A deck tuning job's frozen input back to the pure problem (``rules.lab.deck_tuning``), the
+most games it may play, and how its blocks are keyed, played, sent and stored (its codec, of
+outcome strings: ``balance.kinds`` says what a codec does).
 
 Invariant: ``tuning_problem`` reads only the job's row (frozen decks, card data, format), never
 the catalogue, so every execution of a job — first or resumed — searches the same problem.
@@ -14,7 +15,14 @@ from typing import Any
 from balance.models import BalanceJob
 from rules.decks.legality import Format
 from rules.engine.cards import DeckList, Ruleset
-from rules.lab.deck_tuning import BLOCK, TuneField, TuneTask, TuningProblem, play_tune_task
+from rules.lab.deck_tuning import (
+    BLOCK,
+    TuneField,
+    TuneTask,
+    TuningProblem,
+    TuningResult,
+    play_tune_task,
+)
 from simulations.sources import engine_objects
 
 
@@ -86,3 +94,19 @@ class TuningCodec:
 
     def load(self, data: Any) -> str:
         return str(data)
+
+
+def tuning_games(*, decks: int, budget_games: int, verify_games: int,
+                 objective: str = "band") -> int:
+    """The games a tuning plays at most: its budget, then the re-verification on fresh seeds
+    (the deck and its suggestions against each opponent, and the opponents' own pairings).
+    ``objective`` is the search's alone."""
+    verify = -(-verify_games // BLOCK) * BLOCK
+    opponents = decks - 1
+    suggestions = TuningProblem.suggestions     # the dataclass field's default
+    return (budget_games + verify * opponents * (suggestions + 1)
+            + verify * opponents * (opponents - 1) // 2)
+
+
+def tuning_result_dict(job: BalanceJob, result: TuningResult) -> dict[str, Any]:
+    return result.to_dict(job.deck_names[1:])

@@ -1,7 +1,7 @@
 """Submitting a deck tuning, and saving one of its suggestions as a deck version.
 
 A tuning is a ``BalanceJob`` of kind ``tuning``: it is frozen, queued, held, reaped, resumed and
-cancelled exactly as a balance search (``balance.services``, ``balance.runner``). Invariants:
+cancelled exactly as a balance search (``balance.search.services``, ``balance.runner``). Invariants:
 the deck tuned must be one the user can see and legal in its format; the field is decks the user
 can see, the starter decks, or a gauntlet run's opponents; a suggestion is saved only through
 the decks app's services — as a new version of the user's own deck, or as a new deck of theirs.
@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy
 
 from balance import conf
 from balance.models import BalanceJob, JobKind
-from balance.services import BalanceInputError, job_cap_check, job_cpu_seconds
-from balance.tuning import format_from_dict, format_to_dict
+from balance.search.services import BalanceInputError, job_cap_check, job_cpu_seconds
+from balance.tuning.problem import format_from_dict, format_to_dict
 from cards.language import card_lang, frozen_deck_name
 from cards.models import Card
 from decks.adapters import format_to_rules

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from balance.charts import front_chart
 from balance.models import BalanceJob
+from balance.search.charts import front_chart
 from simulations.meta_view import meta_context
 from simulations.patch_text import change_line
 

@@ -16,13 +16,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from balance.models import BalanceJob, JobKind, Objective
-from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
-from balance.services import (
+from balance.search.services import (
     BalanceInputError,
     balance_candidate_run,
     balance_job_cancel,
     balance_job_request,
 )
+from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
 from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search.space import FIELDS

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from balance import apis
+from balance.search import apis
 from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 
 app_name = "balance-api"

@@ -15,17 +15,17 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from balance.forms import BalanceSearchForm
-from balance.front import front_context
 from balance.models import BalanceJob
-from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
-from balance.services import (
+from balance.search.forms import BalanceSearchForm
+from balance.search.front import front_context
+from balance.search.services import (
     BalanceInputError,
     balance_candidate_run,
     balance_job_cancel,
     balance_job_request,
     search_title,
 )
+from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
 from cards.game_words import game_word_lazy
 from simulations.apis import submit_allowed
 from simulations.reaper import reap_soon

@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from balance.models import BalanceJob, JobKind
+from balance.search.services import BalanceInputError
+from balance.search.views import cancel_and_return
 from balance.selectors import (
     card_names,
     job_get,
@@ -26,10 +28,8 @@ from balance.selectors import (
     tuning_result,
     user_owns_deck,
 )
-from balance.services import BalanceInputError
-from balance.tuning_forms import TuningDeckForm, TuningForm
-from balance.tuning_services import tuning_job_request, tuning_suggestion_save, tuning_title
-from balance.views import cancel_and_return
+from balance.tuning.forms import TuningDeckForm, TuningForm
+from balance.tuning.services import tuning_job_request, tuning_suggestion_save, tuning_title
 from cards.forms import PickForm
 from cards.game_words import game_word
 from cards.language import frozen_card_name

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from balance import tuning_apis
+from balance.tuning import apis as tuning_apis
 from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 
 app_name = "tuning-api"

@@ -134,8 +134,8 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
     from django.core.management.base import CommandError
 
     from balance.models import BalanceJob
-    from balance.services import BalanceInputError
-    from balance.tuning_services import tuning_job_request
+    from balance.search.services import BalanceInputError
+    from balance.tuning.services import tuning_job_request
     from simulations.reaper import reap_soon
     from simulations.sources import STARTER_PREFIX
 

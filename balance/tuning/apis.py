@@ -18,11 +18,11 @@ from rest_framework import generics, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from balance.apis import JobCancelApi, JobDetailApi, invalid_input, job_or_404
 from balance.models import BalanceJob, JobKind
+from balance.search.apis import JobCancelApi, JobDetailApi, invalid_input, job_or_404
+from balance.search.services import BalanceInputError
 from balance.selectors import job_progress, jobs_listed, tuning_result
-from balance.services import BalanceInputError
-from balance.tuning_services import tuning_job_request, tuning_suggestion_save
+from balance.tuning.services import tuning_job_request, tuning_suggestion_save
 from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations.apis import SubmitThrottle

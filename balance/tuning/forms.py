@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from balance.services import BalanceInputError
+from balance.search.services import BalanceInputError
 from cards.forms import RefuseNulForm
 from cards.game_words import agent_menu
 from rules.ai.agents import DEFAULT_AGENT

@@ -16,16 +16,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from balance import conf
+from balance.kinds import job_games
 from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind, JobStatus
 from cards.language import frozen_deck_name
 from rules.ai.agents import DEFAULT_AGENT, make_agent
 from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
-from rules.lab.balance_search.evaluate import BLOCK
 from rules.lab.balance_search.objective import Goal, GoalError
-from rules.lab.balance_search.search import VERIFY_FRONT
 from rules.lab.balance_search.space import FIELDS
-from rules.lab.balance_search.verify import CONFIRM_FACTOR
-from rules.lab.deck_tuning.problem import TuningProblem
 from rules.lab.patches import Patch, PatchError
 from simulations.fair import dispatch_quietly
 from simulations.models import RunKind, SimulationRun
@@ -140,23 +137,6 @@ def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
             "decks": FEW_DECKS_META,
             "min_share": BAD_MIN_SHARE.format(top=f"{100 / decks:.4g}", decks=decks),
             }[exc.field]
-
-
-def job_games(*, kind: str, decks: int, budget_games: int, verify_games: int,
-              objective: str = "band") -> int:
-    """The games a job plays at most: its budget, then the re-verification on fresh seeds
-    (``rules.lab.balance_search``: the unpatched field and ``VERIFY_FRONT`` candidates, each
-    matchup — the meta objective confirms a pick that meets on twice the games, so each of its
-    picks may cost two verifications; ``rules.lab.deck_tuning``: the deck and its suggestions
-    against each opponent, and the opponents' own pairings)."""
-    verify = -(-verify_games // BLOCK) * BLOCK
-    if kind == JobKind.TUNING:
-        opponents = decks - 1
-        suggestions = TuningProblem.suggestions     # the dataclass field's default
-        return (budget_games + verify * opponents * (suggestions + 1)
-                + verify * opponents * (opponents - 1) // 2)
-    verifications = 1 + VERIFY_FRONT * (CONFIRM_FACTOR if objective == "meta" else 1)
-    return budget_games + verify * decks * (decks - 1) // 2 * verifications
 
 
 def job_cpu_seconds(*, kind: str, decks: int, agent: str, budget_games: int,

@@ -1,23 +1,19 @@
-"""How a job's blocks are keyed, played, stored and sent to another process: one codec per kind
-of job (a balance search's ``Tally`` lists, a tuning's outcome strings, ``balance.tuning``).
+"""A balance search job's frozen input back to the pure problem (``rules.lab.balance_search``),
+the most games it may play, and how its blocks are keyed, played, sent and stored (its codec:
+``balance.kinds`` says what a codec does).
 
-A codec turns a task of the pure search into JSON (``encode``/``decode``: a piece row carries
-it to any worker), keys it (``key``: the ``JobBlock`` rows of the same games share it), plays
-some of its blocks (``play``) and turns a block's result into JSON and back (``dump``/``load``).
-
-Invariant: ``job_codec`` reads only the job's frozen row, so every process that plays a piece of
-a job plays the same games the job's own execution would.
+Invariant: ``search_problem`` reads only the job's row (frozen decks, card data, goal), never
+the catalogue, so every execution of a job — first or resumed — and every process that plays a
+piece of it plays the same games.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections import OrderedDict
 from typing import Any
 
-from balance.models import BalanceJob, JobKind
-from balance.tuning import TuningCodec, tuning_problem
+from balance.models import BalanceJob
 from rules.engine.cards import Ruleset
 from rules.lab.balance_search import (
     BLOCK,
@@ -28,7 +24,9 @@ from rules.lab.balance_search import (
     SearchSpace,
     Tally,
 )
+from rules.lab.balance_search.search import VERIFY_FRONT
 from rules.lab.balance_search.space import Move
+from rules.lab.balance_search.verify import CONFIRM_FACTOR
 from simulations.sources import engine_objects
 
 
@@ -71,7 +69,7 @@ class BalanceCodec:
         return Tally.from_list(data)
 
 
-def job_problem(job: BalanceJob) -> Problem:
+def search_problem(job: BalanceJob) -> Problem:
     cards, decks = engine_objects(job.cards, job.decks)
     field = Field(cards=cards, decks=tuple(decks), agent=job.agent, ruleset=Ruleset())
     space = SearchSpace.for_decks(field.decks, cards, only=job.allowed_cards or None,
@@ -85,18 +83,16 @@ def job_problem(job: BalanceJob) -> Problem:
                    epsilon=job.epsilon, min_share=job.min_share)
 
 
-# Codecs by (job id, uid): a job never changes what it plays, so a worker process parses its
-# frozen cards once however many of its pieces it plays.
-_CODECS: OrderedDict[tuple[int, str], Any] = OrderedDict()
+def search_games(*, decks: int, budget_games: int, verify_games: int,
+                 objective: str = "band") -> int:
+    """The games a search plays at most: its budget, then the re-verification on fresh seeds
+    (the unpatched field and ``VERIFY_FRONT`` candidates, each matchup — the meta objective
+    confirms a pick that meets on twice the games, so each of its picks may cost two
+    verifications)."""
+    verify = -(-verify_games // BLOCK) * BLOCK
+    verifications = 1 + VERIFY_FRONT * (CONFIRM_FACTOR if objective == "meta" else 1)
+    return budget_games + verify * decks * (decks - 1) // 2 * verifications
 
 
-def job_codec(job: BalanceJob) -> Any:
-    key = (job.pk, job.uid)
-    if key not in _CODECS:
-        if job.kind == JobKind.TUNING:
-            _CODECS[key] = TuningCodec(tuning_problem(job).field)
-        else:
-            _CODECS[key] = BalanceCodec(job_problem(job).field)
-        while len(_CODECS) > 8:
-            _CODECS.popitem(last=False)
-    return _CODECS[key]
+def search_result(job: BalanceJob, result: Any) -> dict[str, Any]:
+    return result.to_dict(job.deck_names)

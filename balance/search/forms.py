@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from balance.models import Objective
-from balance.services import BalanceInputError
+from balance.search.services import BalanceInputError
 from cards.forms import RefuseNulForm
 from cards.game_words import agent_menu, game_word_lazy
 from rules.ai.agents import DEFAULT_AGENT
