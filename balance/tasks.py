@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
 from balance import pieces, runner
+from simulations import work
 from simulations.fair import dispatch_quietly
 from simulations.reaper import reap_soon
 
 
-@shared_task(name=runner.JOB_WORK.task, bind=True, acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True, autoretry_for=(OperationalError, InterfaceError), retry_backoff=2,
-             retry_backoff_max=60, retry_jitter=True, max_retries=8)
+@shared_task(name=runner.JOB_WORK.task, **work.TASK_OPTIONS)
 def balance_job_run(self, job_id: int) -> str:
     """Run or resume one balance search or tuning (safe to deliver any number of times)."""
     outcome = runner.job_execute(job_id=job_id, claim=self.request.id or "",
@@ -22,9 +20,7 @@ def balance_job_run(self, job_id: int) -> str:
     return outcome
 
 
-@shared_task(name=pieces.PIECE_WORK.task, bind=True, acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True, autoretry_for=(OperationalError, InterfaceError), retry_backoff=2,
-             retry_backoff_max=60, retry_jitter=True, max_retries=8)
+@shared_task(name=pieces.PIECE_WORK.task, **work.TASK_OPTIONS)
 def balance_piece_run(self, piece_id: int) -> str:
     """Play one piece of a job's games (safe to deliver any number of times)."""
     outcome = pieces.piece_execute(piece_id=piece_id, claim=self.request.id or "",

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
+from simulations import work
 from simulations.execution import CHUNK_WORK, chunk_execute
 from simulations.fair import dispatch_quietly
 from simulations.reaper import reap_soon
 
 
-@shared_task(name=CHUNK_WORK.task, bind=True, acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True, autoretry_for=(OperationalError, InterfaceError), retry_backoff=2,
-             retry_backoff_max=60, retry_jitter=True, max_retries=8)
+@shared_task(name=CHUNK_WORK.task, **work.TASK_OPTIONS)
 def simulation_chunk_run(self, chunk_id: int) -> str:
     """Play one chunk of a simulation run (safe to deliver any number of times)."""
     outcome = chunk_execute(chunk_id=chunk_id, claim=self.request.id or "",

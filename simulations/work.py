@@ -29,11 +29,19 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.db import connection, models, transaction
+from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from simulations import conf
+
+# How every kind's Celery task is delivered: acknowledged once it has run (a worker that dies
+# mid-way leaves the message to another), its result kept in the database rather than Celery's,
+# retried with backoff while the database is away (it keeps its claim meanwhile).
+TASK_OPTIONS: dict[str, Any] = {
+    "bind": True, "acks_late": True, "reject_on_worker_lost": True, "ignore_result": True,
+    "autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 2,
+    "retry_backoff_max": 60, "retry_jitter": True, "max_retries": 8}
 
 log = logging.getLogger(__name__)
 

@@ -1,33 +1,32 @@
 """The balance search API (mounted at /api/balance-searches/): submit, list, status with
 progress and results, cancel, and a front candidate opened as a round-robin run.
 
-Views only translate HTTP to services and selectors: bad input is a 400 naming the field,
-another user's private search is a 404, cancelling someone else's search is a 403.
+What every kind of job's API does is ``balance.apis``'s; a search's input, body and candidate
+run are here.
 """
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import generics, permissions, serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from balance.models import BalanceJob, JobKind, Objective
-from balance.search.services import (
-    BalanceInputError,
-    balance_candidate_run,
-    balance_job_cancel,
-    balance_job_request,
+from balance.apis import (
+    JobApi,
+    JobCancelApi,
+    JobDetailApi,
+    JobListCreateApi,
+    JobSerializer,
+    invalid_input,
 )
-from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
+from balance.models import BalanceJob, JobKind, Objective
+from balance.search.services import balance_candidate_run, balance_job_request
+from balance.services import BalanceInputError
 from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search.space import FIELDS
 from simulations.apis import SubmitThrottle
-from simulations.reaper import reap_soon
 from simulations.serializers import ListFilterSerializer
 from simulations.strength import agent_help
 
@@ -76,16 +75,22 @@ class SearchInputSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     public = StrictBooleanField(default=False)
 
+    def service_arguments(self) -> dict:
+        d = self.validated_data
+        return {"deck_specs": d["decks"], "agent": d["agent"],
+                "band": (d["band"][0], d["band"][1]), "max_changes": d["max_changes"],
+                "budget_games": d["budget_games"], "verify_games": d["verify_games"],
+                "fields": d["fields"], "allowed_cards": d.get("allowed_cards"),
+                "seed": d.get("seed"), "is_public": d["public"], "objective": d["objective"],
+                "field_band": (d["field_band"][0], d["field_band"][1]),
+                "matchup_band": (d["matchup_band"][0], d["matchup_band"][1]),
+                "epsilon": d["epsilon"], "min_share": d["min_share"]}
 
-class SearchSerializer(serializers.ModelSerializer):
-    owner = serializers.CharField(source="owner.get_username", default=None, read_only=True)
-    status = serializers.CharField(read_only=True,
-                                   help_text="queued, running, done, failed or cancelled")
+
+class SearchSerializer(JobSerializer):
     band = serializers.SerializerMethodField()
     field_band = serializers.SerializerMethodField()
     matchup_band = serializers.SerializerMethodField()
-    progress = serializers.SerializerMethodField()
-    url = serializers.CharField(source="get_absolute_url", read_only=True)
 
     class Meta:
         model = BalanceJob
@@ -104,11 +109,6 @@ class SearchSerializer(serializers.ModelSerializer):
     def get_matchup_band(self, job) -> list[float]:
         return [job.matchup_band_low, job.matchup_band_high]
 
-    def get_progress(self, job) -> dict:
-        p = job_progress(job)
-        return {"phase": p.phase, "games": p.games, "budget": p.budget, "percent": p.percent,
-                "evaluations": p.evaluations, "best": p.best, "seconds_left": p.seconds_left}
-
 
 class SearchListSerializer(SearchSerializer):
     class Meta(SearchSerializer.Meta):
@@ -117,110 +117,42 @@ class SearchListSerializer(SearchSerializer):
                   "progress", "created_at", "finished_at", "url"]
 
 
-def job_or_404(request, uid: str, *, kind: str = JobKind.BALANCE,
-               not_found=NO_SEARCH) -> BalanceJob:
-    """The job of ``kind`` the request may see, or a 404 saying what was not found."""
-    try:
-        return job_get(uid=uid, user=request.user, kind=kind)
-    except BalanceJob.DoesNotExist:
-        raise Http404(not_found) from None
-
-
-def invalid_input(exc: BalanceInputError) -> ValidationError:
-    return ValidationError({exc.field: [exc.message]})
-
-
-class SearchListCreateApi(generics.GenericAPIView):
+@extend_schema_view(
+    get=extend_schema(operation_id="balance_searches_list",
+                      responses=SearchListSerializer(many=True),
+                      parameters=[ListFilterSerializer]),
+    post=extend_schema(request=SearchInputSerializer, responses={201: SearchSerializer}))
+class SearchListCreateApi(JobListCreateApi):
     """Your balance searches and public ones, newest first (``?mine=1``: yours only); POST
     starts a search owned by you."""
 
-    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    kind = JobKind.BALANCE
+    input = SearchInputSerializer
+    output = SearchSerializer
     serializer_class = SearchListSerializer
-    queryset = BalanceJob.objects.none()
-
-    def get_throttles(self):
-        return [SubmitThrottle()] if self.request.method == "POST" else []
-
-    @extend_schema(operation_id="balance_searches_list",
-                   responses=SearchListSerializer(many=True),
-                   parameters=[ListFilterSerializer])
-    def get(self, request):
-        query = ListFilterSerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        jobs = jobs_listed(request.user, mine=query.validated_data["mine"])
-        page = self.paginate_queryset(jobs)
-        return self.get_paginated_response(SearchListSerializer(page, many=True).data)
-
-    @extend_schema(request=SearchInputSerializer, responses={201: SearchSerializer})
-    def post(self, request):
-        data = SearchInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
-        try:
-            job = balance_job_request(
-                user=request.user, deck_specs=d["decks"], agent=d["agent"],
-                band=(d["band"][0], d["band"][1]), max_changes=d["max_changes"],
-                budget_games=d["budget_games"], verify_games=d["verify_games"],
-                fields=d["fields"], allowed_cards=d.get("allowed_cards"), seed=d.get("seed"),
-                is_public=d["public"], objective=d["objective"],
-                field_band=(d["field_band"][0], d["field_band"][1]),
-                matchup_band=(d["matchup_band"][0], d["matchup_band"][1]),
-                epsilon=d["epsilon"], min_share=d["min_share"])
-        except BalanceInputError as exc:
-            raise invalid_input(exc) from None
-        return Response(SearchSerializer(job).data, status=status.HTTP_201_CREATED)
+    service = balance_job_request
 
 
-# What the endpoints of one job share, for each kind of job: finding it (a 404 that names the
-# kind) and its body; the balance search's by default, deck tuning sets its own. (Comments, not
-# docstrings: a docstring would become every operation's description in the API schema.)
-class JobApi(APIView):
-    kind: str = JobKind.BALANCE
-    output: type[serializers.Serializer] = SearchSerializer
+class _SearchJob(JobApi):
+    kind = JobKind.BALANCE
+    output = SearchSerializer
     not_found = NO_SEARCH
     not_owner = NOT_OWNER
-
-    def job(self, request, uid: str) -> BalanceJob:
-        return job_or_404(request, uid, kind=self.kind, not_found=self.not_found)
-
-
-class JobDetailApi(JobApi):
-    permission_classes = [permissions.AllowAny]
-
-    def get(self, request, uid: str):
-        job = self.job(request, uid)
-        if job.is_active:
-            reap_soon()
-        return Response(self.output(job).data)
-
-
-class JobCancelApi(JobApi):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def post(self, request, uid: str):
-        job = self.job(request, uid)
-        if not job_is_owner(job=job, user=request.user):
-            raise PermissionDenied(self.not_owner)
-        try:
-            job = balance_job_cancel(job=job)
-        except BalanceInputError as exc:
-            raise invalid_input(exc) from None
-        return Response(self.output(job).data)
 
 
 @extend_schema_view(get=extend_schema(operation_id="balance_searches_retrieve",
                                       parameters=[UID], responses=SearchSerializer))
-class SearchDetailApi(JobDetailApi):
+class SearchDetailApi(_SearchJob, JobDetailApi):
     pass
 
 
 @extend_schema_view(post=extend_schema(operation_id="balance_searches_cancel", parameters=[UID],
                                        request=None, responses=SearchSerializer))
-class SearchCancelApi(JobCancelApi):
+class SearchCancelApi(_SearchJob, JobCancelApi):
     pass
 
 
-class CandidateRunApi(APIView):
+class CandidateRunApi(_SearchJob):
     """A round-robin run (a match for two decks) of the field with front candidate
     ``index``'s patch; the run belongs to you."""
 
@@ -233,7 +165,7 @@ class CandidateRunApi(APIView):
                    parameters=[UID, OpenApiParameter("index", int, OpenApiParameter.PATH)],
                    request=None, responses={201: dict})
     def post(self, request, uid: str, index: int):
-        job = job_or_404(request, uid)
+        job = self.job(request, uid)
         try:
             run = balance_candidate_run(job=job, index=index, user=request.user)
         except BalanceInputError as exc:

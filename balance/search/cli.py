@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from balance.cli import OptionError, follow_job
 from balance.search.report import progress_line, report_text
 from rules.lab.balance_search import (
     BLOCK,
@@ -39,10 +40,6 @@ BAD_MAX_CHANGES = "--max-changes: give a whole number from 1 to 20 (got {value})
 BAD_BUDGET = "--budget-minutes: give a positive number of minutes (got {value})."
 FEW_DECKS = "--decks: a field needs at least two decks (got {count})."
 BAD_VERIFY = "--verify-games: give at least 100 games (got {value})."
-
-
-class OptionError(ValueError):
-    pass
 
 
 def parse_band(text: str) -> tuple[float, float]:
@@ -180,12 +177,12 @@ def write_patch(path: str, patch: dict[str, Any]) -> None:
 
 def run_via_celery(command, opts: dict[str, Any]) -> None:
     """Submit the search as a job for the workers (the catalogue's starter decks by name) and
-    follow its progress; print the job's id with ``--no-wait``."""
+    follow its progress (``balance.cli.follow_job``); write the best verified patch to
+    ``--out``."""
     from django.core.management.base import CommandError
 
-    from balance.models import BalanceJob
-    from balance.search.services import BalanceInputError, balance_job_request
-    from simulations.reaper import reap_soon
+    from balance.search.services import balance_job_request
+    from balance.services import BalanceInputError
     from simulations.sources import STARTER_PREFIX, starter_decks
 
     names = opts["decks"] or [d["name"] for d in starter_decks()]
@@ -207,28 +204,12 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
         option = OPTION_OF.get(exc.field, f"--{exc.field.replace('_', '-')}")
         raise CommandError(exc.message if exc.field == "non_field_errors"
                            else f"{option}: {exc.message}") from None
-    if opts.get("no_wait"):
-        command.stdout.write(job.uid)
-        return
     clock = Clock(None, _problem_stub(len(names), opts["verify_games"]))
-    last = None
-    while True:
-        job = BalanceJob.objects.get(pk=job.pk)
-        event = job.progress or {}
-        if event.get("phase") and event != last and not opts["json"]:
-            command.stderr.write(progress_line(clock, event))
-            last = event
-        if not job.is_active:
-            break
-        reap_soon()
-        time.sleep(1)
-    if job.status != "done":
-        raise CommandError(f"balance search {job.uid} {job.status}: {job.error}")
-    best = (job.result or {}).get("best")
+    job = follow_job(command, job, opts, line=lambda job, event: progress_line(clock, event),
+                     what="balance search")
+    best = (job.result or {}).get("best") if job is not None else None
     if opts.get("out") and best is not None:
         write_patch(opts["out"], best["patch"])
-    command.stdout.write(json.dumps(job.result, sort_keys=True) if opts["json"]
-                         else f"Balance search {job.uid} done: /balance/{job.uid}/")
 
 
 def _problem_stub(decks: int, verify_games: int) -> Problem:

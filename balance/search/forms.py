@@ -6,13 +6,11 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from balance.forms import JobForm, grouped_decks, public_field, seed_field
 from balance.models import Objective
-from balance.search.services import BalanceInputError
-from cards.forms import RefuseNulForm
 from cards.game_words import agent_menu, game_word_lazy
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.balance_search.space import FIELDS
-from simulations.sources import deck_choices
 
 PICK_TWO = _("Pick at least two decks.")
 FIELD_CHOICES = [("cost", _("Cost (minions and items)")), ("attack", _("Attack (minions)")),
@@ -31,7 +29,9 @@ OBJECTIVE_HELP = _(
 assert [code for code, _ in FIELD_CHOICES] == list(FIELDS)
 
 
-class BalanceSearchForm(RefuseNulForm):
+class BalanceSearchForm(JobForm):
+    FIELD_OF = FIELD_OF
+
     decks = forms.MultipleChoiceField(
         label=_("Field"), widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
         help_text=_("Every pair of these decks is a matchup the search brings into the band."))
@@ -75,17 +75,12 @@ class BalanceSearchForm(RefuseNulForm):
                     "about 4,000 greedy games a second."))
     verify_games = forms.IntegerField(label=_("Re-verification (games a matchup)"), initial=2000,
                                       min_value=1)
-    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0,
-                              help_text=_("Empty: a random one. The same seed and budget give "
-                                          "the same search."))
-    public = forms.BooleanField(required=False, label=_("Public: anyone can see the results"))
+    seed = seed_field()
+    public = public_field()
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        groups: dict[str, list] = {}
-        for choice in deck_choices(user):
-            groups.setdefault(choice.group, []).append((choice.spec, choice.label))
-        self.fields["decks"].choices = list(groups.items())
+        self.fields["decks"].choices = grouped_decks(user)
 
     def clean(self):
         data = super().clean()
@@ -107,6 +102,3 @@ class BalanceSearchForm(RefuseNulForm):
                 "verify_games": data["verify_games"], "fields": data["fields"],
                 "allowed_cards": cards or None, "seed": data.get("seed"),
                 "is_public": data.get("public", False)}
-
-    def add_service_error(self, exc: BalanceInputError) -> None:
-        self.add_error(FIELD_OF.get(exc.field), exc.message)

@@ -1,33 +1,33 @@
-"""Submitting and cancelling balance searches, and opening a candidate patch as a round-robin.
+"""Submitting a balance search, and opening a candidate patch as a round-robin.
 
-Invariants: a job is created in one transaction and waits in the database for the dispatcher
-(``simulations.fair``), which sends it in its turn once it has committed; the per-user cap
-(``simulations.quota``) is counted under a lock on the user's row.
+The search's field and goal are frozen and checked here; queueing it, its cap and cancelling it
+are every job's (``balance.services``).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from balance import conf
-from balance.kinds import job_games
-from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind, JobStatus
-from cards.language import frozen_deck_name
-from rules.ai.agents import DEFAULT_AGENT, make_agent
+from balance.models import BalanceJob, JobKind
+from balance.services import (
+    BalanceInputError,
+    job_agent_check,
+    job_seed,
+    job_sizes_check,
+    job_submit,
+    job_title,
+)
+from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
 from rules.lab.balance_search.objective import Goal, GoalError
 from rules.lab.balance_search.space import FIELDS
 from rules.lab.patches import Patch, PatchError
-from simulations.fair import dispatch_quietly
 from simulations.models import RunKind, SimulationRun
-from simulations.quota import REDUCE_BUDGET, QuotaError, game_seconds, quota_check
-from simulations.services import MAX_SEED, SimulationInputError, simulation_submit
+from simulations.services import SimulationInputError, simulation_submit
 from simulations.sources import (
     SourceError,
     cards_freeze,
@@ -59,24 +59,14 @@ FEW_DECKS_META = gettext_lazy(
     "The meta objective needs a field of at least three decks; with two, choose the band "
     "objective.")
 BAD_MAX_CHANGES = gettext_lazy("Allow from 1 to 12 changes.")
-BAD_BUDGET = gettext_lazy("The budget is from {low:,} to {high:,} games.")
 BAD_VERIFY = gettext_lazy("Re-verify with 100 to 10,000 games a matchup.")
 BAD_FIELDS = gettext_lazy("Fields that may change: any of {fields}.")
-BAD_SEED = gettext_lazy("The seed must be a whole number from 0 to {limit}.")
 TOO_MANY_ACTIVE = gettext_lazy(
     "You already have {count} balance search(es) queued or running (the limit is {limit}); wait "
     "for it to finish or cancel it.")
-NOT_ACTIVE = gettext_lazy("This search has already finished ({status}).")
 NO_CANDIDATE = gettext_lazy("This search has no candidate number {index}.")
 LABEL = gettext_lazy("Balance search: {names}")
 MAX_DECKS = 8
-MIN_BUDGET = 2_000
-
-
-class BalanceInputError(ValueError):
-    def __init__(self, message: str, field: str = "non_field_errors"):
-        super().__init__(message)
-        self.message, self.field = message, field
 
 
 def _frozen_decks(specs: Sequence[str], user) -> list[dict[str, Any]]:
@@ -102,13 +92,8 @@ def _check_numbers(*, band: tuple[float, float], max_changes: int, budget_games:
         raise BalanceInputError(BAD_BAND, "band")
     if not 1 <= max_changes <= 12:
         raise BalanceInputError(BAD_MAX_CHANGES, "max_changes")
-    if not MIN_BUDGET <= budget_games <= conf.max_budget_games():
-        raise BalanceInputError(BAD_BUDGET.format(low=MIN_BUDGET, high=conf.max_budget_games()),
-                                "budget_games")
-    if not 100 <= verify_games <= 10_000:
-        raise BalanceInputError(BAD_VERIFY, "verify_games")
-    if not 0 <= seed <= MAX_SEED:
-        raise BalanceInputError(BAD_SEED.format(limit=MAX_SEED), "seed")
+    job_sizes_check(budget_games=budget_games, verify_games=verify_games, seed=seed,
+                    bad_verify=BAD_VERIFY)
 
 
 def _check_goal(goal: Goal, decks: int) -> None:
@@ -139,25 +124,6 @@ def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
             }[exc.field]
 
 
-def job_cpu_seconds(*, kind: str, decks: int, agent: str, budget_games: int,
-                    verify_games: int, objective: str = "band") -> float:
-    return job_games(kind=kind, decks=decks, budget_games=budget_games,
-                     verify_games=verify_games, objective=objective) * game_seconds(agent, agent)
-
-
-def job_cap_check(*, owner, kind: str, cpu: float, limit: int, too_many: str) -> None:
-    """The per-user cap (``simulations.quota``): jobs of ``kind`` in flight (a balance search
-    counts every job) and the CPU time of all the owner's work."""
-    jobs = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_JOB_STATUSES)
-    if kind == JobKind.TUNING:
-        jobs = jobs.filter(kind=JobKind.TUNING)
-    try:
-        quota_check(owner=owner, cpu_seconds=cpu, field="budget_games", reduce=REDUCE_BUDGET,
-                    count_active=jobs.count, count_limit=limit, too_many=too_many)
-    except QuotaError as exc:
-        raise BalanceInputError(exc.message, exc.field) from None
-
-
 def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT_AGENT,
                         band: tuple[float, float] = (0.45, 0.55), max_changes: int = 6,
                         budget_games: int = 300_000, verify_games: int = 2_000,
@@ -175,11 +141,8 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT
     goal = Goal(objective, tuple(band), tuple(field_band), tuple(matchup_band), epsilon,
                 min_share)
     _check_goal(goal, len(decks))
-    try:
-        make_agent(agent)
-    except ValueError as exc:
-        raise BalanceInputError(str(exc), "agent") from None
-    seed = secrets.randbelow(2**31) if seed is None else seed
+    job_agent_check(agent)
+    seed = job_seed(seed)
     _check_numbers(band=band, max_changes=max_changes, budget_games=budget_games,
                    verify_games=verify_games, seed=seed)
     if not fields or any(f not in FIELDS for f in fields):
@@ -195,38 +158,17 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT
     except SpaceError as exc:
         raise BalanceInputError(str(exc), "allowed_cards") from None
     names = ", ".join(d["name"] for d in decks)
-    cpu = job_cpu_seconds(kind=JobKind.BALANCE, decks=len(decks), agent=agent,
-                          budget_games=budget_games, verify_games=verify_games,
-                          objective=objective)
-    with transaction.atomic():
-        if user is not None and user.is_authenticated:
-            job_cap_check(owner=user, kind=JobKind.BALANCE, cpu=cpu,
-                          limit=conf.max_active_per_user(), too_many=TOO_MANY_ACTIVE)
-        job = BalanceJob.objects.create(
-            owner=user if user is not None and user.is_authenticated else None,
-            label=str(LABEL.format(names=names))[:300], is_public=is_public, decks=decks,
-            cards=dict(cards), card_data_version=catalogue_version(), agent=agent,
-            band_low=band[0], band_high=band[1], max_changes=max_changes,
-            objective=objective, field_band_low=field_band[0], field_band_high=field_band[1],
-            matchup_band_low=matchup_band[0], matchup_band_high=matchup_band[1],
-            epsilon=epsilon, min_share=min_share,
-            fields=list(fields), allowed_cards=list(allowed_cards) if allowed_cards else None,
-            budget_games=budget_games, verify_games=verify_games, seed=seed,
-            cpu_seconds=cpu)
-        transaction.on_commit(dispatch_quietly, robust=True)
-    return job
-
-
-def balance_job_cancel(*, job: BalanceJob) -> BalanceJob:
-    """Stop it: its execution finds its claim gone at the next piece and stops."""
-    updated = BalanceJob.objects.filter(pk=job.pk, status__in=ACTIVE_JOB_STATUSES).update(
-        status=JobStatus.CANCELLED, finished_at=timezone.now(), claim="", lease_until=None)
-    if updated:
-        dispatch_quietly()   # its place in the broker, if it had one
-    job.refresh_from_db()
-    if not updated:
-        raise BalanceInputError(NOT_ACTIVE.format(status=job.get_status_display().lower()))
-    return job
+    return job_submit(
+        user=user, kind=JobKind.BALANCE, limit=conf.max_active_per_user(),
+        too_many=TOO_MANY_ACTIVE, label=str(LABEL.format(names=names))[:300],
+        is_public=is_public, decks=decks, cards=dict(cards),
+        card_data_version=catalogue_version(), agent=agent, band_low=band[0],
+        band_high=band[1], max_changes=max_changes, objective=objective,
+        field_band_low=field_band[0], field_band_high=field_band[1],
+        matchup_band_low=matchup_band[0], matchup_band_high=matchup_band[1],
+        epsilon=epsilon, min_share=min_share, fields=list(fields),
+        allowed_cards=list(allowed_cards) if allowed_cards else None,
+        budget_games=budget_games, verify_games=verify_games, seed=seed)
 
 
 def balance_candidate_run(*, job: BalanceJob, index: int, user) -> SimulationRun:
@@ -251,8 +193,4 @@ def balance_candidate_run(*, job: BalanceJob, index: int, user) -> SimulationRun
 
 def search_title(job: BalanceJob) -> str:
     """The search's label in the page's language (``label`` keeps the submitter's)."""
-    decks = job.decks or []
-    if not decks:
-        return job.label
-    return str(LABEL.format(names=", ".join(frozen_deck_name(d, i + 1)
-                                            for i, d in enumerate(decks))))[:300]
+    return job_title(job, lambda names: LABEL.format(names=", ".join(names)))

@@ -1,7 +1,8 @@
 """Balance search pages: the list, the form, a search's page with live progress (htmx polling),
 its Pareto front as a chart and a table, cancel, and "open a candidate as a round-robin".
 
-Views only translate HTTP to services and selectors; another user's private search is a 404.
+What every kind of job's pages do is ``balance.views``'s; a search's form, page and front are
+here. Views only translate HTTP to services and selectors.
 """
 
 from __future__ import annotations
@@ -9,54 +10,40 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from balance.models import BalanceJob
+from balance.models import BalanceJob, JobKind
 from balance.search.forms import BalanceSearchForm
 from balance.search.front import front_context
-from balance.search.services import (
-    BalanceInputError,
-    balance_candidate_run,
-    balance_job_cancel,
-    balance_job_request,
-    search_title,
-)
-from balance.selectors import job_get, job_is_owner, job_progress, jobs_listed
+from balance.search.services import balance_candidate_run, balance_job_request, search_title
+from balance.selectors import job_is_owner, job_progress
+from balance.services import BalanceInputError
+from balance.views import THROTTLED, cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.game_words import game_word_lazy
 from simulations.apis import submit_allowed
-from simulations.reaper import reap_soon
 
 FIELD_NAMES = {"cost": game_word_lazy("field", "cost", prose=True),
                "attack": game_word_lazy("field", "attack", prose=True),
                "hp": game_word_lazy("field", "hp"),
                "keywords": game_word_lazy("field", "keywords", prose=True),
                "attribute": game_word_lazy("field", "attribute", prose=True)}
-THROTTLED = gettext_lazy(
-    "You have submitted many simulations lately; wait a while and try again.")
 NO_SEARCH = gettext_lazy("No balance search here.")
 NO_CANDIDATE = gettext_lazy("No such candidate.")
 NOT_OWNER = gettext_lazy("Only its owner can cancel a search.")
 CANCELLED = gettext_lazy("The search was cancelled.")
 
 
-def _job(request: HttpRequest, uid: str) -> BalanceJob:
-    try:
-        return job_get(uid=uid, user=request.user)
-    except BalanceJob.DoesNotExist:
-        raise Http404(NO_SEARCH) from None
+def _job(request: HttpRequest, uid: str, *, watched: bool = False) -> BalanceJob:
+    return job_or_404(request, uid, kind=JobKind.BALANCE, not_found=NO_SEARCH, watched=watched)
 
 
 @require_GET
 def job_list(request: HttpRequest) -> HttpResponse:
-    mine = request.GET.get("mine") == "1"
-    page = Paginator(jobs_listed(request.user, mine=mine), 25).get_page(request.GET.get("page"))
-    for job in page:
-        job.title = search_title(job)
-    return render(request, "balance/list.html", {"page": page, "mine": mine})
+    return job_list_page(request, kind=JobKind.BALANCE, title=search_title,
+                         template="balance/list.html")
 
 
 def query_initial(query, form_class: type[forms.Form]) -> dict:
@@ -75,25 +62,16 @@ def query_initial(query, form_class: type[forms.Form]) -> dict:
 def job_new(request: HttpRequest) -> HttpResponse:
     form = BalanceSearchForm(request.POST or None, user=request.user,
                              initial=query_initial(request.GET, BalanceSearchForm))
-    if request.method == "POST" and form.is_valid():
-        if not submit_allowed(request):
-            form.add_error(None, THROTTLED)
-        else:
-            try:
-                job = balance_job_request(user=request.user, **form.service_arguments())
-            except BalanceInputError as exc:
-                form.add_service_error(exc)
-            else:
-                return redirect(job)
+    job = job_form_submit(request, form, balance_job_request)
+    if job is not None:
+        return redirect(job)
     status = 400 if request.method == "POST" else 200
     return render(request, "balance/new.html", {"form": form}, status=status)
 
 
 @require_GET
 def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
-    job = _job(request, uid)
-    if job.is_active:
-        reap_soon()
+    job = _job(request, uid, watched=True)
     return render(request, "balance/detail.html", {
         "job": job, "title": search_title(job),
         "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f))
@@ -104,9 +82,7 @@ def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
 
 @require_GET
 def job_progress_fragment(request: HttpRequest, uid: str) -> HttpResponse:
-    job = _job(request, uid)
-    if job.is_active:
-        reap_soon()
+    job = _job(request, uid, watched=True)
     return render(request, "balance/_progress.html", {"job": job, "progress": job_progress(job)})
 
 
@@ -115,20 +91,6 @@ def job_progress_fragment(request: HttpRequest, uid: str) -> HttpResponse:
 def job_cancel(request: HttpRequest, uid: str) -> HttpResponse:
     return cancel_and_return(request, _job(request, uid), not_owner=NOT_OWNER,
                              cancelled=CANCELLED)
-
-
-def cancel_and_return(request: HttpRequest, job: BalanceJob, *, not_owner: str,
-                      cancelled: str) -> HttpResponse:
-    """Cancel a job of any kind for its owner (a 403 for anyone else) and go back to its page,
-    saying what happened."""
-    if not job_is_owner(job=job, user=request.user):
-        return HttpResponse(not_owner, status=403)
-    try:
-        balance_job_cancel(job=job)
-        messages.success(request, cancelled)
-    except BalanceInputError as exc:
-        messages.error(request, exc.message)
-    return redirect(job)
 
 
 @require_GET

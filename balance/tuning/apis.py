@@ -1,8 +1,8 @@
 """The deck tuning API (mounted at /api/deck-tunings/): submit, list, status with progress and
 suggestions, cancel, and save a suggestion as a deck version (or a new deck of yours).
 
-Views only translate HTTP to services and selectors: bad input is a 400 naming the field,
-another user's private tuning is a 404, cancelling someone else's tuning is a 403.
+What every kind of job's API does is ``balance.apis``'s; a tuning's input, body and saving a
+suggestion are here.
 """
 
 from __future__ import annotations
@@ -14,24 +14,28 @@ from drf_spectacular.utils import (
     extend_schema_view,
     inline_serializer,
 )
-from rest_framework import generics, permissions, serializers, status
+from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from balance.apis import (
+    JobApi,
+    JobCancelApi,
+    JobDetailApi,
+    JobListCreateApi,
+    JobSerializer,
+    invalid_input,
+)
 from balance.models import BalanceJob, JobKind
-from balance.search.apis import JobCancelApi, JobDetailApi, invalid_input, job_or_404
-from balance.search.services import BalanceInputError
-from balance.selectors import job_progress, jobs_listed, tuning_result
+from balance.selectors import tuning_result
+from balance.services import BalanceInputError
 from balance.tuning.services import tuning_job_request, tuning_suggestion_save
 from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
-from simulations.apis import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
 
 NOT_OWNER = gettext_lazy("Only the tuning's owner can do this.")
 NO_TUNING = gettext_lazy("No deck tuning here.")
 UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The tuning's id.")
-KIND = JobKind.TUNING
 
 
 class TuningInputSerializer(serializers.Serializer):
@@ -59,18 +63,22 @@ class TuningInputSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     public = StrictBooleanField(default=False)
 
+    def service_arguments(self) -> dict:
+        d = self.validated_data
+        return {"deck_spec": d["deck"], "field_specs": d.get("field") or [],
+                "gauntlet": d.get("gauntlet"), "agent": d["agent"], "keep": d.get("keep") or [],
+                "heroes": d.get("heroes") or [], "any_hero": d["any_hero"],
+                "max_swaps": d["max_swaps"], "budget_games": d["budget_games"],
+                "verify_games": d["verify_games"], "seed": d.get("seed"),
+                "is_public": d["public"]}
 
-class TuningSerializer(serializers.ModelSerializer):
-    owner = serializers.CharField(source="owner.get_username", default=None, read_only=True)
-    status = serializers.CharField(read_only=True,
-                                   help_text="queued, running, done, failed or cancelled")
+
+class TuningSerializer(JobSerializer):
     deck = serializers.SerializerMethodField()
     field = serializers.SerializerMethodField()
     max_swaps = serializers.IntegerField(source="max_changes", read_only=True)
     keep = serializers.SerializerMethodField()
-    progress = serializers.SerializerMethodField()
     result = serializers.SerializerMethodField()
-    url = serializers.CharField(source="get_absolute_url", read_only=True)
 
     class Meta:
         model = BalanceJob
@@ -87,11 +95,6 @@ class TuningSerializer(serializers.ModelSerializer):
 
     def get_keep(self, job) -> list[str]:
         return list((job.tuning or {}).get("keep") or [])
-
-    def get_progress(self, job) -> dict:
-        p = job_progress(job)
-        return {"phase": p.phase, "games": p.games, "budget": p.budget, "percent": p.percent,
-                "evaluations": p.evaluations, "best": p.best, "seconds_left": p.seconds_left}
 
     def get_result(self, job) -> dict | None:
         """When done: ``baseline`` (the unchanged deck on fresh games) and ``suggestions``,
@@ -118,50 +121,24 @@ SAVED = inline_serializer("TuningSaved", {
 })
 
 
-def _job(uid: str, request) -> BalanceJob:
-    return job_or_404(request, uid, kind=KIND, not_found=NO_TUNING)
-
-
-class TuningListCreateApi(generics.GenericAPIView):
+@extend_schema_view(
+    get=extend_schema(operation_id="deck_tunings_list", responses=TuningListSerializer(many=True),
+                      parameters=[ListFilterSerializer]),
+    post=extend_schema(operation_id="deck_tunings_create", request=TuningInputSerializer,
+                       responses={201: TuningSerializer}))
+class TuningListCreateApi(JobListCreateApi):
     """Your deck tunings and public ones, newest first (``?mine=1``: yours only); POST starts
     a tuning owned by you."""
 
-    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    kind = JobKind.TUNING
+    input = TuningInputSerializer
+    output = TuningSerializer
     serializer_class = TuningListSerializer
-    queryset = BalanceJob.objects.none()
-
-    def get_throttles(self):
-        return [SubmitThrottle()] if self.request.method == "POST" else []
-
-    @extend_schema(operation_id="deck_tunings_list", responses=TuningListSerializer(many=True),
-                   parameters=[ListFilterSerializer])
-    def get(self, request):
-        query = ListFilterSerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        jobs = jobs_listed(request.user, mine=query.validated_data["mine"], kind=KIND)
-        page = self.paginate_queryset(jobs)
-        return self.get_paginated_response(TuningListSerializer(page, many=True).data)
-
-    @extend_schema(operation_id="deck_tunings_create", request=TuningInputSerializer,
-                   responses={201: TuningSerializer})
-    def post(self, request):
-        data = TuningInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
-        try:
-            job = tuning_job_request(
-                user=request.user, deck_spec=d["deck"], field_specs=d.get("field") or [],
-                gauntlet=d.get("gauntlet"), agent=d["agent"], keep=d.get("keep") or [],
-                heroes=d.get("heroes") or [], any_hero=d["any_hero"],
-                max_swaps=d["max_swaps"], budget_games=d["budget_games"],
-                verify_games=d["verify_games"], seed=d.get("seed"), is_public=d["public"])
-        except BalanceInputError as exc:
-            raise invalid_input(exc) from None
-        return Response(TuningSerializer(job).data, status=status.HTTP_201_CREATED)
+    service = tuning_job_request
 
 
-class _TuningJob:
-    kind = KIND
+class _TuningJob(JobApi):
+    kind = JobKind.TUNING
     output = TuningSerializer
     not_found = NO_TUNING
     not_owner = NOT_OWNER
@@ -179,7 +156,7 @@ class TuningCancelApi(_TuningJob, JobCancelApi):
     pass
 
 
-class SuggestionSaveApi(APIView):
+class SuggestionSaveApi(_TuningJob):
     """Apply suggestion ``index``: a new version of the tuned deck if it is yours (and still
     holds what the swaps take out), otherwise a new private deck of yours."""
 
@@ -189,7 +166,7 @@ class SuggestionSaveApi(APIView):
                    parameters=[UID, OpenApiParameter("index", int, OpenApiParameter.PATH)],
                    request=None, responses={201: SAVED})
     def post(self, request, uid: str, index: int):
-        job = _job(uid, request)
+        job = self.job(request, uid)
         try:
             deck, as_version, note = tuning_suggestion_save(job=job, index=index,
                                                             user=request.user)

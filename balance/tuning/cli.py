@@ -8,21 +8,17 @@ the standard format (R5).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from balance.cli import OptionError, follow_job
 from rules.engine.cards import CardDef
 from rules.lab.deck_tuning import TuneField, TuningProblem, TuningResult
 
 BAD_SWAPS = "--max-swaps: give a whole number from 1 to 6 (got {value})."
 BAD_VERIFY = "--verify-games: give at least 100 games (got {value})."
 BAD_BUDGET = "--budget-games: give at least 2,000 games (got {value})."
-
-
-class OptionError(ValueError):
-    pass
 
 
 def build_problem(field: TuneField, deck, opts: dict[str, Any]) -> TuningProblem:
@@ -130,13 +126,11 @@ def share_lines(shares: dict[str, Any] | None) -> list[str]:
 
 def run_via_celery(command, opts: dict[str, Any]) -> None:
     """Submit the tuning as a job for the workers (starter decks by name, or saved decks by
-    id) and follow it; print the job's id with ``--no-wait``."""
+    id) and follow it (``balance.cli.follow_job``)."""
     from django.core.management.base import CommandError
 
-    from balance.models import BalanceJob
-    from balance.search.services import BalanceInputError
+    from balance.services import BalanceInputError
     from balance.tuning.services import tuning_job_request
-    from simulations.reaper import reap_soon
     from simulations.sources import STARTER_PREFIX
 
     def spec(name: str) -> str:
@@ -152,24 +146,12 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
             seed=opts["seed"], is_public=True)
     except BalanceInputError as exc:
         raise CommandError(exc.message) from None
-    if opts.get("no_wait"):
-        command.stdout.write(job.uid)
-        return
-    clock, last = Clock(), None
-    cards = {}
-    while True:
-        job = BalanceJob.objects.get(pk=job.pk)
+    clock = Clock()
+    cards: dict[str, CardDef] = {}
+
+    def line(job, event: dict[str, Any]) -> str:
         if not cards:
-            cards = {c: CardDef.from_dict(d) for c, d in job.cards.items()}
-        event = job.progress or {}
-        if event.get("phase") and event != last and not opts["json"]:
-            command.stderr.write(progress_line(clock, cards, event))
-            last = event
-        if not job.is_active:
-            break
-        reap_soon()
-        time.sleep(1)
-    if job.status != "done":
-        raise CommandError(f"deck tuning {job.uid} {job.status}: {job.error}")
-    command.stdout.write(json.dumps(job.result, sort_keys=True) if opts["json"]
-                         else f"Deck tuning {job.uid} done: {job.get_absolute_url()}")
+            cards.update({c: CardDef.from_dict(d) for c, d in job.cards.items()})
+        return progress_line(clock, cards, event)
+
+    follow_job(command, job, opts, line=line, what="deck tuning")

@@ -7,22 +7,14 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from balance.search.services import BalanceInputError
+from balance.forms import JobForm, grouped_decks, public_field, seed_field
 from cards.forms import RefuseNulForm
 from cards.game_words import agent_menu
 from rules.ai.agents import DEFAULT_AGENT
-from simulations.sources import deck_choices
 
 FIELD_OF = {"deck": "deck", "field": "field", "gauntlet": "gauntlet", "agent": "agent",
             "keep": "keep", "heroes": "any_hero", "max_swaps": "max_swaps",
             "budget_games": "budget_games", "verify_games": "verify_games", "seed": "seed"}
-
-
-def _grouped(user) -> list:
-    groups: dict[str, list] = {}
-    for choice in deck_choices(user):
-        groups.setdefault(choice.group, []).append((choice.spec, choice.label))
-    return list(groups.items())
 
 
 class TuningDeckForm(RefuseNulForm):
@@ -32,10 +24,12 @@ class TuningDeckForm(RefuseNulForm):
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["deck"].choices = _grouped(user)
+        self.fields["deck"].choices = grouped_decks(user)
 
 
-class TuningForm(RefuseNulForm):
+class TuningForm(JobForm):
+    FIELD_OF = FIELD_OF
+
     deck = forms.CharField(widget=forms.HiddenInput)
     field = forms.MultipleChoiceField(
         label=_("Field"), required=False,
@@ -55,14 +49,12 @@ class TuningForm(RefuseNulForm):
         help_text=_("Games the search may play before it re-verifies."))
     verify_games = forms.IntegerField(label=_("Re-verification (games against each opponent)"),
                                       initial=1000, min_value=1)
-    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0,
-                              help_text=_("Empty: a random one. The same seed and budget give "
-                                          "the same search."))
-    public = forms.BooleanField(required=False, label=_("Public: anyone can see the results"))
+    seed = seed_field()
+    public = public_field()
 
     def __init__(self, *args, user=None, keep_choices=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["field"].choices = _grouped(user)
+        self.fields["field"].choices = grouped_decks(user)
         self.fields["keep"].choices = list(keep_choices)
 
     def service_arguments(self) -> dict:
@@ -73,7 +65,3 @@ class TuningForm(RefuseNulForm):
                 "any_hero": data.get("any_hero", False), "max_swaps": data["max_swaps"],
                 "budget_games": data["budget_games"], "verify_games": data["verify_games"],
                 "seed": data.get("seed"), "is_public": data.get("public", False)}
-
-    def add_service_error(self, exc: BalanceInputError) -> None:
-        name = FIELD_OF.get(exc.field)
-        self.add_error(name if name in self.fields and name != "deck" else None, exc.message)

@@ -1,7 +1,8 @@
 """Submitting a deck tuning, and saving one of its suggestions as a deck version.
 
 A tuning is a ``BalanceJob`` of kind ``tuning``: it is frozen, queued, held, reaped, resumed and
-cancelled exactly as a balance search (``balance.search.services``, ``balance.runner``). Invariants:
+cancelled exactly as a balance search (``balance.services``, ``balance.runner``); what is its own
+is frozen and checked here. Invariants:
 the deck tuned must be one the user can see and legal in its format; the field is decks the user
 can see, the starter decks, or a gauntlet run's opponents; a suggestion is saved only through
 the decks app's services — as a new version of the user's own deck, or as a new deck of theirs.
@@ -9,33 +10,36 @@ the decks app's services — as a new version of the user's own deck, or as a ne
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy
 
 from balance import conf
 from balance.models import BalanceJob, JobKind
-from balance.search.services import BalanceInputError, job_cap_check, job_cpu_seconds
+from balance.services import (
+    BalanceInputError,
+    job_agent_check,
+    job_seed,
+    job_sizes_check,
+    job_submit,
+    job_title,
+)
 from balance.tuning.problem import format_from_dict, format_to_dict
-from cards.language import card_lang, frozen_deck_name
+from cards.language import card_lang
 from cards.models import Card
 from decks.adapters import format_to_rules
 from decks.drafts import Draft
 from decks.models import Deck, Format
 from decks.selectors import deck_counts, deck_is_owner, draft_from_deck, format_get
 from decks.services import DeckInputError, deck_create, deck_save
-from rules.ai.agents import DEFAULT_AGENT, make_agent
+from rules.ai.agents import DEFAULT_AGENT
 from rules.decks import legality
 from rules.engine.cards import DeckList
 from rules.lab.deck_tuning import Swap, TuneField, TuningError, TuningProblem
 from rules.lab.deck_tuning.problem import check_problem
-from simulations.fair import dispatch_quietly
 from simulations.models import SimulationRun
 from simulations.selectors import run_get
-from simulations.services import MAX_SEED
 from simulations.sources import (
     SourceError,
     cards_freeze,
@@ -51,9 +55,7 @@ UNKNOWN_GAUNTLET = gettext_lazy("No simulation run {uid!r} you can see.")
 NOT_KEPT = gettext_lazy("Cards to keep must be in the deck: {codes}.")
 UNKNOWN_HEROES = gettext_lazy("Not heroes of the catalogue: {codes}.")
 BAD_SWAPS = gettext_lazy("Allow from 1 to 6 swaps.")
-BAD_BUDGET = gettext_lazy("The budget is from {low:,} to {high:,} games.")
 BAD_VERIFY = gettext_lazy("Re-verify with 100 to 10,000 games against each opponent.")
-BAD_SEED = gettext_lazy("The seed must be a whole number from 0 to {limit}.")
 NOT_LEGAL = gettext_lazy("The deck is not legal in its format, so it cannot be tuned: "
                          "{problems}")
 TOO_MANY_ACTIVE = gettext_lazy(
@@ -67,7 +69,6 @@ LABEL = gettext_lazy("Deck tuning: {deck} against {names}")
 TUNED_NAME = gettext_lazy("{name} (tuned)")
 NOTE = "Deck tuning {uid}: {swaps}"
 MAX_OPPONENTS = 12
-MIN_BUDGET = 2_000
 
 
 def _field(specs: Sequence[str], gauntlet: str | None, tuned: dict[str, Any], user
@@ -105,13 +106,8 @@ def _field(specs: Sequence[str], gauntlet: str | None, tuned: dict[str, Any], us
 def _check_numbers(*, max_swaps: int, budget_games: int, verify_games: int, seed: int) -> None:
     if not 1 <= max_swaps <= 6:
         raise BalanceInputError(BAD_SWAPS, "max_swaps")
-    if not MIN_BUDGET <= budget_games <= conf.max_budget_games():
-        raise BalanceInputError(BAD_BUDGET.format(low=MIN_BUDGET, high=conf.max_budget_games()),
-                                "budget_games")
-    if not 100 <= verify_games <= 10_000:
-        raise BalanceInputError(BAD_VERIFY, "verify_games")
-    if not 0 <= seed <= MAX_SEED:
-        raise BalanceInputError(BAD_SEED.format(limit=MAX_SEED), "seed")
+    job_sizes_check(budget_games=budget_games, verify_games=verify_games, seed=seed,
+                    bad_verify=BAD_VERIFY)
 
 
 def _format_of(row: Deck | None) -> Format:
@@ -161,11 +157,8 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
     except SourceError as exc:
         raise BalanceInputError(str(exc), "deck") from None
     opponents = _field(field_specs, gauntlet, tuned, user)
-    try:
-        make_agent(agent)
-    except ValueError as exc:
-        raise BalanceInputError(str(exc), "agent") from None
-    seed = secrets.randbelow(2**31) if seed is None else seed
+    job_agent_check(agent)
+    seed = job_seed(seed)
     _check_numbers(max_swaps=max_swaps, budget_games=budget_games, verify_games=verify_games,
                    seed=seed)
     missing = sorted(set(keep) - set(tuned["cards"]) - {tuned["hero"]})
@@ -194,23 +187,14 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
             "source": {"uid": tuned.get("uid"), "version": tuned.get("version"),
                        "name": tuned["name"], "format_code": fmt_rules.code},
             "gauntlet": gauntlet or None}
-    owner = user if user is not None and user.is_authenticated else None
-    cpu = job_cpu_seconds(kind=JobKind.TUNING, decks=len(decks), agent=agent,
-                          budget_games=budget_games, verify_games=verify_games)
-    with transaction.atomic():
-        if owner is not None:
-            job_cap_check(owner=owner, kind=JobKind.TUNING, cpu=cpu,
-                          limit=conf.tuning_max_active_per_user(), too_many=TOO_MANY_ACTIVE)
-        job = BalanceJob.objects.create(
-            kind=JobKind.TUNING, owner=owner,
-            label=str(LABEL.format(deck=tuned["name"],
-                                   names=", ".join(d["name"] for d in opponents)))[:300],
-            is_public=is_public, decks=decks, cards=dict(cards),
-            card_data_version=catalogue_version(), agent=agent, max_changes=max_swaps,
-            fields=[], budget_games=budget_games, verify_games=verify_games, seed=seed,
-            tuning=spec, cpu_seconds=cpu)
-        transaction.on_commit(dispatch_quietly, robust=True)
-    return job
+    return job_submit(
+        user=user, kind=JobKind.TUNING, limit=conf.tuning_max_active_per_user(),
+        too_many=TOO_MANY_ACTIVE,
+        label=str(LABEL.format(deck=tuned["name"],
+                               names=", ".join(d["name"] for d in opponents)))[:300],
+        is_public=is_public, decks=decks, cards=dict(cards),
+        card_data_version=catalogue_version(), agent=agent, max_changes=max_swaps, fields=[],
+        budget_games=budget_games, verify_games=verify_games, seed=seed, tuning=spec)
 
 
 def _not_legal(tuned: dict, engine_cards, fmt_rules, set_of, exc: TuningError) -> str:
@@ -223,11 +207,7 @@ def _not_legal(tuned: dict, engine_cards, fmt_rules, set_of, exc: TuningError) -
 
 def tuning_title(job: BalanceJob) -> str:
     """The tuning's label in the page's language (``label`` keeps the submitter's)."""
-    decks = job.decks or []
-    if not decks:
-        return job.label
-    names = [frozen_deck_name(d, i + 1) for i, d in enumerate(decks)]
-    return str(LABEL.format(deck=names[0], names=", ".join(names[1:])))[:300]
+    return job_title(job, lambda names: LABEL.format(deck=names[0], names=", ".join(names[1:])))
 
 
 def _apply(counts: dict[str, int], hero: str | None, swaps: list[Swap]

@@ -1,69 +1,55 @@
 """Deck tuning pages: the list, the form (from a deck's "Tune this deck"), a tuning's page with
 live progress (htmx polling), cancel, its suggestions as diffs, and "Save as a new version".
 
-Views only translate HTTP to services and selectors; another user's private tuning is a 404.
+What every kind of job's pages do is ``balance.views``'s; a tuning's form, page and saving a
+suggestion are here. Views only translate HTTP to services and selectors.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from balance.models import BalanceJob, JobKind
-from balance.search.services import BalanceInputError
-from balance.search.views import cancel_and_return
 from balance.selectors import (
     card_names,
-    job_get,
     job_is_owner,
     job_progress,
-    jobs_listed,
     tuning_best_lines,
     tuning_deck_name,
     tuning_result,
     user_owns_deck,
 )
+from balance.services import BalanceInputError
 from balance.tuning.forms import TuningDeckForm, TuningForm
 from balance.tuning.services import tuning_job_request, tuning_suggestion_save, tuning_title
+from balance.views import cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.forms import PickForm
 from cards.game_words import game_word
 from cards.language import frozen_card_name
-from simulations.apis import submit_allowed
 from simulations.meta_view import meta_context
-from simulations.reaper import reap_soon
 from simulations.sources import SourceError, resolve_spec
 
-THROTTLED = gettext_lazy(
-    "You have submitted many simulations lately; wait a while and try again.")
 NO_TUNING = gettext_lazy("No deck tuning here.")
 NOT_OWNER = gettext_lazy("Only its owner can cancel a tuning.")
 CANCELLED = gettext_lazy("The tuning was cancelled.")
 FIELD_META = gettext_lazy("The meta of the deck's field, unchanged")
 SAVED_VERSION = gettext_lazy("Saved as a new version of {name}.")
 SAVED_DECK = gettext_lazy("Saved as a new deck of yours: {name}.")
-KIND = JobKind.TUNING
 
 
-def _job(request: HttpRequest, uid: str) -> BalanceJob:
-    try:
-        return job_get(uid=uid, user=request.user, kind=KIND)
-    except BalanceJob.DoesNotExist:
-        raise Http404(NO_TUNING) from None
+def _job(request: HttpRequest, uid: str, *, watched: bool = False) -> BalanceJob:
+    return job_or_404(request, uid, kind=JobKind.TUNING, not_found=NO_TUNING, watched=watched)
 
 
 @require_GET
 def tune_list(request: HttpRequest) -> HttpResponse:
-    mine = request.GET.get("mine") == "1"
-    jobs = jobs_listed(request.user, mine=mine, kind=KIND)
-    page = Paginator(jobs, 25).get_page(request.GET.get("page"))
-    for job in page.object_list:
-        job.title = tuning_title(job)
-    return render(request, "balance/tune_list.html", {"page": page, "mine": mine})
+    return job_list_page(request, kind=JobKind.TUNING, title=tuning_title,
+                         template="balance/tune_list.html")
 
 
 @login_required
@@ -89,16 +75,9 @@ def tune_new(request: HttpRequest) -> HttpResponse:
                    for code, n in deck["cards"].items()), key=lambda c: c[1].casefold())
     form = TuningForm(request.POST or None, user=request.user, keep_choices=keep,
                       initial={"deck": spec})
-    if request.method == "POST" and form.is_valid():
-        if not submit_allowed(request):
-            form.add_error(None, THROTTLED)
-        else:
-            try:
-                job = tuning_job_request(user=request.user, **form.service_arguments())
-            except BalanceInputError as exc:
-                form.add_service_error(exc)
-            else:
-                return redirect(job)
+    job = job_form_submit(request, form, tuning_job_request)
+    if job is not None:
+        return redirect(job)
     status = 400 if request.method == "POST" else 200
     return render(request, "balance/tune_new.html", {"form": form, "deck": deck},
                   status=status)
@@ -112,9 +91,7 @@ def _context(request: HttpRequest, job: BalanceJob) -> dict:
 
 @require_GET
 def tune_detail(request: HttpRequest, uid: str) -> HttpResponse:
-    job = _job(request, uid)
-    if job.is_active:
-        reap_soon()
+    job = _job(request, uid, watched=True)
     source = (job.tuning or {}).get("source") or {}
     owns_deck = bool(source.get("uid")) and request.user.is_authenticated and \
         job.decks[0].get("source") == "deck" and user_owns_deck(request.user, source["uid"])
@@ -128,9 +105,7 @@ def tune_detail(request: HttpRequest, uid: str) -> HttpResponse:
 
 @require_GET
 def tune_progress(request: HttpRequest, uid: str) -> HttpResponse:
-    job = _job(request, uid)
-    if job.is_active:
-        reap_soon()
+    job = _job(request, uid, watched=True)
     return render(request, "balance/_tune_progress.html", _context(request, job))
 
 

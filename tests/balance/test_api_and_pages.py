@@ -10,7 +10,8 @@ from rest_framework.test import APIClient
 
 from balance import runner
 from balance.models import BalanceJob
-from balance.search.services import BAD_BAND, BAD_BUDGET, TOO_MANY_ACTIVE, balance_job_request
+from balance.search.services import BAD_BAND, TOO_MANY_ACTIVE, balance_job_request
+from balance.services import BAD_BUDGET
 from simulations.models import SimulationRun
 from tests.balance.conftest import DAWN, DUSK, TINY
 
@@ -137,7 +138,7 @@ def test_the_form_shows_the_services_refusals(client, alice, catalogue):
 
 
 def test_the_service_refuses_a_band_that_misses_fifty(alice, catalogue):
-    from balance.search.services import BalanceInputError
+    from balance.services import BalanceInputError
 
     with pytest.raises(BalanceInputError) as caught:
         balance_job_request(user=alice, **{**TINY, "band": (0.5, 0.6)})

@@ -28,9 +28,9 @@ from balance.search.services import (
     BAND_ORDER,
     BANDS_CONTRADICT,
     FEW_DECKS_META,
-    BalanceInputError,
     balance_job_request,
 )
+from balance.services import BalanceInputError
 from cards.templatetags.cards_extras import pct
 from decks.drafts import Draft
 from decks.services import deck_create

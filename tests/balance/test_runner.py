@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from balance import pieces, runner
 from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
-from balance.search.services import balance_job_cancel, balance_job_request
+from balance.search.services import balance_job_request
+from balance.services import job_cancel
 from simulations.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +69,7 @@ def test_cancel_stops_the_execution_at_its_next_piece(alice, catalogue, tiny, mo
     real_store = pieces.piece_store
 
     def cancel_midway(piece, claim, results, codec):
-        balance_job_cancel(job=BalanceJob.objects.get(pk=job.pk))
+        job_cancel(job=BalanceJob.objects.get(pk=job.pk))
         return real_store(piece, claim, results, codec)
 
     monkeypatch.setattr(pieces, "piece_store", cancel_midway)

@@ -8,8 +8,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from balance.search.services import balance_job_request
-from balance.search.views import THROTTLED
-from balance.tuning.views import THROTTLED as TUNING_THROTTLED
+from balance.views import THROTTLED
 from tests.balance.conftest import DAWN, DUSK, TINY
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +39,7 @@ def test_the_tuning_form(used_up):
     response = used_up.post(reverse("balance:tune-new"), {
         "deck": DAWN, "field": [DUSK], "agent": "greedy", "max_swaps": 1,
         "budget_games": 2000, "verify_games": 100, "seed": 7})
-    assert response.status_code == 400 and str(TUNING_THROTTLED) in response.content.decode()
+    assert response.status_code == 400 and str(THROTTLED) in response.content.decode()
 
 
 def test_opening_a_candidate(used_up, alice):

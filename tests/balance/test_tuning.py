@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from balance import pieces, runner
 from balance.models import BalanceJob, JobBlock, JobKind, JobPiece, JobStatus
-from balance.search.services import BalanceInputError
+from balance.services import BalanceInputError
 from balance.tuning.services import NOT_KEPT, TOO_MANY_ACTIVE, tuning_job_request
 from decks.drafts import Draft
 from decks.models import Deck

@@ -9,7 +9,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from balance.models import JobKind
-from balance.search.services import job_cpu_seconds
+from balance.services import job_cpu_seconds
 from simulations.quota import (
     REDUCE_BUDGET,
     REDUCE_GAMES,

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from balance.cli import OptionError, add_run_arguments, card_set_of, check_agent
 from balance.search.cli import (
     Clock,
-    OptionError,
     build_problem,
     calibrated_budget,
     progress_line,
@@ -20,8 +19,7 @@ from balance.search.cli import (
     run_via_celery,
     write_patch,
 )
-from rules.ai.agents import DEFAULT_AGENT, make_agent
-from rules.decks.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.balance_search import Field, LocalEvaluator, SpaceError, balance_search
 
 
@@ -63,8 +61,6 @@ class Command(BaseCommand):
                             help="games the search may play (verification apart); with it "
                                  "and --seed the search is reproducible (default: what "
                                  "--budget-minutes affords here, at most 400,000)")
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--processes", type=int, default=2)
         parser.add_argument("--verify-games", type=int, default=2000,
                             help="games a matchup when re-verifying on fresh seeds")
         parser.add_argument("--fields", default="cost,attack,hp",
@@ -74,21 +70,14 @@ class Command(BaseCommand):
                                  "card of the decks, heroes included)")
         parser.add_argument("--spread", type=int, default=2,
                             help="how far numbers may move from printed (default ±2)")
-        parser.add_argument("--json", action="store_true", help="print one JSON object")
-        group = parser.add_argument_group("on Celery workers")
-        group.add_argument("--via-celery", action="store_true",
-                           help="submit the search as a job for the workers (the catalogue's "
-                                "starter decks by name) and follow it")
-        group.add_argument("--no-wait", action="store_true",
-                           help="with --via-celery: print the job's id and return")
+        add_run_arguments(parser, via_celery_help="submit the search as a job for the workers "
+                                                  "(the catalogue's starter decks by name) and "
+                                                  "follow it")
 
     def handle(self, *args, **opts):
         if opts["via_celery"]:
             return run_via_celery(self, opts)
-        try:
-            make_agent(opts["agent"])
-        except ValueError as exc:
-            raise CommandError(f"--agent: {exc}") from None
+        check_agent(opts)
         field = self._field(opts)
         try:
             problem = build_problem(field, opts)
@@ -126,12 +115,7 @@ class Command(BaseCommand):
                                           elapsed=clock.elapsed))
 
     def _field(self, opts) -> Field:
-        path = Path(opts["card_set"]) if opts["card_set"] else (
-            CORE_SET if CORE_SET.exists() else TEST_SET)
-        try:
-            card_set = load_card_set(path)
-        except (CardSetError, OSError) as exc:
-            raise CommandError(f"{path}: {exc}") from None
+        card_set = card_set_of(opts)
         try:
             decks = [card_set.deck(n) for n in opts["decks"]] if opts["decks"] \
                 else list(card_set.decks.values())

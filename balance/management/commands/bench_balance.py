@@ -221,29 +221,27 @@ class Command(BaseCommand):
                 "games": result.games_searched + result.games_verified}
 
     @staticmethod
-    def _line(row: dict) -> str:
-        now = row["in_process"]
-        cpu = (f"; the worker used {row['cpu_s']:.1f} CPU s ({row['cpu_share']:.0%} of "
-               f"{row['processes']} cores)" if row["cpu_s"] else "")
-        return (f"{row['processes']} process(es): search {row['status']} in "
-                f"{row['wall_s']:.1f} s, {row['games']:,} games, {row['games_per_s']:.1f} "
-                f"games/s{cpu}; load {row['load']}\n"
-                f"    same moment in-process on {now['processes']} process(es): "
-                f"{now['wall_s']:.1f} s for {now['games']:,} games" + Command._planner_line(row))
+    def _timed(what: str, run: dict, processes: int) -> str:
+        """How ``what`` went on the worker: its wall time, games, rate, CPU time and the load."""
+        cpu = (f"; the worker used {run['cpu_s']:.1f} CPU s ({run['cpu_share']:.0%} of "
+               f"{processes} cores)" if run["cpu_s"] else "")
+        return (f"{what} {run['status']} in {run['wall_s']:.1f} s, {run['games']:,} games, "
+                f"{run['games_per_s']:.2f} games/s{cpu}; load {run['load']}")
 
     @staticmethod
-    def _planner_line(row: dict) -> str:
+    def _line(row: dict) -> str:
+        now = row["in_process"]
+        line = (Command._timed(f"{row['processes']} process(es): search", row, row["processes"])
+                + f"\n    same moment in-process on {now['processes']} process(es): "
+                  f"{now['wall_s']:.1f} s for {now['games']:,} games")
         run = row.get("planner")
         if not run:
-            return ""
+            return line
         now = run["in_process"]
-        cpu = (f"; the worker used {run['cpu_s']:.1f} CPU s ({run['cpu_share']:.0%} of "
-               f"{row['processes']} cores)" if run["cpu_s"] else "")
-        return (f"\n  planner run {run['deck_a']} vs {run['deck_b']}: {run['status']} in "
-                f"{run['wall_s']:.1f} s, {run['games']:,} games, {run['games_per_s']:.2f} "
-                f"games/s{cpu}; load {run['load']}\n"
-                f"    same moment in-process on {now['processes']} process(es): "
-                f"{now['games_per_s']:.2f} games/s ({now['games']:,} of the run's games)")
+        return (line + "\n" + Command._timed(f"  planner run {run['deck_a']} vs {run['deck_b']}:",
+                                             run, row["processes"])
+                + f"\n    same moment in-process on {now['processes']} process(es): "
+                  f"{now['games_per_s']:.2f} games/s ({now['games']:,} of the run's games)")
 
     def _say(self, opts, text: str) -> None:
         if not opts["json"]:

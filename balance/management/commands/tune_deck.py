@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from balance.cli import OptionError, add_run_arguments, card_set_of, check_agent
 from balance.tuning.cli import (
     Clock,
-    OptionError,
     build_problem,
     progress_line,
     report_text,
     run_via_celery,
 )
-from rules.ai.agents import DEFAULT_AGENT, make_agent
-from rules.decks.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
+from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.deck_tuning import LocalTuneEvaluator, TuneField, TuningError, tune_deck
 
 
@@ -41,33 +39,20 @@ class Command(BaseCommand):
                             help="games the search may play (verification apart)")
         parser.add_argument("--verify-games", type=int, default=1000,
                             help="games against each opponent when re-verifying")
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--processes", type=int, default=2)
-        parser.add_argument("--json", action="store_true", help="print one JSON object")
-        group = parser.add_argument_group("on Celery workers")
-        group.add_argument("--via-celery", action="store_true",
-                           help="submit the tuning as a job for the workers and follow it "
-                                "(decks: starter names, or deck:<id>)")
-        group.add_argument("--no-wait", action="store_true",
-                           help="with --via-celery: print the job's id and return")
+        add_run_arguments(parser, via_celery_help="submit the tuning as a job for the workers "
+                                                  "and follow it (decks: starter names, or "
+                                                  "deck:<id>)")
 
     def handle(self, *args, **opts):
         if opts["via_celery"]:
             return run_via_celery(self, opts)
+        check_agent(opts)
+        card_set = card_set_of(opts)
         try:
-            make_agent(opts["agent"])
-        except ValueError as exc:
-            raise CommandError(f"--agent: {exc}") from None
-        path = Path(opts["card_set"]) if opts["card_set"] else (
-            CORE_SET if CORE_SET.exists() else TEST_SET)
-        try:
-            card_set = load_card_set(path)
             deck = card_set.deck(opts["deck"])
             others = [card_set.deck(n) for n in opts["field"]] if opts["field"] else \
                 [d for d in card_set.decks.values() if d.name.casefold()
                  != deck.name.casefold()]
-        except (CardSetError, OSError) as exc:
-            raise CommandError(f"{path}: {exc}") from None
         except KeyError as exc:
             raise CommandError(f"--deck/--field: {exc.args[0]}") from None
         field = TuneField(cards=card_set.cards, opponents=tuple(others), agent=opts["agent"])

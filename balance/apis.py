@@ -1,0 +1,106 @@
+"""What the APIs of every kind of job share (``balance.search.apis`` at /api/balance-searches/,
+``balance.tuning.apis`` at /api/deck-tunings/): the list and the submission, one job's status
+with its progress, cancelling. A kind's API names its kind, its serializers and the service it
+submits to.
+
+Views only translate HTTP to services and selectors: bad input is a 400 naming the field,
+another user's private job is a 404 naming the kind, cancelling someone else's job is a 403.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from balance.models import BalanceJob
+from balance.selectors import job_is_owner, job_progress, jobs_listed
+from balance.services import BalanceInputError, job_cancel
+from balance.views import job_or_404
+from simulations.apis import SubmitThrottle
+from simulations.serializers import ListFilterSerializer
+
+
+class JobSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.get_username", default=None, read_only=True)
+    status = serializers.CharField(read_only=True,
+                                   help_text="queued, running, done, failed or cancelled")
+    progress = serializers.SerializerMethodField()
+    url = serializers.CharField(source="get_absolute_url", read_only=True)
+
+    def get_progress(self, job) -> dict:
+        p = job_progress(job)
+        return {"phase": p.phase, "games": p.games, "budget": p.budget, "percent": p.percent,
+                "evaluations": p.evaluations, "best": p.best, "seconds_left": p.seconds_left}
+
+
+def invalid_input(exc: BalanceInputError) -> ValidationError:
+    return ValidationError({exc.field: [exc.message]})
+
+
+# The endpoints of one kind of job set what is the kind's: its kind, the 404's and the 403's
+# words, its input and output serializers and its service. (Comments, not docstrings: a
+# docstring would become every operation's description in the API schema.)
+class JobApi(APIView):
+    kind: str
+    output: type[serializers.Serializer]
+    not_found: str
+    not_owner: str
+
+    def job(self, request, uid: str, *, watched: bool = False) -> BalanceJob:
+        return job_or_404(request, uid, kind=self.kind, not_found=self.not_found,
+                          watched=watched)
+
+
+# ``input`` shapes the request for ``service`` (its ``service_arguments``); ``serializer_class``
+# is the list's, ``output`` the job's.
+class JobListCreateApi(generics.GenericAPIView):
+    kind: str
+    input: type[serializers.Serializer]
+    output: type[serializers.Serializer]
+    service: Callable[..., BalanceJob]
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    queryset = BalanceJob.objects.none()
+
+    def get_throttles(self):
+        return [SubmitThrottle()] if self.request.method == "POST" else []
+
+    def get(self, request):
+        query = ListFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        jobs = jobs_listed(request.user, mine=query.validated_data["mine"], kind=self.kind)
+        page = self.paginate_queryset(jobs)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    def post(self, request):
+        data = self.input(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            job = type(self).service(user=request.user, **data.service_arguments())
+        except BalanceInputError as exc:
+            raise invalid_input(exc) from None
+        return Response(self.output(job).data, status=status.HTTP_201_CREATED)
+
+
+class JobDetailApi(JobApi):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request, uid: str):
+        return Response(self.output(self.job(request, uid, watched=True)).data)
+
+
+class JobCancelApi(JobApi):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request, uid: str):
+        job = self.job(request, uid)
+        if not job_is_owner(job=job, user=request.user):
+            raise PermissionDenied(self.not_owner)
+        try:
+            job = job_cancel(job=job)
+        except BalanceInputError as exc:
+            raise invalid_input(exc) from None
+        return Response(self.output(job).data)
