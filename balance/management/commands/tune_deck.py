@@ -8,13 +8,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from balance.cli import OptionError, add_run_arguments, card_set_of, check_agent
-from balance.tuning.cli import (
-    Clock,
-    build_problem,
-    progress_line,
-    report_text,
-    run_via_celery,
-)
+from balance.tuning.cli import Clock, build_problem, run_via_celery
+from balance.tuning.report import progress_line, report_text
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.deck_tuning import LocalTuneEvaluator, TuneField, TuningError, tune_deck
 
