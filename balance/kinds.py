@@ -23,8 +23,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from balance.models import BalanceJob, JobKind
-from balance.search.problem import BalanceCodec, search_games, search_problem, search_result
-from balance.tuning.problem import TuningCodec, tuning_games, tuning_problem, tuning_result_dict
+from balance.search.problem import (
+    BalanceCodec,
+    search_games,
+    search_problem,
+    search_result,
+    search_verify_estimate,
+)
+from balance.tuning.problem import (
+    TuningCodec,
+    tuning_games,
+    tuning_problem,
+    tuning_result_dict,
+    tuning_verify_estimate,
+)
 from rules.lab.balance_search import balance_search
 from rules.lab.deck_tuning import tune_deck
 
@@ -36,15 +48,19 @@ class Kind:
     search: Callable[..., Any]                             # (problem, evaluator, progress=)
     result: Callable[[BalanceJob, Any], dict[str, Any]]    # the search's result, as stored
     games: Callable[..., int]                              # the most games a job plays
+    # (decks, verify_games) → about how many games its re-verification plays, for its progress
+    verify_estimate: Callable[[int, int], int]
 
 
 KINDS = {
     JobKind.BALANCE: Kind(problem=search_problem,
                           codec=lambda problem: BalanceCodec(problem.field),
-                          search=balance_search, result=search_result, games=search_games),
+                          search=balance_search, result=search_result, games=search_games,
+                          verify_estimate=search_verify_estimate),
     JobKind.TUNING: Kind(problem=tuning_problem,
                          codec=lambda problem: TuningCodec(problem.field),
-                         search=tune_deck, result=tuning_result_dict, games=tuning_games),
+                         search=tune_deck, result=tuning_result_dict, games=tuning_games,
+                         verify_estimate=tuning_verify_estimate),
 }
 
 

@@ -96,3 +96,9 @@ def search_games(*, decks: int, budget_games: int, verify_games: int,
 
 def search_result(job: BalanceJob, result: Any) -> dict[str, Any]:
     return result.to_dict(job.deck_names)
+
+
+def search_verify_estimate(decks: int, verify_games: int) -> int:
+    """About the games a search's re-verification plays: the unpatched field and four
+    candidates, each matchup."""
+    return 5 * (decks * (decks - 1) // 2) * verify_games

@@ -26,8 +26,8 @@ from balance.apis import (
     invalid_input,
 )
 from balance.models import BalanceJob, JobKind
-from balance.selectors import tuning_result
 from balance.services import BalanceInputError
+from balance.tuning.selectors import tuning_result
 from balance.tuning.services import tuning_job_request, tuning_suggestion_save
 from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT

@@ -110,3 +110,10 @@ def tuning_games(*, decks: int, budget_games: int, verify_games: int,
 
 def tuning_result_dict(job: BalanceJob, result: TuningResult) -> dict[str, Any]:
     return result.to_dict(job.deck_names[1:])
+
+
+def tuning_verify_estimate(decks: int, verify_games: int) -> int:
+    """About the games a tuning's re-verification plays: the unchanged deck and three
+    suggestions against each opponent, and the opponents' own pairings."""
+    opponents = decks - 1
+    return (4 * opponents + opponents * (opponents - 1) // 2) * verify_games

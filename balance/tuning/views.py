@@ -15,17 +15,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from balance.models import BalanceJob, JobKind
-from balance.selectors import (
+from balance.selectors import job_is_owner, job_progress
+from balance.services import BalanceInputError
+from balance.tuning.forms import TuningDeckForm, TuningForm
+from balance.tuning.selectors import (
     card_names,
-    job_is_owner,
-    job_progress,
     tuning_best_lines,
     tuning_deck_name,
     tuning_result,
     user_owns_deck,
 )
-from balance.services import BalanceInputError
-from balance.tuning.forms import TuningDeckForm, TuningForm
 from balance.tuning.services import tuning_job_request, tuning_suggestion_save, tuning_title
 from balance.views import cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.forms import PickForm
