@@ -2,15 +2,15 @@
 
 from django.urls import path
 
-from balance.tuning import apis as tuning_apis
+from balance.tuning import apis
 from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 
 app_name = "tuning-api"
 
 urlpatterns = [
-    path("", tuning_apis.TuningListCreateApi.as_view(), name="list"),
-    path("<str:uid>/", tuning_apis.TuningDetailApi.as_view(), name="detail"),
-    path("<str:uid>/cancel/", tuning_apis.TuningCancelApi.as_view(), name="cancel"),
-    path("<str:uid>/suggestions/<dbint:index>/save/", tuning_apis.SuggestionSaveApi.as_view(),
+    path("", apis.TuningListCreateApi.as_view(), name="list"),
+    path("<str:uid>/", apis.TuningDetailApi.as_view(), name="detail"),
+    path("<str:uid>/cancel/", apis.TuningCancelApi.as_view(), name="cancel"),
+    path("<str:uid>/suggestions/<dbint:index>/save/", apis.SuggestionSaveApi.as_view(),
          name="suggestion-save"),
 ]
