@@ -12,7 +12,7 @@ from typing import Any
 from rules.engine.actions import HERO, Action
 from rules.engine.cards import AFTER_WIN_BIT, COMBAT_START_BIT
 from rules.engine.core import Combat, GameState, event, locate, push, push_list
-from rules.engine.moves import after_deaths, dying
+from rules.engine.moves import Death, after_deaths, dying
 from rules.engine.state import Minion
 from rules.engine.values import final_attack, has_keyword
 
@@ -99,17 +99,31 @@ def t_combat_resolve(game: GameState) -> None:
         _react(game, attacker)                                                # R4.9
     first: list[tuple[Any, ...]] = []
     if (a_dead is None) != (d_dead is None):                              # R2.3.9
-        winner, w_side, loser_uid = (attacker, a_side, defender_uid) if a_dead is None \
-            else (defender, d_side, attacker_uid)
-        if winner.card.triggers & AFTER_WIN_BIT:
-            for ability in winner.card.by_trigger["after_win"]:
-                if winner.awake or ability["sleeping"]:
-                    first.append(("ability", w_side, winner.uid, ability, loser_uid))
+        if a_dead is None:
+            _after_win(game, attacker, a_side, defender_uid, first)
+        else:
+            _after_win(game, defender, d_side, attacker_uid, first)
     # Effects in the order the minions were judged; replenish chances (R2.4.1) defender's
-    # side first.
-    destroyed = [d for d in (a_dead, d_dead) if d is not None]
-    replenish_order = [d for d in (d_dead, a_dead) if d is not None]
+    # side first. (Plain appends: a comprehension over a tuple iterates it generically.)
+    destroyed: list[Death] = []
+    replenish_order: list[Death] = []
+    if a_dead is not None:
+        destroyed.append(a_dead)
+    if d_dead is not None:
+        destroyed.append(d_dead)
+        replenish_order.append(d_dead)
+    if a_dead is not None:
+        replenish_order.append(a_dead)
     after_deaths(game, destroyed, replenish_order, first)
+
+
+def _after_win(game: GameState, winner: Minion, w_side: int, loser_uid: int,
+               first: list[tuple[Any, ...]]) -> None:
+    """The winner's after-combat skills (R2.3.9), into ``first``."""
+    if winner.card.triggers & AFTER_WIN_BIT:
+        for ability in winner.card.by_trigger["after_win"]:
+            if winner.awake or ability["sleeping"]:
+                first.append(("ability", w_side, winner.uid, ability, loser_uid))
 
 
 def _react(game: GameState, attacker: Minion) -> None:

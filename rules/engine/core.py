@@ -104,7 +104,12 @@ class GameState:
         self.awakened: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self.drawn: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self.opening: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        # The task stack is the first ``_depth`` entries of ``_stack``; the entries above are
+        # spent and get overwritten. (A list grown and shrunk by a task at a time, as pop()
+        # does, reallocated its memory at almost every push and pop: the stack is mostly empty
+        # or one task deep between actions.)
         self._stack: list[tuple[Any, ...]] = []
+        self._depth: int = 0
         self._legal: list[Action] | None = None
         self._next_uid: int = 1
         self._owed: list[int] = [0, 0]   # replenish chances still to come, per player (R3.2)
@@ -181,20 +186,36 @@ def event(game: GameState, kind: str, **data: Any) -> None:
 
 def push(game: GameState, *tasks: tuple[Any, ...]) -> None:
     """Push tasks so that they run in the order given."""
-    stack = game._stack
     i = len(tasks)
     while i > 0:            # a plain loop: extend(reversed(...)) costs more when compiled
         i -= 1
-        stack.append(tasks[i])
+        push_one(game, tasks[i])
 
 
 def push_list(game: GameState, tasks: list[tuple[Any, ...]]) -> None:
     """``push`` for a list of tasks already built (no argument unpacking)."""
-    stack = game._stack
     i = len(tasks)
     while i > 0:
         i -= 1
-        stack.append(tasks[i])
+        push_one(game, tasks[i])
+
+
+def push_one(game: GameState, task: tuple[Any, ...]) -> None:
+    """Push one task: into the first spent entry of ``_stack``, or onto its end."""
+    depth = game._depth
+    stack = game._stack
+    if depth < len(stack):
+        stack[depth] = task
+    else:
+        stack.append(task)
+    game._depth = depth + 1
+
+
+def pop_task(game: GameState) -> tuple[Any, ...]:
+    """The task on top of the stack, taken off it (the caller checks ``_depth > 0``)."""
+    depth = game._depth - 1
+    game._depth = depth
+    return game._stack[depth]
 
 
 def ask(game: GameState, kind: str, player: int, data: tuple[Any, ...] = (),
@@ -303,6 +324,7 @@ def finish(game: GameState, winner: int | None, reason: str) -> None:
     game.decision = None
     game._legal = None
     game._stack.clear()
+    game._depth = 0
     if game.events is not None:
         event(game, "game_over", winner=winner, reason=reason)
 

@@ -24,6 +24,7 @@ from rules.engine.core import (
     place,
     push,
     push_list,
+    push_one,
 )
 from rules.engine.effect_terms import do_effect
 from rules.engine.moves import awaken
@@ -55,7 +56,7 @@ def _source_code(game: GameState, controller: int, source: int) -> str | None:
 def t_effects(game: GameState, controller: int, source: int,
               effects: Sequence[dict[str, Any]], index: int, other: int) -> None:
     if index + 1 < len(effects):
-        game._stack.append(("effects", controller, source, effects, index + 1, other))
+        push_one(game, ("effects", controller, source, effects, index + 1, other))
     t_effect(game, controller, source, effects[index], other, None)
 
 

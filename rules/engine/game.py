@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rules.engine.actions import ARGUMENTS, HERO, KEEP, PASS, READY, Action
 from rules.engine.cards import STANDARD, CardDataError, CardDef, DeckList, Ruleset
 from rules.engine.combat import t_combat, t_combat_resolve
-from rules.engine.core import Decision, GameState, check_victory, state_attributes
+from rules.engine.core import Decision, GameState, check_victory, pop_task, state_attributes
 from rules.engine.effect_terms import answer_choose, answer_pick, t_chose, t_picked
 from rules.engine.effects import (
     answer_optional,
@@ -213,7 +213,7 @@ class Game(GameState):
         clone.rng.setstate(self.rng.getstate())
         clone.events = None
         clone.actions = list(self.actions)
-        clone._stack = list(self._stack)
+        clone._stack = self._stack[:self._depth]
         clone._owed = list(self._owed)
         clone._fallen = dict(self._fallen)
         clone._aura_key = -1          # memoised aura answers are worked out afresh
@@ -241,9 +241,8 @@ class Game(GameState):
     # ------------------------------------------------------------ the loop
 
     def _run(self) -> None:
-        stack = self._stack
-        while stack and self.decision is None and self.result is None:
-            task = stack.pop()
+        while self._depth > 0 and self.decision is None and self.result is None:
+            task = pop_task(self)
             self._tick += 1
             self._run_task(task)
             check_victory(self)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.actions import Action
-from rules.engine.cards import CardDef
+from rules.engine.cards import TURN_END_BIT, TURN_START_BIT, CardDef
 from rules.engine.combat import do_attack
 from rules.engine.core import (
+    HERO_UID,
     Decision,
     GameState,
     ask,
@@ -27,7 +28,6 @@ from rules.engine.core import (
     shuffle,
 )
 from rules.engine.effects import do_awaken, do_hero_skill, do_item, do_place, do_skill
-from rules.engine.moves import passive_sources
 
 # ------------------------------------------------------------ R2.1 setup
 
@@ -130,7 +130,7 @@ def t_turn_begin(game: GameState, index: int) -> None:
     rules = game.ruleset                                   # R2.2.2
     player.energy = rules.first_turn_energy if first_turn else rules.energy_cap
     game.phase = "main"
-    tasks = _turn_triggers(game, "turn_start", index)
+    tasks = _turn_triggers(game, "turn_start", TURN_START_BIT, index)
     tasks.append(("main",))
     push_list(game, tasks)
 
@@ -143,7 +143,7 @@ def t_main(game: GameState) -> None:
 def answer_main(game: GameState, decision: Decision, action: Action) -> None:
     player = decision.player
     if action.kind == "end":
-        tasks = _turn_triggers(game, "turn_end", player)
+        tasks = _turn_triggers(game, "turn_end", TURN_END_BIT, player)
         tasks.append(("end_phase", player))
         push_list(game, tasks)
         return
@@ -202,11 +202,29 @@ def t_turn_finish(game: GameState, index: int) -> None:
     push(game, ("turn_begin", 1 - index))
 
 
-def _turn_triggers(game: GameState, trigger: str, active: int) -> list[tuple[Any, ...]]:
-    tasks = []
-    for index in (active, 1 - active):
-        whose = ("own", "each") if index == active else ("enemy", "each")
-        for source, ability in passive_sources(game, index, trigger):
-            if ability["whose"] in whose:
-                tasks.append(("ability", index, source, ability, -1))
+def _turn_triggers(game: GameState, trigger: str, bit: int, active: int
+                   ) -> list[tuple[Any, ...]]:
+    """The turn-start or turn-end passives (``bit``: the trigger's ``TRIGGER_BIT``) to run, the
+    active player's first, each side in ``passive_sources``' order (minions left to right,
+    then the hero). Plain loops over the board: this runs twice a turn, mostly to find none."""
+    tasks: list[tuple[Any, ...]] = []
+    for k in range(2):
+        index = active if k == 0 else 1 - active
+        player = game.players[index]
+        for minion in player.minions:
+            if minion is not None and minion.card.triggers & bit:
+                for ability in minion.card.by_trigger[trigger]:
+                    if (minion.awake or ability["sleeping"]) \
+                            and _whose_turn(ability, k == 0):                 # R4.7, R4.1
+                        tasks.append(("ability", index, minion.uid, ability, -1))
+        if player.hero.triggers & bit:
+            for ability in player.hero.by_trigger[trigger]:
+                if _whose_turn(ability, k == 0):
+                    tasks.append(("ability", index, HERO_UID, ability, -1))
     return tasks
+
+
+def _whose_turn(ability: dict[str, Any], own_turn: bool) -> bool:
+    """Does a turn passive fire on this turn: its controller's (``own_turn``) or the enemy's?"""
+    whose: str = ability["whose"]
+    return whose == "each" or whose == ("own" if own_turn else "enemy")
