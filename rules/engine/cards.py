@@ -49,6 +49,19 @@ def trigger_bits(by_trigger: Mapping[str, Any]) -> int:
     return bits
 
 
+def always_usable(ability: Mapping[str, Any]) -> bool:
+    """Is an item or active skill usable whatever the board (``targets.usable`` says yes
+    without looking)? So when it has no condition and one of its effects needs no chosen
+    target. Legal actions ask this of every skill and item in reach after every action."""
+    if ability.get("if") is not None:
+        return False
+    for effect in ability.get("effects", ()):
+        target = effect.get("target")
+        if target is None or target.get("pick") != "chosen":
+            return True
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class CardDef:
     """One card as printed. ``abilities`` is vocabulary data, already validated and normalised."""
@@ -72,9 +85,20 @@ class CardDef:
                                                        repr=False, hash=False)
     # Derived from by_trigger whenever a card is made (see TRIGGER_BIT).
     triggers: int = field(default=0, init=False, compare=False, repr=False, hash=False)
+    # Which abilities are usable whatever the board (``always_usable``): bit i for the i-th
+    # active ability, and whether one of its "use" abilities (an item's) is. Derived too.
+    active_always: int = field(default=0, init=False, compare=False, repr=False, hash=False)
+    use_always: bool = field(default=False, init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "triggers", trigger_bits(self.by_trigger))
+        bits = 0
+        for i, ability in enumerate(self.by_trigger.get("active", ())):
+            if always_usable(ability):
+                bits |= 1 << i
+        object.__setattr__(self, "active_always", bits)
+        object.__setattr__(self, "use_always",
+                           any(always_usable(a) for a in self.by_trigger.get("use", ())))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CardDef:

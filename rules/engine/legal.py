@@ -183,18 +183,24 @@ def _legal_main(game: GameState, decision: Decision) -> list[Action]:
                 actions.append(_slot_action(_ATTACK_HERO, "attack", slot, HERO))
         if minion.card.triggers & ACTIVE_BIT and not minion.skill_used \
                 and not (exclusive and minion.attacked):
+            always = minion.card.active_always
             for i, ability in enumerate(minion.card.by_trigger["active"]):
-                if ability["cost"] <= energy and usable(game, index, minion.uid, ability):
+                if ability["cost"] <= energy and (
+                        always >> i & 1 or usable(game, index, minion.uid, ability)):
                     actions.append(_pair_action(_SKILL, "skill", slot, i))
     if items is not None:
         for i in items:
+            if hand[i].use_always:             # usable whatever the board: no need to look
+                actions.append(_slot_action(_ITEM, "item", i))
+                continue
             for ability in hand[i].by_trigger["use"]:
                 if usable(game, index, -1, ability):
                     actions.append(_slot_action(_ITEM, "item", i))
                     break
     if not player.hero_skill_used and player.hero.triggers & ACTIVE_BIT:
+        always = player.hero.active_always
         for i, ability in enumerate(player.hero.by_trigger["active"]):
-            if ability["cost"] <= energy and usable(game, index, 0, ability):
+            if ability["cost"] <= energy and (always >> i & 1 or usable(game, index, 0, ability)):
                 actions.append(_slot_action(_HERO_SKILL, "hero_skill", i))
     actions.append(END)
     return actions
