@@ -12,12 +12,19 @@ Invariant: an agent never sees the true game state — only its view.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rules.engine.actions import Action
 
 if TYPE_CHECKING:
     from rules.engine.view import PlayerView
+
+
+# The generator's class and its own ``random`` method, held once: called as a plain function,
+# the method is not looked up on the generator at every choice (a lookup that searches the
+# instance's attributes first), and draws exactly the same number.
+_GENERATOR: Final = random.Random
+_DRAW: Final = random.Random.random
 
 
 class RandomAgent:
@@ -30,4 +37,6 @@ class RandomAgent:
                rng: random.Random) -> Action:
         # float(len(legal)): the product is the same number, worked out natively when compiled
         # (a float times an int is otherwise multiplied as two boxed objects).
-        return legal[int(rng.random() * float(len(legal)))]
+        # A subclass of Random may draw its own way: it is asked by name.
+        draw = _DRAW(rng) if type(rng) is _GENERATOR else rng.random()
+        return legal[int(draw * float(len(legal)))]

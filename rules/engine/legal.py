@@ -147,6 +147,13 @@ def _legal_main(game: GameState, decision: Decision) -> list[Action]:
     tables = size <= _TABLE_SIZE and len(enemy) <= _TABLE_SIZE
     actions: list[Action] = []
     hand = player.hand
+    # The empty slots, found once (not once per minion card in hand); None: the board is full.
+    empties: list[int] | None = None
+    for slot in range(size):
+        if own[slot] is None:
+            if empties is None:
+                empties = []
+            empties.append(slot)
     items: list[int] | None = None            # first copies of the items affordable now
     for i in range(len(hand)):
         card = hand[i]
@@ -155,11 +162,12 @@ def _legal_main(game: GameState, decision: Decision) -> list[Action]:
                 break
         else:
             if card.kind == "minion":
+                if empties is None:
+                    continue
                 places = _PLACE[i] if tables and i < _TABLE_SIZE else None
-                for slot in range(size):
-                    if own[slot] is None:
-                        actions.append(places[slot] if places is not None
-                                       else _new(Action, ("place", i, slot)))
+                for slot in empties:
+                    actions.append(places[slot] if places is not None
+                                   else _new(Action, ("place", i, slot)))
             elif card.cost <= energy and card.triggers & USE_BIT:
                 if items is None:
                     items = []
