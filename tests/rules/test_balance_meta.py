@@ -32,11 +32,7 @@ from rules.lab.balance_search.objective import (
     meta_figures,
 )
 from rules.lab.balance_search.result import Scored, SearchResult, meta_of, pareto, scored_of
-from rules.lab.balance_search.verify import (
-    META_EXTRA_PICKS,
-    prediction_half_width,
-    verify_reserve,
-)
+from rules.lab.balance_search.verify import prediction_half_width, verify_reserve
 from rules.lab.meta import Field as MetaField
 from rules.lab.meta import (
     MatchupGames,
@@ -187,23 +183,6 @@ def test_a_pick_meeting_the_targets_on_too_few_games_to_hold_is_marked_so():
     assert result.best.moves == pick and not result.best.holds
     best = result.to_dict(NAMES)["best"]
     assert best["meets"] is True and best["holds"] is False
-
-
-def test_with_a_clock_that_allows_the_runners_up_are_verified_after_the_front():
-    """The front's one pick meets every target but cannot hold on 100 games a matchup; a
-    search run against a clock with time left goes on to the other candidates raced to the last
-    rung, best first, each on fresh seeds — and still names the pick the best verified patch
-    (the fewest changes meeting every target). Without a clock it stops at the front."""
-    toy = RockPaperScissors()
-    result = balance_search(toy_problem(objective="meta"), toy, should_stop=lambda: False)
-    pick = (hp_move("H01", -2),)
-    assert {(), pick} < verified_candidates(toy, 2)
-    assert result.front[0].moves == pick
-    assert 1 < len(result.front) <= 1 + META_EXTRA_PICKS
-    assert result.best.moves == pick and not result.best.holds
-    no_clock = RockPaperScissors()
-    balance_search(toy_problem(objective="meta"), no_clock)
-    assert verified_candidates(no_clock, 2) == {(), pick}
 
 
 def test_a_patch_that_holds_beats_fewer_changes_that_only_meet():

@@ -12,15 +12,6 @@ of the verified rate widened by the noise of a fresh check (``prediction_half_wi
 smallest ε-equilibrium share clears the minimum by ``SHARE_HOLD_MARGIN``. A patch picked among
 hundreds on the search's seeds sits at the edge its luck put it at; one that merely meets the
 bands on one verification misses on the next fresh seeds about as often as not.
-
-When the front's picks are spent and none holds, a search run against a clock (``should_stop``)
-goes on with the best other candidates raced to the last rung (``META_EXTRA_PICKS`` at most),
-best by the objective first, while the clock allows: the search's best on its own seeds lost
-one to two points of field win rate on fresh ones (the luck it was picked for), and its close
-runners-up may have been picked less for luck. The best verified patch is still chosen on the
-fresh seeds (``SearchResult.best``: one that holds, else the fewest changes meeting every
-target, the worst deck nearest 50 % among those). Without a clock (a job on the workers) the
-verification stays within the games ``balance.search.problem.search_games`` counts.
 """
 
 from __future__ import annotations
@@ -43,7 +34,6 @@ VERIFY_FRONT = 4                # front members re-verified, best first (band; m
 META_VERIFY_KEPT = 2            # meta: verifications a clock keeps time for (a pick, confirmed)
 CONFIRM_FACTOR = 2              # meta: a pick that meets is confirmed on this many times the games
 SHARE_HOLD_MARGIN = 0.02        # meta: a held pick's smallest ε-share clears the minimum by this
-META_EXTRA_PICKS = 8            # meta, with a clock: runners-up verified after the front at most
 
 
 def verify_reserve(problem: Problem) -> int:
@@ -110,10 +100,7 @@ def verify(state: _State) -> tuple[dict[Candidate, Scored], int]:
         play(chosen, blocks)
     else:
         play(chosen[:2], blocks)
-        picks = chosen[1:]
-        if state.should_stop is not None:
-            picks += runners_up(state, set(chosen))
-        for index, moves in enumerate(picks):
+        for index, moves in enumerate(chosen[1:]):
             if index and state.out_of_time():
                 break
             if moves not in out:
@@ -143,14 +130,4 @@ def to_verify(state: _State) -> list[Scored]:
     return picks[:VERIFY_FRONT]
 
 
-def runners_up(state: _State, verified: set[Candidate]) -> list[Candidate]:
-    """Meta: the candidates raced to the last rung that are not picked already, best by the
-    objective on the search's seeds first, at most ``META_EXTRA_PICKS``."""
-    top = max((s.games for s in state.raced.values()), default=0)
-    pool = sorted((s for s in state.raced.values()
-                   if s.games == top and s.moves and s.moves not in verified),
-                  key=lambda s: s.rank)
-    return [s.moves for s in pool[:META_EXTRA_PICKS]]
-
-
-__all__ = ["holds", "prediction_half_width", "runners_up", "to_verify", "verify", "verify_reserve"]
+__all__ = ["holds", "prediction_half_width", "to_verify", "verify", "verify_reserve"]
