@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.engine.ability_language import validate_card
 from rules.engine.cards import CardDef
 from rules.engine.text import card_text
-from rules.engine.vocabulary import validate_card
 
 Card = Any   # a cards.models.Card row (see the module docstring)
 

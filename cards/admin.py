@@ -20,7 +20,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from cards.art import card_art
 from cards.card_stats import COUNT_FIELDS
-from cards.game_terms import declared_terms, kind_choices, rarity_choices
+from cards.declared_words import declared_words_of, kind_choices, rarity_choices
+from cards.game_words import game_word_lazy
 from cards.language import card_lang
 from cards.models import (
     Card,
@@ -57,8 +58,10 @@ class PrettyJSONField(forms.JSONField):
 
 
 class CardAdminForm(forms.ModelForm):
-    abilities = PrettyJSONField(required=False, label=gettext_lazy("abilities"))
-    keywords = forms.MultipleChoiceField(label=gettext_lazy("keywords"), choices=keyword_choices,
+    abilities = PrettyJSONField(required=False, label=game_word_lazy("field", "abilities",
+                                                                      prose=True))
+    keywords = forms.MultipleChoiceField(label=game_word_lazy("field", "keywords", prose=True),
+                                         choices=keyword_choices,
                                          required=False,
                                          widget=forms.CheckboxSelectMultiple)
 
@@ -87,8 +90,8 @@ class CardAdminForm(forms.ModelForm):
             kinds, rarities = list(Kind.choices), list(Rarity.choices)
         else:
             lang = card_lang()
-            kinds = [(t.code, t.name(lang)) for t in declared_terms(CardKind, game)]
-            rarities = [(t.code, t.name(lang)) for t in declared_terms(RarityTier, game)]
+            kinds = [(t.code, t.name(lang)) for t in declared_words_of(CardKind, game)]
+            rarities = [(t.code, t.name(lang)) for t in declared_words_of(RarityTier, game)]
         self.fields["kind"].choices = kinds
         self.fields["rarity"].choices = [("", "---------"), *rarities]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
-from cards.game_terms import game_q
+from cards.declared_words import game_q
 from cards.game_words import game_word
 from cards.language import card_lang
 from cards.models import ENGINE_GAME, Card, Rarity

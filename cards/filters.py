@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from cards.game_terms import game_choices, game_q, kind_choices, rarity_choices
+from cards.declared_words import game_choices, game_q, kind_choices, rarity_choices
 from cards.models import Attribute, Card, CardSet, Faction, Race, keyword_choices
 from cards.ownership import owned_cards_q
 from cards.query import QuerySyntaxError, parse, to_q

@@ -7,10 +7,13 @@ code)``. Both answer in the page's language (``cards.language.card_lang``) unles
 given, and show an unknown code as it is, so a word registered later is never an error.
 
 Kinds: ``keyword``, ``attribute``, ``kind`` (hero, minion, item; ``kinds``: as a heading over
-several, "Minions"), ``trigger``, ``field`` (a card's printed fields), ``agent`` (an AI player's
-name, as in a sentence: "greedy"; a heading capitalises it, ``|capfirst``), ``agent_label`` (its
-name in a menu, with what it costs), ``ruleset`` (a ruleset's name) and ``ruleset_option`` (an
-option of the rules in a sentence, for its ``value``: "a draw after 20 turns per player").
+several, "Minions"), ``trigger``, ``field`` (a card's printed fields; ``fields``: the plural,
+"factions"), ``duration`` (how long an effect lasts: "this turn"), ``vocabulary_section`` (a
+part of the ability language, as the vocabulary page titles it: "Triggers"), ``agent`` (an AI
+player's name, as in a sentence: "greedy"; a heading capitalises it, ``|capfirst``),
+``agent_label`` (its name in a menu, with what it costs), ``ruleset`` (a ruleset's name) and
+``ruleset_option`` (an option of the rules in a sentence, for its ``value``: "a draw after 20
+turns per player").
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from django.utils.functional import lazy
 
 from cards.language import card_lang
 from rules.ai.agents import AGENT_NAMES, AGENTS
+from rules.engine import words as engine_words
 from rules.engine.keywords import all_keywords
 from rules.engine.ruleset_words import RULESET_OPTIONS, ruleset_name
-from rules.engine.words import ATTRIBUTE_WORDS, FIELD_WORDS, KIND_WORDS, TRIGGER_WORDS
 
 UNKNOWN_KIND = "unknown kind of game word {kind!r} (known: {known})"
 
@@ -46,29 +49,37 @@ def _keyword(code: str, lang: str, prose: bool) -> str | None:
     return name.lower() if prose and lang != "zh" else name
 
 
-def _table(words) -> Callable[[str, str, bool], str | None]:
+# The tables are looked up when a word is asked for, not bound at import, so the registry the
+# engine holds at that moment is the one a page reads.
+def _table(table: str) -> Callable[[str, str, bool], str | None]:
     def read(code: str, lang: str, prose: bool) -> str | None:
-        word = words.get(code)
+        word = getattr(engine_words, table).get(code)
         if word is None:
             return None
         return word.prose(lang) if prose else word.name(lang)
     return read
 
 
-def _plural(words) -> Callable[[str, str, bool], str | None]:
+def _plural(table: str) -> Callable[[str, str, bool], str | None]:
     def read(code: str, lang: str, prose: bool) -> str | None:
-        word = words.get(code)
-        return word.plural(lang) if word is not None else None
+        word = getattr(engine_words, table).get(code)
+        if word is None:
+            return None
+        plural = word.plural(lang)
+        return plural.lower() if prose and lang != "zh" else plural
     return read
 
 
 READERS: dict[str, Callable[[str, str, bool], str | None]] = {
     "keyword": _keyword,
-    "attribute": _table(ATTRIBUTE_WORDS),
-    "kind": _table(KIND_WORDS),
-    "kinds": _plural(KIND_WORDS),
-    "trigger": _table(TRIGGER_WORDS),
-    "field": _table(FIELD_WORDS),
+    "attribute": _table("ATTRIBUTE_WORDS"),
+    "kind": _table("KIND_WORDS"),
+    "kinds": _plural("KIND_WORDS"),
+    "trigger": _table("TRIGGER_WORDS"),
+    "field": _table("FIELD_WORDS"),
+    "fields": _plural("FIELD_WORDS"),
+    "duration": _table("DURATION_WORDS"),
+    "vocabulary_section": _table("SECTION_WORDS"),
     "agent": _agent_title,
     "agent_label": _agent_label,
     "ruleset": lambda code, lang, prose: ruleset_name(code, lang),

@@ -206,14 +206,14 @@ class _Named(TwoNames, models.Model):
 
 class Faction(_Named):
     class Meta(_Named.Meta):
-        verbose_name = gettext_lazy("faction")
-        verbose_name_plural = gettext_lazy("factions")
+        verbose_name = game_word_lazy("field", "faction", prose=True)
+        verbose_name_plural = game_word_lazy("fields", "faction", prose=True)
 
 
 class Race(_Named):
     class Meta(_Named.Meta):
-        verbose_name = gettext_lazy("race")
-        verbose_name_plural = gettext_lazy("races")
+        verbose_name = game_word_lazy("field", "race", prose=True)
+        verbose_name_plural = game_word_lazy("fields", "race", prose=True)
 
 
 def display_names(lang: str) -> dict[str, str]:
@@ -235,12 +235,20 @@ def _kind_rule(kind: str, required: tuple[str, ...], forbidden: tuple[str, ...])
     return ~Q(kind=kind) | shape
 
 
-# R1.4, as the engine reads it (vocabulary.KIND_REQUIRED / KIND_FORBIDDEN).
+# R1.4, as the engine reads it (ability_language.KIND_REQUIRED / KIND_FORBIDDEN).
 KIND_SHAPES = {
     "hero": (("hp", "attribute"), ("cost", "attack")),
     "minion": (("cost", "attack", "attribute"), ("hp",)),
     "item": (("cost",), ("hp", "attack", "attribute", "faction", "race")),
 }
+
+
+# A card's printed fields are labelled by the engine's words (rules.engine.words.FIELD_WORDS),
+# as inside a sentence ("cost"; "HP" as printed), so the admin and forms say what the pages say.
+_FIELD = {code: game_word_lazy("field", code, prose=True)
+          for code in ("kind", "rarity", "cost", "attack", "attribute", "faction", "race",
+                       "keywords", "abilities")}
+_FIELD["hp"] = game_word_lazy("field", "hp")
 
 
 class Card(TwoNames, models.Model):
@@ -252,34 +260,34 @@ class Card(TwoNames, models.Model):
                                  verbose_name=_("set"))
     position = models.PositiveIntegerField(_("position"), default=0,
                                            help_text=_("Order within its set's file."))
-    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    kind = models.CharField(_FIELD["kind"], max_length=16, choices=Kind.choices)
     name_en = models.CharField(_("English name"), max_length=120)
     name_zh = models.CharField(_("Chinese name"), max_length=120)
-    rarity = models.CharField(_("rarity"), max_length=16, choices=Rarity.choices, default=Rarity.N,
-                              blank=True)
+    rarity = models.CharField(_FIELD["rarity"], max_length=16, choices=Rarity.choices,
+                              default=Rarity.N, blank=True)
     # False for the cards of other games: their kind and rarity are their game's words, and
     # the engine's shapes (R1.4) and validator do not apply to them.
     engine = models.BooleanField(_("engine"), default=True, editable=False)
-    cost = models.PositiveSmallIntegerField(_("cost"), null=True, blank=True,
+    cost = models.PositiveSmallIntegerField(_FIELD["cost"], null=True, blank=True,
                                             help_text=_("Energy cost (minions and items)."))
-    attack = models.PositiveSmallIntegerField(_("attack"), null=True, blank=True,
+    attack = models.PositiveSmallIntegerField(_FIELD["attack"], null=True, blank=True,
                                               help_text=_("Minions only."))
-    hp = models.PositiveSmallIntegerField(_("HP"), null=True, blank=True,
+    hp = models.PositiveSmallIntegerField(_FIELD["hp"], null=True, blank=True,
                                           help_text=_("Heroes only."))
     # NULL, not "": an item has no attribute, and the check constraints say so with IS NULL.
-    attribute = models.CharField(_("attribute"), max_length=8,  # noqa: DJ001
+    attribute = models.CharField(_FIELD["attribute"], max_length=8,  # noqa: DJ001
                                  choices=Attribute.choices, null=True, blank=True,
                                  help_text=_("Heroes and minions."))
-    faction = models.ForeignKey(Faction, verbose_name=_("faction"), on_delete=models.PROTECT,
+    faction = models.ForeignKey(Faction, verbose_name=_FIELD["faction"], on_delete=models.PROTECT,
                                 null=True, blank=True,
                                 related_name="cards")
-    race = models.ForeignKey(Race, verbose_name=_("race"), on_delete=models.PROTECT, null=True,
+    race = models.ForeignKey(Race, verbose_name=_FIELD["race"], on_delete=models.PROTECT, null=True,
                              blank=True,
                              related_name="cards")
-    keywords = models.JSONField(_("keywords"), default=list, blank=True,
+    keywords = models.JSONField(_FIELD["keywords"], default=list, blank=True,
                                 help_text=_("Printed keywords, by code (the list is on "
                                             "the vocabulary page)."))
-    abilities = models.JSONField(_("abilities"), default=list, blank=True,
+    abilities = models.JSONField(_FIELD["abilities"], default=list, blank=True,
                                  help_text=_("A list of abilities in the effect vocabulary."))
     # Derived from the data on save (see module docstring).
     text_en = models.TextField(_("rules text (EN)"), blank=True, editable=False)
@@ -349,14 +357,14 @@ class Card(TwoNames, models.Model):
         """Run the engine's validator on the data form; each message lands on its field.
         Another game's card is checked against its game's kinds and rarity tiers instead."""
         if not self.engine:
-            self._check_game_terms()
+            self._check_declared_kind_and_rarity()
             return
         errors = card_problems(self)
         if errors:
             raise ValidationError(errors)
 
 
-    def _check_game_terms(self) -> None:
+    def _check_declared_kind_and_rarity(self) -> None:
         game = self.card_set.game if self.card_set_id else None
         if game is None:
             return

@@ -9,7 +9,7 @@ app_name = "cards"
 urlpatterns = [
     path("", views.card_list, name="list"),
     path("help/", views.query_help, name="help"),
-    path("vocabulary/", views.vocabulary, name="vocabulary"),
+    path("vocabulary/", views.vocabulary_page, name="vocabulary"),
     path("<str:code>/", views.card_detail, name="detail"),
     path("<str:code>/image.svg", views.card_image, name="image"),
 ]

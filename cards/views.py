@@ -22,9 +22,9 @@ from django.views.decorators.http import require_safe
 
 from cards.art import card_art
 from cards.card_stats import StatsFilter, card_stats, card_stats_slices
+from cards.declared_words import game_choices, kind_choices, rarity_choices
 from cards.examples import field_examples, query_examples
 from cards.filters import CardFilter
-from cards.game_terms import game_choices, kind_choices, rarity_choices
 from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
 from cards.language import card_lang
@@ -47,14 +47,6 @@ from rules.engine.cards import BEATS
 
 PAGE_SIZES = {"gallery": 48, "table": 50}
 SVG_CACHE_SECONDS = 60 * 60 * 24
-# The vocabulary page's section titles (the engine names them in English).
-SECTION_TITLES = {
-    "trigger": gettext_lazy("Triggers"), "ability_field": gettext_lazy("Ability fields"),
-    "effect": gettext_lazy("Effects"), "target_pick": gettext_lazy("Target picks"),
-    "target_field": gettext_lazy("Target fields"), "filter_field": gettext_lazy("Filter fields"),
-    "count_field": gettext_lazy("Count fields"), "amount_field": gettext_lazy("Amount fields"),
-    "condition_field": gettext_lazy("Condition fields"), "keyword": gettext_lazy("Keywords"),
-}
 ART_VERSION = 2    # part of the image cache key: a change to the drawing repaints every card
 ERROR_EXAMPLES = ["a:fire)", "c<=three", "colour:red", "(k:minion or"]
 TABLE_COLUMNS = [("code", gettext_lazy("Code")), ("name", gettext_lazy("Name")),
@@ -317,13 +309,13 @@ def _query_help(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def vocabulary(request: HttpRequest) -> HttpResponse:
+def vocabulary_page(request: HttpRequest) -> HttpResponse:
     """The effect vocabulary reference: every term with an example and its generated text."""
-    return cached_page(request, lambda: _vocabulary(request),
+    return cached_page(request, lambda: _render_vocabulary_page(request),
                        stamp=("vocabulary", catalogue_generation()))
 
 
-def _vocabulary(request: HttpRequest) -> HttpResponse:
+def _render_vocabulary_page(request: HttpRequest) -> HttpResponse:
     from rules.engine.reference import example_texts, reference_entries
 
     names = {lang: display_names(lang) for lang in ("en", "zh")}   # the catalogue's factions
@@ -331,7 +323,7 @@ def _vocabulary(request: HttpRequest) -> HttpResponse:
     for entry in reference_entries():
         section = sections.setdefault(entry["section"], {
             "key": entry["section"], "entries": [],
-            "title": SECTION_TITLES.get(entry["section"], entry["section"])})
+            "title": game_word("vocabulary_section", entry["section"])})
         if entry.get("example") is not None and entry.get("example_form") in ("ability",
                                                                             "effect"):
             entry = {**entry, **example_texts(entry["example"], entry["example_form"], names)}

@@ -15,8 +15,8 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
+from cards.declared_words import game_q
 from cards.examples import localised_query
-from cards.game_terms import game_q
 from cards.game_words import game_word_lazy
 from cards.language import card_lang
 from cards.models import ENGINE_GAME, Card

@@ -100,9 +100,9 @@ def _game(book: RuleBook, report: LoadReport) -> Game | None:
     game, created = Game.objects.update_or_create(code=spec.code, defaults={
         "name_en": spec.name_en, "name_zh": spec.name_zh, "engine": spec.engine,
         "description_en": spec.description_en, "description_zh": spec.description_zh})
-    for model, terms in ((CardKind, spec.kinds), (RarityTier, spec.rarities)):
-        model.objects.filter(game=game).exclude(code__in=[t.code for t in terms]).delete()
-        for order, term in enumerate(terms):
+    for model, declared in ((CardKind, spec.kinds), (RarityTier, spec.rarities)):
+        model.objects.filter(game=game).exclude(code__in=[t.code for t in declared]).delete()
+        for order, term in enumerate(declared):
             model.objects.update_or_create(game=game, code=term.code, defaults={
                 "name_en": term.name_en, "name_zh": term.name_zh, "order": order})
     report.lines.append((GAME_CREATED if created else GAME_UPDATED).format(

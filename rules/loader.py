@@ -34,7 +34,7 @@ ENGINE_SOURCES = (
     "rules/engine/targets.py",
     "rules/engine/moves.py",
     "rules/engine/legal.py",
-    "rules/engine/effect_terms.py",
+    "rules/engine/effect_handlers.py",
     "rules/engine/effects.py",
     "rules/engine/combat.py",
     "rules/engine/turns.py",

@@ -25,7 +25,6 @@ GAME_OVER_REASONS = {
     "turn_limit": gettext_lazy("the turn limit was reached"),
     "both_lost": gettext_lazy("both sides lost at once"),
 }
-DURATIONS = {"turn": gettext_lazy("this turn"), "permanent": gettext_lazy("permanently")}
 
 Event = Mapping[str, Any]
 
@@ -99,7 +98,7 @@ class Describer:
                 card=c(e.get("card")), n=e.get("damage"), hp=e.get("hp")),
             "attack_change": lambda e: _("{card}: attack {n:+d} {duration}.").format(
                 card=c(e.get("card")), n=int(e.get("amount", 0)),
-                duration=DURATIONS.get(e.get("duration"), str(e.get("duration")))),
+                duration=game_word("duration", e.get("duration"), prose=True)),
             "replenish": lambda e: _("{p} refills slot {slot}.").format(
                 p=p(e), slot=int(e.get("slot", 0)) + 1),
             "returned": lambda e: _("{p}'s {card} returns to the hand.").format(

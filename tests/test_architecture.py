@@ -195,7 +195,7 @@ def test_the_cycle_check_sees_a_cycle_closed_by_an_import_inside_a_function(tmp_
 # The game's modules, lowest first (rules/engine/core.py's docstring): each imports only modules
 # before it, so no part of a game calls a part above it (what a lower part needs done above it,
 # it pushes as a task for ``game`` to run).
-ENGINE_LAYERS = ("core", "values", "targets", "moves", "legal", "effect_terms", "effects",
+ENGINE_LAYERS = ("core", "values", "targets", "moves", "legal", "effect_handlers", "effects",
                  "combat", "turns", "view", "game")
 
 

@@ -12,7 +12,7 @@ from operator import and_, or_
 
 from django.db.models import Q
 
-from cards.game_terms import game_q, rarity_order_q
+from cards.declared_words import game_q, rarity_order_q
 from cards.query.parser import And, Compare, Node, Not, Or, Words
 from rules.engine.cards import RARITIES
 

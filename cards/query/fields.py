@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
-from cards.game_terms import game_spellings, term_spellings
+from cards.declared_words import declared_spellings, game_spellings
 from cards.game_words import game_word
 from cards.models import CardKind, RarityTier
 from cards.query.errors import (
@@ -115,11 +115,11 @@ def _number(spec: Field, raw: str, pos: int, query: str) -> int:
 
 
 def _declared_kinds() -> Mapping[str, str]:
-    return term_spellings(CardKind)
+    return declared_spellings(CardKind)
 
 
 def _declared_rarities() -> Mapping[str, str]:
-    return term_spellings(RarityTier)
+    return declared_spellings(RarityTier)
 
 
 def _declared_games() -> Mapping[str, str]:

@@ -83,7 +83,7 @@ class _Parser:
         self.tokens = tokens
         self.i = 0
         self.depth = 0
-        self.terms = 0
+        self.term_count = 0
 
     @property
     def tok(self) -> Token:
@@ -169,8 +169,8 @@ class _Parser:
         return node
 
     def count_term(self, token: Token) -> None:
-        self.terms += 1
-        if self.terms > MAX_TERMS:
+        self.term_count += 1
+        if self.term_count > MAX_TERMS:
             raise self.error(MSG_TOO_MANY_TERMS.format(limit=MAX_TERMS), token)
 
     def term(self, token: Token) -> Node:

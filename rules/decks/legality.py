@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from rules.decks import legality_zh
 from rules.decks import piles as pile_codes
+from rules.engine.words import KIND_WORDS
 
 # --- Messages (tests import these instead of retyping the sentences) --------------------------
 
@@ -299,9 +300,24 @@ def _name(card: CardLike | None, code: str, lang: str) -> str:
     return (card.name_zh or card.name_en) if lang == "zh" else (card.name_en or code)
 
 
+def _kind_name(kind: str, lang: str) -> str:
+    """An engine kind's word from its registry (``rules.engine.words``): "minion", "随从卡"; a
+    word the registry does not hold (another game's kind name) as it is."""
+    word = KIND_WORDS.get(kind)
+    if word is None:
+        return kind
+    return legality_zh.kind_card(word.name_zh) if lang == "zh" else word.prose("en")
+
+
+def _kind_plural(kind: str) -> str:
+    word = KIND_WORDS.get(kind)
+    return word.plural("en").lower() if word is not None else f"{kind}s"
+
+
 def _a(word: str, lang: str = "en") -> str:
+    word = _kind_name(word, lang)
     if lang == "zh":
-        return legality_zh.KIND_WORDS.get(word, word)
+        return word
     # A game's own kind names are capitalised ("Artifact", "Avatar"): an Artifact.
     return f"an {word}" if word and word[0].lower() in "aeiou" else f"a {word}"
 
@@ -312,11 +328,11 @@ def _plural(n: int, lang: str = "en") -> str:
 
 def _kinds_words(kinds: Iterable[str], lang: str = "en") -> str:
     if lang == "zh":
-        words = [legality_zh.KIND_WORDS.get(k, k) for k in kinds]
+        words = [_kind_name(k, lang) for k in kinds]
         separator, conjunction, nothing = (legality_zh.LIST_SEPARATOR, legality_zh.AND,
                                            legality_zh.NO_CARDS)
     else:
-        words = [f"{k}s" for k in kinds]
+        words = [_kind_plural(k) for k in kinds]
         separator, conjunction, nothing = ", ", " and ", "no cards"
     if not words:
         return nothing
@@ -369,8 +385,8 @@ def _other_game(code: str, count: Any, cards: Mapping[str, CardLike], fmt: Forma
 
 def _hero_want(count: int, lang: str) -> str:
     if lang == "zh":
-        return legality_zh.hero_want(count)
-    return f"{count} hero{'es' if count != 1 else ''}"
+        return legality_zh.hero_want(count, KIND_WORDS["hero"].name_zh)
+    return f"{count} {_kind_name('hero', lang) if count == 1 else _kind_plural('hero')}"
 
 
 def _hero_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
@@ -627,7 +643,7 @@ def _kind_word(kind: str, fmt: Format, lang: str) -> str:
     names = fmt.kind_names.get(kind)
     if names:
         return (names[1] or names[0]) if lang == "zh" else names[0]
-    return legality_zh.KIND_WORDS.get(kind, kind) if lang == "zh" else kind
+    return _kind_name(kind, lang)
 
 
 def _admitted_words(pile: Pile, cards: Mapping[str, CardLike], fmt: Format, lang: str) -> str:

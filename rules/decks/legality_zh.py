@@ -1,6 +1,6 @@
-"""The Chinese words of deck legality (rules/decks/legality.py): one entry per English constant
-there,
-with the same ``{fields}``, in the rule book's own terms (英雄, 随从, 道具, 稀有度, 同名卡).
+"""The Chinese sentences of deck legality (rules/decks/legality.py): one entry per English
+constant there, with the same ``{fields}``, in the rule book's own terms (稀有度, 同名卡). The
+card kinds' names are not written here: they are the registry's (``rules.engine.words``).
 
 The engine imports no Django, so it keeps this small catalogue itself; the site asks
 ``check_deck(..., lang="zh")`` when the page is Chinese. ``tests/rules/test_legality.py`` checks
@@ -59,15 +59,20 @@ MESSAGES = {
     "NO_COPY_TIER_FIX": "在卡牌目录中为「{name}」设定稀有度,或将其移除",
 }
 
-KIND_WORDS = {"hero": "英雄卡", "minion": "随从卡", "item": "道具卡"}
 BAN_LABELS = {0: "禁止", 1: "限制", 2: "准限制"}
 NO_CARDS = "任何卡"
 AND = "和"
 LIST_SEPARATOR = "、"
 
 
-def hero_want(count: int) -> str:
-    return f"{count} 张英雄卡"
+def kind_card(kind_name: str) -> str:
+    """A card of a kind, as the rule book says it: the kind's name (``rules.engine.words``)
+    and 卡 (随从 → 随从卡)."""
+    return f"{kind_name}卡"
+
+
+def hero_want(count: int, hero_name: str) -> str:
+    return f"{count} 张{kind_card(hero_name)}"
 
 
 def range_want(low: int, high: int | None) -> str:

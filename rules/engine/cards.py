@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
+from rules.engine.ability_language import normalise_abilities, validate_card
+
 # Re-exported: R1.5's advantage and the card module's vocabulary.
 from rules.engine.advantage import BEATS as BEATS
 from rules.engine.advantage import has_advantage as has_advantage
@@ -20,7 +22,6 @@ from rules.engine.basics import KEYWORDS as KEYWORDS
 from rules.engine.basics import KINDS as KINDS
 from rules.engine.basics import RARITIES as RARITIES
 from rules.engine.basics import CardDataError as CardDataError
-from rules.engine.vocabulary import normalise_abilities, validate_card
 
 # The triggers the engine asks about every turn, each a bit of ``CardDef.triggers``: "has this
 # card an ability with that trigger?" is asked of every minion several times a turn, and testing

@@ -6,7 +6,7 @@ before it (and none calling back up):
 ``core`` (this state; events, the task stack, decisions, draw, place, victory) → ``values``
 (keywords, attack values, auras, amounts and conditions) → ``targets`` (target candidates,
 usable abilities) → ``moves`` (deaths, replenish, awaken: shared by effects, combat and turns)
-→ ``legal`` (legal actions) → ``effect_terms`` (one handler per effect term) → ``effects``
+→ ``legal`` (legal actions) → ``effect_handlers`` (one handler per effect term) → ``effects``
 (abilities, main-phase plays) → ``combat`` → ``turns`` → ``view`` (what one player may see)
 → ``game`` (``Game``: the public API, the task loop and its dispatch).
 

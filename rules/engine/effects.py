@@ -4,7 +4,7 @@
 Invariants: an ability runs as tasks (``ability`` → ``effects`` → ``effect``) so a choice in the
 middle of one (a chosen target, R4.11 choose, a hand card to pick) pauses the game and resumes
 exactly where it stopped. Targets are chosen by ``targets.select``; each effect term is run by
-``effect_terms.do_effect``.
+``effect_handlers.do_effect``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from rules.engine.core import (
     push_list,
     push_one,
 )
-from rules.engine.effect_terms import do_effect
+from rules.engine.effect_handlers import do_effect
 from rules.engine.moves import awaken
 from rules.engine.targets import select, usable
 from rules.engine.values import condition

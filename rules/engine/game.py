@@ -25,7 +25,7 @@ from rules.engine.actions import ARGUMENTS, HERO, KEEP, PASS, READY, Action
 from rules.engine.cards import STANDARD, CardDataError, CardDef, DeckList, Ruleset
 from rules.engine.combat import t_combat, t_combat_resolve
 from rules.engine.core import Decision, GameState, check_victory, pop_task, state_attributes
-from rules.engine.effect_terms import answer_choose, answer_pick, t_chose, t_picked
+from rules.engine.effect_handlers import answer_choose, answer_pick, t_chose, t_picked
 from rules.engine.effects import (
     answer_optional,
     t_ability,

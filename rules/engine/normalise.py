@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine.effect_vocabulary import EFFECTS
-from rules.engine.terms import FILTER_FIELDS, TRIGGERS
+from rules.engine.effect_definitions import EFFECTS
+from rules.engine.term_registry import FILTER_FIELDS, TRIGGERS
 
 _DEFAULT_SIDE = {"self": "ally", "adjacent": "ally"}
 

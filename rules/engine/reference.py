@@ -1,4 +1,4 @@
-"""The vocabulary reference page, built from the registries of ``vocabulary.py``.
+"""The vocabulary reference page, built from the registries of ``ability_language.py``.
 
 Every trigger, ability field, effect, target pick and field, filter, count, amount and condition
 field gets an entry: its name, its description, the RULES.md id it implements (when it has one),
@@ -20,10 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rules.engine.keywords import all_keywords
-from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
-from rules.engine.text import ability_text, effect_text, keywords_text
-from rules.engine.vocabulary import (
+from rules.engine.ability_language import (
     ABILITY_FIELDS,
     AMOUNT_FIELDS,
     CONDITION_FIELDS,
@@ -36,25 +33,24 @@ from rules.engine.vocabulary import (
     Field,
     Term,
 )
-from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS
+from rules.engine.keywords import all_keywords
+from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
+from rules.engine.text import ability_text, effect_text, keywords_text
+from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS, SECTION_WORDS
 
 PAGE = Path(__file__).with_name("VOCABULARY.md")
 REGENERATE = "python -m rules.engine.reference --write"
 _RULE_ID = re.compile(r"\bR\d+(?:\.\d+)*\b")
 
-# (section id, heading, field registry) for the sections made of fields.
-FIELD_SECTIONS: tuple[tuple[str, str, Mapping[str, Field]], ...] = (
-    ("target_field", "Target fields", TARGET_FIELDS),
-    ("filter_field", "Filter fields", FILTER_FIELDS),
-    ("count_field", "Count fields", COUNT_FIELDS),
-    ("amount_field", "Amount fields", AMOUNT_FIELDS),
-    ("condition_field", "Condition fields", CONDITION_FIELDS),
+# (section id, field registry) for the sections made of fields; each section's title is its
+# word in ``words.SECTION_WORDS``.
+FIELD_SECTIONS: tuple[tuple[str, Mapping[str, Field]], ...] = (
+    ("target_field", TARGET_FIELDS),
+    ("filter_field", FILTER_FIELDS),
+    ("count_field", COUNT_FIELDS),
+    ("amount_field", AMOUNT_FIELDS),
+    ("condition_field", CONDITION_FIELDS),
 )
-SECTION_TITLES = {
-    "trigger": "Triggers", "ability_field": "Ability fields", "effect": "Effects",
-    "target_pick": "Target picks", **{key: title for key, title, _ in FIELD_SECTIONS},
-    "keyword": "Keywords",
-}
 
 
 def rule_ids(*texts: str) -> str:
@@ -123,7 +119,7 @@ def reference_entries() -> list[dict[str, Any]]:
     entries += [_term_entry("effect", t, "effect") for t in EFFECTS.values()]
     for pick, doc in TARGET_DOCS.items():
         entries.append(_entry("target_pick", pick, doc, rule_ids(doc), PICK_EXAMPLES.get(pick)))
-    for section, _title, registry in FIELD_SECTIONS:
+    for section, registry in FIELD_SECTIONS:
         for name, spec in registry.items():
             entries.append(_entry(section, name, spec.doc, rule_ids(spec.doc),
                                   FIELD_EXAMPLES.get((section, name)),
@@ -199,7 +195,8 @@ def reference_markdown() -> str:
     lines = [
         "# The effect vocabulary",
         "",
-        f"Generated from `rules/engine/vocabulary.py` by `{REGENERATE}`; do not edit by hand.",
+        "Generated from `rules/engine/ability_language.py` "
+        f"by `{REGENERATE}`; do not edit by hand.",
         "Card text in both languages is generated from the same data by `rules/engine/text.py`.",
         "",
         "An ability is `{\"trigger\": ..., \"effects\": [...]}` plus the ability fields below.",
@@ -211,7 +208,7 @@ def reference_markdown() -> str:
     for entry in reference_entries():
         if entry["section"] != section:
             section = entry["section"]
-            lines += [f"## {SECTION_TITLES[section]}", ""]
+            lines += [f"## {SECTION_WORDS[section].name('en')}", ""]
         lines += _entry_markdown(entry)
     lines += ["## Words", "", "| data | English | 中文 |", "| --- | --- | --- |"]
     named = [(k.code, k.name_en, k.name_zh) for k in all_keywords()]

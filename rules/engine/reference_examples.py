@@ -1,6 +1,6 @@
 """Examples for the vocabulary reference of the terms whose registry entry has none.
 
-Triggers and effects carry their own example in ``vocabulary.py``; fields, target picks and
+Triggers and effects carry their own example in ``ability_language.py``; fields, target picks and
 filters do not, so they are given here, each as a whole ability (the field only means something
 in context). Invariant: every example here is valid for the card kind of its trigger (a test
 runs the validator over them) and uses the field it illustrates.

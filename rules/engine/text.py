@@ -6,7 +6,8 @@ card says and what it does cannot disagree. The words live in ``text_en`` and ``
 
 Invariants: every function accepts an ability as written (data form) *or* already normalised
 (the form ``CardDef.by_trigger`` holds) and gives the same text for both; the data must be
-valid (``vocabulary.validate_abilities``), since text is only made for cards the engine accepts.
+valid (``ability_language.validate_abilities``), since text is only made for cards the engine
+accepts.
 Free-form data values (faction and race codes) are shown through ``names``, else as the code.
 """
 
@@ -16,9 +17,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from rules.engine import text_en, text_zh
+from rules.engine.ability_language import normalise_abilities, normalise_effects
 from rules.engine.cards import CardDef
 from rules.engine.text_base import Ctx, Data, as_data, capitalise
-from rules.engine.vocabulary import normalise_abilities, normalise_effects
 
 
 class Language(Protocol):

@@ -20,7 +20,7 @@ PLURAL_PICKS = ("all", "adjacent")
 SELECTED_PICKS = ("chosen", "random")
 
 MSG_NO_TEXT = ("no {lang} text for {what} {name!r}: give it its text where it is defined "
-               "(an effect term: rules/engine/effect_vocabulary.py; a trigger: "
+               "(an effect term: rules/engine/effect_definitions.py; a trigger: "
                "rules/engine/text_{lang}.py)")
 
 

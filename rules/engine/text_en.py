@@ -5,7 +5,7 @@ in lower case (unless it starts with a display name) and has no final full stop;
 ``ability`` and ``sentence`` make sentences. Counts are pluralised by number ("a card",
 "2 cards"), attack changes always carry a sign ("+2", "-2").
 
-The clause of each effect term is defined with the term (``effect_vocabulary.py``,
+The clause of each effect term is defined with the term (``effect_definitions.py``,
 using the words here); this module joins them and makes the sentences.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rules.engine.keywords import keyword_names
-from rules.engine.terms import EFFECTS
+from rules.engine.term_registry import EFFECTS
 from rules.engine.text_base import (
     MSG_NO_TEXT,
     SELECTED_PICKS,
@@ -25,6 +25,7 @@ from rules.engine.text_base import (
     split_amount,
     target_is_plural,
 )
+from rules.engine.words import DURATION_WORDS
 
 KEYWORD_NAMES = keyword_names("en")   # the keyword registry's English names (live)
 SIDES = {"ally": "allied", "enemy": "enemy", "any": ""}
@@ -188,7 +189,8 @@ def signed(n: int) -> str:
 def for_minions(e: Data, ctx: Ctx, give: str, verbs: tuple[str, str], what: str) -> str:
     """'give X what' for selected minions, else 'X gets what' (or 'has' in an aura)."""
     t = e["target"]
-    duration = "" if ctx.aura or e.get("duration") != "turn" else " this turn"
+    duration = ("" if ctx.aura or e.get("duration") != "turn"
+                else " " + DURATION_WORDS["turn"].prose("en"))
     np = target(t, ctx)
     if t["pick"] in SELECTED_PICKS and not ctx.aura:
         return give.format(np=np, what=what) + duration

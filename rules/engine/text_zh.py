@@ -5,7 +5,7 @@ punctuation; only ``ability`` adds the full stop. Punctuation is full-width (，
 the words are the rule book's own (唤醒技, 战死技, 主动技, 被动技, 展示区, 墓地, 濒死 ...). A
 counted amount is printed as X with its definition right after the clause: （X为…）.
 
-The clause of each effect term is defined with the term (``effect_vocabulary.py``,
+The clause of each effect term is defined with the term (``effect_definitions.py``,
 using the words here); this module joins them and makes the sentences.
 """
 
@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rules.engine.keywords import keyword_names
-from rules.engine.terms import EFFECTS
+from rules.engine.term_registry import EFFECTS
 from rules.engine.text_base import MSG_NO_TEXT, SELECTED_PICKS, Ctx, Data, split_amount
-from rules.engine.words import ATTRIBUTE_WORDS
+from rules.engine.words import ATTRIBUTE_WORDS, DURATION_WORDS
 
 KEYWORD_NAMES = keyword_names("zh")   # the keyword registry's Chinese names (live)
 SIDES = {"ally": "友方", "enemy": "敌方", "any": ""}
@@ -154,7 +154,8 @@ def condition(cond: Data, ctx: Ctx) -> str:
 def for_minions(e: Data, ctx: Ctx, what: str) -> str:
     """'使X…' for selected minions (someone picks them), 'X…' for fixed ones."""
     t = e["target"]
-    duration = "本回合" if e.get("duration") == "turn" and not ctx.aura else ""
+    duration = (DURATION_WORDS["turn"].name_zh if e.get("duration") == "turn" and not ctx.aura
+                else "")
     give = "使" if t["pick"] in SELECTED_PICKS and not ctx.aura else ""
     return f"{give}{target(t, ctx)}{duration}{what}"
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.basics import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
-from rules.engine.effect_vocabulary import EFFECTS
-from rules.engine.terms import (
+from rules.engine.effect_definitions import EFFECTS
+from rules.engine.term_registry import (
     ABILITY_FIELDS,
     AMOUNT_FIELDS,
     AURA_EFFECTS,

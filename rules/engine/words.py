@@ -1,13 +1,15 @@
-"""The game's words, named once in both languages: card kinds, attributes, ability triggers and
-card fields, each with the RULES.md id that defines it.
+"""The game's words, named once in both languages: card kinds, attributes, ability triggers,
+card fields, effect durations and the parts of the ability language (the vocabulary page's
+sections), each with the RULES.md id that defines it where there is one.
 
 Keywords have a registry of their own (``keywords.py``: they carry query synonyms and may be
 added by a later module); agents are named by ``rules.ai.agents``. Everything that shows one of
 these words — the rules text, the vocabulary page, the site — reads it here, so a word is
 spelt in exactly one place.
 
-Invariant: every code of ``basics.KINDS``, ``basics.ATTRIBUTES`` and ``terms.TRIGGERS`` has its
-entry (``tests/rules/test_words.py``); the tables are read-only views.
+Invariant: every code of ``basics.KINDS``, ``basics.ATTRIBUTES``, ``term_registry.TRIGGERS``
+and ``term_registry.DURATIONS`` has its entry (``tests/rules/test_words.py``); the tables are
+read-only views.
 """
 
 from __future__ import annotations
@@ -85,6 +87,24 @@ FIELD_WORDS = _table(
     Word("hp", "HP", "血量", "R1.4", prose_en="hp"),
     Word("keywords", "Keywords", "关键词", "R4"),
     Word("abilities", "Abilities", "技能", "R4"),
-    Word("faction", "Faction", "阵营", "R1.4"),
-    Word("race", "Race", "种族", "R1.4"),
+    Word("faction", "Faction", "阵营", "R1.4", plural_en="Factions"),
+    Word("race", "Race", "种族", "R1.4", plural_en="Races"),
+)
+# How long a change lasts (an effect's ``duration``), as a sentence ends: "attack +2 this turn".
+DURATION_WORDS = _table(
+    Word("turn", "This turn", "本回合", prose_en="this turn"),
+    Word("permanent", "Permanently", "永久"),
+)
+# The parts of the ability language, as the vocabulary page titles its sections.
+SECTION_WORDS = _table(
+    Word("trigger", "Triggers", "触发时机", "R4"),
+    Word("ability_field", "Ability fields", "技能字段"),
+    Word("effect", "Effects", "效果"),
+    Word("target_pick", "Target picks", "目标选取"),
+    Word("target_field", "Target fields", "目标字段"),
+    Word("filter_field", "Filter fields", "筛选字段"),
+    Word("count_field", "Count fields", "数量字段"),
+    Word("amount_field", "Amount fields", "数值字段"),
+    Word("condition_field", "Condition fields", "条件字段"),
+    Word("keyword", "Keywords", "关键词", "R4"),
 )

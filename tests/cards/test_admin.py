@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from cards.models import Card, CardSet, Race
 from rules.decks.cardset import TEST_SET, load_card_set
-from rules.engine.vocabulary import EFFECTS, MSG_UNKNOWN_EFFECT
+from rules.engine.ability_language import EFFECTS, MSG_UNKNOWN_EFFECT
 
 
 def card_form_data(card: Card, **changes) -> dict:

@@ -10,6 +10,7 @@ import pytest
 
 from cards.models import keyword_choices
 from cards.query import QuerySyntaxError, parse
+from rules.engine.ability_language import validate_card
 from rules.engine.keywords import (
     DUPLICATE_KEYWORD,
     KEYWORDS,
@@ -20,7 +21,6 @@ from rules.engine.keywords import (
 from rules.engine.reference import reference_entries
 from rules.engine.text import card_text
 from rules.engine.validation import MSG_CHOICE
-from rules.engine.vocabulary import validate_card
 
 TOY = Keyword("stealth", "Stealth", "潜行", "R4.99", synonyms=("sneaky",))
 LURKER = {"code": "X-M01", "kind": "minion", "name_en": "Lurker", "name_zh": "潜伏者",

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from cards.models import Card
 from cards.selectors import card_data_version, card_defs
 from rules.decks.cardset import TEST_SET, load_card_set
-from rules.engine.vocabulary import MSG_CARD_FIELD, MSG_CARD_FORBIDDEN, MSG_TRIGGER_KIND
+from rules.engine.ability_language import MSG_CARD_FIELD, MSG_CARD_FORBIDDEN, MSG_TRIGGER_KIND
 
 
 def _minion(test_set, **changes) -> Card:

@@ -19,8 +19,8 @@ import pytest
 from rules.ai.agents import make_agent
 from rules.decks.cardset import CORE_SET, CardSet, load_card_set
 from rules.engine import ATTRIBUTES, KEYWORDS, RARITIES, DeckList, Game
+from rules.engine.ability_language import EFFECTS, PICKS, TRIGGERS
 from rules.engine.filters import card_matches
-from rules.engine.vocabulary import EFFECTS, PICKS, TRIGGERS
 
 HERO_PASSIVES = ("aura", "turn_start", "turn_end", "ally_dies")
 ENERGY_CAP = 5

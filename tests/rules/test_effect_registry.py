@@ -3,21 +3,21 @@ with its schema, description, example, rule id, English and Chinese text and its
 it valid in abilities, normalised with its defaults, played by the engine, written in both
 languages' rules text and listed on the vocabulary page — with no other file touched.
 
-The engine's own terms are defined the same way in ``rules/engine/effect_vocabulary.py``, with
-their handlers in ``rules/engine/effect_terms.py`` (docs/adding-terms.md)."""
+The engine's own terms are defined the same way in ``rules/engine/effect_definitions.py``, with
+their handlers in ``rules/engine/effect_handlers.py`` (docs/adding-terms.md)."""
 
 from __future__ import annotations
 
 import pytest
 
 from rules.engine import Action
+from rules.engine.ability_language import normalise_abilities, validate_abilities
 from rules.engine.core import GameState, event
-from rules.engine.effect_vocabulary import EFFECTS, effect
+from rules.engine.effect_definitions import EFFECTS, effect
 from rules.engine.reference import reference_entries
-from rules.engine.terms import DUPLICATE_EFFECT, PLAYERS, Field, unregister_effect
+from rules.engine.term_registry import DUPLICATE_EFFECT, PLAYERS, Field, unregister_effect
 from rules.engine.text import ability_text
 from rules.engine.validation import MSG_NEGATIVE, MSG_UNKNOWN_EFFECT
-from rules.engine.vocabulary import normalise_abilities, validate_abilities
 from tests.rules.helpers import act, awake, events, item, make
 
 MILL = {"trigger": "use", "effects": [{"do": "mill", "count": 2}]}

@@ -1,5 +1,5 @@
 """The effect vocabulary: every effect term, trigger, target pick, condition and amount behaves
-as its doc in vocabulary.py says. One scenario per term; each names the rule it serves."""
+as its doc in ability_language.py says. One scenario per term; each names the rule it serves."""
 
 from __future__ import annotations
 

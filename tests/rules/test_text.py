@@ -12,10 +12,10 @@ import re
 import pytest
 
 from rules.engine import text_en, text_zh
+from rules.engine.ability_language import EFFECTS, TRIGGERS, normalise_abilities
 from rules.engine.cards import CardDef
 from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
 from rules.engine.text import MSG_LANG, ability_text, card_text, effect_text, keywords_text
-from rules.engine.vocabulary import EFFECTS, TRIGGERS, normalise_abilities
 
 LANGS = ("en", "zh")
 LEFTOVERS = ("{", "}", "None", "[", "]", "_", "  ")   # "_": a data code leaked

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.ai.agents import AGENTS, BASELINE_AGENT, DEFAULT_AGENT, agent_choices
 from rules.engine.basics import ATTRIBUTES, KINDS
 from rules.engine.keywords import all_keywords
-from rules.engine.terms import TRIGGERS
+from rules.engine.term_registry import TRIGGERS
 from rules.engine.words import ATTRIBUTE_WORDS, FIELD_WORDS, KIND_WORDS, TRIGGER_WORDS
 
 

@@ -1,9 +1,10 @@
-"""The effect vocabulary: what a card ability may say, as data.
+"""The ability language (the pages call it the effect vocabulary): what a card ability may
+say, as data.
 
 An ability is a JSON object ``{"trigger": ..., "effects": [...], ...}``. This module is the one
-import for the whole vocabulary: the registries of every term (``terms.py``; the effect terms
-are defined in ``effect_vocabulary.py``), the validator (``validation.py``) and the normaliser
-(``normalise.py``).
+import for the whole language: the registries of every term (``term_registry.py``; the effect
+terms are defined in ``effect_definitions.py``, what they do in ``effect_handlers.py``), the
+validator (``validation.py``) and the normaliser (``normalise.py``).
 
 Invariants: ``validate_abilities`` returns every problem with a JSON-path-like location
 (``abilities[0].effects[1].amount``); ``normalise_abilities`` is only called on valid data and
@@ -11,14 +12,14 @@ returns plain dicts with every default filled in and every shorthand target expa
 """
 
 from rules.engine.basics import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
-from rules.engine.effect_vocabulary import EFFECTS
+from rules.engine.effect_definitions import EFFECTS
 from rules.engine.normalise import (
     normalise_abilities,
     normalise_effects,
     normalise_filter,
     normalise_target,
 )
-from rules.engine.terms import (
+from rules.engine.term_registry import (
     ABILITY_FIELDS,
     AMOUNT_FIELDS,
     AURA_EFFECTS,

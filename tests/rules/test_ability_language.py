@@ -2,7 +2,7 @@
 
 A card designer's mistake must be caught when the card is saved, with a message that names the
 exact place and what is wrong, every mistake at once. The messages are the constants of
-``vocabulary.py``, imported here rather than retyped, so rewording one cannot break a test.
+``ability_language.py``, imported here rather than retyped, so rewording one cannot break a test.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ import json
 import pytest
 
 from rules.engine import reference
-from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
-from rules.engine.vocabulary import (
+from rules.engine.ability_language import (
     ABILITY_FIELDS,
     AMOUNT_FIELDS,
     AURA_EFFECTS,
@@ -60,6 +59,7 @@ from rules.engine.vocabulary import (
     validate_abilities,
     validate_card,
 )
+from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
 
 DRAW = {"do": "draw", "count": 1}
 
@@ -211,7 +211,7 @@ def test_choose_needs_two_options() -> None:
     """Rule: R4.11"""
     problems = _problems([_ability({"do": "choose", "options": [[DRAW]]})])
     assert [path for path, _ in problems] == ["abilities[0].effects[0].options"]
-    assert "at least two" in problems[0][1]   # no constant for this one in vocabulary.py
+    assert "at least two" in problems[0][1]   # no constant for this one in ability_language.py
 
 
 def test_an_item_has_no_self() -> None:
@@ -393,7 +393,7 @@ def test_meaningless_values_are_refused(ability, path, message) -> None:
 
 
 def test_normalising_twice_changes_nothing() -> None:
-    from rules.engine.vocabulary import normalise_abilities, normalise_filter
+    from rules.engine.ability_language import normalise_abilities, normalise_filter
 
     flt = normalise_filter({"race": ["dragon", "beast"], "cost_max": 3})
     assert normalise_filter(flt) == flt

@@ -1,10 +1,10 @@
 """Every effect term of the vocabulary, each in one place: its schema (fields, defaults,
 choices), description, example and rule id, and its rules text in English and in Chinese.
 
-``effect(...)`` registers a term (``terms.register_effect``): the validator, the normaliser,
+``effect(...)`` registers a term (``term_registry.register_effect``): the validator, the normaliser,
 the rules text and the vocabulary reference read the registry, so a term defined here is known
 everywhere. What the term does in a game is its handler, ``e_<term>`` in
-``rules/engine/effect_terms.py`` (compiled, called directly by ``do_effect``); a term registered
+``rules/engine/effect_handlers.py`` (compiled, called directly by ``do_effect``); a term registered
 with a ``handler`` of its own (a test's toy term) is run through that instead. How to add a term:
 docs/adding-terms.md.
 
@@ -20,7 +20,7 @@ from typing import Any
 from rules.engine import text_en as en
 from rules.engine import text_zh as zh
 from rules.engine.basics import KEYWORDS
-from rules.engine.terms import (
+from rules.engine.term_registry import (
     DURATIONS,
     EFFECTS,
     HEROES,

@@ -1,7 +1,7 @@
 """What each effect term does in a game: one handler per term (``e_<term>``), and
 ``do_effect``, which runs the one an effect names (a direct call per term; a term registered
 with a ``handler`` of its own runs through that). The rest of a term — schema, description,
-example, rule id, English and Chinese text — is in ``effect_vocabulary.py``.
+example, rule id, English and Chinese text — is in ``effect_definitions.py``.
 
 Invariants: a handler receives the game, the controller, the source uid, the normalised
 effect, the uid of the other minion of the current combat (or -1) and, for targeted terms, the
@@ -30,7 +30,7 @@ from rules.engine.core import (
 )
 from rules.engine.filters import card_matches
 from rules.engine.moves import after_deaths, awaken, death_key, dying
-from rules.engine.terms import EFFECTS
+from rules.engine.term_registry import EFFECTS
 from rules.engine.values import amount
 
 # ------------------------------------------------------------ heroes and energy

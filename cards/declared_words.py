@@ -1,7 +1,7 @@
 """The card kinds and rarity tiers the games declare, as the catalogue's filters, the query
 language and the card admin read them.
 
-This site's own game keeps the model's vocabulary (``Kind``, ``Rarity``: the engine's); every
+This site's own game keeps the model's choices (``Kind``, ``Rarity``: the engine's); every
 other game adds the kinds and tiers it declares (``CardKind``, ``RarityTier``), in its order,
 named in both languages. A code two games share (``minion``) is one choice: it finds the cards
 of both, and the game filter tells them apart.
@@ -18,7 +18,7 @@ from cards.models import ENGINE_GAME, CardKind, Game, Kind, Rarity, RarityTier
 
 
 @dataclass(frozen=True)
-class Term:
+class DeclaredWord:
     game_id: int
     code: str
     name_en: str
@@ -29,47 +29,48 @@ class Term:
         return (self.name_zh or self.name_en) if lang == "zh" else self.name_en
 
 
-def declared_terms(model: type[CardKind] | type[RarityTier], game: Game | None = None,
-                   ) -> list[Term]:
-    """The terms other games declare (one query), in game and declared order; only ``game``'s
-    when given."""
+def declared_words_of(model: type[CardKind] | type[RarityTier], game: Game | None = None,
+                   ) -> list[DeclaredWord]:
+    """The kinds or rarity tiers other games declare (one query), in game and declared order;
+    only ``game``'s when given."""
     rows = model.objects.exclude(game__engine=True).exclude(game__code=ENGINE_GAME)
     if game is not None:
         rows = rows.filter(game=game)
-    return [Term(r.game_id, r.code, r.name_en, r.name_zh, r.order)
+    return [DeclaredWord(r.game_id, r.code, r.name_en, r.name_zh, r.order)
             for r in rows.order_by("game__name_en", "order", "code")]
 
 
-def _choices(base: list[tuple[str, str]], terms: list[Term]) -> list[tuple[str, str]]:
+def _choices(base: list[tuple[str, str]], declared: list[DeclaredWord],
+             ) -> list[tuple[str, str]]:
     lang = card_lang()
     out = [(str(code), str(label)) for code, label in base]
     seen = {code for code, _label in out}
-    for term in terms:
-        if term.code not in seen:
-            seen.add(term.code)
-            out.append((term.code, term.name(lang)))
+    for entry in declared:
+        if entry.code not in seen:
+            seen.add(entry.code)
+            out.append((entry.code, entry.name(lang)))
     return out
 
 
 def kind_choices() -> list[tuple[str, str]]:
     """(code, name in the page's language) of every card kind: this game's, then the other
     games' (a callable for forms and filters, read when asked)."""
-    return _choices(list(Kind.choices), declared_terms(CardKind))
+    return _choices(list(Kind.choices), declared_words_of(CardKind))
 
 
 def rarity_choices() -> list[tuple[str, str]]:
     """(code, name) of every rarity: this game's N…UR, then the other games' tiers."""
-    return _choices(list(Rarity.choices), declared_terms(RarityTier))
+    return _choices(list(Rarity.choices), declared_words_of(RarityTier))
 
 
-def term_spellings(model: type[CardKind] | type[RarityTier]) -> dict[str, str]:
-    """``{spelling: code}`` of the other games' terms: the code and the English name in lower
-    case, the Chinese name as written (``site``, ``地标`` → ``site``)."""
+def declared_spellings(model: type[CardKind] | type[RarityTier]) -> dict[str, str]:
+    """``{spelling: code}`` of the other games' kinds or tiers: the code and the English name
+    in lower case, the Chinese name as written (``site``, ``地标`` → ``site``)."""
     spellings: dict[str, str] = {}
-    for term in declared_terms(model):
-        for word in (term.code.lower(), term.name_en.lower(), term.name_zh):
+    for entry in declared_words_of(model):
+        for word in (entry.code.lower(), entry.name_en.lower(), entry.name_zh):
             if word:
-                spellings.setdefault(word, term.code)
+                spellings.setdefault(word, entry.code)
     return spellings
 
 
@@ -100,9 +101,9 @@ def game_q(codes: list[str]) -> Q:
 def rarity_order_q(op_test, value: str) -> Q:
     """The cards of another game's rarity tier ``value`` compared by its game's order: for
     each game declaring ``value``, its tiers ``t`` with ``op_test(rank(t), rank(value))``."""
-    by_game: dict[int, list[Term]] = {}
-    for term in declared_terms(RarityTier):
-        by_game.setdefault(term.game_id, []).append(term)
+    by_game: dict[int, list[DeclaredWord]] = {}
+    for tier in declared_words_of(RarityTier):
+        by_game.setdefault(tier.game_id, []).append(tier)
     q = Q(pk__in=[])
     for game_id, tiers in by_game.items():
         ranks = {t.code: i for i, t in enumerate(tiers)}

@@ -1,10 +1,10 @@
-"""The effect vocabulary's registries: every trigger, effect, target, filter, amount and
+"""The registries of the ability language's terms: every trigger, effect, target, filter, amount and
 condition an ability may use, with its fields, description, rule id and example.
 
 This is the single source of truth for the terms: the validator (``validation.py``), the
 normaliser (``normalise.py``), the rules-text generator (``text.py``) and the reference page
 (``reference.py``) all read these tables, so a term cannot exist in one and be missing in another.
-The effect terms are registered by ``effect_vocabulary.py``, each with its text in both
+The effect terms are registered by ``effect_definitions.py``, each with its text in both
 languages (read ``EFFECTS`` from there, which guarantees they are all registered).
 """
 
@@ -41,7 +41,7 @@ class Term:
     # Effects only: its amounts and counts are never negative; its rules text in English and
     # in Chinese (``(effect, ctx) -> clause``); and, for a term the engine's own dispatch does
     # not know (a test's toy term), what it does: ``(game, controller, source, effect, other,
-    # targets) -> None``, as the handlers of rules/engine/effect_terms.py.
+    # targets) -> None``, as the handlers of rules/engine/effect_handlers.py.
     non_negative: bool = False
     en: Callable[..., str] | None = None
     zh: Callable[..., str] | None = None
@@ -49,7 +49,7 @@ class Term:
 
 
 DUPLICATE_EFFECT = "effect term {name!r} is registered already"
-# Every effect term, by name, in the order registered (effect_vocabulary.py registers them all).
+# Every effect term, by name, in the order registered (effect_definitions.py registers them all).
 EFFECTS: dict[str, Term] = {}
 
 
