@@ -184,9 +184,11 @@ class PieceState(models.TextChoices):
 
 
 class JobPiece(models.Model):
-    """Blocks ``first … first+blocks−1`` of one task of a job (``task``: the codec's JSON of it),
-    played by any worker process and stored as ``JobBlock`` rows (``balance.pieces``). A work
-    row of the one protocol (``simulations.work``): the same lease columns as a chunk."""
+    """Some of a job's missing blocks, played by any worker process and stored as ``JobBlock``
+    rows (``balance.pieces``): ``task`` lists its parts, each a run of consecutive blocks of one
+    task of the search (``key``, the codec's JSON of the task, ``first``, ``blocks``); the row's
+    ``key`` is the digest of its parts, ``first`` its first part's and ``blocks`` their total. A
+    work row of the one protocol (``simulations.work``): the same lease columns as a chunk."""
 
     job = models.ForeignKey(BalanceJob, on_delete=models.CASCADE, related_name="pieces")
     key = models.CharField(max_length=64)

@@ -1,15 +1,25 @@
 """A job's games fanned out: the blocks a search step needs are pieces any worker process plays.
 
 When the search asks for a batch of tasks (the screening, one racing rung, the
-re-verification), the job's execution — the coordinator — writes one ``JobPiece`` row for each
-run of at most ``BALANCE_PIECE_BLOCKS`` missing blocks and lets the dispatcher send them
-(``simulations.fair``): pieces are a kind of the one work protocol (``simulations.work``), so
-they are claimed, leased, reaped and re-sent like a simulation's chunks. While it waits on the
+re-verification), the job's execution — the coordinator — packs the batch's blocks into
+``JobPiece`` rows and lets the dispatcher send them (``simulations.fair``). A piece holds runs of
+consecutive blocks of one or more tasks (its parts): about a chunk of a simulation run's worth of
+games (the agent's ``chunk_games``, about a second of a core), fewer when the batch is small so
+that it still splits between the worker processes (``SIMULATIONS_WORKERS``), and at most
+``BALANCE_PIECE_BLOCKS`` blocks when that is set. A screening asks for one block of each of
+hundreds of candidates: one piece per block would spend as long on the claim, the message and
+the stored row as on the games. Pieces are a kind of the one work protocol
+(``simulations.work``), so they are claimed, leased, reaped and re-sent like a simulation's
+chunks. While it waits on the
 database for the batch to be stored (no chords, no result backend) the coordinator claims and
 plays its own job's pieces too, so a job on a single worker process plays as fast as before and
 every further process adds to it.
 
 Invariants:
+- The packing depends only on the batch (all its blocks, in order, stored or not) and the
+  settings, and a piece is named by its parts (``key``: their digest), so an execution that
+  replays the search after its coordinator died posts the same pieces and finds those already
+  played.
 - A piece's blocks are written in the transaction that marks it done on its claim (a
   conditional UPDATE), under the unique (job, key, index) constraint: a twin execution (a
   redelivered message, a piece the reaper handed back while its worker lived) counts once, and
@@ -22,15 +32,18 @@ Invariants:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from balance import conf
 from balance.kinds import job_codec
 from balance.models import (
     ACTIVE_JOB_STATUSES,
@@ -40,6 +53,7 @@ from balance.models import (
     JobStatus,
     PieceState,
 )
+from rules.ai.agents import agent_spec
 from simulations import conf as sim_conf
 from simulations import work
 from simulations.fair import dispatch_quietly
@@ -47,6 +61,7 @@ from simulations.reaper import reap_soon
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.1     # how often a coordinator with nothing to play looks at its pieces
+PIECES_PER_PROCESS = 4  # a small batch is cut into at least this many pieces per worker process
 GAVE_UP = "Started {attempts} times without finishing (its workers died or were stopped)."
 
 
@@ -71,30 +86,37 @@ class PieceFailed(Exception):
     """A piece of the batch was given up: the job's execution cannot go on this time."""
 
 
-def piece_store(piece: JobPiece, claim: str, results: Sequence[Any], codec: Any) -> bool:
-    """Mark the piece done on this claim and write its blocks, in one transaction; False (and
-    nothing written) when the claim was lost, a twin having stored the same games."""
+def piece_store(piece: JobPiece, claim: str, results: Sequence[Sequence[Any]],
+                codec: Any) -> bool:
+    """Mark the piece done on this claim and write its blocks (``results``: one list per part),
+    in one transaction; False (and nothing written) when the claim was lost, a twin having
+    stored the same games."""
     with transaction.atomic():
         done = (JobPiece.objects.filter(pk=piece.pk, claim=claim, state=PieceState.RUNNING)
                 .update(state=PieceState.DONE, lease_until=None, touched_at=timezone.now()))
         if not done:
             return False
-        JobBlock.objects.bulk_create(
-            [JobBlock(job_id=piece.job_id, key=piece.key, index=piece.first + i,
-                      tally=codec.dump(result)) for i, result in enumerate(results)],
-            ignore_conflicts=True)
+        have = set(JobBlock.objects.filter(
+            job_id=piece.job_id, key__in={part["key"] for part in piece.task}).values_list(
+            "key", "index"))
+        new = [JobBlock(job_id=piece.job_id, key=part["key"], index=part["first"] + i,
+                        tally=codec.dump(result))
+               for part, played in zip(piece.task, results, strict=True)
+               for i, result in enumerate(played) if (part["key"], part["first"] + i) not in have]
+        JobBlock.objects.bulk_create(new, ignore_conflicts=True)
         BalanceJob.objects.filter(pk=piece.job_id).update(
-            games_played=F("games_played") + len(results) * codec.block_games)
+            games_played=F("games_played") + len(new) * codec.block_games)
     return True
 
 
 def piece_play(piece: JobPiece, claim: str, codec: Any) -> bool:
-    """Play a claimed piece (its lease renewed meanwhile) and store it; True when stored."""
+    """Play a claimed piece's parts (its lease renewed meanwhile) and store them; True when
+    stored."""
     if sim_conf.chunk_pause():       # fault tests: a moment to kill the worker in
         time.sleep(sim_conf.chunk_pause())
-    task = codec.decode(piece.task)
     with work.Heartbeat(PIECE_WORK, pk=piece.pk, claim=claim):
-        results = codec.play(task, piece.first, piece.blocks)
+        results = [codec.play(codec.decode(part["task"]), part["first"], part["blocks"])
+                   for part in piece.task]
     return piece_store(piece, claim, results, codec)
 
 
@@ -117,28 +139,74 @@ def piece_execute(*, piece_id: int, claim: str, worker: str) -> str:
         return "error"
 
 
-def consecutive_runs(indices: list[int], size: int) -> list[list[int]]:
-    """Consecutive runs of at most ``size`` block indices."""
+def consecutive_runs(indices: Iterable[int]) -> list[list[int]]:
+    """The maximal runs of consecutive block indices."""
     out: list[list[int]] = []
     for i in indices:
-        if out and out[-1][-1] == i - 1 and len(out[-1]) < size:
+        if out and out[-1][-1] == i - 1:
             out[-1].append(i)
         else:
             out.append([i])
     return out
 
 
-def pieces_post(job: BalanceJob, wanted: list[tuple[str, Any, list[int]]], codec: Any,
-                size: int) -> list[int]:
-    """Write the pieces of the missing blocks (``(key, task, indices)``) — or find those a
-    previous execution wrote — and hand the given-up ones a fresh start; their ids."""
-    rows = [JobPiece(job=job, key=key, first=run[0], blocks=len(run), task=codec.encode(task))
-            for key, task, indices in wanted for run in consecutive_runs(indices, size)]
+def piece_size(agent: str, total_blocks: int, block_games: int) -> int:
+    """The most blocks one piece of a batch of ``total_blocks`` holds (see the module's
+    docstring)."""
+    if conf.piece_blocks():
+        return conf.piece_blocks()
+    pace = max(1, agent_spec(agent).chunk_games // block_games)
+    spread = -(-total_blocks // (PIECES_PER_PROCESS * sim_conf.workers()))
+    return max(1, min(pace, spread))
+
+
+def pack(batch: Sequence[tuple[str, Any, Sequence[int]]], codec: Any, size: int
+         ) -> list[list[dict[str, Any]]]:
+    """A batch's blocks (``(key, task, indices)``, in the batch's order) as pieces of at most
+    ``size`` blocks; a part is a run of consecutive blocks of one task, cut where a piece is
+    full."""
+    packed: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+    room = size
+    for key, task, indices in batch:
+        encoded = codec.encode(task)
+        for run in consecutive_runs(indices):
+            start, left = run[0], len(run)
+            while left:
+                take = min(left, room)
+                current.append({"key": key, "task": encoded, "first": start, "blocks": take})
+                start, left, room = start + take, left - take, room - take
+                if not room:
+                    packed.append(current)
+                    current, room = [], size
+    if current:
+        packed.append(current)
+    return packed
+
+
+def piece_name(parts: list[dict[str, Any]]) -> str:
+    """A piece's key: the digest of its parts' blocks (the same batch packs the same pieces)."""
+    blocks = json.dumps([[part["key"], part["first"], part["blocks"]] for part in parts])
+    return hashlib.sha256(blocks.encode()).hexdigest()
+
+
+def pieces_post(job: BalanceJob, batch: list[tuple[str, Any, range]],
+                stored: Collection[tuple[str, int]], codec: Any) -> list[int]:
+    """Write the pieces of a batch (``(key, task, block indices)``) that hold a block not yet
+    ``stored`` — or find those a previous execution wrote — and hand the given-up ones a fresh
+    start; their ids. The whole batch is packed, stored blocks included, so a replay after a lost
+    execution names the same pieces; a piece partly stored plays its stored blocks again,
+    which are kept once."""
+    total = sum(len(indices) for _, _, indices in batch)
+    size = piece_size(job.agent, total, codec.block_games)
+    rows = [JobPiece(job=job, key=piece_name(parts), first=parts[0]["first"],
+                     blocks=sum(part["blocks"] for part in parts), task=parts)
+            for parts in pack(batch, codec, size)
+            if any((part["key"], part["first"] + i) not in stored
+                   for part in parts for i in range(part["blocks"]))]
     JobPiece.objects.bulk_create(rows, ignore_conflicts=True)
-    firsts = {(row.key, row.first) for row in rows}
-    ids = [pk for pk, key, first in JobPiece.objects.filter(
-        job=job, key__in={row.key for row in rows}).values_list("pk", "key", "first")
-        if (key, first) in firsts]
+    names = {row.key for row in rows}
+    ids = list(JobPiece.objects.filter(job=job, key__in=names).values_list("pk", flat=True))
     JobPiece.objects.filter(pk__in=ids, state=PieceState.FAILED).update(
         state=PieceState.PENDING, attempts=0, error="", claim="", sent_at=None,
         lease_until=None)

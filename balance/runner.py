@@ -81,19 +81,14 @@ class StoredEvaluator:
     def evaluate(self, tasks: Sequence[Any]) -> list[list[Any]]:
         keys = [self.codec.key(task) for task in tasks]
         stored = self._stored(keys)
-        wanted = []
-        for key, task in zip(keys, tasks, strict=True):
-            missing = [i for i in range(task.first, task.first + task.blocks)
-                       if (key, i) not in stored]
-            if missing:
-                wanted.append((key, task, missing))
-        if wanted:
-            ids = pieces.pieces_post(self.job, wanted, self.codec, conf.piece_blocks())
-            self.waiter.wait(ids)
+        batch = [(key, task, range(task.first, task.first + task.blocks))
+                 for key, task in zip(keys, tasks, strict=True)]
+        missing = sum((key, i) not in stored for key, _, indices in batch for i in indices)
+        if missing:
+            self.waiter.wait(pieces.pieces_post(self.job, batch, stored.keys(), self.codec))
             stored = self._stored(keys)
-            self.played += sum(len(m) for _, _, m in wanted) * self.codec.block_games
-        return [[stored[key, i] for i in range(task.first, task.first + task.blocks)]
-                for key, task in zip(keys, tasks, strict=True)]
+            self.played += missing * self.codec.block_games
+        return [[stored[key, i] for i in indices] for key, _, indices in batch]
 
     def _stored(self, keys: list[str]) -> dict[tuple[str, int], Any]:
         rows = JobBlock.objects.filter(job=self.job, key__in=set(keys)).values_list(

@@ -10,7 +10,7 @@ from simulations.fair import dispatch_quietly
 from simulations.reaper import reap_soon
 
 
-@shared_task(name=runner.JOB_WORK.task, **work.TASK_OPTIONS)
+@shared_task(name=runner.JOB_WORK.task, **work.LONG_TASK_OPTIONS)
 def balance_job_run(self, job_id: int) -> str:
     """Run or resume one balance search or tuning (safe to deliver any number of times)."""
     outcome = runner.job_execute(job_id=job_id, claim=self.request.id or "",

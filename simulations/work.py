@@ -42,6 +42,14 @@ TASK_OPTIONS: dict[str, Any] = {
     "bind": True, "acks_late": True, "reject_on_worker_lost": True, "ignore_result": True,
     "autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 2,
     "retry_backoff_max": 60, "retry_jitter": True, "max_retries": 8}
+# A balance job's coordinator runs for minutes or hours: its message is acknowledged when it
+# starts. Held unacknowledged, it would keep one of the worker's prefetch places for the whole
+# job (the pieces it fans out would reach that worker one at a time, each after a broker round
+# trip), and the broker would deliver it again while it still runs (RabbitMQ's consumer
+# timeout, Redis's visibility timeout). A coordinator that dies is found by its lapsed lease
+# and sent again by the reaper, like any message the broker lost.
+LONG_TASK_OPTIONS: dict[str, Any] = {**TASK_OPTIONS, "acks_late": False,
+                                     "reject_on_worker_lost": False}
 
 log = logging.getLogger(__name__)
 

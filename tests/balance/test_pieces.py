@@ -1,0 +1,77 @@
+"""How a job's games are cut into pieces for the workers: a screening's hundreds of one-block
+tasks share pieces of about a second of a core, a small batch still splits between the worker
+processes, and a replay after a lost execution posts the same pieces."""
+
+from __future__ import annotations
+
+import pytest
+
+from balance import pieces
+from balance.models import JobBlock, JobPiece
+from balance.search.services import balance_job_request
+
+
+class NamedCodec:
+    """A codec whose tasks are their own JSON (the packing only encodes them)."""
+
+    block_games = 50
+
+    def encode(self, task):
+        return {"task": task}
+
+
+def test_one_block_tasks_share_a_piece_and_long_runs_are_cut_where_a_piece_is_full():
+    batch = [("a", "A", range(0, 1)), ("b", "B", range(0, 1)), ("c", "C", range(4, 9))]
+    packed = pieces.pack(batch, NamedCodec(), 3)
+    assert [[(p["key"], p["first"], p["blocks"]) for p in piece] for piece in packed] == [
+        [("a", 0, 1), ("b", 0, 1), ("c", 4, 1)],
+        [("c", 5, 3)],
+        [("c", 8, 1)],
+    ]
+    assert packed[0][2]["task"] == {"task": "C"}
+
+
+def test_a_gap_in_the_indices_starts_a_new_part():
+    packed = pieces.pack([("a", "A", [0, 1, 3])], NamedCodec(), 10)
+    assert [(p["first"], p["blocks"]) for p in packed[0]] == [(0, 2), (3, 1)]
+
+
+@pytest.mark.parametrize(("agent", "blocks", "expected"), [
+    ("greedy", 1_000, 16),   # a big batch: 800 games of the fast agent, about a second
+    ("greedy", 24, 3),       # a small one: cut into four pieces for each of the 2 processes
+    ("greedy", 3, 1),
+    ("planner", 1_000, 1),   # a block of 50 planner games is already seconds of a core
+])
+def test_a_piece_is_about_a_second_of_a_core_and_a_batch_splits_between_processes(
+        settings, agent, blocks, expected):
+    settings.BALANCE_PIECE_BLOCKS = 0
+    settings.SIMULATIONS_WORKERS = 2
+    assert pieces.piece_size(agent, blocks, 50) == expected
+
+
+def test_the_setting_caps_a_piece(settings):
+    settings.BALANCE_PIECE_BLOCKS = 2
+    assert pieces.piece_size("greedy", 1_000, 50) == 2
+
+
+def test_the_same_batch_names_the_same_pieces():
+    batch = [("a", "A", range(0, 2)), ("b", "B", range(0, 2))]
+    first = [pieces.piece_name(p) for p in pieces.pack(batch, NamedCodec(), 3)]
+    again = [pieces.piece_name(p) for p in pieces.pack(batch, NamedCodec(), 3)]
+    other = [pieces.piece_name(p) for p in pieces.pack(batch[:1], NamedCodec(), 3)]
+    assert first == again and first[0] != other[0]
+
+
+@pytest.mark.django_db
+def test_a_replayed_batch_finds_its_pieces_and_skips_those_fully_stored(alice, catalogue, tiny):
+    job = balance_job_request(user=alice, **tiny)            # pieces of at most two blocks
+    batch = [("k", "A", range(0, 4))]
+    ids = pieces.pieces_post(job, batch, set(), NamedCodec())
+    assert len(ids) == 2
+    played = JobPiece.objects.get(pk=min(ids))
+    stored = {("k", played.first + i) for i in range(played.blocks)}
+    JobBlock.objects.bulk_create([JobBlock(job=job, key=key, index=index, tally=[])
+                                  for key, index in stored])
+    # The execution that replays the search after a lost one: the same row for what is left.
+    assert pieces.pieces_post(job, batch, stored, NamedCodec()) == [max(ids)]
+    assert JobPiece.objects.filter(job=job).count() == 2
