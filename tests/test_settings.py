@@ -119,3 +119,14 @@ def test_the_database_named_by_database_url_is_the_one_in_use():
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         assert cursor.fetchone() == (1,)
+
+
+def test_a_long_job_is_acknowledged_when_it_starts_and_its_pieces_when_played():
+    """A balance job's coordinator would otherwise hold one of the worker's prefetch places for
+    hours (its pieces reaching that worker one broker round trip at a time) and be delivered
+    again by a broker timeout while it runs; its lapsed lease brings it back if it dies."""
+    from balance.tasks import balance_job_run, balance_piece_run
+    from simulations.tasks import simulation_chunk_run
+
+    assert balance_job_run.acks_late is False
+    assert balance_piece_run.acks_late is True and simulation_chunk_run.acks_late is True
