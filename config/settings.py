@@ -185,6 +185,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, whose per-request health check asks the server only when its socket
+    # has something to say (config/postgresql/base.py): one round trip less on every page.
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery workers write to one file: WAL lets readers run beside a
     # writer, IMMEDIATE takes the write lock up front (no deadlock on upgrade), and the timeout
