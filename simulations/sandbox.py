@@ -72,8 +72,23 @@ class Sandbox:
 
     def drop(self) -> None:
         self.stop()
+        self.drop_queue()
         if self.pg_name:
             self._pg(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
+
+    def drop_queue(self) -> None:
+        """Delete the sandbox's queue from a shared broker (RabbitMQ keeps a durable queue, and
+        its messages, after every consumer left)."""
+        url = self.env.get("CELERY_BROKER_URL", "")
+        if not url.startswith(("amqp://", "pyamqp://", "redis://")):
+            return
+        from kombu import Connection
+
+        try:
+            with Connection(url, connect_timeout=5) as conn:
+                conn.default_channel.queue_delete(self.queue)
+        except Exception:  # noqa: BLE001 (a broker that is away keeps nothing worth a failure)
+            pass
 
     # --- processes
 

@@ -122,7 +122,7 @@ def test_one_and_two_worker_processes_play_the_same_search_and_write_its_patch(s
     assert {w.split("@")[0] for (w,) in players} == {"left", "right"}   # both played its games
 
 
-@pytest.mark.parametrize("broker", ["redis"])
+@pytest.mark.parametrize("broker", ["redis", "rabbitmq"])
 def test_restarting_the_broker_mid_search_and_the_search_finds_the_same_result(
         sandbox, broker, tmp_path):
     with private_broker(broker, tmp_path) as server:

@@ -19,7 +19,7 @@ import uuid
 import pytest
 
 from simulations.sandbox import Sandbox
-from tests.private_brokers import private_broker
+from tests.private_brokers import on_rabbitmq_leg, private_broker
 from tests.simulations.helpers import reference_counts
 
 GAMES, CHUNK, SEED = 40, 4, 7
@@ -53,6 +53,7 @@ def sandbox(installed):
         yield installed
     finally:
         installed.stop()
+        installed.drop_queue()
 
 
 def expected() -> dict:
@@ -81,7 +82,10 @@ def test_sigkill_a_worker_mid_chunk_and_the_run_still_finds_the_same_figures(san
     (attempts, sends, state) = sandbox.query(
         'SELECT attempts, sends, state FROM simulations_chunk WHERE run_id = ? AND "index" = ?',
         run_id, held)[0]
-    assert (state, attempts) == ("done", 2) and sends >= 2   # the killed chunk was played again
+    # The killed chunk was played again: sent again by the reaper once its lease lapsed, or, on
+    # RabbitMQ, its unacknowledged message handed to the survivor when the victim's connection
+    # dropped (one send).
+    assert (state, attempts) == ("done", 2) and sends >= (1 if on_rabbitmq_leg() else 2)
     assert sandbox.query("SELECT COUNT(*) FROM simulations_chunkresult WHERE run_id = ?",
                          run_id)[0][0] == GAMES // CHUNK
 
