@@ -18,21 +18,67 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
-from django.utils.cache import quote_etag
 from django.utils.translation import get_language
 
 CSRF_PLACEHOLDER = "cardlab-csrf-token-placeholder-5b1c"
 RENDERING_FOR_CACHE = "_cardlab_rendering_for_cache"
-# Each web process keeps its own pages in memory (a network cache would cost what the page
-# saves); it is not one of settings.CACHES, which deployments and tests replace.
-_STORE = LocMemCache("cardlab-pages", {"OPTIONS": {"MAX_ENTRIES": 2_000}})
+_PLACEHOLDER = CSRF_PLACEHOLDER.encode()
+MAX_STORED_PAGES = 2_000
+
+
+class StoredPage(NamedTuple):
+    status: int
+    content_type: str
+    parts: tuple[bytes, ...]    # the page cut at each CSRF placeholder
+    digest: str
+    expires: float
+
+
+class PageStore:
+    """Each web process keeps its own pages in memory (a network cache would cost what the page
+    saves); it is not one of settings.CACHES, which deployments and tests replace. The least
+    recently served page goes first when it is full. Keys are the tuples a page depends on and
+    values are never changed, so nothing is pickled or hashed into a string on the way."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._pages: OrderedDict[Hashable, StoredPage] = OrderedDict()
+        self._lock = threading.Lock()     # threaded servers (runserver) share the store
+
+    def get(self, key: Hashable) -> StoredPage | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is None:
+                return None
+            if page.expires < time.monotonic():
+                del self._pages[key]
+                return None
+            self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: Hashable, page: StoredPage) -> None:
+        with self._lock:
+            self._pages[key] = page
+            self._pages.move_to_end(key)
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+
+
+_STORE = PageStore(MAX_STORED_PAGES)
 
 
 def clear_stored_pages() -> None:
@@ -50,9 +96,8 @@ def cached_page(request: HttpRequest, build: Callable[[], HttpResponse], *,
     """
     if request.method not in ("GET", "HEAD") or len(messages.get_messages(request)):
         return build()
-    store = _STORE
     key = _key(request, stamp)
-    stored = store.get(key)
+    stored = _STORE.get(key)
     if stored is None:
         setattr(request, RENDERING_FOR_CACHE, True)
         try:
@@ -61,25 +106,31 @@ def cached_page(request: HttpRequest, build: Callable[[], HttpResponse], *,
             setattr(request, RENDERING_FOR_CACHE, False)
         if response.streaming or response.cookies or response.status_code not in (200, 400):
             return _with_token(request, response)
-        stored = (response.status_code, response["Content-Type"], bytes(response.content),
-                  hashlib.blake2b(response.content, digest_size=12).hexdigest())
-        store.set(key, stored, timeout=settings.PAGE_CACHE_SECONDS)
-    status_code, content_type, body, digest = stored
-    answer = HttpResponse(body, content_type=content_type, status=status_code)
-    answer = _with_token(request, answer)
+        body = response.content
+        stored = StoredPage(response.status_code, response["Content-Type"],
+                            tuple(body.split(_PLACEHOLDER)),
+                            hashlib.blake2b(body, digest_size=12).hexdigest(),
+                            time.monotonic() + settings.PAGE_CACHE_SECONDS)
+        _STORE.put(key, stored)
+    parts = stored.parts
+    body = csrf_token(request).encode().join(parts) if len(parts) > 1 else parts[0]
+    answer = HttpResponse(body, content_type=stored.content_type, status=stored.status)
     # The CSRF secret this answer's token belongs to (the cookie set now, or the one sent).
     cookie = request.META.get("CSRF_COOKIE") or request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
-    answer["ETag"] = quote_etag(digest + "-" + hashlib.blake2b(
-        cookie.encode(), digest_size=6).hexdigest())
+    secret = hashlib.blake2b(cookie.encode(), digest_size=6).hexdigest()
+    answer["ETag"] = f'"{stored.digest}-{secret}"'
     return answer
 
 
 def _with_token(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """The visitor's own CSRF token in place of the placeholder."""
-    if not response.streaming and CSRF_PLACEHOLDER.encode() in response.content:
-        response.content = response.content.replace(CSRF_PLACEHOLDER.encode(),
-                                                     csrf_token(request).encode())
+    if not response.streaming and _PLACEHOLDER in response.content:
+        response.content = response.content.replace(_PLACEHOLDER, csrf_token(request).encode())
     return response
+
+
+_SIZE = len(CSRF_ALLOWED_CHARS)
+_INDEX = {c: i for i, c in enumerate(CSRF_ALLOWED_CHARS)}
 
 
 def csrf_token(request: HttpRequest) -> str:
@@ -90,17 +141,16 @@ def csrf_token(request: HttpRequest) -> str:
     token is the same: the visitor's secret (a new one when they have no CSRF cookie, which the
     middleware then sets) masked with 32 random characters, which CsrfViewMiddleware unmasks.
     """
-    alphabet = CSRF_ALLOWED_CHARS
     secret = request.META.get("CSRF_COOKIE")
     draws = _random_indexes(CSRF_SECRET_LENGTH if secret else 2 * CSRF_SECRET_LENGTH)
     if not secret:
-        secret = "".join(alphabet[i] for i in draws[CSRF_SECRET_LENGTH:])
+        secret = "".join([CSRF_ALLOWED_CHARS[i] for i in draws[CSRF_SECRET_LENGTH:]])
         request.META["CSRF_COOKIE"] = secret
     request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
     mask = draws[:CSRF_SECRET_LENGTH]
-    cipher = (alphabet[(alphabet.index(c) + m) % len(alphabet)]
-              for c, m in zip(secret, mask, strict=True))
-    return "".join(alphabet[i] for i in mask) + "".join(cipher)
+    alphabet, index, size = CSRF_ALLOWED_CHARS, _INDEX, _SIZE
+    return "".join([alphabet[i] for i in mask]) + "".join(
+        [alphabet[(index[c] + m) % size] for c, m in zip(secret, mask, strict=True)])
 
 
 def _random_indexes(count: int) -> list[int]:
@@ -114,10 +164,24 @@ def _random_indexes(count: int) -> list[int]:
     return out[:count]
 
 
-def _key(request: HttpRequest, stamp: tuple[Hashable, ...]) -> str:
-    user = request.user.pk if request.user.is_authenticated else 0
+def _key(request: HttpRequest, stamp: tuple[Hashable, ...]) -> Hashable:
     view = request.resolver_match.view_name if request.resolver_match else ""
-    parts = (view, stamp, request.get_full_path(), request.get_host(), get_language(),
-             bool(request.headers.get("HX-Request")), request.headers.get("HX-Boosted", ""),
-             user)
-    return "page:" + hashlib.blake2b(repr(parts).encode(), digest_size=20).hexdigest()
+    return (view, stamp, request.get_full_path(), request.get_host(), get_language(),
+            bool(request.headers.get("HX-Request")), request.headers.get("HX-Boosted", ""),
+            viewer_id(request))
+
+
+def signed_in_user(request: HttpRequest):
+    """The signed-in user, or None for a visitor without a session cookie: nobody is signed in
+    without one, so neither the session nor the user is read for them (most of what telling an
+    anonymous visitor apart cost a stored page)."""
+    if not request.COOKIES.get(settings.SESSION_COOKIE_NAME):
+        return None
+    user = request.user
+    return user if user.is_authenticated else None
+
+
+def viewer_id(request: HttpRequest) -> int:
+    """Whose copy of a page this request gets: the signed-in user's id, 0 for a visitor."""
+    user = signed_in_user(request)
+    return user.pk if user is not None else 0

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from cards.generation import catalogue_generation
 from cards.language import card_lang
 from cards.ownership import owned_counts
-from cards.page_cache import cached_page
+from cards.page_cache import cached_page, signed_in_user
 from decks.builder import builder_url, download_response
 from decks.codecs import CODECS
 from decks.codecs.deckcode import encode_deck_code
@@ -89,7 +89,7 @@ def deck_list(request: HttpRequest) -> HttpResponse:
 @require_safe
 def deck_detail(request: HttpRequest, uid: str) -> HttpResponse:
     try:
-        stamp = deck_page_stamp(uid=uid, user=request.user)
+        stamp = deck_page_stamp(uid=uid, user=signed_in_user(request))
     except Deck.DoesNotExist:
         raise Http404(NO_DECK) from None
     return cached_page(request, lambda: _deck_detail(request, _deck(request, uid)),
