@@ -166,9 +166,14 @@ def _random_indexes(count: int) -> list[int]:
 
 def _key(request: HttpRequest, stamp: tuple[Hashable, ...]) -> Hashable:
     view = request.resolver_match.view_name if request.resolver_match else ""
-    return (view, stamp, request.get_full_path(), request.get_host(), get_language(),
-            bool(request.headers.get("HX-Request")), request.headers.get("HX-Boosted", ""),
-            viewer_id(request))
+    meta = request.META
+    # The host as sent (CommonMiddleware has already refused a host the site does not serve)
+    # and the scheme: a page may hold absolute addresses (a deck's share link). Headers are
+    # read from META: building request.headers costs more than the rest of the key.
+    return (view, stamp, request.get_full_path(), request.scheme,
+            meta.get("HTTP_X_FORWARDED_HOST"), meta.get("HTTP_HOST"), meta.get("SERVER_NAME"),
+            meta.get("SERVER_PORT"), get_language(), bool(meta.get("HTTP_HX_REQUEST")),
+            meta.get("HTTP_HX_BOOSTED", ""), viewer_id(request))
 
 
 def signed_in_user(request: HttpRequest):

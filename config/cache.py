@@ -62,22 +62,42 @@ class SharedRedisCache(RedisCache):
 
 
 class SharedDatabaseCache(DatabaseCache):
+    def __init__(self, table, params):
+        super().__init__(table, params)
+        self._checked_keys: dict[tuple[str, int | None], str] = {}
+        self._get_sql: dict[str, str] = {}
+
     def get(self, key, default=None, version=None):
         # One row, its expiry compared by the database. Django's ``get`` goes through
         # ``get_many``, which builds the datetime converters anew on every call: most of what
         # reading the catalogue's generation cost on every stored page (cards/page_cache.py).
-        # An expired row is left for the table's culling, as ``add`` and ``set`` overwrite it.
-        key = self.make_and_validate_key(key, version=version)
-        connection = connections[router.db_for_read(self.cache_model_class)]
-        quote = connection.ops.quote_name
+        # The key's checks and the statement are made once per key and database. An expired
+        # row is left for the table's culling, as ``add`` and ``set`` overwrite it.
+        key = self._checked_key(key, version)
+        db = router.db_for_read(self.cache_model_class)
+        connection = connections[db]
+        sql = self._get_sql.get(db) or self._make_get_sql(db)
         now = connection.ops.adapt_datetimefield_value(timezone.now())
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {quote('value')} FROM {quote(self._table)} WHERE "
-                           f"{quote('cache_key')} = %s AND {quote('expires')} > %s", [key, now])
+            cursor.execute(sql, [key, now])
             row = cursor.fetchone()
         if row is None:
             return default
         return pickle.loads(base64.b64decode(connection.ops.process_clob(row[0]).encode()))
+
+    def _checked_key(self, key, version) -> str:
+        checked = self._checked_keys.get((key, version))
+        if checked is None:
+            checked = self.make_and_validate_key(key, version=version)
+            if len(self._checked_keys) < 1_000:    # the few keys read on every page
+                self._checked_keys[key, version] = checked
+        return checked
+
+    def _make_get_sql(self, db: str) -> str:
+        quote = connections[db].ops.quote_name
+        self._get_sql[db] = (f"SELECT {quote('value')} FROM {quote(self._table)} WHERE "
+                             f"{quote('cache_key')} = %s AND {quote('expires')} > %s")
+        return self._get_sql[db]
 
     def get_backend_timeout(self, timeout=DEFAULT_TIMEOUT):
         # The table keeps whole seconds and Django cuts the fraction off, which ended a

@@ -130,6 +130,18 @@ def test_a_deck_page_shows_a_rename_at_once_and_a_private_deck_to_no_one_else(
     assert stranger.get(deck.get_absolute_url()).status_code == 404
 
 
+def test_a_deck_page_shares_the_address_it_was_asked_at(client, alice, catalogue):
+    """The share link is absolute: a copy stored for one host or scheme is never served at
+    another."""
+    url = _deck(alice).get_absolute_url()
+    assert f'value="http://localhost{url}"' in client.get(
+        url, HTTP_HOST="localhost").content.decode()
+    assert f'value="https://localhost{url}"' in client.get(
+        url, HTTP_HOST="localhost", secure=True).content.decode()
+    assert f'value="http://127.0.0.1{url}"' in client.get(
+        url, HTTP_HOST="127.0.0.1").content.decode()
+
+
 def test_a_stored_deck_page_stops_linking_its_source_when_that_turns_private(
         client, alice, bob, catalogue):
     source = _deck(alice, name="Tide Source")
