@@ -227,3 +227,33 @@ def test_each_main_page_costs_a_fixed_number_of_queries(client, alice, catalogue
                   by=alice)
     assert queries() == small
     assert small <= 12
+
+
+@pytest.mark.parametrize("page", MAIN_PAGES)
+def test_each_main_page_served_from_the_store_reads_only_what_it_is_keyed_by(
+        client, alice, catalogue, settings, page):
+    """Served again to a visitor, a page reads the catalogue's generation (a query when the
+    cache is a database table, not on Redis) and, for a deck, the deck's stamp: nothing more,
+    however many cards or versions there are."""
+    deck = _deck(alice)
+    url = {"builder": reverse("decks:build"), "deck": deck.get_absolute_url()}.get(page, page)
+    expected = ("Database" in settings.CACHES["default"]["BACKEND"]) + (page == "deck")
+
+    def queries() -> list[str]:
+        assert client.get(url).status_code == 200         # stored
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return [q["sql"] for q in captured.captured_queries]
+
+    assert len(queries()) == expected, queries()
+    card = Card.objects.get(code="T-M01")
+    for i in range(40):
+        Card.objects.create(code=f"T-Q{i:03}", card_set=card.card_set, kind="minion",
+                            name_en=f"Extra {i}", name_zh="多", cost=1, attack=1,
+                            attribute="fire", faction=card.faction, race=card.race,
+                            keyword_tags="|shield|")
+    for i in range(6):
+        deck_save(deck=deck, draft=Draft(name=f"Ember Rush v{i}", hero="T-H01",
+                                         cards=dict(LEGAL_CARDS), visibility="public"),
+                  by=alice)
+    assert len(queries()) == expected, queries()
