@@ -130,7 +130,15 @@ def _with_token(request: HttpRequest, response: HttpResponse) -> HttpResponse:
 
 
 _SIZE = len(CSRF_ALLOWED_CHARS)
-_INDEX = {c: i for i, c in enumerate(CSRF_ALLOWED_CHARS)}
+# A random byte becomes a letter of the CSRF alphabet by one bytes.translate: bytes past the
+# last whole multiple of the alphabet's length are dropped rather than folded onto its first
+# letters, so every letter is equally likely.
+_BYTE_TO_LETTER = bytes(ord(CSRF_ALLOWED_CHARS[b % _SIZE]) for b in range(256))
+_UNEVEN_BYTES = bytes(range(256 - 256 % _SIZE, 256))
+# A letter of the secret shifted by a letter of the mask, as Django's _mask_cipher_secret does.
+_SHIFTED = {c + m: CSRF_ALLOWED_CHARS[(CSRF_ALLOWED_CHARS.index(c) + CSRF_ALLOWED_CHARS.index(m))
+                                      % _SIZE]
+            for c in CSRF_ALLOWED_CHARS for m in CSRF_ALLOWED_CHARS}
 
 
 def csrf_token(request: HttpRequest) -> str:
@@ -142,26 +150,21 @@ def csrf_token(request: HttpRequest) -> str:
     middleware then sets) masked with 32 random characters, which CsrfViewMiddleware unmasks.
     """
     secret = request.META.get("CSRF_COOKIE")
-    draws = _random_indexes(CSRF_SECRET_LENGTH if secret else 2 * CSRF_SECRET_LENGTH)
+    drawn = _random_letters(CSRF_SECRET_LENGTH if secret else 2 * CSRF_SECRET_LENGTH)
     if not secret:
-        secret = "".join([CSRF_ALLOWED_CHARS[i] for i in draws[CSRF_SECRET_LENGTH:]])
+        secret = drawn[CSRF_SECRET_LENGTH:]
         request.META["CSRF_COOKIE"] = secret
     request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
-    mask = draws[:CSRF_SECRET_LENGTH]
-    alphabet, index, size = CSRF_ALLOWED_CHARS, _INDEX, _SIZE
-    return "".join([alphabet[i] for i in mask]) + "".join(
-        [alphabet[(index[c] + m) % size] for c, m in zip(secret, mask, strict=True)])
+    mask = drawn[:CSRF_SECRET_LENGTH]
+    return mask + "".join([_SHIFTED[c + m] for c, m in zip(secret, mask, strict=True)])
 
 
-def _random_indexes(count: int) -> list[int]:
-    """``count`` positions in the CSRF alphabet, uniform: bytes past the last whole multiple of
-    the alphabet's length are dropped rather than folded onto its first letters."""
-    size = len(CSRF_ALLOWED_CHARS)
-    limit = 256 - 256 % size
-    out: list[int] = []
-    while len(out) < count:
-        out.extend(b % size for b in os.urandom(count + count // 4) if b < limit)
-    return out[:count]
+def _random_letters(count: int) -> str:
+    """``count`` letters of the CSRF alphabet, each equally likely."""
+    letters = os.urandom(count + count // 4).translate(_BYTE_TO_LETTER, _UNEVEN_BYTES)
+    while len(letters) < count:
+        letters += os.urandom(count).translate(_BYTE_TO_LETTER, _UNEVEN_BYTES)
+    return letters[:count].decode()
 
 
 def _key(request: HttpRequest, stamp: tuple[Hashable, ...]) -> Hashable:

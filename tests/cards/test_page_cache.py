@@ -4,16 +4,23 @@ page is never stale, never someone else's, and never carries someone else's CSRF
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 from django.db import connection
-from django.middleware.csrf import _unmask_cipher_token
+from django.middleware.csrf import CSRF_ALLOWED_CHARS, _unmask_cipher_token
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cards.models import Card, Faction
-from cards.page_cache import CSRF_PLACEHOLDER, clear_stored_pages
+from cards.page_cache import (
+    _BYTE_TO_LETTER,
+    _UNEVEN_BYTES,
+    CSRF_PLACEHOLDER,
+    _random_letters,
+    clear_stored_pages,
+)
 from cards.services import card_save, card_set_import, card_tag_renamed
 from decks.drafts import Draft
 from decks.services import deck_create, deck_save
@@ -99,6 +106,16 @@ def test_a_returning_visitor_gets_a_fresh_mask_of_their_own_secret_each_time(db,
     switched = visitor.post("/i18n/setlang/", {"language": "en", "next": "/cards/",
                                                "csrfmiddlewaretoken": tokens[0]})
     assert switched.status_code == 302
+
+
+def test_every_letter_of_a_csrf_token_is_equally_likely():
+    """Each letter comes from as many random byte values as any other: the bytes that would
+    favour the alphabet's first letters are dropped, not folded onto them."""
+    every_byte = bytes(range(256))
+    kept = every_byte.translate(_BYTE_TO_LETTER, _UNEVEN_BYTES)
+    assert Counter(kept.decode()) == {letter: 256 // len(CSRF_ALLOWED_CHARS)
+                                      for letter in CSRF_ALLOWED_CHARS}
+    assert set(_random_letters(4000)) == set(CSRF_ALLOWED_CHARS)
 
 
 def test_a_signed_in_page_never_reaches_anyone_else(client, alice, catalogue):
