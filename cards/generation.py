@@ -31,6 +31,22 @@ def catalogue_generation() -> str:
     return token
 
 
+def catalogue_generation_column(*, using: str = "default") -> tuple[str, list]:
+    """An SQL expression (and its parameters) that reads the generation inside another query
+    on database ``using``, so a page that reads a row of its own pays one round trip for both;
+    ``catalogue_generation_read`` turns what it read into the generation. When the cache is not
+    a table of that database the expression is NULL and the generation is read as usual."""
+    column = getattr(cache, "value_column", None)
+    found = column(GENERATION_KEY, using=using) if column is not None else None
+    return found if found is not None else ("NULL", [])
+
+
+def catalogue_generation_read(stored: object, *, using: str = "default") -> str:
+    """The generation from what ``catalogue_generation_column`` read."""
+    token = cache.decode(stored, using=using) if stored is not None else None
+    return token if token is not None else catalogue_generation()
+
+
 def catalogue_changed(**_signal: object) -> None:
     """Move the generation now and again when the change commits: a page rendered by another
     process between the two, from rows not yet committed, is stored under a generation that is

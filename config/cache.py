@@ -85,6 +85,28 @@ class SharedDatabaseCache(DatabaseCache):
             return default
         return pickle.loads(base64.b64decode(connection.ops.process_clob(row[0]).encode()))
 
+    def value_column(self, key, *, using: str, version=None) -> tuple[str, list] | None:
+        """An SQL expression (and its parameters) for another query's select list that reads
+        the value stored under ``key`` (NULL when missing or expired; ``decode`` turns it into
+        the value): a page that needs a row and a cached value pays one round trip. None when
+        the cache is not in database ``using``."""
+        db = router.db_for_read(self.cache_model_class)
+        if db != using:
+            return None
+        connection = connections[db]
+        quote = connection.ops.quote_name
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
+        return (f"(SELECT {quote('value')} FROM {quote(self._table)} WHERE "
+                f"{quote('cache_key')} = %s AND {quote('expires')} > %s)",
+                [self._checked_key(key, version), now])
+
+    def decode(self, stored, *, using: str):
+        """The value a ``value_column`` read (None for NULL)."""
+        if stored is None:
+            return None
+        stored = connections[using].ops.process_clob(stored)
+        return pickle.loads(base64.b64decode(stored.encode()))
+
     def _checked_key(self, key, version) -> str:
         checked = self._checked_keys.get((key, version))
         if checked is None:

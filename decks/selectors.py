@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cards.examples import ImportExamples, import_examples
+from cards.generation import catalogue_generation_column, catalogue_generation_read
 from cards.language import card_lang
 from cards.models import ENGINE_GAME, Card
 from cards.selectors import cards_label
@@ -119,28 +120,31 @@ def deck_get(*, uid: str, user=None, edit: bool = False) -> Deck:
 
 def deck_page_stamp(*, uid: str, user=None) -> tuple:
     """What a deck's page shows that can change, read in one light query (for the stored page,
-    cards/page_cache.py): the deck's last change, its visibility and whether the deck it was
-    forked from is still visible. DoesNotExist when ``user`` may not see the deck (the rule of
-    ``decks_visible``).
+    cards/page_cache.py): the deck's last change, its visibility, whether the deck it was
+    forked from is still visible, and the catalogue's generation (its cards' names and text).
+    DoesNotExist when ``user`` may not see the deck (the rule of ``decks_visible``).
 
     It runs before every stored deck page is served, so it is one statement written out: the
-    ORM took four times as long to build the same query as the database took to answer it.
+    ORM took four times as long to build the same query as the database took to answer it, and
+    the generation is read in the same statement when the cache is a table of this database.
     """
     table = connection.ops.quote_name(Deck._meta.db_table)
+    generation, generation_params = catalogue_generation_column(using=connection.alias)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT deck.id, deck.updated_at, deck.visibility, deck.owner_id, "
-            f"parent.visibility, parent.owner_id FROM {table} deck "
+            f"parent.visibility, parent.owner_id, {generation} FROM {table} deck "
             f"LEFT JOIN {table} parent ON parent.id = deck.forked_from_id "
-            f"WHERE deck.uid = %s", [uid])
+            f"WHERE deck.uid = %s", [*generation_params, uid])
         row = cursor.fetchone()
     viewer = user.pk if user is not None and user.is_authenticated else None
     if row is None or (row[2] == Visibility.PRIVATE and row[3] != viewer):
         raise Deck.DoesNotExist(NO_DECK)
-    pk, updated_at, visibility, _owner, fork_visibility, fork_owner = row
+    pk, updated_at, visibility, _owner, fork_visibility, fork_owner, stored = row
     fork_shown = fork_visibility is not None and (
         fork_visibility != Visibility.PRIVATE or (viewer is not None and fork_owner == viewer))
-    return pk, updated_at, visibility, fork_shown
+    return (pk, updated_at, visibility, fork_shown,
+            catalogue_generation_read(stored, using=connection.alias))
 
 
 def deck_is_owner(*, deck: Deck, user) -> bool:

@@ -18,7 +18,6 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cards.generation import catalogue_generation
 from cards.language import card_lang
 from cards.ownership import owned_counts
 from cards.page_cache import cached_page, signed_in_user
@@ -93,7 +92,7 @@ def deck_detail(request: HttpRequest, uid: str) -> HttpResponse:
     except Deck.DoesNotExist:
         raise Http404(NO_DECK) from None
     return cached_page(request, lambda: _deck_detail(request, _deck(request, uid)),
-                       stamp=("deck", *stamp, catalogue_generation()))
+                       stamp=("deck", *stamp))
 
 
 def _deck_detail(request: HttpRequest, deck: Deck) -> HttpResponse:
