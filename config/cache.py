@@ -93,12 +93,9 @@ class SharedDatabaseCache(DatabaseCache):
         db = router.db_for_read(self.cache_model_class)
         if db != using:
             return None
-        connection = connections[db]
-        quote = connection.ops.quote_name
-        now = connection.ops.adapt_datetimefield_value(timezone.now())
-        return (f"(SELECT {quote('value')} FROM {quote(self._table)} WHERE "
-                f"{quote('cache_key')} = %s AND {quote('expires')} > %s)",
-                [self._checked_key(key, version), now])
+        sql = self._get_sql.get(db) or self._make_get_sql(db)
+        now = connections[db].ops.adapt_datetimefield_value(timezone.now())
+        return f"({sql})", [self._checked_key(key, version), now]
 
     def decode(self, stored, *, using: str):
         """The value a ``value_column`` read (None for NULL)."""
