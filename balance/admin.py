@@ -1,9 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
-from balance.models import BalanceJob, JobKind
-from balance.search.services import search_title
-from balance.tuning.services import tuning_title
+from balance.models import BalanceJob
 
 
 @admin.register(BalanceJob)
@@ -15,4 +13,4 @@ class BalanceJobAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("title"), ordering="label")
     def title(self, job: BalanceJob) -> str:
         """The job's title in the reader's language (``label`` keeps the submitter's)."""
-        return tuning_title(job) if job.kind == JobKind.TUNING else search_title(job)
+        return str(job)

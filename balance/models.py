@@ -22,6 +22,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -43,6 +44,22 @@ ACTIVE_JOB_STATUSES = (JobStatus.QUEUED, JobStatus.RUNNING)
 class JobKind(models.TextChoices):
     BALANCE = "balance", gettext_lazy("Balance search")
     TUNING = "tuning", gettext_lazy("Deck tuning")
+
+
+# A job's title, of its decks' names: stored in the submitter's language as ``label``, shown in
+# the reader's as ``title``.
+SEARCH_LABEL = gettext_lazy("Balance search: {names}")
+TUNING_LABEL = gettext_lazy("Deck tuning: {deck} against {names}")
+LABEL_LENGTH = 300
+
+
+def job_label(kind: str, names: list[str]) -> str:
+    """A job's title from its decks' names (a tuning's first deck is the tuned one)."""
+    if kind == JobKind.TUNING:
+        text = TUNING_LABEL.format(deck=names[0], names=", ".join(names[1:]))
+    else:
+        text = SEARCH_LABEL.format(names=", ".join(names))
+    return str(text)[:LABEL_LENGTH]
 
 
 class Objective(models.TextChoices):
@@ -133,12 +150,17 @@ class BalanceJob(models.Model):
                    models.Index(fields=["is_public", "-created_at"])]
 
     def __str__(self) -> str:
-        return self.label
+        return self.title
 
     def get_absolute_url(self) -> str:
         if self.kind == JobKind.TUNING:
             return reverse("balance:tune-detail", args=[self.uid])
         return reverse("balance:detail", args=[self.uid])
+
+    @property
+    def title(self) -> str:
+        """The job's title in the reader's language (``label`` keeps the submitter's)."""
+        return job_label(self.kind, self.deck_names) if self.decks else self.label
 
     @property
     def is_tuning(self) -> bool:
@@ -156,6 +178,14 @@ class BalanceJob(models.Model):
     def deck_names(self) -> list[str]:
         """The frozen decks' names in the page's language."""
         return [frozen_deck_name(d, i + 1) for i, d in enumerate(self.decks)]
+
+    @property
+    def deck_renames(self) -> dict[str, str]:
+        """Each deck's name as a worker wrote it in the result (the site's default language:
+        a worker serves no reader) → its name in the page's language."""
+        with translation.override(settings.LANGUAGE_CODE):
+            stored = self.deck_names
+        return dict(zip(stored, self.deck_names, strict=True))
 
 
 class JobBlock(models.Model):

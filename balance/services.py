@@ -12,7 +12,6 @@ Invariants: a job is created in one transaction and waits in the database for th
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -22,7 +21,6 @@ from django.utils.translation import gettext_lazy
 from balance import conf
 from balance.kinds import job_games
 from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind, JobStatus
-from cards.language import frozen_deck_name
 from rules.ai.agents import make_agent
 from simulations.fair import dispatch_quietly
 from simulations.quota import REDUCE_BUDGET, QuotaError, game_seconds, quota_check
@@ -113,12 +111,3 @@ def job_cancel(*, job: BalanceJob) -> BalanceJob:
     if not updated:
         raise BalanceInputError(NOT_ACTIVE.format(status=job.get_status_display().lower()))
     return job
-
-
-def job_title(job: BalanceJob, label: Callable[[list[str]], str]) -> str:
-    """The job's label in the page's language (``label`` keeps the submitter's): ``label`` of
-    its decks' names, at most 300 characters as stored."""
-    decks = job.decks or []
-    if not decks:
-        return job.label
-    return str(label([frozen_deck_name(d, i + 1) for i, d in enumerate(decks)]))[:300]

@@ -41,15 +41,12 @@ def job_or_404(request: HttpRequest, uid: str, *, kind: str, not_found: str,
     return job
 
 
-def job_list_page(request: HttpRequest, *, kind: str, title: Callable[[BalanceJob], str],
-                  template: str) -> HttpResponse:
+def job_list_page(request: HttpRequest, *, kind: str, template: str) -> HttpResponse:
     """The jobs of ``kind`` the visitor may see, newest first, 25 a page (``?mine=1``: theirs),
-    each with its ``title`` in the page's language."""
+    each titled in the page's language (``BalanceJob.title``)."""
     mine = request.GET.get("mine") == "1"
     page = Paginator(jobs_listed(request.user, mine=mine, kind=kind), 25).get_page(
         request.GET.get("page"))
-    for job in page.object_list:
-        job.title = title(job)
     return render(request, template, {"page": page, "mine": mine})
 
 

@@ -48,7 +48,10 @@ from rules.engine.cards import BEATS
 PAGE_SIZES = {"gallery": 48, "table": 50}
 SVG_CACHE_SECONDS = 60 * 60 * 24
 ART_VERSION = 2    # part of the image cache key: a change to the drawing repaints every card
-ERROR_EXAMPLES = ["a:fire)", "c<=three", "colour:red", "(k:minion or"]
+# Malformed queries the help page shows with their messages, typed as a reader of the page
+# would type them (the query language reads Chinese names of values).
+ERROR_EXAMPLES = {"en": ["a:fire)", "c<=three", "colour:red", "(k:minion or"],
+                  "zh": ["a:火)", "c<=三", "color:红", "(k:随从"]}
 TABLE_COLUMNS = [("code", gettext_lazy("Code")), ("name", gettext_lazy("Name")),
                  *((f, game_word_lazy("field", f))
                    for f in ("kind", "attribute", "rarity", "cost", "attack", "hp")),
@@ -299,7 +302,7 @@ def _query_help(request: HttpRequest) -> HttpResponse:
     fields = [{"aliases": f.aliases, "doc": f.help, "example": loaded.get(f.name, f.example)}
               for f in FIELD_LIST]
     errors = []
-    for query in ERROR_EXAMPLES:
+    for query in ERROR_EXAMPLES[card_lang()]:
         form = CardFilter({"q": query}).form
         form.is_valid()
         errors.append({"query": query, "message": form.errors["q"][0]})

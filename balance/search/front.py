@@ -65,10 +65,11 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
         return None
     best = result.get("best") or {}
     cards = job.cards or {}
-    names = job.deck_names    # the reports keep the names as played; the reader's language here
-    rows = [_row(_renamed(row, names), i, best, cards)
+    # The reports and matchups keep the names as played; the reader's language here.
+    names, renames = job.deck_names, job.deck_renames
+    rows = [_row(_renamed(row, names, renames), i, best, cards)
             for i, row in enumerate(result.get("front") or [])]
-    baseline = _row(_renamed(result["baseline"], names), None, {}, cards)
+    baseline = _row(_renamed(result["baseline"], names, renames), None, {}, cards)
     meta = job.is_meta
     points = [{"changes": r["changes"], "worst_distance": r["worst_distance"],
                "best": r["is_best"],
@@ -83,14 +84,19 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
                         title=str(META_FRONT_TITLE if meta else FRONT_TITLE),
                         axis=str(META_AXIS if meta else BAND_AXIS))
     best_row = next((r for r in rows if r["is_best"]), None)
-    return {"rows": rows, "chart": chart, "baseline": baseline, "best": best_row or best,
-            "is_meta": meta,
+    return {"rows": rows, "chart": chart, "baseline": baseline,
+            "best": best_row or _renamed(best, names, renames), "is_meta": meta,
             "baseline_view": meta_view(baseline, "meta-unpatched", UNPATCHED_META),
-            "best_view": meta_view(best_row or _renamed(best, names), "meta-best", BEST_META)}
+            "best_view": meta_view(best_row or _renamed(best, names, renames), "meta-best",
+                                   BEST_META)}
 
 
-def _renamed(row: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """The row with its meta report's deck names in the page's language."""
+def _renamed(row: dict[str, Any], names: list[str], renames: dict[str, str]
+             ) -> dict[str, Any]:
+    """The row with its matchups' and meta report's deck names in the page's language."""
+    if row.get("matchups"):
+        row = {**row, "matchups": [{**m, "a": renames.get(m["a"], m["a"]),
+                                    "b": renames.get(m["b"], m["b"])} for m in row["matchups"]]}
     report = row.get("meta_report")
     if not report or len(report.get("decks") or []) != len(names):
         return row

@@ -12,14 +12,13 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from balance import conf
-from balance.models import BalanceJob, JobKind
+from balance.models import BalanceJob, JobKind, job_label
 from balance.services import (
     BalanceInputError,
     job_agent_check,
     job_seed,
     job_sizes_check,
     job_submit,
-    job_title,
 )
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
@@ -65,7 +64,6 @@ TOO_MANY_ACTIVE = gettext_lazy(
     "You already have {count} balance search(es) queued or running (the limit is {limit}); wait "
     "for it to finish or cancel it.")
 NO_CANDIDATE = gettext_lazy("This search has no candidate number {index}.")
-LABEL = gettext_lazy("Balance search: {names}")
 MAX_DECKS = 8
 
 
@@ -157,10 +155,9 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT
         raise BalanceInputError(str(exc), "decks") from None
     except SpaceError as exc:
         raise BalanceInputError(str(exc), "allowed_cards") from None
-    names = ", ".join(d["name"] for d in decks)
     return job_submit(
         user=user, kind=JobKind.BALANCE, limit=conf.max_active_per_user(),
-        too_many=TOO_MANY_ACTIVE, label=str(LABEL.format(names=names))[:300],
+        too_many=TOO_MANY_ACTIVE, label=job_label(JobKind.BALANCE, [d["name"] for d in decks]),
         is_public=is_public, decks=decks, cards=dict(cards),
         card_data_version=catalogue_version(), agent=agent, band_low=band[0],
         band_high=band[1], max_changes=max_changes, objective=objective,
@@ -191,6 +188,3 @@ def balance_candidate_run(*, job: BalanceJob, index: int, user) -> SimulationRun
         raise BalanceInputError(exc.message) from None
 
 
-def search_title(job: BalanceJob) -> str:
-    """The search's label in the page's language (``label`` keeps the submitter's)."""
-    return job_title(job, lambda names: LABEL.format(names=", ".join(names)))

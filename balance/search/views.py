@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from balance.models import BalanceJob, JobKind
 from balance.search.forms import BalanceSearchForm
 from balance.search.front import front_context
-from balance.search.services import balance_candidate_run, balance_job_request, search_title
+from balance.search.services import balance_candidate_run, balance_job_request
 from balance.selectors import job_is_owner, job_progress
 from balance.services import BalanceInputError
 from balance.views import THROTTLED, cancel_and_return, job_form_submit, job_list_page, job_or_404
@@ -42,8 +42,7 @@ def _job(request: HttpRequest, uid: str, *, watched: bool = False) -> BalanceJob
 
 @require_GET
 def job_list(request: HttpRequest) -> HttpResponse:
-    return job_list_page(request, kind=JobKind.BALANCE, title=search_title,
-                         template="balance/list.html")
+    return job_list_page(request, kind=JobKind.BALANCE, template="balance/list.html")
 
 
 def query_initial(query, form_class: type[forms.Form]) -> dict:
@@ -73,7 +72,7 @@ def job_new(request: HttpRequest) -> HttpResponse:
 def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
     job = _job(request, uid, watched=True)
     return render(request, "balance/detail.html", {
-        "job": job, "title": search_title(job),
+        "job": job, "title": job.title,
         "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f))
                                                         for f in job.fields or []),
         "progress": job_progress(job), "front": front_context(job),

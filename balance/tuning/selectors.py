@@ -21,7 +21,7 @@ def tuning_result(job: BalanceJob) -> dict[str, Any] | None:
     if not result:
         return None
     cards = job.cards or {}
-    shown = {d.get("name"): frozen_deck_name(d, i + 1) for i, d in enumerate(job.decks or [])}
+    renamed = job.deck_renames
     suggestions = []
     for index, s in enumerate(result.get("suggestions") or []):
         diff = [{**swap, "hero": swap["copies"] == 0,
@@ -32,7 +32,7 @@ def tuning_result(job: BalanceJob) -> dict[str, Any] | None:
                  "high": _points(gain["high"]), "p": _p_value(gain["p_value"]),
                  "rate": _percent(s["verified"]["rate"]), "rate_low":
                  _percent(s["verified"]["low"]), "rate_high": _percent(s["verified"]["high"])}
-        matchups = [{**m, "opponent": shown.get(m.get("opponent"), m.get("opponent")),
+        matchups = [{**m, "opponent": renamed.get(m.get("opponent"), m.get("opponent")),
                      "before_pct": _percent(m["before"]), "after_pct": _percent(m["after"]),
                      "change_pct": _points(m["change"]), "low_pct": _points(m["low"]),
                      "high_pct": _points(m["high"]), "p": _p_value(m["p_value"])}

@@ -16,14 +16,13 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from balance import conf
-from balance.models import BalanceJob, JobKind
+from balance.models import BalanceJob, JobKind, job_label
 from balance.services import (
     BalanceInputError,
     job_agent_check,
     job_seed,
     job_sizes_check,
     job_submit,
-    job_title,
 )
 from balance.tuning.problem import format_from_dict, format_to_dict
 from cards.language import card_lang
@@ -65,7 +64,6 @@ NO_SUGGESTION = gettext_lazy("This tuning has no suggestion number {index}.")
 DECK_CHANGED = gettext_lazy(
     "The deck has changed since it was tuned: it no longer holds {copies} × {card}. The "
     "suggestion was saved as a new deck instead.")
-LABEL = gettext_lazy("Deck tuning: {deck} against {names}")
 TUNED_NAME = gettext_lazy("{name} (tuned)")
 NOTE = "Deck tuning {uid}: {swaps}"
 MAX_OPPONENTS = 12
@@ -190,8 +188,7 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
     return job_submit(
         user=user, kind=JobKind.TUNING, limit=conf.tuning_max_active_per_user(),
         too_many=TOO_MANY_ACTIVE,
-        label=str(LABEL.format(deck=tuned["name"],
-                               names=", ".join(d["name"] for d in opponents)))[:300],
+        label=job_label(JobKind.TUNING, [tuned["name"], *(d["name"] for d in opponents)]),
         is_public=is_public, decks=decks, cards=dict(cards),
         card_data_version=catalogue_version(), agent=agent, max_changes=max_swaps, fields=[],
         budget_games=budget_games, verify_games=verify_games, seed=seed, tuning=spec)
@@ -203,11 +200,6 @@ def _not_legal(tuned: dict, engine_cards, fmt_rules, set_of, exc: TuningError) -
     problems = legality.check_deck(legality.Deck.of(tuned["hero"], dict(tuned["cards"])),
                                    engine_cards, fmt_rules, set_of=set_of, lang=card_lang())
     return str(NOT_LEGAL.format(problems="; ".join(p.message for p in problems) or str(exc)))
-
-
-def tuning_title(job: BalanceJob) -> str:
-    """The tuning's label in the page's language (``label`` keeps the submitter's)."""
-    return job_title(job, lambda names: LABEL.format(deck=names[0], names=", ".join(names[1:])))
 
 
 def _apply(counts: dict[str, int], hero: str | None, swaps: list[Swap]

@@ -25,7 +25,7 @@ from balance.tuning.selectors import (
     tuning_result,
     user_owns_deck,
 )
-from balance.tuning.services import tuning_job_request, tuning_suggestion_save, tuning_title
+from balance.tuning.services import tuning_job_request, tuning_suggestion_save
 from balance.views import cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.forms import PickForm
 from cards.game_words import game_word
@@ -47,8 +47,7 @@ def _job(request: HttpRequest, uid: str, *, watched: bool = False) -> BalanceJob
 
 @require_GET
 def tune_list(request: HttpRequest) -> HttpResponse:
-    return job_list_page(request, kind=JobKind.TUNING, title=tuning_title,
-                         template="balance/tune_list.html")
+    return job_list_page(request, kind=JobKind.TUNING, template="balance/tune_list.html")
 
 
 @login_required
@@ -85,7 +84,7 @@ def tune_new(request: HttpRequest) -> HttpResponse:
 def _context(request: HttpRequest, job: BalanceJob) -> dict:
     return {"job": job, "progress": job_progress(job), "best_lines": tuning_best_lines(job),
             "deck_name": tuning_deck_name(job),
-            "title": tuning_title(job), "agent_label": game_word("agent_label", job.agent)}
+            "title": job.title, "agent_label": game_word("agent_label", job.agent)}
 
 
 @require_GET

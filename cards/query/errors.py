@@ -19,7 +19,7 @@ MSG_OPERATOR_LAST = gettext_lazy("'{word}' needs a term after it, as in r:UR or 
 MSG_UNKNOWN_FIELD = gettext_lazy("Unknown field '{field}'. Known fields: {known}.")
 MSG_NO_VALUE = gettext_lazy("'{field}{op}' needs a value, as in {example}.")
 MSG_BAD_OPERATOR = gettext_lazy("'{field}' cannot be compared with '{op}': use {allowed}.")
-MSG_BAD_CHOICE = gettext_lazy("'{value}' is not a {name}. Choose from: {choices}.")
+MSG_BAD_CHOICE = gettext_lazy("'{value}' is not a valid {name}. Choose from: {choices}.")
 MSG_NOT_NUMBER = gettext_lazy(
     "'{value}' is not a whole number; {field} needs one, as in {example}."
 )

@@ -77,9 +77,12 @@ class Field:
             found = declared.get(raw.lower(), declared.get(raw))
             if found is not None:
                 return found
-            choices = [*self.choices, *dict.fromkeys(declared.values())]
+            choices = [word_shown(self.name, code) if self.listed else code
+                       for code in self.choices]
+            choices += dict.fromkeys(declared.values())
             raise QuerySyntaxError(MSG_BAD_CHOICE.format(
-                value=raw, name=self.doc_noun, choices=", ".join(choices)),
+                value=raw, name=self.doc_noun,
+                choices=pgettext("list separator", ", ").join(choices)),
                 pos, len(raw), query)
         return raw
 
@@ -103,12 +106,12 @@ class Field:
 
 def _number(spec: Field, raw: str, pos: int, query: str) -> int:
     if not raw.isascii() or not raw.isdigit():
-        raise QuerySyntaxError(MSG_NOT_NUMBER.format(value=raw, field=spec.name,
+        raise QuerySyntaxError(MSG_NOT_NUMBER.format(value=raw, field=spec.doc_noun,
                                                      example=spec.example),
                                pos, len(raw), query)
     value = int(raw)
     if value > NUMBER_LIMIT:
-        raise QuerySyntaxError(MSG_NUMBER_RANGE.format(value=raw, field=spec.name,
+        raise QuerySyntaxError(MSG_NUMBER_RANGE.format(value=raw, field=spec.doc_noun,
                                                        limit=NUMBER_LIMIT),
                                pos, len(raw), query)
     return value
@@ -129,12 +132,15 @@ def _declared_games() -> Mapping[str, str]:
 def word_list(field: str) -> str:
     """The codes a field takes, each with its name in the page's language where that reads
     differently ("shield, react (Re-act), regenerate"; "护盾 (shield), 再动 (react)…")."""
-    codes = FIELDS[field].choices
-    shown = []
-    for code in codes:
-        name = game_word(field, code)
-        shown.append(code if name.lower() == code else f"{code} ({name})")
-    return pgettext("list separator", ", ").join(shown)
+    return pgettext("list separator", ", ").join(word_shown(field, code)
+                                                for code in FIELDS[field].choices)
+
+
+def word_shown(field: str, code: str) -> str:
+    """A code the field takes, with its name in the page's language where that reads
+    differently ("react (Re-act)", "fire (火)")."""
+    name = game_word(field, code)
+    return code if name.lower() == code else f"{code} ({name})"
 
 
 def _chinese_names(words) -> dict[str, str]:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import pgettext
+
 from cards.query.errors import (
     MSG_DANGLING_NEGATION,
     MSG_EMPTY_PARENS,
@@ -73,8 +75,14 @@ class Or:
 
 
 Node = Compare | Words | Not | And | Or
-KNOWN_FIELDS = ", ".join(f.aliases[0] if f.aliases[0] == f.name else
-                         f"{f.aliases[0]} ({f.name})" for f in FIELD_LIST)
+
+
+def known_fields() -> str:
+    """The fields by their shortest spelling, each with its name in the reader's language
+    ("k (card kind), a (attribute)…"; "k (卡牌类型), a (属性)…")."""
+    return pgettext("list separator", ", ").join(
+        f.aliases[0] if f.aliases[0] == f.doc_noun.lower() else f"{f.aliases[0]} ({f.doc_noun})"
+        for f in FIELD_LIST)
 
 
 class _Parser:
@@ -178,7 +186,7 @@ class _Parser:
         spec = ALIASES.get(token.field.lower())
         if spec is None:
             raise QuerySyntaxError(MSG_UNKNOWN_FIELD.format(field=token.field,
-                                                            known=KNOWN_FIELDS),
+                                                            known=known_fields()),
                                    token.pos, len(token.field), self.query)
         op_pos = token.pos + len(token.field)
         spec.check_op(token.field, token.op, op_pos, self.query)

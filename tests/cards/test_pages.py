@@ -220,6 +220,26 @@ def test_help_page_documents_fields_and_examples(client, test_set):
     assert "never closed" in page or "has no matching" in page
 
 
+def test_help_page_shows_malformed_queries_as_a_chinese_reader_types_them(client, test_set):
+    """In Chinese the help page's bad queries use Chinese names, the messages name the fields
+    in Chinese, and what a reader types (fields, example terms) is set as code."""
+    page = html(client.get("/cards/help/", headers={"accept-language": "zh-hans"}))
+    errors = page.split("<h2>", 5)[4]
+    assert "c&lt;=三" in errors and "“<code>color</code>”" in errors
+    assert "“三”不是整数;费用 需要整数" in errors                      # not "cost 需要整数"
+    assert "<code>atk</code> (攻击力)" in errors and "(kind)" not in errors
+    assert "<code>c&lt;=3</code>" in errors
+    english = html(client.get("/cards/help/"))
+    assert "Known fields: k (card kind), a (attribute)" in english
+
+
+def test_a_bad_choice_is_named_in_the_readers_language(client, test_set):
+    page = html(client.get("/cards/", {"q": "a:nope"}, headers={"accept-language": "zh-hans"}))
+    assert "“nope”不是有效的属性。可选:fire (火)、grass (草)" in page
+    english = html(client.get("/cards/", {"q": "a:nope"}))
+    assert escape("'nope' is not a valid attribute. Choose from: fire, grass") in english
+
+
 def test_vocabulary_page_lists_every_term_with_an_example(client, db):
     from rules.engine.reference import reference_entries
 

@@ -170,10 +170,6 @@ def test_no_page_shows_a_card_code_where_its_name_belongs(browser, pages, locale
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.xfail(strict=True, reason="still English on Chinese pages: the query help's error "
-                   "examples (the query language's field names and aliases in its parser's "
-                   "messages: 'k (kind), a (attribute)…', 'cost 需要整数', the typed 'colour', "
-                   "'or', 'three')")
 def test_every_page_in_chinese_is_chinese(browser, pages):
     base, site = pages
     context, page = _logged_in(browser, base, locale="zh-CN")
