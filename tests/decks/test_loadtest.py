@@ -43,3 +43,14 @@ def test_only_a_server_on_this_machine_is_measured(db):
 def test_rounds_and_clients_are_counted_from_one(db):
     with pytest.raises(CommandError, match="at least 1"):
         call_command("loadtest", rounds=0)
+
+
+def test_locust_rates_are_requests_over_the_time_they_took(live_server, transactional_db):
+    """locust's own requests per second counts whole seconds: a run of two seconds read
+    several times too fast. The rate is the requests over their own span."""
+    from decks.management.commands.loadtest import Target, measure_with_locust
+
+    target = Target("minimal response", "GET", "/health/")
+    measure_with_locust(live_server.url, target, seconds=2, clients=2)
+    assert target.latencies and target.failures == 0
+    assert 1.4 <= target.elapsed <= 2.5      # the run's own seconds (locust's rate read about 1)
