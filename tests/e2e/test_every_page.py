@@ -198,3 +198,24 @@ def test_the_checks_find_english_words_and_codes():
         "sweep: card codes instead of names: 'T-H01 → T-H02'"]
     assert code_problems("match", ["T-M01", "余烬幼犬 (T-M01)", "T-M01 · 随从"]) == []
     assert code_problems("card", ["T-M01, T-M03"]) == []
+
+
+PAGE_WIDTH = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_page_is_wider_than_the_window(browser, pages, width):
+    """Wide tables scroll in their own box; the page itself never needs a sideways scroll
+    (the admin's card page once overflowed a 1280 px window)."""
+    base, site = pages
+    problems = []
+    for locale in ("en-GB", "zh-CN"):
+        context, page = _logged_in(browser, base, locale=locale, width=width)
+        for site_page in site:
+            page.goto(base + site_page.path)
+            page.evaluate(OPEN_DETAILS)
+            wide, window = page.evaluate(PAGE_WIDTH)
+            if wide > window + 1:
+                problems.append(f"{site_page.name} ({locale}): {wide} px in a {window} px window")
+        context.close()
+    assert not problems, "\n".join(problems)
