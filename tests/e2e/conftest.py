@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import _clear_caches
+
 # Playwright's sync API runs an event loop in this thread; the tests' own database calls are
 # synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -107,6 +109,9 @@ def browser(chromium, transactional_db, settings):
     if connection.vendor == "sqlite":
         settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                        "LOCATION": "cardlab-browser-tests"}}
+        # Empty, as every test's cache is (tests.fixtures): the sign-in limits' counters of
+        # the tests before would otherwise add up in this process's memory.
+        _clear_caches()
     _readers_skip_table_locks()
     ARTIFACTS.mkdir(exist_ok=True)
     watched = WatchedBrowser(chromium)
