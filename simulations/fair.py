@@ -59,6 +59,20 @@ def in_broker(kind: WorkKind) -> Q:
     return kind.waiting_rows() & Q(sent_at__isnull=False)
 
 
+def waiting_besides(kind: WorkKind, mine: Q) -> bool:
+    """Whether any work but ``mine`` (rows of ``kind``) waits for a worker process, in the
+    database or in the broker: a process following on with its own job's work (a balance job's
+    next pieces) goes back to the broker when it does."""
+    now = timezone.now()
+    for other in work.kinds():
+        rows = other.rows().filter(ready(other, now) | in_broker(other))
+        if other is kind:
+            rows = rows.exclude(mine)
+        if rows.exists():
+            return True
+    return False
+
+
 def _in_flight() -> dict[Owner, float]:
     totals: dict[Owner, float] = defaultdict(float)
     for kind in work.kinds():

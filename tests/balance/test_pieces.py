@@ -1,14 +1,18 @@
 """How a job's games are cut into pieces for the workers: a screening's hundreds of one-block
 tasks share pieces of about a second of a core, a small batch still splits between the worker
-processes, and a replay after a lost execution posts the same pieces."""
+processes, and a replay after a lost execution posts the same pieces. A worker process that
+played a piece follows on with the job's next ones from the database, unless other work
+waits."""
 
 from __future__ import annotations
 
 import pytest
 
 from balance import pieces
-from balance.models import JobBlock, JobPiece
+from balance.kinds import job_codec
+from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
 from balance.search.services import balance_job_request
+from rules.lab.balance_search.evaluate import EvalTask
 
 
 class NamedCodec:
@@ -75,3 +79,85 @@ def test_a_replayed_batch_finds_its_pieces_and_skips_those_fully_stored(alice, c
     # The execution that replays the search after a lost one: the same row for what is left.
     assert pieces.pieces_post(job, batch, stored, NamedCodec()) == [max(ids)]
     assert JobPiece.objects.filter(job=job).count() == 2
+
+
+# --- a worker process follows on with its job's pieces ----------------------------------------
+
+def _running_job(user, spec):
+    job = balance_job_request(user=user, **spec)
+    BalanceJob.objects.filter(pk=job.pk).update(status=JobStatus.RUNNING)
+    job.refresh_from_db()
+    return job
+
+
+def _post(job, first: int = 0, blocks: int = 6) -> list[int]:
+    """A step's batch of the job: blocks of its first matchup, unpatched (two blocks a piece)."""
+    codec = job_codec(job)
+    task = EvalTask((), 0, 1, job.seed, first, blocks)
+    return pieces.pieces_post(job, [(codec.key(task), task, range(first, first + blocks))],
+                              set(), codec)
+
+
+def _states(ids):
+    return sorted(JobPiece.objects.filter(pk__in=ids).values_list("state", flat=True))
+
+
+@pytest.mark.django_db
+def test_a_worker_plays_the_job_s_other_waiting_pieces_after_its_own(alice, catalogue, tiny):
+    job = _running_job(alice, tiny)
+    ids = _post(job)
+    assert len(ids) == 3
+    assert pieces.piece_execute(piece_id=ids[1], claim="message-1", worker="w") == "done"
+    # No broker round trip each: the message's piece, then the two the database held.
+    assert _states(ids) == ["done"] * 3
+    assert JobBlock.objects.filter(job=job).count() == 6
+    # Their messages come later and find them played.
+    assert pieces.piece_execute(piece_id=ids[0], claim="message-2", worker="w") == "skipped"
+
+
+@pytest.mark.django_db
+def test_a_worker_goes_back_to_the_broker_when_another_user_s_work_waits(
+        alice, bob, catalogue, tiny, monkeypatch):
+    monkeypatch.setattr(pieces, "FOLLOW_ON_SECONDS", 0)
+    job = _running_job(alice, tiny)
+    ids = _post(job)
+    theirs = _running_job(bob, {**tiny, "seed": 6})
+    _post(theirs, blocks=2)
+    assert pieces.piece_execute(piece_id=ids[0], claim="message-1", worker="w") == "done"
+    assert _states(ids) == ["done", "pending", "pending"]
+
+
+@pytest.mark.django_db
+def test_a_message_whose_piece_was_played_follows_on_with_the_next_step(
+        alice, catalogue, tiny):
+    job = _running_job(alice, tiny)
+    first = _post(job, blocks=2)
+    pieces.piece_execute(piece_id=first[0], claim="message-1", worker="w")
+    following = _post(job, first=2, blocks=4)      # the coordinator's next step
+    assert pieces.piece_execute(piece_id=first[0], claim="message-2", worker="w") == "skipped"
+    assert _states(following) == ["done", "done"]
+
+
+@pytest.mark.django_db
+def test_a_worker_waits_a_moment_for_the_job_s_next_step_when_nothing_else_waits(
+        alice, catalogue, tiny, monkeypatch):
+    job = _running_job(alice, tiny)
+    first = _post(job, blocks=2)
+    posted: list[int] = []
+
+    def coordinator_posts_its_next_step(seconds):
+        if not posted:
+            posted.extend(_post(job, first=2, blocks=4))
+
+    monkeypatch.setattr(pieces.time, "sleep", coordinator_posts_its_next_step)
+    assert pieces.piece_execute(piece_id=first[0], claim="message-1", worker="w") == "done"
+    assert posted and _states(posted) == ["done", "done"]
+
+
+@pytest.mark.django_db
+def test_no_piece_of_a_cancelled_job_is_played(alice, catalogue, tiny):
+    job = _running_job(alice, tiny)
+    ids = _post(job)
+    BalanceJob.objects.filter(pk=job.pk).update(status=JobStatus.CANCELLED)
+    assert pieces.piece_execute(piece_id=ids[0], claim="message-1", worker="w") == "skipped"
+    assert _states(ids) == ["pending"] * 3

@@ -19,8 +19,10 @@ from rules.lab.meta import (
     entropy_ratio,
     exploitability,
     meta_report,
+    nash_equilibria,
     nash_equilibrium,
     payoff_matrix,
+    relaxed_equilibria,
     relaxed_equilibrium,
 )
 
@@ -107,6 +109,29 @@ def test_max_entropy_agrees_with_its_dual(seed, epsilon):
     # more slack never makes the field less even
     assert entropy_ratio(relaxed_equilibrium(payoff, epsilon * 2)) >= entropy_ratio(ours) - 1e-9
     assert entropy_ratio(ours) >= entropy_ratio(nash_equilibrium(payoff)) - 1e-9
+
+
+def test_a_stack_of_fields_is_solved_as_each_alone():
+    """The resamples' equilibria come from one programme for the whole stack: each field's
+    shares are those it gets alone (the known games among them, and fields of every size)."""
+    dominated = np.array([[0, 0.1, -0.1, 0.2], [-0.1, 0, 0.1, 0.2], [0.1, -0.1, 0, 0.2],
+                          [-0.2, -0.2, -0.2, 0]])
+    for fields in ([ROCK_PAPER_SCISSORS, np.zeros((3, 3))]
+                   + [random_field(seed, n=3, spread=0.2) for seed in range(20)],
+                   [dominated] + [random_field(seed, n=4) for seed in range(20)],
+                   [random_field(seed, n=8, spread=0.03) for seed in range(20)]):
+        stack = np.array(fields)
+        assert nash_equilibria(stack) == pytest.approx(
+            np.array([nash_equilibrium(a) for a in stack]), abs=1e-7)
+        for epsilon in (0, 0.005, 0.03):
+            together = relaxed_equilibria(stack, epsilon)
+            assert together == pytest.approx(
+                np.array([relaxed_equilibrium(a, epsilon) for a in stack]), abs=1e-5)
+            assert together.sum(axis=1) == pytest.approx(np.ones(len(stack)))
+            assert max(exploitability(a, x) for a, x in zip(stack, together,
+                                                           strict=True)) <= epsilon + 1e-7
+    with pytest.raises(ValueError, match=re.escape(BAD_MATRIX)):
+        nash_equilibria(np.array([ROCK_PAPER_SCISSORS, np.ones((3, 3))]))
 
 
 def test_bad_input_is_refused_with_its_message():
