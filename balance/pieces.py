@@ -3,10 +3,11 @@
 When the search asks for a batch of tasks (the screening, one racing rung, the
 re-verification), the job's execution — the coordinator — packs the batch's blocks into
 ``JobPiece`` rows and lets the dispatcher send them (``simulations.fair``). A piece holds runs of
-consecutive blocks of one or more tasks (its parts): about a chunk of a simulation run's worth of
-games (the agent's ``chunk_games``, about a second of a core), fewer when the batch is small so
-that it still splits between the worker processes (``SIMULATIONS_WORKERS``), and at most
-``BALANCE_PIECE_BLOCKS`` blocks when that is set. A screening asks for one block of each of
+consecutive blocks of one or more tasks (its parts): at most a chunk of a simulation run's worth
+of games (the agent's ``chunk_games``, about a second of a core), and a share of the batch's
+blocks still unpacked, so that the pieces grow smaller towards the end of the batch and the
+worker processes (``SIMULATIONS_WORKERS``) finish it together: a step waits for its last piece.
+``BALANCE_PIECE_BLOCKS`` fixes the size when set. A screening asks for one block of each of
 hundreds of candidates: one piece per block would spend as long on the claim, the message and
 the stored row as on the games. Pieces are a kind of the one work protocol
 (``simulations.work``), so they are claimed, leased, reaped and re-sent like a simulation's
@@ -63,7 +64,7 @@ from simulations.reaper import reap_soon
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.02    # how often a coordinator with nothing to play looks at its pieces
-PIECES_PER_PROCESS = 4  # a small batch is cut into at least this many pieces per worker process
+PIECES_PER_PROCESS = 2  # a piece holds at most 1/(this × worker processes) of a batch's rest
 FOLLOW_ON_SECONDS = 1.0    # a process follows on with its job's pieces this long when others wait
 FOLLOW_ON_MAX_SECONDS = 60  # ... and at most this long (far inside the brokers' redelivery times)
 LINGER_SECONDS = 0.25      # ... and waits this long for the job's next step, when none waits
@@ -145,7 +146,7 @@ def piece_execute(*, piece_id: int, claim: str, worker: str) -> str:
 
 
 def follow_on(job_id: int, claim: str, worker: str, *, started: float) -> int:
-    """Play the job's waiting pieces (those not yet sent first) one after another, without a
+    """Play the job's waiting pieces one after another (``claim_pending``), without a
     broker round trip each (40–100 ms, as long as a greedy piece's games); the messages of the
     pieces played here find them done. While the job runs and no other work waits, wait up to
     ``LINGER_SECONDS`` for its next step's pieces. Stop after ``FOLLOW_ON_SECONDS`` from
@@ -180,10 +181,10 @@ def follow_on(job_id: int, claim: str, worker: str, *, started: float) -> int:
 
 
 def claim_pending(pieces: Any, claim: str, worker: str) -> JobPiece | None:
-    """Claim one of ``pieces`` that waits (not yet sent first, then the oldest), as
-    ``claim/<id>``; None when none could be taken."""
-    order = [F("sent_at").asc(nulls_first=True), "pk"]
-    for pk in (pieces.filter(state=PieceState.PENDING).order_by(*order)
+    """Claim the first of ``pieces`` that waits, in the order they were packed (the biggest
+    first: ``piece_sizes``), as ``claim/<id>``; None when none could be taken. A piece whose
+    message is in the broker is taken too: the message will find it played."""
+    for pk in (pieces.filter(state=PieceState.PENDING).order_by("pk")
                .values_list("pk", flat=True)[:4]):
         piece: JobPiece | None = work.claim(PIECE_WORK, pk=pk, claim=f"{claim}/{pk}",
                                             worker=worker)
@@ -219,24 +220,32 @@ def consecutive_runs(indices: Iterable[int]) -> list[list[int]]:
     return out
 
 
-def piece_size(agent: str, total_blocks: int, block_games: int) -> int:
-    """The most blocks one piece of a batch of ``total_blocks`` holds (see the module's
-    docstring)."""
+def piece_sizes(agent: str, total_blocks: int, block_games: int) -> list[int]:
+    """The blocks of each piece of a batch of ``total_blocks``, in order (see the module's
+    docstring): each piece a ``1/(PIECES_PER_PROCESS × workers)`` share of the blocks still
+    unpacked, at most a chunk's worth (the agent's pace) and at least one block — big pieces
+    first, then ever smaller ones, so the worker processes finish a step together (guided
+    self-scheduling). ``BALANCE_PIECE_BLOCKS`` fixes the size."""
     if conf.piece_blocks():
-        return conf.piece_blocks()
+        return [conf.piece_blocks()] * -(-total_blocks // conf.piece_blocks())
     pace = max(1, agent_spec(agent).chunk_games // block_games)
-    spread = -(-total_blocks // (PIECES_PER_PROCESS * sim_conf.workers()))
-    return max(1, min(pace, spread))
+    share = PIECES_PER_PROCESS * sim_conf.workers()
+    sizes, left = [], total_blocks
+    while left > 0:
+        sizes.append(max(1, min(pace, -(-left // share))))
+        left -= sizes[-1]
+    return sizes
 
 
-def pack(batch: Sequence[tuple[str, Any, Sequence[int]]], codec: Any, size: int
+def pack(batch: Sequence[tuple[str, Any, Sequence[int]]], codec: Any, sizes: Iterable[int]
          ) -> list[list[dict[str, Any]]]:
-    """A batch's blocks (``(key, task, indices)``, in the batch's order) as pieces of at most
-    ``size`` blocks; a part is a run of consecutive blocks of one task, cut where a piece is
-    full."""
+    """A batch's blocks (``(key, task, indices)``, in the batch's order) as pieces of
+    ``sizes`` blocks in turn (the last one again should they run out); a part is a run of
+    consecutive blocks of one task, cut where a piece is full."""
     packed: list[list[dict[str, Any]]] = []
     current: list[dict[str, Any]] = []
-    room = size
+    upcoming = iter(sizes)
+    size = room = next(upcoming)
     for key, task, indices in batch:
         encoded = codec.encode(task)
         for run in consecutive_runs(indices):
@@ -247,7 +256,8 @@ def pack(batch: Sequence[tuple[str, Any, Sequence[int]]], codec: Any, size: int
                 start, left, room = start + take, left - take, room - take
                 if not room:
                     packed.append(current)
-                    current, room = [], size
+                    current, size = [], next(upcoming, size)
+                    room = size
     if current:
         packed.append(current)
     return packed
@@ -267,10 +277,10 @@ def pieces_post(job: BalanceJob, batch: list[tuple[str, Any, range]],
     execution names the same pieces; a piece partly stored plays its stored blocks again,
     which are kept once."""
     total = sum(len(indices) for _, _, indices in batch)
-    size = piece_size(job.agent, total, codec.block_games)
+    sizes = piece_sizes(job.agent, total, codec.block_games)
     rows = [JobPiece(job=job, key=piece_name(parts), first=parts[0]["first"],
                      blocks=sum(part["blocks"] for part in parts), task=parts)
-            for parts in pack(batch, codec, size)
+            for parts in pack(batch, codec, sizes)
             if any((part["key"], part["first"] + i) not in stored
                    for part in parts for i in range(part["blocks"]))]
     JobPiece.objects.bulk_create(rows, ignore_conflicts=True)

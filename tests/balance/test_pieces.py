@@ -6,6 +6,8 @@ waits."""
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import pytest
 
 from balance import pieces
@@ -26,7 +28,7 @@ class NamedCodec:
 
 def test_one_block_tasks_share_a_piece_and_long_runs_are_cut_where_a_piece_is_full():
     batch = [("a", "A", range(0, 1)), ("b", "B", range(0, 1)), ("c", "C", range(4, 9))]
-    packed = pieces.pack(batch, NamedCodec(), 3)
+    packed = pieces.pack(batch, NamedCodec(), repeat(3))
     assert [[(p["key"], p["first"], p["blocks"]) for p in piece] for piece in packed] == [
         [("a", 0, 1), ("b", 0, 1), ("c", 4, 1)],
         [("c", 5, 3)],
@@ -36,33 +38,42 @@ def test_one_block_tasks_share_a_piece_and_long_runs_are_cut_where_a_piece_is_fu
 
 
 def test_a_gap_in_the_indices_starts_a_new_part():
-    packed = pieces.pack([("a", "A", [0, 1, 3])], NamedCodec(), 10)
+    packed = pieces.pack([("a", "A", [0, 1, 3])], NamedCodec(), [10])
     assert [(p["first"], p["blocks"]) for p in packed[0]] == [(0, 2), (3, 1)]
 
 
-@pytest.mark.parametrize(("agent", "blocks", "expected"), [
-    ("greedy", 1_000, 16),   # a big batch: 800 games of the fast agent, about a second
-    ("greedy", 24, 3),       # a small one: cut into four pieces for each of the 2 processes
-    ("greedy", 3, 1),
-    ("planner", 1_000, 1),   # a block of 50 planner games is already seconds of a core
-])
-def test_a_piece_is_about_a_second_of_a_core_and_a_batch_splits_between_processes(
-        settings, agent, blocks, expected):
+def test_pieces_are_at_most_a_second_of_a_core_and_shrink_towards_the_end_of_a_batch(settings):
+    """A step waits for its last piece: big pieces first, then ever smaller ones, so the two
+    processes finish together."""
     settings.BALANCE_PIECE_BLOCKS = 0
     settings.SIMULATIONS_WORKERS = 2
-    assert pieces.piece_size(agent, blocks, 50) == expected
+    # A small batch: a quarter of what is left each time, down to single blocks.
+    assert pieces.piece_sizes("greedy", 24, 50) == [6, 5, 4, 3, 2, 1, 1, 1, 1]
+    big = pieces.piece_sizes("greedy", 1_000, 50)
+    assert big[:40] == [16] * 40           # 800 games of the fast agent: about a second
+    assert big[-4:] == [1] * 4 and sum(big) == 1_000
+    assert big == sorted(big, reverse=True)
+    # A block of 50 planner games is already seconds of a core.
+    assert pieces.piece_sizes("planner", 1_000, 50) == [1] * 1_000
 
 
-def test_the_setting_caps_a_piece(settings):
+def test_the_setting_fixes_a_piece_s_size(settings):
     settings.BALANCE_PIECE_BLOCKS = 2
-    assert pieces.piece_size("greedy", 1_000, 50) == 2
+    assert pieces.piece_sizes("greedy", 7, 50) == [2, 2, 2, 2]
+
+
+def test_a_batch_is_packed_into_pieces_of_the_sizes_in_turn():
+    batch = [("a", "A", range(0, 5)), ("b", "B", range(0, 2))]
+    packed = pieces.pack(batch, NamedCodec(), [4, 2, 1])
+    assert [[(p["key"], p["first"], p["blocks"]) for p in piece] for piece in packed] == [
+        [("a", 0, 4)], [("a", 4, 1), ("b", 0, 1)], [("b", 1, 1)]]
 
 
 def test_the_same_batch_names_the_same_pieces():
     batch = [("a", "A", range(0, 2)), ("b", "B", range(0, 2))]
-    first = [pieces.piece_name(p) for p in pieces.pack(batch, NamedCodec(), 3)]
-    again = [pieces.piece_name(p) for p in pieces.pack(batch, NamedCodec(), 3)]
-    other = [pieces.piece_name(p) for p in pieces.pack(batch[:1], NamedCodec(), 3)]
+    first = [pieces.piece_name(p) for p in pieces.pack(batch, NamedCodec(), repeat(3))]
+    again = [pieces.piece_name(p) for p in pieces.pack(batch, NamedCodec(), repeat(3))]
+    other = [pieces.piece_name(p) for p in pieces.pack(batch[:1], NamedCodec(), repeat(3))]
     assert first == again and first[0] != other[0]
 
 
