@@ -1,10 +1,12 @@
 """The visitor ``manage.py loadtest --tool locust`` runs in locust: one address, as fast as the
 server answers (no think time). The address comes from the environment the command sets, and
-each successful request's time (ms) is written, one a line, to ``CARDLAB_LOAD_LATENCIES`` when
-locust stops, so the command can pool several runs' percentiles; beside it (``….span``) the
-seconds from the first request's start to the last one's end, which the command divides the
-requests by (locust's own requests per second counts whole seconds: a run of a few seconds
-would read several times too fast)."""
+when locust quits this visitor writes what it saw as JSON to ``CARDLAB_LOAD_RESULT``: each
+successful request's time (ms), so the command can pool several runs' percentiles; the failed
+requests; and the seconds from the first request's start to the last one's end, which the
+command divides the requests by (locust's own requests per second counts whole seconds: a run
+of a few seconds would read several times too fast). Every request is counted here, those that
+finish within the stop timeout after the run's time is up too (locust's CSV file can miss
+them)."""
 
 import json
 import os
@@ -16,8 +18,9 @@ METHOD = os.environ.get("CARDLAB_LOAD_METHOD", "GET")
 PATH = os.environ.get("CARDLAB_LOAD_PATH", "/health/")
 BODY = os.environ.get("CARDLAB_LOAD_BODY", "").encode() or None
 HEADERS = json.loads(os.environ.get("CARDLAB_LOAD_HEADERS", "{}"))
-LATENCIES = os.environ.get("CARDLAB_LOAD_LATENCIES", "")
+RESULT = os.environ.get("CARDLAB_LOAD_RESULT", "")
 _times: list[float] = []
+_failures: list[str] = []
 _span: list[float] = []     # the first request's start, the last one's end (time.time())
 
 
@@ -38,12 +41,14 @@ def _keep_time(response_time: float, exception: BaseException | None, **_details
     _span[0], _span[1] = min(_span[0], start), max(_span[1], end)
     if exception is None:
         _times.append(response_time)
+    else:
+        _failures.append(str(exception))
 
 
 @events.quitting.add_listener
-def _write_times(**_details) -> None:
-    if LATENCIES:
-        with open(LATENCIES, "w") as out:
-            out.write("\n".join(f"{t:.3f}" for t in _times))
-        with open(LATENCIES + ".span", "w") as out:
-            out.write(f"{_span[1] - _span[0]:.6f}" if _span else "0")
+def _write_result(**_details) -> None:
+    if RESULT:
+        with open(RESULT, "w") as out:
+            json.dump({"latencies_ms": _times, "failures": len(_failures),
+                       "first_failure": _failures[0] if _failures else "",
+                       "span_s": _span[1] - _span[0] if _span else 0.0}, out)

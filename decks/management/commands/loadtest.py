@@ -34,7 +34,6 @@ saved for a user named ``loadtest``.
 
 from __future__ import annotations
 
-import csv
 import http.client
 import json
 import os
@@ -62,6 +61,8 @@ from decks.services import deck_create
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 NOT_LOOPBACK = ("Only a server on this machine can be measured (127.0.0.1 or localhost), "
                 "not {host!r}.")
+LOCUST_SAW_NOTHING = ("locust finished no request to {path} in {seconds:g} s (exit code {code}). "
+                      "Is the server up, and does it answer within the run? locust said: {said}")
 NO_DECK = ("The database has no public deck and no starter deck to make one from: "
            "run load_cards.")
 
@@ -160,27 +161,32 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def measure_with_locust(url: str, target: Target, seconds: float, clients: int) -> None:
-    """Run locust headless on ``target`` for ``seconds``; its latencies join the target's."""
+    """Run locust headless on ``target`` for ``seconds``; its latencies, failures and span join
+    the target's. A run in which no request finished at all is an error that says why."""
     with tempfile.TemporaryDirectory() as folder:
-        prefix = os.path.join(folder, "run")
-        latencies = os.path.join(folder, "latencies.txt")
+        result = os.path.join(folder, "result.json")
         env = {**os.environ, "CARDLAB_LOAD_METHOD": target.method,
                "CARDLAB_LOAD_PATH": target.path,
                "CARDLAB_LOAD_BODY": (target.body or b"").decode(),
                "CARDLAB_LOAD_HEADERS": json.dumps(target.headers),
-               "CARDLAB_LOAD_LATENCIES": latencies}
-        subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
-                        "--host", url, "-u", str(clients), "-r", str(clients),
-                        "-t", f"{max(1, round(seconds))}s", "--csv", prefix, "--only-summary",
-                        "--loglevel", "ERROR", "--stop-timeout", "5"],
-                       env=env, check=False, capture_output=True, cwd=folder)
-        with open(f"{prefix}_stats.csv", newline="") as stats:
-            row = next(r for r in csv.DictReader(stats) if r["Name"] == target.path)
-        with open(latencies) as kept:
-            target.latencies.extend(float(line) / 1000 for line in kept if line.strip())
-        with open(latencies + ".span") as span:
-            target.elapsed += float(span.read() or 0)
-    target.failures += int(row["Failure Count"])
+               "CARDLAB_LOAD_RESULT": result}
+        run = subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
+                              "--host", url, "-u", str(clients), "-r", str(clients),
+                              "-t", f"{max(1, round(seconds))}s", "--only-summary",
+                              "--loglevel", "ERROR", "--stop-timeout", "5"],
+                             env=env, check=False, capture_output=True, cwd=folder)
+        try:
+            with open(result) as kept:
+                seen = json.load(kept)
+        except (OSError, ValueError):
+            seen = {"latencies_ms": [], "failures": 0}
+    if not seen["latencies_ms"] and not seen["failures"]:
+        said = (run.stderr or run.stdout).decode(errors="replace").strip()[-1500:]
+        raise CommandError(LOCUST_SAW_NOTHING.format(path=target.path, seconds=seconds,
+                                                     code=run.returncode, said=said or "nothing"))
+    target.latencies.extend(ms / 1000 for ms in seen["latencies_ms"])
+    target.failures += int(seen["failures"])
+    target.elapsed += float(seen["span_s"])
 
 
 def _free_port() -> int:
