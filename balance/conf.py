@@ -6,8 +6,8 @@
 | ``BALANCE_TUNING_MAX_ACTIVE_PER_USER`` | 1 | tunings a user may have in flight |
 | ``BALANCE_MAX_BUDGET_GAMES`` | 3 000 000 | games one search may play (re-verification apart) |
 | ``BALANCE_MAX_ATTEMPTS`` | 5 | executions of one job before it is given up |
-| ``BALANCE_PIECE_BLOCKS`` | 0 | the most blocks one piece of a job's games holds; 0: about a
-  second of a core, from the agent's pace (``balance.pieces``) |
+| ``BALANCE_PIECE_BLOCKS`` | 0 | the blocks one piece of a job's games holds; 0: at most about a
+  second of a core (the agent's pace), smaller towards a step's end (``balance.pieces``) |
 
 Leases, heartbeats and the reaper's period are the simulation service's
 (``simulations.conf``): a search is held and re-sent like a chunk.

@@ -20,7 +20,8 @@ for each entropy ratio (entropy ÷ log n, 1 = every deck equally). When the matc
 were played on the same seeds (a round-robin run), a pair index is one cluster across all of
 them and resampling draws pair indices for every matchup at once. The resamples' equilibria
 are solved as one stack (``nash_equilibria``, ``relaxed_equilibria``: one programme for all,
-the same shares as one at a time), a tenth of the time of a solver call each.
+the same shares as one at a time), in about a tenth of the time of a solver call each
+(``docs/balance-search.md`` has the figures).
 
 Pure Python with numpy and scipy; no Django. Deterministic for a given ``seed``.
 """
@@ -89,19 +90,8 @@ def nash_equilibrium(payoff: Floats) -> Floats:
     ``x ≥ 0``. When several exist (a flat field: every mix), the most even is taken: the
     programme maximises ``Σ t_i`` with ``t_i ≤ x_i`` and ``t_i ≤ 1/n`` — a unique equilibrium
     is returned as it is, a flat field's is uniform."""
-    a = _check(payoff)
-    n = a.shape[0]
-    cost = np.concatenate([np.zeros(n), -np.ones(n)])      # maximise Σ t
-    upper = np.vstack([np.hstack([a, np.zeros((n, n))]),    # A x ≤ 0
-                       np.hstack([-np.eye(n), np.eye(n)])])  # t − x ≤ 0
-    equal = np.concatenate([np.ones(n), np.zeros(n)])[None, :]
-    bounds = [(0, None)] * n + [(0, 1 / n)] * n
-    done = linprog(cost, A_ub=upper, b_ub=np.zeros(2 * n), A_eq=equal, b_eq=[1.0],
-                   bounds=bounds, method="highs")
-    shares = done.x
-    if done.status != 0 or shares is None:   # cannot happen for a finite game; say so if it does
-        raise ArithmeticError(f"HiGHS could not solve the equilibrium: {done.message}")
-    return _normalised(shares[:n])
+    shares: Floats = nash_equilibria(_check(payoff)[None])[0]
+    return shares
 
 
 def relaxed_equilibrium(payoff: Floats, epsilon: float = DEFAULT_EPSILON) -> Floats:
@@ -133,23 +123,34 @@ def relaxed_equilibrium(payoff: Floats, epsilon: float = DEFAULT_EPSILON) -> Flo
         options={"ftol": 1e-14, "maxiter": 500})
     if done.success and np.max(a @ done.x) <= epsilon + 1e-7:
         return _normalised(done.x)
-    return _dual_relaxed(a, epsilon)
+    shares: Floats = _dual_relaxed(a[None], epsilon)[0]
+    return shares
 
 
-def _dual_relaxed(a: Floats, epsilon: float) -> Floats:
-    n = a.shape[0]
+def _dual_relaxed(stack: Floats, epsilon: float) -> Floats:
+    """The maximum-entropy ε-equilibria of a stack of matrices by their duals at once
+    (``min_λ≥0 log Σ_k exp(−(Aᵀλ)_k) + ε Σλ``, ``x = softmax(−Aᵀλ)``): one L-BFGS-B over every
+    matrix's ``λ`` — their sum separates, and the gradient's tolerance holds for each ``λ``."""
+    runs, n = stack.shape[0], stack.shape[1]
 
-    def dual(lam: Floats) -> tuple[float, Floats]:
-        z = -(a.T @ lam)
-        top = z.max()
+    def exponentials(lam: Floats) -> tuple[Floats, Floats, Floats]:
+        z = -np.einsum("kij,ki->kj", stack, lam)               # −Aᵀλ, one row per matrix
+        top = z.max(axis=1, keepdims=True)
         weights = np.exp(z - top)
-        total = weights.sum()
-        return top + math.log(total) + epsilon * lam.sum(), -(a @ (weights / total)) + epsilon
+        return top, weights, weights.sum(axis=1, keepdims=True)
 
-    done = minimize(dual, np.zeros(n), jac=True, method="L-BFGS-B", bounds=[(0, None)] * n,
-                    options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-12})
-    z = -(a.T @ done.x)
-    return _normalised(np.exp(z - z.max()))
+    def dual(flat: Floats) -> tuple[float, Floats]:
+        lam = flat.reshape(runs, n)
+        top, weights, total = exponentials(lam)
+        value = float(np.sum(top + np.log(total)) + epsilon * lam.sum())
+        grad = -np.einsum("kij,kj->ki", stack, weights / total) + epsilon
+        return value, grad.ravel()
+
+    done = minimize(dual, np.zeros(runs * n), jac=True, method="L-BFGS-B",
+                    bounds=[(0, None)] * (runs * n),
+                    options={"maxiter": 20_000, "ftol": 1e-15, "gtol": 1e-12})
+    _, weights, _ = exponentials(done.x.reshape(runs, n))
+    return np.vstack([_normalised(row) for row in weights])
 
 
 def nash_equilibria(payoffs: Floats) -> Floats:
@@ -182,9 +183,8 @@ def nash_equilibria(payoffs: Floats) -> Floats:
 
 def relaxed_equilibria(payoffs: Floats, epsilon: float = DEFAULT_EPSILON) -> Floats:
     """``relaxed_equilibrium`` of each of a stack of payoff matrices (one row of shares each),
-    by the dual of their maximum-entropy programmes at once (``x = softmax(−Aᵀλ)``, one
-    L-BFGS-B over every matrix's ``λ``: their sum separates, and the gradient's tolerance holds
-    for each ``λ``); a matrix the uniform mix already satisfies keeps it, as one alone does."""
+    by the dual of their maximum-entropy programmes at once (``_dual_relaxed``); a matrix the
+    uniform mix already satisfies keeps it, as one alone does."""
     stack = np.asarray(payoffs, dtype=np.float64)
     if not 0 <= epsilon < 0.5:
         raise ValueError(BAD_EPSILON)
@@ -197,29 +197,7 @@ def relaxed_equilibria(payoffs: Floats, epsilon: float = DEFAULT_EPSILON) -> Flo
     todo = np.flatnonzero(np.max(stack @ np.full(n, 1 / n), axis=1) > epsilon)
     if not len(todo):
         return shares
-    a = stack[todo]
-
-    def softmax(lam: Floats) -> Floats:
-        z: Floats = -np.einsum("kij,ki->kj", a, lam)            # −Aᵀλ, one row per matrix
-        weights = np.exp(z - z.max(axis=1, keepdims=True))
-        found: Floats = weights / weights.sum(axis=1, keepdims=True)
-        return found
-
-    def dual(flat: Floats) -> tuple[float, Floats]:
-        lam = flat.reshape(len(todo), n)
-        z = -np.einsum("kij,ki->kj", a, lam)
-        top = z.max(axis=1, keepdims=True)
-        weights = np.exp(z - top)
-        total = weights.sum(axis=1, keepdims=True)
-        value = float(np.sum(top[:, 0] + np.log(total[:, 0])) + epsilon * lam.sum())
-        grad = -np.einsum("kij,kj->ki", a, weights / total) + epsilon
-        return value, grad.ravel()
-
-    done = minimize(dual, np.zeros(len(todo) * n), jac=True, method="L-BFGS-B",
-                    bounds=[(0, None)] * (len(todo) * n),
-                    options={"maxiter": 20_000, "ftol": 1e-15, "gtol": 1e-12})
-    found = softmax(done.x.reshape(len(todo), n))
-    shares[todo] = np.vstack([_normalised(row) for row in found])
+    shares[todo] = _dual_relaxed(stack[todo], epsilon)
     return shares
 
 
