@@ -43,7 +43,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from balance import conf
@@ -180,12 +180,17 @@ def follow_on(job_id: int, claim: str, worker: str, *, started: float) -> int:
     return played
 
 
-def claim_pending(pieces: Any, claim: str, worker: str) -> JobPiece | None:
+def claim_pending(pieces: QuerySet[JobPiece], claim: str, worker: str, *,
+                  retake: bool = False) -> JobPiece | None:
     """Claim the first of ``pieces`` that waits, in the order they were packed (the biggest
     first: ``piece_sizes``), as ``claim/<id>``; None when none could be taken. A piece whose
-    message is in the broker is taken too: the message will find it played."""
-    for pk in (pieces.filter(state=PieceState.PENDING).order_by("pk")
-               .values_list("pk", flat=True)[:4]):
+    message is in the broker is taken too: the message will find it played. With ``retake``
+    a piece this execution itself holds is taken again: a try of it that the database cut
+    short (the task is retried with its claim) would otherwise wait out its lease."""
+    takeable = Q(state=PieceState.PENDING)
+    if retake:
+        takeable |= Q(state=PieceState.RUNNING, claim__startswith=f"{claim}/")
+    for pk in pieces.filter(takeable).order_by("pk").values_list("pk", flat=True)[:4]:
         piece: JobPiece | None = work.claim(PIECE_WORK, pk=pk, claim=f"{claim}/{pk}",
                                             worker=worker)
         if piece is not None:
@@ -309,16 +314,18 @@ class PieceWaiter:
                 return
             if PieceState.FAILED in states.values():
                 raise PieceFailed(self.job.pk)
-            if not self._play_one([pk for pk, s in states.items() if s == PieceState.PENDING]):
+            if not self._play_one(list(states)):
                 if not BalanceJob.objects.filter(pk=self.job.pk, claim=self.claim,
                                                  status=JobStatus.RUNNING).exists():
                     raise work.LeaseLost(self.job.pk)
                 reap_soon()    # rate-limited: a piece whose worker died is sent again
                 time.sleep(POLL_SECONDS)
 
-    def _play_one(self, pending: list[int]) -> bool:
-        """Claim one of the pending pieces (those still in the database first) and play it."""
-        piece = claim_pending(JobPiece.objects.filter(pk__in=pending), self.claim, self.worker)
+    def _play_one(self, unfinished: list[int]) -> bool:
+        """Claim one of the unfinished pieces that waits or that this execution held before
+        the database cut it short (in packing order: ``claim_pending``) and play it."""
+        piece = claim_pending(JobPiece.objects.filter(pk__in=unfinished), self.claim,
+                              self.worker, retake=True)
         if piece is None:
             return False
         try:

@@ -20,6 +20,10 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # On SQLite a statement meeting another thread's table lock waits, as on the site's file.
+    from tests.sqlite_locks import wait_on_table_locks
+
+    wait_on_table_locks()
 
 
 def pytest_report_header(config):

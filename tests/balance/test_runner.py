@@ -64,6 +64,51 @@ def test_a_lost_execution_resumes_from_the_stored_blocks(alice, catalogue, tiny,
     assert job.attempts == 2
 
 
+def test_a_retry_after_a_database_error_takes_back_its_own_piece_at_once(
+        alice, catalogue, tiny, monkeypatch):
+    """The database fails while the coordinator stores a piece it played, and again as it
+    hands the piece back: the task is retried with its claim, and the retry plays that piece
+    again at once instead of waiting out its lease for the reaper."""
+    from django.db import OperationalError
+
+    whole = balance_job_request(user=alice, **tiny)
+    runner.job_execute(job_id=whole.pk, claim="w", worker="test@host")
+    whole.refresh_from_db()
+
+    job = balance_job_request(user=alice, **tiny)
+    real_store, real_release = pieces.piece_store, pieces.work.release
+    calls = {"n": 0}
+
+    def database_away_at_the_third_piece(piece, claim, results, codec):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OperationalError("the database went away")
+        return real_store(piece, claim, results, codec)
+
+    def release_fails_too(*args, **kwargs):
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(pieces, "piece_store", database_away_at_the_third_piece)
+    monkeypatch.setattr(pieces.work, "release", release_fails_too)
+    with pytest.raises(OperationalError):
+        runner.job_execute(job_id=job.pk, claim="task-1", worker="w@host")
+    held = JobPiece.objects.get(job=job, state="running")
+    assert held.claim == f"task-1/{held.pk}" and held.lease_until > timezone.now()
+
+    monkeypatch.setattr(pieces.work, "release", real_release)
+
+    def no_waiting():
+        raise AssertionError("the retry waited for a piece it held itself")
+
+    monkeypatch.setattr(pieces, "reap_soon", no_waiting)
+    assert runner.job_execute(job_id=job.pk, claim="task-1", worker="w@host") == "done"
+    job.refresh_from_db()
+    assert job.result["front"] == whole.result["front"]
+    assert job.games_played == whole.games_played
+    held.refresh_from_db()
+    assert held.state == "done" and held.attempts == 2
+
+
 def test_cancel_stops_the_execution_at_its_next_piece(alice, catalogue, tiny, monkeypatch):
     job = balance_job_request(user=alice, **tiny)
     real_store = pieces.piece_store
