@@ -105,10 +105,20 @@ class ImportInputSerializer(serializers.Serializer):
                                                                 "the list (else add to it).")
 
 
+class CappedSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    asked = serializers.IntegerField(help_text="The count the card would have had.")
+    kept = serializers.IntegerField(help_text=f"The count kept: at most {MAX_COPIES}.")
+
+
 class CollectionImportOutputSerializer(serializers.Serializer):
     cards = serializers.IntegerField(help_text="Different cards in the list.")
-    copies = serializers.IntegerField(help_text="Copies in the list.")
+    copies = serializers.IntegerField(
+        help_text="Copies put into your collection, as stored (with replace: the copies the "
+                  "listed cards now have).")
     changed = serializers.IntegerField(help_text="Cards whose count changed.")
+    capped = CappedSerializer(many=True, help_text=(
+        f"Cards that would have passed {MAX_COPIES} copies: each keeps {MAX_COPIES}."))
 
 
 class CollectionImportApi(APIView):
@@ -135,7 +145,8 @@ class CollectionImportApi(APIView):
                              "problems": [p.as_dict() for p in exc.problems]},
                             status=exc.status)
         return Response({"cards": result.cards, "copies": result.copies,
-                         "changed": result.changed})
+                         "changed": result.changed,
+                         "capped": [c.as_dict() for c in result.capped]})
 
 
 class CollectionExportApi(APIView):
@@ -172,9 +183,9 @@ class CollectionSetAddApi(APIView):
                                        copies=data.validated_data["copies"])
         except CollectionInputError as exc:
             raise Http404(str(exc)) from None
-        size = added.card_set.cards.count()
-        return Response({"cards": size, "copies": size * added.copies,
-                         "changed": added.changed})
+        return Response({"cards": added.cards, "copies": added.stored,
+                         "changed": added.changed,
+                         "capped": [c.as_dict() for c in added.capped]})
 
 
 class MissingSerializer(serializers.Serializer):

@@ -61,10 +61,31 @@ def collection_card_add(*, user, card: Card, delta: int) -> int:
                                count=max(0, min(MAX_COPIES, current + int(delta))))
 
 
+@dataclass(frozen=True)
+class Capped:
+    """A card the collection kept at ``MAX_COPIES``: the count it would have had, and kept."""
+
+    code: str
+    asked: int
+    kept: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "asked": self.asked, "kept": self.kept}
+
+
+@dataclass(frozen=True)
+class Merged:
+    changed: int                # cards whose count changed
+    stored: int                 # copies the list put into the collection, as stored
+    capped: tuple[Capped, ...]  # cards kept at MAX_COPIES, in the list's order
+
+
 @transaction.atomic
-def collection_counts_merge(*, user, counts: Mapping[str, int], replace: bool = False) -> int:
+def collection_counts_merge(*, user, counts: Mapping[str, int], replace: bool = False) -> Merged:
     """Add ``counts`` (by card code) to the collection, or with ``replace`` make the
-    collection exactly ``counts``; returns the cards changed. Counts are capped at 999."""
+    collection exactly ``counts``. A card that would pass ``MAX_COPIES`` keeps that many and
+    is named in the answer's ``capped``; ``stored`` counts the copies added (with ``replace``:
+    the copies the listed cards now have)."""
     cards = dict(Card.objects.filter(code__in=set(counts)).values_list("code", "pk"))
     unknown = sorted(set(counts) - set(cards))
     if unknown:
@@ -73,23 +94,31 @@ def collection_counts_merge(*, user, counts: Mapping[str, int], replace: bool = 
     if replace:
         keep = {cards[code] for code in counts}
         CollectionEntry.objects.filter(user=user).exclude(card_id__in=keep).delete()
-    changed = 0
+    changed = stored = 0
+    capped: list[Capped] = []
     for code, count in counts.items():
         pk = cards[code]
         before = existing[pk].count if pk in existing else 0
-        after = min(MAX_COPIES, int(count) + (0 if replace else before))
+        asked = int(count) + (0 if replace else before)
+        after = min(MAX_COPIES, asked)
+        if asked > after:
+            capped.append(Capped(code=code, asked=asked, kept=after))
+        stored += after if replace else after - before
         if after != before:
             changed += 1
             CollectionEntry.objects.update_or_create(user=user, card_id=pk,
                                                      defaults={"count": after})
-    return changed
+    return Merged(changed=changed, stored=stored, capped=tuple(capped))
 
 
 @dataclass(frozen=True)
 class SetAdded:
     card_set: CardSet
-    copies: int
+    copies: int                 # copies of each card asked for
+    cards: int                  # cards in the set
     changed: int
+    stored: int                 # copies added to the collection, as stored
+    capped: tuple[Capped, ...]
 
 
 def collection_set_add(*, user, set_code: str, copies: object = 1) -> SetAdded:
@@ -98,13 +127,15 @@ def collection_set_add(*, user, set_code: str, copies: object = 1) -> SetAdded:
     card_set = CardSet.objects.filter(code=set_code).first() if "\x00" not in set_code else None
     if card_set is None:
         raise CollectionInputError(NO_SUCH_SET.format(code=set_code[:40]))
-    codes = card_set.cards.values_list("code", flat=True)
-    changed = collection_counts_merge(user=user, counts={code: number for code in codes})
-    return SetAdded(card_set=card_set, copies=number, changed=changed)
+    codes = list(card_set.cards.order_by("code").values_list("code", flat=True))
+    merged = collection_counts_merge(user=user, counts={code: number for code in codes})
+    return SetAdded(card_set=card_set, copies=number, cards=len(codes), changed=merged.changed,
+                    stored=merged.stored, capped=merged.capped)
 
 
 @dataclass(frozen=True)
 class Imported:
     cards: int      # different cards in the list
-    copies: int     # copies in the list
+    copies: int     # copies the list put into the collection, as stored (see Merged.stored)
     changed: int    # cards whose count changed
+    capped: tuple[Capped, ...] = ()

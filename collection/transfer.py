@@ -50,15 +50,16 @@ def list_counts(text: str, *, format_name: str = "auto") -> dict[str, int]:
         counts.update(pile)
     if not counts:
         raise DeckImportError(NOTHING)
-    return {code: min(MAX_COPIES, n) for code, n in counts.items()}
+    return dict(counts)   # a card past MAX_COPIES is capped where it is stored, and said
 
 
 def collection_import(*, user, text: str, format_name: str = "auto",
                       replace: bool = False) -> Imported:
     """Add a list's cards to the user's collection (or, with ``replace``, make it the list)."""
     counts = list_counts(text, format_name=format_name)
-    changed = collection_counts_merge(user=user, counts=counts, replace=replace)
-    return Imported(cards=len(counts), copies=sum(counts.values()), changed=changed)
+    merged = collection_counts_merge(user=user, counts=counts, replace=replace)
+    return Imported(cards=len(counts), copies=merged.stored, changed=merged.changed,
+                    capped=merged.capped)
 
 
 @dataclass(frozen=True)

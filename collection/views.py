@@ -18,7 +18,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from cards.filters import CardFilter
 from cards.language import card_lang
+from cards.models import Card
 from cards.selectors import card_rows, cards_label
+from collection.models import MAX_COPIES
 from collection.selectors import active_deck_claims, cards_with_owned, collection_set_totals
 from collection.services import (
     CollectionInputError,
@@ -31,8 +33,13 @@ from collection.transfer import LIST_FORMATS, collection_export, collection_impo
 from decks.codecs import DeckImportError
 
 PAGE_SIZE = 50
-IMPORTED = gettext_lazy("Read {cards} cards ({copies} copies); {changed} counts changed.")
+IMPORTED = gettext_lazy("Read {cards} cards: {copies} copies added, {changed} counts changed.")
+REPLACED = gettext_lazy("Read {cards} cards: your collection is now these {copies} copies "
+                        "({changed} counts changed).")
 SET_ADDED = gettext_lazy("Added {copies} of each card of {name}: {changed} counts changed.")
+CAPPED = gettext_lazy("A collection keeps at most {limit} copies of a card, so these were "
+                      "kept at {limit}: {cards}.")
+CAPPED_CARD = gettext_lazy("{name} ({asked} asked)")
 SIGN_IN = gettext_lazy("Log in to keep count of the cards you own.")
 
 
@@ -127,8 +134,10 @@ def collection_import_view(request: HttpRequest) -> HttpResponse:
         context.update(text=text, problems=problems, mode=request.POST.get("mode", "add"))
         return render(request, "collection/import.html", context,
                       status=getattr(exc, "status", 400))
-    messages.success(request, IMPORTED.format(cards=result.cards, copies=result.copies,
-                                              changed=result.changed))
+    said = REPLACED if request.POST.get("mode") == "replace" else IMPORTED
+    messages.success(request, said.format(cards=result.cards, copies=result.copies,
+                                          changed=result.changed))
+    _say_capped(request, result.capped)
     return redirect(reverse("collection:page"))
 
 
@@ -141,6 +150,17 @@ def collection_export_view(request: HttpRequest, format_name: str) -> HttpRespon
         return HttpResponse(str(gettext_lazy("Download as text or csv.")), status=404,
                             content_type="text/plain; charset=utf-8")
     return list_download(listing)
+
+
+def _say_capped(request: HttpRequest, capped) -> None:
+    """A warning naming each card kept at the cap, and the count it would have had."""
+    if not capped:
+        return
+    names = {card.code: card.display_name
+             for card in Card.objects.filter(code__in=[c.code for c in capped])}
+    cards = ", ".join(CAPPED_CARD.format(name=names.get(c.code, c.code), asked=c.asked)
+                      for c in capped)
+    messages.warning(request, CAPPED.format(limit=MAX_COPIES, cards=cards))
 
 
 def list_download(listing) -> HttpResponse:
@@ -166,4 +186,5 @@ def collection_set_add_view(request: HttpRequest) -> HttpResponse:
     messages.success(request, SET_ADDED.format(copies=added.copies,
                                                name=added.card_set.display_name,
                                                changed=added.changed))
+    _say_capped(request, added.capped)
     return redirect(reverse("collection:page") + "?" + urlencode({"set": added.card_set.code}))

@@ -46,7 +46,7 @@ def test_import_reports_lines_and_suggestions(api, alice, catalogue):
     assert problem["line"] == 1 and "Ember Pup" in problem["suggestions"]
     good = api.post("/api/collection/import/", {"text": "2x Ember Pup\n3 荆棘野猪"},
                     format="json")
-    assert good.json() == {"cards": 2, "copies": 5, "changed": 2}
+    assert good.json() == {"cards": 2, "copies": 5, "changed": 2, "capped": []}
     text = api.get("/api/collection/export/?as=text").content.decode()
     assert "2x Ember Pup" in text
     assert api.get("/api/collection/export/?as=xml").status_code == 400
