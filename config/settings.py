@@ -123,6 +123,7 @@ INSTALLED_APPS = [
     "collection",
     "simulations",
     "balance",
+    "play",
     "config",   # the site itself: the cache table's migration, the static files' check
 ]
 

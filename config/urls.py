@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/decks/", include("decks.api_urls")),
     path("api/collection/", include("collection.api_urls")),
     path("api/simulations/", include("simulations.api_urls")),
+    path("api/play/", include("play.api_urls")),
     path("api/balance-searches/", include("balance.search.api_urls")),
     path("api/deck-tunings/", include("balance.tuning.api_urls")),
     path("api/schema/", StoredSchemaView.as_view(), name="schema"),

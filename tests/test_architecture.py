@@ -1,5 +1,5 @@
-"""The floors of the house: imports flow config → balance → simulations → collection → decks →
-cards → accounts → rules, never back up; inside rules, lab → ai → decks → engine.
+"""The floors of the house: imports flow config → balance → play → simulations → collection →
+decks → cards → accounts → rules, never back up; inside rules, lab → ai → decks → engine.
 
 `rules` is a pure Python library (no Django, no Celery, none of the project's apps); each app
 imports only the floors below it. Proved twice for `rules`: by importing for real in a clean
@@ -23,15 +23,19 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "accounts", "cards", "decks",
-                      "collection", "simulations", "balance", "config")
-FORBIDDEN_IN_ACCOUNTS = ("cards", "decks", "collection", "simulations", "balance", "config")
-FORBIDDEN_IN_CARDS = ("decks", "collection", "simulations", "balance", "config")
-FORBIDDEN_IN_DECKS = ("collection", "simulations", "balance", "config")
-FORBIDDEN_IN_COLLECTION = ("simulations", "balance", "config")
-FORBIDDEN_IN_SIMULATIONS = ("balance", "config")
+                      "collection", "simulations", "play", "balance", "config")
+FORBIDDEN_IN_ACCOUNTS = ("cards", "decks", "collection", "simulations", "play", "balance",
+                         "config")
+FORBIDDEN_IN_CARDS = ("decks", "collection", "simulations", "play", "balance", "config")
+FORBIDDEN_IN_DECKS = ("collection", "simulations", "play", "balance", "config")
+FORBIDDEN_IN_COLLECTION = ("simulations", "play", "balance", "config")
+FORBIDDEN_IN_SIMULATIONS = ("play", "balance", "config")
+# Games people play (play/) sit above the simulator, whose replay sentences and deck sources
+# they reuse, and below the balance lab, which has no use for them.
+FORBIDDEN_IN_PLAY = ("balance", "config")
 FORBIDDEN_IN_BALANCE = ("config",)
-PACKAGES = ("rules", "accounts", "cards", "decks", "collection", "simulations", "balance",
-            "config")
+PACKAGES = ("rules", "accounts", "cards", "decks", "collection", "simulations", "play",
+            "balance", "config")
 
 IMPORT_ALL_RULES = """
 import importlib, json, pkgutil, sys
@@ -95,6 +99,7 @@ def test_rules_source_imports_no_web_worker_or_app_module():
     ("decks", FORBIDDEN_IN_DECKS),
     ("collection", FORBIDDEN_IN_COLLECTION),
     ("simulations", FORBIDDEN_IN_SIMULATIONS),
+    ("play", FORBIDDEN_IN_PLAY),
     ("balance", FORBIDDEN_IN_BALANCE),
 ])
 def test_each_app_imports_only_the_floors_below_it(package, forbidden):

@@ -1,0 +1,18 @@
+"""The play API, mounted at /api/play/."""
+
+from django.urls import path
+
+from play import apis
+
+app_name = "play-api"
+
+urlpatterns = [
+    path("", apis.PlayListCreateApi.as_view(), name="list"),
+    path("<str:uid>/", apis.PlayDetailApi.as_view(), name="detail"),
+    path("<str:uid>/actions/", apis.PlayActApi.as_view(), name="act"),
+    path("<str:uid>/undo/", apis.PlayUndoApi.as_view(), name="undo"),
+    path("<str:uid>/restart/", apis.PlayRestartApi.as_view(), name="restart"),
+    path("<str:uid>/concede/", apis.PlayConcedeApi.as_view(), name="concede"),
+    path("<str:uid>/share/", apis.PlayShareApi.as_view(), name="share"),
+    path("<str:uid>/hint/", apis.PlayHintApi.as_view(), name="hint"),
+]

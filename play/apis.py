@@ -1,0 +1,226 @@
+"""The play API (mounted at /api/play/): start a game, read a seat's state, act, undo,
+restart, concede, share, and ask for a hint.
+
+A seat is sent only its own view (``game.view(seat)``) with its legal actions in words; another
+user's game is a 404. Every change names the ``version`` it was made on: a stale one is a 409
+whose body holds the game as it stands (``state``). An action the engine refuses is a 400
+naming it and the legal ones. After a change the agent to move (if any) plays off the request;
+poll the state until ``agent_to_move`` is null.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards.api_fields import StrictBooleanField
+from play import conf, services
+from play.board import hint_labels
+from play.deck_sources import deck_resolve
+from play.engine_adapter import agent_rng, game_at
+from play.errors import HINT_NO_DECISION, PlayError
+from play.hint import planner_hint
+from play.models import HUMAN, PlayGame
+from play.runner import agent_schedule
+from play.selectors import play_get, plays_listed
+from play.state import seat_state
+from rules.ai.agents import AGENT_NAMES
+
+UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The game's id.")
+SEAT = OpenApiParameter("seat", int, description="0 or 1: the seat whose view to send (a "
+                        "hot-seat game's other seat); default: yours, or the seat to move.")
+STATE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
+    "The seat's state: uid, version, status, result, seats, seat, step, steps, agent_to_move, "
+    "can_undo, view (the engine's view of the seat: game.view(seat).to_dict()), actions "
+    "([{action, label}]: every legal action and its sentence), log ([{step, text}])."))
+CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
+    "The game moved on since `version`: {detail, state} with the fresh state."))
+
+
+def _state(record: PlayGame, seat: int | None = None) -> dict:
+    state = seat_state(record, seat=seat)
+    if state.agent is not None and agent_schedule(record.uid) and conf.ai_inline():
+        record.refresh_from_db()            # the agent has moved already: show its moves
+        state = seat_state(record, seat=seat)
+    return state.as_dict()
+
+
+def _refused(exc: PlayError, record: PlayGame) -> Response:
+    if exc.status == status.HTTP_409_CONFLICT:
+        return Response({"detail": str(exc), "state": _state(record)},
+                        status=status.HTTP_409_CONFLICT)
+    raise ValidationError({exc.field: [str(exc)]} if exc.field else {"detail": str(exc)})
+
+
+class StartInputSerializer(serializers.Serializer):
+    deck = serializers.CharField(max_length=120, help_text=(
+        'Your deck: a saved deck\'s id, "starter:<name>" or "draft" (the builder\'s).'))
+    opponent_deck = serializers.CharField(max_length=120, help_text="The other seat's deck.")
+    opponent = serializers.ChoiceField(choices=[HUMAN, *AGENT_NAMES], default=AGENT_NAMES[0],
+                                       help_text='An AI player, or "human" to play both seats.')
+    first = serializers.ChoiceField(choices=services.FIRST_CHOICES, default="random")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                    max_value=2**31 - 1)
+    ruleset = serializers.DictField(required=False, help_text='e.g. {"hero_advantage": false}')
+
+
+class VersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, help_text="The version the change is on.")
+    seat = serializers.IntegerField(min_value=0, max_value=1, required=False,
+                                    help_text="Undo and concede: whose (default: yours).")
+
+
+class ActInputSerializer(VersionSerializer):
+    action = serializers.DictField(help_text='One of the legal actions, e.g. {"kind": "end"}.')
+
+
+class ShareSerializer(serializers.Serializer):
+    shared = StrictBooleanField(help_text="Anyone with the link may watch the replay.")
+
+
+def _seat(request, record: PlayGame) -> int | None:
+    raw = request.query_params.get("seat")
+    if raw is None:
+        return None
+    if raw not in ("0", "1"):
+        raise ValidationError({"seat": ["Give 0 or 1."]})
+    return int(raw)
+
+
+class PlayListCreateApi(APIView):
+    """Your games, the latest first; POST starts one (you play P1)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
+    def get(self, request):
+        games = plays_listed(request.user)[:100]
+        return Response({"results": [{"uid": g.uid, "title": str(g), "status": g.status,
+                                      "seats": g.seats, "result": g.result,
+                                      "updated_at": g.updated_at} for g in games]})
+
+    @extend_schema(request=StartInputSerializer, responses={201: STATE})
+    def post(self, request):
+        data = StartInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            record = services.play_start(
+                owner=request.user, deck=deck_resolve(request, v["deck"], "deck"),
+                opponent_deck=deck_resolve(request, v["opponent_deck"], "opponent_deck"),
+                opponent=v["opponent"], ruleset=v.get("ruleset"), first=v["first"],
+                seed=v.get("seed"))
+        except PlayError as exc:
+            raise ValidationError({exc.field or "detail": [str(exc)]}) from None
+        return Response(_state(record), status=status.HTTP_201_CREATED)
+
+
+class PlayDetailApi(APIView):
+    """A seat's state of your game (the agent to move, if any, is set to play)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=[UID, SEAT], responses={200: STATE})
+    def get(self, request, uid: str):
+        record = play_get(uid=uid, user=request.user)
+        return Response(_state(record, _seat(request, record)))
+
+
+class _ChangeApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    input_class: type[serializers.Serializer] = VersionSerializer
+
+    def change(self, record: PlayGame, data: dict) -> PlayGame:
+        raise NotImplementedError
+
+    def post(self, request, uid: str):
+        record = play_get(uid=uid, user=request.user)
+        data = self.input_class(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            record = self.change(record, data.validated_data)
+        except PlayError as exc:
+            return _refused(exc, record)
+        return Response(_state(record))
+
+
+def _change_schema(request_class, summary: str):
+    return extend_schema(parameters=[UID], request=request_class, summary=summary,
+                         responses={200: STATE, 409: CONFLICT})
+
+
+class PlayActApi(_ChangeApi):
+    input_class = ActInputSerializer
+
+    @_change_schema(ActInputSerializer, "Play one of the legal actions of the seat to move.")
+    def post(self, request, uid: str):
+        return super().post(request, uid)
+
+    def change(self, record, data):
+        return services.play_act(record=record, action=data["action"], version=data["version"])
+
+
+class PlayUndoApi(_ChangeApi):
+    @_change_schema(VersionSerializer, "Back to the start of the seat's latest turn.")
+    def post(self, request, uid: str):
+        return super().post(request, uid)
+
+    def change(self, record, data):
+        return services.play_undo(record=record, seat=data.get("seat", 0),
+                                  version=data["version"])
+
+
+class PlayRestartApi(_ChangeApi):
+    @_change_schema(VersionSerializer, "The same game again from the start (same seed).")
+    def post(self, request, uid: str):
+        return super().post(request, uid)
+
+    def change(self, record, data):
+        return services.play_restart(record=record, version=data["version"])
+
+
+class PlayConcedeApi(_ChangeApi):
+    @_change_schema(VersionSerializer, "The seat gives up; the other wins.")
+    def post(self, request, uid: str):
+        return super().post(request, uid)
+
+    def change(self, record, data):
+        return services.play_concede(record=record, seat=data.get("seat", 0),
+                                     version=data["version"])
+
+
+class PlayShareApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=[UID], request=ShareSerializer,
+                   responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
+    def post(self, request, uid: str):
+        record = play_get(uid=uid, user=request.user)
+        data = ShareSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        record = services.play_share(record=record, shared=data.validated_data["shared"])
+        return Response({"uid": record.uid, "shared": record.is_shared})
+
+
+class PlayHintApi(APIView):
+    """What would the planner do: its pick and the candidates' ratings (the share of games
+    greedy players win from here after the move, hidden cards guessed)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=[UID, SEAT], responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
+    def get(self, request, uid: str):
+        record = play_get(uid=uid, user=request.user)
+        game = game_at(record)
+        seat = game.to_move
+        if record.over or seat is None or record.seats[seat] != HUMAN:
+            raise ValidationError({"detail": str(HINT_NO_DECISION)})
+        labels = hint_labels(game, seat, record.cards)
+        candidates = planner_hint(game, seat, agent_rng(record.seed, len(record.actions)))
+        return Response({"seat": seat, "step": len(record.actions),
+                         "candidates": [{**c.as_dict(), "label": labels[c.action]}
+                                        for c in candidates]})

@@ -1,0 +1,35 @@
+"""What the play services refuse, as exceptions the views and the API turn into 4xx answers."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+NOT_LEGAL = gettext_lazy("The engine refuses {action}: it is not a legal action now. "
+                         "Legal now: {legal}.")
+NOT_YOUR_DECISION = gettext_lazy("It is not your decision: {agent} is playing P{seat} now.")
+GAME_OVER = gettext_lazy("The game is over: start a new one or restart this one.")
+STALE = gettext_lazy("The game moved on (in another tab?): this is where it stands now.")
+NOTHING_TO_UNDO = gettext_lazy("There is nothing to undo: your turn has not begun yet.")
+BAD_ACTION = gettext_lazy("Not an action: {problem}.")
+UNKNOWN_AGENT = gettext_lazy("No AI player {name!r}: choose one of {known}.")
+BAD_RULESET = gettext_lazy("The ruleset is not valid: {problems}.")
+UNPLAYABLE = gettext_lazy("These decks cannot be played: {problems}.")
+NO_DRAFT = gettext_lazy("There is no deck in the builder to play: build one first.")
+HINT_NO_DECISION = gettext_lazy("There is nothing to decide now, so nothing to hint.")
+
+
+class PlayError(ValueError):
+    """A request the play services refuse; ``str()`` says what to fix. ``field`` names the input
+    at fault when there is one."""
+
+    status = 400
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+class PlayConflict(PlayError):
+    """The game's version is not the one the request read: another action came first."""
+
+    status = 409

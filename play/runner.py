@@ -1,0 +1,79 @@
+"""Agents' moves worked out off the request: a small pool of threads in the web process.
+
+A request that leaves an agent to move calls ``agent_schedule(uid)`` and returns at once; a
+thread of the pool plays the agent's moves (``services.play_agent_advance``), writing each, and
+the page polls and shows them one by one. A game is scheduled at most once at a time. Nothing is
+lost when the process stops: the game's record says whose decision it is, and the next request
+that finds an agent to move (the page's poll, a reload, another tab) schedules it again.
+
+Why threads and not the Celery workers: a move takes milliseconds (the planner's a few), and the
+workers are often busy with simulation chunks that run for seconds; a person waiting on the
+AI's reply should not queue behind them. The pool is bounded (``PLAY_AI_THREADS``), so a burst of
+games cannot take more of the process than that.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from django.db import close_old_connections
+
+from play import conf, services
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+_running: dict[str, Future] = {}
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=conf.ai_threads(),
+                                       thread_name_prefix="play-agent")
+        return _pool
+
+
+def _advance(uid: str) -> None:
+    try:
+        services.play_agent_advance(uid=uid)
+    except Exception:                      # a thread's failure must reach the log, not vanish
+        log.exception("the agent of game %s could not move", uid)
+    finally:
+        with _lock:
+            _running.pop(uid, None)
+        close_old_connections()
+
+
+def agent_schedule(uid: str) -> bool:
+    """Have the agent to move in game ``uid`` play (False if it is already at it)."""
+    if conf.ai_inline():
+        services.play_agent_advance(uid=uid)
+        return True
+    with _lock:
+        if uid in _running:
+            return False
+        # Reserved before the thread starts, so a second poll cannot schedule it twice.
+        _running[uid] = Future()
+    future = _executor().submit(_advance, uid)
+    with _lock:
+        if uid in _running:
+            _running[uid] = future
+    return True
+
+
+def agent_busy(uid: str) -> bool:
+    with _lock:
+        return uid in _running
+
+
+def agent_wait(uid: str, timeout: float = 10.0) -> None:
+    """Wait for the game's scheduled moves (the command line and tests)."""
+    with _lock:
+        future = _running.get(uid)
+    if future is not None:
+        future.result(timeout=timeout)

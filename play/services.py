@@ -1,0 +1,201 @@
+"""Playing a game: start it, act, let an agent act, undo, restart, concede, share.
+
+Every change is written with ``version`` as its precondition (``_save``): the request read the
+game at some version, and the write happens only if nobody changed it since, else
+``PlayConflict`` (409) — two tabs cannot both advance a game. An agent's moves are written one
+by one the same way, so the page can show them step by step and an undo wins over a move still
+being worked out.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from play.engine_adapter import agent_rng, game_at, game_history, game_start, undo_point
+from play.errors import (
+    BAD_ACTION,
+    BAD_RULESET,
+    GAME_OVER,
+    NOT_LEGAL,
+    NOT_YOUR_DECISION,
+    NOTHING_TO_UNDO,
+    STALE,
+    UNKNOWN_AGENT,
+    UNPLAYABLE,
+    PlayConflict,
+    PlayError,
+)
+from play.models import HUMAN, PlayGame, PlayStatus
+from rules.ai.agents import AGENT_NAMES, make_agent
+from rules.engine import Action, Game
+from rules.engine.cards import CardDataError, Ruleset
+from simulations.sources import SourceError, cards_freeze
+
+FIRST_CHOICES = ("me", "opponent", "random")
+MAX_AGENT_MOVES = 400     # one call's moves; a turn is capped by the ruleset's action limit
+CONCEDED = "conceded"
+
+
+def _ruleset(ruleset: Mapping[str, Any] | None) -> dict[str, Any]:
+    try:
+        return Ruleset.from_dict(dict(ruleset or {})).to_dict()
+    except CardDataError as exc:
+        raise PlayError(str(BAD_RULESET).format(problems="; ".join(exc.problems)),
+                        "ruleset") from None
+
+
+@transaction.atomic
+def play_start(*, owner: Any, deck: Mapping[str, Any], opponent_deck: Mapping[str, Any],
+               opponent: str, ruleset: Mapping[str, Any] | None = None, first: str = "random",
+               seed: int | None = None) -> PlayGame:
+    """A new game: ``deck`` is the owner's (seat P1), ``opponent`` an agent's name or "human"
+    (hot-seat: the owner plays both seats). Decks are frozen deck dicts
+    (``simulations.sources``); the cards they use are frozen with them."""
+    if opponent != HUMAN and opponent not in AGENT_NAMES:
+        raise PlayError(str(UNKNOWN_AGENT).format(name=opponent,
+                                                  known=", ".join(AGENT_NAMES)), "opponent")
+    rules = _ruleset(ruleset)
+    decks = [dict(deck), dict(opponent_deck)]
+    try:
+        cards = cards_freeze(decks)
+    except SourceError as exc:
+        raise PlayError(str(exc)) from None
+    seed = secrets.randbits(31) if seed is None else int(seed)
+    first_player = {"me": 0, "opponent": 1}.get(first)
+    try:
+        game_start(cards=cards, decks=decks, seed=seed, ruleset=rules, first_player=first_player)
+    except CardDataError as exc:
+        raise PlayError(str(UNPLAYABLE).format(problems="; ".join(exc.problems))) from None
+    record = PlayGame.objects.create(owner=owner, decks=decks, cards=cards,
+                                     seats=[HUMAN, opponent], seed=seed, ruleset=rules,
+                                     first_player=first_player)
+    return record
+
+
+def _save(record: PlayGame, *, version: int, **fields: Any) -> PlayGame:
+    """Write ``fields`` if the game is still at ``version``; the record then holds them."""
+    updated = PlayGame.objects.filter(pk=record.pk, version=version).update(
+        version=version + 1, **fields)
+    if not updated:
+        record.refresh_from_db()
+        raise PlayConflict(str(STALE))
+    record.refresh_from_db()
+    return record
+
+
+def _check_version(record: PlayGame, version: int) -> None:
+    if version != record.version:
+        raise PlayConflict(str(STALE))
+
+
+def _outcome(game: Game) -> dict[str, Any]:
+    """The fields a move writes: the game's status and result once it is over."""
+    if game.result is None:
+        return {}
+    return {"status": PlayStatus.FINISHED, "result": dict(game.result)}
+
+
+def _parse(action: Mapping[str, Any] | Action) -> Action:
+    if isinstance(action, Action):
+        return action
+    try:
+        return Action.from_dict(action)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PlayError(str(BAD_ACTION).format(problem=exc), "action") from None
+
+
+def play_act(*, record: PlayGame, action: Mapping[str, Any] | Action,
+             version: int) -> PlayGame:
+    """Play a person's action; 400 if the engine refuses it, 409 if the game moved on."""
+    _check_version(record, version)
+    if record.over:
+        raise PlayError(str(GAME_OVER))
+    chosen = _parse(action)
+    game = game_at(record)
+    seat = game.to_move
+    if seat is None:
+        raise PlayError(str(GAME_OVER))
+    if record.seats[seat] != HUMAN:
+        raise PlayError(str(NOT_YOUR_DECISION).format(agent=record.seats[seat], seat=seat + 1))
+    legal = game.legal_actions()
+    if chosen not in legal:
+        raise PlayError(str(NOT_LEGAL).format(action=chosen,
+                                              legal=", ".join(str(a) for a in legal)), "action")
+    game.apply(chosen)
+    return _save(record, version=version, actions=[*record.actions, chosen.to_dict()],
+                 **_outcome(game))
+
+
+def agent_to_move(record: PlayGame, game: Game | None = None) -> str | None:
+    """The agent that must decide now, if any."""
+    if record.over:
+        return None
+    game = game or game_at(record)
+    seat = game.to_move
+    if seat is None or record.seats[seat] == HUMAN:
+        return None
+    return record.seats[seat]
+
+
+def play_agent_advance(*, uid: str, limit: int = MAX_AGENT_MOVES) -> int:
+    """Let the agents play until a person must decide or the game ends; returns the moves made.
+    Each move is written on its own (the page shows them one by one); a conflict (an undo, a
+    restart, a concession meanwhile) ends the call."""
+    moves = 0
+    while moves < limit:
+        record = PlayGame.objects.get(uid=uid)
+        game = game_at(record)
+        name = agent_to_move(record, game)
+        if name is None:
+            break
+        seat = int(game.to_move or 0)
+        agent = make_agent(name)
+        view = game.view(seat) if agent.needs_view else None
+        step = len(record.actions)
+        chosen = agent.choose(view, game.legal_actions(), agent_rng(record.seed, step))
+        game.apply(chosen)
+        try:
+            _save(record, version=record.version,
+                  actions=[*record.actions, chosen.to_dict()], **_outcome(game))
+        except PlayConflict:
+            break
+        moves += 1
+    return moves
+
+
+def play_undo(*, record: PlayGame, seat: int, version: int) -> PlayGame:
+    """Back to the start of ``seat``'s latest turn (or of the setup)."""
+    _check_version(record, version)
+    if record.over:
+        raise PlayError(str(GAME_OVER))
+    point = undo_point(game_history(record), seat)
+    if point is None:
+        raise PlayError(str(NOTHING_TO_UNDO))
+    return _save(record, version=version, actions=record.actions[:point])
+
+
+def play_restart(*, record: PlayGame, version: int) -> PlayGame:
+    """The same game from its first decision: same decks, seed, ruleset and first player."""
+    _check_version(record, version)
+    return _save(record, version=version, actions=[], status=PlayStatus.PLAYING, result=None)
+
+
+def play_concede(*, record: PlayGame, seat: int, version: int) -> PlayGame:
+    """``seat`` gives up: the other seat wins."""
+    _check_version(record, version)
+    if record.over:
+        raise PlayError(str(GAME_OVER))
+    game = game_at(record)
+    result = {"winner": 1 - seat, "reason": CONCEDED, "turns": game.turn}
+    return _save(record, version=version, status=PlayStatus.CONCEDED, result=result)
+
+
+def play_share(*, record: PlayGame, shared: bool) -> PlayGame:
+    """Let anyone with the link watch the finished game's replay (or stop letting them)."""
+    record.is_shared = shared
+    record.save(update_fields=["is_shared", "updated_at"])
+    return record

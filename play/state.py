@@ -1,0 +1,69 @@
+"""A seat's whole state of a game, as the page renders it and the API sends it.
+
+``seat_state`` replays the game (``play.engine_adapter``), takes the seat's view and words it
+(``play.board``). A seat is given: P1 against an agent; in a hot-seat game the seat whose
+decision it is (the other seat's hidden cards stay hidden while it plays). ``step`` shows an
+earlier point of the game — the page steps through an agent's moves one at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from play.board import Board, seat_board
+from play.engine_adapter import History, game_at, game_history, undo_point
+from play.models import HUMAN, PlayGame
+from play.services import agent_to_move
+
+
+@dataclass
+class SeatState:
+    record: PlayGame
+    board: Board
+    history: History
+    agent: str | None            # the agent deciding now at the latest step, if any
+
+    @property
+    def can_undo(self) -> bool:
+        return (not self.record.over and self.board.step == self.history.steps
+                and undo_point(self.history, self.board.seat) is not None)
+
+    def as_dict(self) -> dict[str, Any]:
+        record, board = self.record, self.board
+        view = {k: v for k, v in board.view.items() if k not in ("me", "enemy")}
+        view["me"] = {k: v for k, v in board.me.items()
+                      if k not in ("hero_card", "minion_views", "display_cards",
+                                   "graveyard_cards", "hand_cards")}
+        view["enemy"] = {k: v for k, v in board.enemy.items()
+                         if k not in ("hero_card", "minion_views", "display_cards",
+                                      "graveyard_cards")}
+        return {"uid": record.uid, "version": record.version, "status": record.status,
+                "result": record.result, "seats": record.seats, "seat": board.seat,
+                "step": board.step, "steps": board.steps, "agent_to_move": self.agent,
+                "can_undo": self.can_undo, "view": view,
+                "actions": [{"action": a["action"], "label": a["label"]} for a in board.actions],
+                "log": [{"step": step, "text": text} for step, text in board.log]}
+
+
+def default_seat(record: PlayGame, to_move: int | None) -> int:
+    """The seat a page shows: P1, or in a hot-seat game the seat deciding now."""
+    if record.hot_seat and to_move is not None:
+        return to_move
+    return record.human_seats[0] if record.human_seats else 0
+
+
+def seat_state(record: PlayGame, *, seat: int | None = None, step: int | None = None,
+               log_from: int = 0) -> SeatState:
+    history = game_history(record)
+    latest = history.steps
+    step = latest if step is None else max(0, min(int(step), latest))
+    game = history.game if step == latest else game_at(record, step)
+    if seat is None or record.seats[seat] != HUMAN:
+        seat = default_seat(record, history.game.to_move)
+    board = seat_board(game=game, history=history, cards=record.cards, seat=seat, step=step,
+                       log_from=log_from)
+    if step < latest or record.over:
+        board.actions = []        # an earlier step is shown: nothing can be played on it
+    return SeatState(record=record, board=board, history=history,
+                     agent=agent_to_move(record, history.game))
