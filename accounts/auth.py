@@ -19,6 +19,7 @@ The doors then say why and for how long: the pages show the message (429), basic
 from __future__ import annotations
 
 import time
+from functools import wraps
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -42,6 +43,7 @@ from accounts.throttles import (
     count_hit,
     hit,
     login_name,
+    refused,
     seconds_until,
     wait_seconds,
 )
@@ -155,3 +157,17 @@ class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
         if found:
             raise forms.ValidationError(found[0], code="throttled")
         return super().clean()
+
+
+def throttled_admin_login(login):
+    """The admin's log-in view, answering a blocked log-in as every other door does: 429 with
+    ``Retry-After`` (the form says why, ``ThrottledAdminAuthenticationForm``)."""
+
+    @wraps(login)
+    def view(request, extra_context=None):
+        found = login_blocked(request, request.POST.get("username")) if (
+            request.method == "POST") else None
+        response = login(request, extra_context)
+        return refused(response, found[1]) if found else response
+
+    return view

@@ -29,8 +29,10 @@ from decks.codecs import (
 from decks.models import Deck
 from rules.decks.legality import Deck as CardList
 
+IN_PARTS = gettext_lazy("Split the list and import it in parts.")
 COLLECTION_LIMITS = ImportLimits(max_bytes=256 * 1024, max_lines=5000, max_copies=MAX_COPIES,
-                                 max_cards=500_000, max_name=100, max_errors=50)
+                                 max_cards=500_000, max_name=100, max_errors=50,
+                                 advice=IN_PARTS)
 LIST_FORMATS = ("text", "csv")
 NOTHING = gettext_lazy("There is nothing to import: paste a list such as “3x Ember Pup” or a "
                        "CSV file with count and code columns.")

@@ -29,8 +29,14 @@ from collection.services import (
     collection_card_set,
     collection_set_add,
 )
-from collection.transfer import LIST_FORMATS, collection_export, collection_import
-from decks.codecs import DeckImportError
+from collection.transfer import (
+    COLLECTION_LIMITS,
+    LIST_FORMATS,
+    collection_export,
+    collection_import,
+)
+from decks.codecs import DeckImportError, ImportProblem
+from decks.codecs.upload import read_upload
 
 PAGE_SIZE = 50
 IMPORTED = gettext_lazy("Read {cards} cards: {copies} copies added, {changed} counts changed.")
@@ -122,15 +128,15 @@ def collection_import_view(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "collection/import.html", context)
     text = request.POST.get("text", "")
-    upload = request.FILES.get("file")
-    if upload is not None:
-        text = upload.read(512 * 1024).decode("utf-8-sig", errors="replace")
     try:
-        result = collection_import(user=request.user, text=text,
-                                   format_name=request.POST.get("format", "auto"),
-                                   replace=request.POST.get("mode") == "replace")
+        result = collection_import(
+            user=request.user, text=read_upload(request.FILES.get("file"), text,
+                                                COLLECTION_LIMITS),
+            format_name=request.POST.get("format", "auto"),
+            replace=request.POST.get("mode") == "replace")
     except (DeckImportError, CollectionInputError) as exc:
-        problems = getattr(exc, "problems", None) or [str(exc)]
+        problems = getattr(exc, "problems", None) or [ImportProblem(str(exc))]
+        # Only a pasted list is shown again: a file's text may hold what no page can.
         context.update(text=text, problems=problems, mode=request.POST.get("mode", "add"))
         return render(request, "collection/import.html", context,
                       status=getattr(exc, "status", 400))

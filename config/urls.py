@@ -4,12 +4,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerView
 
-from accounts.auth import ThrottledAdminAuthenticationForm
+from accounts.auth import ThrottledAdminAuthenticationForm, throttled_admin_login
 from config import profile, views
 from config.schema_view import StoredSchemaView
 
 # The admin's log-in says why a throttled log-in is refused (the backend refuses it anyway).
 admin.site.login_form = ThrottledAdminAuthenticationForm
+admin.site.login = throttled_admin_login(admin.site.login)   # type: ignore[method-assign]
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -28,9 +28,10 @@ logger = logging.getLogger(__name__)
 BAD_REQUEST = gettext_lazy("The request could not be read; check it and try again.")
 FORBIDDEN = gettext_lazy("You do not have permission to do this.")
 NOT_FOUND = gettext_lazy("There is nothing at this address.")
+# The facts only: the 413 page gives the advice, once (templates/413.html).
 TOO_LARGE = gettext_lazy(
     "What you sent is {size} bytes; a form on this site takes at most {limit} bytes. Nothing "
-    "was saved: send less at a time (one deck per import, a shorter text)."
+    "was saved."
 )
 SERVER_ERROR = gettext_lazy("The site failed to answer this request; try again in a moment.")
 STATIC_NOT_COLLECTED_PAGE = gettext_lazy(

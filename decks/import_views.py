@@ -16,15 +16,13 @@ from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from cards.examples import ImportExamples
 from cards.forms import RefuseNulForm
 from decks.builder import builder_url
-from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError, DeckImportTooLarge
+from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
+from decks.codecs.upload import read_upload
 from decks.models import Format
 from decks.selectors import format_get, format_import_examples, formats_active
 from decks.session import NEW, draft_store
 from decks.transfer import body_too_large, draft_import
 
-NOT_UTF8 = gettext_lazy("The file is not UTF-8 text; save it as UTF-8 (or paste its contents).")
-BOTH = gettext_lazy("Paste a list or choose a file, not both.")
-FILE_TOO_LARGE = gettext_lazy("The file is {size} bytes; an import takes at most {limit} bytes.")
 IMPORTED = gettext_lazy("Imported “{name}” from {source}: {size} cards. Check it below, then save.")
 PLACEHOLDER = gettext_lazy("Hero: {hero}\n3x {minion}\n{code}\n\n…or paste a deck code")
 HEROES_IN_DECK_PLACEHOLDER = gettext_lazy(
@@ -74,17 +72,10 @@ class ImportForm(RefuseNulForm):
     def clean(self):
         data = super().clean()
         data["format"] = data.get("format") or "auto"
-        upload = data.get("file")
-        if upload and data.get("text", "").strip():
-            raise forms.ValidationError(BOTH)
-        if upload:
-            if upload.size > DEFAULT_LIMITS.max_bytes:
-                raise DeckImportTooLarge(FILE_TOO_LARGE.format(
-                    size=upload.size, limit=DEFAULT_LIMITS.max_bytes))
-            try:
-                data["text"] = upload.read(DEFAULT_LIMITS.max_bytes + 1).decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise forms.ValidationError(NOT_UTF8) from None
+        # The upload reader the collection import shares: its problems (DeckImportError) are
+        # listed by the page as every import problem is.
+        data["text"] = read_upload(data.get("file") or None, data.get("text", ""),
+                                   DEFAULT_LIMITS)
         return data
 
 

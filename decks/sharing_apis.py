@@ -89,7 +89,8 @@ class DeckFavouriteApi(APIView):
         deck_favourite_set(deck=deck, user=request.user, favourite=True)
         return self._answer(request, deck)
 
-    @extend_schema(request=None, responses=FavouriteSerializer)
+    # DELETE answers the mark's new state (200), as PUT does: the count a client shows.
+    @extend_schema(request=None, responses={200: FavouriteSerializer})
     def delete(self, request, uid: str):
         deck = get_deck_or_404(uid, request)
         deck_favourite_set(deck=deck, user=request.user, favourite=False)

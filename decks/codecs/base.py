@@ -21,12 +21,13 @@ DID_YOU_MEAN = gettext_lazy(" Did you mean {options}?")
 LINE_PREFIX = gettext_lazy("line {line}: {text}")
 LINE_COLUMN_PREFIX = gettext_lazy("line {line}, column {column}: {text}")
 TOO_MANY_BYTES = gettext_lazy(
-    "The input is {size} bytes; an import takes at most {limit} bytes. Paste one deck at a "
-    "time."
+    "The input is {size} bytes; an import takes at most {limit} bytes. {advice}"
 )
 TOO_MANY_LINES = gettext_lazy(
-    "The input has {count} lines; an import takes at most {limit}. Paste one deck at a time."
+    "The input has {count} lines; an import takes at most {limit}. {advice}"
 )
+# What to do over the byte or line cap, said by the import that has it (ImportLimits.advice).
+ONE_DECK = gettext_lazy("Paste one deck at a time.")
 TOO_MANY_CARDS = gettext_lazy(
     "The deck lists {count} cards in all; an import takes at most {limit}. Remove some lines."
 )
@@ -55,6 +56,7 @@ class ImportLimits:
     max_name: int = 100
     max_errors: int = 20
     max_heroes: int | None = None   # the site's decks have one; the codecs alone allow any
+    advice: str | Promise = ONE_DECK   # what to do over the byte or line cap
     # What the site knows of its formats, for a text list: the format of a list that names
     # none, and the formats whose heroes are cards of the deck (斗巫师: "2x Ashen Duelist" is
     # two cards of the deck there, not the deck's hero).
@@ -147,10 +149,12 @@ def check_size(text: str, limits: ImportLimits) -> None:
     before any parsing."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
-        raise DeckImportTooLarge(TOO_MANY_BYTES.format(size=size, limit=limits.max_bytes))
+        raise DeckImportTooLarge(TOO_MANY_BYTES.format(size=size, limit=limits.max_bytes,
+                                                       advice=limits.advice))
     lines = text.count("\n") + 1
     if lines > limits.max_lines:
-        raise DeckImportTooLarge(TOO_MANY_LINES.format(count=lines, limit=limits.max_lines))
+        raise DeckImportTooLarge(TOO_MANY_LINES.format(count=lines, limit=limits.max_lines,
+                                                       advice=limits.advice))
     finish(bad_characters(text), limits)
 
 

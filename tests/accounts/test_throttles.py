@@ -65,6 +65,9 @@ def test_the_admin_log_in_counts_failures_and_refuses_when_blocked(client, alice
                                                           "password": PASSWORD})
     assert "_auth_user_id" not in client.session
     assert "Too many failed log-ins for this name" in response.content.decode()
+    # Refused as every other door refuses: 429, and how long to wait.
+    assert response.status_code == 429
+    assert 1 <= int(response["Retry-After"]) <= LOGIN_FAILURES_PER_PAIR.seconds + 1
 
 
 def test_a_good_log_in_still_works_below_the_limit(alice):

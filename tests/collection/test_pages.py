@@ -61,7 +61,7 @@ def test_import_page_adds_a_list_and_names_bad_lines(alice_client, alice, catalo
     bad = alice_client.post(url, {"text": "2x Ember Pupp\n", "mode": "add"})
     assert bad.status_code == 400
     body = bad.content.decode()
-    assert "line 1:" in body and "Ember Pup" in body
+    assert "Line 1" in body and "Ember Pup" in body
     good = alice_client.post(url, {"text": "2x Ember Pup\n1 潮汐先知\n", "mode": "add"})
     assert good.status_code == 302
     assert collection_counts(user=alice) == {"T-M01": 2, "T-H02": 1}
