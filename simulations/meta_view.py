@@ -40,6 +40,9 @@ from rules.lab.meta import PLAYED_SHARE
 from simulations import meta_chart
 from simulations.field_meta import HEALTHY_FIELD_RATE, UNDECIDED
 
+# A share the tables show as "0.0 %" (``pct``: one decimal).
+SHOWN_AS_ZERO = 0.0005
+
 
 def _share(share: float) -> str:
     return _("{number} %").format(number=round(share * 100))
@@ -80,28 +83,53 @@ def _health(names: Sequence[str], rates: Sequence[Mapping[str, Any]]) -> str | N
              "healthy field allows, though the games cannot rule out {limit}.").format(**words)
 
 
-def _nash(names: Sequence[str], shares: Sequence[float]) -> str:
-    unplayed = [names[d] for d, s in enumerate(shares) if s < PLAYED_SHARE]
-    if unplayed:
-        return _("A field that adapts would play {mix}, and never {unplayed}.").format(
-            mix=_mix(names, shares), unplayed=_join(unplayed))
-    return _("A field that adapts would play {mix}.").format(mix=_mix(names, shares))
+def _unplayed(names: Sequence[str], shares: Sequence[float]) -> tuple[list[str], list[str]]:
+    """The decks an equilibrium does not play (under ``PLAYED_SHARE``): those it never plays
+    (a share the tables show as 0.0 %) and those it plays less than that, apart, so a
+    sentence never says "not played" beside a share of 0.8 %."""
+    never = [names[d] for d, s in enumerate(shares) if s < SHOWN_AS_ZERO]
+    rarely = [names[d] for d, s in enumerate(shares) if SHOWN_AS_ZERO <= s < PLAYED_SHARE]
+    return never, rarely
 
 
-def _relaxed(names: Sequence[str], relaxed: Mapping[str, Any], epsilon: float) -> str:
+def _rarely(decks: Sequence[str]) -> str | None:
+    if not decks:
+        return None
+    return _("That field would play {decks} less than {limit} of the time.").format(
+        decks=_join(decks), limit=_share(PLAYED_SHARE))
+
+
+def _nash(names: Sequence[str], shares: Sequence[float]) -> list[str | None]:
+    never, rarely = _unplayed(names, shares)
+    if never:
+        first = _("A field that adapts would play {mix}, and never {unplayed}.").format(
+            mix=_mix(names, shares), unplayed=_join(never))
+    else:
+        first = _("A field that adapts would play {mix}.").format(mix=_mix(names, shares))
+    return [first, _rarely(rarely)]
+
+
+def _relaxed(names: Sequence[str], relaxed: Mapping[str, Any], epsilon: float
+             ) -> list[str | None]:
     shares = relaxed["shares"]
     if relaxed["entropy_ratio"] > 0.999:
-        return _("Allowing {epsilon} of win rate, every deck can be played equally.").format(
-            epsilon=epsilon_words(epsilon))
+        return [_("Allowing {epsilon} of win rate, every deck can be played equally.").format(
+            epsilon=epsilon_words(epsilon))]
     rarest = min(range(len(names)), key=lambda d: shares[d])
-    if shares[rarest] < PLAYED_SHARE:
-        unplayed = [names[d] for d, share in enumerate(shares) if share < PLAYED_SHARE]
-        return _("Allowing {epsilon} of win rate, the most even field plays {mix}; even so "
-                 "{decks} would not be played.").format(
-            epsilon=epsilon_words(epsilon), mix=_mix(names, shares), decks=_join(unplayed))
-    return _("Allowing {epsilon} of win rate, the most even field plays {mix}; {deck} still "
-             "only {share}.").format(epsilon=epsilon_words(epsilon), mix=_mix(names, shares),
-                                     deck=names[rarest], share=_share(shares[rarest]))
+    never, rarely = _unplayed(names, shares)
+    if never:
+        return [_("Allowing {epsilon} of win rate, the most even field plays {mix}; even so "
+                  "{decks} would not be played.").format(
+            epsilon=epsilon_words(epsilon), mix=_mix(names, shares), decks=_join(never)),
+            _rarely(rarely)]
+    if rarely:
+        return [_("Allowing {epsilon} of win rate, the most even field plays {mix}; even so "
+                  "{decks} would be played less than {limit} of the time.").format(
+            epsilon=epsilon_words(epsilon), mix=_mix(names, shares), decks=_join(rarely),
+            limit=_share(PLAYED_SHARE))]
+    return [_("Allowing {epsilon} of win rate, the most even field plays {mix}; {deck} still "
+              "only {share}.").format(epsilon=epsilon_words(epsilon), mix=_mix(names, shares),
+                                      deck=names[rarest], share=_share(shares[rarest]))]
 
 
 def _undecided(names: Sequence[str], report: Mapping[str, Any]) -> str | None:
@@ -141,8 +169,8 @@ def meta_sentences(report: Mapping[str, Any], names: Sequence[str] | None = None
     the games cannot tell apart, and how precisely a matchup is measured."""
     names = list(names if names is not None else report["decks"])
     found = [_health(names, report["field_rates"]), _matchups(report),
-             _nash(names, report["nash"]["shares"]),
-             _relaxed(names, report["relaxed"], report["epsilon"]),
+             *_nash(names, report["nash"]["shares"]),
+             *_relaxed(names, report["relaxed"], report["epsilon"]),
              _undecided(names, report), _precision(report)]
     return [sentence for sentence in found if sentence]
 

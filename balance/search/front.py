@@ -49,6 +49,20 @@ def meta_rows(report: dict[str, Any] | None) -> dict[str, Any] | None:
             "epsilon": report["epsilon"], "report": report}
 
 
+def verified_best(job: BalanceJob) -> dict[str, Any] | None:
+    """The best verified patch as the progress box sums it up once the search is done: the
+    same figures as its row of the front table (worst distance, figures outside their bands,
+    the ε-equilibrium's smallest share of its verified meta), never the search's own estimate
+    on fewer games. None while the search has no result."""
+    best = (job.result or {}).get("best")
+    if not best:
+        return None
+    field = meta_rows(best.get("meta_report"))
+    return {"changes": best["changes"], "worst_distance": best["worst_distance"],
+            "outside": best["outside"], "games": best["games"],
+            "min_share": field["relaxed_min"] if field else None}
+
+
 def _row(row: dict[str, Any], index: int | None, best: dict[str, Any],
          cards: dict[str, Any]) -> dict[str, Any]:
     return {**row, "index": index, "is_best": index is not None

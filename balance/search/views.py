@@ -17,13 +17,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from balance.models import BalanceJob, JobKind
 from balance.search.forms import BalanceSearchForm
-from balance.search.front import front_context
+from balance.search.front import front_context, verified_best
 from balance.search.services import balance_candidate_run, balance_job_request
 from balance.selectors import job_is_owner, job_progress
 from balance.services import BalanceInputError
 from balance.views import THROTTLED, cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.game_words import game_word_lazy
 from simulations.apis import submit_allowed
+from simulations.meta_view import epsilon_words
 
 FIELD_NAMES = {"cost": game_word_lazy("field", "cost", prose=True),
                "attack": game_word_lazy("field", "attack", prose=True),
@@ -75,14 +76,16 @@ def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
         "job": job, "title": job.title,
         "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f))
                                                         for f in job.fields or []),
-        "progress": job_progress(job), "front": front_context(job),
+        "progress": job_progress(job), "verified": verified_best(job),
+        "epsilon": epsilon_words(job.epsilon), "front": front_context(job),
         "is_owner": job_is_owner(job=job, user=request.user)})
 
 
 @require_GET
 def job_progress_fragment(request: HttpRequest, uid: str) -> HttpResponse:
     job = _job(request, uid, watched=True)
-    return render(request, "balance/_progress.html", {"job": job, "progress": job_progress(job)})
+    return render(request, "balance/_progress.html", {"job": job, "progress": job_progress(job),
+                                                      "verified": verified_best(job)})
 
 
 @require_POST

@@ -90,6 +90,20 @@ def tuning_best_lines(job: BalanceJob) -> list[str]:
             for s in best.get("swaps") or []]
 
 
+def tuning_verified_best(job: BalanceJob) -> dict[str, Any] | None:
+    """A finished tuning's best suggestion as its progress box sums it up: the first
+    suggestion's swaps and field win rate against the unchanged deck's, both on the fresh
+    games its table shows (never the search's own estimate). None while it has no result."""
+    result = tuning_result(job)
+    if result is None:
+        return None
+    best = (result["suggestions"] or [None])[0]
+    lines = [f"{s['copies'] or ''}{' × ' if s['copies'] else ''}{s['out_name']} → "
+             f"{s['into_name']}" for s in (best["diff"] if best else [])]
+    return {"lines": lines, "rate": best["shown"]["rate"] if best else None,
+            "base": result["baseline"]["rate_pct"], "games": result["baseline"]["games"]}
+
+
 def card_names(codes) -> dict[str, dict[str, str]]:
     """``{code: {name_en, name_zh}}`` of catalogue cards (for ``frozen_card_name``)."""
     rows = Card.objects.filter(code__in=list(codes)).values("code", "name_en", "name_zh")

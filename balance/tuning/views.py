@@ -23,6 +23,7 @@ from balance.tuning.selectors import (
     tuning_best_lines,
     tuning_deck_name,
     tuning_result,
+    tuning_verified_best,
     user_owns_deck,
 )
 from balance.tuning.services import tuning_job_request, tuning_suggestion_save
@@ -83,6 +84,7 @@ def tune_new(request: HttpRequest) -> HttpResponse:
 
 def _context(request: HttpRequest, job: BalanceJob) -> dict:
     return {"job": job, "progress": job_progress(job), "best_lines": tuning_best_lines(job),
+            "verified": tuning_verified_best(job),
             "deck_name": tuning_deck_name(job),
             "title": job.title, "agent_label": game_word("agent_label", job.agent)}
 

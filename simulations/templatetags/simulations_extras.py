@@ -10,11 +10,18 @@ from django.utils.translation import gettext_lazy
 from cards.language import frozen_card_name, frozen_deck_name
 from cards.templatetags.cards_extras import pct
 from simulations import patch_text
+from simulations.meta_view import epsilon_words
 
 register = template.Library()
 
 
 register.filter("pct", pct)   # one way to show a rate on every page (cards' pages too)
+
+
+@register.filter
+def epsilon_points(value) -> str:
+    """ε (a share of win rate) as every meta table writes it: "0.5 points"."""
+    return epsilon_words(float(value))
 
 
 @register.filter

@@ -344,3 +344,41 @@ def test_the_cpu_cap_counts_a_meta_searchs_confirmations():
                      objective="meta")
     assert band == 2000 * pairings * 5
     assert meta == 2000 * pairings * 9
+
+
+@pytest.mark.django_db
+def test_a_finished_search_sums_up_the_verified_best_its_table_shows(client, alice, third,
+                                                                    settings):
+    """Once the search is done, the progress box says what the front table says of the best
+    verified patch (its worst field win rate, figures outside, smallest ε-equilibrium share,
+    games), not the search's estimate on fewer games; ε reads in points everywhere, and the
+    games played past the budget are no longer "the round under way"."""
+    settings.BALANCE_PIECE_BLOCKS = 2
+    job = balance_job_request(user=alice, objective="meta", deck_specs=[DAWN, DUSK, third],
+                              agent="random", max_changes=2, budget_games=2000,
+                              verify_games=100, seed=5, fields=["hp"],
+                              allowed_cards=["T-H01", "T-H02"])
+    runner.job_execute(job_id=job.pk, claim="t", worker="test@host")
+    job.refresh_from_db()
+    # The search's own estimate, as a search on few games may leave it: far from the truth.
+    job.progress = {**job.progress, "best": {**job.result["best"], "outside": 9,
+                                             "worst_distance": 0.01, "games": 50,
+                                             "meta": {"field_worst": 0.01, "min_share": 0.3}},
+                    "games": job.budget_games + 250}
+    job.save(update_fields=["progress"])
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    best = job.result["best"]
+    summary = re.search(r'data-testid="best">(.*?)</p>', page, re.S).group(1)
+    shares = best["meta_report"]["relaxed"]["shares"]
+    worst = round(best["worst_distance"] * 100)
+    assert f"within ±{worst} % of 50 %" in summary, summary
+    assert f"at least {pct(min(shares))} of the ε-equilibrium" in summary
+    assert f"({best['games']} fresh games a matchup)" in summary
+    assert f"{best['outside']} figure" in summary and "Best verified" in summary
+    row = re.search(r'<tr class="best">(.*?)</tr>', page, re.S).group(1)
+    assert f"±{worst} %" in row and f">{pct(min(shares))}<" in row
+    objective = re.search(r'data-testid="objective">(.*?)</p>', page, re.S).group(1)
+    assert "(ε = 0.5 points)" in objective and "0.005" not in page
+    assert "250 more played to finish the last round" in page
+    assert "round under way" not in page

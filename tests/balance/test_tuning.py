@@ -6,6 +6,7 @@ owner's deck or as a new deck of someone else's; the pages link it from the deck
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -196,6 +197,13 @@ def test_the_pages_from_the_deck_page_to_a_saved_version(client, alice, dawn_dec
     page = client.get(job.get_absolute_url())
     assert page.status_code == 200 and b'data-testid="suggestion"' in page.content
     assert b"Save as a new version" in page.content and b"McNemar" in page.content
+    # The progress box sums up the first suggestion as its table shows it (fresh games).
+    text = page.content.decode()
+    summary = re.search(r'data-testid="best">(.*?)</p>', text, re.S).group(1)
+    first = re.search(r'data-testid="improvement">Field win rate <strong>([0-9.]+ %)', text)
+    base = re.search(r'data-testid="baseline">.*?<strong>([0-9.]+ %)</strong>', text, re.S)
+    assert "Best verified" in summary and "fresh games" in summary, summary
+    assert f"field win rate {first.group(1)} against {base.group(1)} unchanged" in summary
     saved = client.post(reverse("balance:tune-save", args=[job.uid, 0]))
     assert saved.status_code == 302 and saved.url == dawn_deck.get_absolute_url()
     assert job.label.encode() in client.get(reverse("balance:tune-list") + "?mine=1").content

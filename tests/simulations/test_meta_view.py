@@ -258,3 +258,23 @@ def test_the_schema_documents_the_meta_and_epsilon(client):
     assert meta_field.get("nullable") is True
     assert {"decks", "field_rates", "nash", "relaxed", "epsilon", "sentence"} <= set(
         schema["components"]["schemas"]["Meta"]["properties"])
+
+
+def test_a_share_under_one_percent_is_said_as_the_table_shows_it():
+    """A deck the equilibrium gives 0.8 % is played rarely, not "not played" (the table beside
+    the sentence shows 0.8 %); a deck at 0 is never played."""
+    from simulations.meta_view import meta_sentence
+
+    rate = {"rate": 0.5, "low": 0.45, "high": 0.55}
+    report = {"decks": ["Ember Rush", "Tidewall", "Dawn Crusade"], "field_rates": [rate] * 3,
+              "epsilon": 0.005, "resamples": 0,
+              "nash": {"shares": [0.0, 0.008, 0.992]},
+              "relaxed": {"shares": [0.0, 0.008, 0.992], "entropy_ratio": 0.1}}
+    text = meta_sentence(report)
+    assert "and never Ember Rush." in text
+    assert "even so Ember Rush would not be played." in text
+    assert text.count("That field would play Tidewall less than 1 % of the time.") == 2
+    assert "Tidewall would not be played" not in text and "never Ember Rush, Tidewall" not in text
+    report["relaxed"]["shares"] = [0.3, 0.008, 0.692]
+    assert ("even so Tidewall would be played less than 1 % of the time."
+            in meta_sentence(report))
