@@ -24,8 +24,9 @@ from pathlib import Path
 from types import ModuleType
 
 # The modules a simulated game spends its time in (card_figures: the per-card figures the match
-# runner adds up after every game). Card loading, validation, rules text,
-# snapshots and the agents' registry run once per game or less and stay plain Python.
+# runner adds up after every game; determinize and rollout: a planning agent's inner loop).
+# Card loading, validation, rules text, snapshots and the agents' registry run once per game or
+# less and stay plain Python.
 ENGINE_SOURCES = (
     "rules/engine/advantage.py",
     "rules/engine/cards.py",
@@ -42,8 +43,10 @@ ENGINE_SOURCES = (
     "rules/engine/filters.py",
     "rules/engine/state.py",
     "rules/engine/view.py",
+    "rules/engine/determinize.py",
     "rules/ai/random_agent.py",
     "rules/ai/greedy.py",
+    "rules/ai/rollout.py",
     "rules/lab/card_figures.py",
 )
 ENGINE_MODULES = tuple(path[:-3].replace("/", ".") for path in ENGINE_SOURCES)

@@ -31,10 +31,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from rules.ai.greedy import GreedyAgent
+from rules.ai.rollout import evaluate as evaluate_position
+from rules.ai.rollout import rollout
 from rules.engine.actions import Action
 from rules.engine.agent import NEEDS_VIEW
 from rules.engine.determinize import Pools, determinize
-from rules.engine.values import current_attack, keywords
+from rules.engine.game import rng_from_state
 
 if TYPE_CHECKING:
     from rules.engine.cards import CardDef
@@ -45,11 +47,9 @@ if TYPE_CHECKING:
 WORLDS: Final = 3              # sampled worlds per decision
 CANDIDATES: Final = 5          # actions kept after greedy pre-scoring (plus end / pass)
 HORIZON: Final = 1              # rollouts run to the end of the opponent's next turn
-ROLLOUT_ACTIONS: Final = 150   # a safety cap on one rollout
 GREEDY_KINDS: Final = frozenset({"mulligan", "setup"})
 DECLINE_KINDS: Final = frozenset({"end", "pass", "decline"})   # always compared
 SURE_WIN: Final = 100.0        # the greedy score of a lethal attack
-WIN: Final = 1000.0
 
 # Evaluation weights (see ``evaluate``), adjusted one at a time against greedy on common random
 # numbers (240 games a trial; a card in hand 0.6 → 1.2 was the one change that held on two seed
@@ -58,7 +58,7 @@ WIN: Final = 1000.0
 # by more than the noise of picking the best of ten.
 WEIGHTS: Final[dict[str, float]] = {
     "hp": 1.5,            # hero HP difference
-    "low_hp": 1.0,        # extra for each HP below LOW_HP (danger zone)
+    "low_hp": 1.0,        # extra for each HP below rollout.LOW_HP (danger zone)
     "minion": 2.0,        # a minion on the board
     "attack": 1.0,        # its current attack
     "awake": 1.5,         # awakened (can act now)
@@ -68,7 +68,6 @@ WEIGHTS: Final[dict[str, float]] = {
     "hand_minion": 0.0,   # a minion card in hand (replenish material, up to 3)
     "empty_board": 0.0,   # penalty for an empty or single-minion board (R3.2)
 }
-LOW_HP: Final = 8
 
 
 # The policy the planner pre-scores actions with, answers the mulligan and setup with, and plays
@@ -110,30 +109,9 @@ POLICY: Final[dict[str, float]] = {
 
 
 def evaluate(game: GameState, player: int, weights: dict[str, float] = WEIGHTS) -> float:
-    """How good the position is for ``player`` (a won game is +WIN, lost -WIN, drawn 0)."""
-    if game.result is not None:
-        winner = game.result["winner"]
-        return 0.0 if winner is None else (WIN if winner == player else -WIN)
-    w_minion, w_attack, w_awake = weights["minion"], weights["attack"], weights["awake"]
-    w_keyword, w_sleeper = weights["keyword"], weights["sleeper_cost"]
-    score = 0.0
-    for sign, side in ((1.0, game.players[player]), (-1.0, game.players[1 - player])):
-        value = weights["hp"] * side.hp - weights["low_hp"] * max(0, LOW_HP - side.hp)
-        count = 0
-        for minion in side.minions:
-            if minion is None:
-                continue
-            count += 1
-            value += w_minion + w_attack * current_attack(game, minion) \
-                + w_keyword * len(keywords(game, minion))
-            value += w_awake if minion.awake else w_sleeper * minion.card.cost
-        value += weights["hand"] * min(len(side.hand), 8)
-        spare = sum(1 for card in side.hand if card.kind == "minion")
-        value += weights["hand_minion"] * min(spare, 3)
-        if count + min(spare, 1) <= 1:
-            value -= weights["empty_board"]
-        score += sign * value
-    return score
+    """How good the position is for ``player`` (a won game is +WIN, lost -WIN, drawn 0): the
+    weighted sum of features of ``rules.ai.rollout.evaluate`` (compiled with the engine)."""
+    return evaluate_position(game, player, weights)
 
 
 # The share of minions among the enemy's unseen cards. A deck lives on its minions (an empty
@@ -205,14 +183,18 @@ class PlannerAgent:
             return shortlist[0]
         player = view.player
         worlds = self._sample_worlds(view, rng)
-        seeds = [rng.getrandbits(32) for _ in worlds]
-        rollout_rng = random.Random(0)
+        # Every action starts from the same states of each world's RNG and of the rollout's
+        # policy RNG (seeded from ``rng``), saved once: reading or seeding a Mersenne Twister
+        # costs more than copying the rest of a game.
+        world_states = [world.rng.getstate() for world in worlds]
+        policy_states = [random.Random(rng.getrandbits(32)).getstate() for _ in worlds]
         best, best_score = shortlist[0], float("-inf")
         for action in shortlist:
             total = 0.0
-            for world, seed in zip(worlds, seeds, strict=True):
-                rollout_rng.seed(seed)
-                total += self._rollout(world.copy(), action, player, rollout_rng)
+            for world, world_state, policy_state in zip(worlds, world_states, policy_states,
+                                                        strict=True):
+                total += self._rollout(world.copy(rng_from_state(world_state)), action, player,
+                                       rng_from_state(policy_state))
             if total > best_score:
                 best, best_score = action, total
         return best
@@ -223,12 +205,4 @@ class PlannerAgent:
         return [determinize(view, rng, pools) for _ in range(self.worlds)]
 
     def _rollout(self, game: Game, action: Action, player: int, rng: random.Random) -> float:
-        game.apply(action, check=False)
-        stop_turn = game.turn + self.horizon + (1 if game.active == player else 0)
-        policy = self.policy
-        count = 0
-        while game.decision is not None and game.turn < stop_turn and count < ROLLOUT_ACTIONS:
-            seat = game.decision.player
-            game.apply(policy.choose(game.view(seat), game.legal_actions(), rng), check=False)
-            count += 1
-        return evaluate(game, player, self.weights)
+        return rollout(game, action, player, self.policy, rng, self.horizon, self.weights)

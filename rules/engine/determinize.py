@@ -48,19 +48,43 @@ def _seen_enemy_cards(game: GameState, enemy: int) -> list[CardDef]:
     return seen
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng._randbelow(n)`` for n > 0, drawn as the library draws it (compiled here: the
+    library's ``choice`` and ``shuffle`` are Python functions)."""
+    bits = n.bit_length()
+    value: int = rng.getrandbits(bits)
+    while value >= n:
+        value = rng.getrandbits(bits)
+    return value
+
+
+def _choice(rng: random.Random, cards: list[CardDef]) -> CardDef:
+    """``rng.choice(cards)``: the same draw (and the same IndexError for no cards)."""
+    if not cards:
+        raise IndexError("Cannot choose from an empty sequence")
+    return cards[_below(rng, len(cards))]
+
+
+def _shuffle(rng: random.Random, cards: list[CardDef]) -> None:
+    """``rng.shuffle(cards)``: the same draws, the same order."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = _below(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def determinize(view: PlayerView, rng: random.Random, pools: Pools | None = None) -> Game:
     """A copy of the viewed game with every hidden part resampled (see the module docstring).
     ``pools``: the (cards, minions) unknown enemy cards are drawn from, when the caller knows
     better than every card of the game (e.g. the cards of the enemy hero's faction)."""
-    game = cast("Game", view._game).copy()      # every view is made by Game.view
+    # Every view is made by Game.view; the copy's RNG is a new one, seeded from ``rng``.
+    game = cast("Game", view._game).copy(random.Random(rng.getrandbits(64)))
     me, enemy = view.player, 1 - view.player
     game.actions = []
     game.start = {}
     game.seed = 0
-    game.rng = random.Random(rng.getrandbits(64))
     mine = game.players[me]
     mine.deck.sort(key=lambda c: c.code)        # the true order is hidden: forget it
-    rng.shuffle(mine.deck)
+    _shuffle(rng, mine.deck)
     foe = game.players[enemy]
     seen = _seen_enemy_cards(game, enemy)
     pool, minions = card_pools(game.cards) if pools is None else pools
@@ -68,8 +92,8 @@ def determinize(view: PlayerView, rng: random.Random, pools: Pools | None = None
 
     def guess(candidates_seen: list[CardDef], candidates_pool: list[CardDef]) -> CardDef:
         if candidates_seen and rng.random() < 0.5:
-            return rng.choice(candidates_seen)
-        return rng.choice(candidates_pool)
+            return _choice(rng, candidates_seen)
+        return _choice(rng, candidates_pool)
 
     foe.hand = [guess(seen, pool) for _ in foe.hand]
     foe.deck = [guess(seen, pool) for _ in foe.deck]

@@ -73,6 +73,14 @@ MSG_NOT_HERO = "deck {deck}: {code!r} is not a hero card"
 MSG_HERO_IN_DECK = "deck {deck}: hero card {code!r} cannot be in the deck"
 
 
+def rng_from_state(state: tuple[Any, ...]) -> random.Random:
+    """A new ``random.Random`` in ``state`` (from ``getstate()``): allocated without the seeding
+    from the OS that ``random.Random()`` does first, which the state would overwrite anyway."""
+    rng: random.Random = random.Random.__new__(random.Random)
+    rng.setstate(state)
+    return rng
+
+
 class Game(GameState):
     """One game between two seats (players 0 and 1). See the module docstring."""
 
@@ -203,14 +211,16 @@ class Game(GameState):
         game._run()
         return game
 
-    def copy(self) -> Game:
-        """An independent copy sharing only immutable card data (for search agents)."""
+    def copy(self, rng: random.Random | None = None) -> Game:
+        """An independent copy sharing only immutable card data (for search agents). Its RNG is
+        ``rng`` when given — a search that copies one position many times makes the RNGs
+        itself from one saved state (``rng_from_state``), since reading a Mersenne Twister's
+        state costs more than copying the rest of the game — else a copy of this game's."""
         clone = Game(None)
         for name in state_attributes(self):
             setattr(clone, name, getattr(self, name))
         clone.players = [p.copy() for p in self.players]
-        clone.rng = random.Random()
-        clone.rng.setstate(self.rng.getstate())
+        clone.rng = rng_from_state(self.rng.getstate()) if rng is None else rng
         clone.events = None
         clone.actions = list(self.actions)
         clone._stack = self._stack[:self._depth]
