@@ -24,6 +24,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("simulations/", include("simulations.urls")),
     path("balance/", include("balance.urls")),
+    path("play/", include("play.urls")),
     path("api/cards/", include("cards.api_urls")),
     path("api/decks/", include("decks.api_urls")),
     path("api/collection/", include("collection.api_urls")),

@@ -8,9 +8,12 @@ of the game in words as that seat may read it (``play.log_text``). Never the tru
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.utils.translation import gettext_lazy as _
 
 from cards.game_words import game_word
 from cards.language import card_lang
@@ -26,6 +29,25 @@ GROUPS = {"mulligan": "hand", "place": "hand", "item": "hand", "replenish": "han
           "skill": "board", "attack": "board", "hero_skill": "hero", "target": "target",
           "choose": "choose", "use": "optional", "decline": "optional", "keep": "phase",
           "ready": "phase", "end": "phase", "pass": "phase"}
+
+GROUP_TITLES = {"hand": _("From your hand"), "display": _("Your display zone"),
+                "board": _("Your minions"), "hero": _("Your hero"),
+                "target": _("Choose a target"), "choose": _("Choose an option"),
+                "optional": _("An optional skill"), "phase": _("Go on")}
+DECISION_TEXT = {
+    "mulligan": _("Put back the cards you do not want, then keep the hand (R2.1.4)."),
+    "setup": _("Place minions face down, then say you are ready (R2.1.5)."),
+    "main": _("Your turn: play cards, awaken and attack, then end the turn."),
+    "discard": _("Your hand is over the limit: discard a card (R2.2.4)."),
+    "discard_display": _("Your display zone is over the limit: discard a card from it "
+                         "(R2.2.4)."),
+    "replenish": _("A minion of yours died: refill its slot from your hand or leave it "
+                   "empty (R2.4.1)."),
+    "target": _("Choose a target for the effect."),
+    "choose": _("Choose one of the options."),
+    "pick": _("Pick a card from your hand for the effect."),
+    "optional": _("Use this skill or decline it (R6.1)."),
+}
 
 
 @dataclass
@@ -49,6 +71,29 @@ class Board:
     @property
     def my_turn(self) -> bool:
         return bool(self.actions)
+
+    @property
+    def enemy_backs(self) -> range:
+        """One card back per card in the other hand (its size is all a seat knows)."""
+        return range(int(self.enemy["hand_size"]))
+
+    @property
+    def enemy_number(self) -> int:
+        return 2 - self.seat
+
+    @property
+    def decision_text(self) -> str:
+        return str(DECISION_TEXT.get(self.view.get("decision") or "", ""))
+
+    @property
+    def groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """The actions by group, in the page's order."""
+        out = []
+        for key, title in GROUP_TITLES.items():
+            rows = [a for a in self.actions if a["group"] == key]
+            if rows:
+                out.append((str(title), rows))
+        return out
 
 
 def card_names(cards: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
@@ -102,7 +147,8 @@ def action_rows(game: Game, seat: int, names: Mapping[str, str]) -> list[dict[st
     for index, action in enumerate(game.legal_actions()):
         data = action.to_dict()
         text = describe.action({"t": "action", "player": seat, **data})
-        rows.append({"index": index, "action": data, "label": text[:1].upper() + text[1:],
+        rows.append({"index": index, "action": data, "json": json.dumps(data),
+                     "label": text[:1].upper() + text[1:],
                      "group": GROUPS.get(action.kind, "phase"), "kind": action.kind})
     return rows
 

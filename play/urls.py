@@ -1,0 +1,20 @@
+"""The play pages, mounted at /play/."""
+
+from django.urls import path
+
+from play import views, views_controls
+
+app_name = "play"
+
+urlpatterns = [
+    path("", views.play_new, name="new"),
+    path("<str:uid>/", views.play_game, name="game"),
+    path("<str:uid>/board/", views.play_board, name="board"),
+    path("<str:uid>/act/", views.play_act, name="act"),
+    path("<str:uid>/undo/", views_controls.play_undo, name="undo"),
+    path("<str:uid>/restart/", views_controls.play_restart, name="restart"),
+    path("<str:uid>/concede/", views_controls.play_concede, name="concede"),
+    path("<str:uid>/hint/", views_controls.play_hint, name="hint"),
+    path("<str:uid>/share/", views_controls.play_share, name="share"),
+    path("<str:uid>/replay/", views_controls.play_replay, name="replay"),
+]

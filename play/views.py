@@ -1,0 +1,142 @@
+"""The play pages: the new-game form, the game page, its board (refreshed in place by
+``static/play/play.js``) and the person's actions.
+
+The board is one partial (``templates/play/_board.html``): the page includes it, and a script
+replaces it with the answer of every action and of every step of an agent's turn (``?step=``).
+Without the script the forms post and redirect back to the page. Errors come back as the board
+with the message, with status 400 (refused) or 409 (the game moved on: the fresh board).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from cards.rulesets import ruleset_words
+from play import conf, services
+from play.deck_sources import deck_resolve, play_deck_choices
+from play.errors import BAD_ACTION, PlayError
+from play.forms import NewGameForm
+from play.models import PlayGame
+from play.runner import agent_busy, agent_schedule
+from play.selectors import play_get, plays_listed
+from play.state import SeatState, seat_state
+
+RECENT = 10
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_new(request: HttpRequest) -> HttpResponse:
+    decks = play_deck_choices(request)
+    initial = {"deck": request.GET.get("deck"), "opponent_deck": request.GET.get("against")}
+    form = NewGameForm(request.POST or None, decks=decks,
+                       initial={k: v for k, v in initial.items() if v})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            record = services.play_start(
+                owner=request.user, deck=deck_resolve(request, data["deck"], "deck"),
+                opponent_deck=deck_resolve(request, data["opponent_deck"], "opponent_deck"),
+                opponent=data["opponent"], ruleset=form.ruleset(), first=data["first"],
+                seed=data["seed"])
+        except PlayError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        else:
+            return redirect(record)
+    return render(request, "play/new.html", {
+        "form": form, "games": plays_listed(request.user)[:RECENT]},
+        status=400 if form.errors else 200)
+
+
+def _seat_param(request: HttpRequest) -> int | None:
+    raw = request.GET.get("seat") or request.POST.get("seat")
+    return int(raw) if raw in ("0", "1") else None
+
+
+def _step_param(request: HttpRequest) -> int | None:
+    raw = request.GET.get("step", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def board_context(request: HttpRequest, state: SeatState, *, shown_seat: int | None,
+                  error: str = "") -> dict[str, Any]:
+    """What ``_board.html`` needs. ``shown_seat``: the seat whose cards this screen may show;
+    in a hot-seat game another seat to move gets a cover instead (pass the device)."""
+    record, board = state.record, state.board
+    to_move = state.history.game.to_move
+    cover = (record.hot_seat and not record.over and to_move is not None
+             and shown_seat != to_move and board.step == board.steps)
+    if state.agent is not None and not agent_busy(record.uid):
+        agent_schedule(record.uid)
+    return {"game": record, "board": board, "state": state, "cover": cover, "to_move": to_move,
+            "error": error, "delay_ms": int(conf.ai_step_seconds() * 1000),
+            "pending": state.agent is not None or board.step < board.steps}
+
+
+def _board_response(request: HttpRequest, record: PlayGame, *, seat: int | None,
+                    step: int | None = None, error: str = "", status: int = 200) -> HttpResponse:
+    state = seat_state(record, seat=seat, step=step)
+    context = board_context(request, state, shown_seat=seat, error=error)
+    return render(request, "play/_board.html", context, status=status)
+
+
+@login_required
+@require_GET
+def play_game(request: HttpRequest, uid: str) -> HttpResponse:
+    record = play_get(uid=uid, user=request.user)
+    seat = _seat_param(request)
+    state = seat_state(record, seat=seat)
+    shown = seat if seat is not None else state.board.seat
+    context = board_context(request, state, shown_seat=shown)
+    context["rules_summary"] = ruleset_words(record.ruleset).summary
+    return render(request, "play/game.html", context)
+
+
+@login_required
+@require_GET
+def play_board(request: HttpRequest, uid: str) -> HttpResponse:
+    """The board alone, at ``?step=`` (the page steps through an agent's moves with it)."""
+    record = play_get(uid=uid, user=request.user)
+    return _board_response(request, record, seat=_seat_param(request),
+                           step=_step_param(request))
+
+
+def change_response(request: HttpRequest, record: PlayGame, change, *,
+                    seat: int | None) -> HttpResponse:
+    """Run ``change()`` (a service call); answer with the board (script) or a redirect."""
+    try:
+        record = change()
+    except PlayError as exc:
+        return _board_response(request, record, seat=seat, error=str(exc), status=exc.status)
+    if request.htmx:
+        return _board_response(request, record, seat=seat, step=_step_param(request))
+    url = record.get_absolute_url()
+    return redirect(f"{url}?seat={seat}" if seat is not None else url)
+
+
+def _version(request: HttpRequest) -> int:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdigit() else -1
+
+
+@login_required
+@require_POST
+def play_act(request: HttpRequest, uid: str) -> HttpResponse:
+    record = play_get(uid=uid, user=request.user)
+
+    def act() -> PlayGame:
+        try:
+            action = json.loads(request.POST.get("action", ""))
+        except ValueError as exc:
+            raise PlayError(str(BAD_ACTION).format(problem=exc), "action") from None
+        if not isinstance(action, dict):
+            raise PlayError(str(BAD_ACTION).format(problem=action), "action")
+        return services.play_act(record=record, action=action, version=_version(request))
+
+    return change_response(request, record, act, seat=_seat_param(request))

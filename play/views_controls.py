@@ -1,0 +1,83 @@
+"""The game page's other controls: undo, restart, concede, the planner's hint, sharing, and
+a finished game's replay."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from play import services
+from play.board import hint_labels
+from play.engine_adapter import agent_rng, game_at
+from play.errors import HINT_NO_DECISION
+from play.hint import planner_hint
+from play.models import HUMAN
+from play.replay import replay_context
+from play.selectors import play_get, play_replay_get
+from play.views import _seat_param, _version, change_response
+
+
+def _seat(request: HttpRequest) -> int:
+    seat = _seat_param(request)
+    return 0 if seat is None else seat
+
+
+@login_required
+@require_POST
+def play_undo(request: HttpRequest, uid: str) -> HttpResponse:
+    record = play_get(uid=uid, user=request.user)
+    return change_response(request, record, lambda: services.play_undo(
+        record=record, seat=_seat(request), version=_version(request)), seat=_seat_param(request))
+
+
+@login_required
+@require_POST
+def play_restart(request: HttpRequest, uid: str) -> HttpResponse:
+    record = play_get(uid=uid, user=request.user)
+    return change_response(request, record, lambda: services.play_restart(
+        record=record, version=_version(request)), seat=_seat_param(request))
+
+
+@login_required
+@require_POST
+def play_concede(request: HttpRequest, uid: str) -> HttpResponse:
+    record = play_get(uid=uid, user=request.user)
+    return change_response(request, record, lambda: services.play_concede(
+        record=record, seat=_seat(request), version=_version(request)),
+        seat=_seat_param(request))
+
+
+@login_required
+@require_GET
+def play_hint(request: HttpRequest, uid: str) -> HttpResponse:
+    """The planner's pick and the rated candidates, as a small panel."""
+    record = play_get(uid=uid, user=request.user)
+    game = game_at(record)
+    seat = game.to_move
+    if record.over or seat is None or record.seats[seat] != HUMAN:
+        return render(request, "play/_hint.html", {"error": HINT_NO_DECISION}, status=400)
+    labels = hint_labels(game, seat, record.cards)
+    candidates = planner_hint(game, seat, agent_rng(record.seed, len(record.actions)))
+    rows = [{"label": labels[c.action], "rating": c.rating, "games": c.games,
+             "pick": c.pick} for c in candidates]
+    return render(request, "play/_hint.html", {"rows": rows})
+
+
+@login_required
+@require_POST
+def play_share(request: HttpRequest, uid: str) -> HttpResponse:
+    record = play_get(uid=uid, user=request.user)
+    services.play_share(record=record, shared=request.POST.get("shared") == "1")
+    return redirect("play:replay", uid=record.uid)
+
+
+@require_GET
+def play_replay(request: HttpRequest, uid: str) -> HttpResponse:
+    """A finished game in the replay viewer: the owner's, or anyone's once it is shared."""
+    record = play_replay_get(uid=uid, user=request.user)
+    step = request.GET.get("step", "")
+    context = replay_context(record, int(step) if step.isdigit() else 0)
+    context["is_owner"] = request.user.is_authenticated and record.owner_id == request.user.pk
+    return render(request, "play/replay.html", context)

@@ -1,0 +1,104 @@
+"""The play pages as a browser without scripts sees them: the form, the board, the actions as
+buttons, refusals and conflicts in words, the hot-seat cover, the replay and who may see it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from play.models import PlayGame
+
+pytestmark = pytest.mark.django_db
+
+DAWN, DUSK = "starter:Dawn Test", "starter:Dusk Test"
+
+
+@pytest.fixture
+def web(client, alice, catalogue):
+    client.force_login(alice)
+    return client
+
+
+def _start(web, **fields):
+    body = {"deck": DAWN, "opponent_deck": DUSK, "opponent": "greedy", "first": "me",
+            "seed": "5", "rule_turn_limit": "30", "rule_hero_advantage": "on",
+            "rule_face_down_last_words": "on", "rule_sleeping_keywords": "on", **fields}
+    response = web.post("/play/", body)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return PlayGame.objects.get(uid=response["Location"].strip("/").split("/")[-1])
+
+
+def _buttons(html):
+    return [json.loads(v.replace("&quot;", '"'))
+            for v in re.findall(r'name="action" value="([^"]+)"', html)]
+
+
+def test_the_form_offers_decks_agents_with_their_strength_and_rules(web):
+    html = web.get("/play/?deck=" + DAWN).content.decode()
+    assert 'value="starter:Dawn Test" selected' in html
+    assert "Elo" in html and "hot-seat" in html
+    assert "awaken skills and last words always resolve" in html        # R6.1's option
+
+
+def test_a_game_starts_and_its_board_offers_the_engines_actions(web):
+    game = _start(web)
+    html = web.get(game.get_absolute_url()).content.decode()
+    assert [a["kind"] for a in _buttons(html)][-1] == "keep"
+    assert 'data-testid="enemy-hand"' in html and "card-back" in html
+    response = web.post(f"/play/{game.uid}/act/", {"version": game.version,
+                                                   "action": '{"kind": "keep"}', "seat": "0"},
+                        HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.actions[0] == {"kind": "keep"} or {"kind": "keep"} in game.actions
+
+
+def test_a_refused_action_and_a_stale_tab_are_said_in_words(web):
+    game = _start(web)
+    refused = web.post(f"/play/{game.uid}/act/", {"version": game.version,
+                                                  "action": '{"kind": "end"}'},
+                       HTTP_HX_REQUEST="true")
+    assert refused.status_code == 400
+    assert "The engine refuses end()" in refused.content.decode()
+    web.post(f"/play/{game.uid}/act/", {"version": game.version, "action": '{"kind": "keep"}'})
+    stale = web.post(f"/play/{game.uid}/act/", {"version": game.version,
+                                                "action": '{"kind": "keep"}'},
+                     HTTP_HX_REQUEST="true")
+    assert stale.status_code == 409
+    assert "The game moved on" in stale.content.decode()
+    garbage = web.post(f"/play/{game.uid}/act/", {"version": "x", "action": "{nope"},
+                       HTTP_HX_REQUEST="true")
+    assert garbage.status_code == 400
+
+
+def test_hot_seat_covers_the_board_when_the_other_seat_must_decide(web):
+    game = _start(web, opponent="human", first="opponent")
+    seat = 1 if PlayGame.objects.get(pk=game.pk) and "P2, your decision" in \
+        web.get(game.get_absolute_url()).content.decode() else 0
+    other = 1 - seat
+    covered = web.get(f"/play/{game.uid}/board/?seat={other}").content.decode()
+    assert 'data-testid="cover"' in covered and 'data-testid="my-hand"' not in covered
+    shown = web.get(f"/play/{game.uid}/board/?seat={seat}").content.decode()
+    assert 'data-testid="my-hand"' in shown
+
+
+def test_another_users_game_and_private_replay_are_404(web, client, bob):
+    game = _start(web)
+    web.post(f"/play/{game.uid}/concede/", {"version": game.version, "seat": "0"})
+    game.refresh_from_db()
+    assert game.status == "conceded"
+    assert web.get(f"/play/{game.uid}/replay/").status_code == 200
+    client.force_login(bob)
+    assert client.get(f"/play/{game.uid}/").status_code == 404
+    assert client.get(f"/play/{game.uid}/replay/").status_code == 404
+    game.is_shared = True
+    game.save()
+    assert client.get(f"/play/{game.uid}/replay/?step=3").status_code == 200
+
+
+def test_the_hint_panel_names_the_planners_pick(web):
+    game = _start(web)
+    html = web.get(f"/play/{game.uid}/hint/").content.decode()
+    assert "the planner&#x27;s pick" in html or "the planner's pick" in html
