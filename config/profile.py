@@ -1,6 +1,6 @@
-"""The profile page: your decks, your runs, your e-mail address (for password resets) and a
-way to change your password. It sits on the top floor because it shows both decks and
-simulations."""
+"""The profile page: your decks, your runs, your games played, your e-mail address (for
+password resets) and a way to change your password. It sits on the top floor because it shows
+decks, simulations and games."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from cards.forms import RefuseNulForm
 from decks.selectors import deck_rows
+from play.selectors import plays_listed
 from simulations.selectors import runs_listed, runs_with_rates
 
 EMAIL_SAVED = gettext_lazy("Your e-mail address is saved: password resets go to {email}.")
@@ -42,7 +43,9 @@ def profile(request: HttpRequest) -> HttpResponse:
             return redirect("profile")
     decks = deck_rows().filter(owner=user)
     runs = runs_listed(user, mine=True)
+    games = plays_listed(user)
     return render(request, "profile.html", {
         "form": form, "decks": decks[:SHOWN], "deck_count": decks.count(),
-        "runs": runs_with_rates(runs[:SHOWN]), "run_count": runs.count()},
+        "runs": runs_with_rates(runs[:SHOWN]), "run_count": runs.count(),
+        "games": games[:SHOWN], "game_count": games.count()},
         status=400 if form.errors else 200)

@@ -1,8 +1,9 @@
 """The decks a person may play with: their decks, public ones, starters, the builder's draft.
 
 Saved decks and starters are named by the simulator's specs (``simulations.sources``: a deck's
-uid or ``starter:<name>``, with the decks app's visibility rules); ``draft`` is the deck being
-built in this browser (the builder's session draft).
+uid or ``starter:<name>``, with the decks app's visibility rules); ``draft`` is the new deck
+being built in this browser (the builder's session draft), ``draft:<uid>`` a saved deck's
+unsaved edits there.
 """
 
 from __future__ import annotations
@@ -19,29 +20,35 @@ from simulations.sources import DeckChoice, SourceError, deck_choices, resolve_s
 DRAFT = "draft"
 
 
-def draft_deck(request: HttpRequest) -> dict[str, Any] | None:
-    """The builder's unsaved deck as a frozen deck dict, if there is one with cards."""
-    draft = draft_load(request, NEW)
+def draft_deck(request: HttpRequest, spec: str = DRAFT) -> dict[str, Any] | None:
+    """A draft of the builder as a frozen deck dict, if there is one with cards (``draft``:
+    the new deck; ``draft:<uid>``: a saved deck's unsaved edits)."""
+    key = spec.removeprefix(DRAFT + ":") if spec.startswith(DRAFT + ":") else NEW
+    draft = draft_load(request, key)
     if draft is None or not draft.cards:
         return None
     return {"name": draft.display_name, "hero": draft.hero, "cards": dict(draft.cards),
-            "uid": None, "version": None, "source": DRAFT}
+            "uid": None, "version": None, "source": spec}
 
 
-def play_deck_choices(request: HttpRequest) -> list[DeckChoice]:
-    """Every deck the user may play, the builder's draft first when there is one."""
+def play_deck_choices(request: HttpRequest, asked: str | None = None) -> list[DeckChoice]:
+    """Every deck the user may play, the builder's draft first when there is one (and the
+    draft of a saved deck being edited, when ``asked`` names it)."""
     choices = deck_choices(request.user)
-    draft = draft_deck(request)
-    if draft is not None:
-        label = gettext("{name} (in the builder)").format(name=draft["name"])
-        choices.insert(0, DeckChoice(spec=DRAFT, label=label, group=gettext("Deck builder")))
+    specs = [DRAFT] + ([asked] if asked and asked.startswith(DRAFT + ":") else [])
+    for spec in reversed(specs):
+        draft = draft_deck(request, spec)
+        if draft is not None:
+            label = gettext("{name} (in the builder)").format(name=draft["name"])
+            choices.insert(0, DeckChoice(spec=spec, label=label,
+                                         group=gettext("Deck builder")))
     return choices
 
 
 def deck_resolve(request: HttpRequest, spec: str, field: str) -> dict[str, Any]:
     """The frozen deck ``spec`` names for this user; ``PlayError`` naming ``field`` if none."""
-    if spec == DRAFT:
-        draft = draft_deck(request)
+    if spec == DRAFT or spec.startswith(DRAFT + ":"):
+        draft = draft_deck(request, spec)
         if draft is None:
             raise PlayError(str(NO_DRAFT), field)
         return draft

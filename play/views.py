@@ -27,13 +27,13 @@ from play.runner import agent_busy, agent_schedule
 from play.selectors import play_get, plays_listed
 from play.state import SeatState, seat_state
 
-RECENT = 10
+RECENT = 100
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def play_new(request: HttpRequest) -> HttpResponse:
-    decks = play_deck_choices(request)
+    decks = play_deck_choices(request, request.GET.get("deck") or request.POST.get("deck"))
     initial = {"deck": request.GET.get("deck"), "opponent_deck": request.GET.get("against")}
     form = NewGameForm(request.POST or None, decks=decks,
                        initial={k: v for k, v in initial.items() if v})

@@ -102,3 +102,35 @@ def test_the_hint_panel_names_the_planners_pick(web):
     game = _start(web)
     html = web.get(f"/play/{game.uid}/hint/").content.decode()
     assert "the planner&#x27;s pick" in html or "the planner's pick" in html
+
+
+def test_the_deck_pages_builder_nav_and_profile_lead_to_play(web, alice):
+    from decks.drafts import Draft
+    from decks.services import deck_create
+    from tests.fixtures import LEGAL_CARDS
+
+    deck = deck_create(owner=alice, draft=Draft(name="Mine", hero="T-H01",
+                                                cards=dict(LEGAL_CARDS)))
+    assert f'href="/play/?deck={deck.uid}"' in web.get(deck.get_absolute_url()).content.decode()
+    assert 'href="/play/?deck=starter%3ADawn%20Test"' in \
+        web.get("/decks/starter/dawn-test/").content.decode()
+    assert 'href="/play/?deck=draft"' in web.get("/decks/build/").content.decode()
+    assert 'href="/play/"' in web.get("/").content.decode()
+    game = _start(web, deck=deck.uid)
+    profile = web.get("/accounts/profile/").content.decode()
+    assert game.get_absolute_url() in profile and 'data-testid="profile-games"' in profile
+
+
+def test_the_builders_draft_can_be_played(web):
+    from decks.drafts import Draft
+    from decks.session import NEW
+    from tests.fixtures import LEGAL_CARDS
+
+    session = web.session
+    draft = Draft(name="Drafty", hero="T-H01", cards=dict(LEGAL_CARDS))
+    session["deck_drafts"] = {NEW: draft.to_session()}
+    session.save()
+    html = web.get("/play/?deck=draft").content.decode()
+    assert "Drafty (in the builder)" in html
+    game = _start(web, deck="draft")
+    assert game.decks[0]["name"] == "Drafty" and game.decks[0]["cards"] == LEGAL_CARDS
