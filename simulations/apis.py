@@ -126,7 +126,10 @@ class SubmitInputSerializer(serializers.Serializer):
                                         help_text="Stop a pairing once its 95 % interval is "
                                                   "narrower than this (e.g. 0.05).")
     public = StrictBooleanField(default=False)
-    chunk_size = serializers.IntegerField(required=False, allow_null=True)
+    chunk_size = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="At most this many games per chunk (2–10000): chunks are cut to about a "
+                  "second of a worker's time whatever is asked, so this only makes them smaller.")
     patch = PatchInputSerializer(
         required=False, allow_null=True,
         help_text="A balance patch played by every deck on both sides (never written to the "

@@ -15,8 +15,10 @@
 | ``SIMULATIONS_REAP_SECONDS`` | 15 | period of the reaper thread in each worker |
 | ``SIMULATIONS_MAX_ATTEMPTS`` | 3 | starts of one chunk before it is given up as failed |
 | ``SIMULATIONS_CHUNK_PAUSE`` | 0 | seconds a worker waits before playing a chunk (fault tests) |
-| ``SIMULATIONS_QUEUE_DEPTH`` | 2 × workers | messages kept in the broker; the rest of the work
+| ``SIMULATIONS_QUEUE_DEPTH`` | workers | messages kept in the broker; the rest of the work
   waits its turn in the database and is sent fairly between users (``simulations.fair``) |
+| ``SIMULATIONS_CHUNK_SECONDS`` | 1 | seconds of one worker process a chunk is cut to, whatever
+  the agents (a requested chunk size is an upper bound) |
 | ``SIMULATIONS_WORKERS`` | 2 | worker processes playing chunks: the time estimates divide by it |
 | ``SIMULATIONS_CALIBRATION_SECONDS`` | 2 | wall-clock seconds a worker plays at start-up to
   measure this deployment's pace (``simulations.calibration``); 0: no measurement |
@@ -26,11 +28,6 @@ from __future__ import annotations
 
 from django.conf import settings
 
-# Games per chunk come from the agents' registry (``rules.ai.agents``: ``chunk_games``, set by the
-# slower agent of a run): a chunk should take from a third of a second to a second of one core,
-# so the per-chunk bookkeeping (two short transactions, one message, the filesystem broker's
-# polling) stays a small share of the work.
-MAX_CHUNKS_PER_MATCHUP = 400
 MAX_DECKS = 10
 REPLAYS_PER_MATCHUP = 2
 
@@ -88,13 +85,21 @@ def workers() -> int:
 
 
 def queue_depth() -> int:
-    """Messages the broker holds at most (a few per worker process: enough that no worker
-    waits for the next, few enough that a newcomer's work goes out at once)."""
-    return max(1, int(_get("QUEUE_DEPTH", 0) or 2 * workers()))
+    """Messages the broker holds at most (one per worker process: each process finds its next
+    piece waiting, and a newcomer's work waits behind one piece a process at most)."""
+    return max(1, int(_get("QUEUE_DEPTH", 0) or workers()))
 
 
 def queue() -> str:
     return str(getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery"))
+
+
+def chunk_seconds() -> float:
+    """Seconds of one worker process a chunk is cut to (``simulations.strength.games_in``):
+    long enough that a chunk's bookkeeping (two short transactions, one message, the filesystem
+    broker's polling) is a small share of it, short enough that a newcomer's run waits only
+    for a few of them."""
+    return float(_get("CHUNK_SECONDS", 1.0))
 
 
 def calibration_seconds() -> float:

@@ -32,11 +32,12 @@ from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
-from django.db.models import F
+from django.db.models import F, Min
 from django.utils import timezone
 
 from rules.engine.cards import CardDef, DeckList, Ruleset
 from rules.lab import card_figures
+from rules.lab.intervals import Moments
 from rules.lab.match import play_games, tally
 from rules.lab.stats import MatchStats
 from simulations import conf, work
@@ -227,31 +228,54 @@ def chunk_complete(chunk: Chunk, output: ChunkOutput, *, worker: str) -> str:
         row.save(update_fields=["state", "claim", "lease_until", "games_done", "finished_at",
                                 "touched_at"])
         if run.stop_width and not duplicate:
-            early_stop_check(run, row.matchup_id)
+            early_stop_check(run, row.matchup_id, row.index)
         finalise_if_complete(run)
     return "duplicate" if duplicate else "done"
 
 
-def early_stop_check(run: SimulationRun, matchup_id: int) -> None:
+def early_stop_checkpoint(taken: int) -> bool:
+    """Whether early stop is judged after the first ``taken`` chunks of a matchup: after each
+    of the first 31, then after every 2nd up to 63, every 4th up to 127, … — about sixteen
+    judgements per doubling, so a matchup of thousands of one-second chunks is judged a few
+    hundred times, never once per chunk over all the chunks before it."""
+    step = 1 << max(0, taken.bit_length() - 5)
+    return taken % step == 0
+
+
+def early_stop_check(run: SimulationRun, matchup_id: int, index: int) -> None:
     """Stop a matchup once the finished chunks from its first one, in order, give a win-rate
-    interval narrower than ``run.stop_width``; the chunks after them are skipped."""
+    interval narrower than ``run.stop_width``, judged at each ``early_stop_checkpoint`` the
+    run of finished chunks reaches; the chunks after them are skipped. ``index`` is the chunk
+    that just finished: only when it extends that run is there anything new to judge."""
     matchup = Matchup.objects.get(pk=matchup_id)
     if matchup.stopped_after is not None:
         return
-    indices = list(Chunk.objects.filter(matchup=matchup).order_by("index")
-                   .values_list("index", flat=True))
-    counts = dict(ChunkResult.objects.filter(matchup=matchup)
-                  .values_list("chunk_index", "counts"))
-    stats = MatchStats()
-    for taken, index in enumerate(indices, start=1):
-        if index not in counts or taken == len(indices):
-            return
-        stats = stats.merge(MatchStats.from_counts(counts[index]))
+    chunks = Chunk.objects.filter(matchup=matchup)
+    first = chunks.aggregate(first=Min("index"))["first"]
+    frontier = chunks.exclude(state=ChunkState.DONE).aggregate(low=Min("index"))["low"]
+    if first is None or frontier is None or frontier <= index:
+        return   # an earlier chunk still plays, or every chunk is done (nothing left to stop)
+    judged = [k for k in range(index - first + 1, frontier - first + 1)
+              if early_stop_checkpoint(k)]
+    if not judged:
+        return
+    rows = (ChunkResult.objects.filter(matchup=matchup, chunk_index__lt=first + judged[-1])
+            .order_by("chunk_index").values_list("wins", "losses", "draws", "counts__pairs__a"))
+    stats = MatchStats(pairs={"a": Moments(), "b": Moments()})
+    for taken, (wins, losses, draws, pairs) in enumerate(rows, start=1):
+        stats.wins, stats.losses, stats.draws = (stats.wins + wins, stats.losses + losses,
+                                                 stats.draws + draws)
+        if pairs is None or stats.pairs is None:
+            stats.pairs = None
+        else:
+            stats.pairs["a"] = stats.pairs["a"].merge(Moments.from_list(pairs))
+        if taken not in judged:
+            continue
         rate = stats.side_rate("a")   # the pair-aware interval the results report
         if stats.completed >= EARLY_STOP_MIN_GAMES and rate["high"] - rate["low"] <= \
                 run.stop_width:
             Matchup.objects.filter(pk=matchup.pk).update(stopped_after=taken)
-            (Chunk.objects.filter(matchup=matchup, index__gt=index)
+            (Chunk.objects.filter(matchup=matchup, index__gte=first + taken)
              .exclude(state__in=TERMINAL_CHUNK_STATES)
              .update(state=ChunkState.SKIPPED, claim="", lease_until=None))
             return

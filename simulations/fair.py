@@ -55,8 +55,11 @@ def ready(kind: WorkKind, now) -> Q:
 
 
 def in_broker(kind: WorkKind) -> Q:
-    """Rows whose message is in the broker (sent, not yet claimed)."""
-    return kind.waiting_rows() & Q(sent_at__isnull=False)
+    """Rows whose message is in the broker (sent, not yet claimed) and still wanted. The
+    message of a row whose submission stopped (a cancelled search's pieces) may still be
+    there, but it finds its row unclaimable and ends in a moment: its place is free at once,
+    for the dispatcher, the fair share and the reaper alike."""
+    return kind.waiting_rows() & Q(sent_at__isnull=False) & kind.live
 
 
 def waiting_besides(kind: WorkKind, mine: Q) -> bool:

@@ -18,12 +18,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy
 
-from rules.ai.ratings import seconds_per_game
 from simulations import conf, work
-from simulations.strength import agent_costs
-
-# An agent the ladder never timed counts as a slow one: a cap should err on the safe side.
-FALLBACK_SECONDS_PER_GAME = 0.1
+from simulations.strength import ladder_game_seconds
 
 TOO_MUCH_CPU = gettext_lazy(
     "This would take about {needed} CPU hours; with the {queued} CPU hours of your work already "
@@ -44,9 +40,9 @@ class QuotaError(ValueError):
 
 
 def game_seconds(agent_a: str, agent_b: str) -> float:
-    """Estimated CPU seconds of one game between these agents."""
-    per_game = seconds_per_game(agent_costs(), agent_a, agent_b)
-    return FALLBACK_SECONDS_PER_GAME if per_game is None else per_game
+    """Estimated CPU seconds of one game between these agents (the AI ladder's figure: a cap
+    in CPU hours must not move with this machine's load)."""
+    return ladder_game_seconds(agent_a, agent_b)
 
 
 def cpu_seconds(*, agent_a: str, agent_b: str, games: int) -> float:

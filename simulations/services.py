@@ -44,6 +44,7 @@ from simulations.sources import (
     catalogue_version,
     resolve_spec,
 )
+from simulations.strength import games_in
 
 MAX_SEED = 2**62
 STOP_WIDTH_RANGE = (0.01, 0.5)
@@ -138,17 +139,16 @@ def _check_agents_and_rules(agent_a: str, agent_b: str, ruleset: Mapping | None)
 
 
 def chunk_size_for(games: int, agents: Sequence[str], requested: int | None = None) -> int:
-    """Games per chunk: about a second of one core, at least 8 chunks for small runs (so
-    several workers share them), at most MAX_CHUNKS_PER_MATCHUP chunks; always even."""
-    if requested is not None:
-        if not 2 <= requested <= 10_000:
-            raise SimulationInputError(BAD_CHUNK, "chunk_size")
-        size = requested
-    else:
-        size = min(agent_spec(a).chunk_games for a in agents)
-        size = min(size, max(2, math.ceil(games / 8)))
-    size = max(size, math.ceil(games / conf.MAX_CHUNKS_PER_MATCHUP))
-    return size + size % 2
+    """Games per chunk: about ``SIMULATIONS_CHUNK_SECONDS`` (a second) of one worker process
+    at this deployment's pace, whatever the agents and however big the run — a chunk is the
+    longest a newcomer's work can wait behind, and the least work a cancel can leave playing;
+    at least 8 chunks for small runs (so several workers share them) unless a size is asked
+    for. A requested size is an upper bound, never a floor. Always whole seat-swapped pairs."""
+    if requested is not None and not 2 <= requested <= 10_000:
+        raise SimulationInputError(BAD_CHUNK, "chunk_size")
+    size = games_in(conf.chunk_seconds(), *agents[:2])
+    size = min(size, requested if requested is not None else max(2, math.ceil(games / 8)))
+    return max(2, size - size % 2)
 
 
 def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,

@@ -21,6 +21,9 @@ from rules.ai.ratings import LADDER_FILE, seconds_per_game, strength_table
 from simulations import conf
 from simulations.models import PaceCalibration
 
+# An agent the ladder never timed counts as a slow one.
+FALLBACK_SECONDS_PER_GAME = 0.1
+
 
 def pace_factor() -> float:
     """The factor of the latest pace measurement (1 when no worker has measured yet)."""
@@ -58,14 +61,35 @@ def agent_rating(name: str) -> dict | None:
     return next((r for r in agent_strength()["ratings"] if r["name"] == name), None)
 
 
+def ladder_game_seconds(agent_a: str, agent_b: str) -> float:
+    """CPU seconds of one game between these agents on the ladder's machine (both agents'
+    decisions and the rules); an agent the ladder never timed counts as a slow one
+    (``FALLBACK_SECONDS_PER_GAME``): a cap or a chunk should err on the safe side."""
+    per_game = seconds_per_game(agent_costs(), agent_a, agent_b)
+    return FALLBACK_SECONDS_PER_GAME if per_game is None else per_game
+
+
+def game_seconds_here(agent_a: str, agent_b: str) -> float:
+    """Seconds one game between these agents takes on one worker process of this deployment:
+    the ladder's figure at the measured pace. The one per-game figure the site shows (the
+    simulation form, the AI players' page, the API) and sizes its chunks by."""
+    return ladder_game_seconds(agent_a, agent_b) * pace_factor()
+
+
+def games_in(seconds: float, agent_a: str, agent_b: str) -> int:
+    """Whole seat-swapped pairs of games between these agents that take about ``seconds`` on
+    one worker process here (at least one pair)."""
+    games = int(seconds / game_seconds_here(agent_a, agent_b))
+    return max(2, games - games % 2)
+
+
 def estimate_seconds(*, agent_a: str, agent_b: str, games: int,
                      workers: int | None = None) -> float | None:
     """Wall-clock seconds ``games`` games between these agents take on this deployment's
     workers, at its measured pace (None if an agent has no measured cost)."""
-    per_game = seconds_per_game(agent_costs(), agent_a, agent_b)
-    if per_game is None:
+    if seconds_per_game(agent_costs(), agent_a, agent_b) is None:
         return None
-    return per_game * pace_factor() * games / (workers or conf.workers())
+    return game_seconds_here(agent_a, agent_b) * games / (workers or conf.workers())
 
 
 def cost_lines() -> list[tuple[str, float]]:

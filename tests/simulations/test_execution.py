@@ -19,6 +19,7 @@ from simulations.execution import (
     chunk_complete,
     chunk_execute,
     chunk_play,
+    early_stop_checkpoint,
     heartbeat,
 )
 from simulations.fair import dispatch
@@ -237,3 +238,12 @@ def test_the_reap_command_reports_what_it_sent(run, monkeypatch):
     call_command("reap_simulations", stdout=out)
     # Nothing was lost; the run's chunks waiting in the database went out in their turn.
     assert out.getvalue().strip() == "handed back 0 piece(s) of work; sent 4"
+
+
+def test_early_stop_is_judged_about_sixteen_times_per_doubling_of_the_finished_chunks():
+    """A matchup of thousands of one-second chunks is judged a few hundred times, not once per
+    chunk over every chunk before it (a cost growing with the square of the chunks)."""
+    judged = [taken for taken in range(1, 25_001) if early_stop_checkpoint(taken)]
+    assert judged[:31] == list(range(1, 32))                # every chunk at first
+    assert [k for k in judged if 32 <= k < 40] == [32, 34, 36, 38]
+    assert len(judged) < 200

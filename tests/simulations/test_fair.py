@@ -12,6 +12,7 @@ from celery.contrib.testing.worker import start_worker
 from django.db import OperationalError
 
 from config.celery import app
+from simulations import conf
 from simulations.execution import chunk_claim
 from simulations.fair import choose_owner, dispatch, in_broker
 from simulations.models import Chunk, ChunkState, SimulationRun
@@ -112,3 +113,41 @@ def test_a_third_users_small_run_finishes_while_two_big_ones_still_play(
         wait_for(lambda: retrying(lambda: done_chunks(big_b)) > 0, "bob's run to play")
         for run in (big_a, big_b):                          # stop them: the test is over
             retrying(lambda run=run: simulation_cancel(run=run))
+
+
+@pytest.mark.django_db
+def test_a_cancelled_search_frees_its_places_in_the_broker_and_its_cpu_at_once(
+        catalogue, settings):
+    """Its pieces' messages are still in the broker, but they will find the search stopped and
+    end in a moment: the dispatcher gives their places to the next work at once, and the
+    owner's CPU cap no longer counts them."""
+    from balance import pieces
+    from balance.kinds import job_codec
+    from balance.models import BalanceJob, JobStatus
+    from balance.search.services import balance_job_request
+    from balance.services import job_cancel
+    from rules.lab.balance_search.evaluate import EvalTask
+    from simulations.quota import in_flight_cpu_seconds
+
+    settings.SIMULATIONS_QUEUE_DEPTH = 2
+    settings.BALANCE_PIECE_BLOCKS = 1
+    ursula, victor = UserFactory(username="ursula"), UserFactory(username="victor")
+    job = balance_job_request(user=ursula, deck_specs=[DAWN, DUSK], agent="greedy",
+                              max_changes=1, budget_games=2_000, verify_games=100, seed=5,
+                              allowed_cards=["T-M01"], objective="band")
+    BalanceJob.objects.filter(pk=job.pk).update(status=JobStatus.RUNNING)
+    job.refresh_from_db()
+    codec, task = job_codec(job), EvalTask((), 0, 1, job.seed, 0, 6)
+    pieces.pieces_post(job, [(codec.key(task), task, range(0, 6))], set(), codec)
+    assert len(dispatch()) == 2                       # the broker is full of the search's pieces
+    job_cancel(job=job)
+    assert in_flight_cpu_seconds(ursula.pk) == 0
+    submit(victor, 2)
+    dispatch()
+    assert sent_owners() == ["victor"]                # at once: not after the reaper's timeout
+
+
+def test_the_broker_holds_one_message_a_worker_process_by_default(settings):
+    """A newcomer's first piece waits behind at most one piece a process in the broker."""
+    settings.SIMULATIONS_WORKERS, settings.SIMULATIONS_QUEUE_DEPTH = 3, 0
+    assert conf.queue_depth() == 3

@@ -55,7 +55,8 @@ class Command(BaseCommand):
         group.add_argument("--via-celery", action="store_true",
                            help="submit the run to the workers and follow its progress")
         group.add_argument("--chunk-size", type=int, default=None,
-                           help="games per task (default: about a second of work)")
+                           help="at most this many games per task (they are cut to about a second "
+                                "of work in any case)")
         group.add_argument("--stop-width", type=float, default=None,
                            help="stop early when the 95 %% interval is narrower than this")
         group.add_argument("--user", default=None,
