@@ -76,6 +76,9 @@ PASSWORD_CHANGE_FAILURES_PER_USER = Limit("password-change-user", 5, 600,
 PASSWORD_CHANGE_FAILURES_PER_IP = Limit("password-change-ip", 20, 600,
                                         gettext_lazy("wrong current passwords"))
 IMPORT_PER_CLIENT = Limit("import", 30, 60, gettext_lazy("imports"))
+# Deck images fetched by visitors who are not signed in, per address (a stored image is cheap;
+# this bounds what a crawler or a script can make the site draw and send).
+DECK_IMAGE_PER_IP = Limit("deck-image", 60, 60, gettext_lazy("deck images"))
 
 
 def client_ip(request: HttpRequest) -> str:

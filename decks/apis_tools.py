@@ -16,6 +16,7 @@ from accounts.throttles import ImportThrottle
 from cards.api_fields import StrictBooleanField, StrictCharField
 from decks.apis import (
     PILES_HELP,
+    CountsField,
     DeckDetailOutputSerializer,
     FormatParamNegotiation,
     ProblemSerializer,
@@ -25,11 +26,12 @@ from decks.apis import (
 )
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
 from decks.diffs import compare_counts
-from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, Draft
+from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
-from decks.selectors import deck_counts, deck_view, draft_from_deck, format_get, formats_active
+from decks.selectors import deck_counts, draft_from_deck, format_get, formats_active
 from decks.services import DeckInputError, deck_create
 from decks.transfer import IMPORT_MAX_BODY, body_too_large, draft_export, draft_import
+from decks.validation import answer_stored, draft_validate
 
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
 FORMAT_CHOICES = ["auto", *CODECS]
@@ -51,10 +53,15 @@ class ValidationOutputSerializer(serializers.Serializer):
     problems = ProblemSerializer(many=True)
 
 
-def validation_data(draft: Draft, fmt: Format) -> dict:
-    view = deck_view(draft, fmt=fmt)
-    return {"valid": view.is_legal, "size": draft.size, "format": fmt.code,
-            "problems": [p.as_dict() for p in view.problems]}
+def validation_data(draft: Draft, format_code: str | None) -> dict:
+    """The validation answer (400 naming the known formats for an unknown one)."""
+    try:
+        found = draft_validate(draft=draft, format_code=format_code)
+    except Format.DoesNotExist:
+        _format_or_400(format_code)   # the same 400 as every other door
+        raise
+    return {"valid": found.valid, "size": found.size, "format": found.format.code,
+            "problems": [p.as_dict() for p in found.problems]}
 
 
 class DeckValidateApi(generics.GenericAPIView):
@@ -65,8 +72,7 @@ class DeckValidateApi(generics.GenericAPIView):
     class DeckValidateInputSerializer(serializers.Serializer):
         hero = StrictCharField(max_length=32, required=False, allow_null=True,
                                allow_blank=True)
-        cards = serializers.DictField(child=serializers.IntegerField(min_value=1,
-                                                                     max_value=MAX_COPIES))
+        cards = CountsField()
         format = StrictCharField(max_length=40, required=False,
                                  default=DEFAULT_FORMAT)
         piles = piles_field(required=False, help_text=PILES_HELP)
@@ -75,17 +81,23 @@ class DeckValidateApi(generics.GenericAPIView):
 
     @extend_schema(responses=ValidationOutputSerializer)
     def post(self, request):
+        # A body seen before (under this language and catalogue) is answered as it was.
+        return Response(answer_stored(body=request.body,
+                                      content_type=request.content_type or "",
+                                      build=lambda: self._validate(request)))
+
+    def _validate(self, request) -> dict:
         data = self.DeckValidateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        fmt = _format_or_400(data.validated_data["format"])
         piles = data.validated_data.get("piles") or {}
         if len(data.validated_data["cards"]) + sum(len(p) for p in piles.values()) > (
                 DEFAULT_LIMITS.max_cards):
             raise ValidationError({"cards": ["Too many different cards."]})
+        code = data.validated_data["format"]
         draft = Draft(hero=data.validated_data.get("hero") or None,
-                      cards=data.validated_data["cards"], format_code=fmt.code,
+                      cards=data.validated_data["cards"], format_code=code,
                       piles={k: dict(v) for k, v in piles.items() if v})
-        return Response(validation_data(draft, fmt))
+        return validation_data(draft, code)
 
 
 class DraftSerializer(serializers.Serializer):
@@ -145,7 +157,7 @@ class DeckImportApi(generics.GenericAPIView):
                              "problems": [p.as_dict() for p in exc.problems]},
                             status=exc.status)
         draft = imported.draft
-        out = validation_data(draft, _format_or_400(draft.format_code))
+        out = validation_data(draft, draft.format_code)
         out.update(deck={"name": draft.name, "hero": draft.hero, "cards": dict(draft.cards),
                          "format": draft.format_code,
                          "piles": {k: dict(v) for k, v in draft.piles.items()}},

@@ -8,7 +8,7 @@ class DecksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_save
+        from django.db.models.signals import m2m_changed, post_delete, post_save
 
         from cards.generation import catalogue_changed
         from decks.models import Format, FormatCardLimit
@@ -17,3 +17,6 @@ class DecksConfig(AppConfig):
         for model in (Format, FormatCardLimit):
             post_save.connect(catalogue_changed, sender=model, dispatch_uid=f"gen-save-{model}")
             post_delete.connect(catalogue_changed, sender=model, dispatch_uid=f"gen-del-{model}")
+        # ...and so do its legal sets (validation keeps the rules per generation too).
+        m2m_changed.connect(catalogue_changed, sender=Format.legal_sets.through,
+                            dispatch_uid="gen-m2m-format-legal-sets")

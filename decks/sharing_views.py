@@ -6,16 +6,21 @@ the box again; without JavaScript they go back to the deck's page."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import get_conditional_response
 from django.utils.http import content_disposition_header
+from django.utils.translation import get_language
 from django.views.decorators.http import require_POST, require_safe
 
+from accounts.throttles import DECK_IMAGE_PER_IP, client_ip, hit_wait, refused
+from cards.page_cache import signed_in_user
 from decks.codecs import safe_filename
-from decks.deck_image import deck_image_png
+from decks.deck_image import deck_image_stored
 from decks.models import Deck
-from decks.selectors import NO_DECK, deck_get, deck_is_owner
+from decks.selectors import NO_DECK, deck_get, deck_is_owner, deck_page_stamp
 from decks.sharing import (
     SharingInputError,
     deck_active_set,
@@ -88,12 +93,34 @@ def deck_tags_view(request: HttpRequest, uid: str) -> HttpResponse:
 @require_safe
 def deck_image(request: HttpRequest, uid: str) -> HttpResponse:
     """The deck as a PNG to post: hero, cards with their art and counts, in the deck's
-    language (``?lang=zh`` or ``en``; by default the page's)."""
-    deck = _deck(request, uid)
-    lang = request.GET.get("lang")
-    png = deck_image_png(deck, lang=lang if lang in ("en", "zh") else None)
-    response = HttpResponse(png, content_type="image/png")
-    response["Content-Disposition"] = content_disposition_header(
-        False, safe_filename(deck.name, "png"))
+    language (``?lang=zh`` or ``en``; by default the page's). Drawn once per deck version and
+    language (``deck_image_stored``); a revalidation with its ETag is a 304; visitors who are
+    not signed in are throttled per address (429 with ``Retry-After``)."""
+    user = signed_in_user(request)
+    if user is None:
+        found = hit_wait(DECK_IMAGE_PER_IP, client_ip(request))
+        if found:
+            return refused(HttpResponse(found[0], content_type="text/plain; charset=utf-8"),
+                           found[1])
+    try:
+        stamp = deck_page_stamp(uid=uid, user=user)
+    except Deck.DoesNotExist:
+        raise Http404(NO_DECK) from None
+    image = deck_image_stored(stamp=stamp, lang=image_language(request.GET.get("lang")))
+    response = get_conditional_response(request, etag=image.etag) or HttpResponse(
+        image.png, content_type="image/png")
+    response["ETag"] = image.etag
     response["Cache-Control"] = "private, max-age=300"
+    if response.status_code == 200:
+        response["Content-Disposition"] = content_disposition_header(
+            False, safe_filename(image.name, "png"))
     return response
+
+
+def image_language(asked: str | None) -> str:
+    """The language an image is drawn in: one of the site's (``zh`` names 简体中文, as the
+    language's own code does), else the page's."""
+    for code, _name in settings.LANGUAGES:
+        if asked and asked.lower() in (code, code.split("-")[0]):
+            return code
+    return get_language() or settings.LANGUAGE_CODE
