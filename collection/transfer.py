@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy
 
+from cards.game_words import game_word
 from collection.models import MAX_COPIES
 from collection.selectors import collection_counts, deck_missing
 from collection.services import Imported, collection_counts_merge
@@ -71,10 +72,16 @@ class ListFile:
     media_type: str
 
 
+# A collection's cards by kind, heroes first: a collection has no deck's hero, so its hero
+# cards are cards among the others, with no "Hero:" line (they read back as counted either way).
+LIST_KINDS = ("hero", "minion", "item")
+
+
 def _write(counts: dict[str, int], format_name: str, name: str) -> ListFile:
     codec = CODECS[format_name]
+    headings = [(kind, game_word("kinds", kind)) for kind in LIST_KINDS]
     content = export_deck(CardList(heroes=(), counts=counts, name=name), format_name,
-                          catalogue_index())
+                          catalogue_index(), kind_headings=headings, heroes_in_deck=True)
     return ListFile(content=content, filename=safe_filename(name, codec.extension),
                     media_type=codec.media_type)
 

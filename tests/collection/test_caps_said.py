@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from cards.models import Card
 from collection.selectors import collection_counts
 from collection.services import collection_card_set, collection_set_add
-from collection.transfer import collection_import
+from collection.transfer import collection_export, collection_import
 
 
 def own(user, code: str, count: int) -> None:
@@ -86,3 +86,16 @@ def test_the_pages_say_which_cards_were_capped(client, alice, catalogue):
     added = client.post(reverse("collection:set-add"), {"set": "TEST", "copies": "999"},
                         follow=True).content.decode()
     assert "Thorn Boar" in added and "1912" in added
+
+
+def test_the_text_export_files_heroes_under_heroes_with_no_empty_hero_line(alice, bob,
+                                                                           catalogue):
+    collection_import(user=alice, text="2x Flame Warden\n1 Tide Oracle\n3x Ember Pup\n")
+    listing = collection_export(user=alice, format_name="text").content
+    lines = listing.splitlines()
+    assert not any(line.strip() in ("Hero:", "英雄：") for line in lines)
+    heroes = lines.index("# Heroes (3)")
+    assert {"2x Flame Warden", "1x Tide Oracle"} <= set(lines[heroes + 1:heroes + 3])
+    assert "Other cards" not in listing and "# Minions (3)" in lines
+    collection_import(user=bob, text=listing, replace=True)
+    assert collection_counts(user=bob) == collection_counts(user=alice)
