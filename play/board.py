@@ -2,7 +2,8 @@
 
 What a seat is sent: its view's ``to_dict()`` (the engine's complete visible state, R1.1 zones
 minus hidden information), the cards' public data by name and text, its legal actions with a
-sentence each (worded from a snapshot with the other seat's hidden cards removed) and the log
+phrase each (``play.action_words``: worded from a snapshot with the other seat's hidden cards
+removed) and the log
 of the game in words as that seat may read it (``play.log_text``). Never the true state.
 """
 
@@ -17,11 +18,11 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.game_words import game_word
 from cards.language import card_lang
+from play.action_words import ActionWords
 from play.engine_adapter import History
 from play.log_text import redact_snapshot, step_lines
 from rules.engine import Action, Game
 from rules.engine.text import card_text
-from simulations.replay_text import Describer
 
 # How actions are grouped on the page, in this order.
 GROUPS = {"mulligan": "hand", "place": "hand", "item": "hand", "replenish": "hand",
@@ -142,13 +143,12 @@ def action_rows(game: Game, seat: int, names: Mapping[str, str]) -> list[dict[st
     """The seat's legal actions, each with its JSON form and a sentence."""
     if game.to_move != seat:
         return []
-    describe = Describer(names, redact_snapshot(game.snapshot(), seat))
+    words = ActionWords(names, redact_snapshot(game.snapshot(), seat), seat)
     rows = []
     for index, action in enumerate(game.legal_actions()):
         data = action.to_dict()
-        text = describe.action({"t": "action", "player": seat, **data})
         rows.append({"index": index, "action": data, "json": json.dumps(data),
-                     "label": text[:1].upper() + text[1:],
+                     "label": words(data),
                      "group": GROUPS.get(action.kind, "phase"), "kind": action.kind})
     return rows
 

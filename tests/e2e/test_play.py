@@ -164,3 +164,28 @@ def test_the_game_page_fits_a_phone(browser, site):
     assert width <= 390, width
     page.keyboard.press("Tab")
     shot(page, "play-phone")
+
+
+def test_the_board_is_played_from_the_keyboard_and_in_chinese(browser, site):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN",
+                                  extra_http_headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    page = context.new_page()
+    _log_in(page, site)
+    _start(page, site)
+    _wait_for_decision(page)
+    assert "请你决定" in page.get_by_test_id("play-status").inner_text()
+    assert "保留手牌" in page.get_by_test_id("actions").inner_text()
+    version = page.get_by_test_id("board").get_attribute("data-version")
+    page.locator("[data-testid=actions] button[data-kind=keep]").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => document.querySelector('.play-board')?.dataset.version !== '{version}'")
+    _wait_for_decision(page)
+    # After each answer the first of the new choices has the focus: Enter plays it.
+    focused = page.evaluate("() => document.activeElement?.dataset.kind")
+    assert focused in ("place", "ready")
+    version = page.get_by_test_id("board").get_attribute("data-version")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => document.querySelector('.play-board')?.dataset.version !== '{version}'")
+    shot(page, "play-chinese")

@@ -158,3 +158,19 @@ def test_the_agents_moves_are_the_same_at_the_same_point(alice, client_for, star
     a = PlayGame.objects.get(uid=one["uid"]).actions
     b = PlayGame.objects.get(uid=two["uid"]).actions
     assert a == b and len(a) > 20
+
+
+def test_a_request_that_finds_an_agent_to_move_sets_it_playing(alice, client_for, catalogue):
+    """A game left with the agent to move (its process stopped before it moved) goes on when
+    the page or the API next reads it."""
+    from play import services
+    from simulations.sources import resolve_spec
+
+    deck, _row = resolve_spec("starter:Dawn Test")
+    other, _row = resolve_spec("starter:Dusk Test")
+    record = services.play_start(owner=alice, deck=deck, opponent_deck=other,
+                                 opponent="greedy", first="opponent", seed=3)
+    assert record.actions == [] and services.agent_to_move(record) == "greedy"
+    state = client_for(alice).get(f"/api/play/{record.uid}/").json()
+    assert state["agent_to_move"] is None and state["steps"] > 0
+    assert state["actions"]                                    # now it is the person's turn
