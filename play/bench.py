@@ -1,0 +1,96 @@
+"""What playing costs on this machine: an agent's move, and a request's replay of the game.
+
+Plays ``games`` games of the core set's starter decks (every pairing in turn, fixed seeds) with
+greedy standing in for the person in seat P1 and the agent under test in P2, and times with the
+process's CPU clock
+
+- each of the agent's decisions (``agent.choose`` from the seat's view), as the play app's
+  thread makes it;
+- what every request of the game page does before it renders: replay the stored actions from
+  the start (``play.engine_adapter``), snapshot each step, word the log for the seat
+  (``play.log_text``) and take its view — measured at the end of each game, the longest
+  replay it needs.
+
+CPU time, not wall time: the machine is shared and its clock swings; the figures are for one
+core.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import Any
+
+from play.engine_adapter import History, agent_rng
+from play.log_text import step_lines
+from rules.ai.agents import make_agent
+from rules.decks.cardset import CORE_SET, load_card_set
+from rules.engine import Action, Game
+
+
+@dataclass
+class Figures:
+    agent: str
+    games: int = 0
+    moves: list[float] = field(default_factory=list)
+    replays: list[float] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        moves = sorted(self.moves)
+        p95 = moves[int(0.95 * (len(moves) - 1))] if moves else 0.0
+        return [
+            f"{self.agent} in P2, greedy in P1: {self.games} games, {len(moves)} decisions "
+            f"of {self.agent}, {statistics.mean(self.actions):.0f} actions a game",
+            f"  {self.agent}'s move (CPU s): median {statistics.median(moves):.4f}, "
+            f"95th percentile {p95:.4f}, max {moves[-1]:.4f}",
+            f"  a request's replay of a whole game with its log and view (CPU s): median "
+            f"{statistics.median(self.replays):.4f}, max {max(self.replays):.4f}",
+        ]
+
+
+def _replay_cost(cards: Any, decks: list[Any], seed: int, actions: list[dict[str, Any]]
+                 ) -> float:
+    """CPU seconds of what the game page does before rendering: replay, log, view."""
+    begin = time.process_time()
+    game = Game(cards, decks, seed=seed)
+    snapshots = [game.snapshot()]
+    for action in actions:
+        game.apply(Action.from_dict(action), check=False)
+        snapshots.append(game.snapshot())
+    history = History(game=game, snapshots=snapshots)
+    seat = game.to_move if game.to_move is not None else 0
+    names = {code: card.name_en for code, card in cards.items()}
+    step_lines(events=list(game.events or []), snapshots=history.snapshots, names=names,
+               viewer=seat)
+    game.view(seat).to_dict()
+    return time.process_time() - begin
+
+
+def play_bench(*, agent: str = "planner", games: int = 6, seed: int = 1) -> Figures:
+    card_set = load_card_set(CORE_SET)
+    pairings = list(permutations(card_set.decks.values(), 2))
+    figures = Figures(agent=agent)
+    for index in range(games):
+        decks = list(pairings[index % len(pairings)])
+        game_seed = seed + index
+        game = Game(card_set.cards, decks, seed=game_seed)
+        actions: list[dict[str, Any]] = []
+        players = (make_agent("greedy"), make_agent(agent))
+        while not game.over:
+            seat = int(game.to_move or 0)
+            step = len(actions)
+            legal = game.legal_actions()
+            view = game.view(seat)
+            begin = time.process_time()
+            chosen = players[seat].choose(view, legal, agent_rng(game_seed, step))
+            if seat == 1:
+                figures.moves.append(time.process_time() - begin)
+            game.apply(chosen)
+            actions.append(chosen.to_dict())
+        figures.replays.append(_replay_cost(card_set.cards, decks, game_seed, actions))
+        figures.actions.append(len(actions))
+        figures.games += 1
+    return figures

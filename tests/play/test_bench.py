@@ -1,0 +1,23 @@
+"""The play benchmark prints what an agent's move and a request's replay cost."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+from django.core.management import call_command
+
+from play.bench import play_bench
+
+
+def test_the_bench_times_every_decision_of_the_agent_and_each_games_replay():
+    figures = play_bench(agent="greedy", games=2)
+    assert figures.games == 2 and len(figures.replays) == 2
+    assert len(figures.moves) > 20 and all(m >= 0 for m in figures.moves)
+    assert sum(figures.actions) > len(figures.moves)        # P1's moves are not counted
+
+
+def test_the_command_prints_the_figures():
+    out = StringIO()
+    call_command("play_bench", "--agent", "random", "--games", "1", stdout=out)
+    text = out.getvalue()
+    assert "random's move (CPU s): median" in text and "replay of a whole game" in text
