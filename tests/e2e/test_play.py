@@ -56,6 +56,16 @@ def _start(page, url: str, opponent: str = "greedy", first: str = "me") -> None:
     page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
 
 
+# Records every board the page shows as (step, steps): the board is replaced, not edited.
+STEP_RECORDER = """() => {
+    window.shownSteps = [];
+    new MutationObserver(() => {
+        const b = document.querySelector('.play-board');
+        if (b) window.shownSteps.push([+b.dataset.step, +b.dataset.steps]);
+    }).observe(document.getElementById('play-board'), {childList: true});
+}"""
+
+
 def _wait_for_decision(page, timeout: float = 30_000) -> str:
     """Wait until the person must decide or the game is over; returns "act" or "over"."""
     page.wait_for_function("""() => {
@@ -84,6 +94,7 @@ def test_a_whole_game_against_greedy_is_played_by_clicking(browser, site):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     _log_in(page, site)
     _start(page, site)
+    page.evaluate(STEP_RECORDER)
     expect_status = page.get_by_test_id("play-status")
     assert "your decision" in expect_status.inner_text()
     shot(page, "play-mulligan")
@@ -97,6 +108,9 @@ def test_a_whole_game_against_greedy_is_played_by_clicking(browser, site):
     game = PlayGame.objects.get()
     assert game.status == "finished" and clicks > 10
     assert len(game.actions) > clicks                 # the AI played its own moves too
+    shown = page.evaluate("() => window.shownSteps")
+    # The AI's moves were shown one at a time: boards at earlier steps came before the latest.
+    assert sum(1 for step, steps in shown if step < steps) >= 10
     page.get_by_test_id("replay-link").click()
     page.wait_for_url(re.compile(r"/replay/$"))
     page.get_by_test_id("next-step").click()
@@ -189,3 +203,20 @@ def test_the_board_is_played_from_the_keyboard_and_in_chinese(browser, site):
     page.wait_for_function(
         f"() => document.querySelector('.play-board')?.dataset.version !== '{version}'")
     shot(page, "play-chinese")
+
+
+def test_the_ais_turn_can_be_skipped(browser, site, settings):
+    settings.PLAY_STEP_SECONDS = 5          # a slow pace: only a skip ends the turn quickly
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _log_in(page, site)
+    _start(page, site, first="opponent")
+    for _ in range(40):
+        _wait_for_decision(page)
+        kind = _click_preferred(page)
+        if kind == "ready":
+            break
+    page.get_by_test_id("skip").click(timeout=10_000)
+    page.get_by_test_id("actions").wait_for(timeout=4_000)
+    board = page.get_by_test_id("board")
+    assert board.get_attribute("data-step") == board.get_attribute("data-steps")
+    assert "Your turn" in page.get_by_test_id("play-status").inner_text()
