@@ -96,14 +96,16 @@ class PlayListCreateApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
+    @extend_schema(operation_id="play_list",
+                   responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
     def get(self, request):
         games = plays_listed(request.user)[:100]
         return Response({"results": [{"uid": g.uid, "title": str(g), "status": g.status,
                                       "seats": g.seats, "result": g.result,
                                       "updated_at": g.updated_at} for g in games]})
 
-    @extend_schema(request=StartInputSerializer, responses={201: STATE})
+    @extend_schema(operation_id="play_create", request=StartInputSerializer,
+                   responses={201: STATE})
     def post(self, request):
         data = StartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
