@@ -15,8 +15,9 @@ from simulations import conf
 from simulations.strength import agent_strength, strength_rows
 
 ESTIMATE_HELP = (
-    "A run takes about (seconds_per_game of agent A + seconds_per_game of agent B + "
-    "engine_seconds_per_game) × games × pairings ÷ workers seconds once it starts.")
+    "A run takes about the seconds of a game between its agents here (game_seconds of an agent "
+    "is a game with it in both seats) × games × pairings ÷ workers once it starts; the "
+    "simulation form and the page /simulations/agents/ show the same game_seconds.")
 
 
 class AgentRatingSerializer(serializers.Serializer):
@@ -29,7 +30,12 @@ class AgentRatingSerializer(serializers.Serializer):
     anchor = serializers.BooleanField(help_text="The zero point of the scale (no interval).")
     games = serializers.IntegerField(help_text="Ladder games it played.")
     seconds_per_game = serializers.FloatField(
-        allow_null=True, help_text="CPU seconds its decisions take in one game (one seat).")
+        allow_null=True, help_text="CPU seconds its decisions take in one game (one seat), on "
+                                   "the machine that played the ladder.")
+    game_seconds = serializers.FloatField(
+        allow_null=True, help_text="Seconds of one game with it in both seats on one worker "
+                                   "process here: the ladder's CPU time at the pace this "
+                                   "deployment measured and observed (what estimates use).")
 
 
 class WinRateSerializer(serializers.Serializer):

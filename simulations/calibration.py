@@ -1,12 +1,14 @@
 """How fast this deployment plays, measured where the games are played.
 
 The stored AI ladder result (``rules/data/ladder.json``) gives each agent's CPU seconds per
-game on the machine that wrote it. A worker measures its own pace when it starts: it plays the
-cheapest rung's games for a couple of seconds (``rules.lab.ladder.pace_probe``) and stores the
-wall-clock time against what the ladder says those games cost. The ratio, the ``factor``,
-multiplies every time estimate made before a job has a pace of its own (the simulation form,
-a queued run, a search before its first round); once a job plays, its observed pace replaces
-it. Wall-clock, not CPU time: a loaded machine's estimate must include the load.
+game on the machine that wrote it. A worker measures its own pace when it starts: a moment of
+the cheapest rung's games (``rules.lab.ladder.pace_probe``: the rules' pace, ``factor``), then a
+few games of each slow agent against greedy (its decisions' pace: one agent's search can slow
+down more than the rules on another machine), and stores the wall-clock times against what
+the ladder says those games cost. ``simulations.strength`` multiplies the ladder's figures by
+these factors for every estimate made before the deployment has played the same agents; once
+it has, the observed pace of its finished chunks replaces them. Wall-clock, not CPU time: a
+loaded machine's estimate must include the load.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from simulations.strength import agent_costs
 
 log = logging.getLogger(__name__)
 KEPT = 20     # the latest measurements are kept, to show in the admin
+RULES_SHARE = 0.25   # of the budget, for the rules' pace; the rest is shared by the slow agents
+SLOW_OPPONENT = "greedy"
 
 
 def deployment_calibrate(*, host: str, budget_seconds: float | None = None
@@ -29,17 +33,38 @@ def deployment_calibrate(*, host: str, budget_seconds: float | None = None
     """Measure this machine's pace now and store it; None when the ladder never timed the
     probe's agents or the measurement is switched off (``SIMULATIONS_CALIBRATION_SECONDS``)."""
     budget = conf.calibration_seconds() if budget_seconds is None else budget_seconds
-    per_game = seconds_per_game(agent_costs(), *PROBE_AGENTS)
+    costs = agent_costs()
+    per_game = seconds_per_game(costs, *PROBE_AGENTS)
     if budget <= 0 or not per_game:
         return None
-    probe = pace_probe(CORE_SET if CORE_SET.exists() else TEST_SET, budget)
+    card_set = CORE_SET if CORE_SET.exists() else TEST_SET
+    slow = [name for name in costs if name not in ("engine", *PROBE_AGENTS)
+            and seconds_per_game(costs, name, SLOW_OPPONENT)]
+    probe = pace_probe(card_set, budget * (RULES_SHARE if slow else 1.0))
     ladder = per_game * probe["games"]
+    factor = probe["wall_seconds"] / ladder
+    agents = {name: _agent_pace(card_set, name, costs, factor,
+                                budget * (1 - RULES_SHARE) / len(slow)) for name in slow}
     row = PaceCalibration.objects.create(
         host=host[:200], games=probe["games"], wall_seconds=probe["wall_seconds"],
-        cpu_seconds=probe["cpu_seconds"], ladder_seconds=ladder,
-        factor=probe["wall_seconds"] / ladder)
+        cpu_seconds=probe["cpu_seconds"], ladder_seconds=ladder, factor=factor, agents=agents)
     old = PaceCalibration.objects.values_list("pk", flat=True)[KEPT:]
     PaceCalibration.objects.filter(pk__in=list(old)).delete()
-    log.info("pace of %s: %d games in %.2f s (the ladder: %.2f s), estimates × %.2f",
-             host, row.games, row.wall_seconds, ladder, row.factor)
+    log.info("pace of %s: %d games in %.2f s (the ladder: %.2f s), estimates × %.2f; %s",
+             host, row.games, row.wall_seconds, ladder, row.factor,
+             ", ".join(f"{name} × {pace['factor']:.2f}" for name, pace in agents.items()))
     return row
+
+
+def _agent_pace(card_set, name: str, costs: dict[str, float], rules_factor: float,
+                budget: float) -> dict[str, float]:
+    """A few games of ``name`` against greedy: the factor of its own decisions, the wall time
+    less what greedy's decisions and the rules take at the rules' pace (at least a tenth of
+    the rules' factor: a game cannot cost less than nothing)."""
+    probe = pace_probe(card_set, budget, agents=(name, SLOW_OPPONENT))
+    games, wall = probe["games"], probe["wall_seconds"]
+    rest = (costs[SLOW_OPPONENT] + costs.get("engine", 0.0)) * rules_factor * games
+    own = costs[name] * games
+    return {"games": games, "wall_seconds": wall,
+            "ladder_seconds": (costs[name] + costs[SLOW_OPPONENT] + costs.get("engine", 0.0))
+            * games, "factor": max(rules_factor / 10, (wall - rest) / own)}

@@ -20,7 +20,7 @@
 | ``SIMULATIONS_CHUNK_SECONDS`` | 1 | seconds of one worker process a chunk is cut to, whatever
   the agents (a requested chunk size is an upper bound) |
 | ``SIMULATIONS_WORKERS`` | 2 | worker processes playing chunks: the time estimates divide by it |
-| ``SIMULATIONS_CALIBRATION_SECONDS`` | 2 | wall-clock seconds a worker plays at start-up to
+| ``SIMULATIONS_CALIBRATION_SECONDS`` | 3 | wall-clock seconds a worker plays at start-up to
   measure this deployment's pace (``simulations.calibration``); 0: no measurement |
 """
 
@@ -103,4 +103,4 @@ def chunk_seconds() -> float:
 
 
 def calibration_seconds() -> float:
-    return float(_get("CALIBRATION_SECONDS", 2.0))
+    return float(_get("CALIBRATION_SECONDS", 3.0))

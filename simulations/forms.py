@@ -16,12 +16,14 @@ from simulations.models import RunKind
 from simulations.services import SimulationInputError
 from simulations.sources import deck_choices
 from simulations.strength import cost_lines
+from simulations.templatetags.simulations_extras import ms
 
 _ = gettext_lazy
 STOP_CHOICES = [("", _("No: play every game")), ("0.1", _("when the interval is ±5 %")),
                 ("0.05", _("when the interval is ±2.5 %")),
                 ("0.02", _("when the interval is ±1 %"))]
-AGENT_COST = gettext_lazy("CPU time of one game with the agent in both seats: {costs}.")
+AGENT_COST = gettext_lazy("Time of one game with the agent in both seats on this site's "
+                          "workers: {costs}.")
 MS_A_GAME = gettext_lazy("{agent} {ms} ms")
 PICK_ONE = gettext_lazy("Pick exactly one opponent for a match (or choose a gauntlet).")
 PICK_SOME = gettext_lazy("Pick at least {n} opponent(s).")
@@ -68,8 +70,7 @@ class SimulationForm(RefuseNulForm):
         costs = cost_lines()
         if costs:
             listed = ", ".join(
-                MS_A_GAME.format(agent=game_word("agent", name),
-                                 ms=number_format(seconds * 1000, 1))
+                MS_A_GAME.format(agent=game_word("agent", name), ms=ms(seconds))
                 for name, seconds in costs)
             self.fields["agent_a"].help_text = AGENT_COST.format(costs=listed)
 

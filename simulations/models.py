@@ -348,10 +348,11 @@ class SampleGame(models.Model):
 
 
 class PaceCalibration(models.Model):
-    """A worker's measurement at start-up of how fast this deployment plays: a few seconds of
-    the cheapest games, against what the same games cost in the stored AI ladder result. The
-    time estimates multiply the ladder's figures by the latest ``factor``
-    (``simulations.calibration``)."""
+    """A worker's measurement at start-up of how fast this deployment plays: a moment of the
+    cheapest games (the rules' pace: ``factor``), then a few games of each slow agent (its
+    decisions' pace: ``agents``), against what the same games cost in the stored AI ladder
+    result. The time estimates multiply the ladder's figures by the latest factors
+    (``simulations.strength``)."""
 
     host = models.CharField(gettext_lazy("worker"), max_length=200)
     measured_at = models.DateTimeField(gettext_lazy("measured at"), auto_now_add=True)
@@ -365,6 +366,11 @@ class PaceCalibration(models.Model):
         gettext_lazy("factor"),
         help_text=gettext_lazy("Wall-clock seconds here ÷ the ladder's seconds: above 1, this "
                                "deployment plays slower than the ladder's figures say."))
+    agents = models.JSONField(
+        gettext_lazy("agents"), default=dict, blank=True,
+        help_text=gettext_lazy("Each slow agent's own measurement: {agent: {games, "
+                               "wall_seconds, ladder_seconds, factor}}, its factor applying "
+                               "to its decisions."))
 
     class Meta:
         verbose_name = gettext_lazy("pace calibration")

@@ -12,6 +12,7 @@ from django.utils import timezone
 from decks.models import Deck
 from decks.selectors import deck_is_visible
 from rules.lab.stats import wilson_interval
+from simulations import conf
 from simulations.models import (
     Chunk,
     ChunkResult,
@@ -21,9 +22,10 @@ from simulations.models import (
     SampleGame,
     SimulationRun,
 )
-from simulations.strength import estimate_seconds
+from simulations.strength import game_seconds_here
 
 LIST_FIELDS_DEFERRED = ("cards", "decks", "ruleset")
+OWN_PACE_CHUNKS = 200     # a running run's latest finished chunks give its pace
 
 
 def _visible_q(user) -> Q:
@@ -155,21 +157,42 @@ def runs_with_rates(runs: Iterable[SimulationRun]) -> list[SimulationRun]:
     return runs
 
 
+def run_game_seconds(run: SimulationRun) -> float:
+    """Seconds a game of this run takes on one worker process: from its own finished chunks
+    once a couple have finished (their wall time per game: the load and each chunk's
+    bookkeeping included, the wait for the first message not), before that the deployment's
+    figure for its agents (``game_seconds_here``)."""
+    rows = (Chunk.objects.filter(run=run, state=ChunkState.DONE, attempts=1,
+                                 started_at__isnull=False, finished_at__isnull=False)
+            .order_by("-finished_at").values_list("started_at", "finished_at", "start", "stop")
+            [:OWN_PACE_CHUNKS])
+    wall = games = 0.0
+    for started, finished, start, stop in rows:
+        wall += (finished - started).total_seconds()
+        games += stop - start
+    if len(rows) >= 2 and wall > 0:
+        return wall / games
+    return game_seconds_here(run.agent_a, run.agent_b)
+
+
 def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
-    """An estimate of the time a running run still needs: from its own pace once games have
-    finished, before that from this deployment's measured pace (``estimate_seconds``) less
-    the time it has run; None when queued, or when the early estimate has run out before the
-    first games finished (the page then says it is working the time out)."""
+    """An estimate of the time a running run still needs: the games left × the seconds a game
+    of it takes (``run_game_seconds``) ÷ the worker processes that can share its chunks left.
+    Before any chunk has finished, the whole run's estimate less the time it has run; None when
+    queued, or when that estimate has run out before the first chunk finished (the page then
+    says it is working the time out)."""
     if run.status != RunStatus.RUNNING or run.started_at is None:
         return None
     done, total = progress.games_done, progress.games_total
-    elapsed = (timezone.now() - run.started_at).total_seconds()
     if done >= total:
         return None
-    if done <= 0 or elapsed < 1:
-        expected = estimate_seconds(agent_a=run.agent_a, agent_b=run.agent_b, games=total)
-        return expected - elapsed if expected and expected > elapsed else None
-    return (total - done) * elapsed / done
+    per_game = run_game_seconds(run)
+    sharing = max(1, min(conf.workers(), progress.chunks_total - progress.chunks_done))
+    if progress.chunks_done == 0:
+        elapsed = (timezone.now() - run.started_at).total_seconds()
+        expected = total * per_game / sharing
+        return expected - elapsed if expected > elapsed else None
+    return (total - done) * per_game / sharing
 
 
 def run_decks_shown(run: SimulationRun, user=None) -> list[dict]:

@@ -97,15 +97,17 @@ def rung(path: Path, strong: str, weak: str, games: int, processes: int,
 PROBE_AGENTS = ("greedy", "random")   # the cheapest rung: a probe of the rules' speed, mostly
 
 
-def pace_probe(path: Path, budget_seconds: float, max_games: int = 400) -> dict[str, float]:
-    """Games of the cheapest rung played here for about ``budget_seconds`` of wall-clock time
-    (at least two), one per ordered deck pairing in turn: ``{"games", "wall_seconds",
-    "cpu_seconds"}``. Divided by the same games' CPU seconds in the stored ladder result, the
-    wall time says how much slower (or faster) this machine, as loaded now, plays than the
-    machine that wrote the ladder: the factor the time estimates need."""
+def pace_probe(path: Path, budget_seconds: float, max_games: int = 400,
+               agents: tuple[str, str] = PROBE_AGENTS) -> dict[str, float]:
+    """Games between ``agents`` (by default the cheapest rung) played here for about
+    ``budget_seconds`` of wall-clock time (at least two), one per ordered deck pairing in turn:
+    ``{"games", "wall_seconds", "cpu_seconds"}``. Divided by the same games' CPU seconds in the
+    stored ladder result, the wall time says how much slower (or faster) this machine, as
+    loaded now, plays than the machine that wrote the ladder: the factor the time estimates
+    need."""
     card_set = load_card_set(path)
     pairings = list(itertools.permutations(card_set.decks, 2))
-    strong, weak = (make_agent(name) for name in PROBE_AGENTS)
+    strong, weak = (make_agent(name) for name in agents)
     wall, cpu = time.perf_counter(), time.process_time()
     games = 0
     while games < max_games and (games < 2 or time.perf_counter() - wall < budget_seconds):

@@ -8,8 +8,10 @@ from rest_framework.test import APIClient
 
 from rules.ai.agents import AGENT_NAMES
 from rules.ai.ratings import strength_table
+from simulations.models import PaceCalibration
 from simulations.services import simulation_request
-from simulations.strength import agent_costs, estimate_seconds
+from simulations.strength import agent_costs, estimate_seconds, game_seconds_here
+from simulations.templatetags.simulations_extras import ms
 from tests.simulations.helpers import DAWN, DUSK, play_all
 from tests.simulations.test_sweeps import make_sweep
 
@@ -59,12 +61,34 @@ def test_the_estimate_is_cost_a_game_times_games_over_workers(settings):
     assert estimate_seconds(agent_a="planner", agent_b="nobody", games=10) is None
 
 
+def test_the_players_page_the_form_and_the_api_give_one_figure_for_a_game(alice, client):
+    """A game with the agent in both seats, at this deployment's pace: never one seat's
+    decisions on one page and both seats on another."""
+    PaceCalibration.objects.create(host="w@h", games=10, wall_seconds=2.0, cpu_seconds=2.0,
+                                   ladder_seconds=1.0, factor=2.0,
+                                   agents={"planner": {"factor": 3.0}})
+    here = game_seconds_here("planner", "planner")
+    costs = agent_costs()
+    assert here == pytest.approx(costs["planner"] * 3.0 * 2 + costs["engine"] * 2.0)
+    shown = ms(here)
+    page = client.get("/simulations/agents/").content.decode()
+    row = page[page.index('data-agent="planner"'):]
+    assert f'<span data-testid="game-ms">{shown} ms</span>' in row[:row.index("</tr>")]
+    client.force_login(alice)
+    form = client.get("/simulations/new/")
+    assert f"planner {shown} ms" in form.content.decode()
+    assert form.context["estimate"]["games"]["planner"]["planner"] == pytest.approx(here)
+    api = APIClient().get("/api/simulations/agents/").json()
+    assert next(r for r in api["ratings"] if r["name"] == "planner")["game_seconds"] == \
+        pytest.approx(here)
+
+
 def test_the_form_offers_every_agent_with_its_cost(alice, client):
     client.force_login(alice)
     html = client.get("/simulations/new/").content.decode()
     for name in AGENT_NAMES:
         assert f'<option value="{name}"' in html
-    assert "Planner (strong)" in html and "CPU time of one game" in html
+    assert "Planner (strong)" in html and "Time of one game" in html
     assert 'id="estimate-data"' in html and 'href="/simulations/agents/"' in html
 
 

@@ -7,15 +7,24 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 from balance.selectors import job_progress
 from rules.ai.ratings import seconds_per_game
 from simulations.calibration import KEPT, deployment_calibrate
-from simulations.models import PaceCalibration, RunStatus
+from simulations.models import ChunkState, PaceCalibration, RunStatus
 from simulations.selectors import Progress, run_seconds_left
 from simulations.signals import _calibrate
-from simulations.strength import agent_costs, estimate_inputs, estimate_seconds, pace_factor
+from simulations.strength import (
+    OBSERVED_KEY,
+    agent_costs,
+    estimate_inputs,
+    estimate_seconds,
+    game_seconds_here,
+    ladder_game_seconds,
+    pace_factor,
+)
 from tests.simulations.test_status import make_run
 
 pytestmark = pytest.mark.django_db
@@ -65,8 +74,58 @@ def test_estimates_before_a_job_plays_go_by_the_measured_pace(settings):
         == pytest.approx(plain * 6.5)
     slower = estimate_inputs()
     assert slower["factor"] == 6.5
-    assert slower["costs"]["planner"] == pytest.approx(form["costs"]["planner"] * 6.5)
-    assert slower["engine"] == pytest.approx(form["engine"] * 6.5)
+    assert slower["games"]["planner"]["search"] == pytest.approx(
+        form["games"]["planner"]["search"] * 6.5)
+
+
+def test_a_worker_measures_each_slow_agent_s_own_pace():
+    """A planner's search may slow down more than the rules on another machine: the probe
+    plays a few games of each slow agent against greedy, and its own decisions' factor is
+    what is left once greedy and the rules are counted at the rules' pace."""
+    row = deployment_calibrate(host="w1@host", budget_seconds=0.3)
+    assert set(row.agents) == {"planner", "search"}
+    for name, pace in row.agents.items():
+        assert pace["games"] >= 2 and pace["wall_seconds"] > 0 and pace["factor"] > 0
+        costs = agent_costs()
+        rest = (costs["greedy"] + costs["engine"]) * row.factor * pace["games"]
+        assert pace["factor"] == pytest.approx(
+            max(row.factor / 10, (pace["wall_seconds"] - rest) / (costs[name] * pace["games"])))
+
+
+def test_a_slow_agent_is_estimated_at_its_own_pace_and_the_rules_at_theirs():
+    costs = agent_costs()
+    PaceCalibration.objects.create(host="w@h", games=10, wall_seconds=1.0, cpu_seconds=1.0,
+                                   ladder_seconds=1.0, factor=0.6,
+                                   agents={"planner": {"factor": 1.5}, "search": {"factor": 2.0}})
+    assert game_seconds_here("planner", "greedy") == pytest.approx(
+        costs["planner"] * 1.5 + (costs["greedy"] + costs["engine"]) * 0.6)
+    assert game_seconds_here("greedy", "random") == pytest.approx(
+        seconds_per_game(costs, "greedy", "random") * 0.6)
+
+
+def _finished_chunks(run, seconds_each: float, count: int = 4):
+    now = timezone.now()
+    for chunk in run.chunks.order_by("index")[:count]:
+        chunk.state, chunk.attempts = ChunkState.DONE, 1
+        chunk.started_at = now - timedelta(seconds=seconds_each)
+        chunk.finished_at = now
+        chunk.save()
+
+
+def test_the_observed_pace_of_finished_chunks_replaces_the_measurement(alice, catalogue):
+    """Whatever the probe said, a deployment that has just played these agents knows what a
+    game takes: its chunks' wall time over what the ladder said they cost."""
+    _measured(0.5)                            # the probe thought this machine fast
+    old = make_run(alice, games=40, chunk_size=4, agent_a="planner", agent_b="planner")
+    per_chunk = old.chunks.first().cpu_seconds
+    _finished_chunks(old, seconds_each=per_chunk * 3)      # they took 3 times the ladder's
+    cache.delete(OBSERVED_KEY)                # read every few seconds: as a moment later
+    assert game_seconds_here("planner", "planner") == pytest.approx(
+        ladder_game_seconds("planner", "planner") * 3, rel=0.01)
+    assert estimate_seconds(agent_a="planner", agent_b="planner", games=1000) == pytest.approx(
+        ladder_game_seconds("planner", "planner") * 3 * 1000 / 2, rel=0.01)
+    assert game_seconds_here("greedy", "greedy") == pytest.approx(      # other agents: as
+        ladder_game_seconds("greedy", "greedy") * 0.5)                  # measured
 
 
 def test_the_form_says_the_measured_estimate(client, alice, catalogue):
@@ -87,10 +146,24 @@ def test_a_running_run_starts_from_the_measured_pace_then_follows_its_own(alice,
     _measured(6.5)
     expected = estimate_seconds(agent_a="planner", agent_b="search", games=2000)
     assert run_seconds_left(run, _progress(0, 2000)) == pytest.approx(expected - 5, abs=1)
-    run.started_at = timezone.now() - timedelta(seconds=60)
-    assert run_seconds_left(run, _progress(500, 2000)) == pytest.approx(180, abs=1)
     run.started_at = timezone.now() - timedelta(seconds=expected + 60)
     assert run_seconds_left(run, _progress(0, 2000)) is None   # past it: working it out
+
+
+def test_the_time_left_follows_the_run_s_own_chunks_not_the_wait_before_them(alice, catalogue,
+                                                                             settings):
+    """A round-robin whose first chunk waited a minute for a worker is not twice as long: the
+    time left is its games left at the pace its finished chunks played."""
+    settings.SIMULATIONS_WORKERS = 2
+    run = make_run(alice, games=400, chunk_size=4, agent_a="planner", agent_b="planner")
+    run.status, run.started_at = RunStatus.RUNNING, timezone.now() - timedelta(seconds=90)
+    _finished_chunks(run, seconds_each=2.0, count=4)    # 16 games, 0.5 s each
+    progress = Progress(games_done=16, games_total=400, chunks_done=4, chunks_total=100,
+                        chunks_running=2, wins=0, completed=16)
+    assert run_seconds_left(run, progress) == pytest.approx((400 - 16) * 0.5 / 2)
+    nearly = Progress(games_done=396, games_total=400, chunks_done=99, chunks_total=100,
+                      chunks_running=1, wins=0, completed=396)
+    assert run_seconds_left(run, nearly) == pytest.approx(4 * 0.5)   # one chunk: one process
 
 
 def test_a_running_search_starts_from_the_measured_pace_then_follows_its_own(alice, catalogue):

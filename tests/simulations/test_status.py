@@ -29,13 +29,19 @@ def progress(done: int, total: int = 100) -> Progress:
                     chunks_running=1, wins=0, completed=0)
 
 
-def test_the_time_left_follows_the_pace_so_far(alice, catalogue):
-    run = make_run(alice)
+def test_the_time_left_follows_the_pace_of_the_finished_chunks(alice, catalogue, settings):
+    settings.SIMULATIONS_WORKERS = 2
+    run = make_run(alice, games=100)
     run.status, run.started_at = RunStatus.RUNNING, timezone.now() - timedelta(seconds=30)
-    assert run_seconds_left(run, progress(25)) == pytest.approx(90, abs=1)
-    assert run_seconds_left(run, progress(0)) is None          # no pace yet
+    assert run_seconds_left(run, progress(0)) is None          # no pace yet, and none expected
+    now = timezone.now()
+    run.chunks.filter(index__lt=2).update(state="done", attempts=1, finished_at=now,
+                                          started_at=now - timedelta(seconds=6))
+    done = Progress(games_done=8, games_total=100, chunks_done=2, chunks_total=25,
+                    chunks_running=1, wins=0, completed=8)
+    assert run_seconds_left(run, done) == pytest.approx((100 - 8) * 1.5 / 2)   # 1.5 s a game
     run.status = RunStatus.QUEUED
-    assert run_seconds_left(run, progress(25)) is None
+    assert run_seconds_left(run, done) is None
 
 
 def test_durations_read_as_words():
