@@ -25,7 +25,7 @@ from play.engine_adapter import agent_rng, game_at
 from play.errors import HINT_NO_DECISION, PlayError
 from play.hint import planner_hint
 from play.models import HUMAN, PlayGame
-from play.runner import agent_schedule
+from play.runner import agent_failure, agent_schedule
 from play.selectors import play_get, plays_listed
 from play.state import seat_state
 from rules.ai.agents import AGENT_NAMES
@@ -35,18 +35,20 @@ SEAT = OpenApiParameter("seat", int, description="0 or 1: the seat whose view to
                         "hot-seat game's other seat); default: yours, or the seat to move.")
 STATE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The seat's state: uid, version, status, result, seats, seat, step, steps, agent_to_move, "
-    "can_undo, view (the engine's view of the seat: game.view(seat).to_dict()), actions "
-    "([{action, label}]: every legal action and its sentence), log ([{step, text}])."))
+    "agent_error (why the agent could not move, if it failed), can_undo, view (the engine's "
+    "view of the seat: game.view(seat).to_dict()), actions ([{action, label}]: every legal action and its sentence), log ([{step, text}])."))
 CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The game moved on since `version`: {detail, state} with the fresh state."))
 
 
 def _state(record: PlayGame, seat: int | None = None) -> dict:
     state = seat_state(record, seat=seat)
-    if state.agent is not None and agent_schedule(record.uid) and conf.ai_inline():
+    failure = agent_failure(record.uid, record.version) if state.agent else None
+    if state.agent is not None and failure is None and agent_schedule(record.uid) \
+            and conf.ai_inline():
         record.refresh_from_db()            # the agent has moved already: show its moves
         state = seat_state(record, seat=seat)
-    return state.as_dict()
+    return {**state.as_dict(), "agent_error": failure}
 
 
 def _refused(exc: PlayError, record: PlayGame) -> Response:

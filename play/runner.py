@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 _running: dict[str, Future] = {}
+_failed: dict[str, tuple[int, str]] = {}      # uid → (the game's version, what went wrong)
 
 
 def _executor() -> ThreadPoolExecutor:
@@ -41,8 +42,12 @@ def _executor() -> ThreadPoolExecutor:
 def _advance(uid: str) -> None:
     try:
         services.play_agent_advance(uid=uid)
-    except Exception:                      # a thread's failure must reach the log, not vanish
+    except Exception as exc:         # a thread's failure must reach the log and the page
         log.exception("the agent of game %s could not move", uid)
+        version = services.PlayGame.objects.filter(uid=uid).values_list(
+            "version", flat=True).first()
+        with _lock:
+            _failed[uid] = (int(version or 0), f"{type(exc).__name__}: {exc}")
     finally:
         with _lock:
             _running.pop(uid, None)
@@ -64,6 +69,20 @@ def agent_schedule(uid: str) -> bool:
         if uid in _running:
             _running[uid] = future
     return True
+
+
+def agent_failure(uid: str, version: int) -> str | None:
+    """Why the agent could not move in game ``uid`` at ``version`` (None if it did not fail
+    there): the page says so instead of waiting forever, and polls stop scheduling it."""
+    with _lock:
+        failed = _failed.get(uid)
+    return failed[1] if failed and failed[0] == version else None
+
+
+def agent_retry(uid: str) -> None:
+    """Forget a failure: the next request schedules the agent again (a reload of the page)."""
+    with _lock:
+        _failed.pop(uid, None)
 
 
 def agent_busy(uid: str) -> bool:

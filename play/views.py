@@ -20,10 +20,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from cards.rulesets import ruleset_words
 from play import conf, services
 from play.deck_sources import deck_resolve, play_deck_choices
-from play.errors import BAD_ACTION, PlayError
+from play.errors import AGENT_FAILED, BAD_ACTION, PlayError
 from play.forms import NewGameForm
 from play.models import PlayGame
-from play.runner import agent_busy, agent_schedule
+from play.runner import agent_busy, agent_failure, agent_retry, agent_schedule
 from play.selectors import play_get, plays_listed
 from play.state import SeatState, seat_state
 
@@ -72,11 +72,15 @@ def board_context(request: HttpRequest, state: SeatState, *, shown_seat: int | N
     to_move = state.history.game.to_move
     cover = (record.hot_seat and not record.over and to_move is not None
              and shown_seat != to_move and board.step == board.steps)
-    if state.agent is not None and not agent_busy(record.uid):
+    failure = agent_failure(record.uid, record.version) if state.agent else None
+    if state.agent is not None and failure is None and not agent_busy(record.uid):
         agent_schedule(record.uid)
+    if failure and not error:
+        error = str(AGENT_FAILED).format(problem=failure)
     return {"game": record, "board": board, "state": state, "cover": cover, "to_move": to_move,
             "error": error, "delay_ms": int(conf.ai_step_seconds() * 1000),
-            "pending": state.agent is not None or board.step < board.steps}
+            "pending": (state.agent is not None and failure is None)
+            or board.step < board.steps}
 
 
 def _board_response(request: HttpRequest, record: PlayGame, *, seat: int | None,
@@ -90,6 +94,7 @@ def _board_response(request: HttpRequest, record: PlayGame, *, seat: int | None,
 @require_GET
 def play_game(request: HttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
+    agent_retry(record.uid)                  # a reload tries an agent that failed once more
     seat = _seat_param(request)
     state = seat_state(record, seat=seat)
     shown = seat if seat is not None else state.board.seat

@@ -134,3 +134,24 @@ def test_the_builders_draft_can_be_played(web):
     assert "Drafty (in the builder)" in html
     game = _start(web, deck="draft")
     assert game.decks[0]["name"] == "Drafty" and game.decks[0]["cards"] == LEGAL_CARDS
+
+
+def test_an_agent_that_fails_is_said_on_the_board_instead_of_waiting(web, settings,
+                                                                     monkeypatch):
+    from play import runner
+
+    settings.PLAY_AI_INLINE = False
+    game = _start(web, first="opponent")                    # the agent must decide first
+    monkeypatch.setattr(runner.services, "make_agent", lambda name: 1 / 0)
+    monkeypatch.setattr(runner, "agent_schedule", lambda uid: runner._advance(uid) or True)
+    monkeypatch.setattr("play.views.agent_schedule", runner.agent_schedule)
+    web.get(f"/play/{game.uid}/board/?seat=0")              # schedules it: it fails
+    board = web.get(f"/play/{game.uid}/board/?seat=0").content.decode()
+    assert "The AI could not make its move (ZeroDivisionError" in board
+    assert 'data-pending=""' in board
+    assert runner.agent_failure(game.uid, game.version) is not None
+    monkeypatch.undo()
+    settings.PLAY_AI_INLINE = True
+    web.get(game.get_absolute_url())                        # a reload tries again: it moves
+    game.refresh_from_db()
+    assert game.actions and runner.agent_failure(game.uid, game.version) is None
