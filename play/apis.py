@@ -36,7 +36,8 @@ SEAT = OpenApiParameter("seat", int, description="0 or 1: the seat whose view to
 STATE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The seat's state: uid, version, status, result, seats, seat, step, steps, agent_to_move, "
     "agent_error (why the agent could not move, if it failed), can_undo, view (the engine's "
-    "view of the seat: game.view(seat).to_dict()), actions ([{action, label}]: every legal action and its sentence), log ([{step, text}])."))
+    "view of the seat: game.view(seat).to_dict()), actions ([{action, label}]: every legal "
+    "action and its words), log ([{step, text}])."))
 CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The game moved on since `version`: {detail, state} with the fresh state."))
 
