@@ -42,6 +42,16 @@ class ActionWords:
                 "trigger": game_word("trigger", trigger, prose=True) if trigger
                 else _("optional")}
 
+    def short(self, action: Mapping[str, Any]) -> str:
+        """A placing's slot alone, for a line of slots beside the card's name."""
+        if action.get("kind") == "place":
+            return _("slot {n}").format(n=int(action.get("slot", 0)) + 1)
+        return self(action)
+
+    def hand_card(self, action: Mapping[str, Any]) -> str:
+        """The name of the hand card an action moves ("" for an action that moves none)."""
+        return self._zone("hand", action["card"]) if "card" in action else ""
+
     def __call__(self, action: Mapping[str, Any]) -> str:
         words = self._words(action)
         kind = str(action.get("kind"))

@@ -87,13 +87,20 @@ class Board:
         return str(DECISION_TEXT.get(self.view.get("decision") or "", ""))
 
     @property
-    def groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
-        """The actions by group, in the page's order."""
+    def groups(self) -> list[tuple[str, list[dict[str, Any]], list[tuple[str, list]]]]:
+        """The actions by group, in the page's order: (title, rows, placings), where placings
+        gathers the placing of each hand card into a line of slots ("Thorn Boar: slot 2, slot
+        3 …") instead of one button per card and slot."""
         out = []
         for key, title in GROUP_TITLES.items():
-            rows = [a for a in self.actions if a["group"] == key]
-            if rows:
-                out.append((str(title), rows))
+            rows = [a for a in self.actions if a["group"] == key and a["kind"] != "place"]
+            placings: dict[int, list[dict[str, Any]]] = {}
+            for a in self.actions:
+                if a["group"] == key and a["kind"] == "place":
+                    placings.setdefault(a["action"]["card"], []).append(a)
+            lines = [(group[0]["card_name"], group) for group in placings.values()]
+            if rows or lines:
+                out.append((str(title), rows, lines))
         return out
 
 
@@ -148,7 +155,8 @@ def action_rows(game: Game, seat: int, names: Mapping[str, str]) -> list[dict[st
     for index, action in enumerate(game.legal_actions()):
         data = action.to_dict()
         rows.append({"index": index, "action": data, "json": json.dumps(data),
-                     "label": words(data),
+                     "label": words(data), "short": words.short(data),
+                     "card_name": words.hand_card(data),
                      "group": GROUPS.get(action.kind, "phase"), "kind": action.kind})
     return rows
 
