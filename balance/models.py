@@ -84,6 +84,14 @@ class BalanceJob(models.Model):
                              help_text=_("{code: card data} of every card the decks use"))
     card_data_version = models.CharField(_("card data version"), max_length=64)
     agent = models.CharField(_("agent"), max_length=20)
+    further_agents = models.JSONField(
+        _("further agents"), default=list, blank=True,
+        help_text=_("Meta: agents every target must also hold under, checked with their own "
+                    "games (the agent above screens and races)."))
+    strong_budget_games = models.PositiveIntegerField(_("further agents' budget games"),
+                                                      default=0)
+    strong_verify_games = models.PositiveIntegerField(_("further agents' verify games"),
+                                                      default=600)
     band_low = models.FloatField(_("band low"), default=0.45)
     band_high = models.FloatField(_("band high"), default=0.55)
     objective = models.CharField(_("objective"),

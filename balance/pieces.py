@@ -274,6 +274,18 @@ def piece_name(parts: list[dict[str, Any]]) -> str:
     return hashlib.sha256(blocks.encode()).hexdigest()
 
 
+def _slowest_agent(job: BalanceJob, batch: Sequence[tuple[str, Any, Sequence[int]]],
+                   codec: Any) -> str:
+    """The agent of the batch that plays the fewest games a second (a search checked under a
+    strong agent sends its games apart from the fast agent's, so its pieces stay about a chunk
+    of a simulation run); the job's agent when the codec's tasks do not say."""
+    agent_of = getattr(codec, "task_agent", None)
+    if agent_of is None:
+        return job.agent
+    agents = {agent_of(task) for _, task, _ in batch} or {job.agent}
+    return min(agents, key=lambda name: agent_spec(name).chunk_games)
+
+
 def pieces_post(job: BalanceJob, batch: list[tuple[str, Any, range]],
                 stored: Collection[tuple[str, int]], codec: Any) -> list[int]:
     """Write the pieces of a batch (``(key, task, block indices)``) that hold a block not yet
@@ -282,7 +294,7 @@ def pieces_post(job: BalanceJob, batch: list[tuple[str, Any, range]],
     execution names the same pieces; a piece partly stored plays its stored blocks again,
     which are kept once."""
     total = sum(len(indices) for _, _, indices in batch)
-    sizes = piece_sizes(job.agent, total, codec.block_games)
+    sizes = piece_sizes(_slowest_agent(job, batch, codec), total, codec.block_games)
     rows = [JobPiece(job=job, key=piece_name(parts), first=parts[0]["first"],
                      blocks=sum(part["blocks"] for part in parts), task=parts)
             for parts in pack(batch, codec, sizes)

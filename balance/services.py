@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from balance import conf
 from balance.kinds import job_games
 from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind, JobStatus
+from balance.search.problem import search_strong_games
 from rules.ai.agents import make_agent
 from simulations.fair import dispatch_quietly
 from simulations.quota import REDUCE_BUDGET, QuotaError, game_seconds, quota_check
@@ -93,6 +94,12 @@ def job_submit(*, user, kind: str, limit: int, too_many: str, **frozen: Any) -> 
                           budget_games=frozen["budget_games"],
                           verify_games=frozen["verify_games"],
                           objective=frozen.get("objective", "band"))
+    further = frozen.get("further_agents") or ()
+    if further:   # their games, at the slowest one's pace
+        cpu += search_strong_games(
+            decks=len(frozen["decks"]), strong_budget_games=frozen["strong_budget_games"],
+            strong_verify_games=frozen["strong_verify_games"]) * max(
+            game_seconds(agent, agent) for agent in further)
     with transaction.atomic():
         if owner is not None:
             job_cap_check(owner=owner, kind=kind, cpu=cpu, limit=limit, too_many=too_many)

@@ -11,7 +11,9 @@ several, "Minions"), ``trigger``, ``field`` (a card's printed fields; ``fields``
 "factions"), ``duration`` (how long an effect lasts: "this turn"), ``vocabulary_section`` (a
 part of the ability language, as the vocabulary page titles it: "Triggers"), ``agent`` (an AI
 player's name, as in a sentence: "greedy"; a heading capitalises it, ``|capfirst``),
-``agent_label`` (its name in a menu, with what it costs), ``ruleset`` (a ruleset's name) and
+``agent_label`` (its name in a menu, with what it costs), ``skill`` (a level of play, as in a
+sentence: "skilled play"), ``agent_skill`` (the level of play an agent's win rates stand for,
+by the agent's name), ``ruleset`` (a ruleset's name) and
 ``ruleset_option`` (an option of the rules in a sentence, for its ``value``: "a draw after 20
 turns per player").
 """
@@ -23,7 +25,7 @@ from collections.abc import Callable
 from django.utils.functional import lazy
 
 from cards.language import card_lang
-from rules.ai.agents import AGENT_NAMES, AGENTS
+from rules.ai.agents import AGENT_NAMES, AGENTS, SKILLS
 from rules.engine import words as engine_words
 from rules.engine.keywords import all_keywords
 from rules.engine.ruleset_words import RULESET_OPTIONS, ruleset_name
@@ -39,6 +41,16 @@ def _agent_title(code: str, lang: str, prose: bool) -> str | None:
 def _agent_label(code: str, lang: str, prose: bool) -> str | None:
     spec = next((s for s in AGENTS if s.name == code), None)
     return spec.label(lang) if spec is not None else None
+
+
+def _skill(code: str, lang: str, prose: bool) -> str | None:
+    skill = SKILLS.get(code)
+    return skill.name(lang) if skill is not None else None
+
+
+def _agent_skill(code: str, lang: str, prose: bool) -> str | None:
+    spec = next((s for s in AGENTS if s.name == code), None)
+    return _skill(spec.skill, lang, prose) if spec is not None else None
 
 
 def _keyword(code: str, lang: str, prose: bool) -> str | None:
@@ -82,6 +94,8 @@ READERS: dict[str, Callable[[str, str, bool], str | None]] = {
     "vocabulary_section": _table("SECTION_WORDS"),
     "agent": _agent_title,
     "agent_label": _agent_label,
+    "skill": _skill,
+    "agent_skill": _agent_skill,
     "ruleset": lambda code, lang, prose: ruleset_name(code, lang),
 }
 

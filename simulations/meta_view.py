@@ -9,7 +9,7 @@ To show a field's meta on any page::
     {% include "simulations/_meta.html" with meta=meta_view %}
 
 ``meta_context(report, *, names=None, epsilon_form=None, balance_url=None, section_id="meta",
-title=None, own_seeds=False)``:
+title=None, own_seeds=False, agents=None)``:
 
 - ``report``: ``rules.lab.meta.MetaReport.to_dict()`` (a plain dict, as cached or stored);
 - ``names``: the decks' names to show, in the report's order (default ``report["decks"]``);
@@ -22,6 +22,9 @@ title=None, own_seeds=False)``:
   (default "Meta: is this field healthy?");
 - ``own_seeds``: each matchup played its own seeds (a balance search's verification), so a
   field win rate's interval counts each seat-swapped pair once, not each seed of the run.
+
+- ``agents``: the agents that played the field (one name, or two when two met): the view says
+  which played and what level of play that stands for (``simulations.skill``).
 
 A report that carries ``matchup_range`` (a balance search's) adds a sentence on it.
 """
@@ -39,6 +42,7 @@ from cards.templatetags.cards_extras import pct
 from rules.lab.meta import PLAYED_SHARE
 from simulations import meta_chart
 from simulations.field_meta import HEALTHY_FIELD_RATE, UNDECIDED
+from simulations.skill import played_by
 
 # A share the tables show as "0.0 %" (``pct``: one decimal).
 SHOWN_AS_ZERO = 0.0005
@@ -197,7 +201,8 @@ def _rows(names: Sequence[str], report: Mapping[str, Any]) -> list[dict[str, Any
 
 def meta_context(report: Mapping[str, Any], *, names: Sequence[str] | None = None,
                  epsilon_form=None, balance_url: str | None = None, section_id: str = "meta",
-                 title: str | None = None, own_seeds: bool = False) -> dict[str, Any]:
+                 title: str | None = None, own_seeds: bool = False,
+                 agents: str | Sequence[str] | None = None) -> dict[str, Any]:
     """What ``simulations/_meta.html`` shows (see the module's docstring)."""
     names = list(names if names is not None else report["decks"])
     epsilon = report["epsilon"]
@@ -215,4 +220,12 @@ def meta_context(report: Mapping[str, Any], *, names: Sequence[str] | None = Non
             title=_("Win rate against the field")),
         "form": epsilon_form, "balance_url": balance_url, "section_id": section_id,
         "title": title or _("Meta: is this field healthy?"), "own_seeds": own_seeds,
+        "played_by": _played(agents),
     }
+
+
+def _played(agents: str | Sequence[str] | None) -> str | None:
+    if not agents:
+        return None
+    names = [agents] if isinstance(agents, str) else list(agents)
+    return _("Played by {players}.").format(players=played_by(names[0], names[-1]))

@@ -38,6 +38,7 @@ from simulations.selectors import (
     run_samples,
     run_seconds_left,
     runs_listed,
+    runs_visible,
     runs_with_rates,
 )
 from simulations.services import (
@@ -46,6 +47,7 @@ from simulations.services import (
     simulation_request,
     simulation_what_if,
 )
+from simulations.skill import run_skill_context
 from simulations.strength import agent_strength, estimate_inputs, strength_rows
 from simulations.what_if_form import WhatIfForm
 
@@ -202,8 +204,11 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
             context["meta_view"] = meta_context(
                 results["meta"], epsilon_form=meta_form,
                 balance_url=balance_search_url(run, shown) if request.user.is_authenticated
-                else None)
-            status = 400 if meta_form.errors else 200
+                else None, agents=(run.agent_a, run.agent_b))
+            context["skill_view"] = run_skill_context(
+                run, runs_visible(request.user), versus=request.GET.get("versus", "").strip(),
+                epsilon=meta_form.share(), report=results["meta"])
+            status = 400 if meta_form.errors or context["skill_view"]["error"] else 200
         context["no_meta"] = run.kind == RunKind.GAUNTLET
         context["samples"] = list(enumerate(run_samples(run), start=1))
         if request.user.is_authenticated and run.status in ("done", "failed"):

@@ -25,6 +25,7 @@ from balance.search.services import balance_candidate_run, balance_job_request
 from balance.services import BalanceInputError
 from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
+from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
 from simulations.apis import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
@@ -62,6 +63,19 @@ class SearchInputSerializer(serializers.Serializer):
     min_share = serializers.FloatField(
         default=0.05, help_text="meta: each deck's smallest share of the ε-equilibrium, from "
                                 "0 to 1 ÷ the number of decks.")
+    agents = serializers.ListField(
+        child=serializers.CharField(max_length=20), required=False, min_length=1,
+        help_text="meta: several agents, each listed once (in place of agent), e.g. "
+                  '["greedy", "planner"]: every target must hold under each. The fastest '
+                  "screens and races; the others check the finalists with "
+                  "strong_budget_games and re-verify with strong_verify_games a matchup.")
+    strong_budget_games = serializers.IntegerField(
+        default=DEFAULT_STRONG_BUDGET,
+        help_text="With agents: games the further agents may play while searching (all of "
+                  "them together); too few is refused with the least the field needs.")
+    strong_verify_games = serializers.IntegerField(
+        default=DEFAULT_STRONG_VERIFY,
+        help_text="With agents: re-verification games a matchup under each further agent.")
     max_changes = serializers.IntegerField(default=6)
     budget_games = serializers.IntegerField(default=300_000,
                                             help_text="Games the search may play.")
@@ -84,17 +98,21 @@ class SearchInputSerializer(serializers.Serializer):
                 "seed": d.get("seed"), "is_public": d["public"], "objective": d["objective"],
                 "field_band": (d["field_band"][0], d["field_band"][1]),
                 "matchup_band": (d["matchup_band"][0], d["matchup_band"][1]),
-                "epsilon": d["epsilon"], "min_share": d["min_share"]}
+                "epsilon": d["epsilon"], "min_share": d["min_share"],
+                "agents": d.get("agents"), "strong_budget_games": d["strong_budget_games"],
+                "strong_verify_games": d["strong_verify_games"]}
 
 
 class SearchSerializer(JobSerializer):
     band = serializers.SerializerMethodField()
     field_band = serializers.SerializerMethodField()
     matchup_band = serializers.SerializerMethodField()
+    agents = serializers.SerializerMethodField()
 
     class Meta:
         model = BalanceJob
-        fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "objective",
+        fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "agents",
+                  "strong_budget_games", "strong_verify_games", "objective",
                   "band", "field_band", "matchup_band", "epsilon", "min_share",
                   "max_changes", "fields", "allowed_cards", "budget_games", "verify_games",
                   "seed", "decks", "games_played", "progress", "result", "created_at",
@@ -109,10 +127,15 @@ class SearchSerializer(JobSerializer):
     def get_matchup_band(self, job) -> list[float]:
         return [job.matchup_band_low, job.matchup_band_high]
 
+    def get_agents(self, job) -> list[str]:
+        """Every agent the patch is held under, the one that screens and races first."""
+        return [job.agent, *(job.further_agents or [])]
+
 
 class SearchListSerializer(SearchSerializer):
     class Meta(SearchSerializer.Meta):
-        fields = ["uid", "label", "owner", "is_public", "status", "agent", "objective", "band",
+        fields = ["uid", "label", "owner", "is_public", "status", "agent", "agents", "objective",
+                  "band",
                   "field_band", "matchup_band", "max_changes", "budget_games", "games_played",
                   "progress", "created_at", "finished_at", "url"]
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from balance.cli import OptionError, follow_job
 from balance.search.report import progress_line, report_text
+from rules.ai.ratings import LADDER_FILE, agent_costs, load_ladder, seconds_per_game
 from rules.lab.balance_search import (
     BLOCK,
     EvalTask,
@@ -29,13 +30,17 @@ from rules.lab.balance_search import (
 from rules.lab.balance_search.evaluate import matchup_seed
 from rules.lab.balance_search.memo import field_matchups
 from rules.lab.balance_search.objective import Goal, GoalError
-from rules.lab.balance_search.verify import verify_reserve
+from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
+from rules.lab.balance_search.strong import check_agents
+from rules.lab.balance_search.verify import CONFIRM_FACTOR, verify_reserve
 
 BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
 BAD_RANGE = "{option}: give two percentages LOW-HIGH, e.g. {example} (got {value})."
 OPTION_OF = {"objective": "--objective", "band": "--band", "field_band": "--field-band",
              "matchup_band": "--matchup-band", "epsilon": "--epsilon",
-             "min_share": "--min-share", "decks": "--decks"}
+             "min_share": "--min-share", "decks": "--decks", "agents": "--agents",
+             "strong_budget_games": "--strong-budget-games",
+             "strong_verify_games": "--strong-verify-games"}
 BAD_MAX_CHANGES = "--max-changes: give a whole number from 1 to 20 (got {value})."
 BAD_BUDGET = "--budget-minutes: give a positive number of minutes (got {value})."
 FEW_DECKS = "--decks: a field needs at least two decks (got {count})."
@@ -77,6 +82,23 @@ def parse_goal(opts: dict[str, Any], decks: int) -> Goal:
     return goal
 
 
+def parse_agents(opts: dict[str, Any], decks: int) -> tuple[str, ...]:
+    """``--agents a,b`` fastest first (``--agent`` alone when not given), checked for a field
+    of ``decks`` decks (``strong.check_agents``: an unknown agent, one listed twice, a budget
+    the further agents cannot search with — the message gives the least they need)."""
+    listed = [a.strip() for a in (opts.get("agents") or "").split(",") if a.strip()]
+    if not listed:
+        return (opts["agent"],)
+    try:
+        return check_agents(listed, objective=opts.get("objective") or "meta", decks=decks,
+                            strong_budget=opts.get("strong_budget_games")
+                            or DEFAULT_STRONG_BUDGET,
+                            strong_verify=opts.get("strong_verify_games")
+                            or DEFAULT_STRONG_VERIFY)
+    except GoalError as exc:
+        raise OptionError(f"{OPTION_OF.get(exc.field, exc.field)}: {exc.message}") from None
+
+
 def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
     """The search the options describe; OptionError or SpaceError says what to fix."""
     if len(field.decks) < 2:
@@ -98,7 +120,10 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
                    budget_games=opts.get("budget_games") or 10_000_000,
                    verify_games=opts["verify_games"], objective=goal.kind,
                    field_band=goal.field_band, matchup_band=goal.matchup_band,
-                   epsilon=goal.epsilon, min_share=goal.min_share)
+                   epsilon=goal.epsilon, min_share=goal.min_share,
+                   strong_agents=tuple(opts.get("further_agents") or ()),
+                   strong_budget_games=opts.get("strong_budget_games") or DEFAULT_STRONG_BUDGET,
+                   strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY)
 
 
 class Clock:
@@ -110,7 +135,9 @@ class Clock:
         self.start = time.monotonic()
         self.limit = None if minutes is None else minutes * 60
         self.verify_games = verify_cost(problem)
+        self.strong_factor = strong_factor(problem)
         self.games = 0
+        self.strong_games = 0
         self.verified = 0
 
     @property
@@ -120,15 +147,32 @@ class Clock:
     def should_stop(self) -> bool:
         if self.limit is None or self.games == 0:
             return False
-        rate = (self.games + self.verified) / max(self.elapsed, 1e-6)
+        played = self.games + self.strong_games * self.strong_factor + self.verified
+        rate = played / max(self.elapsed, 1e-6)
         return self.elapsed + max(0, self.verify_games - self.verified) / rate > self.limit
 
 
 def verify_cost(problem: Problem) -> int:
     """Games the re-verification is kept time for: the unpatched field and
-    ``verify_reserve`` patches, ``verify_games`` on every matchup."""
+    ``verify_reserve`` patches, ``verify_games`` on every matchup; under further agents, the
+    unpatched field and one pick confirmed, counted in the first agent's games
+    (``strong_factor``)."""
     matchups = len(field_matchups(len(problem.field.decks)))
-    return (1 + verify_reserve(problem)) * matchups * problem.verify_games
+    cheap = (1 + verify_reserve(problem)) * matchups * problem.verify_games
+    strong = (2 + CONFIRM_FACTOR) * matchups * problem.strong_verify_games \
+        * len(problem.strong_agents)
+    return cheap + int(strong * strong_factor(problem))
+
+
+def strong_factor(problem: Problem) -> float:
+    """How many of the first agent's games one of the further agents' games takes, by the AI
+    ladder's measured costs (1 when an agent was never timed)."""
+    if not problem.strong_agents:
+        return 1.0
+    costs = agent_costs(load_ladder(LADDER_FILE)) if LADDER_FILE.exists() else {}
+    first = seconds_per_game(costs, problem.field.agent, problem.field.agent)
+    slowest = max((seconds_per_game(costs, a, a) or 0.0) for a in problem.strong_agents)
+    return slowest / first if first and slowest else 1.0
 
 
 BUDGET_CAP = 400_000   # games: more than a search's twelve rounds use on six decks
@@ -148,20 +192,23 @@ def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) ->
     start = time.monotonic()
     evaluator.evaluate(probe)
     rate = sum(t.games for t in probe) / max(time.monotonic() - start, 1e-6)
-    affordable = int(rate * minutes * 60 * 0.9) - verify_cost(problem)
+    affordable = int(rate * minutes * 60 * 0.9) - verify_cost(problem) - int(
+        problem.strong_budget_games * len(problem.strong_agents) * strong_factor(problem))
     return min(BUDGET_CAP, max(affordable, 20 * BLOCK * len(matchups))), rate
 
 
 def replay_commands(problem: Problem, names: Sequence[str], out: str) -> list[dict[str, Any]]:
-    """The simulate command that replays each verified matchup of the best patch exactly."""
-    agent = problem.field.agent
+    """The simulate command that replays each verified matchup of the best patch exactly,
+    under each agent (the further agents' first ``strong_verify_games`` games)."""
     rows = []
-    for a, b in field_matchups(len(names)):
-        seed = matchup_seed(problem.seed, a, b, fresh=1)
-        rows.append({"a": names[a], "b": names[b], "seed": seed,
-                     "command": f"python manage.py simulate --deck-a \"{names[a]}\" --deck-b "
-                                f"\"{names[b]}\" --agent-a {agent} --agent-b {agent} --games "
-                                f"{problem.verify_games} --seed {seed} --patch {out}"})
+    for agent, games in ((problem.field.agent, problem.verify_games),
+                         *((s, problem.strong_verify_games) for s in problem.strong_agents)):
+        for a, b in field_matchups(len(names)):
+            seed = matchup_seed(problem.seed, a, b, fresh=1)
+            rows.append({"a": names[a], "b": names[b], "seed": seed, "agent": agent,
+                         "command": f"python manage.py simulate --deck-a \"{names[a]}\" "
+                                    f"--deck-b \"{names[b]}\" --agent-a {agent} --agent-b "
+                                    f"{agent} --games {games} --seed {seed} --patch {out}"})
     return rows
 
 
@@ -197,7 +244,11 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
             max_changes=opts["max_changes"],
             budget_games=opts.get("budget_games") or 300_000,
             verify_games=opts["verify_games"], fields=fields or ("cost", "attack", "hp"),
-            allowed_cards=cards, seed=opts["seed"], is_public=True)
+            allowed_cards=cards, seed=opts["seed"], is_public=True,
+            agents=[a.strip() for a in (opts.get("agents") or "").split(",") if a.strip()]
+            or None, strong_budget_games=opts.get("strong_budget_games")
+            or DEFAULT_STRONG_BUDGET,
+            strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY)
     except OptionError as exc:
         raise CommandError(str(exc)) from None
     except BalanceInputError as exc:

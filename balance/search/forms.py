@@ -10,6 +10,7 @@ from balance.forms import JobForm, grouped_decks, public_field, seed_field
 from balance.models import Objective
 from cards.game_words import agent_menu, game_word_lazy
 from rules.ai.agents import DEFAULT_AGENT
+from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
 
 PICK_TWO = _("Pick at least two decks.")
@@ -20,7 +21,9 @@ FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes
             "budget_games": "budget_games", "verify_games": "verify_games", "fields": "fields",
             "allowed_cards": "allowed_cards", "seed": "seed", "objective": "objective",
             "field_band": "field_band_low", "matchup_band": "matchup_band_low",
-            "epsilon": "epsilon", "min_share": "min_share"}
+            "epsilon": "epsilon", "min_share": "min_share", "agents": "strong_agent",
+            "strong_budget_games": "strong_budget_games",
+            "strong_verify_games": "strong_verify_games"}
 OBJECTIVE_HELP = _(
     "A healthy meta: every deck's win rate against the field in the field band, every matchup "
     "in the matchup band, and a field that adapts (the ε-equilibrium) still playing every deck "
@@ -36,6 +39,20 @@ class BalanceSearchForm(JobForm):
         label=_("Field"), widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
         help_text=_("Every pair of these decks is a matchup the search brings into the band."))
     agent = forms.ChoiceField(label=_("Agent"), choices=agent_menu, initial=DEFAULT_AGENT)
+    strong_agent = forms.ChoiceField(
+        label=_("Hold the meta under this agent too"), required=False,
+        choices=lambda: [("", _("No other agent")), *agent_menu()],
+        help_text=_("Meta objective: a stronger agent stands for skilled play. The agent above "
+                    "screens and races; this one checks the finalists on its own games and "
+                    "re-verifies the best, so the patch holds for both levels of play."))
+    strong_budget_games = forms.IntegerField(
+        label=_("Its budget (games)"), initial=DEFAULT_STRONG_BUDGET, min_value=1,
+        required=False,
+        help_text=_("Games the second agent may play while searching (the AI players page "
+                    "gives each agent's CPU time a game)."))
+    strong_verify_games = forms.IntegerField(
+        label=_("Its re-verification (games a matchup)"), initial=DEFAULT_STRONG_VERIFY,
+        min_value=1, required=False)
     objective = forms.ChoiceField(label=_("Objective"), choices=Objective.choices,
                                   initial=Objective.META, widget=forms.RadioSelect,
                                   help_text=OBJECTIVE_HELP)
@@ -91,7 +108,11 @@ class BalanceSearchForm(JobForm):
     def service_arguments(self) -> dict:
         data = self.cleaned_data
         cards = [c.strip() for c in (data.get("allowed_cards") or "").split(",") if c.strip()]
+        second = data.get("strong_agent")
         return {"deck_specs": data["decks"], "agent": data["agent"],
+                "agents": [data["agent"], second] if second else None,
+                "strong_budget_games": data.get("strong_budget_games") or DEFAULT_STRONG_BUDGET,
+                "strong_verify_games": data.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
                 "objective": data["objective"],
                 "field_band": (data["field_band_low"] / 100, data["field_band_high"] / 100),
                 "matchup_band": (data["matchup_band_low"] / 100,

@@ -17,6 +17,7 @@ from balance.models import BalanceJob
 from balance.search.charts import front_chart
 from simulations.meta_view import meta_context
 from simulations.patch_text import change_line
+from simulations.skill import skill_comparison
 
 UNPATCHED = gettext_lazy("unpatched")
 POINT = gettext_lazy("{changes} changes: ±{distance} %")
@@ -26,6 +27,8 @@ BAND_AXIS = gettext_lazy("worst distance from 50 %")
 META_AXIS = gettext_lazy("worst field win rate's distance from 50 %")
 UNPATCHED_META = gettext_lazy("The meta of the unpatched field")
 BEST_META = gettext_lazy("The meta with the best verified patch")
+UNPATCHED_SKILL = gettext_lazy("The unpatched field for each level of play")
+BEST_SKILL = gettext_lazy("The best verified patch for each level of play")
 
 
 def meta_rows(report: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -100,9 +103,24 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
     best_row = next((r for r in rows if r["is_best"]), None)
     return {"rows": rows, "chart": chart, "baseline": baseline,
             "best": best_row or _renamed(best, names, renames), "is_meta": meta,
-            "baseline_view": meta_view(baseline, "meta-unpatched", UNPATCHED_META),
+            "baseline_view": meta_view(baseline, "meta-unpatched", UNPATCHED_META, job.agent),
             "best_view": meta_view(best_row or _renamed(best, names, renames), "meta-best",
-                                   BEST_META)}
+                                   BEST_META, job.agent),
+            "skill_views": [view for view in (
+                skill_view(baseline, job.agent, names, UNPATCHED_SKILL),
+                skill_view(best, job.agent, names, BEST_SKILL)) if view]}
+
+
+def skill_view(row: dict[str, Any], agent: str, names: list[str], title: Any
+               ) -> dict[str, Any] | None:
+    """A verified field under the search's agent beside each further agent it was checked
+    under (``simulations.skill.skill_comparison``), or None when it was checked under one."""
+    first = row.get("meta_report")
+    further = [(name, data.get("meta_report")) for name, data in (row.get("agents") or {}).items()]
+    if not first or not further or not all(report for _, report in further):
+        return None
+    return {"title": str(title), "comparisons": [
+        skill_comparison(names, [(agent, first), (name, report)]) for name, report in further]}
 
 
 def _renamed(row: dict[str, Any], names: list[str], renames: dict[str, str]
@@ -117,10 +135,12 @@ def _renamed(row: dict[str, Any], names: list[str], renames: dict[str, str]
     return {**row, "meta_report": {**report, "decks": list(names)}}
 
 
-def meta_view(row: dict[str, Any] | None, section_id: str, title: str) -> dict[str, Any] | None:
+def meta_view(row: dict[str, Any] | None, section_id: str, title: str,
+              agent: str | None = None) -> dict[str, Any] | None:
     """The whole meta view (``simulations/_meta.html``) of a verified field, or None for a
     result kept before verified patches carried their meta."""
     report = (row or {}).get("meta_report")
     if not report:
         return None
-    return meta_context(report, section_id=section_id, title=str(title), own_seeds=True)
+    return meta_context(report, section_id=section_id, title=str(title), own_seeds=True,
+                        agents=agent)

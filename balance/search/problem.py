@@ -26,6 +26,7 @@ from rules.lab.balance_search import (
 )
 from rules.lab.balance_search.search import VERIFY_FRONT
 from rules.lab.balance_search.space import Move
+from rules.lab.balance_search.strong import STRONG_VERIFY_PICKS
 from rules.lab.balance_search.verify import CONFIRM_FACTOR
 from simulations.sources import engine_objects
 
@@ -33,7 +34,9 @@ from simulations.sources import engine_objects
 def block_key(task: EvalTask) -> str:
     moves = [[m.card, m.field, list(m.value) if isinstance(m.value, tuple) else m.value]
              for m in task.moves]
-    text = json.dumps([moves, task.a, task.b, task.seed], sort_keys=True)
+    # A task played by the field's own agent keeps the key it always had.
+    key = [moves, task.a, task.b, task.seed] + ([task.agent] if task.agent else [])
+    text = json.dumps(key, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -49,18 +52,23 @@ class BalanceCodec:
         return block_key(task)
 
     def play(self, task: EvalTask, first: int, blocks: int) -> list[Tally]:
-        run = EvalTask(task.moves, task.a, task.b, task.seed, first, blocks)
+        run = EvalTask(task.moves, task.a, task.b, task.seed, first, blocks, task.agent)
         return self.local.evaluate([run])[0]
 
     def encode(self, task: EvalTask) -> Any:
         moves = [[m.card, m.field, list(m.value) if isinstance(m.value, tuple) else m.value,
                   m.size, m.step] for m in task.moves]
-        return {"moves": moves, "a": task.a, "b": task.b, "seed": task.seed}
+        out = {"moves": moves, "a": task.a, "b": task.b, "seed": task.seed}
+        return {**out, "agent": task.agent} if task.agent else out
 
     def decode(self, data: Any) -> EvalTask:
         moves = tuple(Move(card, field, tuple(value) if isinstance(value, list) else value,
                            size, step) for card, field, value, size, step in data["moves"])
-        return EvalTask(moves, data["a"], data["b"], data["seed"], 0, 0)
+        return EvalTask(moves, data["a"], data["b"], data["seed"], 0, 0, data.get("agent", ""))
+
+    def task_agent(self, task: EvalTask) -> str:
+        """The agent that plays the task (pieces are sized by its pace)."""
+        return task.agent or self.local.field.agent
 
     def dump(self, result: Tally) -> Any:
         return result.to_list()
@@ -80,7 +88,10 @@ def search_problem(job: BalanceJob) -> Problem:
                    verify_games=job.verify_games, objective=job.objective,
                    field_band=(job.field_band_low, job.field_band_high),
                    matchup_band=(job.matchup_band_low, job.matchup_band_high),
-                   epsilon=job.epsilon, min_share=job.min_share)
+                   epsilon=job.epsilon, min_share=job.min_share,
+                   strong_agents=tuple(job.further_agents or ()),
+                   strong_budget_games=job.strong_budget_games,
+                   strong_verify_games=job.strong_verify_games)
 
 
 def search_games(*, decks: int, budget_games: int, verify_games: int,
@@ -92,6 +103,16 @@ def search_games(*, decks: int, budget_games: int, verify_games: int,
     verify = -(-verify_games // BLOCK) * BLOCK
     verifications = 1 + VERIFY_FRONT * (CONFIRM_FACTOR if objective == "meta" else 1)
     return budget_games + verify * decks * (decks - 1) // 2 * verifications
+
+
+def search_strong_games(*, decks: int, strong_budget_games: int, strong_verify_games: int
+                        ) -> int:
+    """The games the further agents play at most: their budget, then their re-verification
+    (the unpatched field, and ``STRONG_VERIFY_PICKS`` picks each confirmed on twice the
+    games, every matchup)."""
+    verify = -(-strong_verify_games // BLOCK) * BLOCK
+    verifications = 1 + STRONG_VERIFY_PICKS * (1 + CONFIRM_FACTOR)
+    return strong_budget_games + verify * decks * (decks - 1) // 2 * verifications
 
 
 def search_result(job: BalanceJob, result: Any) -> dict[str, Any]:

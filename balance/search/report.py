@@ -20,6 +20,7 @@ from rules.lab.patches import patch_diff
 def progress_line(clock: Any, event: dict[str, Any]) -> str:
     """One line of progress (``clock``: ``cli.Clock``, whose games it keeps up to date)."""
     clock.games = max(clock.games, event["games"])
+    clock.strong_games = max(getattr(clock, "strong_games", 0), event.get("strong_games", 0))
     clock.verified = max(getattr(clock, "verified", 0), event.get("verified_games", 0))
     phase = event["phase"]
     detail = {
@@ -33,8 +34,12 @@ def progress_line(clock: Any, event: dict[str, Any]) -> str:
     }[phase]()
     best = event.get("best")
     shown = f" | best: {best['changes']} changes, {_figures(best)}" if best else ""
-    return (f"[{clock.elapsed:6.0f} s] {phase:<9} {detail} | {event['games']:,} games"
-            f"{shown}")
+    strong = event.get("strong_games")
+    further = f" + {strong:,} by the further agents" if strong is not None else ""
+    agents = event.get("agents")
+    under = f" under {', '.join(agents)}" if agents and phase in ("baseline", "racing") else ""
+    return (f"[{clock.elapsed:6.0f} s] {phase:<9} {detail}{under} | {event['games']:,} games"
+            f"{further}{shown}")
 
 
 def _figures(summary: dict[str, Any]) -> str:
@@ -66,11 +71,18 @@ def _objective_line(problem: Problem) -> str:
 def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
                 out: str | None, elapsed: float) -> str:
     meta = problem.goal.is_meta
-    lines = [f"Balance search over {len(names)} decks ({problem.field.agent} agent), "
+    agents = ", ".join((problem.field.agent, *problem.strong_agents))
+    lines = [f"Balance search over {len(names)} decks ({agents} agent"
+             f"{'s' if problem.strong_agents else ''}), "
              f"{_objective_line(problem)}, at most {problem.max_changes} changes.",
              f"Searched {result.games_searched:,} games ({result.evaluations} candidate "
              f"evaluations, {result.moves_screened} single changes screened); verified "
-             f"{result.games_verified:,} games on fresh seeds; {elapsed:.0f} s wall time.", "",
+             f"{result.games_verified:,} games on fresh seeds; {elapsed:.0f} s wall time.",
+             *([f"Further agents ({', '.join(problem.strong_agents)}): "
+                f"{result.strong_games_searched:,} games searching, "
+                f"{result.strong_games_verified:,} verifying "
+                f"({problem.strong_verify_games:,} a matchup)."]
+               if problem.strong_agents else []), "",
              "Pareto front (verified, "
              f"{problem.verify_games:,} games a matchup):",
              f"  {'changes':>7}  {'size':>4}  {'worst' if not meta else 'field':>7}  "
@@ -94,10 +106,11 @@ def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
         lines += ["", f"Wrote {out}. Replay a verified matchup with:"]
         a, b = field_matchups(len(names))[0]
         seed = matchup_seed(problem.seed, a, b, fresh=1)
-        lines.append(f"  python manage.py simulate --deck-a \"{names[a]}\" --deck-b "
-                     f"\"{names[b]}\" --agent-a {problem.field.agent} --agent-b "
-                     f"{problem.field.agent} --games {problem.verify_games} --seed {seed} "
-                     f"--patch {out}")
+        for agent, games in ((problem.field.agent, problem.verify_games),
+                             *((s, problem.strong_verify_games) for s in problem.strong_agents)):
+            lines.append(f"  python manage.py simulate --deck-a \"{names[a]}\" --deck-b "
+                         f"\"{names[b]}\" --agent-a {agent} --agent-b {agent} --games {games} "
+                         f"--seed {seed} --patch {out}")
         lines.append("  (each matchup's seed is in the JSON report under \"replay\")")
     return "\n".join(lines)
 
@@ -122,22 +135,31 @@ def _meta_heading(problem: Problem) -> str:
 def _meta_table(result: SearchResult, names: Sequence[str]) -> list[str]:
     width = max(len(n) for n in names)
     lines = []
-    for s in [result.baseline, *result.front]:
-        report = s.meta_dict(names)
-        if report is None:
-            continue
-        low, high = report["matchup_range"]
-        title = "unpatched" if not s.moves else \
-            f"{s.changes} change{'s' if s.changes != 1 else ''} ({_moves(s)})"
-        lines.append(f"  {title}: matchups {low * 100:.1f}–{high * 100:.1f} %; entropy Nash "
-                     f"{report['nash']['entropy_ratio']:.2f}, ε-equilibrium "
-                     f"{report['relaxed']['entropy_ratio']:.2f}")
-        for d, name in enumerate(names):
-            rate = report["field_rates"][d]
-            lines.append(f"    {name:>{width}}  {rate['rate'] * 100:5.1f} % "
-                         f"({rate['low'] * 100:4.1f}–{rate['high'] * 100:4.1f})  Nash "
-                         f"{report['nash']['shares'][d] * 100:5.1f} %  ε-eq "
-                         f"{report['relaxed']['shares'][d] * 100:5.1f} %")
+    for played in [result.baseline, *result.front]:
+        for agent, s in ((None, played), *played.under):
+            report = s.meta_dict(names)
+            if report is None:
+                continue
+            title = "unpatched" if not s.moves else \
+                f"{s.changes} change{'s' if s.changes != 1 else ''} ({_moves(s)})"
+            if agent is not None:
+                title += f", under {agent}"
+            lines += _meta_rows(title, report, names, width)
+    return lines
+
+
+def _meta_rows(title: str, report: dict[str, Any], names: Sequence[str], width: int
+               ) -> list[str]:
+    low, high = report["matchup_range"]
+    lines = [f"  {title}: matchups {low * 100:.1f}–{high * 100:.1f} %; entropy Nash "
+             f"{report['nash']['entropy_ratio']:.2f}, ε-equilibrium "
+             f"{report['relaxed']['entropy_ratio']:.2f}"]
+    for d, name in enumerate(names):
+        rate = report["field_rates"][d]
+        lines.append(f"    {name:>{width}}  {rate['rate'] * 100:5.1f} % "
+                     f"({rate['low'] * 100:4.1f}–{rate['high'] * 100:4.1f})  Nash "
+                     f"{report['nash']['shares'][d] * 100:5.1f} %  ε-eq "
+                     f"{report['relaxed']['shares'][d] * 100:5.1f} %")
     return lines
 
 
@@ -146,16 +168,18 @@ def _moves(s: Scored) -> str:
 
 
 def _best_line(best: Scored, problem: Problem) -> str:
+    agents = f" under {', '.join((problem.field.agent, *problem.strong_agents))}" \
+        if problem.strong_agents else ""
     if not problem.goal.is_meta or best.meta is None:
         return (f"Best verified patch: {best.changes} changes, worst matchup "
                 f"{_pct(best.worst)} from 50 %, {best.outside} outside the band.")
     if best.holds:
         trust = "it meets every target with room for a fresh check's noise"
-    elif best.outside == 0 and best.meta.min_share >= problem.goal.min_share:
+    elif best.meets_all(problem.goal):
         trust = "it meets every target, but a fresh check's noise could take it out"
     else:
         trust = "it misses a target"
-    return (f"Best verified patch: {best.changes} changes, worst deck {_pct(best.worst)} "
+    return (f"Best verified patch{agents}: {best.changes} changes, worst deck {_pct(best.worst)} "
             f"from 50 % against the field, {best.outside} outside their bands, smallest "
             f"ε-equilibrium share {best.meta.min_share * 100:.1f} % (on {best.games:,} games "
             f"a matchup: {trust}).")

@@ -20,10 +20,13 @@ from balance.services import (
     job_sizes_check,
     job_submit,
 )
-from rules.ai.agents import DEFAULT_AGENT
+from cards.game_words import game_word
+from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
 from rules.lab.balance_search.objective import Goal, GoalError
+from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
+from rules.lab.balance_search.strong import AgentsError, check_agents
 from rules.lab.patches import Patch, PatchError
 from simulations.models import RunKind, SimulationRun
 from simulations.services import SimulationInputError, simulation_submit
@@ -64,6 +67,17 @@ TOO_MANY_ACTIVE = gettext_lazy(
     "You already have {count} balance search(es) queued or running (the limit is {limit}); wait "
     "for it to finish or cancel it.")
 NO_CANDIDATE = gettext_lazy("This search has no candidate number {index}.")
+UNKNOWN_AGENT = gettext_lazy("Unknown agent {name}: choose from {known}.")
+AGENT_TWICE = gettext_lazy("{name} is listed twice: list each agent once.")
+TOO_MANY_AGENTS = gettext_lazy("List at most {limit} agents.")
+AGENTS_NEED_META = gettext_lazy(
+    "Holding a patch under several agents needs the meta objective: choose it, or list one "
+    "agent.")
+STRONG_BUDGET_SHORT = gettext_lazy(
+    "{agents} need at least {least} games to search this field of {decks} decks (their "
+    "baseline and one race on every matchup): give at least that.")
+BAD_STRONG_VERIFY = gettext_lazy(
+    "Re-verify under the further agents with 100 to 10,000 games a matchup.")
 MAX_DECKS = 8
 
 
@@ -122,6 +136,29 @@ def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
             }[exc.field]
 
 
+def _check_agents(agents: Sequence[str], goal: Goal, decks: int, strong_budget: int,
+                  strong_verify: int) -> tuple[str, ...]:
+    """The agents fastest first (``rules.lab.balance_search.strong.check_agents``); its refusal
+    in the reader's language, on the input it names."""
+    try:
+        return check_agents(list(agents), objective=goal.kind, decks=decks,
+                            strong_budget=strong_budget, strong_verify=strong_verify)
+    except AgentsError as exc:
+        p = exc.params
+        message = {
+            "unknown": lambda: UNKNOWN_AGENT.format(
+                name=p["name"], known=", ".join(game_word("agent", n) for n in AGENT_NAMES)),
+            "twice": lambda: AGENT_TWICE.format(name=game_word("agent", p["name"])),
+            "too_many": lambda: TOO_MANY_AGENTS.format(limit=p["limit"]),
+            "needs_meta": lambda: str(AGENTS_NEED_META),
+            "budget": lambda: STRONG_BUDGET_SHORT.format(
+                agents=", ".join(game_word("agent", n) for n in str(p["agents"]).split(", ")),
+                least=f"{p['least']:,}", decks=p["decks"]),
+            "verify": lambda: str(BAD_STRONG_VERIFY),
+        }[exc.code]()
+        raise BalanceInputError(message, exc.field) from None
+
+
 def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT_AGENT,
                         band: tuple[float, float] = (0.45, 0.55), max_changes: int = 6,
                         budget_games: int = 300_000, verify_games: int = 2_000,
@@ -130,15 +167,26 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT
                         is_public: bool = False, objective: str = "band",
                         field_band: tuple[float, float] = (0.47, 0.53),
                         matchup_band: tuple[float, float] = (0.30, 0.70),
-                        epsilon: float = 0.005, min_share: float = 0.05) -> BalanceJob:
+                        epsilon: float = 0.005, min_share: float = 0.05,
+                        agents: Sequence[str] | None = None,
+                        strong_budget_games: int = DEFAULT_STRONG_BUDGET,
+                        strong_verify_games: int = DEFAULT_STRONG_VERIFY) -> BalanceJob:
     """Freeze the field, check every input and queue the search; BalanceInputError names the
     input to fix. ``objective`` band: every matchup in ``band``; meta: every deck's field win
     rate in ``field_band``, every matchup in ``matchup_band`` and every deck at least
-    ``min_share`` of the ε-equilibrium (shares and win rates as fractions)."""
+    ``min_share`` of the ε-equilibrium (shares and win rates as fractions). ``agents`` (in
+    place of ``agent``): the meta must hold under each; the fastest screens and races, the
+    others check with ``strong_budget_games`` while searching and ``strong_verify_games`` a
+    matchup on fresh seeds."""
     decks = _frozen_decks(deck_specs, user)
     goal = Goal(objective, tuple(band), tuple(field_band), tuple(matchup_band), epsilon,
                 min_share)
     _check_goal(goal, len(decks))
+    further: tuple[str, ...] = ()
+    if agents:
+        agent, *rest = _check_agents(agents, goal, len(decks), strong_budget_games,
+                                     strong_verify_games)
+        further = tuple(rest)
     job_agent_check(agent)
     seed = job_seed(seed)
     _check_numbers(band=band, max_changes=max_changes, budget_games=budget_games,
@@ -159,7 +207,9 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT
         user=user, kind=JobKind.BALANCE, limit=conf.max_active_per_user(),
         too_many=TOO_MANY_ACTIVE, label=job_label(JobKind.BALANCE, [d["name"] for d in decks]),
         is_public=is_public, decks=decks, cards=dict(cards),
-        card_data_version=catalogue_version(), agent=agent, band_low=band[0],
+        card_data_version=catalogue_version(), agent=agent, further_agents=list(further),
+        strong_budget_games=strong_budget_games if further else 0,
+        strong_verify_games=strong_verify_games, band_low=band[0],
         band_high=band[1], max_changes=max_changes, objective=objective,
         field_band_low=field_band[0], field_band_high=field_band[1],
         matchup_band_low=matchup_band[0], matchup_band_high=matchup_band[1],

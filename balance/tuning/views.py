@@ -99,7 +99,7 @@ def tune_detail(request: HttpRequest, uid: str) -> HttpResponse:
     return render(request, "balance/tune_detail.html", {
         **_context(request, job), "result": tuning_result(job),
         "meta_view": meta_context(field, section_id="meta-field", title=str(FIELD_META),
-                                  own_seeds=True) if field else None,
+                                  own_seeds=True, agents=job.agent) if field else None,
         "is_owner": job_is_owner(job=job, user=request.user), "owns_deck": owns_deck})
 
 

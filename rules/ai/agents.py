@@ -4,9 +4,10 @@ The match runner and the benchmark build agents with ``make_agent``; the AI ladd
 agent against the ones it is ``measured_against`` (and its stored result rates them all:
 ``rules.ai.ratings``); the simulation service sizes its chunks with
 ``chunk_games``; the site's forms, API and command line offer ``AGENT_NAMES``, named in a
-sentence by ``title(lang)`` and in menus by ``label(lang)``, in English and Chinese; a command
-with no agent given plays ``DEFAULT_AGENT``. Adding an agent is one entry in ``AGENTS`` (and its
-module).
+sentence by ``title(lang)`` and in menus by ``label(lang)``, in English and Chinese; what level
+of play its win rates stand for is its ``skill`` (a code of ``SKILLS``: casual or skilled play,
+named in both languages); a command with no agent given plays ``DEFAULT_AGENT``. Adding an
+agent is one entry in ``AGENTS`` (and its module).
 
 An agent is any object with ``choose(view, legal, rng) -> Action`` and a ``needs_view`` flag
 (see ``rules.ai.random_agent``).
@@ -34,6 +35,7 @@ class AgentSpec:
     label_zh: str
     chunk_games: int                  # games one simulation chunk plays: about a second of a core
     measured_against: tuple[str, ...] = ()   # the weaker agents it meets on the AI ladder
+    skill: str = "casual"             # the level of play its win rates stand for (``SKILLS``)
 
     def title(self, lang: str) -> str:
         return self.title_zh if lang == "zh" else self.title_en
@@ -47,15 +49,34 @@ class AgentSpec:
         return self.chunk_games >= 100
 
 
+@dataclass(frozen=True)
+class Skill:
+    """A level of play, named once: what a win rate played by an agent of it stands for."""
+
+    code: str
+    names: dict[str, str]             # by language code, as in a sentence ("skilled play")
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang, self.names["en"])
+
+
+SKILLS: dict[str, Skill] = {skill.code: skill for skill in (
+    Skill("random", {"en": "random play", "zh": "随机出牌"}),
+    Skill("casual", {"en": "casual play", "zh": "休闲水平"}),
+    Skill("skilled", {"en": "skilled play", "zh": "高手水平"}),
+)}
+
+
 # Fastest useful first: the first one is the default opponent the site offers.
 AGENTS: tuple[AgentSpec, ...] = (
     AgentSpec("greedy", GreedyAgent, "greedy", "贪心", "Greedy (fast heuristic)",
               "贪心(快速启发式)", chunk_games=800, measured_against=("random",)),
-    AgentSpec("random", RandomAgent, "random", "随机", "Random", "随机", chunk_games=800),
+    AgentSpec("random", RandomAgent, "random", "随机", "Random", "随机", chunk_games=800,
+              skill="random"),
     AgentSpec("search", SearchAgent, "search", "搜索", "Search (strong)", "搜索(较强)",
-              chunk_games=4, measured_against=("greedy",)),
+              chunk_games=4, measured_against=("greedy",), skill="skilled"),
     AgentSpec("planner", PlannerAgent, "planner", "规划", "Planner (strong)", "规划(较强)",
-              chunk_games=4, measured_against=("greedy", "search")),
+              chunk_games=4, measured_against=("greedy", "search"), skill="skilled"),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(spec.name for spec in AGENTS)
 DEFAULT_AGENT = AGENTS[0].name

@@ -11,6 +11,8 @@ from cards.language import frozen_card_name, frozen_deck_name
 from cards.templatetags.cards_extras import pct
 from simulations import patch_text
 from simulations.meta_view import epsilon_words
+from simulations.skill import played_by as played_by_line
+from simulations.skill import skill_line
 
 register = template.Library()
 
@@ -22,6 +24,20 @@ register.filter("pct", pct)   # one way to show a rate on every page (cards' pag
 def epsilon_points(value) -> str:
     """ε (a share of win rate) as every meta table writes it: "0.5 points"."""
     return epsilon_words(float(value))
+
+
+@register.filter
+def agent_skill(agent: str, other: str | None = None) -> str:
+    """``{{ run.agent_a|agent_skill:run.agent_b }}`` → "casual play, 743 Elo on the AI ladder":
+    the level of play the win rates beside it stand for (``simulations.skill``)."""
+    return skill_line(agent, other or None)
+
+
+@register.filter
+def played_by(agent: str, other: str | None = None) -> str:
+    """``{{ run.agent_a|played_by:run.agent_b }}`` → "greedy vs greedy: casual play, 743 Elo on
+    the AI ladder"."""
+    return played_by_line(agent, other or agent)
 
 
 @register.filter

@@ -13,6 +13,7 @@ from balance.search.cli import (
     Clock,
     build_problem,
     calibrated_budget,
+    parse_agents,
     progress_line,
     replay_commands,
     report_text,
@@ -21,6 +22,7 @@ from balance.search.cli import (
 )
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.balance_search import Field, LocalEvaluator, SpaceError, balance_search
+from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 
 
 class Command(BaseCommand):
@@ -31,6 +33,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--agent", default=DEFAULT_AGENT)
+        parser.add_argument("--agents", default=None, metavar="A,B",
+                            help="meta: every target must hold under each of these agents "
+                                 "(e.g. greedy,planner); the fastest screens and races, the "
+                                 "others check the finalists and re-verify")
+        parser.add_argument("--strong-budget-games", type=int, default=DEFAULT_STRONG_BUDGET,
+                            help="with --agents: games the further agents may play while "
+                                 f"searching (default {DEFAULT_STRONG_BUDGET:,})")
+        parser.add_argument("--strong-verify-games", type=int, default=DEFAULT_STRONG_VERIFY,
+                            help="with --agents: games a matchup the further agents re-verify "
+                                 f"with on fresh seeds (default {DEFAULT_STRONG_VERIFY})")
         parser.add_argument("--objective", choices=("meta", "band"), default="meta",
                             help="meta (default): every deck's field win rate in --field-band, "
                                  "every matchup in --matchup-band and every deck at least "
@@ -80,7 +92,9 @@ class Command(BaseCommand):
         check_agent(opts)
         field = self._field(opts)
         try:
-            problem = build_problem(field, opts)
+            agents = parse_agents(opts, len(field.decks))
+            field = replace(field, agent=agents[0])
+            problem = build_problem(field, {**opts, "further_agents": agents[1:]})
         except (OptionError, SpaceError) as exc:
             raise CommandError(str(exc)) from None
         clock = Clock(opts["budget_minutes"], problem)

@@ -84,7 +84,8 @@ class Tally:
 
 @dataclass(frozen=True)
 class EvalTask:
-    """Blocks ``first … first+blocks−1`` of matchup (a, b) under the candidate's moves."""
+    """Blocks ``first … first+blocks−1`` of matchup (a, b) under the candidate's moves, played
+    by ``agent`` on both sides (empty: the field's agent)."""
 
     moves: Candidate
     a: int
@@ -92,6 +93,7 @@ class EvalTask:
     seed: int
     first: int
     blocks: int
+    agent: str = ""
 
     @property
     def games(self) -> int:
@@ -149,7 +151,7 @@ def task_cards(field: Field, moves: Candidate) -> Mapping[str, CardDef]:
 
 def play_task(field: Field, task: EvalTask) -> list[Tally]:
     cards = task_cards(field, task.moves)
-    agent = make_agent(field.agent)
+    agent = make_agent(task.agent or field.agent)
     return [play_block(field, cards, task, block, agent) for block in range(task.blocks)]
 
 

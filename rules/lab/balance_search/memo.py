@@ -38,8 +38,9 @@ def deck_touches(decks: Sequence[DeckList]) -> dict[str, tuple[int, ...]]:
 class Evaluations:
     def __init__(self, evaluator: Evaluator, decks: Sequence[DeckList],
                  seed_of: Callable[[int, int], int],
-                 on_games: Callable[[int], None] | None = None):
+                 on_games: Callable[[int], None] | None = None, agent: str = ""):
         self.evaluator = evaluator
+        self.agent = agent          # who plays every game asked for (empty: the field's)
         self.touches = deck_touches(decks)
         self.matchups = field_matchups(len(decks))
         self.seeds = {m: seed_of(*m) for m in self.matchups}
@@ -60,7 +61,7 @@ class Evaluations:
                 have = len(self.blocks.get(key, ()))
                 if have < blocks and key not in tasks:
                     tasks[key] = EvalTask(key[0], key[1], key[2], self.seeds[matchup], have,
-                                          blocks - have)
+                                          blocks - have, self.agent)
         return list(tasks.values())
 
     def ensure(self, candidates: Iterable[Candidate], blocks: int,

@@ -14,6 +14,11 @@ added for the candidates that could still rank among those kept (``_best``: the 
 a lower bound of the full one, so candidates are refined in the cheap order until no unrefined
 one can beat the ones kept).
 
+Checked under further agents (``strong``), a candidate's matchups under each of them are
+predicted as its first agent's plus that agent's *offsets* — each matchup's difference in
+log-odds between the two agents, learnt from the candidates both played — and its excess is the
+sum of the excesses under every agent (its worst figure, the worst of them).
+
 Invariant: deterministic — ties are broken by the candidates' sorted moves.
 """
 
@@ -58,8 +63,10 @@ class Prediction:
 
 class Model:
     def __init__(self, matchups: Sequence[Matchup], effects: Effects, moves: Sequence[Move],
-                 band: tuple[float, float] = (0.45, 0.55), goal: Goal | None = None):
+                 band: tuple[float, float] = (0.45, 0.55), goal: Goal | None = None,
+                 offsets: Sequence[Sequence[float]] = ()):
         self.band = band
+        self.offsets = [list(o) for o in offsets]   # per further agent, per matchup (meta)
         self.goal = goal if goal is not None and goal.is_meta else None
         self.decks = 1 + max((b for _, b in matchups), default=0)
         self._refined: dict[tuple[Candidate, tuple[float, ...]], Prediction] = {}
@@ -88,15 +95,23 @@ class Model:
         return Prediction(moves, tuple(logits), max(distances),
                           excess_of(distances, self.band))
 
+    def under_agents(self, logits: Sequence[float]) -> list[list[float]]:
+        """The matchups' log-odds under the first agent and under each further one."""
+        return [list(logits)] + [[x + d for x, d in zip(logits, offset, strict=True)]
+                                 for offset in self.offsets]
+
     def _meta_prediction(self, moves: Candidate, logits: Sequence[float]) -> Prediction:
         assert self.goal is not None
-        rates = {}
-        for m, x in zip(self.matchups, logits, strict=True):
-            p = sigmoid(x)
-            rates[m] = (p, 1 - p)
-        figures = meta_figures(self.decks, rates, {}, self.goal.epsilon, equilibria=False)
-        return Prediction(moves, tuple(logits), figures.field_worst,
-                          meta_excess(figures, self.goal), META_CHANGE_PENALTY)
+        worst = excess = 0.0
+        for vector in self.under_agents(logits):
+            rates = {}
+            for m, x in zip(self.matchups, vector, strict=True):
+                p = sigmoid(x)
+                rates[m] = (p, 1 - p)
+            figures = meta_figures(self.decks, rates, {}, self.goal.epsilon, equilibria=False)
+            worst = max(worst, figures.field_worst)
+            excess += meta_excess(figures, self.goal)
+        return Prediction(moves, tuple(logits), worst, excess, META_CHANGE_PENALTY)
 
     def refine(self, prediction: Prediction) -> Prediction:
         """The prediction with its ε-equilibrium's smallest share and that share's shortfall in
@@ -107,15 +122,17 @@ class Model:
         known = self._refined.get(key)
         if known is not None:
             return known
-        score: list[list[float | None]] = [[None] * self.decks for _ in range(self.decks)]
-        for (a, b), x in zip(self.matchups, prediction.logits, strict=True):
-            rate = sigmoid(x)
-            score[a][b], score[b][a] = rate, 1 - rate
-        shares = relaxed_equilibrium(payoff_matrix(score), self.goal.epsilon)
-        low = float(min(shares))
-        out = Prediction(prediction.moves, prediction.logits, prediction.worst,
-                         prediction.excess + share_excess(low, self.goal), prediction.penalty,
-                         low)
+        excess, low = prediction.excess, 1.0
+        for vector in self.under_agents(prediction.logits):
+            score: list[list[float | None]] = [[None] * self.decks for _ in range(self.decks)]
+            for (a, b), x in zip(self.matchups, vector, strict=True):
+                rate = sigmoid(x)
+                score[a][b], score[b][a] = rate, 1 - rate
+            shares = relaxed_equilibrium(payoff_matrix(score), self.goal.epsilon)
+            excess += share_excess(float(min(shares)), self.goal)
+            low = min(low, float(min(shares)))
+        out = Prediction(prediction.moves, prediction.logits, prediction.worst, excess,
+                         prediction.penalty, low)
         self._refined[key] = out
         return out
 

@@ -4,9 +4,9 @@ importing the search that calls it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rules.lab.balance_search.evaluate import Field
 from rules.lab.balance_search.memo import Evaluations
@@ -21,6 +21,8 @@ from rules.lab.balance_search.result import Scored, scored_of
 from rules.lab.balance_search.space import Candidate, Move, SearchSpace
 
 PROPOSALS = 12
+DEFAULT_STRONG_BUDGET = 24_000
+DEFAULT_STRONG_VERIFY = 600
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -45,11 +47,30 @@ class Problem:
     epsilon: float = DEFAULT_EPSILON
     min_share: float = DEFAULT_MIN_SHARE
     meta_resamples: int = 200               # resamples of a verified patch's pairs
+    # Meta: further agents every target must also hold under (``strong``), the games they may
+    # play while searching (all of them together) and re-verify with, a matchup, on fresh seeds.
+    strong_agents: tuple[str, ...] = ()
+    strong_budget_games: int = DEFAULT_STRONG_BUDGET
+    strong_verify_games: int = DEFAULT_STRONG_VERIFY
 
     @property
     def goal(self) -> Goal:
         return Goal(self.objective, self.band, self.field_band, self.matchup_band,
                     self.epsilon, self.min_share)
+
+
+class FurtherAgents(Protocol):
+    """What the search asks of the further agents' check (``strong.StrongCheck``)."""
+
+    @property
+    def games(self) -> int: ...
+
+    def out_of_budget(self) -> bool: ...
+
+    def offsets(self) -> list[list[float]]: ...
+
+    def race(self, finalists: Sequence[Scored], anchor: Candidate, cheap_blocks: int,
+             model: Any, round_number: int) -> Scored: ...
 
 
 @dataclass
@@ -62,9 +83,14 @@ class _State:
     raced: dict[Candidate, Scored] = field(default_factory=dict)
     evaluations: int = 0
     screened: int = 0
+    strong: FurtherAgents | None = None   # when further agents check the patches
+    # Candidates played under every agent: their combined scores (``result.combined``).
+    combined: dict[Candidate, Scored] = field(default_factory=dict)
 
     def out_of_budget(self) -> bool:
         if self.memo.games >= self.problem.budget_games:
+            return True
+        if self.strong is not None and self.strong.out_of_budget():
             return True
         return self.out_of_time()
 
@@ -75,12 +101,14 @@ class _State:
         if self.progress is None:
             return
         best = self.best()
+        strong = {"strong_games": self.strong.games} if self.strong is not None else {}
         self.progress({"phase": phase, "games": self.memo.games, "evaluations": self.evaluations,
-                       "best": best.summary() if best else None, **extra})
+                       "best": best.summary() if best else None, **strong, **extra})
 
     def best(self) -> Scored | None:
-        top = max((s.games for s in self.raced.values()), default=0)
-        pool = [s for s in self.raced.values() if s.games == top]
+        scores = self.combined if self.combined else self.raced
+        top = max((s.games for s in scores.values()), default=0)
+        pool = [s for s in scores.values() if s.games == top]
         return min(pool, key=lambda s: s.rank) if pool else None
 
     def score(self, moves: Candidate, blocks: int) -> Scored:

@@ -13,7 +13,7 @@ of their field (``rules.lab.meta.meta_report`` on their seat-swapped pairs) what
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.lab.balance_search.evaluate import Tally
@@ -46,6 +46,10 @@ class Scored:
     meta: MetaFigures | None = None  # the meta objective's figures on these tallies
     report: MetaReport | None = None  # a verified patch's meta, resampled on its pairs
     holds: bool = False              # meta: verified and confirmed with room for a fresh check
+    # Checked under further agents (``strong``): each one's score of the same patch; the figures
+    # above are then the sums (excess, outside) and the worst (worst) over every agent, the
+    # tallies and meta the first agent's, and ``holds`` true when it holds under each.
+    under: tuple[tuple[str, Scored], ...] = ()
 
     @property
     def rank(self) -> tuple[float, float, float, int, Candidate]:
@@ -76,7 +80,19 @@ class Scored:
                "games": self.games, "moves": [m.change().to_dict() for m in self.moves]}
         if self.meta is not None:
             out["meta"] = self.meta.summary()
+        if self.under:
+            out["under"] = {agent: s.summary() for agent, s in self.under}
         return out
+
+    def meets_all(self, goal: Goal) -> bool:
+        """Every target met, under every agent it was checked under."""
+        return self.meta is not None and meets(self.meta, goal, self.outside_own) and all(
+            s.meets_all(goal) for _, s in self.under)
+
+    @property
+    def outside_own(self) -> int:
+        """Figures outside their bands under the first agent alone."""
+        return self.outside - sum(s.outside for _, s in self.under)
 
     def meta_dict(self, names: Sequence[str]) -> dict[str, Any] | None:
         """The verified meta: ``rules.lab.meta``'s report plus the matchup range."""
@@ -97,6 +113,18 @@ class Scored:
                          "games": tally.completed, "pairs": interval["pairs"],
                          "draws": tally.draws, "errors": tally.errors})
         return rows
+
+
+def combined(first: Scored, under: Sequence[tuple[str, Scored]]) -> Scored:
+    """One patch's scores under several agents as one: excess and figures outside summed, the
+    worst figure the worst of them, played games the fewest any agent played a matchup."""
+    if not under:
+        return first
+    every = [first, *(s for _, s in under)]
+    return replace(first, games=min(s.games for s in every),
+                   worst=max(s.worst for s in every), outside=sum(s.outside for s in every),
+                   excess=sum(s.excess for s in every),
+                   holds=all(s.holds for s in every), under=tuple(under))
 
 
 def patch_name(moves: Candidate) -> str:
@@ -186,6 +214,9 @@ class SearchResult:
     evaluations: int
     moves_screened: int
     goal: Goal | None = None         # None: the band objective with ``band``
+    agents: tuple[str, ...] = ()     # every agent the patches were checked under, first first
+    strong_games_searched: int = 0   # games the further agents played while searching
+    strong_games_verified: int = 0   # ... and re-verifying
 
     @property
     def best(self) -> Scored | None:
@@ -193,7 +224,8 @@ class SearchResult:
         tie, the one with fewer matchups outside the band, then fewer changes). Meta: the
         fewest changes holding every target with room for a fresh check (``verify.holds``),
         else the fewest meeting every target, else the fewest figures outside their bands, then
-        the smallest share shortfall, then the worst field win rate nearest 50 %."""
+        the smallest share shortfall, then the worst field win rate nearest 50 % (checked
+        under several agents: holding, meeting and the figures under every one of them)."""
         if self.goal is not None and self.goal.is_meta:
             return self._best_meta(self.goal)
         inside = [s for s in self.front if s.outside == 0]
@@ -204,13 +236,15 @@ class SearchResult:
 
     def _best_meta(self, goal: Goal) -> Scored | None:
         held = [s for s in self.front if s.holds]
-        done = held or [s for s in self.front
-                        if s.meta is not None and meets(s.meta, goal, s.outside)]
+        done = held or [s for s in self.front if s.meets_all(goal)]
         if done:
             return min(done, key=lambda s: (s.changes, s.worst, candidate_size(s.moves)))
 
         def shortfall(s: Scored) -> float:
-            return round(max(0.0, goal.min_share - s.meta.min_share), 3) if s.meta else 1.0
+            metas = [x.meta for x in (s, *(u for _, u in s.under))]
+            if any(m is None for m in metas):
+                return 1.0
+            return round(max(0.0, goal.min_share - min(m.min_share for m in metas if m)), 3)
 
         return min(self.front, key=lambda s: (s.outside, shortfall(s), s.worst, s.changes,
                                               candidate_size(s.moves))) if self.front else None
@@ -220,12 +254,19 @@ class SearchResult:
         goal = self.goal or Goal(band=self.band)
 
         def verified(s: Scored) -> dict[str, Any]:
-            return {**s.summary(), "patch": s.patch().to_dict(),
-                    "matchups": s.matchup_rows(names), "meta_report": s.meta_dict(names),
-                    "meets": bool(s.meta is not None and meets(s.meta, goal, s.outside))
-                    if goal.is_meta else s.outside == 0, "holds": s.holds}
+            out = {**s.summary(), "patch": s.patch().to_dict(),
+                   "matchups": s.matchup_rows(names), "meta_report": s.meta_dict(names),
+                   "meets": s.meets_all(goal) if goal.is_meta else s.outside == 0,
+                   "holds": s.holds}
+            if s.under:   # each further agent's own figures, as the first agent's above
+                out["agents"] = {agent: {**verified(u), "agent": agent} for agent, u in s.under}
+            return out
 
-        return {"band": list(self.band), "objective": goal.to_dict(), "decks": list(names),
+        strong = {"agents": list(self.agents), "strong_games_searched":
+                  self.strong_games_searched,
+                  "strong_games_verified": self.strong_games_verified} if self.agents else {}
+        return {**strong, "band": list(self.band), "objective": goal.to_dict(),
+                "decks": list(names),
                 "baseline": verified(self.baseline),
                 "front": [verified(s) for s in self.front],
                 "best": verified(best) if best else None,

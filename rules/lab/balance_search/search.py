@@ -62,6 +62,7 @@ from rules.lab.balance_search.space import (
     screened_moves,
     space_moves,
 )
+from rules.lab.balance_search.strong import StrongCheck, verify_strong
 from rules.lab.balance_search.verify import (
     VERIFY_FRONT as VERIFY_FRONT,  # balance.search.problem reads it
 )
@@ -112,6 +113,9 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
     baseline = state.score((), base_blocks)
     state.raced.pop(())   # the unpatched field is no candidate; it anchors the first round
     state.report("baseline", baseline=baseline.summary())
+    if problem.strong_agents:
+        state.strong = StrongCheck(state)
+        state.strong.baseline()
     model, blocks = _screen(state)
     rescreened: set[Candidate]
     anchor, idle, rescreened = baseline, 0, {()}
@@ -128,13 +132,21 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
         idle = idle + 1 if best.moves == anchor.moves else 0
         anchor = best
     search_games = memo.games
-    verified, verify_games = verify(state)
+    strong_verified = 0
+    if state.strong is not None:
+        verified, verify_games, strong_verified = verify_strong(state)
+    else:
+        verified, verify_games = verify(state)
     return SearchResult(band=problem.band, baseline=verified.pop(()),
                         front=sorted(verified.values(), key=lambda s: s.changes),
                         searched=sorted(state.raced.values(), key=lambda s: (-s.games, s.rank)),
                         games_searched=search_games, games_verified=verify_games,
                         evaluations=state.evaluations, moves_screened=state.screened,
-                        goal=problem.goal if problem.objective != "band" else None)
+                        goal=problem.goal if problem.objective != "band" else None,
+                        agents=(problem.field.agent, *problem.strong_agents)
+                        if problem.strong_agents else (),
+                        strong_games_searched=state.strong.games if state.strong else 0,
+                        strong_games_verified=strong_verified)
 
 
 def _screen(state: _State) -> tuple[Model, int]:
@@ -166,7 +178,8 @@ def _screen(state: _State) -> tuple[Model, int]:
                 for m in played}
     effects = {move: {x: d * share for x, d in measured[far].items()}
                for move, (far, share) in screened_moves(moves).items()}
-    return Model(memo.matchups, effects, moves, problem.band, problem.goal), blocks
+    offsets = state.strong.offsets() if state.strong is not None else ()
+    return Model(memo.matchups, effects, moves, problem.band, problem.goal, offsets), blocks
 
 
 def _screening_plan(state: _State, keys: set[str] | None
@@ -253,7 +266,8 @@ def _rescreen(state: _State, model: Model, anchor: Scored, blocks: int) -> Model
         if far in measured and move not in anchor.moves:
             effects[move] = {x: d * share for x, d in measured[far].items()}
     effects.update({m: measured[m] for m in anchor.moves})
-    return Model(memo.matchups, effects, model.moves, problem.band, problem.goal)
+    return Model(memo.matchups, effects, model.moves, problem.band, problem.goal,
+                 model.offsets)
 
 
 def _edit(anchor: Candidate, move: Move) -> Candidate:
@@ -274,6 +288,8 @@ def _round(state: _State, model: Model, anchor: Scored, number: int) -> Scored:
         scored = sorted((state.score(moves, rung) for moves in alive), key=lambda s: s.rank)
         state.report("racing", round=number, rung_games=rung * 50, candidates=len(alive))
         if rung == rungs[-1] or (number > 1 and state.out_of_budget()):
+            if state.strong is not None:
+                return state.strong.race(scored, anchor.moves, rung, model, number)
             return scored[0]
         keep = [s.moves for s in scored[:max(2, len(scored) // 2)]]
         alive = keep + ([anchor.moves] if anchor.moves not in keep else [])  # the yardstick

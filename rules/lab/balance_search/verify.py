@@ -122,7 +122,8 @@ def to_verify(state: _State) -> list[Scored]:
     then the rest by the objective — a patch with fewer changes is worth verifying once
     another meets the aims, and the best by the objective backs it up."""
     problem = state.problem
-    front = [s for s in pareto(list(state.raced.values()), problem.goal) if s.moves]
+    pool = state.combined or state.raced    # checked under further agents: what all played
+    front = [s for s in pareto(list(pool.values()), problem.goal) if s.moves]
     if problem.objective != "meta":
         return front[:VERIFY_FRONT]
     aimed = sorted((s for s in front if s.rank[0] == 0), key=lambda s: (s.changes, s.rank))

@@ -1,0 +1,162 @@
+"""What level of play a win rate stands for, and a field's meta under two levels side by side.
+
+A win rate is a property of the decks *and of the players*. Every agent's level of play is data
+in the agent registry (``rules.ai.agents``: its ``skill``, named through ``game_word``), and its
+strength is the AI ladder's Elo rating (``simulations.strength``, read from
+``rules/data/ladder.json``); ``skill_phrase`` says both ("casual play, 743 Elo on the AI
+ladder"), and every page that shows a win rate says it beside the agent that played.
+
+``skill_comparison`` puts the meta of one field played by two agents side by side (two
+``rules.lab.meta.MetaReport.to_dict()`` reports of the same decks in the same order) and names
+the decks whose verdict differs between them: a deck is *dominant* above the healthy field win
+rate (``HEALTHY_FIELD_RATE``), *weak* below its mirror image, *fine* between.
+``same_field_runs`` finds the finished round-robins that played a run's field (the same decks,
+cards, patch and rules) with another agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
+
+from cards.game_words import game_word
+from cards.templatetags.cards_extras import pct
+from simulations.field_meta import HEALTHY_FIELD_RATE, run_meta
+from simulations.models import RunKind, RunStatus, SimulationRun
+from simulations.reports import run_reports
+from simulations.strength import agent_rating
+
+VERDICTS = {"weak": gettext_lazy("weak"), "fine": gettext_lazy("fine"),
+            "dominant": gettext_lazy("dominant")}
+NOT_SAME_FIELD = gettext_lazy(
+    "That run did not play this field with another agent: compare with a finished round-robin "
+    "of the same decks, cards, patch and rules, played by another agent.")
+
+
+def skill_phrase(agent: str) -> str:
+    """"casual play, 743 Elo on the AI ladder" (or without the figure when the ladder has not
+    rated the agent)."""
+    skill = game_word("agent_skill", agent)
+    rating = agent_rating(agent)
+    if rating is None:
+        return _("{skill}, not rated on the AI ladder yet").format(skill=skill)
+    return _("{skill}, {elo} Elo on the AI ladder").format(
+        skill=skill, elo=number_format(round(rating["elo"]), 0, force_grouping=True))
+
+
+def played_by(agent_a: str, agent_b: str) -> str:
+    """Who played and what it stands for: "greedy vs greedy: casual play, 743 Elo on the AI
+    ladder", or each side's level when two agents met."""
+    if agent_a == agent_b:
+        return _("{a} vs {b}: {skill}").format(a=game_word("agent", agent_a),
+                                               b=game_word("agent", agent_b),
+                                               skill=skill_phrase(agent_a))
+    return _("{a} ({skill_a}) vs {b} ({skill_b})").format(
+        a=game_word("agent", agent_a), skill_a=skill_phrase(agent_a),
+        b=game_word("agent", agent_b), skill_b=skill_phrase(agent_b))
+
+
+def skill_line(agent_a: str, agent_b: str | None = None) -> str:
+    """The level of play beside agents already named: "casual play, 743 Elo on the AI ladder",
+    or "greedy: casual play, …; planner: skilled play, …" when two agents met."""
+    if agent_b is None or agent_b == agent_a:
+        return skill_phrase(agent_a)
+    return _("{a}: {skill_a}; {b}: {skill_b}").format(
+        a=game_word("agent", agent_a), skill_a=skill_phrase(agent_a),
+        b=game_word("agent", agent_b), skill_b=skill_phrase(agent_b))
+
+
+def verdict(rate: float | None) -> str | None:
+    """A deck's verdict from its field win rate: weak, fine or dominant (None: no games)."""
+    if rate is None:
+        return None
+    if rate > HEALTHY_FIELD_RATE:
+        return "dominant"
+    return "weak" if rate < 1 - HEALTHY_FIELD_RATE else "fine"
+
+
+def _side(agent: str) -> str:
+    """How a sentence names one side: its level of play, and the agent in brackets."""
+    return _("{skill} ({agent})").format(skill=game_word("agent_skill", agent),
+                                         agent=game_word("agent", agent))
+
+
+def skill_comparison(names: Sequence[str], sides: Sequence[tuple[str, Mapping[str, Any]]]
+                     ) -> dict[str, Any]:
+    """The field under two agents side by side: ``sides`` is ``[(agent, report), (agent,
+    report)]`` (reports of the same decks in ``names``' order). Returns the agents' headings,
+    one row per deck (each side's field win rate, interval, verdict and ε-equilibrium share)
+    and a sentence for each deck whose verdict differs."""
+    rows, sentences = [], []
+    for d, name in enumerate(names):
+        cells = []
+        for agent, report in sides:
+            rate = report["field_rates"][d]
+            cells.append({"rate": rate, "verdict": verdict(rate.get("rate")),
+                          "share": report["relaxed"]["shares"][d], "agent": agent})
+        verdicts = {cell["verdict"] for cell in cells}
+        differs = len(verdicts) > 1 and None not in verdicts
+        rows.append({"name": name, "cells": cells, "differs": differs})
+        if differs:
+            sentences.append(_verdict_sentence(name, cells))
+    return {"agents": [{"name": agent, "title": game_word("agent", agent),
+                        "skill": skill_phrase(agent)} for agent, _report in sides],
+            "rows": rows, "sentences": sentences, "limit": HEALTHY_FIELD_RATE,
+            "low": 1 - HEALTHY_FIELD_RATE}
+
+
+def _verdict_sentence(name: str, cells: Sequence[Mapping[str, Any]]) -> str:
+    parts = [_("{verdict} for {side}: {rate} against the field").format(
+        verdict=VERDICTS[c["verdict"]], side=_side(c["agent"]), rate=pct(c["rate"]["rate"]))
+        for c in cells]
+    return _("{deck}: {verdicts}.").format(
+        deck=name, verdicts=pgettext("list separator", ", ").join(parts))
+
+
+def _field_of(run: SimulationRun) -> tuple[Any, ...]:
+    return run.decks, run.cards, run.patch, run.ruleset
+
+
+def same_field_runs(run: SimulationRun, listed: QuerySet[SimulationRun]) -> list[SimulationRun]:
+    """Finished round-robins among ``listed`` (the runs the reader may open) that played
+    ``run``'s field — the same decks, cards, patch and rules — with another agent, newest
+    first, one per agent."""
+    if run.kind != RunKind.ROUND_ROBIN:
+        return []
+    candidates = (listed.filter(kind=RunKind.ROUND_ROBIN, status=RunStatus.DONE,
+                                card_data_version=run.card_data_version)
+                  .exclude(agent_a=run.agent_a).exclude(pk=run.pk).order_by("-created_at")[:50])
+    out: dict[str, SimulationRun] = {}
+    mine = _field_of(run)
+    for other in candidates:
+        if other.agent_a == other.agent_b and other.agent_a not in out \
+                and _field_of(other) == mine:
+            out[other.agent_a] = other
+    return list(out.values())
+
+
+def run_skill_context(run: SimulationRun, visible: QuerySet[SimulationRun], *, versus: str,
+                      epsilon: float, report: Mapping[str, Any]) -> dict[str, Any]:
+    """The run page's "under another agent" part of its meta: the same field's runs by other
+    agents to compare with, and — for ``versus`` (one of those runs' uid, from ``?versus=``) —
+    the two metas side by side (``skill_comparison``). An unknown ``versus`` is the part's
+    ``error`` (``NOT_SAME_FIELD``)."""
+    others = same_field_runs(run, visible)
+    out: dict[str, Any] = {"others": [{"uid": o.uid, "agent": o.agent_a,
+                                       "skill": skill_phrase(o.agent_a)} for o in others],
+                           "versus": versus, "comparison": None, "error": None}
+    if not versus:
+        return out
+    chosen = next((o for o in others if o.uid == versus), None)
+    other = run_meta(chosen, run_reports(chosen), epsilon=epsilon) if chosen else None
+    if other is None:
+        out["error"] = str(NOT_SAME_FIELD)
+        return out
+    out["comparison"] = skill_comparison(report["decks"], [(run.agent_a, report),
+                                                           (chosen.agent_a, other)])
+    return out

@@ -1,0 +1,128 @@
+"""One balance search for two levels of play: the meta targets held under a further, stronger
+agent whose games are spent where they decide — on a rock-paper-scissors toy whose stronger
+agent sees the field differently, and on the checks of what is asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.lab.balance_search import Problem, SearchSpace, Tally, balance_search
+from rules.lab.balance_search.evaluate import matchup_seed
+from rules.lab.balance_search.memo import field_matchups
+from rules.lab.balance_search.objective import GoalError
+from rules.lab.balance_search.strong import (
+    AGENT_TWICE,
+    AGENTS_NEED_META,
+    STRONG_BASE_BLOCKS,
+    STRONG_BUDGET_SHORT,
+    agents_in_order,
+    check_agents,
+    least_strong_budget,
+)
+from tests.rules.test_balance_meta import (
+    CORE,
+    FIELD,
+    NAMES,
+    THREE,
+    RockPaperScissors,
+    hp_move,
+    sigmoid,
+)
+
+
+class TwoLevels(RockPaperScissors):
+    """The toy played by two agents: under the planner Gravecallers beats Tidewall (that
+    matchup 0.6 log-odds lower), the moves doing the same. Greedy's fair meta, Ember Rush's
+    hero −2, leaves Tidewall weak under the planner; Tidewall's hero −1 as well is fair enough
+    under both."""
+
+    OFFSET = {(1, 2): -0.6}
+
+    def truth(self, moves, a, b, agent=""):
+        x = super().truth(moves, a, b)
+        return x + (self.OFFSET.get((a, b), 0.0) if agent == "planner" else 0.0)
+
+    def evaluate(self, tasks):
+        self.tasks.extend(tasks)
+        out = []
+        for t in tasks:
+            wins = round(sigmoid(self.truth(t.moves, t.a, t.b, t.agent)) * 50)
+            out.append([Tally(wins=wins, losses=50 - wins)] * t.blocks)
+        return out
+
+
+def problem(**extra) -> Problem:
+    space = SearchSpace.for_decks(THREE, CORE.cards, only=["H01", "H04", "H05"],
+                                  fields=("hp",))
+    options = {"verify_games": 100, "strong_verify_games": 100, "objective": "meta",
+               "field_band": (0.45, 0.55), "matchup_band": (0.25, 0.75), **extra}
+    return Problem(field=FIELD, space=space, max_changes=3, seed=2, budget_games=200_000,
+                   rungs=(1, 2), base_blocks=2, proposals=4, screen_cards=0,
+                   meta_resamples=20, **options)
+
+
+def test_a_patch_for_casual_play_alone_fails_skilled_play_and_one_search_finds_both():
+    casual = balance_search(problem(), TwoLevels())
+    assert casual.best.moves == (hp_move("H01", -2),)
+    toy = TwoLevels()
+    both = balance_search(problem(strong_agents=("planner",), strong_budget_games=20_000), toy)
+    best = both.best
+    assert best.moves == (hp_move("H01", -2), hp_move("H04", -1))
+    assert best.meets_all(both.goal)
+    [(agent, skilled)] = best.under
+    assert agent == "planner" and skilled.meta is not None
+    # greedy's patch under the planner: Tidewall outside the field band
+    planner_of_casual = [u for s in both.front for a, u in s.under
+                         if s.moves == (hp_move("H01", -2),)]
+    assert all(not u.meets_all(both.goal) for u in planner_of_casual)
+    data = both.to_dict(NAMES)
+    assert data["agents"] == ["greedy", "planner"]
+    assert data["best"]["meets"] and data["best"]["agents"]["planner"]["meta_report"]
+    assert data["strong_games_searched"] == both.strong_games_searched > 0
+
+
+def test_the_strong_agent_plays_only_its_baseline_races_and_verification():
+    toy = TwoLevels()
+    result = balance_search(problem(strong_agents=("planner",), strong_budget_games=20_000),
+                            toy)
+    strong = [t for t in toy.tasks if t.agent == "planner"]
+    cheap = [t for t in toy.tasks if t.agent == ""]
+    assert sum(t.games for t in strong) == (result.strong_games_searched
+                                            + result.strong_games_verified)
+    raced = [set(s.moves) for s in result.searched]
+    assert all(any(set(t.moves) <= moves for moves in raced) for t in strong if t.moves)
+    assert cheap and all(t.agent in ("", "planner") for t in toy.tasks)
+    searched = [t for t in strong if t.seed in {matchup_seed(2, a, b)
+                                                for a, b in field_matchups(3)}]
+    assert max(t.first + t.blocks for t in searched if not t.moves) == STRONG_BASE_BLOCKS
+
+
+def test_a_search_for_two_levels_repeats_itself():
+    first = balance_search(problem(strong_agents=("planner",)), TwoLevels())
+    again = balance_search(problem(strong_agents=("planner",)), TwoLevels())
+    assert first.to_dict(NAMES) == again.to_dict(NAMES)
+
+
+def test_the_agents_are_put_fastest_first_and_checked():
+    assert agents_in_order(["planner", "greedy"]) == ("greedy", "planner")
+    assert check_agents(["planner", "greedy"], objective="meta", decks=6,
+                        strong_budget=24_000, strong_verify=600) == ("greedy", "planner")
+    cases = [(["greedy", "wizard"], {}, "agents", "unknown agent 'wizard'"),
+             (["greedy", "greedy"], {}, "agents", AGENT_TWICE.format(name="greedy")),
+             (["greedy", "planner"], {"objective": "band"}, "agents",
+              AGENTS_NEED_META.format(objective="band")),
+             (["greedy", "planner"], {"strong_budget": 100}, "strong_budget_games",
+              STRONG_BUDGET_SHORT.format(agents="planner", least=least_strong_budget(6),
+                                         decks=6, budget=100)),
+             (["greedy", "planner"], {"strong_verify": 5}, "strong_verify_games", "100")]
+    for agents, extra, field, message in cases:
+        options = {"objective": "meta", "decks": 6, "strong_budget": 24_000,
+                   "strong_verify": 600, **extra}
+        with pytest.raises(GoalError) as caught:
+            check_agents(agents, **options)
+        assert caught.value.field == field and message in caught.value.message
+
+
+def test_the_least_budget_is_a_baseline_and_one_race_on_every_matchup():
+    assert least_strong_budget(6) == (4 + 4) * 50 * 15
+    assert least_strong_budget(3, 2) == 2 * (4 + 4) * 50 * 3
