@@ -22,11 +22,13 @@ import time
 from functools import wraps
 
 from django import forms
+from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BasicAuthentication, get_authorization_header
@@ -121,15 +123,23 @@ class ThrottledBasicAuthentication(BasicAuthentication):
     """HTTP basic auth that answers 429 (with the wait) while the name or address is blocked,
     rather than a 401 that would invite the next guess.
 
-    Wrong credentials are a 401 with the ``WWW-Authenticate: Basic`` challenge HTTP requires
-    with it. DRF takes the challenge from the first authentication class, so this one comes
-    first in ``REST_FRAMEWORK``; it challenges only a request that sent basic credentials, so a
-    browser without them (a session that has expired) gets the 403 it always had rather than
-    the browser's own password dialog."""
+    A request the API refuses for want of credentials is a 401 with the ``WWW-Authenticate``
+    challenge HTTP requires with it (DRF takes the challenge from the first authentication
+    class, so this one comes first in ``REST_FRAMEWORK``). The challenge names the way in that
+    fits the client: ``Basic`` to a client without the site's cookies (a script, curl), and to
+    one that sent basic credentials; to a browser that has the site's cookies (a session that
+    has expired, a page's script) the cookie scheme — the log-in form and the session cookie —
+    so it is not met with the browser's own password dialog."""
 
     def authenticate_header(self, request):
         scheme = get_authorization_header(request).split(b" ", 1)[0]
-        return super().authenticate_header(request) if scheme.lower() == b"basic" else None
+        cookies = request.COOKIES
+        if scheme.lower() == b"basic" or not (
+                settings.SESSION_COOKIE_NAME in cookies or settings.CSRF_COOKIE_NAME in cookies):
+            return super().authenticate_header(request)
+        return COOKIE_CHALLENGE.format(realm=self.www_authenticate_realm,
+                                       login=reverse("accounts:login"),
+                                       cookie=settings.SESSION_COOKIE_NAME)
 
     def authenticate_credentials(self, userid, password, request=None):
         found = login_blocked(request, userid)
@@ -147,6 +157,11 @@ class ThrottledBasicScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "http", "scheme": "basic"}
+
+
+# The challenge of the cookie scheme (draft-broyer-http-cookie-auth): where to log in, and the
+# cookie that carries the session after.
+COOKIE_CHALLENGE = 'Cookie realm="{realm}", form-action="{login}", cookie-name={cookie}'
 
 
 class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):

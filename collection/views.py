@@ -16,6 +16,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from cards.filters import CardFilter
 from cards.language import card_lang
 from cards.models import Card
@@ -128,6 +129,11 @@ def collection_import_view(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "collection/import.html", context)
     text = request.POST.get("text", "")
+    found = hit_wait(IMPORT_PER_CLIENT, client_key(request))   # the import API's budget too
+    if found:
+        context.update(text=text, problems=[ImportProblem(found[0])],
+                       mode=request.POST.get("mode", "add"))
+        return refused(render(request, "collection/import.html", context), found[1])
     try:
         result = collection_import(
             user=request.user, text=read_upload(request.FILES.get("file"), text,

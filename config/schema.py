@@ -63,8 +63,9 @@ IMPORT_PROBLEM = {
 
 DESCRIPTIONS = {
     400: "The request was refused: each field's problems, or a detail.",
-    401: "The credentials sent are wrong (HTTP basic auth).",
-    403: "Not allowed: sign in, or the object is not yours, or the CSRF token is missing.",
+    401: "Not signed in, or the credentials sent are wrong: sign in (HTTP basic auth, or the "
+         "session cookie of the log-in page); WWW-Authenticate names the way.",
+    403: "Not allowed: the object is not yours, or the CSRF token of a session is missing.",
     404: "No such object (another user's private object is not found either), or no such page.",
     413: "The request body is larger than this operation accepts.",
     414: "The address's query string is longer than the site reads (4,096 characters).",

@@ -114,10 +114,13 @@ def test_wrong_basic_auth_credentials_are_a_401_with_the_challenge(alice):
     assert response["WWW-Authenticate"] == 'Basic realm="api"'
 
 
-def test_a_client_without_credentials_is_not_challenged(catalogue):
-    # No basic credentials sent: no challenge (a browser would open its password dialog).
-    response = APIClient().post("/api/decks/", {}, format="json")
-    assert response.status_code == 403 and not response.has_header("WWW-Authenticate")
+def test_a_browser_without_credentials_is_not_asked_for_a_password(catalogue):
+    # A browser with the site's cookies is told where to log in, not challenged with Basic
+    # (which would open its password dialog).
+    browser = APIClient()
+    browser.cookies["sessionid"] = "expired"
+    response = browser.post("/api/decks/", {}, format="json")
+    assert response.status_code == 401 and "Basic" not in response["WWW-Authenticate"]
 
 
 def test_an_attacker_failing_at_one_address_does_not_lock_the_owner_out(client, alice):

@@ -99,3 +99,18 @@ def test_the_text_export_files_heroes_under_heroes_with_no_empty_hero_line(alice
     assert "Other cards" not in listing and "# Minions (3)" in lines
     collection_import(user=bob, text=listing, replace=True)
     assert collection_counts(user=bob) == collection_counts(user=alice)
+
+
+def test_the_collection_import_page_draws_on_the_api_imports_budget(client, alice, catalogue):
+    from accounts.throttles import IMPORT_PER_CLIENT
+
+    client.force_login(alice)
+    api = APIClient()
+    api.force_authenticate(alice)
+    for _ in range(IMPORT_PER_CLIENT.count):
+        assert api.post("/api/collection/import/", {"text": "1x Ember Pup"},
+                        format="json").status_code == 200
+    refused = client.post(reverse("collection:import"), {"text": "1x Ember Pup", "mode": "add"})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert "Too many imports" in refused.content.decode()
+    assert collection_counts(user=alice) == {"T-M01": IMPORT_PER_CLIENT.count}

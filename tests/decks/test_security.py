@@ -132,8 +132,9 @@ def test_the_owner_cannot_be_set_by_the_client(alice, bob, catalogue):
 
 def test_anonymous_clients_cannot_write_through_the_api(private_deck):
     api = APIClient()
-    assert api.post("/api/decks/", {"cards": {}}, format="json").status_code == 403
-    assert api.delete(f"/api/decks/{private_deck.uid}/").status_code == 403
+    # 401 with a challenge: the request lacks credentials (tests/accounts/test_api_challenge.py).
+    assert api.post("/api/decks/", {"cards": {}}, format="json").status_code == 401
+    assert api.delete(f"/api/decks/{private_deck.uid}/").status_code == 401
 
 
 def test_csrf_is_enforced_for_session_writes(alice, catalogue):
