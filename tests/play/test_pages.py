@@ -144,6 +144,9 @@ def test_an_agent_that_fails_is_said_on_the_board_instead_of_waiting(web, settin
     game = _start(web, first="opponent")                    # the agent must decide first
     monkeypatch.setattr(runner.services, "make_agent", lambda name: 1 / 0)
     monkeypatch.setattr(runner, "agent_schedule", lambda uid: runner._advance(uid) or True)
+    # The pool's work runs here in the request's own thread, whose connection holds the test's
+    # transaction: closing it as a pool thread does would end the test's database on PostgreSQL.
+    monkeypatch.setattr(runner, "close_old_connections", lambda: None)
     monkeypatch.setattr("play.views.agent_schedule", runner.agent_schedule)
     web.get(f"/play/{game.uid}/board/?seat=0")              # schedules it: it fails
     board = web.get(f"/play/{game.uid}/board/?seat=0").content.decode()
