@@ -42,6 +42,7 @@ from rules.decks.cardset import CardSetError
 MSG_EXPORT_ONE = gettext_lazy("Choose exactly one card set to export.")
 MSG_NOT_UTF8 = gettext_lazy("The file is not UTF-8 text.")
 MSG_NOTHING = gettext_lazy("Upload a file or paste the YAML text.")
+DOWNLOAD_YAML = gettext_lazy("Download YAML")
 
 
 class PrettyJSONField(forms.JSONField):
@@ -224,7 +225,7 @@ class CardSetAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("export"))
     def export_link(self, card_set: CardSet) -> str:
         url = reverse("admin:cards_cardset_export", args=[card_set.pk])
-        return format_html("<a href='{}'>Download YAML</a>", url)
+        return format_html("<a href='{}'>{}</a>", url, DOWNLOAD_YAML)
 
     def get_urls(self):
         extra = [
@@ -279,8 +280,9 @@ class CardSetAdmin(admin.ModelAdmin):
 
 
 class CardSetImportForm(forms.Form):
-    file = forms.FileField(required=False, help_text="A .yaml file in the shipped set format.")
-    yaml_text = forms.CharField(label="or paste the YAML", required=False,
+    file = forms.FileField(label=gettext_lazy("File"), required=False,
+                           help_text=gettext_lazy("A .yaml file in the shipped set format."))
+    yaml_text = forms.CharField(label=gettext_lazy("or paste the YAML"), required=False,
                                 widget=forms.Textarea(attrs={"rows": 12, "cols": 90,
                                                              "style": "font-family: monospace"}))
 

@@ -18,6 +18,7 @@ from django.utils.safestring import mark_safe
 from cards.art_scene import scene
 from cards.game_words import game_word
 from cards.models import Card, CardKind
+from cards.selectors import rarity_labels
 from rules.engine.cards import KINDS
 
 WIDTH, HEIGHT = 300, 420
@@ -165,6 +166,18 @@ def kind_name(card: Card, lang: str) -> str:
     return (row.name_zh or row.name_en) if lang == "zh" else row.name_en
 
 
+def rarity_mark(card: Card, lang: str) -> tuple[str, str | None]:
+    """``(mark, name)`` of the card's rarity: this game's tiers print their code in the
+    diamond (N … UR; no name: the label says them as before); another game's tier its name's
+    first letters, which fit the diamond ("Un" for Unique, "独" for 独有), and its name in
+    ``lang`` for the image's label."""
+    if card.engine or not card.rarity:
+        return card.rarity, None
+    name = rarity_labels([card], lang).get(card.code) or card.rarity
+    wide = unicodedata.east_asian_width(name[:1]) in ("W", "F")
+    return name[:1] if wide else name[:2].capitalize(), name
+
+
 def card_art(card: Card, lang: str = "en") -> dict:
     """Everything ``cards/card.svg`` draws, computed from the card's data."""
     lang = lang if lang in LANGS else "en"
@@ -183,10 +196,11 @@ def card_art(card: Card, lang: str = "en") -> dict:
         if tag is not None:
             type_parts.append(getattr(tag, names_key) or tag.name_en)
     text = card.text_zh if lang == "zh" else card.text_en
+    mark, rarity = rarity_mark(card, lang)
     return {
         "w": WIDTH, "h": HEIGHT, "lang": lang, "uid": f"c{card.pk or 0}{lang}",
         "dark": dark, "light": light,
-        "rarity": card.rarity,
+        "rarity": card.rarity, "rarity_mark": mark,
         "rarity_colour": RARITY_COLOURS.get(card.rarity, RARITY_COLOURS["N"]).format(
             uid=f"c{card.pk or 0}{lang}"),
         "title": fitted(primary, 19, title_w), "subtitle": fitted(secondary, 12, title_w),
@@ -203,9 +217,9 @@ def card_art(card: Card, lang: str = "en") -> dict:
         "box": TEXT_BOX,
         "footer": f"{card.code} · {card.card_set.code}",
         "subtitle_lang": "en" if lang == "zh" else "zh",
-        "label": (f"{card.name_zh},{card.rarity} {kind_word}" if lang == "zh"
-                  else f"{card.name_en} ({card.name_zh}), {card.get_rarity_display()} "
-                       f"{kind_word.lower()}"),
+        "label": (f"{card.name_zh},{rarity or card.rarity} {kind_word}" if lang == "zh"
+                  else f"{card.name_en} ({card.name_zh}), "
+                       f"{rarity or card.get_rarity_display()} {kind_word.lower()}"),
         "labels": {"attack": "ATK" if lang == "en" else "攻击", "hp": "HP" if lang == "en"
                    else "生命", "cost": "COST" if lang == "en" else "费用"},
     }

@@ -117,7 +117,7 @@ class Game(TwoNames, models.Model):
         ordering = ["-engine", "name_en"]
 
     def __str__(self) -> str:
-        return self.name_en
+        return self.display_name   # the admin's lists and choices: the reader's language
 
     @property
     def description(self) -> str:

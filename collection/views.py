@@ -77,7 +77,10 @@ def collection_page(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def collection_sets(request: HttpRequest) -> HttpResponse:
-    """The side panel's totals by set (htmx reloads it after each change of a count)."""
+    """The side panel's totals by set (htmx reloads it after each change of a count). Opened
+    directly (a link, a reload), the address leads to the page the panel belongs to."""
+    if not request.htmx:
+        return redirect(reverse("collection:page") + "#own-sets")
     return render(request, "collection/_sets.html",
                   {"sets": collection_set_totals(user=request.user)})
 
@@ -105,6 +108,9 @@ def collection_card_view(request: HttpRequest, code: str) -> HttpResponse:
         card = collection_card(code[:40])
     except CollectionInputError as exc:
         return HttpResponse(str(exc), status=404, content_type="text/plain; charset=utf-8")
+    if request.method == "GET" and not request.htmx:
+        # Opened directly: the card's page, where its count box lives.
+        return redirect(card.get_absolute_url())
     error = ""
     if request.method == "POST":
         try:

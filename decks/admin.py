@@ -21,8 +21,8 @@ class FormatCardLimitInline(admin.TabularInline):
 
 @admin.register(Format)
 class FormatAdmin(admin.ModelAdmin):
-    list_display = ["name", "code", "game", "hero_count", "deck_min", "deck_max", "limit_ur",
-                    "is_active"]
+    list_display = ["format_name", "code", "game", "hero_count", "deck_min", "deck_max",
+                    "limit_ur", "is_active"]
     list_filter = ["is_active", "game"]
     search_fields = ["code", "name"]
     prepopulated_fields = {"code": ["name"]}
@@ -40,6 +40,12 @@ class FormatAdmin(admin.ModelAdmin):
             ("limit_n", "limit_r", "limit_sr", "limit_ssr", "limit_ur")]}),
         (_("Legal sets"), {"fields": ["legal_sets"]}),
     ]
+
+
+    @admin.display(description=_("name"), ordering="name")
+    def format_name(self, fmt: Format) -> str:
+        """The format's name in the reader's language (its Chinese name on a Chinese page)."""
+        return fmt.display_name
 
 
 class DeckEntryInline(admin.TabularInline):

@@ -87,7 +87,7 @@ class Format(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.display_name   # the admin's lists, breadcrumbs and choices: the reader's
 
     @property
     def display_name(self) -> str:
@@ -134,9 +134,9 @@ class FormatCardLimit(models.Model):
     """One line of a format's ban/limited list."""
 
     class Limit(models.IntegerChoices):
-        BANNED = 0, "Banned (0)"
-        LIMITED = 1, "Limited (1)"
-        SEMI_LIMITED = 2, "Semi-limited (2)"
+        BANNED = 0, _("Banned (0)")
+        LIMITED = 1, _("Limited (1)")
+        SEMI_LIMITED = 2, _("Semi-limited (2)")
 
     format = models.ForeignKey(Format, verbose_name=_("format"), on_delete=models.CASCADE,
                                related_name="card_limits")

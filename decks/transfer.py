@@ -26,6 +26,7 @@ from decks.codecs import (
 )
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
+from decks.placing import formats_placing
 from decks.selectors import (
     deck_rule_problems,
     draft_fit,
@@ -78,7 +79,7 @@ def draft_import(text: str, *, format_name: str = "auto",
     # A format whose heroes are cards of the deck keeps a list's hero cards in it; a list that
     # names no format is read as ``deck_format``.
     limits = replace(limits, default_format=deck_format or DEFAULT_FORMAT,
-                     heroes_in_deck=formats_heroes_in_deck())
+                     heroes_in_deck=formats_heroes_in_deck(), placing=formats_placing())
     result = _read(text, catalogue_index(), format_name, limits)
     deck = result.deck
     if not deck.heroes and not deck.counts and not deck.piles:

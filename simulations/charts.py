@@ -6,6 +6,7 @@ Every chart is ``role="img"`` with a text alternative that states its figures.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -131,11 +132,28 @@ def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
     return _svg(title, alt, height, parts)
 
 
+# A chart scales with its box; on a phone it would shrink its text below what can be read, so
+# it keeps the width at which its smallest text (its CSS font size, in px) is drawn at least
+# MIN_TEXT px, and its figure scrolls sideways instead (``.chart-figure``).
+MIN_TEXT = 10
+SMALLEST_FONT = 11   # .chart-tick in static/css/simulations.css
+
+
+def chart_min_width(width: int, smallest_font: float = SMALLEST_FONT) -> int:
+    """The narrowest a chart of ``width`` user units may be drawn, in CSS px."""
+    return math.ceil(width * MIN_TEXT / smallest_font)
+
+
 def _svg(title: str, alt: str, height: int, parts: list[str], *, width: int = WIDTH,
-         css: str = "chart") -> SafeString:
-    head = format_html('<svg class="{}" viewBox="0 0 {} {}" width="100%" role="img" '
+         css: str = "chart", smallest_font: float = SMALLEST_FONT,
+         role: str = "img") -> SafeString:
+    """The chart's <svg>: an image described by ``alt``; a chart whose points are links (a
+    sweep's runs) is a group, since an image's content is not reached by the keyboard."""
+    head = format_html('<svg class="{}" viewBox="0 0 {} {}" width="100%" role="{}" '
+                       'style="min-width: {}px" '
                        'aria-label="{}: {}" xmlns="http://www.w3.org/2000/svg">'
-                       '<title>{}</title>', css, width, height, title, alt, title)
+                       '<title>{}</title>', css, width, height, role,
+                       chart_min_width(width, smallest_font), title, alt, title)
     return mark_safe(head + "".join(parts) + "</svg>")   # parts are built from numbers/escaped
 
 

@@ -30,6 +30,7 @@ LABEL_SIZE = 15          # px in the box's units, as .meta-chart text in simulat
 LINE = 24                # a text line: any font's glyph box at LABEL_SIZE (CJK ≈ 1.45 em)
 BAR = 12
 CSS = "chart meta-chart"
+SMALLEST_FONT = 13   # .meta-chart .chart-tick in static/css/simulations.css
 
 
 def text_width(text: str, size: float = LABEL_SIZE) -> float:
@@ -100,7 +101,8 @@ def shares_chart(names: Sequence[str], nash: Sequence[float], relaxed: Sequence[
                      "ε-equilibrium").format(deck=name, nash=_share(nash[d]),
                                              relaxed=_share(relaxed[d])))
     height = top + len(names) * 3 * LINE
-    return _svg(title, _("; ").join(alt), height, parts, width=WIDTH, css=CSS)
+    return _svg(title, _("; ").join(alt), height, parts, width=WIDTH, css=CSS,
+                smallest_font=SMALLEST_FONT)
 
 
 def _axis(rates: Sequence[dict[str, Any]], band: tuple[float, float]) -> tuple[float, float,
@@ -160,4 +162,5 @@ def field_chart(names: Sequence[str], rates: Sequence[dict[str, Any]], *,
         alt.append(_("{label}: {rate} (95 % CI {low} to {high}, {games} games)").format(
             label=name, rate=_pct(rate["rate"]), low=_pct(rate["low"]),
             high=_pct(rate["high"]), games=rate.get("games", 0)))
-    return _svg(title, _("; ").join(alt), bottom + LINE, parts, width=WIDTH, css=CSS)
+    return _svg(title, _("; ").join(alt), bottom + LINE, parts, width=WIDTH, css=CSS,
+                smallest_font=SMALLEST_FONT)

@@ -37,7 +37,8 @@ NO_SWEEP = gettext_lazy("No sweep here.")
 
 
 def _card(code: str | None) -> Card:
-    rows = card_rows()
+    """A card the engine plays (another game's card cannot be patched: it is never simulated)."""
+    rows = card_rows().filter(engine=True)
     card = rows.filter(code=code).first() if code else rows.order_by("code").first()
     if card is None:
         raise Http404(str(NO_CARD).format(code=code))
@@ -112,10 +113,11 @@ def patch_page(request: HttpRequest) -> HttpResponse:
 
 
 def _card_menu() -> list[tuple[str, str]]:
-    """(code, name in the page's language) of every card, by code."""
+    """(code, name in the page's language) of every card the engine plays, by code."""
     zh = card_lang() == "zh"
     return [(code, (name_zh if zh and name_zh else name_en)) for code, name_en, name_zh
-            in card_rows().order_by("code").values_list("code", "name_en", "name_zh")]
+            in card_rows().filter(engine=True).order_by("code")
+            .values_list("code", "name_en", "name_zh")]
 
 
 def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm):

@@ -60,7 +60,8 @@ def sweep_chart(lines: Sequence[Mapping[str, Any]], *, values: Sequence[int], fi
             f"{field} {p['value']}: {_pct(p['rate'])} ({_pct(p['low'])}–{_pct(p['high'])})"
             for p in points))
     height = HEIGHT + max(0, (len(lines) - 1) // 2) * 14
-    return _svg(title, "; ".join(alt) or _("no finished run yet"), height, parts)
+    return _svg(title, "; ".join(alt) or _("no finished run yet"), height, parts,
+                role="group")
 
 
 def _line(points, colour: str, x, y, label: str) -> list[str]:

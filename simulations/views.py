@@ -128,10 +128,13 @@ def _what_if_form(run: SimulationRun, data=None) -> WhatIfForm:
 @require_GET
 def run_what_if_form(request: HttpRequest, uid: str) -> HttpResponse:
     """The what-if form again for the choices so far (htmx): swap-outs of the chosen deck,
-    swap-ins that can take the chosen card's place and match the query."""
+    swap-ins that can take the chosen card's place and match the query; without htmx, on its
+    own page."""
     run = _run(request, uid)
     form = WhatIfForm(run=run, initial=request.GET.dict())
-    return render(request, "simulations/_what_if_form.html", {"run": run, "form": form})
+    # Opened directly (a reload, a shared link): the whole what-if page with this form.
+    template = "simulations/_what_if_form.html" if request.htmx else "simulations/what_if.html"
+    return render(request, template, {"run": run, "form": form})
 
 
 def _result_charts(results: dict) -> None:

@@ -20,7 +20,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
+from simulations.charts import chart_min_width
+
 W, H = 480, 270
+SMALLEST_FONT = 12   # .front-chart .chart-tick in static/css/simulations.css
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 34, 40
 STEPS = (0.01, 0.02, 0.025, 0.05, 0.1)   # tick spacings, as fractions (1 %, 2 %, …)
 LABEL_ROOM = 14                           # px a tick-sized text needs above or below a line
@@ -71,7 +74,7 @@ def front_chart(points: Sequence[dict[str, Any]], *, band_half: float, max_chang
     edge_label_y = edge_y - 5 if edge_y - TOP > LABEL_ROOM else edge_y + LABEL_ROOM
     return format_html(
         '<svg class="chart front-chart" viewBox="0 0 {w} {h}" width="100%" role="img" '
-        'aria-label="{title}" xmlns="http://www.w3.org/2000/svg"><title>{title}</title>'
+        'style="min-width: {min_w}px" aria-label="{title}" xmlns="http://www.w3.org/2000/svg"><title>{title}</title>'
         '{ty}<line x1="{l}" y1="{b}" x2="{r}" y2="{b}" class="chart-axis"/>'
         '<line x1="{l}" y1="{t}" x2="{l}" y2="{b}" class="chart-axis"/>'
         '<line x1="{l}" y1="{by}" x2="{r}" y2="{by}" class="band-edge"/>'
@@ -79,7 +82,8 @@ def front_chart(points: Sequence[dict[str, Any]], *, band_half: float, max_chang
         '</text><polyline points="{path}" class="front-line"/>{marks}{tx}'
         '<text x="{cx}" y="{h2}" text-anchor="middle" class="chart-label">{changes}</text>'
         '<text x="4" y="14" class="chart-label">{distance}</text></svg>',
-        w=W, h=H, title=title, l=LEFT, r=plot_right, t=TOP, b=plot_bottom, by=edge_y,
+        w=W, h=H, min_w=chart_min_width(W, SMALLEST_FONT), title=title, l=LEFT,
+        r=plot_right, t=TOP, b=plot_bottom, by=edge_y,
         bt=edge_label_y, path=path, marks=marks, tx=ticks_x, ty=ticks_y,
         cx=(LEFT + plot_right) // 2, h2=H - 6, edge=gettext("band edge"),
         changes=gettext("changes"), distance=axis or gettext("worst distance from 50 %"))

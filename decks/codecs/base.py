@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,9 +63,25 @@ class ImportLimits:
     # two cards of the deck there, not the deck's hero).
     default_format: str | None = None
     heroes_in_deck: frozenset[str] = frozenset()
+    # Per format code, where a text list's card lines go without a ``Pile:`` header, and which
+    # cards a "did you mean" may offer (see ``Placing``); a format not here: as this game's.
+    placing: Mapping[str, Placing] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Placing:
+    """Where a format puts a listed card by its kind: ``hero_kinds`` become the hero (this
+    game's hero; Sorcery's avatar), ``kind_piles`` go to a pile of their own (Sorcery's site
+    to the atlas), anything else to the main list; ``cards``: the format's game's cards, the
+    only ones a "did you mean" suggests (None: any card)."""
+
+    hero_kinds: frozenset[str] = frozenset({"hero"})
+    kind_piles: Mapping[str, str] = field(default_factory=dict)
+    cards: frozenset[str] | None = None
 
 
 DEFAULT_LIMITS = ImportLimits()
+DEFAULT_PLACING = Placing()
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from cards.language import card_lang
@@ -89,12 +89,16 @@ class CardIndex:
             return Lookup(min(codes))
         return Lookup(None, tuple(sorted(set(codes))))
 
-    def suggest(self, text: str, n: int = 3) -> tuple[str, ...]:
-        """Names close to ``text`` ("did you mean"), best first."""
+    def suggest(self, text: str, n: int = 3, *,
+                among: Collection[str] | None = None) -> tuple[str, ...]:
+        """Names close to ``text`` ("did you mean"), best first; with ``among``, only names
+        of those cards (the list's format's game's)."""
         key = normalise(text)
         if not key:
             return ()
-        close = difflib.get_close_matches(key, self._labels.keys(), n=n * 2, cutoff=0.6)
+        keys = self._labels.keys() if among is None else [
+            name for name in self._labels if any(c in among for c in self._names[name])]
+        close = difflib.get_close_matches(key, keys, n=n * 2, cutoff=0.6)
         out: list[str] = []
         for match in close:
             label = self._labels[match]

@@ -13,7 +13,9 @@ Reading is forgiving. Each line is one of:
   ``3张 余烬幼犬``, or no count (one copy); the card is a code, an English or a Chinese name.
 
 Lines are read after Unicode NFKC, so full-width digits and letters work; CRLF works; repeated
-lines add up; without a ``Hero:`` line, a hero card on a card line becomes the hero. Card codes
+lines add up; without a ``Hero:`` line, a hero card on a card line becomes the hero (the kind
+the list's format puts beside the deck: Sorcery's avatar), and outside a ``Pile:`` a card goes
+to the pile its format keeps its kind in (a Sorcery site to the atlas). Card codes
 win over names; a line whose whole text is a card's name wins over reading a count out of it
 (a card called "3 Headed Dog" stays one card).
 
@@ -27,18 +29,21 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from django.utils.translation import gettext_lazy
 
 from cards.language import card_lang
 from decks.codecs.base import (
     DEFAULT_LIMITS,
+    DEFAULT_PLACING,
     PILE_NAME,
     TOO_MANY_COPIES,
     ZERO_COPIES,
     ImportedDeck,
     ImportLimits,
     ImportProblem,
+    Placing,
     check_heroes,
     check_name,
     check_size,
@@ -136,7 +141,9 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     explicit_hero = any(h is not None and h[0] == "hero" for h in headers)
     named = [clean_name(h[1], 40) for h in headers if h is not None and h[0] == "format"]
     list_format = (named[-1] if named else "") or limits.default_format
-    auto_hero = not explicit_hero and list_format not in limits.heroes_in_deck
+    placing = _placing(list_format, limits)
+    if explicit_hero or list_format in limits.heroes_in_deck:
+        placing = replace(placing, hero_kinds=frozenset())
     problems: list[ImportProblem] = []
     heroes: list[str] = []
     hero_lines: list[int | None] = []
@@ -171,7 +178,7 @@ def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
         if line:
             problems += _read_entry(line, number, index, limits, heroes, into,
                                     as_hero=header is not None,
-                                    auto_hero=auto_hero and into is counts)
+                                    placing=placing if into is counts else None, piles=piles)
             hero_lines += [number] * (len(heroes) - len(hero_lines))
     problems += check_heroes(heroes, hero_lines, [index.display(h) for h in heroes], limits)
     problems.sort(key=lambda p: p.line or 0)
@@ -187,28 +194,44 @@ def _is_section(line: str, index: CardIndex) -> bool:
     return SECTION.match(line) is not None and index.lookup(line.rstrip(":")).code is None
 
 
+def _placing(list_format: str | None, limits: ImportLimits) -> Placing:
+    """How the list's format places its cards (matched as ``_import_format`` matches a
+    format: its code in any case); this game's way for a format the site does not know."""
+    if list_format:
+        for code, placing in limits.placing.items():
+            if code.casefold() == list_format.casefold():
+                return placing
+    return DEFAULT_PLACING
+
+
 def _read_entry(line: str, number: int, index: CardIndex, limits: ImportLimits,
                 heroes: list[str], counts: dict[str, int], *, as_hero: bool,
-                auto_hero: bool) -> list[ImportProblem]:
+                placing: Placing | None, piles: dict[str, dict[str, int]]
+                ) -> list[ImportProblem]:
+    """Read one card line into the hero, ``counts`` or, with ``placing`` (a line of the main
+    list), the hero or the pile the card's kind goes to."""
     count, code, written, ambiguous = read_card_line(line, index)
     if code is None:
         if ambiguous:
             options = ", ".join(f"{index.display(c)} ({c})" for c in ambiguous)
             return [ImportProblem(AMBIGUOUS_CARD.format(name=written, options=options),
                                   line=number)]
+        among = placing.cards if placing is not None else None
         return [ImportProblem(UNKNOWN_CARD.format(name=written), line=number,
-                              suggestions=index.suggest(written))]
+                              suggestions=index.suggest(written, among=among))]
     label = index.display(code)
     if count < 1:
         return [ImportProblem(ZERO_COPIES.format(name=label), line=number)]
     if count > limits.max_copies:
         return [ImportProblem(TOO_MANY_COPIES.format(count=count, name=label,
                                                      limit=limits.max_copies), line=number)]
-    card = index.get(code)
-    if as_hero or (auto_hero and card is not None and card.kind == "hero"):
+    kind = getattr(index.get(code), "kind", None)
+    if as_hero or (placing is not None and kind in placing.hero_kinds):
         heroes.extend([code] * count)
-    else:
-        counts[code] = counts.get(code, 0) + count
+        return []
+    pile = placing.kind_piles.get(kind or "") if placing is not None else None
+    into = piles.setdefault(pile, {}) if pile else counts
+    into[code] = into.get(code, 0) + count
     return []
 
 

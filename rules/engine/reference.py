@@ -35,6 +35,7 @@ from rules.engine.ability_language import (
 )
 from rules.engine.keywords import all_keywords
 from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
+from rules.engine.term_docs_zh import DOCS_ZH, FIELD_DOCS_ZH
 from rules.engine.text import ability_text, effect_text, keywords_text
 from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS, SECTION_WORDS
 
@@ -67,7 +68,8 @@ def field_info(name: str, spec: Field) -> dict[str, Any]:
     default = spec.default
     return {"name": name, "type": spec.type, "required": spec.required,
             "default": list(default) if isinstance(default, tuple) else default,
-            "choices": list(spec.choices), "doc": spec.doc}
+            "choices": list(spec.choices), "doc": spec.doc,
+            "doc_zh": FIELD_DOCS_ZH.get(name, "")}
 
 
 def effect_trigger(effect: Any) -> str:
@@ -93,7 +95,8 @@ def example_texts(example: dict[str, Any] | None, form: str,
 
 def _entry(section: str, name: str, doc: str, rule: str, example: dict[str, Any] | None,
            form: str = "ability", **extra: Any) -> dict[str, Any]:
-    return {"section": section, "name": name, "doc": doc, "rule": rule, "example": example,
+    return {"section": section, "name": name, "doc": doc,
+            "doc_zh": DOCS_ZH.get((section, name), ""), "rule": rule, "example": example,
             "example_form": form, **example_texts(example, form), **extra}
 
 
@@ -132,6 +135,18 @@ def reference_entries() -> list[dict[str, Any]]:
                         "text_en": keywords_text([code], "en"),
                         "text_zh": keywords_text([code], "zh")})
     return entries
+
+
+def missing_chinese_docs() -> list[str]:
+    """'section name' of every entry (or 'section name.field' of its fields) that has an
+    English description and no Chinese one (should be none)."""
+    missing = []
+    for e in reference_entries():
+        if e["doc"] and not e.get("doc_zh"):
+            missing.append(f"{e['section']} {e['name']}")
+        missing += [f"{e['section']} {e['name']}.{f['name']}" for f in e.get("fields") or []
+                    if not f["doc_zh"]]
+    return missing
 
 
 def missing_examples() -> list[str]:

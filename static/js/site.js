@@ -11,7 +11,11 @@
  * hovered (or beside the name while focused), in the builder, deck pages and the what-if form.
  *
  * Focus survives live updates: when htmx swaps out the focused element, the new element with
- * the same id is focused again. */
+ * the same id is focused again.
+ *
+ * A box that scrolls sideways (a wide table or chart on a phone, a long code sample) can be
+ * reached with the keyboard: it takes focus (tabindex 0) while its content overflows it, so
+ * arrow keys scroll it; a box that fits is left out of the tab order. */
 (function () {
   "use strict";
 
@@ -123,4 +127,22 @@
     var again = document.getElementById(focusedId);
     if (again) again.focus({ preventScroll: true });
   });
+
+  var SCROLLERS = ".table-wrap, .chart-figure, pre, .scroll-x";
+  function markScrollers(root) {
+    Array.prototype.forEach.call((root || document).querySelectorAll(SCROLLERS), function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("data-scroll-focus", "");
+      } else if (!scrolls && box.hasAttribute("data-scroll-focus")) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("data-scroll-focus");
+      }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { markScrollers(); });
+  window.addEventListener("load", function () { markScrollers(); });
+  window.addEventListener("resize", function () { markScrollers(); });
+  document.addEventListener("htmx:afterSettle", function () { markScrollers(); });
 })();

@@ -154,10 +154,10 @@ def test_a_search_page_in_chinese_names_it_and_its_fields_in_chinese(client, ali
                               allowed_cards=TINY["allowed_cards"])
     client.force_login(alice)
     page = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "平衡搜索:" in page and "Balance search:" not in page
+    assert "平衡搜索：" in page and "Balance search:" not in page
     assert "费用、攻击力、血量" in page
     listed = client.get(reverse("balance:list"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "平衡搜索:" in listed
+    assert "平衡搜索：" in listed
 
 
 def test_progress_never_counts_past_the_budget_and_shows_re_verification_apart(

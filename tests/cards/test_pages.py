@@ -226,7 +226,7 @@ def test_help_page_shows_malformed_queries_as_a_chinese_reader_types_them(client
     page = html(client.get("/cards/help/", headers={"accept-language": "zh-hans"}))
     errors = page.split("<h2>", 5)[4]
     assert "c&lt;=三" in errors and "“<code>color</code>”" in errors
-    assert "“三”不是整数;费用 需要整数" in errors                      # not "cost 需要整数"
+    assert "“三”不是整数；费用 需要整数" in errors                      # not "cost 需要整数"
     assert "<code>atk</code> (攻击力)" in errors and "(kind)" not in errors
     assert "<code>c&lt;=3</code>" in errors
     english = html(client.get("/cards/help/"))
@@ -235,7 +235,7 @@ def test_help_page_shows_malformed_queries_as_a_chinese_reader_types_them(client
 
 def test_a_bad_choice_is_named_in_the_readers_language(client, test_set):
     page = html(client.get("/cards/", {"q": "a:nope"}, headers={"accept-language": "zh-hans"}))
-    assert "“nope”不是有效的属性。可选:fire (火)、grass (草)" in page
+    assert "“nope”不是有效的属性。可选：fire (火)、grass (草)" in page
     english = html(client.get("/cards/", {"q": "a:nope"}))
     assert escape("'nope' is not a valid attribute. Choose from: fire, grass") in english
 

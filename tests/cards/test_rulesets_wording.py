@@ -124,7 +124,7 @@ def test_an_optional_skill_reads_as_used_or_declined_in_both_languages():
         assert describe({"t": "action", "player": 1, "kind": "decline"}) == \
             "▶ P2: 放弃发动Admiral Ironhull的战死技"
         assert describe({"t": "declined", "player": 1, "source": "C7",
-                         "trigger": "awaken"}) == "P2 的Admiral Ironhull:放弃发动唤醒。"
+                         "trigger": "awaken"}) == "P2 的Admiral Ironhull：放弃发动唤醒。"
 
 
 def test_the_optional_skills_option_has_sentences_both_ways():

@@ -39,7 +39,7 @@ def test_the_vocabulary_page_titles_its_sections_with_the_registry_words(
 
 @pytest.mark.parametrize("lang, sentence", [
     ("en", "Ember Pup: attack +2 until the turn ends."),
-    ("zh-hans", "Ember Pup:攻击力 +2(到回合结束)。"),
+    ("zh-hans", "Ember Pup：攻击力 +2(到回合结束)。"),
 ])
 def test_a_replay_names_a_duration_with_the_registry_word(monkeypatch, lang, sentence):
     monkeypatch.setattr(words, "DURATION_WORDS", _with(

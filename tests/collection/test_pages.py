@@ -52,8 +52,12 @@ def test_the_card_page_loads_the_count_apart_from_its_stored_copy(alice_client, 
     detail = alice_client.get(reverse("cards:detail", args=["T-M01"])).content.decode()
     assert reverse("collection:card", args=["T-M01"]) in detail
     collection_card_set(user=alice, card=Card.objects.get(code="T-M01"), count=5)
-    box = alice_client.get(reverse("collection:card", args=["T-M01"])).content.decode()
+    box = alice_client.get(reverse("collection:card", args=["T-M01"]),
+                           HTTP_HX_REQUEST="true").content.decode()
     assert "5 copies" in box
+    # Opened directly, the box's address leads to the card's page, where the box lives.
+    direct = alice_client.get(reverse("collection:card", args=["T-M01"]))
+    assert direct.status_code == 302 and direct["Location"] == "/cards/T-M01/"
 
 
 def test_import_page_adds_a_list_and_names_bad_lines(alice_client, alice, catalogue):
@@ -120,8 +124,8 @@ def test_the_collection_pages_are_chinese_on_a_chinese_page(client, bob, make_de
              reverse("decks:list") + "?buildable=false", deck.get_absolute_url()]
     problems = {}
     for url in pages:
-        response = client.get(url, HTTP_HX_REQUEST="true", **ZH) if "players" in url \
-            else client.get(url, **ZH)
+        response = client.get(url, HTTP_HX_REQUEST="true", **ZH) if (
+            "players" in url or "/collection/cards/" in url) else client.get(url, **ZH)
         assert response.status_code == 200, url
         found = english_words(response.content.decode())
         if found:
@@ -139,3 +143,11 @@ def test_the_page_names_cards_active_decks_claim_beyond_the_copies_owned(alice_c
     page = " ".join(alice_client.get(reverse("collection:page")).content.decode().split())
     assert "Ember Rush</a> (3) and <a" in page
     assert "Tidewall</a> (3) need 6 Ember Pup together; you own 4 (2 short)." in page
+
+
+def test_the_set_totals_opened_directly_lead_to_the_collection_page(alice_client):
+    """The side panel's address is an htmx fragment; a browser opening it (a reload, a shared
+    link) gets the whole page the panel belongs to, never a bare fragment."""
+    response = alice_client.get(reverse("collection:sets"))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("collection:page") + "#own-sets"

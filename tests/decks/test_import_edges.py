@@ -234,8 +234,8 @@ def test_the_unknown_version_message_is_in_chinese_too():
     data = bytes([7]) + EMBER_BODY
     with translation.override("zh-hans"):
         found = problems(_code_of(data), "auto")
-    assert found == ["第 1 行:这个卡组代码由更新或未知的第 7 版卡组代码生成;"
-                     "本站读取第 1 和 2 版。请在生成它的网站把卡组导出为文本,再粘贴文本。"]
+    assert found == ["第 1 行：这个卡组代码由更新或未知的第 7 版卡组代码生成；"
+                     "本站读取第 1 和 2 版。请在生成它的网站把卡组导出为文本，再粘贴文本。"]
 
 
 @pytest.mark.django_db

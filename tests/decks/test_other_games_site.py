@@ -189,7 +189,7 @@ def test_the_import_help_shows_the_chosen_formats_games_examples(rule_books, cli
 def test_load_formats_speaks_english_or_chinese(db, tmp_path):
     out = io.StringIO()
     call_command("load_formats", str(GAMES / "sorcery.yaml"), "--lang", "zh", stdout=out)
-    assert "游戏 sorcery:已创建" in out.getvalue() and "(示例数据)" in out.getvalue()
+    assert "游戏 sorcery：已创建" in out.getvalue() and "（示例数据）" in out.getvalue()
     out = io.StringIO()
     call_command("load_formats", str(GAMES / "sorcery.yaml"), stdout=out)
     assert "format sorcery: updated" in out.getvalue()
@@ -248,3 +248,42 @@ def test_SCR_piles_statistics_and_compare_count_every_pile(rule_books, client, a
     compared = client.get("/decks/compare/", {"a": a.uid, "b": b.uid}).content.decode()
     assert 'data-testid="compare-scope"' in compared
     assert "Windy Hill" in compared and "Still Lake" in compared
+
+
+SORCERY_LIST = ("Format: sorcery\nLantern Warden\n"
+                "4x Pebble Squire\n4x Marsh Lurker\n4x Kite Rider\n4x Cinder Hound\n4x Hailstone\n"
+                "4x Second Wind\n4x Low Fog\n4x Brass Compass\n3x Tide Oracle\n3x Quake Call\n"
+                "2x Storm Colossus\n4x Windy Hill\n4x Still Lake\n4x Red Quarry\n"
+                "4x Old Cairn\n4x Salt Flat\n")
+
+
+def test_SCR_avatar_a_list_without_piles_puts_the_avatar_beside_and_the_sites_in_the_atlas(
+        rule_books, client, alice):
+    """An avatar's name on its own line is the deck's avatar (as a hero's is in this game's
+    lists) and sites go to the atlas: a list written as players write it imports legal."""
+    client.force_login(alice)
+    response = client.post("/decks/import/", {"text": SORCERY_LIST, "format": "auto"})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    page = client.get("/decks/build/").content.decode()
+    status = page.split('id="deck-status"')[1].split("</p>")[0]
+    assert "61" in status and "Lantern Warden" in status and "legal" in status, status
+    api = client.post("/api/decks/import/", {"text": SORCERY_LIST},
+                      content_type="application/json")
+    assert api.status_code == 200, api.content
+    deck = api.json()["deck"]
+    assert api.json()["valid"], api.json()
+    assert deck["hero"] == "SC-A01" and sum(deck["piles"]["atlas"].values()) == 20
+    assert "SC-T01" not in deck["cards"] and sum(deck["cards"].values()) == 40
+
+
+def test_a_did_you_mean_offers_only_the_lists_own_games_cards(rule_books, client):
+    """A Standard list's misspelt card is never "Lantern Warden" (Sorcery's avatar), and a
+    Sorcery list's is."""
+    standard = client.post("/api/decks/import/", {"text": "Hero: Lantern Wardn\n"},
+                           content_type="application/json")
+    assert standard.status_code == 400
+    assert "Lantern Warden" not in standard.content.decode()
+    sorcery = client.post("/api/decks/import/",
+                          {"text": "Format: sorcery\nLantern Wardn\n"},
+                          content_type="application/json")
+    assert sorcery.status_code == 400 and "Lantern Warden" in sorcery.content.decode()

@@ -1,10 +1,13 @@
-"""Every kind of page a user can reach, with something on it: the test set in the catalogue, a
-saved deck with two versions, a played match, a round-robin (its meta view), a patched run, a
-sweep, a finished balance search (band and meta objectives), a finished deck tuning and a
-staff account for the admin — all played in this process by the services a worker calls.
+"""Every kind of page a user can reach, with something on it: the test set in the catalogue
+and another game's (Sorcery: its avatars, sites and rarities), a saved deck with two versions,
+a played match, a round-robin (its meta view), a patched run, a sweep, a finished balance
+search of each objective (a band; a healthy meta of three decks), a finished deck tuning, a
+collection, and a staff account for the admin and its forms — all played in this process by
+the services a worker calls.
 
-``site_pages(base)`` returns (name, address, needs a log-in) for each page; the crawling
-browser tests visit them all.
+``populate(settings)`` returns (name, address, needs a log-in) for each page; the crawling
+browser tests visit them all, signed in and (those that need no log-in) signed out.
+``ERROR_PAGES`` are the error pages a browser reaches by a form post gone wrong.
 """
 
 from __future__ import annotations
@@ -44,15 +47,48 @@ def _finished(job):
     return job
 
 
+@dataclass(frozen=True)
+class ErrorPage:
+    """An error page reached by posting ``body`` (bytes of that many) to a form at ``path``,
+    from a page of the site; ``token``: with the form's CSRF token (else the post is
+    refused as a cross-site request, 403)."""
+
+    name: str
+    path: str
+    status: int
+    token: bool = True
+    body: int = 0
+
+
+ERROR_PAGES = [
+    ErrorPage("forbidden (CSRF)", "/decks/import/", 403, token=False),
+    ErrorPage("too large", "/decks/import/", 413, body=2 * 1024 * 1024),
+]
+
+
+def _other_game() -> None:
+    """Sorcery's rule book: its game, sample set and formats (avatars, sites, tiers)."""
+    import io
+    from pathlib import Path
+
+    from django.core.management import call_command
+
+    games = Path(__file__).resolve().parents[2] / "rules" / "data" / "games"
+    call_command("load_formats", str(games / "sorcery.yaml"), stdout=io.StringIO())
+
+
 def populate(settings) -> list[SitePage]:
     """Fill the database and list the pages (paths from the site's root)."""
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
 
     from balance.search.services import balance_job_request
     from balance.tuning.services import tuning_job_request
     from cards.models import Card
     from cards.services import card_set_import
+    from collection.services import collection_set_add
     from decks.drafts import Draft
+    from decks.models import Format
     from decks.services import deck_create, deck_save
     from rules.decks.cardset import TEST_SET
     from simulations.services import simulation_request
@@ -85,10 +121,18 @@ def populate(settings) -> list[SitePage]:
         user=ada, deck_specs=[DAWN, DUSK], agent="greedy", max_changes=2, budget_games=2_000,
         verify_games=100, seed=5, allowed_cards=["T-H01", "T-H02", "T-M01", "T-M03"],
         objective="band", is_public=True))
+    meta = _finished(balance_job_request(
+        user=ada, deck_specs=[DAWN, DUSK, second.uid], agent="random", max_changes=2,
+        budget_games=2_000, verify_games=100, seed=5, allowed_cards=["T-H01", "T-H02"],
+        fields=["hp"], objective="meta", is_public=True))
     tuning = _finished(tuning_job_request(user=ada, deck_spec=deck.uid, field_specs=[DUSK],
                                           agent="greedy", max_swaps=1, budget_games=2_000,
                                           verify_games=100, seed=7, is_public=True))
     card = Card.objects.get(code="T-M01")
+    collection_set_add(user=ada, set_code="TEST", copies=2)
+    _other_game()
+    sorcery = Format.objects.get(code="sorcery")
+    Group.objects.create(name="playtesters")
     pages = [
         SitePage("home", "/"), SitePage("rules", "/rules/"),
         SitePage("catalogue", "/cards/"), SitePage("query help", "/cards/help/"),
@@ -126,5 +170,36 @@ def populate(settings) -> list[SitePage]:
         SitePage("admin cards", "/admin/cards/card/", login=True),
         SitePage("admin card", f"/admin/cards/card/{card.pk}/change/", login=True),
         SitePage("admin balance jobs", "/admin/balance/balancejob/", login=True),
+        SitePage("meta balance search", meta.get_absolute_url()),
+        SitePage("collection", "/collection/", login=True),
+        SitePage("collection sets", "/collection/sets/", login=True),
+        SitePage("collection import", "/collection/import/", login=True),
+        SitePage("collection card", "/collection/cards/T-M01/", login=True),
+        SitePage("missing cards", f"/collection/decks/{deck.uid}/missing/", login=True),
+        SitePage("other game's card", "/cards/SC-A01/"),
+        SitePage("other game's unique card", "/cards/SC-U01/"),
+        SitePage("other game's cards", "/cards/?q=g%3Asorcery"),
+        SitePage("admin balance job", f"/admin/balance/balancejob/{meta.pk}/change/",
+                 login=True),
+        SitePage("admin tuning job", f"/admin/balance/balancejob/{tuning.pk}/change/",
+                 login=True),
+        SitePage("admin formats", "/admin/decks/format/", login=True),
+        SitePage("admin format", f"/admin/decks/format/{sorcery.pk}/change/", login=True),
+        SitePage("admin decks", "/admin/decks/deck/", login=True),
+        SitePage("admin deck", f"/admin/decks/deck/{deck.pk}/change/", login=True),
+        SitePage("admin new card", "/admin/cards/card/add/", login=True),
+        SitePage("admin card sets", "/admin/cards/cardset/", login=True),
+        SitePage("admin card set", f"/admin/cards/cardset/{card.card_set_id}/change/",
+                 login=True),
+        SitePage("admin card set import", "/admin/cards/cardset/import/", login=True),
+        SitePage("admin games", "/admin/cards/game/", login=True),
+        SitePage("admin game", f"/admin/cards/game/{sorcery.game_id}/change/", login=True),
+        SitePage("admin runs", "/admin/simulations/simulationrun/", login=True),
+        SitePage("admin run", f"/admin/simulations/simulationrun/{match.pk}/change/",
+                 login=True),
+        SitePage("admin users", "/admin/auth/user/", login=True),
+        SitePage("admin user", f"/admin/auth/user/{ada.pk}/change/", login=True),
+        SitePage("admin groups", "/admin/auth/group/add/", login=True),
+        SitePage("admin password", "/admin/password_change/", login=True),
     ]
     return pages

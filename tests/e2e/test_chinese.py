@@ -109,7 +109,7 @@ def test_browse_build_validate_download_and_simulate_in_chinese(browser, site, t
     page.get_by_role("link", name="构建", exact=True).click()
     expect(page.get_by_role("heading", name="卡组构建器")).to_be_visible()
     assert problems(page) == ["hero_missing", "deck_too_small"]
-    expect(page.locator("#legality")).to_contain_text("修正:选择一张英雄卡")
+    expect(page.locator("#legality")).to_contain_text("修正：选择一张英雄卡")
     shot(page, "3-builder-empty")
     page.get_by_label("英雄", exact=True).select_option(label=f"{names['T-H01']} (火)")
     expect(page.locator("#deck-status")).to_contain_text(names["T-H01"])
@@ -144,7 +144,7 @@ def test_browse_build_validate_download_and_simulate_in_chinese(browser, site, t
     page.wait_for_url("**/decks/build/")
     page.get_by_role("button", name="保存卡组").click()
     page.wait_for_url(DECK_PAGE)
-    expect(page.locator(".messages")).to_contain_text("已保存“我的晨曦卡组”(第 1 版)。")
+    expect(page.locator(".messages")).to_contain_text("已保存“我的晨曦卡组”（第 1 版）。")
     expect(page.get_by_role("heading", name="我的晨曦卡组", level=1)).to_be_visible()
     shot(page, "6-deck")
 

@@ -1,8 +1,11 @@
 """Every page a user can reach, in a real browser (Debian's headless Chromium driven by
 Playwright), with something on it (``tests/e2e/site_pages.py``):
 
-- every chart's texts stay inside the chart and apart from each other, in English and in
-  Chinese, at desktop (1280 px) and phone (390 px) width;
+- no page is wider than its window, at desktop (1280 px) and phone (390 px) width, signed in
+  and out, in English and in Chinese (the error pages a form post ends on too);
+- every chart's texts stay inside the chart and apart from each other, and on a phone are
+  drawn at least 10 px high;
+- axe-core (``tests/e2e/axe.py``) finds no serious or critical violation on a phone;
 - no page shows a card code where a reader expects the card's name (in a sentence, a list, an
   option: anywhere but alone in its own element, as an identifier beside the name), nor a patch
   written as ``CODE.field = value``;
@@ -11,40 +14,58 @@ Playwright), with something on it (``tests/e2e/site_pages.py``):
   and text marked as another language with ``lang``, such as a card's English name beside its
   Chinese one).
 
+Each page is visited once a language and width with every check in that visit (``VISITS``).
 Screenshots of every chart go to artifacts/charts/ for a human to look at.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.axe import axe_problems
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM
 from tests.e2e.layout import CHART_TEXTS, layout_problems
-from tests.e2e.site_pages import DECK_NAMES, PASSWORD, STAFF, populate
+from tests.e2e.site_pages import DECK_NAMES, ERROR_PAGES, PASSWORD, STAFF, ErrorPage, populate
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="Debian's chromium is not installed")
 
 # The pages whose charts the test must find (a page that lost its chart fails too).
-CHART_PAGES = {"match", "round-robin", "patched run", "sweep", "balance search"}
-# A test-set card code (T-M01), or a core one (C024).
-CARD_CODE = r"\b(?:T-[HMI]\d{2}|C\d{3})\b"
+CHART_PAGES = {"match", "round-robin", "patched run", "sweep", "balance search",
+               "meta balance search"}
+# A test-set card code (T-M01), a core one (C024), or another game's (Sorcery's SC-A01).
+CARD_CODE = r"\b(?:T-[HMI]\d{2}|C\d{3}|SC-[A-Z]\d{2})\b"
 PATCH_CODE = re.compile(CARD_CODE + r"\s*\.\s*\w+\s*=")
 # Pages that show card codes on purpose: the code is what they are about.
 CODES_SHOWN = {"card", "catalogue", "card search", "query help", "deck print", "import",
-               "admin cards", "admin card"}
+               "admin cards", "admin card", "admin new card", "admin balance job",
+               "admin tuning job", "admin run", "admin deck", "admin format"}
+# Admin pages of a row's stored data as written (a job's or run's frozen decks and cards as
+# JSON, a deck's version notes, run ids, Django's permission names as its migrations stored
+# them): what an admin edits, not prose for a reader.
+# So are the admin's lists of games, formats and card sets, which show each row's code and its
+# names in both languages side by side, and its users' addresses and groups.
+STORED_AS_WRITTEN = {"admin balance job", "admin tuning job", "admin run", "admin runs",
+                     "admin deck", "admin user", "admin groups", "admin users", "admin games",
+                     "admin game", "admin formats", "admin card sets"}
 # Latin words a Chinese page may show: names of things, units, abbreviations every reader of
 # the site knows, the card set's rarities, the user's own name, and words users typed.
 LATIN_ALLOWED = {
     "Cardlab", "API", "OpenAPI", "JSON", "CSV", "SVG", "AI", "CPU", "UTC", "Elo", "McNemar",
     "Bradley-Terry", "Bradley", "Terry", "Django", "Celery", "Python", "EN", "ID", "URL",
     "HTML", "N", "R", "SR", "SSR", "UR", "HP", "ATK", "Nash", "Pareto", "vs", "ada", "txt",
-    "json", "csv", "patch", "Chromium", "Wilson",
+    "json", "csv", "patch", "Chromium", "Wilson", "YAML", "yaml",
     "TEST",   # the test set's code: an identifier shown beside its name, as card codes are
+    "sorcery-sample",   # Sorcery's sample set's code, the same
+    "sorcery",   # the game's code in the query the user typed (g:sorcery)
+    "Control", "Command", "Mac",   # keys, in Django's own Chinese help of a multiple choice
 }
+# A file's path (docs/formats.md) is a name, read as written.
+FILE_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)+\.\w+")
 # Enumerations (a), (b), i, ii, iii and a query's one-letter fields count as symbols.
 SYMBOL = re.compile(r"^(?:[A-Za-z]|i{1,3}|iv|vi{0,3})$")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]|[A-Za-z]")
@@ -104,7 +125,7 @@ def english_words(chunks: list[str]) -> set[str]:
     typed = {w for name in DECK_NAMES for w in LATIN_WORD.findall(name)}
     words = set()
     for chunk in chunks:
-        chunk = re.sub(CARD_CODE, " ", chunk)
+        chunk = FILE_PATH.sub(" ", re.sub(CARD_CODE, " ", chunk))
         for word in LATIN_WORD.findall(chunk):
             if word in LATIN_ALLOWED or SYMBOL.match(word) or _typed(word, typed):
                 continue
@@ -133,63 +154,12 @@ def code_problems(name: str, chunks: list[str]) -> list[str]:
     return found
 
 
-def test_every_chart_keeps_its_labels_inside_and_apart(browser, pages):
-    base, site = pages
-    problems, seen = [], set()
-    for locale in ("en-GB", "zh-CN"):
-        for width in (1280, 390):
-            context, page = _logged_in(browser, base, locale=locale, width=width)
-            for site_page in site:
-                page.goto(base + site_page.path)
-                page.evaluate(OPEN_DETAILS)
-                charts = page.locator("body").evaluate(CHART_TEXTS)
-                if not charts:
-                    continue
-                seen.add(site_page.name)
-                for found in layout_problems(charts):
-                    problems.append(f"{site_page.name} ({locale}, {width} px): {found}")
-                folder = ARTIFACTS / "charts"
-                folder.mkdir(parents=True, exist_ok=True)
-                for n, chart in enumerate(page.locator("svg.chart").all()):
-                    chart.screenshot(path=str(folder / f"{site_page.name.replace(' ', '-')}"
-                                                       f"-{locale[:2]}-{width}-{n}.png"))
-            context.close()
-    assert CHART_PAGES <= seen, f"pages without their charts: {CHART_PAGES - seen}"
-    assert not problems, "\n".join(problems)
-
-
-@pytest.mark.parametrize("locale", ["en-GB", "zh-CN"])
-def test_no_page_shows_a_card_code_where_its_name_belongs(browser, pages, locale):
-    base, site = pages
-    context, page = _logged_in(browser, base, locale=locale)
-    problems = []
-    for site_page in site:
-        page.goto(base + site_page.path)
-        problems += code_problems(site_page.name, page.evaluate(VISIBLE_TEXT))
-    context.close()
-    assert not problems, "\n".join(problems)
-
-
-def test_every_page_in_chinese_is_chinese(browser, pages):
-    base, site = pages
-    context, page = _logged_in(browser, base, locale="zh-CN")
-    problems = []
-    for site_page in site:
-        page.goto(base + site_page.path)
-        lang = page.locator("html").get_attribute("lang")
-        assert lang is None or lang.lower() == "zh-hans", site_page.name   # None: a fragment
-        words = english_words(page.evaluate(VISIBLE_TEXT))
-        if words:
-            problems.append(f"{site_page.name} ({site_page.path}): {' '.join(sorted(words))}")
-    context.close()
-    assert not problems, "English words on Chinese pages:\n" + "\n".join(problems)
-
-
 def test_the_checks_find_english_words_and_codes():
     """The checks themselves, on text made to fail them."""
     assert english_words(["余烬幼犬:attack 从 2 到 3", "Cardlab · API · 30 %", "T-M01"]) \
         == {"attack"}
     assert english_words(["Ada's Dawn 对 Stalker"]) == {"Stalker"}
+    assert english_words(["牌堆（见 docs/formats.md）"]) == set()
     assert english_words(["Ada's Endless Crus… 对 Dawn"]) == set()     # a name cut short
     assert code_problems("sweep", ["T-M01.attack = 3"]) == [
         "sweep: a patch in codes: 'T-M01.attack = 3'"]
@@ -200,22 +170,137 @@ def test_the_checks_find_english_words_and_codes():
     assert code_problems("card", ["T-M01, T-M03"]) == []
 
 
-PAGE_WIDTH = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+PAGE_WIDTH = "() => document.documentElement.scrollWidth"
+MIN_CHART_TEXT = 10   # px: the smallest chart text a phone may draw
+# Chart texts drawn smaller than the limit: the font size times the chart's scale on screen.
+SMALL_CHART_TEXT = """limit => [...document.querySelectorAll('svg.chart')].map(svg =>
+    [...svg.querySelectorAll('text')]
+    .filter(t => t.textContent.trim() && t.checkVisibility())
+    .map(t => [t.textContent.trim(),
+               parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])
+    .filter(([label, size]) => size < limit - 0.05)
+    .sort((a, b) => a[1] - b[1]))
+  .filter(small => small.length)
+  .map(small => `${small.length} texts, the smallest ${small[0][1].toFixed(1)} px ` +
+                `(${JSON.stringify(small[0][0])})`)"""
+# htmx requests the page makes as it loads (a deck's favourites, a card's count) have answered.
+SETTLED = "() => !document.querySelector('.htmx-request')"
+# One visit of each page per language and width, every check in that visit: signed in at
+# 1280 px (charts, codes, Chinese words, width) and at 390 px (charts, width, chart text size,
+# axe, where the layout is tightest), signed out at 390 px (width, chart text, axe).
+@dataclass(frozen=True)
+class Visit:
+    width: int
+    signed_in: bool
+    axe: bool = False
+    words: bool = False     # card codes without names; English on a Chinese page
+    charts: bool = True     # the charts' texts inside and apart (and a screenshot of each)
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_no_page_is_wider_than_the_window(browser, pages, width):
-    """Wide tables scroll in their own box; the page itself never needs a sideways scroll
-    (the admin's card page once overflowed a 1280 px window)."""
+VISITS = (Visit(1280, True, words=True), Visit(390, True, axe=True),
+          Visit(390, False, axe=True, charts=False))
+# The error pages' answers are deliberate: the console says the post failed.
+ERROR_CONSOLE = r"/decks/import/: console\.error: Failed to load resource"
+POST_FORM = """([path, token, size]) => {
+  const form = document.createElement('form');
+  form.method = 'post'; form.action = path; form.enctype = 'multipart/form-data';
+  const text = document.createElement('textarea');
+  text.name = 'text'; text.value = size ? 'x'.repeat(size) : '3x Nothing';
+  form.append(text);
+  const csrf = document.querySelector('input[name=csrfmiddlewaretoken]');
+  if (token && csrf) form.append(csrf.cloneNode());
+  document.body.append(form);
+  form.submit();
+}"""
+
+
+def _signed_out(browser, *, locale: str, width: int):
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": 900},
+                                  is_mobile=width < 500)
+    return context, context.new_page()
+
+
+def visit_problems(page, name: str, locale: str, visit: Visit) -> list[str]:
+    """What is wrong with the page as it stands: wider than the window (a phone's browser
+    zooms such a page out, so the window's own width is the measure), chart texts clipped,
+    overlapping or too small to read on a phone, card codes where names belong, English on a
+    Chinese page, and axe-core's serious and critical violations."""
+    page.wait_for_function(SETTLED)
+    page.evaluate(OPEN_DETAILS)
+    found = []
+    wide = page.evaluate(PAGE_WIDTH)
+    if wide > visit.width + 1:
+        found.append(f"{wide} px wide in a {visit.width} px window")
+    if visit.charts:
+        found += layout_problems(page.locator("body").evaluate(CHART_TEXTS))
+        _chart_shots(page, name, locale, visit.width)
+    if visit.width < 500:
+        found += [f"a chart draws {text}, under {MIN_CHART_TEXT} px"
+                  for text in page.evaluate(SMALL_CHART_TEXT, MIN_CHART_TEXT)]
+    if visit.words:
+        chunks = page.evaluate(VISIBLE_TEXT)
+        found += code_problems(name, chunks)
+        if locale.startswith("zh") and name not in STORED_AS_WRITTEN:
+            lang = page.locator("html").get_attribute("lang")
+            if lang is not None and lang.lower() != "zh-hans":
+                found.append(f"html lang is {lang!r}")
+            words = english_words(chunks)
+            if words:
+                found.append(f"English words: {' '.join(sorted(words))}")
+    if visit.axe:
+        found += [f"axe: {problem}" for problem in axe_problems(page)]
+    return found
+
+
+def _chart_shots(page, name: str, locale: str, width: int) -> None:
+    """Screenshots of every chart in artifacts/charts/, for a human to look at."""
+    charts = page.locator("svg.chart").all()
+    if not charts:
+        return
+    folder = ARTIFACTS / "charts"
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{name.replace(' ', '-')}-{locale[:2]}-{width}"
+    for n, chart in enumerate(charts):
+        chart.screenshot(path=str(folder / f"{stem}-{n}.png"))
+
+
+def _error_page(page, base: str, error: ErrorPage) -> int:
+    page.goto(base + error.path)
+    with page.expect_navigation() as navigation:
+        page.evaluate(POST_FORM, [error.path, error.token, error.body])
+    return navigation.value.status
+
+
+def test_every_page_in_both_languages_on_a_desktop_and_a_phone(browser, pages, console):
+    """Every page, signed in (at 1280 and 390 px) and signed out (at 390 px), in English and in
+    Chinese, each visited once a language and width with every check in that visit: no page
+    needs a sideways scroll (wide tables and charts scroll in their own box); every chart's
+    texts stay inside it and apart, at least 10 px on a phone; no card code stands where its
+    name belongs; a Chinese page shows no English word; axe-core finds no serious or critical
+    violation. The error pages a form post can end on are checked the same way."""
     base, site = pages
-    problems = []
+    console.allow(ERROR_CONSOLE)
+    problems, charted = [], set()
     for locale in ("en-GB", "zh-CN"):
-        context, page = _logged_in(browser, base, locale=locale, width=width)
-        for site_page in site:
-            page.goto(base + site_page.path)
-            page.evaluate(OPEN_DETAILS)
-            wide, window = page.evaluate(PAGE_WIDTH)
-            if wide > window + 1:
-                problems.append(f"{site_page.name} ({locale}): {wide} px in a {window} px window")
-        context.close()
+        for visit in VISITS:
+            if visit.signed_in:
+                context, page = _logged_in(browser, base, locale=locale, width=visit.width)
+            else:
+                context, page = _signed_out(browser, locale=locale, width=visit.width)
+            where = f"{locale}, {visit.width} px{'' if visit.signed_in else ', signed out'}"
+            for site_page in site:
+                if site_page.login and not visit.signed_in:
+                    continue
+                page.goto(base + site_page.path)
+                problems += [f"{site_page.name} ({where}): {found}" for found
+                             in visit_problems(page, site_page.name, locale, visit)]
+                if page.locator("svg.chart").count():
+                    charted.add(site_page.name)
+            for error in ERROR_PAGES:
+                status = _error_page(page, base, error)
+                assert status == error.status, (error.name, status)
+                problems += [f"{error.name} ({where}): {found}"
+                             for found in visit_problems(page, error.name, locale, visit)]
+            context.close()
+    assert CHART_PAGES <= charted, f"pages without their charts: {CHART_PAGES - charted}"
     assert not problems, "\n".join(problems)

@@ -349,6 +349,15 @@ def test_reference_covers_every_term() -> None:
         assert entry["text_en"] and entry["text_zh"], entry["name"]
 
 
+def test_every_term_and_field_is_described_in_chinese_too() -> None:
+    """The reference page reads in the reader's language: each English description of a term
+    or a field has its Chinese one (rules/engine/term_docs_zh.py)."""
+    assert reference.missing_chinese_docs() == []
+    first = next(e for e in reference.reference_entries() if e["name"] == "active")
+    assert first["doc_zh"].startswith("控制者每回合可使用一次")
+    assert [f["doc_zh"] for f in first["fields"]] == ["使用它需支付的能量"]
+
+
 def test_reference_names_rule_ids() -> None:
     """Rule: R4.4, R2.3.6, R4.11"""
     rules = {(e["section"], e["name"]): e["rule"] for e in reference.reference_entries()}
