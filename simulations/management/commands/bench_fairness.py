@@ -91,7 +91,8 @@ class Command(BaseCommand):
         self._say(opts, f"load average before: {_load()}")
         with tempfile.TemporaryDirectory(prefix="cardlab-bench-fairness-") as root:
             box = Sandbox(Path(root), database_url=opts["database_url"],
-                          broker_url=opts["broker_url"])
+                          broker_url=opts["broker_url"],
+                          env={"CARDLAB_SIMULATIONS_WORKERS": str(opts["workers"])})
             try:
                 box.install()
                 box.worker("bench", pool="prefork", concurrency=opts["workers"])

@@ -1,0 +1,145 @@
+"""python manage.py bench_estimates — how close the time estimates come to what runs take.
+
+In a sandbox (a fresh database and a queue of its own: the site's data is never touched) it
+starts one Celery worker with ``--workers`` processes, waits for the pace it measures as it
+starts (``simulations.calibration``), then plays runs one after another on the otherwise idle
+workers: a gauntlet of planner against search (600 games, as the simulation form would
+estimate it: ``estimate_seconds``), the same gauntlet again (now estimated at the pace the
+deployment observed in the first one's chunks), a planner round-robin of four decks, and a
+greedy match. For each it prints the estimate at submission, the time from submission to the
+figures, their ratio, and the time left the run's page said once a tenth of its games had
+finished against the time it then took.
+
+The machine may be busy with other work: the load average is printed with the figures.
+Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from simulations.sandbox import Sandbox
+
+SUBMIT = """
+from django.contrib.auth import get_user_model
+from simulations.services import simulation_request
+from simulations.strength import estimate_seconds
+user, _ = get_user_model().objects.get_or_create(username="estimator")
+run = simulation_request(user=user, kind={kind!r}, deck_specs={decks!r}, games={games},
+                         agent_a={agent_a!r}, agent_b={agent_b!r}, seed={seed})
+print(run.uid, estimate_seconds(agent_a=run.agent_a, agent_b=run.agent_b,
+                                games=run.games_total))
+"""
+TIME_LEFT = """
+from django.utils import timezone
+from simulations.models import SimulationRun
+from simulations.selectors import run_progress, run_seconds_left
+run = SimulationRun.objects.get(uid={uid!r})
+print(timezone.now().isoformat(), run_seconds_left(run, run_progress(run)))
+"""
+CORE = ["Ember Rush", "Tidewall", "Gravecallers", "Dawn Crusade"]
+RUNS = (
+    ("gauntlet of planner vs search", "gauntlet", CORE, 200, "planner", "search"),
+    ("the same gauntlet again", "gauntlet", CORE, 200, "planner", "search"),
+    ("planner round-robin of 4 decks", "round_robin", CORE, 40, "planner", "planner"),
+    ("greedy match", "match", CORE[:2], 20_000, "greedy", "greedy"),
+)
+
+
+def _time(value) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+
+
+class Command(BaseCommand):
+    help = "Compare the time estimates with what runs take on idle workers; prints the ratios."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--workers", type=int, default=2, help="worker processes")
+        parser.add_argument("--broker-url", default="", help="default: the filesystem broker")
+        parser.add_argument("--database-url", default="",
+                            help="a PostgreSQL URL (default: a fresh SQLite file)")
+        parser.add_argument("--scale", type=float, default=1.0,
+                            help="multiply every run's games by this")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, **opts):
+        self._say(opts, f"load average before: {_load()}")
+        rows = []
+        with tempfile.TemporaryDirectory(prefix="cardlab-bench-estimates-") as root:
+            box = Sandbox(Path(root), database_url=opts["database_url"],
+                          broker_url=opts["broker_url"],
+                          env={"CARDLAB_SIMULATIONS_WORKERS": str(opts["workers"])})
+            try:
+                box.install()
+                box.worker("bench", pool="prefork", concurrency=opts["workers"])
+                box.wait_ready("bench")
+                box.wait(lambda: box.query("SELECT COUNT(*) FROM "
+                                           "simulations_pacecalibration")[0][0],
+                         timeout=120, what="the worker's pace measurement", poll=0.2)
+                for seed, (title, kind, decks, games, agent_a, agent_b) in enumerate(RUNS):
+                    games = max(2, round(games * opts["scale"]))
+                    rows.append(self._one(box, title, kind, decks, games, agent_a, agent_b,
+                                          seed + 1))
+                    self._say(opts, self._line(rows[-1]))
+            finally:
+                box.drop()
+        self._say(opts, f"{opts['workers']} worker processes; load average after: {_load()}")
+        if opts["json"]:
+            self.stdout.write(json.dumps({"runs": rows, "load": _load()}, sort_keys=True))
+
+    def _one(self, box: Sandbox, title: str, kind: str, decks: list[str], games: int,
+             agent_a: str, agent_b: str, seed: int) -> dict:
+        specs = [f"starter:{name}" for name in decks]
+        out = box.manage("shell", "-c", SUBMIT.format(kind=kind, decks=specs, games=games,
+                                                      agent_a=agent_a, agent_b=agent_b,
+                                                      seed=seed)).split()
+        uid, estimate = out[-2], float(out[-1])
+        said = None
+        while True:
+            row = self._row(box, uid)
+            if row["status"] not in ("queued", "running"):
+                break
+            if said is None and row["games_done"] >= row["games_total"] / 10:
+                now, left = box.manage("shell", "-c", TIME_LEFT.format(uid=uid)).split()[-2:]
+                said = (now, None if left == "None" else float(left))
+            time.sleep(0.1)
+        took = (_time(row["finished_at"]) - _time(row["created_at"])).total_seconds()
+        out_row = {"title": title, "games": row["games_total"], "status": row["status"],
+                   "estimate_s": estimate, "took_s": took, "ratio": took / estimate,
+                   "load": _load()}
+        if said and said[1] is not None:
+            then = (_time(row["finished_at"]) - _time(said[0])).total_seconds()
+            out_row.update(left_said_s=said[1], left_took_s=then,
+                           left_ratio=then / said[1] if said[1] else None)
+        return out_row
+
+    @staticmethod
+    def _row(box: Sandbox, uid: str) -> dict:
+        fields = ("status", "games_done", "games_total", "created_at", "finished_at")
+        row = box.query(f"SELECT {', '.join(fields)} FROM simulations_simulationrun "
+                        "WHERE uid = ?", uid)[0]
+        return dict(zip(fields, row, strict=True))
+
+    @staticmethod
+    def _line(row: dict) -> str:
+        line = (f"{row['title']} ({row['games']:,} games): estimated {row['estimate_s']:.1f} s, "
+                f"took {row['took_s']:.1f} s ({row['ratio']:.2f} × the estimate)")
+        if row.get("left_said_s") is not None:
+            line += (f"; at a tenth the page said {row['left_said_s']:.1f} s left, it took "
+                     f"{row['left_took_s']:.1f} s")
+        return f"{line}; load {row['load']}"
+
+    def _say(self, opts, text: str) -> None:
+        if not opts["json"]:
+            self.stdout.write(text)
