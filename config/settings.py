@@ -442,3 +442,4 @@ SIMULATIONS_MAX_ATTEMPTS = _env_number("MAX_ATTEMPTS", 3)
 SIMULATIONS_CHUNK_PAUSE = _env_number("CHUNK_PAUSE", 0.0)           # fault tests only
 SIMULATIONS_WORKERS = _env_number("WORKERS", 2)     # worker processes the time estimates assume
 SIMULATIONS_QUEUE_DEPTH = _env_number("QUEUE_DEPTH", 0)  # broker messages (0: one per worker)
+SIMULATIONS_CHUNK_SECONDS = _env_number("CHUNK_SECONDS", 1.0)  # a chunk: this long on a worker

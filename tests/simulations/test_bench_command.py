@@ -18,3 +18,24 @@ def test_the_benchmark_prints_wall_time_rate_and_efficiency():
     (run,) = data["runs"]
     assert run["broker"] == "filesystem" and run["status"] == "done" and run["games"] == 40
     assert run["wall_s"] > 0 and run["games_per_s"] > 0 and 0 < run["efficiency"]
+
+
+def test_the_fairness_benchmark_prints_the_median_and_the_worst():
+    out = StringIO()
+    call_command("bench_fairness", "--big-agent", "greedy", "--big-games", "400",
+                 "--big-runs", "1", "--big-chunk-size", "10000", "--small-runs", "2",
+                 "--after-cancel", "1", "--pause", "0", "--json", stdout=out)
+    data = json.loads(out.getvalue())
+    loaded = data["while_big_runs_play"]
+    assert len(loaded["seconds"]) == 2 and 0 < loaded["median"] <= loaded["worst"]
+    assert len(data["after_cancel"]["seconds"]) == 1
+    assert data["big"]["chunk_size"] < 10_000 and data["big"]["chunk_size_asked"] == 10_000
+
+
+def test_the_estimates_benchmark_prints_each_estimate_beside_the_time_taken():
+    out = StringIO()
+    call_command("bench_estimates", "--scale", "0.01", "--json", stdout=out)
+    runs = json.loads(out.getvalue())["runs"]
+    assert [run["status"] for run in runs] == ["done"] * 4
+    assert all(run["estimate_s"] > 0 and run["took_s"] > 0 for run in runs)
+    assert runs[0]["games"] == 3 * 2 and runs[3]["games"] == 200
