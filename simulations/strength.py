@@ -150,9 +150,8 @@ def game_seconds_here(agent_a: str, agent_b: str) -> float:
 
 def games_in(seconds: float, agent_a: str, agent_b: str) -> int:
     """Whole seat-swapped pairs of games between these agents that take about ``seconds`` on
-    one worker process here (at least one pair)."""
-    games = int(seconds / game_seconds_here(agent_a, agent_b))
-    return max(2, games - games % 2)
+    one worker process here: the nearest whole number of pairs, at least one."""
+    return 2 * max(1, round(seconds / game_seconds_here(agent_a, agent_b) / 2))
 
 
 def estimate_seconds(*, agent_a: str, agent_b: str, games: int,

@@ -2,12 +2,12 @@
 
 The match runner and the benchmark build agents with ``make_agent``; the AI ladder plays each
 agent against the ones it is ``measured_against`` (and its stored result rates them all:
-``rules.ai.ratings``); the simulation service sizes its chunks with
-``chunk_games``; the site's forms, API and command line offer ``AGENT_NAMES``, named in a
-sentence by ``title(lang)`` and in menus by ``label(lang)``, in English and Chinese; what level
-of play its win rates stand for is its ``skill`` (a code of ``SKILLS``: casual or skilled play,
-named in both languages); a command with no agent given plays ``DEFAULT_AGENT``. Adding an
-agent is one entry in ``AGENTS`` (and its module).
+``rules.ai.ratings``, whose measured costs size the simulation service's chunks); a balance
+job's pieces hold at most ``chunk_games``; the site's forms, API and command line offer
+``AGENT_NAMES``, named in a sentence by ``title(lang)`` and in menus by ``label(lang)``, in
+English and Chinese; what level of play its win rates stand for is its ``skill`` (a code of
+``SKILLS``: casual or skilled play, named in both languages); a command with no agent given
+plays ``DEFAULT_AGENT``. Adding an agent is one entry in ``AGENTS`` (and its module).
 
 An agent is any object with ``choose(view, legal, rng) -> Action`` and a ``needs_view`` flag
 (see ``rules.ai.random_agent``).
@@ -33,7 +33,7 @@ class AgentSpec:
     title_zh: str
     label_en: str                     # its name in a menu, with what it costs
     label_zh: str
-    chunk_games: int                  # games one simulation chunk plays: about a second of a core
+    chunk_games: int                  # games a balance piece holds at most: about a second
     measured_against: tuple[str, ...] = ()   # the weaker agents it meets on the AI ladder
     skill: str = "casual"             # the level of play its win rates stand for (``SKILLS``)
 

@@ -20,7 +20,7 @@ import json
 import os
 import tempfile
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
@@ -54,7 +54,10 @@ RUNS = (
 
 
 def _time(value) -> datetime:
-    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    """A stored or printed time as naive UTC (SQLite keeps naive UTC; PostgreSQL and the
+    printed ``timezone.now()`` are aware)."""
+    when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo else when
 
 
 def _load() -> str:
