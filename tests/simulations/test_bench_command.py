@@ -22,7 +22,7 @@ def test_the_benchmark_prints_wall_time_rate_and_efficiency():
 
 def test_the_fairness_benchmark_prints_the_median_and_the_worst():
     out = StringIO()
-    call_command("bench_fairness", "--big-agent", "greedy", "--big-games", "400",
+    call_command("bench_fairness", "--big-agent", "greedy", "--big-games", "20000",
                  "--big-runs", "1", "--big-chunk-size", "10000", "--small-runs", "2",
                  "--after-cancel", "1", "--pause", "0", "--json", stdout=out)
     data = json.loads(out.getvalue())
