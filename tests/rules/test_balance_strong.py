@@ -4,12 +4,16 @@ agent sees the field differently, and on the checks of what is asked."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.lab.balance_search import Problem, SearchSpace, Tally, balance_search
 from rules.lab.balance_search.evaluate import matchup_seed
 from rules.lab.balance_search.memo import field_matchups
 from rules.lab.balance_search.objective import GoalError
+from rules.lab.balance_search.problem import _State
+from rules.lab.balance_search.result import scored_of
 from rules.lab.balance_search.strong import (
     AGENT_TWICE,
     AGENTS_NEED_META,
@@ -18,6 +22,7 @@ from rules.lab.balance_search.strong import (
     agents_in_order,
     check_agents,
     least_strong_budget,
+    strong_picks,
 )
 from tests.rules.test_balance_meta import (
     CORE,
@@ -126,3 +131,26 @@ def test_the_agents_are_put_fastest_first_and_checked():
 def test_the_least_budget_is_a_baseline_and_one_race_on_every_matchup():
     assert least_strong_budget(6) == (4 + 4) * 50 * 15
     assert least_strong_budget(3, 2) == 2 * (4 + 4) * 50 * 3
+
+
+def test_when_nothing_beats_the_unpatched_field_the_best_patches_are_verified_anyway():
+    """Two patches raced under both agents, each scoring worse than the unpatched field: the
+    front holds no patch, and the raced patches are still picked for fresh seeds, the better
+    first."""
+    p = problem(strong_agents=("planner",))
+    state = _State(p, None, [], None, None)   # type: ignore[arg-type]
+    toy = TwoLevels()
+
+    def scored(moves, excess_bias):
+        tallies = {}
+        for a, b in field_matchups(3):
+            wins = round(sigmoid(toy.truth(moves, a, b)) * 100)
+            tallies[a, b] = Tally(wins=wins, losses=100 - wins)
+        s = scored_of(moves, tallies, p.band, p.goal)
+        return replace(s, excess=s.excess + excess_bias)
+
+    state.combined = {(): scored((), 0.0),
+                      (hp_move("H04", 1),): scored((hp_move("H04", 1),), 1.0),
+                      (hp_move("H05", 1),): scored((hp_move("H05", 1),), 2.0)}
+    picks = strong_picks(state)
+    assert [s.moves for s in picks] == [(hp_move("H04", 1),), (hp_move("H05", 1),)]

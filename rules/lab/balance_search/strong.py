@@ -44,7 +44,7 @@ from rules.lab.balance_search.memo import Evaluations, field_matchups
 from rules.lab.balance_search.objective import GoalError
 from rules.lab.balance_search.result import Scored, combined, meta_of, scored_of
 from rules.lab.balance_search.space import Candidate
-from rules.lab.balance_search.verify import CONFIRM_FACTOR, holds, to_verify
+from rules.lab.balance_search.verify import CONFIRM_FACTOR, VERIFY_FRONT, holds, to_verify
 
 if TYPE_CHECKING:
     from rules.lab.balance_search.model import Model
@@ -256,7 +256,7 @@ def verify_strong(state: _State) -> tuple[dict[Candidate, Scored], int, int]:
 
     out: dict[Candidate, Scored] = {(): play((), 1, True)}
     checked = 0
-    for index, scored in enumerate(to_verify(state)):
+    for index, scored in enumerate(strong_picks(state)):
         moves = scored.moves
         if index and state.out_of_time():
             break
@@ -277,6 +277,18 @@ def verify_strong(state: _State) -> tuple[dict[Candidate, Scored], int, int]:
     state.report("done", verified=[s.summary() for s in out.values()],
                  verified_games=fresh.games + sum(m.games for m in strong.values()))
     return out, fresh.games, sum(m.games for m in strong.values())
+
+
+def strong_picks(state: _State) -> list[Scored]:
+    """The picks to re-verify (``verify.to_verify``); when no patch raced under every agent
+    beat the unpatched field there, the best of them by the summed excess all the same, so a
+    search never ends without a patch checked on fresh seeds."""
+    picks = to_verify(state)
+    if picks:
+        return picks
+    top = max((s.games for s in state.combined.values() if s.moves), default=0)
+    raced = [s for s in state.combined.values() if s.moves and s.games == top]
+    return sorted(raced, key=lambda s: s.rank)[:VERIFY_FRONT]
 
 
 def _blocks(games: int) -> int:
