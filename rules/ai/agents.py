@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.ai.greedy import GreedyAgent
+from rules.ai.lean import LeanPlannerAgent
 from rules.ai.planner import PlannerAgent
 from rules.ai.random_agent import RandomAgent
 from rules.ai.search import SearchAgent
@@ -34,7 +35,7 @@ class AgentSpec:
     label_en: str                     # its name in a menu, with what it costs
     label_zh: str
     chunk_games: int                  # games a balance piece holds at most: about a second
-    measured_against: tuple[str, ...] = ()   # the weaker agents it meets on the AI ladder
+    measured_against: tuple[str, ...] = ()   # the agents it meets on the AI ladder
     skill: str = "casual"             # the level of play its win rates stand for (``SKILLS``)
 
     def title(self, lang: str) -> str:
@@ -77,6 +78,10 @@ AGENTS: tuple[AgentSpec, ...] = (
               chunk_games=4, measured_against=("greedy",), skill="skilled"),
     AgentSpec("planner", PlannerAgent, "planner", "规划", "Planner (strong)", "规划(较强)",
               chunk_games=4, measured_against=("greedy", "search"), skill="skilled"),
+    # The planner's search on a smaller budget, spent where it decides (rules.ai.lean).
+    AgentSpec("lean", LeanPlannerAgent, "lean", "精简规划",
+              "Lean planner (strong, quicker)", "精简规划(较强,较快)",
+              chunk_games=40, measured_against=("greedy", "planner"), skill="skilled"),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(spec.name for spec in AGENTS)
 DEFAULT_AGENT = AGENTS[0].name

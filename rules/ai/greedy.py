@@ -11,13 +11,12 @@ Invariant: the choice depends only on the view, the legal actions and the agent'
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from rules.engine.actions import DECLINE, HERO, KEEP, USE, Action
 from rules.engine.advantage import has_advantage
-from rules.engine.agent import NEEDS_VIEW
+from rules.engine.agent import NEEDS_VIEW, Draws
 from rules.engine.view import MinionView, PlayerView
 
 HIDDEN_ATTACK_GUESS: Final = 4      # what an unknown face-down minion is assumed to hit for
@@ -119,7 +118,7 @@ class GreedyAgent:
         self.skill: float = h["skill"]
 
     def choose(self, view: PlayerView | None, legal: list[Action],
-               rng: random.Random) -> Action:
+               rng: Draws) -> Action:
         if view is None:
             raise ValueError(NEEDS_VIEW.format(name=self.name))
         kind = view.decision

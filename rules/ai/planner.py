@@ -27,16 +27,15 @@ the machine's load.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Final
 
 from rules.ai.greedy import GreedyAgent
+from rules.ai.rollout import ReplayedDraws, rollout
 from rules.ai.rollout import evaluate as evaluate_position
-from rules.ai.rollout import rollout
 from rules.engine.actions import Action
-from rules.engine.agent import NEEDS_VIEW
+from rules.engine.agent import NEEDS_VIEW, Draws
 from rules.engine.determinize import Pools, determinize
-from rules.engine.game import rng_from_state
 
 if TYPE_CHECKING:
     from rules.engine.cards import CardDef
@@ -50,6 +49,7 @@ HORIZON: Final = 1              # rollouts run to the end of the opponent's next
 GREEDY_KINDS: Final = frozenset({"mulligan", "setup"})
 DECLINE_KINDS: Final = frozenset({"end", "pass", "decline"})   # always compared
 SURE_WIN: Final = 100.0        # the greedy score of a lethal attack
+_DROPPED: Final = 1e9          # below any total of rollouts (each is within ±1000)
 
 # Evaluation weights (see ``evaluate``), adjusted one at a time against greedy on common random
 # numbers (240 games a trial; a card in hand 0.6 → 1.2 was the one change that held on two seed
@@ -141,6 +141,33 @@ def _faction_pools(cards: Mapping[str, CardDef], hero: CardDef) -> Pools:
     return weighted, minions
 
 
+class _SavedRandom(random.Random):
+    """A world's RNG for one rollout: the world's saved state, restored at the rollout's first
+    draw from it — most rollouts draw none (the decks are shuffled already), and restoring a
+    Mersenne Twister's state costs as much as a few of the rollout's decisions. Every method
+    of ``random.Random`` the engine uses draws through ``random`` or ``getrandbits``."""
+
+    def __init__(self, state: tuple[Any, ...]) -> None:   # unseeded: the state is set later
+        self._saved: tuple[Any, ...] | None = state
+
+    def _restore(self) -> None:
+        if self._saved is not None:
+            state, self._saved = self._saved, None
+            super().setstate(state)
+
+    def random(self) -> float:
+        self._restore()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self._restore()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        self._restore()
+        return super().getstate()
+
+
 class PlannerAgent:
     name = "planner"
     needs_view = True
@@ -148,8 +175,11 @@ class PlannerAgent:
     def __init__(self, worlds: int = WORLDS, candidates: int = CANDIDATES,
                  weights: dict[str, float] | None = None, horizon: int = HORIZON,
                  faction_prior: bool = True, greedy_kinds: frozenset[str] = GREEDY_KINDS,
-                 policy: dict[str, float] | None = None) -> None:
+                 policy: dict[str, float] | None = None, keep: int = 0,
+                 settle: float = 0.0) -> None:
         self.horizon = horizon
+        self.keep = keep
+        self.settle = settle
         self.faction_prior = faction_prior
         self.greedy_kinds = greedy_kinds
         self.worlds = worlds
@@ -181,28 +211,53 @@ class PlannerAgent:
         shortlist += [a for a in legal if a.kind in DECLINE_KINDS and a not in shortlist]
         if len(shortlist) == 1:
             return shortlist[0]
+        scores = self._search(view, shortlist, rng)
+        return shortlist[max(range(len(shortlist)), key=lambda i: (scores[i], -i))]
+
+    def _search(self, view: PlayerView, shortlist: list[Action],
+                rng: random.Random) -> list[float]:
+        """Each shortlisted action's total over the worlds it was played in (an action
+        dropped after the first world keeps that world's score, below every survivor's)."""
         player = view.player
+        scores = [0.0] * len(shortlist)
+        alive = list(range(len(shortlist)))
+        for world, world_state, draws in self._worlds(view, rng):
+            drawn: list[float] = []
+            for i in alive:
+                scores[i] += self._rollout(world.copy(_SavedRandom(world_state)), shortlist[i],
+                                           player, ReplayedDraws(draws, drawn))
+            if self.keep and len(alive) > self.keep:
+                alive = sorted(sorted(alive, key=lambda i: -scores[i])[: self.keep])
+                scores = [s if i in alive else s - _DROPPED for i, s in enumerate(scores)]
+            if self.settle and len(alive) > 1:
+                best, second = sorted((scores[i] for i in alive), reverse=True)[:2]
+                if best - second >= self.settle:
+                    break
+        return scores
+
+    def _worlds(self, view: PlayerView,
+                rng: random.Random) -> Iterator[tuple[Game, tuple[Any, ...], random.Random]]:
+        """Each world with its RNG's saved state and its own generator of the policy's
+        tie-breaks (seeded from ``rng``). Common random numbers: every action's rollout in a
+        world starts from that state (restored only if the rollout draws from it) and replays
+        that generator's draws from the start. All worlds are sampled first, unless a decision
+        may settle before its last world (``settle``): then each is sampled when it is
+        needed."""
+        if self.settle:
+            pools = self._enemy_pools(view) if self.faction_prior else None
+            for _ in range(self.worlds):
+                world = determinize(view, rng, pools)
+                yield world, world.rng.getstate(), random.Random(rng.getrandbits(32))
+            return
         worlds = self._sample_worlds(view, rng)
-        # Every action starts from the same states of each world's RNG and of the rollout's
-        # policy RNG (seeded from ``rng``), saved once: reading or seeding a Mersenne Twister
-        # costs more than copying the rest of a game.
-        world_states = [world.rng.getstate() for world in worlds]
-        policy_states = [random.Random(rng.getrandbits(32)).getstate() for _ in worlds]
-        best, best_score = shortlist[0], float("-inf")
-        for action in shortlist:
-            total = 0.0
-            for world, world_state, policy_state in zip(worlds, world_states, policy_states,
-                                                        strict=True):
-                total += self._rollout(world.copy(rng_from_state(world_state)), action, player,
-                                       rng_from_state(policy_state))
-            if total > best_score:
-                best, best_score = action, total
-        return best
+        states = [world.rng.getstate() for world in worlds]
+        yield from zip(worlds, states, [random.Random(rng.getrandbits(32)) for _ in worlds],
+                       strict=True)
 
     def _sample_worlds(self, view: PlayerView, rng: random.Random) -> list[Game]:
         """``worlds`` games consistent with the view: hidden cards drawn from ``rng``."""
         pools = self._enemy_pools(view) if self.faction_prior else None
         return [determinize(view, rng, pools) for _ in range(self.worlds)]
 
-    def _rollout(self, game: Game, action: Action, player: int, rng: random.Random) -> float:
+    def _rollout(self, game: Game, action: Action, player: int, rng: Draws) -> float:
         return rollout(game, action, player, self.policy, rng, self.horizon, self.weights)

@@ -5,7 +5,7 @@ actions of its policy for both sides and one evaluation — so these run as nati
 (``rules.loader.ENGINE_SOURCES``) while the agents' decision logic stays plain Python.
 
 Invariants: a rollout plays only on the copy it is given, and depends only on that copy, the
-action, the policy and ``rng``; the evaluation reads the position and nothing else.
+action, the policy and its draws; the evaluation reads the position and nothing else.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from rules.engine.values import current_attack, keywords
 if TYPE_CHECKING:
     from rules.ai.greedy import GreedyAgent
     from rules.engine.actions import Action
+    from rules.engine.agent import Draws
     from rules.engine.core import GameState
     from rules.engine.game import Game
 
@@ -60,7 +61,28 @@ def evaluate(game: GameState, player: int, weights: dict[str, float]) -> float:
     return score
 
 
-def rollout(game: Game, action: Action, player: int, policy: GreedyAgent, rng: random.Random,
+class ReplayedDraws:
+    """The draws ``source.random()`` gives from the state it is in when the first rollout of a
+    world starts, for one rollout: every rollout from that world reads them from one shared
+    list (``drawn``), each from its start, the first to need one more drawing it — so each
+    policy sees the same tie-breaks (common random numbers) without reseeding a generator,
+    or restoring a generator for each."""
+
+    def __init__(self, source: random.Random, drawn: list[float]) -> None:
+        self.source = source
+        self.drawn = drawn
+        self.next = 0
+
+    def random(self) -> float:
+        index = self.next
+        self.next = index + 1
+        drawn = self.drawn
+        if index == len(drawn):
+            drawn.append(self.source.random())
+        return drawn[index]
+
+
+def rollout(game: Game, action: Action, player: int, policy: GreedyAgent, rng: Draws,
             horizon: int, weights: dict[str, float]) -> float:
     """Play ``action`` on ``game``, then ``policy`` for both sides until the end of the turn
     ``horizon`` turns after ``player``'s current one ends (1: the opponent's next turn); the

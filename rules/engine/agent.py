@@ -18,6 +18,13 @@ if TYPE_CHECKING:
     from rules.engine.view import PlayerView
 
 
+class Draws(Protocol):
+    """Where the greedy policy draws its tie-breaks from: a ``random.Random``, or anything that
+    answers ``random()`` as one would (a planner's rollouts replay one generator's draws)."""
+
+    def random(self) -> float: ...
+
+
 class Agent(Protocol):
     @property
     def needs_view(self) -> bool: ...

@@ -2,7 +2,8 @@
 
 ``python -m rules.lab.ladder [--games 1000] [--processes 2] [--set FILE] [--json] [--write]``
 plays, for each rung (each agent against the weaker ones it is measured against in
-``rules.ai.agents``: greedy vs random, search vs greedy, planner vs greedy and vs search), the given
+``rules.ai.agents``: greedy vs random, search vs greedy, planner vs greedy and vs search, the
+lean planner vs greedy and vs the planner it must match), the given
 number of seat-swapped games spread over every pairing of the starter decks — each deck meets
 each other deck with the stronger agent on either side — and prints the stronger agent's win
 rate with a Wilson 95 % interval. Seeds are fixed, so a rerun prints the same figures (the

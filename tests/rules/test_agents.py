@@ -45,7 +45,7 @@ def test_the_two_truths_look_the_same_from_seat_0(cards):
     assert a.view(0).to_dict() == b.view(0).to_dict()
 
 
-@pytest.mark.parametrize("agent", ["random", "greedy", "search", "planner"])
+@pytest.mark.parametrize("agent", ["random", "greedy", "search", "planner", "lean"])
 def test_choice_ignores_hidden_parts_of_the_true_state(cards, agent):
     """Rule: R1.1 — zones the player cannot see do not change what the agent does."""
     choices = []

@@ -121,5 +121,6 @@ def test_the_stored_ladder_result_has_every_rung_in_the_ladders_shape():
         assert row["wins"] + row["losses"] + row["draws"] + row["errors"] == row["games"]
         assert set(row["cpu_seconds_per_game"]) >= {"engine"}
     table = strength_table()
-    assert {r["name"] for r in table["ratings"]} == {"random", "greedy", "search", "planner"}
+    assert {r["name"] for r in table["ratings"]} == {"random", "greedy", "search", "planner",
+                                                     "lean"}
     assert table["anchor"] == "random"

@@ -83,7 +83,7 @@ def test_a_worker_measures_each_slow_agent_s_own_pace():
     plays a few games of each slow agent against greedy, and its own decisions' factor is
     what is left once greedy and the rules are counted at the rules' pace."""
     row = deployment_calibrate(host="w1@host", budget_seconds=0.3)
-    assert set(row.agents) == {"planner", "search"}
+    assert set(row.agents) == {"planner", "search", "lean"}
     for name, pace in row.agents.items():
         assert pace["games"] >= 2 and pace["wall_seconds"] > 0 and pace["factor"] > 0
         costs = agent_costs()
@@ -116,7 +116,8 @@ def test_the_observed_pace_of_finished_chunks_replaces_the_measurement(alice, ca
     """Whatever the probe said, a deployment that has just played these agents knows what a
     game takes: its chunks' wall time over what the ladder said they cost."""
     _measured(0.5)                            # the probe thought this machine fast
-    old = make_run(alice, games=40, chunk_size=4, agent_a="planner", agent_b="planner")
+    # Four chunks of 8 planner games: over the second of the ladder's CPU time it needs.
+    old = make_run(alice, games=80, chunk_size=8, agent_a="planner", agent_b="planner")
     per_chunk = old.chunks.first().cpu_seconds
     _finished_chunks(old, seconds_each=per_chunk * 3)      # they took 3 times the ladder's
     cache.delete(OBSERVED_KEY)                # read every few seconds: as a moment later
