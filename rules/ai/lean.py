@@ -1,4 +1,5 @@
-"""The lean planner: the planner's search, spent where it decides, at a fifth of its cost.
+"""The lean planner: the planner's search, spent where it decides, at a fourth to a fifth of
+its cost.
 
 It is ``rules.ai.planner.PlannerAgent`` — the same policy, evaluation, determinization and
 rollouts — with a smaller budget, spent by measurement:
