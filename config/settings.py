@@ -9,7 +9,7 @@ Two modes, chosen by ``DJANGO_ENV``:
   ``python manage.py check --deploy`` reports no issues.
 
 ``DATABASE_URL`` (PostgreSQL, say) and ``CELERY_BROKER_URL`` (Redis, say) scale either mode out.
-The full list of variables is in README.md.
+The full list of variables is in docs/configuration.md.
 """
 
 from __future__ import annotations
