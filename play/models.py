@@ -19,6 +19,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from cards.language import frozen_deck_name
+
 HUMAN = "human"
 
 
@@ -65,7 +67,12 @@ class PlayGame(models.Model):
         return reverse("play:game", args=[self.uid])
 
     def deck_name(self, seat: int) -> str:
-        return str(self.decks[seat].get("name") or f"P{seat + 1}")
+        """The seat's deck's name in the page's language (a starter's may be given in each)."""
+        return frozen_deck_name(self.decks[seat], seat + 1)
+
+    @property
+    def deck_names(self) -> list[str]:
+        return [self.deck_name(seat) for seat in range(len(self.decks))]
 
     @property
     def human_seats(self) -> list[int]:

@@ -77,6 +77,21 @@ def _other_game() -> None:
     call_command("load_formats", str(games / "sorcery.yaml"), stdout=io.StringIO())
 
 
+def _played_by_a_person(user, deck):
+    """A game waiting on the person's first decision against greedy, and one they conceded."""
+    from play.services import play_concede, play_start
+    from simulations.sources import resolve_spec
+
+    mine, _row = resolve_spec(deck.uid, user=user)
+    theirs, _row = resolve_spec(DUSK, user=user)
+    game = play_start(owner=user, deck=mine, opponent_deck=theirs, opponent="greedy",
+                      first="me", seed=8)
+    finished = play_start(owner=user, deck=mine, opponent_deck=theirs, opponent="greedy",
+                          first="me", seed=9)
+    finished = play_concede(record=finished, seat=0, version=finished.version)
+    return game, finished
+
+
 def populate(settings) -> list[SitePage]:
     """Fill the database and list the pages (paths from the site's root)."""
     from django.contrib.auth import get_user_model
@@ -133,6 +148,7 @@ def populate(settings) -> list[SitePage]:
     _other_game()
     sorcery = Format.objects.get(code="sorcery")
     Group.objects.create(name="playtesters")
+    game, finished = _played_by_a_person(ada, deck)
     pages = [
         SitePage("home", "/"), SitePage("rules", "/rules/"),
         SitePage("catalogue", "/cards/"), SitePage("query help", "/cards/help/"),
@@ -201,5 +217,8 @@ def populate(settings) -> list[SitePage]:
         SitePage("admin user", f"/admin/auth/user/{ada.pk}/change/", login=True),
         SitePage("admin groups", "/admin/auth/group/add/", login=True),
         SitePage("admin password", "/admin/password_change/", login=True),
+        SitePage("play", "/play/", login=True),
+        SitePage("game in play", game.get_absolute_url(), login=True),
+        SitePage("finished game's replay", f"{finished.get_absolute_url()}replay/", login=True),
     ]
     return pages
