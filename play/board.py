@@ -23,6 +23,7 @@ from play.engine_adapter import History
 from play.log_text import redact_snapshot, step_lines
 from rules.engine import Action, Game
 from rules.engine.text import card_text
+from simulations.replays import card_names
 
 # How actions are grouped on the page, in this order.
 GROUPS = {"mulligan": "hand", "place": "hand", "item": "hand", "replenish": "hand",
@@ -102,12 +103,6 @@ class Board:
             if rows or lines:
                 out.append((str(title), rows, lines))
         return out
-
-
-def card_names(cards: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
-    name_key = "name_zh" if card_lang() == "zh" else "name_en"
-    return {code: str(data.get(name_key) or data.get("name_en") or code)
-            for code, data in cards.items()}
 
 
 def card_info(cards: Mapping[str, Mapping[str, Any]], names: Mapping[str, str],

@@ -68,10 +68,8 @@ def board(log: Mapping[str, Any], cards: Mapping[str, dict], step: int) -> Board
         before, snapshot = snapshot, state
         if index == step:
             break
-    name_key = "name_zh" if card_lang() == "zh" else "name_en"
-    names = {code: data.get(name_key) or data.get("name_en", code) for code, data in cards.items()}
     segments = _segments(log)
-    describe = Describer(names, before)
+    describe = Describer(card_names(cards), before)
     events = [describe(e) for e in (segments[step] if step < len(segments) else [])]
     return Board(step=step, steps=steps, turn=int(snapshot.get("turn", 0)), snapshot=snapshot,
                  events=events, turn_starts=turn_starts(log))
@@ -107,6 +105,11 @@ def seats(snapshot: Mapping[str, Any], cards: Mapping[str, dict]) -> list[dict[s
             "graveyard": len(player.get("graveyard") or []), "minions": minions,
             "to_move": (snapshot.get("decision") or {}).get("player") == index})
     return list(reversed(out))
+
+
+def card_names(cards: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """Each frozen card's name in the page's language, by code."""
+    return {code: _name(data, code) for code, data in cards.items()}
 
 
 def _name(data: Mapping[str, Any], code: Any) -> str:
