@@ -114,6 +114,15 @@ class Sandbox:
         self.processes.append(process)
         return process
 
+    def start_measured_workers(self, name: str, processes: int) -> None:
+        """Install, start a prefork worker of ``processes`` and wait until it has measured its
+        pace (the benchmarks' estimates and chunk sizes read that measurement)."""
+        self.install()
+        self.worker(name, pool="prefork", concurrency=processes)
+        self.wait_ready(name)
+        self.wait(lambda: self.query("SELECT COUNT(*) FROM simulations_pacecalibration")[0][0],
+                  timeout=120, what="the worker's pace measurement", poll=0.2)
+
     def log_path(self, name: str) -> Path:
         return self.root / f"{name}.log"
 

@@ -84,12 +84,7 @@ class Command(BaseCommand):
                           broker_url=opts["broker_url"],
                           env={"CARDLAB_SIMULATIONS_WORKERS": str(opts["workers"])})
             try:
-                box.install()
-                box.worker("bench", pool="prefork", concurrency=opts["workers"])
-                box.wait_ready("bench")
-                box.wait(lambda: box.query("SELECT COUNT(*) FROM "
-                                           "simulations_pacecalibration")[0][0],
-                         timeout=120, what="the worker's pace measurement", poll=0.2)
+                box.start_measured_workers("bench", opts["workers"])
                 for seed, (title, kind, decks, games, agent_a, agent_b) in enumerate(RUNS):
                     games = max(2, round(games * opts["scale"]))
                     rows.append(self._one(box, title, kind, decks, games, agent_a, agent_b,
