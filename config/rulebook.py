@@ -12,6 +12,8 @@ from pathlib import Path
 
 import markdown
 
+from rules.engine.rule_ids import parse_rule_book
+
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 RULE_BOOKS = {"en": RULES_DIR / "RULES.md", "zh": RULES_DIR / "RULES.zh.md"}
 RULE_ID = r"R\d+(?:\.\d+)*"
@@ -23,8 +25,9 @@ RULE_MENTION = re.compile(r"(?<![\w.#\"'>])(R\d+(?:\.\d+)+)\b")
 
 
 def rule_ids(text: str) -> list[str]:
-    """The ids the rule book defines, in order: each rule's bold label and each section."""
-    return re.findall(rf"^\s*(?:- \*\*|#+ )({RULE_ID})\b", text, flags=re.M)
+    """The ids a rule book defines, in order (the rule-id table's reading: each section and
+    each rule's bold label, every id once)."""
+    return list(parse_rule_book(text))
 
 
 @lru_cache(maxsize=4)

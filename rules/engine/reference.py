@@ -14,7 +14,6 @@ the vocabulary or the text generator).
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -35,13 +34,13 @@ from rules.engine.ability_language import (
 )
 from rules.engine.keywords import all_keywords
 from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
+from rules.engine.rule_ids import cited_ids
 from rules.engine.term_docs_zh import DOCS_ZH, FIELD_DOCS_ZH
 from rules.engine.text import ability_text, effect_text, keywords_text
 from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS, SECTION_WORDS
 
 PAGE = Path(__file__).with_name("VOCABULARY.md")
 REGENERATE = "python -m rules.engine.reference --write"
-_RULE_ID = re.compile(r"\bR\d+(?:\.\d+)*\b")
 
 # (section id, field registry) for the sections made of fields; each section's title is its
 # word in ``words.SECTION_WORDS``.
@@ -56,12 +55,7 @@ FIELD_SECTIONS: tuple[tuple[str, Mapping[str, Field]], ...] = (
 
 def rule_ids(*texts: str) -> str:
     """The RULES.md ids named in a term's rule or doc, in order, without repeats."""
-    found: list[str] = []
-    for text in texts:
-        for rule in _RULE_ID.findall(text or ""):
-            if rule not in found:
-                found.append(rule)
-    return ", ".join(found)
+    return ", ".join(dict.fromkeys(i for text in texts for i in cited_ids(text)))
 
 
 def field_info(name: str, spec: Field) -> dict[str, Any]:

@@ -1,6 +1,5 @@
-"""Every rule id of rules/RULES.md — and of the keyword registry, whose entries carry their
-rule's id and text (R4: a keyword registered later is defined there) — is proven by at least
-one test under tests/rules.
+"""Every rule id of rules/RULES.md (the rule-id table, ``rules/engine/rule_ids.py``; a keyword's
+id is the R4 line that names it) is proven by at least one test under tests/rules.
 
 A test names the ids it proves in its name (``test_r2_3_3_...`` means R2.3.3) or in a
 ``Rule: R2.3.3, R4.8`` line of its docstring or of a comment inside it. A parent id (R2, R2.3)
@@ -14,22 +13,18 @@ import ast
 import re
 from pathlib import Path
 
+from rules.engine.rule_ids import ID_PATTERN as ID
+from rules.engine.rule_ids import id_key, rule_table
+
 HERE = Path(__file__).resolve().parent
-RULES = HERE.parents[1] / "rules" / "RULES.md"
-ID = r"R\d+(?:\.\d+)*"
-HEADING = re.compile(rf"^#+\s+({ID})\b", re.M)
-BOLD = re.compile(rf"\*\*({ID})\b")
 TEST_NAME = re.compile(r"^test_r(\d+(?:_\d+)*)(?:_|$)")
 RULE_LINE = re.compile(rf"Rules?:\s*({ID}(?:\s*(?:,|and|&)\s*{ID})*)")
 
 
 
 def rule_ids() -> list[str]:
-    from rules.engine.keywords import all_keywords
-
-    text = RULES.read_text(encoding="utf-8")
-    found = HEADING.findall(text) + BOLD.findall(text) + [k.rule for k in all_keywords()]
-    return sorted(set(found), key=lambda i: [int(n) for n in i[1:].split(".")])
+    """Every id the living rule book defines (the rule-id table), in book order."""
+    return sorted(rule_table(), key=id_key)
 
 
 def named_ids(source: str) -> set[str]:
