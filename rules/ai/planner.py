@@ -141,31 +141,59 @@ def _faction_pools(cards: Mapping[str, CardDef], hero: CardDef) -> Pools:
     return weighted, minions
 
 
-class _SavedRandom(random.Random):
-    """A world's RNG for one rollout: the world's saved state, restored at the rollout's first
-    draw from it — most rollouts draw none (the decks are shuffled already), and restoring a
-    Mersenne Twister's state costs as much as a few of the rollout's decisions. Every method
-    of ``random.Random`` the engine uses draws through ``random`` or ``getrandbits``."""
+# Where a world's generator starts: the seed it was made from (an int), or its saved state.
+Start = int | tuple[Any, ...]
 
-    def __init__(self, state: tuple[Any, ...]) -> None:   # unseeded: the state is set later
-        self._saved: tuple[Any, ...] | None = state
 
-    def _restore(self) -> None:
-        if self._saved is not None:
-            state, self._saved = self._saved, None
-            super().setstate(state)
+class _DeferredRandom(random.Random):
+    """A generator that becomes ``random.Random(start)`` (a seed) or a generator restored to
+    ``start`` (a state) at its first draw: a world's, and each rollout's copy of it. Most
+    rollouts draw nothing from it (the decks are shuffled already), and seeding a Mersenne
+    Twister, or saving and restoring its state, costs as much as a few of the rollout's
+    decisions. Every method of ``random.Random`` the engine uses draws through ``random`` or
+    ``getrandbits``."""
+
+    def __init__(self, start: Start) -> None:   # unseeded: seeded or restored when first used
+        self._start: Start | None = start
+
+    def _set_up(self) -> None:
+        start = self._start
+        if start is not None:
+            self._start = None
+            if isinstance(start, int):
+                super().seed(start)             # as random.Random(start) seeds itself
+            else:
+                super().setstate(start)
+
+    def start(self) -> Start:
+        """Where a generator in this one's state starts: the seed while nothing was drawn."""
+        return self._start if self._start is not None else super().getstate()
 
     def random(self) -> float:
-        self._restore()
+        self._set_up()
         return super().random()
 
     def getrandbits(self, k: int, /) -> int:
-        self._restore()
+        self._set_up()
         return super().getrandbits(k)
 
     def getstate(self) -> tuple[Any, ...]:
-        self._restore()
+        self._set_up()
         return super().getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._start = None
+        super().setstate(state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._start = None
+        super().seed(a, version)
+
+
+def _start(rng: random.Random) -> Start:
+    """Where a copy of ``rng`` starts (a world's generator is deferred unless a subclass's
+    worlds made their own)."""
+    return rng.start() if isinstance(rng, _DeferredRandom) else rng.getstate()
 
 
 class PlannerAgent:
@@ -221,11 +249,11 @@ class PlannerAgent:
         player = view.player
         scores = [0.0] * len(shortlist)
         alive = list(range(len(shortlist)))
-        for world, world_state, draws in self._worlds(view, rng):
+        for world, world_start, draws in self._worlds(view, rng):
             drawn: list[float] = []
             for i in alive:
-                scores[i] += self._rollout(world.copy(_SavedRandom(world_state)), shortlist[i],
-                                           player, ReplayedDraws(draws, drawn))
+                scores[i] += self._rollout(world.copy(_DeferredRandom(world_start)),
+                                           shortlist[i], player, ReplayedDraws(draws, drawn))
             if self.keep and len(alive) > self.keep:
                 alive = sorted(sorted(alive, key=lambda i: -scores[i])[: self.keep])
                 scores = [s if i in alive else s - _DROPPED for i, s in enumerate(scores)]
@@ -236,28 +264,29 @@ class PlannerAgent:
         return scores
 
     def _worlds(self, view: PlayerView,
-                rng: random.Random) -> Iterator[tuple[Game, tuple[Any, ...], random.Random]]:
-        """Each world with its RNG's saved state and its own generator of the policy's
+                rng: random.Random) -> Iterator[tuple[Game, Start, random.Random]]:
+        """Each world with where its RNG starts and its own generator of the policy's
         tie-breaks (seeded from ``rng``). Common random numbers: every action's rollout in a
-        world starts from that state (restored only if the rollout draws from it) and replays
-        that generator's draws from the start. All worlds are sampled first, unless a decision
-        may settle before its last world (``settle``): then each is sampled when it is
-        needed."""
+        world starts from that RNG's start (seeded or restored only if the rollout draws from
+        it) and replays that generator's draws from the start. All worlds are sampled first,
+        unless a decision may settle before its last world (``settle``): then each is sampled
+        when it is needed."""
         if self.settle:
             pools = self._enemy_pools(view) if self.faction_prior else None
             for _ in range(self.worlds):
-                world = determinize(view, rng, pools)
-                yield world, world.rng.getstate(), random.Random(rng.getrandbits(32))
+                world = determinize(view, rng, pools, _DeferredRandom)
+                yield world, _start(world.rng), random.Random(rng.getrandbits(32))
             return
         worlds = self._sample_worlds(view, rng)
-        states = [world.rng.getstate() for world in worlds]
-        yield from zip(worlds, states, [random.Random(rng.getrandbits(32)) for _ in worlds],
+        starts = [_start(world.rng) for world in worlds]
+        yield from zip(worlds, starts, [random.Random(rng.getrandbits(32)) for _ in worlds],
                        strict=True)
 
     def _sample_worlds(self, view: PlayerView, rng: random.Random) -> list[Game]:
-        """``worlds`` games consistent with the view: hidden cards drawn from ``rng``."""
+        """``worlds`` games consistent with the view: hidden cards drawn from ``rng``; each
+        world's generator made from its seed at its first draw."""
         pools = self._enemy_pools(view) if self.faction_prior else None
-        return [determinize(view, rng, pools) for _ in range(self.worlds)]
+        return [determinize(view, rng, pools, _DeferredRandom) for _ in range(self.worlds)]
 
     def _rollout(self, game: Game, action: Action, player: int, rng: Draws) -> float:
         return rollout(game, action, player, self.policy, rng, self.horizon, self.weights)

@@ -90,9 +90,14 @@ class CardDef:
     # active ability, and whether one of its "use" abilities (an item's) is. Derived too.
     active_always: int = field(default=0, init=False, compare=False, repr=False, hash=False)
     use_always: bool = field(default=False, init=False, compare=False, repr=False, hash=False)
+    # ``keywords`` as the set a minion of this card starts with, made once: minions share it
+    # (their keyword sets are immutable, replaced on change: rules.engine.state.Minion).
+    keyword_set: frozenset[str] = field(default=frozenset(), init=False, compare=False,
+                                        repr=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "triggers", trigger_bits(self.by_trigger))
+        object.__setattr__(self, "keyword_set", frozenset(self.keywords))
         bits = 0
         for i, ability in enumerate(self.by_trigger.get("active", ())):
             if always_usable(ability):

@@ -137,5 +137,5 @@ def _react(game: GameState, attacker: Minion) -> None:
 def _before_combat(minion: Minion) -> tuple[Any, ...]:
     """What regenerate restores (R4.10): every buff and debuff from before the combat —
     attack changes and keyword grants or removals alike."""
-    return (minion.perm_attack, minion.turn_attack, frozenset(minion.keywords),
-            frozenset(minion.turn_granted), frozenset(minion.turn_removed))
+    return (minion.perm_attack, minion.turn_attack, minion.keywords, minion.turn_granted,
+            minion.turn_removed)             # frozensets: kept as they are

@@ -13,7 +13,7 @@ games that differ only in hidden parts give identical determinizations for the s
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, cast
 
 from rules.engine.cards import CardDef
@@ -72,12 +72,16 @@ def _shuffle(rng: random.Random, cards: list[CardDef]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def determinize(view: PlayerView, rng: random.Random, pools: Pools | None = None) -> Game:
+def determinize(view: PlayerView, rng: random.Random, pools: Pools | None = None,
+                world_rng: Callable[[int], random.Random] = random.Random) -> Game:
     """A copy of the viewed game with every hidden part resampled (see the module docstring).
     ``pools``: the (cards, minions) unknown enemy cards are drawn from, when the caller knows
-    better than every card of the game (e.g. the cards of the enemy hero's faction)."""
+    better than every card of the game (e.g. the cards of the enemy hero's faction).
+    ``world_rng``: makes the copy's generator from its seed (drawn from ``rng``), seeded by
+    the time it first draws; a search that copies the world many times may make one that
+    remembers its seed and seeds itself only then (``rules.ai.planner``)."""
     # Every view is made by Game.view; the copy's RNG is a new one, seeded from ``rng``.
-    game = cast("Game", view._game).copy(random.Random(rng.getrandbits(64)))
+    game = cast("Game", view._game).copy(world_rng(rng.getrandbits(64)))
     me, enemy = view.player, 1 - view.player
     game.actions = []
     game.start = {}
@@ -101,7 +105,7 @@ def determinize(view: PlayerView, rng: random.Random, pools: Pools | None = None
     for minion in foe.minions:
         if minion is not None and not minion.public:
             minion.card = guess(seen_minions, minions)
-            minion.keywords = set(minion.card.keywords)
+            minion.keywords = minion.card.keyword_set
     game._auras = game._auras or any("aura" in c.by_trigger for c in pool) \
         or any("aura" in c.by_trigger for c in seen)
     board_changed(game)

@@ -30,6 +30,7 @@ from rules.engine.core import (
 )
 from rules.engine.filters import card_matches
 from rules.engine.moves import after_deaths, awaken, death_key, dying
+from rules.engine.state import with_keyword, without_keyword
 from rules.engine.term_registry import EFFECTS
 from rules.engine.values import amount
 
@@ -107,11 +108,10 @@ def e_grant_keyword(game: GameState, controller: int, source: int, effect: dict[
         if minion is None:
             continue
         if effect["duration"] == "turn":
-            minion.turn_granted.add(keyword)
-            minion.turn_removed.discard(keyword)
+            minion.turn_granted = with_keyword(minion.turn_granted, keyword)
         else:
-            minion.keywords.add(keyword)
-            minion.turn_removed.discard(keyword)
+            minion.keywords = with_keyword(minion.keywords, keyword)
+        minion.turn_removed = without_keyword(minion.turn_removed, keyword)
         if game.events is not None:
             event(game, "keyword_granted", card=minion.card.code, keyword=keyword)
 
@@ -124,11 +124,11 @@ def e_remove_keyword(game: GameState, controller: int, source: int, effect: dict
         minion = minion_by_uid(game, uid)
         if minion is None:
             continue
-        minion.turn_granted.discard(keyword)
+        minion.turn_granted = without_keyword(minion.turn_granted, keyword)
         if effect["duration"] == "turn":
-            minion.turn_removed.add(keyword)
+            minion.turn_removed = with_keyword(minion.turn_removed, keyword)
         else:
-            minion.keywords.discard(keyword)
+            minion.keywords = without_keyword(minion.keywords, keyword)
         if game.events is not None:
             event(game, "keyword_removed", card=minion.card.code, keyword=keyword)
 

@@ -58,7 +58,7 @@ def dying(game: GameState, p: int, s: int,
         if restore is not None:                    # R4.10: as before the combat
             minion.perm_attack, minion.turn_attack = restore[0], restore[1]
             minion.keywords, minion.turn_granted, minion.turn_removed = \
-                set(restore[2]), set(restore[3]), set(restore[4])
+                restore[2], restore[3], restore[4]
         if game.events is not None:
             event(game, "regenerate", player=p, slot=s, card=minion.card.code)
         return None

@@ -222,7 +222,7 @@ def _read_minion(game: GameState, reader: _Reader, index: int, entry: Any,
             if bad:
                 reader.problems.append(f"{where}.{key}: keywords are {', '.join(KEYWORDS)}")
             else:
-                setattr(minion, attr, set(values))
+                setattr(minion, attr, frozenset(values))
     return minion
 
 

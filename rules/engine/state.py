@@ -3,12 +3,25 @@
 Invariants: a player's ``minions`` list always has exactly ``ruleset.slots`` entries, each a
 ``Minion`` or ``None``; hand, deck, display and graveyard hold ``CardDef`` objects (the deck's
 top card is the *last* element, so drawing is ``pop()``); ``hp`` may go below 0 (R3.1 checks
-"0 or less"); ``energy`` never goes below 0.
+"0 or less"); ``energy`` never goes below 0. A minion's keyword sets are frozensets, replaced
+(never changed in place) when a keyword is granted or removed, so a copied minion shares them.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules.engine.cards import CardDef
+
+NO_KEYWORDS: Final[frozenset[str]] = frozenset()
+
+
+def with_keyword(have: frozenset[str], keyword: str) -> frozenset[str]:
+    return have if keyword in have else have | {keyword}
+
+
+def without_keyword(have: frozenset[str], keyword: str) -> frozenset[str]:
+    return have - {keyword} if keyword in have else have
 
 
 class Minion:
@@ -30,9 +43,10 @@ class Minion:
         self.regen_turn = -1          # the game turn it last regenerated (R4.10)
         self.perm_attack = 0          # permanent buffs minus debuffs
         self.turn_attack = 0          # this turn's buffs minus debuffs
-        self.keywords = set(card.keywords)  # printed plus permanently granted, minus removed
-        self.turn_granted: set[str] = set()
-        self.turn_removed: set[str] = set()
+        # printed plus permanently granted, minus removed; then this turn's grants and removals
+        self.keywords: frozenset[str] = card.keyword_set
+        self.turn_granted: frozenset[str] = NO_KEYWORDS
+        self.turn_removed: frozenset[str] = NO_KEYWORDS
         self.public = False           # identity known to both players (face up, or revealed)
         self.controlled_turn = -1     # the game turn it changed controller (R2.4.2)
 
@@ -46,9 +60,9 @@ class Minion:
         clone.regen_turn = self.regen_turn
         clone.perm_attack = self.perm_attack
         clone.turn_attack = self.turn_attack
-        clone.keywords = set(self.keywords)
-        clone.turn_granted = set(self.turn_granted)
-        clone.turn_removed = set(self.turn_removed)
+        clone.keywords = self.keywords           # immutable: shared
+        clone.turn_granted = self.turn_granted
+        clone.turn_removed = self.turn_removed
         clone.public = self.public
         clone.controlled_turn = self.controlled_turn
         return clone

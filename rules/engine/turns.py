@@ -28,6 +28,7 @@ from rules.engine.core import (
     shuffle,
 )
 from rules.engine.effects import do_awaken, do_hero_skill, do_item, do_place, do_skill
+from rules.engine.state import NO_KEYWORDS
 
 # ------------------------------------------------------------ R2.1 setup
 
@@ -193,8 +194,8 @@ def t_turn_finish(game: GameState, index: int) -> None:
         for minion in player.minions:
             if minion is not None:
                 minion.turn_attack = 0
-                minion.turn_granted.clear()
-                minion.turn_removed.clear()
+                minion.turn_granted = NO_KEYWORDS
+                minion.turn_removed = NO_KEYWORDS
     limit = game.ruleset.turn_limit                              # R2.2.6
     if all(p.turns_taken >= limit for p in game.players):
         finish(game, None, "turn_limit")

@@ -18,15 +18,14 @@ from rules.engine.advantage import has_advantage
 from rules.engine.cards import AURA_BIT
 from rules.engine.core import GameState, locate, sides
 from rules.engine.filters import card_matches
-from rules.engine.state import Minion
+from rules.engine.state import NO_KEYWORDS, Minion
 
 _NOTHING: Final[list[str]] = []
-_NO_KEYWORDS: Final[frozenset[str]] = frozenset()
 
 
 # ------------------------------------------------------------ attack values and keywords
 
-def keywords(game: GameState, minion: Minion) -> set[str] | frozenset[str]:
+def keywords(game: GameState, minion: Minion) -> frozenset[str]:
     """The keywords a minion has now: printed and granted, less removed, plus auras.
 
     [ruling R6.3] Keywords work while the minion sleeps: they are glossary terms of their own,
@@ -34,7 +33,7 @@ def keywords(game: GameState, minion: Minion) -> set[str] | frozenset[str]:
     and shield (R4.8) is read the same way for a face-down defender. Ruleset option
     sleeping_keywords off: a sleeping minion has none."""
     if not minion.awake and not game.ruleset.sleeping_keywords:
-        return _NO_KEYWORDS
+        return NO_KEYWORDS
     have = minion.keywords
     if minion.turn_granted or minion.turn_removed:
         have = (have | minion.turn_granted) - minion.turn_removed
@@ -43,7 +42,7 @@ def keywords(game: GameState, minion: Minion) -> set[str] | frozenset[str]:
         if game._aura_grants:         # no aura in force grants a keyword: nothing to work out
             granted = _aura_keywords(game, minion)
             if granted:
-                have = have | set(granted)
+                have = have.union(granted)
     return have
 
 

@@ -70,7 +70,7 @@ class OmniscientPlanner(PlannerAgent):
                     continue
                 for minion, true_minion in zip(guessed.minions, true.minions, strict=True):
                     if minion is not None and true_minion is not None:
-                        minion.card, minion.keywords = true_minion.card, set(true_minion.keywords)
+                        minion.card, minion.keywords = true_minion.card, true_minion.keywords
             return worlds
         worlds = []
         for _ in range(self.worlds):

@@ -123,6 +123,8 @@ def test_game_copy_knows_every_declared_attribute():
     assert sorted(state_attributes(game)) == sorted(declared)
     clone = game.copy()
     assert sorted(state_attributes(clone)) == sorted(declared)
+    for name in declared:         # each set on the copy (compiled, an unset one cannot be read)
+        getattr(clone, name)
     assert clone.snapshot() == game.snapshot()
 
 
@@ -137,7 +139,7 @@ def test_minion_and_player_copies_carry_every_field():
     hero = next(c for c in test_set.cards.values() if c.kind == "hero")
     minion, player = Minion(1, card), Player(0, hero, 5)
     changed = {bool: lambda v: not v, int: lambda v: v + 7,
-               set: lambda v: {"shield", "react"}, list: lambda v: [card]}
+               frozenset: lambda v: frozenset({"shield", "react"}), list: lambda v: [card]}
     for obj, name in [(minion, n) for n in _declared("rules/engine/state.py", "Minion")] + \
                      [(player, n) for n in _declared("rules/engine/state.py", "Player")]:
         value = getattr(obj, name)

@@ -134,6 +134,26 @@ def test_grant_keyword_for_this_turn_or_for_good():
     assert keywords(game, 1, 0) == [] and keywords(game, 0, 0) == ["react"]
 
 
+def test_keywords_granted_and_removed_on_a_copy_leave_the_original_as_it_was():
+    """Rule: R4.8 — a search plays on copies, whose minions share their keyword sets with the
+    original's until one changes: a grant or removal on the copy changes the copy alone."""
+    effects = [{"do": "grant_keyword", "keyword": "react", "target": {"pick": "all",
+                                                                      "side": "ally"}},
+               {"do": "grant_keyword", "keyword": "shield", "target": {"pick": "all",
+                                                                       "side": "ally"},
+                "duration": "turn"},
+               {"do": "remove_keyword", "keyword": "shield", "target": {"pick": "all",
+                                                                        "side": "enemy"}}]
+    game = make({"hand": ["GIFT"], **BOARD}, {"minions": [awake("T-M03")]},
+                item("GIFT", effects))
+    clone = game.copy()
+    act(clone, Action("item", 0))
+    assert keywords(clone, 0, 0) == ["react", "shield"] and keywords(clone, 1, 0) == []
+    assert keywords(game, 0, 0) == [] and keywords(game, 1, 0) == ["shield"]
+    act(game, Action("item", 0))
+    assert keywords(game, 0, 0) == ["react", "shield"] and keywords(game, 1, 0) == []
+
+
 def test_remove_keyword_takes_a_printed_keyword_away():
     """Rule: R4.10 — effect remove_keyword (then the phoenix cannot regenerate)."""
     game = make({"hand": ["STRIP", "SNIPE"], **BOARD}, {"minions": [awake("T-M06"),

@@ -9,7 +9,7 @@ from collections import Counter
 
 from rules.ai.greedy import GreedyAgent
 from rules.ai.lean import KEEP, POLICY_KINDS, LeanPlannerAgent
-from rules.ai.planner import _SavedRandom
+from rules.ai.planner import _DeferredRandom, _start
 from rules.ai.rollout import ReplayedDraws
 from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine import Game, replay_game
@@ -84,18 +84,35 @@ def test_replayed_draws_give_each_rollout_the_generators_own_draws_from_the_star
     assert mine[:5] + mine[14:] == expected[:11] and mine[5:14] == expected[:9]
 
 
-def test_a_saved_world_rng_draws_as_the_restored_generator_and_only_restores_when_used():
+def test_a_deferred_world_rng_draws_as_the_restored_generator_and_only_restores_when_used():
     template = random.Random(11)
     template.random()
     state = template.getstate()
-    saved, restored = _SavedRandom(state), random.Random()
+    saved, restored = _DeferredRandom(state), random.Random()
     restored.setstate(state)
-    assert saved._saved is state
+    assert saved._start is state
     assert [saved.choice(range(90)) for _ in range(4)] == [restored.choice(range(90))
                                                            for _ in range(4)]
     assert saved.random() == restored.random() and saved.sample(range(40), 3) == \
         restored.sample(range(40), 3)
-    assert saved._saved is None and saved.getstate() == restored.getstate()
+    assert saved._start is None and saved.getstate() == restored.getstate()
+
+
+def test_a_deferred_rng_made_from_a_seed_draws_as_a_generator_seeded_alike():
+    """A world's generator keeps its seed until something draws: each rollout's copy seeds
+    itself only if the rollout draws, and draws what random.Random(seed) would."""
+    seed = random.Random(5).getrandbits(64)
+    world = _DeferredRandom(seed)
+    assert _start(world) == seed                   # nothing drawn: copies start from the seed
+    copy, fresh = _DeferredRandom(_start(world)), random.Random(seed)
+    assert [copy.random() for _ in range(3)] == [fresh.random() for _ in range(3)]
+    assert copy.getrandbits(40) == fresh.getrandbits(40)
+    shuffled, expected = list(range(30)), list(range(30))
+    copy.shuffle(shuffled)
+    fresh.shuffle(expected)
+    assert shuffled == expected and copy.getstate() == fresh.getstate()
+    assert _start(copy) == fresh.getstate()        # drawn from: copies start from its state
+    assert _start(random.Random(seed)) == random.Random(seed).getstate()
 
 
 def test_a_copy_takes_the_generator_it_is_given_or_copies_the_games_own():
