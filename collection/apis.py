@@ -97,7 +97,9 @@ class CollectionCardApi(APIView):
 
 
 class ImportInputSerializer(serializers.Serializer):
-    text = StrictCharField(trim_whitespace=False, max_length=IMPORT_BODY,
+    # No length of its own: the body's cap (413) bounds it before the JSON is read, and the
+    # importer's byte and line caps (413, naming them) are the list's.
+    text = StrictCharField(trim_whitespace=False,
                            help_text="A list (3x Ember Pup, names in either language or "
                                      "codes) or CSV with count and code or name columns.")
     format = serializers.ChoiceField(choices=["auto", *LIST_FORMATS], default="auto")

@@ -27,7 +27,13 @@ from decks.codecs.base import (
     clean_name,
 )
 from decks.codecs.csvcodec import export_csv, parse_csv
-from decks.codecs.deckcode import decode_deck_code, encode_deck_code, looks_like_code
+from decks.codecs.deckcode import (
+    DecodedCode,
+    decode_deck_code,
+    encode_deck_code,
+    looks_like_code,
+    read_checked_code,
+)
 from decks.codecs.filenames import safe_filename
 from decks.codecs.index import CardIndex
 from decks.codecs.jsoncodec import export_json, parse_json
@@ -92,34 +98,40 @@ def export_deck(deck: Deck, format_name: str, index: CardIndex, *,
 
 def detect_format(text: str) -> str:
     """Which codec a pasted input is for: JSON, CSV (our header), a deck code, or text."""
+    return _sniff(text)[0]
+
+
+def _sniff(text: str) -> tuple[str, DecodedCode | None]:
+    """The codec a pasted input is for, and the deck code it decoded to tell (None for the
+    other codecs), so the code is read once."""
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{"):
-        return "json"
+        return "json", None
     first = stripped.split("\n", 1)[0].strip().casefold()
     if first.startswith("section,") or first in ("count,code,name", "count,code", "code,count"):
-        return "csv"
+        return "csv", None
     words = [ln.strip() for ln in stripped.splitlines() if ln.strip()
              and not ln.strip().startswith("#")]
     if len(words) == 1 and " " not in words[0]:
         try:
-            from decks.codecs.deckcode import read_deck_code
-
-            read_deck_code(words[0])
-            return "code"
+            return "code", read_checked_code(words[0])
         except DeckImportError:
             pass
-    return "text"
+    return "text", None
 
 
 def import_deck(text: str, index: CardIndex, format_name: str = "auto",
                 limits: ImportLimits = DEFAULT_LIMITS) -> ImportedDeck:
-    """Read a deck in the named format (or detect it); raises only DeckImportError."""
+    """Read a deck in the named format (or detect it); raises only DeckImportError. The one
+    place an input's size and characters are checked, before any reading."""
     if not isinstance(text, str):
         raise DeckImportError("The input must be text.")
+    check_size(text, limits)
     if format_name != "auto":
         return _codec(format_name).parse(text, index, limits)
-    check_size(text, limits)
-    format_name = detect_format(text)
+    format_name, decoded = _sniff(text)
+    if decoded is not None:
+        return decode_deck_code(text, index, limits, decoded)
     if format_name != "text" or not looks_like_code(text):
         return _codec(format_name).parse(text, index, limits)
     # One word that is not a deck code: a card's name or code, or a damaged deck code.

@@ -30,7 +30,6 @@ from decks.codecs.base import (
     ImportProblem,
     check_heroes,
     check_name,
-    check_size,
     check_total,
     clean_name,
     finish,
@@ -89,7 +88,7 @@ def export_csv(deck: Deck, index: CardIndex, *, format_code: str | None = None) 
 
 def parse_csv(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
               ) -> ImportedDeck:
-    check_size(text, limits)
+    """Read a CSV list (``import_deck`` has checked its size and characters)."""
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
     rows: list[list[str]] = []
     starts: list[int] = []      # the line each row starts on (a quoted cell may span lines)

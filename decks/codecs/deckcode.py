@@ -242,6 +242,11 @@ def read_deck_code(text: str, limits: ImportLimits = DEFAULT_LIMITS) -> DecodedC
     """Decode a code into codes and counts (no catalogue needed); DeckImportError (naming the
     code's line) if bad."""
     check_size(text, limits)
+    return read_checked_code(text, limits)
+
+
+def read_checked_code(text: str, limits: ImportLimits = DEFAULT_LIMITS) -> DecodedCode:
+    """``read_deck_code`` for a text whose size and characters were checked already."""
     word, line = _unwrap(text)
     try:
         return _decode(word, limits)
@@ -321,10 +326,11 @@ def _read_entries(reader: _Reader, limits: ImportLimits) -> dict[str, int]:
     return counts
 
 
-def decode_deck_code(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
-                     ) -> ImportedDeck:
-    """Decode a code and check its cards against the catalogue."""
-    decoded = read_deck_code(text, limits)
+def decode_deck_code(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS,
+                     decoded: DecodedCode | None = None) -> ImportedDeck:
+    """Decode a code (``import_deck`` has checked its size and characters; ``decoded`` when it
+    has decoded it already) and check its cards against the catalogue."""
+    decoded = decoded or read_checked_code(text, limits)
     _, line = _unwrap(text)
     problems: list[ImportProblem] = []
     every = [decoded.counts, *decoded.piles.values()]

@@ -33,7 +33,6 @@ from decks.codecs.base import (
     ImportProblem,
     check_heroes,
     check_name,
-    check_size,
     check_total,
     clean_name,
     finish,
@@ -106,7 +105,7 @@ def _entries(counts, index: CardIndex, ref) -> list[dict[str, Any]]:
 
 def parse_json(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
                ) -> ImportedDeck:
-    check_size(text, limits)
+    """Read a JSON deck (``import_deck`` has checked its size and characters)."""
     try:
         data = json.loads(text)
     except RecursionError:

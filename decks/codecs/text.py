@@ -46,7 +46,6 @@ from decks.codecs.base import (
     Placing,
     check_heroes,
     check_name,
-    check_size,
     check_total,
     clean_name,
     finish,
@@ -132,8 +131,8 @@ def _header(raw: str) -> tuple[str, str] | None:
 
 def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
                ) -> ImportedDeck:
-    """Read a pasted deck list; raises DeckImportError naming every bad line."""
-    check_size(text, limits)
+    """Read a pasted deck list; raises DeckImportError naming every bad line. ``import_deck``
+    has checked its size and characters."""
     lines = text.splitlines()
     headers = [_header(raw) for raw in lines]
     # With a Hero: line the hero is explicit; without one, a hero card on a card line is it,
