@@ -11,6 +11,7 @@ Invariant: the choice depends only on the view, the legal actions and the agent'
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
@@ -72,6 +73,29 @@ def combat_values(mine: MinionView, theirs: MinionView) -> tuple[int, int]:
             theirs_attack + (theirs_card.attack if d_adv else 0))
 
 
+class ReplayedDraws:
+    """The draws ``source.random()`` gives from the state it is in when the first rollout of a
+    world starts, for one rollout: every rollout from that world reads them from one shared
+    list (``drawn``), each from its start, the first to need one more drawing it — so each
+    policy sees the same tie-breaks (common random numbers) without reseeding a generator,
+    or restoring a generator for each. Defined here, beside the policy that draws from it, so
+    that the compiled policy calls it natively (a planner's rollouts draw a tie-break for every
+    action they score)."""
+
+    def __init__(self, source: random.Random, drawn: list[float]) -> None:
+        self.draw: Callable[[], float] = source.random
+        self.drawn = drawn
+        self.next = 0
+
+    def random(self) -> float:
+        index = self.next
+        self.next = index + 1
+        drawn = self.drawn
+        if index == len(drawn):
+            drawn.append(self.draw())
+        return drawn[index]
+
+
 class GreedyAgent:
     name = "greedy"
     needs_view = True
@@ -130,10 +154,12 @@ class GreedyAgent:
             return legal[0]
         self._counted = False                     # counted once per decision, if needed
         best, best_score = legal[0], _MINUS_INFINITY
+        replayed = rng if isinstance(rng, ReplayedDraws) else None     # a native call each
         tie_break = rng.random
         for action in legal:
             score = self._score_action(view, action)
-            score += tie_break() * 0.01           # deterministic, seeded tie-break
+            # a deterministic, seeded tie-break
+            score += (replayed.random() if replayed is not None else tie_break()) * 0.01
             if score > best_score:
                 best, best_score = action, score
         return best

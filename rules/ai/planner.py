@@ -30,12 +30,13 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from rules.ai.greedy import GreedyAgent
-from rules.ai.rollout import ReplayedDraws, rollout
+from rules.ai.greedy import GreedyAgent, ReplayedDraws
 from rules.ai.rollout import evaluate as evaluate_position
+from rules.ai.rollout import rollout
 from rules.engine.actions import Action
 from rules.engine.agent import NEEDS_VIEW, Draws
 from rules.engine.determinize import Pools, determinize
+from rules.engine.values import work_out_auras
 
 if TYPE_CHECKING:
     from rules.engine.cards import CardDef
@@ -250,6 +251,7 @@ class PlannerAgent:
         scores = [0.0] * len(shortlist)
         alive = list(range(len(shortlist)))
         for world, world_start, draws in self._worlds(view, rng):
+            work_out_auras(world)                # once for all its copies
             drawn: list[float] = []
             for i in alive:
                 scores[i] += self._rollout(world.copy(_DeferredRandom(world_start)),

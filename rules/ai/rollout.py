@@ -10,7 +10,6 @@ action, the policy and its draws; the evaluation reads the position and nothing 
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Final
 
 from rules.engine.values import current_attack, keywords
@@ -59,27 +58,6 @@ def evaluate(game: GameState, player: int, weights: dict[str, float]) -> float:
             value -= w_empty
         score += value if side_index == player else -value
     return score
-
-
-class ReplayedDraws:
-    """The draws ``source.random()`` gives from the state it is in when the first rollout of a
-    world starts, for one rollout: every rollout from that world reads them from one shared
-    list (``drawn``), each from its start, the first to need one more drawing it — so each
-    policy sees the same tie-breaks (common random numbers) without reseeding a generator,
-    or restoring a generator for each."""
-
-    def __init__(self, source: random.Random, drawn: list[float]) -> None:
-        self.source = source
-        self.drawn = drawn
-        self.next = 0
-
-    def random(self) -> float:
-        index = self.next
-        self.next = index + 1
-        drawn = self.drawn
-        if index == len(drawn):
-            drawn.append(self.source.random())
-        return drawn[index]
 
 
 def rollout(game: Game, action: Action, player: int, policy: GreedyAgent, rng: Draws,

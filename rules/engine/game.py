@@ -250,11 +250,12 @@ class Game(GameState):
         clone._auras = self._auras
         clone._aura_busy = self._aura_busy
         clone._tick = self._tick
-        clone._aura_key = -1          # memoised aura answers are worked out afresh
+        # What the auras give, as far as it is worked out, holds for the copy's board too: the
+        # lists and tables are replaced, never changed, once made, so they are shared.
+        clone._aura_key = self._aura_key
         clone._board_version = self._board_version
         clone._aura_sources = self._aura_sources
-        clone._sources_key = -1
-        # The aura lists and tables are replaced, never changed, once made: shared.
+        clone._sources_key = self._sources_key
         clone._static_auras = self._static_auras
         clone._dynamic_auras = self._dynamic_auras
         clone._simple_auras = self._simple_auras
@@ -263,7 +264,7 @@ class Game(GameState):
         clone._aura_kinds = self._aura_kinds
         clone._board_attack = self._board_attack
         clone._board_keywords = self._board_keywords
-        clone._aura_tick = -1
+        clone._aura_tick = self._aura_tick
         clone._step_attack = self._step_attack
         clone._step_keywords = self._step_keywords
         clone._fallen = dict(self._fallen)

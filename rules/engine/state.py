@@ -14,6 +14,7 @@ from typing import Final
 from rules.engine.cards import CardDef
 
 NO_KEYWORDS: Final[frozenset[str]] = frozenset()
+NO_GRANTS: Final[tuple[str, ...]] = ()
 
 
 def with_keyword(have: frozenset[str], keyword: str) -> frozenset[str]:
@@ -29,7 +30,8 @@ class Minion:
 
     __slots__ = ("uid", "card", "awake", "awake_turn", "attacks_left", "attacked", "reacted",
                  "skill_used", "regen_turn", "perm_attack", "turn_attack", "keywords",
-                 "turn_granted", "turn_removed", "public", "controlled_turn")
+                 "turn_granted", "turn_removed", "public", "controlled_turn", "simple_sources",
+                 "simple_owner", "simple_awake", "simple_attack", "simple_keywords")
 
     def __init__(self, uid: int, card: CardDef, awake: bool = False):
         self.uid = uid
@@ -49,6 +51,14 @@ class Minion:
         self.turn_removed: frozenset[str] = NO_KEYWORDS
         self.public = False           # identity known to both players (face up, or revealed)
         self.controlled_turn = -1     # the game turn it changed controller (R2.4.2)
+        # What the simple auras give it (rules.engine.values._simple_part), and what that was
+        # worked out for: the auras in force (the game's ``_aura_sources``), its side and
+        # whether it was awake. Kept on the minion, copied with it.
+        self.simple_sources = -1
+        self.simple_owner = -1
+        self.simple_awake = False
+        self.simple_attack = 0
+        self.simple_keywords: tuple[str, ...] = NO_GRANTS
 
     def copy(self) -> Minion:
         clone = Minion(self.uid, self.card, self.awake)
@@ -65,6 +75,11 @@ class Minion:
         clone.turn_removed = self.turn_removed
         clone.public = self.public
         clone.controlled_turn = self.controlled_turn
+        clone.simple_sources = self.simple_sources     # the copy's auras are this one's
+        clone.simple_owner = self.simple_owner
+        clone.simple_awake = self.simple_awake
+        clone.simple_attack = self.simple_attack
+        clone.simple_keywords = self.simple_keywords
         return clone
 
     def __repr__(self) -> str:

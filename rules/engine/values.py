@@ -18,7 +18,7 @@ from rules.engine.advantage import has_advantage
 from rules.engine.cards import AURA_BIT
 from rules.engine.core import GameState, locate, sides
 from rules.engine.filters import card_matches
-from rules.engine.state import NO_KEYWORDS, Minion
+from rules.engine.state import NO_GRANTS, NO_KEYWORDS, Minion
 
 _NOTHING: Final[list[str]] = []
 
@@ -137,13 +137,22 @@ def condition(game: GameState, controller: int, cond: dict[str, Any]) -> bool:
 # until the board changes (``core.board_changed``); the other auras' part is kept for one state
 # step (``_tick`` moves with every action and task).
 
+def work_out_auras(game: GameState) -> None:
+    """Collect the auras in force and work out what the board-only ones give, now rather than
+    when first asked: a search plays many copies of one world, and each copy starts with what
+    the world worked out."""
+    if game._auras:
+        _auras_in_force(game)
+
+
 def _aura_attack(game: GameState, minion: Minion) -> int:
     """The attack the auras in force give ``minion`` now."""
     if not _auras_in_force(game):
         return 0
     bonus = game._board_attack.get(minion.uid, 0)
     if game._simple_auras:
-        bonus += _simple_attack(game, minion)
+        _simple_part(game, minion)
+        bonus += minion.simple_attack
     if game._dynamic_auras:
         _refresh_dynamic_part(game)
         bonus += game._step_attack.get(minion.uid, 0)
@@ -156,9 +165,10 @@ def _aura_keywords(game: GameState, minion: Minion) -> list[str]:
         return _NOTHING
     granted = game._board_keywords.get(minion.uid, _NOTHING)
     if game._simple_auras:
-        simple = _simple_keywords(game, minion)
+        _simple_part(game, minion)
+        simple = minion.simple_keywords
         if simple:
-            granted = granted + simple
+            granted = granted + list(simple)
     if game._dynamic_auras:
         _refresh_dynamic_part(game)
         more = game._step_keywords.get(minion.uid)
@@ -310,24 +320,31 @@ def _owner(game: GameState, minion: Minion) -> int:
     return -1
 
 
-def _simple_attack(game: GameState, minion: Minion) -> int:
-    bonus = 0
+def _simple_part(game: GameState, minion: Minion) -> None:
+    """What the simple auras in force give ``minion``, kept on it while the auras in force,
+    its side and whether it is awake stay as they were: nothing else of the board changes
+    what a simple aura gives it (its card changes only when the auras are collected again),
+    and agents, combat and a rollout's evaluation ask about the same minions many times
+    between such changes."""
     owner = _owner(game, minion)
+    sources = game._aura_sources
+    if minion.simple_sources == sources and minion.simple_owner == owner \
+            and minion.simple_awake == minion.awake:
+        return
+    bonus = 0
+    granted = NO_GRANTS
     for entry in game._simple_auras:
         value: int = entry[6]
-        if value != 0 and _simple_reaches(game, entry, minion, owner):
-            bonus += value
-    return bonus
-
-
-def _simple_keywords(game: GameState, minion: Minion) -> list[str]:
-    out: list[str] = []
-    owner = _owner(game, minion)
-    for entry in game._simple_auras:
         keyword: str = entry[7]
-        if keyword and _simple_reaches(game, entry, minion, owner):
-            out.append(keyword)
-    return out
+        if (value != 0 or keyword) and _simple_reaches(game, entry, minion, owner):
+            bonus += value
+            if keyword:
+                granted = granted + (keyword,)
+    minion.simple_sources = sources
+    minion.simple_owner = owner
+    minion.simple_awake = minion.awake
+    minion.simple_attack = bonus
+    minion.simple_keywords = granted
 
 
 def _aura_table(game: GameState, auras: list[tuple[int, int, dict[str, Any]]],

@@ -446,6 +446,25 @@ def test_aura_counting_keywords_follows_a_keyword_granted_mid_turn():
     assert attacks(game, 0)[0] == 1
 
 
+def test_a_simple_aura_follows_a_minion_that_changes_sides_or_wakes():
+    """Rule: R4.7, R2.4.2 — what an aura with no condition gives a minion is kept between
+    board changes that cannot change it, and worked out again when the minion changes sides
+    or wakes (or the auras in force change), though the auras in force stay the same."""
+    horn = minion("HORN", 1, abilities=[ability(
+        "aura", {"do": "attack", "amount": 1, "target": {"pick": "all", "side": "ally",
+                                                         "other": True}},
+        {"do": "grant_keyword", "keyword": "react",
+         "target": {"pick": "all", "side": "ally", "filter": {"awake": True}}})])
+    game = make({"hand": ["T-I04"], "minions": [awake("HORN"), "L2"]},
+                {"minions": [awake("D3"), awake("D1")]}, horn)
+    assert attacks(game, 0)[:2] == [1, 3] and attacks(game, 1)[:2] == [3, 1]
+    assert keywords(game, 0, 1) == [] and keywords(game, 1, 0) == []
+    act(game, Action("item", 0), Action("target", 1, 0))     # Dark Pact takes the D3
+    assert attacks(game, 0)[:3] == [1, 3, 4] and keywords(game, 0, 2) == ["react"]
+    act(game, Action("awaken", 1))
+    assert keywords(game, 0, 1) == ["react"] and attacks(game, 0)[1] == 3
+
+
 def test_trigger_turn_start_own_enemy_and_each():
     """Rule: R4.7 — trigger turn_start with whose own / enemy / each."""
     def watcher(code, whose):

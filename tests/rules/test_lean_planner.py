@@ -7,10 +7,9 @@ import json
 import random
 from collections import Counter
 
-from rules.ai.greedy import GreedyAgent
+from rules.ai.greedy import GreedyAgent, ReplayedDraws
 from rules.ai.lean import KEEP, POLICY_KINDS, LeanPlannerAgent
 from rules.ai.planner import _DeferredRandom, _start
-from rules.ai.rollout import ReplayedDraws
 from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine import Game, replay_game
 from tests.rules.test_agents import TRUTH_A
