@@ -19,15 +19,19 @@ The doors then say why and for how long: the pages show the message (429), basic
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import wraps
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -50,12 +54,16 @@ from accounts.throttles import (
     wait_seconds,
 )
 
+if TYPE_CHECKING:
+    # Annotations only: DRF's settings import this module while rest_framework.views loads.
+    from rest_framework.request import Request
+
 NAME_SLOWED = gettext_lazy("This user name has had many failed log-ins lately; wait {wait} "
                            "seconds and try again.")
 LOGIN_NAME_MAX_DELAY = 60   # seconds: the longest a name waits between tries, from anywhere
 
 
-def _address(request) -> str:
+def _address(request: HttpRequest | None) -> str:
     return client_ip(request) if request is not None else "unknown"
 
 
@@ -69,7 +77,7 @@ def name_wait(username: object) -> int | None:
     return seconds_until(end) if end is not None and end > time.time() else None
 
 
-def login_failed(request, username: object) -> None:
+def login_failed(request: HttpRequest | None, username: object) -> None:
     """Count a failed log-in for the name from this address, the address, and the name."""
     name = login_name(username)
     hit(LOGIN_FAILURES_PER_PAIR, f"{name}\n{_address(request)}")
@@ -82,7 +90,7 @@ def login_failed(request, username: object) -> None:
         cache.set(_gate_key(name), time.time() + delay, delay)
 
 
-def login_blocked(request, username: object) -> tuple[str, int] | None:
+def login_blocked(request: HttpRequest | None, username: object) -> tuple[str, int] | None:
     """``(message, seconds to wait)`` while log-ins for this name from this address, from this
     address, or for this name from anywhere are refused, else None."""
     name = login_name(username)
@@ -102,7 +110,9 @@ def login_blocked(request, username: object) -> tuple[str, int] | None:
 class ThrottledModelBackend(ModelBackend):
     """Django's user-and-password backend, counting failures and refusing while blocked."""
 
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+            self, request: HttpRequest | None, username: str | None = None,
+            password: str | None = None, **kwargs: Any) -> User | None:
         if username is None:
             username = kwargs.get(get_user_model().USERNAME_FIELD)
         if username is None or password is None:
@@ -131,7 +141,7 @@ class ThrottledBasicAuthentication(BasicAuthentication):
     has expired, a page's script) the cookie scheme — the log-in form and the session cookie —
     so it is not met with the browser's own password dialog."""
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str | None:
         scheme = get_authorization_header(request).split(b" ", 1)[0]
         cookies = request.COOKIES
         if scheme.lower() == b"basic" or not (
@@ -141,7 +151,8 @@ class ThrottledBasicAuthentication(BasicAuthentication):
                                        login=reverse("accounts:login"),
                                        cookie=settings.SESSION_COOKIE_NAME)
 
-    def authenticate_credentials(self, userid, password, request=None):
+    def authenticate_credentials(self, userid: str, password: str, request: Request | None = None
+                                 ) -> tuple[Any, None]:
         found = login_blocked(request, userid)
         if found:
             message, wait = found
@@ -155,7 +166,7 @@ class ThrottledBasicScheme(OpenApiAuthenticationExtension):
     target_class = ThrottledBasicAuthentication
     name = "basicAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: object) -> dict[str, str]:
         return {"type": "http", "scheme": "basic"}
 
 
@@ -167,19 +178,22 @@ COOKIE_CHALLENGE = 'Cookie realm="{realm}", form-action="{login}", cookie-name={
 class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
     """The admin's log-in form, saying why a blocked log-in is refused."""
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         found = login_blocked(self.request, self.data.get("username"))
         if found:
             raise forms.ValidationError(found[0], code="throttled")
         return super().clean()
 
 
-def throttled_admin_login(login):
+AdminLogin = Callable[[HttpRequest, "dict[str, Any] | None"], HttpResponse]
+
+
+def throttled_admin_login(login: AdminLogin) -> AdminLogin:
     """The admin's log-in view, answering a blocked log-in as every other door does: 429 with
     ``Retry-After`` (the form says why, ``ThrottledAdminAuthenticationForm``)."""
 
     @wraps(login)
-    def view(request, extra_context=None):
+    def view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         found = login_blocked(request, request.POST.get("username")) if (
             request.method == "POST") else None
         response = login(request, extra_context)

@@ -9,9 +9,13 @@ refused (429, with the wait) even with the right one."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.http import HttpResponseRedirect
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, SetPasswordForm
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy
 
@@ -20,6 +24,7 @@ from accounts.throttles import (
     PASSWORD_CHANGE_FAILURES_PER_USER,
     RESET_PER_IP,
     RESET_PER_RECIPIENT,
+    Limit,
     blocked,
     client_ip,
     hit,
@@ -37,7 +42,7 @@ class ResetView(auth_views.PasswordResetView):
     subject_template_name = "registration/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         found = hit_wait(RESET_PER_IP, client_ip(request))
         if found:
             form = self.get_form()
@@ -46,13 +51,13 @@ class ResetView(auth_views.PasswordResetView):
             return refused(self.render_to_response(self.get_context_data(form=form)), found[1])
         return super().post(request, *args, **kwargs)
 
-    def form_valid(self, form):
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         # Counted whether or not the address has an account; past the limit, the same answer.
         if hit(RESET_PER_RECIPIENT, form.cleaned_data["email"].strip().casefold()):
             return HttpResponseRedirect(self.get_success_url())
         return super().form_valid(form)
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: PasswordResetForm) -> HttpResponse:
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
 
@@ -60,11 +65,11 @@ class ResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "registration/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: SetPasswordForm[User]) -> HttpResponse:
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
 
-def _change_limits(request) -> list:
+def _change_limits(request: HttpRequest) -> list[tuple[Limit, str]]:
     return [(PASSWORD_CHANGE_FAILURES_PER_USER, str(request.user.pk)),
             (PASSWORD_CHANGE_FAILURES_PER_IP, client_ip(request))]
 
@@ -73,22 +78,23 @@ class ChangeView(auth_views.PasswordChangeView):
     template_name = "registration/password_change_form.html"
     success_url = reverse_lazy("profile")
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         for limit, ident in _change_limits(request):
             message = blocked(limit, ident)
             if message:
-                form = self.get_form_class()(user=request.user, data={})   # nothing checked
+                # The view is login_required: the user is signed in. Nothing is checked.
+                form = self.get_form_class()(user=cast(User, request.user), data={})
                 form.errors.clear()
                 form.add_error(None, message)
                 response = self.render_to_response(self.get_context_data(form=form))
                 return refused(response, wait_seconds(limit, ident) or 1)
         return super().post(request, *args, **kwargs)
 
-    def form_valid(self, form):
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         messages.success(self.request, PASSWORD_CHANGED)
         return super().form_valid(form)
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
         if form.has_error("old_password", "password_incorrect"):
             for limit, ident in _change_limits(self.request):
                 hit(limit, ident)

@@ -21,6 +21,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.cache import cache
@@ -29,6 +30,12 @@ from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import BaseThrottle
+
+if TYPE_CHECKING:
+    # Annotations only: DRF's settings import this module while rest_framework.views loads.
+    from django_stubs_ext import StrOrPromise
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 TOO_MANY = gettext_lazy("Too many {what} from you; wait {wait} seconds and try again.")
 BAD_RATE = "A rate is a count per period, like '30/hour' or '5/min', not {rate!r}."
@@ -41,10 +48,10 @@ class Limit:
     scope: str
     count: int
     seconds: int
-    what: str  # plural noun, translatable
+    what: StrOrPromise  # plural noun, translatable
 
     @classmethod
-    def from_rate(cls, scope: str, rate: str, what: str) -> Limit:
+    def from_rate(cls, scope: str, rate: str, what: StrOrPromise) -> Limit:
         """A limit from a rate such as ``30/hour``, ``5/min`` or ``20/600s``."""
         match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*", rate.lower())
         if match is None or match.group(3) not in PERIODS:
@@ -191,7 +198,7 @@ class LimitThrottle(BaseThrottle):
     def get_limit(self) -> Limit:
         raise NotImplementedError
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if request.method in SAFE_METHODS:
             return True
         found = hit_wait(self.get_limit(), client_key(request))

@@ -6,9 +6,12 @@ every door. A refusal is a 429 with the wait in its message and in ``Retry-After
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -30,7 +33,7 @@ def _next(request: HttpRequest, default: str = "/decks/") -> str:
     return default
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     email = forms.EmailField(required=False, label=_("Email"),
                              help_text=_("Optional; only for password resets (you can add it "
                                          "later on your profile)."))
@@ -68,7 +71,7 @@ class ThrottledLoginView(LoginView):
     form_class = AuthenticationForm
     redirect_authenticated_user = True
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         found = hit_wait(LOGIN_PER_IP, client_ip(request)) or login_blocked(
             request, request.POST.get("username"))
         if found:
@@ -80,10 +83,10 @@ class ThrottledLoginView(LoginView):
             return refused(self.render_to_response(self.get_context_data(form=form)), found[1])
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
-    def get_default_redirect_url(self):
+    def get_default_redirect_url(self) -> str:
         return _next(self.request)
 
 

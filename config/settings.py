@@ -20,7 +20,12 @@ import time
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Django's generic classes take their type arguments at run time too (ModelAdmin[Card],
+# UserCreationForm[User]), as django-stubs declares them for mypy.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
