@@ -4,7 +4,8 @@ When the search asks for a batch of tasks (the screening, one racing rung, the
 re-verification), the job's execution — the coordinator — packs the batch's blocks into
 ``JobPiece`` rows and lets the dispatcher send them (``simulations.fair``). A piece holds runs of
 consecutive blocks of one or more tasks (its parts): at most a chunk of a simulation run's worth
-of games (the agent's ``chunk_games``, about a second of a core), and a share of the batch's
+of games (about ``SIMULATIONS_CHUNK_SECONDS``, a second, of one worker process at this
+deployment's pace: ``simulations.strength.games_in``, as a run's chunks), and a share of the batch's
 blocks still unpacked, so that the pieces grow smaller towards the end of the batch and the
 worker processes (``SIMULATIONS_WORKERS``) finish it together: a step waits for its last piece.
 ``BALANCE_PIECE_BLOCKS`` fixes the size when set. A screening asks for one block of each of
@@ -56,11 +57,11 @@ from balance.models import (
     JobStatus,
     PieceState,
 )
-from rules.ai.agents import agent_spec
 from simulations import conf as sim_conf
 from simulations import work
 from simulations.fair import dispatch_quietly, waiting_besides
 from simulations.reaper import reap_soon
+from simulations.strength import game_seconds_here, games_in
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.02    # how often a coordinator with nothing to play looks at its pieces
@@ -228,12 +229,13 @@ def consecutive_runs(indices: Iterable[int]) -> list[list[int]]:
 def piece_sizes(agent: str, total_blocks: int, block_games: int) -> list[int]:
     """The blocks of each piece of a batch of ``total_blocks``, in order (see the module's
     docstring): each piece a ``1/(PIECES_PER_PROCESS × workers)`` share of the blocks still
-    unpacked, at most a chunk's worth (the agent's pace) and at least one block — big pieces
-    first, then ever smaller ones, so the worker processes finish a step together (guided
-    self-scheduling). ``BALANCE_PIECE_BLOCKS`` fixes the size."""
+    unpacked, at most a chunk's worth (the blocks of the agent's games that take about a
+    second of one worker process here: ``games_in``, the simulations' figure) and at least one
+    block — big pieces first, then ever smaller ones, so the worker processes finish a step
+    together (guided self-scheduling). ``BALANCE_PIECE_BLOCKS`` fixes the size."""
     if conf.piece_blocks():
         return [conf.piece_blocks()] * -(-total_blocks // conf.piece_blocks())
-    pace = max(1, agent_spec(agent).chunk_games // block_games)
+    pace = max(1, games_in(sim_conf.chunk_seconds(), agent, agent) // block_games)
     share = PIECES_PER_PROCESS * sim_conf.workers()
     sizes, left = [], total_blocks
     while left > 0:
@@ -276,14 +278,14 @@ def piece_name(parts: list[dict[str, Any]]) -> str:
 
 def _slowest_agent(job: BalanceJob, batch: Sequence[tuple[str, Any, Sequence[int]]],
                    codec: Any) -> str:
-    """The agent of the batch that plays the fewest games a second (a search checked under a
-    strong agent sends its games apart from the fast agent's, so its pieces stay about a chunk
-    of a simulation run); the job's agent when the codec's tasks do not say."""
+    """The agent of the batch whose games take longest here (a search checked under a strong
+    agent sends its games apart from the fast agent's, so its pieces stay about a chunk of a
+    simulation run); the job's agent when the codec's tasks do not say."""
     agent_of = getattr(codec, "task_agent", None)
     if agent_of is None:
         return job.agent
     agents = {agent_of(task) for _, task, _ in batch} or {job.agent}
-    return min(agents, key=lambda name: agent_spec(name).chunk_games)
+    return max(agents, key=lambda name: game_seconds_here(name, name))
 
 
 def pieces_post(job: BalanceJob, batch: list[tuple[str, Any, range]],

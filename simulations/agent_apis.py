@@ -12,12 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from simulations import conf
-from simulations.strength import agent_strength, strength_rows
+from simulations.strength import agent_strength, run_costs, strength_rows
 
 ESTIMATE_HELP = (
-    "A run takes about the seconds of a game between its agents here (game_seconds of an agent "
-    "is a game with it in both seats) × games × pairings ÷ workers once it starts; the "
-    "simulation form and the page /simulations/agents/ show the same game_seconds.")
+    "A run takes about run_costs.start + run_costs.finish + (its chunks ÷ workers, rounded "
+    "up) × (run_costs.chunk + the seconds of a game between its agents here × the games of a "
+    "chunk) from submission to figures (game_seconds of an agent is a game with it in both "
+    "seats); the simulation form estimates with the same figures.")
 
 
 class AgentRatingSerializer(serializers.Serializer):
@@ -56,6 +57,17 @@ class LadderRungSerializer(serializers.Serializer):
                                            "seat-swapped pairs.")
 
 
+class RunCostsSerializer(serializers.Serializer):
+    start = serializers.FloatField(help_text="Seconds from a run's submission to its first "
+                                             "chunk's claim (the message's way to a worker).")
+    chunk = serializers.FloatField(help_text="Seconds a worker process spends on each chunk "
+                                             "besides its games (claim, result, next message).")
+    finish = serializers.FloatField(help_text="Seconds from a run's last chunk to its figures.")
+    observed = serializers.BooleanField(help_text="Medians of this deployment's latest "
+                                                  "finished runs (false: the figures measured "
+                                                  "on the development machine).")
+
+
 class AgentStrengthSerializer(serializers.Serializer):
     anchor = serializers.CharField(allow_null=True, help_text="The agent rated 0.")
     ratings = AgentRatingSerializer(many=True, help_text="Best first.")
@@ -63,6 +75,7 @@ class AgentStrengthSerializer(serializers.Serializer):
     engine_seconds_per_game = serializers.FloatField(
         help_text="CPU seconds of one game spent outside the agents (the rules).")
     workers = serializers.IntegerField(help_text="Worker processes playing simulations.")
+    run_costs = RunCostsSerializer(help_text="What a run costs here besides its games.")
 
 
 class AgentStrengthApi(APIView):
@@ -75,4 +88,4 @@ class AgentStrengthApi(APIView):
         return Response(AgentStrengthSerializer({
             "anchor": table["anchor"], "ratings": strength_rows(table), "rungs": table["rungs"],
             "engine_seconds_per_game": table["engine_seconds_per_game"],
-            "workers": conf.workers()}).data)
+            "workers": conf.workers(), "run_costs": run_costs().as_dict()}).data)

@@ -5,22 +5,24 @@ game on the machine that wrote it. A worker measures its own pace when it starts
 the cheapest rung's games (``rules.lab.ladder.pace_probe``: the rules' pace, ``factor``), then a
 few games of each slow agent against greedy (its decisions' pace: one agent's search can slow
 down more than the rules on another machine), and stores the wall-clock times against what
-the ladder says those games cost. ``simulations.strength`` multiplies the ladder's figures by
-these factors for every estimate made before the deployment has played the same agents; once
-it has, the observed pace of its finished chunks replaces them. Wall-clock, not CPU time: a
-loaded machine's estimate must include the load.
+the ladder says those very games cost (``simulations.strength.ladder_parts``: the rung's own
+figures — greedy vs random took 0.35 ms a game on the ladder's machine; the rules' average over
+every rung, 0.76 ms, made a machine as fast as the ladder's look 0.4 times as slow, and
+"estimates × 0.24" on an idle machine). ``simulations.strength`` multiplies the ladder's
+figures by these factors for every estimate made before the deployment has played the same
+agents; once it has, the observed pace of its finished chunks replaces them. Wall-clock, not
+CPU time: a loaded machine's estimate must include the load.
 """
 
 from __future__ import annotations
 
 import logging
 
-from rules.ai.ratings import seconds_per_game
 from rules.decks.cardset import CORE_SET, TEST_SET
 from rules.lab.ladder import PROBE_AGENTS, pace_probe
 from simulations import conf
 from simulations.models import PaceCalibration
-from simulations.strength import agent_costs
+from simulations.strength import agent_costs, ladder_parts
 
 log = logging.getLogger(__name__)
 KEPT = 20     # the latest measurements are kept, to show in the admin
@@ -33,18 +35,17 @@ def deployment_calibrate(*, host: str, budget_seconds: float | None = None
     """Measure this machine's pace now and store it; None when the ladder never timed the
     probe's agents or the measurement is switched off (``SIMULATIONS_CALIBRATION_SECONDS``)."""
     budget = conf.calibration_seconds() if budget_seconds is None else budget_seconds
-    costs = agent_costs()
-    per_game = seconds_per_game(costs, *PROBE_AGENTS)
-    if budget <= 0 or not per_game:
+    probe_parts = ladder_parts(*PROBE_AGENTS)
+    if budget <= 0 or not probe_parts or not sum(probe_parts):
         return None
     card_set = CORE_SET if CORE_SET.exists() else TEST_SET
-    slow = [name for name in costs if name not in ("engine", *PROBE_AGENTS)
-            and seconds_per_game(costs, name, SLOW_OPPONENT)]
+    slow = [name for name in agent_costs() if name not in ("engine", *PROBE_AGENTS)
+            and ladder_parts(name, SLOW_OPPONENT)]
     probe = pace_probe(card_set, budget * (RULES_SHARE if slow else 1.0))
-    ladder = per_game * probe["games"]
+    ladder = sum(probe_parts) * probe["games"]
     factor = probe["wall_seconds"] / ladder
-    agents = {name: _agent_pace(card_set, name, costs, factor,
-                                budget * (1 - RULES_SHARE) / len(slow)) for name in slow}
+    agents = {name: _agent_pace(card_set, name, factor, budget * (1 - RULES_SHARE) / len(slow))
+              for name in slow}
     row = PaceCalibration.objects.create(
         host=host[:200], games=probe["games"], wall_seconds=probe["wall_seconds"],
         cpu_seconds=probe["cpu_seconds"], ladder_seconds=ladder, factor=factor, agents=agents)
@@ -56,15 +57,15 @@ def deployment_calibrate(*, host: str, budget_seconds: float | None = None
     return row
 
 
-def _agent_pace(card_set, name: str, costs: dict[str, float], rules_factor: float,
-                budget: float) -> dict[str, float]:
+def _agent_pace(card_set, name: str, rules_factor: float, budget: float) -> dict[str, float]:
     """A few games of ``name`` against greedy: the factor of its own decisions, the wall time
     less what greedy's decisions and the rules take at the rules' pace (at least a tenth of
-    the rules' factor: a game cannot cost less than nothing)."""
+    the rules' factor: a game cannot cost less than nothing), all as the ladder timed games
+    between these two agents."""
     probe = pace_probe(card_set, budget, agents=(name, SLOW_OPPONENT))
     games, wall = probe["games"], probe["wall_seconds"]
-    rest = (costs[SLOW_OPPONENT] + costs.get("engine", 0.0)) * rules_factor * games
-    own = costs[name] * games
+    own, opponent, rules = ladder_parts(name, SLOW_OPPONENT) or (0.0, 0.0, 0.0)
+    rest = (opponent + rules) * rules_factor * games
     return {"games": games, "wall_seconds": wall,
-            "ladder_seconds": (costs[name] + costs[SLOW_OPPONENT] + costs.get("engine", 0.0))
-            * games, "factor": max(rules_factor / 10, (wall - rest) / own)}
+            "ladder_seconds": (own + opponent + rules) * games,
+            "factor": max(rules_factor / 10, (wall - rest) / (own * games))}

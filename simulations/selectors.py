@@ -22,7 +22,7 @@ from simulations.models import (
     SampleGame,
     SimulationRun,
 )
-from simulations.strength import game_seconds_here
+from simulations.strength import game_seconds_here, run_estimate_seconds
 
 LIST_FIELDS_DEFERRED = ("cards", "decks", "ruleset")
 OWN_PACE_CHUNKS = 200     # a running run's latest finished chunks give its pace
@@ -178,21 +178,21 @@ def run_game_seconds(run: SimulationRun) -> float:
 def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
     """An estimate of the time a running run still needs: the games left × the seconds a game
     of it takes (``run_game_seconds``) ÷ the worker processes that can share its chunks left.
-    Before any chunk has finished, the whole run's estimate less the time it has run; None when
-    queued, or when that estimate has run out before the first chunk finished (the page then
-    says it is working the time out)."""
+    Before any chunk has finished, the run's estimate from its first claim on
+    (``run_estimate_seconds``: the same as the form's, less the wait for that claim) less the
+    time it has run; None when queued, or when that estimate has run out before the first
+    chunk finished (the page then says it is working the time out)."""
     if run.status != RunStatus.RUNNING or run.started_at is None:
         return None
     done, total = progress.games_done, progress.games_total
     if done >= total:
         return None
-    per_game = run_game_seconds(run)
-    sharing = max(1, min(conf.workers(), progress.chunks_total - progress.chunks_done))
     if progress.chunks_done == 0:
         elapsed = (timezone.now() - run.started_at).total_seconds()
-        expected = total * per_game / sharing
+        expected = run_estimate_seconds(run, started=True) or 0.0
         return expected - elapsed if expected > elapsed else None
-    return (total - done) * per_game / sharing
+    sharing = max(1, min(conf.workers(), progress.chunks_total - progress.chunks_done))
+    return (total - done) * run_game_seconds(run) / sharing
 
 
 def run_decks_shown(run: SimulationRun, user=None) -> list[dict]:

@@ -9,7 +9,6 @@ same moment cannot both pass it.
 
 from __future__ import annotations
 
-import math
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -44,7 +43,7 @@ from simulations.sources import (
     catalogue_version,
     resolve_spec,
 )
-from simulations.strength import games_in
+from simulations.strength import chunk_games, games_in
 
 MAX_SEED = 2**62
 STOP_WIDTH_RANGE = (0.01, 0.5)
@@ -146,8 +145,9 @@ def chunk_size_for(games: int, agents: Sequence[str], requested: int | None = No
     for. A requested size is an upper bound, never a floor. Always whole seat-swapped pairs."""
     if requested is not None and not 2 <= requested <= 10_000:
         raise SimulationInputError(BAD_CHUNK, "chunk_size")
-    size = games_in(conf.chunk_seconds(), *agents[:2])
-    size = min(size, requested if requested is not None else max(2, math.ceil(games / 8)))
+    if requested is None:
+        return chunk_games(games, *agents[:2])
+    size = min(games_in(conf.chunk_seconds(), *agents[:2]), requested)
     return max(2, size - size % 2)
 
 

@@ -11,13 +11,20 @@ between two agents takes on one worker process of this deployment. It is the lad
 seconds (both agents' decisions plus the rules) at the pace this deployment plays them — the
 observed pace of its latest finished chunks between the same agents (``observed_paces``) when
 it has played them lately, else the pace a worker measured at start-up for the rules and for
-each slow agent's decisions (``simulations.calibration``). A run's time estimate is its games
-× that figure ÷ the worker processes (``SIMULATIONS_WORKERS``).
+each slow agent's decisions (``simulations.calibration``).
+
+One estimate of a run's time, everywhere (``estimate_seconds``: the simulation form's live
+estimate reads its inputs, ``estimate_inputs``, the API gives them, the run page counts down
+from it before a chunk has finished, the balance pages and ``bench_estimates`` call it): the
+costs besides the games (``simulations.run_costs``: the wait for the first claim, each chunk's
+bookkeeping, the finish) + the chunks one worker process plays one after another × (a chunk's
+bookkeeping + its games × the seconds of a game here).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from datetime import timedelta
 from typing import Any
 
@@ -26,20 +33,26 @@ from django.utils import timezone
 from django.utils.functional import lazy
 
 from rules.ai.agents import AGENT_NAMES
-from rules.ai.ratings import LADDER_FILE, seconds_per_game, strength_table
+from rules.ai.ratings import LADDER_FILE, game_costs, load_ladder, seconds_per_game, strength_table
 from simulations import conf
 from simulations.models import Chunk, ChunkState, PaceCalibration
+from simulations.run_costs import RunCosts, observed_run_costs, rounds
 
 # An agent the ladder never timed counts as a slow one.
 FALLBACK_SECONDS_PER_GAME = 0.1
 # The observed pace: finished chunks of the last hour (the latest few hundred), between the
-# same agents, at least a few of them and a second of the ladder's CPU time together.
+# same agents, at least a few of them and a second of the ladder's CPU time together; chunks
+# shorter than a quarter of a chunk's time are left out (a small run's chunks of two games are
+# mostly their claim and bookkeeping, which the estimates count apart: ``run_costs``).
 OBSERVED_KEY = "simulations:observed-pace"
 OBSERVED_WINDOW = timedelta(hours=1)
 OBSERVED_CHUNKS = 400
 OBSERVED_MIN_CHUNKS = 3
 OBSERVED_MIN_SECONDS = 1.0
 OBSERVED_CACHE_SECONDS = 10
+OBSERVED_MIN_CHUNK_SHARE = 0.25
+# A small run is cut in at least this many chunks (so the worker processes share it).
+MIN_CHUNKS = 8
 
 Pair = tuple[str, str]
 
@@ -79,7 +92,10 @@ def observed_paces() -> dict[Pair, float]:
                 .values_list("run__agent_a", "run__agent_b", "started_at", "finished_at",
                              "cpu_seconds")[:OBSERVED_CHUNKS])
         sums: dict[Pair, list[float]] = {}
+        shortest = conf.chunk_seconds() * OBSERVED_MIN_CHUNK_SHARE
         for agent_a, agent_b, started, finished, cpu in rows:
+            if (finished - started).total_seconds() < shortest:
+                continue
             total = sums.setdefault(_pair(agent_a, agent_b), [0, 0.0, 0.0])
             total[0] += 1
             total[1] += (finished - started).total_seconds()
@@ -94,6 +110,24 @@ def _table(path: str, stamp: float) -> dict:
     from pathlib import Path
 
     return strength_table(Path(path))
+
+
+@functools.lru_cache(maxsize=4)
+def _report(path: str, stamp: float) -> dict:
+    from pathlib import Path
+
+    return load_ladder(Path(path))
+
+
+def ladder_parts(agent_a: str, agent_b: str) -> tuple[float, float, float] | None:
+    """CPU seconds of a game between these agents on the ladder's machine: ``agent_a``'s
+    decisions, ``agent_b``'s and the rules (``rules.ai.ratings.game_costs``: the ladder's own
+    figures for a pair it played); None if an agent was never timed."""
+    try:
+        stamp = LADDER_FILE.stat().st_mtime
+    except FileNotFoundError:
+        return None
+    return game_costs(_report(str(LADDER_FILE), stamp), agent_a, agent_b)
 
 
 def agent_strength() -> dict[str, Any]:
@@ -123,18 +157,19 @@ def ladder_game_seconds(agent_a: str, agent_b: str) -> float:
     """CPU seconds of one game between these agents on the ladder's machine (both agents'
     decisions and the rules); an agent the ladder never timed counts as a slow one
     (``FALLBACK_SECONDS_PER_GAME``): a cap or a chunk should err on the safe side."""
-    per_game = seconds_per_game(agent_costs(), agent_a, agent_b)
-    return FALLBACK_SECONDS_PER_GAME if per_game is None else per_game
+    parts = ladder_parts(agent_a, agent_b)
+    return FALLBACK_SECONDS_PER_GAME if parts is None else sum(parts)
 
 
 def measured_game_seconds(agent_a: str, agent_b: str) -> float:
     """The ladder's seconds of one game at the paces measured at a worker's start: each
     agent's decisions at its own factor, the rules at theirs."""
-    costs, factors = agent_costs(), agent_factors()
-    if seconds_per_game(costs, agent_a, agent_b) is None:
+    parts, factors = ladder_parts(agent_a, agent_b), agent_factors()
+    if parts is None:
         return FALLBACK_SECONDS_PER_GAME * factors.get("engine", 1.0)
-    return (costs[agent_a] * factors[agent_a] + costs[agent_b] * factors[agent_b]
-            + costs.get("engine", 0.0) * factors.get("engine", 1.0))
+    decisions_a, decisions_b, rules = parts
+    return (decisions_a * factors[agent_a] + decisions_b * factors[agent_b]
+            + rules * factors.get("engine", 1.0))
 
 
 def game_seconds_here(agent_a: str, agent_b: str) -> float:
@@ -154,13 +189,45 @@ def games_in(seconds: float, agent_a: str, agent_b: str) -> int:
     return 2 * max(1, round(seconds / game_seconds_here(agent_a, agent_b) / 2))
 
 
-def estimate_seconds(*, agent_a: str, agent_b: str, games: int,
-                     workers: int | None = None) -> float | None:
-    """Wall-clock seconds ``games`` games between these agents take on this deployment's
-    workers, at its measured pace (None if an agent has no measured cost)."""
+def chunk_games(games: int, agent_a: str, agent_b: str) -> int:
+    """Games per chunk of a pairing of ``games`` games: about ``SIMULATIONS_CHUNK_SECONDS`` of
+    one worker process here (``games_in``), and at least ``MIN_CHUNKS`` chunks for a small
+    pairing (so several workers share it). Always whole seat-swapped pairs."""
+    size = min(games_in(conf.chunk_seconds(), agent_a, agent_b),
+               max(2, math.ceil(games / MIN_CHUNKS)))
+    return max(2, size - size % 2)
+
+
+def run_costs() -> RunCosts:
+    """What a run costs here besides its games (``simulations.run_costs``)."""
+    return observed_run_costs(game_seconds_here, conf.workers())
+
+
+def estimate_seconds(*, agent_a: str, agent_b: str, games: int, pairings: int = 1,
+                     chunks: int | None = None, workers: int | None = None,
+                     started: bool = False) -> float | None:
+    """Wall-clock seconds from submission to figures of a run of ``games`` games in all
+    (``pairings`` pairings of equal games) between these agents on this deployment's idle
+    workers (None if an agent has no measured cost): the costs besides the games
+    (``run_costs``) + the chunks one worker process plays one after another × (a chunk's
+    bookkeeping + its games at ``game_seconds_here``). ``chunks`` defaults to how a run
+    would be cut (``chunk_games``); ``started``: from the run's first claim on."""
     if seconds_per_game(agent_costs(), agent_a, agent_b) is None:
         return None
-    return game_seconds_here(agent_a, agent_b) * games / (workers or conf.workers())
+    if chunks is None:
+        per_pairing = games // max(1, pairings)
+        chunks = pairings * math.ceil(per_pairing / chunk_games(per_pairing, agent_a, agent_b))
+    chunks = max(1, chunks)
+    costs = run_costs()
+    turns = rounds(chunks, workers or conf.workers())
+    per_chunk = costs.chunk + game_seconds_here(agent_a, agent_b) * games / chunks
+    return (0.0 if started else costs.start) + costs.finish + turns * per_chunk
+
+
+def run_estimate_seconds(run, *, started: bool = False) -> float | None:
+    """``estimate_seconds`` of a submitted run, cut as it was cut (its chunks)."""
+    return estimate_seconds(agent_a=run.agent_a, agent_b=run.agent_b, games=run.games_total,
+                            chunks=Chunk.objects.filter(run=run).count(), started=started)
 
 
 def cost_lines() -> list[tuple[str, float]]:
@@ -193,8 +260,11 @@ def _agent_help() -> str:
     return ("An AI player; /api/simulations/agents/ rates them (strength with 95 % intervals) "
             "and gives each one's game_seconds: the seconds of one game with it in both seats "
             "on one worker process of this deployment. CPU time of such a game on the AI "
-            f"ladder's machine: {costs}. A run takes about (seconds a game between agent A and "
-            f"agent B) × games × pairings ÷ {conf.workers()} workers, once it starts.")
+            f"ladder's machine: {costs}. A run takes about start + finish + (its chunks ÷ "
+            f"{conf.workers()} workers, rounded up) × (chunk + seconds a game between agent A "
+            "and agent B × the games of a chunk) from submission to figures, with start, chunk "
+            "and finish the costs besides the games that run_costs of /api/simulations/agents/ "
+            "gives.")
 
 
 # Read when the docs are rendered, not when a serializer is defined: the ladder's file may be
@@ -203,10 +273,15 @@ agent_help = lazy(_agent_help, str)
 
 
 def estimate_inputs() -> dict:
-    """What the simulation form's live estimate computes with: the seconds of a game between
-    each two agents here (``game_seconds_here``), the worker processes and the rules' factor
-    of the latest measurement."""
+    """What the simulation form's live estimate (static/js/run_estimate.js: the arithmetic of
+    ``estimate_seconds``) computes with: the seconds of a game between each two agents here
+    (``game_seconds_here``), the games of a one-second chunk between them (``games_in``), the
+    costs besides the games (``run_costs``), the worker processes, the least chunks of a
+    pairing and the rules' factor of the latest measurement."""
     costs = agent_costs()
     names = [name for name in AGENT_NAMES if name in costs]
     return {"games": {a: {b: game_seconds_here(a, b) for b in names} for a in names},
+            "chunk": {a: {b: games_in(conf.chunk_seconds(), a, b) for b in names}
+                      for a in names},
+            "costs": run_costs().as_dict(), "min_chunks": MIN_CHUNKS,
             "workers": conf.workers(), "factor": pace_factor()}

@@ -205,6 +205,51 @@ def seconds_per_game(costs: Mapping[str, float], agent_a: str, agent_b: str) -> 
     return costs[agent_a] + costs[agent_b] + costs.get("engine", 0.0)
 
 
+def game_costs(report: Mapping[str, Mapping[str, Any]], agent_a: str, agent_b: str
+               ) -> tuple[float, float, float] | None:
+    """CPU seconds of one game between two agents on the ladder's machine, in three parts:
+    ``agent_a``'s decisions, ``agent_b``'s and the rest (the rules); None if one was never timed.
+
+    A rung that played these two agents against each other gives its own figures. Otherwise
+    each seat is its agent's decisions averaged over the rungs (``agent_costs``), and the rules
+    are the mean of each agent's share in the cheapest rung it played: the rest of a game is no
+    constant — it was 0.26 ms in greedy vs random and 1.6 ms in planner vs search (longer games,
+    and the collector's passes over what a searching agent allocated) — so the ladder's average
+    over all rungs would make a greedy game twice as dear as it is."""
+    for (first, second), row in _timed_rungs(report).items():
+        if {first, second} == {agent_a, agent_b} and agent_a != agent_b:
+            return row[agent_a], row[agent_b], row.get("engine", 0.0)
+    costs = agent_costs(report)
+    rules = _rules_shares(report)
+    if agent_a not in costs or agent_b not in costs:
+        return None
+    fallback = costs.get("engine", 0.0)
+    return (costs[agent_a], costs[agent_b],
+            (rules.get(agent_a, fallback) + rules.get(agent_b, fallback)) / 2)
+
+
+def _timed_rungs(report: Mapping[str, Mapping[str, Any]]) -> dict[tuple[str, str],
+                                                                   Mapping[str, float]]:
+    out = {}
+    for key, row in report.items():
+        strong, _, weak = key.partition(SEPARATOR)
+        seconds = row.get("cpu_seconds_per_game") or {}
+        if strong in seconds and weak in seconds:
+            out[(strong, weak)] = seconds
+    return out
+
+
+def _rules_shares(report: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+    """Each agent's rules seconds a game in the cheapest rung it played."""
+    cheapest: dict[str, tuple[float, float]] = {}
+    for (strong, weak), seconds in _timed_rungs(report).items():
+        total = sum(float(value) for value in seconds.values())
+        for name in (strong, weak):
+            if name not in cheapest or total < cheapest[name][0]:
+                cheapest[name] = (total, float(seconds.get("engine", 0.0)))
+    return {name: rules for name, (_, rules) in cheapest.items()}
+
+
 def strength_table(path: Path = LADDER_FILE) -> dict[str, Any]:
     """Ratings, rungs and costs from the stored ladder result, ready to show."""
     report = load_ladder(path)

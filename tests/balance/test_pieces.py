@@ -15,6 +15,8 @@ from balance.kinds import job_codec
 from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
 from balance.search.services import balance_job_request
 from rules.lab.balance_search.evaluate import EvalTask
+from simulations.models import PaceCalibration
+from simulations.strength import game_seconds_here, games_in
 
 
 class NamedCodec:
@@ -42,6 +44,7 @@ def test_a_gap_in_the_indices_starts_a_new_part():
     assert [(p["first"], p["blocks"]) for p in packed[0]] == [(0, 2), (3, 1)]
 
 
+@pytest.mark.django_db
 def test_pieces_are_at_most_a_second_of_a_core_and_shrink_towards_the_end_of_a_batch(settings):
     """A step waits for its last piece: big pieces first, then ever smaller ones, so the two
     processes finish together."""
@@ -50,11 +53,33 @@ def test_pieces_are_at_most_a_second_of_a_core_and_shrink_towards_the_end_of_a_b
     # A small batch: a quarter of what is left each time, down to single blocks.
     assert pieces.piece_sizes("greedy", 24, 50) == [6, 5, 4, 3, 2, 1, 1, 1, 1]
     big = pieces.piece_sizes("greedy", 1_000, 50)
-    assert big[:40] == [16] * 40           # 800 games of the fast agent: about a second
+    second = games_in(1.0, "greedy", "greedy") // 50     # the fast agent's games of a second
+    assert second > 1 and big[:10] == [second] * 10
     assert big[-4:] == [1] * 4 and sum(big) == 1_000
     assert big == sorted(big, reverse=True)
     # A block of 50 planner games is already seconds of a core.
     assert pieces.piece_sizes("planner", 1_000, 50) == [1] * 1_000
+
+
+@pytest.mark.django_db
+def test_a_slow_agent_s_pieces_hold_about_a_second_of_its_games_at_the_pace_measured_here(
+        settings):
+    """Pieces are cut as a run's chunks are: at this deployment's pace, not at a figure fixed
+    in the agents' registry (4 planner games, whatever the machine)."""
+    settings.BALANCE_PIECE_BLOCKS = 0
+    settings.SIMULATIONS_WORKERS = 2
+    PaceCalibration.objects.create(host="w@h", games=10, wall_seconds=1.0, cpu_seconds=1.0,
+                                   ladder_seconds=1.0, factor=1.0,
+                                   agents={"planner": {"factor": 3.0}})
+    game = game_seconds_here("planner", "planner")       # 0.14 s at three times the ladder's
+    sizes = pieces.piece_sizes("planner", 1_000, 2)
+    assert sizes[0] == 4 and sizes[0] * 2 * game == pytest.approx(1.0, rel=0.25)  # 8 games
+    PaceCalibration.objects.create(host="w@h", games=10, wall_seconds=1.0, cpu_seconds=1.0,
+                                   ladder_seconds=1.0, factor=1.0,
+                                   agents={"planner": {"factor": 0.5}})    # a faster machine
+    faster = pieces.piece_sizes("planner", 1_000, 2)[0]           # about 40 games
+    assert faster > 4 * sizes[0]
+    assert faster * 2 * game_seconds_here("planner", "planner") == pytest.approx(1.0, rel=0.1)
 
 
 def test_the_setting_fixes_a_piece_s_size(settings):

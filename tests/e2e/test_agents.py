@@ -63,7 +63,9 @@ def test_the_form_estimates_the_runs_time_from_agents_and_games(browser, site):
     page.select_option("#id_agent_a", "greedy")
     page.select_option("#id_agent_b", "greedy")
     fast = estimate.inner_text()
-    assert fast.startswith("Estimated time once it starts: about") and "200 games" in fast
+    assert fast.startswith("Estimated time from submission to figures: about")
+    assert "200 games" in fast
+    assert re.search(r"in \d+ chunks ÷ 2 workers, and [\d.]+ s to start", fast)
     page.select_option("#id_agent_a", "planner")
     slow = estimate.inner_text()
     ms = [float(re.search(r"([\d.]+) ms a game", text).group(1)) for text in (fast, slow)]

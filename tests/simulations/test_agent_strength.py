@@ -7,10 +7,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from rules.ai.agents import AGENT_NAMES
-from rules.ai.ratings import strength_table
+from rules.ai.ratings import load_ladder, strength_table
 from simulations.models import PaceCalibration
+from simulations.run_costs import MEASURED_HERE
 from simulations.services import simulation_request
-from simulations.strength import agent_costs, estimate_seconds, game_seconds_here
+from simulations.strength import estimate_seconds, game_seconds_here, ladder_parts
 from simulations.templatetags.simulations_extras import ms
 from tests.simulations.helpers import DAWN, DUSK, play_all
 from tests.simulations.test_sweeps import make_sweep
@@ -52,12 +53,13 @@ def test_the_schema_documents_the_table_and_the_cost_of_each_agent():
     assert "planner" in submit["description"] and "workers" in submit["description"]
 
 
-def test_the_estimate_is_cost_a_game_times_games_over_workers(settings):
-    costs = agent_costs()
+def test_the_estimate_is_the_costs_besides_the_games_and_the_chunks_each_process_plays(
+        settings):
     settings.SIMULATIONS_WORKERS = 4
-    seconds = estimate_seconds(agent_a="planner", agent_b="greedy", games=1000)
-    per_game = costs["planner"] + costs["greedy"] + costs["engine"]
-    assert seconds == pytest.approx(per_game * 1000 / 4)
+    seconds = estimate_seconds(agent_a="planner", agent_b="greedy", games=1000, chunks=40)
+    per_game = sum(load_ladder()["planner-vs-greedy"]["cpu_seconds_per_game"].values())
+    assert seconds == pytest.approx(MEASURED_HERE.start + MEASURED_HERE.finish
+                                    + 10 * (MEASURED_HERE.chunk + per_game * 1000 / 40))
     assert estimate_seconds(agent_a="planner", agent_b="nobody", games=10) is None
 
 
@@ -68,8 +70,8 @@ def test_the_players_page_the_form_and_the_api_give_one_figure_for_a_game(alice,
                                    ladder_seconds=1.0, factor=2.0,
                                    agents={"planner": {"factor": 3.0}})
     here = game_seconds_here("planner", "planner")
-    costs = agent_costs()
-    assert here == pytest.approx(costs["planner"] * 3.0 * 2 + costs["engine"] * 2.0)
+    planner, _, rules = ladder_parts("planner", "planner")
+    assert here == pytest.approx(planner * 3.0 * 2 + rules * 2.0)
     shown = ms(here)
     page = client.get("/simulations/agents/").content.decode()
     row = page[page.index('data-agent="planner"'):]

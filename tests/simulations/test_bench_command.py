@@ -36,6 +36,11 @@ def test_the_estimates_benchmark_prints_each_estimate_beside_the_time_taken():
     out = StringIO()
     call_command("bench_estimates", "--scale", "0.01", "--json", stdout=out)
     runs = json.loads(out.getvalue())["runs"]
-    assert [run["status"] for run in runs] == ["done"] * 4
+    assert [run["status"] for run in runs] == ["done"] * 10
     assert all(run["estimate_s"] > 0 and run["took_s"] > 0 for run in runs)
-    assert runs[0]["games"] == 3 * 2 and runs[3]["games"] == 200
+    # The short runs are played as they are, the long ones scaled.
+    assert [run["games"] for run in runs] == [20, 200, 20, 3 * 2, 3 * 2, 6 * 2, 200, 20, 200, 20]
+    # The first runs go by the costs measured on the development machine, the last three by
+    # those the sandbox's deployment observed on the runs before them.
+    assert [run["costs"] for run in runs[:3]] == ["measured here"] * 3
+    assert [run["costs"] for run in runs[-3:]] == ["observed"] * 3

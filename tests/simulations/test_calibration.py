@@ -11,19 +11,22 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from balance.selectors import job_progress
-from rules.ai.ratings import seconds_per_game
+from rules.ai.ratings import load_ladder
 from simulations.calibration import KEPT, deployment_calibrate
 from simulations.models import ChunkState, PaceCalibration, RunStatus
+from simulations.run_costs import MEASURED_HERE, rounds
 from simulations.selectors import Progress, run_seconds_left
 from simulations.signals import _calibrate
 from simulations.strength import (
     OBSERVED_KEY,
-    agent_costs,
+    chunk_games,
     estimate_inputs,
     estimate_seconds,
     game_seconds_here,
     ladder_game_seconds,
+    ladder_parts,
     pace_factor,
+    run_estimate_seconds,
 )
 from tests.simulations.test_status import make_run
 
@@ -36,9 +39,14 @@ def _measured(factor: float) -> PaceCalibration:
                                           factor=factor)
 
 
-def test_a_worker_measures_its_pace_against_the_ladder():
+def test_a_worker_measures_its_pace_against_the_ladder_s_own_time_of_the_same_games():
+    """The probe plays greedy against random: its wall time is divided by what the ladder's
+    greedy-vs-random rung took a game (0.35 ms), not by a model made of averages over every
+    rung (0.88 ms: the rules' share of a planner's game is three times a greedy one's), which
+    made a machine as fast as the ladder's look 2.5 times faster than it is."""
     row = deployment_calibrate(host="w1@host", budget_seconds=0.05)
-    per_game = seconds_per_game(agent_costs(), "greedy", "random")
+    per_game = sum(load_ladder()["greedy-vs-random"]["cpu_seconds_per_game"].values())
+    assert ladder_game_seconds("greedy", "random") == pytest.approx(per_game)
     assert row.games >= 2 and row.wall_seconds > 0 and row.cpu_seconds > 0
     assert row.ladder_seconds == pytest.approx(per_game * row.games)
     assert row.factor == pytest.approx(row.wall_seconds / row.ladder_seconds)
@@ -67,11 +75,15 @@ def test_only_the_latest_measurements_are_kept():
 def test_estimates_before_a_job_plays_go_by_the_measured_pace(settings):
     settings.SIMULATIONS_WORKERS = 2
     assert pace_factor() == 1.0     # nothing measured: the ladder's figures as they are
-    plain = estimate_seconds(agent_a="planner", agent_b="search", games=2000)
+    plain = game_seconds_here("planner", "search")
+    assert plain == pytest.approx(ladder_game_seconds("planner", "search"))
     form = estimate_inputs()
     _measured(6.5)                  # this deployment plays 6.5 times slower than the ladder
-    assert estimate_seconds(agent_a="planner", agent_b="search", games=2000) \
-        == pytest.approx(plain * 6.5)
+    assert game_seconds_here("planner", "search") == pytest.approx(plain * 6.5)
+    chunks = -(-2000 // chunk_games(2000, "planner", "search"))
+    assert estimate_seconds(agent_a="planner", agent_b="search", games=2000) == pytest.approx(
+        MEASURED_HERE.start + MEASURED_HERE.finish
+        + rounds(chunks, 2) * (MEASURED_HERE.chunk + plain * 6.5 * 2000 / chunks))
     slower = estimate_inputs()
     assert slower["factor"] == 6.5
     assert slower["games"]["planner"]["search"] == pytest.approx(
@@ -86,21 +98,21 @@ def test_a_worker_measures_each_slow_agent_s_own_pace():
     assert set(row.agents) == {"planner", "search", "lean"}
     for name, pace in row.agents.items():
         assert pace["games"] >= 2 and pace["wall_seconds"] > 0 and pace["factor"] > 0
-        costs = agent_costs()
-        rest = (costs["greedy"] + costs["engine"]) * row.factor * pace["games"]
+        own, greedy, rules = ladder_parts(name, "greedy")    # the ladder's rung of the two
+        rest = (greedy + rules) * row.factor * pace["games"]
         assert pace["factor"] == pytest.approx(
-            max(row.factor / 10, (pace["wall_seconds"] - rest) / (costs[name] * pace["games"])))
+            max(row.factor / 10, (pace["wall_seconds"] - rest) / (own * pace["games"])))
 
 
 def test_a_slow_agent_is_estimated_at_its_own_pace_and_the_rules_at_theirs():
-    costs = agent_costs()
     PaceCalibration.objects.create(host="w@h", games=10, wall_seconds=1.0, cpu_seconds=1.0,
                                    ladder_seconds=1.0, factor=0.6,
                                    agents={"planner": {"factor": 1.5}, "search": {"factor": 2.0}})
+    planner, greedy, rules = ladder_parts("planner", "greedy")
     assert game_seconds_here("planner", "greedy") == pytest.approx(
-        costs["planner"] * 1.5 + (costs["greedy"] + costs["engine"]) * 0.6)
+        planner * 1.5 + (greedy + rules) * 0.6)
     assert game_seconds_here("greedy", "random") == pytest.approx(
-        seconds_per_game(costs, "greedy", "random") * 0.6)
+        ladder_game_seconds("greedy", "random") * 0.6)
 
 
 def _finished_chunks(run, seconds_each: float, count: int = 4):
@@ -123,8 +135,11 @@ def test_the_observed_pace_of_finished_chunks_replaces_the_measurement(alice, ca
     cache.delete(OBSERVED_KEY)                # read every few seconds: as a moment later
     assert game_seconds_here("planner", "planner") == pytest.approx(
         ladder_game_seconds("planner", "planner") * 3, rel=0.01)
+    chunks = -(-1000 // chunk_games(1000, "planner", "planner"))
     assert estimate_seconds(agent_a="planner", agent_b="planner", games=1000) == pytest.approx(
-        ladder_game_seconds("planner", "planner") * 3 * 1000 / 2, rel=0.01)
+        MEASURED_HERE.start + MEASURED_HERE.finish + rounds(chunks, 2) * (
+            MEASURED_HERE.chunk + ladder_game_seconds("planner", "planner") * 3 * 1000 / chunks),
+        rel=0.01)
     assert game_seconds_here("greedy", "greedy") == pytest.approx(      # other agents: as
         ladder_game_seconds("greedy", "greedy") * 0.5)                  # measured
 
@@ -145,7 +160,9 @@ def test_a_running_run_starts_from_the_measured_pace_then_follows_its_own(alice,
     run = make_run(alice, games=2000, agent_a="planner", agent_b="search")
     run.status, run.started_at = RunStatus.RUNNING, timezone.now() - timedelta(seconds=5)
     _measured(6.5)
-    expected = estimate_seconds(agent_a="planner", agent_b="search", games=2000)
+    expected = estimate_seconds(agent_a="planner", agent_b="search", games=2000,
+                                chunks=run.chunks.count()) - MEASURED_HERE.start
+    assert run_estimate_seconds(run, started=True) == pytest.approx(expected)
     assert run_seconds_left(run, _progress(0, 2000)) == pytest.approx(expected - 5, abs=1)
     run.started_at = timezone.now() - timedelta(seconds=expected + 60)
     assert run_seconds_left(run, _progress(0, 2000)) is None   # past it: working it out

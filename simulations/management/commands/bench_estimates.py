@@ -3,12 +3,15 @@
 In a sandbox (a fresh database and a queue of its own: the site's data is never touched) it
 starts one Celery worker with ``--workers`` processes, waits for the pace it measures as it
 starts (``simulations.calibration``), then plays runs one after another on the otherwise idle
-workers: a gauntlet of planner against search (600 games, as the simulation form would
-estimate it: ``estimate_seconds``), the same gauntlet again (now estimated at the pace the
-deployment observed in the first one's chunks), a planner round-robin of four decks, and a
-greedy match. For each it prints the estimate at submission, the time from submission to the
-figures, their ratio, and the time left the run's page said once a tenth of its games had
-finished against the time it then took.
+workers: short ones (greedy matches of 20 and 200 games, a planner match of 20: mostly the
+costs besides the games), long ones (a gauntlet of planner against search, 600 games; the same
+gauntlet again, now at the pace the deployment observed in the first one's chunks; a planner
+round-robin of four decks; a greedy match of 20,000 games) and the short ones again, now with
+the costs besides the games observed on the runs before them (``simulations.run_costs``). For
+each it prints the estimate at submission (``run_estimate_seconds``, the form's figure), the
+time from submission to the figures, their ratio, and the time left the run's page said once
+a tenth of its games had finished against the time it then took; at the end, the costs
+besides the games the deployment observed (the figures ``run_costs.MEASURED_HERE`` holds).
 
 The machine may be busy with other work: the load average is printed with the figures.
 Figures are printed, never asserted.
@@ -30,12 +33,19 @@ from simulations.sandbox import Sandbox
 SUBMIT = """
 from django.contrib.auth import get_user_model
 from simulations.services import simulation_request
-from simulations.strength import estimate_seconds
+from simulations.strength import run_costs, run_estimate_seconds
 user, _ = get_user_model().objects.get_or_create(username="estimator")
+costs = run_costs()
 run = simulation_request(user=user, kind={kind!r}, deck_specs={decks!r}, games={games},
                          agent_a={agent_a!r}, agent_b={agent_b!r}, seed={seed})
-print(run.uid, estimate_seconds(agent_a=run.agent_a, agent_b=run.agent_b,
-                                games=run.games_total))
+print(json.dumps(costs.as_dict()), run.uid, run_estimate_seconds(run))
+"""
+COSTS = """
+from django.core.cache import cache
+from simulations.run_costs import OBSERVED_KEY
+from simulations.strength import run_costs
+cache.delete(OBSERVED_KEY)
+print(json.dumps(run_costs().as_dict()))
 """
 TIME_LEFT = """
 from django.utils import timezone
@@ -45,12 +55,19 @@ run = SimulationRun.objects.get(uid={uid!r})
 print(timezone.now().isoformat(), run_seconds_left(run, run_progress(run)))
 """
 CORE = ["Ember Rush", "Tidewall", "Gravecallers", "Dawn Crusade"]
-RUNS = (
+SHORT = (
+    ("greedy match of 20 games", "match", CORE[:2], 20, "greedy", "greedy"),
+    ("greedy match of 200 games", "match", CORE[:2], 200, "greedy", "greedy"),
+    ("planner match of 20 games", "match", CORE[:2], 20, "planner", "planner"),
+)
+LONG = (   # games a pairing; --scale multiplies these
     ("gauntlet of planner vs search", "gauntlet", CORE, 200, "planner", "search"),
     ("the same gauntlet again", "gauntlet", CORE, 200, "planner", "search"),
     ("planner round-robin of 4 decks", "round_robin", CORE, 40, "planner", "planner"),
     ("greedy match", "match", CORE[:2], 20_000, "greedy", "greedy"),
 )
+RUNS = (*((*run, False) for run in SHORT), *((*run, True) for run in LONG),
+        *((f"{run[0]}, again", *run[1:], False) for run in SHORT))
 
 
 def _time(value) -> datetime:
@@ -85,11 +102,17 @@ class Command(BaseCommand):
                           env={"CARDLAB_SIMULATIONS_WORKERS": str(opts["workers"])})
             try:
                 box.start_measured_workers("bench", opts["workers"])
-                for seed, (title, kind, decks, games, agent_a, agent_b) in enumerate(RUNS):
-                    games = max(2, round(games * opts["scale"]))
+                for seed, (title, kind, decks, games, agent_a, agent_b, scaled) in \
+                        enumerate(RUNS):
+                    games = max(2, round(games * opts["scale"])) if scaled else games
                     rows.append(self._one(box, title, kind, decks, games, agent_a, agent_b,
                                           seed + 1))
                     self._say(opts, self._line(rows[-1]))
+                observed = json.loads(box.manage("shell", "-c", f"import json\n{COSTS}")
+                                      .strip().splitlines()[-1])
+                self._say(opts, "costs besides the games observed on these runs: start "
+                                f"{observed['start']:.3f} s, chunk {observed['chunk']:.3f} s, "
+                                f"finish {observed['finish']:.3f} s")
             finally:
                 box.drop()
         self._say(opts, f"{opts['workers']} worker processes; load average after: {_load()}")
@@ -99,10 +122,11 @@ class Command(BaseCommand):
     def _one(self, box: Sandbox, title: str, kind: str, decks: list[str], games: int,
              agent_a: str, agent_b: str, seed: int) -> dict:
         specs = [f"starter:{name}" for name in decks]
-        out = box.manage("shell", "-c", SUBMIT.format(kind=kind, decks=specs, games=games,
-                                                      agent_a=agent_a, agent_b=agent_b,
-                                                      seed=seed)).split()
-        uid, estimate = out[-2], float(out[-1])
+        out = box.manage("shell", "-c", "import json\n" + SUBMIT.format(
+            kind=kind, decks=specs, games=games, agent_a=agent_a, agent_b=agent_b,
+            seed=seed)).strip().splitlines()[-1]
+        costs, uid, estimate = out.rsplit(" ", 2)
+        costs = json.loads(costs)
         said = None
         while True:
             row = self._row(box, uid)
@@ -114,8 +138,9 @@ class Command(BaseCommand):
             time.sleep(0.1)
         took = (_time(row["finished_at"]) - _time(row["created_at"])).total_seconds()
         out_row = {"title": title, "games": row["games_total"], "status": row["status"],
-                   "estimate_s": estimate, "took_s": took, "ratio": took / estimate,
-                   "load": _load()}
+                   "estimate_s": float(estimate), "took_s": took,
+                   "ratio": took / float(estimate), "load": _load(),
+                   "costs": "observed" if costs["observed"] else "measured here"}
         if said and said[1] is not None:
             then = (_time(row["finished_at"]) - _time(said[0])).total_seconds()
             out_row.update(left_said_s=said[1], left_took_s=then,
@@ -131,8 +156,9 @@ class Command(BaseCommand):
 
     @staticmethod
     def _line(row: dict) -> str:
-        line = (f"{row['title']} ({row['games']:,} games): estimated {row['estimate_s']:.1f} s, "
-                f"took {row['took_s']:.1f} s ({row['ratio']:.2f} × the estimate)")
+        line = (f"{row['title']} ({row['games']:,} games): estimated {row['estimate_s']:.1f} s "
+                f"(costs besides the games {row['costs']}), took {row['took_s']:.1f} s "
+                f"({row['ratio']:.2f} × the estimate)")
         if row.get("left_said_s") is not None:
             line += (f"; at a tenth the page said {row['left_said_s']:.1f} s left, it took "
                      f"{row['left_took_s']:.1f} s")
