@@ -17,6 +17,7 @@ from rules.ai.ratings import (
     agent_costs,
     expected_score,
     fit,
+    game_costs,
     parse_rungs,
     seconds_per_game,
     strength_table,
@@ -111,6 +112,27 @@ def test_costs_are_weighted_by_games_and_add_up_for_a_pairing():
     assert costs["a"] == pytest.approx(0.035) and costs["engine"] == pytest.approx(0.0035)
     assert seconds_per_game(costs, "a", "b") == pytest.approx(0.035 + 0.001 + 0.0035)
     assert seconds_per_game(costs, "a", "unknown") is None
+
+
+def test_a_game_the_ladder_played_costs_what_it_took_and_a_mirror_the_rules_of_a_cheap_one():
+    """The rest of a game (the rules) was 0.26 ms in greedy vs random and 1.6 ms in planner vs
+    search: a pair the ladder played is its own figures, seat by seat; a pair it never played
+    is each agent's average decisions and the rules' share of the cheapest rung each played —
+    never the average over every rung, which made a greedy game twice as dear as it was."""
+    report = {
+        "greedy-vs-random": {"games": 100, "cpu_seconds_per_game": {
+            "greedy": 0.0001, "random": 0.00002, "engine": 0.0003}},
+        "planner-vs-greedy": {"games": 100, "cpu_seconds_per_game": {
+            "planner": 0.024, "greedy": 0.0003, "engine": 0.0007}},
+        "planner-vs-search": {"games": 100, "cpu_seconds_per_game": {
+            "planner": 0.026, "search": 0.04, "engine": 0.0016}},
+    }
+    assert game_costs(report, "random", "greedy") == (0.00002, 0.0001, 0.0003)
+    assert game_costs(report, "planner", "search") == (0.026, 0.04, 0.0016)
+    assert game_costs(report, "greedy", "greedy") == pytest.approx((0.0002, 0.0002, 0.0003))
+    assert game_costs(report, "planner", "planner") == pytest.approx((0.025, 0.025, 0.0007))
+    assert game_costs(report, "search", "greedy") == pytest.approx((0.04, 0.0002, 0.00095))
+    assert game_costs(report, "planner", "nobody") is None
 
 
 def test_the_stored_ladder_result_has_every_rung_in_the_ladders_shape():

@@ -19,7 +19,7 @@ from simulations.quota import (
     in_flight_cpu_seconds,
 )
 from simulations.services import simulation_cancel, simulation_request
-from simulations.strength import agent_costs
+from simulations.strength import ladder_parts
 from tests.simulations.helpers import DAWN, DUSK
 
 pytestmark = pytest.mark.django_db
@@ -52,8 +52,7 @@ def refusal(needed: float, queued: float, reduce) -> str:
 
 
 def test_the_estimate_is_games_times_the_agents_measured_cost():
-    costs = agent_costs()
-    per_game = costs["planner"] * 2 + costs["engine"]
+    per_game = sum(ladder_parts("planner", "planner"))      # the ladder's figures of a game
     assert cpu_seconds(agent_a="planner", agent_b="planner", games=20_000) == \
         pytest.approx(20_000 * per_game)
     greedy = cpu_seconds(agent_a="greedy", agent_b="greedy", games=20_000)
