@@ -12,7 +12,6 @@ from django.utils import timezone
 from decks.models import Deck
 from decks.selectors import deck_is_visible
 from rules.lab.stats import wilson_interval
-from simulations import conf
 from simulations.models import (
     Chunk,
     ChunkResult,
@@ -22,7 +21,7 @@ from simulations.models import (
     SampleGame,
     SimulationRun,
 )
-from simulations.strength import game_seconds_here, run_estimate_seconds
+from simulations.strength import chunks_seconds, game_seconds_here, run_estimate_seconds
 
 LIST_FIELDS_DEFERRED = ("cards", "decks", "ruleset")
 OWN_PACE_CHUNKS = 200     # a running run's latest finished chunks give its pace
@@ -176,8 +175,10 @@ def run_game_seconds(run: SimulationRun) -> float:
 
 
 def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
-    """An estimate of the time a running run still needs: the games left × the seconds a game
-    of it takes (``run_game_seconds``) ÷ the worker processes that can share its chunks left.
+    """An estimate of the time a running run still needs: its games and chunks left as the
+    estimate counts them (``chunks_seconds``: the chunks each worker process still plays one
+    after another × (a chunk's bookkeeping + its games), and the finish), a game at the
+    seconds a game of it takes (``run_game_seconds``).
     Before any chunk has finished, the run's estimate from its first claim on
     (``run_estimate_seconds``: the same as the form's, less the wait for that claim) less the
     time it has run; None when queued, or when that estimate has run out before the first
@@ -191,8 +192,8 @@ def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
         elapsed = (timezone.now() - run.started_at).total_seconds()
         expected = run_estimate_seconds(run, started=True) or 0.0
         return expected - elapsed if expected > elapsed else None
-    sharing = max(1, min(conf.workers(), progress.chunks_total - progress.chunks_done))
-    return (total - done) * run_game_seconds(run) / sharing
+    return chunks_seconds(games=total - done, chunks=progress.chunks_total - progress.chunks_done,
+                          per_game=run_game_seconds(run))
 
 
 def run_decks_shown(run: SimulationRun, user=None) -> list[dict]:

@@ -217,11 +217,21 @@ def estimate_seconds(*, agent_a: str, agent_b: str, games: int, pairings: int = 
     if chunks is None:
         per_pairing = games // max(1, pairings)
         chunks = pairings * math.ceil(per_pairing / chunk_games(per_pairing, agent_a, agent_b))
-    chunks = max(1, chunks)
     costs = run_costs()
+    return (0.0 if started else costs.start) + chunks_seconds(
+        games=games, chunks=chunks, per_game=game_seconds_here(agent_a, agent_b),
+        workers=workers, costs=costs)
+
+
+def chunks_seconds(*, games: int, chunks: int, per_game: float, workers: int | None = None,
+                   costs: RunCosts | None = None) -> float:
+    """Seconds from the first claim of ``chunks`` chunks of ``games`` games in all (each
+    ``per_game`` seconds on one worker process) to the run's figures: the chunks one worker
+    process plays one after another × (a chunk's bookkeeping + its games), and the finish."""
+    costs = costs or run_costs()
+    chunks = max(1, chunks)
     turns = rounds(chunks, workers or conf.workers())
-    per_chunk = costs.chunk + game_seconds_here(agent_a, agent_b) * games / chunks
-    return (0.0 if started else costs.start) + costs.finish + turns * per_chunk
+    return costs.finish + turns * (costs.chunk + per_game * games / chunks)
 
 
 def run_estimate_seconds(run, *, started: bool = False) -> float | None:

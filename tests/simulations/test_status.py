@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from simulations.models import RunStatus, SimulationRun
 from simulations.results import run_results
+from simulations.run_costs import MEASURED_HERE
 from simulations.selectors import Progress, run_seconds_left, runs_with_rates
 from simulations.services import simulation_request
 from simulations.templatetags.simulations_extras import duration
@@ -39,7 +40,9 @@ def test_the_time_left_follows_the_pace_of_the_finished_chunks(alice, catalogue,
                                           started_at=now - timedelta(seconds=6))
     done = Progress(games_done=8, games_total=100, chunks_done=2, chunks_total=25,
                     chunks_running=1, wins=0, completed=8)
-    assert run_seconds_left(run, done) == pytest.approx((100 - 8) * 1.5 / 2)   # 1.5 s a game
+    # 1.5 s a game; 23 chunks of 4 games left, 12 after one another on each process.
+    assert run_seconds_left(run, done) == pytest.approx(
+        MEASURED_HERE.finish + 12 * (MEASURED_HERE.chunk + 4 * 1.5))
     run.status = RunStatus.QUEUED
     assert run_seconds_left(run, done) is None
 
