@@ -81,12 +81,15 @@ def observed_run_costs(game_seconds: Callable[[str, str], float], workers: int) 
                 .values_list("agent_a", "agent_b", "created_at", "first", "last",
                              "finished_at", "played", "played_games")[:OBSERVED_RUNS])
         starts, chunks, finishes = [], [], []
+        paces: dict[tuple[str, str], float] = {}
         for agent_a, agent_b, created, first, last, finished, played, games in rows:
+            if (agent_a, agent_b) not in paces:
+                paces[agent_a, agent_b] = game_seconds(agent_a, agent_b)
             starts.append((first - created).total_seconds())
             finishes.append((finished - last).total_seconds())
             turns = rounds(played, workers)
             busy = (last - first).total_seconds()
-            chunks.append((busy - turns * game_seconds(agent_a, agent_b) * games / played)
+            chunks.append((busy - turns * paces[agent_a, agent_b] * games / played)
                           / turns)
         if len(starts) < OBSERVED_MIN_RUNS:
             return MEASURED_HERE
