@@ -52,7 +52,9 @@ class RunCosts:
                 "observed": self.observed}
 
 
-# bench_estimates on the idle 2-core development machine, 2026-11-25 (docs/engine.md).
+# What the development machine's runs cost besides their games (filesystem broker polling
+# every 0.1 s, SQLite, two worker processes): docs/engine.md gives the bench_estimates run
+# they come from.
 MEASURED_HERE = RunCosts(start=0.25, chunk=0.12, finish=0.05)
 
 
