@@ -12,8 +12,8 @@ least ``OBSERVED_MIN_RUNS``, no chunk played twice): ``start`` = first chunk cla
 submitted, ``finish`` = run finished − last chunk finished, ``chunk`` = (last chunk finished −
 first claimed − what its games take at the pace here) ÷ the chunks a worker process played one
 after another. Until the deployment has finished that many runs, the figures measured on the
-development machine (``MEASURED_HERE``: filesystem broker, SQLite, two worker processes, an
-idle machine; ``manage.py bench_estimates`` prints them) stand in.
+development machine (``MEASURED_HERE``: filesystem broker, SQLite, two worker processes, a
+busy machine; ``manage.py bench_estimates`` prints them) stand in.
 """
 
 from __future__ import annotations
@@ -53,9 +53,10 @@ class RunCosts:
 
 
 # What the development machine's runs cost besides their games (filesystem broker polling
-# every 0.1 s, SQLite, two worker processes): docs/engine.md gives the bench_estimates run
-# they come from.
-MEASURED_HERE = RunCosts(start=0.25, chunk=0.12, finish=0.05)
+# every 0.1 s, SQLite, two worker processes), observed by bench_estimates on 2026-11-25 while
+# the machine was very busy (load 11–16 on 2 cores: an idle machine's are smaller); the run is
+# in docs/engine.md.
+MEASURED_HERE = RunCosts(start=0.38, chunk=0.40, finish=1.64)
 
 
 def rounds(chunks: int, workers: int) -> int:
