@@ -13,8 +13,7 @@ than they were: a machine as fast as the ladder's logged "estimates × 0.4", an 
 ms of CPU here compiled and 2.4–3.4 ms on the plain Python engine). ``simulations.strength``
 multiplies the ladder's figures by these factors for every estimate made before the deployment
 has played the same agents; once it has, the observed pace of its finished chunks replaces
-them. Wall-clock, not
-CPU time: a loaded machine's estimate must include the load.
+them. Wall-clock, not CPU time: a loaded machine's estimate must include the load.
 """
 
 from __future__ import annotations
