@@ -5,14 +5,16 @@ and export or import whole card sets in the shipped file's YAML format."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django import forms
 from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -39,6 +41,9 @@ from cards.models import (
 from cards.services import card_save, card_set_export, card_set_import, card_tag_renamed
 from rules.decks.cardset import CardSetError
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 MSG_EXPORT_ONE = gettext_lazy("Choose exactly one card set to export.")
 MSG_NOT_UTF8 = gettext_lazy("The file is not UTF-8 text.")
 MSG_NOTHING = gettext_lazy("Upload a file or paste the YAML text.")
@@ -52,13 +57,13 @@ class PrettyJSONField(forms.JSONField):
                                    "style": "font-family: monospace; font-size: 13px;",
                                    "spellcheck": "false"})
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: object) -> str:
         if isinstance(value, forms.fields.InvalidJSONInput):
             return value
         return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-class CardAdminForm(forms.ModelForm):
+class CardAdminForm(forms.ModelForm[Card]):
     abilities = PrettyJSONField(required=False, label=game_word_lazy("field", "abilities",
                                                                       prose=True))
     keywords = forms.MultipleChoiceField(label=game_word_lazy("field", "keywords", prose=True),
@@ -72,7 +77,7 @@ class CardAdminForm(forms.ModelForm):
                   "cost", "attack", "hp", "attribute", "faction", "race", "keywords",
                   "abilities"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["abilities"].help_text = format_html(
             gettext("A JSON list of abilities, e.g. {example}. Saving runs the engine's "
@@ -93,18 +98,20 @@ class CardAdminForm(forms.ModelForm):
             lang = card_lang()
             kinds = [(t.code, t.name(lang)) for t in declared_words_of(CardKind, game)]
             rarities = [(t.code, t.name(lang)) for t in declared_words_of(RarityTier, game)]
-        self.fields["kind"].choices = kinds
-        self.fields["rarity"].choices = [("", "---------"), *rarities]
+        # Both are model fields with choices: the form made them choice fields.
+        cast(forms.ChoiceField, self.fields["kind"]).choices = kinds
+        cast(forms.ChoiceField, self.fields["rarity"]).choices = [("", "---------"), *rarities]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         card_set = data.get("card_set")
         if card_set is not None:
             # Another game's card: its game's words, not the engine's shapes (as loading does).
             self.instance.engine = card_set.game is None or card_set.game.engine
         return data
 
-    def clean_abilities(self):
+    def clean_abilities(self) -> list[Any]:
         value = self.cleaned_data.get("abilities")
         return [] if value is None else value
 
@@ -113,10 +120,11 @@ class KeywordListFilter(admin.SimpleListFilter):
     title = gettext_lazy("keyword")
     parameter_name = "keyword"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Card]
+                ) -> list[tuple[str, str]]:
         return keyword_choices()
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Card]) -> QuerySet[Card]:
         value = self.value()
         return queryset.filter(keyword_tags__contains=f"|{value}|") if value else queryset
 
@@ -125,13 +133,13 @@ STATS_FIELDS = ["agent", "ruleset_key", "ruleset", "card_data_version", *COUNT_F
                 "updated_at"]
 
 
-class CardStatsInline(admin.TabularInline):
+class CardStatsInline(admin.TabularInline[CardStatsSlice, Card]):
     model = CardStatsSlice
     can_delete = False
     extra = 0
     max_num = 0
-    fields = ["agent_code", "ruleset_code", "version_code", "games_drawn", "games_played_in",
-              "wins_when_played", "updated_at"]
+    fields = ("agent_code", "ruleset_code", "version_code", "games_drawn", "games_played_in",
+              "wins_when_played", "updated_at")
     readonly_fields = fields
     verbose_name_plural = gettext_lazy("simulated stats (written by simulations)")
 
@@ -149,15 +157,15 @@ class CardStatsInline(admin.TabularInline):
     def version_code(self, stats: CardStatsSlice) -> str:
         return format_html("<code>{}</code>", stats.card_data_version[:12] or "—")
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[CardStatsSlice]:
         return super().get_queryset(request).select_related("card")   # rows titled by name
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Card | None = None) -> bool:
         return False   # the simulation service writes these, not designers
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(admin.ModelAdmin[Card]):
     form = CardAdminForm
     list_display = ["code", "english_name", "name_zh", "kind", "attribute", "rarity", "cost",
                     "attack", "hp", "faction", "race", "card_set"]
@@ -199,12 +207,17 @@ class CardAdmin(admin.ModelAdmin):
         svg = render_to_string("cards/card.svg", {"a": card_art(card, card_lang())})
         return format_html("<div style='width: 220px'>{}</div>", mark_safe(svg))
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Card, form: forms.ModelForm[Card],
+                   change: bool) -> None:
         card_save(card=obj)
 
 
+class _CardCount(TypedDict):
+    n_cards: int   # CardSetAdmin.get_queryset counts each set's cards
+
+
 @admin.register(CardSet)
-class CardSetAdmin(admin.ModelAdmin):
+class CardSetAdmin(admin.ModelAdmin[CardSet]):
     list_display = ["code", "name_en", "name_zh", "game", "sample", "card_count", "export_link",
                     "updated_at"]
     list_filter = ["game", "sample"]
@@ -213,13 +226,13 @@ class CardSetAdmin(admin.ModelAdmin):
     actions = ["export_yaml"]
     change_list_template = "admin/cards/cardset/change_list.html"
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[CardSet]:
         from django.db.models import Count
 
         return super().get_queryset(request).annotate(n_cards=Count("cards"))
 
     @admin.display(description=gettext_lazy("cards"), ordering="n_cards")
-    def card_count(self, card_set: CardSet) -> int:
+    def card_count(self, card_set: WithAnnotations[CardSet, _CardCount]) -> int:
         return card_set.n_cards
 
     @admin.display(description=gettext_lazy("export"))
@@ -227,7 +240,7 @@ class CardSetAdmin(admin.ModelAdmin):
         url = reverse("admin:cards_cardset_export", args=[card_set.pk])
         return format_html("<a href='{}'>{}</a>", url, DOWNLOAD_YAML)
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         extra = [
             path("import/", self.admin_site.admin_view(self.import_view),
                  name="cards_cardset_import"),
@@ -237,7 +250,8 @@ class CardSetAdmin(admin.ModelAdmin):
         return extra + super().get_urls()
 
     @admin.action(description=gettext_lazy("Export the selected card set as YAML"))
-    def export_yaml(self, request, queryset):
+    def export_yaml(self, request: HttpRequest, queryset: QuerySet[CardSet]
+                    ) -> HttpResponse | None:
         if queryset.count() != 1:
             self.message_user(request, MSG_EXPORT_ONE, messages.WARNING)
             return None
@@ -286,8 +300,9 @@ class CardSetImportForm(forms.Form):
                                 widget=forms.Textarea(attrs={"rows": 12, "cols": 90,
                                                              "style": "font-family: monospace"}))
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         text = data.get("yaml_text") or ""
         if upload:
@@ -301,11 +316,12 @@ class CardSetImportForm(forms.Form):
         return data
 
 
-class _NamedAdmin(admin.ModelAdmin):
+class _NamedAdmin(admin.ModelAdmin[Faction | Race]):
     list_display = ["code", "name_en", "name_zh"]
     search_fields = ["code", "name_en", "name_zh"]
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Faction | Race,
+                   form: forms.ModelForm[Faction | Race], change: bool) -> None:
         super().save_model(request, obj, form, change)
         changed = card_tag_renamed(tag=obj)   # names appear in rules text and on images
         if changed:
@@ -325,7 +341,7 @@ class RaceAdmin(_NamedAdmin):
 
 
 @admin.register(CardStatsSlice)
-class CardStatsAdmin(admin.ModelAdmin):
+class CardStatsAdmin(admin.ModelAdmin[CardStatsSlice]):
     list_display = ["card", "agent", "ruleset_key", "card_data_version", "games_drawn",
                     "games_played_in", "wins_when_played", "updated_at"]
     list_filter = ["agent", "ruleset_key"]
@@ -333,26 +349,26 @@ class CardStatsAdmin(admin.ModelAdmin):
     search_fields = ["card__code", "card__name_en", "card__name_zh"]
     readonly_fields = ["card", *STATS_FIELDS, "moments"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 
 
-class CardKindInline(admin.TabularInline):
+class CardKindInline(admin.TabularInline[CardKind, Game]):
     model = CardKind
     extra = 1
     fields = ["order", "code", "name_en", "name_zh"]
 
 
-class RarityTierInline(admin.TabularInline):
+class RarityTierInline(admin.TabularInline[RarityTier, Game]):
     model = RarityTier
     extra = 1
     fields = ["order", "code", "name_en", "name_zh"]
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[Game]):
     """A game of the catalogue with its card kinds and rarity tiers (names in both languages,
     in order). ``python manage.py load_formats FILE`` loads the same from YAML."""
 

@@ -3,6 +3,8 @@ app may use them)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.http import QueryDict
 from rest_framework import serializers
 
@@ -15,7 +17,7 @@ class StrictCharField(serializers.CharField):
     refuses anything but a string with a 400 naming the field ("Not a valid string.", in the
     client's language through DRF's own catalogue)."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -29,9 +31,9 @@ class StrictBooleanField(serializers.BooleanField):
     naming the field; an HTML form (a QueryDict of strings) still sends "true"/"on" as forms
     do."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> bool:
         if isinstance(data, bool):
             return data
         if isinstance(getattr(self.root, "initial_data", None), QueryDict):
-            return super().to_internal_value(data)
+            return super().to_internal_value(cast(str, data))   # a form's values are text
         self.fail("invalid", input=data)

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote
 
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
@@ -14,14 +17,18 @@ from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
-from cards.card_stats import StatsFilter, card_stats
+from cards.card_stats import CardTotals, StatsFilter, card_stats
 from cards.filters import CardFilter
-from cards.models import Card
+from cards.models import Card, Faction, Race
 from cards.selectors import card_rows
 from rules.lab.intervals import RATE_METHODS
 
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
-class NamedSerializer(serializers.Serializer):
+
+class NamedSerializer(serializers.Serializer[Faction | Race]):
     code = serializers.CharField()
     name_en = serializers.CharField()
     name_zh = serializers.CharField()
@@ -42,7 +49,7 @@ class CardPagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
-    def get_page_size(self, request):
+    def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
@@ -53,7 +60,7 @@ class CardPagination(PageNumberPagination):
         # Over nine digits is above any page size: keep int() away from huge numbers.
         return min(int(significant[:10]), self.max_page_size)
 
-    def get_schema_operation_parameters(self, view):
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_size_query_param:
@@ -69,12 +76,12 @@ def _url_pattern(name: str) -> str:
     return reverse(name, args=["__CODE__"])
 
 
-def _named(obj) -> dict | None:
+def _named(obj: Faction | Race | None) -> dict[str, str] | None:
     return None if obj is None else {"code": obj.code, "name_en": obj.name_en,
                                      "name_zh": obj.name_zh}
 
 
-class CardOutputSerializer(serializers.ModelSerializer):
+class CardOutputSerializer(serializers.ModelSerializer[Card]):
     """One card. The fields below describe the output (and the OpenAPI schema);
     ``to_representation`` builds the same dict directly, several times faster than DRF's
     field-by-field walk, which dominated the list's latency."""
@@ -102,12 +109,15 @@ class CardOutputSerializer(serializers.ModelSerializer):
         return self._absolute("cards:image", card.code)
 
     def _absolute(self, name: str, code: str) -> str:
-        base = self.context.get("_base")
+        # The site's root, worked out once per response and kept in the context: the dict the
+        # view passed, shared by every row (the stubs type it as a read-only Mapping).
+        context = cast(dict[str, Any], self.context)
+        base: str | None = context.get("_base")
         if base is None:
-            base = self.context["_base"] = self.context["request"].build_absolute_uri("/")[:-1]
+            base = context["_base"] = context["request"].build_absolute_uri("/")[:-1]
         return base + _url_pattern(name).replace("__CODE__", quote(code, safe=""))
 
-    def to_representation(self, card: Card) -> dict:
+    def to_representation(self, card: Card) -> dict[str, Any]:
         return {
             "code": card.code, "kind": card.kind, "name_en": card.name_en,
             "name_zh": card.name_zh, "rarity": card.rarity, "cost": card.cost,
@@ -121,7 +131,7 @@ class CardOutputSerializer(serializers.ModelSerializer):
         }
 
 
-class ConditionRateSerializer(serializers.Serializer):
+class ConditionRateSerializer(serializers.Serializer[Mapping[str, Any]]):
     games = serializers.IntegerField(help_text="Games in which it happened to the card.")
     wins = serializers.IntegerField(help_text="Of those, games its deck won.")
     rate = serializers.FloatField(allow_null=True, help_text="wins / games (draws count as "
@@ -134,14 +144,14 @@ class ConditionRateSerializer(serializers.Serializer):
                                      "totals recorded before pairs were kept.")
 
 
-class CardRatesSerializer(serializers.Serializer):
+class CardRatesSerializer(serializers.Serializer[Mapping[str, Any]]):
     drawn = ConditionRateSerializer()
     opening = ConditionRateSerializer(help_text="In the hand kept after the mulligan.")
     played = ConditionRateSerializer()
     awakened = ConditionRateSerializer()
 
 
-class CardStatsOutputSerializer(serializers.Serializer):
+class CardStatsOutputSerializer(serializers.Serializer[CardTotals]):
     games_played_in = serializers.IntegerField()
     times_played = serializers.IntegerField()
     times_awakened = serializers.IntegerField()
@@ -161,12 +171,12 @@ class CardDetailOutputSerializer(CardOutputSerializer):
         fields = [*CardOutputSerializer.Meta.fields, "stats"]
 
     @extend_schema_field(CardStatsOutputSerializer(allow_null=True))
-    def get_stats(self, card: Card) -> dict | None:
+    def get_stats(self, card: Card) -> dict[str, Any] | None:
         only = self.context.get("stats_filter") or StatsFilter()
         stats = card_stats(card=card, only=only)
         return CardStatsOutputSerializer(stats).data if stats else None
 
-    def to_representation(self, card: Card) -> dict:
+    def to_representation(self, card: Card) -> dict[str, Any]:
         return {**super().to_representation(card), "stats": self.get_stats(card)}
 
 
@@ -180,7 +190,7 @@ STATS_PARAMETERS = [
 ]
 
 
-class CardListApi(generics.ListAPIView):
+class CardListApi(generics.ListAPIView[Card]):
     """Cards, filtered like the catalogue pages; ``q`` takes the query language
     (``k:minion a:fire c<=3``). A malformed query is a 400 whose message gives the position."""
 
@@ -189,22 +199,22 @@ class CardListApi(generics.ListAPIView):
     filterset_class = CardFilter
     pagination_class = CardPagination
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Card]:
         return card_rows().order_by("code")
 
 
 @extend_schema(parameters=STATS_PARAMETERS)
-class CardDetailApi(generics.RetrieveAPIView):
+class CardDetailApi(generics.RetrieveAPIView[Card]):
     """One card by its code, with its simulated figures (``stats`` is null before any run, or
     when no game matches ``?agent=``, ``?ruleset=`` and ``?version=``)."""
 
     serializer_class = CardDetailOutputSerializer
     lookup_field = "code"
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Card]:
         return card_rows()
 
-    def get_serializer_context(self):
+    def get_serializer_context(self) -> dict[str, Any]:
         params = self.request.query_params
         return {**super().get_serializer_context(), "stats_filter": StatsFilter(
             agent=params.get("agent") or None, ruleset=params.get("ruleset") or None,

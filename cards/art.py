@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.safestring import mark_safe
 
@@ -125,7 +126,7 @@ def wrap(text: str, size: float, width: float) -> list[Line]:
     return lines
 
 
-def layout_text(text: str) -> dict:
+def layout_text(text: str) -> dict[str, Any]:
     """Wrapped rules text that fits the box: font size, line height and positioned lines."""
     box_w, box_h = TEXT_BOX["width"] - 20, TEXT_BOX["height"] - 12
     size = 13.0
@@ -149,7 +150,7 @@ def layout_text(text: str) -> dict:
     return {"size": size, "lines": placed, "x": TEXT_BOX["x"] + 8}
 
 
-def fitted(text: str, size: float, width: float) -> dict:
+def fitted(text: str, size: float, width: float) -> dict[str, Any]:
     """A one-line label; ``squeeze`` is set when it must be compressed to fit."""
     natural = text_width(text, size)
     return {"text": text, "size": size, "squeeze": round(width) if natural > width else None}
@@ -178,7 +179,7 @@ def rarity_mark(card: Card, lang: str) -> tuple[str, str | None]:
     return name[:1] if wide else name[:2].capitalize(), name
 
 
-def card_art(card: Card, lang: str = "en") -> dict:
+def card_art(card: Card, lang: str = "en") -> dict[str, Any]:
     """Everything ``cards/card.svg`` draws, computed from the card's data."""
     lang = lang if lang in LANGS else "en"
     dark, light = FRAMES.get(card.attribute, FRAMES[None])

@@ -22,11 +22,15 @@ import hashlib
 import math
 import random
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.utils.html import escape
 
 from cards.art_shapes import FIGURES, WISP, item_object, keyword_mark
 from rules.engine.keywords import KEYWORDS
+
+if TYPE_CHECKING:
+    from cards.models import Card, Faction
 
 # The art window of cards/card.svg.
 X, Y, W, H = 22, 74, 256, 150
@@ -98,7 +102,7 @@ def _figure(path: str, x: float, scale: float, dark: str, tint: str,
             f'fill-rule="evenodd"/></g>')
 
 
-def _crest(faction) -> str:
+def _crest(faction: Faction | None) -> str:
     if faction is None:
         return ""
     hue = _hue(faction.code)
@@ -129,10 +133,10 @@ def _marks(keywords: Iterable[str]) -> Iterable[str]:
                f'<path d="{keyword_mark(keyword)}" fill="#fff"/></g>')
 
 
-def scene(card, *, dark: str, light: str, uid: str) -> str:
+def scene(card: Card, *, dark: str, light: str, uid: str) -> str:
     """The art window's picture for ``card`` (SVG markup, drawn over the window's gradient)."""
     rng = _rng(card.code, card.name_en, card.attribute, card.cost)
-    race = card.race.code if card.race_id else ""
+    race = card.race.code if card.race else ""
     if card.kind == "item":
         figure = item_object(card.abilities or [])
     else:
@@ -141,7 +145,7 @@ def scene(card, *, dark: str, light: str, uid: str) -> str:
     scale = 1.0 if card.kind == "hero" else 0.84 + 0.06 * min(card.cost or 0, 6)
     x = CX + rng.uniform(-22, 22)
     # The faction tints the figure and its halo, so allies of one attribute still differ.
-    hue = _hue(card.faction.code) if card.faction_id else _hue(card.code)
+    hue = _hue(card.faction.code) if card.faction else _hue(card.code)
     tint, halo = f"hsl({hue} 70% 95%)", f"hsl({hue} 45% 25%)"
     radius = 38 * scale + 6
     parts = [f'<g clip-path="url(#{uid}-window)">', *_backdrop(card.attribute, rng, light),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 
 def _gear(teeth: int = 8, outer: float = 44, inner: float = 34, hole: float = 14) -> str:
@@ -109,14 +110,14 @@ def keyword_mark(code: str) -> str:
     return KEYWORD_MARKS.get(code, STAR_MARK)
 
 
-def _effects(abilities: Iterable[Mapping]) -> Iterable[str]:
+def _effects(abilities: Iterable[Mapping[str, Any]]) -> Iterable[str]:
     for ability in abilities:
         for effect in ability.get("effects") or []:
             if isinstance(effect, Mapping) and effect.get("do"):
                 yield str(effect["do"])
 
 
-def item_object(abilities: Iterable[Mapping]) -> str:
+def item_object(abilities: Iterable[Mapping[str, Any]]) -> str:
     """The object an item shows: by its first effect, or an orb when it has none we know."""
     for do in _effects(abilities):
         if do in ITEM_BY_EFFECT:

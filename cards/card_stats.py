@@ -145,7 +145,8 @@ def card_stats(*, card: Card, only: StatsFilter = StatsFilter()) -> CardTotals |
         card_figures.merge(table, {"card": card_figures.row_of(
             {name: getattr(piece, name) for name in COUNT_FIELDS}, piece.moments)})
     row = table["card"]
-    totals = CardTotals(**card_figures.totals(table)["card"],
+    # The counts are CardTotals' int fields by name; mypy cannot match a dict's keys to them.
+    totals = CardTotals(**card_figures.totals(table)["card"],  # type: ignore[arg-type]
                         updated_at=max(piece.updated_at for piece in slices))
     totals.when = {condition: card_figures.condition_rate(row, condition)
                    for condition in card_figures.CONDITIONS}

@@ -9,6 +9,7 @@ of both, and the game filter tells them apart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -98,7 +99,7 @@ def game_q(codes: list[str]) -> Q:
     return q | Q(card_set__game__isnull=True) if engine else q
 
 
-def rarity_order_q(op_test, value: str) -> Q:
+def rarity_order_q(op_test: Callable[[int, int], bool], value: str) -> Q:
     """The cards of another game's rarity tier ``value`` compared by its game's order: for
     each game declaring ``value``, its tiers ``t`` with ``op_test(rank(t), rank(value))``."""
     by_game: dict[int, list[DeclaredWord]] = {}

@@ -104,7 +104,8 @@ def _keyword_race(cat: Catalogue) -> Example | None:
     return None
 
 
-def _rules_word(words: tuple[str, ...], field: str, lang: str) -> Callable:
+def _rules_word(words: tuple[str, ...], field: str,
+                lang: str) -> Callable[[Catalogue], Example | None]:
     def build(cat: Catalogue) -> Example | None:
         for word in words:
             if any(word in (getattr(c, field) or "").casefold() for c in cat.cards):
@@ -213,7 +214,7 @@ def localised_query(query: str) -> str:
     (``k:随从 a:火 kw:护盾``); unchanged on an English one. Both find the same cards."""
     if card_lang() != "zh":
         return query
-    def spell(match: re.Match) -> str:
+    def spell(match: re.Match[str]) -> str:
         field, values = LOCALISED_FIELDS[match.group(1)], match.group(2).split(",")
         return f"{match.group(1)}:" + ",".join(game_word(field, v, lang="zh") for v in values)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import or_
+from typing import Any
 
 import django_filters
 from django import forms
@@ -20,6 +21,7 @@ from cards.declared_words import game_choices, game_q, kind_choices, rarity_choi
 from cards.models import Attribute, Card, CardSet, Faction, Race, keyword_choices
 from cards.ownership import owned_cards_q
 from cards.query import QuerySyntaxError, parse, to_q
+from cards.query.parser import Node
 from cards.selectors import ORDER_CHOICES, card_order
 
 QUERY_HELP = (gettext_lazy('Search with the query language, e.g. k:minion a:fire c<=3 — see '
@@ -36,21 +38,28 @@ RARITY_HELP = gettext_lazy("A rarity: N, R, SR, SSR, UR, or a tier another game 
 class ParsedQuery(str):
     """The query text, carrying its parsed tree (``node``) from clean() to the filter."""
 
-    node = None
+    node: Node | None = None
+
+
+class QueryValidationError(forms.ValidationError):
+    """The form's error for a malformed query, carrying the syntax error (where, for the
+    caret under the query)."""
+
+    query_error: QuerySyntaxError
 
 
 class QueryFormField(forms.CharField):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("strip", False)   # error positions count what the user typed
         super().__init__(*args, **kwargs)
 
-    def clean(self, value):
+    def clean(self, value: object) -> ParsedQuery:
         text = super().clean(value) or ""
         try:
             node = parse(text)
         except QuerySyntaxError as exc:
             # No ``params``: Django would %-format the message, and it quotes user input.
-            error = forms.ValidationError(str(exc), code="query_syntax")
+            error = QueryValidationError(str(exc), code="query_syntax")
             error.query_error = exc
             raise error from exc
         parsed = ParsedQuery(text)
@@ -61,7 +70,7 @@ class QueryFormField(forms.CharField):
 class QueryFilter(django_filters.CharFilter):
     field_class = QueryFormField
 
-    def filter(self, qs: QuerySet, value) -> QuerySet:
+    def filter(self, qs: QuerySet[Card], value: object) -> QuerySet[Card]:
         node = getattr(value, "node", None)
         return qs.filter(to_q(node)) if node is not None else qs
 
@@ -70,7 +79,7 @@ class CodesField(django_filters.fields.ModelMultipleChoiceField):
     """Codes from the query string; empty values (``?faction=``) are no filter, as an empty
     select box means on the page."""
 
-    def clean(self, value):
+    def clean(self, value: list[str] | None) -> QuerySet[Any]:
         return super().clean([v for v in value or [] if v])
 
 
@@ -128,18 +137,18 @@ class CardFilter(django_filters.FilterSet):
         model = Card
         fields: list[str] = []
 
-    def filter_game(self, qs: QuerySet, name: str, value: list[str]) -> QuerySet:
+    def filter_game(self, qs: QuerySet[Card], name: str, value: list[str]) -> QuerySet[Card]:
         return qs.filter(game_q(value)) if value else qs
 
-    def filter_keyword(self, qs: QuerySet, name: str, value: list[str]) -> QuerySet:
+    def filter_keyword(self, qs: QuerySet[Card], name: str, value: list[str]) -> QuerySet[Card]:
         if not value:
             return qs
         return qs.filter(reduce(or_, (Q(keyword_tags__contains=f"|{v}|") for v in value)))
 
-    def filter_owned(self, qs: QuerySet, name: str, value: bool | None) -> QuerySet:
+    def filter_owned(self, qs: QuerySet[Card], name: str, value: bool | None) -> QuerySet[Card]:
         if not value:
             return qs
         return qs.filter(owned_cards_q(getattr(self.request, "user", None)))
 
-    def filter_order(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+    def filter_order(self, qs: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         return card_order(qs, value or "code")

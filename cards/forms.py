@@ -14,9 +14,10 @@ addresses are refused earlier, by ``config.middleware.RejectNulCharactersMiddlew
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy
 
 NUL_IN_FIELD = gettext_lazy(
@@ -41,7 +42,14 @@ def holds_nul(value: Any) -> bool:
     return False
 
 
-class RefuseNulMixin:
+# The mixin's methods use a form's attributes: mypy reads it as the form it is mixed into.
+if TYPE_CHECKING:
+    _FormBase = forms.BaseForm
+else:
+    _FormBase = object
+
+
+class RefuseNulMixin(_FormBase):
     """Give every field of the form a NUL check that runs before the field's own cleaning, on
     what was posted for it (a checkbox's widget would have turned it into True already).
 
@@ -50,14 +58,16 @@ class RefuseNulMixin:
 
     nul_named_by_cleaning: tuple[str, ...] = ()
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name, field in self.fields.items():
             if name not in self.nul_named_by_cleaning and not field.disabled:
-                field.clean = self._refusing_nul(name, field.clean)
+                # This field object's own cleaning, wrapped: it belongs to this form alone.
+                field.clean = self._refusing_nul(  # type: ignore[method-assign]
+                    name, field.clean)
 
     def _refusing_nul(self, name: str, clean: Callable[..., Any]) -> Callable[..., Any]:
-        def checked(value, *args, **kwargs):
+        def checked(value: object, *args: Any, **kwargs: Any) -> Any:
             key = self.add_prefix(name)
             posted = self.data.getlist(key) if hasattr(self.data, "getlist") else (
                 self.data.get(key))
@@ -79,7 +89,7 @@ class PickForm(RefuseNulForm):
     value = forms.CharField(required=False, max_length=200)
 
     @classmethod
-    def read(cls, data, name: str) -> tuple[str, list[str]]:
+    def read(cls, data: QueryDict, name: str) -> tuple[str, list[str]]:
         """``(value, errors)``: the stripped value of ``name`` in ``data`` (a QueryDict), or
         an empty value and the messages that say why it was refused."""
         form = cls({"value": data.get(name, "")})

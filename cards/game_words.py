@@ -20,7 +20,7 @@ turns per player").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
 from django.utils.functional import lazy
 
@@ -29,6 +29,7 @@ from rules.ai.agents import AGENT_NAMES, AGENTS, SKILLS
 from rules.engine import words as engine_words
 from rules.engine.keywords import all_keywords
 from rules.engine.ruleset_words import RULESET_OPTIONS, ruleset_name
+from rules.engine.words import Word
 
 UNKNOWN_KIND = "unknown kind of game word {kind!r} (known: {known})"
 
@@ -65,7 +66,8 @@ def _keyword(code: str, lang: str, prose: bool) -> str | None:
 # engine holds at that moment is the one a page reads.
 def _table(table: str) -> Callable[[str, str, bool], str | None]:
     def read(code: str, lang: str, prose: bool) -> str | None:
-        word = getattr(engine_words, table).get(code)
+        words: Mapping[str, Word] = getattr(engine_words, table)
+        word = words.get(code)
         if word is None:
             return None
         return word.prose(lang) if prose else word.name(lang)
@@ -74,7 +76,8 @@ def _table(table: str) -> Callable[[str, str, bool], str | None]:
 
 def _plural(table: str) -> Callable[[str, str, bool], str | None]:
     def read(code: str, lang: str, prose: bool) -> str | None:
-        word = getattr(engine_words, table).get(code)
+        words: Mapping[str, Word] = getattr(engine_words, table)
+        word = words.get(code)
         if word is None:
             return None
         plural = word.plural(lang)
@@ -123,7 +126,8 @@ def game_word(kind: str, code: object, *, lang: str | None = None, prose: bool =
 game_word_lazy = lazy(game_word, str)
 
 
-def game_words(kind: str, codes, *, lang: str | None = None) -> list[tuple[str, str]]:
+def game_words(kind: str, codes: Iterable[str], *,
+               lang: str | None = None) -> list[tuple[str, str]]:
     """(code, name) pairs, for a form's choices."""
     return [(code, game_word(kind, code, lang=lang)) for code in codes]
 

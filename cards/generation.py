@@ -11,6 +11,7 @@ cache is simply replaced by a new one: pages render afresh, never from an older 
 from __future__ import annotations
 
 import uuid
+from typing import Protocol, cast
 
 from django.apps import apps
 from django.core.cache import cache
@@ -28,10 +29,16 @@ def catalogue_generation() -> str:
         token = uuid.uuid4().hex[:16]
         if not cache.add(GENERATION_KEY, token, timeout=GENERATION_SECONDS):
             token = cache.get(GENERATION_KEY) or token
-    return token
+    return str(token)
 
 
-def catalogue_generation_column(*, using: str = "default") -> tuple[str, list]:
+class _ColumnCache(Protocol):
+    """A cache that can be read inside another query (config.cache.SharedDatabaseCache)."""
+
+    def decode(self, stored: object, *, using: str) -> object: ...
+
+
+def catalogue_generation_column(*, using: str = "default") -> tuple[str, list[object]]:
     """An SQL expression (and its parameters) that reads the generation inside another query
     on database ``using``, so a page that reads a row of its own pays one round trip for both;
     ``catalogue_generation_read`` turns what it read into the generation. When the cache is not
@@ -43,8 +50,9 @@ def catalogue_generation_column(*, using: str = "default") -> tuple[str, list]:
 
 def catalogue_generation_read(stored: object, *, using: str = "default") -> str:
     """The generation from what ``catalogue_generation_column`` read."""
-    token = cache.decode(stored, using=using) if stored is not None else None
-    return token if token is not None else catalogue_generation()
+    # Something was read only when the cache gave a column: it is a _ColumnCache then.
+    token = cast(_ColumnCache, cache).decode(stored, using=using) if stored is not None else None
+    return str(token) if token is not None else catalogue_generation()
 
 
 def catalogue_changed(**_signal: object) -> None:

@@ -12,7 +12,8 @@ Invariants:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -28,6 +29,8 @@ from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
 from rules.engine.keywords import KEYWORDS
 
 if TYPE_CHECKING:
+    from django.utils.safestring import SafeString
+
     from rules.engine.cards import CardDef
 
 
@@ -254,6 +257,15 @@ _FIELD["hp"] = game_word_lazy("field", "hp")
 class Card(TwoNames, models.Model):
     """One card as printed. ``abilities`` is effect-vocabulary data the engine validates."""
 
+    # Not stored: what a page's rows carry, set by cards.selectors.cards_label (its game's
+    # words) and the catalogue's views (links, alt text, the table's row).
+    kind_label: str
+    rarity_label: str
+    href: str
+    img: str
+    alt: str
+    row: SafeString
+
     code = models.CharField(_("code"), max_length=32, unique=True,
                             help_text=_("Stable identifier; decks and simulations refer to it."))
     card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="cards",
@@ -323,7 +335,7 @@ class Card(TwoNames, models.Model):
     def __str__(self) -> str:
         return f"{self.code} {self.display_name}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # Derived columns only; nothing else happens here (services hold the logic).
         refresh_derived(self, {lang: display_names(lang) for lang in ("en", "zh")})
         update_fields = kwargs.get("update_fields")
@@ -338,7 +350,7 @@ class Card(TwoNames, models.Model):
         url = reverse("cards:image", args=[self.code])
         return url if lang == "en" else f"{url}?lang={lang}"
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         """The card's data form (as in the set file)."""
         return card_to_data(self)
 
@@ -346,7 +358,7 @@ class Card(TwoNames, models.Model):
         """The engine's frozen ``CardDef`` for this row (validated by the engine)."""
         return card_to_def(self)
 
-    def clean_fields(self, exclude=None) -> None:
+    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
         """Another game's card has its game's kinds and tiers, not the model's choices (its
         game checks them in ``clean``)."""
         if not self.engine:

@@ -10,20 +10,27 @@ answer is about the user asked for only: a page never learns another user's coun
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeGuard
 
 from django.db.models import Q
 
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser, User
+
 
 class OwnershipSource(Protocol):
-    def counts(self, user) -> dict[str, int]:
+    def counts(self, user: User) -> dict[str, int]:
         """``{card code: copies owned}`` for the user's cards with at least one copy."""
 
-    def stamp(self, user) -> Hashable:
+    def stamp(self, user: User) -> Hashable:
         """A value that changes whenever the user's collection changes (for stored pages)."""
 
 
 _sources: list[OwnershipSource] = []
+
+# Whoever asks: a user, signed in or not, or no one (a page without a request).
+Visitor: TypeAlias = "AbstractBaseUser | AnonymousUser | None"
 
 
 def ownership_register(source: OwnershipSource) -> None:
@@ -31,22 +38,22 @@ def ownership_register(source: OwnershipSource) -> None:
     _sources[:] = [source]
 
 
-def _signed_in(user) -> bool:
-    return user is not None and getattr(user, "is_authenticated", False)
+def _signed_in(user: Visitor) -> TypeGuard[User]:
+    return user is not None and bool(getattr(user, "is_authenticated", False))
 
 
-def owned_counts(user) -> dict[str, int]:
+def owned_counts(user: Visitor) -> dict[str, int]:
     if not _sources or not _signed_in(user):
         return {}
     return _sources[0].counts(user)
 
 
-def ownership_stamp(user) -> Hashable:
+def ownership_stamp(user: Visitor) -> Hashable:
     if not _sources or not _signed_in(user):
         return None
     return _sources[0].stamp(user)
 
 
-def owned_cards_q(user) -> Q:
+def owned_cards_q(user: Visitor) -> Q:
     """A filter on ``Card`` keeping the user's owned cards (none for a visitor)."""
     return Q(code__in=sorted(owned_counts(user)))

@@ -22,13 +22,16 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
 from django.utils.translation import get_language
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 CSRF_PLACEHOLDER = "cardlab-csrf-token-placeholder-5b1c"
 RENDERING_FOR_CACHE = "_cardlab_rendering_for_cache"
@@ -179,7 +182,7 @@ def _key(request: HttpRequest, stamp: tuple[Hashable, ...]) -> Hashable:
             meta.get("HTTP_HX_BOOSTED", ""), viewer_id(request))
 
 
-def signed_in_user(request: HttpRequest):
+def signed_in_user(request: HttpRequest) -> AbstractBaseUser | None:
     """The signed-in user, or None for a visitor without a session cookie: nobody is signed in
     without one, so neither the session nor the user is read for them (most of what telling an
     anonymous visitor apart cost a stored page)."""

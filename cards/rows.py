@@ -41,6 +41,6 @@ def table_row(card: Card, lang: str) -> SafeString:
         other_lang=card.other_lang,
         kind=card.get_kind_display(), attribute=_attribute(card), rarity=card.rarity,
         cost=_number(card.cost), attack=_number(card.attack), hp=_number(card.hp),
-        faction=card.faction.display_name if card.faction_id else DASH,
-        race=card.race.display_name if card.race_id else DASH,
+        faction=card.faction.display_name if card.faction else DASH,
+        race=card.race.display_name if card.race else DASH,
         text=linebreaksbr(card.text_zh if lang == "zh" else card.text_en, autoescape=True))

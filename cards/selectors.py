@@ -98,10 +98,12 @@ def _game_term_labels(cards: Iterable[Card], lang: str, term: type[CardKind] | t
         return {}
     games = dict(CardSet.objects.filter(pk__in={c.card_set_id for c in others})
                  .values_list("pk", "game_id"))
-    names = {(t.game_id, t.code): (t.name_zh or t.name_en) if lang == "zh" else t.name_en
-             for t in term.objects.filter(game_id__in=set(games.values()),
-                                          code__in={getattr(c, field) for c in others})}
-    return {c.code: names.get((games.get(c.card_set_id), getattr(c, field)), getattr(c, field))
+    values: dict[str, str] = {c.code: getattr(c, field) for c in others}
+    names: dict[tuple[int | None, str], str] = {
+        (t.game_id, t.code): (t.name_zh or t.name_en) if lang == "zh" else t.name_en
+        for t in term.objects.filter(game_id__in=set(games.values()),
+                                     code__in=set(values.values()))}
+    return {c.code: names.get((games.get(c.card_set_id), values[c.code]), values[c.code])
             for c in others}
 
 
@@ -130,7 +132,7 @@ def card_neighbours(*, card: Card, limit: int = 6) -> dict[str, list[Card]]:
     return out
 
 
-def filter_choices() -> dict[str, list]:
+def filter_choices() -> dict[str, list[Faction] | list[Race] | list[CardSet]]:
     """The factions, races and sets to offer as filters (three small queries)."""
     return {
         "factions": list(Faction.objects.order_by("name_en")),

@@ -97,7 +97,8 @@ def _length_problems(engine_set: EngineCardSet) -> list[str]:
     return problems
 
 
-def _upsert_named(model: type[Faction] | type[Race], items: Mapping[str, dict]) -> dict[str, int]:
+def _upsert_named(model: type[Faction] | type[Race], items: Mapping[str, Mapping[str, Any]]
+                  ) -> dict[str, int]:
     """Create or rename factions/races; returns ``{code: id}`` of every one in the database."""
     existing = {obj.code: obj for obj in model.objects.all()}
     for code, item in items.items():
@@ -113,7 +114,8 @@ def _upsert_named(model: type[Faction] | type[Race], items: Mapping[str, dict]) 
 
 
 def _wanted_fields(data: Mapping[str, Any], set_id: int, position: int,
-                   faction_ids: Mapping[str, int], race_ids: Mapping[str, int]) -> dict:
+                   faction_ids: Mapping[str, int], race_ids: Mapping[str, int]
+                   ) -> dict[str, Any]:
     return {
         "card_set_id": set_id, "position": position, "kind": data["kind"],
         "name_en": data["name_en"], "name_zh": data["name_zh"], "rarity": data["rarity"],
@@ -147,7 +149,7 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
     engine_game = Game.objects.filter(code=ENGINE_GAME).first()
     card_set, _ = CardSet.objects.get_or_create(code=engine_set.code, defaults={
         "name_en": engine_set.name_en, "game": engine_game})
-    header = {"name_en": engine_set.name_en, "name_zh": engine_set.name_zh,
+    header: dict[str, object] = {"name_en": engine_set.name_en, "name_zh": engine_set.name_zh,
               "starter_decks": list(engine_set.raw.get("decks") or [])}
     if card_set.game_id is None and engine_game is not None:
         header["game"] = engine_game

@@ -4,7 +4,9 @@ vocabulary reference. Views only read the request, call selectors and render."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from django.core.cache import cache
@@ -27,6 +29,7 @@ from cards.examples import field_examples, query_examples
 from cards.filters import CardFilter
 from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
+from cards.htmx import HtmxHttpRequest
 from cards.language import card_lang
 from cards.models import Attribute, Card, display_names, keyword_choices
 from cards.ownership import ownership_stamp
@@ -45,6 +48,9 @@ from cards.selectors import (
 )
 from rules.engine.cards import BEATS
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 PAGE_SIZES = {"gallery": 48, "table": 50}
 SVG_CACHE_SECONDS = 60 * 60 * 24
 ART_VERSION = 2    # part of the image cache key: a change to the drawing repaints every card
@@ -52,11 +58,12 @@ ART_VERSION = 2    # part of the image cache key: a change to the drawing repain
 # would type them (the query language reads Chinese names of values).
 ERROR_EXAMPLES = {"en": ["a:fire)", "c<=three", "colour:red", "(k:minion or"],
                   "zh": ["a:火)", "c<=三", "color:红", "(k:随从"]}
-TABLE_COLUMNS = [("code", gettext_lazy("Code")), ("name", gettext_lazy("Name")),
-                 *((f, game_word_lazy("field", f))
-                   for f in ("kind", "attribute", "rarity", "cost", "attack", "hp")),
-                 ("", game_word_lazy("field", "faction")), ("", game_word_lazy("field", "race")),
-                 ("", gettext_lazy("Rules text"))]
+TABLE_COLUMNS: list[tuple[str, StrOrPromise]] = [
+    ("code", gettext_lazy("Code")), ("name", gettext_lazy("Name")),
+    *((f, game_word_lazy("field", f))
+      for f in ("kind", "attribute", "rarity", "cost", "attack", "hp")),
+    ("", game_word_lazy("field", "faction")), ("", game_word_lazy("field", "race")),
+    ("", gettext_lazy("Rules text"))]
 NUMBER_FILTERS = [(f, game_word_lazy("field", f)) for f in ("cost", "attack", "hp")]
 NO_SUCH_CARD = gettext_lazy("No card with code {code!r}.")
 NOT_RECORDED = gettext_lazy("not recorded (earlier runs)")
@@ -70,7 +77,7 @@ def agent_label(name: str) -> str:
     return capfirst(game_word("agent", name))
 
 
-def ruleset_label(key: str, changes: dict) -> str:
+def ruleset_label(key: str, changes: Mapping[str, Any]) -> str:
     """A ruleset in words: the standard rules, or the options that differ."""
     if not key:
         return str(NOT_RECORDED)
@@ -82,7 +89,7 @@ GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at", 
 
 
 @require_safe
-def card_list(request: HttpRequest) -> HttpResponse:
+def card_list(request: HtmxHttpRequest) -> HttpResponse:
     """Gallery or table (``view=table``) of the cards matching the filters and ``q``."""
     # "Only cards I own" is the visitor's collection: its stored copy moves with it.
     owned = ownership_stamp(request.user) if request.GET.get("owned") else None
@@ -90,7 +97,7 @@ def card_list(request: HttpRequest) -> HttpResponse:
                        stamp=("cards", catalogue_generation(), owned))
 
 
-def _card_list(request: HttpRequest) -> HttpResponse:
+def _card_list(request: HtmxHttpRequest) -> HttpResponse:
     view = "table" if request.GET.get("view") == "table" else "gallery"
     filterset = CardFilter(request.GET, queryset=card_rows(), request=request)
     context = {"view": view, "form": filterset.form, "lang": card_lang(),
@@ -121,7 +128,7 @@ def _url_pattern(name: str) -> str:
     return reverse(name, args=["__CODE__"])
 
 
-def _decorate(cards, lang: str, table: bool = False) -> list[Card]:
+def _decorate(cards: Iterable[Card], lang: str, table: bool = False) -> list[Card]:
     """Attach each card's links and alt text: one reverse() per page instead of two per card
     keeps the list's rendering time flat (reverse dominated the gallery's profile)."""
     detail, image = _url_pattern("cards:detail"), _url_pattern("cards:image")
@@ -141,12 +148,12 @@ def _decorate(cards, lang: str, table: bool = False) -> list[Card]:
     return out
 
 
-def _choices(options, selected: list[str]) -> list[dict]:
+def _choices(options: Iterable[tuple[str, str]], selected: list[str]) -> list[dict[str, Any]]:
     return [{"value": value, "label": label, "checked": value in selected}
             for value, label in options]
 
 
-def _filter_context(request: HttpRequest) -> dict:
+def _filter_context(request: HttpRequest) -> dict[str, Any]:
     """What the filter panel needs to show the current choices (the URL is the state)."""
     selected = {name: request.GET.getlist(name) for name in MULTI_FILTERS}
     choices = filter_choices()
@@ -180,7 +187,7 @@ def _filter_context(request: HttpRequest) -> dict:
     }
 
 
-def _table_columns(order: str) -> list[dict]:
+def _table_columns(order: str) -> list[dict[str, StrOrPromise]]:
     columns = []
     for key, label in TABLE_COLUMNS:
         sorted_ = ""
@@ -191,7 +198,7 @@ def _table_columns(order: str) -> list[dict]:
     return columns
 
 
-def _query_error(filterset: CardFilter) -> dict | None:
+def _query_error(filterset: CardFilter) -> dict[str, Any] | None:
     """The query-language error with the query split around the problem (for the caret)."""
     errors = filterset.form.errors.get("q")
     if not errors:
@@ -241,7 +248,7 @@ def stats_filter(request: HttpRequest) -> StatsFilter:
     return StatsFilter(**values)
 
 
-def stats_choices(card: Card) -> dict[str, list[dict]]:
+def stats_choices(card: Card) -> dict[str, list[dict[str, Any]]]:
     """The filter's options with readable labels (agents by name, rulesets in sentences)."""
     choices = card_stats_slices(card=card)
     for entry in choices["agent"]:
@@ -322,7 +329,7 @@ def _render_vocabulary_page(request: HttpRequest) -> HttpResponse:
     from rules.engine.reference import example_texts, reference_entries
 
     names = {lang: display_names(lang) for lang in ("en", "zh")}   # the catalogue's factions
-    sections: dict[str, dict] = {}
+    sections: dict[str, dict[str, Any]] = {}
     for entry in reference_entries():
         section = sections.setdefault(entry["section"], {
             "key": entry["section"], "entries": [],

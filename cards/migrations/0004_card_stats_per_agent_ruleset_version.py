@@ -6,12 +6,14 @@ The totals recorded so far had none of those: each card's becomes one slice with
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
 COPIED = ("games_played_in", "times_played", "times_awakened", "wins_when_played", "updated_at")
 
 
-def copy_totals(apps, schema_editor):
+def copy_totals(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     old, new = apps.get_model("cards", "CardStats"), apps.get_model("cards", "CardStatsSlice")
     new.objects.bulk_create(
         new(card_id=row.card_id, agent="", ruleset_key="", card_data_version="", ruleset={},
@@ -19,9 +21,9 @@ def copy_totals(apps, schema_editor):
         for row in old.objects.all())
 
 
-def copy_back(apps, schema_editor):
+def copy_back(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     old, new = apps.get_model("cards", "CardStats"), apps.get_model("cards", "CardStatsSlice")
-    totals: dict = {}
+    totals: dict[int, dict[str, int]] = {}
     for row in new.objects.all():
         entry = totals.setdefault(row.card_id, dict.fromkeys(COPIED[:-1], 0))
         for name in COPIED[:-1]:

@@ -6,13 +6,17 @@ recorded ("" key) stay as they are."""
 
 import hashlib
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 OPTION = "always_use_optional_skills"
 
 
-def ruleset_key(changes):
+def ruleset_key(changes: Mapping[str, Any] | None) -> str:
     """As cards.card_stats.ruleset_key (kept here as it was when this migration was written)."""
     if not changes:
         return "standard"
@@ -20,7 +24,7 @@ def ruleset_key(changes):
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def move_slices(apps, schema_editor):
+def move_slices(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     CardStatsSlice = apps.get_model("cards", "CardStatsSlice")
     for row in CardStatsSlice.objects.exclude(ruleset_key="").iterator():
         changes = dict(row.ruleset or {})

@@ -5,6 +5,8 @@ game (this site's own game, created here, takes every existing set); cards of ot
 import cards.models
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
 # This site's own game with its kinds and rarity tiers (R1.4), frozen here as the migration
@@ -15,7 +17,7 @@ ENGINE_RARITIES = [("N", "N", "N"), ("R", "R", "R"), ("SR", "SR", "SR"), ("SSR",
                    ("UR", "UR", "UR")]
 
 
-def engine_game_create(apps, schema_editor):
+def engine_game_create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Game = apps.get_model("cards", "Game")
     game, _ = Game.objects.get_or_create(code=ENGINE_GAME["code"], defaults=ENGINE_GAME)
     for model, rows in (("CardKind", ENGINE_KINDS), ("RarityTier", ENGINE_RARITIES)):

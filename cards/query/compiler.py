@@ -7,6 +7,8 @@ attribute), as a reader would expect; every lookup is one that SQLite and Postgr
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from functools import reduce
 from operator import and_, or_
 
@@ -18,9 +20,8 @@ from rules.engine.cards import RARITIES
 
 NUMBER_LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 RANK = {code: i for i, code in enumerate(RARITIES)}
-RARITY_TESTS = {
-    "=": lambda a, b: a == b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+RARITY_TESTS: dict[str, Callable[[int, int], bool]] = {
+    "=": operator.eq, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
 REF_PATHS = {"faction": "faction", "race": "race", "set": "card_set"}
 
@@ -35,14 +36,14 @@ def _compare(node: Compare) -> Q:
     if name in ("kind", "attribute"):
         return Q(**{f"{name}__in": values})
     if name == "game":
-        return game_q(list(values))
+        return game_q([str(v) for v in values])   # codes: the game field reads no numbers
     if name == "rarity":
         test = RARITY_TESTS[node.op]
         wanted = [r for r in RARITIES if any(test(RANK[r], RANK[v]) for v in values if v in RANK)]
         q = Q(rarity__in=wanted)
         for value in values:   # another game's tier: compared in its own game's order
             if value not in RANK:
-                q |= Q(rarity=value) if node.op == "=" else rarity_order_q(test, value)
+                q |= Q(rarity=value) if node.op == "=" else rarity_order_q(test, str(value))
         return q
     if name in ("cost", "attack", "hp"):
         return Q(**{f"{name}__{NUMBER_LOOKUPS[node.op]}": values[0]})

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cards.game_words import game_word
+from cards.query.fields import Value
 from cards.query.parser import And, Compare, Node, Not, Or, Words
 from rules.engine.words import FIELD_WORDS
 
@@ -38,7 +39,7 @@ def value_word(field: str, value: object) -> str:
     return str(value)
 
 
-def _values(field: str, values: tuple) -> str:
+def _values(field: str, values: tuple[Value, ...]) -> str:
     shown = [value_word(field, v) for v in values]
     return shown[0] if len(shown) == 1 else _(" or ").join(shown)
 

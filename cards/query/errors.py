@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.utils.translation import gettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 AT_POSITION = gettext_lazy("{message} (at position {position})")
 MSG_TOO_LONG = gettext_lazy("The query is too long: at most {limit} characters.")
@@ -29,7 +34,7 @@ MSG_NUMBER_RANGE = gettext_lazy("{value} is out of range: {field} is between 0 a
 class QuerySyntaxError(ValueError):
     """A malformed query: a message and where in the query the problem is (0-based)."""
 
-    def __init__(self, message: str, position: int, length: int = 1, query: str = ""):
+    def __init__(self, message: StrOrPromise, position: int, length: int = 1, query: str = ""):
         super().__init__(str(message))
         self.message = str(message)   # a lazy message, fixed in the request's language
         self.position = max(0, position)
@@ -55,5 +60,5 @@ class QuerySyntaxError(ValueError):
         """The query with a caret line under the problem (for plain-text displays)."""
         return f"{self.query}\n{' ' * self.position}{'^' * self.length}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"message": self.message, "position": self.position, "length": self.length}

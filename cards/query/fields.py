@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
@@ -26,7 +27,10 @@ from cards.query.errors import (
 )
 from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
 from rules.engine.keywords import KEYWORD_QUERY_WORDS, KEYWORDS
-from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS
+from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS, Word
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 NUMBER_LIMIT = 999
 # The query fields' names in messages, where they are not a card's printed field (those are
@@ -37,13 +41,16 @@ FIELD_NOUNS = {"kind": _("card kind"), "set": _("set"), "keyword": _("keyword"),
 EQUALITY_OPS = (":", "=", "!=")
 ORDER_OPS = (":", "=", "!=", "<", "<=", ">", ">=")
 
+# A field's value once read: a number for the number fields, else a code or words.
+Value = str | int
+
 
 @dataclass(frozen=True)
 class Field:
     name: str                    # canonical name (the AST and the compiler use it)
     aliases: tuple[str, ...]     # every spelling accepted before the operator, name included
     type: str                    # choice | number | rarity | ref | text | code
-    doc: str                     # translatable (a lazy string)
+    doc: StrOrPromise            # translatable (a lazy string)
     example: str
     ops: tuple[str, ...] = EQUALITY_OPS
     choices: Sequence[str] = ()
@@ -55,17 +62,17 @@ class Field:
     declared: Callable[[], Mapping[str, str]] | None = None
     listed: bool = False         # ``doc`` lists the field's words from their registry
 
-    def normalise(self, raw: str, pos: int, query: str) -> tuple:
+    def normalise(self, raw: str, pos: int, query: str) -> tuple[Value, ...]:
         """The canonical value(s) of ``raw`` as a tuple (one item unless ``multi``)."""
         parts = raw.split(",") if self.multi else [raw]
-        values = []
+        values: list[Value] = []
         offset = pos
         for part in parts:
             values.append(self._one(part, offset, query))
             offset += len(part) + 1
         return tuple(values)
 
-    def _one(self, raw: str, pos: int, query: str) -> object:
+    def _one(self, raw: str, pos: int, query: str) -> Value:
         if self.type == "number":
             return _number(self, raw, pos, query)
         if self.type in ("choice", "rarity"):
@@ -143,7 +150,7 @@ def word_shown(field: str, code: str) -> str:
     return code if name.lower() == code else f"{code} ({name})"
 
 
-def _chinese_names(words) -> dict[str, str]:
+def _chinese_names(words: Mapping[str, Word]) -> dict[str, str]:
     """``{Chinese name: code}``: the query language reads values by their Chinese names."""
     return {word.name_zh: word.code for word in words.values()}
 

@@ -18,6 +18,7 @@ and the recursion shallow).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import pgettext
 
@@ -34,8 +35,11 @@ from cards.query.errors import (
     MSG_UNKNOWN_FIELD,
     QuerySyntaxError,
 )
-from cards.query.fields import ALIASES, FIELD_LIST
+from cards.query.fields import ALIASES, FIELD_LIST, Value
 from cards.query.tokens import AND, EOF, LPAREN, NOT, OR, RPAREN, TERM, WORD, Token, tokenize
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MAX_DEPTH = 10
 MAX_TERMS = 40
@@ -47,7 +51,7 @@ class Compare:
 
     field: str
     op: str
-    values: tuple
+    values: tuple[Value, ...]
     pos: int
 
 
@@ -102,7 +106,7 @@ class _Parser:
         self.i += 1
         return token
 
-    def error(self, message: str, token: Token) -> QuerySyntaxError:
+    def error(self, message: StrOrPromise, token: Token) -> QuerySyntaxError:
         return QuerySyntaxError(message, token.pos, token.text_length, self.query)
 
     def query_(self) -> Node | None:

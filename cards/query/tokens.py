@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cards.query.errors import (
     MSG_BAD_CHAR,
@@ -19,6 +20,9 @@ from cards.query.errors import (
     MSG_UNCLOSED_QUOTE,
     QuerySyntaxError,
 )
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MAX_LENGTH = 500
 
@@ -62,7 +66,7 @@ class _Scanner:
         self.i = 0
         self.tokens: list[Token] = []
 
-    def error(self, message: str, pos: int, length: int = 1) -> QuerySyntaxError:
+    def error(self, message: StrOrPromise, pos: int, length: int = 1) -> QuerySyntaxError:
         return QuerySyntaxError(message, pos, length, self.query)
 
     def run(self) -> list[Token]:

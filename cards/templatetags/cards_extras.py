@@ -26,7 +26,7 @@ def game_word(code: str | None, kind: str) -> str:
 
 
 @register.filter
-def pct(value) -> str:
+def pct(value: float | str | None) -> str:
     """0.5312 → "53.1 %"; None → "—"."""
     if value is None or value == "":
         return "—"
@@ -54,7 +54,8 @@ def query_tokens_as_code(message: str) -> SafeString:
     terms ("c<=3"), and on a Chinese page every Latin word (fields, values: "atk (攻击力)")."""
     chinese = card_lang() == "zh"
 
-    out, end = [], 0
+    out: list[str] = []
+    end = 0
     for match in QUERY_TOKEN.finditer(message):
         token = match.group(0)
         out.append(escape(message[end:match.start()]))

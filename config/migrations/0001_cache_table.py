@@ -9,14 +9,16 @@ when the table is already there, nor when no cache lives in the database (Redis 
 
 from django.core.management import call_command
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def create_cache_tables(apps, schema_editor):
+def create_cache_tables(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     call_command("createcachetable", database=schema_editor.connection.alias, verbosity=0)
 
 
 class Migration(migrations.Migration):
-    dependencies = []
+    dependencies: list[tuple[str, str]] = []
 
     operations = [
         migrations.RunPython(create_cache_tables, migrations.RunPython.noop, elidable=False),

@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.test import Client
 from django.test.utils import override_settings
 
@@ -40,11 +41,11 @@ def percentile(samples: list[float], fraction: float) -> float:
 class Command(BaseCommand):
     help = "Benchmark the card list API and the gallery page in-process (p50/p95, req/s)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--requests", type=int, default=300, help="per URL (default 300)")
         parser.add_argument("--warmup", type=int, default=20, help="unmeasured, per URL")
 
-    def handle(self, *args, requests: int, warmup: int, **options):
+    def handle(self, *args: Any, requests: int, warmup: int, **options: Any) -> None:
         if requests < 1:
             raise CommandError("--requests must be at least 1")
         self._ensure_core_set()

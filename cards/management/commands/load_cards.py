@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.services import card_set_import
 from rules.decks.cardset import CORE_SET, CardSetError
@@ -18,13 +19,13 @@ class Command(BaseCommand):
             "changed cards are updated, cards missing from the file are reported, never "
             "deleted; an invalid file is refused whole and the database is left as it was.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", nargs="?", default=str(CORE_SET),
                             help=f"a set file in YAML (default: {CORE_SET})")
         parser.add_argument("--dry-run", action="store_true",
                             help="check the file and report what would change, change nothing")
 
-    def handle(self, *args, file: str, dry_run: bool, **options):
+    def handle(self, *args: Any, file: str, dry_run: bool, **options: Any) -> None:
         path = Path(file)
         if not path.is_file():
             raise CommandError(MSG_NO_FILE.format(path=path))

@@ -3,7 +3,9 @@ request's replay of a game cost on this machine (``play.bench``)."""
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
 
 from play.bench import play_bench
 from rules.ai.agents import AGENT_NAMES
@@ -12,11 +14,11 @@ from rules.ai.agents import AGENT_NAMES
 class Command(BaseCommand):
     help = "Time an agent's moves and a request's replay of a played game (CPU seconds)."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--agent", choices=AGENT_NAMES, default="planner")
         parser.add_argument("--games", type=int, default=6)
         parser.add_argument("--seed", type=int, default=1)
 
-    def handle(self, *args, agent: str, games: int, seed: int, **options) -> None:
+    def handle(self, *args: Any, agent: str, games: int, seed: int, **options: Any) -> None:
         for line in play_bench(agent=agent, games=max(1, games), seed=seed).lines():
             self.stdout.write(line)

@@ -1,0 +1,13 @@
+"""The request as django-htmx's middleware leaves it, for the views' annotations (``cards`` is the
+lowest app with pages: every app above may use it)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
+
+
+class HtmxHttpRequest(HttpRequest):
+    """Every request of the site: ``HtmxMiddleware`` sets ``htmx`` on each one."""
+
+    htmx: HtmxDetails
