@@ -65,8 +65,8 @@ def combat_values(mine: MinionView, theirs: MinionView) -> tuple[int, int]:
         assert mine_attack is not None
         return mine_attack, HIDDEN_ATTACK_GUESS
     a_attr, d_attr = mine_card.attribute, theirs_card.attribute
-    a_adv = has_advantage(a_attr, d_attr) and "shield" not in theirs.keywords
-    d_adv = has_advantage(d_attr, a_attr) and "shield" not in mine.keywords
+    a_adv = has_advantage(a_attr, d_attr) and not theirs.has_keyword("shield")
+    d_adv = has_advantage(d_attr, a_attr) and not mine.has_keyword("shield")
     mine_attack, theirs_attack = mine.attack, theirs.attack
     assert mine_attack is not None and theirs_attack is not None    # both cards are seen
     return (mine_attack + (mine_card.attack if a_adv else 0),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from rules.engine.values import current_attack, keywords
+from rules.engine.values import current_attack, keyword_count
 
 if TYPE_CHECKING:
     from rules.ai.greedy import GreedyAgent
@@ -46,7 +46,7 @@ def evaluate(game: GameState, player: int, weights: dict[str, float]) -> float:
                 continue
             count += 1
             value += w_minion + w_attack * current_attack(game, minion) \
-                + w_keyword * len(keywords(game, minion))
+                + w_keyword * keyword_count(game, minion)
             value += w_awake if minion.awake else w_sleeper * minion.card.cost
         value += w_hand * min(len(side.hand), 8)
         spare = 0

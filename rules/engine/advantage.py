@@ -10,5 +10,14 @@ BEATS: Final[dict[str, str]] = {"fire": "grass", "grass": "water", "water": "fir
 
 
 def has_advantage(attribute: str | None, other: str | None) -> bool:
-    """True when ``attribute`` beats ``other`` in the advantage cycle (R1.5)."""
-    return attribute is not None and BEATS.get(attribute) == other
+    """True when ``attribute`` beats ``other`` in the advantage cycle (R1.5): ``BEATS`` as
+    comparisons (agents ask for every attack they score; a dictionary lookup cost more)."""
+    if attribute is None:
+        return False
+    if attribute == "fire":
+        return other == "grass"
+    if attribute == "grass":
+        return other == "water"
+    if attribute == "water":
+        return other == "fire"
+    return other is None          # as BEATS.get(attribute) == other: light or dark vs none

@@ -72,6 +72,14 @@ def _shuffle(rng: random.Random, cards: list[CardDef]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def _guess(rng: random.Random, seen: list[CardDef], pool: list[CardDef]) -> CardDef:
+    """An unknown enemy card: one it has shown, half the time when it has shown any, else one
+    of the pool."""
+    if seen and rng.random() < 0.5:
+        return _choice(rng, seen)
+    return _choice(rng, pool)
+
+
 def determinize(view: PlayerView, rng: random.Random, pools: Pools | None = None,
                 world_rng: Callable[[int], random.Random] = random.Random) -> Game:
     """A copy of the viewed game with every hidden part resampled (see the module docstring).
@@ -93,18 +101,12 @@ def determinize(view: PlayerView, rng: random.Random, pools: Pools | None = None
     seen = _seen_enemy_cards(game, enemy)
     pool, minions = card_pools(game.cards) if pools is None else pools
     seen_minions = [c for c in seen if c.kind == "minion"]
-
-    def guess(candidates_seen: list[CardDef], candidates_pool: list[CardDef]) -> CardDef:
-        if candidates_seen and rng.random() < 0.5:
-            return _choice(rng, candidates_seen)
-        return _choice(rng, candidates_pool)
-
-    foe.hand = [guess(seen, pool) for _ in foe.hand]
-    foe.deck = [guess(seen, pool) for _ in foe.deck]
+    foe.hand = [_guess(rng, seen, pool) for _ in foe.hand]
+    foe.deck = [_guess(rng, seen, pool) for _ in foe.deck]
     foe.marked = []
     for minion in foe.minions:
         if minion is not None and not minion.public:
-            minion.card = guess(seen_minions, minions)
+            minion.card = _guess(rng, seen_minions, minions)
             minion.keywords = minion.card.keyword_set
     game._auras = game._auras or any("aura" in c.by_trigger for c in pool) \
         or any("aura" in c.by_trigger for c in seen)

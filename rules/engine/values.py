@@ -46,6 +46,28 @@ def keywords(game: GameState, minion: Minion) -> frozenset[str]:
     return have
 
 
+def keyword_count(game: GameState, minion: Minion) -> int:
+    """``len(keywords(game, minion))``, without building the set the auras' keywords join
+    (a planner's evaluation counts the keywords of every minion it scores)."""
+    if not minion.awake and not game.ruleset.sleeping_keywords:
+        return 0
+    have = minion.keywords
+    if minion.turn_granted or minion.turn_removed:
+        have = (have | minion.turn_granted) - minion.turn_removed
+    count = len(have)
+    if game._auras and not game._aura_busy:
+        _collect_if_moved(game)
+        if game._aura_grants:
+            granted = _aura_keywords(game, minion)
+            if granted:
+                extra: list[str] = []
+                for keyword in granted:
+                    if keyword not in have and keyword not in extra:
+                        extra.append(keyword)
+                count += len(extra)
+    return count
+
+
 def has_keyword(game: GameState, minion: Minion, keyword: str) -> bool:
     """``keyword in keywords(game, minion)``, without working out what the auras give unless
     an aura in force grants that keyword (combat asks after every death, which moves the
@@ -138,11 +160,14 @@ def condition(game: GameState, controller: int, cond: dict[str, Any]) -> bool:
 # step (``_tick`` moves with every action and task).
 
 def work_out_auras(game: GameState) -> None:
-    """Collect the auras in force and work out what the board-only ones give, now rather than
-    when first asked: a search plays many copies of one world, and each copy starts with what
-    the world worked out."""
-    if game._auras:
-        _auras_in_force(game)
+    """Collect the auras in force and work out what the board-only ones give, and what the
+    simple ones give each minion, now rather than when first asked: a search plays many
+    copies of one world, and each copy starts with what the world worked out."""
+    if game._auras and _auras_in_force(game) and game._simple_auras:
+        for player in game.players:
+            for minion in player.minions:
+                if minion is not None:
+                    _simple_part(game, minion)
 
 
 def _aura_attack(game: GameState, minion: Minion) -> int:

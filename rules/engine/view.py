@@ -22,7 +22,7 @@ from rules.engine.cards import CardDef
 from rules.engine.core import GameState
 from rules.engine.legal import legal_actions
 from rules.engine.state import Minion
-from rules.engine.values import current_attack, keywords
+from rules.engine.values import current_attack, has_keyword, keywords
 
 
 class MinionView:
@@ -56,6 +56,14 @@ class MinionView:
         if self._keywords is None:
             self._keywords = frozenset(keywords(self._game, self._minion))
         return self._keywords
+
+    def has_keyword(self, keyword: str) -> bool:
+        """``keyword in self.keywords``, without working out every keyword the auras give."""
+        if self.card is None:
+            return False
+        if self._keywords is not None:
+            return keyword in self._keywords
+        return has_keyword(self._game, self._minion, keyword)
 
     @property
     def can_attack(self) -> bool:

@@ -91,6 +91,19 @@ def test_r2_3_2_a_revealed_defender_that_dies_goes_to_the_graveyard_face_up():
 # ---------------------------------------------------------------- R2.3.3 advantage
 
 
+def test_r1_5_the_advantage_cycle_is_the_table_of_what_beats_what():
+    """Rule: R1.5 — fire > grass > water > fire; light and dark beat nothing and lose to
+    nothing. has_advantage answers exactly as BEATS reads, for every pair (none included)."""
+    from rules.engine.advantage import BEATS, has_advantage
+
+    attributes = [None, "fire", "grass", "water", "light", "dark"]
+    for a in attributes:
+        for b in attributes:
+            assert has_advantage(a, b) == (a is not None and BEATS.get(a) == b), (a, b)
+    assert [b for b in attributes if has_advantage("fire", b)] == ["grass"]
+    assert not any(has_advantage("light", b) for b in attributes[1:])
+
+
 def test_r2_3_3_the_advantaged_side_doubles_its_printed_attack():
     game = make({"minions": [awake("F2")]}, {"minions": [awake("G3"), awake("L1")]})
     attack(game, 0, 0)
