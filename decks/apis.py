@@ -41,6 +41,7 @@ from decks.services import (
     deck_save,
 )
 from decks.sharing import decks_with_favourites
+from decks.validation import plain_counts
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -119,11 +120,8 @@ class CountsField(serializers.DictField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data):
-        if type(data) is dict and all(type(code) is str and type(count) is int
-                                      and 1 <= count <= MAX_COPIES
-                                      for code, count in data.items()):
-            return dict(data)
-        return super().to_internal_value(data)
+        plain = plain_counts(data)
+        return plain if plain is not None else super().to_internal_value(data)
 
 
 def piles_field(**kwargs) -> serializers.DictField:

@@ -6,14 +6,19 @@ it is parsed, the text over the codecs' byte and line caps with 413, too many ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.http import HttpResponse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from accounts.throttles import ImportThrottle
 from cards.api_fields import StrictBooleanField, StrictCharField
+from cards.generation import catalogue_generation
 from decks.apis import (
     PILES_HELP,
     CountsField,
@@ -31,7 +36,17 @@ from decks.models import Format
 from decks.selectors import deck_counts, draft_from_deck, format_get, formats_active
 from decks.services import DeckInputError, deck_create
 from decks.transfer import IMPORT_MAX_BODY, body_too_large, draft_export, draft_import
-from decks.validation import answer_stored, draft_validate
+from decks.validation import (
+    FORMAT_MAX_LENGTH,
+    HERO_MAX_LENGTH,
+    Answer,
+    Validation,
+    answer_keep,
+    answer_kept,
+    answer_key,
+    draft_validate,
+    plain_draft,
+)
 
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
 FORMAT_CHOICES = ["auto", *CODECS]
@@ -53,15 +68,42 @@ class ValidationOutputSerializer(serializers.Serializer):
     problems = ProblemSerializer(many=True)
 
 
-def validation_data(draft: Draft, format_code: str | None) -> dict:
+def _validation_output(found: Validation) -> dict:
+    return {"valid": found.valid, "size": found.size, "format": found.format.code,
+            "problems": [p.as_dict() for p in found.problems]}
+
+
+def validation_data(draft: Draft, format_code: str | None,
+                    generation: str | None = None) -> dict:
     """The validation answer (400 naming the known formats for an unknown one)."""
     try:
-        found = draft_validate(draft=draft, format_code=format_code)
+        found = draft_validate(draft=draft, format_code=format_code, generation=generation)
     except Format.DoesNotExist:
         _format_or_400(format_code)   # the same 400 as every other door
         raise
-    return {"valid": found.valid, "size": found.size, "format": found.format.code,
-            "problems": [p.as_dict() for p in found.problems]}
+    return _validation_output(found)
+
+
+# What DeckValidateApi answers without DRF's machinery: JSON in UTF-8, for a client that takes
+# JSON (no Accept header is */*), with no ?format= choosing a renderer.
+PLAIN_CONTENT_TYPES = frozenset({"application/json", "application/json; charset=utf-8",
+                                 "application/json;charset=utf-8"})
+PLAIN_ACCEPTS = frozenset({"*/*", "application/json"})
+_render = JSONRenderer().render
+
+
+def _answer(request, read: Callable[[str], dict | None]) -> Answer | None:
+    """The answer kept for this request's body (under its content type, the language and the
+    catalogue's generation, read once), else the one ``read(generation)`` gives, kept and
+    rendered once; None when ``read`` gives none."""
+    generation = catalogue_generation()
+    key = answer_key(body=request.body, content_type=request.META.get("CONTENT_TYPE", ""),
+                     generation=generation)
+    kept = answer_kept(key)
+    if kept is not None:
+        return kept
+    data = read(generation)
+    return None if data is None else answer_keep(key, Answer(data=data, content=_render(data)))
 
 
 class DeckValidateApi(generics.GenericAPIView):
@@ -70,23 +112,56 @@ class DeckValidateApi(generics.GenericAPIView):
     permission_classes = [permissions.AllowAny]
 
     class DeckValidateInputSerializer(serializers.Serializer):
-        hero = StrictCharField(max_length=32, required=False, allow_null=True,
+        hero = StrictCharField(max_length=HERO_MAX_LENGTH, required=False, allow_null=True,
                                allow_blank=True)
         cards = CountsField()
-        format = StrictCharField(max_length=40, required=False,
+        format = StrictCharField(max_length=FORMAT_MAX_LENGTH, required=False,
                                  default=DEFAULT_FORMAT)
         piles = piles_field(required=False, help_text=PILES_HELP)
 
     serializer_class = DeckValidateInputSerializer
 
+    def dispatch(self, request, *args, **kwargs):
+        # Most requests are an anonymous client posting a well-formed list as JSON: they are
+        # answered here, the same bytes and headers as through DRF, for a fraction of the CPU
+        # its request, negotiation, parser and serializer cost. Anything else — signed in
+        # (CSRF, a 401), another media type, an error to report — goes through DRF.
+        answer = self._plain_answer(request) if self._is_plain(request) else None
+        if answer is None:
+            return super().dispatch(request, *args, **kwargs)
+        self.headers = self.default_response_headers
+        return self.finalize_response(request, HttpResponse(answer.content,
+                                                            content_type="application/json"))
+
+    @staticmethod
+    def _is_plain(request) -> bool:
+        meta = request.META
+        return (request.method == "POST" and "HTTP_AUTHORIZATION" not in meta
+                and meta.get("CONTENT_TYPE", "").lower() in PLAIN_CONTENT_TYPES
+                and meta.get("HTTP_ACCEPT", "*/*") in PLAIN_ACCEPTS
+                and "format" not in request.GET and not request.user.is_authenticated)
+
+    @staticmethod
+    def _plain_answer(request) -> Answer | None:
+        def read(generation: str) -> dict | None:
+            draft = plain_draft(request.body)
+            if draft is None:
+                return None
+            try:
+                return _validation_output(draft_validate(
+                    draft=draft, format_code=draft.format_code, generation=generation))
+            except Format.DoesNotExist:         # DRF's path answers the 400
+                return None
+        return _answer(request, read)
+
     @extend_schema(responses=ValidationOutputSerializer)
     def post(self, request):
         # A body seen before (under this language and catalogue) is answered as it was.
-        return Response(answer_stored(body=request.body,
-                                      content_type=request.content_type or "",
-                                      build=lambda: self._validate(request)))
+        answer = _answer(request, lambda generation: self._validate(request, generation))
+        assert answer is not None        # _validate answers or raises
+        return Response(answer.data)
 
-    def _validate(self, request) -> dict:
+    def _validate(self, request, generation: str) -> dict:
         data = self.DeckValidateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         piles = data.validated_data.get("piles") or {}
@@ -97,7 +172,7 @@ class DeckValidateApi(generics.GenericAPIView):
         draft = Draft(hero=data.validated_data.get("hero") or None,
                       cards=data.validated_data["cards"], format_code=code,
                       piles={k: dict(v) for k, v in piles.items() if v})
-        return validation_data(draft, code)
+        return validation_data(draft, code, generation)
 
 
 class DraftSerializer(serializers.Serializer):

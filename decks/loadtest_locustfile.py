@@ -1,13 +1,14 @@
 """The visitor ``manage.py loadtest --tool locust`` runs in locust: one address, as fast as the
-server answers (no think time). The address comes from the environment the command sets, and
-when locust quits this visitor writes what it saw as JSON to ``CARDLAB_LOAD_RESULT``: each
-successful request's time (ms), so the command can pool several runs' percentiles; the failed
-requests; and the seconds from the first request's start to the last one's end, which the
-command divides the requests by (locust's own requests per second counts whole seconds: a run
-of a few seconds would read several times too fast). Every request is counted here, those that
-finish within the stop timeout after the run's time is up too (locust's CSV file can miss
-them)."""
+server answers (no think time), with one body or a body of its own for each request. The address
+comes from the environment the command sets, and when locust quits this visitor writes what it
+saw as JSON to ``CARDLAB_LOAD_RESULT``: each successful request's time (ms), so the command can
+pool several runs' percentiles; the failed requests; and the seconds from the first request's
+start to the last one's end, which the command divides the requests by (locust's own requests
+per second counts whole seconds: a run of a few seconds would read several times too fast).
+Every request is counted here, those that finish within the stop timeout after the run's time is
+up too (locust's CSV file can miss them)."""
 
+import itertools
 import json
 import os
 import time
@@ -17,6 +18,10 @@ from locust import FastHttpUser, constant, events, task
 METHOD = os.environ.get("CARDLAB_LOAD_METHOD", "GET")
 PATH = os.environ.get("CARDLAB_LOAD_PATH", "/health/")
 BODY = os.environ.get("CARDLAB_LOAD_BODY", "").encode() or None
+# A body of its own for each request, in turn (the command's fresh deck lists), one a line.
+BODIES_FILE = os.environ.get("CARDLAB_LOAD_BODIES", "")
+BODIES = open(BODIES_FILE, "rb").read().split(b"\n") if BODIES_FILE else []
+_turn = itertools.count()
 HEADERS = json.loads(os.environ.get("CARDLAB_LOAD_HEADERS", "{}"))
 RESULT = os.environ.get("CARDLAB_LOAD_RESULT", "")
 _times: list[float] = []
@@ -29,7 +34,8 @@ class Visitor(FastHttpUser):
 
     @task
     def visit(self) -> None:
-        self.client.request(METHOD, PATH, data=BODY, headers=HEADERS, name=PATH)
+        body = BODIES[next(_turn) % len(BODIES)] if BODIES else BODY
+        self.client.request(METHOD, PATH, data=body, headers=HEADERS, name=PATH)
 
 
 @events.request.add_listener

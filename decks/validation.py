@@ -9,27 +9,38 @@ once) and a request reads one token from the shared cache instead of five querie
 
 A client validates the same list again and again (the builder after every change, a shared
 list by everyone who opens it), so the answers themselves are kept too, per process, under the
-request's body, its language and the catalogue's generation (``answer_stored``): a list seen
-before costs a hash and a dictionary look-up, and a change to the catalogue retires every answer.
+request's body, its language and the catalogue's generation (``answer_stored``), rendered once:
+a list seen before costs a hash and a dictionary look-up, and a change to the catalogue retires
+every answer.
+
+A list never seen before is most often plainly well formed — a JSON object of hero, cards,
+format and piles whose every value the API's serializer would take as it is — and
+``plain_draft`` reads it in one pass where DRF's parser and serializer cost more than the
+validation itself; anything else (an error to report, a number sent as text, an unknown key) is
+left to the serializer, whose errors are the answer. The generation is read once a request.
 
 Invariants: the problems are exactly ``decks.selectors.deck_view``'s for the same draft and
-format (tests/decks/test_validation.py); the kept rows are never handed to a page (pages label
+format (tests/decks/test_validation.py); ``plain_draft`` reads a body as the serializer does or
+not at all, and the API answers byte for byte alike either way
+(tests/decks/test_validation_answers.py); the kept rows are never handed to a page (pages label
 their rows for their language; these are read by every thread at once and never written).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from cards.generation import catalogue_generation
 from cards.language import card_lang
 from cards.models import Card
 from decks.adapters import INDEX_FIELDS, format_to_rules, game_of, set_of
-from decks.drafts import Draft
+from decks.codecs import DEFAULT_LIMITS
+from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, Draft
 from decks.models import Format
 from decks.selectors import format_default
 from rules.decks import legality
@@ -81,9 +92,10 @@ def _read(generation: str) -> Catalogue:
                      game_of=game_of(cards), formats=formats, default=format_default().code)
 
 
-def validation_catalogue() -> Catalogue:
-    """The rows validation reads, read again only when the catalogue's generation moved."""
-    generation = catalogue_generation()
+def validation_catalogue(generation: str | None = None) -> Catalogue:
+    """The rows validation reads, read again only when the catalogue's ``generation`` (by
+    default the current one) moved."""
+    generation = generation or catalogue_generation()
     kept = _kept[0] if _kept else None
     if kept is not None and kept.generation == generation:
         return kept
@@ -95,11 +107,12 @@ def validation_catalogue() -> Catalogue:
         return fresh
 
 
-def draft_validate(*, draft: Draft, format_code: str | None,
-                   lang: str | None = None) -> Validation:
+def draft_validate(*, draft: Draft, format_code: str | None, lang: str | None = None,
+                   generation: str | None = None) -> Validation:
     """Every problem of ``draft`` under the format ``format_code`` (the default format when
-    empty), in ``lang`` (by default the request's); Format.DoesNotExist for an unknown code."""
-    catalogue = validation_catalogue()
+    empty), in ``lang`` (by default the request's), as of the catalogue's ``generation`` (by
+    default the current one); Format.DoesNotExist for an unknown code."""
+    catalogue = validation_catalogue(generation)
     found = catalogue.formats.get(format_code or catalogue.default)
     if found is None:
         raise Format.DoesNotExist(format_code)
@@ -112,23 +125,103 @@ def draft_validate(*, draft: Draft, format_code: str | None,
     return Validation(format=found.row, size=draft.size, problems=problems)
 
 
+# The validation API's text fields (its serializer uses them too).
+HERO_MAX_LENGTH = 32
+FORMAT_MAX_LENGTH = 40
+PLAIN_KEYS = frozenset({"hero", "cards", "format", "piles"})
+
+
+def plain_counts(value: object) -> dict[str, int] | None:
+    """``{card code: copies}`` as the API takes it — a JSON object of whole numbers from 1 to
+    MAX_COPIES under text keys — or None for anything else (the serializer's per-item field
+    then says what is wrong)."""
+    if type(value) is dict and all(type(code) is str and type(count) is int
+                                   and 1 <= count <= MAX_COPIES
+                                   for code, count in value.items()):
+        return dict(value)
+    return None
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(name)     # NaN and Infinity are not JSON: the parser's 400 says so
+
+
+def _plain_text(value: object, *, limit: int, blank: bool) -> str | None:
+    """A text field as the serializer reads it (surrounding white space trimmed), or None
+    when it would refuse it."""
+    if type(value) is not str:
+        return None
+    text = value.strip()
+    return text if len(text) <= limit and (blank or text) else None
+
+
+def plain_draft(body: bytes) -> Draft | None:
+    """The draft a validation request's JSON ``body`` asks about, when the body is plainly well
+    formed: exactly what the API's parser and serializer make of it (trimmed text, the default
+    format, empty piles left out). None for any other body: the serializer reads it and its
+    errors are the answer. A body with a ``\\u`` escape is left to the parser, which refuses NUL
+    and lone surrogates (raw UTF-8 can hold neither, and JSON refuses a raw control character)."""
+    if b"\\u" in body:
+        return None
+    try:
+        data = json.loads(body.decode(), parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):     # not UTF-8, not JSON, nested a thousand deep:
+        return None                             # the parser's 400
+    if type(data) is not dict or not data.keys() <= PLAIN_KEYS:
+        return None
+    hero = data.get("hero")
+    if hero is not None:
+        hero = _plain_text(hero, limit=HERO_MAX_LENGTH, blank=True)
+        if hero is None:
+            return None
+    format_code = _plain_text(data.get("format", DEFAULT_FORMAT), limit=FORMAT_MAX_LENGTH,
+                              blank=False)
+    cards = plain_counts(data.get("cards"))
+    piles = data.get("piles", {})
+    if format_code is None or cards is None or type(piles) is not dict:
+        return None
+    kept = {}
+    for pile, counts in piles.items():
+        pile_cards = plain_counts(counts)
+        if pile_cards is None:
+            return None
+        if pile_cards:
+            kept[pile] = pile_cards
+    if len(cards) + sum(len(counts) for counts in kept.values()) > DEFAULT_LIMITS.max_cards:
+        return None             # the serializer's "Too many different cards."
+    return Draft(hero=hero or None, cards=cards, format_code=format_code, piles=kept)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A validation answer as data and as the bytes the API sends for it."""
+
+    data: dict
+    content: bytes
+
+
 MAX_ANSWERS = 4096
-_answers: OrderedDict[Hashable, dict] = OrderedDict()
+_answers: OrderedDict[Hashable, Answer] = OrderedDict()
 _answers_lock = threading.Lock()
 
 
-def answer_stored(*, body: bytes, content_type: str, build: Callable[[], dict]) -> dict:
-    """The answer ``build()`` gives for a request ``body``, kept per body, language and
-    catalogue generation (the least recently asked goes first past ``MAX_ANSWERS``). An answer
-    is read, never changed: the caller renders it as it is."""
-    key = (hashlib.blake2b(body, digest_size=16).digest(), content_type, card_lang(),
-           catalogue_generation())
+def answer_key(*, body: bytes, content_type: str, generation: str) -> Hashable:
+    return (hashlib.blake2b(body, digest_size=16).digest(), content_type, card_lang(),
+            generation)
+
+
+def answer_kept(key: Hashable) -> Answer | None:
+    """The answer kept under ``key`` (``answer_key``), if any."""
     with _answers_lock:
         found = _answers.get(key)
         if found is not None:
             _answers.move_to_end(key)
-            return found
-    answer = build()
+        return found
+
+
+def answer_keep(key: Hashable, answer: Answer) -> Answer:
+    """Keep ``answer`` under ``key`` (the least recently asked goes first past
+    ``MAX_ANSWERS``); an answer is read, never changed: the caller sends it as it is."""
     with _answers_lock:
         _answers[key] = answer
         while len(_answers) > MAX_ANSWERS:

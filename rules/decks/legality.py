@@ -422,11 +422,11 @@ def _hero_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
 def _entry_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
                     lang: str, foreign: frozenset[str] = frozenset()) -> list[Problem]:
     out: list[Problem] = []
-    kinds = _kinds_words(fmt.deck_kinds, lang)
+    # Names and words are made for the entries with a problem only: most entries have none.
     for code, count in sorted(deck.counts.items()):
         card = cards.get(code)
-        name = _name(card, code, lang)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            name = _name(card, code, lang)
             out.append(Problem("bad_count", "R5.2", _t("BAD_COUNT", lang).format(
                 name=name, count=count), _t("BAD_COUNT_FIX", lang).format(name=name), (code,)))
         elif card is None:
@@ -435,9 +435,11 @@ def _entry_problems(deck: Deck, cards: Mapping[str, CardLike], fmt: Format,
         elif code in foreign:
             out.append(_other_game(code, count, cards, fmt, "R5.2", lang))
         elif card.kind not in fmt.deck_kinds:
+            name = _name(card, code, lang)
             fix = "KIND_NOT_ALLOWED_HERO_FIX" if card.kind == "hero" else "KIND_NOT_ALLOWED_FIX"
             out.append(Problem("kind_not_allowed", "R5.2", _t("KIND_NOT_ALLOWED", lang).format(
-                name=name, a_kind=_a(card.kind, lang), format=fmt.name, kinds=kinds),
+                name=name, a_kind=_a(card.kind, lang), format=fmt.name,
+                kinds=_kinds_words(fmt.deck_kinds, lang)),
                 _t(fix, lang).format(count=count, name=name), (code,)))
     return out
 
@@ -484,63 +486,83 @@ def _copies(counts: Mapping[str, Any], cards: Mapping[str, CardLike], fmt: Forma
         if card is not None and isinstance(count, int) and count > 0 and (
                 card.kind not in skip_kinds):
             groups.setdefault(card.name_en.casefold(), []).append(code)
-    labels = legality_zh.BAN_LABELS if lang == "zh" else BAN_LABELS
+    doubtful = []
+    for codes in groups.values():
+        total = sum(counts[c] for c in codes)
+        if len(codes) == 1 and codes[0] not in fmt.card_limits and (
+                codes[0] not in fmt.card_copy_limits):
+            limit = fmt.copy_limits.get(cards[codes[0]].rarity)
+            if limit is not None and total <= limit:
+                continue        # one printing within its tier's limit: most names of a deck
+        doubtful.append((codes, total))
+    out: list[Problem] = []
+    for codes, total in sorted(doubtful):
+        problem = _copy_problem(codes, total, cards, fmt, lang)
+        if problem is not None:
+            out.append(problem)
+    return out
+
+
+def _copy_problem(codes: list[str], total: int, cards: Mapping[str, CardLike], fmt: Format,
+                  lang: str) -> Problem | None:
+    """The copy problem of the printings ``codes`` of one name holding ``total`` copies, if
+    any. Its words are made only when there is one: most names in a deck have none."""
+    exempt = all(cards[c].kind in fmt.copy_exempt_kinds or c in fmt.copy_exempt_cards
+                 for c in codes)
+    tier_limits = [fmt.copy_limits[cards[c].rarity] for c in codes
+                   if cards[c].rarity in fmt.copy_limits]
+    rarity_limit = None if exempt else (min(tier_limits) if tier_limits
+                                        else fmt.default_copy_limit)
+    named = [fmt.card_copy_limits[c] for c in codes if c in fmt.card_copy_limits]
+    card_limit = min(named) if named else None
+    bans = [fmt.card_limits[c] for c in codes if c in fmt.card_limits]
+    ban_limit = min(bans) if bans else None
+    if ban_limit is None and card_limit is None and (
+            total <= rarity_limit if rarity_limit is not None
+            else exempt or not fmt.copy_limits):
+        return None             # within its limit (or it has none): the common case
     copies_rule = fmt.rule_refs.get("copies", "R5.3")
     bans_rule = fmt.rule_refs.get("bans", "R5.4")
     fmt_name = fmt.display_name(lang)
-    out: list[Problem] = []
-    for codes in sorted(groups.values()):
-        total = sum(counts[c] for c in codes)
-        exempt = all(cards[c].kind in fmt.copy_exempt_kinds or c in fmt.copy_exempt_cards
-                     for c in codes)
-        rarest = max((cards[c].rarity for c in codes), key=lambda r: _rarity_rank(r, fmt))
-        tier_limits = [fmt.copy_limits[cards[c].rarity] for c in codes
-                       if cards[c].rarity in fmt.copy_limits]
-        rarity_limit = None if exempt else (min(tier_limits) if tier_limits
-                                            else fmt.default_copy_limit)
-        by_tier = bool(tier_limits) and rarity_limit == min(tier_limits)
-        named = [fmt.card_copy_limits[c] for c in codes if c in fmt.card_copy_limits]
-        card_limit = min(named) if named else None
-        bans = [fmt.card_limits[c] for c in codes if c in fmt.card_limits]
-        ban_limit = min(bans) if bans else None
-        name = _name(cards[codes[0]], codes[0], lang)
-        involved = tuple(codes)
-        if ban_limit == 0:
-            out.append(Problem("banned", bans_rule, _t("BANNED", lang).format(
-                name=name, format=fmt_name),
-                _t("BANNED_FIX", lang).format(count=total, name=name), involved))
-        elif ban_limit is not None and _below(ban_limit, rarity_limit) and total > ban_limit:
-            out.append(Problem("restricted", bans_rule, _t("RESTRICTED", lang).format(
-                name=name, count=total, limit=ban_limit, format=fmt_name,
-                label=labels.get(ban_limit, labels[1])),
-                _t("RESTRICTED_FIX", lang).format(extra=total - ban_limit, name=name),
-                involved))
-        elif card_limit is not None and _below(card_limit, rarity_limit) and total > card_limit:
-            out.append(Problem("card_copy_limit", copies_rule, _t(
-                "CARD_COPY_LIMIT", lang).format(name=name, count=total, limit=card_limit,
-                                                format=fmt_name),
-                _t("CARD_COPY_LIMIT_FIX", lang).format(extra=total - card_limit, name=name),
-                involved))
-        elif rarity_limit is not None and total > rarity_limit and by_tier:
-            out.append(Problem("copy_limit", copies_rule, _t("COPY_LIMIT", lang).format(
+    name = _name(cards[codes[0]], codes[0], lang)
+    involved = tuple(codes)
+    if ban_limit == 0:
+        return Problem("banned", bans_rule, _t("BANNED", lang).format(
+            name=name, format=fmt_name),
+            _t("BANNED_FIX", lang).format(count=total, name=name), involved)
+    if ban_limit is not None and _below(ban_limit, rarity_limit) and total > ban_limit:
+        labels = legality_zh.BAN_LABELS if lang == "zh" else BAN_LABELS
+        return Problem("restricted", bans_rule, _t("RESTRICTED", lang).format(
+            name=name, count=total, limit=ban_limit, format=fmt_name,
+            label=labels.get(ban_limit, labels[1])),
+            _t("RESTRICTED_FIX", lang).format(extra=total - ban_limit, name=name), involved)
+    if card_limit is not None and _below(card_limit, rarity_limit) and total > card_limit:
+        return Problem("card_copy_limit", copies_rule, _t("CARD_COPY_LIMIT", lang).format(
+            name=name, count=total, limit=card_limit, format=fmt_name),
+            _t("CARD_COPY_LIMIT_FIX", lang).format(extra=total - card_limit, name=name),
+            involved)
+    if rarity_limit is not None and total > rarity_limit:
+        if tier_limits and rarity_limit == min(tier_limits):        # the limit is a tier's
+            rarest = max((cards[c].rarity for c in codes),
+                         key=lambda r: _rarity_rank(r, fmt))
+            return Problem("copy_limit", copies_rule, _t("COPY_LIMIT", lang).format(
                 name=name, count=total, rarity=_rarity_word(rarest, fmt, lang),
                 limit=rarity_limit),
                 _t("COPY_LIMIT_FIX", lang).format(extra=total - rarity_limit, name=name),
-                involved))
-        elif rarity_limit is not None and total > rarity_limit:
-            out.append(Problem("copy_limit", copies_rule, _t("CARD_COPY_LIMIT", lang).format(
-                name=name, count=total, limit=rarity_limit, format=fmt_name),
-                _t("COPY_LIMIT_FIX", lang).format(extra=total - rarity_limit, name=name),
-                involved))
-        elif rarity_limit is None and not exempt and fmt.copy_limits and (
-                card_limit is None and ban_limit is None):
-            # Copies by tier and no default: a card without a tier would have no limit at all.
-            separator = legality_zh.LIST_SEPARATOR if lang == "zh" else ", "
-            tiers = separator.join(_rarity_word(r, fmt, lang) for r in fmt.copy_limits)
-            out.append(Problem("no_copy_tier", copies_rule, _t("NO_COPY_TIER", lang).format(
-                name=name, format=fmt_name, tiers=tiers),
-                _t("NO_COPY_TIER_FIX", lang).format(name=name), involved))
-    return out
+                involved)
+        return Problem("copy_limit", copies_rule, _t("CARD_COPY_LIMIT", lang).format(
+            name=name, count=total, limit=rarity_limit, format=fmt_name),
+            _t("COPY_LIMIT_FIX", lang).format(extra=total - rarity_limit, name=name),
+            involved)
+    if rarity_limit is None and not exempt and fmt.copy_limits and (
+            card_limit is None and ban_limit is None):
+        # Copies by tier and no default: a card without a tier would have no limit at all.
+        separator = legality_zh.LIST_SEPARATOR if lang == "zh" else ", "
+        tiers = separator.join(_rarity_word(r, fmt, lang) for r in fmt.copy_limits)
+        return Problem("no_copy_tier", copies_rule, _t("NO_COPY_TIER", lang).format(
+            name=name, format=fmt_name, tiers=tiers),
+            _t("NO_COPY_TIER_FIX", lang).format(name=name), involved)
+    return None
 
 
 def _below(limit: int, other: int | None) -> bool:

@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 from tests.cards.test_page_cache import _deck
 from tests.fixtures import LEGAL_CARDS
 
-ADDRESSES = ("minimal response", "card list", "search k:minion c<=3", "deck validation (API)",
-             "card page", "builder page", "deck page")
+ADDRESSES = ("minimal response", "card list", "search k:minion c<=3", "validation: same list",
+             "validation: fresh lists", "card page", "builder page", "deck page")
 
 
 def test_each_address_gets_its_figures_and_its_share_of_the_minimal_response(
@@ -27,13 +27,34 @@ def test_each_address_gets_its_figures_and_its_share_of_the_minimal_response(
     call_command("loadtest", url=live_server.url, seconds=0.6, clients=2, rounds=2, stdout=out)
     lines = out.getvalue().splitlines()
     assert "in 2 rounds, load average" in lines[0] and lines[-1].startswith("load average")
-    rows = {line[:24].strip(): line[24:].split() for line in lines[2:-1]}
+    rows = {line[:24].strip(): line[24:].split() for line in lines[2:-2]}
     assert tuple(rows) == ADDRESSES
     for label, (requests, failed, p50, p95, rate, share, _cpu) in rows.items():
         assert int(requests) > 0 and failed == "0", (label, rows[label])
         assert float(p50) <= float(p95) and float(rate) > 0 and share.endswith("%")
     assert rows["minimal response"][-2] == "100%"
     assert {row[-1] for row in rows.values()} == {"–"}   # server CPU: only with --serve
+    assert lines[-2].startswith("fresh lists: ") and lines[-2].endswith("each once")
+
+
+def test_fresh_lists_differ_and_every_fourth_breaks_one_rule(catalogue):
+    """What the fresh-list address sends: lists never sent before, three in four legal, the
+    fourth with one problem, in turn: over a copy limit, a card too many, no hero, an unknown
+    card."""
+    from decks.management.commands.loadtest import fresh_bodies
+    from decks.validation import draft_validate, plain_draft
+
+    bodies = fresh_bodies(40)
+    assert len(set(bodies)) == 40
+    problems = []
+    for body in bodies:
+        draft = plain_draft(body)
+        assert draft is not None          # each is a body every client could send
+        found = draft_validate(draft=draft, format_code=draft.format_code, lang="en")
+        problems.append([problem.code for problem in found.problems])
+    assert all(found == [] for index, found in enumerate(problems) if index % 4 != 3)
+    assert problems[3::4][:4] == [["copy_limit"], ["deck_too_large"], ["hero_missing"],
+                                  ["unknown_card"]]
 
 
 def test_only_a_server_on_this_machine_is_measured(db):

@@ -30,13 +30,22 @@ built and stored it before the measurement starts.
 The deck page and the validation body use a public deck of the site's database (the command
 runs against the same database as the server); with none, a public copy of a starter deck is
 saved for a user named ``loadtest``.
+
+Deck validation is measured twice, as users send it: the same list again and again (the
+builder after every change, a shared list: the server answers it from what it kept) and fresh
+lists, a different one for every request (``fresh_bodies``: lists of the default format drawn
+from the catalogue, three in four legal, the fourth with one problem in turn), more than the
+run can send, so the server validates each one as never seen before. The report says how many
+fresh lists were sent, how many of them had problems and whether any was sent twice.
 """
 
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -44,6 +53,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -57,6 +67,8 @@ from decks.drafts import Draft
 from decks.models import Deck
 from decks.selectors import deck_counts
 from decks.services import deck_create
+from decks.validation import validation_catalogue
+from rules.decks import legality
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 NOT_LOOPBACK = ("Only a server on this machine can be measured (127.0.0.1 or localhost), "
@@ -65,6 +77,8 @@ LOCUST_SAW_NOTHING = ("locust finished no request to {path} in {seconds:g} s (ex
                       "Is the server up, and does it answer within the run? locust said: {said}")
 NO_DECK = ("The database has no public deck and no starter deck to make one from: "
            "run load_cards.")
+NO_FRESH_LISTS = ("The catalogue has too few cards of the {format!r} format to draw a deck "
+                  "from: run load_cards.")
 
 
 @dataclass
@@ -74,14 +88,103 @@ class Target:
     path: str
     body: bytes | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    bodies: Sequence[bytes] = ()   # else a body of its own for each request, in turn
     latencies: list[float] = field(default_factory=list)
     failures: int = 0
     elapsed: float = 0.0       # seconds spent measuring it, over every round
     server_cpu: float = 0.0    # CPU seconds the server's processes spent meanwhile (--serve)
+    turn: Iterator[int] = field(default_factory=itertools.count, repr=False)
+    sent: int = 0              # bodies of ``bodies`` sent, the warm-up's too
 
     def reset(self) -> None:
         self.latencies.clear()
         self.failures, self.elapsed, self.server_cpu = 0, 0.0, 0.0
+
+    def next_body(self) -> bytes | None:
+        """The body of the next request: the next of ``bodies`` (each client thread takes its
+        own: ``next`` on a count is atomic), else ``body``."""
+        if not self.bodies:
+            return self.body
+        self.sent = next(self.turn) + 1
+        return self.bodies[(self.sent - 1) % len(self.bodies)]
+
+    def skip(self, count: int) -> None:
+        """Count ``count`` bodies as sent (by another process: locust)."""
+        self.sent += count
+        self.turn = itertools.count(self.sent)
+
+
+# Fresh lists made for a run: more than the site answers in the run's seconds (and its
+# warm-up), so no list is sent twice.
+FRESH_LISTS_PER_SECOND = 2500
+FLAWS = ("copy_limit", "deck_too_large", "hero_missing", "unknown_card")
+
+
+def fresh_bodies(count: int, *, seed: int = 43) -> list[bytes]:
+    """``count`` different validation bodies of the default format, drawn from the catalogue:
+    three in four are legal lists, every fourth (index 3, 7, …) breaks one rule, in turn: a
+    card over its copy limit, a card too many, no hero, a code no card has."""
+    catalogue = validation_catalogue()
+    rules = catalogue.formats[catalogue.default].rules
+
+    def playable(code: str) -> bool:
+        return ((not rules.game or catalogue.game_of[code] == rules.game)
+                and (rules.legal_sets is None or catalogue.set_of[code] in rules.legal_sets)
+                and rules.card_limits.get(code) != 0)
+
+    heroes = sorted(c for c, card in catalogue.cards.items()
+                    if card.kind == "hero" and playable(c))
+    pool = sorted((c, rules.copy_limit(card.rarity) or 1) for c, card in catalogue.cards.items()
+                  if card.kind in rules.deck_kinds and playable(c)
+                  and c not in rules.card_limits and c not in rules.card_copy_limits)
+    if not heroes or sum(limit for _, limit in pool) < rules.deck_max + 1:
+        raise CommandError(NO_FRESH_LISTS.format(format=catalogue.default))
+    rng = random.Random(seed)
+    made: dict[bytes, None] = {}
+    for _ in range(count * 50):     # duplicates are drawn again (a tiny catalogue has few lists)
+        if len(made) == count:
+            break
+        flaw = FLAWS[len(made) // 4 % len(FLAWS)] if len(made) % 4 == 3 else ""
+        hero, cards = _fresh_list(rng, heroes, pool, rules, flaw)
+        body = json.dumps({"hero": hero, "cards": cards}).encode()
+        made.setdefault(body)
+    return list(made)
+
+
+def _fresh_list(rng: random.Random, heroes: list[str], pool: list[tuple[str, int]],
+                rules: legality.Format, flaw: str) -> tuple[str | None, dict[str, int]]:
+    size = rules.deck_max + 1 if flaw == "deck_too_large" else rng.randint(rules.deck_min,
+                                                                             rules.deck_max)
+    chosen = rng.sample(pool, min(len(pool), size))
+    cards: dict[str, int] = {}
+    left = size
+    for code, limit in chosen + chosen:     # the second pass fills a small catalogue's lists
+        count = min(left, limit - cards.get(code, 0),
+                    rng.randint(1, limit) if code not in cards else limit)
+        if count > 0:
+            cards[code] = cards.get(code, 0) + count
+            left -= count
+    if flaw == "copy_limit":                # one copy over the limit, the size kept
+        code, limit = chosen[0]
+        _take(cards, limit + 1 - cards[code], but=code)
+        cards[code] = limit + 1
+    elif flaw == "unknown_card":
+        _take(cards, 1)
+        cards[f"NO-SUCH-{rng.randrange(10**6)}"] = 1
+    return (None if flaw == "hero_missing" else rng.choice(heroes)), cards
+
+
+def _take(cards: dict[str, int], count: int, *, but: str = "") -> None:
+    """Take ``count`` copies out of ``cards``, last entries first, never of ``but``."""
+    for code in reversed(list(cards)):
+        if count <= 0:
+            return
+        if code != but:
+            taken = min(count, cards[code])
+            cards[code] -= taken
+            count -= taken
+            if not cards[code]:
+                del cards[code]
 
 
 def public_deck() -> Deck:
@@ -99,16 +202,18 @@ def public_deck() -> Deck:
     return deck_create(owner=owner, draft=draft, note="Made by manage.py loadtest")
 
 
-def targets(deck: Deck) -> list[Target]:
+def targets(deck: Deck, fresh: Sequence[bytes]) -> list[Target]:
     card = Card.objects.order_by("code").values_list("code", flat=True).first() or "C001"
     body = json.dumps({"hero": deck.hero.code if deck.hero_id else None,
                        "cards": deck_counts(deck)}).encode()
+    json_body = {"Content-Type": "application/json"}
     return [
         Target("minimal response", "GET", "/health/"),
         Target("card list", "GET", "/cards/"),
         Target("search k:minion c<=3", "GET", "/cards/?q=k%3Aminion+c%3C%3D3"),
-        Target("deck validation (API)", "POST", "/api/decks/validate/", body,
-               {"Content-Type": "application/json"}),
+        Target("validation: same list", "POST", "/api/decks/validate/", body, json_body),
+        Target("validation: fresh lists", "POST", "/api/decks/validate/", headers=json_body,
+               bodies=fresh),
         Target("card page", "GET", reverse("cards:detail", args=[card])),
         Target("builder page", "GET", "/decks/build/"),
         Target("deck page", "GET", deck.get_absolute_url()),
@@ -119,7 +224,8 @@ def _one(host: str, port: int, target: Target) -> None:
     started = time.perf_counter()
     connection = http.client.HTTPConnection(host, port, timeout=30)
     try:
-        connection.request(target.method, target.path, body=target.body, headers=target.headers)
+        connection.request(target.method, target.path, body=target.next_body(),
+                           headers=target.headers)
         response = connection.getresponse()
         response.read()
         ok = response.status == 200
@@ -170,6 +276,11 @@ def measure_with_locust(url: str, target: Target, seconds: float, clients: int) 
                "CARDLAB_LOAD_BODY": (target.body or b"").decode(),
                "CARDLAB_LOAD_HEADERS": json.dumps(target.headers),
                "CARDLAB_LOAD_RESULT": result}
+        if target.bodies:       # the bodies not sent yet, one a line (JSON has no raw newline)
+            bodies = os.path.join(folder, "bodies.jsonl")
+            with open(bodies, "wb") as out:
+                out.write(b"\n".join(target.bodies[target.sent:] or target.bodies))
+            env["CARDLAB_LOAD_BODIES"] = bodies
         run = subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
                               "--host", url, "-u", str(clients), "-r", str(clients),
                               "-t", f"{max(1, round(seconds))}s", "--only-summary",
@@ -186,6 +297,8 @@ def measure_with_locust(url: str, target: Target, seconds: float, clients: int) 
                                                      code=run.returncode, said=said or "nothing"))
     target.latencies.extend(ms / 1000 for ms in seen["latencies_ms"])
     target.failures += int(seen["failures"])
+    if target.bodies:
+        target.skip(len(seen["latencies_ms"]) + int(seen["failures"]))
     target.elapsed += float(seen["span_s"])
 
 
@@ -277,9 +390,11 @@ class Command(BaseCommand):
         host, port = parts.hostname, parts.port or 80
         self.stdout.write(f"{url}: {clients} clients ({tool}), {seconds:g} s per address in "
                           f"{rounds} rounds, load average {_load()} at the start")
-        measured = targets(public_deck())
+        warm = min(1.0, seconds / 4)
+        fresh = fresh_bodies(max(1000, round(FRESH_LISTS_PER_SECOND * (seconds + warm))))
+        measured = targets(public_deck(), fresh)
         for target in measured:                 # every server process stores every page
-            measure(host, port, target, min(1.0, seconds / 4), clients)
+            measure(host, port, target, warm, clients)
             target.reset()
         for _ in range(rounds):
             for target in measured:
@@ -291,6 +406,11 @@ class Command(BaseCommand):
                 if master:
                     target.server_cpu += server_cpu_seconds(master) - before
         self._report(measured)
+        sent = next(t.sent for t in measured if t.bodies)
+        again = (f"{sent - len(fresh):,} of them a second time: raise FRESH_LISTS_PER_SECOND"
+                 if sent > len(fresh) else "each once")
+        self.stdout.write(f"fresh lists: {sent:,} sent, warm-up included ({sent // 4:,} with "
+                          f"a problem), {again}")
         self.stdout.write(f"load average {_load()} at the end")
 
     def _report(self, measured: list[Target]) -> None:
