@@ -48,6 +48,9 @@ from decks.validation import (
     plain_draft,
 )
 
+TOO_MANY_DIFFERENT = gettext_lazy("Too many different cards: a list names at most {limit}.")
+SIGN_IN_TO_SAVE = gettext_lazy("Sign in to save decks.")
+
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
 FORMAT_CHOICES = ["auto", *CODECS]
 
@@ -167,7 +170,8 @@ class DeckValidateApi(generics.GenericAPIView):
         piles = data.validated_data.get("piles") or {}
         if len(data.validated_data["cards"]) + sum(len(p) for p in piles.values()) > (
                 DEFAULT_LIMITS.max_cards):
-            raise ValidationError({"cards": ["Too many different cards."]})
+            raise ValidationError({"cards": [TOO_MANY_DIFFERENT.format(
+                limit=DEFAULT_LIMITS.max_cards)]})
         code = data.validated_data["format"]
         draft = Draft(hero=data.validated_data.get("hero") or None,
                       cards=data.validated_data["cards"], format_code=code,
@@ -240,7 +244,7 @@ class DeckImportApi(generics.GenericAPIView):
         if not data.validated_data["save"]:
             return Response(out)
         if not request.user.is_authenticated:
-            raise ValidationError({"save": ["Sign in to save decks."]})
+            raise ValidationError({"save": [SIGN_IN_TO_SAVE]})
         try:
             deck = deck_create(owner=request.user, draft=draft,
                                note=f"Imported ({imported.source})")

@@ -46,6 +46,7 @@ __all__ = [
     "export_deck", "import_deck", "safe_filename",
 ]
 
+NOT_TEXT = gettext_lazy("The input must be text.")
 UNKNOWN_FORMAT = gettext_lazy("Unknown format {name!r}: choose one of {known}.")
 
 
@@ -125,7 +126,7 @@ def import_deck(text: str, index: CardIndex, format_name: str = "auto",
     """Read a deck in the named format (or detect it); raises only DeckImportError. The one
     place an input's size and characters are checked, before any reading."""
     if not isinstance(text, str):
-        raise DeckImportError("The input must be text.")
+        raise DeckImportError(NOT_TEXT)
     check_size(text, limits)
     if format_name != "auto":
         return _codec(format_name).parse(text, index, limits)
