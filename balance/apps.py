@@ -8,11 +8,11 @@ class BalanceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Jobs and their pieces are kinds of the simulations' work: the same dispatcher, claim
-        # and reaper.
+        # Jobs and their pieces are kinds of the one leased work, as simulation chunks are: the
+        # same dispatcher, claim and reaper.
         from balance.pieces import PIECE_WORK
         from balance.runner import JOB_WORK
-        from simulations import work
+        from work import protocol
 
-        work.register(JOB_WORK)
-        work.register(PIECE_WORK)
+        protocol.register(JOB_WORK)
+        protocol.register(PIECE_WORK)

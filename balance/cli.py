@@ -58,7 +58,7 @@ def follow_job(command, job, opts: dict[str, Any], *, line: Callable[[Any, dict]
     or where to see it, and return the finished job — a CommandError saying how ``what`` (e.g.
     "balance search") ended when it did not finish."""
     from balance.models import BalanceJob
-    from simulations.reaper import reap_soon
+    from work.reaper import reap_soon
 
     if opts.get("no_wait"):
         command.stdout.write(job.uid)

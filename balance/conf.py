@@ -9,8 +9,8 @@
 | ``BALANCE_PIECE_BLOCKS`` | 0 | the blocks one piece of a job's games holds; 0: at most about a
   second of a core (the agent's pace), smaller towards a step's end (``balance.pieces``) |
 
-Leases, heartbeats and the reaper's period are the simulation service's
-(``simulations.conf``): a search is held and re-sent like a chunk.
+Leases, heartbeats and the reaper's period are the work protocol's (``work.conf``): a job and
+its pieces are held and re-sent like a simulation's chunks.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What makes a balance search and a deck tuning different jobs — and nothing else does.
 
 Every kind of job takes one path: it is frozen and queued (``balance.services``), claimed,
-leased, resumed and reaped (``balance.runner``, ``simulations.work``), its games fanned out as
+leased, resumed and reaped (``balance.runner``, ``work.protocol``), its games fanned out as
 pieces (``balance.pieces``) and cancelled the same way. A ``Kind`` holds the few parts that
 differ: how the frozen row becomes the pure problem (``rules.lab.balance_search``,
 ``rules.lab.deck_tuning``), the codec of its blocks, the pure search that solves it, how its

@@ -13,8 +13,9 @@ Invariants:
   again by the reaper. ``JobBlock`` rows hold every block of games a job has played, at most one
   per (job, key, index) — a database constraint — so a resumed execution replays the search
   (deterministic for its seed and game budget) and plays only the blocks that are missing.
-- Only ``balance.runner`` and ``balance.search.services`` write these rows, and the one work
-  protocol of ``simulations`` (``work``, ``fair``, ``reaper``) their lease columns.
+- Only ``balance.runner``, ``balance.pieces`` and ``balance.search.services`` write these rows,
+  and the one work protocol (``work``: ``protocol``, ``fair``, ``reaper``) their lease columns
+  (``work.models.LeasedWork``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.language import frozen_deck_name
 from simulations.models import new_uid
+from work.models import LeasedWork
 
 
 class JobStatus(models.TextChoices):
@@ -67,7 +69,7 @@ class Objective(models.TextChoices):
     BAND = "band", gettext_lazy("Every matchup in a band")
 
 
-class BalanceJob(models.Model):
+class BalanceJob(LeasedWork):
     uid = models.CharField(_("uid"), max_length=16, unique=True, default=new_uid, editable=False)
     kind = models.CharField(_("kind"), max_length=10, choices=JobKind.choices,
                             default=JobKind.BALANCE,
@@ -131,21 +133,7 @@ class BalanceJob(models.Model):
     result = models.JSONField(_("result"), null=True, blank=True,
                               help_text=_("rules.lab.balance_search.SearchResult.to_dict"))
     games_played = models.PositiveBigIntegerField(_("games played"), default=0)
-    cpu_seconds = models.FloatField(_("cpu seconds"),
-        default=0.0, help_text=_("Estimated CPU seconds of the whole job (simulations.quota)."))
-    claim = models.CharField(_("claim"), max_length=64, blank=True,
-                             help_text=_("Task id of the holder."))
-    worker = models.CharField(_("worker"), max_length=200, blank=True)
-    lease_until = models.DateTimeField(_("lease until"), null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    sends = models.PositiveSmallIntegerField(_("sends"), default=0)
-    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True,
-                                   help_text=_("When its message was sent; empty while it waits "
-                                             "its turn in the database."))
-    touched_at = models.DateTimeField(_("touched at"), null=True, blank=True,
-                                      help_text=_("Last claim or lease renewal."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
@@ -221,34 +209,27 @@ class PieceState(models.TextChoices):
     FAILED = "failed", "Failed"         # started too often without finishing
 
 
-class JobPiece(models.Model):
+class JobPiece(LeasedWork):
     """Some of a job's missing blocks, played by any worker process and stored as ``JobBlock``
     rows (``balance.pieces``): ``task`` lists its parts, each a run of consecutive blocks of one
     task of the search (``key``, the codec's JSON of the task, ``first``, ``blocks``); the row's
     ``key`` is the digest of its parts, ``first`` its first part's and ``blocks`` their total. A
-    work row of the one protocol (``simulations.work``): the same lease columns as a chunk."""
+    work row of the one protocol (``work``): the same lease columns as a chunk."""
 
-    job = models.ForeignKey(BalanceJob, on_delete=models.CASCADE, related_name="pieces")
-    key = models.CharField(max_length=64)
-    first = models.PositiveIntegerField()
-    blocks = models.PositiveSmallIntegerField()
-    task = models.JSONField()
-    state = models.CharField(max_length=10, choices=PieceState.choices,
+    job = models.ForeignKey(BalanceJob, verbose_name=_("job"), on_delete=models.CASCADE,
+                            related_name="pieces")
+    key = models.CharField(_("key"), max_length=64)
+    first = models.PositiveIntegerField(_("first"))
+    blocks = models.PositiveSmallIntegerField(_("blocks"))
+    task = models.JSONField(_("task"))
+    state = models.CharField(_("state"), max_length=10, choices=PieceState.choices,
                              default=PieceState.PENDING)
-    error = models.TextField(blank=True)
-    cpu_seconds = models.FloatField(
-        default=0.0, help_text="Always 0: the job's own row counts the whole job's CPU time.")
-    claim = models.CharField(max_length=200, blank=True)
-    worker = models.CharField(max_length=200, blank=True)
-    lease_until = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    sends = models.PositiveSmallIntegerField(default=0)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    touched_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = gettext_lazy("job piece")
+        verbose_name_plural = gettext_lazy("job pieces")
         constraints = [models.UniqueConstraint(fields=["job", "key", "first"],
                                                name="job_piece_unique")]
         indexes = [models.Index(fields=["job", "state"]),

@@ -2,7 +2,7 @@
 
 When the search asks for a batch of tasks (the screening, one racing rung, the
 re-verification), the job's execution — the coordinator — packs the batch's blocks into
-``JobPiece`` rows and lets the dispatcher send them (``simulations.fair``). A piece holds runs of
+``JobPiece`` rows and lets the dispatcher send them (``work.fair``). A piece holds runs of
 consecutive blocks of one or more tasks (its parts): at most a chunk of a simulation run's worth
 of games (about ``SIMULATIONS_CHUNK_SECONDS``, a second, of one worker process at this
 deployment's pace: ``simulations.strength.games_in``, as a run's chunks), and a share of the batch's
@@ -11,7 +11,7 @@ worker processes (``SIMULATIONS_WORKERS``) finish it together: a step waits for 
 ``BALANCE_PIECE_BLOCKS`` fixes the size when set. A screening asks for one block of each of
 hundreds of candidates: one piece per block would spend as long on the claim, the message and
 the stored row as on the games. Pieces are a kind of the one work protocol
-(``simulations.work``), so they are claimed, leased, reaped and re-sent like a simulation's
+(``work.protocol``), so they are claimed, leased, reaped and re-sent like a simulation's
 chunks. While it waits on the
 database for the batch to be stored (no chords, no result backend) the coordinator claims and
 plays its own job's pieces too, so a job on a single worker process plays as fast as before and
@@ -58,10 +58,10 @@ from balance.models import (
     PieceState,
 )
 from simulations import conf as sim_conf
-from simulations import work
-from simulations.fair import dispatch_quietly, waiting_besides
-from simulations.reaper import reap_soon
 from simulations.strength import game_seconds_here, games_in
+from work import protocol
+from work.fair import dispatch_quietly, waiting_besides
+from work.reaper import reap_soon
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.02    # how often a coordinator with nothing to play looks at its pieces
@@ -80,7 +80,7 @@ def _give_up(piece_id: int) -> None:
                  error=GAVE_UP.format(attempts=piece.attempts)))
 
 
-PIECE_WORK = work.WorkKind(
+PIECE_WORK = protocol.WorkKind(
     name="piece", model=JobPiece, task="balance.tasks.balance_piece_run", state="state",
     waiting=PieceState.PENDING, running=PieceState.RUNNING, owner="job__owner",
     submitted="job__created_at", order=("job_id", "pk"),
@@ -121,7 +121,7 @@ def piece_play(piece: JobPiece, claim: str, codec: Any) -> bool:
     stored."""
     if sim_conf.chunk_pause():       # fault tests: a moment to kill the worker in
         time.sleep(sim_conf.chunk_pause())
-    with work.Heartbeat(PIECE_WORK, pk=piece.pk, claim=claim):
+    with protocol.Heartbeat(PIECE_WORK, pk=piece.pk, claim=claim):
         results = [codec.play(codec.decode(part["task"]), part["first"], part["blocks"])
                    for part in piece.task]
     return piece_store(piece, claim, results, codec)
@@ -132,7 +132,7 @@ def piece_execute(*, piece_id: int, claim: str, worker: str) -> str:
     waiting pieces straight from the database (``follow_on``); what happened to the first
     piece, for the log."""
     started = time.monotonic()
-    piece = work.claim(PIECE_WORK, pk=piece_id, claim=claim, worker=worker)
+    piece = protocol.claim(PIECE_WORK, pk=piece_id, claim=claim, worker=worker)
     dispatch_quietly()   # its message left the broker: send the next piece in its place
     if piece is None:
         # Played already (most often by a process following on): follow on from here.
@@ -192,8 +192,8 @@ def claim_pending(pieces: QuerySet[JobPiece], claim: str, worker: str, *,
     if retake:
         takeable |= Q(state=PieceState.RUNNING, claim__startswith=f"{claim}/")
     for pk in pieces.filter(takeable).order_by("pk").values_list("pk", flat=True)[:4]:
-        piece: JobPiece | None = work.claim(PIECE_WORK, pk=pk, claim=f"{claim}/{pk}",
-                                            worker=worker)
+        piece: JobPiece | None = protocol.claim(PIECE_WORK, pk=pk, claim=f"{claim}/{pk}",
+                                                worker=worker)
         if piece is not None:
             return piece
     return None
@@ -204,14 +204,14 @@ def _execute(piece: JobPiece, claim: str) -> str:
     "error" (a bug: handed back with a backoff, given up after its attempts)."""
     try:
         return "done" if piece_play(piece, claim, job_codec(piece.job)) else "lost"
-    except work.LeaseLost:
+    except protocol.LeaseLost:
         return "lost"
     except (OperationalError, InterfaceError):
         raise   # the database is away: the task retries with backoff, keeping its claim
     except Exception:  # a bug: handed back with a backoff, given up after its attempts
         log.exception("piece %s of balance job %s failed", piece.pk, piece.job_id)
-        work.release(PIECE_WORK, pk=piece.pk, claim=claim,
-                     backoff=work.backoff_seconds(piece.attempts))
+        protocol.release(PIECE_WORK, pk=piece.pk, claim=claim,
+                         backoff=protocol.backoff_seconds(piece.attempts))
         return "error"
 
 
@@ -331,7 +331,7 @@ class PieceWaiter:
             if not self._play_one(list(states)):
                 if not BalanceJob.objects.filter(pk=self.job.pk, claim=self.claim,
                                                  status=JobStatus.RUNNING).exists():
-                    raise work.LeaseLost(self.job.pk)
+                    raise protocol.LeaseLost(self.job.pk)
                 reap_soon()    # rate-limited: a piece whose worker died is sent again
                 time.sleep(POLL_SECONDS)
 
@@ -345,6 +345,6 @@ class PieceWaiter:
         try:
             piece_play(piece, piece.claim, self.codec)
         except Exception:
-            work.release(PIECE_WORK, pk=piece.pk, claim=piece.claim, backoff=0)
+            protocol.release(PIECE_WORK, pk=piece.pk, claim=piece.claim, backoff=0)
             raise
         return True

@@ -2,7 +2,7 @@
 fan its games out, keep what they find.
 
 An execution — the job's coordinator — claims the job through the one work protocol
-(``simulations.work``: a lease in the database, renewed by a heartbeat thread), rebuilds the
+(``work.protocol``: a lease in the database, renewed by a heartbeat thread), rebuilds the
 frozen field and runs the pure search (``rules.lab.balance_search``,
 ``rules.lab.deck_tuning``) with an evaluator that looks every block up in ``JobBlock`` first
 and sends only what is missing as pieces any worker process plays (``balance.pieces``),
@@ -30,8 +30,8 @@ from django.utils.translation import gettext_lazy
 from balance import conf, pieces
 from balance.kinds import KINDS, job_codec
 from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobBlock, JobStatus
-from simulations import work
-from simulations.fair import dispatch_quietly
+from work import protocol
+from work.fair import dispatch_quietly
 
 log = logging.getLogger(__name__)
 GAVE_UP = gettext_lazy("The search was started {attempts} times without finishing; it is given up.")
@@ -46,24 +46,24 @@ def _give_up(job_id: int) -> None:
                  lease_until=None, error=str(GAVE_UP.format(attempts=job.attempts))))
 
 
-JOB_WORK = work.WorkKind(
+JOB_WORK = protocol.WorkKind(
     name="job", model=BalanceJob, task="balance.tasks.balance_job_run", state="status",
     waiting=JobStatus.QUEUED, running=JobStatus.RUNNING, owner="owner",
     submitted="created_at", max_attempts=conf.max_attempts, give_up=_give_up)
 
 # The job was cancelled or taken over while this execution played it.
-ClaimLost = work.LeaseLost
+ClaimLost = protocol.LeaseLost
 
 
 def job_claim(*, job_id: int, claim: str, worker: str) -> BalanceJob | None:
-    """Take the job for this execution (``work.claim``), or None (finished, held by a live
+    """Take the job for this execution (``protocol.claim``), or None (finished, held by a live
     execution, or given up now that its attempts are spent)."""
-    return work.claim(JOB_WORK, pk=job_id, claim=claim, worker=worker)
+    return protocol.claim(JOB_WORK, pk=job_id, claim=claim, worker=worker)
 
 
 def _renew(job: BalanceJob, claim: str, **changes: Any) -> None:
     """Renew the lease (and save ``changes``) while the claim holds; ClaimLost otherwise."""
-    work.renew(JOB_WORK, pk=job.pk, claim=claim, **changes)
+    protocol.renew(JOB_WORK, pk=job.pk, claim=claim, **changes)
 
 
 class StoredEvaluator:
@@ -122,7 +122,7 @@ def _execute(job: BalanceJob, claim: str, evaluator: StoredEvaluator,
                                      "updated": timezone.now().isoformat()})
 
     try:
-        with work.Heartbeat(JOB_WORK, pk=job.pk, claim=claim):   # the lease, between pieces
+        with protocol.Heartbeat(JOB_WORK, pk=job.pk, claim=claim):   # the lease, between pieces
             result = search(progress)
     except ClaimLost:
         return "lost"
@@ -130,13 +130,13 @@ def _execute(job: BalanceJob, claim: str, evaluator: StoredEvaluator,
         raise   # the database is away: the task retries with backoff, keeping its claim
     except pieces.PieceFailed:   # a piece's workers kept dying: the job tries again later
         log.warning("balance job %s: a piece was given up", job.pk)
-        work.release(JOB_WORK, pk=job.pk, claim=claim,
-                     backoff=work.backoff_seconds(job.attempts))
+        protocol.release(JOB_WORK, pk=job.pk, claim=claim,
+                         backoff=protocol.backoff_seconds(job.attempts))
         return "error"
     except Exception:  # a bug: handed back with a backoff, given up after its attempts
         log.exception("balance job %s failed", job.pk)
-        work.release(JOB_WORK, pk=job.pk, claim=claim,
-                     backoff=work.backoff_seconds(job.attempts))
+        protocol.release(JOB_WORK, pk=job.pk, claim=claim,
+                         backoff=protocol.backoff_seconds(job.attempts))
         return "error"
     updated = (BalanceJob.objects.filter(pk=job.pk, claim=claim, status=JobStatus.RUNNING)
                .update(status=JobStatus.DONE, result=to_dict(result),

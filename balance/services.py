@@ -5,8 +5,8 @@ checks what only it knows (a field and a goal; a deck, its field and the cards t
 and hands the frozen row to ``job_submit``, which checks the per-user cap and queues it.
 
 Invariants: a job is created in one transaction and waits in the database for the dispatcher
-(``simulations.fair``), which sends it in its turn once it has committed; the per-user cap
-(``simulations.quota``) is counted under a lock on the user's row.
+(``work.fair``), which sends it in its turn once it has committed; the per-user cap
+(``work.quota``) is counted under a lock on the user's row.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from balance.kinds import job_games
 from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind, JobStatus
 from balance.search.problem import search_strong_games
 from rules.ai.agents import make_agent
-from simulations.fair import dispatch_quietly
-from simulations.quota import REDUCE_BUDGET, QuotaError, game_seconds, quota_check
+from simulations.quota import REDUCE_BUDGET, game_seconds
 from simulations.services import MAX_SEED
+from work.fair import dispatch_quietly
+from work.quota import QuotaError, quota_check
 
 BAD_BUDGET = gettext_lazy("The budget is from {low:,} to {high:,} games.")
 BAD_SEED = gettext_lazy("The seed must be a whole number from 0 to {limit}.")
@@ -72,7 +73,7 @@ def job_cpu_seconds(*, kind: str, decks: int, agent: str, budget_games: int,
 
 
 def job_cap_check(*, owner, kind: str, cpu: float, limit: int, too_many: str) -> None:
-    """The per-user cap (``simulations.quota``): jobs of ``kind`` in flight (a balance search
+    """The per-user cap (``work.quota``): jobs of ``kind`` in flight (a balance search
     counts every job) and the CPU time of all the owner's work."""
     jobs = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_JOB_STATUSES)
     if kind == JobKind.TUNING:

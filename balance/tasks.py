@@ -5,12 +5,12 @@ from __future__ import annotations
 from celery import shared_task
 
 from balance import pieces, runner
-from simulations import work
-from simulations.fair import dispatch_quietly
-from simulations.reaper import reap_soon
+from work import protocol
+from work.fair import dispatch_quietly
+from work.reaper import reap_soon
 
 
-@shared_task(name=runner.JOB_WORK.task, **work.LONG_TASK_OPTIONS)
+@shared_task(name=runner.JOB_WORK.task, **protocol.LONG_TASK_OPTIONS)
 def balance_job_run(self, job_id: int) -> str:
     """Run or resume one balance search or tuning (safe to deliver any number of times)."""
     outcome = runner.job_execute(job_id=job_id, claim=self.request.id or "",
@@ -20,7 +20,7 @@ def balance_job_run(self, job_id: int) -> str:
     return outcome
 
 
-@shared_task(name=pieces.PIECE_WORK.task, **work.TASK_OPTIONS)
+@shared_task(name=pieces.PIECE_WORK.task, **protocol.TASK_OPTIONS)
 def balance_piece_run(self, piece_id: int) -> str:
     """Play one piece of a job's games (safe to deliver any number of times)."""
     outcome = pieces.piece_execute(piece_id=piece_id, claim=self.request.id or "",

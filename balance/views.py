@@ -21,7 +21,7 @@ from balance.models import BalanceJob
 from balance.selectors import job_get, job_is_owner, jobs_listed
 from balance.services import BalanceInputError, job_cancel
 from simulations.apis import submit_allowed
-from simulations.reaper import reap_soon
+from work.reaper import reap_soon
 
 THROTTLED = gettext_lazy(
     "You have submitted many simulations lately; wait a while and try again.")

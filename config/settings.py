@@ -126,6 +126,7 @@ INSTALLED_APPS = [
     "cards",
     "decks",
     "collection",
+    "work",       # leased work: the protocol, fair dispatch, the reaper and the CPU cap
     "simulations",
     "balance",
     "play",
@@ -425,8 +426,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Cardlab <norep
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24   # a reset link works for a day
 
 # --- Simulations ----------------------------------------------------------------------------
-# Limits and timings of the simulation service (simulations/). Every value can be set from the
-# environment (CARDLAB_SIMULATIONS_<NAME>); simulations/conf.py documents each one.
+# Limits and timings of the simulation service (simulations/) and of the work protocol every
+# kind of work follows (work/: leases, the reaper, the broker's depth, the CPU cap). Every value
+# can be set from the environment (CARDLAB_SIMULATIONS_<NAME>); simulations/conf.py and
+# work/conf.py document each one.
 
 
 def _env_number(name: str, default: float) -> float:

@@ -31,7 +31,6 @@ from simulations.field_meta import (
     epsilon_share,
 )
 from simulations.models import RunKind, SampleGame, SimulationRun
-from simulations.reaper import reap_soon
 from simulations.results import run_results
 from simulations.selectors import run_get, run_is_owner, run_sample, run_samples, runs_listed
 from simulations.serializers import (
@@ -50,6 +49,7 @@ from simulations.services import (
     simulation_what_if,
 )
 from simulations.strength import agent_help
+from work.reaper import reap_soon
 
 NOT_OWNER = gettext_lazy("Only the run's owner can do this; submit a run of your own instead.")
 SAME_RUN_TWICE = gettext_lazy("Pick two different runs.")

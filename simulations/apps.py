@@ -8,10 +8,8 @@ class SimulationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from simulations import (
-            signals,  # noqa: F401  (the worker's start-up reaper)
-            work,
-        )
+        from simulations import signals  # noqa: F401  (the worker's start-up pace measurement)
         from simulations.execution import CHUNK_WORK
+        from work import protocol
 
-        work.register(CHUNK_WORK)
+        protocol.register(CHUNK_WORK)

@@ -36,11 +36,11 @@ from simulations.cli_round_robin import (
 )
 from simulations.field_meta import run_meta
 from simulations.models import RunKind, RunStatus, SimulationRun
-from simulations.reaper import reap_soon
 from simulations.reports import run_reports
 from simulations.selectors import run_progress
 from simulations.services import SimulationInputError, simulation_submit
 from simulations.sources import STARTER_PREFIX, SourceError, frozen_version, resolve_spec
+from work.reaper import reap_soon
 
 NO_WORKER_HINT = ("No chunk has started yet. Is a worker running? Start one with: "
                   "celery -A config worker")

@@ -1,8 +1,8 @@
 """Playing one chunk of a run on a worker, and finalising the run when its last chunk ends.
 
 The life of a chunk: PENDING (waiting in the database for its turn, then its message in the
-broker: ``simulations.fair``) → RUNNING (a worker claimed it through the one work protocol,
-``simulations.work``: ``claim`` is its task id, ``lease_until`` is renewed by heartbeats) →
+broker: ``work.fair``) → RUNNING (a worker claimed it through the one work protocol,
+``work.protocol``: ``claim`` is its task id, ``lease_until`` is renewed by heartbeats) →
 DONE (its ``ChunkResult`` is written in the same transaction), or FAILED (started
 ``max_attempts`` times without finishing), or SKIPPED (the run was cancelled, or the matchup
 stopped early).
@@ -40,8 +40,7 @@ from rules.lab import card_figures
 from rules.lab.intervals import Moments
 from rules.lab.match import play_games, tally
 from rules.lab.stats import MatchStats
-from simulations import conf, work
-from simulations.fair import dispatch_quietly
+from simulations import conf
 from simulations.field_meta import warm_run_meta
 from simulations.models import (
     ACTIVE_STATUSES,
@@ -57,6 +56,9 @@ from simulations.models import (
 )
 from simulations.reports import matchup_merge
 from simulations.sources import engine_objects
+from work import protocol
+from work.conf import heartbeat_seconds
+from work.fair import dispatch_quietly
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +70,7 @@ EARLY_STOP_MIN_GAMES = 100
 
 
 # The chunk was taken away while playing it (cancelled, stopped early, or reclaimed).
-ChunkAbandoned = work.LeaseLost
+ChunkAbandoned = protocol.LeaseLost
 
 
 @dataclass
@@ -108,7 +110,7 @@ def _fresh_start(chunk: Chunk, now) -> list[str]:
     return ["games_done"]
 
 
-CHUNK_WORK = work.WorkKind(
+CHUNK_WORK = protocol.WorkKind(
     name="chunk", model=Chunk, task="simulations.tasks.simulation_chunk_run", state="state",
     waiting=ChunkState.PENDING, running=ChunkState.RUNNING, owner="run__owner",
     submitted="run__created_at", order=("run_id", "index"),
@@ -122,8 +124,8 @@ CHUNK_WORK = work.WorkKind(
 
 
 def chunk_claim(*, chunk_id: int, claim: str, worker: str) -> Chunk | None:
-    """Take the chunk for this execution (``work.claim``), or None if it needs no playing."""
-    return work.claim(CHUNK_WORK, pk=chunk_id, claim=claim, worker=worker)
+    """Take the chunk for this execution (``protocol.claim``), or None if it needs no playing."""
+    return protocol.claim(CHUNK_WORK, pk=chunk_id, claim=claim, worker=worker)
 
 
 def chunk_give_up(*, chunk_id: int) -> None:
@@ -158,7 +160,7 @@ def chunk_play(chunk: Chunk, *, claim: str) -> ChunkOutput:
     pause = conf.chunk_pause()
     if pause:
         _wait(chunk, claim, pause)
-    beat, last = conf.heartbeat_seconds(), time.monotonic()
+    beat, last = heartbeat_seconds(), time.monotonic()
     games = play_games(cards, deck_a, deck_b, seed=run.seed, start=chunk.start, stop=chunk.stop,
                        agent_a=run.agent_a, agent_b=run.agent_b, ruleset=ruleset,
                        log_game=lambda index: index < run.replays)
@@ -185,15 +187,15 @@ def _wait(chunk: Chunk, claim: str, seconds: float) -> None:
 
 def heartbeat(chunk: Chunk, *, claim: str, games_done: int) -> None:
     """Report progress and renew the lease; ChunkAbandoned if this execution lost the chunk."""
-    work.renew(CHUNK_WORK, pk=chunk.pk, claim=claim, games_done=games_done)
+    protocol.renew(CHUNK_WORK, pk=chunk.pk, claim=claim, games_done=games_done)
 
 
 def chunk_failed(chunk: Chunk, *, claim: str, error: BaseException) -> None:
     """An exception outside the games (which catch their own): keep the message and hand the
     chunk back with a backoff; the dispatcher sends it again when the backoff ends."""
     text = "".join(traceback.format_exception(type(error), error, error.__traceback__))[-4000:]
-    work.release(CHUNK_WORK, pk=chunk.pk, claim=claim,
-                 backoff=work.backoff_seconds(chunk.attempts), error=text)
+    protocol.release(CHUNK_WORK, pk=chunk.pk, claim=claim,
+                     backoff=protocol.backoff_seconds(chunk.attempts), error=text)
 
 
 # ------------------------------------------------------------------------------ complete

@@ -10,9 +10,10 @@ Invariants:
   per pair of decks for a round-robin). Matchup ``m`` plays games ``0 … games-1``; its chunk
   ``i`` plays games ``i·k … i·k+k−1`` with seeds derived from the run seed and the game index
   (``rules.lab.match.game_seed``), so any split into chunks plays exactly the same games.
-- ``Chunk`` rows are the work and its lease; ``ChunkResult`` rows are what finished chunks
-  found, at most one per (run, chunk index) — a database constraint, so a chunk delivered or
-  executed twice counts once. The run's figures are derived from ChunkResults only.
+- ``Chunk`` rows are the work and its lease (a kind of the one work protocol, ``work``);
+  ``ChunkResult`` rows are what finished chunks found, at most one per (run, chunk index) — a
+  database constraint, so a chunk delivered or executed twice counts once. The run's figures
+  are derived from ChunkResults only.
 - Only ``simulations.execution`` and ``simulations.services`` write these rows.
 """
 
@@ -28,6 +29,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards.language import card_lang, frozen_deck_name
+from work.models import LeasedWork
 
 
 def new_uid() -> str:
@@ -236,8 +238,9 @@ class Matchup(models.Model):
         return f"{self.run_id}/{self.index}: {self.a} vs {self.b}"
 
 
-class Chunk(models.Model):
-    """A slice of a matchup's games and its lease: who is playing it, until when."""
+class Chunk(LeasedWork):
+    """A slice of a matchup's games and its lease (``work.models.LeasedWork``): who is playing
+    it, until when."""
 
     run = models.ForeignKey(SimulationRun, verbose_name=_("run"), on_delete=models.CASCADE,
                             related_name="chunks")
@@ -248,22 +251,8 @@ class Chunk(models.Model):
     stop = models.PositiveIntegerField(_("stop"))
     state = models.CharField(_("state"), max_length=8, choices=ChunkState.choices,
                              default=ChunkState.PENDING)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0,
-                                                help_text=_("Times a worker started it."))
-    sends = models.PositiveSmallIntegerField(_("sends"), default=0,
-                                             help_text=_("Times it was queued."))
-    claim = models.CharField(_("claim"), max_length=64, blank=True,
-                             help_text=_("Task id of the holder."))
-    worker = models.CharField(_("worker"), max_length=200, blank=True)
-    lease_until = models.DateTimeField(_("lease until"), null=True, blank=True)
-    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
-    touched_at = models.DateTimeField(_("touched at"), null=True, blank=True, db_index=True,
-                                      help_text=_("Last start, heartbeat or finish."))
     games_done = models.PositiveIntegerField(_("games done"), default=0)
-    cpu_seconds = models.FloatField(_("cpu seconds"),
-        default=0.0, help_text=_("Estimated CPU seconds of its games (simulations.quota)."))
     error = models.TextField(_("error"), blank=True)
-    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:

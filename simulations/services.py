@@ -1,9 +1,9 @@
 """Submitting, cancelling and re-running simulations (the what-if).
 
 Invariants: a run and all its matchups and chunks are created in one transaction; the chunks
-wait in the database and the dispatcher (``simulations.fair``) sends them in their turn, only
+wait in the database and the dispatcher (``work.fair``) sends them in their turn, only
 once the run has committed (a worker never looks for a row that is not there yet). The per-user
-cap (``simulations.quota``) is counted under a lock on the user's row, so two submissions at the
+cap (``work.quota``) is counted under a lock on the user's row, so two submissions at the
 same moment cannot both pass it.
 """
 
@@ -24,7 +24,6 @@ from rules.engine.cards import CardDataError, Ruleset
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations import conf
 from simulations.execution import finalise
-from simulations.fair import dispatch_quietly
 from simulations.models import (
     ACTIVE_STATUSES,
     TERMINAL_CHUNK_STATES,
@@ -35,7 +34,7 @@ from simulations.models import (
     RunStatus,
     SimulationRun,
 )
-from simulations.quota import REDUCE_GAMES, QuotaError, cpu_seconds, game_seconds, quota_check
+from simulations.quota import REDUCE_GAMES, cpu_seconds, game_seconds
 from simulations.sources import (
     SourceError,
     card_data,
@@ -44,6 +43,8 @@ from simulations.sources import (
     resolve_spec,
 )
 from simulations.strength import chunk_games, games_in
+from work.fair import dispatch_quietly
+from work.quota import QuotaError, quota_check
 
 MAX_SEED = 2**62
 STOP_WIDTH_RANGE = (0.01, 0.5)
@@ -210,7 +211,7 @@ def patch_cards(patch: Mapping | Patch | None) -> list[str]:
 
 
 def lock_user_and_check_cap(owner, *, cpu: float) -> None:
-    """The per-user cap (``simulations.quota``) on runs in flight and on CPU time: ``cpu`` is
+    """The per-user cap (``work.quota``) on runs in flight and on CPU time: ``cpu`` is
     the estimated CPU seconds of what is being submitted."""
     try:
         quota_check(owner=owner, cpu_seconds=cpu, field="games", reduce=REDUCE_GAMES,
@@ -289,7 +290,7 @@ def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], g
 
 
 def _create_chunks(run: SimulationRun, pairs, games: int, size: int) -> None:
-    """The run's chunks, waiting in the database for the dispatcher (``simulations.fair``)."""
+    """The run's chunks, waiting in the database for the dispatcher (``work.fair``)."""
     per_game = game_seconds(run.agent_a, run.agent_b)
     matchups = Matchup.objects.bulk_create([
         Matchup(run=run, index=i, a=a, b=b, games=games) for i, (a, b) in enumerate(pairs)])

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from simulations import work
 from simulations.execution import CHUNK_WORK, chunk_execute
-from simulations.fair import dispatch_quietly
-from simulations.reaper import reap_soon
+from work import protocol
+from work.fair import dispatch_quietly
+from work.reaper import reap_soon
 
 
-@shared_task(name=CHUNK_WORK.task, **work.TASK_OPTIONS)
+@shared_task(name=CHUNK_WORK.task, **protocol.TASK_OPTIONS)
 def simulation_chunk_run(self, chunk_id: int) -> str:
     """Play one chunk of a simulation run (safe to deliver any number of times)."""
     outcome = chunk_execute(chunk_id=chunk_id, claim=self.request.id or "",

@@ -26,7 +26,6 @@ from simulations.deck_legality import run_deck_warnings
 from simulations.forms import MetaForm, SimulationForm
 from simulations.meta_view import meta_context
 from simulations.models import RunKind, SampleGame, SimulationRun
-from simulations.reaper import reap_soon
 from simulations.replays import board, seats
 from simulations.results import run_results
 from simulations.selectors import (
@@ -50,6 +49,7 @@ from simulations.services import (
 from simulations.skill import run_skill_context
 from simulations.strength import agent_strength, estimate_inputs, strength_rows
 from simulations.what_if_form import WhatIfForm
+from work.reaper import reap_soon
 
 THROTTLED = gettext_lazy("You have submitted many simulations lately; wait a while and try again.")
 NO_RUN = gettext_lazy("No simulation here.")

@@ -4,6 +4,8 @@ submission throttles never carry over). Conftests import the fixtures they want 
 
 from __future__ import annotations
 
+import uuid
+
 import factory
 import pytest
 from django.contrib.auth import get_user_model
@@ -71,3 +73,11 @@ def alice(db):
 @pytest.fixture
 def bob(db):
     return UserFactory(username="bob")
+
+
+@pytest.fixture
+def unique_queue(settings):
+    """A broker queue of this test's own, so no other worker on the machine takes its tasks."""
+    name = f"cardlab-test-{uuid.uuid4().hex[:12]}"
+    settings.CELERY_TASK_DEFAULT_QUEUE = name
+    return name

@@ -1,5 +1,6 @@
-"""The floors of the house: imports flow config → balance → play → simulations → collection →
-decks → cards → accounts → rules, never back up; inside rules, lab → ai → decks → engine.
+"""The floors of the house: imports flow config → balance → play → simulations → work →
+collection → decks → cards → accounts → rules, never back up; inside rules, lab → ai → decks →
+engine.
 
 `rules` is a pure Python library (no Django, no Celery, none of the project's apps); each app
 imports only the floors below it. Proved twice for `rules`: by importing for real in a clean
@@ -23,18 +24,21 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "accounts", "cards", "decks",
-                      "collection", "simulations", "play", "balance", "config")
-FORBIDDEN_IN_ACCOUNTS = ("cards", "decks", "collection", "simulations", "play", "balance",
-                         "config")
-FORBIDDEN_IN_CARDS = ("decks", "collection", "simulations", "play", "balance", "config")
-FORBIDDEN_IN_DECKS = ("collection", "simulations", "play", "balance", "config")
-FORBIDDEN_IN_COLLECTION = ("simulations", "play", "balance", "config")
+                      "collection", "work", "simulations", "play", "balance", "config")
+FORBIDDEN_IN_ACCOUNTS = ("cards", "decks", "collection", "work", "simulations", "play",
+                         "balance", "config")
+FORBIDDEN_IN_CARDS = ("decks", "collection", "work", "simulations", "play", "balance", "config")
+FORBIDDEN_IN_DECKS = ("collection", "work", "simulations", "play", "balance", "config")
+FORBIDDEN_IN_COLLECTION = ("work", "simulations", "play", "balance", "config")
+# The one work protocol (leases, fair dispatch, the reaper, the CPU cap) sits below every kind
+# of work: simulations and balance register their kinds with it, it never names them.
+FORBIDDEN_IN_WORK = ("simulations", "play", "balance", "config")
 FORBIDDEN_IN_SIMULATIONS = ("play", "balance", "config")
 # Games people play (play/) sit above the simulator, whose replay sentences and deck sources
 # they reuse, and below the balance lab, which has no use for them.
 FORBIDDEN_IN_PLAY = ("balance", "config")
 FORBIDDEN_IN_BALANCE = ("config",)
-PACKAGES = ("rules", "accounts", "cards", "decks", "collection", "simulations", "play",
+PACKAGES = ("rules", "accounts", "cards", "decks", "collection", "work", "simulations", "play",
             "balance", "config")
 
 IMPORT_ALL_RULES = """
@@ -98,6 +102,7 @@ def test_rules_source_imports_no_web_worker_or_app_module():
     ("cards", FORBIDDEN_IN_CARDS),
     ("decks", FORBIDDEN_IN_DECKS),
     ("collection", FORBIDDEN_IN_COLLECTION),
+    ("work", FORBIDDEN_IN_WORK),
     ("simulations", FORBIDDEN_IN_SIMULATIONS),
     ("play", FORBIDDEN_IN_PLAY),
     ("balance", FORBIDDEN_IN_BALANCE),
@@ -106,10 +111,28 @@ def test_each_app_imports_only_the_floors_below_it(package, forbidden):
     assert _violations(package, forbidden) == []
 
 
-@pytest.mark.parametrize("package", ["accounts", "cards", "decks", "collection", "simulations",
-                                     "balance"])
+@pytest.mark.parametrize("package", ["accounts", "cards", "decks", "collection", "work",
+                                     "simulations", "balance"])
 def test_apps_exist_as_packages(package):
     assert (REPO_ROOT / package / "__init__.py").is_file()
+
+
+def test_the_static_check_sees_the_work_protocol_reaching_up_to_a_kind_of_work(tmp_path):
+    """The work floor is guarded: a protocol module naming the chunks it serves is caught."""
+    bad = tmp_path / "work" / "fair.py"
+    bad.parent.mkdir()
+    bad.write_text("def dispatch():\n    from simulations.models import Chunk\n")
+    found = _violations("work", FORBIDDEN_IN_WORK, root=tmp_path)
+    assert found == ["work/fair.py imports simulations.models"]
+
+
+def test_the_work_protocol_lives_in_the_work_app_alone():
+    """One home for the protocol: its modules are in work/, none left at simulations' old
+    addresses."""
+    assert {p.stem for p in (REPO_ROOT / "work").glob("*.py")} >= {
+        "models", "protocol", "fair", "reaper", "quota", "conf"}
+    assert not [name for name in ("work", "fair", "reaper")
+                if (REPO_ROOT / "simulations" / f"{name}.py").exists()]
 
 
 def test_the_static_check_sees_a_forbidden_import(tmp_path):

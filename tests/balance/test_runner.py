@@ -13,7 +13,7 @@ from balance import pieces, runner
 from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
 from balance.search.services import balance_job_request
 from balance.services import job_cancel
-from simulations.reaper import work_reap
+from work.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
 

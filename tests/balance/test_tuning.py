@@ -23,8 +23,8 @@ from decks.models import Deck
 from decks.selectors import deck_counts
 from decks.services import deck_create
 from decks.starters import starter_decks
-from simulations.reaper import work_reap
 from tests.balance.conftest import DAWN, DUSK
+from work.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,6 @@ cores with everything else.
 from __future__ import annotations
 
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from tests.fixtures import (  # noqa: E402, F401  (fixtures used by the tests he
     alice,
     bob,
     catalogue,
+    unique_queue,
 )
 
 
@@ -36,11 +36,3 @@ def make_deck(catalogue):  # noqa: F811  (the imported fixture, requested by nam
         return deck_create(owner=owner, draft=draft)
 
     return make
-
-
-@pytest.fixture
-def unique_queue(settings):
-    """A broker queue of this test's own, so no other worker on the machine takes its tasks."""
-    name = f"cardlab-test-{uuid.uuid4().hex[:12]}"
-    settings.CELERY_TASK_DEFAULT_QUEUE = name
-    return name

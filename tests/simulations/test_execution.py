@@ -22,11 +22,11 @@ from simulations.execution import (
     early_stop_checkpoint,
     heartbeat,
 )
-from simulations.fair import dispatch
 from simulations.models import Chunk, ChunkResult, ChunkState, RunStatus, SampleGame
-from simulations.reaper import work_reap
 from simulations.services import simulation_cancel, simulation_request
 from tests.simulations.helpers import DAWN, DUSK, play_all, reference_counts
+from work.fair import dispatch
+from work.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from simulations.reaper import work_reap
+from work.reaper import work_reap
 
 
 class Command(BaseCommand):

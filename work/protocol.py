@@ -1,6 +1,7 @@
-"""The one work protocol: simulation chunks, balance searches and deck tunings are all rows
-with the same lease columns, claimed, renewed, released and given up here, dispatched fairly by
-``simulations.fair`` and reaped by ``simulations.reaper``.
+"""The one work protocol: simulation chunks, balance jobs and their pieces are all rows with
+the same lease columns (``work.models.LeasedWork``), claimed, renewed, released and given up
+here, dispatched fairly by ``work.fair``, reaped by ``work.reaper`` and capped per user by
+``work.quota``.
 
 The protocol, for any kind: ``claim(kind, pk=, claim=, worker=)`` takes the row for one
 execution (``claim`` is the Celery task id) or returns None; ``renew(kind, pk=, claim=)``
@@ -13,11 +14,9 @@ conditional update on the claim, so a twin execution counts once.
 A kind names its model and how the protocol finds its way around the row: the field holding
 the state and its waiting/running values, the owner and submission time (for the per-user cap
 and the fair choice of what to send next), and the Celery task that plays one row by its id.
-Every work row has ``cpu_seconds`` (its estimated CPU time, ``simulations.quota``), ``claim``,
-``worker``, ``lease_until``, ``attempts``, ``sends``, ``sent_at`` and ``touched_at``.
 
-The simulations app registers the chunk kind and the balance app its job kind when Django
-starts (``AppConfig.ready``), so this floor never imports the one above it.
+The apps above register their kinds when Django starts (``AppConfig.ready``): simulations its
+chunks, balance its jobs and their pieces. This app imports neither.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from django.db import InterfaceError, OperationalError, connection, models, tran
 from django.db.models import Q
 from django.utils import timezone
 
-from simulations import conf
+from work import conf
 
 # How every kind's Celery task is delivered: acknowledged once it has run (a worker that dies
 # mid-way leaves the message to another), its result kept in the database rather than Celery's,

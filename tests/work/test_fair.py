@@ -12,14 +12,14 @@ from celery.contrib.testing.worker import start_worker
 from django.db import OperationalError
 
 from config.celery import app
-from simulations import conf
 from simulations.execution import chunk_claim
-from simulations.fair import choose_owner, dispatch, in_broker
 from simulations.models import Chunk, ChunkState, SimulationRun
 from simulations.services import simulation_cancel, simulation_request
-from simulations.work import kind_named
 from tests.fixtures import UserFactory
 from tests.simulations.helpers import DAWN, DUSK
+from work import conf
+from work.fair import choose_owner, dispatch, in_broker
+from work.protocol import kind_named
 
 DEADLINE = 240
 T0 = datetime(2026, 1, 1, 12, 0)
@@ -127,7 +127,7 @@ def test_a_cancelled_search_frees_its_places_in_the_broker_and_its_cpu_at_once(
     from balance.search.services import balance_job_request
     from balance.services import job_cancel
     from rules.lab.balance_search.evaluate import EvalTask
-    from simulations.quota import in_flight_cpu_seconds
+    from work.quota import in_flight_cpu_seconds
 
     settings.SIMULATIONS_QUEUE_DEPTH = 2
     settings.BALANCE_PIECE_BLOCKS = 1

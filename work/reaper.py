@@ -1,6 +1,6 @@
 """The one reaper: finds work whose worker or message was lost — simulation chunks, balance
-searches and tunings alike (every kind in ``simulations.work``) — and hands it back to the
-dispatcher (``simulations.fair``), which sends it again in its turn.
+jobs and their pieces alike (every kind registered with ``work.protocol``) — and hands it back
+to the dispatcher (``work.fair``), which sends it again in its turn.
 
 The database says what is done; the broker may lose messages (kombu's filesystem transport
 drops a message taken by a worker that is SIGKILLed; a Redis without persistence drops its
@@ -31,9 +31,9 @@ from django.db import close_old_connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from simulations import conf, work
-from simulations.fair import dispatch, in_broker
-from simulations.work import WorkKind
+from work import conf, protocol
+from work.fair import dispatch, in_broker
+from work.protocol import WorkKind
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -58,9 +58,9 @@ def _hand_back(kind: WorkKind, rows, *, reason: str, expect: Q) -> int:
 def _stalled(now) -> bool:
     stall = timedelta(seconds=conf.stall_seconds())
     waiting = any(k.rows().filter(in_broker(k), sent_at__lt=now - stall).exists()
-                  for k in work.kinds())
+                  for k in protocol.kinds())
     return waiting and not any(k.rows().filter(touched_at__gte=now - stall).exists()
-                               for k in work.kinds())
+                               for k in protocol.kinds())
 
 
 def _groups(kind: WorkKind, node: str | None, now, stalled: bool):
@@ -86,7 +86,7 @@ def work_reap(*, node: str | None = None, now=None) -> Counter:
     report: Counter = Counter()
     with transaction.atomic():
         stalled = _stalled(now)
-        for kind in work.kinds():
+        for kind in protocol.kinds():
             for reason, expect, rows in _groups(kind, node, now, stalled):
                 if not isinstance(rows, list):
                     rows = list(rows[:BATCH])

@@ -1,5 +1,5 @@
 """Fair sharing of the workers between users: work waits its turn in the database, and the broker
-holds only a few messages (``SIMULATIONS_QUEUE_DEPTH``).
+holds only a few messages (``SIMULATIONS_QUEUE_DEPTH``: ``work.conf``).
 
 Each time a piece of work is claimed or finishes, and on each reaper pass, ``dispatch`` tops
 the broker up: one message at a time, it sends the next piece of the user with the least
@@ -15,8 +15,8 @@ Invariants:
   an advisory lock; SQLite with its write lock).
 - The message goes out only once the row says so (``on_commit``); a message that could not be
   sent is taken back (its row waits again), so the broker never holds less than the database
-  says but for messages it lost itself, which the reaper finds (``simulations.reaper``).
-- Nothing here decides who plays a piece or how often: the claim does (``simulations.work``).
+  says but for messages it lost itself, which the reaper finds (``work.reaper``).
+- Nothing here decides who plays a piece or how often: the claim does (``work.protocol``).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from django.db import connection, transaction
 from django.db.models import F, Min, Q, Sum
 from django.utils import timezone
 
-from simulations import conf, work
-from simulations.work import WorkKind
+from work import conf, protocol
+from work.protocol import WorkKind
 
 log = logging.getLogger(__name__)
 DISPATCH_LOCK = 0x5EED_F41   # PostgreSQL advisory lock key: one dispatcher at a time
@@ -67,7 +67,7 @@ def waiting_besides(kind: WorkKind, mine: Q) -> bool:
     database or in the broker: a process following on with its own job's work (a balance job's
     next pieces) goes back to the broker when it does."""
     now = timezone.now()
-    for other in work.kinds():
+    for other in protocol.kinds():
         rows = other.rows().filter(ready(other, now) | in_broker(other))
         if other is kind:
             rows = rows.exclude(mine)
@@ -78,7 +78,7 @@ def waiting_besides(kind: WorkKind, mine: Q) -> bool:
 
 def _in_flight() -> dict[Owner, float]:
     totals: dict[Owner, float] = defaultdict(float)
-    for kind in work.kinds():
+    for kind in protocol.kinds():
         rows = (kind.rows().filter(kind.running_rows() | in_broker(kind)).values(kind.owner)
                 .annotate(cpu=Sum("cpu_seconds")))
         for row in rows:
@@ -88,7 +88,7 @@ def _in_flight() -> dict[Owner, float]:
 
 def _waiting_owners(now) -> dict[Owner, datetime]:
     first: dict[Owner, datetime] = {}
-    for kind in work.kinds():
+    for kind in protocol.kinds():
         rows = (kind.rows().filter(ready(kind, now)).values(kind.owner)
                 .annotate(first=Min(kind.submitted)))
         for row in rows:
@@ -100,7 +100,7 @@ def _waiting_owners(now) -> dict[Owner, datetime]:
 def _head(owner: Owner, now) -> tuple[datetime, WorkKind, int, float] | None:
     """The owner's next piece: the first of their oldest submission, whatever its kind."""
     heads = []
-    for kind in work.kinds():
+    for kind in protocol.kinds():
         row = (kind.rows().filter(ready(kind, now), kind.of_owner(owner))
                .order_by(kind.submitted, *kind.order)
                .values("pk", "cpu_seconds", kind.submitted).first())
@@ -124,7 +124,7 @@ def dispatch(*, now=None) -> list[tuple[str, int]]:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [DISPATCH_LOCK])
         room = conf.queue_depth() - sum(k.rows().filter(in_broker(k)).count()
-                                        for k in work.kinds())
+                                        for k in protocol.kinds())
         if room <= 0:
             return []
         waiting = _waiting_owners(now)
