@@ -76,7 +76,7 @@ def test_a_retry_after_a_database_error_takes_back_its_own_piece_at_once(
     whole.refresh_from_db()
 
     job = balance_job_request(user=alice, **tiny)
-    real_store, real_release = pieces.piece_store, pieces.work.release
+    real_store, real_release = pieces.piece_store, pieces.protocol.release
     calls = {"n": 0}
 
     def database_away_at_the_third_piece(piece, claim, results, codec):
@@ -89,13 +89,13 @@ def test_a_retry_after_a_database_error_takes_back_its_own_piece_at_once(
         raise OperationalError("the database went away")
 
     monkeypatch.setattr(pieces, "piece_store", database_away_at_the_third_piece)
-    monkeypatch.setattr(pieces.work, "release", release_fails_too)
+    monkeypatch.setattr(pieces.protocol, "release", release_fails_too)
     with pytest.raises(OperationalError):
         runner.job_execute(job_id=job.pk, claim="task-1", worker="w@host")
     held = JobPiece.objects.get(job=job, state="running")
     assert held.claim == f"task-1/{held.pk}" and held.lease_until > timezone.now()
 
-    monkeypatch.setattr(pieces.work, "release", real_release)
+    monkeypatch.setattr(pieces.protocol, "release", real_release)
 
     def no_waiting():
         raise AssertionError("the retry waited for a piece it held itself")
