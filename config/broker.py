@@ -22,7 +22,7 @@ names (``data_folder_in``/``_out``, ``processed_folder``, ``store_processed``,
   writers taking turns on a lock file beside it, so a reader never sees half a table.
 
 Settings select it for ``CELERY_BROKER_URL=filesystem://`` (``CELERY_BROKER_TRANSPORT``);
-``python -m config.broker_stress`` races producers and consumers on it beside a CPU hog.
+``python -m tools.broker_stress`` races producers and consumers on it beside a CPU hog.
 """
 
 from __future__ import annotations

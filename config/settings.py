@@ -130,6 +130,7 @@ INSTALLED_APPS = [
     "simulations",
     "balance",
     "play",
+    "tools",    # benchmarks and stress tools (manage.py bench_*, loadtest): not the site
     "config",   # the site itself: the cache table's migration, the static files' check
 ]
 

@@ -1,6 +1,7 @@
-"""The floors of the house: imports flow config → balance → play → simulations → work →
+"""The floors of the house: imports flow tools → config → balance → play → simulations → work →
 collection → decks → cards → accounts → rules, never back up; inside rules, lab → ai → decks →
-engine.
+engine. `tools` (benchmarks, stress tools, the workers' sandbox) measures the site and is not
+part of it: it may import any floor, no floor imports it.
 
 `rules` is a pure Python library (no Django, no Celery, none of the project's apps); each app
 imports only the floors below it. Proved twice for `rules`: by importing for real in a clean
@@ -24,22 +25,24 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "accounts", "cards", "decks",
-                      "collection", "work", "simulations", "play", "balance", "config")
+                      "collection", "work", "simulations", "play", "balance", "config", "tools")
 FORBIDDEN_IN_ACCOUNTS = ("cards", "decks", "collection", "work", "simulations", "play",
-                         "balance", "config")
-FORBIDDEN_IN_CARDS = ("decks", "collection", "work", "simulations", "play", "balance", "config")
-FORBIDDEN_IN_DECKS = ("collection", "work", "simulations", "play", "balance", "config")
-FORBIDDEN_IN_COLLECTION = ("work", "simulations", "play", "balance", "config")
+                         "balance", "config", "tools")
+FORBIDDEN_IN_CARDS = ("decks", "collection", "work", "simulations", "play", "balance", "config",
+                      "tools")
+FORBIDDEN_IN_DECKS = ("collection", "work", "simulations", "play", "balance", "config", "tools")
+FORBIDDEN_IN_COLLECTION = ("work", "simulations", "play", "balance", "config", "tools")
 # The one work protocol (leases, fair dispatch, the reaper, the CPU cap) sits below every kind
 # of work: simulations and balance register their kinds with it, it never names them.
-FORBIDDEN_IN_WORK = ("simulations", "play", "balance", "config")
-FORBIDDEN_IN_SIMULATIONS = ("play", "balance", "config")
+FORBIDDEN_IN_WORK = ("simulations", "play", "balance", "config", "tools")
+FORBIDDEN_IN_SIMULATIONS = ("play", "balance", "config", "tools")
 # Games people play (play/) sit above the simulator, whose replay sentences and deck sources
 # they reuse, and below the balance lab, which has no use for them.
-FORBIDDEN_IN_PLAY = ("balance", "config")
-FORBIDDEN_IN_BALANCE = ("config",)
+FORBIDDEN_IN_PLAY = ("balance", "config", "tools")
+FORBIDDEN_IN_BALANCE = ("config", "tools")
+FORBIDDEN_IN_CONFIG = ("tools",)
 PACKAGES = ("rules", "accounts", "cards", "decks", "collection", "work", "simulations", "play",
-            "balance", "config")
+            "balance", "config", "tools")
 
 IMPORT_ALL_RULES = """
 import importlib, json, pkgutil, sys
@@ -106,13 +109,14 @@ def test_rules_source_imports_no_web_worker_or_app_module():
     ("simulations", FORBIDDEN_IN_SIMULATIONS),
     ("play", FORBIDDEN_IN_PLAY),
     ("balance", FORBIDDEN_IN_BALANCE),
+    ("config", FORBIDDEN_IN_CONFIG),
 ])
 def test_each_app_imports_only_the_floors_below_it(package, forbidden):
     assert _violations(package, forbidden) == []
 
 
 @pytest.mark.parametrize("package", ["accounts", "cards", "decks", "collection", "work",
-                                     "simulations", "balance"])
+                                     "simulations", "play", "balance", "tools"])
 def test_apps_exist_as_packages(package):
     assert (REPO_ROOT / package / "__init__.py").is_file()
 
@@ -290,3 +294,19 @@ def test_no_lazy_export_shares_a_submodules_name():
         submodules = {m.name for m in pkgutil.iter_modules(package.__path__)}
         clashes += [f"{info.name}.{name}" for name in sorted(exported & submodules)]
     assert clashes == []
+
+
+BENCHMARK_NAMES = ("bench_", "loadtest", "broker_stress", "sandbox", "play_bench")
+
+
+def test_the_tools_that_measure_the_site_live_in_tools_alone():
+    """Benchmarks, the load test, the broker's stress race and the workers' sandbox are in
+    tools/, not inside the apps they measure."""
+    misplaced = [p.relative_to(REPO_ROOT).as_posix()
+                 for package in PACKAGES if package != "tools"
+                 for p in (REPO_ROOT / package).rglob("*.py")
+                 if p.stem.startswith(BENCHMARK_NAMES) and package != "rules"]
+    assert misplaced == []
+    commands = {p.stem for p in (REPO_ROOT / "tools" / "management" / "commands").glob("*.py")}
+    assert {"bench_catalogue", "bench_deck_validation", "loadtest", "bench_simulations",
+            "bench_fairness", "bench_estimates", "bench_balance", "play_bench"} <= commands

@@ -4,7 +4,7 @@ and delivers each message once, however producers and consumers interleave.
 kombu's own filesystem transport creates a message's file before writing it and reads files
 without a lock, so a worker could read an empty file and die of ``JSONDecodeError`` (kombu
 issue #1551). Each test here goes through the connection Celery makes from the settings, with
-the folders moved to a temporary directory; the long race is ``python -m config.broker_stress``.
+the folders moved to a temporary directory; the long race is ``python -m tools.broker_stress``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import pytest
 from django.conf import settings
 from kombu import Exchange, Queue
 
-from config.broker_stress import folders
-from config.broker_stress import run as race
 from config.celery import app
+from tools.broker_stress import folders
+from tools.broker_stress import run as race
 
 pytestmark = pytest.mark.skipif(
     not settings.CELERY_BROKER_URL.startswith("filesystem://"),
@@ -120,7 +120,7 @@ def test_processed_messages_are_kept_when_asked(tmp_path):
 
 
 def test_producers_and_two_consumers_race_and_every_message_arrives_once(tmp_path):
-    """A short ``python -m config.broker_stress`` on the transport settings select: three
+    """A short ``python -m tools.broker_stress`` on the transport settings select: three
     producer processes sending 300 messages each, two consumer processes polling often, a busy
     process beside them. On kombu's own transport a consumer dies of JSONDecodeError (and its
     message is lost) every 100 to 300 messages here; the long run is ``--seconds 60``."""

@@ -17,10 +17,10 @@ import uuid
 
 import pytest
 
-from simulations.sandbox import Sandbox
 from tests.balance.test_faults import SEARCH, _in_process_result, _job
 from tests.hosts import Relay, separate_hosts
 from tests.simulations.helpers import reference_counts
+from tools.sandbox import Sandbox
 
 RUN = ("--deck-a", "Dawn Test", "--deck-b", "Dusk Test", "--games", "40", "--seed", "7",
        "--agent-a", "greedy", "--agent-b", "random", "--chunk-size", "4")

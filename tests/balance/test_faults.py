@@ -2,7 +2,7 @@
 the reaper sends the job again, a second worker resumes it from the blocks stored, and the
 result is exactly the in-process search's for the same seed and budget.
 
-Sandboxed like the simulation fault tests (simulations.sandbox): a fresh database and queue,
+Sandboxed like the simulation fault tests (tools.sandbox): a fresh database and queue,
 leases short yet longer than a piece of games under load, and a short pause before each piece
 of games so "mid-search" can be hit."""
 
@@ -18,8 +18,8 @@ import pytest
 from balance.models import BalanceJob
 from balance.search.problem import search_problem
 from rules.lab.balance_search import LocalEvaluator, balance_search
-from simulations.sandbox import Sandbox
 from tests.private_brokers import private_broker
+from tools.sandbox import Sandbox
 
 # A job renews its lease once a piece (4 blocks of 50 games): the lease must outlast a piece even
 # beside a CPU hog on the plain-Python engine (.ci/run), or the reaper takes the job from a

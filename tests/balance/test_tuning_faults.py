@@ -2,7 +2,7 @@
 reaper sends the job again, a second worker resumes it from the blocks stored, and the result
 is exactly the in-process tuning's for the same seed and budget.
 
-Sandboxed like the balance search's fault test (simulations.sandbox): a fresh database and
+Sandboxed like the balance search's fault test (tools.sandbox): a fresh database and
 queue, short leases, and a short pause before each piece of games so "mid-tuning" can be hit."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from play.bench import play_bench
+from tools.play_bench import play_bench
 
 
 def test_the_bench_times_every_decision_of_the_agent_and_each_games_replay():

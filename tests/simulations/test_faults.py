@@ -4,7 +4,7 @@ chunk, or the broker restarted (a Redis losing every queued message, a RabbitMQ 
 its unacknowledged messages again). Each run must finish with
 exactly the figures of the engine's own match runner for the same seed.
 
-They run in a sandbox (simulations.sandbox): a fresh database (an SQLite file, or a new
+They run in a sandbox (tools.sandbox): a fresh database (an SQLite file, or a new
 PostgreSQL database when DATABASE_URL names one), the broker's data in a folder of its own or a
 queue of its own, short leases, and a short pause before each chunk so that "the middle of a
 chunk" is a moment one can hit.
@@ -18,9 +18,9 @@ import uuid
 
 import pytest
 
-from simulations.sandbox import Sandbox
 from tests.private_brokers import on_rabbitmq_leg, private_broker
 from tests.simulations.helpers import reference_counts
+from tools.sandbox import Sandbox
 
 GAMES, CHUNK, SEED = 40, 4, 7
 FAST_FAULTS = {"CARDLAB_SIMULATIONS_LEASE_SECONDS": "3",

@@ -1,5 +1,5 @@
 """``python manage.py play_bench [--agent planner] [--games 6]``: what a move of an agent and a
-request's replay of a game cost on this machine (``play.bench``)."""
+request's replay of a game cost on this machine (``tools.play_bench``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from play.bench import play_bench
 from rules.ai.agents import AGENT_NAMES
+from tools.play_bench import play_bench
 
 
 class Command(BaseCommand):

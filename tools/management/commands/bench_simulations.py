@@ -36,7 +36,7 @@ from django.core.management.base import BaseCommand, CommandError
 from rules.ai.agents import DEFAULT_AGENT
 from rules.decks.cardset import CORE_SET, load_card_set
 from rules.lab.match import run_games
-from simulations.sandbox import Sandbox
+from tools.sandbox import Sandbox
 
 
 def _parse_time(value) -> datetime:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from simulations.sandbox import Sandbox
+from tools.sandbox import Sandbox
 
 SUBMIT = """
 from django.contrib.auth import get_user_model

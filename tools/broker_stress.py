@@ -1,7 +1,7 @@
 """Producers and consumers race on the filesystem broker, beside a CPU hog; the figures printed
 say whether every message was delivered exactly once and whether a consumer died.
 
-    .venv/bin/python -m config.broker_stress [--seconds 60] [--messages 0] [--producers 4]
+    .venv/bin/python -m tools.broker_stress [--seconds 60] [--messages 0] [--producers 4]
         [--consumers 2] [--rate 100] [--hog 2] [--poll 0.01] [--transport project|kombu] [--json]
 
 Each producer is a process publishing numbered messages through kombu (``--rate`` a second on
@@ -281,7 +281,7 @@ def _count(root: Path, figures: Figures) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m config.broker_stress",
+    parser = argparse.ArgumentParser(prog="python -m tools.broker_stress",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60,
                         help="how long each producer publishes")

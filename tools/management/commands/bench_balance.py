@@ -38,7 +38,7 @@ from balance.models import BalanceJob
 from balance.search.problem import search_problem
 from rules.lab.balance_search import LocalEvaluator, balance_search
 from simulations.management.commands.bench_simulations import _cpu_seconds, _in_process
-from simulations.sandbox import Sandbox
+from tools.sandbox import Sandbox
 
 JOB_FIELDS = ("status", "created_at", "finished_at", "games_played", "result", "decks",
               "cards", "agent", "seed", "max_changes", "allowed_cards", "fields", "spread",
