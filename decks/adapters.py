@@ -25,16 +25,16 @@ def format_to_rules(fmt: Format) -> legality.Format:
     limits = {code: limit for code, limit, _ in rows if code is not None}
     sets = tuple(sorted({code for _, _, code in rows if code is not None}))
     if fmt.has_piles:
-        game = game_spec(fmt.game) if fmt.game_id is not None else None
+        spec = game_spec(fmt.game) if fmt.game is not None else None
         try:
             return format_from_rules(fmt.rules, code=fmt.code, name=fmt.name,
-                                     name_zh=fmt.name_zh, game=game, bans=limits,
+                                     name_zh=fmt.name_zh, game=spec, bans=limits,
                                      legal_sets=sets or None)
         except FormatDataError:
             pass  # refused by the admin's clean(); a row written around it reads as below
     # A one-list format is this site's own game (or a game an admin set): it admits that
     # game's cards only, so another game's "item" is not an item here.
-    game = fmt.game if fmt.game_id is not None else Game.objects.filter(
+    game = fmt.game if fmt.game is not None else Game.objects.filter(
         code=ENGINE_GAME).first()
     return legality.Format(code=fmt.code, name=fmt.display_name, hero_count=fmt.hero_count,
                            deck_min=fmt.deck_min, deck_max=fmt.deck_max,
@@ -64,8 +64,11 @@ def set_of(cards: Mapping[str, Card]) -> dict[str, str]:
 def game_of(cards: Mapping[str, Card]) -> dict[str, str]:
     """``{card code: game code}`` of rows from ``cards_by_code`` (a set without a game is this
     site's own game), so legality admits only the format's game's cards."""
-    return {code: card.card_set.game.code if card.card_set.game_id is not None
-            else ENGINE_GAME for code, card in cards.items()}
+    return {code: _game_code(card.card_set.game) for code, card in cards.items()}
+
+
+def _game_code(game: Game | None) -> str:
+    return game.code if game is not None else ENGINE_GAME
 
 
 def catalogue_index() -> CardIndex:

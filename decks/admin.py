@@ -5,13 +5,16 @@ and legal sets. Decks are shown for support; their content changes through the s
 keeps versions, so entries and versions are read-only here.
 """
 
+from __future__ import annotations
+
 from django.contrib import admin
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from decks.models import Deck, DeckEntry, DeckVersion, Format, FormatCardLimit
 
 
-class FormatCardLimitInline(admin.TabularInline):
+class FormatCardLimitInline(admin.TabularInline[FormatCardLimit, Format]):
     model = FormatCardLimit
     extra = 1
     autocomplete_fields = ["card"]
@@ -20,7 +23,7 @@ class FormatCardLimitInline(admin.TabularInline):
 
 
 @admin.register(Format)
-class FormatAdmin(admin.ModelAdmin):
+class FormatAdmin(admin.ModelAdmin[Format]):
     list_display = ["format_name", "code", "game", "hero_count", "deck_min", "deck_max",
                     "limit_ur", "is_active"]
     list_filter = ["is_active", "game"]
@@ -48,31 +51,31 @@ class FormatAdmin(admin.ModelAdmin):
         return fmt.display_name
 
 
-class DeckEntryInline(admin.TabularInline):
+class DeckEntryInline(admin.TabularInline[DeckEntry, Deck]):
     model = DeckEntry
     extra = 0
-    fields = ["pile", "card", "count"]
+    fields = ("pile", "card", "count")
     readonly_fields = fields
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Deck | None = None) -> bool:
         return False
 
 
-class DeckVersionInline(admin.TabularInline):
+class DeckVersionInline(admin.TabularInline[DeckVersion, Deck]):
     model = DeckVersion
     extra = 0
-    fields = ["number", "name", "hero_code", "format_code", "note", "created_by", "created_at"]
+    fields = ("number", "name", "hero_code", "format_code", "note", "created_by", "created_at")
     readonly_fields = fields
     can_delete = False
     ordering = ["-number"]
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Deck | None = None) -> bool:
         return False
 
 
 @admin.register(Deck)
-class DeckAdmin(admin.ModelAdmin):
+class DeckAdmin(admin.ModelAdmin[Deck]):
     list_display = ["name", "owner", "hero", "format", "visibility", "updated_at"]
     list_filter = ["visibility", "format"]
     search_fields = ["name", "uid", "owner__username"]

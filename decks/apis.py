@@ -8,16 +8,21 @@ always the requesting user, never a field.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.users import request_user
 from cards.api_fields import StrictCharField
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, VISIBILITIES, Draft
 from decks.filters import DeckFilter
@@ -44,7 +49,7 @@ from decks.sharing import decks_with_favourites
 from decks.validation import plain_counts
 
 
-class ProblemSerializer(serializers.Serializer):
+class ProblemSerializer(serializers.Serializer[Mapping[str, Any]]):
     code = serializers.CharField(help_text="Stable problem code, e.g. copy_limit.")
     rule = serializers.CharField(help_text="The RULES.md rule it breaks, e.g. R5.3.")
     message = serializers.CharField()
@@ -52,7 +57,7 @@ class ProblemSerializer(serializers.Serializer):
     cards = serializers.ListField(child=serializers.CharField())
 
 
-class CardRefSerializer(serializers.Serializer):
+class CardRefSerializer(serializers.Serializer[Mapping[str, Any]]):
     code = serializers.CharField()
     name_en = serializers.CharField()
     name_zh = serializers.CharField()
@@ -62,7 +67,7 @@ class EntrySerializer(CardRefSerializer):
     count = serializers.IntegerField()
 
 
-class DeckOutputSerializer(serializers.Serializer):
+class DeckOutputSerializer(serializers.Serializer[Deck]):
     uid = serializers.CharField()
     url = serializers.SerializerMethodField()
     name = serializers.CharField()
@@ -96,11 +101,14 @@ class DeckOutputSerializer(serializers.Serializer):
         return deck.active if user.is_authenticated and deck.owner_id == user.pk else None
 
     def get_url(self, deck: Deck) -> str:
-        return self.context["request"].build_absolute_uri(deck.get_absolute_url())
+        request: Request = self.context["request"]
+        return request.build_absolute_uri(deck.get_absolute_url())
 
     def get_forked_from(self, deck: Deck) -> str | None:
         source = deck.forked_from
         user = self.context["request"].user
+        if source is None:
+            return None
         return source.uid if deck_is_visible(deck=source, user=user) else None
 
 
@@ -115,16 +123,16 @@ class CountsField(serializers.DictField):
     Validation reads a deck on every change a client makes, and the per-item path cost more
     than the validation itself (about 10 µs a card)."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("child", serializers.IntegerField(min_value=1, max_value=MAX_COPIES))
         super().__init__(**kwargs)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: dict[Any, Any]) -> dict[str, Any]:
         plain = plain_counts(data)
         return plain if plain is not None else super().to_internal_value(data)
 
 
-def piles_field(**kwargs) -> serializers.DictField:
+def piles_field(**kwargs: Any) -> serializers.DictField:
     return serializers.DictField(child=CountsField(), **kwargs)
 
 
@@ -136,7 +144,7 @@ class DeckDetailOutputSerializer(DeckOutputSerializer):
     version = serializers.IntegerField(allow_null=True, help_text="The latest version number.")
 
 
-class DeckInputSerializer(serializers.Serializer):
+class DeckInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     name = StrictCharField(max_length=100, required=False, allow_blank=True)
     description = StrictCharField(max_length=2000, required=False, allow_blank=True)
     hero = StrictCharField(max_length=32, required=False, allow_null=True,
@@ -150,10 +158,11 @@ class DeckInputSerializer(serializers.Serializer):
                            help_text="A note kept with the version.")
 
 
-def draft_from_input(data: dict, base: Draft) -> Draft:
+def draft_from_input(data: Mapping[str, Any], base: Draft) -> Draft:
     """The base draft with every field the client sent replaced (PATCH merges, PUT/POST start
     from an empty draft)."""
-    changes = {key: data[key] for key in ("name", "description", "visibility") if key in data}
+    changes: dict[str, Any] = {key: data[key] for key in ("name", "description", "visibility")
+                               if key in data}
     if "hero" in data:
         changes["hero"] = data["hero"] or None
     if "format" in data:
@@ -165,7 +174,7 @@ def draft_from_input(data: dict, base: Draft) -> Draft:
     return replace(base, **changes)
 
 
-def deck_detail_data(deck: Deck, request) -> dict:
+def deck_detail_data(deck: Deck, request: Request) -> dict[str, Any]:
     view = deck_view(draft_from_deck(deck), fmt=deck.format)
     data = dict(DeckOutputSerializer(deck, context={"request": request}).data)
     data.update(
@@ -191,10 +200,11 @@ class FormatParamNegotiation(DefaultContentNegotiation):
     """Content negotiation that leaves ``?format=`` alone: the deck API uses it for the deck's
     file format (text, json, csv, code), not for choosing a renderer."""
 
-    settings = _NoFormatOverride()
+    # DRF reads only URL_FORMAT_OVERRIDE of its settings here; the stubs want the whole object.
+    settings = _NoFormatOverride()  # type: ignore[assignment]
 
 
-def get_deck_or_404(uid: str, request, *, edit: bool = False) -> Deck:
+def get_deck_or_404(uid: str, request: Request, *, edit: bool = False) -> Deck:
     try:
         return deck_get(uid=uid, user=request.user, edit=edit)
     except Deck.DoesNotExist:
@@ -205,7 +215,7 @@ def _input_errors(exc: DeckInputError) -> ValidationError:
     return ValidationError(exc.errors)
 
 
-class DeckListCreateApi(generics.GenericAPIView):
+class DeckListCreateApi(generics.GenericAPIView[Deck]):
     """Your decks and everyone's public decks (filter by name, hero, attribute, cards); POST
     creates a deck owned by you (version 1)."""
 
@@ -215,23 +225,23 @@ class DeckListCreateApi(generics.GenericAPIView):
     filter_backends = [DjangoFilterBackend]
     filterset_class = DeckFilter
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Deck]:
         return decks_with_favourites(decks_listed(self.request.user)).select_related(
             "forked_from").prefetch_related("tags")
 
     @extend_schema(operation_id="decks_list", responses=DeckOutputSerializer(many=True))
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        data = DeckOutputSerializer(page, many=True, context={"request": request}).data
+        data = self.get_serializer(page, many=True).data   # its context holds the request
         return self.get_paginated_response(data)
 
     @extend_schema(request=DeckInputSerializer, responses={201: DeckDetailOutputSerializer})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = DeckInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         draft = draft_from_input(data.validated_data, Draft())
         try:
-            deck = deck_create(owner=request.user, draft=draft,
+            deck = deck_create(owner=request_user(request), draft=draft,
                                note=data.validated_data.get("note") or "Created")
         except DeckInputError as exc:
             raise _input_errors(exc) from None
@@ -240,44 +250,44 @@ class DeckListCreateApi(generics.GenericAPIView):
 
 
 @extend_schema(parameters=[UID])
-class DeckDetailApi(generics.GenericAPIView):
+class DeckDetailApi(generics.GenericAPIView[Deck]):
     """One deck, with its cards and every legality problem. PUT replaces the content, PATCH
     changes only the fields sent; each content change keeps a new version."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     serializer_class = DeckDetailOutputSerializer
 
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         return Response(deck_detail_data(get_deck_or_404(uid, request), request))
 
-    def _write(self, request, uid: str, partial: bool):
+    def _write(self, request: Request, uid: str, partial: bool) -> Response:
         deck = get_deck_or_404(uid, request, edit=True)
         data = DeckInputSerializer(data=request.data, partial=partial)
         data.is_valid(raise_exception=True)
         base = draft_from_deck(deck) if partial else Draft(visibility=deck.visibility)
         draft = draft_from_input(data.validated_data, base)
         try:
-            deck_save(deck=deck, by=request.user, draft=draft,
+            deck_save(deck=deck, by=request_user(request), draft=draft,
                       note=data.validated_data.get("note", ""))
         except DeckInputError as exc:
             raise _input_errors(exc) from None
         return Response(deck_detail_data(get_deck_or_404(uid, request), request))
 
     @extend_schema(request=DeckInputSerializer)
-    def put(self, request, uid: str):
+    def put(self, request: Request, uid: str) -> Response:
         return self._write(request, uid, partial=False)
 
     @extend_schema(request=DeckInputSerializer)
-    def patch(self, request, uid: str):
+    def patch(self, request: Request, uid: str) -> Response:
         return self._write(request, uid, partial=True)
 
     @extend_schema(responses={204: None})
-    def delete(self, request, uid: str):
+    def delete(self, request: Request, uid: str) -> Response:
         deck_delete(deck=get_deck_or_404(uid, request, edit=True))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class VersionOutputSerializer(serializers.Serializer):
+class VersionOutputSerializer(serializers.Serializer[DeckVersion]):
     number = serializers.IntegerField()
     name = serializers.CharField()
     hero = serializers.CharField(source="hero_code")
@@ -297,7 +307,7 @@ class VersionRowSerializer(VersionOutputSerializer):
 
 
 @extend_schema(parameters=[UID])
-class DeckVersionListApi(generics.GenericAPIView):
+class DeckVersionListApi(generics.GenericAPIView[DeckVersion]):
     """Every saved version of a deck, newest first, each with what changed."""
 
     serializer_class = VersionRowSerializer
@@ -306,7 +316,7 @@ class DeckVersionListApi(generics.GenericAPIView):
 
     @extend_schema(operation_id="decks_versions_list",
                    responses=VersionRowSerializer(many=True))
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         deck = get_deck_or_404(uid, request)
         rows = []
         for row in deck_history(deck=deck):
@@ -317,12 +327,12 @@ class DeckVersionListApi(generics.GenericAPIView):
 
 
 @extend_schema(parameters=[UID, NUMBER])
-class DeckVersionDetailApi(generics.GenericAPIView):
+class DeckVersionDetailApi(generics.GenericAPIView[DeckVersion]):
     """One saved version of a deck, and what changed from the one before."""
 
     serializer_class = VersionRowSerializer
 
-    def get(self, request, uid: str, number: int):
+    def get(self, request: Request, uid: str, number: int) -> Response:
         deck = get_deck_or_404(uid, request)
         row = next((r for r in deck_history(deck=deck) if r.version.number == number), None)
         if row is None:
@@ -333,33 +343,33 @@ class DeckVersionDetailApi(generics.GenericAPIView):
 
 
 @extend_schema(parameters=[UID, NUMBER])
-class DeckVersionRestoreApi(generics.GenericAPIView):
+class DeckVersionRestoreApi(generics.GenericAPIView[Deck]):
     """Make an old version the deck's content again, as a new version (nothing is lost)."""
 
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = DeckDetailOutputSerializer
 
     @extend_schema(request=None)
-    def post(self, request, uid: str, number: int):
+    def post(self, request: Request, uid: str, number: int) -> Response:
         deck = get_deck_or_404(uid, request, edit=True)
         if not deck.versions.filter(number=number).exists():
             raise Http404(NO_SUCH_VERSION.format(number=number))
         try:
-            deck_restore(deck=deck, number=number, by=request.user)
+            deck_restore(deck=deck, number=number, by=request_user(request))
         except DeckInputError as exc:
             raise _input_errors(exc) from None
         return Response(deck_detail_data(get_deck_or_404(uid, request), request))
 
 
 @extend_schema(parameters=[UID])
-class DeckForkApi(generics.GenericAPIView):
+class DeckForkApi(generics.GenericAPIView[Deck]):
     """Copy a deck you can see into a new private deck of yours."""
 
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = DeckDetailOutputSerializer
 
     @extend_schema(request=None, responses={201: DeckDetailOutputSerializer})
-    def post(self, request, uid: str):
-        fork = deck_fork(deck=get_deck_or_404(uid, request), by=request.user)
+    def post(self, request: Request, uid: str) -> Response:
+        fork = deck_fork(deck=get_deck_or_404(uid, request), by=request_user(request))
         return Response(deck_detail_data(get_deck_or_404(fork.uid, request), request),
                         status=status.HTTP_201_CREATED)

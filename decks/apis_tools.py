@@ -6,19 +6,25 @@ it is parsed, the text over the codecs' byte and line caps with 413, too many ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from django.http import HttpResponse
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.throttles import ImportThrottle
+from accounts.users import request_user
 from cards.api_fields import StrictBooleanField, StrictCharField
 from cards.generation import catalogue_generation
+from cards.models import CardSet, Game
 from decks.apis import (
     PILES_HELP,
     CountsField,
@@ -54,6 +60,9 @@ SIGN_IN_TO_SAVE = gettext_lazy("Sign in to save decks.")
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
 FORMAT_CHOICES = ["auto", *CODECS]
 
+# NO_MODEL: these tools read and answer no row of one model; the stubs bind GenericAPIView to
+# a model (its serializer_class and queryset), so their views are GenericAPIView[Any].
+
 
 def _format_or_400(code: str | None) -> Format:
     try:
@@ -64,20 +73,20 @@ def _format_or_400(code: str | None) -> Format:
                               ) from None
 
 
-class ValidationOutputSerializer(serializers.Serializer):
+class ValidationOutputSerializer(serializers.Serializer[Mapping[str, Any]]):
     valid = serializers.BooleanField()
     size = serializers.IntegerField(help_text="Cards in the deck (the hero not counted).")
     format = serializers.CharField()
     problems = ProblemSerializer(many=True)
 
 
-def _validation_output(found: Validation) -> dict:
+def _validation_output(found: Validation) -> dict[str, Any]:
     return {"valid": found.valid, "size": found.size, "format": found.format.code,
             "problems": [p.as_dict() for p in found.problems]}
 
 
 def validation_data(draft: Draft, format_code: str | None,
-                    generation: str | None = None) -> dict:
+                    generation: str | None = None) -> dict[str, Any]:
     """The validation answer (400 naming the known formats for an unknown one)."""
     try:
         found = draft_validate(draft=draft, format_code=format_code, generation=generation)
@@ -95,7 +104,8 @@ PLAIN_ACCEPTS = frozenset({"*/*", "application/json"})
 _render = JSONRenderer().render
 
 
-def _answer(request, read: Callable[[str], dict | None]) -> Answer | None:
+def _answer(request: HttpRequest | Request, read: Callable[[str], dict[str, Any] | None]
+            ) -> Answer | None:
     """The answer kept for this request's body (under its content type, the language and the
     catalogue's generation, read once), else the one ``read(generation)`` gives, kept and
     rendered once; None when ``read`` gives none."""
@@ -109,12 +119,12 @@ def _answer(request, read: Callable[[str], dict | None]) -> Answer | None:
     return None if data is None else answer_keep(key, Answer(data=data, content=_render(data)))
 
 
-class DeckValidateApi(generics.GenericAPIView):
+class DeckValidateApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
     """Check a deck against a format without saving it: every problem, each with its fix."""
 
     permission_classes = [permissions.AllowAny]
 
-    class DeckValidateInputSerializer(serializers.Serializer):
+    class DeckValidateInputSerializer(serializers.Serializer[Mapping[str, Any]]):
         hero = StrictCharField(max_length=HERO_MAX_LENGTH, required=False, allow_null=True,
                                allow_blank=True)
         cards = CountsField()
@@ -124,7 +134,7 @@ class DeckValidateApi(generics.GenericAPIView):
 
     serializer_class = DeckValidateInputSerializer
 
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # Most requests are an anonymous client posting a well-formed list as JSON: they are
         # answered here, the same bytes and headers as through DRF, for a fraction of the CPU
         # its request, negotiation, parser and serializer cost. Anything else — signed in
@@ -133,11 +143,12 @@ class DeckValidateApi(generics.GenericAPIView):
         if answer is None:
             return super().dispatch(request, *args, **kwargs)
         self.headers = self.default_response_headers
-        return self.finalize_response(request, HttpResponse(answer.content,
-                                                            content_type="application/json"))
+        # DRF finalizes any HttpResponse (it only sets headers); its stubs ask for a Response.
+        return self.finalize_response(request, HttpResponse(  # type: ignore[arg-type]
+            answer.content, content_type="application/json"))
 
     @staticmethod
-    def _is_plain(request) -> bool:
+    def _is_plain(request: HttpRequest) -> bool:
         meta = request.META
         return (request.method == "POST" and "HTTP_AUTHORIZATION" not in meta
                 and meta.get("CONTENT_TYPE", "").lower() in PLAIN_CONTENT_TYPES
@@ -145,8 +156,8 @@ class DeckValidateApi(generics.GenericAPIView):
                 and "format" not in request.GET and not request.user.is_authenticated)
 
     @staticmethod
-    def _plain_answer(request) -> Answer | None:
-        def read(generation: str) -> dict | None:
+    def _plain_answer(request: HttpRequest) -> Answer | None:
+        def read(generation: str) -> dict[str, Any] | None:
             draft = plain_draft(request.body)
             if draft is None:
                 return None
@@ -158,13 +169,13 @@ class DeckValidateApi(generics.GenericAPIView):
         return _answer(request, read)
 
     @extend_schema(responses=ValidationOutputSerializer)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         # A body seen before (under this language and catalogue) is answered as it was.
         answer = _answer(request, lambda generation: self._validate(request, generation))
         assert answer is not None        # _validate answers or raises
         return Response(answer.data)
 
-    def _validate(self, request, generation: str) -> dict:
+    def _validate(self, request: Request, generation: str) -> dict[str, Any]:
         data = self.DeckValidateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         piles = data.validated_data.get("piles") or {}
@@ -179,7 +190,7 @@ class DeckValidateApi(generics.GenericAPIView):
         return validation_data(draft, code, generation)
 
 
-class DraftSerializer(serializers.Serializer):
+class DraftSerializer(serializers.Serializer[Mapping[str, Any]]):
     name = serializers.CharField()
     hero = serializers.CharField(allow_null=True)
     cards = serializers.DictField(child=serializers.IntegerField())
@@ -189,12 +200,14 @@ class DraftSerializer(serializers.Serializer):
 
 class ImportOutputSerializer(ValidationOutputSerializer):
     deck = DraftSerializer()
-    source = serializers.ChoiceField(choices=list(CODECS), help_text="Which reader read it.")
+    # A declared field is taken off the class (DRF's metaclass): it is not Field.source.
+    source = serializers.ChoiceField(  # type: ignore[assignment]
+        choices=list(CODECS), help_text="Which reader read it.")
     notes = serializers.ListField(child=serializers.CharField())
     saved = DeckDetailOutputSerializer(allow_null=True)
 
 
-class DeckImportApi(generics.GenericAPIView):
+class DeckImportApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
     """Read a deck from pasted text (3x Name, Name x3, codes, Chinese or English names), a
     JSON or CSV export, or a deck code. Errors name their line and suggest names. With
     ``save`` (signed in), the deck is also saved as a new private deck of yours."""
@@ -203,10 +216,12 @@ class DeckImportApi(generics.GenericAPIView):
     throttle_classes = [ImportThrottle]
     content_negotiation_class = FormatParamNegotiation
 
-    class DeckImportInputSerializer(serializers.Serializer):
+    class DeckImportInputSerializer(serializers.Serializer[Mapping[str, Any]]):
         text = StrictCharField(trim_whitespace=False, max_length=IMPORT_MAX_BODY)
         format = serializers.ChoiceField(choices=FORMAT_CHOICES, default="auto")
-        save = StrictBooleanField(default=False)
+        # DRF's metaclass takes declared fields off the class, so this does not shadow the
+        # serializer's ``save()``; the stubs see the class body.
+        save = StrictBooleanField(default=False)  # type: ignore[assignment]
         deck_format = serializers.CharField(
             required=False, max_length=40,
             help_text="The deck format (a code) of a list that names none; its game decides "
@@ -215,7 +230,7 @@ class DeckImportApi(generics.GenericAPIView):
     serializer_class = DeckImportInputSerializer
 
     @extend_schema(responses={200: ImportOutputSerializer, 201: ImportOutputSerializer})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         too_large = body_too_large(request)
         if too_large:
             return Response({"detail": too_large},
@@ -246,7 +261,7 @@ class DeckImportApi(generics.GenericAPIView):
         if not request.user.is_authenticated:
             raise ValidationError({"save": [SIGN_IN_TO_SAVE]})
         try:
-            deck = deck_create(owner=request.user, draft=draft,
+            deck = deck_create(owner=request_user(request), draft=draft,
                                note=f"Imported ({imported.source})")
         except DeckInputError as exc:
             raise ValidationError(exc.errors) from None
@@ -254,7 +269,7 @@ class DeckImportApi(generics.GenericAPIView):
         return Response(out, status=status.HTTP_201_CREATED)
 
 
-class ExportOutputSerializer(serializers.Serializer):
+class ExportOutputSerializer(serializers.Serializer[Mapping[str, Any]]):
     format = serializers.CharField()
     filename = serializers.CharField()
     media_type = serializers.CharField()
@@ -274,7 +289,7 @@ def _export(draft: Draft, name: str) -> Response:
                      "media_type": export.media_type, "content": export.content})
 
 
-class DeckExportApi(generics.GenericAPIView):
+class DeckExportApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
     """A saved deck as text, JSON, CSV or a deck code (the file's content and a safe name)."""
 
     serializer_class = ExportOutputSerializer
@@ -282,12 +297,12 @@ class DeckExportApi(generics.GenericAPIView):
 
     @extend_schema(parameters=[FORMAT_PARAM, OpenApiParameter("uid", str,
                                                               OpenApiParameter.PATH)])
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         deck = get_deck_or_404(uid, request)
         return _export(draft_from_deck(deck), request.query_params.get("format", "text"))
 
 
-class CompareOutputSerializer(serializers.Serializer):
+class CompareOutputSerializer(serializers.Serializer[Mapping[str, Any]]):
     a = serializers.CharField()
     b = serializers.CharField()
     rows = serializers.ListField(child=serializers.DictField())
@@ -296,7 +311,7 @@ class CompareOutputSerializer(serializers.Serializer):
     only_b = serializers.IntegerField()
 
 
-class DeckCompareApi(generics.GenericAPIView):
+class DeckCompareApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
     """Two decks you can see, side by side: counts per card in each."""
 
     serializer_class = CompareOutputSerializer
@@ -305,7 +320,7 @@ class DeckCompareApi(generics.GenericAPIView):
     @extend_schema(parameters=[
         OpenApiParameter("a", {"type": "string", "minLength": 1}, required=True),
         OpenApiParameter("b", {"type": "string", "minLength": 1}, required=True)])
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         uids = [request.query_params.get(k, "") for k in ("a", "b")]
         if not all(uids):
             raise ValidationError({"a": ["Give two deck ids: ?a=…&b=…"]})
@@ -317,13 +332,15 @@ class DeckCompareApi(generics.GenericAPIView):
                                   for code, x, y in result.rows]})
 
 
-class FormatOutputSerializer(serializers.ModelSerializer):
+class FormatOutputSerializer(serializers.ModelSerializer[Format]):
     copy_limits = serializers.DictField(child=serializers.IntegerField())
     deck_kinds = serializers.ListField(child=serializers.CharField())
     ban_list = serializers.SerializerMethodField()
-    legal_sets = serializers.SlugRelatedField(slug_field="code", many=True, read_only=True)
-    game = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True,
-                                        help_text="The game (null: this site's own game).")
+    legal_sets: serializers.SlugRelatedField[CardSet] = serializers.SlugRelatedField(
+        slug_field="code", many=True, read_only=True)
+    game: serializers.SlugRelatedField[Game] = serializers.SlugRelatedField(
+        slug_field="code", read_only=True, allow_null=True,
+        help_text="The game (null: this site's own game).")
     simulated = serializers.BooleanField(read_only=True,
                                          help_text="Whether its decks can be simulated.")
     rules = serializers.JSONField(read_only=True, help_text=(
@@ -340,12 +357,12 @@ class FormatOutputSerializer(serializers.ModelSerializer):
         return {limit.card.code: limit.limit for limit in fmt.card_limits.all()}
 
 
-class FormatListApi(generics.ListAPIView):
+class FormatListApi(generics.ListAPIView[Format]):
     """The formats decks can be built for, with their ban/limited lists."""
 
     serializer_class = FormatOutputSerializer
     pagination_class = None
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Format]:
         return formats_active().select_related("game").prefetch_related(
             "card_limits__card", "legal_sets")

@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
+from accounts.users import request_user
 from cards.forms import RefuseNulForm
 from cards.game_words import game_word_lazy
 from cards.generation import catalogue_generation
+from cards.htmx import HtmxHttpRequest
 from cards.language import card_lang
 from cards.models import Card
 from cards.ownership import ownership_stamp
@@ -48,6 +51,9 @@ from decks.transfer import draft_export
 from rules.decks import legality
 from rules.decks.piles import MAIN_PILE
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 UNKNOWN_CARD = gettext_lazy("There is no card {code!r}; search the card panel and use its buttons.")
 NOT_A_HERO = gettext_lazy("{name} is a {kind}, not a hero: pick one of the heroes.")
 BAD_DELTA = gettext_lazy("A change is a whole number of copies, like 1 or -1.")
@@ -56,7 +62,7 @@ SIGN_IN_TO_SAVE = gettext_lazy(
 )
 SAVED = gettext_lazy("Saved “{name}” (version {number}).")
 NOTHING_CHANGED = gettext_lazy("Nothing changed since the last save.")
-SEARCH_EXAMPLES = [("k:hero", game_word_lazy("kinds", "hero")),
+SEARCH_EXAMPLES: list[tuple[str, StrOrPromise]] = [("k:hero", game_word_lazy("kinds", "hero")),
                    ("k:minion", game_word_lazy("kinds", "minion")),
                    ("k:item", game_word_lazy("kinds", "item")),
                    ("c<=2", gettext_lazy("Cost ≤ 2")),
@@ -67,7 +73,7 @@ UNKNOWN_DOWNLOAD = gettext_lazy("Unknown download format {name!r}.")
 DISCARDED = gettext_lazy("Unsaved changes discarded.")
 
 
-def _target(request: HttpRequest, key: str) -> tuple[Draft, Deck | None]:
+def _target(request: HtmxHttpRequest, key: str) -> tuple[Draft, Deck | None]:
     """The draft being built and, when editing a saved deck, the deck (owner only)."""
     if key == NEW:
         return draft_load(request, NEW) or Draft(), None
@@ -92,19 +98,20 @@ class MetaForm(RefuseNulForm):
     format = forms.ChoiceField(choices=(), label=gettext_lazy("Format"))
     visibility = forms.ChoiceField(choices=Visibility.choices, label=gettext_lazy("Visibility"))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["format"].choices = [(f.code, f.display_name) for f in formats_active()]
+        cast(forms.ChoiceField, self.fields["format"]).choices = [
+            (f.code, f.display_name) for f in formats_active()]
 
 
-def _meta_form(draft: Draft, data=None) -> MetaForm:
+def _meta_form(draft: Draft, data: QueryDict | None = None) -> MetaForm:
     return MetaForm(data, initial={"name": draft.name, "description": draft.description,
                                    "format": draft.format_code,
                                    "visibility": draft.visibility})
 
 
-def panel_context(request: HttpRequest, key: str, draft: Draft, deck: Deck | None,
-                  form: MetaForm | None = None) -> dict:
+def panel_context(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck | None,
+                  form: MetaForm | None = None) -> dict[str, Any]:
     view = deck_view(draft, lang=card_lang())
     hero_pile = view.rules.hero_pile if view.rules is not None else None
     heroes = Card.objects.filter(kind="hero", engine=True)
@@ -134,16 +141,17 @@ def draft_format(draft: Draft) -> Format:
         return format_get(None)
 
 
-def search_examples(fmt: Format) -> list[tuple[str, str]]:
+def search_examples(fmt: Format) -> list[tuple[str, StrOrPromise]]:
     """The quick searches over the card panel: this game's, or one per kind another game
     declares (``k:site`` "Site"), named in the page's language."""
-    if fmt.game_id is None or fmt.game.engine:
+    game = fmt.game
+    if game is None or game.engine:
         return SEARCH_EXAMPLES
-    return [(f"k:{kind.code}", kind.display_name) for kind in fmt.game.kinds.all()]
+    return [(f"k:{kind.code}", kind.display_name) for kind in game.kinds.all()]
 
 
 @require_safe
-def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
+def builder(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
     # The page is the draft (in the session), the deck it edits, and the catalogue.
     owned = ownership_stamp(request.user) if request.GET.get("owned") else None
@@ -152,7 +160,7 @@ def builder(request: HttpRequest, key: str = NEW) -> HttpResponse:
         owned))
 
 
-def _builder(request: HttpRequest, key: str, draft: Draft, deck: Deck | None) -> HttpResponse:
+def _builder(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck | None) -> HttpResponse:
     context = panel_context(request, key, draft, deck)
     fmt = context["view"].format
     context.update(card_panel(request, draft, fmt), examples=search_examples(fmt),
@@ -162,7 +170,7 @@ def _builder(request: HttpRequest, key: str, draft: Draft, deck: Deck | None) ->
 
 
 @require_safe
-def builder_cards(request: HttpRequest, key: str = NEW) -> HttpResponse:
+def builder_cards(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     """The card panel's results (htmx), 400 with the query's problem when it is malformed."""
     draft, _ = _target(request, key)
     context = {"key": key, **card_panel(request, draft, draft_format(draft))}
@@ -173,8 +181,8 @@ def builder_cards(request: HttpRequest, key: str = NEW) -> HttpResponse:
     return response
 
 
-def _respond(request: HttpRequest, key: str, draft: Draft, deck: Deck | None, *,
-             changed: bool = False, error: str = "", form: MetaForm | None = None
+def _respond(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck | None, *,
+             changed: bool = False, error: StrOrPromise = "", form: MetaForm | None = None
              ) -> HttpResponse:
     """The deck panel (htmx), or back to the builder page. A change triggers "deck-changed",
     on which the card panel refreshes its counts and hero marks."""
@@ -198,7 +206,7 @@ def _card_or_none(code: str) -> Card | None:
 
 
 @require_POST
-def builder_card(request: HttpRequest, key: str = NEW) -> HttpResponse:
+def builder_card(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     """Add (``delta`` 1) or remove (``delta`` -1, or ``set`` an exact count) copies of a card;
     a hero card goes to the hero slot."""
     draft, deck = _target(request, key)
@@ -261,7 +269,7 @@ def _pile_for(rules: legality.Format, draft: Draft, card: Card, *, removing: boo
 
 
 @require_POST
-def builder_hero(request: HttpRequest, key: str = NEW) -> HttpResponse:
+def builder_hero(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
     code = request.POST.get("code", "")[:32]
     if code:
@@ -280,7 +288,7 @@ def builder_hero(request: HttpRequest, key: str = NEW) -> HttpResponse:
 
 
 @require_POST
-def builder_meta(request: HttpRequest, key: str = NEW) -> HttpResponse:
+def builder_meta(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
     form = _meta_form(draft, request.POST)
     if not form.is_valid():
@@ -299,7 +307,7 @@ def builder_meta(request: HttpRequest, key: str = NEW) -> HttpResponse:
 
 
 @require_POST
-def builder_clear(request: HttpRequest, key: str = NEW) -> HttpResponse:
+def builder_clear(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
     draft = replace(draft, hero=None, cards={})
     draft_store(request, key, draft)
@@ -307,7 +315,7 @@ def builder_clear(request: HttpRequest, key: str = NEW) -> HttpResponse:
 
 
 @require_POST
-def builder_discard(request: HttpRequest, key: str) -> HttpResponse:
+def builder_discard(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Forget unsaved edits of a saved deck (or empty the new-deck builder)."""
     _target(request, key)
     draft_drop(request, key)
@@ -315,7 +323,7 @@ def builder_discard(request: HttpRequest, key: str) -> HttpResponse:
     return _redirect(request, builder_url(key))
 
 
-def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = url
@@ -324,17 +332,17 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 
 
 @require_POST
-def builder_save(request: HttpRequest, key: str = NEW) -> HttpResponse:
+def builder_save(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     draft, deck = _target(request, key)
     if not request.user.is_authenticated:
         messages.info(request, SIGN_IN_TO_SAVE)
         return _redirect(request, f"{reverse('accounts:login')}?next={builder_url(key)}")
     try:
         if deck is None:
-            deck = deck_create(owner=request.user, draft=draft)
-            number = 1
+            deck = deck_create(owner=request_user(request), draft=draft)
+            number: int | None = 1
         else:
-            version = deck_save(deck=deck, by=request.user, draft=draft)
+            version = deck_save(deck=deck, by=request_user(request), draft=draft)
             number = version.number if version else None
     except DeckInputError as exc:
         return _respond(request, key, draft, deck, error=str(exc))
@@ -347,7 +355,7 @@ def builder_save(request: HttpRequest, key: str = NEW) -> HttpResponse:
 
 
 @require_safe
-def builder_hand(request: HttpRequest, key: str = NEW) -> HttpResponse:
+def builder_hand(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     """A sample opening hand of 10 from the draft; ``seed`` repeats one."""
     draft, _ = _target(request, key)
     try:
@@ -372,7 +380,7 @@ def download_response(draft: Draft, format_name: str) -> HttpResponse:
 
 
 @require_safe
-def builder_download(request: HttpRequest, format_name: str, key: str = NEW) -> HttpResponse:
+def builder_download(request: HtmxHttpRequest, format_name: str, key: str = NEW) -> HttpResponse:
     draft, _ = _target(request, key)
     return download_response(draft, format_name)
 

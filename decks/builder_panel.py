@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from django.db.models import Q
@@ -81,16 +82,16 @@ def hero_attribute(draft: Draft) -> str | None:
 
 def format_game(fmt: Format) -> str:
     """The code of the game whose cards a format's decks hold (no game: this site's own)."""
-    return fmt.game.code if fmt.game_id is not None else ENGINE_GAME
+    return fmt.game.code if fmt.game is not None else ENGINE_GAME
 
 
-def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict:
+def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict[str, Any]:
     """The panel's cards for the request's query, sort and hero filter: the cards of the
     format's game only, so every + button adds a card the deck may hold."""
     panel = PanelQuery.from_request(request)
     engine_game = format_game(fmt) == ENGINE_GAME
     attribute = hero_attribute(draft) if engine_game else None
-    context = {"query": panel.q, "panel": panel, "panel_orders": PANEL_ORDERS,
+    context: dict[str, Any] = {"query": panel.q, "panel": panel, "panel_orders": PANEL_ORDERS,
                "hero_attribute": attribute, "hero_code": draft.hero, "results": [],
                "engine_game": engine_game,
                "query_example": localised_query("k:minion a:fire") + " c<=3"}
@@ -106,15 +107,17 @@ def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict:
     if panel.owned:
         cards = cards.filter(code__in=sorted(owned))
     # The rows show a few columns: no joins, no abilities or rules text to decode.
-    cards = list(cards.select_related(None).only(*INDEX_FIELDS, "card_set")
+    found = list(cards.select_related(None).only(*INDEX_FIELDS, "card_set")
                  [:CARD_RESULTS + 1])
-    cards_label(cards, card_lang())
+    cards_label(found, card_lang())
     # Copies in every pile, the hero slot's card included (an avatar shows 1 once added).
-    rows = [(card, draft.cards.get(card.code, 0) + sum(p.get(card.code, 0)
-                                                       for p in draft.piles.values())
-             + (1 if card.code == draft.hero else 0), dom_id(card.code))
-            for card in cards[:CARD_RESULTS]]
-    for card, in_deck, _id in rows:   # the visitor's own copies left after the deck
-        card.owned_left = owned.get(card.code, 0) - in_deck if panel.owned else None
-    return {**context, "results": rows, "more": len(cards) > CARD_RESULTS,
+    rows: list[tuple[Card, int, str, int | None]] = []
+    for card in found[:CARD_RESULTS]:
+        in_deck = (draft.cards.get(card.code, 0)
+                   + sum(p.get(card.code, 0) for p in draft.piles.values())
+                   + (1 if card.code == draft.hero else 0))
+        # The visitor's own copies left after the deck (None: the panel does not show them).
+        owned_left = owned.get(card.code, 0) - in_deck if panel.owned else None
+        rows.append((card, in_deck, dom_id(card.code), owned_left))
+    return {**context, "results": rows, "more": len(found) > CARD_RESULTS,
             "signed_in": request.user.is_authenticated}

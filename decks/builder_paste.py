@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from cards.htmx import HtmxHttpRequest
 from decks.builder import _respond, _target
 from decks.codecs import DeckImportError
 from decks.session import draft_store
@@ -27,7 +28,7 @@ PASTE_TOO_LONG = gettext_lazy(
 
 
 @require_POST
-def builder_paste_code(request: HttpRequest, key: str) -> HttpResponse:
+def builder_paste_code(request: HtmxHttpRequest, key: str) -> HttpResponse:
     draft, deck = _target(request, key)
     text = request.POST.get("code", "").strip()
     if not text:

@@ -29,7 +29,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 from cards.art import FRAMES
 from cards.game_words import game_word
+from cards.models import Card
 from decks.models import Deck
+from decks.selectors import DeckStamp
 
 CJK_FONTS = ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
              "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
@@ -42,7 +44,7 @@ STORED_SECONDS = 7 * 24 * 3600   # a stamp moves with every change: old images o
 
 
 @lru_cache(maxsize=16)
-def _font(size: int) -> tuple[ImageFont.ImageFont, bool]:
+def _font(size: int) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, bool]:
     """A font of ``size`` px and whether it draws Chinese."""
     for path in CJK_FONTS:
         if Path(path).is_file():
@@ -69,7 +71,8 @@ def header_words(deck: Deck) -> HeaderWords:
     return HeaderWords(format_line, hero_line)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
+def _fit(draw: ImageDraw.ImageDraw, text: str,
+         font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int) -> str:
     """``text`` cut with an ellipsis to ``width`` pixels."""
     if draw.textlength(text, font=font) <= width:
         return text
@@ -78,7 +81,7 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
     return text + "…"
 
 
-def _tile(draw: ImageDraw.ImageDraw, x: int, y: int, card, count: int) -> None:
+def _tile(draw: ImageDraw.ImageDraw, x: int, y: int, card: Card, count: int) -> None:
     dark, light = FRAMES.get(card.attribute or None, FRAMES[None])
     draw.rounded_rectangle((x, y, x + TILE_W, y + TILE_H), 10, fill=light, outline=dark, width=3)
     art = (x + 8, y + 8, x + TILE_W - 8, y + 70)
@@ -98,12 +101,13 @@ def _tile(draw: ImageDraw.ImageDraw, x: int, y: int, card, count: int) -> None:
         draw.text((x + 8, y + 100), card.rarity, font=small, fill=MUTED)
 
 
-def _rows(deck: Deck) -> list[tuple[object, int]]:
-    counts: dict[str, list] = {}
+def _rows(deck: Deck) -> list[tuple[Card, int]]:
+    cards: dict[str, Card] = {}
+    counts: dict[str, int] = {}
     for entry in deck.entries.all():
-        row = counts.setdefault(entry.card.code, [entry.card, 0])
-        row[1] += entry.count
-    return sorted(((card, n) for card, n in counts.values()),
+        cards.setdefault(entry.card.code, entry.card)
+        counts[entry.card.code] = counts.get(entry.card.code, 0) + entry.count
+    return sorted(((cards[code], n) for code, n in counts.items()),
                   key=lambda r: (r[0].cost if r[0].cost is not None else 99, r[0].name_en))
 
 
@@ -150,12 +154,12 @@ class StoredImage:
     name: str            # the deck's name, for the file's
 
 
-def deck_image_stored(*, stamp: tuple, lang: str) -> StoredImage:
+def deck_image_stored(*, stamp: DeckStamp, lang: str) -> StoredImage:
     """The image of the deck whose page stamp is ``stamp`` (``decks.selectors.deck_page_stamp``:
     its id first) in ``lang``: drawn the first time, read from the shared cache after."""
     key = "deck-image:" + hashlib.blake2b(repr((stamp, lang)).encode(),
                                           digest_size=16).hexdigest()
-    found = cache.get(key)
+    found: StoredImage | None = cache.get(key)
     if found is None:
         deck = (Deck.objects.select_related("format", "hero")
                 .prefetch_related("entries__card").get(pk=stamp[0]))

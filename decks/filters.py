@@ -4,6 +4,9 @@ own collection, through ``cards.ownership``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypedDict
+
 import django_filters
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +14,9 @@ from django.utils.translation import gettext_lazy as _
 from cards.models import Attribute
 from cards.ownership import owned_counts
 from decks.models import Deck, DeckEntry, Format
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 ORDER_CHOICES = [("-updated", _("Recently updated")), ("name", _("Name (A–Z)")),
                  ("-created", _("Newest")), ("created", _("Oldest"))]
@@ -50,26 +56,26 @@ class DeckFilter(django_filters.FilterSet):
         model = Deck
         fields: list[str] = []
 
-    def filter_hero(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+    def filter_hero(self, qs: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         value = value.strip()
         if not value:
             return qs
         return qs.filter(Q(hero__code__iexact=value) | Q(hero__name_en__icontains=value)
                          | Q(hero__name_zh__icontains=value))
 
-    def filter_attribute(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+    def filter_attribute(self, qs: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         if not value:
             return qs
         minion = DeckEntry.objects.filter(deck=OuterRef("pk"), card__kind="minion",
                                           card__attribute=value)
         return qs.filter(Q(hero__attribute=value) | Exists(minion))
 
-    def filter_card(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+    def filter_card(self, qs: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         for term in [t.strip() for t in value.split(",") if t.strip()][:10]:
             qs = qs.filter(Exists(DeckEntry.objects.filter(_card_q(term), deck=OuterRef("pk"))))
         return qs
 
-    def filter_mine(self, qs: QuerySet, name: str, value: bool | None) -> QuerySet:
+    def filter_mine(self, qs: QuerySet[Deck], name: str, value: bool | None) -> QuerySet[Deck]:
         user = getattr(self.request, "user", None)
         if not value:
             return qs
@@ -77,16 +83,16 @@ class DeckFilter(django_filters.FilterSet):
             return qs.none()
         return qs.filter(owner=user)
 
-    def filter_tag(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+    def filter_tag(self, qs: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         value = value.strip().lower().lstrip("#")
         return qs.filter(tags__slug=value) if value else qs
 
-    def filter_active(self, qs: QuerySet, name: str, value: bool | None) -> QuerySet:
+    def filter_active(self, qs: QuerySet[Deck], name: str, value: bool | None) -> QuerySet[Deck]:
         if not value:
             return qs
         return self.filter_mine(qs, name, True).filter(active=True)
 
-    def filter_buildable(self, qs: QuerySet, name: str, value: bool | None) -> QuerySet:
+    def filter_buildable(self, qs: QuerySet[Deck], name: str, value: bool | None) -> QuerySet[Deck]:
         if value is None:
             return qs
         short = Exists(entries_short(owned_counts(getattr(self.request, "user", None))))
@@ -95,11 +101,21 @@ class DeckFilter(django_filters.FilterSet):
         buildable = ~short & hero
         return qs.filter(buildable) if value else qs.exclude(buildable)
 
-    def filter_order(self, qs: QuerySet, name: str, value: str) -> QuerySet:
+    def filter_order(self, qs: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         return qs.order_by(*ORDER_FIELDS.get(value or "-updated", ORDER_FIELDS["-updated"]))
 
 
-def entries_short(owned: dict[str, int]) -> QuerySet:
+class ShortTotal(TypedDict):
+    total: int
+
+
+class ShortCard(TypedDict):
+    card__code: str
+    total: int   # copies of the card over the deck's piles
+
+
+def entries_short(owned: Mapping[str, int]
+                  ) -> QuerySet[WithAnnotations[DeckEntry, ShortTotal], ShortCard]:
     """The cards of a deck (``OuterRef("pk")``) that need more copies, over all its piles,
     than ``owned`` holds: one HAVING clause per distinct owned count (a handful)."""
     by_count: dict[int, list[str]] = {}

@@ -21,7 +21,13 @@ from django.utils.translation import gettext_lazy
 
 from cards.models import ENGINE_GAME, Card, CardKind, CardSet, Game, RarityTier
 from decks.models import Format, FormatCardLimit
-from rules.decks.formats import FormatDataError, RuleBook, rule_book_from_data, rules_problems
+from rules.decks.formats import (
+    CardSetData,
+    FormatDataError,
+    RuleBook,
+    rule_book_from_data,
+    rules_problems,
+)
 
 # What a load says, in the active language (the command's --lang).
 NOT_YAML = gettext_lazy("not YAML: {error}")
@@ -60,34 +66,37 @@ def rule_book_load(book: RuleBook, lang: str = "en") -> LoadReport:
     problems: list[str] = []
     for i, data in enumerate(book.card_sets):
         _card_set(data, game, problems, f"card_sets[{i}]", report)
-    kinds = rarities = None
+    kinds: set[str] | None = None
+    rarities: set[str] | None = None
     target = game or Game.objects.filter(code=ENGINE_GAME).first()
     if target is not None:
         kinds = set(target.kinds.values_list("code", flat=True))
         rarities = set(target.rarities.values_list("code", flat=True))
-    for i, data in enumerate(book.formats):
+    for i, format_data in enumerate(book.formats):
         where = f"formats[{i}]"
-        problems += rules_problems(data.rules, kinds, rarities, f"{where}.rules", lang=lang)
-        fmt, created = Format.objects.update_or_create(code=data.code, defaults={
-            "name": data.name_en, "name_zh": data.name_zh,
-            "description": data.description_en, "game": game, "rules": dict(data.rules),
-            "is_active": data.active})
-        cards = {c.code: c for c in Card.objects.filter(code__in=list(data.bans))}
+        problems += rules_problems(format_data.rules, kinds, rarities, f"{where}.rules",
+                                   lang=lang)
+        fmt, created = Format.objects.update_or_create(code=format_data.code, defaults={
+            "name": format_data.name_en, "name_zh": format_data.name_zh,
+            "description": format_data.description_en, "game": game,
+            "rules": dict(format_data.rules),
+            "is_active": format_data.active})
+        cards = {c.code: c for c in Card.objects.filter(code__in=list(format_data.bans))}
         fmt.card_limits.all().delete()
-        for code, limit in sorted(data.bans.items()):
+        for code, limit in sorted(format_data.bans.items()):
             if code not in cards:
                 problems.append(NO_SUCH_CARD.format(where=f"{where}.bans.{code}"))
             else:
                 FormatCardLimit.objects.create(format=fmt, card=cards[code], limit=limit)
-        if data.legal_sets is None:
+        if format_data.legal_sets is None:
             fmt.legal_sets.clear()
         else:
-            sets = list(CardSet.objects.filter(code__in=data.legal_sets))
-            for code in sorted(set(data.legal_sets) - {s.code for s in sets}):
+            sets = list(CardSet.objects.filter(code__in=format_data.legal_sets))
+            for code in sorted(set(format_data.legal_sets) - {s.code for s in sets}):
                 problems.append(NO_SUCH_SET.format(where=f"{where}.legal_sets", code=code))
             fmt.legal_sets.set(sets)
         report.lines.append((FORMAT_CREATED if created else FORMAT_UPDATED).format(
-            code=data.code))
+            code=format_data.code))
     if problems:
         raise FormatDataError(problems)
     return report
@@ -110,7 +119,7 @@ def _game(book: RuleBook, report: LoadReport) -> Game | None:
     return game
 
 
-def _card_set(data, game: Game | None, problems: list[str], where: str,
+def _card_set(data: CardSetData, game: Game | None, problems: list[str], where: str,
               report: LoadReport) -> None:
     card_set, _ = CardSet.objects.update_or_create(code=data.code, defaults={
         "name_en": data.name_en, "name_zh": data.name_zh, "game": game, "sample": data.sample})

@@ -4,6 +4,8 @@ too many imports, 429."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -53,9 +55,10 @@ class ImportForm(RefuseNulForm):
                                    "hx-target": "#import-help", "hx-select": "#import-help",
                                    "hx-swap": "outerHTML", "hx-trigger": "change"}))
 
-    def __init__(self, *args, examples: ImportExamples | None = None, **kwargs):
+    def __init__(self, *args: Any, examples: ImportExamples | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["deck_format"].choices = [(f.code, f.display_name)
+        cast(forms.ChoiceField, self.fields["deck_format"]).choices = [(f.code, f.display_name)
                                               for f in formats_active()]
         if examples is not None:
             placeholder = PLACEHOLDER
@@ -69,8 +72,9 @@ class ImportForm(RefuseNulForm):
         # a deck list cannot hold, which "Null characters are not allowed" does not.
         self.fields["text"].validators = []
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data   # what Form.clean returns
         data["format"] = data.get("format") or "auto"
         # The upload reader the collection import shares: its problems (DeckImportError) are
         # listed by the page as every import problem is.
@@ -97,7 +101,7 @@ def deck_import(request: HttpRequest) -> HttpResponse:
     initial = {"deck_format": fmt.code}
     form = ImportForm(examples=examples, initial=initial) if too_large else ImportForm(
         request.POST or None, request.FILES or None, examples=examples, initial=initial)
-    context = {"form": form, "limits": DEFAULT_LIMITS, "section": "import",
+    context: dict[str, Any] = {"form": form, "limits": DEFAULT_LIMITS, "section": "import",
                "examples": examples}
     if request.method != "POST":
         return render(request, "decks/import.html", context)

@@ -16,6 +16,7 @@ Invariants:
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -104,7 +105,8 @@ class Format(models.Model):
     @property
     def simulated(self) -> bool:
         """Whether decks of this format can be simulated: only this site's own game."""
-        return self.game_id is None or self.game.engine
+        game = self.game   # None without a query when the format names no game
+        return game is None or game.engine
 
     def clean(self) -> None:
         """The rules data is checked by the engine's schema (rules/decks/formats.py); every
@@ -112,10 +114,12 @@ class Format(models.Model):
         super().clean()
         if not self.rules:
             return
-        kinds = rarities = None
-        if self.game_id is not None:
-            kinds = set(self.game.kinds.values_list("code", flat=True))
-            rarities = set(self.game.rarities.values_list("code", flat=True))
+        kinds: set[str] | None = None
+        rarities: set[str] | None = None
+        game = self.game
+        if game is not None:
+            kinds = set(game.kinds.values_list("code", flat=True))
+            rarities = set(game.rarities.values_list("code", flat=True))
         problems = rules_problems(self.rules, kinds, rarities, lang=card_lang())
         if problems:
             raise ValidationError({"rules": problems})
@@ -188,8 +192,9 @@ class Deck(models.Model):
     # decks together fit the cards owned.
     active = models.BooleanField(pgettext_lazy("a deck its owner plays now", "active"),
                                  default=False)
-    tags = models.ManyToManyField("DeckTag", blank=True, related_name="decks",
-                                  verbose_name=_("tags"))
+    # The through model is the one Django makes; the plugin cannot name it from the string.
+    tags: models.ManyToManyField[DeckTag, Any] = models.ManyToManyField(
+        "DeckTag", blank=True, related_name="decks", verbose_name=_("tags"))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -199,6 +204,9 @@ class Deck(models.Model):
         ordering = ["-updated_at", "-id"]
         indexes = [models.Index(fields=["visibility", "-updated_at"]),
                    models.Index(fields=["owner", "-updated_at"])]
+
+    # Set on the decks of a list by decks.sharing.decks_mark_buildable (not a column).
+    buildable: bool
 
     def __str__(self) -> str:
         return self.name

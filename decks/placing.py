@@ -19,7 +19,7 @@ def formats_placing() -> dict[str, Placing]:
         cards_of.setdefault(game or ENGINE_GAME, set()).add(code)
     placing = {}
     for fmt in Format.objects.all():
-        game = fmt.game.code if fmt.game_id is not None else ENGINE_GAME
+        game = fmt.game.code if fmt.game is not None else ENGINE_GAME
         cards = frozenset(cards_of.get(game, ()))
         if fmt.has_piles:
             placing[fmt.code] = _piles_placing(format_to_rules(fmt), cards)

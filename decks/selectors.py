@@ -4,8 +4,10 @@ that does not exist (``Deck.DoesNotExist`` → 404 everywhere)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.core.exceptions import PermissionDenied
 from django.db import connection
@@ -17,6 +19,11 @@ from cards.examples import ImportExamples, import_examples
 from cards.generation import catalogue_generation_column, catalogue_generation_read
 from cards.language import card_lang
 from cards.models import ENGINE_GAME, Card
+from cards.ownership import Visitor
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 from cards.selectors import cards_label
 from decks.adapters import cards_by_code, format_to_rules, game_of, set_of
 from decks.diffs import Change, Comparison, card_changes, compare_counts
@@ -30,6 +37,10 @@ from rules.decks.piles import MAIN_PILE
 
 NO_DECK = gettext_lazy("No deck here.")
 NOT_OWNER = gettext_lazy("Only the deck's owner can change it; fork it to make your own copy.")
+
+# A deck page's stamp (deck_page_stamp): id, last change, visibility, whether the deck it was
+# forked from is shown, the catalogue's generation.
+DeckStamp: TypeAlias = tuple[int, datetime, str, bool, str]
 
 
 def format_default() -> Format:
@@ -51,7 +62,9 @@ def format_heroes_in_deck(fmt: Format) -> bool:
     """Whether a format keeps its heroes among the deck's cards: it is in piles and none of
     them is a hero slot (斗巫师: "at least 1 hero inside the deck")."""
     piles = fmt.rules.get("piles") if isinstance(fmt.rules, dict) else None
-    return bool(piles) and not any(isinstance(p, dict) and p.get("hero") for p in piles)
+    if not piles:
+        return False
+    return not any(isinstance(p, dict) and p.get("hero") for p in piles)
 
 
 def formats_heroes_in_deck() -> frozenset[str]:
@@ -63,9 +76,10 @@ def formats_heroes_in_deck() -> frozenset[str]:
 def format_kind_headings(fmt: Format) -> list[tuple[str, str]] | None:
     """``(kind, heading)`` of a format's game in its declared order, for a written list
     ("Site", "Magic"); None for this site's own game (its own headings)."""
-    if fmt.game_id is None or fmt.game.engine:
+    game = fmt.game
+    if game is None or game.engine:
         return None
-    return [(kind.code, kind.name_en) for kind in fmt.game.kinds.all()]
+    return [(kind.code, kind.name_en) for kind in game.kinds.all()]
 
 
 def format_get(code: str | None) -> Format:
@@ -75,7 +89,7 @@ def format_get(code: str | None) -> Format:
     return Format.objects.get(code=code)
 
 
-def _user_q(user) -> Q:
+def _user_q(user: Visitor) -> Q:
     if user is not None and user.is_authenticated:
         return Q(owner=user)
     return Q(pk__in=[])
@@ -88,18 +102,18 @@ def deck_rows() -> QuerySet[Deck]:
             .order_by("-updated_at", "-id"))  # Meta.ordering is dropped in GROUP BY queries
 
 
-def decks_listed(user=None) -> QuerySet[Deck]:
+def decks_listed(user: Visitor = None) -> QuerySet[Deck]:
     """What lists show a user: their own decks and everyone's public ones (never unlisted)."""
     return deck_rows().filter(Q(visibility=Visibility.PUBLIC) | _user_q(user))
 
 
-def decks_visible(user=None) -> QuerySet[Deck]:
+def decks_visible(user: Visitor = None) -> QuerySet[Deck]:
     """What a user may open by address: own decks, public and unlisted ones."""
     return Deck.objects.filter(Q(visibility__in=[Visibility.PUBLIC, Visibility.UNLISTED])
                                | _user_q(user))
 
 
-def deck_is_visible(*, deck: Deck | None, user=None) -> bool:
+def deck_is_visible(*, deck: Deck | None, user: Visitor = None) -> bool:
     """Whether ``user`` may open ``deck`` by address (the rule of ``decks_visible``), for
     references to another deck such as "forked from"."""
     if deck is None:
@@ -107,7 +121,7 @@ def deck_is_visible(*, deck: Deck | None, user=None) -> bool:
     return deck.visibility != Visibility.PRIVATE or deck_is_owner(deck=deck, user=user)
 
 
-def deck_get(*, uid: str, user=None, edit: bool = False) -> Deck:
+def deck_get(*, uid: str, user: Visitor = None, edit: bool = False) -> Deck:
     """The deck ``uid`` if ``user`` may see it (DoesNotExist otherwise, whoever owns it); with
     ``edit``, PermissionDenied when the user may see but not change it."""
     deck = (decks_visible(user).select_related("owner", "hero", "format", "forked_from")
@@ -118,7 +132,8 @@ def deck_get(*, uid: str, user=None, edit: bool = False) -> Deck:
     return deck
 
 
-def deck_page_stamp(*, uid: str, user=None) -> tuple:
+def deck_page_stamp(*, uid: str, user: AbstractBaseUser | AnonymousUser | None = None
+                    ) -> DeckStamp:
     """What a deck's page shows that can change, read in one light query (for the stored page,
     cards/page_cache.py): the deck's last change, its visibility, whether the deck it was
     forked from is still visible, and the catalogue's generation (its cards' names and text).
@@ -130,12 +145,14 @@ def deck_page_stamp(*, uid: str, user=None) -> tuple:
     """
     table = connection.ops.quote_name(Deck._meta.db_table)
     generation, generation_params = catalogue_generation_column(using=connection.alias)
+    # The cache's parameters are whatever its backend binds: the driver takes them as given.
+    params: list[Any] = [*generation_params, uid]
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT deck.id, deck.updated_at, deck.visibility, deck.owner_id, "
             f"parent.visibility, parent.owner_id, {generation} FROM {table} deck "
             f"LEFT JOIN {table} parent ON parent.id = deck.forked_from_id "
-            f"WHERE deck.uid = %s", [*generation_params, uid])
+            f"WHERE deck.uid = %s", params)
         row = cursor.fetchone()
     viewer = user.pk if user is not None and user.is_authenticated else None
     if row is None or (row[2] == Visibility.PRIVATE and row[3] != viewer):
@@ -147,7 +164,7 @@ def deck_page_stamp(*, uid: str, user=None) -> tuple:
             catalogue_generation_read(stored, using=connection.alias))
 
 
-def deck_is_owner(*, deck: Deck, user) -> bool:
+def deck_is_owner(*, deck: Deck, user: Visitor) -> bool:
     return bool(user is not None and user.is_authenticated and deck.owner_id == user.pk)
 
 
@@ -167,7 +184,8 @@ def deck_piles(deck: Deck) -> dict[str, dict[str, int]]:
 
 def draft_from_deck(deck: Deck) -> Draft:
     draft = Draft(name=deck.name, description=deck.description,
-                  hero=deck.hero.code if deck.hero_id else None, cards=deck_counts(deck),
+                  hero=deck.hero.code if deck.hero is not None else None,
+                  cards=deck_counts(deck),
                   format_code=deck.format.code, visibility=deck.visibility,
                   piles=deck_piles(deck))
     return draft_fit(draft, deck.format) if draft.piles else draft
@@ -205,8 +223,8 @@ def pile_names(fmt: Format) -> dict[str, str]:
     """``{pile code: its name in the page's language}`` of a format in piles, in order."""
     lang = card_lang()
     piles = (fmt.rules or {}).get("piles", []) if isinstance(fmt.rules, dict) else []
-    return {p.get("code"): ((p.get("name_zh") or p.get("name_en")) if lang == "zh"
-                            else p.get("name_en")) or p.get("code")
+    return {p.get("code", ""): ((p.get("name_zh") or p.get("name_en", "")) if lang == "zh"
+                                else p.get("name_en", "")) or p.get("code", "")
             for p in piles if isinstance(p, dict)}
 
 
@@ -259,7 +277,7 @@ class DeckView:
         """(card, code, count) sorted minions then items, by cost then name."""
         order = {"minion": 0, "item": 1, "hero": 2}
 
-        def key(item: tuple[str, int]):
+        def key(item: tuple[str, int]) -> tuple[int, int, str, str]:
             card = self.cards.get(item[0])
             if card is None:
                 return (9, 0, item[0], item[0])
@@ -287,7 +305,7 @@ class DeckView:
             return []
         lang = card_lang()
         piles = self.draft.legality_deck().pile_counts(self.rules)
-        out = []
+        out: list[PileSection] = []
         for pile in self.rules.piles:
             counts = piles.get(pile.code, {})
             rows = [(self.cards.get(code), code, n) for code, n in sorted(
@@ -416,10 +434,17 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
         for pile in sorted(set(old_piles) | set(new_piles)):
             label = piles_named.get(pile) or pile
             changes += card_changes(old_piles.get(pile, {}), new_piles.get(pile, {}),
-                                    lambda c, label=label: f"{names.get(c) or c} · {label}")
+                                    _pile_card_label(names, label))
         rows.append(VersionRow(version, changes, other))
         previous = version
     return rows[::-1]
+
+
+def _pile_card_label(names: Mapping[str, str], pile: str) -> Callable[[str], str]:
+    """How a change in ``pile`` names its card: "Windy Hill · Atlas"."""
+    def label(code: str) -> str:
+        return f"{names.get(code) or code} · {pile}"
+    return label
 
 
 @dataclass
@@ -466,7 +491,7 @@ def format_import_examples(fmt: Format) -> ImportExamples | None:
     for a format whose heroes are in the deck, the kinds it counts there) and a card of the
     main pile; and a pile besides the main list for the ``Pile:`` example."""
     rules = format_to_rules(fmt)
-    game = fmt.game.code if fmt.game_id is not None else ENGINE_GAME
+    game = fmt.game.code if fmt.game is not None else ENGINE_GAME
     if not rules.piles:
         return import_examples(game=game, format_code=fmt.code)
     main, hero = rules.main_pile, rules.hero_pile

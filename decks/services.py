@@ -12,7 +12,9 @@ with ``DeckInputError`` naming every problem.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Max
@@ -24,6 +26,10 @@ from decks.formats import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format
 from decks.selectors import deck_counts, deck_piles, draft_from_deck
 from rules.decks.piles import MAIN_PILE
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import StrOrPromise
 
 FORK_NAME = gettext_lazy("{name} (fork)")   # the copy's name, in the forking page's language
 UNKNOWN_CARD = gettext_lazy("No card has the code {code!r}.")
@@ -43,7 +49,7 @@ SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 class DeckInputError(ValueError):
     """Input that cannot be saved as a deck: ``errors`` maps a field to its messages."""
 
-    def __init__(self, errors: dict[str, list[str]]):
+    def __init__(self, errors: Mapping[str, Sequence[StrOrPromise]]) -> None:
         # Lazily translated messages are fixed in the language of the request.
         self.errors = {name: [str(m) for m in ms] for name, ms in errors.items()}
         super().__init__("; ".join(m for ms in self.errors.values() for m in ms))
@@ -51,7 +57,7 @@ class DeckInputError(ValueError):
 
 def draft_check(draft: Draft) -> tuple[Format, dict[str, Card], Card | None]:
     """The draft's format and cards, or DeckInputError naming every problem (3 queries)."""
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[StrOrPromise]] = {}
     fmt = Format.objects.filter(code=draft.format_code).first()
     if fmt is None and draft.format_code == DEFAULT_FORMAT:
         # The standard format always exists (R5): make it again if something deleted it,
@@ -86,7 +92,7 @@ def draft_check(draft: Draft) -> tuple[Format, dict[str, Card], Card | None]:
         hero = Card.objects.filter(code=draft.hero).first()
         if hero is None:
             errors["hero"] = [UNKNOWN_HERO.format(code=draft.hero)]
-    if errors:
+    if errors or fmt is None:   # no format is an error already
         raise DeckInputError(errors)
     return fmt, cards, hero
 
@@ -99,7 +105,7 @@ def _write_entries(deck: Deck, draft: Draft, cards: dict[str, Card]) -> None:
         for code, n in sorted(counts.items())])
 
 
-def _append_version(deck: Deck, draft: Draft, by, note: str) -> DeckVersion:
+def _append_version(deck: Deck, draft: Draft, by: User, note: str) -> DeckVersion:
     number = (deck.versions.aggregate(top=Max("number"))["top"] or 0) + 1
     return DeckVersion.objects.create(
         deck=deck, number=number, name=deck.name, description=deck.description,
@@ -108,7 +114,7 @@ def _append_version(deck: Deck, draft: Draft, by, note: str) -> DeckVersion:
 
 
 @transaction.atomic
-def deck_create(*, owner, draft: Draft, note: str = "Created",
+def deck_create(*, owner: User, draft: Draft, note: str = "Created",
                 forked_from: Deck | None = None) -> Deck:
     """A new deck owned by ``owner`` with the draft's content, and its version 1."""
     fmt, cards, hero = draft_check(draft)
@@ -121,13 +127,13 @@ def deck_create(*, owner, draft: Draft, note: str = "Created",
     return deck
 
 
-def _content(draft: Draft) -> tuple:
+def _content(draft: Draft) -> tuple[object, ...]:
     return (draft.name, draft.description, draft.hero, dict(draft.cards), draft.format_code,
             {k: dict(v) for k, v in draft.piles.items() if v})
 
 
 @transaction.atomic
-def deck_save(*, deck: Deck, by, draft: Draft, note: str = "") -> DeckVersion | None:
+def deck_save(*, deck: Deck, by: User, draft: Draft, note: str = "") -> DeckVersion | None:
     """Replace the deck's content with the draft's and keep it as a new version.
 
     Returns the new version, or None when the content did not change (a visibility change
@@ -148,7 +154,7 @@ def deck_save(*, deck: Deck, by, draft: Draft, note: str = "") -> DeckVersion | 
 
 
 @transaction.atomic
-def deck_restore(*, deck: Deck, number: int, by) -> DeckVersion | None:
+def deck_restore(*, deck: Deck, number: int, by: User) -> DeckVersion | None:
     """Make version ``number`` the deck's content again (as a new version; none is lost)."""
     version = deck.versions.filter(number=number).first()
     if version is None:
@@ -161,7 +167,7 @@ def deck_restore(*, deck: Deck, number: int, by) -> DeckVersion | None:
 
 
 @transaction.atomic
-def deck_fork(*, deck: Deck, by) -> Deck:
+def deck_fork(*, deck: Deck, by: User) -> Deck:
     """A private copy of a deck the user can see, owned by them, remembering its source."""
     draft = replace(draft_from_deck(deck), name=str(FORK_NAME).format(name=deck.name)[:100],
                     visibility="private")

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import timedelta
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
@@ -20,7 +22,11 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from cards.ownership import Visitor
 from decks.models import Deck, DeckEntry, DeckFavourite, DeckTag, Visibility
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 MAX_TAGS = 8
 TAG_RULE = gettext_lazy(
@@ -71,7 +77,7 @@ def deck_active_set(*, deck: Deck, active: bool) -> Deck:
 
 
 @transaction.atomic
-def deck_favourite_set(*, deck: Deck, user, favourite: bool) -> bool:
+def deck_favourite_set(*, deck: Deck, user: User, favourite: bool) -> bool:
     """Favourite the deck for ``user`` (or take it back); returns whether it is a favourite."""
     if favourite:
         DeckFavourite.objects.get_or_create(user=user, deck=deck)
@@ -80,10 +86,10 @@ def deck_favourite_set(*, deck: Deck, user, favourite: bool) -> bool:
     return favourite
 
 
-def deck_is_favourite(*, deck: Deck, user) -> bool:
-    if not user.is_authenticated:
+def deck_is_favourite(*, deck: Deck, user: Visitor) -> bool:
+    if user is None or not user.is_authenticated:
         return False
-    return DeckFavourite.objects.filter(user=user, deck=deck).exists()
+    return DeckFavourite.objects.filter(user_id=user.pk, deck=deck).exists()
 
 
 def deck_favourite_count(*, deck: Deck) -> int | None:
@@ -97,7 +103,7 @@ def deck_tag_slugs(deck: Deck) -> list[str]:
     return sorted(tag.slug for tag in deck.tags.all())
 
 
-def decks_most_favoured(*, since=None, limit: int = 10) -> QuerySet[Deck]:
+def decks_most_favoured(*, since: datetime | None = None, limit: int = 10) -> QuerySet[Deck]:
     """Public decks by favourites given since ``since`` (default: the last seven days), most
     first; each carries ``recent_favourites``. Decks with none that week are left out."""
     since = since or timezone.now() - WEEK
@@ -117,15 +123,16 @@ def decks_with_favourites(decks: QuerySet[Deck]) -> QuerySet[Deck]:
                                                    0))
 
 
-def decks_mark_buildable(decks: list[Deck], owned: dict[str, int]) -> None:
+def decks_mark_buildable(decks: Iterable[Deck], owned: Mapping[str, int]) -> None:
     """Give each deck ``buildable``: whether ``owned`` (one user's counts) covers every card
     of it, its hero included (one query for the whole page of decks)."""
+    decks = list(decks)   # a page's queryset: read once, its rows the ones the page shows
     needs: dict[int, dict[str, int]] = {deck.pk: {} for deck in decks}
     for deck_id, code, count in (DeckEntry.objects.filter(deck__in=[d.pk for d in decks])
                                  .values_list("deck_id", "card__code", "count")):
         needs[deck_id][code] = needs[deck_id].get(code, 0) + count
     for deck in decks:
         need = needs[deck.pk]
-        if deck.hero_id is not None:
+        if deck.hero is not None:
             need[deck.hero.code] = need.get(deck.hero.code, 0) + 1
         deck.buildable = all(owned.get(code, 0) >= n for code, n in need.items())

@@ -4,14 +4,20 @@ public decks. Views translate HTTP to ``decks.sharing``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.users import request_user
 from cards.api_fields import StrictBooleanField
 from decks.apis import get_deck_or_404
+from decks.models import Deck
 from decks.sharing import (
     MAX_TAGS,
     SharingInputError,
@@ -24,7 +30,7 @@ from decks.sharing import (
 )
 
 
-class TagsSerializer(serializers.Serializer):
+class TagsSerializer(serializers.Serializer[Mapping[str, Any]]):
     tags = serializers.ListField(child=serializers.CharField(max_length=40), max_length=MAX_TAGS,
                                  help_text="Words of 1–30 letters, digits or dashes.")
 
@@ -35,7 +41,7 @@ class DeckTagsApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=TagsSerializer, responses=TagsSerializer)
-    def put(self, request, uid: str):
+    def put(self, request: Request, uid: str) -> Response:
         deck = get_deck_or_404(uid, request, edit=True)
         data = TagsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -46,7 +52,7 @@ class DeckTagsApi(APIView):
         return Response({"tags": tags})
 
 
-class ActiveSerializer(serializers.Serializer):
+class ActiveSerializer(serializers.Serializer[Mapping[str, Any]]):
     active = StrictBooleanField(help_text="You play this deck now.")
 
 
@@ -56,7 +62,7 @@ class DeckActiveApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=ActiveSerializer, responses=ActiveSerializer)
-    def put(self, request, uid: str):
+    def put(self, request: Request, uid: str) -> Response:
         deck = get_deck_or_404(uid, request, edit=True)
         data = ActiveSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -64,7 +70,7 @@ class DeckActiveApi(APIView):
         return Response({"active": deck.active})
 
 
-class FavouriteSerializer(serializers.Serializer):
+class FavouriteSerializer(serializers.Serializer[Mapping[str, Any]]):
     favourite = serializers.BooleanField()
     favourite_count = serializers.IntegerField(allow_null=True,
                                                help_text="Public decks only (else null).")
@@ -75,29 +81,29 @@ class DeckFavouriteApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    def _answer(self, request, deck) -> Response:
+    def _answer(self, request: Request, deck: Deck) -> Response:
         return Response({"favourite": deck_is_favourite(deck=deck, user=request.user),
                          "favourite_count": deck_favourite_count(deck=deck)})
 
     @extend_schema(request=None, responses=FavouriteSerializer)
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         return self._answer(request, get_deck_or_404(uid, request))
 
     @extend_schema(request=None, responses=FavouriteSerializer)
-    def put(self, request, uid: str):
+    def put(self, request: Request, uid: str) -> Response:
         deck = get_deck_or_404(uid, request)
-        deck_favourite_set(deck=deck, user=request.user, favourite=True)
+        deck_favourite_set(deck=deck, user=request_user(request), favourite=True)
         return self._answer(request, deck)
 
     # DELETE answers the mark's new state (200), as PUT does: the count a client shows.
     @extend_schema(request=None, responses={200: FavouriteSerializer})
-    def delete(self, request, uid: str):
+    def delete(self, request: Request, uid: str) -> Response:
         deck = get_deck_or_404(uid, request)
-        deck_favourite_set(deck=deck, user=request.user, favourite=False)
+        deck_favourite_set(deck=deck, user=request_user(request), favourite=False)
         return self._answer(request, deck)
 
 
-class FavouredSerializer(serializers.Serializer):
+class FavouredSerializer(serializers.Serializer[Deck]):
     uid = serializers.CharField()
     name = serializers.CharField()
     owner = serializers.CharField(source="owner.username")
@@ -110,5 +116,6 @@ class MostFavouredApi(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses=FavouredSerializer(many=True))
-    def get(self, request):
-        return Response(FavouredSerializer(decks_most_favoured(), many=True).data)
+    def get(self, request: Request) -> Response:
+        # many_init is what ``many=True`` calls: the list serializer, typed for a list.
+        return Response(FavouredSerializer.many_init(decks_most_favoured()).data)

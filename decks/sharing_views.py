@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response
 from django.utils.http import content_disposition_header
@@ -16,6 +16,8 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.throttles import DECK_IMAGE_PER_IP, client_ip, hit_wait, refused
+from accounts.users import request_user
+from cards.htmx import HtmxHttpRequest
 from cards.page_cache import signed_in_user
 from decks.codecs import safe_filename
 from decks.deck_image import deck_image_stored
@@ -32,14 +34,14 @@ from decks.sharing import (
 )
 
 
-def _deck(request: HttpRequest, uid: str, *, edit: bool = False) -> Deck:
+def _deck(request: HtmxHttpRequest, uid: str, *, edit: bool = False) -> Deck:
     try:
         return deck_get(uid=uid, user=request.user, edit=edit)
     except Deck.DoesNotExist:
         raise Http404(NO_DECK) from None
 
 
-def _box(request: HttpRequest, deck: Deck, *, error: str = "", tags_text: str | None = None
+def _box(request: HtmxHttpRequest, deck: Deck, *, error: str = "", tags_text: str | None = None
          ) -> HttpResponse:
     if not request.htmx:
         return redirect(deck.get_absolute_url())
@@ -53,22 +55,22 @@ def _box(request: HttpRequest, deck: Deck, *, error: str = "", tags_text: str | 
 
 
 @require_safe
-def deck_players(request: HttpRequest, uid: str) -> HttpResponse:
+def deck_players(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     return _box(request, _deck(request, uid))
 
 
 @require_POST
 @login_required
-def deck_favourite_view(request: HttpRequest, uid: str) -> HttpResponse:
+def deck_favourite_view(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     deck = _deck(request, uid)
-    deck_favourite_set(deck=deck, user=request.user,
+    deck_favourite_set(deck=deck, user=request_user(request),
                        favourite=request.POST.get("favourite") == "on")
     return _box(request, deck)
 
 
 @require_POST
 @login_required
-def deck_active_view(request: HttpRequest, uid: str) -> HttpResponse:
+def deck_active_view(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     deck = _deck(request, uid, edit=True)
     deck_active_set(deck=deck, active=request.POST.get("active") == "on")
     return _box(request, deck)
@@ -76,7 +78,7 @@ def deck_active_view(request: HttpRequest, uid: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def deck_tags_view(request: HttpRequest, uid: str) -> HttpResponse:
+def deck_tags_view(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     deck = _deck(request, uid, edit=True)
     text = request.POST.get("tags", "")[:400]
     try:
@@ -91,7 +93,7 @@ def deck_tags_view(request: HttpRequest, uid: str) -> HttpResponse:
 
 
 @require_safe
-def deck_image(request: HttpRequest, uid: str) -> HttpResponse:
+def deck_image(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     """The deck as a PNG to post: hero, cards with their art and counts, in the deck's
     language (``?lang=zh`` or ``en``; by default the page's). Drawn once per deck version and
     language (``deck_image_stored``); a revalidation with its ETag is a 304; visitors who are
@@ -111,9 +113,9 @@ def deck_image(request: HttpRequest, uid: str) -> HttpResponse:
         image.png, content_type="image/png")
     response["ETag"] = image.etag
     response["Cache-Control"] = "private, max-age=300"
-    if response.status_code == 200:
-        response["Content-Disposition"] = content_disposition_header(
-            False, safe_filename(image.name, "png"))
+    disposition = content_disposition_header(False, safe_filename(image.name, "png"))
+    if response.status_code == 200 and disposition is not None:   # None: no file name
+        response["Content-Disposition"] = disposition
     return response
 
 

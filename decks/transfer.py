@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
+from rest_framework.request import Request
 
 from decks.adapters import catalogue_index
 from decks.codecs import (
@@ -51,7 +53,7 @@ IMPORT_MAX_BODY = 64 * 1024
 BODY_TOO_LARGE = gettext_lazy("The request is {size} bytes; an import takes at most {limit} bytes.")
 
 
-def body_too_large(request, limit: int = IMPORT_MAX_BODY) -> str | None:
+def body_too_large(request: HttpRequest | Request, limit: int = IMPORT_MAX_BODY) -> str | None:
     """The 413 message for an import request whose body is over ``limit`` bytes."""
     try:
         size = int(request.META.get("CONTENT_LENGTH") or 0)

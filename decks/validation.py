@@ -34,6 +34,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from cards.generation import catalogue_generation
 from cards.language import card_lang
@@ -196,7 +197,7 @@ def plain_draft(body: bytes) -> Draft | None:
 class Answer:
     """A validation answer as data and as the bytes the API sends for it."""
 
-    data: dict
+    data: dict[str, Any]   # the JSON answer, as the API sends it
     content: bytes
 
 

@@ -8,6 +8,7 @@ Every page that names a deck gets it through ``deck_get``: another user's privat
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,6 +19,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.users import request_user
+from cards.htmx import HtmxHttpRequest
 from cards.language import card_lang
 from cards.ownership import owned_counts
 from cards.page_cache import cached_page, signed_in_user
@@ -61,7 +64,7 @@ def _deck(request: HttpRequest, uid: str, *, edit: bool = False) -> Deck:
 
 
 @require_safe
-def deck_list(request: HttpRequest) -> HttpResponse:
+def deck_list(request: HtmxHttpRequest) -> HttpResponse:
     """Public decks (and your own), searchable by name, hero, attribute and cards."""
     filterset = DeckFilter(request.GET, request=request, queryset=decks_with_favourites(
         decks_listed(request.user)).prefetch_related("tags"))
@@ -76,7 +79,7 @@ def deck_list(request: HttpRequest) -> HttpResponse:
     searching = any(request.GET.get(k) for k in ("q", "hero", "attribute", "card", "format",
                                                  "tag", "buildable", "active"))
     mine = bool(request.GET.get("mine"))
-    context = {"filter": filterset, "page": page, "order_choices": ORDER_CHOICES,
+    context: dict[str, Any] = {"filter": filterset, "page": page, "order_choices": ORDER_CHOICES,
                "section": "mine" if mine else "list", "formats": formats_active(),
                "searching": searching,
                "most_favoured": [] if mine or request.htmx else decks_most_favoured(),
@@ -121,7 +124,7 @@ def deck_versions(request: HttpRequest, uid: str) -> HttpResponse:
 def version_restore(request: HttpRequest, uid: str, number: int) -> HttpResponse:
     deck = _deck(request, uid, edit=True)
     try:
-        version = deck_restore(deck=deck, number=number, by=request.user)
+        version = deck_restore(deck=deck, number=number, by=request_user(request))
     except DeckInputError as exc:
         raise Http404(str(exc)) from None
     if version is None:
@@ -134,7 +137,7 @@ def version_restore(request: HttpRequest, uid: str, number: int) -> HttpResponse
 @require_POST
 @login_required
 def deck_fork_view(request: HttpRequest, uid: str) -> HttpResponse:
-    fork = deck_fork(deck=_deck(request, uid), by=request.user)
+    fork = deck_fork(deck=_deck(request, uid), by=request_user(request))
     messages.success(request, FORKED.format(name=fork.name))
     return redirect(fork.get_absolute_url())
 
@@ -180,7 +183,8 @@ def deck_compare_view(request: HttpRequest) -> HttpResponse:
     """Two decks you can see, side by side; pick them by id or from your visible decks."""
     a_uid, b_uid = request.GET.get("a", "").strip(), request.GET.get("b", "").strip()
     choices = decks_listed(request.user)[:100]
-    context = {"choices": choices, "a_uid": a_uid, "b_uid": b_uid, "section": "compare"}
+    context: dict[str, Any] = {"choices": choices, "a_uid": a_uid, "b_uid": b_uid,
+                               "section": "compare"}
     if not (a_uid and b_uid):
         status = 400 if (a_uid or b_uid) else 200
         if status == 400:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy
 
@@ -49,6 +50,9 @@ __all__ = [
 NOT_TEXT = gettext_lazy("The input must be text.")
 UNKNOWN_FORMAT = gettext_lazy("Unknown format {name!r}: choose one of {known}.")
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 def _export_code(deck: Deck, index: CardIndex, *, format_code: str | None = None) -> str:
     return encode_deck_code(deck, format_code=format_code) + "\n"
@@ -57,7 +61,7 @@ def _export_code(deck: Deck, index: CardIndex, *, format_code: str | None = None
 @dataclass(frozen=True)
 class Codec:
     name: str
-    label: str
+    label: StrOrPromise
     extension: str
     media_type: str
     export: Callable[..., str]

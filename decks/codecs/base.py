@@ -11,12 +11,15 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
 from rules.decks.legality import Deck
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 DID_YOU_MEAN = gettext_lazy(" Did you mean {options}?")
 LINE_PREFIX = gettext_lazy("line {line}: {text}")
@@ -90,7 +93,7 @@ class ImportProblem:
     a path), what, and suggestions. ``code`` names a deck rule the list breaks (the stable code
     validation gives it, e.g. ``hero_count``); a problem reading the input has none."""
 
-    message: str
+    message: StrOrPromise   # a str once made (__post_init__)
     line: int | None = None
     where: str | None = None
     suggestions: tuple[str, ...] = ()
@@ -102,7 +105,7 @@ class ImportProblem:
         object.__setattr__(self, "message", str(self.message))
 
     def __str__(self) -> str:
-        text = self.message
+        text = str(self.message)
         if self.suggestions:
             text += DID_YOU_MEAN.format(options=gettext(" or ").join(
                 repr(s) for s in self.suggestions))
@@ -116,7 +119,7 @@ class ImportProblem:
 
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "column": self.column, "where": self.where,
-                "code": self.code, "message": self.message,
+                "code": self.code, "message": str(self.message),
                 "suggestions": list(self.suggestions), "text": str(self)}
 
 
@@ -125,7 +128,7 @@ class DeckImportError(ValueError):
 
     status = 400
 
-    def __init__(self, problems: list[ImportProblem] | ImportProblem | str):
+    def __init__(self, problems: list[ImportProblem] | ImportProblem | StrOrPromise) -> None:
         if isinstance(problems, str | Promise):   # a message, lazily translated or not
             problems = [ImportProblem(str(problems))]
         elif isinstance(problems, ImportProblem):
@@ -189,6 +192,7 @@ def bad_characters(text: str) -> list[ImportProblem]:
     problems = []
     for line, row in enumerate(text.splitlines(), start=1):
         for column, char in enumerate(row, start=1):
+            what: StrOrPromise
             if char == "\x00":
                 what = NUL_CHARACTER
             elif "\ud800" <= char <= "\udfff":

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
 
 from django.utils.translation import gettext_lazy
 
@@ -152,8 +153,9 @@ def parse_csv(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
                         format_code, "csv")
 
 
-def _row(cell, number: int, section: str, index: CardIndex, limits: ImportLimits,
-         heroes: list[str], counts: dict[str, int], auto_hero: bool) -> list[ImportProblem]:
+def _row(cell: Callable[[str], str], number: int, section: str, index: CardIndex,
+         limits: ImportLimits, heroes: list[str], counts: dict[str, int],
+         auto_hero: bool) -> list[ImportProblem]:
     raw_count = cell("count") or "1"
     if not raw_count.isascii() or not raw_count.isdigit() or len(raw_count) > 6:
         return [ImportProblem(BAD_COUNT.format(value=raw_count[:20]), line=number)]

@@ -17,6 +17,7 @@ import base64
 import binascii
 import re
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from django.utils.text import get_text_list
@@ -109,7 +110,7 @@ def _shared(code: bytes, previous: bytes) -> int:
     return shared
 
 
-def _entries(counts: dict[str, int] | object) -> bytes:
+def _entries(counts: Mapping[str, int]) -> bytes:
     entries = sorted((code.encode("utf-8"), count) for code, count in counts.items())
     body = bytearray(_varint(len(entries)))
     previous = b""

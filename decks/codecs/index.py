@@ -58,7 +58,7 @@ class CardIndex:
         card = self.cards.get(code)
         if card is None:
             return code
-        if card_lang() == "zh" and getattr(card, "name_zh", ""):
+        if card_lang() == "zh" and getattr(card, "name_zh", None):
             return card.name_zh
         return card.name_en or code
 

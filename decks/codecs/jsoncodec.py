@@ -18,7 +18,7 @@ is reported with its path (``cards[2].count``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -92,7 +92,8 @@ def export_json(deck: Deck, index: CardIndex, *, format_code: str | None = None)
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def _entries(counts, index: CardIndex, ref) -> list[dict[str, Any]]:
+def _entries(counts: Mapping[str, int], index: CardIndex,
+             ref: Callable[[str], dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for code, count in sorted(counts.items()):
         entry = {**ref(code), "count": count}
@@ -144,9 +145,9 @@ def parse_json(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
         if pile is None:
             problems.append(ImportProblem(PILE_NAME.format(name=str(key)[:40]), where=where))
             continue
-        found = _cards(raw, index, limits, problems, where=where)
+        pile_counts = _cards(raw, index, limits, problems, where=where)
         into = counts if pile == MAIN_PILE else piles.setdefault(pile, {})
-        for code, n in found.items():
+        for code, n in pile_counts.items():
             into[code] = into.get(code, 0) + n
     piles = {k: v for k, v in piles.items() if v}
     finish(problems, limits)

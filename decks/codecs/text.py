@@ -246,7 +246,7 @@ def _label(code: str, count: int, index: CardIndex, as_hero: bool) -> str:
     return code
 
 
-def _sort_key(code: str, index: CardIndex) -> tuple:
+def _sort_key(code: str, index: CardIndex) -> tuple[int, str, str]:
     card = index.get(code)
     cost = getattr(card, "cost", None) or 0
     return (cost, index.display(code).casefold(), code)

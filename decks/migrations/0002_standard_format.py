@@ -6,6 +6,8 @@ same thing forever, whatever the code later says.
 """
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 STANDARD = {
     "name": "Standard",
@@ -18,12 +20,12 @@ STANDARD = {
 }
 
 
-def create_standard(apps, schema_editor):
+def create_standard(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Format = apps.get_model("decks", "Format")
     Format.objects.get_or_create(code="standard", defaults=STANDARD)
 
 
-def remove_standard(apps, schema_editor):
+def remove_standard(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Format = apps.get_model("decks", "Format")
     Format.objects.filter(code="standard", decks__isnull=True).delete()
 

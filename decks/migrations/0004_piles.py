@@ -4,9 +4,11 @@ their rules as data."""
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def entries_into_main_pile(apps, schema_editor):
+def entries_into_main_pile(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Every entry saved before piles existed is in the main pile, ``deck``."""
     apps.get_model("decks", "DeckEntry").objects.exclude(pile="deck").update(pile="deck")
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from decks.codecs import CODECS
 from decks.models import Deck
@@ -18,14 +19,15 @@ class Command(BaseCommand):
     help = ("Write a saved deck as a plain-text list, JSON, CSV or a deck code, to standard "
             "output or a file. ID is the deck's id from its address (or its database number).")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("id", help="the deck's id (from /decks/<id>/) or database number")
         parser.add_argument("--format", dest="format_name", choices=list(CODECS),
                             default="text")
         parser.add_argument("--output", "-o", default=None,
                             help="write to this file (default: standard output)")
 
-    def handle(self, *args, id: str, format_name: str, output: str | None, **options):
+    def handle(self, *args: Any, id: str, format_name: str, output: str | None,
+               **options: Any) -> None:
         deck = deck_rows().filter(uid=id).first()
         if deck is None and id.isdigit():
             deck = deck_rows().filter(pk=int(id)).first()

@@ -5,8 +5,9 @@ It speaks the active language: ``--lang zh`` (or ``en``; by default the site's l
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
@@ -24,14 +25,15 @@ class Command(BaseCommand):
     help = ("Load formats (and their game, card kinds, rarity tiers and card sets) from a YAML "
             "file; see docs/formats.md. Loading it again updates the same rows.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", nargs="+", help="rule book files in YAML, e.g. "
                                                     "rules/data/games/sorcery.yaml")
         parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
                             help="the language of the report and the problems (default: the "
                                  "active language)")
 
-    def handle(self, *args, file: list[str], lang: str | None = None, **options):
+    def handle(self, *args: Any, file: list[str], lang: str | None = None,
+               **options: Any) -> None:
         lang = lang or card_lang()
         with translation.override(LANGUAGES[lang]):
             self._load(file, lang)

@@ -11,11 +11,14 @@ as a deck (the reader's problems printed).
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from decks.codecs import CODECS, CardIndex, DeckImportError, import_deck
+from rules.decks import legality
 from rules.decks.cardset import CardSetError, load_card_set
 from rules.decks.legality import STANDARD, Deck, Problem, check_deck
 
@@ -27,7 +30,7 @@ class Command(BaseCommand):
     help = ("Check a deck file (text list, JSON, CSV or deck code) against its format and print "
             "every problem with its fix. Exit 0 legal, 1 not legal, 2 unreadable.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the deck file; '-' reads standard input")
         parser.add_argument("--as", dest="reader", choices=["auto", *CODECS], default="auto",
                             help="how to read the file (default: detect)")
@@ -40,8 +43,8 @@ class Command(BaseCommand):
         parser.add_argument("--lang", choices=["en", "zh"], default="en",
                             help="card names in messages")
 
-    def handle(self, *args, file: str, reader: str, format_code: str | None, cards: str | None,
-               lang: str, **options):
+    def handle(self, *args: Any, file: str, reader: str, format_code: str | None, cards: str | None,
+               lang: str, **options: Any) -> None:
         text = self._read(file)
         index, rules_format, set_of, game_of = self._catalogue(cards, format_code, text,
                                                                reader)
@@ -73,7 +76,9 @@ class Command(BaseCommand):
         except UnicodeDecodeError:
             raise CommandError(NOT_UTF8.format(path=path), returncode=2) from None
 
-    def _catalogue(self, cards: str | None, format_code: str | None, text: str, reader: str):
+    def _catalogue(self, cards: str | None, format_code: str | None, text: str, reader: str
+                   ) -> tuple[CardIndex, legality.Format, Mapping[str, str] | None,
+                              Mapping[str, str] | None]:
         if cards:
             try:
                 card_set = load_card_set(Path(cards))
@@ -89,7 +94,7 @@ class Command(BaseCommand):
         rows = cards_by_code(index.cards)
         return index, self._db_format(format_code), set_of(rows), game_of(rows)
 
-    def _db_format(self, code: str | None):
+    def _db_format(self, code: str | None) -> legality.Format:
         from decks.adapters import format_to_rules
         from decks.models import Format
         from decks.selectors import format_get
