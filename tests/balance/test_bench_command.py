@@ -33,7 +33,7 @@ def test_the_benchmark_times_a_search_and_a_planner_run_on_one_and_two_processes
 
 def test_the_printed_report_gives_the_planner_runs_speed_up_beside_the_in_process_one():
     """The lines a person reads, from rows such as a run measures (no workers started)."""
-    from balance.management.commands.bench_balance import Command
+    from tools.management.commands.bench_balance import Command
 
     def row(processes, wall, rate, result):
         planner = {"status": "done", "deck_a": "Ember Rush", "deck_b": "Tidewall",

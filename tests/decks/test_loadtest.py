@@ -41,8 +41,8 @@ def test_fresh_lists_differ_and_every_fourth_breaks_one_rule(catalogue):
     """What the fresh-list address sends: lists never sent before, three in four legal, the
     fourth with one problem, in turn: over a copy limit, a card too many, no hero, an unknown
     card."""
-    from decks.management.commands.loadtest import fresh_bodies
     from decks.validation import draft_validate, plain_draft
+    from tools.management.commands.loadtest import fresh_bodies
 
     bodies = fresh_bodies(40)
     assert len(set(bodies)) == 40
@@ -70,7 +70,7 @@ def test_rounds_and_clients_are_counted_from_one(db):
 def test_locust_rates_are_requests_over_the_time_they_took(live_server, transactional_db):
     """locust's own requests per second counts whole seconds: a run of two seconds read
     several times too fast. The rate is the requests over their own span."""
-    from decks.management.commands.loadtest import Target, measure, measure_with_locust
+    from tools.management.commands.loadtest import Target, measure, measure_with_locust
 
     target = Target("minimal response", "GET", "/health/")
     host, port = live_server.url.removeprefix("http://").split(":")
@@ -86,7 +86,7 @@ def test_locust_rates_are_requests_over_the_time_they_took(live_server, transact
 def test_a_server_that_never_answers_is_named_not_measured(transactional_db):
     """A locust run in which no request finished says so, with the address, instead of
     reporting an empty row (or failing on one)."""
-    from decks.management.commands.loadtest import Target, measure_with_locust
+    from tools.management.commands.loadtest import Target, measure_with_locust
 
     with socket.socket() as silent:            # takes connections, never answers them
         silent.bind(("127.0.0.1", 0))

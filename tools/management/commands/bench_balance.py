@@ -37,7 +37,7 @@ from django.core.management.base import BaseCommand
 from balance.models import BalanceJob
 from balance.search.problem import search_problem
 from rules.lab.balance_search import LocalEvaluator, balance_search
-from simulations.management.commands.bench_simulations import _cpu_seconds, _in_process
+from tools.management.commands.bench_simulations import _cpu_seconds, _in_process
 from tools.sandbox import Sandbox
 
 JOB_FIELDS = ("status", "created_at", "finished_at", "games_played", "result", "decks",
