@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeGuard
 from django.db.models import Q
 
 if TYPE_CHECKING:
-    from django.contrib.auth.base_user import AbstractBaseUser
     from django.contrib.auth.models import AnonymousUser, User
 
 
@@ -30,7 +29,7 @@ class OwnershipSource(Protocol):
 _sources: list[OwnershipSource] = []
 
 # Whoever asks: a user, signed in or not, or no one (a page without a request).
-Visitor: TypeAlias = "AbstractBaseUser | AnonymousUser | None"
+Visitor: TypeAlias = "User | AnonymousUser | None"
 
 
 def ownership_register(source: OwnershipSource) -> None:

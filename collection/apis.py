@@ -5,19 +5,32 @@ counts are readable by anyone else. Views translate HTTP to services and selecto
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.throttles import ImportThrottle
+from accounts.users import request_user
 from cards.api_fields import StrictBooleanField, StrictCharField
 from cards.filters import CardFilter
+from cards.models import Card
 from cards.selectors import card_rows
 from collection.models import MAX_COPIES
-from collection.selectors import active_deck_claims, cards_with_owned, deck_missing
+from collection.selectors import (
+    Claim,
+    MissingRow,
+    active_deck_claims,
+    cards_with_owned,
+    deck_missing,
+)
 from collection.services import (
     CollectionInputError,
     collection_card,
@@ -33,7 +46,7 @@ from decks.transfer import IMPORT_MAX_BODY, body_too_large
 IMPORT_BODY = 4 * IMPORT_MAX_BODY   # a collection's list is longer than a deck's
 
 
-class OwnedCardSerializer(serializers.Serializer):
+class OwnedCardSerializer(serializers.Serializer[Card]):   # with its count (owned)
     code = serializers.CharField()
     name_en = serializers.CharField()
     name_zh = serializers.CharField()
@@ -41,7 +54,7 @@ class OwnedCardSerializer(serializers.Serializer):
     count = serializers.IntegerField(source="owned", help_text="Copies you own.")
 
 
-class CollectionListApi(generics.ListAPIView):
+class CollectionListApi(generics.ListAPIView[Card]):
     """Your collection: every card you own with its count, filtered like the catalogue
     (``q``, ``set``, ``game``…); ``owned=false`` lists every card, with 0 for those you lack."""
 
@@ -49,26 +62,26 @@ class CollectionListApi(generics.ListAPIView):
     serializer_class = OwnedCardSerializer
     filterset_class = CardFilter
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Card]:
         if getattr(self, "swagger_fake_view", False):   # the schema, read with no user
             return card_rows().none()
-        cards = cards_with_owned(card_rows(), user=self.request.user).order_by("code")
+        cards = cards_with_owned(card_rows(), user=request_user(self.request)).order_by("code")
         if self.request.query_params.get("owned", "true").lower() in ("true", "1", "yes"):
             cards = cards.filter(owned__gt=0)
         return cards
 
 
-class CountInputSerializer(serializers.Serializer):
+class CountInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     count = serializers.IntegerField(min_value=0, max_value=MAX_COPIES,
                                      help_text="Copies you own; 0 removes the card.")
 
 
-class CountOutputSerializer(serializers.Serializer):
+class CountOutputSerializer(serializers.Serializer[Mapping[str, Any]]):
     code = serializers.CharField()
     count = serializers.IntegerField()
 
 
-def _card_or_404(code: str):
+def _card_or_404(code: str) -> Card:
     try:
         return collection_card(code)
     except CollectionInputError as exc:
@@ -81,22 +94,22 @@ class CollectionCardApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses=CountOutputSerializer)
-    def get(self, request, code: str):
+    def get(self, request: Request, code: str) -> Response:
         card = _card_or_404(code)
-        owned = cards_with_owned(card_rows().filter(pk=card.pk), user=request.user).get()
+        owned = cards_with_owned(card_rows().filter(pk=card.pk), user=request_user(request)).get()
         return Response({"code": card.code, "count": owned.owned})
 
     @extend_schema(request=CountInputSerializer, responses=CountOutputSerializer)
-    def put(self, request, code: str):
+    def put(self, request: Request, code: str) -> Response:
         card = _card_or_404(code)
         data = CountInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        count = collection_card_set(user=request.user, card=card,
+        count = collection_card_set(user=request_user(request), card=card,
                                     count=data.validated_data["count"])
         return Response({"code": card.code, "count": count})
 
 
-class ImportInputSerializer(serializers.Serializer):
+class ImportInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     # No length of its own: the body's cap (413) bounds it before the JSON is read, and the
     # importer's byte and line caps (413, naming them) are the list's.
     text = StrictCharField(trim_whitespace=False,
@@ -107,13 +120,13 @@ class ImportInputSerializer(serializers.Serializer):
                                                                 "the list (else add to it).")
 
 
-class CappedSerializer(serializers.Serializer):
+class CappedSerializer(serializers.Serializer[Mapping[str, Any]]):
     code = serializers.CharField()
     asked = serializers.IntegerField(help_text="The count the card would have had.")
     kept = serializers.IntegerField(help_text=f"The count kept: at most {MAX_COPIES}.")
 
 
-class CollectionImportOutputSerializer(serializers.Serializer):
+class CollectionImportOutputSerializer(serializers.Serializer[Mapping[str, Any]]):
     cards = serializers.IntegerField(help_text="Different cards in the list.")
     copies = serializers.IntegerField(
         help_text="Copies put into your collection, as stored (with replace: the copies the "
@@ -131,7 +144,7 @@ class CollectionImportApi(APIView):
     throttle_classes = [ImportThrottle]
 
     @extend_schema(request=ImportInputSerializer, responses=CollectionImportOutputSerializer)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         too_large = body_too_large(request, limit=IMPORT_BODY)
         if too_large:
             return Response({"detail": too_large},
@@ -139,7 +152,7 @@ class CollectionImportApi(APIView):
         data = ImportInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            result = collection_import(user=request.user, text=data.validated_data["text"],
+            result = collection_import(user=request_user(request), text=data.validated_data["text"],
                                        format_name=data.validated_data["format"],
                                        replace=data.validated_data["replace"])
         except DeckImportError as exc:
@@ -159,15 +172,15 @@ class CollectionExportApi(APIView):
     @extend_schema(parameters=[OpenApiParameter("as", str, enum=list(LIST_FORMATS),
                                                 description="text (default) or csv")],
                    responses={(200, "text/plain"): str, (200, "text/csv"): str})
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponse:
         name = request.query_params.get("as", "text")
         if name not in LIST_FORMATS:
             raise ValidationError({"as": ["Choose text or csv."]})
-        listing = collection_export(user=request.user, format_name=name)
+        listing = collection_export(user=request_user(request), format_name=name)
         return HttpResponse(listing.content, content_type=listing.media_type)
 
 
-class SetAddInputSerializer(serializers.Serializer):
+class SetAddInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     copies = serializers.IntegerField(min_value=1, max_value=MAX_COPIES, default=1)
 
 
@@ -177,11 +190,11 @@ class CollectionSetAddApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=SetAddInputSerializer, responses=CollectionImportOutputSerializer)
-    def post(self, request, code: str):
+    def post(self, request: Request, code: str) -> Response:
         data = SetAddInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            added = collection_set_add(user=request.user, set_code=code,
+            added = collection_set_add(user=request_user(request), set_code=code,
                                        copies=data.validated_data["copies"])
         except CollectionInputError as exc:
             raise Http404(str(exc)) from None
@@ -190,7 +203,8 @@ class CollectionSetAddApi(APIView):
                          "capped": [c.as_dict() for c in added.capped]})
 
 
-class MissingSerializer(serializers.Serializer):
+# Given one row, or (many=True) the list of them.
+class MissingSerializer(serializers.Serializer[MissingRow | Iterable[MissingRow]]):
     code = serializers.CharField(source="card.code")
     name_en = serializers.CharField(source="card.name_en")
     name_zh = serializers.CharField(source="card.name_zh")
@@ -199,7 +213,7 @@ class MissingSerializer(serializers.Serializer):
     missing = serializers.IntegerField()
 
 
-class DeckMissingOutputSerializer(serializers.Serializer):
+class DeckMissingOutputSerializer(serializers.Serializer[Mapping[str, Any]]):
     buildable = serializers.BooleanField()
     missing = MissingSerializer(many=True)
 
@@ -210,23 +224,24 @@ class DeckMissingApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses=DeckMissingOutputSerializer)
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         try:
-            deck = deck_get(uid=uid, user=request.user)
+            deck = deck_get(uid=uid, user=request_user(request))
         except Deck.DoesNotExist:
             raise Http404(NO_DECK) from None
-        rows = deck_missing(deck=deck, user=request.user)
+        rows = deck_missing(deck=deck, user=request_user(request))
         return Response({"buildable": not rows,
                          "missing": MissingSerializer(rows, many=True).data})
 
 
-class ClaimDeckSerializer(serializers.Serializer):
+class ClaimDeckSerializer(serializers.Serializer[Mapping[str, Any]]):
     uid = serializers.CharField()
     name = serializers.CharField()
     need = serializers.IntegerField()
 
 
-class ClaimSerializer(serializers.Serializer):
+# Given one claim, or (many=True) the list of them.
+class ClaimSerializer(serializers.Serializer[Claim | Iterable[Claim]]):
     code = serializers.CharField(source="card.code")
     name_en = serializers.CharField(source="card.name_en")
     name_zh = serializers.CharField(source="card.name_zh")
@@ -234,7 +249,7 @@ class ClaimSerializer(serializers.Serializer):
     needed = serializers.IntegerField(help_text="Copies your active decks need together.")
     decks = serializers.SerializerMethodField()
 
-    def get_decks(self, claim) -> list[dict]:
+    def get_decks(self, claim: Claim) -> list[dict[str, Any]]:
         return [{"uid": deck.uid, "name": deck.name, "need": n} for deck, n in claim.decks]
 
 
@@ -244,5 +259,6 @@ class CollectionClaimsApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses=ClaimSerializer(many=True))
-    def get(self, request):
-        return Response(ClaimSerializer(active_deck_claims(user=request.user), many=True).data)
+    def get(self, request: Request) -> HttpResponse:
+        claims = active_deck_claims(user=request_user(request))
+        return Response(ClaimSerializer(claims, many=True).data)

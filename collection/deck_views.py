@@ -9,6 +9,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from accounts.users import request_user
+from cards.htmx import HtmxHttpRequest
 from collection.selectors import deck_missing
 from collection.transfer import LIST_FORMATS, UNKNOWN_LIST_FORMAT, shopping_list
 from collection.views import SIGN_IN, list_download
@@ -24,7 +26,7 @@ def _deck(request: HttpRequest, uid: str) -> Deck:
 
 
 @require_safe
-def deck_missing_view(request: HttpRequest, uid: str) -> HttpResponse:
+def deck_missing_view(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     """The deck's cards the visitor lacks (htmx: the fragment; else a page)."""
     deck = _deck(request, uid)
     fragment = bool(request.htmx) and not request.htmx.boosted
@@ -43,4 +45,5 @@ def shopping_list_view(request: HttpRequest, uid: str, format_name: str) -> Http
     deck = _deck(request, uid)
     if format_name not in LIST_FORMATS:
         raise Http404(UNKNOWN_LIST_FORMAT.format(name=format_name[:20]))
-    return list_download(shopping_list(deck=deck, user=request.user, format_name=format_name))
+    return list_download(shopping_list(deck=deck, user=request_user(request),
+                                       format_name=format_name))

@@ -5,28 +5,38 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from cards.language import card_lang
 from cards.models import Card, CardSet
+from cards.ownership import Visitor
 from cards.selectors import cards_label
 from collection.models import CollectionEntry
 from decks.models import Deck, DeckEntry
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import WithAnnotations
 
-def collection_counts(*, user) -> dict[str, int]:
+
+class OwnedCount(TypedDict):
+    owned: int   # the user's copies of the card (0 when none)
+
+
+def collection_counts(*, user: Visitor) -> dict[str, int]:
     """``{card code: copies}`` of the user's collection (no row: none owned)."""
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return {}
     return dict(CollectionEntry.objects.filter(user=user)
                 .values_list("card__code", "count"))
 
 
-def collection_stamp(*, user) -> tuple:
+def collection_stamp(*, user: Visitor) -> tuple[object, ...]:
     """Changes with every change of the user's collection: rows, copies and the last edit."""
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return ()
     row = CollectionEntry.objects.filter(user=user).aggregate(
         rows=Count("id"), copies=Sum("count"), last=Max("updated_at"))
@@ -36,14 +46,15 @@ def collection_stamp(*, user) -> tuple:
 class CollectionOwnership:
     """What ``cards.ownership`` asks, answered from this app's table."""
 
-    def counts(self, user) -> dict[str, int]:
+    def counts(self, user: User) -> dict[str, int]:
         return collection_counts(user=user)
 
-    def stamp(self, user) -> Hashable:
+    def stamp(self, user: User) -> Hashable:
         return collection_stamp(user=user)
 
 
-def cards_with_owned(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
+def cards_with_owned(cards: QuerySet[Card], *, user: User
+                     ) -> QuerySet[WithAnnotations[Card, OwnedCount]]:
     """``cards`` annotated with ``owned``: the user's copies of each (0 when none)."""
     mine = CollectionEntry.objects.filter(user=user, card=OuterRef("pk")).values("count")[:1]
     return cards.annotate(owned=Coalesce(Subquery(mine, output_field=IntegerField()), 0))
@@ -61,7 +72,7 @@ class SetTotal:
         return self.cards > 0 and self.owned_cards == self.cards
 
 
-def collection_set_totals(*, user) -> list[SetTotal]:
+def collection_set_totals(*, user: User) -> list[SetTotal]:
     """Per card set: how many of its cards the user owns, and how many copies."""
     owned = {row[0]: row[1:] for row in CollectionEntry.objects.filter(user=user)
              .values("card__card_set").annotate(n=Count("id"), copies=Sum("count"))
@@ -76,7 +87,7 @@ def deck_needs(deck: Deck) -> dict[str, int]:
     needs: dict[str, int] = {}
     for code, count in DeckEntry.objects.filter(deck=deck).values_list("card__code", "count"):
         needs[code] = needs.get(code, 0) + count
-    if deck.hero_id is not None:
+    if deck.hero is not None:
         hero = deck.hero.code
         needs[hero] = needs.get(hero, 0) + 1
     return needs
@@ -99,7 +110,7 @@ def _cards(codes: Iterable[str]) -> dict[str, Card]:
     return {card.code: card for card in found}
 
 
-def deck_missing(*, deck: Deck, user) -> list[MissingRow]:
+def deck_missing(*, deck: Deck, user: Visitor) -> list[MissingRow]:
     """The cards of ``deck`` the user owns fewer copies of than it needs, cheapest first."""
     needs, owned = deck_needs(deck), collection_counts(user=user)
     short = {code: n for code, n in needs.items() if owned.get(code, 0) < n}
@@ -127,10 +138,10 @@ class Claim:
         return max(0, self.needed - self.owned)
 
 
-def active_deck_claims(*, user) -> list[Claim]:
+def active_deck_claims(*, user: Visitor) -> list[Claim]:
     """Cards claimed by two or more of the user's active decks beyond the copies owned (each
     deck alone may be buildable; together they cannot be on the table at once)."""
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return []
     decks = list(Deck.objects.filter(owner=user, active=True).select_related("hero")
                  .order_by("name", "pk"))

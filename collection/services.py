@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
 from cards.models import Card, CardSet
 from collection.models import MAX_COPIES, CollectionEntry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import StrOrPromise
 
 COUNT_RANGE = gettext_lazy("A count is a whole number from 0 to {limit}; {value!r} is not.")
 NO_SUCH_CARD = gettext_lazy("There is no card {code!r}; check the code on the card's page.")
@@ -22,7 +27,7 @@ class CollectionInputError(ValueError):
     """Input the collection cannot take; the message says what to write instead (400)."""
 
 
-def _count(value: object, message=COUNT_RANGE, low: int = 0) -> int:
+def _count(value: object, message: StrOrPromise = COUNT_RANGE, low: int = 0) -> int:
     try:
         number = int(str(value).strip())
     except (TypeError, ValueError):
@@ -41,7 +46,7 @@ def collection_card(code: str) -> Card:
 
 
 @transaction.atomic
-def collection_card_set(*, user, card: Card, count: object) -> int:
+def collection_card_set(*, user: User, card: Card, count: object) -> int:
     """Own exactly ``count`` copies of ``card`` (0 forgets it); returns the count kept."""
     number = _count(count)
     if number == 0:
@@ -53,7 +58,7 @@ def collection_card_set(*, user, card: Card, count: object) -> int:
 
 
 @transaction.atomic
-def collection_card_add(*, user, card: Card, delta: int) -> int:
+def collection_card_add(*, user: User, card: Card, delta: int) -> int:
     """One step of the +/− buttons: the count moves by ``delta``, staying within 0…999."""
     entry = (CollectionEntry.objects.select_for_update().filter(user=user, card=card).first())
     current = entry.count if entry else 0
@@ -81,7 +86,8 @@ class Merged:
 
 
 @transaction.atomic
-def collection_counts_merge(*, user, counts: Mapping[str, int], replace: bool = False) -> Merged:
+def collection_counts_merge(*, user: User, counts: Mapping[str, int],
+                            replace: bool = False) -> Merged:
     """Add ``counts`` (by card code) to the collection, or with ``replace`` make the
     collection exactly ``counts``. A card that would pass ``MAX_COPIES`` keeps that many and
     is named in the answer's ``capped``; ``stored`` counts the copies added (with ``replace``:
@@ -121,7 +127,7 @@ class SetAdded:
     capped: tuple[Capped, ...]
 
 
-def collection_set_add(*, user, set_code: str, copies: object = 1) -> SetAdded:
+def collection_set_add(*, user: User, set_code: str, copies: object = 1) -> SetAdded:
     """Add ``copies`` of every card of a set (a box opened, a set bought whole)."""
     number = _count(copies, COPIES_RANGE, low=1)
     card_set = CardSet.objects.filter(code=set_code).first() if "\x00" not in set_code else None

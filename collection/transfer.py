@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy
 
@@ -30,6 +31,9 @@ from decks.codecs import (
 from decks.models import Deck
 from rules.decks.legality import Deck as CardList
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 IN_PARTS = gettext_lazy("Split the list and import it in parts.")
 COLLECTION_LIMITS = ImportLimits(max_bytes=256 * 1024, max_lines=5000, max_copies=MAX_COPIES,
                                  max_cards=500_000, max_name=100, max_errors=50,
@@ -45,18 +49,18 @@ def list_counts(text: str, *, format_name: str = "auto") -> dict[str, int]:
     if format_name not in ("auto", *LIST_FORMATS):
         raise DeckImportError(UNKNOWN_LIST_FORMAT.format(name=str(format_name)[:20]))
     if not isinstance(text, str) or not text.strip():
-        raise DeckImportError(NOTHING)
+        raise DeckImportError(str(NOTHING))
     read = import_deck(text, catalogue_index(), format_name, COLLECTION_LIMITS).deck
     counts: Counter[str] = Counter(read.counts)
     counts.update(read.heroes)
     for pile in read.piles.values():
         counts.update(pile)
     if not counts:
-        raise DeckImportError(NOTHING)
+        raise DeckImportError(str(NOTHING))
     return dict(counts)   # a card past MAX_COPIES is capped where it is stored, and said
 
 
-def collection_import(*, user, text: str, format_name: str = "auto",
+def collection_import(*, user: User, text: str, format_name: str = "auto",
                       replace: bool = False) -> Imported:
     """Add a list's cards to the user's collection (or, with ``replace``, make it the list)."""
     counts = list_counts(text, format_name=format_name)
@@ -86,7 +90,7 @@ def _write(counts: dict[str, int], format_name: str, name: str) -> ListFile:
                     media_type=codec.media_type)
 
 
-def collection_export(*, user, format_name: str) -> ListFile:
+def collection_export(*, user: User, format_name: str) -> ListFile:
     """The user's collection as a text list or CSV (KeyError for another format)."""
     if format_name not in LIST_FORMATS:
         raise KeyError(format_name)
@@ -94,7 +98,7 @@ def collection_export(*, user, format_name: str) -> ListFile:
                   f"collection-{user.get_username()}")
 
 
-def shopping_list(*, deck: Deck, user, format_name: str) -> ListFile:
+def shopping_list(*, deck: Deck, user: User, format_name: str) -> ListFile:
     """The copies the user lacks for ``deck``, as a list to take to a shop (or re-import)."""
     if format_name not in LIST_FORMATS:
         raise KeyError(format_name)

@@ -4,6 +4,8 @@ collection; views read the request, call services and selectors, and render."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -17,13 +19,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
+from accounts.users import request_user
 from cards.filters import CardFilter
+from cards.htmx import HtmxHttpRequest
 from cards.language import card_lang
 from cards.models import Card
 from cards.selectors import card_rows, cards_label
 from collection.models import MAX_COPIES
 from collection.selectors import active_deck_claims, cards_with_owned, collection_set_totals
 from collection.services import (
+    Capped,
     CollectionInputError,
     collection_card,
     collection_card_add,
@@ -33,6 +38,7 @@ from collection.services import (
 from collection.transfer import (
     COLLECTION_LIMITS,
     LIST_FORMATS,
+    ListFile,
     collection_export,
     collection_import,
 )
@@ -50,48 +56,49 @@ CAPPED_CARD = gettext_lazy("{name} ({asked} asked)")
 SIGN_IN = gettext_lazy("Log in to keep count of the cards you own.")
 
 
-def _table_context(request: HttpRequest) -> dict:
+def _table_context(request: HttpRequest) -> dict[str, Any]:
     filterset = CardFilter(request.GET, queryset=card_rows(), request=request)
-    context = {"form": filterset.form, "lang": card_lang(), "formats": LIST_FORMATS}
+    lang = card_lang()
+    context = {"form": filterset.form, "lang": lang, "formats": LIST_FORMATS}
     if not filterset.is_valid():
         return {**context, "errors": filterset.errors}
-    cards = cards_with_owned(filterset.qs, user=request.user)
+    cards = cards_with_owned(filterset.qs, user=request_user(request))   # behind login_required
     page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
-    cards_label(page.object_list, context["lang"])
+    cards_label(page.object_list, lang)
     return {**context, "page": page, "cards": page.object_list}
 
 
 @require_safe
 @login_required
-def collection_page(request: HttpRequest) -> HttpResponse:
+def collection_page(request: HtmxHttpRequest) -> HttpResponse:
     """The user's collection as a table of every card (``owned=true``: only those owned)."""
     context = _table_context(request)
     status = 400 if "errors" in context else 200
     if request.htmx and not request.htmx.boosted:
         return render(request, "collection/_table.html", context, status=status)
-    context.update(sets=collection_set_totals(user=request.user),
+    context.update(sets=collection_set_totals(user=request_user(request)),
                    claims=active_deck_claims(user=request.user), section="collection")
     return render(request, "collection/page.html", context, status=status)
 
 
 @require_safe
 @login_required
-def collection_sets(request: HttpRequest) -> HttpResponse:
+def collection_sets(request: HtmxHttpRequest) -> HttpResponse:
     """The side panel's totals by set (htmx reloads it after each change of a count). Opened
     directly (a link, a reload), the address leads to the page the panel belongs to."""
     if not request.htmx:
         return redirect(reverse("collection:page") + "#own-sets")
     return render(request, "collection/_sets.html",
-                  {"sets": collection_set_totals(user=request.user)})
+                  {"sets": collection_set_totals(user=request_user(request))})
 
 
-def _card_answer(request: HttpRequest, card, error: str = "") -> HttpResponse:
+def _card_answer(request: HttpRequest, card: Card, error: str = "") -> HttpResponse:
     """The count widget of one card: a table row, or the box on the card's page."""
-    card = cards_with_owned(card_rows().filter(pk=card.pk), user=request.user).get()
-    cards_label([card], card_lang())
+    owned = cards_with_owned(card_rows().filter(pk=card.pk), user=request_user(request)).get()
+    cards_label([owned], card_lang())
     template = ("collection/_row.html" if request.GET.get("as") == "row"
                 else "collection/_card_box.html")
-    response = render(request, template, {"card": card, "error": error},
+    response = render(request, template, {"card": owned, "error": error},
                       status=400 if error else 200)
     if request.method == "POST" and not error:
         response["HX-Trigger"] = "collection-changed"   # the set totals reload themselves
@@ -99,7 +106,7 @@ def _card_answer(request: HttpRequest, card, error: str = "") -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def collection_card_view(request: HttpRequest, code: str) -> HttpResponse:
+def collection_card_view(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """GET: the count box of a card. POST ``delta`` (±1) or ``count``: change it."""
     if not request.user.is_authenticated:
         return render(request, "collection/_sign_in.html", {"message": SIGN_IN},
@@ -116,9 +123,10 @@ def collection_card_view(request: HttpRequest, code: str) -> HttpResponse:
         try:
             if "delta" in request.POST or "count" not in request.POST:   # a − or + button
                 delta = -1 if request.POST.get("delta") == "-1" else 1
-                collection_card_add(user=request.user, card=card, delta=delta)
+                collection_card_add(user=request_user(request), card=card, delta=delta)
             else:
-                collection_card_set(user=request.user, card=card, count=request.POST["count"])
+                collection_card_set(user=request_user(request), card=card,
+                                    count=request.POST["count"])
         except CollectionInputError as exc:
             error = str(exc)
         if not request.htmx:
@@ -131,7 +139,7 @@ def collection_card_view(request: HttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def collection_import_view(request: HttpRequest) -> HttpResponse:
-    context: dict = {"formats": LIST_FORMATS, "section": "collection"}
+    context: dict[str, Any] = {"formats": LIST_FORMATS, "section": "collection"}
     if request.method == "GET":
         return render(request, "collection/import.html", context)
     text = request.POST.get("text", "")
@@ -142,8 +150,9 @@ def collection_import_view(request: HttpRequest) -> HttpResponse:
         return refused(render(request, "collection/import.html", context), found[1])
     try:
         result = collection_import(
-            user=request.user, text=read_upload(request.FILES.get("file"), text,
-                                                COLLECTION_LIMITS),
+            user=request_user(request), text=read_upload(
+                # decks' Upload declares a settable size; Django's file has a cached property.
+                request.FILES.get("file"), text, COLLECTION_LIMITS),  # type: ignore[arg-type]
             format_name=request.POST.get("format", "auto"),
             replace=request.POST.get("mode") == "replace")
     except (DeckImportError, CollectionInputError) as exc:
@@ -163,14 +172,14 @@ def collection_import_view(request: HttpRequest) -> HttpResponse:
 @login_required
 def collection_export_view(request: HttpRequest, format_name: str) -> HttpResponse:
     try:
-        listing = collection_export(user=request.user, format_name=format_name)
+        listing = collection_export(user=request_user(request), format_name=format_name)
     except KeyError:
         return HttpResponse(str(gettext_lazy("Download as text or csv.")), status=404,
                             content_type="text/plain; charset=utf-8")
     return list_download(listing)
 
 
-def _say_capped(request: HttpRequest, capped) -> None:
+def _say_capped(request: HttpRequest, capped: Sequence[Capped]) -> None:
     """A warning naming each card kept at the cap, and the count it would have had."""
     if not capped:
         return
@@ -181,7 +190,7 @@ def _say_capped(request: HttpRequest, capped) -> None:
     messages.warning(request, CAPPED.format(limit=MAX_COPIES, cards=cards))
 
 
-def list_download(listing) -> HttpResponse:
+def list_download(listing: ListFile) -> HttpResponse:
     response = HttpResponse(listing.content, content_type=listing.media_type)
     response["Content-Disposition"] = content_disposition_header(True, listing.filename)
     response["X-Content-Type-Options"] = "nosniff"
@@ -194,11 +203,11 @@ def collection_set_add_view(request: HttpRequest) -> HttpResponse:
     """Add copies of every card of a set (the set's code and the copies are posted)."""
     code = request.POST.get("set", "")[:40]
     try:
-        added = collection_set_add(user=request.user, set_code=code,
+        added = collection_set_add(user=request_user(request), set_code=code,
                                    copies=request.POST.get("copies", "1"))
     except CollectionInputError as exc:
         context = _table_context(request)
-        context.update(sets=collection_set_totals(user=request.user), set_error=str(exc),
+        context.update(sets=collection_set_totals(user=request_user(request)), set_error=str(exc),
                        claims=active_deck_claims(user=request.user), section="collection")
         return render(request, "collection/page.html", context, status=400)
     messages.success(request, SET_ADDED.format(copies=added.copies,
