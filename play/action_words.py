@@ -59,8 +59,13 @@ class ActionWords:
 
     def _words(self, a: Mapping[str, Any]) -> dict[str, Callable[[], str]]:
         me, foe = self.seat, 1 - self.seat
-        hand = lambda: self._zone("hand", a.get("card"))            # noqa: E731
-        own = lambda: self._minion(me, a.get("slot"))               # noqa: E731
+
+        def hand() -> str:
+            return self._zone("hand", a.get("card"))
+
+        def own() -> str:
+            return self._minion(me, a.get("slot"))
+
         slot = int(a.get("slot", 0) or 0) + 1
         return {
             "mulligan": lambda: _("Put back {card}").format(card=hand()),

@@ -10,10 +10,14 @@ poll the state until ``agent_to_move`` is null.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -42,7 +46,7 @@ CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The game moved on since `version`: {detail, state} with the fresh state."))
 
 
-def _state(record: PlayGame, seat: int | None = None) -> dict:
+def _state(record: PlayGame, seat: int | None = None) -> dict[str, Any]:
     state = seat_state(record, seat=seat)
     failure = agent_failure(record.uid, record.version) if state.agent else None
     if state.agent is not None and failure is None and agent_schedule(record.uid) \
@@ -59,7 +63,7 @@ def _refused(exc: PlayError, record: PlayGame) -> Response:
     raise ValidationError({exc.field: [str(exc)]} if exc.field else {"detail": str(exc)})
 
 
-class StartInputSerializer(serializers.Serializer):
+class StartInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     deck = serializers.CharField(max_length=120, help_text=(
         'Your deck: a saved deck\'s id, "starter:<name>" or "draft" (the builder\'s).'))
     opponent_deck = serializers.CharField(max_length=120, help_text="The other seat's deck.")
@@ -71,7 +75,7 @@ class StartInputSerializer(serializers.Serializer):
     ruleset = serializers.DictField(required=False, help_text='e.g. {"hero_advantage": false}')
 
 
-class VersionSerializer(serializers.Serializer):
+class VersionSerializer(serializers.Serializer[Mapping[str, Any]]):
     version = serializers.IntegerField(min_value=0, help_text="The version the change is on.")
     seat = serializers.IntegerField(min_value=0, max_value=1, required=False,
                                     help_text="Undo and concede: whose (default: yours).")
@@ -81,11 +85,11 @@ class ActInputSerializer(VersionSerializer):
     action = serializers.DictField(help_text='One of the legal actions, e.g. {"kind": "end"}.')
 
 
-class ShareSerializer(serializers.Serializer):
+class ShareSerializer(serializers.Serializer[Mapping[str, Any]]):
     shared = StrictBooleanField(help_text="Anyone with the link may watch the replay.")
 
 
-def _seat(request, record: PlayGame) -> int | None:
+def _seat(request: Request, record: PlayGame) -> int | None:
     raw = request.query_params.get("seat")
     if raw is None:
         return None
@@ -101,7 +105,7 @@ class PlayListCreateApi(APIView):
 
     @extend_schema(operation_id="play_list",
                    responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         games = plays_listed(request.user)[:100]
         return Response({"results": [{"uid": g.uid, "title": str(g), "status": g.status,
                                       "seats": g.seats, "result": g.result,
@@ -109,7 +113,7 @@ class PlayListCreateApi(APIView):
 
     @extend_schema(operation_id="play_create", request=StartInputSerializer,
                    responses={201: STATE})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = StartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -130,19 +134,19 @@ class PlayDetailApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(parameters=[UID, SEAT], responses={200: STATE})
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
         return Response(_state(record, _seat(request, record)))
 
 
 class _ChangeApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
-    input_class: type[serializers.Serializer] = VersionSerializer
+    input_class: type[serializers.Serializer[Mapping[str, Any]]] = VersionSerializer
 
-    def change(self, record: PlayGame, data: dict) -> PlayGame:
+    def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
         raise NotImplementedError
 
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
         data = self.input_class(data=request.data)
         data.is_valid(raise_exception=True)
@@ -153,7 +157,11 @@ class _ChangeApi(APIView):
         return Response(_state(record))
 
 
-def _change_schema(request_class, summary: str):
+_View = TypeVar("_View", bound=Callable[..., Response])
+
+
+def _change_schema(request_class: type[serializers.Serializer[Mapping[str, Any]]],
+                   summary: str) -> Callable[[_View], _View]:
     return extend_schema(parameters=[UID], request=request_class, summary=summary,
                          responses={200: STATE, 409: CONFLICT})
 
@@ -162,38 +170,38 @@ class PlayActApi(_ChangeApi):
     input_class = ActInputSerializer
 
     @_change_schema(ActInputSerializer, "Play one of the legal actions of the seat to move.")
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         return super().post(request, uid)
 
-    def change(self, record, data):
+    def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
         return services.play_act(record=record, action=data["action"], version=data["version"])
 
 
 class PlayUndoApi(_ChangeApi):
     @_change_schema(VersionSerializer, "Back to the start of the seat's latest turn.")
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         return super().post(request, uid)
 
-    def change(self, record, data):
+    def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
         return services.play_undo(record=record, seat=data.get("seat", 0),
                                   version=data["version"])
 
 
 class PlayRestartApi(_ChangeApi):
     @_change_schema(VersionSerializer, "The same game again from the start (same seed).")
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         return super().post(request, uid)
 
-    def change(self, record, data):
+    def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
         return services.play_restart(record=record, version=data["version"])
 
 
 class PlayConcedeApi(_ChangeApi):
     @_change_schema(VersionSerializer, "The seat gives up; the other wins.")
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         return super().post(request, uid)
 
-    def change(self, record, data):
+    def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
         return services.play_concede(record=record, seat=data.get("seat", 0),
                                      version=data["version"])
 
@@ -203,7 +211,7 @@ class PlayShareApi(APIView):
 
     @extend_schema(parameters=[UID], request=ShareSerializer,
                    responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
         data = ShareSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -218,7 +226,7 @@ class PlayHintApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(parameters=[UID, SEAT], responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
         game = game_at(record)
         seat = game.to_move

@@ -64,11 +64,13 @@ class Board:
 
     @property
     def me(self) -> dict[str, Any]:
-        return self.view["me"]
+        side: dict[str, Any] = self.view["me"]
+        return side
 
     @property
     def enemy(self) -> dict[str, Any]:
-        return self.view["enemy"]
+        side: dict[str, Any] = self.view["enemy"]
+        return side
 
     @property
     def my_turn(self) -> bool:
@@ -88,11 +90,12 @@ class Board:
         return str(DECISION_TEXT.get(self.view.get("decision") or "", ""))
 
     @property
-    def groups(self) -> list[tuple[str, list[dict[str, Any]], list[tuple[str, list]]]]:
+    def groups(self) -> list[tuple[str, list[dict[str, Any]],
+                                   list[tuple[str, list[dict[str, Any]]]]]]:
         """The actions by group, in the page's order: (title, rows, placings), where placings
         gathers the placing of each hand card into a line of slots ("Thorn Boar: slot 2, slot
         3 …") instead of one button per card and slot."""
-        out = []
+        out: list[tuple[str, list[dict[str, Any]], list[tuple[str, list[dict[str, Any]]]]]] = []
         for key, title in GROUP_TITLES.items():
             rows = [a for a in self.actions if a["group"] == key and a["kind"] != "place"]
             placings: dict[int, list[dict[str, Any]]] = {}
@@ -119,7 +122,7 @@ def card_info(cards: Mapping[str, Mapping[str, Any]], names: Mapping[str, str],
 
 def _minions(side: Mapping[str, Any], cards: Mapping[str, Any], names: Mapping[str, str],
              attackers: set[int]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for slot, minion in enumerate(side["minions"]):
         if minion is None:
             out.append({"slot": slot, "empty": True})

@@ -12,7 +12,7 @@ restart or on another server.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,11 +37,11 @@ def card_defs(cards: Mapping[str, Mapping[str, Any]]) -> dict[str, CardDef]:
     return {code: CardDef.from_dict(data) for code, data in cards.items()}
 
 
-def deck_lists(decks: list[Mapping[str, Any]]) -> list[DeckList]:
+def deck_lists(decks: Sequence[Mapping[str, Any]]) -> list[DeckList]:
     return [DeckList.from_counts(d["hero"], d["cards"], d.get("name", "")) for d in decks]
 
 
-def game_start(*, cards: Mapping[str, Mapping[str, Any]], decks: list[Mapping[str, Any]],
+def game_start(*, cards: Mapping[str, Mapping[str, Any]], decks: Sequence[Mapping[str, Any]],
                seed: int, ruleset: Mapping[str, Any], first_player: int | None) -> Game:
     """The game before its first action (raises ``CardDataError`` on decks it cannot play)."""
     return Game(card_defs(cards), deck_lists(decks), seed=seed,

@@ -4,7 +4,7 @@ the seed and the ruleset's options (each labelled by the engine's own sentence f
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext
@@ -56,9 +56,10 @@ class NewGameForm(forms.Form):
     def __init__(self, *args: Any, decks: list[DeckChoice], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         grouped = _grouped(decks)
-        self.fields["deck"].choices = grouped
-        self.fields["opponent_deck"].choices = grouped
-        self.fields["opponent"].choices = [
+        # Declared as choice fields above: their menus are the decks and agents of this page.
+        cast(forms.ChoiceField, self.fields["deck"]).choices = grouped
+        cast(forms.ChoiceField, self.fields["opponent_deck"]).choices = grouped
+        cast(forms.ChoiceField, self.fields["opponent"]).choices = [
             *[(name, agent_choice_label(name)) for name in AGENT_NAMES],
             (HUMAN, gettext("Yourself: both seats on this device (hot-seat)"))]
         self.fields["opponent"].initial = AGENT_NAMES[0]

@@ -14,7 +14,7 @@ its step.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simulations.replay_text import Describer
@@ -27,7 +27,7 @@ SLOT_AFTER = frozenset({"place", "summon", "mind_control"})
 CARD_FIELDS = ("card", "source", "attacker", "defender")
 
 
-def segments(events: list[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+def segments(events: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
     """Events split at each action: segment k holds the k-th action and what followed it;
     segment 0 what happened before the first action."""
     out: list[list[Mapping[str, Any]]] = [[]]
@@ -93,7 +93,7 @@ def redact_event(event: Mapping[str, Any], viewer: int, before: Mapping[str, Any
     return {**event, **hidden} if hidden else event
 
 
-def step_lines(*, events: list[Mapping[str, Any]], snapshots: list[Mapping[str, Any]],
+def step_lines(*, events: Sequence[Mapping[str, Any]], snapshots: Sequence[Mapping[str, Any]],
                names: Mapping[str, str], viewer: int | None, start: int = 0,
                end: int | None = None) -> list[tuple[int, str]]:
     """(step, sentence) for the events of steps ``start``..``end`` as ``viewer`` sees them."""

@@ -21,12 +21,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from django.db import close_old_connections
 
 from play import conf, services
+from play.models import PlayGame
 
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
-_running: dict[str, Future] = {}
+_running: dict[str, Future[None]] = {}
 _failed: dict[str, tuple[int, str]] = {}      # uid → (the game's version, what went wrong)
 
 
@@ -44,7 +45,7 @@ def _advance(uid: str) -> None:
         services.play_agent_advance(uid=uid)
     except Exception as exc:         # a thread's failure must reach the log and the page
         log.exception("the agent of game %s could not move", uid)
-        version = services.PlayGame.objects.filter(uid=uid).values_list(
+        version = PlayGame.objects.filter(uid=uid).values_list(
             "version", flat=True).first()
         with _lock:
             _failed[uid] = (int(version or 0), f"{type(exc).__name__}: {exc}")

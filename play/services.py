@@ -138,7 +138,7 @@ def agent_to_move(record: PlayGame, game: Game | None = None) -> str | None:
     seat = game.to_move
     if seat is None or record.seats[seat] == HUMAN:
         return None
-    return record.seats[seat]
+    return str(record.seats[seat])
 
 
 def play_agent_advance(*, uid: str, limit: int = MAX_AGENT_MOVES) -> int:

@@ -10,6 +10,7 @@ with the message, with status 400 (refused) or 409 (the game moved on: the fresh
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cards.htmx import HtmxHttpRequest
 from cards.rulesets import ruleset_words
 from play import conf, services
 from play.deck_sources import deck_resolve, play_deck_choices
@@ -112,7 +114,7 @@ def play_board(request: HttpRequest, uid: str) -> HttpResponse:
                            step=_step_param(request))
 
 
-def change_response(request: HttpRequest, record: PlayGame, change, *,
+def change_response(request: HtmxHttpRequest, record: PlayGame, change: Callable[[], PlayGame], *,
                     seat: int | None) -> HttpResponse:
     """Run ``change()`` (a service call); answer with the board (script) or a redirect."""
     try:
@@ -132,7 +134,7 @@ def _version(request: HttpRequest) -> int:
 
 @login_required
 @require_POST
-def play_act(request: HttpRequest, uid: str) -> HttpResponse:
+def play_act(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
 
     def act() -> PlayGame:

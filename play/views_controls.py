@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from cards.htmx import HtmxHttpRequest
 from play import services
 from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
@@ -26,7 +27,7 @@ def _seat(request: HttpRequest) -> int:
 
 @login_required
 @require_POST
-def play_undo(request: HttpRequest, uid: str) -> HttpResponse:
+def play_undo(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_undo(
         record=record, seat=_seat(request), version=_version(request)), seat=_seat_param(request))
@@ -34,7 +35,7 @@ def play_undo(request: HttpRequest, uid: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def play_restart(request: HttpRequest, uid: str) -> HttpResponse:
+def play_restart(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_restart(
         record=record, version=_version(request)), seat=_seat_param(request))
@@ -42,7 +43,7 @@ def play_restart(request: HttpRequest, uid: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def play_concede(request: HttpRequest, uid: str) -> HttpResponse:
+def play_concede(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_concede(
         record=record, seat=_seat(request), version=_version(request)),
