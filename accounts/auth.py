@@ -19,9 +19,8 @@ The doors then say why and for how long: the pages show the message (429), basic
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django import forms
 from django.conf import settings
@@ -185,7 +184,11 @@ class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
         return super().clean()
 
 
-AdminLogin = Callable[[HttpRequest, "dict[str, Any] | None"], HttpResponse]
+class AdminLogin(Protocol):
+    """The admin site's log-in view (``AdminSite.login``)."""
+
+    def __call__(self, request: HttpRequest,
+                 extra_context: dict[str, Any] | None = None) -> HttpResponse: ...
 
 
 def throttled_admin_login(login: AdminLogin) -> AdminLogin:

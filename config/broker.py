@@ -32,9 +32,11 @@ import os
 import shutil
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 from queue import Empty
+from typing import Any
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem, virtual
@@ -78,7 +80,13 @@ def _is_message(name: str, queue: str) -> bool:
 class Channel(filesystem.Channel):
     """kombu's filesystem channel with whole-file writes and rename-to-claim reads."""
 
-    def _put(self, queue, payload, **kwargs):
+    # kombu's, left out of its stubs: the file of an exchange's table.
+    _exchange_file: Callable[[str], Path]
+
+    # The signatures of kombu's filesystem channel, which its stubs declare against the
+    # virtual channel's with an ignore of their own: the mismatch is theirs.
+    def _put(  # type: ignore[override]
+            self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:
         """Put ``payload`` onto ``queue``: complete before it has a message's name."""
         name = f"{round(time.monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         path = os.path.join(self.data_folder_out, name)
@@ -87,7 +95,7 @@ class Channel(filesystem.Channel):
         except OSError as exc:
             raise ChannelError(CANNOT_WRITE.format(path=path)) from exc
 
-    def _get(self, queue):
+    def _get(self, queue: str) -> dict[str, Any]:  # type: ignore[override]
         """The oldest message of ``queue`` that this consumer wins; ``Empty`` if none."""
         for name in sorted(os.listdir(self.data_folder_in)):
             if _is_message(name, queue):
@@ -96,7 +104,7 @@ class Channel(filesystem.Channel):
                     return payload
         raise Empty()
 
-    def _claim(self, name: str) -> dict | None:
+    def _claim(self, name: str) -> dict[str, Any] | None:
         """Rename the file to a name of this consumer's own; read it if the rename won."""
         path = os.path.join(self.data_folder_in, name)
         claimed = f"{path}.{os.getpid()}-{uuid.uuid4().hex[:12]}{CLAIMED}"
@@ -141,7 +149,8 @@ class Channel(filesystem.Channel):
 
     # --- exchange tables (control folder): rewritten whole, writers taking turns
 
-    def get_table(self, exchange):
+    def get_table(  # type: ignore[override]  # as kombu's filesystem channel, stubs alike
+            self, exchange: str) -> list[filesystem.exchange_queue_t]:
         try:
             return super().get_table(exchange)
         except ValueError:   # a table left half-written by kombu's own writer: rebuilt on bind
@@ -149,14 +158,18 @@ class Channel(filesystem.Channel):
                            self._exchange_file(exchange))
             return []
 
-    def _update_table(self, exchange, change) -> None:
+    def _update_table(
+            self, exchange: str,
+            change: Callable[[list[filesystem.exchange_queue_t]],
+                             list[filesystem.exchange_queue_t] | None]) -> None:
         """Apply ``change`` (a function from a list of bindings to a new list, or None for no
         change) to ``exchange``'s table, holding its lock file."""
         file = self._exchange_file(exchange)
         self.control_folder.mkdir(parents=True, exist_ok=True)
         try:
-            with open(f"{file}{LOCK}", "ab") as lock_file:
-                filesystem.lock(lock_file, filesystem.LOCK_EX)
+            # Unbuffered (nothing is written to it): a FileIO, as kombu's lock() is typed.
+            with open(f"{file}{LOCK}", "ab", buffering=0) as lock_file:
+                filesystem.lock(lock_file, filesystem.LOCK_EX)  # type: ignore[attr-defined]
                 try:
                     queues = self.get_table(exchange)
                     changed = change(queues)
@@ -167,12 +180,14 @@ class Channel(filesystem.Channel):
         except OSError as exc:
             raise ChannelError(f"Cannot open {file}") from exc
 
-    def _queue_bind(self, exchange, routing_key, pattern, queue):
+    def _queue_bind(self, exchange: str, routing_key: str, pattern: str | None,
+                    queue: str) -> None:
         binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
         self._update_table(
             exchange, lambda queues: None if binding in queues else [binding, *queues])
 
-    def _delete(self, queue, exchange, routing_key, pattern, *args, **kwargs):
+    def _delete(self, queue: str, exchange: str, routing_key: str, pattern: str | None,
+                *args: Any, **kwargs: Any) -> None:
         self._purge(queue)      # what kombu's virtual channel does on delete
         binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
         if not self._exchange_file(exchange).exists():

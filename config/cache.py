@@ -27,6 +27,7 @@ from __future__ import annotations
 import base64
 import math
 import pickle
+from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.db import DatabaseCache
@@ -44,7 +45,7 @@ return false
 
 
 class SharedRedisCache(RedisCache):
-    def incr(self, key, delta=1, version=None):
+    def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
         key = self.make_and_validate_key(key, version=version)
         client = self._cache.get_client(key, write=True)
         value = client.eval(INCR_IF_PRESENT, 1, key, delta)
@@ -52,7 +53,8 @@ class SharedRedisCache(RedisCache):
             raise ValueError(f"Key '{key}' not found.")
         return int(value)
 
-    def clear(self) -> bool:
+    # True, as Django's RedisCache.clear answers (the stubs' BaseCache.clear says None).
+    def clear(self) -> bool:  # type: ignore[override]
         client = self._cache.get_client(None, write=True)
         pattern = self.make_key("*")
         keys = list(client.scan_iter(match=pattern, count=1000))
@@ -62,12 +64,15 @@ class SharedRedisCache(RedisCache):
 
 
 class SharedDatabaseCache(DatabaseCache):
-    def __init__(self, table, params):
+    # The table's name (DatabaseCache sets it; the stubs leave it out).
+    _table: str
+
+    def __init__(self, table: str, params: dict[str, Any]) -> None:
         super().__init__(table, params)
         self._checked_keys: dict[tuple[str, int | None], str] = {}
         self._get_sql: dict[str, str] = {}
 
-    def get(self, key, default=None, version=None):
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
         # One row, its expiry compared by the database. Django's ``get`` goes through
         # ``get_many``, which builds the datetime converters anew on every call: most of what
         # reading the catalogue's generation cost on every stored page (cards/page_cache.py).
@@ -85,7 +90,8 @@ class SharedDatabaseCache(DatabaseCache):
             return default
         return pickle.loads(base64.b64decode(connection.ops.process_clob(row[0]).encode()))
 
-    def value_column(self, key, *, using: str, version=None) -> tuple[str, list] | None:
+    def value_column(self, key: str, *, using: str, version: int | None = None
+                     ) -> tuple[str, list[object]] | None:
         """An SQL expression (and its parameters) for another query's select list that reads
         the value stored under ``key`` (NULL when missing or expired; ``decode`` turns it into
         the value): a page that needs a row and a cached value pays one round trip. None when
@@ -97,14 +103,14 @@ class SharedDatabaseCache(DatabaseCache):
         now = connections[db].ops.adapt_datetimefield_value(timezone.now())
         return f"({sql})", [self._checked_key(key, version), now]
 
-    def decode(self, stored, *, using: str):
+    def decode(self, stored: Any, *, using: str) -> Any:   # text, or a driver's LOB
         """The value a ``value_column`` read (None for NULL)."""
         if stored is None:
             return None
         stored = connections[using].ops.process_clob(stored)
         return pickle.loads(base64.b64decode(stored.encode()))
 
-    def _checked_key(self, key, version) -> str:
+    def _checked_key(self, key: str, version: int | None) -> str:
         checked = self._checked_keys.get((key, version))
         if checked is None:
             checked = self.make_and_validate_key(key, version=version)
@@ -118,14 +124,14 @@ class SharedDatabaseCache(DatabaseCache):
                              f"{quote('cache_key')} = %s AND {quote('expires')} > %s")
         return self._get_sql[db]
 
-    def get_backend_timeout(self, timeout=DEFAULT_TIMEOUT):
+    def get_backend_timeout(self, timeout: float | None = DEFAULT_TIMEOUT) -> float | None:
         # The table keeps whole seconds and Django cuts the fraction off, which ended a
         # two-second window after anything from one to two seconds; rounded up instead, an
         # entry lives at least as long as it was asked to, and at most a second longer.
         expires = super().get_backend_timeout(timeout)
         return None if expires is None else math.ceil(expires)
 
-    def incr(self, key, delta=1, version=None):
+    def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
         key = self.make_and_validate_key(key, version=version)
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
@@ -140,7 +146,7 @@ class SharedDatabaseCache(DatabaseCache):
             if row is None:
                 raise ValueError(f"Key '{key}' not found.")
             stored = connection.ops.process_clob(row[0])
-            value = pickle.loads(base64.b64decode(stored.encode())) + delta
+            value: int = pickle.loads(base64.b64decode(stored.encode())) + delta
             encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
             cursor.execute(f"UPDATE {table} SET {value_col} = %s WHERE {key_col} = %s",
                            [encoded, key])

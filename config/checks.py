@@ -9,6 +9,10 @@ With DEBUG off the pages name their static files by the hashed names in the mani
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from django.apps import AppConfig
 from django.conf import settings
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.core import checks
@@ -33,7 +37,8 @@ def static_manifest_missing() -> str | None:
 
 
 @checks.register()
-def static_files_collected(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def static_files_collected(app_configs: Sequence[AppConfig] | None = None,
+                           **kwargs: Any) -> list[checks.CheckMessage]:
     missing = static_manifest_missing()
     if missing is None:
         return []

@@ -9,11 +9,18 @@ of every field, so OPTIONS leaves it there.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rest_framework.metadata import SimpleMetadata
+
+if TYPE_CHECKING:
+    # Annotations only: DRF's settings import this module while rest_framework.views loads.
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 class EndpointMetadata(SimpleMetadata):
-    def determine_metadata(self, request, view):
+    def determine_metadata(self, request: Request, view: APIView) -> dict[str, Any]:
         return {
             "name": view.get_view_name(),
             "description": view.get_view_description(),

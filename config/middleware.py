@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
 from django.contrib.auth import get_user
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponseBadRequest, JsonResponse, QueryDict
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.utils import translation
@@ -14,10 +18,16 @@ from rest_framework.exceptions import MethodNotAllowed
 
 from config.views import request_too_large
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 NUL_MESSAGE = gettext_lazy(
     "The address or a query parameter contains a NUL character (\\x00), which no field "
     "accepts; remove it and try again."
 )
+
+
+GetResponse = Callable[[HttpRequest], HttpResponseBase]
 
 
 def _has_nul(params: QueryDict) -> bool:
@@ -34,10 +44,10 @@ class RejectNulCharactersMiddleware:
     and the API's serializers refuse NUL with a field error on the page the user filled in
     (nothing typed is lost), and the builder's raw card code is checked where it is read."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if "\x00" in request.path or _has_nul(request.GET):
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": NUL_MESSAGE}, status=400)
@@ -61,10 +71,10 @@ class RejectEmptyApiQueryValuesMiddleware:
     alone: their forms send empty selects, which mean "any". Runs after LocaleMiddleware, so
     the message is in the client's language."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.path.startswith("/api/"):
             empty = sorted({key for key, values in request.GET.lists()
                             if any(value == "" for value in values)})
@@ -82,10 +92,10 @@ class LangQueryMiddleware:
     overwrite the visitor's own preference, so nothing is stored here. Runs after
     LocaleMiddleware, which has already picked the cookie's or Accept-Language's language."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         wanted = request.GET.get("lang", "")
         if wanted:
             try:
@@ -109,10 +119,10 @@ class FormBodyTooLargeMiddleware:
     which Django does not read as a form. Runs after the language is chosen (the page is in
     the reader's language) and signs the user in for the page's header, as every page has."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.method not in ("GET", "HEAD", "OPTIONS") and not request.path.startswith(
                 "/api/"):
             try:
@@ -132,14 +142,14 @@ class ApiMethodNotAllowedMiddleware:
     nothing true about the method. The endpoint's methods are its view's (an address that
     names no endpoint is left to the 404)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.path.startswith("/api/"):
             allowed = _served_methods(request.path_info)
             if allowed and request.method not in allowed:
-                detail = MethodNotAllowed(request.method).detail
+                detail = MethodNotAllowed(request.method or "").detail
                 return JsonResponse({"detail": str(detail)}, status=405,
                                     headers={"Allow": ", ".join(allowed)})
         return self.get_response(request)
@@ -162,7 +172,8 @@ def _sign_in_for_the_page(request: HttpRequest) -> None:
     """The signed-in user for a page answered before AuthenticationMiddleware runs (its header
     shows who is signed in, as every page's does)."""
     if not hasattr(request, "user"):
-        request.user = SimpleLazyObject(lambda: get_user(request))
+        # Lazy, as AuthenticationMiddleware sets it: a User or an AnonymousUser when read.
+        request.user = cast("User | AnonymousUser", SimpleLazyObject(lambda: get_user(request)))
 
 
 MAX_QUERY_STRING = 4096
@@ -180,10 +191,10 @@ class LongQueryStringMiddleware:
     every middleware and filter after this. gunicorn's request line limit (``run.sh``) is set
     above this one, so the site answers rather than gunicorn's bare page."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         length = len(request.META.get("QUERY_STRING", ""))
         if length > MAX_QUERY_STRING:
             detail = QUERY_TOO_LONG.format(length=f"{length:,}", limit=f"{MAX_QUERY_STRING:,}")

@@ -14,12 +14,15 @@ whatever its depth: Python's JSON reader recurses once per level and raised ``Re
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError, ValidationError
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 BAD_CHARACTER = gettext_lazy("{where}: {what} cannot be stored; remove it and try again.")
 IN_KEY = gettext_lazy("The key {key}")
@@ -41,6 +44,7 @@ def nesting_depth(value: Any, *, stop: int) -> int:
     deepest, stack = 0, [(value, 0)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, Mapping):
             children = item.values()
         elif isinstance(item, list | tuple):
@@ -55,7 +59,7 @@ def nesting_depth(value: Any, *, stop: int) -> int:
     return deepest
 
 
-def bad_character(text: str) -> tuple[int, str] | None:
+def bad_character(text: str) -> tuple[int, StrOrPromise] | None:
     """The index and description of the first NUL or lone surrogate in ``text``, if any."""
     for index, char in enumerate(text):
         if char == "\x00":
@@ -106,8 +110,9 @@ def refuse_bad_characters(data: Any) -> None:
     items = data.items() if isinstance(data, Mapping) else [(NON_FIELD, data)]
     for field, value in items:
         field_name = field if isinstance(field, str) else NON_FIELD
-        if field_name is not NON_FIELD and bad_character(field_name):
-            errors.setdefault(NON_FIELD, []).append(_message(field_name, True))
+        key_message = _message(field_name, True) if field_name is not NON_FIELD else None
+        if key_message:
+            errors.setdefault(NON_FIELD, []).append(key_message)
             field_name = NON_FIELD
         for text, is_key in _strings(value):
             message = _message(text, is_key)
@@ -119,7 +124,8 @@ def refuse_bad_characters(data: Any) -> None:
 
 
 class JSONParser(parsers.JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(self, stream: IO[Any], media_type: str | None = None,
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:   # deeper than the interpreter's stack: surely over MAX_DEPTH

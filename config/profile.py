@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from accounts.users import request_user
 from cards.forms import RefuseNulForm
 from decks.selectors import deck_rows
 from play.selectors import plays_listed
@@ -32,7 +33,7 @@ class EmailForm(RefuseNulForm):
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    user = request.user
+    user = request_user(request)
     form = EmailForm(request.POST or None, initial={"email": user.email})
     if request.method == "POST":
         if form.is_valid():

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 
@@ -12,10 +15,12 @@ class StoredSchemaView(SpectacularAPIView):
     every view's serializers took a third of a second a request; the schema changes only with
     the code, which a deployment restarts)."""
 
-    _stored: dict[tuple[str, str | None], dict] = {}
+    _stored: dict[tuple[str, str | None], dict[str, Any]] = {}
 
-    def _get_schema_response(self, request):
-        version = self.api_version or request.version or self._get_version_parameter(request)
+    # drf-spectacular leaves its view's helpers unannotated (the ignores below).
+    def _get_schema_response(self, request: Request) -> Response:
+        version = (self.api_version or request.version
+                   or self._get_version_parameter(request))  # type: ignore[no-untyped-call]
         key = (translation.get_language(), version)
         data = self._stored.get(key)
         if data is None:
@@ -23,5 +28,6 @@ class StoredSchemaView(SpectacularAPIView):
                                              patterns=self.patterns)
             data = self._stored[key] = generator.get_schema(request=request,
                                                             public=self.serve_public)
+        filename = self._get_filename(request, version)  # type: ignore[no-untyped-call]
         return Response(data=data, headers={
-            "Content-Disposition": f'inline; filename="{self._get_filename(request, version)}"'})
+            "Content-Disposition": f'inline; filename="{filename}"'})

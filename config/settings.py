@@ -220,8 +220,9 @@ CACHE_URL = os.environ.get("CACHE_URL") or (
     os.environ.get("CELERY_BROKER_URL", "") if os.environ.get("CELERY_BROKER_URL", "")
     .startswith(("redis://", "rediss://")) else "")
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "config.cache.SharedRedisCache", "LOCATION": CACHE_URL,
-                          "KEY_PREFIX": "cardlab-cache"}}
+    CACHES: dict[str, dict[str, object]] = {"default": {
+        "BACKEND": "config.cache.SharedRedisCache", "LOCATION": CACHE_URL,
+        "KEY_PREFIX": "cardlab-cache"}}
 else:
     # Past MAX_ENTRIES rows the table drops a third of its keys, live throttle counters
     # included; Django's 300 would let a burst of distinct names and addresses wipe them.

@@ -9,6 +9,7 @@ JSON like the API's own errors. A request body over Django's upload cap
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -22,6 +23,9 @@ from django.views.decorators.http import require_safe
 from cards.language import card_lang
 from config.checks import RUN_COLLECTSTATIC, static_manifest_missing
 from config.rulebook import rule_book
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +73,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("img/favicon.svg"), permanent=True)
 
 
-def _answer(request: HttpRequest, status: int, detail: str = "") -> HttpResponse:
+def _answer(request: HttpRequest, status: int, detail: StrOrPromise = "") -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": detail}, status=status)
     return render(request, f"{status}.html", {"detail": detail, "status": status},

@@ -34,7 +34,15 @@ import time
 import traceback
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Event as EventType
+
+    from kombu import Connection, Queue
+    from kombu.message import Message
 
 TRANSPORTS = {"project": "config.broker:Transport",
               "kombu": "kombu.transport.filesystem:Transport"}
@@ -105,14 +113,14 @@ def folders(root: Path) -> dict[str, object]:
             "control_folder": str(root / "control"), "store_processed": False}
 
 
-def _connection(root: Path, transport: str, poll: float = 0.1):
+def _connection(root: Path, transport: str, poll: float = 0.1) -> Connection:
     from kombu import Connection
 
     return Connection("filesystem://", transport=transport,
                       transport_options={**folders(root), "polling_interval": poll})
 
 
-def _queue():
+def _queue() -> Queue:
     from kombu import Exchange, Queue
 
     return Queue(QUEUE, Exchange(QUEUE, "direct"), routing_key=QUEUE)
@@ -149,13 +157,13 @@ def produce(root: Path, transport: str, index: int, seconds: float, messages: in
         _die(root / f"producer-{index}.death")
 
 
-def consume(root: Path, transport: str, name: str, poll: float, stop) -> None:
+def consume(root: Path, transport: str, name: str, poll: float, stop: EventType) -> None:
     """Drain the queue as a Celery worker does until ``stop`` is set, writing down each
     message given; an exception ends the process (a death)."""
     out = root / f"consumer-{name}.got"
     try:
         with _connection(root, transport, poll) as conn, out.open("w") as log:
-            def got(body, message):
+            def got(body: dict[str, Any], message: Message) -> None:
                 log.write(f"{body['producer']} {body['number']}\n")
                 log.flush()
                 message.ack()
@@ -203,7 +211,7 @@ def _race(root: Path, transport: str, figures: Figures, rate: float) -> None:
     stop = ctx.Event()
     started = 0
 
-    def start_consumer():
+    def start_consumer() -> BaseProcess:
         nonlocal started
         started += 1
         process = ctx.Process(target=consume, daemon=True,
@@ -218,7 +226,7 @@ def _race(root: Path, transport: str, figures: Figures, rate: float) -> None:
     for process in makers:
         process.start()
 
-    def supervise():
+    def supervise() -> None:
         for i, process in enumerate(live):
             if process.exitcode is not None:        # died: counted, replaced
                 figures.consumer_deaths += 1
@@ -245,21 +253,21 @@ def _race(root: Path, transport: str, figures: Figures, rate: float) -> None:
     else:
         figures.drained = False
     stop.set()
-    for process in live:
-        process.join(timeout=10)
-        if process.is_alive():
-            process.kill()
-            process.join()
-        elif process.exitcode != 0:
+    for consumer in live:
+        consumer.join(timeout=10)
+        if consumer.is_alive():
+            consumer.kill()
+            consumer.join()
+        elif consumer.exitcode != 0:
             figures.consumer_deaths += 1
 
 
 def _count(root: Path, figures: Figures) -> None:
-    sent = set()
+    sent: set[tuple[int, int]] = set()
     for log in root.glob("producer-*.sent"):
         index = int(log.name.split("-")[1].split(".")[0])
         sent.update((index, int(line)) for line in log.read_text().split())
-    got = Counter()
+    got: Counter[tuple[int, int]] = Counter()
     for log in root.glob("consumer-*.got"):
         for line in log.read_text().splitlines():
             producer, number = line.split()
@@ -271,7 +279,7 @@ def _count(root: Path, figures: Figures) -> None:
     figures.lost = len(sent - set(got))
     figures.duplicates = sum(n - 1 for n in got.values())
     figures.unexpected = len(set(got) - sent)
-    left = Counter()
+    left: Counter[str] = Counter()
     for file in (root / "queue").iterdir():
         left[file.name.rsplit(".", 1)[-1]] += 1
     figures.left = dict(left)

@@ -18,7 +18,7 @@ def create_cache_tables(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor
 
 
 class Migration(migrations.Migration):
-    dependencies: list[tuple[str, str]] = []
+    dependencies = []
 
     operations = [
         migrations.RunPython(create_cache_tables, migrations.RunPython.noop, elidable=False),

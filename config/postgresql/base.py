@@ -21,6 +21,10 @@ from psycopg import pq
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    # Django's (BaseDatabaseWrapper sets them), left out of its stubs.
+    health_check_enabled: bool
+    health_check_done: bool
+
     def close_if_health_check_failed(self) -> None:
         if (self.connection is not None and self.health_check_enabled
                 and not self.health_check_done and not self.pool and self._server_silent()):
