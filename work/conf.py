@@ -24,10 +24,13 @@ capped by them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 
-def _get(name: str, default):
+# A setting may be a number or a numeric string (from the environment): callers convert it.
+def _get(name: str, default: float) -> Any:
     return getattr(settings, f"SIMULATIONS_{name}", default)
 
 

@@ -48,7 +48,7 @@ def choose_owner(waiting: Mapping[Owner, datetime], in_flight: Mapping[Owner, fl
                                            owner is None, owner or 0))
 
 
-def ready(kind: WorkKind, now) -> Q:
+def ready(kind: WorkKind, now: datetime) -> Q:
     """Rows waiting in the database for a message, their backoff (if any) over."""
     return (kind.waiting_rows() & Q(sent_at__isnull=True) & kind.live
             & (Q(lease_until__isnull=True) | Q(lease_until__lte=now)))
@@ -86,7 +86,7 @@ def _in_flight() -> dict[Owner, float]:
     return totals
 
 
-def _waiting_owners(now) -> dict[Owner, datetime]:
+def _waiting_owners(now: datetime) -> dict[Owner, datetime]:
     first: dict[Owner, datetime] = {}
     for kind in protocol.kinds():
         rows = (kind.rows().filter(ready(kind, now)).values(kind.owner)
@@ -97,9 +97,9 @@ def _waiting_owners(now) -> dict[Owner, datetime]:
     return first
 
 
-def _head(owner: Owner, now) -> tuple[datetime, WorkKind, int, float] | None:
+def _head(owner: Owner, now: datetime) -> tuple[datetime, WorkKind, int, float] | None:
     """The owner's next piece: the first of their oldest submission, whatever its kind."""
-    heads = []
+    heads: list[tuple[datetime, WorkKind, int, float]] = []
     for kind in protocol.kinds():
         row = (kind.rows().filter(ready(kind, now), kind.of_owner(owner))
                .order_by(kind.submitted, *kind.order)
@@ -109,13 +109,13 @@ def _head(owner: Owner, now) -> tuple[datetime, WorkKind, int, float] | None:
     return min(heads, key=lambda head: (head[0], head[1].name, head[2]), default=None)
 
 
-def _mark_sent(kind: WorkKind, pk: int, now) -> bool:
+def _mark_sent(kind: WorkKind, pk: int, now: datetime) -> bool:
     lease = now + timedelta(seconds=conf.queue_lease_seconds())
     return bool(kind.rows().filter(ready(kind, now), pk=pk)
                 .update(sent_at=now, sends=F("sends") + 1, lease_until=lease))
 
 
-def dispatch(*, now=None) -> list[tuple[str, int]]:
+def dispatch(*, now: datetime | None = None) -> list[tuple[str, int]]:
     """Top the broker up to the queue depth, fairly; returns the (kind, id) pieces sent."""
     now = now or timezone.now()
     picked: list[tuple[WorkKind, int]] = []
@@ -129,7 +129,9 @@ def dispatch(*, now=None) -> list[tuple[str, int]]:
             return []
         waiting = _waiting_owners(now)
         in_flight = _in_flight()
-        heads = {owner: _head(owner, now) for owner in waiting}
+        # An owner's rows may have stopped waiting since they were counted (a submission
+        # cancelled meanwhile): such an owner has no head and nothing to send.
+        heads = {owner: head for owner in waiting if (head := _head(owner, now)) is not None}
         while room > 0 and heads:
             owner = choose_owner({o: h[0] for o, h in heads.items()}, in_flight)
             _, kind, pk, cpu = heads[owner]
@@ -147,7 +149,7 @@ def dispatch(*, now=None) -> list[tuple[str, int]]:
     return [(kind.name, pk) for kind, pk in picked]
 
 
-def send_work(pieces: list[tuple[WorkKind, int]], *, sent_at) -> int:
+def send_work(pieces: list[tuple[WorkKind, int]], *, sent_at: datetime) -> int:
     """Send one message per piece on one broker connection. Never raises: a piece whose
     message could not be sent waits in the database again, for the next dispatch."""
     sent = 0

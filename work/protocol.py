@@ -25,14 +25,17 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from work import conf
+
+if TYPE_CHECKING:
+    from work.models import LeasedWork
 
 # How every kind's Celery task is delivered: acknowledged once it has run (a worker that dies
 # mid-way leaves the message to another), its result kept in the database rather than Celery's,
@@ -56,7 +59,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class WorkKind:
     name: str                          # "chunk", "job": how logs and reports name it
-    model: type[models.Model]
+    model: type[LeasedWork]
     task: str                          # the Celery task that plays one row: args [pk]
     state: str                         # the state field ("state", "status")
     waiting: str                       # its value while the row waits (or its message does)
@@ -73,8 +76,8 @@ class WorkKind:
     error_field: str | None = None     # where the reaper notes why it took a row back
     related: tuple[str, ...] = ()      # loaded with the row when it is claimed
 
-    def rows(self) -> models.QuerySet:
-        return self.model.objects.all()
+    def rows(self) -> models.QuerySet[LeasedWork]:
+        return self.model._default_manager.all()
 
     def unfinished(self) -> Q:
         """Waiting (in the database or the broker) or running."""
@@ -114,7 +117,7 @@ class LeaseLost(Exception):
     or handed back after its lease expired)."""
 
 
-def _lease(now):
+def _lease(now: datetime) -> datetime:
     return now + timedelta(seconds=conf.lease_seconds())
 
 

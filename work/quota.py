@@ -12,12 +12,17 @@ the work, so two submissions at the same moment cannot both pass it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy
 
 from work import conf, protocol
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 TOO_MUCH_CPU = gettext_lazy(
     "This would take about {needed} CPU hours; with the {queued} CPU hours of your work already "
@@ -47,9 +52,10 @@ def _hours(seconds: float) -> str:
     return f"{seconds / 3600:,.2f}"
 
 
-def quota_check(*, owner, cpu_seconds: float, field: str, reduce: str,
+def quota_check(*, owner: AbstractBaseUser, cpu_seconds: float, field: str,
+                reduce: str | StrPromise,
                 count_active: Callable[[], int] | None = None, count_limit: int = 0,
-                too_many: str = "") -> None:
+                too_many: str | StrPromise = "") -> None:
     """Lock the owner's row, then refuse (QuotaError) when their work in flight of this kind
     has reached ``count_limit`` (``count_active()``, message ``too_many`` with ``count`` and
     ``limit``), or when ``cpu_seconds`` more would pass ``SIMULATIONS_MAX_CPU_HOURS``."""

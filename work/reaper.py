@@ -23,17 +23,21 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
-from collections.abc import Callable
-from datetime import timedelta
+from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.core.cache import cache
 from django.db import close_old_connections, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from work import conf, protocol
 from work.fair import dispatch, in_broker
 from work.protocol import WorkKind
+
+if TYPE_CHECKING:
+    from work.models import LeasedWork
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -41,12 +45,13 @@ REAP_SOON_KEY = "simulations:reap-soon"
 FIELDS = ("pk", "sends", "claim", "worker", "sent_at")
 
 
-def _hand_back(kind: WorkKind, rows, *, reason: str, expect: Q) -> int:
+def _hand_back(kind: WorkKind, rows: Iterable[LeasedWork], *, reason: str, expect: Q) -> int:
     """Make each row wait for the dispatcher again unless someone changed it since it was
     read; a row taken from a worker keeps the reason in its error (chunks keep errors)."""
     count = 0
     for row in rows:
-        changes = {kind.state: kind.waiting, "claim": "", "sent_at": None, "lease_until": None}
+        changes: dict[str, object] = {kind.state: kind.waiting, "claim": "", "sent_at": None,
+                                      "lease_until": None}
         if reason and kind.error_field:
             old = getattr(row, kind.error_field, "")
             changes[kind.error_field] = f"{reason} (worker {row.worker}); {old}"[:4000]
@@ -55,7 +60,7 @@ def _hand_back(kind: WorkKind, rows, *, reason: str, expect: Q) -> int:
     return count
 
 
-def _stalled(now) -> bool:
+def _stalled(now: datetime) -> bool:
     stall = timedelta(seconds=conf.stall_seconds())
     waiting = any(k.rows().filter(in_broker(k), sent_at__lt=now - stall).exists()
                   for k in protocol.kinds())
@@ -63,7 +68,8 @@ def _stalled(now) -> bool:
                                for k in protocol.kinds())
 
 
-def _groups(kind: WorkKind, node: str | None, now, stalled: bool):
+def _groups(kind: WorkKind, node: str | None, now: datetime, stalled: bool
+            ) -> Iterator[tuple[str, Q, QuerySet[LeasedWork] | list[LeasedWork]]]:
     """(reason, the state a row must still be in, rows) of each case for one kind."""
     running, sent = kind.running_rows(), in_broker(kind)
     fields = FIELDS + ((kind.error_field,) if kind.error_field else ())
@@ -78,12 +84,12 @@ def _groups(kind: WorkKind, node: str | None, now, stalled: bool):
             r for r in rows if r.sent_at < now - stall * 2 ** min(max(r.sends - 1, 0), 6)]
 
 
-def work_reap(*, node: str | None = None, now=None) -> Counter:
+def work_reap(*, node: str | None = None, now: datetime | None = None) -> Counter[str]:
     """One pass of the reaper over every kind of work, then a dispatch; returns how many rows
     it handed back by reason (all kinds together), and how many pieces the dispatch sent
     (``"dispatched"``)."""
     now = now or timezone.now()
-    report: Counter = Counter()
+    report: Counter[str] = Counter()
     with transaction.atomic():
         stalled = _stalled(now)
         for kind in protocol.kinds():

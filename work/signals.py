@@ -4,15 +4,19 @@ kind), then the reaper thread in the worker's main process until it shuts down."
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Any
 
 from celery.signals import worker_ready, worker_shutdown
 
+if TYPE_CHECKING:
+    from work.reaper import ReaperThread
+
 log = logging.getLogger(__name__)
-_threads: list = []
+_threads: list[ReaperThread] = []
 
 
 @worker_ready.connect
-def reap_at_worker_start(sender=None, **kwargs) -> None:
+def reap_at_worker_start(sender: object = None, **kwargs: Any) -> None:
     from django.db import close_old_connections
 
     from work import conf
@@ -32,6 +36,6 @@ def reap_at_worker_start(sender=None, **kwargs) -> None:
 
 
 @worker_shutdown.connect
-def stop_reaper(**kwargs) -> None:
+def stop_reaper(**kwargs: Any) -> None:
     while _threads:
         _threads.pop().stop()

@@ -63,6 +63,30 @@ def test_a_newcomer_takes_the_next_free_place_in_the_broker(catalogue, settings)
     assert Chunk.objects.filter(sent_at__isnull=True).count() == 10 + 10 + 1 - 4
 
 
+@pytest.mark.django_db
+def test_a_user_whose_run_was_cancelled_while_the_dispatcher_counted_is_passed_over(
+        catalogue, settings, monkeypatch):
+    """The dispatcher counts who has work waiting, then reads each one's next piece: a run
+    cancelled between the two leaves its owner with nothing to send, and the others' work
+    still goes out."""
+    from work import fair
+
+    settings.SIMULATIONS_QUEUE_DEPTH = 2
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alices_run = submit(alice, 2)
+    submit(bob, 4)
+    count_waiting = fair._waiting_owners
+
+    def counted_then_cancelled(now):
+        owners = count_waiting(now)
+        simulation_cancel(run=alices_run)
+        return owners
+
+    monkeypatch.setattr(fair, "_waiting_owners", counted_then_cancelled)
+    assert len(dispatch()) == 2
+    assert sent_owners() == ["bob", "bob"]
+
+
 def wait_for(predicate, what: str):
     end = time.monotonic() + DEADLINE
     while time.monotonic() < end:
