@@ -8,7 +8,7 @@ LEASE_COLUMNS = [f.name for f in LeasedWork._meta.fields]
 
 
 @admin.register(BalanceJob)
-class BalanceJobAdmin(admin.ModelAdmin):
+class BalanceJobAdmin(admin.ModelAdmin[BalanceJob]):
     list_display = ("title", "kind", "owner", "status", "games_played", "created_at")
     list_filter = ("kind", "status")
     # The job first, then its lease (inherited, the model lists those columns first).

@@ -10,10 +10,13 @@ another user's private job is a 404 naming the kind, cancelling someone else's j
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from balance.models import BalanceJob
@@ -23,15 +26,18 @@ from balance.views import job_or_404
 from simulations.apis import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
-class JobSerializer(serializers.ModelSerializer):
+
+class JobSerializer(serializers.ModelSerializer[BalanceJob]):
     owner = serializers.CharField(source="owner.get_username", default=None, read_only=True)
     status = serializers.CharField(read_only=True,
                                    help_text="queued, running, done, failed or cancelled")
     progress = serializers.SerializerMethodField()
     url = serializers.CharField(source="get_absolute_url", read_only=True)
 
-    def get_progress(self, job) -> dict:
+    def get_progress(self, job: BalanceJob) -> dict[str, Any]:
         p = job_progress(job)
         return {"phase": p.phase, "games": p.games, "budget": p.budget, "percent": p.percent,
                 "evaluations": p.evaluations, "best": p.best, "seconds_left": p.seconds_left}
@@ -41,41 +47,47 @@ def invalid_input(exc: BalanceInputError) -> ValidationError:
     return ValidationError({exc.field: [exc.message]})
 
 
+# What a kind's input serializer gives its service, keyword by keyword.
+class JobInputSerializer(serializers.Serializer[dict[str, Any]]):
+    def service_arguments(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
 # The endpoints of one kind of job set what is the kind's: its kind, the 404's and the 403's
 # words, its input and output serializers and its service. (Comments, not docstrings: a
 # docstring would become every operation's description in the API schema.)
 class JobApi(APIView):
     kind: str
-    output: type[serializers.Serializer]
-    not_found: str
-    not_owner: str
+    output: type[serializers.Serializer[BalanceJob]]
+    not_found: str | StrPromise
+    not_owner: str | StrPromise
 
-    def job(self, request, uid: str, *, watched: bool = False) -> BalanceJob:
+    def job(self, request: Request, uid: str, *, watched: bool = False) -> BalanceJob:
         return job_or_404(request, uid, kind=self.kind, not_found=self.not_found,
                           watched=watched)
 
 
 # ``input`` shapes the request for ``service`` (its ``service_arguments``); ``serializer_class``
 # is the list's, ``output`` the job's.
-class JobListCreateApi(generics.GenericAPIView):
+class JobListCreateApi(generics.GenericAPIView[BalanceJob]):
     kind: str
-    input: type[serializers.Serializer]
-    output: type[serializers.Serializer]
+    input: type[JobInputSerializer]
+    output: type[serializers.Serializer[BalanceJob]]
     service: Callable[..., BalanceJob]
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     queryset = BalanceJob.objects.none()
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return [SubmitThrottle()] if self.request.method == "POST" else []
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         query = ListFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         jobs = jobs_listed(request.user, mine=query.validated_data["mine"], kind=self.kind)
         page = self.paginate_queryset(jobs)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.input(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -88,14 +100,14 @@ class JobListCreateApi(generics.GenericAPIView):
 class JobDetailApi(JobApi):
     permission_classes = [permissions.AllowAny]
 
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         return Response(self.output(self.job(request, uid, watched=True)).data)
 
 
 class JobCancelApi(JobApi):
     permission_classes = [permissions.IsAuthenticated]
 
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         job = self.job(request, uid)
         if not job_is_owner(job=job, user=request.user):
             raise PermissionDenied(self.not_owner)

@@ -10,19 +10,24 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.management.base import CommandError
 
 from rules.ai.agents import make_agent
 from rules.decks.cardset import CORE_SET, TEST_SET, CardSet, CardSetError, load_card_set
 
+if TYPE_CHECKING:
+    from django.core.management.base import BaseCommand, CommandParser
+
+    from balance.models import BalanceJob
+
 
 class OptionError(ValueError):
     pass
 
 
-def add_run_arguments(parser, *, via_celery_help: str) -> None:
+def add_run_arguments(parser: CommandParser, *, via_celery_help: str) -> None:
     """The seed, the processes in this process's pool, ``--json``, and the job on the workers
     (``--via-celery``, ``--no-wait``)."""
     parser.add_argument("--seed", type=int, default=1)
@@ -51,8 +56,9 @@ def card_set_of(opts: dict[str, Any]) -> CardSet:
         raise CommandError(f"{path}: {exc}") from None
 
 
-def follow_job(command, job, opts: dict[str, Any], *, line: Callable[[Any, dict], str],
-               what: str) -> Any:
+def follow_job(command: BaseCommand, job: BalanceJob, opts: dict[str, Any], *,
+               line: Callable[[BalanceJob, dict[str, Any]], str], what: str
+               ) -> BalanceJob | None:
     """Print the job's id with ``--no-wait`` (and return None); otherwise each new progress
     event as ``line(job, event)`` on stderr until the job ends, then its result (``--json``)
     or where to see it, and return the finished job — a CommandError saying how ``what`` (e.g.

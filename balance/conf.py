@@ -15,10 +15,13 @@ its pieces are held and re-sent like a simulation's chunks.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 
-def _get(name: str, default):
+# A setting may be a number or a numeric string (from the environment): callers convert it.
+def _get(name: str, default: float) -> Any:
     return getattr(settings, f"BALANCE_{name}", default)
 
 

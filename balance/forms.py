@@ -6,6 +6,8 @@ decides what is valid.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -13,10 +15,16 @@ from balance.services import BalanceInputError
 from cards.forms import RefuseNulForm
 from simulations.sources import deck_choices
 
+if TYPE_CHECKING:
+    from balance.selectors import Visitor
 
-def grouped_decks(user) -> list:
+# Grouped choices: (group label, [(value, label), …]) for each group.
+DeckGroups = list[tuple[str, list[tuple[str, str]]]]
+
+
+def grouped_decks(user: Visitor) -> DeckGroups:
     """The decks ``user`` may pick (theirs, public ones, the starters), as grouped choices."""
-    groups: dict[str, list] = {}
+    groups: dict[str, list[tuple[str, str]]] = {}
     for choice in deck_choices(user):
         groups.setdefault(choice.group, []).append((choice.spec, choice.label))
     return list(groups.items())
@@ -32,6 +40,13 @@ def public_field() -> forms.BooleanField:
     return forms.BooleanField(required=False, label=_("Public: anyone can see the results"))
 
 
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's own copy of its choice field ``name`` (to set its choices)."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)
+    return field
+
+
 class JobForm(RefuseNulForm):
     """``FIELD_OF``: the form field that shows the service's refusal of each input; a refusal of
     an input it does not name, or of a hidden one, is shown above the form."""
@@ -42,3 +57,7 @@ class JobForm(RefuseNulForm):
         name = self.FIELD_OF.get(exc.field)
         shown = name in self.fields and not self.fields[name].widget.is_hidden
         self.add_error(name if shown else None, exc.message)
+
+    def service_arguments(self) -> dict[str, Any]:
+        """The service's keyword arguments from the cleaned data (each kind's form says)."""
+        raise NotImplementedError

@@ -52,7 +52,7 @@ class Kind:
     verify_estimate: Callable[[int, int], int]
 
 
-KINDS = {
+KINDS: dict[str, Kind] = {
     JobKind.BALANCE: Kind(problem=search_problem,
                           codec=lambda problem: BalanceCodec(problem.field),
                           search=balance_search, result=search_result, games=search_games,

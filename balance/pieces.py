@@ -284,7 +284,7 @@ def _slowest_agent(job: BalanceJob, batch: Sequence[tuple[str, Any, Sequence[int
     agent_of = getattr(codec, "task_agent", None)
     if agent_of is None:
         return job.agent
-    agents = {agent_of(task) for _, task, _ in batch} or {job.agent}
+    agents: set[str] = {agent_of(task) for _, task, _ in batch} or {job.agent}
     return max(agents, key=lambda name: game_seconds_here(name, name))
 
 

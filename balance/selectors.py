@@ -6,7 +6,7 @@ job" (404).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy
@@ -14,6 +14,12 @@ from django.utils.translation import gettext_lazy
 from balance.kinds import KINDS
 from balance.models import BalanceJob, JobKind, JobStatus
 from simulations.strength import estimate_seconds
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+# Who asks: a signed-in user, an anonymous visitor, or nobody (the command line).
+Visitor: TypeAlias = "User | AnonymousUser | None"
 
 LIST_DEFERRED = ("cards", "decks", "result")
 PHASES = {"queued": gettext_lazy("waiting"), "baseline": gettext_lazy("baseline"),
@@ -24,7 +30,7 @@ PHASES = {"queued": gettext_lazy("waiting"), "baseline": gettext_lazy("baseline"
           "done": gettext_lazy("done")}
 
 
-def jobs_visible(user=None, *, kind: str = JobKind.BALANCE) -> QuerySet[BalanceJob]:
+def jobs_visible(user: Visitor = None, *, kind: str = JobKind.BALANCE) -> QuerySet[BalanceJob]:
     """Jobs of one kind (balance searches unless told) the user may see."""
     q = Q(is_public=True)
     if user is not None and user.is_authenticated:
@@ -32,7 +38,7 @@ def jobs_visible(user=None, *, kind: str = JobKind.BALANCE) -> QuerySet[BalanceJ
     return BalanceJob.objects.filter(q, kind=kind).select_related("owner")
 
 
-def jobs_listed(user=None, *, mine: bool = False, kind: str = JobKind.BALANCE
+def jobs_listed(user: Visitor = None, *, mine: bool = False, kind: str = JobKind.BALANCE
                 ) -> QuerySet[BalanceJob]:
     jobs = jobs_visible(user, kind=kind).defer(*LIST_DEFERRED).order_by("-created_at", "-id")
     if mine and user is not None and user.is_authenticated:
@@ -40,11 +46,11 @@ def jobs_listed(user=None, *, mine: bool = False, kind: str = JobKind.BALANCE
     return jobs
 
 
-def job_get(*, uid: str, user=None, kind: str = JobKind.BALANCE) -> BalanceJob:
+def job_get(*, uid: str, user: Visitor = None, kind: str = JobKind.BALANCE) -> BalanceJob:
     return jobs_visible(user, kind=kind).get(uid=uid)
 
 
-def job_is_owner(*, job: BalanceJob, user) -> bool:
+def job_is_owner(*, job: BalanceJob, user: Visitor) -> bool:
     return bool(user is not None and user.is_authenticated
                 and (job.owner_id == user.pk or user.is_staff))
 
@@ -110,5 +116,5 @@ def _seconds_left(job: BalanceJob, games_left: int) -> float | None:
         return None
     rate = (job.progress or {}).get("rate")
     if rate:
-        return games_left / rate
+        return float(games_left / rate)
     return estimate_seconds(agent_a=job.agent, agent_b=job.agent, games=games_left)

@@ -12,7 +12,7 @@ Invariants: a job is created in one transaction and waits in the database for th
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -28,6 +28,10 @@ from simulations.services import MAX_SEED
 from work.fair import dispatch_quietly
 from work.quota import QuotaError, quota_check
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+    from django_stubs_ext import StrPromise
+
 BAD_BUDGET = gettext_lazy("The budget is from {low:,} to {high:,} games.")
 BAD_SEED = gettext_lazy("The seed must be a whole number from 0 to {limit}.")
 NOT_ACTIVE = gettext_lazy("This search has already finished ({status}).")
@@ -35,7 +39,7 @@ MIN_BUDGET = 2_000
 
 
 class BalanceInputError(ValueError):
-    def __init__(self, message: str, field: str = "non_field_errors"):
+    def __init__(self, message: str | StrPromise, field: str = "non_field_errors"):
         super().__init__(message)
         self.message, self.field = message, field
 
@@ -53,7 +57,8 @@ def job_seed(seed: int | None) -> int:
     return secrets.randbelow(2**31) if seed is None else seed
 
 
-def job_sizes_check(*, budget_games: int, verify_games: int, seed: int, bad_verify: str
+def job_sizes_check(*, budget_games: int, verify_games: int, seed: int,
+                    bad_verify: str | StrPromise
                     ) -> None:
     """The budget, the re-verification's games (``bad_verify`` says how the kind counts them)
     and the seed, each within what one job may play."""
@@ -72,7 +77,8 @@ def job_cpu_seconds(*, kind: str, decks: int, agent: str, budget_games: int,
                      verify_games=verify_games, objective=objective) * game_seconds(agent, agent)
 
 
-def job_cap_check(*, owner, kind: str, cpu: float, limit: int, too_many: str) -> None:
+def job_cap_check(*, owner: User, kind: str, cpu: float, limit: int,
+                  too_many: str | StrPromise) -> None:
     """The per-user cap (``work.quota``): jobs of ``kind`` in flight (a balance search
     counts every job) and the CPU time of all the owner's work."""
     jobs = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_JOB_STATUSES)
@@ -85,7 +91,8 @@ def job_cap_check(*, owner, kind: str, cpu: float, limit: int, too_many: str) ->
         raise BalanceInputError(exc.message, exc.field) from None
 
 
-def job_submit(*, user, kind: str, limit: int, too_many: str, **frozen: Any) -> BalanceJob:
+def job_submit(*, user: User | AnonymousUser | None, kind: str, limit: int,
+               too_many: str | StrPromise, **frozen: Any) -> BalanceJob:
     """Queue a job of ``kind`` whose input ``frozen`` holds (the row's fields: decks, cards,
     agent, budget_games, verify_games, …), owned by ``user`` when signed in — whose cap
     (``limit`` jobs of the kind in flight, ``too_many`` said when reached, and the CPU time

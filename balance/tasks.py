@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from balance import pieces, runner
 from work import protocol
@@ -11,7 +11,7 @@ from work.reaper import reap_soon
 
 
 @shared_task(name=runner.JOB_WORK.task, **protocol.LONG_TASK_OPTIONS)
-def balance_job_run(self, job_id: int) -> str:
+def balance_job_run(self: Task[[int], str], job_id: int) -> str:
     """Run or resume one balance search or tuning (safe to deliver any number of times)."""
     outcome = runner.job_execute(job_id=job_id, claim=self.request.id or "",
                                  worker=self.request.hostname or "")
@@ -21,7 +21,7 @@ def balance_job_run(self, job_id: int) -> str:
 
 
 @shared_task(name=pieces.PIECE_WORK.task, **protocol.TASK_OPTIONS)
-def balance_piece_run(self, piece_id: int) -> str:
+def balance_piece_run(self: Task[[int], str], piece_id: int) -> str:
     """Play one piece of a job's games (safe to deliver any number of times)."""
     outcome = pieces.piece_execute(piece_id=piece_id, claim=self.request.id or "",
                                    worker=self.request.hostname or "")

@@ -9,7 +9,7 @@ Views only translate HTTP to services and selectors; another user's private job 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -17,17 +17,23 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 
+from balance.forms import JobForm
 from balance.models import BalanceJob
 from balance.selectors import job_get, job_is_owner, jobs_listed
 from balance.services import BalanceInputError, job_cancel
 from simulations.apis import submit_allowed
 from work.reaper import reap_soon
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+    from rest_framework.request import Request
+
 THROTTLED = gettext_lazy(
     "You have submitted many simulations lately; wait a while and try again.")
 
 
-def job_or_404(request: HttpRequest, uid: str, *, kind: str, not_found: str,
+def job_or_404(request: HttpRequest | Request, uid: str, *, kind: str,
+               not_found: str | StrPromise,
                watched: bool = False) -> BalanceJob:
     """The job of ``kind`` the request may see, or a 404 saying what was not found. A
     ``watched`` job (its state is shown) still in flight asks the reaper to look at the work
@@ -50,7 +56,7 @@ def job_list_page(request: HttpRequest, *, kind: str, template: str) -> HttpResp
     return render(request, template, {"page": page, "mine": mine})
 
 
-def job_form_submit(request: HttpRequest, form: Any,
+def job_form_submit(request: HttpRequest, form: JobForm,
                     service: Callable[..., BalanceJob]) -> BalanceJob | None:
     """The job ``service`` queued from a valid posted ``form`` (its ``service_arguments``), or
     None with the reason on the form: its own errors, the submissions' budget spent, or the
@@ -67,8 +73,8 @@ def job_form_submit(request: HttpRequest, form: Any,
         return None
 
 
-def cancel_and_return(request: HttpRequest, job: BalanceJob, *, not_owner: str,
-                      cancelled: str) -> HttpResponse:
+def cancel_and_return(request: HttpRequest, job: BalanceJob, *, not_owner: str | StrPromise,
+                      cancelled: str | StrPromise) -> HttpResponse:
     """Cancel a job of any kind for its owner (a 403 for anyone else) and go back to its page,
     saying what happened."""
     if not job_is_owner(job=job, user=request.user):

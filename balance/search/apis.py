@@ -7,15 +7,20 @@ run are here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 
 from balance.apis import (
     JobApi,
     JobCancelApi,
     JobDetailApi,
+    JobInputSerializer,
     JobListCreateApi,
     JobSerializer,
     invalid_input,
@@ -36,7 +41,7 @@ NO_SEARCH = gettext_lazy("No balance search here.")
 UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The search's id.")
 
 
-class SearchInputSerializer(serializers.Serializer):
+class SearchInputSerializer(JobInputSerializer):
     decks = serializers.ListField(
         child=serializers.CharField(max_length=120), min_length=2, max_length=8,
         help_text='The field: saved decks\' ids or "starter:<name>".')
@@ -81,7 +86,9 @@ class SearchInputSerializer(serializers.Serializer):
                                             help_text="Games the search may play.")
     verify_games = serializers.IntegerField(default=2000,
                                             help_text="Re-verification games a matchup.")
-    fields = serializers.ListField(child=serializers.ChoiceField(choices=FIELDS),
+    # The input is named "fields" (the service's word): DRF's serializer metaclass moves it to
+    # the declared fields, so it never hides ``Serializer.fields`` at run time.
+    fields = serializers.ListField(child=serializers.ChoiceField(choices=FIELDS),  # type: ignore[assignment]
                                    default=["cost", "attack", "hp"])
     allowed_cards = serializers.ListField(child=serializers.CharField(max_length=32),
                                           required=False, allow_null=True,
@@ -89,7 +96,7 @@ class SearchInputSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     public = StrictBooleanField(default=False)
 
-    def service_arguments(self) -> dict:
+    def service_arguments(self) -> dict[str, Any]:
         d = self.validated_data
         return {"deck_specs": d["decks"], "agent": d["agent"],
                 "band": (d["band"][0], d["band"][1]), "max_changes": d["max_changes"],
@@ -118,16 +125,16 @@ class SearchSerializer(JobSerializer):
                   "seed", "decks", "games_played", "progress", "result", "created_at",
                   "started_at", "finished_at", "url"]
 
-    def get_band(self, job) -> list[float]:
+    def get_band(self, job: BalanceJob) -> list[float]:
         return [job.band_low, job.band_high]
 
-    def get_field_band(self, job) -> list[float]:
+    def get_field_band(self, job: BalanceJob) -> list[float]:
         return [job.field_band_low, job.field_band_high]
 
-    def get_matchup_band(self, job) -> list[float]:
+    def get_matchup_band(self, job: BalanceJob) -> list[float]:
         return [job.matchup_band_low, job.matchup_band_high]
 
-    def get_agents(self, job) -> list[str]:
+    def get_agents(self, job: BalanceJob) -> list[str]:
         """Every agent the patch is held under, the one that screens and races first."""
         return [job.agent, *(job.further_agents or [])]
 
@@ -181,13 +188,13 @@ class CandidateRunApi(_SearchJob):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return [SubmitThrottle()]
 
     @extend_schema(operation_id="balance_searches_candidate_run",
                    parameters=[UID, OpenApiParameter("index", int, OpenApiParameter.PATH)],
                    request=None, responses={201: dict})
-    def post(self, request, uid: str, index: int):
+    def post(self, request: Request, uid: str, index: int) -> Response:
         job = self.job(request, uid)
         try:
             run = balance_candidate_run(job=job, index=index, user=request.user)

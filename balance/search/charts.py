@@ -44,7 +44,7 @@ def front_chart(points: Sequence[dict[str, Any]], *, band_half: float, max_chang
                 title: str, axis: str | None = None) -> SafeString:
     """``points``: {changes, worst_distance, label, best} — one marker each; ``axis``: what
     the distance measures (the worst matchup's, or the worst field win rate's, from 50 %)."""
-    highest = max([band_half * 1.5, *(p["worst_distance"] for p in points)] or [0.25])
+    highest: float = max([band_half * 1.5, *(p["worst_distance"] for p in points)] or [0.25])
     step = _tick_step(min(0.5, highest * 1.05))
     top = step * math.ceil(min(0.5, highest * 1.05) / step - 1e-9)
     plot_bottom, plot_right = H - BOTTOM, W - RIGHT

@@ -13,7 +13,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from balance.cli import OptionError, follow_job
 from balance.search.report import progress_line, report_text
@@ -33,6 +33,10 @@ from rules.lab.balance_search.objective import Goal, GoalError
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.strong import check_agents
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, verify_reserve
+
+if TYPE_CHECKING:
+    from django.core.management.base import BaseCommand
+
 
 BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
 BAD_RANGE = "{option}: give two percentages LOW-HIGH, e.g. {example} (got {value})."
@@ -222,7 +226,7 @@ def write_patch(path: str, patch: dict[str, Any]) -> None:
                           encoding="utf-8")
 
 
-def run_via_celery(command, opts: dict[str, Any]) -> None:
+def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     """Submit the search as a job for the workers (the catalogue's starter decks by name) and
     follow its progress (``balance.cli.follow_job``); write the best verified patch to
     ``--out``."""
@@ -256,9 +260,9 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
         raise CommandError(exc.message if exc.field == "non_field_errors"
                            else f"{option}: {exc.message}") from None
     clock = Clock(None, _problem_stub(len(names), opts["verify_games"]))
-    job = follow_job(command, job, opts, line=lambda job, event: progress_line(clock, event),
-                     what="balance search")
-    best = (job.result or {}).get("best") if job is not None else None
+    finished = follow_job(command, job, opts, line=lambda job, event: progress_line(clock, event),
+                          what="balance search")
+    best = (finished.result or {}).get("best") if finished is not None else None
     if opts.get("out") and best is not None:
         write_patch(opts["out"], best["patch"])
 

@@ -3,15 +3,20 @@ the service's messages land on the matching field."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from balance.forms import JobForm, grouped_decks, public_field, seed_field
+from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
 from balance.models import Objective
 from cards.game_words import agent_menu, game_word_lazy
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
+
+if TYPE_CHECKING:
+    from balance.selectors import Visitor
 
 PICK_TWO = _("Pick at least two decks.")
 FIELD_CHOICES = [("cost", _("Cost (minions and items)")), ("attack", _("Attack (minions)")),
@@ -79,7 +84,9 @@ class BalanceSearchForm(JobForm):
         help_text=_("Every matchup in a band: the band each matchup's win rate must reach."))
     max_changes = forms.IntegerField(label=_("Most changes"), initial=6, min_value=1,
                                      max_value=12)
-    fields = forms.MultipleChoiceField(
+    # The input is named "fields" (the service's word): Django's form metaclass moves it to the
+    # declared fields, so it never hides ``BaseForm.fields`` at run time.
+    fields = forms.MultipleChoiceField(  # type: ignore[assignment]
         label=_("What may change"), choices=FIELD_CHOICES, initial=["cost", "attack", "hp"],
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Numbers move at most 2 from the printed value."))
@@ -95,17 +102,18 @@ class BalanceSearchForm(JobForm):
     seed = seed_field()
     public = public_field()
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args: Any, user: Visitor = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["decks"].choices = grouped_decks(user)
+        choice_field(self, "decks").choices = grouped_decks(user)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None   # Form.clean returns the cleaned data
         if len(data.get("decks") or []) < 2:
             self.add_error("decks", PICK_TWO)
         return data
 
-    def service_arguments(self) -> dict:
+    def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
         cards = [c.strip() for c in (data.get("allowed_cards") or "").split(",") if c.strip()]
         second = data.get("strong_agent")

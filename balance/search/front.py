@@ -9,7 +9,7 @@ search stored it, so any view of a field's meta can show it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
 
@@ -18,6 +18,9 @@ from balance.search.charts import front_chart
 from simulations.meta_view import meta_context
 from simulations.patch_text import change_line
 from simulations.skill import skill_comparison
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 UNPATCHED = gettext_lazy("unpatched")
 POINT = gettext_lazy("{changes} changes: ±{distance} %")
@@ -135,7 +138,7 @@ def _renamed(row: dict[str, Any], names: list[str], renames: dict[str, str]
     return {**row, "meta_report": {**report, "decks": list(names)}}
 
 
-def meta_view(row: dict[str, Any] | None, section_id: str, title: str,
+def meta_view(row: dict[str, Any] | None, section_id: str, title: str | StrPromise,
               agent: str | None = None) -> dict[str, Any] | None:
     """The whole meta view (``simulations/_meta.html``) of a verified field, or None for a
     result kept before verified patches carried their meta."""

@@ -21,6 +21,7 @@ from rules.lab.balance_search import (
     Field,
     LocalEvaluator,
     Problem,
+    SearchResult,
     SearchSpace,
     Tally,
 )
@@ -115,7 +116,7 @@ def search_strong_games(*, decks: int, strong_budget_games: int, strong_verify_g
     return strong_budget_games + verify * decks * (decks - 1) // 2 * verifications
 
 
-def search_result(job: BalanceJob, result: Any) -> dict[str, Any]:
+def search_result(job: BalanceJob, result: SearchResult) -> dict[str, Any]:
     return result.to_dict(job.deck_names)
 
 

@@ -8,7 +8,7 @@ English only, like every command's output; the pages say the same in both langua
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.lab.balance_search import Problem, Scored, SearchResult
@@ -23,7 +23,7 @@ def progress_line(clock: Any, event: dict[str, Any]) -> str:
     clock.strong_games = max(getattr(clock, "strong_games", 0), event.get("strong_games", 0))
     clock.verified = max(getattr(clock, "verified", 0), event.get("verified_games", 0))
     phase = event["phase"]
-    detail = {
+    details: dict[str, Callable[[], str]] = {
         "baseline": lambda: f"unpatched field: {_figures(event['baseline'])}",
         "screening": lambda: f"{event.get('screened', 0)}/{event['moves']} single changes",
         "racing": lambda: f"round {event['round']}: {event['candidates']} candidates at "
@@ -31,7 +31,8 @@ def progress_line(clock: Any, event: dict[str, Any]) -> str:
         "verifying": lambda: f"{event['candidates']} patches (the unpatched field included) at "
                              f"{event['games_each']} games a matchup on fresh seeds",
         "done": lambda: "verified",
-    }[phase]()
+    }
+    detail = details[phase]()
     best = event.get("best")
     shown = f" | best: {best['changes']} changes, {_figures(best)}" if best else ""
     strong = event.get("strong_games")

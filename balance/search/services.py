@@ -7,7 +7,7 @@ are every job's (``balance.services``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
 
@@ -37,6 +37,12 @@ from simulations.sources import (
     engine_objects,
     resolve_spec,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+    from django_stubs_ext import StrPromise
+
+    from balance.selectors import Visitor
 
 FEW_DECKS = gettext_lazy("A field needs at least two decks.")
 MANY_DECKS = gettext_lazy("At most {limit} decks in one search.")
@@ -81,12 +87,12 @@ BAD_STRONG_VERIFY = gettext_lazy(
 MAX_DECKS = 8
 
 
-def _frozen_decks(specs: Sequence[str], user) -> list[dict[str, Any]]:
+def _frozen_decks(specs: Sequence[str], user: Visitor) -> list[dict[str, Any]]:
     if len(specs) < 2:
         raise BalanceInputError(FEW_DECKS, "decks")
     if len(specs) > MAX_DECKS:
         raise BalanceInputError(MANY_DECKS.format(limit=MAX_DECKS), "decks")
-    decks = []
+    decks: list[dict[str, Any]] = []
     for spec in specs:
         try:
             deck, _ = resolve_spec(spec, user=user)
@@ -117,7 +123,7 @@ def _check_goal(goal: Goal, decks: int) -> None:
         raise BalanceInputError(_goal_message(exc, goal, decks), exc.field) from None
 
 
-def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
+def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str | StrPromise:
     def pct(x: float) -> str:
         return f"{x * 100:g}"
 
@@ -125,15 +131,16 @@ def _goal_message(exc: GoalError, goal: Goal, decks: int) -> str:
             "matchup_band": goal.matchup_band}.get(exc.field)
     if band is not None and band[0] >= band[1]:
         return BAND_ORDER.format(low=pct(band[0]), high=pct(band[1]))
-    if exc.field == "field_band" and 0 <= band[0] < 0.5 < band[1] <= 1:
+    if exc.field == "field_band" and band is not None and 0 <= band[0] < 0.5 < band[1] <= 1:
         return BANDS_CONTRADICT.format(low=pct(band[0]), high=pct(band[1]),
                                        mlow=pct(goal.matchup_band[0]),
                                        mhigh=pct(goal.matchup_band[1]))
-    return {"objective": BAD_OBJECTIVE, "band": BAD_BAND, "field_band": BAD_FIELD_BAND,
-            "matchup_band": BAD_MATCHUP_BAND, "epsilon": BAD_EPSILON,
-            "decks": FEW_DECKS_META,
-            "min_share": BAD_MIN_SHARE.format(top=f"{100 / decks:.4g}", decks=decks),
-            }[exc.field]
+    messages: dict[str, str | StrPromise] = {
+        "objective": BAD_OBJECTIVE, "band": BAD_BAND, "field_band": BAD_FIELD_BAND,
+        "matchup_band": BAD_MATCHUP_BAND, "epsilon": BAD_EPSILON, "decks": FEW_DECKS_META,
+        "min_share": BAD_MIN_SHARE.format(top=f"{100 / decks:.4g}", decks=decks),
+    }
+    return messages[exc.field]
 
 
 def _check_agents(agents: Sequence[str], goal: Goal, decks: int, strong_budget: int,
@@ -159,7 +166,7 @@ def _check_agents(agents: Sequence[str], goal: Goal, decks: int, strong_budget: 
         raise BalanceInputError(message, exc.field) from None
 
 
-def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT_AGENT,
+def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str = DEFAULT_AGENT,
                         band: tuple[float, float] = (0.45, 0.55), max_changes: int = 6,
                         budget_games: int = 300_000, verify_games: int = 2_000,
                         fields: Sequence[str] = ("cost", "attack", "hp"),
@@ -179,8 +186,8 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT
     others check with ``strong_budget_games`` while searching and ``strong_verify_games`` a
     matchup on fresh seeds."""
     decks = _frozen_decks(deck_specs, user)
-    goal = Goal(objective, tuple(band), tuple(field_band), tuple(matchup_band), epsilon,
-                min_share)
+    goal = Goal(objective, (band[0], band[1]), (field_band[0], field_band[1]),
+                (matchup_band[0], matchup_band[1]), epsilon, min_share)
     _check_goal(goal, len(decks))
     further: tuple[str, ...] = ()
     if agents:
@@ -218,7 +225,8 @@ def balance_job_request(*, user, deck_specs: Sequence[str], agent: str = DEFAULT
         budget_games=budget_games, verify_games=verify_games, seed=seed)
 
 
-def balance_candidate_run(*, job: BalanceJob, index: int, user) -> SimulationRun:
+def balance_candidate_run(*, job: BalanceJob, index: int, user: User | AnonymousUser
+                          ) -> SimulationRun:
     """A round-robin of the job's field with front candidate ``index``'s patch, as a run."""
     front = (job.result or {}).get("front") or []
     if not 0 <= index < len(front):

@@ -7,10 +7,12 @@ here. Views only translate HTTP to services and selectors.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_POST
@@ -46,11 +48,11 @@ def job_list(request: HttpRequest) -> HttpResponse:
     return job_list_page(request, kind=JobKind.BALANCE, template="balance/list.html")
 
 
-def query_initial(query, form_class: type[forms.Form]) -> dict:
+def query_initial(query: QueryDict, form_class: type[forms.Form]) -> dict[str, Any]:
     """Initial values of a form's own fields from the query string, so other pages can link to
     a filled-in form (a run's meta view: ``?decks=…&decks=…&agent=greedy&objective=meta``);
     anything else in the query is left alone."""
-    initial = {}
+    initial: dict[str, Any] = {}
     for name, field in form_class.base_fields.items():
         if name in query:
             many = isinstance(field, forms.MultipleChoiceField)

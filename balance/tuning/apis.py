@@ -7,6 +7,8 @@ suggestion are here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -15,12 +17,14 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from balance.apis import (
     JobApi,
     JobCancelApi,
     JobDetailApi,
+    JobInputSerializer,
     JobListCreateApi,
     JobSerializer,
     invalid_input,
@@ -38,7 +42,7 @@ NO_TUNING = gettext_lazy("No deck tuning here.")
 UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The tuning's id.")
 
 
-class TuningInputSerializer(serializers.Serializer):
+class TuningInputSerializer(JobInputSerializer):
     deck = serializers.CharField(max_length=120,
                                  help_text='The deck to tune: a saved deck\'s id or '
                                            '"starter:<name>".')
@@ -63,7 +67,7 @@ class TuningInputSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     public = StrictBooleanField(default=False)
 
-    def service_arguments(self) -> dict:
+    def service_arguments(self) -> dict[str, Any]:
         d = self.validated_data
         return {"deck_spec": d["deck"], "field_specs": d.get("field") or [],
                 "gauntlet": d.get("gauntlet"), "agent": d["agent"], "keep": d.get("keep") or [],
@@ -87,16 +91,16 @@ class TuningSerializer(JobSerializer):
                   "games_played", "progress", "result", "created_at", "started_at",
                   "finished_at", "url"]
 
-    def get_deck(self, job) -> dict:
+    def get_deck(self, job: BalanceJob) -> dict[str, Any]:
         return job.decks[0] if job.decks else {}
 
-    def get_field(self, job) -> list[dict]:
+    def get_field(self, job: BalanceJob) -> list[dict[str, Any]]:
         return list(job.decks[1:])
 
-    def get_keep(self, job) -> list[str]:
+    def get_keep(self, job: BalanceJob) -> list[str]:
         return list((job.tuning or {}).get("keep") or [])
 
-    def get_result(self, job) -> dict | None:
+    def get_result(self, job: BalanceJob) -> dict[str, Any] | None:
         """When done: ``baseline`` (the unchanged deck on fresh games) and ``suggestions``,
         each with ``swaps``, ``diff`` (each swap in card names), ``changes`` (the net change
         of each card: signed ``copies``, ``name``), ``deck``, ``verified``, ``improvement``
@@ -165,7 +169,7 @@ class SuggestionSaveApi(_TuningJob):
     @extend_schema(operation_id="deck_tunings_suggestion_save",
                    parameters=[UID, OpenApiParameter("index", int, OpenApiParameter.PATH)],
                    request=None, responses={201: SAVED})
-    def post(self, request, uid: str, index: int):
+    def post(self, request: Request, uid: str, index: int) -> Response:
         job = self.job(request, uid)
         try:
             deck, as_version, note = tuning_suggestion_save(job=job, index=index,

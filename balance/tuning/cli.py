@@ -10,19 +10,25 @@ the standard format (R5).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from balance.cli import OptionError, follow_job
 from balance.tuning.report import progress_line
 from rules.engine.cards import CardDef
 from rules.lab.deck_tuning import TuneField, TuningProblem
 
+if TYPE_CHECKING:
+    from django.core.management.base import BaseCommand
+
+    from balance.models import BalanceJob
+    from rules.engine.cards import DeckList
+
 BAD_SWAPS = "--max-swaps: give a whole number from 1 to 6 (got {value})."
 BAD_VERIFY = "--verify-games: give at least 100 games (got {value})."
 BAD_BUDGET = "--budget-games: give at least 2,000 games (got {value})."
 
 
-def build_problem(field: TuneField, deck, opts: dict[str, Any]) -> TuningProblem:
+def build_problem(field: TuneField, deck: DeckList, opts: dict[str, Any]) -> TuningProblem:
     if not 1 <= opts["max_swaps"] <= 6:
         raise OptionError(BAD_SWAPS.format(value=opts["max_swaps"]))
     if opts["verify_games"] < 100:
@@ -39,7 +45,7 @@ def build_problem(field: TuneField, deck, opts: dict[str, Any]) -> TuningProblem
 
 
 class Clock:
-    def __init__(self):
+    def __init__(self) -> None:
         self.start = time.monotonic()
 
     @property
@@ -47,7 +53,7 @@ class Clock:
         return time.monotonic() - self.start
 
 
-def run_via_celery(command, opts: dict[str, Any]) -> None:
+def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     """Submit the tuning as a job for the workers (starter decks by name, or saved decks by
     id) and follow it (``balance.cli.follow_job``)."""
     from django.core.management.base import CommandError
@@ -72,7 +78,7 @@ def run_via_celery(command, opts: dict[str, Any]) -> None:
     clock = Clock()
     cards: dict[str, CardDef] = {}
 
-    def line(job, event: dict[str, Any]) -> str:
+    def line(job: BalanceJob, event: dict[str, Any]) -> str:
         if not cards:
             cards.update({c: CardDef.from_dict(d) for c, d in job.cards.items()})
         return progress_line(clock, cards, event)

@@ -4,13 +4,19 @@ messages land on the matching field."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from balance.forms import JobForm, grouped_decks, public_field, seed_field
+from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
 from cards.forms import RefuseNulForm
 from cards.game_words import agent_menu
 from rules.ai.agents import DEFAULT_AGENT
+
+if TYPE_CHECKING:
+    from balance.selectors import Visitor
 
 FIELD_OF = {"deck": "deck", "field": "field", "gauntlet": "gauntlet", "agent": "agent",
             "keep": "keep", "heroes": "any_hero", "max_swaps": "max_swaps",
@@ -22,9 +28,9 @@ class TuningDeckForm(RefuseNulForm):
 
     deck = forms.ChoiceField(label=_("Deck to tune"))
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args: Any, user: Visitor = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["deck"].choices = grouped_decks(user)
+        choice_field(self, "deck").choices = grouped_decks(user)
 
 
 class TuningForm(JobForm):
@@ -52,12 +58,13 @@ class TuningForm(JobForm):
     seed = seed_field()
     public = public_field()
 
-    def __init__(self, *args, user=None, keep_choices=(), **kwargs):
+    def __init__(self, *args: Any, user: Visitor = None,
+                 keep_choices: Iterable[tuple[str, str]] = (), **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["field"].choices = grouped_decks(user)
-        self.fields["keep"].choices = list(keep_choices)
+        choice_field(self, "field").choices = grouped_decks(user)
+        choice_field(self, "keep").choices = list(keep_choices)
 
-    def service_arguments(self) -> dict:
+    def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"deck_spec": data["deck"], "field_specs": data.get("field") or [],
                 "gauntlet": (data.get("gauntlet") or "").strip() or None,

@@ -8,7 +8,7 @@ English only, like every command's output; the pages say the same in both langua
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.engine.cards import CardDef
@@ -29,14 +29,15 @@ def swap_text(cards: dict[str, CardDef], swap: dict[str, Any]) -> str:
 
 def progress_line(clock: Any, cards: dict[str, CardDef], event: dict[str, Any]) -> str:
     phase = event["phase"]
-    detail = {
+    details: dict[str, Callable[[], str]] = {
         "baseline": lambda: "the unchanged deck",
         "racing": lambda: f"round {event['round']}: {event['candidates']} decks at "
                           f"{event['rung_games']} games an opponent",
         "verifying": lambda: f"{event['candidates']} decks (the unchanged one included) at "
                              f"{event['games_each']} games an opponent on fresh seeds",
         "done": lambda: f"{event.get('suggestions', 0)} suggestion(s)",
-    }[phase]()
+    }
+    detail = details[phase]()
     best = event.get("best")
     shown = ""
     if best:

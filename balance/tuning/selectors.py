@@ -5,12 +5,16 @@ Which tunings a visitor may see is every job's (``balance.selectors``).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from balance.models import BalanceJob
 from cards.language import frozen_card_name, frozen_deck_name
 from cards.models import Card
 from decks.models import Deck
+
+if TYPE_CHECKING:
+    from balance.selectors import Visitor
 
 
 def tuning_result(job: BalanceJob) -> dict[str, Any] | None:
@@ -104,12 +108,13 @@ def tuning_verified_best(job: BalanceJob) -> dict[str, Any] | None:
             "base": result["baseline"]["rate_pct"], "games": result["baseline"]["games"]}
 
 
-def card_names(codes) -> dict[str, dict[str, str]]:
+def card_names(codes: Iterable[str]) -> dict[str, dict[str, str]]:
     """``{code: {name_en, name_zh}}`` of catalogue cards (for ``frozen_card_name``)."""
     rows = Card.objects.filter(code__in=list(codes)).values("code", "name_en", "name_zh")
-    return {row["code"]: row for row in rows}
+    return {row["code"]: {"code": row["code"], "name_en": row["name_en"], "name_zh": row["name_zh"]}
+            for row in rows}
 
 
-def user_owns_deck(user, uid: str | None) -> bool:
+def user_owns_deck(user: Visitor, uid: str | None) -> bool:
     return bool(uid and user is not None and user.is_authenticated
                 and Deck.objects.filter(uid=uid, owner=user).exists())

@@ -11,7 +11,7 @@ the decks app's services — as a new version of the user's own deck, or as a ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
 
@@ -48,6 +48,12 @@ from simulations.sources import (
     starter_decks,
 )
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    from balance.selectors import Visitor
+    from rules.engine.cards import CardDef
+
 MANY_OPPONENTS = gettext_lazy("At most {limit} opponents in a field.")
 NO_OPPONENTS = gettext_lazy("The field has no deck besides the one tuned.")
 UNKNOWN_GAUNTLET = gettext_lazy("No simulation run {uid!r} you can see.")
@@ -69,7 +75,7 @@ NOTE = "Deck tuning {uid}: {swaps}"
 MAX_OPPONENTS = 12
 
 
-def _field(specs: Sequence[str], gauntlet: str | None, tuned: dict[str, Any], user
+def _field(specs: Sequence[str], gauntlet: str | None, tuned: dict[str, Any], user: Visitor
            ) -> list[dict[str, Any]]:
     if gauntlet:
         try:
@@ -87,7 +93,8 @@ def _field(specs: Sequence[str], gauntlet: str | None, tuned: dict[str, Any], us
     else:
         decks = starter_decks()
     same = (tuned["hero"], tuned["cards"])
-    opponents, seen = [], []
+    opponents: list[dict[str, Any]] = []
+    seen: list[tuple[Any, Any]] = []
     for deck in decks:
         content = (deck["hero"], deck["cards"])
         if content == same or content in seen:      # not against itself, nor twice
@@ -114,12 +121,13 @@ def _format_of(row: Deck | None) -> Format:
     return format_get(None)
 
 
-def _pool(fmt_rules) -> tuple[list[str], dict[str, str]]:
+def _pool(fmt_rules: legality.Format) -> tuple[list[str], dict[str, str]]:
     """Every catalogue card of the format's kinds and legal sets, not banned; and its set.
     Only the engine's own cards: another game's "item" shares a kind code, not a game."""
     rows = (Card.objects.filter(kind__in=list(fmt_rules.deck_kinds), engine=True)
             .select_related("card_set"))
-    out, set_of = [], {}
+    out: list[str] = []
+    set_of: dict[str, str] = {}
     for card in rows.only("code", "kind", "card_set__code").order_by("code"):
         if fmt_rules.legal_sets is not None and card.card_set.code not in fmt_rules.legal_sets:
             continue
@@ -142,7 +150,7 @@ def _heroes(codes: Sequence[str] | None, any_hero: bool) -> list[str]:
     return codes
 
 
-def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
+def tuning_job_request(*, user: Visitor, deck_spec: str, field_specs: Sequence[str] = (),
                        gauntlet: str | None = None, agent: str = DEFAULT_AGENT,
                        keep: Sequence[str] = (), heroes: Sequence[str] = (),
                        any_hero: bool = False, max_swaps: int = 3,
@@ -194,7 +202,8 @@ def tuning_job_request(*, user, deck_spec: str, field_specs: Sequence[str] = (),
         budget_games=budget_games, verify_games=verify_games, seed=seed, tuning=spec)
 
 
-def _not_legal(tuned: dict, engine_cards, fmt_rules, set_of, exc: TuningError) -> str:
+def _not_legal(tuned: dict[str, Any], engine_cards: dict[str, CardDef],
+               fmt_rules: legality.Format, set_of: dict[str, str], exc: TuningError) -> str:
     """Why the deck cannot be tuned, rule by rule in the page's language (the engine's own
     message, in English, for what is not a broken rule of the deck)."""
     problems = legality.check_deck(legality.Deck.of(tuned["hero"], dict(tuned["cards"])),
@@ -225,10 +234,12 @@ def suggestion_of(job: BalanceJob, index: int) -> dict[str, Any]:
     suggestions = (job.result or {}).get("suggestions") or []
     if not 0 <= index < len(suggestions):
         raise BalanceInputError(NO_SUGGESTION.format(index=index))
-    return suggestions[index]
+    suggestion: dict[str, Any] = suggestions[index]
+    return suggestion
 
 
-def tuning_suggestion_save(*, job: BalanceJob, index: int, user) -> tuple[Deck, bool, str]:
+def tuning_suggestion_save(*, job: BalanceJob, index: int, user: User | AnonymousUser
+                           ) -> tuple[Deck, bool, str]:
     """Apply suggestion ``index``: a new version of the tuned deck when ``user`` owns it and it
     still holds what the swaps take out; otherwise a new private deck of ``user``'s. Returns
     the deck, whether it is a new version of the tuned deck, and a note for the user ("" or
@@ -243,7 +254,7 @@ def tuning_suggestion_save(*, job: BalanceJob, index: int, user) -> tuple[Deck, 
     warning = ""
     try:
         if deck is not None and deck_is_owner(deck=deck, user=user):
-            counts, hero, stuck = _apply(deck_counts(deck), deck.hero.code if deck.hero_id
+            counts, hero, stuck = _apply(deck_counts(deck), deck.hero.code if deck.hero is not None
                                          else None, swaps)
             if stuck is None:
                 draft = draft_from_deck(deck)

@@ -7,6 +7,8 @@ suggestion are here. Views only translate HTTP to services and selectors.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -70,6 +72,7 @@ def tune_new(request: HttpRequest) -> HttpResponse:
     if not spec:
         picker = TuningDeckForm(user=request.user)
         return render(request, "balance/tune_new.html", {"picker": picker})
+    assert deck is not None   # the spec resolved (a spec that did not was cleared above)
     keep = sorted(((code, f"{frozen_card_name(card_names(deck['cards']), code)} ×{n}")
                    for code, n in deck["cards"].items()), key=lambda c: c[1].casefold())
     form = TuningForm(request.POST or None, user=request.user, keep_choices=keep,
@@ -82,7 +85,7 @@ def tune_new(request: HttpRequest) -> HttpResponse:
                   status=status)
 
 
-def _context(request: HttpRequest, job: BalanceJob) -> dict:
+def _context(request: HttpRequest, job: BalanceJob) -> dict[str, Any]:
     return {"job": job, "progress": job_progress(job), "best_lines": tuning_best_lines(job),
             "verified": tuning_verified_best(job),
             "deck_name": tuning_deck_name(job),

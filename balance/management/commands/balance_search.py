@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from balance.cli import OptionError, add_run_arguments, card_set_of, check_agent
 from balance.search.cli import (
@@ -31,7 +32,7 @@ class Command(BaseCommand):
             "possible; re-verify the best on fresh seeds and write the best verified patch "
             "(docs/patches.md format). Same seed and --budget-games, same search.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--agent", default=DEFAULT_AGENT)
         parser.add_argument("--agents", default=None, metavar="A,B",
                             help="meta: every target must hold under each of these agents "
@@ -86,7 +87,7 @@ class Command(BaseCommand):
                                                   "(the catalogue's starter decks by name) and "
                                                   "follow it")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         if opts["via_celery"]:
             return run_via_celery(self, opts)
         check_agent(opts)
@@ -100,7 +101,7 @@ class Command(BaseCommand):
         clock = Clock(opts["budget_minutes"], problem)
         names = [deck.name for deck in field.decks]
 
-        def progress(event):
+        def progress(event: dict[str, Any]) -> None:
             line = progress_line(clock, event)
             if not opts["json"]:
                 sys.stderr.write(line + "\n")
@@ -128,7 +129,7 @@ class Command(BaseCommand):
             self.stdout.write(report_text(result, names, problem, out=opts["out"],
                                           elapsed=clock.elapsed))
 
-    def _field(self, opts) -> Field:
+    def _field(self, opts: dict[str, Any]) -> Field:
         card_set = card_set_of(opts)
         try:
             decks = [card_set.deck(n) for n in opts["decks"]] if opts["decks"] \

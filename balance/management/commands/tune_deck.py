@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from balance.cli import OptionError, add_run_arguments, card_set_of, check_agent
 from balance.tuning.cli import Clock, build_problem, run_via_celery
@@ -20,7 +21,7 @@ class Command(BaseCommand):
             "best on fresh seeds and print each with its paired improvement. Same seed and "
             "--budget-games, same search.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--deck", required=True, help="the starter deck to tune, by name")
         parser.add_argument("--field", nargs="+", default=None,
                             help="starter deck names (default: every other starter deck)")
@@ -38,7 +39,7 @@ class Command(BaseCommand):
                                                   "and follow it (decks: starter names, or "
                                                   "deck:<id>)")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         if opts["via_celery"]:
             return run_via_celery(self, opts)
         check_agent(opts)
@@ -58,7 +59,7 @@ class Command(BaseCommand):
         clock = Clock()
         names = [d.name for d in others]
 
-        def progress(event):
+        def progress(event: dict[str, Any]) -> None:
             if not opts["json"]:
                 sys.stderr.write(progress_line(clock, card_set.cards, event) + "\n")
                 sys.stderr.flush()
