@@ -20,6 +20,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.users import request_user
 from balance.apis import (
     JobApi,
     JobCancelApi,
@@ -173,7 +174,7 @@ class SuggestionSaveApi(_TuningJob):
         job = self.job(request, uid)
         try:
             deck, as_version, note = tuning_suggestion_save(job=job, index=index,
-                                                            user=request.user)
+                                                            user=request_user(request))
         except BalanceInputError as exc:
             raise invalid_input(exc) from None
         return Response({"deck": deck.uid, "url": deck.get_absolute_url(),

@@ -49,7 +49,7 @@ from simulations.sources import (
 )
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
+    from django.contrib.auth.models import User
 
     from balance.selectors import Visitor
     from rules.engine.cards import CardDef
@@ -238,7 +238,7 @@ def suggestion_of(job: BalanceJob, index: int) -> dict[str, Any]:
     return suggestion
 
 
-def tuning_suggestion_save(*, job: BalanceJob, index: int, user: User | AnonymousUser
+def tuning_suggestion_save(*, job: BalanceJob, index: int, user: User
                            ) -> tuple[Deck, bool, str]:
     """Apply suggestion ``index``: a new version of the tuned deck when ``user`` owns it and it
     still holds what the swaps take out; otherwise a new private deck of ``user``'s. Returns

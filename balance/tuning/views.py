@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.users import request_user
 from balance.models import BalanceJob, JobKind
 from balance.selectors import job_is_owner, job_progress
 from balance.services import BalanceInputError
@@ -125,7 +126,7 @@ def tune_save(request: HttpRequest, uid: str, index: int) -> HttpResponse:
     job = _job(request, uid)
     try:
         deck, as_version, warning = tuning_suggestion_save(job=job, index=index,
-                                                           user=request.user)
+                                                           user=request_user(request))
     except BalanceInputError as exc:
         messages.error(request, exc.message)
         return redirect(job)
