@@ -6,8 +6,12 @@ table as the page /simulations/agents/.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -21,10 +25,12 @@ ESTIMATE_HELP = (
     "seats); the simulation form estimates with the same figures.")
 
 
-class AgentRatingSerializer(serializers.Serializer):
+class AgentRatingSerializer(serializers.Serializer[Mapping[str, Any]]):
     name = serializers.CharField(help_text="The agent's name (agent_a, agent_b, agent).")
     title = serializers.CharField(help_text="Its readable name, in the request's language.")
-    label = serializers.CharField(help_text="Its label in menus, in the request's language.")
+    # DRF declares fields by class attribute: this one shadows Field.label in the stubs only.
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text="Its label in menus, in the request's language.")
     elo = serializers.FloatField(help_text="Bradley–Terry rating on the Elo scale.")
     low = serializers.FloatField(help_text="Lower end of the 95 % interval.")
     high = serializers.FloatField(help_text="Upper end of the 95 % interval.")
@@ -39,25 +45,27 @@ class AgentRatingSerializer(serializers.Serializer):
                                    "deployment measured and observed (what estimates use).")
 
 
-class WinRateSerializer(serializers.Serializer):
+class WinRateSerializer(serializers.Serializer[Mapping[str, Any]]):
     rate = serializers.FloatField(allow_null=True)
     low = serializers.FloatField(allow_null=True)
     high = serializers.FloatField(allow_null=True)
 
 
-class LadderRungSerializer(serializers.Serializer):
+class LadderRungSerializer(serializers.Serializer[Mapping[str, Any]]):
     strong = serializers.CharField()
     weak = serializers.CharField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()
     draws = serializers.IntegerField()
-    errors = serializers.IntegerField()
+    # a declared field, shadowing Serializer.errors in the stubs only (DRF reads it from
+    # _declared_fields, the instance's errors stay the validation errors)
+    errors = serializers.IntegerField()  # type: ignore[assignment]
     win_rate = WinRateSerializer(help_text="The stronger agent's win rate, 95 % interval on "
                                            "seat-swapped pairs.")
 
 
-class RunCostsSerializer(serializers.Serializer):
+class RunCostsSerializer(serializers.Serializer[Mapping[str, Any]]):
     start = serializers.FloatField(help_text="Seconds from a run's submission to its first "
                                              "chunk's claim (the message's way to a worker).")
     chunk = serializers.FloatField(help_text="Seconds a worker process spends on each chunk "
@@ -68,7 +76,7 @@ class RunCostsSerializer(serializers.Serializer):
                                                   "on the development machine).")
 
 
-class AgentStrengthSerializer(serializers.Serializer):
+class AgentStrengthSerializer(serializers.Serializer[Mapping[str, Any]]):
     anchor = serializers.CharField(allow_null=True, help_text="The agent rated 0.")
     ratings = AgentRatingSerializer(many=True, help_text="Best first.")
     rungs = LadderRungSerializer(many=True, help_text="The ladder's games the ratings fit.")
@@ -83,7 +91,7 @@ class AgentStrengthApi(APIView):
     AI ladder result, the ladder's games, and what each agent costs. """ + ESTIMATE_HELP
 
     @extend_schema(operation_id="simulations_agents", responses=AgentStrengthSerializer)
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         table = agent_strength()
         return Response(AgentStrengthSerializer({
             "anchor": table["anchor"], "ratings": strength_rows(table), "rungs": table["rungs"],

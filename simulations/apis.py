@@ -8,16 +8,21 @@ owner is always the requesting user.
 
 from __future__ import annotations
 
-from django.http import Http404
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.http import Http404, HttpRequest
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.throttles import Limit, LimitThrottle, client_key, hit
+from accounts.users import request_user
 from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.patches import NAME_MAX, PATCH_FIELDS
@@ -68,20 +73,20 @@ class SubmitThrottle(LimitThrottle):
         return submit_limit()
 
 
-def submit_allowed(request) -> bool:
+def submit_allowed(request: HttpRequest) -> bool:
     """Count a submission made on a page: False once the user's budget is used up (the page
     shows its own message; ``SubmitThrottle`` raises the API's 429, which a page cannot)."""
     return hit(submit_limit(), client_key(request)) is None
 
 
-def get_run_or_404(uid: str, request) -> SimulationRun:
+def get_run_or_404(uid: str, request: Request) -> SimulationRun:
     try:
         return run_get(uid=uid, user=request.user)
     except SimulationRun.DoesNotExist:
         raise Http404("No simulation here.") from None
 
 
-def _owned(uid: str, request) -> SimulationRun:
+def _owned(uid: str, request: Request) -> SimulationRun:
     run = get_run_or_404(uid, request)
     if not run_is_owner(run=run, user=request.user):
         raise PermissionDenied(NOT_OWNER)
@@ -92,23 +97,23 @@ def _invalid(exc: SimulationInputError) -> ValidationError:
     return ValidationError({exc.field: [exc.message]})
 
 
-def run_data(run: SimulationRun, request) -> dict:
+def run_data(run: SimulationRun, request: Request) -> dict[str, Any]:
     return RunSerializer(run, context={"request": request}).data
 
 
-class PatchChangeSerializer(serializers.Serializer):
+class PatchChangeSerializer(serializers.Serializer[Mapping[str, Any]]):
     card = serializers.CharField(max_length=32, help_text="The card's code, e.g. C005.")
     field = serializers.ChoiceField(choices=PATCH_FIELDS)
     value = serializers.JSONField(help_text="The new value: a whole number for cost, attack "
                                             "and hp; a list for keywords and abilities.")
 
 
-class PatchInputSerializer(serializers.Serializer):
+class PatchInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     name = serializers.CharField(max_length=NAME_MAX)
     changes = PatchChangeSerializer(many=True, allow_empty=False)
 
 
-class SubmitInputSerializer(serializers.Serializer):
+class SubmitInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     kind = serializers.ChoiceField(choices=RunKind.choices, default=RunKind.MATCH)
     decks = serializers.ListField(
         child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS,
@@ -136,27 +141,27 @@ class SubmitInputSerializer(serializers.Serializer):
                   "catalogue); the same shape as a --patch file (docs/patches.md).")
 
 
-class WhatIfInputSerializer(serializers.Serializer):
+class WhatIfInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     deck = serializers.IntegerField(min_value=0, default=0,
                                     help_text="Which deck of the run (0 = deck A).")
     card_out = serializers.CharField(max_length=32)
     card_in = serializers.CharField(max_length=32)
 
 
-class CompareInputSerializer(serializers.Serializer):
+class CompareInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     before = serializers.CharField(max_length=16, help_text="The run compared against (its id).")
     after = serializers.CharField(max_length=16, help_text="The run whose change is shown.")
     deck = serializers.IntegerField(required=False, allow_null=True, min_value=0,
                                     help_text="Follow this deck (index in the runs' decks); "
                                               "default: deck A of each pairing.")
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["before"] == attrs["after"]:
             raise ValidationError({"after": [SAME_RUN_TWICE]})
         return attrs
 
 
-class ResultsQuerySerializer(serializers.Serializer):
+class ResultsQuerySerializer(serializers.Serializer[Mapping[str, Any]]):
     epsilon = serializers.FloatField(
         required=False, default=EPSILON_DEFAULT_POINTS, min_value=0,
         max_value=EPSILON_MAX_POINTS,
@@ -172,7 +177,7 @@ class ResultsQuerySerializer(serializers.Serializer):
             raise ValidationError(str(exc)) from None
 
 
-class DetailSerializer(serializers.Serializer):
+class DetailSerializer(serializers.Serializer[Mapping[str, Any]]):
     detail = serializers.CharField()
 
 
@@ -187,7 +192,7 @@ class SimulationCompareApi(APIView):
                                   "A missing or bad parameter: {field: [what to fix]}.")),
                               404: OpenApiResponse(DetailSerializer,
                                                    description="No such run (or not yours).")})
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         data = CompareInputSerializer(data=request.query_params)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -196,7 +201,7 @@ class SimulationCompareApi(APIView):
                                                           deck=v.get("deck"))).data)
 
 
-class SimulationListCreateApi(generics.GenericAPIView):
+class SimulationListCreateApi(generics.GenericAPIView[SimulationRun]):
     """Your runs and public runs, newest first (``?deck=<uid>`` for one deck's history,
     ``?mine=1`` for yours only); POST submits a run owned by you."""
 
@@ -208,16 +213,16 @@ class SimulationListCreateApi(generics.GenericAPIView):
 
     @extend_schema(operation_id="simulations_list", responses=RunListSerializer(many=True),
                    parameters=[RunListFilterSerializer])
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         query = RunListFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         runs = runs_listed(request.user, deck_uid=query.validated_data.get("deck"),
                            mine=query.validated_data["mine"])
         page = self.paginate_queryset(runs)
-        return self.get_paginated_response(RunListSerializer(page, many=True).data)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(request=SubmitInputSerializer, responses={201: RunSerializer})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = SubmitInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -237,7 +242,7 @@ class SimulationDetailApi(APIView):
     """A run: what it plays (frozen), its status and progress."""
 
     @extend_schema(responses=RunSerializer)
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         run = get_run_or_404(uid, request)
         if run.is_active:
             reap_soon()   # status polls keep the reaper going even with no worker thread
@@ -256,7 +261,7 @@ class SimulationResultsApi(APIView):
                                   "A bad parameter: {field: [what to fix]}.")),
                               404: OpenApiResponse(DetailSerializer,
                                                    description="No such run (or not yours).")})
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         query = ResultsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         run = get_run_or_404(uid, request)
@@ -271,7 +276,7 @@ class SimulationCancelApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=None, responses=RunSerializer)
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         run = _owned(uid, request)
         try:
             run = simulation_cancel(run=run)
@@ -289,21 +294,21 @@ class SimulationWhatIfApi(APIView):
     throttle_classes = [SubmitThrottle]
 
     @extend_schema(request=WhatIfInputSerializer, responses={201: RunSerializer})
-    def post(self, request, uid: str):
+    def post(self, request: Request, uid: str) -> Response:
         base = get_run_or_404(uid, request)
         data = WhatIfInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         try:
-            run = simulation_what_if(base=base, owner=request.user, deck_index=v["deck"],
+            run = simulation_what_if(base=base, owner=request_user(request), deck_index=v["deck"],
                                      card_out=v["card_out"], card_in=v["card_in"])
         except SimulationInputError as exc:
             raise _invalid(exc) from None
         return Response(run_data(run, request), status=status.HTTP_201_CREATED)
 
 
-def _numbered(samples) -> list[dict]:
-    rows = []
+def _numbered(samples: Iterable[SampleGame]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     for number, sample in enumerate(samples, start=1):
         sample.number = number
         rows.append(SampleSerializer(sample).data)
@@ -315,7 +320,7 @@ class SimulationReplayListApi(APIView):
     """The games kept whole (the first games of each pairing)."""
 
     @extend_schema(responses=SampleSerializer(many=True))
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         run = get_run_or_404(uid, request)
         return Response(_numbered(run_samples(run)))
 
@@ -325,7 +330,7 @@ class SimulationReplayDetailApi(APIView):
     """One kept game with its event log (replay it with ``rules.engine.replay``)."""
 
     @extend_schema(responses=SampleDetailSerializer)
-    def get(self, request, uid: str, number: int):
+    def get(self, request: Request, uid: str, number: int) -> Response:
         run = get_run_or_404(uid, request)
         try:
             sample = run_sample(run=run, number=number)

@@ -19,6 +19,7 @@ them. Wall-clock, not CPU time: a loaded machine's estimate must include the loa
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from rules.decks.cardset import CORE_SET, TEST_SET
 from rules.lab.ladder import PROBE_AGENTS, pace_probe
@@ -59,7 +60,7 @@ def deployment_calibrate(*, host: str, budget_seconds: float | None = None
     return row
 
 
-def _agent_pace(card_set, name: str, rules_factor: float, budget: float) -> dict[str, float]:
+def _agent_pace(card_set: Path, name: str, rules_factor: float, budget: float) -> dict[str, float]:
     """A few games of ``name`` against greedy: the factor of its own decisions, the wall time
     less what greedy's decisions and the rules take at the rules' pace (at least a tenth of
     the rules' factor: a game cannot cost less than nothing), all as the ladder timed games

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import IO, TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError
 from django.db import OperationalError
 
 from rules.lab import meta
@@ -42,26 +43,34 @@ from simulations.services import SimulationInputError, simulation_submit
 from simulations.sources import STARTER_PREFIX, SourceError, frozen_version, resolve_spec
 from work.reaper import reap_soon
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from tqdm import tqdm
+
+    from decks.models import Deck
+
 NO_WORKER_HINT = ("No chunk has started yet. Is a worker running? Start one with: "
                   "celery -A config worker")
 
 
-def _progress_bar(total: int, quiet: bool):
-    """A terminal progress bar with ``update_to(done)``, or None off a terminal."""
+def _progress_bar(total: int, quiet: bool) -> tqdm[Any] | None:
+    """A terminal progress bar, or None off a terminal."""
     if quiet or not sys.stderr.isatty():
         return None
     from tqdm import tqdm
 
-    bar = tqdm(total=total, unit="game", file=sys.stderr, leave=False)
+    return tqdm(total=total, unit="game", file=sys.stderr, leave=False)
 
+
+def _update_to(bar: tqdm[Any]) -> Callable[[int], None]:
+    """The bar's progress callback: games done so far."""
     def update_to(done: int) -> None:
         bar.update(done - bar.n)
 
-    bar.update_to = update_to
-    return bar
+    return update_to
 
 
-def run_in_process(command, opts) -> None:
+def run_in_process(command: BaseCommand, opts: Mapping[str, Any]) -> None:
     """Play the match here (with the ``--patch`` file's cards, if any) and print its report."""
     ruleset = checked_options(opts)
     cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"],
@@ -73,7 +82,7 @@ def run_in_process(command, opts) -> None:
     try:
         stats = run_match(cards, deck_a, deck_b, games=games, seed=opts["seed"],
                           agent_a=opts["agent_a"], agent_b=opts["agent_b"],
-                          ruleset=ruleset, progress=bar.update_to if bar else None)
+                          ruleset=ruleset, progress=_update_to(bar) if bar else None)
     finally:
         if bar:
             bar.close()
@@ -86,11 +95,12 @@ def run_in_process(command, opts) -> None:
         command.stdout.write(match_text(summary))
 
 
-def _deck_names(opts) -> list[str]:
+def _deck_names(opts: Mapping[str, Any]) -> list[str]:
     return list(opts["decks"]) if opts.get("decks") else [opts["deck_a"], opts["deck_b"]]
 
 
-def _decks_from_file(opts, patch: Patch | None) -> tuple[list[dict], dict]:
+def _decks_from_file(opts: Mapping[str, Any], patch: Patch | None
+                     ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     if opts.get("decks"):
         cards, listed = load_field_for_cli(opts["decks"], opts["card_set"])
     else:
@@ -103,8 +113,10 @@ def _decks_from_file(opts, patch: Patch | None) -> tuple[list[dict], dict]:
     return decks, {code: cards[code].to_dict() for code in sorted(used) if code in cards}
 
 
-def _decks_from_catalogue(opts) -> tuple[list[dict], Any]:
-    decks, rows = [], []
+def _decks_from_catalogue(opts: Mapping[str, Any]
+                          ) -> tuple[list[dict[str, Any]], Deck | None]:
+    decks: list[dict[str, Any]] = []
+    rows: list[Deck | None] = []
     for name in _deck_names(opts):
         try:
             deck, row = resolve_spec(name, trusted=True)
@@ -118,8 +130,8 @@ def _decks_from_catalogue(opts) -> tuple[list[dict], Any]:
     return decks, rows[0]
 
 
-def submit(opts) -> SimulationRun:
-    owner = None
+def submit(opts: Mapping[str, Any]) -> SimulationRun:
+    owner: User | None = None
     if opts.get("user"):
         owner = get_user_model().objects.filter(username=opts["user"]).first()
         if owner is None:
@@ -130,10 +142,11 @@ def submit(opts) -> SimulationRun:
     ruleset = json.loads(opts["ruleset"]) if opts["ruleset"] else {}
     patch = load_patch_for_cli(opts.get("patch"))
     kind = RunKind.ROUND_ROBIN if opts.get("decks") else RunKind.MATCH
-    common = {"owner": owner, "kind": kind, "games": opts["games"], "seed": opts["seed"],
-              "agent_a": opts["agent_a"], "agent_b": opts["agent_b"], "ruleset": ruleset,
-              "stop_width": opts.get("stop_width"), "chunk_size": opts.get("chunk_size"),
-              "is_public": owner is None, "patch": patch}
+    common: dict[str, Any] = {
+        "owner": owner, "kind": kind, "games": opts["games"], "seed": opts["seed"],
+        "agent_a": opts["agent_a"], "agent_b": opts["agent_b"], "ruleset": ruleset,
+        "stop_width": opts.get("stop_width"), "chunk_size": opts.get("chunk_size"),
+        "is_public": owner is None, "patch": patch}
     try:
         if opts["card_set"]:
             decks, cards = _decks_from_file(opts, patch)
@@ -145,7 +158,7 @@ def submit(opts) -> SimulationRun:
         raise CommandError(exc.message) from None
 
 
-def follow(run: SimulationRun, *, stderr, quiet: bool, timeout: float | None,
+def follow(run: SimulationRun, *, stderr: IO[str], quiet: bool, timeout: float | None,
            poll: float = 0.5) -> SimulationRun:
     """Wait for the run to finish, showing its progress on a terminal."""
     bar = None
@@ -180,12 +193,14 @@ def follow(run: SimulationRun, *, stderr, quiet: bool, timeout: float | None,
             bar.close()
 
 
-def report(run: SimulationRun, epsilon: float | None = None) -> tuple[str, dict]:
+def report(run: SimulationRun, epsilon: float | None = None) -> tuple[str, dict[str, Any]]:
     """The in-process command's text and JSON for each pairing of a finished run, and a
     round-robin's meta (for ``epsilon``, a share; default half a point)."""
-    texts, summaries = [], []
+    texts: list[str] = []
+    summaries: list[dict[str, Any]] = []
     for matchup in run.matchups.order_by("index"):
-        stats = MatchStats.from_counts(matchup.result["counts"])
+        figures = matchup.result or {}    # written for every matchup when the run finished
+        stats = MatchStats.from_counts(figures["counts"])
         summary = match_summary(stats, deck_a=run.deck_name(matchup.a),
                                 deck_b=run.deck_name(matchup.b), seed=run.seed,
                                 agent_a=run.agent_a, agent_b=run.agent_b,
@@ -201,7 +216,7 @@ def report(run: SimulationRun, epsilon: float | None = None) -> tuple[str, dict]
     return "\n".join(texts) + "\n\n" + meta_text(field), {**data, "meta": field}
 
 
-def run_via_celery(command, opts) -> None:
+def run_via_celery(command: BaseCommand, opts: Mapping[str, Any]) -> None:
     run = submit(opts)
     if opts.get("no_wait"):
         if opts["json"]:

@@ -5,7 +5,9 @@ what to fix."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import CommandError
 
@@ -18,7 +20,7 @@ SET_NOT_FOUND = "card set file not found: {path}"
 TOO_FEW_GAMES = "--games must be at least 1"
 
 
-def checked_options(opts) -> Ruleset:
+def checked_options(opts: Mapping[str, Any]) -> Ruleset:
     """Agents, game count and ruleset checked before anything is played; the ruleset."""
     if opts["games"] < 1:
         raise CommandError(TOO_FEW_GAMES)
@@ -70,7 +72,7 @@ def load_patch_for_cli(path: str | None) -> Patch | None:
 
 
 def patched_cards_for_cli(cards: dict[str, CardDef], patch: Patch | None
-                          ) -> tuple[dict[str, CardDef], list | None]:
+                          ) -> tuple[dict[str, CardDef], list[dict[str, Any]] | None]:
     """The cards with ``patch`` applied and the patch's diff against them (None without a
     patch); CommandError when the patch does not fit these cards."""
     if patch is None:

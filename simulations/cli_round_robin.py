@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError
 
 from rules.engine.cards import CardDef, DeckList, Ruleset
 from rules.lab import meta
@@ -46,7 +46,7 @@ def load_field_for_cli(names: Sequence[str], card_set: str | None
     if len(names) < 3:
         raise CommandError(FEW_DECKS.format(count=len(names)))
     cards = load_card_set_for_cli(card_set)
-    decks = []
+    decks: list[DeckList] = []
     for name in names:
         try:
             deck = cards.deck(name)
@@ -73,7 +73,8 @@ def checked_round_robin_options(opts: Mapping[str, Any]) -> tuple[Ruleset, float
 _PLAYING: dict[str, Any] = {}
 
 
-def _init_worker(cards, decks, agent, ruleset) -> None:
+def _init_worker(cards: dict[str, CardDef], decks: list[DeckList], agent: str,
+                 ruleset: Ruleset) -> None:
     _PLAYING.update(cards=cards, decks=decks, agent=agent, ruleset=ruleset)
 
 
@@ -119,7 +120,7 @@ def field_of(names: Sequence[str], results: Mapping[tuple[int, int], list[GameRe
     return meta.Field(list(names), matchups, shared_seeds=True)
 
 
-def run_round_robin_in_process(command, opts: dict[str, Any]) -> None:
+def run_round_robin_in_process(command: BaseCommand, opts: dict[str, Any]) -> None:
     """Play the round-robin here (with the ``--patch`` file's cards, if any) and print each
     pairing's report, then the field's meta."""
     ruleset, epsilon = checked_round_robin_options(opts)

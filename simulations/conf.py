@@ -21,6 +21,8 @@ depth and the per-user CPU cap — keep their ``SIMULATIONS_`` names and are rea
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from work import conf as work_conf
@@ -29,7 +31,7 @@ MAX_DECKS = 10
 REPLAYS_PER_MATCHUP = 2
 
 
-def _get(name: str, default):
+def _get(name: str, default: object) -> Any:   # as the deployment wrote it: callers convert
     return getattr(settings, f"SIMULATIONS_{name}", default)
 
 

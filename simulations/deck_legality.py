@@ -8,7 +8,7 @@ decks are checked as they were frozen at submission, with the card data the run 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from types import SimpleNamespace
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -22,13 +22,25 @@ from rules.decks.piles import MAIN_PILE
 NOT_LEGAL_MARK = gettext_lazy("{name} — not legal: {problems}")
 
 
-def _cards(data: Mapping[str, Mapping[str, Any]]) -> dict[str, SimpleNamespace]:
-    return {code: SimpleNamespace(code=code, kind=c.get("kind", ""), name_en=c.get("name_en", ""),
+@dataclass(frozen=True)
+class _Card:
+    """What legality reads of a card (``legality.CardLike``), from frozen data or a row."""
+
+    code: str
+    kind: str
+    name_en: str
+    name_zh: str
+    rarity: str
+
+
+def _cards(data: Mapping[str, Mapping[str, Any]]) -> dict[str, _Card]:
+    return {code: _Card(code=code, kind=c.get("kind", ""), name_en=c.get("name_en", ""),
                                   name_zh=c.get("name_zh", ""), rarity=c.get("rarity", ""))
             for code, c in data.items()}
 
 
-def _problems(hero: str | None, counts: Mapping[str, int], cards, fmt) -> list[str]:
+def _problems(hero: str | None, counts: Mapping[str, int], cards: Mapping[str, _Card],
+              fmt: legality.Format) -> list[str]:
     deck = legality.Deck.of(hero, dict(counts))
     return [p.message for p in legality.check_deck(deck, cards, fmt, lang=card_lang())]
 
@@ -39,9 +51,11 @@ def run_deck_warnings(decks: Iterable[Mapping[str, Any]], cards: Mapping[str, An
     decks = list(decks)
     uids = [d["uid"] for d in decks if d.get("uid")]
     formats = {d.uid: d.format for d in Deck.objects.filter(uid__in=uids).select_related("format")}
-    engine_cards, rules_of, out = _cards(cards), {}, []
+    engine_cards = _cards(cards)
+    rules_of: dict[int, legality.Format] = {}
+    out: list[dict[str, Any]] = []
     for deck in decks:
-        fmt = formats.get(deck.get("uid"))
+        fmt = formats.get(str(deck.get("uid")))
         if fmt is not None and fmt.pk not in rules_of:
             rules_of[fmt.pk] = format_to_rules(fmt)
         rules = rules_of[fmt.pk] if fmt is not None else legality.STANDARD
@@ -61,22 +75,22 @@ def saved_decks_problems(decks: Iterable[Deck]) -> dict[int, list[str]]:
                .values_list("deck_id", "card__code", "count", "card__kind", "card__name_en",
                             "card__name_zh", "card__rarity"))
     counts: dict[int, dict[str, int]] = {}
-    cards: dict[str, SimpleNamespace] = {}
+    cards: dict[str, _Card] = {}
     for deck_id, code, count, kind, name_en, name_zh, rarity in entries:
         counts.setdefault(deck_id, {})[code] = count
-        cards[code] = SimpleNamespace(code=code, kind=kind, name_en=name_en, name_zh=name_zh,
+        cards[code] = _Card(code=code, kind=kind, name_en=name_en, name_zh=name_zh,
                                       rarity=rarity)
-    heroes = {d.pk: d.hero for d in decks if d.hero_id}
+    heroes = {d.pk: d.hero for d in decks if d.hero is not None}
     for hero in heroes.values():
-        cards[hero.code] = SimpleNamespace(code=hero.code, kind=hero.kind, name_en=hero.name_en,
+        cards[hero.code] = _Card(code=hero.code, kind=hero.kind, name_en=hero.name_en,
                                            name_zh=hero.name_zh, rarity=hero.rarity)
     rules_of: dict[int, legality.Format] = {}
-    out = {}
+    out: dict[int, list[str]] = {}
     for deck in decks:
         if deck.format_id not in rules_of:
             rules_of[deck.format_id] = format_to_rules(deck.format)
-        hero = heroes.get(deck.pk)
-        problems = _problems(hero.code if hero else None, counts.get(deck.pk, {}), cards,
+        its_hero = heroes.get(deck.pk)
+        problems = _problems(its_hero.code if its_hero else None, counts.get(deck.pk, {}), cards,
                              rules_of[deck.format_id])
         if problems:
             out[deck.pk] = problems

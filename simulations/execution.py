@@ -28,6 +28,7 @@ import time
 import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -96,7 +97,7 @@ def run_engine(run: SimulationRun) -> tuple[dict[str, CardDef], list[DeckList], 
     return _ENGINE_CACHE[key]
 
 
-def _now():
+def _now() -> datetime:
     return timezone.now()
 
 
@@ -105,7 +106,7 @@ def _run_starts(chunk: Chunk) -> None:
      .update(status=RunStatus.RUNNING, started_at=_now()))
 
 
-def _fresh_start(chunk: Chunk, now) -> list[str]:
+def _fresh_start(chunk: Chunk, now: datetime) -> list[str]:
     chunk.games_done = 0
     return ["games_done"]
 
@@ -304,7 +305,7 @@ def card_totals(results: list[dict[str, Any]], side: str) -> dict[str, dict[str,
     table: dict[str, list[float]] = {}
     for result in results:
         card_figures.merge(table, (result["counts"].get("cards") or {}).get(side) or {})
-    totals = card_figures.totals(table)
+    totals: dict[str, dict[str, Any]] = card_figures.totals(table)    # counts, then moments
     for code, moments in card_figures.moments(table).items():
         totals[code]["moments"] = moments
     return totals

@@ -3,6 +3,9 @@ services decide what is valid and their messages land on the matching field."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
 from django import forms
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
@@ -14,9 +17,12 @@ from simulations import conf
 from simulations.field_meta import EPSILON_DEFAULT_POINTS, EpsilonError, epsilon_share
 from simulations.models import RunKind
 from simulations.services import SimulationInputError
-from simulations.sources import deck_choices
+from simulations.sources import DeckChoice, deck_choices
 from simulations.strength import cost_lines
 from simulations.templatetags.simulations_extras import ms
+
+if TYPE_CHECKING:
+    from cards.ownership import Visitor
 
 _ = gettext_lazy
 STOP_CHOICES = [("", _("No: play every game")), ("0.1", _("when the interval is ±5 %")),
@@ -33,8 +39,8 @@ FIELD_OF = {"decks": "opponents", "kind": "kind", "games": "games", "agent_a": "
             "agent_b": "agent_b", "seed": "seed", "stop_width": "stop_width", "public": "public"}
 
 
-def _grouped(choices) -> list:
-    groups: dict[str, list] = {}
+def _grouped(choices: list[DeckChoice]) -> list[tuple[str, list[tuple[str, str]]]]:
+    groups: dict[str, list[tuple[str, str]]] = {}
     for choice in choices:
         groups.setdefault(choice.group, []).append((choice.spec, choice.label))
     return list(groups.items())
@@ -61,11 +67,12 @@ class SimulationForm(RefuseNulForm):
                                         empty_value=None, required=False)
     public = forms.BooleanField(required=False, label=_("Public: anyone can see the results"))
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args: Any, user: Visitor = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         grouped = _grouped(deck_choices(user))
-        self.fields["deck"].choices = grouped
-        self.fields["opponents"].choices = grouped
+        # Declared as choice fields above: their menus are the decks this user may simulate.
+        cast(forms.ChoiceField, self.fields["deck"]).choices = grouped
+        cast(forms.MultipleChoiceField, self.fields["opponents"]).choices = grouped
         self.fields["games"].widget.attrs["max"] = conf.max_games()
         costs = cost_lines()
         if costs:
@@ -74,8 +81,8 @@ class SimulationForm(RefuseNulForm):
                 for name, seconds in costs)
             self.fields["agent_a"].help_text = AGENT_COST.format(costs=listed)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or self.cleaned_data
         kind, opponents = data.get("kind"), data.get("opponents") or []
         if kind == RunKind.MATCH and len(opponents) != 1:
             self.add_error("opponents", PICK_ONE)
@@ -100,7 +107,7 @@ class MetaForm(forms.Form):
         widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 4}))
 
     @classmethod
-    def from_query(cls, query) -> MetaForm:
+    def from_query(cls, query: Mapping[str, str]) -> MetaForm:
         if (query.get("epsilon") or "").strip():
             return cls(query)
         return cls(initial={"epsilon": number_format(EPSILON_DEFAULT_POINTS, 1)})
@@ -113,5 +120,6 @@ class MetaForm(forms.Form):
 
     def share(self) -> float:
         if self.is_bound and self.is_valid():
-            return self.cleaned_data["epsilon"]
+            share: float = self.cleaned_data["epsilon"]
+            return share
         return epsilon_share(None)

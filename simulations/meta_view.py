@@ -32,7 +32,7 @@ A report that carries ``matchup_range`` (a balance search's) adds a sentence on 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -43,6 +43,9 @@ from rules.lab.meta import PLAYED_SHARE
 from simulations import meta_chart
 from simulations.field_meta import HEALTHY_FIELD_RATE, UNDECIDED
 from simulations.skill import played_by
+
+if TYPE_CHECKING:
+    from django import forms
 
 # A share the tables show as "0.0 %" (``pct``: one decimal).
 SHOWN_AS_ZERO = 0.0005
@@ -200,7 +203,8 @@ def _rows(names: Sequence[str], report: Mapping[str, Any]) -> list[dict[str, Any
 
 
 def meta_context(report: Mapping[str, Any], *, names: Sequence[str] | None = None,
-                 epsilon_form=None, balance_url: str | None = None, section_id: str = "meta",
+                 epsilon_form: forms.Form | None = None, balance_url: str | None = None,
+                 section_id: str = "meta",
                  title: str | None = None, own_seeds: bool = False,
                  agents: str | Sequence[str] | None = None) -> dict[str, Any]:
     """What ``simulations/_meta.html`` shows (see the module's docstring)."""

@@ -66,6 +66,11 @@ TERMINAL_CHUNK_STATES = (ChunkState.DONE, ChunkState.FAILED, ChunkState.SKIPPED)
 
 
 class SimulationRun(models.Model):
+    # Not stored: what a list of runs carries, set by selectors.runs_with_rates (deck A's wins
+    # and games counted).
+    deck_a_wins: int
+    deck_a_games: int
+
     uid = models.CharField(_("uid"), max_length=16, unique=True, default=new_uid, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("owner"),
                               on_delete=models.CASCADE, null=True,
@@ -162,7 +167,7 @@ class SimulationRun(models.Model):
         """The patch's name in the page's language, when it was given one per language."""
         patch = self.patch or {}
         names = patch.get("names") or {}
-        return names.get(get_language() or "") or patch.get("name", "")
+        return str(names.get(get_language() or "") or patch.get("name", ""))
 
     @property
     def title(self) -> str:
@@ -310,6 +315,10 @@ class ChunkResult(models.Model):
 
 class SampleGame(models.Model):
     """A game kept whole (its event log) to be replayed in the browser."""
+
+    # Not stored: its 1-based place among the run's kept games, set where they are listed
+    # (the API's /replays/<number>/).
+    number: int
 
     run = models.ForeignKey(SimulationRun, verbose_name=_("run"), on_delete=models.CASCADE,
                             related_name="samples")

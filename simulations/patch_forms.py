@@ -58,7 +58,7 @@ class PatchForm(RefuseNulForm):
                                 label=game_word_lazy("field", "abilities"),
                                 help_text=gettext_lazy("The effect vocabulary, as JSON."))
 
-    def __init__(self, *args, card_data: dict[str, Any], **kwargs):
+    def __init__(self, *args: Any, card_data: dict[str, Any], **kwargs: Any) -> None:
         self.card_data = card_data
         initial = {name: card_data.get(name) for name in ("cost", "attack", "hp", "attribute",
                                                           "rarity")}
@@ -70,7 +70,7 @@ class PatchForm(RefuseNulForm):
             if name not in card_data:    # a hero has no cost, a minion no HP …
                 del self.fields[name]
 
-    def clean_abilities(self):
+    def clean_abilities(self) -> Any:     # the effect vocabulary's JSON, checked by the patch
         text = self.cleaned_data.get("abilities") or "[]"
         try:
             value = json.loads(text)

@@ -7,6 +7,7 @@ Views only translate HTTP to the engine's patch functions and the services.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -45,7 +46,7 @@ def _card(code: str | None) -> Card:
     return card
 
 
-def _preview(card: Card, form: PatchForm) -> dict:
+def _preview(card: Card, form: PatchForm) -> dict[str, Any]:
     """The patched card drawn and described, or the problems that stop it."""
     if not form.is_valid():
         return {"problems": [e for errors in form.errors.values() for e in errors]}
@@ -60,7 +61,7 @@ def _preview(card: Card, form: PatchForm) -> dict:
         return {"problems": exc.problems}
     shown = copy.copy(card)
     for field in ("cost", "attack", "hp", "attribute", "rarity", "keywords", "abilities"):
-        default = [] if field in ("keywords", "abilities") else None
+        default: list[Any] | None = [] if field in ("keywords", "abilities") else None
         setattr(shown, field, patched.get(field, default))
     refresh_derived(shown, {lang: display_names(lang) for lang in ("en", "zh")})
     return {"problems": [], "svg": _svg(shown), "text_en": shown.text_en,
@@ -120,7 +121,8 @@ def _card_menu() -> list[tuple[str, str]]:
             .values_list("code", "name_en", "name_zh")]
 
 
-def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm):
+def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm
+            ) -> HttpResponse | None:
     """Start the run or the sweep; None (errors on the forms) if it cannot start."""
     sweeping = request.POST.get("action") == "sweep"
     if not (form.is_valid() and play.is_valid()):
@@ -137,11 +139,12 @@ def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm):
         play.add_error(None, THROTTLED)
         return None
     data = play.cleaned_data
-    common = {"user": request.user, "kind": data["kind"], "deck_specs": play.deck_specs(),
-              "games": data["games"], "agent_a": data["agent_a"], "agent_b": data["agent_b"],
-              "seed": data.get("seed"), "is_public": data.get("public", False)}
+    common: dict[str, Any] = {
+        "user": request.user, "kind": data["kind"], "deck_specs": play.deck_specs(),
+        "games": data["games"], "agent_a": data["agent_a"], "agent_b": data["agent_b"],
+        "seed": data.get("seed"), "is_public": data.get("public", False)}
     try:
-        if sweeping:
+        if sweeping and values is not None:     # a sweep has its values (checked above)
             sweep = sweep_submit(card=card.code, field=data["sweep_field"], values=values,
                                  **common)
             return redirect("simulations:sweep", sweep.uid)

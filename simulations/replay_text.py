@@ -64,7 +64,10 @@ class Describer:
                                               player=seat(event.get("player")))
 
     def texts(self) -> dict[str, Callable[[Event], str]]:
-        c, p = self.card, (lambda e: seat(e.get("player")))
+        c = self.card
+
+        def p(e: Event) -> str:
+            return seat(e.get("player"))
 
         def cards(n: Any) -> str:
             return ngettext("%(n)d card", "%(n)d cards", int(n or 0)) % {"n": int(n or 0)}
@@ -135,12 +138,12 @@ class Describer:
         }
 
     def _game_over(self, event: Event) -> str:
+        reason = str(event.get("reason"))
         if event.get("winner") is None:
             return _("Game over: a draw ({reason}).").format(
-                reason=GAME_OVER_REASONS.get(event.get("reason"), event.get("reason")))
+                reason=GAME_OVER_REASONS.get(reason, reason))
         return _("Game over: {p} wins ({reason}).").format(
-            p=seat(event["winner"]),
-            reason=GAME_OVER_REASONS.get(event.get("reason"), event.get("reason")))
+            p=seat(event["winner"]), reason=GAME_OVER_REASONS.get(reason, reason))
 
     # ------------------------------------------------------------ actions
 
@@ -174,8 +177,13 @@ class Describer:
     def action(self, event: Event) -> str:
         """What the player chose, in words: "attacks Ember Hound with Tide Caller"."""
         who, kind = self.actor(event), event.get("kind")
-        hand = lambda: self._zone(who, "hand", event.get("card"))           # noqa: E731
-        own = lambda: self._minion(who, event.get("slot"))                  # noqa: E731
+
+        def hand() -> str:
+            return self._zone(who, "hand", event.get("card"))
+
+        def own() -> str:
+            return self._minion(who, event.get("slot"))
+
         target = event.get("target")
         words = {
             "mulligan": lambda: _("puts back {card}").format(card=hand()),

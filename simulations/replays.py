@@ -37,9 +37,9 @@ class Board:
         return min(starts) if starts else None
 
 
-def _segments(log: Mapping[str, Any]) -> list[list[dict]]:
+def _segments(log: Mapping[str, Any]) -> list[list[dict[str, Any]]]:
     """Events split at each action: segment 0 precedes the first action."""
-    segments: list[list[dict]] = [[]]
+    segments: list[list[dict[str, Any]]] = [[]]
     for event in log.get("events") or []:
         if event.get("t") == "action":
             segments.append([])
@@ -57,7 +57,7 @@ def turn_starts(log: Mapping[str, Any]) -> dict[int, int]:
     return starts
 
 
-def board(log: Mapping[str, Any], cards: Mapping[str, dict], step: int) -> Board:
+def board(log: Mapping[str, Any], cards: Mapping[str, dict[str, Any]], step: int) -> Board:
     """The game at ``step`` (clamped to the game's steps)."""
     defs = {code: CardDef.from_dict(data) for code, data in cards.items()}
     steps = len(log.get("actions") or [])
@@ -75,12 +75,12 @@ def board(log: Mapping[str, Any], cards: Mapping[str, dict], step: int) -> Board
                  events=events, turn_starts=turn_starts(log))
 
 
-def seats(snapshot: Mapping[str, Any], cards: Mapping[str, dict]) -> list[dict[str, Any]]:
+def seats(snapshot: Mapping[str, Any], cards: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Both players' zones with card names, for the template (player 2 first: the top row)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for index, player in enumerate(snapshot.get("players") or []):
         hero = cards.get(player.get("hero"), {})
-        minions = []
+        minions: list[dict[str, Any]] = []
         for slot, minion in enumerate(player.get("minions") or []):
             if minion is None:
                 minions.append({"slot": slot + 1, "empty": True})

@@ -22,7 +22,7 @@ def matchup_merge(matchup: Matchup) -> dict[str, Any]:
     results = list(ChunkResult.objects.filter(matchup=matchup).order_by("chunk_index"))
     if matchup.stopped_after is not None:
         first = (Chunk.objects.filter(matchup=matchup).order_by("index")
-                 .values_list("index", flat=True).first())
+                 .values_list("index", flat=True).first()) or 0   # it has chunks: it stopped
         results = [r for r in results if r.chunk_index < first + matchup.stopped_after]
     stats = MatchStats()
     outcomes = [NOT_PLAYED] * matchup.games

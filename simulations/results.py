@@ -25,10 +25,10 @@ from simulations.models import SimulationRun
 from simulations.reports import matchup_report, run_reports, side_rate  # noqa: F401
 
 
-def matrix(run: SimulationRun, reports: list[dict[str, Any]]) -> list[list[dict | None]]:
+def matrix(run: SimulationRun, reports: list[dict[str, Any]]) -> list[list[dict[str, Any] | None]]:
     """``cells[i][j]``: deck i's win rate against deck j (None on the diagonal / unplayed)."""
     n = len(run.decks)
-    cells: list[list[dict | None]] = [[None] * n for _ in range(n)]
+    cells: list[list[dict[str, Any] | None]] = [[None] * n for _ in range(n)]
     for report in reports:
         a, b = report["a"], report["b"]
         cells[a][b] = side_rate(report, a)
@@ -53,7 +53,7 @@ def field_rate(reports: list[dict[str, Any]], deck: int) -> dict[str, Any]:
     return cluster_rate(Moments.of((w, n) for w, n in clusters.values()))
 
 
-def balance(cells: list[list[dict | None]]) -> dict[str, Any] | None:
+def balance(cells: list[list[dict[str, Any] | None]]) -> dict[str, Any] | None:
     """How far the matchups are from even: the largest distance of any matchup's win rate from
     50 % and the root mean square distance (over every played cell, both directions)."""
     gaps = [abs(cell["rate"] - 0.5) for row in cells for cell in row

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Min, Q, QuerySet, Sum
 from django.utils import timezone
 
+from cards.ownership import Visitor
 from decks.models import Deck
 from decks.selectors import deck_is_visible
-from rules.lab.stats import wilson_interval
+from rules.lab.intervals import wilson_interval
 from simulations.models import (
     Chunk,
     ChunkResult,
@@ -27,7 +29,7 @@ LIST_FIELDS_DEFERRED = ("cards", "decks", "ruleset")
 OWN_PACE_CHUNKS = 200     # a running run's latest finished chunks give its pace
 
 
-def _visible_q(user) -> Q:
+def _visible_q(user: Visitor) -> Q:
     q = Q(is_public=True)
     if user is not None and user.is_authenticated:
         q |= Q(owner=user)
@@ -36,12 +38,12 @@ def _visible_q(user) -> Q:
     return q
 
 
-def runs_visible(user=None) -> QuerySet[SimulationRun]:
+def runs_visible(user: Visitor = None) -> QuerySet[SimulationRun]:
     """Runs a user may open: their own, public ones (staff: all)."""
     return SimulationRun.objects.filter(_visible_q(user)).select_related("owner", "deck")
 
 
-def runs_listed(user=None, *, deck_uid: str | None = None, mine: bool = False
+def runs_listed(user: Visitor = None, *, deck_uid: str | None = None, mine: bool = False
                 ) -> QuerySet[SimulationRun]:
     """Runs for lists (newest first), without the big frozen JSON columns."""
     runs = runs_visible(user).defer(*LIST_FIELDS_DEFERRED).order_by("-created_at", "-id")
@@ -52,11 +54,11 @@ def runs_listed(user=None, *, deck_uid: str | None = None, mine: bool = False
     return runs
 
 
-def run_get(*, uid: str, user=None) -> SimulationRun:
+def run_get(*, uid: str, user: Visitor = None) -> SimulationRun:
     return runs_visible(user).get(uid=uid)
 
 
-def run_is_owner(*, run: SimulationRun, user) -> bool:
+def run_is_owner(*, run: SimulationRun, user: Visitor) -> bool:
     return bool(user is not None and user.is_authenticated
                 and (run.owner_id == user.pk or user.is_staff))
 
@@ -87,7 +89,7 @@ class Progress:
     def interim_interval(self) -> tuple[float, float]:
         return wilson_interval(self.wins, self.completed)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         low, high = self.interim_interval
         return {"games_done": self.games_done, "games_total": self.games_total,
                 "fraction": round(self.fraction, 4), "chunks_done": self.chunks_done,
@@ -167,6 +169,8 @@ def run_game_seconds(run: SimulationRun) -> float:
             [:OWN_PACE_CHUNKS])
     wall = games = 0.0
     for started, finished, start, stop in rows:
+        if started is None or finished is None:
+            continue   # never: the query asks for both
         wall += (finished - started).total_seconds()
         games += stop - start
     if len(rows) >= 2 and wall > 0:
@@ -196,7 +200,7 @@ def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
                           per_game=run_game_seconds(run))
 
 
-def run_decks_shown(run: SimulationRun, user=None) -> list[dict]:
+def run_decks_shown(run: SimulationRun, user: Visitor = None) -> list[dict[str, Any]]:
     """The run's frozen decks as ``user`` may see them: each deck's name and list as
     snapshotted, but the id (and version) of a saved deck only while ``user`` may open it. A
     public run outlives its decks' visibility: a deck its owner has made private since is no

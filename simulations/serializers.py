@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from rules.lab.intervals import RATE_METHODS
 from simulations.comparison import METHODS as COMPARISON_METHODS
-from simulations.models import SimulationRun
+from simulations.models import SampleGame, SimulationRun
 from simulations.selectors import run_decks_shown, run_progress
 
 
-class ListFilterSerializer(serializers.Serializer):
+class ListFilterSerializer(serializers.Serializer[Mapping[str, Any]]):
     """The query of a list of runs or searches: refused with a 400 when a value is not one the
     list understands (``?mine=maybe``), rather than read as "no filter"."""
 
@@ -24,7 +27,7 @@ class RunListFilterSerializer(ListFilterSerializer):
                                  help_text="One deck's history: the deck's id.")
 
 
-class RateSerializer(serializers.Serializer):
+class RateSerializer(serializers.Serializer[Mapping[str, Any]]):
     rate = serializers.FloatField(allow_null=True, help_text="Wins over games counted (draws "
                                                              "count as not won); null when none.")
     low = serializers.FloatField(help_text="95 % interval, lower end.")
@@ -48,7 +51,7 @@ class SideRateSerializer(PairRateSerializer):
     wins = serializers.IntegerField()
 
 
-class ProgressSerializer(serializers.Serializer):
+class ProgressSerializer(serializers.Serializer[Mapping[str, Any]]):
     games_done = serializers.IntegerField()
     games_total = serializers.IntegerField()
     fraction = serializers.FloatField()
@@ -58,7 +61,8 @@ class ProgressSerializer(serializers.Serializer):
     interim_win_rate = RateSerializer(help_text="Deck A's win rate in the first pairing so far.")
 
 
-class FrozenDeckSerializer(serializers.Serializer):
+# Given one frozen deck, or (many=True) the list of them.
+class FrozenDeckSerializer(serializers.Serializer[Mapping[str, Any] | Iterable[Mapping[str, Any]]]):
     name = serializers.CharField()
     hero = serializers.CharField()
     cards = serializers.DictField(child=serializers.IntegerField(), help_text="{code: copies}")
@@ -66,7 +70,7 @@ class FrozenDeckSerializer(serializers.Serializer):
     version = serializers.IntegerField(allow_null=True)
 
 
-class PatchDiffSerializer(serializers.Serializer):
+class PatchDiffSerializer(serializers.Serializer[Mapping[str, Any]]):
     card = serializers.CharField()
     name = serializers.CharField(help_text="The card's name.")
     field = serializers.CharField()
@@ -75,23 +79,24 @@ class PatchDiffSerializer(serializers.Serializer):
     text = serializers.CharField(help_text='e.g. "Blazing Charger: attack 3 → 4".')
 
 
-class PatchChangeOutSerializer(serializers.Serializer):
+class PatchChangeOutSerializer(serializers.Serializer[Mapping[str, Any]]):
     card = serializers.CharField()
     field = serializers.CharField()
     value = serializers.JSONField(allow_null=True)
 
 
-class RunPatchSerializer(serializers.Serializer):
+class RunPatchSerializer(serializers.Serializer[Mapping[str, Any]]):
     name = serializers.CharField()
     changes = PatchChangeOutSerializer(many=True)
     diff = PatchDiffSerializer(many=True)
 
 
-class RunSerializer(serializers.Serializer):
+class RunSerializer(serializers.Serializer[SimulationRun]):
     uid = serializers.CharField()
     url = serializers.CharField(source="get_absolute_url", help_text="The run's page.")
     kind = serializers.CharField()
-    label = serializers.CharField()
+    # DRF declares fields by class attribute: this one shadows Field.label in the stubs only.
+    label = serializers.CharField()  # type: ignore[assignment]
     status = serializers.ChoiceField(choices=["queued", "running", "done", "failed",
                                               "cancelled"])
     error = serializers.CharField()
@@ -119,21 +124,23 @@ class RunSerializer(serializers.Serializer):
     progress = serializers.SerializerMethodField()
 
     @extend_schema_field(ProgressSerializer)
-    def get_progress(self, run: SimulationRun) -> dict:
+    def get_progress(self, run: SimulationRun) -> dict[str, Any]:
         return run_progress(run).as_dict()
 
     @extend_schema_field(FrozenDeckSerializer(many=True))
-    def get_decks(self, run: SimulationRun) -> list[dict]:
+    def get_decks(self, run: SimulationRun) -> list[dict[str, Any]]:
         request = self.context.get("request")
         decks = run_decks_shown(run, getattr(request, "user", None))
-        return FrozenDeckSerializer(decks, many=True).data
+        # many=True makes DRF's list serializer, whose data the stubs type as one item's
+        return cast(list[dict[str, Any]], FrozenDeckSerializer(decks, many=True).data)
 
 
-class RunListSerializer(serializers.Serializer):
+class RunListSerializer(serializers.Serializer[SimulationRun]):
     uid = serializers.CharField()
     url = serializers.CharField(source="get_absolute_url")
     kind = serializers.CharField()
-    label = serializers.CharField()
+    # DRF declares fields by class attribute: this one shadows Field.label in the stubs only.
+    label = serializers.CharField()  # type: ignore[assignment]
     status = serializers.CharField()
     owner = serializers.CharField(source="owner.username", allow_null=True, default=None)
     public = serializers.BooleanField(source="is_public")
@@ -143,7 +150,7 @@ class RunListSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class CardConditionSerializer(serializers.Serializer):
+class CardConditionSerializer(serializers.Serializer[Mapping[str, Any]]):
     games = serializers.IntegerField(help_text="Games in which it happened to the card.")
     wins = serializers.IntegerField(help_text="Of those, games its deck won.")
     rate = serializers.FloatField(allow_null=True, help_text="Draws count as not won.")
@@ -153,14 +160,14 @@ class CardConditionSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=RATE_METHODS)
 
 
-class CardConditionsSerializer(serializers.Serializer):
+class CardConditionsSerializer(serializers.Serializer[Mapping[str, Any]]):
     drawn = CardConditionSerializer(help_text="Drawn from the deck (opening hand included).")
     opening = CardConditionSerializer(help_text="In the hand kept after the mulligan.")
     played = CardConditionSerializer()
     awakened = CardConditionSerializer()
 
 
-class CardFigureSerializer(serializers.Serializer):
+class CardFigureSerializer(serializers.Serializer[Mapping[str, Any]]):
     code = serializers.CharField()
     name = serializers.CharField()
     kind = serializers.CharField()
@@ -179,7 +186,7 @@ class CardFigureSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=RATE_METHODS)
 
 
-class MatchupResultSerializer(serializers.Serializer):
+class MatchupResultSerializer(serializers.Serializer[Mapping[str, Any]]):
     index = serializers.IntegerField()
     a = serializers.IntegerField(help_text="Index of deck A in the run's decks.")
     b = serializers.IntegerField()
@@ -192,7 +199,10 @@ class MatchupResultSerializer(serializers.Serializer):
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()
     draws = serializers.IntegerField()
-    errors = serializers.IntegerField(help_text="Engine errors: never counted as losses.")
+    # a declared field, shadowing Serializer.errors in the stubs only (DRF reads it from
+    # _declared_fields, the instance's errors stay the validation errors)
+    errors = serializers.IntegerField(  # type: ignore[assignment]
+        help_text="Engine errors: never counted as losses.")
     draws_count_as = serializers.CharField(help_text='Always "not won": a draw is a game '
                                                      "counted and not won.")
     win_rate = PairRateSerializer(help_text="Deck A's win rate.")
@@ -222,20 +232,20 @@ class RankingSerializer(PairRateSerializer):
     whole_field = serializers.BooleanField(help_text="It played every other deck of the run.")
 
 
-class BalanceSerializer(serializers.Serializer):
+class BalanceSerializer(serializers.Serializer[Mapping[str, Any]]):
     max_distance = serializers.FloatField(help_text="Largest |win rate − 50 %| of any matchup.")
     rms_distance = serializers.FloatField(help_text="Root mean square of |win rate − 50 %|.")
     matchups = serializers.IntegerField()
 
 
-class FlipsSerializer(serializers.Serializer):
+class FlipsSerializer(serializers.Serializer[Mapping[str, Any]]):
     same = serializers.IntegerField()
     lost_to_won = serializers.IntegerField()
     won_to_lost = serializers.IntegerField()
     other = serializers.IntegerField()
 
 
-class ChangeSerializer(serializers.Serializer):
+class ChangeSerializer(serializers.Serializer[Mapping[str, Any]]):
     index = serializers.IntegerField(help_text="The pairing (matchup index).")
     deck = serializers.IntegerField(help_text="The deck whose win rate is compared.")
     deck_name = serializers.CharField()
@@ -260,7 +270,7 @@ class ChangeSerializer(serializers.Serializer):
 WhatIfPairingSerializer = ChangeSerializer
 
 
-class WhatIfSerializer(serializers.Serializer):
+class WhatIfSerializer(serializers.Serializer[Mapping[str, Any]]):
     base_uid = serializers.CharField()
     base_label = serializers.CharField()
     deck = serializers.IntegerField()
@@ -274,12 +284,13 @@ class WhatIfSerializer(serializers.Serializer):
     pairings = ChangeSerializer(many=True)
 
 
-class RunRefSerializer(serializers.Serializer):
+class RunRefSerializer(serializers.Serializer[Mapping[str, Any]]):
     uid = serializers.CharField()
-    label = serializers.CharField()
+    # DRF declares fields by class attribute: this one shadows Field.label in the stubs only.
+    label = serializers.CharField()  # type: ignore[assignment]
 
 
-class ComparisonSerializer(serializers.Serializer):
+class ComparisonSerializer(serializers.Serializer[Mapping[str, Any]]):
     before = RunRefSerializer()
     after = RunRefSerializer()
     method = serializers.ChoiceField(
@@ -301,7 +312,7 @@ class MatrixRowField(serializers.ListField):
     child = SideRateSerializer(allow_null=True)
 
 
-class EquilibriumSerializer(serializers.Serializer):
+class EquilibriumSerializer(serializers.Serializer[Mapping[str, Any]]):
     shares = serializers.ListField(child=serializers.FloatField(),
                                    help_text="Each deck's share of the mix (they sum to 1).")
     entropy_ratio = serializers.FloatField(
@@ -315,7 +326,7 @@ class EquilibriumSerializer(serializers.Serializer):
     entropy_high = serializers.FloatField()
 
 
-class MetaSerializer(serializers.Serializer):
+class MetaSerializer(serializers.Serializer[Mapping[str, Any]]):
     decks = serializers.ListField(child=serializers.CharField(), help_text="The field, in the "
                                                                            "run's order.")
     field_rates = PairRateSerializer(
@@ -335,7 +346,7 @@ class MetaSerializer(serializers.Serializer):
                                                "Accept-Language.")
 
 
-class ResultsSerializer(serializers.Serializer):
+class ResultsSerializer(serializers.Serializer[Mapping[str, Any]]):
     final = serializers.BooleanField(help_text="False while the run is still playing.")
     matchups = MatchupResultSerializer(many=True)
     matrix = serializers.ListField(child=MatrixRowField(), required=False,
@@ -349,7 +360,7 @@ class ResultsSerializer(serializers.Serializer):
     what_if = WhatIfSerializer(allow_null=True)
 
 
-class SampleSerializer(serializers.Serializer):
+class SampleSerializer(serializers.Serializer[SampleGame]):
     number = serializers.IntegerField(help_text="1-based, for /replays/<number>/.")
     matchup = serializers.IntegerField(source="matchup.index")
     game_index = serializers.IntegerField()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -45,6 +45,12 @@ from simulations.sources import (
 from simulations.strength import chunk_games, games_in
 from work.fair import dispatch_quietly
 from work.quota import QuotaError, quota_check
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+    from django_stubs_ext import StrOrPromise
+
+    from decks.models import Deck
 
 MAX_SEED = 2**62
 STOP_WIDTH_RANGE = (0.01, 0.5)
@@ -90,7 +96,7 @@ PUBLIC_NEEDS_PUBLIC_DECKS = gettext_lazy(
 class SimulationInputError(ValueError):
     """Input the service refuses; ``field`` names the input it is about."""
 
-    def __init__(self, message: str, field: str = "non_field_errors"):
+    def __init__(self, message: StrOrPromise, field: str = "non_field_errors"):
         super().__init__(str(message))
         self.field = field
         self.message = str(message)   # a lazy message, fixed in the request's language
@@ -112,7 +118,7 @@ def _check_decks(kind: str, decks: Sequence[Mapping[str, Any]]) -> None:
     wrong = ((kind == RunKind.MATCH and count != 2) or (kind == RunKind.GAUNTLET and count < 2)
              or (kind == RunKind.ROUND_ROBIN and count < 3))
     if wrong:
-        raise SimulationInputError(DECKS_FOR_KIND[kind], "decks")
+        raise SimulationInputError(DECKS_FOR_KIND[RunKind(kind)], "decks")
     if count > conf.MAX_DECKS:
         raise SimulationInputError(TOO_MANY_DECKS.format(limit=conf.MAX_DECKS), "decks")
     if kind == RunKind.MATCH:
@@ -125,7 +131,8 @@ def _check_decks(kind: str, decks: Sequence[Mapping[str, Any]]) -> None:
         seen.add(key)
 
 
-def _check_agents_and_rules(agent_a: str, agent_b: str, ruleset: Mapping | None) -> dict:
+def _check_agents_and_rules(agent_a: str, agent_b: str, ruleset: Mapping[str, Any] | None
+                            ) -> dict[str, Any]:
     for field, name in (("agent_a", agent_a), ("agent_b", agent_b)):
         try:
             agent_spec(name)
@@ -152,7 +159,7 @@ def chunk_size_for(games: int, agents: Sequence[str], requested: int | None = No
     return max(2, size - size % 2)
 
 
-def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,
+def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping[str, Any] | None,
            patch_name: str | None, cards: Mapping[str, Any]) -> str:
     """The run's title in the active language."""
     names = [frozen_deck_name(d, i + 1) for i, d in enumerate(decks)]
@@ -171,8 +178,8 @@ def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,
     return label[:300]
 
 
-def _labels(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,
-            patch: Mapping | None, cards: Mapping[str, Any],
+def _labels(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping[str, Any] | None,
+            patch: Mapping[str, Any] | None, cards: Mapping[str, Any],
             patch_names: Mapping[str, str] | None) -> dict[str, str]:
     """The run's title in each of the site's languages (``patch_names``: the patch's name in
     each, when it has one per language), written once at submission so a reader sees it in
@@ -185,7 +192,7 @@ def _labels(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping | None,
     return labels
 
 
-def _patched(cards: Mapping[str, Any], patch: Mapping | Patch | None
+def _patched(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
              ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The frozen cards with the patch made, and the patch as the run keeps it (its changes
     and a readable diff from the unpatched data)."""
@@ -199,7 +206,7 @@ def _patched(cards: Mapping[str, Any], patch: Mapping | Patch | None
     return patched, {**parsed.to_dict(), "diff": patch_diff(cards, parsed)}
 
 
-def patch_cards(patch: Mapping | Patch | None) -> list[str]:
+def patch_cards(patch: Mapping[str, Any] | Patch | None) -> list[str]:
     """The codes a patch changes (to freeze them with the decks' cards); [] if malformed
     (``simulation_submit`` reports the problems)."""
     if patch is None:
@@ -210,7 +217,7 @@ def patch_cards(patch: Mapping | Patch | None) -> list[str]:
         return []
 
 
-def lock_user_and_check_cap(owner, *, cpu: float) -> None:
+def lock_user_and_check_cap(owner: User, *, cpu: float) -> None:
     """The per-user cap (``work.quota``) on runs in flight and on CPU time: ``cpu`` is
     the estimated CPU seconds of what is being submitted."""
     try:
@@ -222,17 +229,20 @@ def lock_user_and_check_cap(owner, *, cpu: float) -> None:
         raise SimulationInputError(exc.message, exc.field) from None
 
 
-def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], games: int,
+def simulation_submit(*, owner: User | None, kind: str, decks: Sequence[Mapping[str, Any]],
+                      games: int,
                       agent_a: str = DEFAULT_AGENT, agent_b: str = DEFAULT_AGENT,
                       seed: int | None = None,
-                      ruleset: Mapping | None = None, stop_width: float | None = None,
-                      is_public: bool = False, home_deck=None,
+                      ruleset: Mapping[str, Any] | None = None,
+                      stop_width: float | None = None,
+                      is_public: bool = False, home_deck: Deck | None = None,
                       cards: Mapping[str, Any] | None = None, card_version: str | None = None,
                       chunk_size: int | None = None, replays: int = conf.REPLAYS_PER_MATCHUP,
-                      base_run: SimulationRun | None = None, swap: Mapping | None = None,
+                      base_run: SimulationRun | None = None,
+                      swap: Mapping[str, Any] | None = None,
                       named_cards: Mapping[str, Any] | None = None,
-                      patch: Mapping | Patch | None = None,
-                      frozen_patch: Mapping | None = None,
+                      patch: Mapping[str, Any] | Patch | None = None,
+                      frozen_patch: Mapping[str, Any] | None = None,
                       patch_names: Mapping[str, str] | None = None,
                       check_cap: bool = True) -> SimulationRun:
     """Freeze the decks, split the work into chunks and queue them; returns the new run.
@@ -289,7 +299,8 @@ def simulation_submit(*, owner, kind: str, decks: Sequence[Mapping[str, Any]], g
     return run
 
 
-def _create_chunks(run: SimulationRun, pairs, games: int, size: int) -> None:
+def _create_chunks(run: SimulationRun, pairs: Sequence[tuple[int, int]], games: int,
+                   size: int) -> None:
     """The run's chunks, waiting in the database for the dispatcher (``work.fair``)."""
     per_game = game_seconds(run.agent_a, run.agent_b)
     matchups = Matchup.objects.bulk_create([
@@ -306,12 +317,14 @@ def _create_chunks(run: SimulationRun, pairs, games: int, size: int) -> None:
     Chunk.objects.bulk_create(rows)
 
 
-def simulation_request(*, user, kind: str, deck_specs: Sequence[str], games: int,
+def simulation_request(*, user: User | AnonymousUser | None, kind: str,
+                       deck_specs: Sequence[str], games: int,
                        agent_a: str, agent_b: str, seed: int | None = None,
-                       ruleset: Mapping | None = None, stop_width: float | None = None,
+                       ruleset: Mapping[str, Any] | None = None,
+                       stop_width: float | None = None,
                        is_public: bool = False, chunk_size: int | None = None,
                        trusted: bool = False,
-                       patch: Mapping | Patch | None = None,
+                       patch: Mapping[str, Any] | Patch | None = None,
                        patch_names: Mapping[str, str] | None = None,
                        check_cap: bool = True) -> SimulationRun:
     """Submit a run named by deck specs (``uid`` or ``starter:<name>``), first deck first."""
@@ -350,11 +363,14 @@ def simulation_cancel(*, run: SimulationRun) -> SimulationRun:
     return run
 
 
-def _swapped_deck(deck: Mapping[str, Any], out: str, new: str, data: Mapping[str, dict]
-                  ) -> dict[str, Any]:
+def _swapped_deck(deck: Mapping[str, Any], out: str, new: str,
+                  data: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     deck = dict(deck)
     kinds = {code: card.get("kind") for code, card in data.items()}
-    name = lambda code: data.get(code, {}).get("name_en", code)     # noqa: E731
+
+    def name(code: str) -> Any:
+        return data.get(code, {}).get("name_en", code)
+
     if out == new:
         raise SimulationInputError(SWAP_SAME, "card_in")
     if out == deck["hero"]:
@@ -375,7 +391,7 @@ def _swapped_deck(deck: Mapping[str, Any], out: str, new: str, data: Mapping[str
     return deck
 
 
-def simulation_what_if(*, base: SimulationRun, owner, deck_index: int, card_out: str,
+def simulation_what_if(*, base: SimulationRun, owner: User | None, deck_index: int, card_out: str,
                        card_in: str) -> SimulationRun:
     """Re-run ``base`` on the same seeds with every copy of one card of one deck swapped for
     another card (or the hero for another hero); the results page compares the two."""
@@ -395,8 +411,8 @@ def simulation_what_if(*, base: SimulationRun, owner, deck_index: int, card_out:
     decks = [dict(d) for d in base.decks]
     named = dict(cards)     # a card the run never had is still named in the message
     if card_out not in named:
-        row = card_rows().filter(code=card_out).values("name_en", "name_zh").first()
-        named[card_out] = row or {"name_en": card_out}
+        names = card_rows().filter(code=card_out).values("name_en", "name_zh").first()
+        named[card_out] = names or {"name_en": card_out}
     decks[deck_index] = _swapped_deck(decks[deck_index], card_out, card_in, named)
     swap = {"deck": deck_index, "out": card_out, "in": card_in}
     original = dict(decks[deck_index])

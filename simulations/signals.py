@@ -11,7 +11,7 @@ log = logging.getLogger(__name__)
 
 
 @worker_ready.connect
-def calibrate_at_worker_start(sender=None, **kwargs) -> None:
+def calibrate_at_worker_start(sender: object = None, **kwargs: object) -> None:
     """Measure this deployment's pace for the time estimates, in a thread of its own: the
     worker takes work meanwhile (at start it has little, so the measurement sees the machine's
     own load, not the worker's)."""

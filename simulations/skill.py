@@ -154,7 +154,7 @@ def run_skill_context(run: SimulationRun, visible: QuerySet[SimulationRun], *, v
         return out
     chosen = next((o for o in others if o.uid == versus), None)
     other = run_meta(chosen, run_reports(chosen), epsilon=epsilon) if chosen else None
-    if other is None:
+    if chosen is None or other is None:
         out["error"] = str(NOT_SAME_FIELD)
         return out
     out["comparison"] = skill_comparison(report["decks"], [(run.agent_a, report),

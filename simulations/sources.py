@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from cards.adapters import card_to_data
 from cards.models import Card
+from cards.ownership import Visitor
 from cards.selectors import card_data_version, card_rows
 from decks import starters
 from decks.models import Deck
@@ -73,12 +74,12 @@ def starter_decks() -> list[dict[str, Any]]:
 def deck_freeze(deck: Deck) -> dict[str, Any]:
     """A saved deck as it is now."""
     version = deck.versions.order_by("-number").values_list("number", flat=True).first()
-    return {"name": deck.name, "hero": deck.hero.code if deck.hero_id else None,
+    return {"name": deck.name, "hero": deck.hero.code if deck.hero is not None else None,
             "cards": deck_counts(deck), "uid": deck.uid, "version": version, "source": "deck"}
 
 
-def resolve_spec(spec: str, *, user=None, trusted: bool = False) -> tuple[dict[str, Any],
-                                                                           Deck | None]:
+def resolve_spec(spec: str, *, user: Visitor = None, trusted: bool = False
+                 ) -> tuple[dict[str, Any], Deck | None]:
     """The frozen deck a spec names, and the ``Deck`` row if it is a saved deck.
 
     Saved decks are looked up with the decks app's visibility rules for ``user`` (another
@@ -100,8 +101,9 @@ def resolve_spec(spec: str, *, user=None, trusted: bool = False) -> tuple[dict[s
     except Deck.DoesNotExist:
         raise SourceError(UNKNOWN_DECK.format(spec=spec)) from None
     if not row.format.simulated:
-        raise SourceError(NOT_SIMULATED.format(name=row.name,
-                                               game=row.format.game.display_name))
+        game = row.format.game     # set: a format of no game is this site's own
+        raise SourceError(NOT_SIMULATED.format(
+            name=row.name, game=game.display_name if game is not None else ""))
     return deck_freeze(row), row
 
 
@@ -159,7 +161,7 @@ def engine_objects(cards: Mapping[str, Any], decks: Iterable[Mapping[str, Any]]
     return defs, lists
 
 
-def deck_choices(user) -> list[DeckChoice]:
+def deck_choices(user: Visitor) -> list[DeckChoice]:
     """Decks a user may simulate, for the form: theirs, public ones, starter decks."""
     choices = []
     simulated = Q(format__game__isnull=True) | Q(format__game__engine=True)
@@ -174,7 +176,7 @@ def deck_choices(user) -> list[DeckChoice]:
         if deck.pk in problems:
             label = str(NOT_LEGAL_MARK).format(name=label, problems=" ".join(problems[deck.pk]))
         choices.append(DeckChoice(spec=deck.uid, label=label, group=group))
-    for deck in starters.starter_decks():
-        choices.append(DeckChoice(spec=deck.spec, label=deck.display_name,
+    for starter in starters.starter_decks():
+        choices.append(DeckChoice(spec=starter.spec, label=starter.display_name,
                                   group=gettext("Starter decks")))
     return choices

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import math
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import cache
 from django.utils import timezone
@@ -35,7 +35,7 @@ from django.utils.functional import lazy
 from rules.ai.agents import AGENT_NAMES
 from rules.ai.ratings import LADDER_FILE, game_costs, load_ladder, seconds_per_game, strength_table
 from simulations import conf
-from simulations.models import Chunk, ChunkState, PaceCalibration
+from simulations.models import Chunk, ChunkState, PaceCalibration, SimulationRun
 from simulations.run_costs import RunCosts, observed_run_costs, rounds
 
 # An agent the ladder never timed counts as a slow one.
@@ -94,6 +94,8 @@ def observed_paces() -> dict[Pair, float]:
         sums: dict[Pair, list[float]] = {}
         shortest = conf.chunk_seconds() * OBSERVED_MIN_CHUNK_SHARE
         for agent_a, agent_b, started, finished, cpu in rows:
+            if started is None or finished is None:
+                continue   # never: the query asks for both
             if (finished - started).total_seconds() < shortest:
                 continue
             total = sums.setdefault(_pair(agent_a, agent_b), [0, 0.0, 0.0])
@@ -102,18 +104,20 @@ def observed_paces() -> dict[Pair, float]:
             total[2] += cpu
         return {pair: wall / cpu for pair, (count, wall, cpu) in sums.items()
                 if count >= OBSERVED_MIN_CHUNKS and cpu >= OBSERVED_MIN_SECONDS}
-    return cache.get_or_set(OBSERVED_KEY, compute, OBSERVED_CACHE_SECONDS)
+    # computed when missing, so never None (the stubs allow a cache that stores nothing)
+    return cast(dict[Pair, float], cache.get_or_set(OBSERVED_KEY, compute,
+                                                    OBSERVED_CACHE_SECONDS))
 
 
 @functools.lru_cache(maxsize=4)
-def _table(path: str, stamp: float) -> dict:
+def _table(path: str, stamp: float) -> dict[str, Any]:
     from pathlib import Path
 
     return strength_table(Path(path))
 
 
 @functools.lru_cache(maxsize=4)
-def _report(path: str, stamp: float) -> dict:
+def _report(path: str, stamp: float) -> dict[str, Any]:
     from pathlib import Path
 
     return load_ladder(Path(path))
@@ -149,7 +153,7 @@ def agent_costs() -> dict[str, float]:
     return costs
 
 
-def agent_rating(name: str) -> dict | None:
+def agent_rating(name: str) -> dict[str, Any] | None:
     return next((r for r in agent_strength()["ratings"] if r["name"] == name), None)
 
 
@@ -234,7 +238,7 @@ def chunks_seconds(*, games: int, chunks: int, per_game: float, workers: int | N
     return costs.finish + turns * (costs.chunk + per_game * games / chunks)
 
 
-def run_estimate_seconds(run, *, started: bool = False) -> float | None:
+def run_estimate_seconds(run: SimulationRun, *, started: bool = False) -> float | None:
     """``estimate_seconds`` of a submitted run, cut as it was cut (its chunks)."""
     return estimate_seconds(agent_a=run.agent_a, agent_b=run.agent_b, games=run.games_total,
                             chunks=Chunk.objects.filter(run=run).count(), started=started)
@@ -248,7 +252,7 @@ def cost_lines() -> list[tuple[str, float]]:
             if seconds_per_game(costs, name, name) is not None]
 
 
-def strength_rows(table: dict | None = None) -> list[dict]:
+def strength_rows(table: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The ratings with each agent's readable name and label, best first."""
     from cards.game_words import game_word
 
@@ -282,7 +286,7 @@ def _agent_help() -> str:
 agent_help = lazy(_agent_help, str)
 
 
-def estimate_inputs() -> dict:
+def estimate_inputs() -> dict[str, Any]:
     """What the simulation form's live estimate (static/js/run_estimate.js: the arithmetic of
     ``estimate_seconds``) computes with: the seconds of a game between each two agents here
     (``game_seconds_here``), the games of a one-second chunk between them (``games_in``), the

@@ -5,10 +5,14 @@ Bad input is a 400 naming the field; another user's private sweep is a 404.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -27,7 +31,7 @@ BAD_REQUEST = OpenApiResponse(OpenApiTypes.OBJECT,
 NOT_FOUND = OpenApiResponse(OpenApiTypes.OBJECT, description="No such sweep (or not yours).")
 
 
-class SweepInputSerializer(serializers.Serializer):
+class SweepInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     kind = serializers.ChoiceField(choices=RunKind.choices, default=RunKind.MATCH)
     decks = serializers.ListField(
         child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS,
@@ -46,7 +50,7 @@ class SweepInputSerializer(serializers.Serializer):
         max_length=MAX_VALUES, help_text="The values to try, e.g. [2, 3, 4, 5, 6].")
 
 
-class SweepChangeSerializer(serializers.Serializer):
+class SweepChangeSerializer(serializers.Serializer[Mapping[str, Any]]):
     change = serializers.FloatField(allow_null=True)
     low = serializers.FloatField()
     high = serializers.FloatField()
@@ -54,7 +58,7 @@ class SweepChangeSerializer(serializers.Serializer):
     method = serializers.CharField()
 
 
-class SweepPointSerializer(serializers.Serializer):
+class SweepPointSerializer(serializers.Serializer[Mapping[str, Any]]):
     value = serializers.IntegerField()
     run = serializers.CharField(help_text="The run's id.")
     url = serializers.CharField()
@@ -68,21 +72,23 @@ class SweepPointSerializer(serializers.Serializer):
                                                              "null for the baseline itself.")
 
 
-class SweepLineSerializer(serializers.Serializer):
-    label = serializers.CharField()
+class SweepLineSerializer(serializers.Serializer[Mapping[str, Any]]):
+    # DRF declares fields by class attribute: this one shadows Field.label in the stubs only.
+    label = serializers.CharField()  # type: ignore[assignment]
     points = SweepPointSerializer(many=True)
 
 
-class SweepRunSerializer(serializers.Serializer):
+class SweepRunSerializer(serializers.Serializer[Mapping[str, Any]]):
     value = serializers.IntegerField()
     uid = serializers.CharField()
     status = serializers.CharField()
     url = serializers.CharField()
 
 
-class SweepSerializer(serializers.Serializer):
+class SweepSerializer(serializers.Serializer[Mapping[str, Any]]):
     uid = serializers.CharField()
-    label = serializers.CharField()
+    # DRF declares fields by class attribute: this one shadows Field.label in the stubs only.
+    label = serializers.CharField()  # type: ignore[assignment]
     kind = serializers.CharField()
     card = serializers.CharField()
     card_name = serializers.CharField()
@@ -104,7 +110,7 @@ class SweepCreateApi(APIView):
 
     @extend_schema(request=SweepInputSerializer,
                    responses={201: SweepSerializer, 400: BAD_REQUEST})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = SweepInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -124,7 +130,7 @@ class SweepDetailApi(APIView):
     """A sweep's runs and lines (the points of finished runs; ``final`` once all are done)."""
 
     @extend_schema(responses={200: SweepSerializer, 404: NOT_FOUND})
-    def get(self, request, uid: str):
+    def get(self, request: Request, uid: str) -> Response:
         try:
             sweep = sweep_get(uid=uid, user=request.user)
         except Sweep.DoesNotExist:

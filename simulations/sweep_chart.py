@@ -7,7 +7,7 @@ text alternative stating every figure, and built only from numbers and escaped s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.html import escape
@@ -64,7 +64,8 @@ def sweep_chart(lines: Sequence[Mapping[str, Any]], *, values: Sequence[int], fi
                 role="group")
 
 
-def _line(points, colour: str, x, y, label: str) -> list[str]:
+def _line(points: Sequence[Mapping[str, Any]], colour: str, x: Callable[[float], float],
+          y: Callable[[float], float], label: str) -> list[str]:
     if not points:
         return []
     upper = " ".join(f"{x(p['value']):.1f},{y(p['high']):.1f}" for p in points)

@@ -16,7 +16,7 @@ per-user cap on runs in flight counts a sweep as one submission.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -35,6 +35,9 @@ from simulations.reports import run_reports
 from simulations.results import field_rate
 from simulations.services import SimulationInputError, lock_user_and_check_cap, simulation_request
 from simulations.sources import SourceError, cards_freeze, resolve_spec
+
+if TYPE_CHECKING:
+    from cards.ownership import Visitor
 
 SWEEP_FIELDS = ("cost", "attack", "hp")
 MAX_VALUES = 9
@@ -58,9 +61,10 @@ def _values(values: Sequence[int]) -> list[int]:
     return cleaned
 
 
-def _card_value(deck_specs: Sequence[str], user, card: str, field: str) -> tuple[Any, dict]:
+def _card_value(deck_specs: Sequence[str], user: Visitor, card: str, field: str
+                ) -> tuple[Any, dict[str, Any]]:
     """The card's current value of the field (from the catalogue) and its data."""
-    decks = []
+    decks: list[dict[str, Any]] = []
     for spec in deck_specs:
         try:
             decks.append(resolve_spec(spec, user=user)[0])
@@ -79,7 +83,7 @@ def _card_value(deck_specs: Sequence[str], user, card: str, field: str) -> tuple
     return data[field], data
 
 
-def sweep_submit(*, user, kind: str, deck_specs: Sequence[str], games: int, agent_a: str,
+def sweep_submit(*, user: Visitor, kind: str, deck_specs: Sequence[str], games: int, agent_a: str,
                  agent_b: str, card: str, field: str, values: Sequence[int],
                  seed: int | None = None, is_public: bool = False) -> Sweep:
     """Submit the baseline and one patched run per value, all on one seed."""
@@ -89,17 +93,17 @@ def sweep_submit(*, user, kind: str, deck_specs: Sequence[str], games: int, agen
     current, data = _card_value(deck_specs, user, card, field)
     patched_values = [v for v in values if v != current]
     runs = len(patched_values) + 1
-    pairings = {RunKind.MATCH: 1, RunKind.GAUNTLET: len(deck_specs) - 1}.get(
-        kind, len(deck_specs) * (len(deck_specs) - 1) // 2)
+    per_kind: dict[str, int] = {RunKind.MATCH: 1, RunKind.GAUNTLET: len(deck_specs) - 1}
+    pairings = per_kind.get(kind, len(deck_specs) * (len(deck_specs) - 1) // 2)
     per_run = (games + games % 2) * max(1, pairings)
     if per_run * runs > conf.max_games():
         raise SimulationInputError(str(TOO_MANY_GAMES).format(
             total=per_run * runs, runs=runs, per_run=per_run, limit=conf.max_games()), "games")
     owner = user if user is not None and user.is_authenticated else None
     name = data.get("name_en", card)
-    common = {"user": user, "kind": kind, "deck_specs": list(deck_specs), "games": games,
-              "agent_a": agent_a, "agent_b": agent_b, "is_public": is_public,
-              "check_cap": False}
+    common: dict[str, Any] = {
+        "user": user, "kind": kind, "deck_specs": list(deck_specs), "games": games,
+        "agent_a": agent_a, "agent_b": agent_b, "is_public": is_public, "check_cap": False}
     with transaction.atomic():
         if owner is not None:
             lock_user_and_check_cap(owner, cpu=cpu_seconds(agent_a=agent_a, agent_b=agent_b,
@@ -111,7 +115,7 @@ def sweep_submit(*, user, kind: str, deck_specs: Sequence[str], games: int, agen
             label=f"{name}: {field} {values[0]}…{values[-1]} — {baseline.label}"[:300])
         SimulationRun.objects.filter(pk=baseline.pk).update(sweep=sweep, sweep_value=current)
         for value in patched_values:
-            names = {}
+            names: dict[str, str] = {}
             for code, _name in settings.LANGUAGES:
                 with translation.override(code):
                     names[code] = (f"{frozen_card_name({card: data}, card)} "
@@ -137,7 +141,7 @@ def _point(run: SimulationRun, value: Any, figure: Mapping[str, Any],
 def sweep_results(sweep: Sweep) -> dict[str, Any]:
     """The sweep's lines: per matchup (deck A's win rate) or, in a round-robin, per deck (its
     field rate); a point per value, paired against the baseline."""
-    runs = sorted(sweep.runs.all(), key=lambda r: r.sweep_value)
+    runs = sorted(sweep.runs.all(), key=lambda r: -1 if r.sweep_value is None else r.sweep_value)
     baseline = sweep.baseline
     base_reports = run_reports(baseline) if baseline else []
     lines: dict[str, dict[str, Any]] = {}
@@ -171,7 +175,8 @@ def sweep_results(sweep: Sweep) -> dict[str, Any]:
             "lines": list(lines.values())}
 
 
-def _field_change(before: list[dict], after: list[dict], deck: int) -> dict[str, Any]:
+def _field_change(before: list[dict[str, Any]], after: list[dict[str, Any]], deck: int
+                  ) -> dict[str, Any]:
     """Paired change of a deck's field rate: per seed, its wins over all its pairings."""
     clusters: dict[int, list[int]] = {}
     old = {r["index"]: r for r in before}
@@ -190,7 +195,7 @@ def _field_change(before: list[dict], after: list[dict], deck: int) -> dict[str,
     return {**figure, "p_value": None, "method": "paired"}
 
 
-def sweep_get(*, uid: str, user) -> Sweep:
+def sweep_get(*, uid: str, user: Visitor) -> Sweep:
     """A sweep the user may see (public, or theirs); Sweep.DoesNotExist otherwise."""
     sweep = Sweep.objects.select_related("baseline").get(uid=uid)
     if sweep.is_public or (user is not None and user.is_authenticated

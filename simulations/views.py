@@ -6,6 +6,9 @@ Views only translate HTTP to services and selectors; another user's private run 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -18,6 +21,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.throttles import client_key, hit
+from accounts.users import request_user
+from cards.htmx import HtmxHttpRequest
 from cards.language import frozen_card_name
 from simulations import charts
 from simulations.apis import NOT_OWNER, SAME_RUN_TWICE, submit_limit
@@ -86,7 +91,7 @@ def _allowed(request: HttpRequest) -> bool:
 
 @login_required
 def run_new(request: HttpRequest) -> HttpResponse:
-    initial = {}
+    initial: dict[str, str | list[str]] = {}
     if request.GET.get("deck"):
         initial["deck"] = request.GET["deck"]
     if request.GET.getlist("opponent"):      # starter decks are named: ?opponent=starter:Name
@@ -121,12 +126,12 @@ def agent_strength_page(request: HttpRequest) -> HttpResponse:
         "anchor": table["anchor"]})
 
 
-def _what_if_form(run: SimulationRun, data=None) -> WhatIfForm:
+def _what_if_form(run: SimulationRun, data: Mapping[str, Any] | None = None) -> WhatIfForm:
     return WhatIfForm(data, run=run)
 
 
 @require_GET
-def run_what_if_form(request: HttpRequest, uid: str) -> HttpResponse:
+def run_what_if_form(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     """The what-if form again for the choices so far (htmx): swap-outs of the chosen deck,
     swap-ins that can take the chosen card's place and match the query; without htmx, on its
     own page."""
@@ -137,7 +142,7 @@ def run_what_if_form(request: HttpRequest, uid: str) -> HttpResponse:
     return render(request, template, {"run": run, "form": form})
 
 
-def _result_charts(results: dict) -> None:
+def _result_charts(results: dict[str, Any]) -> None:
     """Attach the SVG charts to each report (in place)."""
     for report in results["matchups"]:
         report["interval_svg"] = charts.interval_chart([
@@ -164,7 +169,7 @@ def _result_charts(results: dict) -> None:
                                                             opponent=row["opponent"]))
 
 
-def balance_search_url(run: SimulationRun, shown: list[dict]) -> str | None:
+def balance_search_url(run: SimulationRun, shown: list[dict[str, Any]]) -> str | None:
     """The balance search form with this run's field and agent filled in, aiming at a healthy
     meta (``objective=meta``); None when a deck came from a card set file (no deck on the site
     to name, or a deck the reader may no longer open: ``shown``, from run_decks_shown)."""
@@ -190,7 +195,7 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     run = _run(request, uid)
     progress = run_progress(run)
     shown = run_decks_shown(run, request.user)
-    context = {"run": run, "home_deck_uid": shown[0].get("uid") if shown else None,
+    context: dict[str, Any] = {"run": run, "home_deck_uid": shown[0].get("uid") if shown else None,
                "is_owner": run_is_owner(run=run, user=request.user),
                "progress": progress, "seconds_left": run_seconds_left(run, progress),
                 "decks": _deck_rows(run, shown),
@@ -221,7 +226,7 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     return render(request, "simulations/detail.html", context, status=status)
 
 
-def _deck_rows(run: SimulationRun, shown: list[dict]) -> list[dict]:
+def _deck_rows(run: SimulationRun, shown: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for i, deck in enumerate(shown):
         cards = [(frozen_card_name(run.cards, code), code, n)
@@ -234,7 +239,7 @@ def _deck_rows(run: SimulationRun, shown: list[dict]) -> list[dict]:
 
 
 @require_GET
-def run_progress_fragment(request: HttpRequest, uid: str) -> HttpResponse:
+def run_progress_fragment(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     """The progress bar alone (polled by htmx); once the run has finished, the page reloads to
     show the results."""
     run = _run(request, uid)
@@ -273,7 +278,7 @@ def run_what_if(request: HttpRequest, uid: str) -> HttpResponse:
             form.add_error(None, THROTTLED)
         else:
             try:
-                run = simulation_what_if(base=base, owner=request.user,
+                run = simulation_what_if(base=base, owner=request_user(request),
                                          deck_index=form.cleaned_data["deck"],
                                          card_out=form.cleaned_data["card_out"],
                                          card_in=form.cleaned_data["card_in"])
@@ -314,7 +319,7 @@ def run_compare(request: HttpRequest) -> HttpResponse:
     """Two runs side by side, paired game by game when they can be (``?before=&after=``)."""
     before_uid = (request.GET.get("before") or "").strip()
     after_uid = (request.GET.get("after") or "").strip()
-    context: dict = {"before_uid": before_uid, "after_uid": after_uid, "errors": [],
+    context: dict[str, Any] = {"before_uid": before_uid, "after_uid": after_uid, "errors": [],
                      "choices": runs_listed(request.user).filter(status="done")[:50]}
     runs = []
     for uid in (before_uid, after_uid):

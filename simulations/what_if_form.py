@@ -9,7 +9,9 @@ service still checks everything on submit.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.db.models import QuerySet
@@ -23,6 +25,9 @@ from cards.query import QuerySyntaxError
 from cards.selectors import card_search
 from simulations.models import SimulationRun
 
+if TYPE_CHECKING:
+    from simulations.services import SimulationInputError
+
 CANDIDATES_SHOWN = 40
 CANNOT_SWAP_IN = gettext_lazy("That card cannot take the place of {out}: pick one from the list.")
 NOT_IN_DECK = gettext_lazy("Pick the hero or a card of {deck} to swap out.")
@@ -31,7 +36,7 @@ HERO_KINDS = ("hero",)
 CARD_KINDS = ("minion", "item")
 
 
-def _int(value, default: int = 0) -> int:
+def _int(value: Any, default: int = 0) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -56,26 +61,30 @@ class WhatIfForm(RefuseNulForm):
                                                "a:fire c<=3."))
     card_in = forms.ChoiceField(label=gettext_lazy("Swap in"), widget=forms.RadioSelect)
 
-    def __init__(self, data=None, *, run: SimulationRun, initial=None):
+    def __init__(self, data: Mapping[str, Any] | None = None, *, run: SimulationRun,
+                 initial: dict[str, Any] | None = None) -> None:
         super().__init__(data, initial=initial)
         self.initial.setdefault("card_out", None)
         self.run = run
         source = data if data is not None else (initial or {})
         self.deck_index = min(max(_int(source.get("deck")), 0), len(run.decks) - 1)
         deck = run.decks[self.deck_index]
-        self.fields["deck"].choices = [(i, run.deck_name(i)) for i in range(len(run.decks))]
-        self.fields["card_out"].choices = [
+        # Declared as choice fields above: their menus are this run's decks and cards.
+        cast(forms.ChoiceField, self.fields["deck"]).choices = [
+            (i, run.deck_name(i)) for i in range(len(run.decks))]
+        cards_menu = sorted(((code, f"{self.name(code)} ×{n}")
+                             for code, n in deck["cards"].items()), key=lambda c: c[1])
+        cast(forms.ChoiceField, self.fields["card_out"]).choices = [
             (game_word("kind", "hero"), [(deck["hero"], self.name(deck["hero"]))]),
-            (gettext("Cards"), sorted(((code, f"{self.name(code)} ×{n}")
-                              for code, n in deck["cards"].items()), key=lambda c: c[1]))]
+            (gettext("Cards"), cards_menu)]
         out = source.get("card_out")
-        first_card = self.fields["card_out"].choices[1][1][0][0] if deck["cards"] else None
-        self.out_code = out if out == deck["hero"] or out in deck["cards"] else (
+        first_card = cards_menu[0][0] if deck["cards"] else None
+        self.out_code: str = str(out) if out == deck["hero"] or out in deck["cards"] else (
             first_card or deck["hero"])
         self.swapping_hero = self.out_code == deck["hero"]
         query = str(source.get("q") or "")[:300]
         self.query = "" if holds_nul(query) else query    # the field says why (NUL)
-        self.fields["card_in"].choices = [(c.code, c.name_en)
+        cast(forms.ChoiceField, self.fields["card_in"]).choices = [(c.code, c.name_en)
                                           for c in self._legal().only("code", "name_en")]
         self.fields["card_in"].error_messages.update(
             invalid_choice=str(CANNOT_SWAP_IN).format(out=self.out_name),
@@ -112,5 +121,5 @@ class WhatIfForm(RefuseNulForm):
     def chosen_in(self) -> str:
         return str((self.data or {}).get("card_in") or "")
 
-    def add_service_error(self, exc) -> None:
+    def add_service_error(self, exc: SimulationInputError) -> None:
         self.add_error(exc.field if exc.field in self.fields else None, exc.message)

@@ -4,11 +4,13 @@ played with every one used unasked. Their frozen ruleset gets the option that pl
 games as before; a ruleset that names the option already is left alone."""
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 OPTION = "always_use_optional_skills"
 
 
-def keep_unasked(apps, schema_editor):
+def keep_unasked(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     SimulationRun = apps.get_model("simulations", "SimulationRun")
     for run in SimulationRun.objects.only("pk", "ruleset").iterator():
         ruleset = run.ruleset if isinstance(run.ruleset, dict) else {}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
 from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -14,6 +17,16 @@ from simulations.meta_view import epsilon_words
 from simulations.skill import played_by as played_by_line
 from simulations.skill import skill_line
 
+if TYPE_CHECKING:
+    from django.template.context import Context
+
+    from cards.rulesets import RulesetWords
+    from decks.models import Deck
+    from simulations.models import SimulationRun
+
+# What a template hands a filter: a number, its text, or nothing.
+Number = float | str | None
+
 register = template.Library()
 
 
@@ -21,7 +34,7 @@ register.filter("pct", pct)   # one way to show a rate on every page (cards' pag
 
 
 @register.filter
-def epsilon_points(value) -> str:
+def epsilon_points(value: float | str) -> str:
     """ε (a share of win rate) as every meta table writes it: "0.5 points"."""
     return epsilon_words(float(value))
 
@@ -41,7 +54,7 @@ def played_by(agent: str, other: str | None = None) -> str:
 
 
 @register.filter
-def whole_pct(value) -> str:
+def whole_pct(value: Number) -> str:
     """0.53 → "53 %" (a share or a limit, in whole percent); None → "—"."""
     if value is None or value == "":
         return "—"
@@ -49,7 +62,7 @@ def whole_pct(value) -> str:
 
 
 @register.filter
-def signed_pct(value) -> str:
+def signed_pct(value: Number) -> str:
     """0.031 → "+3.1 pts" (a change between two rates, in percentage points)."""
     if value is None:
         return "—"
@@ -59,20 +72,20 @@ def signed_pct(value) -> str:
 
 
 @register.filter
-def pvalue(value) -> str:
+def pvalue(value: Number) -> str:
     """A p-value as people read it: 0.0312 → "0.031", 8.1e-05 → "8.1·10⁻⁵"."""
     if value is None:
         return "—"
-    value = float(value)
-    if value >= 0.001:
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value < 1 else "1"
-    mantissa, exponent = f"{value:.1e}".split("e")
+    p = float(value)
+    if p >= 0.001:
+        return f"{p:.3f}".rstrip("0").rstrip(".") if p < 1 else "1"
+    mantissa, exponent = f"{p:.1e}".split("e")
     digits = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
     return f"{mantissa}·10{digits}"
 
 
 @register.filter
-def card_name(code: str, run) -> str:
+def card_name(code: str, run: SimulationRun) -> str:
     return frozen_card_name(run.cards, code)
 
 
@@ -83,14 +96,14 @@ def field_name(field: str) -> str:
 
 
 @register.filter
-def change_text(row, run) -> str:
+def change_text(row: Mapping[str, Any], run: SimulationRun) -> str:
     """A patch's diff row ({card, field, old, new}) in words: "余烬幼犬：攻击力 2 → 3"."""
     return patch_text.change_line(run.cards, row["card"], row["field"], row["new"],
                                   old=row["old"])
 
 
 @register.filter
-def index_name(decks, index) -> str:
+def index_name(decks: Sequence[Mapping[str, Any]], index: int | str) -> str:
     try:
         return frozen_deck_name(decks[int(index)], int(index) + 1)
     except (IndexError, TypeError, ValueError):
@@ -98,7 +111,7 @@ def index_name(decks, index) -> str:
 
 
 @register.filter
-def item(sequence, index):
+def item(sequence: Sequence[Any], index: int | str) -> Any:
     try:
         return sequence[int(index)]
     except (IndexError, TypeError, ValueError):
@@ -106,12 +119,12 @@ def item(sequence, index):
 
 
 @register.filter
-def card_sides(report) -> list:
+def card_sides(report: Mapping[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
     return [(report["deck_a"], report["cards_a"]), (report["deck_b"], report["cards_b"])]
 
 
 @register.inclusion_tag("simulations/_deck_panel.html", takes_context=True)
-def deck_simulations(context, deck, limit: int = 5):
+def deck_simulations(context: Context, deck: Deck, limit: int = 5) -> dict[str, Any]:
     """A deck page's "Simulate" button and its latest runs:
     ``{% load simulations_extras %}{% deck_simulations deck %}``."""
     from simulations.selectors import runs_listed, runs_with_rates
@@ -122,7 +135,7 @@ def deck_simulations(context, deck, limit: int = 5):
 
 
 @register.filter
-def ms(seconds) -> str:
+def ms(seconds: Number) -> str:
     """Seconds as milliseconds: 0.0004 → "0.4", 0.0623 → "62"."""
     if seconds is None:
         return "—"
@@ -131,7 +144,7 @@ def ms(seconds) -> str:
 
 
 @register.filter
-def ruleset_words(ruleset):
+def ruleset_words(ruleset: Mapping[str, Any] | None) -> RulesetWords:
     """A run's ruleset in sentences (``.summary``, ``.every``)."""
     from cards.rulesets import ruleset_words as words
 
@@ -139,14 +152,14 @@ def ruleset_words(ruleset):
 
 
 @register.filter
-def duration(seconds) -> str:
+def duration(seconds: Number) -> str:
     """83.2 → "1 min 24 s"; 3725 → "1 h 2 min"; under 10 s → "a few seconds"."""
     if seconds is None:
         return "—"
-    seconds = int(round(float(seconds)))
-    if seconds < 10:
+    whole = int(round(float(seconds)))
+    if whole < 10:
         return str(gettext_lazy("a few seconds"))
-    hours, rest = divmod(seconds, 3600)
+    hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
         return str(gettext_lazy("{h} h {m} min")).format(h=hours, m=minutes)
@@ -156,7 +169,7 @@ def duration(seconds) -> str:
 
 
 @register.filter
-def win_rate(run) -> str:
+def win_rate(run: SimulationRun) -> str:
     """Deck A's win rate of a run from ``runs_with_rates``: "53.1 % of 200"; "—" if none."""
     games = getattr(run, "deck_a_games", 0)
     if not games:

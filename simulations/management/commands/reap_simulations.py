@@ -6,8 +6,9 @@ seconds; this is for operators who want it from cron or a separate process."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from work.reaper import work_reap
 
@@ -15,11 +16,11 @@ from work.reaper import work_reap
 class Command(BaseCommand):
     help = "Hand back work whose worker or message was lost, and send the next pieces."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--every", type=float, default=None,
                             help="repeat every this many seconds until interrupted")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         while True:
             report = work_reap()
             sent = report.pop("dispatched", 0)

@@ -4,7 +4,9 @@ or more (``--decks``, with the field's meta): in this process, or on the Celery 
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations.cli import run_in_process, run_via_celery
@@ -24,7 +26,7 @@ class Command(BaseCommand):
             "the games are played by Celery workers: the run is submitted (decks frozen, split "
             "into chunks) and followed to the end.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--deck-a", help="starter deck name")
         parser.add_argument("--deck-b")
         parser.add_argument("--decks", nargs="+", default=None, metavar="NAME",
@@ -66,7 +68,7 @@ class Command(BaseCommand):
         group.add_argument("--timeout", type=float, default=None,
                            help="give up following after this many seconds")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         if opts["decks"] is not None:
             if opts["deck_a"] or opts["deck_b"]:
                 raise CommandError(TWO_OR_MORE)
