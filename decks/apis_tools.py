@@ -23,7 +23,6 @@ from rest_framework.response import Response
 from accounts.throttles import ImportThrottle
 from accounts.users import request_user
 from cards.api_fields import StrictBooleanField, StrictCharField
-from cards.generation import catalogue_generation
 from cards.models import CardSet, Game
 from decks.apis import (
     PILES_HELP,
@@ -47,9 +46,7 @@ from decks.validation import (
     HERO_MAX_LENGTH,
     Answer,
     Validation,
-    answer_keep,
-    answer_kept,
-    answer_key,
+    answer_for,
     draft_validate,
     plain_draft,
 )
@@ -106,17 +103,8 @@ _render = JSONRenderer().render
 
 def _answer(request: HttpRequest | Request, read: Callable[[str], dict[str, Any] | None]
             ) -> Answer | None:
-    """The answer kept for this request's body (under its content type, the language and the
-    catalogue's generation, read once), else the one ``read(generation)`` gives, kept and
-    rendered once; None when ``read`` gives none."""
-    generation = catalogue_generation()
-    key = answer_key(body=request.body, content_type=request.META.get("CONTENT_TYPE", ""),
-                     generation=generation)
-    kept = answer_kept(key)
-    if kept is not None:
-        return kept
-    data = read(generation)
-    return None if data is None else answer_keep(key, Answer(data=data, content=_render(data)))
+    return answer_for(body=request.body, content_type=request.META.get("CONTENT_TYPE", ""),
+                      read=read, render=_render)
 
 
 class DeckValidateApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL

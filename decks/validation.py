@@ -32,7 +32,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,6 +218,21 @@ def answer_kept(key: Hashable) -> Answer | None:
         if found is not None:
             _answers.move_to_end(key)
         return found
+
+
+def answer_for(*, body: bytes, content_type: str,
+               read: Callable[[str], dict[str, Any] | None],
+               render: Callable[[dict[str, Any]], bytes]) -> Answer | None:
+    """The answer kept for this body (under its content type, the language and the catalogue's
+    generation, read once), else the one ``read(generation)`` gives, kept and rendered once;
+    None when ``read`` gives none."""
+    generation = catalogue_generation()
+    key = answer_key(body=body, content_type=content_type, generation=generation)
+    kept = answer_kept(key)
+    if kept is not None:
+        return kept
+    data = read(generation)
+    return None if data is None else answer_keep(key, Answer(data=data, content=render(data)))
 
 
 def answer_keep(key: Hashable, answer: Answer) -> Answer:
