@@ -222,7 +222,9 @@ CACHE_URL = os.environ.get("CACHE_URL") or (
 if CACHE_URL:
     CACHES: dict[str, dict[str, object]] = {"default": {
         "BACKEND": "config.cache.SharedRedisCache", "LOCATION": CACHE_URL,
-        "KEY_PREFIX": "cardlab-cache"}}
+        # Processes that share one Redis but not one site (parallel test processes) each
+        # keep their keys apart by prefix; clear() empties only its own prefix.
+        "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cardlab-cache")}}
 else:
     # Past MAX_ENTRIES rows the table drops a third of its keys, live throttle counters
     # included; Django's 300 would let a burst of distinct names and addresses wipe them.

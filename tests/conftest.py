@@ -1,5 +1,6 @@
 """Shared test fixtures. pytest-django configures Django from pyproject.toml."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -20,6 +21,14 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Parallel test processes (pytest-xdist, as CI runs them) each have their own database but
+    # may share one Redis: each keeps its cache keys under its own prefix, so one process
+    # emptying the cache between its tests never wipes the other's throttle counters. The
+    # servers and workers a test starts inherit the prefix from the environment.
+    xdist_worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if xdist_worker:
+        os.environ["CACHE_KEY_PREFIX"] = f"cardlab-cache-{xdist_worker}"
+        settings.CACHES["default"]["KEY_PREFIX"] = os.environ["CACHE_KEY_PREFIX"]
     # On SQLite a statement meeting another thread's table lock waits, as on the site's file.
     from tests.sqlite_locks import wait_on_table_locks
 

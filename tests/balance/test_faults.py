@@ -22,7 +22,7 @@ from tests.private_brokers import private_broker
 from tools.sandbox import Sandbox
 
 # A job renews its lease once a piece (4 blocks of 50 games): the lease must outlast a piece even
-# beside a CPU hog on the plain-Python engine (.ci/run), or the reaper takes the job from a
+# with every core busy on the plain-Python engine (.ci/run), or the reaper takes the job from a
 # worker still playing it. It is also how long the survivor waits after the kill.
 FAST_FAULTS = {"CARDLAB_SIMULATIONS_LEASE_SECONDS": "20",
                "CARDLAB_SIMULATIONS_REAP_SECONDS": "0.5",

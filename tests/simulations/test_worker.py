@@ -20,7 +20,7 @@ from tests.simulations.helpers import DAWN, DUSK, reference_counts
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Deadlines, not pauses: the suite also runs beside a CPU hog (.ci/run), where a worker's chunk
+# Deadlines, not pauses: CI runs the suite with every core busy (.ci/run), where a worker's chunk
 # can take many times longer than on a quiet machine.
 DEADLINE = 240
 
