@@ -54,10 +54,11 @@ class RunCosts:
 
 
 # What the development machine's runs cost besides their games (filesystem broker polling
-# every 0.1 s, SQLite, two worker processes), observed by bench_estimates on 2026-11-25 while
-# the machine was very busy (load 11–16 on 2 cores: an idle machine's are smaller); the run is
-# in docs/engine.md.
-MEASURED_HERE = RunCosts(start=0.38, chunk=0.40, finish=1.64)
+# every 0.1 s, SQLite, two worker processes), observed by bench_estimates on 2026-11-25 on the
+# idle 2-core machine (start 0.097 s, chunk 0.083 s, finish 0.073 s, rounded up); a busy
+# machine's are several times these, which the deployment's own observed runs then show. The
+# runs are in docs/engine.md.
+MEASURED_HERE = RunCosts(start=0.10, chunk=0.09, finish=0.08)
 
 
 def rounds(chunks: int, workers: int) -> int:
