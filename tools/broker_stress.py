@@ -240,7 +240,7 @@ def _race(root: Path, transport: str, figures: Figures, rate: float) -> None:
     figures.producer_deaths = sum(1 for p in makers if p.exitcode != 0)
 
     deadline = time.monotonic() + DRAIN_SECONDS
-    quiet_since = None
+    quiet_since: float | None = None
     while time.monotonic() < deadline:
         supervise()
         if _message_files(root / "queue"):
@@ -290,7 +290,7 @@ def _count(root: Path, figures: Figures) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.broker_stress",
-                                     description=__doc__.split("\n\n")[0])
+                                     description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60,
                         help="how long each producer publishes")
     parser.add_argument("--messages", type=int, default=0,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
@@ -28,6 +29,7 @@ from play.log_text import step_lines
 from rules.ai.agents import make_agent
 from rules.decks.cardset import CORE_SET, load_card_set
 from rules.engine import Action, Game
+from rules.engine.cards import CardDef, DeckList
 
 
 @dataclass
@@ -51,8 +53,8 @@ class Figures:
         ]
 
 
-def _replay_cost(cards: Any, decks: list[Any], seed: int, actions: list[dict[str, Any]]
-                 ) -> float:
+def _replay_cost(cards: Mapping[str, CardDef], decks: Sequence[DeckList], seed: int,
+                 actions: list[dict[str, Any]]) -> float:
     """CPU seconds of what the game page does before rendering: replay, log, view."""
     begin = time.process_time()
     game = Game(cards, decks, seed=seed)

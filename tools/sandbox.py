@@ -16,15 +16,32 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from contextlib import closing
+from datetime import datetime
 from pathlib import Path
+from typing import Any, TypedDict
 from urllib.parse import urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parent.parent
 
+# A time as the sandbox's database returns it: SQLite keeps text, PostgreSQL gives a datetime;
+# None while it is unset.
+DbTime = datetime | str | None
+
+
+class RunRow(TypedDict):
+    """The columns ``run_row`` reads of a simulation run."""
+
+    id: int
+    status: str
+    games_done: int
+    created_at: DbTime
+    started_at: DbTime
+    finished_at: DbTime
+
 
 class Sandbox:
     def __init__(self, root: Path, *, database_url: str = "", broker_url: str = "",
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.queue = f"sandbox{uuid.uuid4().hex[:10]}"
@@ -44,7 +61,7 @@ class Sandbox:
             self.env["CELERY_BROKER_URL"] = broker_url
         else:
             self.env.pop("CELERY_BROKER_URL", None)
-        self.processes: list[subprocess.Popen] = []
+        self.processes: list[subprocess.Popen[bytes]] = []
 
     # --- setting up and tearing down
 
@@ -86,7 +103,9 @@ class Sandbox:
 
         try:
             with Connection(url, connect_timeout=5) as conn:
-                conn.default_channel.queue_delete(self.queue)
+                # kombu's stubs type the channel as the abstract StdChannel, which declares no
+                # queue_delete; the channel of every transport accepted above has it.
+                conn.default_channel.queue_delete(self.queue)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 (a broker that is away keeps nothing worth a failure)
             pass
 
@@ -102,7 +121,7 @@ class Sandbox:
         return result.stdout
 
     def worker(self, name: str, *, pool: str = "solo", concurrency: int = 1,
-               prefix: Sequence[str] = (), **env: str) -> subprocess.Popen:
+               prefix: Sequence[str] = (), **env: str) -> subprocess.Popen[bytes]:
         """A worker process named ``name@<hostname>``; ``prefix`` runs it inside another
         command (``ip netns exec NAME``: a worker on a test host of its own)."""
         log = open(self.log_path(name), "w")  # noqa: SIM115 (lives as long as the process)
@@ -133,7 +152,8 @@ class Sandbox:
     def submit(self, *args: str, **env: str) -> str:
         """``simulate --via-celery --no-wait``; returns the run's uid."""
         out = self.manage("simulate", "--via-celery", "--no-wait", "--json", *args, **env)
-        return json.loads(out)["uid"]
+        uid: str = json.loads(out)["uid"]
+        return uid
 
     def wait(self, condition: Callable[[], object], *, timeout: float = 240, what: str = "",
              poll: float = 0.05) -> None:
@@ -150,7 +170,7 @@ class Sandbox:
 
     # --- reading its database
 
-    def query(self, sql: str, *params) -> list[tuple]:
+    def query(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         """Plain SQL with ``?`` placeholders, on either database."""
         if self.pg_name:
             import psycopg
@@ -162,7 +182,7 @@ class Sandbox:
         with closing(sqlite3.connect(self.root / "db.sqlite3", timeout=20)) as conn:
             return conn.execute(sql, params).fetchall()
 
-    def execute(self, sql: str, *params) -> None:
+    def execute(self, sql: str, *params: object) -> None:
         """A plain SQL write with ``?`` placeholders, committed, on either database."""
         if self.pg_name:
             import psycopg
@@ -176,13 +196,15 @@ class Sandbox:
             conn.execute(sql, params)
             conn.commit()
 
-    def run_row(self, uid: str) -> dict:
-        row = self.query("SELECT id, status, games_done, created_at, started_at, finished_at "
-                         "FROM simulations_simulationrun WHERE uid = ?", uid)[0]
-        return dict(zip(("id", "status", "games_done", "created_at", "started_at",
-                         "finished_at"), row, strict=True))
+    def run_row(self, uid: str) -> RunRow:
+        (id_, status, games_done, created_at, started_at, finished_at) = self.query(
+            "SELECT id, status, games_done, created_at, started_at, finished_at "
+            "FROM simulations_simulationrun WHERE uid = ?", uid)[0]
+        return {"id": id_, "status": status, "games_done": games_done, "created_at": created_at,
+                "started_at": started_at, "finished_at": finished_at}
 
-    def result_counts(self, uid: str) -> list[dict]:
+    def result_counts(self, uid: str) -> list[dict[str, Any]]:
+        """Each matchup's raw counts (``rules.lab.stats.MatchStats.counts``), in order."""
         rows = self.query('SELECT m.result FROM simulations_matchup m JOIN '
                           'simulations_simulationrun r ON r.id = m.run_id WHERE r.uid = ? '
                           'ORDER BY m."index"', uid)

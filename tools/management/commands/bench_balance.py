@@ -29,25 +29,38 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypedDict
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from balance.models import BalanceJob
 from balance.search.problem import search_problem
 from rules.lab.balance_search import LocalEvaluator, balance_search
 from tools.management.commands.bench_simulations import _cpu_seconds, _in_process
-from tools.sandbox import Sandbox
+from tools.sandbox import DbTime, Sandbox
 
 JOB_FIELDS = ("status", "created_at", "finished_at", "games_played", "result", "decks",
               "cards", "agent", "seed", "max_changes", "allowed_cards", "fields", "spread",
               "budget_games", "verify_games", "objective", "band_low", "band_high",
               "field_band_low", "field_band_high", "matchup_band_low", "matchup_band_high",
               "epsilon", "min_share")
+# A balance_balancejob row by JOB_FIELDS, its JSON columns decoded: all but the outcome go back
+# into BalanceJob(**...) as the model's own fields, so each value has its field's type.
+JobRow = dict[str, Any]
 
 
-def _time(value) -> datetime:
+class SearchInProcess(TypedDict):
+    """The same search run in this process (``Command._in_process``)."""
+
+    processes: int
+    wall_s: float
+    games: int
+
+
+def _time(value: DbTime) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
 
 
@@ -62,7 +75,7 @@ class Command(BaseCommand):
     help = ("Benchmark a balance search on 1 and W worker processes (its games fanned out); "
             "prints wall times, the speed-up, a same-moment in-process figure and CPU time.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--workers", type=int, default=2, help="processes of the 2nd run")
         parser.add_argument("--agent", default="greedy")
         parser.add_argument("--decks", default="Ember Rush,Tidewall,Gravecallers",
@@ -84,9 +97,9 @@ class Command(BaseCommand):
                                  "(default: a fresh SQLite file)")
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         self._say(opts, f"load average before: {_load()}")
-        rows = []
+        rows: list[dict[str, Any]] = []
         with tempfile.TemporaryDirectory(prefix="cardlab-bench-balance-") as root:
             sandbox = Sandbox(Path(root), database_url=opts["database_url"],
                               broker_url=opts["broker_url"])
@@ -110,7 +123,10 @@ class Command(BaseCommand):
                     row["planner"].pop("result")
             self.stdout.write(json.dumps({"runs": rows, **summary}, sort_keys=True))
 
-    def _bench(self, sandbox: Sandbox, opts, processes: int, job: dict) -> dict:
+    def _bench(self, sandbox: Sandbox, opts: Mapping[str, Any], processes: int, job: JobRow
+               ) -> dict[str, Any]:
+        """The row of ``processes``: the search (and the planner run) on a worker of as many
+        processes, beside the same-moment figures in this process."""
         name = f"bench{processes}"
         worker = sandbox.worker(name, pool="prefork" if processes > 1 else "solo",
                                 concurrency=processes)
@@ -138,13 +154,15 @@ class Command(BaseCommand):
                 "planner": planner}
 
     @staticmethod
-    def _planner(sandbox: Sandbox, opts, processes: int, pid: int) -> dict:
+    def _planner(sandbox: Sandbox, opts: Mapping[str, Any], processes: int, pid: int
+                 ) -> dict[str, Any]:
         """A planner-vs-planner run of ``--planner-games`` games on the worker, after the
         engine's rate in this process on as many processes at the same moment."""
         deck_a, deck_b = (opts["decks"].split(",") * 2)[:2]
-        sample = {"deck_a": deck_a, "deck_b": deck_b, "agent": "planner", "seed": opts["seed"],
-                  "games": opts["planner_games"],
-                  "baseline_games": max(2, opts["planner_sample_games"])}
+        sample: dict[str, Any] = {
+            "deck_a": deck_a, "deck_b": deck_b, "agent": "planner", "seed": opts["seed"],
+            "games": opts["planner_games"],
+            "baseline_games": max(2, opts["planner_sample_games"])}
         in_process = _in_process(sample, processes)
         load = _load()
         cpu_before = _cpu_seconds(pid)
@@ -162,17 +180,18 @@ class Command(BaseCommand):
                 "cpu_s": cpu, "cpu_share": cpu / (wall * processes) if cpu else None,
                 "load": load, "in_process": in_process, "result": sandbox.result_counts(uid)}
 
-    def _summary(self, opts, rows: list[dict]) -> dict:
+    def _summary(self, opts: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
         """The speed-ups of the second row over the first (the search's and the planner
         run's), each beside the in-process one at the same moments; whether both rows found
         the same."""
         if len(rows) != 2:
             return {}
         first, second = rows
-        summary = {"speed_up": first["wall_s"] / second["wall_s"],
-                   "speed_up_in_process": (first["in_process"]["wall_s"]
-                                           / second["in_process"]["wall_s"]),
-                   "same_result": first["result"] == second["result"]}
+        summary: dict[str, Any] = {
+            "speed_up": first["wall_s"] / second["wall_s"],
+            "speed_up_in_process": (first["in_process"]["wall_s"]
+                                    / second["in_process"]["wall_s"]),
+            "same_result": first["result"] == second["result"]}
         self._say(opts, f"speed-up with {second['processes']} processes: "
                         f"{summary['speed_up']:.2f}× (in-process at the same moments: "
                         f"{summary['speed_up_in_process']:.2f}×); the same search: "
@@ -190,7 +209,7 @@ class Command(BaseCommand):
                             f"same results: {'yes' if summary['planner_same_result'] else 'NO'}")
         return summary
 
-    def _submit(self, sandbox: Sandbox, opts) -> str:
+    def _submit(self, sandbox: Sandbox, opts: Mapping[str, Any]) -> str:
         return sandbox.manage(
             "balance_search", "--via-celery", "--no-wait", "--decks", *opts["decks"].split(","),
             "--agent", opts["agent"], "--objective", opts["objective"], "--budget-games",
@@ -198,7 +217,7 @@ class Command(BaseCommand):
             "--max-changes", str(opts["max_changes"]), "--seed", str(opts["seed"])).strip()
 
     @staticmethod
-    def _job(sandbox: Sandbox, uid: str) -> dict:
+    def _job(sandbox: Sandbox, uid: str) -> JobRow:
         row = sandbox.query(f"SELECT {', '.join(JOB_FIELDS)} FROM balance_balancejob "
                             "WHERE uid = ?", uid)[0]
         out = dict(zip(JOB_FIELDS, row, strict=True))
@@ -208,7 +227,7 @@ class Command(BaseCommand):
         return out
 
     @staticmethod
-    def _in_process(job: dict, processes: int) -> dict:
+    def _in_process(job: JobRow, processes: int) -> SearchInProcess:
         """The same search in this process, its games on ``processes`` processes."""
         frozen = BalanceJob(**{k: v for k, v in job.items()
                                if k not in ("status", "created_at", "finished_at",
@@ -221,7 +240,7 @@ class Command(BaseCommand):
                 "games": result.games_searched + result.games_verified}
 
     @staticmethod
-    def _timed(what: str, run: dict, processes: int) -> str:
+    def _timed(what: str, run: Mapping[str, Any], processes: int) -> str:
         """How ``what`` went on the worker: its wall time, games, rate, CPU time and the load."""
         cpu = (f"; the worker used {run['cpu_s']:.1f} CPU s ({run['cpu_share']:.0%} of "
                f"{processes} cores)" if run["cpu_s"] else "")
@@ -229,7 +248,7 @@ class Command(BaseCommand):
                 f"{run['games_per_s']:.2f} games/s{cpu}; load {run['load']}")
 
     @staticmethod
-    def _line(row: dict) -> str:
+    def _line(row: Mapping[str, Any]) -> str:
         now = row["in_process"]
         line = (Command._timed(f"{row['processes']} process(es): search", row, row["processes"])
                 + f"\n    same moment in-process on {now['processes']} process(es): "
@@ -243,6 +262,6 @@ class Command(BaseCommand):
                 + f"\n    same moment in-process on {now['processes']} process(es): "
                   f"{now['games_per_s']:.2f} games/s ({now['games']:,} of the run's games)")
 
-    def _say(self, opts, text: str) -> None:
+    def _say(self, opts: Mapping[str, Any], text: str) -> None:
         if not opts["json"]:
             self.stdout.write(text)

@@ -79,7 +79,7 @@ class Command(BaseCommand):
     def _measure(self, client: Client, url: str, requests: int, warmup: int) -> list[float]:
         for _ in range(warmup):
             self._get(client, url)
-        samples = []
+        samples: list[float] = []
         for _ in range(requests):
             start = time.perf_counter()
             self._get(client, url)

@@ -17,16 +17,27 @@ from __future__ import annotations
 import json
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypedDict
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.decks.cardset import CORE_SET, TEST_SET, CardSetError, load_card_set
 from rules.decks.legality import STANDARD, Deck, check_deck
 
 
-def _timings(fn, runs: int) -> dict:
-    samples = []
+class Timings(TypedDict):
+    """One path's figures, in milliseconds."""
+
+    runs: int
+    median_ms: float
+    p95_ms: float
+    max_ms: float
+
+
+def _timings(fn: Callable[[], object], runs: int) -> Timings:
+    samples: list[float] = []
     for _ in range(runs):
         started = time.perf_counter()
         fn()
@@ -40,13 +51,13 @@ def _timings(fn, runs: int) -> dict:
 class Command(BaseCommand):
     help = "Time the validation of one deck (engine alone, and the builder's service path)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--runs", type=int, default=2000)
         parser.add_argument("--set", dest="card_set", default=None,
                             help="card set YAML (default: the core set)")
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, runs: int, card_set: str | None, **options):
+    def handle(self, *args: Any, runs: int, card_set: str | None, **options: Any) -> None:
         if runs < 20:
             raise CommandError("--runs must be at least 20")
         path = Path(card_set) if card_set else (CORE_SET if CORE_SET.exists() else TEST_SET)
@@ -62,8 +73,9 @@ class Command(BaseCommand):
         def engine() -> None:
             check_deck(decks[next(turn) % len(decks)], cards.cards, STANDARD)
 
-        report = {"card_set": path.name, "decks": len(decks),
-                  "legality": _timings(engine, runs), "service": self._service(decks, runs)}
+        report: dict[str, Any] = {"card_set": path.name, "decks": len(decks),
+                                  "legality": _timings(engine, runs),
+                                  "service": self._service(decks, runs)}
         if options["json"]:
             self.stdout.write(json.dumps(report))
             return
@@ -78,7 +90,7 @@ class Command(BaseCommand):
                               f"{row['p95_ms']:.3f} ms, max {row['max_ms']:.3f} ms "
                               f"over {row['runs']} runs")
 
-    def _service(self, decks: list[Deck], runs: int) -> dict | None:
+    def _service(self, decks: list[Deck], runs: int) -> Timings | None:
         from cards.models import Card
         from decks.drafts import Draft
         from decks.selectors import deck_view, format_default

@@ -23,12 +23,14 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypedDict
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
-from tools.sandbox import Sandbox
+from tools.sandbox import DbTime, Sandbox
 
 SUBMIT = """
 from django.contrib.auth import get_user_model
@@ -54,23 +56,49 @@ from simulations.selectors import run_progress, run_seconds_left
 run = SimulationRun.objects.get(uid={uid!r})
 print(timezone.now().isoformat(), run_seconds_left(run, run_progress(run)))
 """
+
+
+class RunCosts(TypedDict):
+    """``simulations.run_costs.RunCosts.as_dict()``, as SUBMIT and COSTS print it."""
+
+    start: float
+    chunk: float
+    finish: float
+    observed: bool
+
+
+class RunProgress(TypedDict):
+    """The columns ``Command._row`` reads of a simulation run."""
+
+    status: str
+    games_done: int
+    games_total: int
+    created_at: DbTime
+    finished_at: DbTime
+
+
+# A run to time: title, kind, decks, games (a pairing's, for the long ones), agent A, agent B.
+Run = tuple[str, str, list[str], int, str, str]
+
 CORE = ["Ember Rush", "Tidewall", "Gravecallers", "Dawn Crusade"]
-SHORT = (
+SHORT: tuple[Run, ...] = (
     ("greedy match of 20 games", "match", CORE[:2], 20, "greedy", "greedy"),
     ("greedy match of 200 games", "match", CORE[:2], 200, "greedy", "greedy"),
     ("planner match of 20 games", "match", CORE[:2], 20, "planner", "planner"),
 )
-LONG = (   # games a pairing; --scale multiplies these
+LONG: tuple[Run, ...] = (   # games a pairing; --scale multiplies these
     ("gauntlet of planner vs search", "gauntlet", CORE, 200, "planner", "search"),
     ("the same gauntlet again", "gauntlet", CORE, 200, "planner", "search"),
     ("planner round-robin of 4 decks", "round_robin", CORE, 40, "planner", "planner"),
     ("greedy match", "match", CORE[:2], 20_000, "greedy", "greedy"),
 )
-RUNS = (*((*run, False) for run in SHORT), *((*run, True) for run in LONG),
-        *((f"{run[0]}, again", *run[1:], False) for run in SHORT))
+# The runs in turn, each with whether --scale multiplies its games: short, long, short again.
+RUNS: tuple[tuple[str, str, list[str], int, str, str, bool], ...] = (
+    *((*run, False) for run in SHORT), *((*run, True) for run in LONG),
+    *((f"{run[0]}, again", *run[1:], False) for run in SHORT))
 
 
-def _time(value) -> datetime:
+def _time(value: DbTime) -> datetime:
     """A stored or printed time as naive UTC (SQLite keeps naive UTC; PostgreSQL and the
     printed ``timezone.now()`` are aware)."""
     when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
@@ -84,7 +112,7 @@ def _load() -> str:
 class Command(BaseCommand):
     help = "Compare the time estimates with what runs take on idle workers; prints the ratios."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--workers", type=int, default=2, help="worker processes")
         parser.add_argument("--broker-url", default="", help="default: the filesystem broker")
         parser.add_argument("--database-url", default="",
@@ -93,9 +121,9 @@ class Command(BaseCommand):
                             help="multiply every run's games by this")
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         self._say(opts, f"load average before: {_load()}")
-        rows = []
+        rows: list[dict[str, Any]] = []
         with tempfile.TemporaryDirectory(prefix="cardlab-bench-estimates-") as root:
             box = Sandbox(Path(root), database_url=opts["database_url"],
                           broker_url=opts["broker_url"],
@@ -108,7 +136,7 @@ class Command(BaseCommand):
                     rows.append(self._one(box, title, kind, decks, games, agent_a, agent_b,
                                           seed + 1))
                     self._say(opts, self._line(rows[-1]))
-                observed = json.loads(box.manage("shell", "-c", f"import json\n{COSTS}")
+                observed: RunCosts = json.loads(box.manage("shell", "-c", f"import json\n{COSTS}")
                                       .strip().splitlines()[-1])
                 self._say(opts, "costs besides the games observed on these runs: start "
                                 f"{observed['start']:.3f} s, chunk {observed['chunk']:.3f} s, "
@@ -120,14 +148,14 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps({"runs": rows, "load": _load()}, sort_keys=True))
 
     def _one(self, box: Sandbox, title: str, kind: str, decks: list[str], games: int,
-             agent_a: str, agent_b: str, seed: int) -> dict:
+             agent_a: str, agent_b: str, seed: int) -> dict[str, Any]:
         specs = [f"starter:{name}" for name in decks]
         out = box.manage("shell", "-c", "import json\n" + SUBMIT.format(
             kind=kind, decks=specs, games=games, agent_a=agent_a, agent_b=agent_b,
             seed=seed)).strip().splitlines()[-1]
-        costs, uid, estimate = out.rsplit(" ", 2)
-        costs = json.loads(costs)
-        said = None
+        printed_costs, uid, estimate = out.rsplit(" ", 2)
+        costs: RunCosts = json.loads(printed_costs)
+        said: tuple[str, float | None] | None = None
         while True:
             row = self._row(box, uid)
             if row["status"] not in ("queued", "running"):
@@ -137,10 +165,10 @@ class Command(BaseCommand):
                 said = (now, None if left == "None" else float(left))
             time.sleep(0.1)
         took = (_time(row["finished_at"]) - _time(row["created_at"])).total_seconds()
-        out_row = {"title": title, "games": row["games_total"], "status": row["status"],
-                   "estimate_s": float(estimate), "took_s": took,
-                   "ratio": took / float(estimate), "load": _load(),
-                   "costs": "observed" if costs["observed"] else "measured here"}
+        out_row: dict[str, Any] = {
+            "title": title, "games": row["games_total"], "status": row["status"],
+            "estimate_s": float(estimate), "took_s": took, "ratio": took / float(estimate),
+            "load": _load(), "costs": "observed" if costs["observed"] else "measured here"}
         if said and said[1] is not None:
             then = (_time(row["finished_at"]) - _time(said[0])).total_seconds()
             out_row.update(left_said_s=said[1], left_took_s=then,
@@ -148,14 +176,15 @@ class Command(BaseCommand):
         return out_row
 
     @staticmethod
-    def _row(box: Sandbox, uid: str) -> dict:
-        fields = ("status", "games_done", "games_total", "created_at", "finished_at")
-        row = box.query(f"SELECT {', '.join(fields)} FROM simulations_simulationrun "
-                        "WHERE uid = ?", uid)[0]
-        return dict(zip(fields, row, strict=True))
+    def _row(box: Sandbox, uid: str) -> RunProgress:
+        (status, games_done, games_total, created_at, finished_at) = box.query(
+            "SELECT status, games_done, games_total, created_at, finished_at "
+            "FROM simulations_simulationrun WHERE uid = ?", uid)[0]
+        return {"status": status, "games_done": games_done, "games_total": games_total,
+                "created_at": created_at, "finished_at": finished_at}
 
     @staticmethod
-    def _line(row: dict) -> str:
+    def _line(row: Mapping[str, Any]) -> str:
         line = (f"{row['title']} ({row['games']:,} games): estimated {row['estimate_s']:.1f} s "
                 f"(costs besides the games {row['costs']}), took {row['took_s']:.1f} s "
                 f"({row['ratio']:.2f} × the estimate)")
@@ -164,6 +193,6 @@ class Command(BaseCommand):
                      f"{row['left_took_s']:.1f} s")
         return f"{line}; load {row['load']}"
 
-    def _say(self, opts, text: str) -> None:
+    def _say(self, opts: Mapping[str, Any], text: str) -> None:
         if not opts["json"]:
             self.stdout.write(text)

@@ -23,12 +23,14 @@ import os
 import statistics
 import tempfile
 import time
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypedDict
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
-from tools.sandbox import Sandbox
+from tools.sandbox import DbTime, Sandbox
 
 SUBMIT = """
 from django.contrib.auth import get_user_model
@@ -49,7 +51,26 @@ for run in SimulationRun.objects.filter(uid__in={uids!r}, status__in=("queued", 
 RUN_FIELDS = ("status", "games_done", "games_total", "chunk_size", "created_at", "finished_at")
 
 
-def _time(value) -> datetime:
+class RunFields(TypedDict):
+    """A simulation run's RUN_FIELDS (``Command._row``)."""
+
+    status: str
+    games_done: int
+    games_total: int
+    chunk_size: int
+    created_at: DbTime
+    finished_at: DbTime
+
+
+class Timings(TypedDict):
+    """The small runs' times (``Command._summary``)."""
+
+    seconds: list[float]
+    median: float | None
+    worst: float | None
+
+
+def _time(value: DbTime) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
 
 
@@ -61,7 +82,7 @@ class Command(BaseCommand):
     help = ("Time small runs while another user's big runs fill the workers, and after they "
             "are cancelled; prints each time, the median and the worst.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--broker-url", default="",
                             help="a broker for the sandbox, e.g. redis://127.0.0.1:6379/1 or "
                                  "amqp://guest:guest@127.0.0.1:5672// (default: the "
@@ -87,7 +108,7 @@ class Command(BaseCommand):
         parser.add_argument("--deck-b", default="Tidewall")
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         self._say(opts, f"load average before: {_load()}")
         with tempfile.TemporaryDirectory(prefix="cardlab-bench-fairness-") as root:
             box = Sandbox(Path(root), database_url=opts["database_url"],
@@ -101,7 +122,7 @@ class Command(BaseCommand):
         report["load_after"] = _load()
         self._print(opts, report)
 
-    def _bench(self, box: Sandbox, opts) -> dict:
+    def _bench(self, box: Sandbox, opts: Mapping[str, Any]) -> dict[str, Any]:
         big = self._submit(box, opts, "ursula", runs=opts["big_runs"], games=opts["big_games"],
                            agent=opts["big_agent"], chunk_size=opts["big_chunk_size"], seed=1)
         box.wait(lambda: box.query("SELECT COUNT(*) FROM simulations_chunkresult")[0][0],
@@ -109,26 +130,31 @@ class Command(BaseCommand):
         played = self._games(box, big)
         loaded = self._small_runs(box, opts, opts["small_runs"], seed=1000)
         big_rows = [self._row(box, uid) for uid in big]
-        report = {"big": {"runs": len(big), "agent": opts["big_agent"],
-                          "chunk_size_asked": opts["big_chunk_size"],
-                          "chunk_size": big_rows[0]["chunk_size"],
-                          "chunks": box.query("SELECT COUNT(*) FROM simulations_chunk")[0][0]
-                          - len(loaded),
-                          "games_played_meanwhile": self._games(box, big) - played,
-                          "still_playing": sum(r["status"] == "running" for r in big_rows)},
-                  "while_big_runs_play": self._summary(loaded), "load_during": _load()}
+        report: dict[str, Any] = {
+            "big": {"runs": len(big), "agent": opts["big_agent"],
+                    "chunk_size_asked": opts["big_chunk_size"],
+                    "chunk_size": big_rows[0]["chunk_size"],
+                    "chunks": box.query("SELECT COUNT(*) FROM simulations_chunk")[0][0]
+                    - len(loaded),
+                    "games_played_meanwhile": self._games(box, big) - played,
+                    "still_playing": sum(r["status"] == "running" for r in big_rows)},
+            "while_big_runs_play": self._summary(loaded), "load_during": _load()}
         box.manage("shell", "-c", CANCEL.format(uids=big))
         report["after_cancel"] = self._summary(
             self._small_runs(box, opts, opts["after_cancel"], seed=2000))
         return report
 
-    def _small_runs(self, box: Sandbox, opts, count: int, *, seed: int) -> list[float]:
-        times = []
+    def _small_runs(self, box: Sandbox, opts: Mapping[str, Any], count: int, *, seed: int
+                    ) -> list[float]:
+        times: list[float] = []
         for i in range(count):
             uid = self._submit(box, opts, "victor", runs=1, games=opts["small_games"],
                                agent=opts["small_agent"], chunk_size=None, seed=seed + i)[0]
-            box.wait(lambda uid=uid: self._row(box, uid)["status"] not in ("queued", "running"),
-                     timeout=900, what=f"small run {uid}", poll=0.05)
+
+            def finished(uid: str = uid) -> bool:
+                return self._row(box, uid)["status"] not in ("queued", "running")
+
+            box.wait(finished, timeout=900, what=f"small run {uid}", poll=0.05)
             row = self._row(box, uid)
             times.append((_time(row["finished_at"]) - _time(row["created_at"])).total_seconds())
             self._say(opts, f"  small run {i + 1}/{count}: {row['status']} in {times[-1]:.2f} s")
@@ -136,8 +162,8 @@ class Command(BaseCommand):
         return times
 
     @staticmethod
-    def _submit(box: Sandbox, opts, user: str, *, runs: int, games: int, agent: str,
-                chunk_size: int | None, seed: int) -> list[str]:
+    def _submit(box: Sandbox, opts: Mapping[str, Any], user: str, *, runs: int, games: int,
+                agent: str, chunk_size: int | None, seed: int) -> list[str]:
         decks = [f"starter:{opts['deck_a']}", f"starter:{opts['deck_b']}"]
         out = box.manage("shell", "-c", SUBMIT.format(
             user=user, runs=runs, decks=decks, games=games, agent=agent, seed=seed,
@@ -145,24 +171,27 @@ class Command(BaseCommand):
         return out.split()[-runs:]
 
     @staticmethod
-    def _row(box: Sandbox, uid: str) -> dict:
-        row = box.query(f"SELECT {', '.join(RUN_FIELDS)} FROM simulations_simulationrun "
-                        "WHERE uid = ?", uid)[0]
-        return dict(zip(RUN_FIELDS, row, strict=True))
+    def _row(box: Sandbox, uid: str) -> RunFields:
+        (status, games_done, games_total, chunk_size, created_at, finished_at) = box.query(
+            f"SELECT {', '.join(RUN_FIELDS)} FROM simulations_simulationrun WHERE uid = ?",
+            uid)[0]
+        return {"status": status, "games_done": games_done, "games_total": games_total,
+                "chunk_size": chunk_size, "created_at": created_at, "finished_at": finished_at}
 
     @staticmethod
     def _games(box: Sandbox, uids: list[str]) -> int:
         marks = ", ".join("?" * len(uids))
-        return box.query(f"SELECT COALESCE(SUM(games_done), 0) FROM simulations_simulationrun "
-                         f"WHERE uid IN ({marks})", *uids)[0][0]
+        games: int = box.query("SELECT COALESCE(SUM(games_done), 0) FROM "
+                               f"simulations_simulationrun WHERE uid IN ({marks})", *uids)[0][0]
+        return games
 
     @staticmethod
-    def _summary(times: list[float]) -> dict:
+    def _summary(times: list[float]) -> Timings:
         return {"seconds": [round(t, 2) for t in times],
                 "median": statistics.median(times) if times else None,
                 "worst": max(times, default=None)}
 
-    def _print(self, opts, report: dict) -> None:
+    def _print(self, opts: Mapping[str, Any], report: Mapping[str, Any]) -> None:
         if opts["json"]:
             self.stdout.write(json.dumps(report, sort_keys=True))
             return
@@ -182,6 +211,6 @@ class Command(BaseCommand):
         self.stdout.write(f"{opts['workers']} worker processes; load average during: "
                           f"{report['load_during']}, after: {report['load_after']}")
 
-    def _say(self, opts, text: str) -> None:
+    def _say(self, opts: Mapping[str, Any], text: str) -> None:
         if not opts["json"]:
             self.stdout.write(text)

@@ -28,22 +28,39 @@ import multiprocessing
 import os
 import tempfile
 import time
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypedDict
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.ai.agents import DEFAULT_AGENT
 from rules.decks.cardset import CORE_SET, load_card_set
 from rules.lab.match import run_games
-from tools.sandbox import Sandbox
+from tools.sandbox import DbTime, Sandbox
+
+# One process's share of the in-process games: deck A, deck B, agent, seed and the first game
+# of each seat-swapped pair it plays.
+PairsJob = tuple[str, str, str, int, list[int]]
 
 
-def _parse_time(value) -> datetime:
+class InProcess(TypedDict):
+    """The engine's figures in this process (``_in_process``)."""
+
+    processes: int
+    games: int
+    wall_s: float
+    games_per_s: float
+    cpu_s: float
+    games_per_cpu_s: float
+
+
+def _parse_time(value: DbTime) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
 
 
-def _play_pairs(args: tuple) -> tuple[int, float, float]:
+def _play_pairs(args: PairsJob) -> tuple[int, float, float]:
     """Play the given seat-swapped pairs of the run in this process: (games, wall s, CPU s)."""
     deck_a, deck_b, agent, seed, starts = args
     cards = load_card_set(CORE_SET)
@@ -55,15 +72,16 @@ def _play_pairs(args: tuple) -> tuple[int, float, float]:
     return 2 * len(starts), time.perf_counter() - wall, time.process_time() - cpu
 
 
-def _in_process(opts, processes: int) -> dict:
+def _in_process(opts: Mapping[str, Any], processes: int) -> InProcess:
     """The engine alone on ``processes`` parallel processes (forked), playing a sample of the
     run's own games: ``--baseline-games`` games in pairs spread evenly over the whole run (game
     lengths vary with the seed, so the sample must come from the same games)."""
     pairs = max(processes, opts["baseline_games"] // 2)
     step = max(1.0, (opts["games"] // 2) / pairs)
     starts = sorted({2 * int(i * step) for i in range(pairs)})
-    jobs = [(opts["deck_a"], opts["deck_b"], opts["agent"], opts["seed"], starts[i::processes])
-            for i in range(processes)]
+    jobs: list[PairsJob] = [
+        (opts["deck_a"], opts["deck_b"], opts["agent"], opts["seed"], starts[i::processes])
+        for i in range(processes)]
     start = time.perf_counter()
     if processes == 1:
         results = [_play_pairs(jobs[0])]
@@ -80,7 +98,7 @@ def _in_process(opts, processes: int) -> dict:
 def _cpu_seconds(pid: int) -> float | None:
     """User + system CPU time of a process and its descendants (Linux), or None."""
     tick = os.sysconf("SC_CLK_TCK")
-    total, todo, seen = 0.0, [pid], set()
+    total, todo, seen = 0.0, [pid], set[int]()
     try:
         while todo:
             current = todo.pop()
@@ -100,7 +118,7 @@ class Command(BaseCommand):
     help = ("Benchmark the simulation service: a run of N games on W worker processes, per "
             "broker; prints wall time, games/s and efficiency against the in-process engine.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=10_000)
         parser.add_argument("--workers", type=int, default=2, help="worker processes")
         parser.add_argument("--agent", default=DEFAULT_AGENT)
@@ -121,14 +139,14 @@ class Command(BaseCommand):
                                  "(default: a fresh SQLite file)")
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         self._say(opts, f"load average before: {self._load()}")
         baseline = _in_process(opts, 1)
         self._say(opts, f"in-process engine: {baseline['games_per_s']:.1f} games/s on one "
                         f"process, {baseline['games_per_cpu_s']:.1f} games per CPU second "
                         f"({baseline['games']} of the run's games, {opts['deck_a']} vs "
                         f"{opts['deck_b']}, {opts['agent']})")
-        rows = []
+        rows: list[dict[str, Any]] = []
         for broker in [b.strip() for b in opts["brokers"].split(",") if b.strip()]:
             if broker not in ("filesystem", "redis", "rabbitmq"):
                 raise CommandError(f"--brokers: unknown broker {broker!r}")
@@ -146,12 +164,12 @@ class Command(BaseCommand):
         except OSError:
             return "n/a"
 
-    def _say(self, opts, text: str) -> None:
+    def _say(self, opts: Mapping[str, Any], text: str) -> None:
         if not opts["json"]:
             self.stdout.write(text)
 
     @staticmethod
-    def _line(row: dict) -> str:
+    def _line(row: Mapping[str, Any]) -> str:
         if "error" in row:
             return f"{row['broker']:<10} skipped: {row['error']}"
         now = row["same_moment"]
@@ -165,8 +183,11 @@ class Command(BaseCommand):
                      f"{row['cpu_share']:.0%} of {row['workers']} cores")
         return line
 
-    def _bench(self, broker: str, opts, baseline: dict) -> dict:
-        row = {"broker": broker, "games": opts["games"], "workers": opts["workers"]}
+    def _bench(self, broker: str, opts: Mapping[str, Any], baseline: InProcess
+               ) -> dict[str, Any]:
+        """The broker's row of the report (JSON with --json), or the reason it was skipped."""
+        row: dict[str, Any] = {"broker": broker, "games": opts["games"],
+                               "workers": opts["workers"]}
         broker_url = {"filesystem": "", "redis": opts["redis_url"],
                       "rabbitmq": opts["rabbitmq_url"]}[broker]
         if broker_url:
@@ -208,7 +229,8 @@ class Command(BaseCommand):
                         "cpu_share": cpu / (wall * opts["workers"])})
         return row
 
-    def _play(self, sandbox: Sandbox, opts, *, games: int) -> tuple[str, int]:
+    def _play(self, sandbox: Sandbox, opts: Mapping[str, Any], *, games: int
+              ) -> tuple[str, int]:
         args = ["--deck-a", opts["deck_a"], "--deck-b", opts["deck_b"], "--games", str(games),
                 "--seed", str(opts["seed"]), "--agent-a", opts["agent"], "--agent-b",
                 opts["agent"]]

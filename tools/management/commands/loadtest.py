@@ -56,10 +56,11 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NotRequired, TypedDict
 from urllib.parse import urlsplit
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
 
 from cards.models import Card, CardSet
@@ -204,7 +205,7 @@ def public_deck() -> Deck:
 
 def targets(deck: Deck, fresh: Sequence[bytes]) -> list[Target]:
     card = Card.objects.order_by("code").values_list("code", flat=True).first() or "C001"
-    body = json.dumps({"hero": deck.hero.code if deck.hero_id else None,
+    body = json.dumps({"hero": deck.hero.code if deck.hero is not None else None,
                        "cards": deck_counts(deck)}).encode()
     json_body = {"Content-Type": "application/json"}
     return [
@@ -266,6 +267,16 @@ LOCUSTFILE = Path(__file__).resolve().parents[2] / "loadtest_locustfile.py"
 ROOT = Path(__file__).resolve().parents[3]
 
 
+class LocustResult(TypedDict):
+    """What the locust file writes to ``CARDLAB_LOAD_RESULT`` when locust quits (with none
+    written, no latencies and no failures)."""
+
+    latencies_ms: list[float]
+    failures: int
+    first_failure: NotRequired[str]
+    span_s: NotRequired[float]
+
+
 def measure_with_locust(url: str, target: Target, seconds: float, clients: int) -> None:
     """Run locust headless on ``target`` for ``seconds``; its latencies, failures and span join
     the target's. A run in which no request finished at all is an error that says why."""
@@ -286,6 +297,7 @@ def measure_with_locust(url: str, target: Target, seconds: float, clients: int) 
                               "-t", f"{max(1, round(seconds))}s", "--only-summary",
                               "--loglevel", "ERROR", "--stop-timeout", "5"],
                              env=env, check=False, capture_output=True, cwd=folder)
+        seen: LocustResult
         try:
             with open(result) as kept:
                 seen = json.load(kept)
@@ -305,7 +317,8 @@ def measure_with_locust(url: str, target: Target, seconds: float, clients: int) 
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def server_cpu_seconds(master: int) -> float:
@@ -325,7 +338,7 @@ def server_cpu_seconds(master: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int) -> subprocess.Popen[bytes]:
     """gunicorn with two processes and DEBUG off on ``port``, as ./run.sh serves the site."""
     env = {**os.environ, "DJANGO_DEBUG": "0"}
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", "2",
@@ -348,7 +361,7 @@ class Command(BaseCommand):
     help = ("Measure p50/p95 latency and requests/s of the busiest pages of a site served on "
             "this machine, beside a minimal response served the same way.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--url", default="http://127.0.0.1:8000",
                             help="The running site (loopback only).")
         parser.add_argument("--seconds", type=float, default=10.0,
@@ -365,8 +378,8 @@ class Command(BaseCommand):
                             help="Start gunicorn (2 processes, DEBUG off) on a free port for "
                                  "the run instead of measuring --url.")
 
-    def handle(self, *args, url: str, seconds: float, clients: int, tool: str, serve: bool,
-               rounds: int, **options):
+    def handle(self, *args: Any, url: str, seconds: float, clients: int, tool: str,
+               serve: bool, rounds: int, **options: Any) -> None:
         if rounds < 1 or clients < 1 or seconds <= 0:
             raise CommandError("--rounds and --clients are at least 1, --seconds above 0.")
         server = None
@@ -385,9 +398,10 @@ class Command(BaseCommand):
     def _measure(self, url: str, seconds: float, clients: int, tool: str, rounds: int,
                  master: int | None) -> None:
         parts = urlsplit(url)
-        if parts.hostname not in LOOPBACK:
+        host = parts.hostname or ""     # no host is not loopback either
+        if host not in LOOPBACK:
             raise CommandError(NOT_LOOPBACK.format(host=parts.hostname))
-        host, port = parts.hostname, parts.port or 80
+        port = parts.port or 80
         self.stdout.write(f"{url}: {clients} clients ({tool}), {seconds:g} s per address in "
                           f"{rounds} rounds, load average {_load()} at the start")
         warm = min(1.0, seconds / 4)
