@@ -36,8 +36,11 @@ def format_to_rules(fmt: Format) -> legality.Format:
     # game's cards only, so another game's "item" is not an item here.
     game = fmt.game if fmt.game is not None else Game.objects.filter(
         code=ENGINE_GAME).first()
-    return legality.Format(code=fmt.code, name=fmt.display_name, hero_count=fmt.hero_count,
-                           deck_min=fmt.deck_min, deck_max=fmt.deck_max,
+    # Both names, not the reader's: the rules are kept across requests in either language
+    # (decks.validation), and decks.problem_text names the format for its reader.
+    return legality.Format(code=fmt.code, name=fmt.name, name_zh=fmt.name_zh,
+                           hero_count=fmt.hero_count, deck_min=fmt.deck_min,
+                           deck_max=fmt.deck_max,
                            deck_kinds=fmt.deck_kinds(), copy_limits=fmt.copy_limits(),
                            card_limits=limits, legal_sets=sets or None,
                            game=game.code if game is not None else ENGINE_GAME,

@@ -27,7 +27,6 @@ from cards.forms import RefuseNulForm
 from cards.game_words import game_word_lazy
 from cards.generation import catalogue_generation
 from cards.htmx import HtmxHttpRequest
-from cards.language import card_lang
 from cards.models import Card
 from cards.ownership import ownership_stamp
 from cards.page_cache import cached_page
@@ -112,7 +111,7 @@ def _meta_form(draft: Draft, data: QueryDict | None = None) -> MetaForm:
 
 def panel_context(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck | None,
                   form: MetaForm | None = None) -> dict[str, Any]:
-    view = deck_view(draft, lang=card_lang())
+    view = deck_view(draft)
     hero_pile = view.rules.hero_pile if view.rules is not None else None
     heroes = Card.objects.filter(kind="hero", engine=True)
     if view.rules is not None and view.rules.piles:
@@ -124,7 +123,7 @@ def panel_context(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck |
     return {
         "key": key, "draft": draft, "deck": deck, "view": view, "sections": sections,
         "show_hero": not sections or hero_pile is not None,
-        "hero_label": hero_pile.name(card_lang()) if hero_pile is not None else "",
+        "hero_label": view.hero_pile_name,
         "entries": [(card, code, n, dom_id(code)) for card, code, n in view.entries()],
         "heroes": heroes.order_by("name_en").only("code", "name_en", "name_zh", "attribute"),
         "meta_form": form or _meta_form(draft),

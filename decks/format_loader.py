@@ -3,9 +3,9 @@ a game with its card kinds and rarity tiers, its card sets (sample sets marked a
 formats with their ban lists and legal sets.
 
 Invariants: the file is read by the engine's pure schema (``rules.decks.formats``) and refused
-whole,
-with every problem, before anything is written; the write is one transaction; loading the same
-file again changes nothing (rows are matched by code and updated). A card of another game is
+whole, with every problem in the active language (``RuleBookRefused``), before anything is
+written; the write is one transaction; loading the same file again changes nothing (rows are
+matched by code and updated). A card of another game is
 stored with ``engine=False``: the engine's shapes and validator do not apply to it. A card code
 that belongs to another game's set is refused rather than moved.
 """
@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy
 
 from cards.models import ENGINE_GAME, Card, CardKind, CardSet, Game, RarityTier
+from decks.format_problem_text import format_problems_text
 from decks.models import Format, FormatCardLimit
 from rules.decks.formats import (
     CardSetData,
@@ -42,25 +43,36 @@ NO_SUCH_SET = gettext_lazy("{where}: no card set {code!r}")
 CARD_OF_ANOTHER_SET = gettext_lazy("{where}: {code} belongs to the set {set}")
 
 
+class RuleBookRefused(ValueError):
+    """A rule book file refused whole; ``problems`` says every mistake in the active
+    language."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
 @dataclass
 class LoadReport:
     lines: list[str] = field(default_factory=list)
 
 
-def rule_book_read(text: str, lang: str = "en") -> RuleBook:
-    """The parsed file, or ``FormatDataError`` with every problem (YAML syntax included), the
-    schema's problems in ``lang`` (en or zh)."""
+def rule_book_read(text: str) -> RuleBook:
+    """The parsed file, or ``RuleBookRefused`` with every problem (YAML syntax included)."""
     try:
         data: Any = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise FormatDataError([NOT_YAML.format(error=exc)]) from None
-    return rule_book_from_data(data, lang)
+        raise RuleBookRefused([NOT_YAML.format(error=exc)]) from None
+    try:
+        return rule_book_from_data(data)
+    except FormatDataError as exc:
+        raise RuleBookRefused(format_problems_text(exc.problems)) from None
 
 
 @transaction.atomic
-def rule_book_load(book: RuleBook, lang: str = "en") -> LoadReport:
-    """Write the book's rows; the report and any problem in the active language (the rules
-    schema's in ``lang``)."""
+def rule_book_load(book: RuleBook) -> LoadReport:
+    """Write the book's rows; the report and any problem (``RuleBookRefused``) in the active
+    language."""
     report = LoadReport()
     game = _game(book, report)
     problems: list[str] = []
@@ -74,8 +86,8 @@ def rule_book_load(book: RuleBook, lang: str = "en") -> LoadReport:
         rarities = set(target.rarities.values_list("code", flat=True))
     for i, format_data in enumerate(book.formats):
         where = f"formats[{i}]"
-        problems += rules_problems(format_data.rules, kinds, rarities, f"{where}.rules",
-                                   lang=lang)
+        problems += format_problems_text(
+            rules_problems(format_data.rules, kinds, rarities, f"{where}.rules"))
         fmt, created = Format.objects.update_or_create(code=format_data.code, defaults={
             "name": format_data.name_en, "name_zh": format_data.name_zh,
             "description": format_data.description_en, "game": game,
@@ -98,7 +110,7 @@ def rule_book_load(book: RuleBook, lang: str = "en") -> LoadReport:
         report.lines.append((FORMAT_CREATED if created else FORMAT_UPDATED).format(
             code=format_data.code))
     if problems:
-        raise FormatDataError(problems)
+        raise RuleBookRefused(problems)
     return report
 
 

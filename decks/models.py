@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.language import card_lang
 from cards.models import Card, CardSet, Game, Rarity
+from decks.format_problem_text import format_problems_text
 from rules.decks.formats import rules_problems
 from rules.decks.piles import MAIN_PILE
 
@@ -120,9 +121,9 @@ class Format(models.Model):
         if game is not None:
             kinds = set(game.kinds.values_list("code", flat=True))
             rarities = set(game.rarities.values_list("code", flat=True))
-        problems = rules_problems(self.rules, kinds, rarities, lang=card_lang())
+        problems = rules_problems(self.rules, kinds, rarities)
         if problems:
-            raise ValidationError({"rules": problems})
+            raise ValidationError({"rules": format_problems_text(problems)})
 
     def copy_limits(self) -> dict[str, int]:
         return {Rarity.N: self.limit_n, Rarity.R: self.limit_r, Rarity.SR: self.limit_sr,

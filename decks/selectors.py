@@ -30,9 +30,10 @@ from decks.diffs import Change, Comparison, card_changes, compare_counts
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.formats import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format, Visibility
+from decks.problem_text import ProblemText, pile_name, problems_text
 from decks.stats import DeckStats, deck_stats
 from rules.decks import legality
-from rules.decks.legality import Problem, check_deck
+from rules.decks.legality import check_deck
 from rules.decks.piles import MAIN_PILE
 
 NO_DECK = gettext_lazy("No deck here.")
@@ -235,7 +236,7 @@ class DeckView:
     draft: Draft
     format: Format
     cards: dict[str, Card]
-    problems: list[Problem]
+    problems: list[ProblemText]
     stats: DeckStats
     rules: legality.Format | None = None
 
@@ -263,8 +264,9 @@ class DeckView:
     def hero_pile_name(self) -> str:
         """The name of the format's hero pile ("Avatar") in the page's language; "" when a
         format in piles has none (its heroes are inside the deck) or for a one-list format."""
-        pile = self.rules.hero_pile if self.rules is not None else None
-        return pile.name(card_lang()) if pile is not None else ""
+        if self.rules is None or self.rules.hero_pile is None:
+            return ""
+        return pile_name(self.rules, self.rules.hero_pile.code)
 
     @property
     def total_size(self) -> int:
@@ -303,7 +305,6 @@ class DeckView:
         row is the draft's hero."""
         if self.rules is None or not self.rules.piles:
             return []
-        lang = card_lang()
         piles = self.draft.legality_deck().pile_counts(self.rules)
         out: list[PileSection] = []
         for pile in self.rules.piles:
@@ -311,8 +312,8 @@ class DeckView:
             rows = [(self.cards.get(code), code, n) for code, n in sorted(
                 counts.items(), key=lambda kv: (self.cards[kv[0]].name_en.casefold()
                                                 if kv[0] in self.cards else kv[0]))]
-            out.append(PileSection(code=pile.code, name=pile.name(lang), low=pile.min,
-                                   high=pile.max, hero=pile.hero,
+            out.append(PileSection(code=pile.code, name=pile_name(self.rules, pile.code),
+                                   low=pile.min, high=pile.max, hero=pile.hero,
                                    size=sum(n for n in counts.values()), rows=rows,
                                    problem=any(p.rule == pile.rule and p.rule for p in
                                                self.problems)))
@@ -337,7 +338,8 @@ class DeckView:
         if self.rules is None:
             return ""
         separator = "、" if card_lang() == "zh" else ", "
-        return separator.join(p.name(card_lang()) for p in self.rules.piles if not p.hero)
+        return separator.join(pile_name(self.rules, p.code) for p in self.rules.piles
+                              if not p.hero)
 
     def pile_kind_rows(self) -> list[tuple[str, int]]:
         """(kind in the game's words, copies) over every pile but the hero slot, in the
@@ -365,9 +367,9 @@ class DeckView:
         return {code for p in self.problems for code in p.cards}
 
 
-def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = None) -> DeckView:
-    """Validate and describe a draft (legality from rules/decks/legality.py); the problems are in
-    ``lang`` ("en" or "zh"), by default the page's language."""
+def deck_view(draft: Draft, *, fmt: Format | None = None) -> DeckView:
+    """Validate and describe a draft (legality from rules/decks/legality.py); the problems and
+    the cards' labels are in the active language."""
     if fmt is None:
         try:
             fmt = format_get(draft.format_code)
@@ -378,20 +380,21 @@ def deck_view(draft: Draft, *, fmt: Format | None = None, lang: str | None = Non
     fixed = [code for pile in rules.piles for code in (pile.composition or {})]
     cards = cards_by_code([*draft.all_codes(), draft.hero or "", *fixed])
     problems = check_deck(draft.legality_deck(), cards, rules, set_of=set_of(cards),
-                          game_of=game_of(cards), lang=lang or card_lang())
-    cards_label(cards.values(), lang or card_lang())
-    return DeckView(draft=draft, format=fmt, cards=cards, problems=problems,
+                          game_of=game_of(cards))
+    cards_label(cards.values(), card_lang())
+    return DeckView(draft=draft, format=fmt, cards=cards,
+                    problems=problems_text(problems, fmt=rules, cards=cards),
                     stats=deck_stats(draft.cards, cards), rules=rules)
 
 
-def deck_rule_problems(deck: legality.Deck, *, fmt: Format, lang: str | None = None
-                       ) -> list[Problem]:
+def deck_rule_problems(deck: legality.Deck, *, fmt: Format) -> list[ProblemText]:
     """Every rule of ``fmt`` that ``deck`` breaks, as validation lists them, for a deck a draft
-    cannot hold (an imported list with two heroes); in ``lang``, by default the page's."""
+    cannot hold (an imported list with two heroes); in the active language."""
     codes = [*deck.heroes, *deck.counts, *(c for pile in deck.piles.values() for c in pile)]
     cards = cards_by_code(codes)
-    return check_deck(deck, cards, format_to_rules(fmt), set_of=set_of(cards),
-                      lang=lang or card_lang())
+    rules = format_to_rules(fmt)
+    return problems_text(check_deck(deck, cards, rules, set_of=set_of(cards)), fmt=rules,
+                         cards=cards)
 
 
 @dataclass

@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from cards.language import card_lang
 from decks.builder import builder_url, download_response
 from decks.codecs import CODECS
 from decks.codecs.deckcode import encode_deck_code
@@ -31,7 +30,7 @@ def _starter(slug: str) -> StarterDeck:
 @require_safe
 def starter_detail(request: HttpRequest, slug: str) -> HttpResponse:
     starter = _starter(slug)
-    view = deck_view(starter.draft(), lang=card_lang())
+    view = deck_view(starter.draft())
     code = encode_deck_code(view.draft.legality_deck(), format_code=view.draft.format_code)
     return render(request, "decks/starter.html", {
         "starter": starter, "view": view, "entries": view.entries(), "codecs": CODECS,

@@ -43,6 +43,7 @@ from decks.adapters import INDEX_FIELDS, format_to_rules, game_of, set_of
 from decks.codecs import DEFAULT_LIMITS
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, Draft
 from decks.models import Format
+from decks.problem_text import ProblemText, problems_text
 from decks.selectors import format_default
 from rules.decks import legality
 
@@ -70,7 +71,7 @@ class Catalogue:
 class Validation:
     format: Format
     size: int
-    problems: list[legality.Problem]
+    problems: list[ProblemText]
 
     @property
     def valid(self) -> bool:
@@ -108,10 +109,10 @@ def validation_catalogue(generation: str | None = None) -> Catalogue:
         return fresh
 
 
-def draft_validate(*, draft: Draft, format_code: str | None, lang: str | None = None,
+def draft_validate(*, draft: Draft, format_code: str | None,
                    generation: str | None = None) -> Validation:
     """Every problem of ``draft`` under the format ``format_code`` (the default format when
-    empty), in ``lang`` (by default the request's), as of the catalogue's ``generation`` (by
+    empty), in the active language (the request's), as of the catalogue's ``generation`` (by
     default the current one); Format.DoesNotExist for an unknown code."""
     catalogue = validation_catalogue(generation)
     found = catalogue.formats.get(format_code or catalogue.default)
@@ -122,8 +123,9 @@ def draft_validate(*, draft: Draft, format_code: str | None, lang: str | None = 
     problems = legality.check_deck(
         draft.legality_deck(), cards, found.rules,
         set_of={code: catalogue.set_of[code] for code in cards},
-        game_of={code: catalogue.game_of[code] for code in cards}, lang=lang or card_lang())
-    return Validation(format=found.row, size=draft.size, problems=problems)
+        game_of={code: catalogue.game_of[code] for code in cards})
+    return Validation(format=found.row, size=draft.size,
+                      problems=problems_text(problems, fmt=found.rules, cards=cards))
 
 
 # The validation API's text fields (its serializer uses them too).

@@ -21,7 +21,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.users import request_user
 from cards.htmx import HtmxHttpRequest
-from cards.language import card_lang
 from cards.ownership import owned_counts
 from cards.page_cache import cached_page, signed_in_user
 from decks.builder import builder_url, download_response
@@ -99,8 +98,7 @@ def deck_detail(request: HttpRequest, uid: str) -> HttpResponse:
 
 
 def _deck_detail(request: HttpRequest, deck: Deck) -> HttpResponse:
-    view = deck_view(draft_from_deck(deck), fmt=deck.format,
-                     lang=card_lang())
+    view = deck_view(draft_from_deck(deck), fmt=deck.format)
     code = encode_deck_code(view.draft.legality_deck(), format_code=view.draft.format_code)
     return render(request, "decks/detail.html", {
         "deck": deck, "view": view, "entries": view.entries(),

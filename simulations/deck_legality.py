@@ -13,9 +13,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from cards.language import card_lang, frozen_deck_name
+from cards.language import frozen_deck_name
 from decks.adapters import format_to_rules
 from decks.models import Deck, DeckEntry
+from decks.problem_text import format_name, problems_text
 from rules.decks import legality
 from rules.decks.piles import MAIN_PILE
 
@@ -42,7 +43,8 @@ def _cards(data: Mapping[str, Mapping[str, Any]]) -> dict[str, _Card]:
 def _problems(hero: str | None, counts: Mapping[str, int], cards: Mapping[str, _Card],
               fmt: legality.Format) -> list[str]:
     deck = legality.Deck.of(hero, dict(counts))
-    return [p.message for p in legality.check_deck(deck, cards, fmt, lang=card_lang())]
+    problems = legality.check_deck(deck, cards, fmt)
+    return [p.message for p in problems_text(problems, fmt=fmt, cards=cards)]
 
 
 def run_deck_warnings(decks: Iterable[Mapping[str, Any]], cards: Mapping[str, Any]
@@ -63,7 +65,7 @@ def run_deck_warnings(decks: Iterable[Mapping[str, Any]], cards: Mapping[str, An
         if problems:
             out.append({"deck": frozen_deck_name(deck, len(out) + 1), "problems": problems,
                         "format": fmt.display_name if fmt is not None
-                        else rules.display_name(card_lang())})
+                        else format_name(rules)})
     return out
 
 

@@ -25,11 +25,11 @@ from balance.services import (
     job_submit,
 )
 from balance.tuning.problem import format_from_dict, format_to_dict
-from cards.language import card_lang
 from cards.models import Card
 from decks.adapters import format_to_rules
 from decks.drafts import Draft
 from decks.models import Deck, Format
+from decks.problem_text import problems_text
 from decks.selectors import deck_counts, deck_is_owner, draft_from_deck, format_get
 from decks.services import DeckInputError, deck_create, deck_save
 from rules.ai.agents import DEFAULT_AGENT
@@ -207,8 +207,9 @@ def _not_legal(tuned: dict[str, Any], engine_cards: dict[str, CardDef],
     """Why the deck cannot be tuned, rule by rule in the page's language (the engine's own
     message, in English, for what is not a broken rule of the deck)."""
     problems = legality.check_deck(legality.Deck.of(tuned["hero"], dict(tuned["cards"])),
-                                   engine_cards, fmt_rules, set_of=set_of, lang=card_lang())
-    return str(NOT_LEGAL.format(problems="; ".join(p.message for p in problems) or str(exc)))
+                                   engine_cards, fmt_rules, set_of=set_of)
+    said = problems_text(problems, fmt=fmt_rules, cards=engine_cards)
+    return str(NOT_LEGAL.format(problems="; ".join(p.message for p in said) or str(exc)))
 
 
 def _apply(counts: dict[str, int], hero: str | None, swaps: list[Swap]

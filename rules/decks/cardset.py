@@ -51,12 +51,6 @@ class CardSet:
     races: dict[str, dict[str, Any]] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def names(self, lang: str = "en") -> dict[str, str]:
-        """Display names of factions and races in one language (for rules text)."""
-        key = "name_zh" if lang == "zh" else "name_en"
-        return {code: item.get(key) or code for code, item in {**self.factions,
-                                                                **self.races}.items()}
-
     def deck(self, name: str) -> DeckList:
         """A starter deck by name (case-insensitive); KeyError lists the known names."""
         for deck_name, deck in self.decks.items():

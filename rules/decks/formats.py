@@ -12,7 +12,10 @@ A *rule book file* (YAML, loaded by ``python manage.py load_formats FILE``) hold
 Invariants:
 - Pure (no Django, no I/O): functions take parsed data and return values or raise
   ``FormatDataError`` listing **every** problem, each with its path (``formats[1].rules.piles[0]
-  .min: ...``), so a file or an admin form is refused whole with all its mistakes at once.
+  .min``), so a file or an admin form is refused whole with all its mistakes at once.
+- A problem says *what* is wrong, never in words: a ``FormatProblem`` is a path, a stable code
+  and plain parameters; the site says it in the reader's language
+  (``decks.format_problem_text``).
 - ``format_from_data`` is the only way data becomes a ``legality.Format``; the site builds its
   formats through it too (``decks.adapters.format_to_rules``).
 """
@@ -24,7 +27,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from rules.decks import formats_zh
 from rules.decks.legality import Format, KindCount, Pile
 
 CODE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -46,40 +48,53 @@ CARD_KEYS = {"code", "name_en", "name_zh", "kind", "rarity"}
 DECK_KEYS = {"name", "format", "piles", "expect", "note"}
 FILE_KEYS = {"game", "card_sets", "formats", "decks"}
 
-# The schema's messages, each after its path ("rules.piles[1].max: ..."); the Chinese of each
-# is in rules/decks/formats_zh.py (same names, same fields), which the admin shows on a Chinese
-# page.
-MSG_MAPPING = "must be a mapping"
-MSG_UNKNOWN_KEY = "unknown key (known: {known})"
-MSG_LIST = "must be a list"
-MSG_REQUIRED = "is required"
-MSG_TEXT = "must be text"
-MSG_EMPTY = "must not be empty"
-MSG_CODE = "must be a code matching {pattern} (got {value!r})"
-MSG_NUMBER = "must be a whole number from {low} to 9999 (got {value!r})"
-MSG_FLAG = "must be true or false"
-MSG_TWICE = "{code!r} is listed twice"
-MSG_NO_KINDS = "a game declares at least one card kind"
-MSG_NOT_KNOWN_KIND = "{value!r} is not a card kind of this game (known: {known})"
-MSG_NOT_KNOWN_RARITY = "{value!r} is not a rarity tier of this game (known: {known})"
-MSG_NO_PILES = "a format has at least one pile"
-MSG_TWO_HERO_PILES = "at most one pile is the hero slot (hero: true)"
-MSG_ONLY_HERO_PILE = "a format needs a pile that is not the hero slot"
-MSG_MAX_BELOW_MIN = "is smaller than min ({high} < {low})"
-MSG_COMPOSITION_SIZE = "holds {total} cards, outside the pile's size ({low} to {high})"
-MSG_BAN_VALUE = "is 0 (banned), 1 (limited) or 2 (semi-limited)"
-MSG_OTHER_GAME = "the file's game is {game!r}"
-MSG_NO_FORMAT = "no format {format!r} in this file"
-MSG_NONE = "none"
-MSG_ANY = "any"
+# The schema's problem codes (``FormatProblem.code``), with the parameters each carries.
+MAPPING = "mapping"                       # must be a mapping
+UNKNOWN_KEY = "unknown_key"               # known: the keys allowed there, sorted
+LIST = "list"                             # must be a list
+REQUIRED = "required"
+TEXT = "text"                             # must be text
+EMPTY = "empty"                           # text that must not be blank
+CODE = "code"                             # pattern, value
+NUMBER = "number"                         # low, value: a whole number from low to 9999
+FLAG = "flag"                             # must be true or false
+TWICE = "twice"                           # code: listed twice
+NO_KINDS = "no_kinds"                     # a game declares no card kind
+NOT_KNOWN_KIND = "not_known_kind"         # value, known: the game's kinds, sorted
+NOT_KNOWN_RARITY = "not_known_rarity"     # value, known: the game's rarity tiers, sorted
+NO_PILES = "no_piles"
+TWO_HERO_PILES = "two_hero_piles"
+ONLY_HERO_PILE = "only_hero_pile"
+MAX_BELOW_MIN = "max_below_min"           # high, low
+COMPOSITION_SIZE = "composition_size"     # total, low, high (None: no upper bound)
+BAN_VALUE = "ban_value"                   # a ban-list entry is not 0, 1 or 2
+OTHER_GAME = "other_game"                 # game: the file's game
+NO_FORMAT = "no_format"                   # format: the code a sample deck names
+CODES = (MAPPING, UNKNOWN_KEY, LIST, REQUIRED, TEXT, EMPTY, CODE, NUMBER, FLAG, TWICE,
+         NO_KINDS, NOT_KNOWN_KIND, NOT_KNOWN_RARITY, NO_PILES, TWO_HERO_PILES, ONLY_HERO_PILE,
+         MAX_BELOW_MIN, COMPOSITION_SIZE, BAN_VALUE, OTHER_GAME, NO_FORMAT)
+
+
+@dataclass(frozen=True)
+class FormatProblem:
+    """One mistake in format data: where (``rules.piles[1].max``; "" for the whole file), a
+    stable ``code`` (above) and its ``params`` (plain data: numbers, codes, the value found)."""
+
+    path: str
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        """The path and code, for a log; the site says it in words."""
+        return f"{self.path}: {self.code}" if self.path else self.code
 
 
 class FormatDataError(ValueError):
     """Data that is not a valid format or rule book file; ``problems`` lists every mistake."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[FormatProblem]):
         self.problems = problems
-        super().__init__("; ".join(problems))
+        super().__init__("; ".join(str(p) for p in problems))
 
 
 @dataclass(frozen=True)
@@ -182,58 +197,50 @@ class RuleBook:
 # --- small readers that collect problems instead of raising ---------------------------------
 
 
-def _msg(name: str, lang: str) -> str:
-    return formats_zh.MESSAGES[name] if lang == "zh" else str(globals()[name])
-
-
 class _Reader:
-    def __init__(self, lang: str = "en") -> None:
-        self.problems: list[str] = []
-        self.lang = lang
+    def __init__(self) -> None:
+        self.problems: list[FormatProblem] = []
 
-    def word(self, name: str) -> str:
-        return _msg(name, self.lang)
-
-    def fail(self, path: str, name: str, **fields: Any) -> None:
-        """Record the message ``name`` (an ``MSG_`` constant's name) at ``path``."""
-        message = _msg(name, self.lang).format(**fields)
-        self.problems.append(f"{path}: {message}" if path else message)
+    def fail(self, path: str, code: str, /, **params: Any) -> None:
+        """Record the problem ``code`` (a constant above) at ``path``; positional, as a
+        problem's parameters may hold a ``code`` of their own (``TWICE``)."""
+        self.problems.append(FormatProblem(path, code, params))
 
     def mapping(self, value: Any, path: str,
                 keys: set[str] | None = None) -> dict[Any, Any]:
         if not isinstance(value, dict):
-            self.fail(path, "MSG_MAPPING")
+            self.fail(path, MAPPING)
             return {}
         if keys is not None:
             for key in value:
                 if key not in keys:
                     self.fail(f"{path}.{key}" if path else str(key),
-                              "MSG_UNKNOWN_KEY", known=", ".join(sorted(keys)))
+                              UNKNOWN_KEY, known=sorted(keys))
         return value
 
     def seq(self, value: Any, path: str) -> list[Any]:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.fail(path, "MSG_LIST")
+            self.fail(path, LIST)
             return []
         return value
 
     def text(self, value: Any, path: str, required: bool = False) -> str:
         if value is None:
             if required:
-                self.fail(path, "MSG_REQUIRED")
+                self.fail(path, REQUIRED)
             return ""
         if not isinstance(value, str) or "\x00" in value:
-            self.fail(path, "MSG_TEXT")
+            self.fail(path, TEXT)
             return ""
         if required and not value.strip():
-            self.fail(path, "MSG_EMPTY")
+            self.fail(path, EMPTY)
         return value
 
     def code(self, value: Any, path: str, pattern: re.Pattern[str] = CODE_RE) -> str:
         if not isinstance(value, str) or not pattern.match(value):
-            self.fail(path, "MSG_CODE", pattern=pattern.pattern, value=value)
+            self.fail(path, CODE, pattern=pattern.pattern, value=value)
             return ""
         return value
 
@@ -242,7 +249,7 @@ class _Reader:
         if value is None and optional:
             return None
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= 9999:
-            self.fail(path, "MSG_NUMBER", low=low, value=value)
+            self.fail(path, NUMBER, low=low, value=value)
             return None
         return value
 
@@ -250,7 +257,7 @@ class _Reader:
         if value is None:
             return default
         if not isinstance(value, bool):
-            self.fail(path, "MSG_FLAG")
+            self.fail(path, FLAG)
             return default
         return value
 
@@ -274,7 +281,7 @@ def _named_list(reader: _Reader, value: Any, path: str) -> tuple[Named, ...]:
         item = reader.mapping(item, where, NAMED_KEYS)
         code = reader.code(item.get("code"), f"{where}.code")
         if code in seen:
-            reader.fail(f"{where}.code", "MSG_TWICE", code=code)
+            reader.fail(f"{where}.code", TWICE, code=code)
         seen.add(code)
         out.append(Named(code, reader.text(item.get("name_en"), f"{where}.name_en", True),
                          reader.text(item.get("name_zh"), f"{where}.name_zh", True)))
@@ -285,7 +292,7 @@ def _game(reader: _Reader, data: Any, path: str) -> Game:
     data = reader.mapping(data, path, GAME_KEYS)
     kinds = _named_list(reader, data.get("kinds"), f"{path}.kinds")
     if not kinds:
-        reader.fail(f"{path}.kinds", "MSG_NO_KINDS")
+        reader.fail(f"{path}.kinds", NO_KINDS)
     return Game(
         code=reader.code(data.get("code"), f"{path}.code"),
         name_en=reader.text(data.get("name_en"), f"{path}.name_en", True),
@@ -302,19 +309,19 @@ def _game(reader: _Reader, data: Any, path: str) -> Game:
 
 
 def rules_problems(rules: Any, kinds: set[str] | None = None,
-                   rarities: set[str] | None = None, path: str = "rules",
-                   lang: str = "en") -> list[str]:
-    """Every mistake in a format's ``rules`` data (empty: valid), in ``lang`` (en or zh).
-    ``kinds`` and ``rarities`` are the game's codes (None: not checked)."""
-    reader = _Reader(lang)
+                   rarities: set[str] | None = None, path: str = "rules"
+                   ) -> list[FormatProblem]:
+    """Every mistake in a format's ``rules`` data (empty: valid). ``kinds`` and ``rarities``
+    are the game's codes (None: not checked)."""
+    reader = _Reader()
     _rules(reader, rules, path, kinds, rarities)
     return reader.problems
 
 
 def _known(reader: _Reader, value: str, known: set[str] | None, path: str, what: str) -> None:
     if known is not None and value and value not in known:
-        reader.fail(path, "MSG_NOT_KNOWN_KIND" if what == "card kind" else "MSG_NOT_KNOWN_RARITY",
-                    value=value, known=", ".join(sorted(known)) or reader.word("MSG_NONE"))
+        reader.fail(path, NOT_KNOWN_KIND if what == "card kind" else NOT_KNOWN_RARITY,
+                    value=value, known=sorted(known))
 
 
 class _CopyRules(TypedDict):
@@ -335,17 +342,17 @@ def _rules(reader: _Reader, data: Any, path: str, kinds: set[str] | None,
     seen: set[str] = set()
     raw_piles = reader.seq(data.get("piles"), f"{path}.piles")
     if not raw_piles and not reader.problems:
-        reader.fail(f"{path}.piles", "MSG_NO_PILES")
+        reader.fail(f"{path}.piles", NO_PILES)
     for i, raw in enumerate(raw_piles):
         pile = _pile(reader, raw, f"{path}.piles[{i}]", kinds)
         if pile.code in seen:
-            reader.fail(f"{path}.piles[{i}].code", "MSG_TWICE", code=pile.code)
+            reader.fail(f"{path}.piles[{i}].code", TWICE, code=pile.code)
         seen.add(pile.code)
         piles.append(pile)
     if sum(p.hero for p in piles) > 1:
-        reader.fail(f"{path}.piles", "MSG_TWO_HERO_PILES")
+        reader.fail(f"{path}.piles", TWO_HERO_PILES)
     if piles and all(p.hero for p in piles):
-        reader.fail(f"{path}.piles", "MSG_ONLY_HERO_PILE")
+        reader.fail(f"{path}.piles", ONLY_HERO_PILE)
     copies = reader.mapping(data.get("copies", {}), f"{path}.copies", COPIES_KEYS)
     tiers: dict[str, int] = {}
     for rarity, limit in reader.mapping(copies.get("rarity", {}),
@@ -386,7 +393,7 @@ def _pile(reader: _Reader, data: Any, path: str, kinds: set[str] | None) -> Pile
     low = reader.count(data.get("min", 0), f"{path}.min") or 0
     high = reader.count(data.get("max"), f"{path}.max", optional=True)
     if high is not None and high < low:
-        reader.fail(f"{path}.max", "MSG_MAX_BELOW_MIN", high=high, low=low)
+        reader.fail(f"{path}.max", MAX_BELOW_MIN, high=high, low=low)
     pile_kinds = []
     for i, kind in enumerate(reader.seq(data.get("kinds"), f"{path}.kinds")):
         kind = reader.code(kind, f"{path}.kinds[{i}]")
@@ -403,7 +410,7 @@ def _pile(reader: _Reader, data: Any, path: str, kinds: set[str] | None) -> Pile
         k_low = reader.count(spec.get("min", 0), f"{where}.min") or 0
         k_high = reader.count(spec.get("max"), f"{where}.max", optional=True)
         if k_high is not None and k_high < k_low:
-            reader.fail(f"{where}.max", "MSG_MAX_BELOW_MIN", high=k_high, low=k_low)
+            reader.fail(f"{where}.max", MAX_BELOW_MIN, high=k_high, low=k_low)
         counts.append(KindCount(str(kind), k_low, k_high,
                                 reader.text(spec.get("rule"), f"{where}.rule")))
     composition = None
@@ -416,8 +423,8 @@ def _pile(reader: _Reader, data: Any, path: str, kinds: set[str] | None) -> Pile
                 composition[str(code)] = value
         total = sum(composition.values())
         if total < low or (high is not None and total > high):
-            reader.fail(f"{path}.composition", "MSG_COMPOSITION_SIZE", total=total, low=low,
-                        high=reader.word("MSG_ANY") if high is None else high)
+            reader.fail(f"{path}.composition", COMPOSITION_SIZE, total=total, low=low,
+                        high=high)
     return Pile(
         code=reader.code(data.get("code"), f"{path}.code"),
         name_en=reader.text(data.get("name_en"), f"{path}.name_en", True),
@@ -457,10 +464,9 @@ def format_from_data(data: FormatData, game: Game | None = None) -> Format:
 # --- whole files --------------------------------------------------------------------------
 
 
-def rule_book_from_data(data: Any, lang: str = "en") -> RuleBook:
-    """A parsed rule book file (see the module docstring); every problem raised at once, in
-    ``lang`` (en or zh)."""
-    reader = _Reader(lang)
+def rule_book_from_data(data: Any) -> RuleBook:
+    """A parsed rule book file (see the module docstring); every problem raised at once."""
+    reader = _Reader()
     data = reader.mapping(data, "", FILE_KEYS)
     game = _game(reader, data["game"], "game") if "game" in data else None
     kinds = {k.code for k in game.kinds} if game else None
@@ -497,7 +503,7 @@ def rule_book_from_data(data: Any, lang: str = "en") -> RuleBook:
             reader.code(code, f"{where}.bans.{code}", CARD_CODE_RE)
             value = reader.count(limit, f"{where}.bans.{code}")
             if value is not None and value > 2:
-                reader.fail(f"{where}.bans.{code}", "MSG_BAN_VALUE")
+                reader.fail(f"{where}.bans.{code}", BAN_VALUE)
             elif value is not None:
                 bans[str(code)] = value
         legal = raw.get("legal_sets")
@@ -506,7 +512,7 @@ def rule_book_from_data(data: Any, lang: str = "en") -> RuleBook:
             for j, c in enumerate(reader.seq(legal, f"{where}.legal_sets")))
         game_code = reader.text(raw.get("game"), f"{where}.game") or (game.code if game else "")
         if game and game_code != game.code:
-            reader.fail(f"{where}.game", "MSG_OTHER_GAME", game=game.code)
+            reader.fail(f"{where}.game", OTHER_GAME, game=game.code)
         formats.append(FormatData(
             code=reader.code(raw.get("code"), f"{where}.code"),
             name_en=reader.text(raw.get("name_en"), f"{where}.name_en", True),
@@ -522,7 +528,7 @@ def rule_book_from_data(data: Any, lang: str = "en") -> RuleBook:
         raw = reader.mapping(raw, where, DECK_KEYS)
         fmt = reader.text(raw.get("format"), f"{where}.format", True)
         if fmt and fmt not in format_codes:
-            reader.fail(f"{where}.format", "MSG_NO_FORMAT", format=fmt)
+            reader.fail(f"{where}.format", NO_FORMAT, format=fmt)
         piles = {str(p): {str(c): n for c, n in reader.mapping(
             counts, f"{where}.piles.{p}").items()}
             for p, counts in reader.mapping(raw.get("piles", {}), f"{where}.piles").items()}

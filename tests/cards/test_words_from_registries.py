@@ -13,7 +13,9 @@ from django.utils import translation
 
 from cards.models import Card, Faction, Race
 from cards.page_cache import clear_stored_pages
-from rules.decks import legality
+from decks.problem_text import problems_text
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.legality import STANDARD, Deck, Format, check_deck
 from rules.engine import words
 from rules.engine.words import Word
 from simulations.replay_text import Describer
@@ -73,22 +75,35 @@ def test_faction_race_and_card_fields_are_named_by_the_registry(monkeypatch, lan
         assert str(Card._meta.get_field("faction").verbose_name) == faction
 
 
-def test_deck_legality_names_card_kinds_with_the_registry_words(monkeypatch):
-    monkeypatch.setattr(legality, "KIND_WORDS", _with(
+def _legality(deck: Deck, fmt: Format, lang: str) -> list[str]:
+    """The messages of ``deck``'s problems under ``fmt``, as the site says them in ``lang``."""
+    cards = load_card_set(TEST_SET).cards
+    problems = check_deck(deck, cards, fmt)
+    with translation.override(lang):
+        return [p.message for p in problems_text(problems, fmt=fmt, cards=cards)]
+
+
+@pytest.mark.parametrize("lang, sentences", [
+    ("en", ["The deck has no hero; the Standard format needs exactly 2 champions.",
+            "Tide Oracle is a champion; a Standard deck may only hold creatures and items.",
+            "The deck has no hero; the Standard format needs exactly 1 champion."]),
+    ("zh-hans", ["卡组没有英雄;标准赛制需要恰好 2 张勇者卡。",
+                 "「潮汐先知」是勇者卡;标准赛制的卡组只能包含生物卡和道具卡。",
+                 "卡组没有英雄;标准赛制需要恰好 1 张勇者卡。"]),
+])
+def test_deck_legality_names_card_kinds_with_the_registry_words(monkeypatch, lang, sentences):
+    monkeypatch.setattr(words, "KIND_WORDS", _with(
         words.KIND_WORDS, Word("minion", "Creature", "生物", plural_en="Creatures"),
         Word("hero", "Champion", "勇者", plural_en="Champions")))
-    assert legality._a("minion") == "a creature"
-    assert legality._a("minion", "zh") == "生物卡"
-    assert legality._kinds_words(["minion", "item"]) == "creatures and items"
-    assert legality._kinds_words(["minion", "item"], "zh") == "生物卡和道具卡"
-    assert legality._hero_want(2, "en") == "2 champions"
-    assert legality._hero_want(1, "zh") == "1 张勇者卡"
+    two_heroes = Format(hero_count=2)
+    deck = Deck(heroes=(), counts={"T-H02": 1})
+    assert _legality(deck, two_heroes, lang)[:2] == sentences[:2]
+    assert _legality(deck, STANDARD, lang)[0] == sentences[2]
 
 
 def test_deck_legality_writes_no_kind_word_of_its_own():
-    """The Chinese catalogue of legality holds sentences; kind names are the registry's."""
-    from rules.decks import legality_zh
-
-    assert not hasattr(legality_zh, "KIND_WORDS")
-    assert legality._a("hero", "zh") == f"{words.KIND_WORDS['hero'].name_zh}卡"
-    assert legality._kinds_words(["hero"]) == words.KIND_WORDS["hero"].plural("en").lower()
+    """Legality's sentences are the .po's; the kinds in them are the registry's words."""
+    deck = Deck(heroes=("T-M01",), counts={})
+    minion = words.KIND_WORDS["minion"]
+    assert f"is a {minion.prose('en')}, not a hero" in _legality(deck, STANDARD, "en")[0]
+    assert f"是{minion.name_zh}卡,不是英雄卡" in _legality(deck, STANDARD, "zh-hans")[0]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 
 from cards.models import Card
 from decks.drafts import Draft
@@ -48,14 +49,26 @@ def as_dicts(problems) -> list[dict]:
     return [p.as_dict() for p in problems]
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
 def test_the_api_validation_finds_what_the_builders_finds(rule_books, lang):
     for draft in DRAFTS:
         fmt = Format.objects.get(code=draft.format_code)
-        expected = deck_view(draft, fmt=fmt, lang=lang)
-        found = draft_validate(draft=draft, format_code=draft.format_code, lang=lang)
+        with translation.override(lang):
+            expected = deck_view(draft, fmt=fmt)
+            found = draft_validate(draft=draft, format_code=draft.format_code)
         assert as_dicts(found.problems) == as_dicts(expected.problems), draft
         assert found.valid == expected.is_legal and found.format == fmt
+
+
+def test_kept_rules_answer_each_language_in_its_own_words(rule_books):
+    """The rules validation keeps across requests name no language: a Chinese reader after an
+    English one reads the format's Chinese name."""
+    draft = Draft(hero=None, cards={"T-M01": 1}, format_code="standard")
+    with translation.override("en"):
+        english = draft_validate(draft=draft, format_code="standard").problems[0]
+    with translation.override("zh-hans"):
+        chinese = draft_validate(draft=draft, format_code="standard").problems[0]
+    assert "Standard format" in english.message and "标准赛制" in chinese.message
 
 
 def test_a_validation_reads_no_catalogue_rows_while_the_catalogue_stands_still(

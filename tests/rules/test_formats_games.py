@@ -1,6 +1,7 @@
 """A format admits only its own game's cards (rules/decks/legality.py with ``game_of``): another
-game's card is one problem with a fix ("remove …") and counts toward nothing else, so every
-problem the deck has is listed at once — in English and in Chinese. Pure: no Django.
+game's card is one problem (the site's fix: "remove …") and counts toward nothing else, so
+every problem the deck has is listed at once. Pure: no Django; the engine's problems are codes
+and parameters (their sentences: tests/decks/test_problem_text.py).
 
 The other game here is this site's own (the engine's test set, ``cardlab``): its heroes,
 minions and items have kind codes the other games use too (hero, item, minion), which is how
@@ -16,14 +17,7 @@ import yaml
 
 from rules.decks.cardset import TEST_SET, load_card_set
 from rules.decks.formats import RuleBook, SampleCard, format_from_rules, rule_book_from_data
-from rules.decks.legality import (
-    OTHER_GAME,
-    OTHER_GAME_FIX,
-    STANDARD,
-    Deck,
-    Format,
-    check_deck,
-)
+from rules.decks.legality import STANDARD, Deck, Format, check_deck
 
 GAMES = Path(__file__).resolve().parents[2] / "rules" / "data" / "games"
 OURS = load_card_set(TEST_SET).cards          # T-H01 hero, T-M01 minion, T-I01 item, …
@@ -44,9 +38,9 @@ def everything() -> tuple[dict, dict[str, str]]:
     return cards, game_of
 
 
-def check(deck: Deck, fmt: Format, lang: str = "en"):
+def check(deck: Deck, fmt: Format):
     cards, game_of = everything()
-    return check_deck(deck, cards, fmt, lang=lang, game_of=game_of)
+    return check_deck(deck, cards, fmt, game_of=game_of)
 
 
 def by_code(problems) -> dict[str, list]:
@@ -77,11 +71,12 @@ def test_dw_hero_a_deck_whose_only_hero_is_another_games_has_no_hero():
     assert set(found) == {"other_game", "kind_too_few"}
     [other] = found["other_game"]
     assert other.cards == ("T-H01",) and other.rule == "DW.size"
-    assert other.message == OTHER_GAME.format(name="Flame Warden", game="Duel Wizards TCG",
-                                              format="Duel Wizards")
-    assert other.fix == OTHER_GAME_FIX.format(count=1, name="Flame Warden")
+    assert other.params == {"card": "T-H01", "count": 1, "game": "duwushi",
+                            "format": "duwushi"}
     [hero] = found["kind_too_few"]
-    assert hero.rule == "DW.hero" and hero.fix == "add 1 × Hero to Deck"
+    assert hero.rule == "DW.hero"
+    assert (hero.params["pile"], hero.params["kind"], hero.params["missing"]) == (
+        "deck", "hero", 1)
 
 
 def test_dw_size_another_games_items_do_not_count_toward_the_thirty():
@@ -93,8 +88,8 @@ def test_dw_size_another_games_items_do_not_count_toward_the_thirty():
     found = by_code(check(deck, book("duwushi").format("duwushi")))
     assert sorted(p.cards for p in found["other_game"]) == [("T-I01",), ("T-I02",)]
     [small] = found["pile_too_small"]
-    assert small.message == "Deck: 28 cards; the Duel Wizards format needs at least 30."
-    assert small.fix == "add 2 more cards to Deck"
+    assert small.params == {"pile": "deck", "count": 28, "format": "duwushi",
+                            "want": {"min": 30, "max": None}, "missing": 2}
     assert set(found) == {"other_game", "pile_too_small"}
 
 
@@ -108,7 +103,7 @@ def test_hota_a_deck_of_any_kind_still_holds_only_hota_cards(fmt, rule):
     deck = Deck(piles={"deck": {**sample.piles["deck"], "T-M01": 3}})
     [problem] = check(deck, book("hota").format(fmt))
     assert (problem.code, problem.rule, problem.cards) == ("other_game", rule, ("T-M01",))
-    assert problem.fix == "remove 3 × Ember Pup"
+    assert problem.params["count"] == 3
 
 
 def test_scr_spellbook_refuses_other_games_minions_and_magic_and_counts_only_spells():
@@ -122,11 +117,7 @@ def test_scr_spellbook_refuses_other_games_minions_and_magic_and_counts_only_spe
     assert sorted((p.code, p.rule, p.cards) for p in found) == [
         ("other_game", "SCR.spellbook", ("DW-M01",)),
         ("other_game", "SCR.spellbook", ("T-M01",))]
-    assert {p.message for p in found} == {
-        "Ember Pup is not a Sorcery: Contested Realm card; a Sorcery constructed deck holds "
-        "only Sorcery: Contested Realm cards.",
-        "Spark Rain is not a Sorcery: Contested Realm card; a Sorcery constructed deck holds "
-        "only Sorcery: Contested Realm cards."}
+    assert {p.params["game"] for p in found} == {"sorcery"}
 
 
 def test_scr_spellbook_other_games_cards_leave_the_pile_short_when_it_is():
@@ -137,7 +128,7 @@ def test_scr_spellbook_other_games_cards_leave_the_pile_short_when_it_is():
     deck = Deck(piles={**legal("sorcery").piles, "spellbook": {**spellbook, "T-M02": 4}})
     found = by_code(check(deck, book("sorcery").format("sorcery")))
     assert set(found) == {"other_game", "pile_too_small"}
-    assert found["pile_too_small"][0].fix == "add 2 more cards to Spellbook"
+    assert found["pile_too_small"][0].params["missing"] == 2
 
 
 def test_scr_avatar_another_games_hero_is_not_an_avatar():
@@ -148,7 +139,8 @@ def test_scr_avatar_another_games_hero_is_not_an_avatar():
     found = by_code(check(deck, book("sorcery").format("sorcery")))
     assert set(found) == {"other_game", "pile_too_small"}
     assert found["other_game"][0].rule == "SCR.avatar"
-    assert found["pile_too_small"][0].fix == "add 1 more card to Avatar"
+    assert (found["pile_too_small"][0].params["pile"],
+            found["pile_too_small"][0].params["missing"]) == ("avatar", 1)
 
 
 def test_scr_copies_a_sorcery_card_without_a_rarity_tier_is_told_to_get_one():
@@ -162,11 +154,8 @@ def test_scr_copies_a_sorcery_card_without_a_rarity_tier_is_told_to_get_one():
     [problem] = check_deck(deck, cards, rb.format("sorcery"), game_of=game_of)
     assert (problem.code, problem.rule, problem.cards) == ("no_copy_tier", "SCR.copies",
                                                            ("SC-X01",))
-    assert problem.message == ("Tierless Wisp has no rarity tier, and the Sorcery constructed "
-                               "format limits copies by tier (Ordinary, Exceptional, Elite, "
-                               "Unique).")
-    [zh] = check_deck(deck, cards, rb.format("sorcery"), game_of=game_of, lang="zh")
-    assert "无阶幽灵" in zh.message and "精锐" in zh.message and "稀有度" in zh.fix
+    assert problem.params == {"card": "SC-X01", "format": "sorcery", "rarities": [
+        "ordinary", "exceptional", "elite", "unique"]}
 
 
 def test_scr_copies_a_tier_limit_still_applies_beside_another_games_cards():
@@ -209,15 +198,6 @@ def test_r5_1_another_games_hero_is_not_this_games_hero():
     assert found["other_game"][0].rule == "R5.1"
 
 
-def test_other_game_problems_read_in_chinese():
-    deck = Deck(piles={**legal("sorcery").piles,
-                       "spellbook": {**legal("sorcery").piles["spellbook"], "T-M01": 1}})
-    [problem] = check(deck, book("sorcery").format("sorcery"), lang="zh")
-    assert problem.message == ("「余烬幼犬」不是巫道:竞逐领域的卡;"
-                               "巫道构筑卡组只能包含巫道:竞逐领域的卡。")
-    assert problem.fix == "移除 1 张「余烬幼犬」"
-
-
 def test_without_game_of_nothing_is_checked_for_games():
     """Callers that pass only one game's cards (the engine's tuning) are unchanged."""
     deck = Deck(piles={**legal("sorcery").piles,
@@ -227,14 +207,16 @@ def test_without_game_of_nothing_is_checked_for_games():
         deck, rb.cards(), rb.format("sorcery"), game_of={})
 
 
-def test_a_kind_name_starting_with_a_vowel_takes_an():
-    """The game's own kind names are capitalised: "is an Artifact", "is an Avatar"."""
+def test_a_card_outside_its_pile_names_its_kind_and_what_the_pile_admits():
+    """Rule: SCR.atlas — an artifact and an avatar in the atlas, which holds sites only."""
     atlas = {**legal("sorcery").piles["atlas"], "SC-S08": 1, "SC-A02": 1}
     deck = Deck(piles={**legal("sorcery").piles, "atlas": atlas})
-    messages = {p.message for p in check(deck, book("sorcery").format("sorcery"))
-                if p.code == "not_in_pile"}
-    assert messages == {"Brass Compass is an Artifact; Atlas may only hold Site.",
-                        "Gale Hermit is an Avatar; Atlas may only hold Site."}
+    found = {p.params["card"]: p.params for p in check(deck, book("sorcery").format("sorcery"))
+             if p.code == "not_in_pile"}
+    assert {code: (p["kind"], p["pile"], p["pile_kinds"], p["target"])
+            for code, p in found.items()} == {
+        "SC-S08": ("artifact", "atlas", ["site"], "spellbook"),
+        "SC-A02": ("avatar", "atlas", ["site"], "avatar")}
 
 
 @pytest.mark.parametrize(("name", "fmt", "rule"), [

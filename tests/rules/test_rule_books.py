@@ -3,7 +3,8 @@ format proved by a sample deck that breaks it and only it, the legal sample deck
 the schema's own rules (rules/decks/formats.py) — pure, no Django.
 
 Rule ids are the ``rule`` references the files give (docs/formats.md lists the rule-book
-sentence each stands for)."""
+sentence each stands for). Problems are codes and parameters; their sentences are the site's
+(tests/decks/test_problem_text.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.decks.formats import FormatDataError, RuleBook, format_from_rules, rule_book_from_data
+from rules.decks import formats
+from rules.decks.formats import (
+    FormatDataError,
+    FormatProblem,
+    RuleBook,
+    format_from_rules,
+    rule_book_from_data,
+    rules_problems,
+)
 from rules.decks.legality import Deck, check_deck
 
 GAMES = Path(__file__).resolve().parents[2] / "rules" / "data" / "games"
@@ -25,11 +34,11 @@ def book(name: str) -> RuleBook:
     return rule_book_from_data(yaml.safe_load((GAMES / f"{name}.yaml").read_text("utf-8")))
 
 
-def problems(name: str, deck_name: str, lang: str = "en"):
+def problems(name: str, deck_name: str):
     rb = book(name)
     deck = next(d for d in rb.decks if d.name == deck_name)
     return check_deck(Deck(piles=deck.piles), rb.cards(), rb.format(deck.format),
-                      set_of=rb.set_of(), lang=lang)
+                      set_of=rb.set_of())
 
 
 # (rule id, rule book, sample deck that breaks it, the problem code that names it)
@@ -69,14 +78,12 @@ RULES = [
 
 @pytest.mark.parametrize(("rule", "name", "deck", "code"), RULES,
                          ids=[f"{r[0]}:{r[3]}" for r in RULES])
-def test_each_rule_of_each_format_is_found_with_its_rule_and_a_fix(rule, name, deck, code):
+def test_each_rule_of_each_format_is_found_with_its_rule(rule, name, deck, code):
     """Rule: the rule named in the test id (a sample deck breaking it)."""
     found = [p for p in problems(name, deck) if p.code == code]
     assert found, f"{deck}: no {code}"
     assert {p.rule for p in found} == {rule}
-    for lang in ("en", "zh"):
-        for p in [p for p in problems(name, deck, lang) if p.code == code]:
-            assert p.message and p.fix and "{" not in p.message + p.fix
+    assert all(p.params for p in found)
 
 
 def test_every_rule_a_format_declares_is_proved_above():
@@ -144,17 +151,16 @@ def test_sorcery_hero_slot_and_plain_list_fill_the_avatar_and_spellbook():
 
 
 def test_a_site_in_the_spellbook_says_where_it_belongs():
+    """Rule: SCR.spellbook"""
     [p] = problems("sorcery", "Sorcery a site in the spellbook")
-    assert p.fix == "move 1 × Sunken Spire from Spellbook to Atlas"
-    [zh] = problems("sorcery", "Sorcery a site in the spellbook", "zh")
-    assert "地图册" in zh.fix and "沉没尖塔" in zh.fix
+    assert (p.params["kind"], p.params["pile"], p.params["target"]) == (
+        "site", "spellbook", "atlas")
 
 
-def test_copy_limit_message_names_the_rarity_tier_in_both_languages():
+def test_copy_limit_names_the_rarity_tier():
+    """Rule: SCR.copies"""
     [p] = problems("sorcery", "Sorcery three copies of an elite card")
-    assert p.message == "Storm Colossus: 3 copies — Elite cards are limited to 2."
-    [zh] = problems("sorcery", "Sorcery three copies of an elite card", "zh")
-    assert "精锐" in zh.message and "风暴巨像" in zh.message
+    assert (p.params["rarity"], p.params["count"], p.params["limit"]) == ("elite", 3, 2)
 
 
 def test_unknown_pile_is_a_problem_not_a_crash():
@@ -207,24 +213,27 @@ def test_copy_limit_by_card_and_exempt_card_and_admitted_card():
         ("card_copy_limit", ("SC-S02",)), ("copy_limit", ("SC-E01",))]
 
 
-@pytest.mark.parametrize(("rules", "fragment"), [
-    ({"piles": []}, "at least one pile"),
+@pytest.mark.parametrize(("rules", "code"), [
+    ({"piles": []}, formats.NO_PILES),
     ({"piles": [{"code": "d", "name_en": "D", "name_zh": "D", "min": 5, "max": 2}]},
-     "smaller than min"),
+     formats.MAX_BELOW_MIN),
     ({"piles": [{"code": "d", "name_en": "D", "name_zh": "D", "kinds": ["dragon"]}]},
-     "not a card kind"),
+     formats.NOT_KNOWN_KIND),
     ({"piles": [{"code": "d", "name_en": "D", "name_zh": "D", "hero": True}]},
-     "not the hero slot"),
-    ({"piles": [{"code": "d", "name_en": "D", "name_zh": "D", "sizee": 3}]}, "unknown key"),
+     formats.ONLY_HERO_PILE),
+    ({"piles": [{"code": "d", "name_en": "D", "name_zh": "D", "sizee": 3}]},
+     formats.UNKNOWN_KEY),
     ({"piles": [{"code": "d", "name_en": "D", "name_zh": "D", "max": 2,
-                 "composition": {"SC-S01": 3}}]}, "outside the pile's size"),
+                 "composition": {"SC-S01": 3}}]}, formats.COMPOSITION_SIZE),
     ({"piles": [{"code": "d", "name_en": "D", "name_zh": "D"}],
-      "copies": {"rarity": {"mythic": 1}}}, "not a rarity tier"),
+      "copies": {"rarity": {"mythic": 1}}}, formats.NOT_KNOWN_RARITY),
+    ({"piles": [{"code": "d", "name_en": "D", "name_zh": "D"},
+                {"code": "d", "name_en": "E", "name_zh": "E"}]}, formats.TWICE),
 ])
-def test_schema_refuses_bad_rules_naming_the_path(rules, fragment):
+def test_schema_refuses_bad_rules_naming_the_path(rules, code):
     with pytest.raises(FormatDataError) as err:
         format_from_rules(rules, code="x", name="X", game=book("sorcery").game)
-    assert any(fragment in p and p.startswith("rules.") for p in err.value.problems)
+    assert any(p.code == code and p.path.startswith("rules.") for p in err.value.problems)
 
 
 def test_schema_lists_every_problem_at_once():
@@ -234,30 +243,14 @@ def test_schema_lists_every_problem_at_once():
     assert len(err.value.problems) >= 4
 
 
-def test_the_schemas_messages_have_chinese_with_the_same_fields():
-    import string
-
-    from rules.decks import formats, formats_zh
-
-    english = {name: value for name, value in vars(formats).items()
-               if name.startswith("MSG_") and isinstance(value, str)}
-    assert set(english) == set(formats_zh.MESSAGES)
-
-    def fields(text: str) -> set[str]:
-        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-
-    for name, text in english.items():
-        assert fields(formats_zh.MESSAGES[name]) == fields(text), name
-
-
-def test_schema_problems_read_in_chinese_when_asked():
-    from rules.decks.formats import rules_problems
-
+def test_schema_problems_are_codes_with_plain_parameters():
     bad = {"piles": [{"code": "deck", "name_en": "Deck", "name_zh": "卡组", "min": 5, "max": 2,
                       "kinds": ["planet"]}]}
     assert rules_problems(bad, {"hero"}, set()) == [
-        "rules.piles[0].max: is smaller than min (2 < 5)",
-        "rules.piles[0].kinds[0]: 'planet' is not a card kind of this game (known: hero)"]
-    assert rules_problems(bad, {"hero"}, set(), lang="zh") == [
-        "rules.piles[0].max: 小于最小值(2 < 5)",
-        "rules.piles[0].kinds[0]: 'planet' 不是本游戏的卡牌种类(已知:hero)"]
+        FormatProblem("rules.piles[0].max", formats.MAX_BELOW_MIN, {"high": 2, "low": 5}),
+        FormatProblem("rules.piles[0].kinds[0]", formats.NOT_KNOWN_KIND,
+                      {"value": "planet", "known": ["hero"]})]
+    with pytest.raises(FormatDataError) as err:
+        format_from_rules(bad, code="x", name="X")
+    assert str(err.value) == "rules.piles[0].max: max_below_min"
+

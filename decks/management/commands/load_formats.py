@@ -12,8 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from cards.language import card_lang
-from decks.format_loader import rule_book_load, rule_book_read
-from rules.decks.formats import FormatDataError
+from decks.format_loader import RuleBookRefused, rule_book_load, rule_book_read
 
 MSG_NO_FILE = gettext_lazy("No such file: {path}")
 MSG_REFUSED = gettext_lazy("{path}: refused, nothing was changed. {count} problem(s):")
@@ -36,16 +35,16 @@ class Command(BaseCommand):
                **options: Any) -> None:
         lang = lang or card_lang()
         with translation.override(LANGUAGES[lang]):
-            self._load(file, lang)
+            self._load(file)
 
-    def _load(self, file: list[str], lang: str) -> None:
+    def _load(self, file: list[str]) -> None:
         for name in file:
             path = Path(name)
             if not path.is_file():
                 raise CommandError(MSG_NO_FILE.format(path=path))
             try:
-                report = rule_book_load(rule_book_read(path.read_text("utf-8"), lang), lang)
-            except (FormatDataError, UnicodeDecodeError) as exc:
+                report = rule_book_load(rule_book_read(path.read_text("utf-8")))
+            except (RuleBookRefused, UnicodeDecodeError) as exc:
                 problems = getattr(exc, "problems", [str(exc)])
                 self.stderr.write(MSG_REFUSED.format(path=path, count=len(problems)))
                 for problem in problems:

@@ -16,14 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
 
 from decks.codecs import CODECS, CardIndex, DeckImportError, import_deck
+from decks.problem_text import ProblemText, format_name, problems_text
 from rules.decks import legality
 from rules.decks.cardset import CardSetError, load_card_set
-from rules.decks.legality import STANDARD, Deck, Problem, check_deck
+from rules.decks.legality import STANDARD, Deck, check_deck
 
 NO_FILE = "No such file: {path}"
 NOT_UTF8 = "{path} is not UTF-8 text."
+LANGUAGES = {"en": "en", "zh": "zh-hans"}
 
 
 class Command(BaseCommand):
@@ -40,11 +43,16 @@ class Command(BaseCommand):
         parser.add_argument("--cards", default=None,
                             help="a card set YAML file to read card names from instead of the "
                                  "catalogue (no database needed)")
-        parser.add_argument("--lang", choices=["en", "zh"], default="en",
-                            help="card names in messages")
+        parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en",
+                            help="the language of the problems and the card names in them")
 
     def handle(self, *args: Any, file: str, reader: str, format_code: str | None, cards: str | None,
                lang: str, **options: Any) -> None:
+        with translation.override(LANGUAGES[lang]):
+            self._validate(file, reader, format_code, cards)
+
+    def _validate(self, file: str, reader: str, format_code: str | None,
+                  cards: str | None) -> None:
         text = self._read(file)
         index, rules_format, set_of, game_of = self._catalogue(cards, format_code, text,
                                                                reader)
@@ -59,9 +67,9 @@ class Command(BaseCommand):
         deck: Deck = imported.deck
         if format_code is None and imported.format_code and cards is None:
             rules_format = self._db_format(imported.format_code)
-        problems = check_deck(deck, index.cards, rules_format, set_of=set_of, lang=lang,
-                              game_of=game_of)
-        self._report(file, deck, rules_format.name, problems)
+        problems = check_deck(deck, index.cards, rules_format, set_of=set_of, game_of=game_of)
+        self._report(file, deck, format_name(rules_format),
+                     problems_text(problems, fmt=rules_format, cards=index.cards))
         if problems:
             sys.exit(1)
 
@@ -106,7 +114,8 @@ class Command(BaseCommand):
             raise CommandError(f"There is no format {code!r}; choose one of: {known}.",
                                returncode=2) from None
 
-    def _report(self, file: str, deck: Deck, format_name: str, problems: list[Problem]) -> None:
+    def _report(self, file: str, deck: Deck, format_name: str,
+                problems: list[ProblemText]) -> None:
         label = f"{file}: {deck.name or 'deck'} ({deck.size} cards, {format_name})"
         if not problems:
             self.stdout.write(f"{label}: legal.")

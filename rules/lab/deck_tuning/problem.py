@@ -130,8 +130,11 @@ def check_problem(problem: TuningProblem) -> None:
     problems = check_deck(Deck.of(problem.deck.hero, problem.deck.counts()), cards, problem.fmt,
                           set_of=problem.set_of)
     if problems:
-        raise TuningError(NOT_LEGAL.format(format=problem.fmt.name,
-                                           problems="; ".join(p.message for p in problems)))
+        # The engine names what is broken by its codes; the site says it in words
+        # (balance.tuning.services re-checks the deck and renders its problems).
+        raise TuningError(NOT_LEGAL.format(format=problem.fmt.name, problems="; ".join(
+            f"{p.code} ({p.rule}: {', '.join(p.cards)})" if p.cards else f"{p.code} ({p.rule})"
+            for p in problems)))
 
 
 def pool_of(problem: TuningProblem) -> list[str]:
