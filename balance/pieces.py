@@ -5,9 +5,10 @@ re-verification), the job's execution — the coordinator — packs the batch's 
 ``JobPiece`` rows and lets the dispatcher send them (``work.fair``). A piece holds runs of
 consecutive blocks of one or more tasks (its parts): at most a chunk of a simulation run's worth
 of games (about ``SIMULATIONS_CHUNK_SECONDS``, a second, of one worker process at this
-deployment's pace: ``simulations.strength.games_in``, as a run's chunks), and a share of the batch's
-blocks still unpacked, so that the pieces grow smaller towards the end of the batch and the
-worker processes (``SIMULATIONS_WORKERS``) finish it together: a step waits for its last piece.
+deployment's pace: ``simulations.agents.strength.games_in``, as a run's chunks), and a share of
+the batch's blocks still unpacked, so that the pieces grow smaller towards the end of the batch
+and the worker processes (``SIMULATIONS_WORKERS``) finish it together: a step waits for its last
+piece.
 ``BALANCE_PIECE_BLOCKS`` fixes the size when set. A screening asks for one block of each of
 hundreds of candidates: one piece per block would spend as long on the claim, the message and
 the stored row as on the games. Pieces are a kind of the one work protocol
@@ -58,7 +59,7 @@ from balance.models import (
     PieceState,
 )
 from simulations import conf as sim_conf
-from simulations.strength import game_seconds_here, games_in
+from simulations.agents.strength import game_seconds_here, games_in
 from work import protocol
 from work.fair import dispatch_quietly, waiting_besides
 from work.reaper import reap_soon

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from balance.kinds import KINDS
 from balance.models import BalanceJob, JobKind, JobStatus
-from simulations.strength import estimate_seconds
+from simulations.agents.strength import estimate_seconds
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

@@ -23,7 +23,7 @@ from play.engine_adapter import History
 from play.log_text import redact_snapshot, step_lines
 from rules.engine import Action, Game
 from rules.engine.text import card_text
-from simulations.replays import card_names
+from simulations.replays.board import card_names
 
 # How actions are grouped on the page, in this order.
 GROUPS = {"mulligan": "hand", "place": "hand", "item": "hand", "replenish": "hand",

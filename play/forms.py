@@ -14,8 +14,8 @@ from cards.game_words import game_word
 from play.models import HUMAN
 from rules.ai.agents import AGENT_NAMES
 from rules.engine.cards import Ruleset
+from simulations.agents.strength import agent_rating
 from simulations.sources import DeckChoice
-from simulations.strength import agent_rating
 
 # Numbers a person may change; the other number options keep the rule book's values.
 NUMBER_OPTIONS = ("turn_limit",)

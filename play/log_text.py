@@ -17,7 +17,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from simulations.replay_text import Describer
+from simulations.replays.text import Describer
 
 # Events that name a minion by its side and slot: checked against the board before the step
 # (the minion was there) or after it (it arrived). A destroyed minion lands face up in the

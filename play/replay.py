@@ -1,5 +1,5 @@
 """A finished game for the replay viewer: the simulator's own step-by-step board
-(``simulations.replays``), rebuilt from the game's log."""
+(``simulations.replays.board``), rebuilt from the game's log."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from play.engine_adapter import game_at
 from play.models import PlayGame
-from simulations.replays import board, seats
+from simulations.replays.board import board, seats
 
 
 def replay_context(record: PlayGame, step: int) -> dict[str, Any]:

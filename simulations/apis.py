@@ -27,8 +27,9 @@ from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.patches import NAME_MAX, PATCH_FIELDS
 from simulations import conf
+from simulations.agents.strength import agent_help
 from simulations.comparison import compare_runs
-from simulations.field_meta import (
+from simulations.meta.field import (
     BAD_EPSILON,
     EPSILON_DEFAULT_POINTS,
     EPSILON_MAX_POINTS,
@@ -53,7 +54,6 @@ from simulations.services import (
     simulation_request,
     simulation_what_if,
 )
-from simulations.strength import agent_help
 from work.reaper import reap_soon
 
 NOT_OWNER = gettext_lazy("Only the run's owner can do this; submit a run of your own instead.")

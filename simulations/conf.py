@@ -12,7 +12,7 @@
   the agents (a requested chunk size is an upper bound) |
 | ``SIMULATIONS_WORKERS`` | 2 | worker processes playing chunks: the time estimates divide by it |
 | ``SIMULATIONS_CALIBRATION_SECONDS`` | 3 | wall-clock seconds a worker plays at start-up to
-  measure this deployment's pace (``simulations.calibration``); 0: no measurement |
+  measure this deployment's pace (``simulations.agents.calibration``); 0: no measurement |
 
 The work protocol's settings — leases, heartbeats, stalls, the reaper's period, the broker's
 depth and the per-user CPU cap — keep their ``SIMULATIONS_`` names and are read by
@@ -62,7 +62,7 @@ def workers() -> int:
 
 
 def chunk_seconds() -> float:
-    """Seconds of one worker process a chunk is cut to (``simulations.strength.games_in``):
+    """Seconds of one worker process a chunk is cut to (``simulations.agents.strength.games_in``):
     long enough that a chunk's bookkeeping (two short transactions, one message, the filesystem
     broker's polling) is a small share of it, short enough that a newcomer's run waits only
     for a few of them."""

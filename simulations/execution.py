@@ -42,7 +42,7 @@ from rules.lab.intervals import Moments
 from rules.lab.match import play_games, tally
 from rules.lab.stats import MatchStats
 from simulations import conf
-from simulations.field_meta import warm_run_meta
+from simulations.meta.field import warm_run_meta
 from simulations.models import (
     ACTIVE_STATUSES,
     TERMINAL_CHUNK_STATES,

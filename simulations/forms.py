@@ -14,11 +14,11 @@ from cards.forms import RefuseNulForm
 from cards.game_words import agent_menu, game_word
 from rules.ai.agents import DEFAULT_AGENT
 from simulations import conf
-from simulations.field_meta import EPSILON_DEFAULT_POINTS, EpsilonError, epsilon_share
+from simulations.agents.strength import cost_lines
+from simulations.meta.field import EPSILON_DEFAULT_POINTS, EpsilonError, epsilon_share
 from simulations.models import RunKind
 from simulations.services import SimulationInputError
 from simulations.sources import DeckChoice, deck_choices
-from simulations.strength import cost_lines
 from simulations.templatetags.simulations_extras import ms
 
 if TYPE_CHECKING:

@@ -350,7 +350,7 @@ class PaceCalibration(models.Model):
     cheapest games (the rules' pace: ``factor``), then a few games of each slow agent (its
     decisions' pace: ``agents``), against what the same games cost in the stored AI ladder
     result. The time estimates multiply the ladder's figures by the latest factors
-    (``simulations.strength``)."""
+    (``simulations.agents.strength``)."""
 
     host = models.CharField(gettext_lazy("worker"), max_length=200)
     measured_at = models.DateTimeField(gettext_lazy("measured at"), auto_now_add=True)

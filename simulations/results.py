@@ -2,7 +2,7 @@
 draws, engine errors, first and second seat, length distribution, per-card figures), and for a
 gauntlet or round-robin the meta view: the matchup matrix, each deck's field rate, a balance
 score and a ranking of the decks that played the whole field; for a finished round-robin, the
-meta of the field (``simulations.field_meta``: field rates, the Nash and ε-equilibria).
+meta of the field (``simulations.meta.field``: field rates, the Nash and ε-equilibria).
 
 Invariants: everything is computed from the counts and pair sums of ``rules.lab.stats`` (exact,
 mergeable) and the per-game outcomes; intervals are computed on seat-swapped pairs
@@ -19,8 +19,8 @@ from typing import Any
 from rules.lab import meta
 from rules.lab.intervals import Moments, cluster_rate
 from simulations.comparison import what_if_report
-from simulations.field_meta import run_meta
-from simulations.meta_view import meta_sentence
+from simulations.meta.field import run_meta
+from simulations.meta.view import meta_sentence
 from simulations.models import SimulationRun
 from simulations.reports import matchup_report, run_reports, side_rate  # noqa: F401
 

@@ -69,7 +69,8 @@ def rounds(chunks: int, workers: int) -> int:
 def observed_run_costs(game_seconds: Callable[[str, str], float], workers: int) -> RunCosts:
     """This deployment's costs besides the games, from its latest finished runs (the module's
     docstring); ``MEASURED_HERE`` until it has finished enough of them. ``game_seconds`` is the
-    seconds of a game between two agents here (``simulations.strength.game_seconds_here``)."""
+    seconds of a game between two agents here
+    (``simulations.agents.strength.game_seconds_here``)."""
     def compute() -> RunCosts:
         rows = (SimulationRun.objects
                 .filter(status=RunStatus.DONE, finished_at__gte=timezone.now() - OBSERVED_WINDOW)

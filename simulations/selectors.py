@@ -14,6 +14,7 @@ from cards.ownership import Visitor
 from decks.models import Deck
 from decks.selectors import deck_is_visible
 from rules.lab.intervals import wilson_interval
+from simulations.agents.strength import chunks_seconds, game_seconds_here, run_estimate_seconds
 from simulations.models import (
     Chunk,
     ChunkResult,
@@ -23,7 +24,6 @@ from simulations.models import (
     SampleGame,
     SimulationRun,
 )
-from simulations.strength import chunks_seconds, game_seconds_here, run_estimate_seconds
 
 LIST_FIELDS_DEFERRED = ("cards", "decks", "ruleset")
 OWN_PACE_CHUNKS = 200     # a running run's latest finished chunks give its pace

@@ -23,6 +23,7 @@ from rules.ai.agents import DEFAULT_AGENT, agent_spec
 from rules.engine.cards import CardDataError, Ruleset
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations import conf
+from simulations.agents.strength import chunk_games, games_in
 from simulations.execution import finalise
 from simulations.models import (
     ACTIVE_STATUSES,
@@ -42,7 +43,6 @@ from simulations.sources import (
     catalogue_version,
     resolve_spec,
 )
-from simulations.strength import chunk_games, games_in
 from work.fair import dispatch_quietly
 from work.quota import QuotaError, quota_check
 

@@ -1,5 +1,5 @@
 """Worker life cycle: measure the deployment's pace once at start-up
-(``simulations.calibration``). The worker's reaper is the work app's (``work.signals``)."""
+(``simulations.agents.calibration``). The worker's reaper is the work app's (``work.signals``)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def calibrate_at_worker_start(sender: object = None, **kwargs: object) -> None:
 def _calibrate(host: str) -> None:
     from django.db import close_old_connections
 
-    from simulations.calibration import deployment_calibrate
+    from simulations.agents.calibration import deployment_calibrate
 
     try:
         deployment_calibrate(host=host)

@@ -3,7 +3,8 @@
 from django.urls import path
 
 from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
-from simulations import patch_views, views
+from simulations import views
+from simulations.patches import views as patch_views
 
 app_name = "simulations"
 

@@ -25,13 +25,15 @@ from accounts.users import request_user
 from cards.htmx import HtmxHttpRequest
 from cards.language import frozen_card_name
 from simulations import charts
+from simulations.agents.skill import run_skill_context
+from simulations.agents.strength import agent_strength, estimate_inputs, strength_rows
 from simulations.apis import NOT_OWNER, SAME_RUN_TWICE, submit_limit
 from simulations.comparison import compare_runs
 from simulations.deck_legality import run_deck_warnings
 from simulations.forms import MetaForm, SimulationForm
-from simulations.meta_view import meta_context
+from simulations.meta.view import meta_context
 from simulations.models import RunKind, SampleGame, SimulationRun
-from simulations.replays import board, seats
+from simulations.replays.board import board, seats
 from simulations.results import run_results
 from simulations.selectors import (
     run_decks_shown,
@@ -51,8 +53,6 @@ from simulations.services import (
     simulation_request,
     simulation_what_if,
 )
-from simulations.skill import run_skill_context
-from simulations.strength import agent_strength, estimate_inputs, strength_rows
 from simulations.what_if_form import WhatIfForm
 from work.reaper import reap_soon
 

@@ -139,6 +139,32 @@ def test_the_work_protocol_lives_in_the_work_app_alone():
                 if (REPO_ROOT / "simulations" / f"{name}.py").exists()]
 
 
+# The simulations app by feature, as balance/ is (search/, tuning/): the runs' core at the top of
+# the app (Django's own modules among it), each feature built on runs a sub-package of its own.
+SIMULATIONS_FEATURES = {
+    "patches": {"text", "forms", "views"},
+    "sweeps": {"services", "apis", "charts"},
+    "meta": {"field", "charts", "view"},
+    "replays": {"board", "text"},
+    "agents": {"strength", "skill", "calibration", "apis"},
+    "cli": {"simulate", "input", "round_robin"},
+}
+SIMULATIONS_OLD_ADDRESSES = ("sweeps", "replays", "cli", "strength", "skill", "calibration",
+                             "field_meta")
+SIMULATIONS_FEATURE_PREFIXES = ("patch_", "sweep_", "meta_", "replay_", "cli_", "agent_")
+
+
+def test_the_simulations_features_live_in_their_sub_packages():
+    """Each feature's modules are in its sub-package, none left flat beside the runs' core (a
+    ``simulations/cli.py`` would also hide the ``cli/`` package from every import)."""
+    app = REPO_ROOT / "simulations"
+    for feature, modules in SIMULATIONS_FEATURES.items():
+        assert {p.stem for p in (app / feature).glob("*.py")} >= modules, feature
+    flat = {p.stem for p in app.glob("*.py")}
+    assert [name for name in sorted(flat) if name.startswith(SIMULATIONS_FEATURE_PREFIXES)
+            or name in SIMULATIONS_OLD_ADDRESSES] == []
+
+
 def test_the_static_check_sees_a_forbidden_import(tmp_path):
     """The checker itself works: a file importing decks inside a function is caught."""
     bad = tmp_path / "cards" / "bad.py"

@@ -165,7 +165,7 @@ def _form_pages(deck, run) -> dict[str, list[str]]:
     from balance.search.forms import BalanceSearchForm
     from balance.tuning.forms import TuningForm
     from simulations.forms import SimulationForm
-    from simulations.patch_forms import PatchForm, PlayForm
+    from simulations.patches.forms import PatchForm, PlayForm
     from simulations.what_if_form import WhatIfForm
 
     def fields(*forms) -> list[str]:

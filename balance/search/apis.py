@@ -32,9 +32,9 @@ from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
+from simulations.agents.strength import agent_help
 from simulations.apis import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
-from simulations.strength import agent_help
 
 NOT_OWNER = gettext_lazy("Only the search's owner can do this.")
 NO_SEARCH = gettext_lazy("No balance search here.")

@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy
 
 from balance.models import BalanceJob
 from balance.search.charts import front_chart
-from simulations.meta_view import meta_context
-from simulations.patch_text import change_line
-from simulations.skill import skill_comparison
+from simulations.agents.skill import skill_comparison
+from simulations.meta.view import meta_context
+from simulations.patches.text import change_line
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -117,7 +117,7 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
 def skill_view(row: dict[str, Any], agent: str, names: list[str], title: Any
                ) -> dict[str, Any] | None:
     """A verified field under the search's agent beside each further agent it was checked
-    under (``simulations.skill.skill_comparison``), or None when it was checked under one."""
+    under (``simulations.agents.skill.skill_comparison``), or None when it was checked under one."""
     first = row.get("meta_report")
     further = [(name, data.get("meta_report")) for name, data in (row.get("agents") or {}).items()]
     if not first or not further or not all(report for _, report in further):

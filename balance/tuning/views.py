@@ -34,7 +34,7 @@ from balance.views import cancel_and_return, job_form_submit, job_list_page, job
 from cards.forms import PickForm
 from cards.game_words import game_word
 from cards.language import frozen_card_name
-from simulations.meta_view import meta_context
+from simulations.meta.view import meta_context
 from simulations.sources import SourceError, resolve_spec
 
 NO_TUNING = gettext_lazy("No deck tuning here.")

@@ -12,10 +12,10 @@ from django.utils.translation import gettext_lazy
 
 from cards.language import frozen_card_name, frozen_deck_name
 from cards.templatetags.cards_extras import pct
-from simulations import patch_text
-from simulations.meta_view import epsilon_words
-from simulations.skill import played_by as played_by_line
-from simulations.skill import skill_line
+from simulations.agents.skill import played_by as played_by_line
+from simulations.agents.skill import skill_line
+from simulations.meta.view import epsilon_words
+from simulations.patches import text as patch_text
 
 if TYPE_CHECKING:
     from django.template.context import Context
@@ -42,7 +42,7 @@ def epsilon_points(value: float | str) -> str:
 @register.filter
 def agent_skill(agent: str, other: str | None = None) -> str:
     """``{{ run.agent_a|agent_skill:run.agent_b }}`` → "casual play, 743 Elo on the AI ladder":
-    the level of play the win rates beside it stand for (``simulations.skill``)."""
+    the level of play the win rates beside it stand for (``simulations.agents.skill``)."""
     return skill_line(agent, other or None)
 
 

@@ -1,5 +1,6 @@
-/* A run's time estimate in the browser: the arithmetic of simulations.strength.estimate_seconds
- * on the figures simulations.strength.estimate_inputs gives (tests/simulations/
+/* A run's time estimate in the browser: the arithmetic of
+ * simulations.agents.strength.estimate_seconds on the figures
+ * simulations.agents.strength.estimate_inputs gives (tests/simulations/
  * test_run_estimate.py runs both on the same runs and expects the same seconds). The costs
  * besides the games (start, a chunk's bookkeeping, finish) are what this deployment observed
  * on its finished runs, so a 20-game run is not estimated at a few milliseconds. */
@@ -11,7 +12,7 @@
     return Math.ceil(Math.max(1, chunks) / Math.max(1, Math.min(workers, chunks)));
   }
 
-  // Games per chunk of a pairing (simulations.strength.chunk_games).
+  // Games per chunk of a pairing (simulations.agents.strength.chunk_games).
   function chunkGames(data, a, b, games) {
     var size = Math.min(data.chunk[a][b], Math.max(2, Math.ceil(games / data.min_chunks)));
     return Math.max(2, size - size % 2);

@@ -34,7 +34,7 @@ from balance.services import BalanceInputError
 from cards.templatetags.cards_extras import pct
 from decks.drafts import Draft
 from decks.services import deck_create
-from simulations.meta_view import meta_sentence
+from simulations.meta.view import meta_sentence
 from tests.balance.conftest import DAWN, DUSK
 from tests.fixtures import LEGAL_CARDS
 

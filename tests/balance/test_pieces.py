@@ -15,8 +15,8 @@ from balance.kinds import job_codec
 from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
 from balance.search.services import balance_job_request
 from rules.lab.balance_search.evaluate import EvalTask
+from simulations.agents.strength import game_seconds_here, games_in
 from simulations.models import PaceCalibration
-from simulations.strength import game_seconds_here, games_in
 
 
 class NamedCodec:

@@ -12,8 +12,8 @@ from cards.rulesets import ruleset_words
 from rules.engine import replay_states
 from rules.engine.cards import CardDef, Ruleset
 from rules.engine.ruleset_words import RULESET_OPTIONS
-from simulations.replay_text import Describer
-from simulations.replays import _segments
+from simulations.replays.board import _segments
+from simulations.replays.text import Describer
 from simulations.services import simulation_request
 from tests.simulations.helpers import DAWN, DUSK, play_all
 

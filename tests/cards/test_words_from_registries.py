@@ -18,7 +18,7 @@ from rules.decks.cardset import TEST_SET, load_card_set
 from rules.decks.legality import STANDARD, Deck, Format, check_deck
 from rules.engine import words
 from rules.engine.words import Word
-from simulations.replay_text import Describer
+from simulations.replays.text import Describer
 
 
 def _with(table, *changed: Word):

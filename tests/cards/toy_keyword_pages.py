@@ -12,7 +12,7 @@ from django.utils import translation
 
 from cards.models import Card
 from cards.query import describe, parse
-from simulations.replay_text import Describer
+from simulations.replays.text import Describer
 from tests.toy_keyword import TOY
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}

@@ -107,7 +107,7 @@ def populate(settings) -> list[SitePage]:
     from decks.services import deck_create, deck_save
     from rules.decks.cardset import TEST_SET
     from simulations.services import simulation_request
-    from simulations.sweeps import sweep_submit
+    from simulations.sweeps.services import sweep_submit
 
     settings.BALANCE_PIECE_BLOCKS = 2
     card_set_import(source=TEST_SET)

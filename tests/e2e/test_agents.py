@@ -37,7 +37,7 @@ def _log_in(page, url: str) -> None:
 
 
 def test_the_strength_table_rates_every_agent_best_first(browser, site):
-    from simulations.strength import agent_strength
+    from simulations.agents.strength import agent_strength
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{site}/simulations/")

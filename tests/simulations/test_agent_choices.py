@@ -3,11 +3,11 @@
 import pytest
 
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT, agent_choices
+from simulations.agents.strength import game_seconds_here
 from simulations.apis import SubmitInputSerializer
 from simulations.forms import SimulationForm
 from simulations.models import PaceCalibration
 from simulations.services import chunk_size_for
-from simulations.strength import game_seconds_here
 
 
 @pytest.mark.django_db
@@ -28,7 +28,7 @@ def test_the_api_accepts_exactly_the_registered_agents():
 @pytest.mark.django_db
 def test_a_chunk_is_about_a_second_of_a_core_whatever_the_agents():
     """Games per chunk follow the agents' measured seconds a game at this deployment's pace
-    (``simulations.strength``): a chunk of a big run costs about ``CHUNK_SECONDS``, fast or
+    (``simulations.agents.strength``): a chunk of a big run costs about ``CHUNK_SECONDS``, fast or
     slow agents, however many games the run has."""
     for agents in (["random", "random"], ["greedy", "greedy"], ["greedy", "planner"],
                    ["planner", "planner"], ["search", "planner"]):

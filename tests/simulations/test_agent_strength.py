@@ -8,10 +8,10 @@ from rest_framework.test import APIClient
 
 from rules.ai.agents import AGENT_NAMES
 from rules.ai.ratings import load_ladder, strength_table
+from simulations.agents.strength import estimate_seconds, game_seconds_here, ladder_parts
 from simulations.models import PaceCalibration
 from simulations.run_costs import MEASURED_HERE
 from simulations.services import simulation_request
-from simulations.strength import estimate_seconds, game_seconds_here, ladder_parts
 from simulations.templatetags.simulations_extras import ms
 from tests.simulations.helpers import DAWN, DUSK, play_all
 from tests.simulations.test_sweeps import make_sweep

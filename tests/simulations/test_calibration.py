@@ -12,12 +12,8 @@ from django.utils import timezone
 
 from balance.selectors import job_progress
 from rules.ai.ratings import load_ladder
-from simulations.calibration import KEPT, deployment_calibrate
-from simulations.models import ChunkState, PaceCalibration, RunStatus
-from simulations.run_costs import MEASURED_HERE, rounds
-from simulations.selectors import Progress, run_seconds_left
-from simulations.signals import _calibrate
-from simulations.strength import (
+from simulations.agents.calibration import KEPT, deployment_calibrate
+from simulations.agents.strength import (
     OBSERVED_KEY,
     chunk_games,
     estimate_inputs,
@@ -28,6 +24,10 @@ from simulations.strength import (
     pace_factor,
     run_estimate_seconds,
 )
+from simulations.models import ChunkState, PaceCalibration, RunStatus
+from simulations.run_costs import MEASURED_HERE, rounds
+from simulations.selectors import Progress, run_seconds_left
+from simulations.signals import _calibrate
 from tests.simulations.test_status import make_run
 
 pytestmark = pytest.mark.django_db

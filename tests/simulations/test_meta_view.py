@@ -12,8 +12,8 @@ from django.utils.html import escape
 
 from rules.lab import meta
 from rules.lab.match import play_games
-from simulations import field_meta
-from simulations.field_meta import BAD_EPSILON, epsilon_share
+from simulations.meta import field as field_meta
+from simulations.meta.field import BAD_EPSILON, epsilon_share
 from simulations.services import simulation_request
 from simulations.sources import engine_objects
 from tests.simulations.helpers import DAWN, DUSK, play_all
@@ -263,7 +263,7 @@ def test_the_schema_documents_the_meta_and_epsilon(client):
 def test_a_share_under_one_percent_is_said_as_the_table_shows_it():
     """A deck the equilibrium gives 0.8 % is played rarely, not "not played" (the table beside
     the sentence shows 0.8 %); a deck at 0 is never played."""
-    from simulations.meta_view import meta_sentence
+    from simulations.meta.view import meta_sentence
 
     rate = {"rate": 0.5, "low": 0.45, "high": 0.55}
     report = {"decks": ["Ember Rush", "Tidewall", "Dawn Crusade"], "field_rates": [rate] * 3,

@@ -10,9 +10,9 @@ from rest_framework.test import APIClient
 
 from balance.models import JobKind
 from balance.services import job_cpu_seconds
+from simulations.agents.strength import ladder_parts
 from simulations.quota import REDUCE_BUDGET, REDUCE_GAMES, cpu_seconds
 from simulations.services import simulation_cancel, simulation_request
-from simulations.strength import ladder_parts
 from tests.simulations.helpers import DAWN, DUSK
 from work.quota import TOO_MUCH_CPU, _hours, in_flight_cpu_seconds
 

@@ -18,19 +18,19 @@ from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from simulations.models import Chunk, ChunkState, RunStatus, SimulationRun
-from simulations.run_costs import MEASURED_HERE, OBSERVED_KEY, RunCosts, rounds
-from simulations.selectors import Progress, run_seconds_left
-from simulations.strength import (
+from simulations.agents.strength import (
     OBSERVED_KEY as PACE_KEY,
 )
-from simulations.strength import (
+from simulations.agents.strength import (
     estimate_inputs,
     estimate_seconds,
     game_seconds_here,
     run_costs,
     run_estimate_seconds,
 )
+from simulations.models import Chunk, ChunkState, RunStatus, SimulationRun
+from simulations.run_costs import MEASURED_HERE, OBSERVED_KEY, RunCosts, rounds
+from simulations.selectors import Progress, run_seconds_left
 from tests.simulations.test_status import make_run
 
 pytestmark = pytest.mark.django_db

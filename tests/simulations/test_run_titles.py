@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from simulations.services import simulation_request, simulation_what_if
-from simulations.sweeps import sweep_submit
+from simulations.sweeps.services import sweep_submit
 from tests.simulations.helpers import DAWN, DUSK
 
 pytestmark = pytest.mark.django_db

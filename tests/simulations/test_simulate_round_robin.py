@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from rules.decks.cardset import CORE_SET, load_card_set
 from rules.engine.cards import STANDARD
 from rules.lab import meta
-from simulations.cli_round_robin import BAD_EPSILON, FEW_DECKS, SAME_DECK, play_round_robin
+from simulations.cli.round_robin import BAD_EPSILON, FEW_DECKS, SAME_DECK, play_round_robin
 
 THREE = ["Ember Rush", "Tidewall", "Gravecallers"]
 QUICK = ["--agent-a", "random", "--games", "16", "--seed", "7"]

@@ -14,14 +14,14 @@ from django.utils.html import escape
 from cards.game_words import game_word
 from rules.ai.agents import AGENTS, SKILLS
 from rules.ai.ratings import LADDER_FILE, strength_table
-from simulations.services import simulation_request
-from simulations.skill import (
+from simulations.agents.skill import (
     NOT_SAME_FIELD,
     played_by,
     skill_comparison,
     skill_phrase,
     verdict,
 )
+from simulations.services import simulation_request
 from tests.simulations.helpers import DAWN, DUSK, play_all
 
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-Hans"}

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from simulations import sweeps
 from simulations.comparison import compare_runs
 from simulations.models import SimulationRun, Sweep
 from simulations.reports import run_reports
 from simulations.results import field_rate
 from simulations.services import SimulationInputError
-from simulations.sweeps import sweep_results, sweep_submit
+from simulations.sweeps import services as sweeps
+from simulations.sweeps.services import sweep_results, sweep_submit
 from tests.simulations.helpers import DAWN, DUSK, play_all
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
-from simulations.cli import run_in_process, run_via_celery
-from simulations.cli_round_robin import run_round_robin_in_process
+from simulations.cli.round_robin import run_round_robin_in_process
+from simulations.cli.simulate import run_in_process, run_via_celery
 
 TWO_OR_MORE = ("give either --deck-a and --deck-b (a match) or --decks with three or more "
                "decks (a round-robin), not both.")

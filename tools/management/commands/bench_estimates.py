@@ -2,7 +2,7 @@
 
 In a sandbox (a fresh database and a queue of its own: the site's data is never touched) it
 starts one Celery worker with ``--workers`` processes, waits for the pace it measures as it
-starts (``simulations.calibration``), then plays runs one after another on the otherwise idle
+starts (``simulations.agents.calibration``), then plays runs one after another on the otherwise idle
 workers: short ones (greedy matches of 20 and 200 games, a planner match of 20: mostly the
 costs besides the games), long ones (a gauntlet of planner against search, 600 games; the same
 gauntlet again, now at the pace the deployment observed in the first one's chunks; a planner
@@ -35,7 +35,7 @@ from tools.sandbox import DbTime, Sandbox
 SUBMIT = """
 from django.contrib.auth import get_user_model
 from simulations.services import simulation_request
-from simulations.strength import run_costs, run_estimate_seconds
+from simulations.agents.strength import run_costs, run_estimate_seconds
 user, _ = get_user_model().objects.get_or_create(username="estimator")
 costs = run_costs()
 run = simulation_request(user=user, kind={kind!r}, deck_specs={decks!r}, games={games},
@@ -45,7 +45,7 @@ print(json.dumps(costs.as_dict()), run.uid, run_estimate_seconds(run))
 COSTS = """
 from django.core.cache import cache
 from simulations.run_costs import OBSERVED_KEY
-from simulations.strength import run_costs
+from simulations.agents.strength import run_costs
 cache.delete(OBSERVED_KEY)
 print(json.dumps(run_costs().as_dict()))
 """

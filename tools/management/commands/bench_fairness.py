@@ -3,7 +3,7 @@ fill the workers, and once they are cancelled.
 
 In a sandbox (a fresh database and a queue of its own: the site's data is never touched) it
 starts one Celery worker with ``--workers`` processes (which measures the deployment's pace as
-it starts, ``simulations.calibration``), lets one user submit ``--big-runs`` runs of
+it starts, ``simulations.agents.calibration``), lets one user submit ``--big-runs`` runs of
 ``--big-games`` games between ``--big-agent`` agents — asking for chunks of
 ``--big-chunk-size`` games, as an API client may — and waits until they play. Then another
 user submits ``--small-runs`` runs of ``--small-games`` games, one after another, each timed

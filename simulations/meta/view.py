@@ -3,7 +3,7 @@ the two charts — everything the ``simulations/_meta.html`` include shows.
 
 To show a field's meta on any page::
 
-    from simulations.meta_view import meta_context
+    from simulations.meta.view import meta_context
     context["meta_view"] = meta_context(report)        # report: MetaReport.to_dict()
 
     {% include "simulations/_meta.html" with meta=meta_view %}
@@ -15,7 +15,7 @@ title=None, own_seeds=False, agents=None)``:
 - ``names``: the decks' names to show, in the report's order (default ``report["decks"]``);
 - ``epsilon_form``: a ``simulations.forms.MetaForm`` bound to ``request.GET`` to let the reader
   choose ε (a GET form that reloads the page with ``?epsilon=<points>``; the page reads it with
-  ``simulations.field_meta.epsilon_share``); None: no form;
+  ``simulations.meta.field.epsilon_share``); None: no form;
 - ``balance_url``: where the "Balance this field" button leads; None: no button;
 - ``section_id`` and ``title``: the section's id (unique on its page, so one page can show
   several fields: a balance search's unpatched field and its best patch) and its heading
@@ -24,7 +24,7 @@ title=None, own_seeds=False, agents=None)``:
   field win rate's interval counts each seat-swapped pair once, not each seed of the run.
 
 - ``agents``: the agents that played the field (one name, or two when two met): the view says
-  which played and what level of play that stands for (``simulations.skill``).
+  which played and what level of play that stands for (``simulations.agents.skill``).
 
 A report that carries ``matchup_range`` (a balance search's) adds a sentence on it.
 """
@@ -40,9 +40,9 @@ from django.utils.translation import ngettext, pgettext
 
 from cards.templatetags.cards_extras import pct
 from rules.lab.meta import PLAYED_SHARE
-from simulations import meta_chart
-from simulations.field_meta import HEALTHY_FIELD_RATE, UNDECIDED
-from simulations.skill import played_by
+from simulations.agents.skill import played_by
+from simulations.meta import charts
+from simulations.meta.field import HEALTHY_FIELD_RATE, UNDECIDED
 
 if TYPE_CHECKING:
     from django import forms
@@ -216,10 +216,10 @@ def meta_context(report: Mapping[str, Any], *, names: Sequence[str] | None = Non
         "sentences": meta_sentences(report, names), "epsilon_words": epsilon_words(epsilon),
         "relaxed_label": relaxed_label, "healthy_limit": HEALTHY_FIELD_RATE,
         "healthy_band": (1 - HEALTHY_FIELD_RATE, HEALTHY_FIELD_RATE),
-        "shares_svg": meta_chart.shares_chart(
+        "shares_svg": charts.shares_chart(
             names, report["nash"]["shares"], report["relaxed"]["shares"],
             relaxed_label=relaxed_label, title=_("Who a field that adapts plays")),
-        "field_svg": meta_chart.field_chart(
+        "field_svg": charts.field_chart(
             names, report["field_rates"], band=(1 - HEALTHY_FIELD_RATE, HEALTHY_FIELD_RATE),
             title=_("Win rate against the field")),
         "form": epsilon_form, "balance_url": balance_url, "section_id": section_id,

@@ -5,12 +5,12 @@ game on the machine that wrote it. A worker measures its own pace when it starts
 the cheapest rung's games (``rules.lab.ladder.pace_probe``: the rules' pace, ``factor``), then a
 few games of each slow agent against greedy (its decisions' pace: one agent's search can slow
 down more than the rules on another machine), and stores the wall-clock times against what
-the ladder says those very games cost (``simulations.strength.ladder_parts``: the rung's own
+the ladder says those very games cost (``simulations.agents.strength.ladder_parts``: the rung's own
 figures — greedy vs random took 0.35 ms a game on the ladder's machine; divided by the model's
 0.88 ms, built on the rules' average over every rung, the rules looked 2.5 times faster here
 than they were: a machine as fast as the ladder's logged "estimates × 0.4", an idle one here
 "× 0.24". The ladder was timed on the compiled engine: its greedy-vs-random games cost 0.4–0.6
-ms of CPU here compiled and 2.4–3.4 ms on the plain Python engine). ``simulations.strength``
+ms of CPU here compiled and 2.4–3.4 ms on the plain Python engine). ``simulations.agents.strength``
 multiplies the ladder's figures by these factors for every estimate made before the deployment
 has played the same agents; once it has, the observed pace of its finished chunks replaces
 them. Wall-clock, not CPU time: a loaded machine's estimate must include the load.
@@ -24,8 +24,8 @@ from pathlib import Path
 from rules.decks.cardset import CORE_SET, TEST_SET
 from rules.lab.ladder import PROBE_AGENTS, pace_probe
 from simulations import conf
+from simulations.agents.strength import agent_costs, ladder_parts
 from simulations.models import PaceCalibration
-from simulations.strength import agent_costs, ladder_parts
 
 log = logging.getLogger(__name__)
 KEPT = 20     # the latest measurements are kept, to show in the admin

@@ -24,18 +24,18 @@ from rules.lab.match import run_match
 from rules.lab.patches import Patch
 from rules.lab.report import match_summary, match_text
 from rules.lab.stats import MatchStats
-from simulations.cli_input import (
+from simulations.cli.input import (
     checked_options,
     load_decks_for_cli,
     load_patch_for_cli,
     patched_cards_for_cli,
 )
-from simulations.cli_round_robin import (
+from simulations.cli.round_robin import (
     checked_round_robin_options,
     load_field_for_cli,
     meta_text,
 )
-from simulations.field_meta import run_meta
+from simulations.meta.field import run_meta
 from simulations.models import RunKind, RunStatus, SimulationRun
 from simulations.reports import run_reports
 from simulations.selectors import run_progress

@@ -29,7 +29,7 @@ from rules.lab.patches import PATCH_FIELDS
 from simulations import conf
 from simulations.comparison import compare_runs
 from simulations.models import ACTIVE_STATUSES, RunKind, SimulationRun, Sweep
-from simulations.patch_text import field_name
+from simulations.patches.text import field_name
 from simulations.quota import cpu_seconds
 from simulations.reports import run_reports
 from simulations.results import field_rate

@@ -26,11 +26,11 @@ from cards.models import Card, display_names
 from cards.selectors import card_rows
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations.models import Sweep
-from simulations.patch_forms import NO_CHANGE, NO_RANGE, PatchForm, PlayForm
-from simulations.patch_text import change_line, field_name
+from simulations.patches.forms import NO_CHANGE, NO_RANGE, PatchForm, PlayForm
+from simulations.patches.text import change_line, field_name
 from simulations.services import SimulationInputError, simulation_request
-from simulations.sweep_chart import sweep_chart
-from simulations.sweeps import sweep_get, sweep_results, sweep_submit
+from simulations.sweeps.charts import sweep_chart
+from simulations.sweeps.services import sweep_get, sweep_results, sweep_submit
 from simulations.views import THROTTLED, _allowed
 
 NO_CARD = gettext_lazy("No card with code {code!r}.")

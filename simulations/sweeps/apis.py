@@ -19,12 +19,18 @@ from rest_framework.views import APIView
 from cards.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations import conf
+from simulations.agents.strength import agent_help
 from simulations.apis import SubmitThrottle, _invalid
 from simulations.models import RunKind, Sweep
 from simulations.services import SimulationInputError
-from simulations.strength import agent_help
-from simulations.sweeps import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS, sweep_get, sweep_results
-from simulations.sweeps import sweep_submit as submit_sweep
+from simulations.sweeps.services import (
+    MAX_VALUE,
+    MAX_VALUES,
+    SWEEP_FIELDS,
+    sweep_get,
+    sweep_results,
+)
+from simulations.sweeps.services import sweep_submit as submit_sweep
 
 BAD_REQUEST = OpenApiResponse(OpenApiTypes.OBJECT,
                               description="Bad input: {field: [what to fix]}.")

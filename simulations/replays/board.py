@@ -14,7 +14,7 @@ from typing import Any
 from cards.language import card_lang
 from rules.engine import replay_states
 from rules.engine.cards import CardDef
-from simulations.replay_text import Describer, keyword_name
+from simulations.replays.text import Describer, keyword_name
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 A win rate is a property of the decks *and of the players*. Every agent's level of play is data
 in the agent registry (``rules.ai.agents``: its ``skill``, named through ``game_word``), and its
-strength is the AI ladder's Elo rating (``simulations.strength``, read from
+strength is the AI ladder's Elo rating (``simulations.agents.strength``, read from
 ``rules/data/ladder.json``); ``skill_phrase`` says both ("casual play, 743 Elo on the AI
 ladder"), and every page that shows a win rate says it beside the agent that played.
 
@@ -26,10 +26,10 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from cards.game_words import game_word
 from cards.templatetags.cards_extras import pct
-from simulations.field_meta import HEALTHY_FIELD_RATE, run_meta
+from simulations.agents.strength import agent_rating
+from simulations.meta.field import HEALTHY_FIELD_RATE, run_meta
 from simulations.models import RunKind, RunStatus, SimulationRun
 from simulations.reports import run_reports
-from simulations.strength import agent_rating
 
 VERDICTS = {"weak": gettext_lazy("weak"), "fine": gettext_lazy("fine"),
             "dominant": gettext_lazy("dominant")}

@@ -16,8 +16,8 @@ from cards.language import frozen_card_name
 from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
 from rules.lab.patches import NAME_MAX
 from simulations.forms import SimulationForm
-from simulations.patch_text import field_name, value_text
-from simulations.sweeps import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS
+from simulations.patches.text import field_name, value_text
+from simulations.sweeps.services import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS
 
 NOT_JSON = gettext_lazy("Abilities must be a JSON list (as on the card's page): {error}.")
 TOO_DEEP = gettext_lazy("lists and objects nested too deeply")

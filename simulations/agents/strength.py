@@ -11,7 +11,7 @@ between two agents takes on one worker process of this deployment. It is the lad
 seconds (both agents' decisions plus the rules) at the pace this deployment plays them — the
 observed pace of its latest finished chunks between the same agents (``observed_paces``) when
 it has played them lately, else the pace a worker measured at start-up for the rules and for
-each slow agent's decisions (``simulations.calibration``).
+each slow agent's decisions (``simulations.agents.calibration``).
 
 One estimate of a run's time, everywhere (``estimate_seconds``: the simulation form's live
 estimate reads its inputs, ``estimate_inputs``, the API gives them, the run page counts down

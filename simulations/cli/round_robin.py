@@ -25,7 +25,7 @@ from rules.lab import meta
 from rules.lab.match import GameResult, play_games, tally
 from rules.lab.report import match_summary, match_text
 from rules.lab.stats import MatchStats
-from simulations.cli_input import (
+from simulations.cli.input import (
     checked_options,
     load_card_set_for_cli,
     load_patch_for_cli,

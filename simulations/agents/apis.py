@@ -1,6 +1,6 @@
 """The AI players' strength and cost (mounted at /api/simulations/agents/).
 
-Ratings and costs come from the stored AI ladder result (``simulations.strength``), the same
+Ratings and costs come from the stored AI ladder result (``simulations.agents.strength``), the same
 table as the page /simulations/agents/.
 """
 
@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from simulations import conf
-from simulations.strength import agent_strength, run_costs, strength_rows
+from simulations.agents.strength import agent_strength, run_costs, strength_rows
 
 ESTIMATE_HELP = (
     "A run takes about run_costs.start + run_costs.finish + (its chunks ÷ workers, rounded "
