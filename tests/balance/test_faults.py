@@ -100,6 +100,10 @@ def _in_process_result(job: dict) -> dict:
 
 def test_one_and_two_worker_processes_play_the_same_search_and_write_its_patch(sandbox,
                                                                               tmp_path):
+    # Pieces of one block each (a hundredth of a second's games): on a quiet machine the
+    # coordinator and its follow-on claims could otherwise play a job of a few large pieces
+    # alone before the second process took one. The blocks, hence the figures, are the same.
+    sandbox.env["CARDLAB_SIMULATIONS_CHUNK_SECONDS"] = "0.01"
     results, patches = [], []
     for names in (["solo"], ["left", "right"]):
         workers = [sandbox.worker(name) for name in names]
