@@ -13,13 +13,14 @@ A language may also be *derived*: every word computed from the English one by a 
 it proves that each game word on it came through here.
 
 The rules library never picks a language itself: whoever shows a word passes the reader's
-language code (``"en"``, ``"zh-hans"``; a bare ``"zh"`` finds the one ``zh-…`` catalogue).
+language code (``"en"``, ``"zh-hans"``; a bare primary tag finds the one catalogue of its
+language: ``zh`` finds ``zh-hans``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -29,6 +30,9 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 BAD_CATALOGUE = "{path}: a language's catalogue is a JSON object of key → text ({problem})"
 
 _DERIVED: dict[str, Callable[[str], str]] = {}
+# Entries a module added to a language's catalogue when it registered a word of its own (a
+# keyword a later module registers brings its translations): read before the files.
+_ADDED: dict[str, dict[str, str]] = {}
 
 
 def _normalised(code: str) -> str:
@@ -61,10 +65,10 @@ def resolve_language(code: str) -> str:
     catalogue of its primary language (``zh`` → ``zh-hans``: the tags' own fallback, as Django
     finds a language's variant); else English."""
     wanted = _normalised(code or SOURCE_LANGUAGE)
-    if wanted in _DERIVED or wanted in _catalogue_files() or wanted == SOURCE_LANGUAGE:
+    if _known(wanted):
         return wanted
     primary = wanted.split("-")[0]
-    variants = [known for known in (*_DERIVED, *_catalogue_files())
+    variants = [known for known in (*_DERIVED, *_catalogue_files(), *_ADDED)
                 if known.split("-")[0] == primary]
     return variants[0] if variants else SOURCE_LANGUAGE
 
@@ -78,36 +82,66 @@ def unregister_derived_language(code: str) -> None:
     _DERIVED.pop(_normalised(code), None)
 
 
-def translated(key: str, english: str, lang: str) -> str:
-    """The text under ``key`` in ``lang``; ``english`` where the language has none."""
+def add_translations(lang: str, entries: Mapping[str, str]) -> None:
+    """Add ``{key: text}`` to ``lang``'s catalogue (a module registering a word of its own)."""
+    code = _normalised(lang)
+    _ADDED.setdefault(code, {}).update(entries)
+
+
+def remove_translations(keys: Iterable[str]) -> None:
+    """Take added entries out of every catalogue (a toy word unregistered)."""
+    for entries in _ADDED.values():
+        for key in keys:
+            entries.pop(key, None)
+
+
+def _known(code: str) -> bool:
+    return code == SOURCE_LANGUAGE or code in _DERIVED or code in _catalogue_files() \
+        or code in _ADDED
+
+
+def translated(key: str, english: str, lang: str,
+               otherwise: LocalizedText | None = None) -> str:
+    """The text under ``key`` in ``lang``; where the language has none, ``otherwise`` in it
+    (a word's own name standing for the English-only form of it: a plural, a word inside a
+    sentence), else ``english``."""
     code = resolve_language(lang)
     derive = _DERIVED.get(code)
     if derive is not None:
         return derive(english)
     if code == SOURCE_LANGUAGE:
         return english
-    return _catalogue(code).get(key, english)
+    text = _ADDED.get(code, {}).get(key)
+    if text is None and code in _catalogue_files():
+        text = _catalogue(code).get(key)
+    if text is not None:
+        return text
+    return otherwise.text(code) if otherwise is not None else english
 
 
 class LocalizedText:
     """A game word or sentence in every language: English in the code, the rest in the
     catalogues. Immutable and hashable (a registry's frozen dataclasses hold it)."""
 
-    __slots__ = ("key", "english")
+    __slots__ = ("key", "english", "otherwise")
 
     key: str
     english: str
+    otherwise: LocalizedText | None
 
-    def __init__(self, key: str, english: str):
+    def __init__(self, key: str, english: str, otherwise: LocalizedText | None = None):
+        """``otherwise``: what a language without this key says instead (a plural falls back
+        to the word's name in a language that has no plural forms)."""
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "english", english)
+        object.__setattr__(self, "otherwise", otherwise)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a LocalizedText is immutable")
 
     def text(self, lang: str) -> str:
         """This text in ``lang`` (a language code of the site's ``LANGUAGES``)."""
-        return translated(self.key, self.english, lang)
+        return translated(self.key, self.english, lang, self.otherwise)
 
     def in_every_language(self) -> dict[str, str]:
         """``{language: text}`` over every catalogue, for what accepts a word in any of them

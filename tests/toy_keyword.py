@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from rules.engine.keywords import Keyword, register_keyword
 
-TOY = register_keyword(Keyword(
-    "stealth", "Stealth", "潜行", "R4.12",
-    "This minion cannot be chosen as the target of an enemy's attack while it sleeps.",
-    "该随从沉睡时，不能被选为敌方攻击的目标。",
-    synonyms=("sneaky",)))
+TOY = register_keyword(
+    Keyword("stealth", "Stealth", "R4.12",
+            "This minion cannot be chosen as the target of an enemy's attack while it sleeps.",
+            synonyms=("sneaky",)),
+    translations={"zh-hans": {"name": "潜行", "rule": "该随从沉睡时，不能被选为敌方攻击的目标。"}})

@@ -150,20 +150,22 @@ def word_shown(field: str, code: str) -> str:
     return code if name.lower() == code else f"{code} ({name})"
 
 
-def _chinese_names(words: Mapping[str, Word]) -> dict[str, str]:
-    """``{Chinese name: code}``: the query language reads values by their Chinese names."""
-    return {word.name_zh: word.code for word in words.values()}
+def _names_in_other_languages(words: Mapping[str, Word]) -> dict[str, str]:
+    """``{name: code}`` for every language the catalogues hold: the query language reads values
+    by their names in any of them (k:地标)."""
+    return {name: word.code for word in words.values()
+            for name in word.localized.in_every_language().values() if name != word.name_en}
 
 
 FIELD_LIST = (
     Field("kind", ("k", "kind", "t", "type"), "choice",
           _("card kind: {words}, or a kind another game declares, by code or by English or "
             "Chinese name (k:site, k:地标)"),
-          "k:minion", choices=KINDS, synonyms=_chinese_names(KIND_WORDS), multi=True,
+          "k:minion", choices=KINDS, synonyms=_names_in_other_languages(KIND_WORDS), multi=True,
           declared=_declared_kinds, listed=True),
     Field("attribute", ("a", "attr", "attribute"), "choice",
           _("attribute, by code or by English or Chinese name: {words}"), "a:fire",
-          choices=ATTRIBUTES, synonyms=_chinese_names(ATTRIBUTE_WORDS), multi=True,
+          choices=ATTRIBUTES, synonyms=_names_in_other_languages(ATTRIBUTE_WORDS), multi=True,
           listed=True),
     Field("rarity", ("r", "rarity"), "rarity",
           _("rarity, N < R < SR < SSR < UR, or a tier another game declares (in its order: "

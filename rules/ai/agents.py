@@ -4,10 +4,11 @@ The match runner and the benchmark build agents with ``make_agent``; the AI ladd
 agent against the ones it is ``measured_against`` (and its stored result rates them all:
 ``rules.ai.ratings``, whose measured costs size the simulation service's chunks); a balance
 job's pieces hold at most ``chunk_games``; the site's forms, API and command line offer
-``AGENT_NAMES``, named in a sentence by ``title(lang)`` and in menus by ``label(lang)``, in
-English and Chinese; what level of play its win rates stand for is its ``skill`` (a code of
-``SKILLS``: casual or skilled play, named in both languages); a command with no agent given
-plays ``DEFAULT_AGENT``. Adding an agent is one entry in ``AGENTS`` (and its module).
+``AGENT_NAMES``, named in a sentence by ``title(lang)`` and in menus by ``label(lang)`` (English
+here, other languages in the catalogues of ``rules/locale``: ``agent.<name>``,
+``agent.<name>.label``); what level of play its win rates stand for is its ``skill`` (a code of
+``SKILLS``: casual or skilled play, ``skill.<code>`` in the catalogues); a command with no
+agent given plays ``DEFAULT_AGENT``. Adding an agent is one entry in ``AGENTS`` (and its module).
 
 An agent is any object with ``choose(view, legal, rng) -> Action`` and a ``needs_view`` flag
 (see ``rules.ai.random_agent``).
@@ -24,6 +25,7 @@ from rules.ai.planner import PlannerAgent
 from rules.ai.random_agent import RandomAgent
 from rules.ai.search import SearchAgent
 from rules.engine.agent import Agent
+from rules.localized import LocalizedText
 
 
 @dataclass(frozen=True)
@@ -31,18 +33,16 @@ class AgentSpec:
     name: str                         # its code: forms, the API, stored runs
     make: Callable[[], Agent]
     title_en: str                     # its name in a sentence ("greedy vs greedy")
-    title_zh: str
     label_en: str                     # its name in a menu, with what it costs
-    label_zh: str
     chunk_games: int                  # games a balance piece holds at most: about a second
     measured_against: tuple[str, ...] = ()   # the agents it meets on the AI ladder
     skill: str = "casual"             # the level of play its win rates stand for (``SKILLS``)
 
     def title(self, lang: str) -> str:
-        return self.title_zh if lang == "zh" else self.title_en
+        return LocalizedText(f"agent.{self.name}", self.title_en).text(lang)
 
     def label(self, lang: str) -> str:
-        return self.label_zh if lang == "zh" else self.label_en
+        return LocalizedText(f"agent.{self.name}.label", self.label_en).text(lang)
 
     @property
     def fast(self) -> bool:
@@ -55,32 +55,31 @@ class Skill:
     """A level of play, named once: what a win rate played by an agent of it stands for."""
 
     code: str
-    names: dict[str, str]             # by language code, as in a sentence ("skilled play")
+    name_en: str                      # as in a sentence ("skilled play")
 
     def name(self, lang: str) -> str:
-        return self.names.get(lang, self.names["en"])
+        return LocalizedText(f"skill.{self.code}", self.name_en).text(lang)
 
 
 SKILLS: dict[str, Skill] = {skill.code: skill for skill in (
-    Skill("random", {"en": "random play", "zh": "随机出牌"}),
-    Skill("casual", {"en": "casual play", "zh": "休闲水平"}),
-    Skill("skilled", {"en": "skilled play", "zh": "高手水平"}),
+    Skill("random", "random play"),
+    Skill("casual", "casual play"),
+    Skill("skilled", "skilled play"),
 )}
 
 
 # Fastest useful first: the first one is the default opponent the site offers.
 AGENTS: tuple[AgentSpec, ...] = (
-    AgentSpec("greedy", GreedyAgent, "greedy", "贪心", "Greedy (fast heuristic)",
-              "贪心(快速启发式)", chunk_games=800, measured_against=("random",)),
-    AgentSpec("random", RandomAgent, "random", "随机", "Random", "随机", chunk_games=800,
+    AgentSpec("greedy", GreedyAgent, "greedy", "Greedy (fast heuristic)", chunk_games=800,
+              measured_against=("random",)),
+    AgentSpec("random", RandomAgent, "random", "Random", chunk_games=800,
               skill="random"),
-    AgentSpec("search", SearchAgent, "search", "搜索", "Search (strong)", "搜索(较强)",
+    AgentSpec("search", SearchAgent, "search", "Search (strong)",
               chunk_games=4, measured_against=("greedy",), skill="skilled"),
-    AgentSpec("planner", PlannerAgent, "planner", "规划", "Planner (strong)", "规划(较强)",
+    AgentSpec("planner", PlannerAgent, "planner", "Planner (strong)",
               chunk_games=4, measured_against=("greedy", "search"), skill="skilled"),
     # The planner's search on a smaller budget, spent where it decides (rules.ai.lean).
-    AgentSpec("lean", LeanPlannerAgent, "lean", "精简规划",
-              "Lean planner (strong, quicker)", "精简规划(较强,较快)",
+    AgentSpec("lean", LeanPlannerAgent, "lean", "Lean planner (strong, quicker)",
               chunk_games=40, measured_against=("greedy", "planner"), skill="skilled"),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(spec.name for spec in AGENTS)

@@ -1,12 +1,16 @@
 """The keyword registry: every keyword a card may print, defined once.
 
-A keyword is its code (the data form: ``"keywords": ["shield"]``), its name in English and in
-Chinese, its rule — an id and what it says, in both languages — and the further words the
-catalogue's query language accepts for it (its names are accepted as they are). The card
+A keyword is its code (the data form: ``"keywords": ["shield"]``), its name in English, its
+rule — an id and what it says — and the further words the catalogue's query language accepts
+for it (its names in every language are accepted as they are). Its name and rule in other
+languages are data in the catalogues of ``rules/locale`` (``keyword.shield``,
+``keyword.shield.rule``); a keyword a later module registers brings its own
+(``register_keyword(…, translations=…)``). The card
 validator, the snapshot reader, the rules text in both languages, the vocabulary reference and
 help pages, the catalogue's filters, query language and card art, the replays and the rule-id
 coverage test all read this registry, so a new keyword is one ``register_keyword`` call here,
-its mechanics where the rule applies and its test (docs/adding-terms.md), with no migration.
+its translations, its mechanics where the rule applies and its test (docs/adding-terms.md),
+with no migration.
 
 Invariant: codes are unique, lower-case words; ``KEYWORDS`` (the codes, in order) and
 ``keyword_names`` (``{code: name}`` in one language) are live views of the registry, never
@@ -19,32 +23,46 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import overload
 
+from rules.localized import LocalizedText, add_translations, remove_translations
+
 DUPLICATE_KEYWORD = "keyword {code!r} is registered already"
 BAD_KEYWORD_CODE = "keyword code {code!r} must be one lower-case word (a-z, 0-9, _)"
 
 
 @dataclass(frozen=True)
 class Keyword:
+    """A keyword, in English; its other languages are in the catalogues (``rules/locale``:
+    ``keyword.<code>`` its name, ``keyword.<code>.rule`` what its rule says)."""
+
     code: str
     name_en: str
-    name_zh: str
     rule: str                             # its rule's id (RULES.md R4 numbering)
     rule_en: str = ""                     # what the rule says, in English
-    rule_zh: str = ""                     # and in Chinese
     synonyms: tuple[str, ...] = ()        # more words the query language accepts
 
+    @property
+    def localized_name(self) -> LocalizedText:
+        return LocalizedText(f"keyword.{self.code}", self.name_en)
+
+    @property
+    def localized_rule(self) -> LocalizedText:
+        return LocalizedText(f"keyword.{self.code}.rule", self.rule_en)
+
     def name(self, lang: str) -> str:
-        return self.name_zh if lang == "zh" else self.name_en
+        return self.localized_name.text(lang)
 
     def rule_text(self, lang: str) -> str:
-        return self.rule_zh if lang == "zh" else self.rule_en
+        return self.localized_rule.text(lang)
 
 
 _REGISTRY: dict[str, Keyword] = {}
+_TRANSLATION_KEYS = {"name": "keyword.{code}", "rule": "keyword.{code}.rule"}
 
 
-def register_keyword(keyword: Keyword) -> Keyword:
-    """Add a keyword; ValueError for a taken or malformed code."""
+def register_keyword(keyword: Keyword,
+                     translations: Mapping[str, Mapping[str, str]] | None = None) -> Keyword:
+    """Add a keyword; ValueError for a taken or malformed code. A keyword a later module
+    registers brings its other languages' words: ``{language: {"name": …, "rule": …}}``."""
     code = keyword.code
     if not code or not code.isascii() or not code.replace("_", "").isalnum() \
             or code != code.lower():
@@ -52,12 +70,16 @@ def register_keyword(keyword: Keyword) -> Keyword:
     if code in _REGISTRY:
         raise ValueError(DUPLICATE_KEYWORD.format(code=code))
     _REGISTRY[code] = keyword
+    for lang, words in (translations or {}).items():
+        add_translations(lang, {_TRANSLATION_KEYS[part].format(code=code): text
+                                for part, text in words.items()})
     return keyword
 
 
 def unregister_keyword(code: str) -> None:
-    """Remove a keyword (for tests that register a toy one)."""
+    """Remove a keyword (for tests that register a toy one), its translations with it."""
     _REGISTRY.pop(code, None)
+    remove_translations(key.format(code=code) for key in _TRANSLATION_KEYS.values())
 
 
 def keyword(code: str) -> Keyword:
@@ -123,7 +145,7 @@ class _QueryWords(Mapping[str, str]):
     def _table(self) -> dict[str, str]:
         table: dict[str, str] = {}
         for kw in _REGISTRY.values():
-            for word in (kw.name_en, kw.name_zh, *kw.synonyms):
+            for word in (*kw.localized_name.in_every_language().values(), *kw.synonyms):
                 table.setdefault(word.lower(), kw.code)
         return table
 
@@ -142,26 +164,21 @@ KEYWORD_QUERY_WORDS: Mapping[str, str] = _QueryWords()
 
 
 def keyword_names(lang: str) -> Mapping[str, str]:
-    """``{code: name}`` in ``lang`` ("en" or "zh"), live."""
+    """``{code: name}`` in ``lang`` (a language code), live."""
     return _Names(lang)
 
 
 register_keyword(Keyword(
-    "shield", "Shield", "护盾", "R4.8",
+    "shield", "Shield", "R4.8",
     "In combat, when this minion is at an attribute disadvantage, resolve as if there were no "
-    "advantage.",
-    "当该随从进入战斗结算且被属性克制时，按照无属性克制进行结算。"))
+    "advantage."))
 register_keyword(Keyword(
-    "react", "Re-act", "再动", "R4.9",
+    "react", "Re-act", "R4.9",
     "When this minion attacks an enemy minion and destroys it, it may attack once more (any "
     "target, the enemy hero included). At most once per turn.",
-    "当该随从攻击对方随从并成功破坏对方随从后，可再次攻击一个目标（可以是对方英雄），"
-    "每回合最多触发1次。",
     synonyms=("reactivate",)))
 register_keyword(Keyword(
-    "regenerate", "Regenerate", "再生", "R4.10",
+    "regenerate", "Regenerate", "R4.10",
     "When this minion would enter dying, it revives instead, keeping its awakened or sleeping "
     "state and every buff and debuff it had before the combat began. At most once per turn.",
-    "当该随从进入濒死状态时，使其复活，保持其原本的唤醒或沉睡状态，并保留其进入战斗结算前的"
-    "所有增益与减益效果，每回合最多触发1次。",
     synonyms=("regen",)))

@@ -40,6 +40,7 @@ from rules.engine.text import ability_text, effect_text, keywords_text
 from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS, SECTION_WORDS
 
 PAGE = Path(__file__).with_name("VOCABULARY.md")
+CHINESE = "zh-hans"             # the reference's second language, as its catalogue is named
 REGENERATE = "python -m rules.engine.reference --write"
 
 # (section id, field registry) for the sections made of fields; each section's title is its
@@ -124,7 +125,7 @@ def reference_entries() -> list[dict[str, Any]]:
     for kw in all_keywords():
         code = kw.code
         entries.append({"section": "keyword", "name": code, "doc": kw.rule_en,
-                        "doc_zh": kw.rule_zh, "rule": kw.rule,
+                        "doc_zh": kw.rule_text(CHINESE), "rule": kw.rule,
                         "example": {"keywords": [code]}, "example_form": "keywords",
                         "text_en": keywords_text([code], "en"),
                         "text_zh": keywords_text([code], "zh")})
@@ -220,8 +221,8 @@ def reference_markdown() -> str:
             lines += [f"## {SECTION_WORDS[section].name('en')}", ""]
         lines += _entry_markdown(entry)
     lines += ["## Words", "", "| data | English | 中文 |", "| --- | --- | --- |"]
-    named = [(k.code, k.name_en, k.name_zh) for k in all_keywords()]
-    named += [(w.code, w.name_en, w.name_zh)
+    named = [(k.code, k.name_en, k.name(CHINESE)) for k in all_keywords()]
+    named += [(w.code, w.name_en, w.name(CHINESE))
               for w in (*ATTRIBUTE_WORDS.values(), *KIND_WORDS.values())]
     lines += [f"| `{code}` | {english} | {chinese} |" for code, english, chinese in named]
     return "\n".join(lines) + "\n"

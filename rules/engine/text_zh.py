@@ -19,7 +19,8 @@ from rules.engine.term_registry import EFFECTS
 from rules.engine.text_base import MSG_NO_TEXT, SELECTED_PICKS, Ctx, Data, split_amount
 from rules.engine.words import ATTRIBUTE_WORDS, DURATION_WORDS
 
-KEYWORD_NAMES = keyword_names("zh")   # the keyword registry's Chinese names (live)
+LANGUAGE = "zh-hans"                 # the catalogue this grammar names game words from
+KEYWORD_NAMES = keyword_names(LANGUAGE)   # the keyword registry's Chinese names (live)
 SIDES = {"ally": "友方", "enemy": "敌方", "any": ""}
 HEROES = {"own": "己方英雄", "enemy": "敌方英雄", "both": "双方英雄"}
 PLAYERS = {"ally": "己方", "enemy": "对方", "any": "双方"}
@@ -64,7 +65,7 @@ def adjectives(flt: Data | None, ctx: Ctx) -> str:
     flt = flt or {}
     words = []
     if "attribute" in flt:
-        words.append(either(ATTRIBUTE_WORDS[a].name_zh for a in flt["attribute"]) + "属性")
+        words.append(either(ATTRIBUTE_WORDS[a].name(LANGUAGE) for a in flt["attribute"]) + "属性")
     if "rarity" in flt:
         words.append(either(flt["rarity"]))
     for key in ("faction", "race"):
@@ -154,8 +155,8 @@ def condition(cond: Data, ctx: Ctx) -> str:
 def for_minions(e: Data, ctx: Ctx, what: str) -> str:
     """'使X…' for selected minions (someone picks them), 'X…' for fixed ones."""
     t = e["target"]
-    duration = (DURATION_WORDS["turn"].name_zh if e.get("duration") == "turn" and not ctx.aura
-                else "")
+    this_turn = e.get("duration") == "turn" and not ctx.aura
+    duration = DURATION_WORDS["turn"].name(LANGUAGE) if this_turn else ""
     give = "使" if t["pick"] in SELECTED_PICKS and not ctx.aura else ""
     return f"{give}{target(t, ctx)}{duration}{what}"
 

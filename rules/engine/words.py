@@ -1,4 +1,5 @@
-"""The game's words, named once in both languages: card kinds, attributes, ability triggers,
+"""The game's words, named once (in English here, in other languages by the catalogues of
+``rules/locale``): card kinds, attributes, ability triggers,
 card fields, effect durations and the parts of the ability language (the vocabulary page's
 sections), each with the RULES.md id that defines it where there is one.
 
@@ -15,96 +16,114 @@ read-only views.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
+
+from rules.localized import LocalizedText
 
 
 @dataclass(frozen=True)
 class Word:
-    """A game word: its code (the data form), its English and Chinese names, its rule id.
+    """A game word: its code (the data form), its English name, its rule id; its other
+    languages are in the catalogues (``rules/locale``), under its table's key
+    (``attribute.fire``).
 
     ``name_en`` is the word as a label or heading shows it ("Fire"); ``prose_en`` the word in the
     middle of an English sentence, when that differs from the name lower-cased ("last-words"
-    for the trigger "Last words")."""
+    for the trigger "Last words"); ``plural_en`` a heading over several ("Minions"). A language
+    whose catalogue gives no prose or plural form of a word says its name there."""
 
     code: str
     name_en: str
-    name_zh: str
     rule: str = ""
     prose_en: str = ""
-    plural_en: str = ""                   # a heading over several ("Minions"); Chinese has none
+    plural_en: str = ""
+    table: str = ""                       # the catalogue key's prefix: set by its table
 
+    @property
+    def key(self) -> str:
+        return f"{self.table}.{self.code}"
+
+    @property
+    def localized(self) -> LocalizedText:
+        return LocalizedText(self.key, self.name_en)
 
     def name(self, lang: str) -> str:
-        return self.name_zh if lang == "zh" else self.name_en
+        return self.localized.text(lang)
 
     def prose(self, lang: str) -> str:
-        """The word inside a sentence: Chinese as named, English lower-cased."""
-        if lang == "zh":
-            return self.name_zh
-        return self.prose_en or self.name_en.lower()
+        """The word inside a sentence (English: lower-cased unless ``prose_en`` says)."""
+        english = self.prose_en or self.name_en.lower()
+        return LocalizedText(f"{self.key}.prose", english, self.localized).text(lang)
 
     def plural(self, lang: str) -> str:
-        return self.name_zh if lang == "zh" else (self.plural_en or self.name_en)
+        english = self.plural_en or self.name_en
+        return LocalizedText(f"{self.key}.plural", english, self.localized).text(lang)
 
 
-def _table(*words: Word) -> Mapping[str, Word]:
-    return MappingProxyType({word.code: word for word in words})
+def _table(table: str, *words: Word) -> Mapping[str, Word]:
+    return MappingProxyType({word.code: replace(word, table=table) for word in words})
 
 
 KIND_WORDS = _table(
-    Word("hero", "Hero", "英雄", "R1.4", plural_en="Heroes"),
-    Word("minion", "Minion", "随从", "R1.4", plural_en="Minions"),
-    Word("item", "Item", "道具", "R1.4", plural_en="Items"),
+    "kind",
+    Word("hero", "Hero", "R1.4", plural_en="Heroes"),
+    Word("minion", "Minion", "R1.4", plural_en="Minions"),
+    Word("item", "Item", "R1.4", plural_en="Items"),
 )
 ATTRIBUTE_WORDS = _table(
-    Word("fire", "Fire", "火", "R1.5"),
-    Word("grass", "Grass", "草", "R1.5"),
-    Word("water", "Water", "水", "R1.5"),
-    Word("light", "Light", "光", "R1.5"),
-    Word("dark", "Dark", "暗", "R1.5"),
+    "attribute",
+    Word("fire", "Fire", "R1.5"),
+    Word("grass", "Grass", "R1.5"),
+    Word("water", "Water", "R1.5"),
+    Word("light", "Light", "R1.5"),
+    Word("dark", "Dark", "R1.5"),
 )
 # How the replay and the vocabulary name a trigger in a sentence ("its last-words ability").
 TRIGGER_WORDS = _table(
-    Word("awaken", "Awaken", "唤醒", "R4.4"),
-    Word("last_words", "Last words", "战死技", "R4.5", prose_en="last-words"),
-    Word("active", "Active", "主动技", "R4.6"),
-    Word("aura", "Aura", "被动技", "R4.7"),
-    Word("turn_start", "Start of turn", "回合开始", "R4.7", prose_en="start-of-turn"),
-    Word("turn_end", "End of turn", "回合结束", "R4.7", prose_en="end-of-turn"),
-    Word("combat_start", "Combat start", "战斗开始", "R2.3.5", prose_en="combat-start"),
-    Word("after_win", "After winning", "战斗胜利后", "R2.3.9", prose_en="after-winning"),
-    Word("ally_dies", "Ally destroyed", "友方被破坏时", "R2.3.9", prose_en="ally-destroyed"),
-    Word("use", "Use", "使用", "R2.2.3"),
+    "trigger",
+    Word("awaken", "Awaken", "R4.4"),
+    Word("last_words", "Last words", "R4.5", prose_en="last-words"),
+    Word("active", "Active", "R4.6"),
+    Word("aura", "Aura", "R4.7"),
+    Word("turn_start", "Start of turn", "R4.7", prose_en="start-of-turn"),
+    Word("turn_end", "End of turn", "R4.7", prose_en="end-of-turn"),
+    Word("combat_start", "Combat start", "R2.3.5", prose_en="combat-start"),
+    Word("after_win", "After winning", "R2.3.9", prose_en="after-winning"),
+    Word("ally_dies", "Ally destroyed", "R2.3.9", prose_en="ally-destroyed"),
+    Word("use", "Use", "R2.2.3"),
 )
 # A card's printed fields (RULES.md R1.4), as a patch or a query reading names them.
 FIELD_WORDS = _table(
-    Word("kind", "Kind", "类型", "R1.4"),
-    Word("attribute", "Attribute", "属性", "R1.5"),
-    Word("rarity", "Rarity", "稀有度", "R1.6"),
-    Word("cost", "Cost", "费用", "R1.4"),
-    Word("attack", "Attack", "攻击力", "R1.4"),
-    Word("hp", "HP", "血量", "R1.4", prose_en="hp"),
-    Word("keywords", "Keywords", "关键词", "R4"),
-    Word("abilities", "Abilities", "技能", "R4"),
-    Word("faction", "Faction", "阵营", "R1.4", plural_en="Factions"),
-    Word("race", "Race", "种族", "R1.4", plural_en="Races"),
+    "field",
+    Word("kind", "Kind", "R1.4"),
+    Word("attribute", "Attribute", "R1.5"),
+    Word("rarity", "Rarity", "R1.6"),
+    Word("cost", "Cost", "R1.4"),
+    Word("attack", "Attack", "R1.4"),
+    Word("hp", "HP", "R1.4", prose_en="hp"),
+    Word("keywords", "Keywords", "R4"),
+    Word("abilities", "Abilities", "R4"),
+    Word("faction", "Faction", "R1.4", plural_en="Factions"),
+    Word("race", "Race", "R1.4", plural_en="Races"),
 )
 # How long a change lasts (an effect's ``duration``), as a sentence ends: "attack +2 this turn".
 DURATION_WORDS = _table(
-    Word("turn", "This turn", "本回合", prose_en="this turn"),
-    Word("permanent", "Permanently", "永久"),
+    "duration",
+    Word("turn", "This turn", prose_en="this turn"),
+    Word("permanent", "Permanently"),
 )
 # The parts of the ability language, as the vocabulary page titles its sections.
 SECTION_WORDS = _table(
-    Word("trigger", "Triggers", "触发时机", "R4"),
-    Word("ability_field", "Ability fields", "技能字段"),
-    Word("effect", "Effects", "效果"),
-    Word("target_pick", "Target picks", "目标选取"),
-    Word("target_field", "Target fields", "目标字段"),
-    Word("filter_field", "Filter fields", "筛选字段"),
-    Word("count_field", "Count fields", "数量字段"),
-    Word("amount_field", "Amount fields", "数值字段"),
-    Word("condition_field", "Condition fields", "条件字段"),
-    Word("keyword", "Keywords", "关键词", "R4"),
+    "section",
+    Word("trigger", "Triggers", "R4"),
+    Word("ability_field", "Ability fields"),
+    Word("effect", "Effects"),
+    Word("target_pick", "Target picks"),
+    Word("target_field", "Target fields"),
+    Word("filter_field", "Filter fields"),
+    Word("count_field", "Count fields"),
+    Word("amount_field", "Amount fields"),
+    Word("condition_field", "Condition fields"),
+    Word("keyword", "Keywords", "R4"),
 )

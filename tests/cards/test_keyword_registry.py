@@ -22,7 +22,7 @@ from rules.engine.reference import reference_entries
 from rules.engine.text import card_text
 from rules.engine.validation import MSG_CHOICE
 
-TOY = Keyword("stealth", "Stealth", "潜行", "R4.99", synonyms=("sneaky",))
+TOY = Keyword("stealth", "Stealth", "R4.99", synonyms=("sneaky",))
 LURKER = {"code": "X-M01", "kind": "minion", "name_en": "Lurker", "name_zh": "潜伏者",
           "rarity": "N", "cost": 1, "attack": 1, "attribute": "dark"}
 GRANT = {"trigger": "awaken",
@@ -31,7 +31,7 @@ GRANT = {"trigger": "awaken",
 
 @pytest.fixture
 def toy_keyword():
-    register_keyword(TOY)
+    register_keyword(TOY, translations={"zh-hans": {"name": "潜行"}})
     yield TOY
     unregister_keyword(TOY.code)
 
@@ -71,4 +71,4 @@ def test_a_registered_keyword_is_on_the_help_page_and_in_the_catalogue_filters(t
 
 def test_a_keyword_code_is_registered_once():
     with pytest.raises(ValueError, match=DUPLICATE_KEYWORD.format(code="shield")):
-        register_keyword(Keyword("shield", "Shield", "护盾", "R4.8"))
+        register_keyword(Keyword("shield", "Shield", "R4.8"))

@@ -18,13 +18,24 @@ from rules.decks.cardset import TEST_SET, load_card_set
 from rules.decks.legality import STANDARD, Deck, Format, check_deck
 from rules.engine import words
 from rules.engine.words import Word
+from rules.localized import add_translations, remove_translations
 from simulations.replays.text import Describer
 
 
-def _with(table, *changed: Word):
-    """``table`` with the ``changed`` words in place of the ones of the same code."""
-    return words._table(*(next((c for c in changed if c.code == w.code), w)
-                          for w in table.values()))
+def _with(table, *changed: tuple[Word, str]):
+    """``table`` with the ``changed`` words in place of the ones of the same code, each with
+    its Chinese name added to the catalogue (as a designer would edit ``rules/locale``)."""
+    kind = next(iter(table.values())).table
+    add_translations("zh-hans", {f"{kind}.{word.code}": chinese for word, chinese in changed})
+    new = {word.code: word for word, _chinese in changed}
+    return words._table(kind, *(new.get(w.code, w) for w in table.values()))
+
+
+@pytest.fixture(autouse=True)
+def _catalogue_as_it_was():
+    yield
+    remove_translations([f"{table}.{code}" for table in ("section", "duration", "field", "kind")
+                         for code in ("effect", "turn", "faction", "race", "minion", "hero")])
 
 
 @pytest.mark.parametrize("header, title", [({"HTTP_ACCEPT_LANGUAGE": "en"}, "Effect terms"),
@@ -32,7 +43,7 @@ def _with(table, *changed: Word):
 def test_the_vocabulary_page_titles_its_sections_with_the_registry_words(
         client, db, monkeypatch, header, title):
     monkeypatch.setattr(words, "SECTION_WORDS",
-                        _with(words.SECTION_WORDS, Word("effect", "Effect terms", "效果词")))
+                        _with(words.SECTION_WORDS, (Word("effect", "Effect terms"), "效果词")))
     clear_stored_pages()
     page = unescape(client.get("/cards/vocabulary/", **header).content.decode())
     clear_stored_pages()
@@ -45,8 +56,8 @@ def test_the_vocabulary_page_titles_its_sections_with_the_registry_words(
 ])
 def test_a_replay_names_a_duration_with_the_registry_word(monkeypatch, lang, sentence):
     monkeypatch.setattr(words, "DURATION_WORDS", _with(
-        words.DURATION_WORDS, Word("turn", "Until the turn ends", "到回合结束",
-                                   prose_en="until the turn ends")))
+        words.DURATION_WORDS, (Word("turn", "Until the turn ends",
+                                    prose_en="until the turn ends"), "到回合结束")))
     event = {"t": "attack_change", "card": "C1", "amount": 2, "duration": "turn"}
     with translation.override(lang):
         text = Describer({"C1": "Ember Pup"})(event)
@@ -56,7 +67,7 @@ def test_a_replay_names_a_duration_with_the_registry_word(monkeypatch, lang, sen
 def test_the_duration_words_are_the_registry_s_in_both_languages():
     event = {"t": "attack_change", "card": "C1", "amount": -1, "duration": "permanent"}
     for lang, word in (("en", words.DURATION_WORDS["permanent"].prose("en")),
-                       ("zh-hans", words.DURATION_WORDS["permanent"].name_zh)):
+                       ("zh-hans", words.DURATION_WORDS["permanent"].name("zh-hans"))):
         with translation.override(lang):
             assert word in Describer({"C1": "Ember Pup"})(event)
 
@@ -66,8 +77,8 @@ def test_the_duration_words_are_the_registry_s_in_both_languages():
 def test_faction_race_and_card_fields_are_named_by_the_registry(monkeypatch, lang, faction,
                                                                 factions, race):
     monkeypatch.setattr(words, "FIELD_WORDS", _with(
-        words.FIELD_WORDS, Word("faction", "Clan", "氏族", plural_en="Clans"),
-        Word("race", "Breed", "血统", plural_en="Breeds")))
+        words.FIELD_WORDS, (Word("faction", "Clan", plural_en="Clans"), "氏族"),
+        (Word("race", "Breed", plural_en="Breeds"), "血统")))
     with translation.override(lang):
         assert str(Faction._meta.verbose_name) == faction
         assert str(Faction._meta.verbose_name_plural) == factions
@@ -93,8 +104,8 @@ def _legality(deck: Deck, fmt: Format, lang: str) -> list[str]:
 ])
 def test_deck_legality_names_card_kinds_with_the_registry_words(monkeypatch, lang, sentences):
     monkeypatch.setattr(words, "KIND_WORDS", _with(
-        words.KIND_WORDS, Word("minion", "Creature", "生物", plural_en="Creatures"),
-        Word("hero", "Champion", "勇者", plural_en="Champions")))
+        words.KIND_WORDS, (Word("minion", "Creature", plural_en="Creatures"), "生物"),
+        (Word("hero", "Champion", plural_en="Champions"), "勇者")))
     two_heroes = Format(hero_count=2)
     deck = Deck(heroes=(), counts={"T-H02": 1})
     assert _legality(deck, two_heroes, lang)[:2] == sentences[:2]
@@ -106,4 +117,4 @@ def test_deck_legality_writes_no_kind_word_of_its_own():
     deck = Deck(heroes=("T-M01",), counts={})
     minion = words.KIND_WORDS["minion"]
     assert f"is a {minion.prose('en')}, not a hero" in _legality(deck, STANDARD, "en")[0]
-    assert f"是{minion.name_zh}卡,不是英雄卡" in _legality(deck, STANDARD, "zh-hans")[0]
+    assert f"是{minion.name('zh-hans')}卡,不是英雄卡" in _legality(deck, STANDARD, "zh-hans")[0]

@@ -17,7 +17,7 @@ from tests.toy_keyword import TOY
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-Hans"}
-LANGUAGES = [("en", EN, TOY.name_en), ("zh-hans", ZH, TOY.name_zh)]
+LANGUAGES = [("en", EN, TOY.name_en), ("zh-hans", ZH, TOY.name("zh-hans"))]
 
 
 @pytest.fixture

@@ -1,13 +1,22 @@
-"""The game's words are named once, in both languages, with the rule that defines them
-(``rules.engine.words``, the keyword registry, the agent registry)."""
+"""The game's words are named once, in English with the rule that defines them
+(``rules.engine.words``, the keyword registry, the agent registry, the ruleset's options), and in
+each other language by its catalogue (``rules/locale/<code>.json``), which names every one of
+them and nothing else."""
 
 from __future__ import annotations
 
-from rules.ai.agents import AGENTS, BASELINE_AGENT, DEFAULT_AGENT, agent_choices
+import json
+
+import pytest
+
+from rules.ai.agents import AGENTS, BASELINE_AGENT, DEFAULT_AGENT, SKILLS, agent_choices
+from rules.engine import words
 from rules.engine.basics import ATTRIBUTES, KINDS
 from rules.engine.keywords import all_keywords
+from rules.engine.ruleset_words import RULESET_NAMES, RULESET_OPTIONS
 from rules.engine.term_registry import TRIGGERS
 from rules.engine.words import ATTRIBUTE_WORDS, FIELD_WORDS, KIND_WORDS, TRIGGER_WORDS
+from rules.localized import LOCALE_DIR, LocalizedText, catalogue_languages, translated
 
 
 def test_every_kind_attribute_and_trigger_is_named_in_both_languages_with_its_rule():
@@ -16,7 +25,8 @@ def test_every_kind_attribute_and_trigger_is_named_in_both_languages_with_its_ru
     assert set(TRIGGER_WORDS) == set(TRIGGERS)
     for table in (KIND_WORDS, ATTRIBUTE_WORDS, TRIGGER_WORDS, FIELD_WORDS):
         for code, word in table.items():
-            assert word.code == code and word.name_en and word.name_zh and word.rule
+            assert word.code == code and word.name_en and word.rule
+            assert word.name("zh-hans") != word.name_en or word.name_en == "HP"
 
 
 def test_a_word_reads_as_a_label_in_a_sentence_and_as_a_heading():
@@ -59,3 +69,56 @@ def test_every_ruleset_option_reads_as_a_sentence_in_both_languages():
     assert switch.sentence(False, "en") != switch.sentence(True, "en")
     assert switch.sentence(False, "zh") != switch.sentence(False, "en")
     assert (ruleset_name("standard", "zh"), ruleset_name("mirror", "en")) == ("标准", "Mirror")
+
+
+def _registry_keys() -> dict[str, str]:
+    """``{catalogue key: English}`` of every word the registries name."""
+    keys: dict[str, str] = {}
+    for table in (words.KIND_WORDS, words.ATTRIBUTE_WORDS, words.TRIGGER_WORDS,
+                  words.FIELD_WORDS, words.DURATION_WORDS, words.SECTION_WORDS):
+        for word in table.values():
+            keys[word.key] = word.name_en
+    for keyword in all_keywords():
+        keys[keyword.localized_name.key] = keyword.name_en
+        keys[keyword.localized_rule.key] = keyword.rule_en
+    for spec in AGENTS:
+        keys[f"agent.{spec.name}"] = spec.title_en
+        keys[f"agent.{spec.name}.label"] = spec.label_en
+    for skill in SKILLS.values():
+        keys[f"skill.{skill.code}"] = skill.name_en
+    for option in RULESET_OPTIONS.values():
+        keys[f"ruleset_option.{option.option}.on"] = option.on_en
+        if option.off_en:
+            keys[f"ruleset_option.{option.option}.off"] = option.off_en
+    for name, english in RULESET_NAMES.items():
+        keys[f"ruleset.{name}"] = english
+    return keys
+
+
+# Forms a catalogue may give beside a word's name, when its language has them.
+OPTIONAL_FORMS = (".prose", ".plural")
+
+
+@pytest.mark.parametrize("lang", [code for code in catalogue_languages() if code != "en"])
+def test_each_language_s_catalogue_names_every_registry_word_and_nothing_else(lang):
+    catalogue = json.loads((LOCALE_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    keys = _registry_keys()
+    missing = sorted(set(keys) - set(catalogue))
+    unknown = sorted(key for key in set(catalogue) - set(keys)
+                     if not (key.endswith(OPTIONAL_FORMS) and key.rsplit(".", 1)[0] in keys))
+    assert (missing, unknown) == ([], [])
+    placeholders_lost = [key for key, english in keys.items()
+                         if "{n}" in english and "{n}" not in catalogue[key]]
+    assert placeholders_lost == []
+
+
+def test_a_language_without_a_catalogue_reads_in_english_and_a_variant_finds_its_own():
+    shield = LocalizedText("keyword.shield", "Shield")
+    assert shield.text("fr") == "Shield"
+    assert shield.text("zh") == shield.text("zh-hans") == shield.text("zh_Hans") == "护盾"
+    assert translated("keyword.no_such_word", "Whatever", "zh-hans") == "Whatever"
+
+
+def test_a_word_without_its_own_plural_in_a_language_says_its_name_there():
+    minion = words.KIND_WORDS["minion"]
+    assert (minion.plural("en"), minion.plural("zh-hans")) == ("Minions", minion.name("zh-hans"))
