@@ -3,7 +3,7 @@
 The engine names its words once, in English and Chinese (``rules.engine.keywords``,
 ``rules.engine.words``, ``rules.ai.agents``); the site's ``.po`` files hold its own sentences only.
 A template asks ``{{ code|game_word:"keyword" }}``; Python code asks ``game_word("keyword",
-code)``. Both answer in the page's language (``cards.language.card_lang``) unless ``lang`` is
+code)``. Both answer in the page's language (``cards.language.reader_language``) unless ``lang`` is
 given, and show an unknown code as it is, so a word registered later is never an error.
 
 Kinds: ``keyword``, ``attribute``, ``kind`` (hero, minion, item; ``kinds``: as a heading over
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from django.utils.functional import lazy
 
-from cards.language import card_lang
+from cards.language import reader_language
 from rules.ai.agents import AGENT_NAMES, AGENTS, SKILLS
 from rules.engine import words as engine_words
 from rules.engine.keywords import all_keywords
@@ -58,8 +58,7 @@ def _keyword(code: str, lang: str, prose: bool) -> str | None:
     entry = next((k for k in all_keywords() if k.code == code), None)
     if entry is None:
         return None
-    name = entry.name(lang)
-    return name.lower() if prose and lang != "zh" else name
+    return entry.prose(lang) if prose else entry.name(lang)
 
 
 # The tables are looked up when a word is asked for, not bound at import, so the registry the
@@ -80,8 +79,7 @@ def _plural(table: str) -> Callable[[str, str, bool], str | None]:
         word = words.get(code)
         if word is None:
             return None
-        plural = word.plural(lang)
-        return plural.lower() if prose and lang != "zh" else plural
+        return word.plural_prose(lang) if prose else word.plural(lang)
     return read
 
 
@@ -109,7 +107,7 @@ def game_word(kind: str, code: object, *, lang: str | None = None, prose: bool =
     "Last words"), or with ``prose`` as inside a sentence ("fire", "last-words"); a ruleset
     option as the sentence for its ``value``. An unregistered code is returned as it is (an
     option as ``code: value``); an unknown ``kind`` is a programming error."""
-    lang = lang or card_lang()
+    lang = lang or reader_language()
     text = "" if code is None else str(code)
     if kind == "ruleset_option":
         option = RULESET_OPTIONS.get(text)

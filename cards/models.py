@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_problems, card_to_data, card_to_def, refresh_derived
 from cards.game_words import game_word, game_word_lazy
-from cards.language import card_lang
+from cards.language import DATA_COLUMNS, localized_value, other_language, other_value
 from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
 from rules.engine.keywords import KEYWORDS
 
@@ -82,19 +82,19 @@ class TwoNames:
 
     @property
     def display_name(self) -> str:
-        """The name in the page's language (English when no Chinese name is written)."""
-        return (self.name_zh or self.name_en) if card_lang() == "zh" else self.name_en
+        """The name in the page's language (English when no name in it is written)."""
+        return localized_value(self, "name")
 
     @property
     def other_name(self) -> str:
         """The name in the other language, shown beside it ("" when there is none)."""
-        other = self.name_en if card_lang() == "zh" else self.name_zh
+        other = other_value(self, "name")
         return "" if other == self.display_name else other
 
     @property
     def other_lang(self) -> str:
         """The ``lang`` attribute of ``other_name`` in HTML."""
-        return "en" if card_lang() == "zh" else "zh"
+        return other_language()
 
 
 ENGINE_GAME = "cardlab"
@@ -124,8 +124,7 @@ class Game(TwoNames, models.Model):
 
     @property
     def description(self) -> str:
-        return (self.description_zh or self.description_en) if card_lang() == "zh" else (
-            self.description_en)
+        return localized_value(self, "description")
 
 
 class _GameTerm(TwoNames, models.Model):
@@ -223,8 +222,8 @@ def display_names(lang: str) -> dict[str, str]:
     """``{faction or race code: display name}`` in one language, for rules text (two queries)."""
     names: dict[str, str] = {}
     for model in (Faction, Race):
-        for code, en, zh in model.objects.values_list("code", "name_en", "name_zh"):
-            names[code] = (zh or en) if lang == "zh" else en
+        for row in model.objects.values("code", "name_en", "name_zh"):
+            names[row["code"]] = localized_value(row, "name", lang)
     return names
 
 
@@ -337,7 +336,7 @@ class Card(TwoNames, models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # Derived columns only; nothing else happens here (services hold the logic).
-        refresh_derived(self, {lang: display_names(lang) for lang in ("en", "zh")})
+        refresh_derived(self, {lang: display_names(lang) for lang in DATA_COLUMNS.values()})
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "text_en", "text_zh", "keyword_tags"}

@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from cards.language import card_lang
+from cards.language import localized_value
 from cards.models import Card, CardSet, Game, Rarity
 from decks.format_problem_text import format_problems_text
 from rules.decks.formats import rules_problems
@@ -95,9 +95,8 @@ class Format(models.Model):
     def display_name(self) -> str:
         """The name in the page's language: the formats the migrations create have a
         translation; a designer's own format is shown as named."""
-        if card_lang() == "zh" and self.name_zh:
-            return self.name_zh
-        return str(FORMAT_NAMES.get(self.name, self.name))
+        english = str(FORMAT_NAMES.get(self.name, self.name))
+        return localized_value({"name_en": english, "name_zh": self.name_zh}, "name")
 
     @property
     def has_piles(self) -> bool:

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy
 
-from cards.language import card_lang
+from cards.language import localized_value
 from cards.models import Card, CardSet
 from decks.drafts import DEFAULT_FORMAT, Draft
 
@@ -36,7 +36,7 @@ class StarterDeck:
     @property
     def display_name(self) -> str:
         """The deck's name in the page's language (``name`` stays its address and spec)."""
-        return self.name_zh if card_lang() == "zh" and self.name_zh else self.name
+        return localized_value({"name_en": self.name, "name_zh": self.name_zh}, "name")
 
     @property
     def slug(self) -> str:

@@ -100,6 +100,12 @@ def _known(code: str) -> bool:
         or code in _ADDED
 
 
+def derived_text(lang: str, english: str) -> str | None:
+    """``english`` in ``lang`` when ``lang`` is a derived language, else None."""
+    derive = _DERIVED.get(resolve_language(lang))
+    return derive(english) if derive is not None else None
+
+
 def translated(key: str, english: str, lang: str,
                otherwise: LocalizedText | None = None) -> str:
     """The text under ``key`` in ``lang``; where the language has none, ``otherwise`` in it

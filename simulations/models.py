@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from cards.language import card_lang, frozen_deck_name
+from cards.language import frozen_deck_name, reader_language
 from work.models import LeasedWork
 
 
@@ -174,8 +174,7 @@ class SimulationRun(models.Model):
         """The run's label in the page's language (written in each at submission; ``label``
         keeps the submitter's, the only one of runs made before)."""
         labels = self.labels or {}
-        return labels.get(get_language() or "") or labels.get(
-            "zh-hans" if card_lang() == "zh" else "en") or self.label
+        return labels.get(get_language() or "") or labels.get(reader_language()) or self.label
 
     @property
     def home_deck_name(self) -> str:

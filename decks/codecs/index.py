@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from cards.language import card_lang
+from cards.language import localized_value
 from rules.decks.legality import CardLike
 
 
@@ -58,9 +58,7 @@ class CardIndex:
         card = self.cards.get(code)
         if card is None:
             return code
-        if card_lang() == "zh" and getattr(card, "name_zh", None):
-            return card.name_zh
-        return card.name_en or code
+        return localized_value(card, "name") or code
 
     def lookup(self, text: str) -> Lookup:
         """Resolve a code or a name; ``Lookup(None)`` when nothing matches."""

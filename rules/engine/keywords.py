@@ -51,6 +51,11 @@ class Keyword:
     def name(self, lang: str) -> str:
         return self.localized_name.text(lang)
 
+    def prose(self, lang: str) -> str:
+        """The name inside a sentence ("gains shield")."""
+        return LocalizedText(f"keyword.{self.code}.prose", self.name_en.lower(),
+                             self.localized_name).text(lang)
+
     def rule_text(self, lang: str) -> str:
         return self.localized_rule.text(lang)
 

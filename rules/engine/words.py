@@ -57,8 +57,17 @@ class Word:
         return LocalizedText(f"{self.key}.prose", english, self.localized).text(lang)
 
     def plural(self, lang: str) -> str:
-        english = self.plural_en or self.name_en
-        return LocalizedText(f"{self.key}.plural", english, self.localized).text(lang)
+        return self._localized_plural.text(lang)
+
+    def plural_prose(self, lang: str) -> str:
+        """The plural inside a sentence ("factions")."""
+        english = (self.plural_en or self.name_en).lower()
+        return LocalizedText(f"{self.key}.plural_prose", english,
+                             self._localized_plural).text(lang)
+
+    @property
+    def _localized_plural(self) -> LocalizedText:
+        return LocalizedText(f"{self.key}.plural", self.plural_en or self.name_en, self.localized)
 
 
 def _table(table: str, *words: Word) -> Mapping[str, Word]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.language import card_lang
+from cards.language import localized_value
 from rules.engine import replay_states
 from rules.engine.cards import CardDef
 from simulations.replays.text import Describer, keyword_name
@@ -114,6 +114,4 @@ def card_names(cards: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
 
 def _name(data: Mapping[str, Any], code: Any) -> str:
     """A frozen card's name in the page's language."""
-    if card_lang() == "zh" and data.get("name_zh"):
-        return str(data["name_zh"])
-    return str(data.get("name_en", code))
+    return localized_value(data, "name") or str(code)

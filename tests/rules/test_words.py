@@ -96,7 +96,7 @@ def _registry_keys() -> dict[str, str]:
 
 
 # Forms a catalogue may give beside a word's name, when its language has them.
-OPTIONAL_FORMS = (".prose", ".plural")
+OPTIONAL_FORMS = (".prose", ".plural", ".plural_prose")
 
 
 @pytest.mark.parametrize("lang", [code for code in catalogue_languages() if code != "en"])
