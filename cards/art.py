@@ -18,6 +18,7 @@ from django.utils.safestring import mark_safe
 
 from cards.art_scene import scene
 from cards.game_words import game_word
+from cards.language import localized_value
 from cards.models import Card, CardKind
 from cards.selectors import rarity_labels
 from rules.engine.cards import KINDS
@@ -164,7 +165,7 @@ def kind_name(card: Card, lang: str) -> str:
     row = CardKind.objects.filter(game__card_sets__cards=card, code=card.kind).first()
     if row is None:
         return card.kind
-    return (row.name_zh or row.name_en) if lang == "zh" else row.name_en
+    return localized_value(row, "name", lang)
 
 
 def rarity_mark(card: Card, lang: str) -> tuple[str, str | None]:

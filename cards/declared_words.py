@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from cards.language import card_lang
+from cards.language import card_lang, localized_value
 from cards.models import ENGINE_GAME, CardKind, Game, Kind, Rarity, RarityTier
 
 
@@ -27,7 +27,7 @@ class DeclaredWord:
     order: int
 
     def name(self, lang: str) -> str:
-        return (self.name_zh or self.name_en) if lang == "zh" else self.name_en
+        return localized_value(self, "name", lang)
 
 
 def declared_words_of(model: type[CardKind] | type[RarityTier], game: Game | None = None,

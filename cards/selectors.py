@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_to_data, card_to_def
 from cards.game_words import game_word_lazy
+from cards.language import localized_value
 from cards.models import RARITY_RANK, Card, CardKind, CardSet, Faction, Race, RarityTier
 from cards.query import parse, to_q
 from rules.engine.cards import CardDef
@@ -100,7 +101,7 @@ def _game_term_labels(cards: Iterable[Card], lang: str, term: type[CardKind] | t
                  .values_list("pk", "game_id"))
     values: dict[str, str] = {c.code: getattr(c, field) for c in others}
     names: dict[tuple[int | None, str], str] = {
-        (t.game_id, t.code): (t.name_zh or t.name_en) if lang == "zh" else t.name_en
+        (t.game_id, t.code): localized_value(t, "name", lang)
         for t in term.objects.filter(game_id__in=set(games.values()),
                                      code__in=set(values.values()))}
     return {c.code: names.get((games.get(c.card_set_id), values[c.code]), values[c.code])

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.adapters import card_to_data, refresh_derived
 from cards.generation import catalogue_changed
+from cards.language import DATA_COLUMNS
 from cards.models import ENGINE_GAME, Card, CardSet, Faction, Game, Race, display_names
 from rules.decks.cardset import CardSet as EngineCardSet
 from rules.decks.cardset import CardSetError, load_card_set
@@ -195,7 +196,7 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
 def card_texts_refresh() -> int:
     """Regenerate the derived columns of every card (after names or the text generator
     changed); returns how many cards changed."""
-    names = {lang: display_names(lang) for lang in ("en", "zh")}
+    names = {lang: display_names(lang) for lang in DATA_COLUMNS.values()}
     stale = []
     for card in Card.objects.select_related("faction", "race"):
         before = tuple(getattr(card, f) for f in DERIVED_FIELDS)

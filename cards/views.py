@@ -30,7 +30,7 @@ from cards.filters import CardFilter
 from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
 from cards.htmx import HtmxHttpRequest
-from cards.language import card_lang
+from cards.language import DATA_COLUMNS, card_lang
 from cards.models import Attribute, Card, display_names, keyword_choices
 from cards.ownership import ownership_stamp
 from cards.page_cache import cached_page
@@ -328,7 +328,8 @@ def vocabulary_page(request: HttpRequest) -> HttpResponse:
 def _render_vocabulary_page(request: HttpRequest) -> HttpResponse:
     from rules.engine.reference import example_texts, reference_entries
 
-    names = {lang: display_names(lang) for lang in ("en", "zh")}   # the catalogue's factions
+    # the catalogue's factions, in each language its data is written in
+    names = {lang: display_names(lang) for lang in DATA_COLUMNS.values()}
     sections: dict[str, dict[str, Any]] = {}
     for entry in reference_entries():
         section = sections.setdefault(entry["section"], {

@@ -13,11 +13,11 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from cards.examples import ImportExamples, import_examples
 from cards.generation import catalogue_generation_column, catalogue_generation_read
-from cards.language import card_lang
+from cards.language import card_lang, localized_value
 from cards.models import ENGINE_GAME, Card
 from cards.ownership import Visitor
 
@@ -224,8 +224,7 @@ def pile_names(fmt: Format) -> dict[str, str]:
     """``{pile code: its name in the page's language}`` of a format in piles, in order."""
     lang = card_lang()
     piles = (fmt.rules or {}).get("piles", []) if isinstance(fmt.rules, dict) else []
-    return {p.get("code", ""): ((p.get("name_zh") or p.get("name_en", "")) if lang == "zh"
-                                else p.get("name_en", "")) or p.get("code", "")
+    return {p.get("code", ""): localized_value(p, "name", lang) or p.get("code", "")
             for p in piles if isinstance(p, dict)}
 
 
@@ -337,7 +336,7 @@ class DeckView:
         """The piles the statistics of a format in piles count ("Spellbook, Atlas")."""
         if self.rules is None:
             return ""
-        separator = "、" if card_lang() == "zh" else ", "
+        separator = pgettext("between the items of a list", ", ")
         return separator.join(pile_name(self.rules, p.code) for p in self.rules.piles
                               if not p.hero)
 
@@ -354,8 +353,8 @@ class DeckView:
         order = list(names)
         rows = sorted(totals.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order
                                                       else len(order), kv[0]))
-        return [((names[k][1] or names[k][0]) if lang == "zh" and k in names
-                 else names[k][0] if k in names else k, n) for k, n in rows]
+        return [(localized_value({"name_en": names[k][0], "name_zh": names[k][1]}, "name", lang)
+                 if k in names else k, n) for k, n in rows]
 
     def odds_rows(self) -> list[tuple[Card | None, str, int, float]]:
         """(card, code, copies, P(at least one in the opening hand)), likeliest first."""
@@ -410,7 +409,7 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
     codes = {c for v in versions for c in v.cards} | {v.hero_code for v in versions}
     codes |= {c for v in versions for pile in (v.piles or {}).values() for c in pile}
     names = dict(Card.objects.filter(code__in=codes).values_list(
-        "code", "name_zh" if card_lang() == "zh" else "name_en"))
+        "code", f"name_{card_lang()}"))
     piles_named = pile_names(deck.format)   # "+1 Windy Hill · Atlas", not "· atlas"
     rows: list[VersionRow] = []
     previous: DeckVersion | None = None

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 from cards.adapters import card_to_data, refresh_derived
 from cards.art import card_art
 from cards.forms import PickForm
-from cards.language import card_lang, frozen_card_name
+from cards.language import DATA_COLUMNS, card_lang, frozen_card_name
 from cards.models import Card, display_names
 from cards.selectors import card_rows
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
@@ -63,7 +63,7 @@ def _preview(card: Card, form: PatchForm) -> dict[str, Any]:
     for field in ("cost", "attack", "hp", "attribute", "rarity", "keywords", "abilities"):
         default: list[Any] | None = [] if field in ("keywords", "abilities") else None
         setattr(shown, field, patched.get(field, default))
-    refresh_derived(shown, {lang: display_names(lang) for lang in ("en", "zh")})
+    refresh_derived(shown, {lang: display_names(lang) for lang in DATA_COLUMNS.values()})
     return {"problems": [], "svg": _svg(shown), "text_en": shown.text_en,
             "text_zh": shown.text_zh, "diff": patch_diff({card.code: data}, parsed),
             "lines": [change_line({card.code: data}, c.card, c.field, c.value)
