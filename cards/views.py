@@ -329,7 +329,7 @@ def _render_vocabulary_page(request: HttpRequest) -> HttpResponse:
     from rules.engine.reference import example_texts, reference_entries
 
     # the catalogue's factions, in each language its data is written in
-    names = {lang: display_names(lang) for lang in DATA_COLUMNS.values()}
+    names = {lang: display_names(lang) for lang in DATA_COLUMNS}
     sections: dict[str, dict[str, Any]] = {}
     for entry in reference_entries():
         section = sections.setdefault(entry["section"], {

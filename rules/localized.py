@@ -106,6 +106,16 @@ def derived_text(lang: str, english: str) -> str | None:
     return derive(english) if derive is not None else None
 
 
+def catalogue_text(lang: str, key: str) -> str | None:
+    """What ``lang``'s own catalogue says under ``key``; None where it says nothing (English, a
+    derived language and a missing key alike)."""
+    code = resolve_language(lang)
+    text = _ADDED.get(code, {}).get(key)
+    if text is None and code in _catalogue_files():
+        text = _catalogue(code).get(key)
+    return text
+
+
 def translated(key: str, english: str, lang: str,
                otherwise: LocalizedText | None = None) -> str:
     """The text under ``key`` in ``lang``; where the language has none, ``otherwise`` in it
@@ -117,9 +127,7 @@ def translated(key: str, english: str, lang: str,
         return derive(english)
     if code == SOURCE_LANGUAGE:
         return english
-    text = _ADDED.get(code, {}).get(key)
-    if text is None and code in _catalogue_files():
-        text = _catalogue(code).get(key)
+    text = catalogue_text(code, key)
     if text is not None:
         return text
     return otherwise.text(code) if otherwise is not None else english
@@ -163,3 +171,7 @@ class LocalizedText:
 
     def __repr__(self) -> str:
         return f"LocalizedText({self.key!r}, {self.english!r})"
+
+
+# A language's short name for itself, heading its column beside others ("EN", "中文").
+LANGUAGE_SHORT_NAME = LocalizedText("language.short_name", "EN")

@@ -299,8 +299,13 @@ def test_the_parts_of_rules_import_only_the_parts_below_them():
 
 
 def test_rules_keeps_no_module_beside_its_parts_but_the_loader_and_old_addresses():
+    """Beside the parts: the loader, old addresses, and ``localized`` — the game words'
+    languages, a foundation under every part (the engine's words name themselves with it),
+    which imports nothing of the rules library."""
     top = sorted(p.stem for p in (REPO_ROOT / "rules").glob("*.py"))
-    assert top == ["__init__", "cardset", "compiled", "loader", "match"]
+    assert top == ["__init__", "cardset", "compiled", "loader", "localized", "match"]
+    assert not [name for name in import_graph().get("rules.localized", ())
+                if name.startswith("rules")]
 
 
 def test_no_lazy_export_shares_a_submodules_name():

@@ -25,15 +25,11 @@ LEFT_TO_MOVE = {
     "cards/examples.py": 4,
     "cards/rows.py": 2,
     "cards/templatetags/cards_extras.py": 1,
-    "cards/templatetags/vocabulary_extras.py": 2,
     "cards/views.py": 3,
     "config/rulebook.py": 2,
     "decks/codecs/text.py": 1,
     "decks/management/commands/load_formats.py": 1,
     "decks/management/commands/validate_deck.py": 1,
-    "rules/engine/reference.py": 3,
-    "rules/engine/text.py": 1,
-    "rules/engine/text_zh.py": 2,
     "simulations/patches/views.py": 1,
 }
 

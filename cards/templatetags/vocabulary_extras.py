@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from cards import game_words
-from cards.language import card_lang
+from cards.language import reader_language
+from rules.localized import LANGUAGE_SHORT_NAME, SOURCE_LANGUAGE, derived_text
 
 register = template.Library()
 
@@ -30,14 +31,26 @@ REQUIRED = _("{spec}; required")
 DEFAULT = _("{spec}; default {default}")
 
 
+def _doc(entry: dict[str, Any]) -> tuple[str, str]:
+    """(language, text) of the description the reader reads: theirs when the catalogue has it
+    (a derived language's from the English), else the English."""
+    docs: dict[str, str] = entry.get("docs") or {}
+    english = docs.get(SOURCE_LANGUAGE, "")
+    reader = reader_language()
+    derived = derived_text(reader, english) if english else None
+    if derived is not None:
+        return reader, derived
+    if docs.get(reader):
+        return reader, docs[reader]
+    return SOURCE_LANGUAGE, english
+
+
 @register.filter
 def term_doc(entry: dict[str, Any]) -> SafeString:
-    """The description in the reader's language: the Chinese one for a Chinese reader when
-    the term has one, else the English (the caller marks it ``lang="en"``); a code an ability
-    writes, in backticks in the registry (`cost`), as code."""
-    docs = {"en": entry.get("doc") or "", "zh": entry.get("doc_zh") or ""}
-    text = docs.get(card_lang()) or docs["en"]
-    parts = text.split("`")
+    """The description in the reader's language when the term has one, else the English (the
+    caller marks its language: ``term_doc_lang``); a code an ability writes, in backticks in
+    the registry (`cost`), as code."""
+    parts = _doc(entry)[1].split("`")
     return format_html_join("", "{}", ((format_html("<code>{}</code>", part) if n % 2 else part,)
                                         for n, part in enumerate(parts)))
 
@@ -45,8 +58,17 @@ def term_doc(entry: dict[str, Any]) -> SafeString:
 @register.filter
 def term_doc_lang(entry: dict[str, Any]) -> str:
     """The language code of ``term_doc``'s text, for its ``lang`` attribute."""
-    docs = {"en": entry.get("doc") or "", "zh": entry.get("doc_zh") or ""}
-    return card_lang() if docs.get(card_lang()) else "en"
+    return _doc(entry)[0]
+
+
+@register.filter
+def example_texts(entry: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(language, its short name, text) of an example's text in each language it is written
+    in, the reader's own first."""
+    texts: dict[str, str] = entry.get("texts") or {}
+    reader = reader_language()
+    order = sorted(texts, key=lambda lang: lang != reader)
+    return [(lang, LANGUAGE_SHORT_NAME.text(lang), texts[lang]) for lang in order]
 
 
 @register.filter

@@ -35,12 +35,16 @@ from rules.engine.ability_language import (
 from rules.engine.keywords import all_keywords
 from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
 from rules.engine.rule_ids import cited_ids
-from rules.engine.term_docs_zh import DOCS_ZH, FIELD_DOCS_ZH
-from rules.engine.text import ability_text, effect_text, keywords_text
+from rules.engine.text import LANGS, ability_text, effect_text, keywords_text
 from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS, SECTION_WORDS
+from rules.localized import (
+    LANGUAGE_SHORT_NAME,
+    SOURCE_LANGUAGE,
+    catalogue_languages,
+    catalogue_text,
+)
 
 PAGE = Path(__file__).with_name("VOCABULARY.md")
-CHINESE = "zh-hans"             # the reference's second language, as its catalogue is named
 REGENERATE = "python -m rules.engine.reference --write"
 
 # (section id, field registry) for the sections made of fields; each section's title is its
@@ -59,12 +63,24 @@ def rule_ids(*texts: str) -> str:
     return ", ".join(dict.fromkeys(i for text in texts for i in cited_ids(text)))
 
 
+def descriptions(key: str, english: str) -> dict[str, str]:
+    """A description in every language that has one: the registry's English, each other
+    language's from its catalogue (``term_doc.<section>.<name>``, ``field_doc.<name>``: an
+    effect's own fields have a type and no English description, but may have a translation)."""
+    docs = {SOURCE_LANGUAGE: english} if english else {}
+    for lang in catalogue_languages():
+        text = catalogue_text(lang, key)
+        if text:
+            docs[lang] = text
+    return docs
+
+
 def field_info(name: str, spec: Field) -> dict[str, Any]:
     default = spec.default
     return {"name": name, "type": spec.type, "required": spec.required,
             "default": list(default) if isinstance(default, tuple) else default,
             "choices": list(spec.choices), "doc": spec.doc,
-            "doc_zh": FIELD_DOCS_ZH.get(name, "")}
+            "docs": descriptions(f"field_doc.{name}", spec.doc)}
 
 
 def effect_trigger(effect: Any) -> str:
@@ -74,24 +90,25 @@ def effect_trigger(effect: Any) -> str:
 
 
 def example_texts(example: dict[str, Any] | None, form: str,
-                  names: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, str]:
-    """An example's text in both languages; ``names`` (``{lang: {code: name}}``) shows the
-    faction and race codes it mentions by their names (a catalogue's), else as codes."""
+                  names: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any]:
+    """``{"texts": {language: text}}``: an example's text in every language with a grammar;
+    ``names`` (``{language: {code: name}}``) shows the faction and race codes it mentions by
+    their names (a catalogue's), else as codes."""
     names = names or {}
     if example is None:
-        return {"text_en": "", "text_zh": ""}
+        return {"texts": {lang: "" for lang in LANGS}}
     if form == "effect":
         trigger = effect_trigger(example)
-        return {f"text_{lang}": effect_text(example, lang, names.get(lang), trigger=trigger)
-                for lang in ("en", "zh")}
-    return {f"text_{lang}": ability_text(example, lang, names.get(lang))
-            for lang in ("en", "zh")}
+        return {"texts": {lang: effect_text(example, lang, names.get(lang), trigger=trigger)
+                          for lang in LANGS}}
+    return {"texts": {lang: ability_text(example, lang, names.get(lang)) for lang in LANGS}}
 
 
 def _entry(section: str, name: str, doc: str, rule: str, example: dict[str, Any] | None,
            form: str = "ability", **extra: Any) -> dict[str, Any]:
     return {"section": section, "name": name, "doc": doc,
-            "doc_zh": DOCS_ZH.get((section, name), ""), "rule": rule, "example": example,
+            "docs": descriptions(f"term_doc.{section}.{name}", doc), "rule": rule,
+            "example": example,
             "example_form": form, **example_texts(example, form), **extra}
 
 
@@ -125,22 +142,22 @@ def reference_entries() -> list[dict[str, Any]]:
     for kw in all_keywords():
         code = kw.code
         entries.append({"section": "keyword", "name": code, "doc": kw.rule_en,
-                        "doc_zh": kw.rule_text(CHINESE), "rule": kw.rule,
-                        "example": {"keywords": [code]}, "example_form": "keywords",
-                        "text_en": keywords_text([code], "en"),
-                        "text_zh": keywords_text([code], "zh")})
+                        "docs": descriptions(kw.localized_rule.key, kw.rule_en),
+                        "rule": kw.rule, "example": {"keywords": [code]},
+                        "example_form": "keywords",
+                        "texts": {lang: keywords_text([code], lang) for lang in LANGS}})
     return entries
 
 
-def missing_chinese_docs() -> list[str]:
+def missing_docs(lang: str) -> list[str]:
     """'section name' of every entry (or 'section name.field' of its fields) that has an
-    English description and no Chinese one (should be none)."""
+    English description and none in ``lang``'s catalogue (should be none)."""
     missing = []
     for e in reference_entries():
-        if e["doc"] and not e.get("doc_zh"):
+        if e["doc"] and lang not in e["docs"]:
             missing.append(f"{e['section']} {e['name']}")
         missing += [f"{e['section']} {e['name']}.{f['name']}" for f in e.get("fields") or []
-                    if not f["doc_zh"]]
+                    if lang not in f["docs"]]
     return missing
 
 
@@ -182,8 +199,8 @@ def _entry_markdown(entry: Mapping[str, Any]) -> list[str]:
     lines = [title, ""]
     if entry["doc"]:
         lines += [_sentence(entry["doc"]), ""]
-    if entry.get("doc_zh"):
-        lines += [entry["doc_zh"], ""]
+    lines += [line for lang, doc in entry["docs"].items() if lang != SOURCE_LANGUAGE
+              for line in (doc, "")]
     if "field" in entry:     # the entry's doc is the field's doc, shown just above
         lines += [f"- {_field_line(entry['field'], with_doc=False)}"]
     if entry.get("only_on"):
@@ -196,7 +213,8 @@ def _entry_markdown(entry: Mapping[str, Any]) -> list[str]:
         lines.append("")
     if entry["example"] is not None:
         lines += ["```json", json.dumps(entry["example"], ensure_ascii=False), "```", "",
-                  f"- EN: {entry['text_en']}", f"- 中文: {entry['text_zh']}", ""]
+                  *(f"- {LANGUAGE_SHORT_NAME.text(lang)}: {text}"
+                    for lang, text in entry["texts"].items()), ""]
     return lines
 
 
@@ -220,11 +238,16 @@ def reference_markdown() -> str:
             section = entry["section"]
             lines += [f"## {SECTION_WORDS[section].name('en')}", ""]
         lines += _entry_markdown(entry)
-    lines += ["## Words", "", "| data | English | 中文 |", "| --- | --- | --- |"]
-    named = [(k.code, k.name_en, k.name(CHINESE)) for k in all_keywords()]
-    named += [(w.code, w.name_en, w.name(CHINESE))
+    languages = catalogue_languages()
+    others = [lang for lang in languages if lang != SOURCE_LANGUAGE]
+    lines += ["## Words", "",
+              " | ".join(["| data", *(LANGUAGE_SHORT_NAME.text(lang) for lang in languages)])
+              + " |", "| --- " * (1 + len(languages)) + "|"]
+    named = [(k.code, k.name_en, [k.name(lang) for lang in others]) for k in all_keywords()]
+    named += [(w.code, w.name_en, [w.name(lang) for lang in others])
               for w in (*ATTRIBUTE_WORDS.values(), *KIND_WORDS.values())]
-    lines += [f"| `{code}` | {english} | {chinese} |" for code, english, chinese in named]
+    lines += [" | ".join([f"| `{code}`", english, *translations]) + " |"
+              for code, english, translations in named]
     return "\n".join(lines) + "\n"
 
 

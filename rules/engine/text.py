@@ -1,8 +1,11 @@
-"""Card rules text, generated from the ability data in English and Chinese.
+"""Card rules text, generated from the ability data in each language that has a grammar.
 
 Text is never written by hand: it is derived from the same data the engine runs, so what a
-card says and what it does cannot disagree. The words live in ``text_en`` and ``text_zh``
-(one clause function per vocabulary term in each); this module is the public door.
+card says and what it does cannot disagree. A language's grammar is a module (``text_en``,
+``text_zh``: one clause function per vocabulary term, its game words from the registries'
+catalogues) naming its ``LANGUAGE`` as the catalogues do; this module is the public door. A
+language without a grammar reads the English text (as a page reads a sentence gettext has no
+translation for), a derived language (the pseudo-locale) derives its own from it.
 
 Invariants: every function accepts an ability as written (data form) *or* already normalised
 (the form ``CardDef.by_trigger`` holds) and gives the same text for both; the data must be
@@ -13,31 +16,44 @@ Free-form data values (faction and race codes) are shown through ``names``, else
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from rules.engine import text_en, text_zh
 from rules.engine.ability_language import normalise_abilities, normalise_effects
 from rules.engine.cards import CardDef
-from rules.engine.text_base import Ctx, Data, as_data, capitalise
+from rules.engine.text_base import Ctx, Data, as_data
+from rules.localized import SOURCE_LANGUAGE, derived_text, resolve_language
 
 
 class Language(Protocol):
     """What each language module provides (``text_en``, ``text_zh``)."""
 
+    LANGUAGE: str
+
     def ability(self, ab: Data, ctx: Ctx) -> str: ...
     def effects(self, items: Iterable[Data], ctx: Ctx) -> str: ...
     def keywords(self, codes: Iterable[str]) -> str: ...
+    def sentence(self, clause: str) -> str: ...
 
 
-LANGS: dict[str, Language] = {"en": text_en, "zh": text_zh}
-MSG_LANG = "unknown language {lang!r} (known: {known})"
+GRAMMARS: tuple[Language, ...] = (text_en, text_zh)
+LANGS: dict[str, Language] = {grammar.LANGUAGE: grammar for grammar in GRAMMARS}
 
 
 def _language(lang: str) -> Language:
-    if lang not in LANGS:
-        raise ValueError(MSG_LANG.format(lang=lang, known=", ".join(LANGS)))
-    return LANGS[lang]
+    """The grammar ``lang`` reads: its own, else English's."""
+    return LANGS.get(resolve_language(lang), text_en)
+
+
+def _in(lang: str, write: Callable[[Language], str]) -> str:
+    """``write`` in ``lang``'s grammar; in a derived language, derived from the English."""
+    if lang != SOURCE_LANGUAGE:
+        derived = derived_text(lang, "")
+        if derived is not None:
+            english = write(text_en)
+            return derived_text(lang, english) or english
+    return write(_language(lang))
 
 
 def ability_text(ability: Mapping[str, Any], lang: str = "en",
@@ -47,9 +63,9 @@ def ability_text(ability: Mapping[str, Any], lang: str = "en",
     ``kind`` is the card kind carrying it, when known: a hero's ``ally_dies`` reads "an allied
     minion", a minion's "another ally".
     """
-    module = _language(lang)
     data = normalise_abilities([as_data(ability)])[0]
-    return module.ability(data, Ctx(trigger=data["trigger"], kind=kind, names=names or {}))
+    ctx = Ctx(trigger=data["trigger"], kind=kind, names=names or {})
+    return _in(lang, lambda grammar: grammar.ability(data, ctx))
 
 
 def effect_text(effect: Mapping[str, Any], lang: str = "en",
@@ -58,15 +74,15 @@ def effect_text(effect: Mapping[str, Any], lang: str = "en",
 
     ``trigger`` is the ability it would sit in: an aura's effects read "have" rather than "get".
     """
-    module = _language(lang)
     data = normalise_effects([as_data(effect)])
-    clause = module.effects(data, Ctx(trigger=trigger, names=names or {}))
-    return f"{capitalise(clause)}." if lang == "en" else f"{clause}。"
+    ctx = Ctx(trigger=trigger, names=names or {})
+    return _in(lang, lambda grammar: grammar.sentence(grammar.effects(data, ctx)))
 
 
 def keywords_text(keywords: Iterable[str], lang: str = "en") -> str:
     """The keyword line: ``Shield. Re-act.`` / ``护盾。再动。`` (empty without keywords)."""
-    return _language(lang).keywords(keywords)
+    codes = tuple(keywords)
+    return _in(lang, lambda grammar: grammar.keywords(codes))
 
 
 def card_text(card: CardDef | Mapping[str, Any], lang: str = "en",

@@ -27,7 +27,8 @@ from rules.engine.text_base import (
 )
 from rules.engine.words import DURATION_WORDS
 
-KEYWORD_NAMES = keyword_names("en")   # the keyword registry's English names (live)
+LANGUAGE = "en"                       # the language this grammar writes (the catalogues' code)
+KEYWORD_NAMES = keyword_names(LANGUAGE)   # the keyword registry's English names (live)
 SIDES = {"ally": "allied", "enemy": "enemy", "any": ""}
 HEROES = {"own": "your hero", "enemy": "the enemy hero", "both": "each hero"}
 ZONES = {"hand": ("hand", "hands"), "graveyard": ("graveyard", "graveyards"),

@@ -167,7 +167,8 @@ def effects(items: Iterable[Data], ctx: Ctx) -> str:
     for e in items:
         term = EFFECTS.get(e["do"])
         if term is None or term.zh is None:
-            raise NotImplementedError(MSG_NO_TEXT.format(lang="zh", what="effect", name=e["do"]))
+            raise NotImplementedError(MSG_NO_TEXT.format(lang=LANGUAGE, what="effect",
+                                                         name=e["do"]))
         clauses.append(term.zh(e, ctx))
     return "，".join(clauses) if ctx.aura else "，然后".join(clauses)
 
@@ -192,9 +193,13 @@ TRIGGERS: dict[str, Callable[[Data, Ctx], str]] = {
 }
 
 
+def sentence(clause: str) -> str:
+    return f"{clause}。"
+
+
 def ability(ab: Data, ctx: Ctx) -> str:
     if ab["trigger"] not in TRIGGERS:
-        raise NotImplementedError(MSG_NO_TEXT.format(lang="zh", what="trigger",
+        raise NotImplementedError(MSG_NO_TEXT.format(lang=LANGUAGE, what="trigger",
                                                      name=ab["trigger"]))
     label = TRIGGERS[ab["trigger"]](ab, ctx)
     if ab["sleeping"]:

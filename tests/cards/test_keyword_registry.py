@@ -65,7 +65,7 @@ def test_a_registered_keyword_is_searchable_by_code_name_and_synonym(toy_keyword
 def test_a_registered_keyword_is_on_the_help_page_and_in_the_catalogue_filters(toy_keyword):
     entries = [e for e in reference_entries() if e["section"] == "keyword"]
     toy = next(e for e in entries if e["name"] == "stealth")
-    assert (toy["rule"], toy["text_en"], toy["text_zh"]) == ("R4.99", "Stealth.", "潜行。")
+    assert (toy["rule"], toy["texts"]) == ("R4.99", {"en": "Stealth.", "zh-hans": "潜行。"})
     assert ("stealth", "Stealth") in keyword_choices()
 
 

@@ -346,16 +346,16 @@ def test_reference_covers_every_term() -> None:
     assert reference.missing_examples() == []
     json.dumps(entries)   # the website can serve them as they are
     for entry in entries:
-        assert entry["text_en"] and entry["text_zh"], entry["name"]
+        assert entry["texts"]["en"] and entry["texts"]["zh-hans"], entry["name"]
 
 
 def test_every_term_and_field_is_described_in_chinese_too() -> None:
     """The reference page reads in the reader's language: each English description of a term
-    or a field has its Chinese one (rules/engine/term_docs_zh.py)."""
-    assert reference.missing_chinese_docs() == []
+    or a field has its Chinese one (the catalogue rules/locale/zh-hans.json)."""
+    assert reference.missing_docs("zh-hans") == []
     first = next(e for e in reference.reference_entries() if e["name"] == "active")
-    assert first["doc_zh"].startswith("控制者每回合可使用一次")
-    assert [f["doc_zh"] for f in first["fields"]] == ["使用它需支付的能量"]
+    assert first["docs"]["zh-hans"].startswith("控制者每回合可使用一次")
+    assert [f["docs"]["zh-hans"] for f in first["fields"]] == ["使用它需支付的能量"]
 
 
 def test_reference_names_rule_ids() -> None:

@@ -85,4 +85,4 @@ def test_a_registered_term_has_text_in_both_languages_and_a_reference_entry(toy_
     entry = next(e for e in reference_entries() if e["section"] == "effect"
                  and e["name"] == "mill")
     assert entry["rule"] == "R9.99"
-    assert entry["text_en"] and entry["text_zh"]
+    assert entry["texts"]["en"] and entry["texts"]["zh-hans"]

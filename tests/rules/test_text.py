@@ -15,7 +15,8 @@ from rules.engine import text_en, text_zh
 from rules.engine.ability_language import EFFECTS, TRIGGERS, normalise_abilities
 from rules.engine.cards import CardDef
 from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
-from rules.engine.text import MSG_LANG, ability_text, card_text, effect_text, keywords_text
+from rules.engine.text import ability_text, card_text, effect_text, keywords_text
+from rules.localized import register_derived_language, unregister_derived_language
 
 LANGS = ("en", "zh")
 LEFTOVERS = ("{", "}", "None", "[", "]", "_", "  ")   # "_": a data code leaked
@@ -328,7 +329,19 @@ def test_keywords_text() -> None:
     assert keywords_text([]) == ""
 
 
-def test_unknown_language_is_refused() -> None:
-    with pytest.raises(ValueError) as error:
-        ability_text(TRIGGERS["awaken"].example, "fr")
-    assert str(error.value) == MSG_LANG.format(lang="fr", known="en, zh")
+def test_a_language_without_a_grammar_reads_the_english_text() -> None:
+    example = TRIGGERS["awaken"].example
+    assert ability_text(example, "fr") == ability_text(example, "en")
+    assert ability_text(example, "zh") == ability_text(example, "zh-hans") != \
+        ability_text(example, "en")
+
+
+def test_a_derived_language_derives_its_text_from_the_english() -> None:
+    register_derived_language("en-xa", str.upper)
+    try:
+        assert card_text({"kind": "minion", "keywords": ["shield"],
+                          "abilities": [TRIGGERS["awaken"].example]}, "en-xa") == card_text(
+            {"kind": "minion", "keywords": ["shield"],
+             "abilities": [TRIGGERS["awaken"].example]}, "en").upper()
+    finally:
+        unregister_derived_language("en-xa")

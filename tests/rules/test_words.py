@@ -13,10 +13,17 @@ from rules.ai.agents import AGENTS, BASELINE_AGENT, DEFAULT_AGENT, SKILLS, agent
 from rules.engine import words
 from rules.engine.basics import ATTRIBUTES, KINDS
 from rules.engine.keywords import all_keywords
+from rules.engine.reference import reference_entries
 from rules.engine.ruleset_words import RULESET_NAMES, RULESET_OPTIONS
 from rules.engine.term_registry import TRIGGERS
 from rules.engine.words import ATTRIBUTE_WORDS, FIELD_WORDS, KIND_WORDS, TRIGGER_WORDS
-from rules.localized import LOCALE_DIR, LocalizedText, catalogue_languages, translated
+from rules.localized import (
+    LANGUAGE_SHORT_NAME,
+    LOCALE_DIR,
+    LocalizedText,
+    catalogue_languages,
+    translated,
+)
 
 
 def test_every_kind_attribute_and_trigger_is_named_in_both_languages_with_its_rule():
@@ -92,6 +99,13 @@ def _registry_keys() -> dict[str, str]:
             keys[f"ruleset_option.{option.option}.off"] = option.off_en
     for name, english in RULESET_NAMES.items():
         keys[f"ruleset.{name}"] = english
+    # the vocabulary's descriptions of its terms and of their fields
+    for entry in reference_entries():
+        if entry["section"] != "keyword":
+            keys[f"term_doc.{entry['section']}.{entry['name']}"] = entry["doc"]
+        for field in entry.get("fields") or ():
+            keys[f"field_doc.{field['name']}"] = field["doc"]
+    keys[LANGUAGE_SHORT_NAME.key] = LANGUAGE_SHORT_NAME.english
     return keys
 
 
