@@ -45,3 +45,26 @@ def static_files_collected(app_configs: Sequence[AppConfig] | None = None,
     # A warning, not an error: migrate runs the checks too, and must work before collectstatic.
     return [checks.Warning(str(STATIC_NOT_COLLECTED).format(manifest=missing),
                            hint=str(RUN_COLLECTSTATIC), id="cardlab.W001")]
+
+
+PSEUDO_CATALOGUE_MISSING = gettext_lazy(
+    "The pseudo-locale is on but its catalogue {catalogue} is missing: its pages show the "
+    "English texts.")
+RUN_PSEUDO = gettext_lazy(
+    "Run `python -m config.translations pseudo` (with CARDLAB_PSEUDO_LOCALE=1), or turn the "
+    "pseudo-locale off.")
+
+
+@checks.register()
+def pseudo_catalogue_generated(app_configs: Sequence[AppConfig] | None = None,
+                               **kwargs: Any) -> list[checks.CheckMessage]:
+    """The pseudo-locale's catalogues are generated, not committed: say so when they are not."""
+    if not settings.PSEUDO_LOCALE:
+        return []
+    from config.pseudo_locale import pseudo_catalogue_file
+
+    catalogue = pseudo_catalogue_file(settings.VAR_DIR)
+    if catalogue.exists():
+        return []
+    return [checks.Warning(str(PSEUDO_CATALOGUE_MISSING).format(catalogue=catalogue),
+                           hint=str(RUN_PSEUDO), id="cardlab.W002")]

@@ -39,6 +39,9 @@ SECRET_KEY_REQUIRED = (
     "Generate one with: python -c 'import secrets; print(secrets.token_urlsafe(64))'"
 )
 BOOL_MUST_BE = "{name} must be a boolean (1/0, true/false, yes/no, on/off), not {value!r}."
+PSEUDO_LOCALE_NOT_IN_PRODUCTION = (
+    "CARDLAB_PSEUDO_LOCALE is a development aid (every text rewritten to look translated): "
+    "turn it off in production.")
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -261,6 +264,17 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365   # the switcher's choice is remembered for a year
+# A development pseudo-locale, en-xa: every translated text visibly rewritten, so a page in it
+# shows what bypasses translation (docs/languages.md, config/pseudo_locale.py). Its catalogues
+# are generated into var/ (python -m config.translations pseudo); config.apps installs the rest.
+PSEUDO_LOCALE = env_bool("CARDLAB_PSEUDO_LOCALE", default=False)
+if PSEUDO_LOCALE:
+    if PRODUCTION:
+        raise ImproperlyConfigured(PSEUDO_LOCALE_NOT_IN_PRODUCTION)
+    from config.pseudo_locale import PSEUDO_LANGUAGE_ENTRY, pseudo_catalogue_folder
+
+    LANGUAGES.append(PSEUDO_LANGUAGE_ENTRY)
+    LOCALE_PATHS.append(pseudo_catalogue_folder(VAR_DIR))
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
