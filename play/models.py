@@ -17,6 +17,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards.language import frozen_deck_name
@@ -61,7 +62,9 @@ class PlayGame(models.Model):
         verbose_name_plural = _("played games")
 
     def __str__(self) -> str:
-        return f"{self.deck_name(0)} vs {self.deck_name(1)}"
+        # The decks' names are in the page's language, and so is what joins them.
+        return gettext("{deck} vs {opponent}").format(deck=self.deck_name(0),
+                                                       opponent=self.deck_name(1))
 
     def get_absolute_url(self) -> str:
         return reverse("play:game", args=[self.uid])

@@ -55,11 +55,12 @@ ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
 class ChunkState(models.TextChoices):
-    PENDING = "pending", "Pending"      # sent to the broker, not started (or to be re-sent)
-    RUNNING = "running", "Running"      # a worker holds it until lease_until
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"         # attempts exhausted
-    SKIPPED = "skipped", "Skipped"      # cancelled, or not needed after an early stop
+    # The admin shows a run's chunks with their state: the labels are translated.
+    PENDING = "pending", gettext_lazy("Pending")   # sent to the broker, not started (or re-sent)
+    RUNNING = "running", gettext_lazy("Running")   # a worker holds it until lease_until
+    DONE = "done", gettext_lazy("Done")
+    FAILED = "failed", gettext_lazy("Failed")      # attempts exhausted
+    SKIPPED = "skipped", gettext_lazy("Skipped")   # cancelled, or not needed after an early stop
 
 
 TERMINAL_CHUNK_STATES = (ChunkState.DONE, ChunkState.FAILED, ChunkState.SKIPPED)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import translation
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from cards.language import frozen_card_name
 from rules.lab.intervals import paired_difference
@@ -160,8 +160,9 @@ def sweep_results(sweep: Sweep) -> dict[str, Any]:
         changes = {row["index"]: row for row in comparison["rows"]}
         for report in reports:
             key = f"matchup-{report['index']}"
-            line = lines.setdefault(key, {"label": f"{report['deck_a']} vs {report['deck_b']}",
-                                          "points": []})
+            label = gettext("{deck} vs {opponent}").format(deck=report["deck_a"],
+                                                           opponent=report["deck_b"])
+            line = lines.setdefault(key, {"label": label, "points": []})
             line["points"].append(_point(run, run.sweep_value, report["win_rate"],
                                          changes.get(report["index"])))
     done = all(r.status not in ACTIVE_STATUSES for r in runs)
