@@ -82,3 +82,17 @@ def frozen_deck_name(deck: Mapping[str, Any], number: int) -> str:
 
     name = localized_value({"name_en": deck.get("name"), "name_zh": deck.get("name_zh")}, "name")
     return name or gettext("Deck {number}").format(number=number)
+
+
+def language_options() -> list[str]:
+    """What a command's ``--lang`` accepts: each of the site's languages by its code and by its
+    primary language alone (``zh-hans``, ``zh``)."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    return sorted({*codes, *(code.split("-")[0] for code in codes)})
+
+
+def site_language(option: str) -> str:
+    """The site's language a ``--lang`` option names (``zh`` → ``zh-hans``)."""
+    from django.utils.translation import get_supported_language_variant
+
+    return get_supported_language_variant(option)

@@ -1,5 +1,6 @@
 """The rule book page: ``rules/RULES.md`` (English, with the rulings the engine adopts) and
-``rules/RULES.zh.md`` (the original Chinese rule book), both carrying the same rule ids.
+``rules/RULES.<language>.md`` in each other language (``RULES.zh.md``: the original Chinese rule
+book), all carrying the same rule ids; a rule book in a further language is one more file.
 
 Each rule's list item gets its id as an HTML anchor (``/rules/#R2.3.1``), and every rule id
 mentioned in the text links to its rule, so the two languages link alike."""
@@ -13,9 +14,14 @@ from pathlib import Path
 import markdown
 
 from rules.engine.rule_ids import parse_rule_book
+from rules.localized import SOURCE_LANGUAGE, resolve_language
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
-RULE_BOOKS = {"en": RULES_DIR / "RULES.md", "zh": RULES_DIR / "RULES.zh.md"}
+SOURCE_BOOK = RULES_DIR / "RULES.md"
+ORIGINAL_BOOK = RULES_DIR / "RULES.zh.md"      # the game's own rule book, which RULES.md renders
+# {language tag of the file name: rule book}: English's, then each RULES.<tag>.md.
+RULE_BOOKS = {SOURCE_LANGUAGE: SOURCE_BOOK,
+              **{path.name.split(".")[1]: path for path in sorted(RULES_DIR.glob("RULES.*.md"))}}
 RULE_ID = r"R\d+(?:\.\d+)*"
 # A rule's own item: "<li><strong>R2.3.1 Attack declaration.</strong>" (its id, then its name).
 RULE_ITEM = re.compile(rf"<li>(\s*<p>)?<strong>({RULE_ID})\b")
@@ -46,8 +52,23 @@ def _render(path: Path, mtime: float) -> tuple[str, tuple[tuple[str, str, int], 
     return html, sections
 
 
+def rule_book_language(lang: str) -> str:
+    """The tag of the rule book a reader of ``lang`` reads: the book in their language (or its
+    primary language: ``zh-hans`` reads ``RULES.zh.md``), else English's."""
+    wanted = resolve_language(lang)
+    for tag in (wanted, wanted.split("-")[0]):
+        if tag in RULE_BOOKS:
+            return tag
+    return SOURCE_LANGUAGE
+
+
+def is_original(tag: str) -> bool:
+    """Whether the rule book of ``tag`` is the game's original one (not a rendering of it)."""
+    return RULE_BOOKS[tag] == ORIGINAL_BOOK
+
+
 def rule_book(lang: str) -> tuple[str, tuple[tuple[str, str, int], ...]]:
-    """The rule book in ``lang`` ("en" or "zh") as HTML, and its sections (id, title, level)
+    """The rule book a reader of ``lang`` reads as HTML, and its sections (id, title, level)
     for a table of contents; re-read when the file changes."""
-    path = RULE_BOOKS.get(lang, RULE_BOOKS["en"])
+    path = RULE_BOOKS[rule_book_language(lang)]
     return _render(path, path.stat().st_mtime)

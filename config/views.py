@@ -20,9 +20,9 @@ from django.templatetags.static import static
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from cards.language import card_lang
+from cards.language import reader_language
 from config.checks import RUN_COLLECTSTATIC, static_manifest_missing
-from config.rulebook import rule_book
+from config.rulebook import is_original, rule_book, rule_book_language
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -51,10 +51,10 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The rule book in the page's language: RULES.md, or the original Chinese RULES.zh.md."""
-    lang = card_lang()
-    html, sections = rule_book(lang)
+    book = rule_book_language(reader_language())
+    html, sections = rule_book(book)
     return render(request, "rules.html", {"rules_html": html, "sections": sections,
-                                          "lang": lang})
+                                          "book_lang": book, "original": is_original(book)})
 
 
 @require_safe

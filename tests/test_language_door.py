@@ -26,10 +26,6 @@ LEFT_TO_MOVE = {
     "cards/rows.py": 2,
     "cards/templatetags/cards_extras.py": 1,
     "cards/views.py": 3,
-    "config/rulebook.py": 2,
-    "decks/codecs/text.py": 1,
-    "decks/management/commands/load_formats.py": 1,
-    "decks/management/commands/validate_deck.py": 1,
     "simulations/patches/views.py": 1,
 }
 

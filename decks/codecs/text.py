@@ -30,10 +30,13 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import cache
 
-from django.utils.translation import gettext_lazy
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from cards.language import card_lang
+from cards.game_words import game_word
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     DEFAULT_PLACING,
@@ -60,11 +63,21 @@ from rules.decks.piles import MAIN_PILE
 UNKNOWN_CARD = gettext_lazy("No card is called {name!r}.")
 AMBIGUOUS_CARD = gettext_lazy("{name!r} could be {options}: write the card's code instead.")
 
-HEADER = re.compile(r"^\s*(hero|deck|name|format|pile|英雄|卡组|名称|赛制|牌堆)\s*[:：]\s*(.*)$",
-                    re.IGNORECASE)
-HEADER_KEYS = {"hero": "hero", "英雄": "hero", "deck": "name", "name": "name", "卡组": "name",
-               "名称": "name", "format": "format", "赛制": "format", "pile": "pile",
-               "牌堆": "pile"}
+# A header line: a word, a colon (or a full-width one), its value.
+HEADER = re.compile(r"^\s*([^\s:：]+)\s*[:：]\s*(.*)$")
+# The header words the reader knows besides the ones the site writes in each of its languages
+# (``HEADER_WORDS``): other sites' spellings.
+HEADER_KEYS = {"hero": "hero", "deck": "name", "name": "name", "format": "format",
+               "pile": "pile", "名称": "name"}
+# The header words the list is written with, in the reader's language.
+HEADER_WORDS = {
+    "name": pgettext_lazy("a deck list's header: the deck's name follows", "Deck"),
+    "format": pgettext_lazy("a deck list's header: the format's code follows", "Format"),
+    "hero": pgettext_lazy("a deck list's header: the hero card follows", "Hero"),
+    "pile": pgettext_lazy("a deck list's header: a pile's code follows", "Pile"),
+}
+HEADER_COLON = pgettext_lazy("between a deck list's header and its value", ": ")
+OTHER_CARDS = pgettext_lazy("a deck list's heading over the cards of no kind above", "Other cards")
 # (count group, name group) patterns, tried in order after the whole line.
 COUNTED = [
     re.compile(r"^([0-9]+)\s*[x×*]\s*(.+)$", re.IGNORECASE),
@@ -122,11 +135,23 @@ def _header(raw: str) -> tuple[str, str] | None:
     if raw.lstrip().startswith(("#", "//")):
         return None
     match = HEADER.match(_prepare(raw))
-    if match is None:
+    key = _header_keys().get(match.group(1).lower()) if match is not None else None
+    if match is None or key is None:
         return None
     as_written = HEADER.match(raw)
     value = as_written.group(2) if as_written else match.group(2)
-    return HEADER_KEYS[match.group(1).lower()], value
+    return key, value
+
+
+@cache
+def _header_keys() -> dict[str, str]:
+    """Every header word the reader knows: other sites' and the site's own in each of its
+    languages, so a list written from any page re-imports anywhere."""
+    keys = dict(HEADER_KEYS)
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            keys.update({str(word).lower(): key for key, word in HEADER_WORDS.items()})
+    return keys
 
 
 def parse_text(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS
@@ -257,14 +282,9 @@ def _kind(code: str, index: CardIndex) -> str:
     return card.kind if card is not None else "other"
 
 
-# The words the list is written with, in the page's language; the reader above knows both, so
-# a list written from a Chinese page re-imports anywhere.
-WORDS = {
-    "en": {"deck": "Deck: ", "format": "Format: ", "hero": "Hero: ", "pile": "Pile: ",
-           "minion": "Minions", "item": "Items", "other": "Other cards"},
-    "zh": {"deck": "卡组：", "format": "赛制：", "hero": "英雄：", "pile": "牌堆：",
-           "minion": "随从", "item": "道具", "other": "其他卡牌"},
-}
+def _header_line(key: str, value: str) -> str:
+    """A header in the reader's language ("Deck: Ember Rush", "卡组：Ember Rush")."""
+    return f"{HEADER_WORDS[key]}{HEADER_COLON}{value}"
 
 
 def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None,
@@ -275,26 +295,25 @@ def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None,
     ``heroes_in_deck`` (a format whose heroes are cards of the deck) hero cards stay among
     the cards with no empty ``Hero:`` line, as such a list reads back."""
     lines: list[str] = []
-    words = WORDS[card_lang()]
     name = clean_name(deck.name)
     if name:
-        lines.append(f"{words['deck']}{name}")
+        lines.append(_header_line("name", name))
     if format_code:
-        lines.append(f"{words['format']}{clean_name(format_code)}")
+        lines.append(_header_line("format", clean_name(format_code)))
     for hero in deck.heroes:
-        lines.append(f"{words['hero']}{_label(hero, 1, index, as_hero=True)}")
+        lines.append(_header_line("hero", _label(hero, 1, index, as_hero=True)))
     if not heroes_in_deck and not deck.heroes and any(
             _kind(c, index) == "hero" for c in deck.counts):
         # "no hero": keeps the hero cards below in the deck on import
-        lines.append(words["hero"].rstrip())
+        lines.append(_header_line("hero", "").rstrip())
     kinds = tuple(kind_headings) if kind_headings is not None else (
-        ("minion", words["minion"]), ("item", words["item"]))
+        ("minion", game_word("kinds", "minion")), ("item", game_word("kinds", "item")))
     known = {kind for kind, _heading in kinds}
     groups: dict[str, list[str]] = {}
     for code in deck.counts:
         kind = _kind(code, index)
         groups.setdefault(kind if kind in known else "other", []).append(code)
-    for kind, heading in [*kinds, ("other", words["other"])]:
+    for kind, heading in [*kinds, ("other", str(OTHER_CARDS))]:
         codes = sorted(groups.get(kind, []), key=lambda c: _sort_key(c, index))
         if not codes:
             continue
@@ -305,6 +324,6 @@ def export_text(deck: Deck, index: CardIndex, *, format_code: str | None = None,
         if not counts:
             continue
         codes = sorted(counts, key=lambda c: _sort_key(c, index))
-        lines += ["", f"{words['pile']}{pile}"]
+        lines += ["", _header_line("pile", pile)]
         lines += [f"{counts[c]}x {_label(c, counts[c], index, False)}" for c in codes]
     return "\n".join(lines) + "\n"

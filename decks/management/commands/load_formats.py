@@ -11,13 +11,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from cards.language import card_lang
+from cards.language import language_options, reader_language, site_language
 from decks.format_loader import RuleBookRefused, rule_book_load, rule_book_read
 
 MSG_NO_FILE = gettext_lazy("No such file: {path}")
 MSG_REFUSED = gettext_lazy("{path}: refused, nothing was changed. {count} problem(s):")
 MSG_PROBLEMS = gettext_lazy("{count} problem(s) in {path}")
-LANGUAGES = {"en": "en", "zh": "zh-hans"}
 
 
 class Command(BaseCommand):
@@ -27,14 +26,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", nargs="+", help="rule book files in YAML, e.g. "
                                                     "rules/data/games/sorcery.yaml")
-        parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+        parser.add_argument("--lang", choices=language_options(), default=None,
                             help="the language of the report and the problems (default: the "
                                  "active language)")
 
     def handle(self, *args: Any, file: list[str], lang: str | None = None,
                **options: Any) -> None:
-        lang = lang or card_lang()
-        with translation.override(LANGUAGES[lang]):
+        with translation.override(site_language(lang) if lang else reader_language()):
             self._load(file)
 
     def _load(self, file: list[str]) -> None:

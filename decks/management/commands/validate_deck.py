@@ -18,6 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
+from cards.language import language_options, site_language
 from decks.codecs import CODECS, CardIndex, DeckImportError, import_deck
 from decks.problem_text import ProblemText, format_name, problems_text
 from rules.decks import legality
@@ -26,7 +27,6 @@ from rules.decks.legality import STANDARD, Deck, check_deck
 
 NO_FILE = "No such file: {path}"
 NOT_UTF8 = "{path} is not UTF-8 text."
-LANGUAGES = {"en": "en", "zh": "zh-hans"}
 
 
 class Command(BaseCommand):
@@ -43,12 +43,12 @@ class Command(BaseCommand):
         parser.add_argument("--cards", default=None,
                             help="a card set YAML file to read card names from instead of the "
                                  "catalogue (no database needed)")
-        parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en",
+        parser.add_argument("--lang", choices=language_options(), default="en",
                             help="the language of the problems and the card names in them")
 
     def handle(self, *args: Any, file: str, reader: str, format_code: str | None, cards: str | None,
                lang: str, **options: Any) -> None:
-        with translation.override(LANGUAGES[lang]):
+        with translation.override(site_language(lang)):
             self._validate(file, reader, format_code, cards)
 
     def _validate(self, file: str, reader: str, format_code: str | None,
