@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import get_language
 
-from rules.localized import derived_text, resolve_language
+from rules.localized import LANGUAGE_SCRIPT, derived_text, resolve_language
 
 # The languages the catalogue's data is written in, by the suffix of their columns; the first is
 # the source every row has.
@@ -82,6 +82,12 @@ def frozen_deck_name(deck: Mapping[str, Any], number: int) -> str:
 
     name = localized_value({"name_en": deck.get("name"), "name_zh": deck.get("name_zh")}, "name")
     return name or gettext("Deck {number}").format(number=number)
+
+
+def reader_writes_latin_script() -> bool:
+    """Whether the reader's language is written in Latin letters (its catalogue says its
+    script), so a Latin word in a sentence may be prose rather than something typed."""
+    return LANGUAGE_SCRIPT.text(reader_language()) == LANGUAGE_SCRIPT.english
 
 
 def language_options() -> list[str]:

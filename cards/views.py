@@ -19,7 +19,7 @@ from django.utils.formats import date_format
 from django.utils.http import http_date
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_safe
 
 from cards.art import card_art
@@ -30,7 +30,7 @@ from cards.filters import CardFilter
 from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
 from cards.htmx import HtmxHttpRequest
-from cards.language import DATA_COLUMNS, card_lang
+from cards.language import DATA_COLUMNS, SOURCE_COLUMN, card_lang
 from cards.models import Attribute, Card, display_names, keyword_choices
 from cards.ownership import ownership_stamp
 from cards.page_cache import cached_page
@@ -55,9 +55,13 @@ PAGE_SIZES = {"gallery": 48, "table": 50}
 SVG_CACHE_SECONDS = 60 * 60 * 24
 ART_VERSION = 2    # part of the image cache key: a change to the drawing repaints every card
 # Malformed queries the help page shows with their messages, typed as a reader of the page
-# would type them (the query language reads Chinese names of values).
-ERROR_EXAMPLES = {"en": ["a:fire)", "c<=three", "colour:red", "(k:minion or"],
-                  "zh": ["a:火)", "c<=三", "color:红", "(k:随从"]}
+# would type them (the query language reads values by their names in every language).
+ERROR_EXAMPLES = [
+    pgettext_lazy("a malformed query: a bracket closed but never opened", "a:fire)"),
+    pgettext_lazy("a malformed query: a word where a number belongs", "c<=three"),
+    pgettext_lazy("a malformed query: a field the query language lacks", "colour:red"),
+    pgettext_lazy("a malformed query: a bracket opened but never closed", "(k:minion or"),
+]
 TABLE_COLUMNS: list[tuple[str, StrOrPromise]] = [
     ("code", gettext_lazy("Code")), ("name", gettext_lazy("Name")),
     *((f, game_word_lazy("field", f))
@@ -132,7 +136,7 @@ def _decorate(cards: Iterable[Card], lang: str, table: bool = False) -> list[Car
     """Attach each card's links and alt text: one reverse() per page instead of two per card
     keeps the list's rendering time flat (reverse dominated the gallery's profile)."""
     detail, image = _url_pattern("cards:detail"), _url_pattern("cards:image")
-    suffix = "&lang=zh" if lang == "zh" else ""
+    suffix = f"&lang={lang}" if lang != SOURCE_COLUMN else ""
     out = list(cards)
     cards_label(out, lang)   # another game's kind and tier in its own words (none: no query)
     for card in out:
@@ -177,7 +181,7 @@ def _filter_context(request: HttpRequest) -> dict[str, Any]:
                            for n, label in NUMBER_FILTERS],
         "tag_filters": [
             {"name": name, "label": label, "items": [
-                {"value": o.code, "label": o.display_name, "zh": o.other_name,
+                {"value": o.code, "label": o.display_name, "other": o.other_name,
                  "lang": o.other_lang,
                  "checked": o.code in selected[name]} for o in choices[key]]}
             for name, label, key in (("faction", game_word("field", "faction"), "factions"),
@@ -309,7 +313,7 @@ def _query_help(request: HttpRequest) -> HttpResponse:
     fields = [{"aliases": f.aliases, "doc": f.help, "example": loaded.get(f.name, f.example)}
               for f in FIELD_LIST]
     errors = []
-    for query in ERROR_EXAMPLES[card_lang()]:
+    for query in map(str, ERROR_EXAMPLES):
         form = CardFilter({"q": query}).form
         form.is_valid()
         errors.append({"query": query, "message": form.errors["q"][0]})

@@ -175,3 +175,6 @@ class LocalizedText:
 
 # A language's short name for itself, heading its column beside others ("EN", "中文").
 LANGUAGE_SHORT_NAME = LocalizedText("language.short_name", "EN")
+# The script a language is written in (ISO 15924: "Latn", "Hans"): where a page must tell the
+# query language's Latin words from the prose around them.
+LANGUAGE_SCRIPT = LocalizedText("language.script", "Latn")

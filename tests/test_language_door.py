@@ -24,8 +24,6 @@ LEFT_TO_MOVE = {
     "cards/art.py": 7,
     "cards/examples.py": 4,
     "cards/rows.py": 2,
-    "cards/templatetags/cards_extras.py": 1,
-    "cards/views.py": 3,
     "simulations/patches/views.py": 1,
 }
 

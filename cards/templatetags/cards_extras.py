@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards import game_words
-from cards.language import card_lang
+from cards.language import reader_writes_latin_script
 
 register = template.Library()
 
@@ -51,15 +51,16 @@ QUERY_TOKEN = re.compile(r"[A-Za-z][\w\-]*(?:(?:[:=]|[<>!]=?)[\w\-\"]+|[<>!]=?)?
 @register.filter
 def query_tokens_as_code(message: str) -> SafeString:
     """A query help text or error message with what a reader types set as code: the example
-    terms ("c<=3"), and on a Chinese page every Latin word (fields, values: "atk (攻击力)")."""
-    chinese = card_lang() == "zh"
+    terms ("c<=3"), and on a page in a language not written in Latin letters every Latin word
+    (fields, values: "atk (攻击力)")."""
+    latin_prose = reader_writes_latin_script()
 
     out: list[str] = []
     end = 0
     for match in QUERY_TOKEN.finditer(message):
         token = match.group(0)
         out.append(escape(message[end:match.start()]))
-        typed = chinese or any(op in token for op in ":<>=")
+        typed = not latin_prose or any(op in token for op in ":<>=")
         out.append(f"<code>{escape(token)}</code>" if typed else escape(token))
         end = match.end()
     out.append(escape(message[end:]))

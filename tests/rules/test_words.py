@@ -18,6 +18,7 @@ from rules.engine.ruleset_words import RULESET_NAMES, RULESET_OPTIONS
 from rules.engine.term_registry import TRIGGERS
 from rules.engine.words import ATTRIBUTE_WORDS, FIELD_WORDS, KIND_WORDS, TRIGGER_WORDS
 from rules.localized import (
+    LANGUAGE_SCRIPT,
     LANGUAGE_SHORT_NAME,
     LOCALE_DIR,
     LocalizedText,
@@ -105,7 +106,8 @@ def _registry_keys() -> dict[str, str]:
             keys[f"term_doc.{entry['section']}.{entry['name']}"] = entry["doc"]
         for field in entry.get("fields") or ():
             keys[f"field_doc.{field['name']}"] = field["doc"]
-    keys[LANGUAGE_SHORT_NAME.key] = LANGUAGE_SHORT_NAME.english
+    for fact in (LANGUAGE_SHORT_NAME, LANGUAGE_SCRIPT):
+        keys[fact.key] = fact.english
     return keys
 
 
