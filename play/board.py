@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from cards.game_words import game_word
-from cards.language import card_lang
+from cards.language import reader_language
 from play.action_words import ActionWords
 from play.engine_adapter import History
 from play.log_text import redact_snapshot, step_lines
@@ -117,7 +117,7 @@ def card_info(cards: Mapping[str, Mapping[str, Any]], names: Mapping[str, str],
     return {"code": code, "name": names.get(code, code), "kind": data.get("kind", ""),
             "cost": data.get("cost"), "attack": data.get("attack"), "hp": data.get("hp"),
             "attribute": data.get("attribute", ""),
-            "text": card_text(data, card_lang(), names) if data else ""}
+            "text": card_text(data, reader_language(), names) if data else ""}
 
 
 def _minions(side: Mapping[str, Any], cards: Mapping[str, Any], names: Mapping[str, str],

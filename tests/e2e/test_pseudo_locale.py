@@ -105,15 +105,6 @@ PAGE_TEXTS = """pseudo => {
   return chunks;
 }"""
 
-# The models whose permissions the admin's user and group forms list ("ban / limited list
-# entry" reads "ban" and "limited list entry": a slash ends an untranslated text).
-PERMISSION_MODELS = (
-    "balance search or tuning", "ban", "card", "card kind", "card set", "card stats", "chunk",
-    "chunk result", "collection entry", "content type", "deck", "deck entry", "deck tag",
-    "deck version", "faction", "favourite deck", "format", "game", "group", "job block",
-    "job piece", "log entry", "matchup", "pace calibration", "permission", "played game", "race",
-    "rarity tier", "sample game", "session", "simulation run", "sweep", "user",
-)
 # The ratchet: texts no translation rewrites today, grouped by where they come from (issue 44;
 # artifacts/pseudo-locale.json shows each on its page, in the sentence it was found in). A text
 # listed here is allowed on any page; when one stops appearing,
@@ -143,35 +134,14 @@ KNOWN_UNTRANSLATED: dict[str, set[str]] = {
         "Ordinary Magic", "Ordinary Minion", "Ordinary Site", "Site", "Unique", "Unique Artifact",
         "Unique Avatar", "Unique Site",
     },
-    # Card rules text, written by the engine (rules/engine/text.py, text_zh.py) in English or
-    # Chinese, its trigger's label included ("Use:", "Last words:", "Re-act."): the game in
-    # play shows it on its cards.
-    "card rules text": {
-        "Active", "All allied minions get", "At the end of your turn",
-        "At the start of your turn", "attack this turn", "damage to the enemy hero", "Deal",
-        "Destroy an enemy minion with", "Draw", "energy this turn", "Gain", "Last words",
-        "or less attack", "Re-act", "Restore", "to your hero", "Use",
-    },
     # Django admin's own texts that its templates do not translate: the search icon's alt text
     # (admin/search_form.html) and the yes/no icons' alt texts (True, False).
     "Django admin": {"False", "Search", "True"},
-    # Django's permission names ("Can add card"), written in English into the database by the
-    # migrations that made them: the admin's user and group forms list them.
-    "permission names": {f"Can {action} {model}" for model in PERMISSION_MODELS
-                         for action in ("add", "change", "delete", "view")},
 }
 # Texts allowed on one page only: words too common to allow everywhere.
 KNOWN_UNTRANSLATED_ON_PAGES: dict[str, set[str]] = {
-    # The query language's own words — field names, ``or``, the codes of kinds, attributes and
-    # keywords before their names — and the misspelt terms of its error examples ('colour',
-    # 'three'), shown in sentences rather than as code; and an example query as the builder's
-    # search box's placeholder ("k:minion a:fire c<=3").
-    "query help": {"atk", "code", "colour", "dark", "draw", "fire", "grass", "hero", "hp", "item",
-                   "kw", "light", "minion", "or", "race", "react", "regenerate", "shield",
-                   "three", "water"},
+    # An example query as the builder's search box's placeholder ("k:minion a:fire c<=3").
     "builder": {"fire", "minion"},
-    # Common words in card rules text ("Draw 2 cards", "2 energy"), with its group above.
-    "game in play": {"cards", "energy"},
     # The game's code as the query names it (g:sorcery), in the list's summary.
     "other game's cards": {"sorcery"},
     # The admin shows rows as they are kept: a game's and a card set's names in both languages
@@ -191,9 +161,9 @@ KNOWN_UNTRANSLATED_ON_PAGES: dict[str, set[str]] = {
     "admin tuning job": {"Deck tuning", "against Dusk Test", "greedy", "pages"},
     "admin run": {"chunk", "done", "greedy", "random", "run", "vs", "vs Dusk Test"},
     # Models without a translated verbose name (balance.JobBlock, simulations.Sweep; a new
-    # verbose name needs a migration), and the permission "Can add ban / limited list entry".
-    "admin user": {"job block", "limited list entry", "sweep"},
-    "admin groups": {"job block", "limited list entry", "sweep"},
+    # verbose name needs a migration), in the admin's list of permissions.
+    "admin user": {"job block", "sweep"},
+    "admin groups": {"job block", "sweep"},
 }
 
 
