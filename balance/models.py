@@ -195,6 +195,8 @@ class JobBlock(models.Model):
     tally = models.JSONField(_("tally"))
 
     class Meta:
+        verbose_name = gettext_lazy("job block")
+        verbose_name_plural = gettext_lazy("job blocks")
         constraints = [models.UniqueConstraint(fields=["job", "key", "index"],
                                                name="job_block_unique")]
 

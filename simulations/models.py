@@ -208,6 +208,8 @@ class Sweep(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("sweep")
+        verbose_name_plural = _("sweeps")
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:

@@ -160,10 +160,6 @@ KNOWN_UNTRANSLATED_ON_PAGES: dict[str, set[str]] = {
     "admin balance job": {"Balance search", "Dawn Test", "Dusk Test", "pages", "random"},
     "admin tuning job": {"Deck tuning", "against Dusk Test", "greedy", "pages"},
     "admin run": {"chunk", "done", "greedy", "random", "run", "vs", "vs Dusk Test"},
-    # Models without a translated verbose name (balance.JobBlock, simulations.Sweep; a new
-    # verbose name needs a migration), in the admin's list of permissions.
-    "admin user": {"job block", "sweep"},
-    "admin groups": {"job block", "sweep"},
 }
 
 
