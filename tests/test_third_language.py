@@ -1,0 +1,63 @@
+"""A third language is data only: a gettext catalogue for the site's sentences, a catalogue of
+game words beside ``rules/locale/zh-hans.json``, and one entry in ``LANGUAGES`` — no code. Here
+French is added that way (in a temporary folder, a few entries of each) and a page asked for in
+French speaks it: the site's sentences from its ``.po``, game words from its catalogue, and
+whatever neither translates in English, as gettext does for a msgid it lacks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from html import unescape
+from pathlib import Path
+
+import polib
+import pytest
+
+from cards.page_cache import clear_stored_pages
+from rules import localized
+
+FRENCH_SENTENCES = {"Cards": "Cartes", "Decks": "Decks de cartes"}
+FRENCH_WORDS = {"attribute.fire": "Feu", "attribute.water": "Eau", "kind.minion": "Serviteur",
+                "field.attribute": "Attribut"}
+
+
+@pytest.fixture
+def french(settings, tmp_path: Path, monkeypatch):
+    words = tmp_path / "words"
+    shutil.copytree(localized.LOCALE_DIR, words)
+    (words / "fr.json").write_text(json.dumps(FRENCH_WORDS, ensure_ascii=False),
+                                   encoding="utf-8")
+    monkeypatch.setattr(localized, "LOCALE_DIR", words)
+    localized._catalogue_files.cache_clear()
+    localized._catalogue.cache_clear()
+
+    messages = tmp_path / "locale" / "fr" / "LC_MESSAGES"
+    messages.mkdir(parents=True)
+    catalogue = polib.POFile()
+    catalogue.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": "fr",
+                          "Plural-Forms": "nplurals=2; plural=(n > 1);"}
+    for english, french_text in FRENCH_SENTENCES.items():
+        catalogue.append(polib.POEntry(msgid=english, msgstr=french_text))
+    catalogue.save_as_mofile(str(messages / "django.mo"))
+
+    settings.LANGUAGES = [*settings.LANGUAGES, ("fr", "Français")]
+    settings.LOCALE_PATHS = [tmp_path / "locale", *settings.LOCALE_PATHS]
+    clear_stored_pages()
+    yield
+    clear_stored_pages()
+    localized._catalogue_files.cache_clear()
+    localized._catalogue.cache_clear()
+
+
+def test_a_third_language_added_as_data_speaks_on_the_catalogue_page(client, catalogue, french):
+    page = unescape(client.get("/cards/", HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert '<html lang="fr"' in page
+    assert "Cartes" in page                       # a site sentence, from its .po
+    assert "Feu" in page and "Eau" in page        # game words, from its catalogue
+    assert "Grass" in page                        # a word its catalogue lacks: English
+
+
+def test_the_other_languages_are_untouched_by_the_third(client, catalogue, french):
+    page = unescape(client.get("/cards/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
+    assert "火" in page and "Feu" not in page
