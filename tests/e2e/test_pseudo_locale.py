@@ -134,9 +134,9 @@ KNOWN_UNTRANSLATED: dict[str, set[str]] = {
         "Ordinary Magic", "Ordinary Minion", "Ordinary Site", "Site", "Unique", "Unique Artifact",
         "Unique Avatar", "Unique Site",
     },
-    # Django admin's own texts that its templates do not translate: the search icon's alt text
-    # (admin/search_form.html) and the yes/no icons' alt texts (True, False).
-    "Django admin": {"False", "Search", "True"},
+    # Django admin's own texts that its code does not translate: the yes/no icons' alt texts
+    # (django.contrib.admin.templatetags.admin_list._boolean_icon).
+    "Django admin": {"False", "True"},
 }
 # Texts allowed on one page only: words too common to allow everywhere.
 KNOWN_UNTRANSLATED_ON_PAGES: dict[str, set[str]] = {
