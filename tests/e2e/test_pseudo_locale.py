@@ -142,14 +142,12 @@ KNOWN_UNTRANSLATED: dict[str, set[str]] = {
 KNOWN_UNTRANSLATED_ON_PAGES: dict[str, set[str]] = {
     # An example query as the builder's search box's placeholder ("k:minion a:fire c<=3").
     "builder": {"fire", "minion"},
-    # The game's code as the query names it (g:sorcery), in the list's summary.
-    "other game's cards": {"sorcery"},
     # The admin shows rows as they are kept: a game's and a card set's names in both languages
-    # side by side, a game's and a format's code, a game's declared kinds and rarities by code,
+    # side by side, a format's code, a game's declared kinds and rarities by code,
     # a deck's stored format code, its versions' notes ("Created", "Saved") and kind.
-    "admin games": {"Contested Realm", "Sorcery", "cardlab", "sorcery"},
+    "admin games": {"Contested Realm", "Sorcery"},
     "admin card sets": {"Sorcery sample set", "Test Set", "test data"},
-    "admin formats": {"sorcery", "standard"},
+    "admin formats": {"standard"},
     "admin game": {"artifact", "aura", "avatar", "elite", "exceptional", "magic", "minion",
                    "ordinary", "site", "unique"},
     "admin deck": {"Created", "Saved", "deck", "standard"},
@@ -255,19 +253,21 @@ def _page_texts(page) -> list[str]:
 
 def _allowed_from_the_database() -> re.Pattern[str]:
     """What the filled site shows as written: its user and group names (typed by people), the
-    uids it made for decks, runs, jobs and games, and the card sets' codes (an identifier beside
-    the set's name, as a card's code is beside the card's: "TEST — Ŧḗşŧ Şḗŧ")."""
+    uids it made for decks, runs, jobs and games, and the card sets' and games' codes (an
+    identifier beside the name, as a card's code is beside the card's: "TEST — Ŧḗşŧ Şḗŧ"; the
+    query's g:sorcery)."""
     from django.apps import apps
     from django.contrib.auth.models import Group, User
 
-    from cards.models import CardSet
+    from cards.models import CardSet, Game
 
     typed = [*User.objects.values_list("username", flat=True),
              *Group.objects.values_list("name", flat=True)]
     uids = [uid for model in apps.get_models() if any(f.name == "uid" for f in model._meta.fields)
             for uid in model.objects.values_list("uid", flat=True)]
-    set_codes = CardSet.objects.values_list("code", flat=True)
-    return as_written(typed=typed, identifiers=[*uids, *set_codes])
+    codes = [*CardSet.objects.values_list("code", flat=True),
+             *Game.objects.values_list("code", flat=True)]
+    return as_written(typed=typed, identifiers=[*uids, *codes])
 
 
 def crawl(browser, base: str, site) -> dict[str, dict[str, str]]:
