@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cards.language import data_form_names
 from rules.engine.ability_language import validate_card
 from rules.engine.cards import CardDef
 from rules.engine.text import card_text
@@ -22,15 +23,16 @@ Card = Any   # a cards.models.Card row (see the module docstring)
 # The fields of the data form in the order the shipped file writes them.
 DATA_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp",
                "attribute", "faction", "race", "keywords", "abilities")
-# A problem path like "card T-M01.abilities[0].effects[1]" lands on the model field "abilities".
-MODEL_FIELDS = set(DATA_FIELDS)
+# A problem path like "card T-M01.abilities[0].effects[1]" lands on the model field "abilities";
+# the data form's names are the model's keyed ``names``, which forms edit as a box per language,
+# so a problem with them is the form's own.
+MODEL_FIELDS = set(DATA_FIELDS) - {"name_en", "name_zh"}
 
 
 def card_to_data(card: Card) -> dict[str, Any]:
     """The card as the set file writes it: empty fields left out, faction and race as codes."""
     data: dict[str, Any] = {
-        "code": card.code, "kind": card.kind, "name_en": card.name_en,
-        "name_zh": card.name_zh, "rarity": card.rarity,
+        "code": card.code, "kind": card.kind, **data_form_names(card), "rarity": card.rarity,
         "cost": card.cost, "attack": card.attack, "hp": card.hp,
         "attribute": card.attribute,
         "faction": card.faction.code if card.faction_id else None,

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
@@ -24,7 +24,8 @@ from cards.art import card_art
 from cards.card_stats import COUNT_FIELDS
 from cards.declared_words import declared_words_of, kind_choices, rarity_choices
 from cards.game_words import game_word_lazy
-from cards.language import card_lang
+from cards.keyed_forms import KeyedTextsForm, searched_names, text_boxes, with_text_boxes
+from cards.language import SOURCE_LANGUAGE, card_lang
 from cards.models import (
     Card,
     CardKind,
@@ -33,6 +34,7 @@ from cards.models import (
     Faction,
     Game,
     Kind,
+    NamedInLanguages,
     Race,
     Rarity,
     RarityTier,
@@ -63,7 +65,8 @@ class PrettyJSONField(forms.JSONField):
         return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-class CardAdminForm(forms.ModelForm[Card]):
+@with_text_boxes("name")
+class CardAdminForm(KeyedTextsForm):
     abilities = PrettyJSONField(required=False, label=game_word_lazy("field", "abilities",
                                                                       prose=True))
     keywords = forms.MultipleChoiceField(label=game_word_lazy("field", "keywords", prose=True),
@@ -73,9 +76,8 @@ class CardAdminForm(forms.ModelForm[Card]):
 
     class Meta:
         model = Card
-        fields = ["code", "card_set", "position", "kind", "name_en", "name_zh", "rarity",
-                  "cost", "attack", "hp", "attribute", "faction", "race", "keywords",
-                  "abilities"]
+        fields = ["code", "card_set", "position", "kind", "rarity", "cost", "attack", "hp",
+                  "attribute", "faction", "race", "keywords", "abilities"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -129,6 +131,22 @@ class KeywordListFilter(admin.SimpleListFilter):
         return queryset.filter(keyword_tags__contains=f"|{value}|") if value else queryset
 
 
+class NamesColumns:
+    """An admin list's name columns: the English name (its sort key) and the names in the
+    site's other languages."""
+
+    @admin.display(description=gettext_lazy("English name"), ordering="names__en")
+    def english_name(self, row: NamedInLanguages) -> str:
+        return format_html('<span lang="en">{}</span>', row.english_name)   # on any page
+
+    @admin.display(description=gettext_lazy("other names"))
+    def other_names(self, row: NamedInLanguages) -> str:
+        """Each name in another language, marked with its language."""
+        return format_html_join(" · ", '<span lang="{}">{}</span>',
+                                ((lang, text) for lang, text in row.names.items()
+                                 if lang != SOURCE_LANGUAGE and text))
+
+
 STATS_FIELDS = ["agent", "ruleset_key", "ruleset", "card_data_version", *COUNT_FIELDS,
                 "updated_at"]
 
@@ -165,14 +183,14 @@ class CardStatsInline(admin.TabularInline[CardStatsSlice, Card]):
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin[Card]):
+class CardAdmin(NamesColumns, admin.ModelAdmin[Card]):
     form = CardAdminForm
-    list_display = ["code", "english_name", "name_zh", "kind", "attribute", "rarity", "cost",
-                    "attack", "hp", "faction", "race", "card_set"]
+    list_display = ["code", "english_name", "other_names", "kind", "attribute", "rarity",
+                    "cost", "attack", "hp", "faction", "race", "card_set"]
     list_display_links = ["code", "english_name"]
     list_filter = ["kind", "attribute", "rarity", KeywordListFilter, "card_set", "faction",
                    "race"]
-    search_fields = ["code", "name_en", "name_zh", "text_en", "text_zh"]
+    search_fields = ["code", *searched_names(), "text_en", "text_zh"]
     list_select_related = ["faction", "race", "card_set"]
     list_per_page = 100
     ordering = ["code"]
@@ -180,7 +198,7 @@ class CardAdmin(admin.ModelAdmin[Card]):
     inlines = [CardStatsInline]
     fieldsets = [
         (None, {"fields": ["code", "card_set", "position", "kind", "rarity"]}),
-        (gettext_lazy("Names"), {"fields": ["name_en", "name_zh"]}),
+        (gettext_lazy("Names"), {"fields": tuple(text_boxes("name"))}),
         (gettext_lazy("Numbers and attribute (R1.4: heroes have HP; minions cost and attack; "
                       "items cost)"), {"fields": ["cost", "attack", "hp", "attribute"]}),
         (gettext_lazy("Tags"), {"fields": ["faction", "race", "keywords"]}),
@@ -188,9 +206,6 @@ class CardAdmin(admin.ModelAdmin[Card]):
         (gettext_lazy("Card image"), {"fields": ["image_preview", "updated_at"]}),
     ]
 
-    @admin.display(description=gettext_lazy("English name"), ordering="name_en")
-    def english_name(self, card: Card) -> str:
-        return format_html('<span lang="en">{}</span>', card.name_en)   # English on any page
 
     @admin.display(description=gettext_lazy("rules text (EN), generated"))
     def rules_text_en(self, card: Card) -> str:
@@ -216,12 +231,20 @@ class _CardCount(TypedDict):
     n_cards: int   # CardSetAdmin.get_queryset counts each set's cards
 
 
+@with_text_boxes("name")
+class CardSetAdminForm(KeyedTextsForm):
+    class Meta:
+        model = CardSet
+        fields = ["code", "game", "sample", "starter_decks"]
+
+
 @admin.register(CardSet)
-class CardSetAdmin(admin.ModelAdmin[CardSet]):
-    list_display = ["code", "name_en", "name_zh", "game", "sample", "card_count", "export_link",
-                    "updated_at"]
+class CardSetAdmin(NamesColumns, admin.ModelAdmin[CardSet]):
+    form = CardSetAdminForm
+    list_display = ["code", "english_name", "other_names", "game", "sample",
+                    "card_count", "export_link", "updated_at"]
     list_filter = ["game", "sample"]
-    search_fields = ["code", "name_en", "name_zh"]
+    search_fields = ["code", *searched_names()]
     readonly_fields = ["created_at", "updated_at"]
     actions = ["export_yaml"]
     change_list_template = "admin/cards/cardset/change_list.html"
@@ -316,9 +339,18 @@ class CardSetImportForm(forms.Form):
         return data
 
 
-class _NamedAdmin(admin.ModelAdmin[Faction | Race]):
-    list_display = ["code", "name_en", "name_zh"]
-    search_fields = ["code", "name_en", "name_zh"]
+@with_text_boxes("name")
+class NamedAdminForm(KeyedTextsForm):
+    """A faction's or race's code and names."""
+
+    class Meta:
+        fields = ["code"]
+
+
+class _NamedAdmin(NamesColumns, admin.ModelAdmin[Faction | Race]):
+    form = NamedAdminForm
+    list_display = ["code", "english_name", "other_names"]
+    search_fields = ["code", *searched_names()]
 
     def save_model(self, request: HttpRequest, obj: Faction | Race,
                    form: forms.ModelForm[Faction | Race], change: bool) -> None:
@@ -346,7 +378,7 @@ class CardStatsAdmin(admin.ModelAdmin[CardStatsSlice]):
                     "games_played_in", "wins_when_played", "updated_at"]
     list_filter = ["agent", "ruleset_key"]
     list_select_related = ["card"]
-    search_fields = ["card__code", "card__name_en", "card__name_zh"]
+    search_fields = ["card__code", *searched_names("card__")]
     readonly_fields = ["card", *STATS_FIELDS, "moments"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -355,23 +387,40 @@ class CardStatsAdmin(admin.ModelAdmin[CardStatsSlice]):
 
 
 
+@with_text_boxes("name")
+class GameTermForm(KeyedTextsForm):
+    class Meta:
+        fields = ["order", "code"]
+
+
+@with_text_boxes("name", "description")
+class GameForm(KeyedTextsForm):
+    class Meta:
+        model = Game
+        fields = ["code", "engine"]
+
+
 class CardKindInline(admin.TabularInline[CardKind, Game]):
     model = CardKind
+    form = GameTermForm
     extra = 1
-    fields = ["order", "code", "name_en", "name_zh"]
+    fields = ["order", "code", *text_boxes("name")]
 
 
 class RarityTierInline(admin.TabularInline[RarityTier, Game]):
     model = RarityTier
+    form = GameTermForm
     extra = 1
-    fields = ["order", "code", "name_en", "name_zh"]
+    fields = ["order", "code", *text_boxes("name")]
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin[Game]):
+class GameAdmin(NamesColumns, admin.ModelAdmin[Game]):
     """A game of the catalogue with its card kinds and rarity tiers (names in both languages,
     in order). ``python manage.py load_formats FILE`` loads the same from YAML."""
 
-    list_display = ["name_en", "name_zh", "code", "engine"]
-    search_fields = ["code", "name_en", "name_zh"]
+    form = GameForm
+    fields = [*text_boxes("name"), "code", "engine", *text_boxes("description")]
+    list_display = ["english_name", "other_names", "code", "engine"]
+    search_fields = ["code", *searched_names()]
     inlines = [CardKindInline, RarityTierInline]

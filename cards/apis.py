@@ -19,6 +19,7 @@ from rest_framework.pagination import PageNumberPagination
 
 from cards.card_stats import CardTotals, StatsFilter, card_stats
 from cards.filters import CardFilter
+from cards.language import data_form_names
 from cards.models import Card, Faction, Race
 from cards.selectors import card_rows
 from rules.lab.intervals import RATE_METHODS
@@ -77,8 +78,7 @@ def _url_pattern(name: str) -> str:
 
 
 def _named(obj: Faction | Race | None) -> dict[str, str] | None:
-    return None if obj is None else {"code": obj.code, "name_en": obj.name_en,
-                                     "name_zh": obj.name_zh}
+    return None if obj is None else {"code": obj.code, **data_form_names(obj)}
 
 
 class CardOutputSerializer(serializers.ModelSerializer[Card]):
@@ -93,6 +93,10 @@ class CardOutputSerializer(serializers.ModelSerializer[Card]):
     abilities = serializers.ListField(child=serializers.DictField(),
                                       help_text="Abilities in the effect vocabulary "
                                                 "(see /cards/vocabulary/).")
+    # The public API names a card in English and Chinese (its contract since the first
+    # version), read from the keyed ``names``.
+    name_en = serializers.CharField(max_length=120, label=gettext_lazy("English name"))
+    name_zh = serializers.CharField(max_length=120, label=gettext_lazy("Chinese name"))
     url = serializers.SerializerMethodField()
     image_url = serializers.SerializerMethodField()
 
@@ -119,8 +123,8 @@ class CardOutputSerializer(serializers.ModelSerializer[Card]):
 
     def to_representation(self, card: Card) -> dict[str, Any]:
         return {
-            "code": card.code, "kind": card.kind, "name_en": card.name_en,
-            "name_zh": card.name_zh, "rarity": card.rarity, "cost": card.cost,
+            "code": card.code, "kind": card.kind, **data_form_names(card),
+            "rarity": card.rarity, "cost": card.cost,
             "attack": card.attack, "hp": card.hp, "attribute": card.attribute,
             "set": card.card_set.code, "faction": _named(card.faction),
             "race": _named(card.race), "keywords": list(card.keywords or []),

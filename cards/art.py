@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 
 from cards.art_scene import scene
 from cards.game_words import game_word
-from cards.language import localized_value
+from cards.language import localized_value, other_value
 from cards.models import Card, CardKind
 from cards.selectors import rarity_labels
 from rules.engine.cards import KINDS
@@ -184,19 +184,17 @@ def card_art(card: Card, lang: str = "en") -> dict[str, Any]:
     """Everything ``cards/card.svg`` draws, computed from the card's data."""
     lang = lang if lang in LANGS else "en"
     dark, light = FRAMES.get(card.attribute, FRAMES[None])
-    primary, secondary = ((card.name_zh, card.name_en) if lang == "zh"
-                          else (card.name_en, card.name_zh))
+    primary, secondary = localized_value(card, "name", lang), other_value(card, "name", lang)
     has_cost = card.kind != "hero"
     title_x = 64 if has_cost else 22
     title_w = 232 - title_x
-    names_key = "name_zh" if lang == "zh" else "name_en"
     kind_word = kind_name(card, lang)
     type_parts = [kind_word]
     if card.attribute:
         type_parts.append(game_word("attribute", card.attribute, lang=lang))
     for tag in (card.race, card.faction):
         if tag is not None:
-            type_parts.append(getattr(tag, names_key) or tag.name_en)
+            type_parts.append(localized_value(tag, "name", lang))
     text = card.text_zh if lang == "zh" else card.text_en
     mark, rarity = rarity_mark(card, lang)
     return {
@@ -219,8 +217,8 @@ def card_art(card: Card, lang: str = "en") -> dict[str, Any]:
         "box": TEXT_BOX,
         "footer": f"{card.code} · {card.card_set.code}",
         "subtitle_lang": "en" if lang == "zh" else "zh",
-        "label": (f"{card.name_zh},{rarity or card.rarity} {kind_word}" if lang == "zh"
-                  else f"{card.name_en} ({card.name_zh}), "
+        "label": (f"{primary},{rarity or card.rarity} {kind_word}" if lang == "zh"
+                  else f"{primary} ({secondary}), "
                        f"{rarity or card.get_rarity_display()} {kind_word.lower()}"),
         "labels": {"attack": "ATK" if lang == "en" else "攻击", "hp": "HP" if lang == "en"
                    else "生命", "cost": "COST" if lang == "en" else "费用"},

@@ -106,7 +106,7 @@ def _crest(faction: Faction | None) -> str:
     if faction is None:
         return ""
     hue = _hue(faction.code)
-    initial = escape((faction.name_en or faction.code)[:1].upper())
+    initial = escape((faction.english_name or faction.code)[:1].upper())
     return (f'<g class="crest" transform="translate({X + 6} {Y + 6})">'
             f'<path d="M0 0 H26 V18 Q26 30 13 36 Q0 30 0 18 Z" fill="hsl({hue} 55% 38%)" '
             f'stroke="#fff" stroke-width="2"/>'
@@ -135,7 +135,7 @@ def _marks(keywords: Iterable[str]) -> Iterable[str]:
 
 def scene(card: Card, *, dark: str, light: str, uid: str) -> str:
     """The art window's picture for ``card`` (SVG markup, drawn over the window's gradient)."""
-    rng = _rng(card.code, card.name_en, card.attribute, card.cost)
+    rng = _rng(card.code, card.english_name, card.attribute, card.cost)
     race = card.race.code if card.race else ""
     if card.kind == "item":
         figure = item_object(card.abilities or [])

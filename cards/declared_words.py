@@ -9,12 +9,12 @@ of both, and the game filter tells them apart.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.db.models import Q
 
-from cards.language import card_lang, localized_value
+from cards.language import card_lang, in_english, localized_texts, localized_value
 from cards.models import ENGINE_GAME, CardKind, Game, Kind, Rarity, RarityTier
 
 
@@ -22,8 +22,7 @@ from cards.models import ENGINE_GAME, CardKind, Game, Kind, Rarity, RarityTier
 class DeclaredWord:
     game_id: int
     code: str
-    name_en: str
-    name_zh: str
+    names: Mapping[str, str]   # {language code: text}, as the row keeps them
     order: int
 
     def name(self, lang: str) -> str:
@@ -37,8 +36,8 @@ def declared_words_of(model: type[CardKind] | type[RarityTier], game: Game | Non
     rows = model.objects.exclude(game__engine=True).exclude(game__code=ENGINE_GAME)
     if game is not None:
         rows = rows.filter(game=game)
-    return [DeclaredWord(r.game_id, r.code, r.name_en, r.name_zh, r.order)
-            for r in rows.order_by("game__name_en", "order", "code")]
+    return [DeclaredWord(r.game_id, r.code, dict(r.names), r.order)
+            for r in rows.order_by(in_english(path="game__"), "order", "code")]
 
 
 def _choices(base: list[tuple[str, str]], declared: list[DeclaredWord],
@@ -65,22 +64,27 @@ def rarity_choices() -> list[tuple[str, str]]:
 
 
 def declared_spellings(model: type[CardKind] | type[RarityTier]) -> dict[str, str]:
-    """``{spelling: code}`` of the other games' kinds or tiers: the code and the English name
-    in lower case, the Chinese name as written (``site``, ``地标`` → ``site``)."""
+    """``{spelling: code}`` of the other games' kinds or tiers: the code and the name in every
+    language, in lower case (``site``, ``地标`` → ``site``)."""
     spellings: dict[str, str] = {}
     for entry in declared_words_of(model):
-        for word in (entry.code.lower(), entry.name_en.lower(), entry.name_zh):
+        for word in (entry.code.lower(), *_names_lower(entry)):
             if word:
                 spellings.setdefault(word, entry.code)
     return spellings
 
 
+def _names_lower(row: object) -> list[str]:
+    """A row's names in every language, in lower case, English first."""
+    return [text.lower() for text in localized_texts(row, "name").values()]
+
+
 def game_spellings() -> dict[str, str]:
-    """``{spelling: game code}`` of every game: the code and the English name in lower case,
-    the Chinese name as written, and each name's first word (``斗巫师 TCG`` → ``斗巫师``)."""
+    """``{spelling: game code}`` of every game: the code and the name in every language in
+    lower case, and each name's first word (``斗巫师 TCG`` → ``斗巫师``)."""
     spellings: dict[str, str] = {}
     for game in Game.objects.all():
-        for word in (game.code.lower(), game.name_en.lower(), game.name_zh):
+        for word in (game.code.lower(), *_names_lower(game)):
             if word:
                 spellings.setdefault(word, game.code)
                 spellings.setdefault(word.split()[0].rstrip(":"), game.code)

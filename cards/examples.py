@@ -157,7 +157,7 @@ def _faction(cat: Catalogue) -> Example | None:
 
 
 def _bare_word(cat: Catalogue) -> Example | None:
-    words = Counter(w.casefold() for c in cat.minions for w in c.name_en.split()
+    words = Counter(w.casefold() for c in cat.minions for w in c.english_name.split()
                     if len(w) > 3 and w.isalpha())
     if not words:
         return None
@@ -173,7 +173,7 @@ def _chinese_word(cat: Catalogue) -> Example | None:
 
 
 def _phrase(cat: Catalogue) -> Example | None:
-    names = [c.name_en for c in cat.minions if " " in c.name_en]
+    names = [c.english_name for c in cat.minions if " " in c.english_name]
     if not names:
         return None
     return Example(f'"{names[0].casefold()}"', _("quotes keep a phrase together"))
@@ -232,12 +232,12 @@ def field_examples() -> dict[str, str]:
     out = {"set": f"s:{card.card_set.code}", "code": f"code:{card.code}"}
     zh = card_lang() == "zh"
     if card.faction:
-        out["faction"] = f"f:{card.faction.name_zh if zh else card.faction.code}"
+        out["faction"] = f"f:{card.faction.display_name if zh else card.faction.code}"
     if card.race:
-        out["race"] = f"race:{card.race.name_zh if zh else card.race.code}"
-    words = [w for w in card.name_en.split() if w.isalpha()]
-    if zh and card.name_zh:
-        out["name"] = f"n:{card.name_zh}"
+        out["race"] = f"race:{card.race.display_name if zh else card.race.code}"
+    words = [w for w in card.english_name.split() if w.isalpha()]
+    if zh and card.display_name:
+        out["name"] = f"n:{card.display_name}"
     elif words:
         out["name"] = f"n:{max(words, key=len).casefold()}"
     if zh:
@@ -277,8 +277,9 @@ def import_examples(*, game: str = ENGINE_GAME, format_code: str = "standard",
     hero = cards.filter(kind__in=hero_kinds).order_by("code").first()
     if minion is None or (hero is None and not heroes_in_deck):
         return None
-    return ImportExamples(minion_en=minion.name_en, minion_zh=minion.name_zh or minion.name_en,
-                          minion_code=minion.code, hero_en=hero.name_en if hero else "",
+    return ImportExamples(minion_en=minion.english_name,
+                          minion_zh=minion.name_zh or minion.english_name,
+                          minion_code=minion.code, hero_en=hero.english_name if hero else "",
                           minion_name=minion.display_name,
                           hero_name=hero.display_name if hero else "",
                           format_code=format_code, heroes_in_deck=heroes_in_deck, pile=pile)

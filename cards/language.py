@@ -4,10 +4,17 @@ rules text, descriptions and card images in.
 The reader's language is Django's active language (the header's switcher, Accept-Language, or an
 old ``?lang=zh`` link). Game words come from the registries' catalogues (``rules.localized``,
 ``cards.game_words``); site sentences from gettext. The catalogue's data — card, faction, race,
-game, format and pile names, rules text, descriptions — is written in English and Chinese in
-two columns each (``name_en``, ``name_zh``); ``localized_value`` is the one place that picks a
-column for the reader (English where the other is empty; a derived language, the pseudo-locale,
-derives from the English one), and every page asks it instead of comparing language codes."""
+card set, game, declared term and format names, a game's description — is stored in one keyed
+field each (``names``, ``descriptions``: ``{language code: text}``, the codes of the site's
+``LANGUAGES``, English required), so a third language is new keys, not a new column.
+``localized_value`` is the one place that picks a language's text for the reader (English where
+that language has none; a derived language, the pseudo-locale, derives from the English one),
+and every page asks it instead of comparing language codes.
+
+The rules library's data form still spells a name as a column per language (``name_en``,
+``name_zh``: the card set files, the engine's card data, the frozen card maps simulation runs,
+tunings and balance jobs store); the door reads those too, so a frozen map stored before the
+keyed fields still shows its names."""
 
 from __future__ import annotations
 
@@ -15,14 +22,30 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
+from django.db.models.fields.json import KeyTextTransform
 from django.utils.translation import get_language
 
 from rules.localized import LANGUAGE_SCRIPT, derived_text, resolve_language
 
-# The languages the catalogue's data is written in, by the suffix of their columns; the first is
-# the source every row has.
+SOURCE_LANGUAGE = "en"
+
+# The languages the rules library's data form writes a name in, by the suffix of its keys
+# (``name_en``, ``name_zh``); the first is the source every row has.
 DATA_COLUMNS: Mapping[str, str] = {"en": "en", "zh-hans": "zh"}
-SOURCE_COLUMN = "en"
+SOURCE_COLUMN = DATA_COLUMNS[SOURCE_LANGUAGE]
+
+
+def data_languages() -> tuple[str, ...]:
+    """The languages the catalogue's data may be written in: the site's ``LANGUAGES``, English
+    (the source) first."""
+    codes = [code for code, _ in settings.LANGUAGES]
+    return (SOURCE_LANGUAGE, *(code for code in codes if code != SOURCE_LANGUAGE))
+
+
+def keyed_field(field: str) -> str:
+    """The keyed field that stores ``field`` in every language (``name`` → ``names``)."""
+    return f"{field}s"
 
 
 def reader_language() -> str:
@@ -37,36 +60,74 @@ def card_lang() -> str:
     return DATA_COLUMNS.get(reader_language(), SOURCE_COLUMN)
 
 
-def _read(source: object, name: str) -> str:
-    value = source.get(name) if isinstance(source, Mapping) else getattr(source, name, "")
-    return str(value) if value else ""
+def _read(source: object, name: str) -> Any:
+    return source.get(name) if isinstance(source, Mapping) else getattr(source, name, None)
+
+
+def localized_texts(source: object, field: str) -> dict[str, str]:
+    """``{language: text}`` of ``source``'s ``field``: a row's or a mapping's keyed field
+    (``names``), else — a mapping in the rules library's data form, a frozen map stored before
+    the keyed fields — its ``<field>_en``, ``<field>_zh`` keys; a mapping with both (a card set
+    file may add ``names`` for further languages) gives the keyed field the last word. Empty
+    texts are left out."""
+    texts: dict[str, str] = {}
+    keyed = _read(source, keyed_field(field))
+    if not isinstance(keyed, Mapping) or isinstance(source, Mapping):
+        for lang, suffix in DATA_COLUMNS.items():
+            value = _read(source, f"{field}_{suffix}")
+            if value:
+                texts[lang] = str(value)
+    if isinstance(keyed, Mapping):
+        texts.update({str(lang): str(text) for lang, text in keyed.items() if text})
+    return texts
+
+
+def translations(source: object, field: str) -> dict[str, str]:
+    """``localized_texts`` less English: for a row that keeps its English text in a column of
+    its own (a format's ``name``)."""
+    return {lang: text for lang, text in localized_texts(source, field).items()
+            if lang != SOURCE_LANGUAGE}
+
+
+def source_value(source: object, field: str) -> str:
+    """``source``'s ``field`` in English, the source language every row has (sorting, the
+    engine's data form, the admin's English column)."""
+    return localized_texts(source, field).get(SOURCE_LANGUAGE, "")
 
 
 def localized_value(source: object, field: str, lang: str | None = None) -> str:
-    """``source``'s ``field`` (a row or a mapping with ``<field>_en``, ``<field>_zh`` …) in the
-    reader's language, or in ``lang``: English where that language's column is empty."""
+    """``source``'s ``field`` (a row or a mapping with ``names`` — or, in the rules library's
+    data form, ``name_en``, ``name_zh`` …) in the reader's language, or in ``lang``: English
+    where that language has no text."""
     lang = resolve_language(lang) if lang else reader_language()
-    english = _read(source, f"{field}_{SOURCE_COLUMN}")
+    texts = localized_texts(source, field)
+    english = texts.get(SOURCE_LANGUAGE, "")
     derived = derived_text(lang, english)
     if derived is not None:
         return derived
-    column = DATA_COLUMNS.get(lang, SOURCE_COLUMN)
-    return (_read(source, f"{field}_{column}") or english) if column != SOURCE_COLUMN else english
+    return texts.get(lang) or english
 
 
-def other_language() -> str:
+def other_language(lang: str | None = None) -> str:
     """The language of the name shown beside the reader's (its ``lang`` attribute in HTML): the
-    source's for a reader of any other language, else the first other the data is written in."""
-    reader = reader_language()
-    if DATA_COLUMNS.get(reader, SOURCE_COLUMN) != SOURCE_COLUMN or derived_text(reader, "") \
-            is not None:
-        return SOURCE_COLUMN
-    return next(lang for lang in DATA_COLUMNS if lang != SOURCE_COLUMN)
+    source's for a reader of any other language, else the first other the data is written in.
+    ``lang``: for a reader of that language instead."""
+    reader = resolve_language(lang) if lang else reader_language()
+    if reader != SOURCE_LANGUAGE:
+        return SOURCE_LANGUAGE
+    return next(lang for lang in data_languages() if lang != SOURCE_LANGUAGE)
 
 
-def other_value(source: object, field: str) -> str:
-    """``source``'s ``field`` in ``other_language()`` ("" when that column is empty)."""
-    return _read(source, f"{field}_{DATA_COLUMNS[other_language()]}")
+def other_value(source: object, field: str, lang: str | None = None) -> str:
+    """``source``'s ``field`` in ``other_language(lang)`` ("" when it has no text in it)."""
+    return localized_texts(source, field).get(other_language(lang), "")
+
+
+def data_form_names(source: object, field: str = "name") -> dict[str, str]:
+    """``source``'s ``field`` as the rules library's data form spells it (``{"name_en": …,
+    "name_zh": …}``: the engine's card data, a frozen card map, a card set file)."""
+    texts = localized_texts(source, field)
+    return {f"{field}_{suffix}": texts.get(lang, "") for lang, suffix in DATA_COLUMNS.items()}
 
 
 def frozen_card_name(cards: Mapping[str, Mapping[str, Any]], code: str) -> str:
@@ -82,6 +143,23 @@ def frozen_deck_name(deck: Mapping[str, Any], number: int) -> str:
 
     name = localized_value({"name_en": deck.get("name"), "name_zh": deck.get("name_zh")}, "name")
     return name or gettext("Deck {number}").format(number=number)
+
+
+def text_in_any_language(text: str, field: str = "name", path: str = "",
+                         lookup: str = "icontains") -> Q:
+    """The rows whose ``field`` in any language of the site matches ``text`` (``path``: the
+    relation to them, ``"card__"``): a search by name finds a card in every language."""
+    keyed = f"{path}{keyed_field(field)}"
+    found = Q()
+    for lang in data_languages():
+        found |= Q(**{f"{keyed}__{lang}__{lookup}": text})
+    return found
+
+
+def in_english(field: str = "name", path: str = "") -> KeyTextTransform:
+    """``field`` in English as a database expression, for ordering by it (``path``: the
+    relation, ``"card__"``); works on SQLite and PostgreSQL alike."""
+    return KeyTextTransform(SOURCE_LANGUAGE, f"{path}{keyed_field(field)}")
 
 
 def reader_writes_latin_script() -> bool:

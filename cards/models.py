@@ -24,7 +24,14 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_problems, card_to_data, card_to_def, refresh_derived
 from cards.game_words import game_word, game_word_lazy
-from cards.language import DATA_COLUMNS, localized_value, other_language, other_value
+from cards.language import (
+    DATA_COLUMNS,
+    data_form_names,
+    localized_value,
+    other_language,
+    other_value,
+    source_value,
+)
 from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
 from rules.engine.keywords import KEYWORDS
 
@@ -74,11 +81,39 @@ assert tuple(Rarity.values) == RARITIES
 RARITY_RANK = {code: rank for rank, code in enumerate(RARITIES)}
 
 
-class TwoNames:
-    """A row named in English and Chinese, shown in the page's language first."""
+NAMES_HELP = _("The name in each language, by the site's language code: "
+               '{"en": "Ember Pup", "zh-hans": "余烬幼犬"}. English is required.')
 
-    name_en: str
-    name_zh: str
+
+NAMES_NEED_ENGLISH = _("Give the name in English (the key \"en\").")
+NAMES_ARE_TEXTS = _("Names are a JSON object of language code → text.")
+
+
+def names_in_languages(value: object) -> None:
+    """What a keyed name field holds: text by language code, English among them."""
+    if not isinstance(value, dict) or not all(
+            isinstance(lang, str) and isinstance(text, str) for lang, text in value.items()):
+        raise ValidationError(NAMES_ARE_TEXTS, code="invalid")
+    if not value.get("en", "").strip():
+        raise ValidationError(NAMES_NEED_ENGLISH, code="required")
+
+
+def names_field() -> models.JSONField[Any]:
+    """A row's name in every language, ``{language code: text}`` (cards.language)."""
+    return models.JSONField(_("names"), default=dict, help_text=NAMES_HELP,
+                            validators=[names_in_languages])
+
+
+class NamedInLanguages:
+    """A row named in every language of the site (``names``), shown in the page's language
+    first."""
+
+    names: dict[str, str]
+
+    @property
+    def english_name(self) -> str:
+        """The name in English, the language every row is named in (sorting, the admin)."""
+        return source_value(self, "name")
 
     @property
     def display_name(self) -> str:
@@ -97,27 +132,31 @@ class TwoNames:
         return other_language()
 
 
+# The name the migrations up to 0006 record as these models' base class.
+TwoNames = NamedInLanguages
+
+
 ENGINE_GAME = "cardlab"
 """The code of this site's own game: the one the engine plays and simulates."""
 
 
-class Game(TwoNames, models.Model):
+class Game(NamedInLanguages, models.Model):
     """A card game in the catalogue. Only the engine's game (``engine``) has simulations;
     other games have the catalogue, the builder, validation and import/export."""
 
     code = models.SlugField(_("code"), max_length=40, unique=True)
-    name_en = models.CharField(_("English name"), max_length=120)
-    name_zh = models.CharField(_("Chinese name"), max_length=120, blank=True)
+    names = names_field()
     engine = models.BooleanField(
         _("played by the engine"), default=False,
         help_text=_("Only this site's own game is played by the engine and simulated."))
-    description_en = models.TextField(_("English description"), blank=True)
-    description_zh = models.TextField(_("Chinese description"), blank=True)
+    descriptions = models.JSONField(_("descriptions"), default=dict, blank=True,
+                                    help_text=_("The description in each language, by the "
+                                                "site's language code."))
 
     class Meta:
         verbose_name = gettext_lazy("game")
         verbose_name_plural = gettext_lazy("games")
-        ordering = ["-engine", "name_en"]
+        ordering = ["-engine", "names__en"]
 
     def __str__(self) -> str:
         return self.display_name   # the admin's lists and choices: the reader's language
@@ -127,13 +166,12 @@ class Game(TwoNames, models.Model):
         return localized_value(self, "description")
 
 
-class _GameTerm(TwoNames, models.Model):
+class _GameTerm(NamedInLanguages, models.Model):
     """A word a game declares (a card kind, a rarity tier): code, names, order."""
 
     game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE)
     code = models.SlugField(_("code"), max_length=16)
-    name_en = models.CharField(_("English name"), max_length=80)
-    name_zh = models.CharField(_("Chinese name"), max_length=80, blank=True)
+    names = names_field()
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 
     class Meta:
@@ -162,7 +200,7 @@ class RarityTier(_GameTerm):
                                                name="rarity_tier_unique_code")]
 
 
-class CardSet(TwoNames, models.Model):
+class CardSet(NamedInLanguages, models.Model):
     """A released set of cards (the shipped file's ``set:`` header and its starter decks).
 
     ``game`` empty means this site's own game (``load_cards`` sets it to that game, so only a
@@ -170,8 +208,7 @@ class CardSet(TwoNames, models.Model):
     ``sample`` marks a small set made for tests, not a real release."""
 
     code = models.CharField(_("code"), max_length=32, unique=True)
-    name_en = models.CharField(_("English name"), max_length=120)
-    name_zh = models.CharField(_("Chinese name"), max_length=120, blank=True)
+    names = names_field()
     game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True,
                              related_name="card_sets", verbose_name=_("game"),
                              help_text=_("Empty: this site's own game."))
@@ -191,16 +228,15 @@ class CardSet(TwoNames, models.Model):
         return f"{self.code} — {self.display_name}"
 
 
-class _Named(TwoNames, models.Model):
+class _Named(NamedInLanguages, models.Model):
     """A designer-defined tag (faction, race): a stable code and display names."""
 
     code = models.SlugField(_("code"), max_length=40, unique=True)
-    name_en = models.CharField(_("English name"), max_length=80)
-    name_zh = models.CharField(_("Chinese name"), max_length=80, blank=True)
+    names = names_field()
 
     class Meta:
         abstract = True
-        ordering = ["name_en"]
+        ordering = ["names__en"]
 
     def __str__(self) -> str:
         return self.display_name
@@ -222,7 +258,7 @@ def display_names(lang: str) -> dict[str, str]:
     """``{faction or race code: display name}`` in one language, for rules text (two queries)."""
     names: dict[str, str] = {}
     for model in (Faction, Race):
-        for row in model.objects.values("code", "name_en", "name_zh"):
+        for row in model.objects.values("code", "names"):
             names[row["code"]] = localized_value(row, "name", lang)
     return names
 
@@ -253,7 +289,7 @@ _FIELD = {code: game_word_lazy("field", code, prose=True)
 _FIELD["hp"] = game_word_lazy("field", "hp")
 
 
-class Card(TwoNames, models.Model):
+class Card(NamedInLanguages, models.Model):
     """One card as printed. ``abilities`` is effect-vocabulary data the engine validates."""
 
     # Not stored: what a page's rows carry, set by cards.selectors.cards_label (its game's
@@ -272,8 +308,7 @@ class Card(TwoNames, models.Model):
     position = models.PositiveIntegerField(_("position"), default=0,
                                            help_text=_("Order within its set's file."))
     kind = models.CharField(_FIELD["kind"], max_length=16, choices=Kind.choices)
-    name_en = models.CharField(_("English name"), max_length=120)
-    name_zh = models.CharField(_("Chinese name"), max_length=120)
+    names = names_field()
     rarity = models.CharField(_FIELD["rarity"], max_length=16, choices=Rarity.choices,
                               default=Rarity.N, blank=True)
     # False for the cards of other games: their kind and rarity are their game's words, and
@@ -344,6 +379,16 @@ class Card(TwoNames, models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("cards:detail", args=[self.code])
+
+    # The rules library reads a card (legality's ``CardLike``, the deck codecs' index,
+    # decks.problem_text) with its names as the engine's data form spells them.
+    @property
+    def name_en(self) -> str:
+        return self.english_name
+
+    @property
+    def name_zh(self) -> str:
+        return data_form_names(self)["name_zh"]
 
     def image_url(self, lang: str = "en") -> str:
         url = reverse("cards:image", args=[self.code])

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_to_data, card_to_def
 from cards.game_words import game_word_lazy
-from cards.language import localized_value
+from cards.language import in_english, localized_value
 from cards.models import RARITY_RANK, Card, CardKind, CardSet, Faction, Race, RarityTier
 from cards.query import parse, to_q
 from rules.engine.cards import CardDef
@@ -21,7 +21,7 @@ from rules.engine.cards import CardDef
 # order name → (expression, ...) ; "-name" reverses the first key. Ties break by code.
 ORDERS = {
     "code": "code",
-    "name": "name_en",
+    "name": "name",   # in English (cards.language.in_english)
     "kind": "kind",
     "attribute": "attribute",
     "rarity": "rarity_order",
@@ -66,7 +66,8 @@ def card_order(cards: QuerySet[Card], order: str = "code") -> QuerySet[Card]:
     key = ORDERS.get(order.lstrip("-"), "code")
     if key == "rarity_order":
         cards = with_rarity_rank(cards)
-    expr = F(key).desc(nulls_last=True) if descending else F(key).asc(nulls_last=True)
+    column = in_english() if key == "name" else F(key)
+    expr = column.desc(nulls_last=True) if descending else column.asc(nulls_last=True)
     tie = "-code" if descending and key == "code" else "code"
     return cards.order_by(expr, tie) if key != "code" else cards.order_by(tie)
 
@@ -136,8 +137,8 @@ def card_neighbours(*, card: Card, limit: int = 6) -> dict[str, list[Card]]:
 def filter_choices() -> dict[str, list[Faction] | list[Race] | list[CardSet]]:
     """The factions, races and sets to offer as filters (three small queries)."""
     return {
-        "factions": list(Faction.objects.order_by("name_en")),
-        "races": list(Race.objects.order_by("name_en")),
+        "factions": list(Faction.objects.order_by(in_english())),
+        "races": list(Race.objects.order_by(in_english())),
         "sets": list(CardSet.objects.order_by("code")),
     }
 

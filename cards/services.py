@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.adapters import card_to_data, refresh_derived
 from cards.generation import catalogue_changed
-from cards.language import DATA_COLUMNS
+from cards.language import DATA_COLUMNS, data_form_names, localized_texts, source_value
 from cards.models import ENGINE_GAME, Card, CardSet, Faction, Game, Race, display_names
 from rules.decks.cardset import CardSet as EngineCardSet
 from rules.decks.cardset import CardSetError, load_card_set
@@ -29,7 +29,7 @@ from rules.decks.cardset import CardSetError, load_card_set
 MSG_TOO_LONG = gettext_lazy("{where}: {name} is longer than {limit} characters")
 MSG_TOO_BIG = gettext_lazy("{where}: {name} is larger than {limit}")
 
-CARD_FIELDS = ("card_set_id", "position", "kind", "name_en", "name_zh", "rarity", "cost",
+CARD_FIELDS = ("card_set_id", "position", "kind", "names", "rarity", "cost",
                "attack", "hp", "attribute", "faction_id", "race_id", "keywords", "abilities")
 DERIVED_FIELDS = ("text_en", "text_zh", "keyword_tags")
 SMALL_INT_MAX = 32767
@@ -92,7 +92,7 @@ def _length_problems(engine_set: EngineCardSet) -> list[str]:
                 problems.append(MSG_TOO_BIG.format(where=where, name=name, limit=SMALL_INT_MAX))
     for kind, items in (("factions", engine_set.factions), ("races", engine_set.races)):
         for code, item in items.items():
-            if len(code) > 40 or len(str(item.get("name_en") or "")) > 80:
+            if len(code) > 40 or len(source_value(item, "name")) > 80:
                 problems.append(MSG_TOO_LONG.format(where=f"{kind} {code}", name="code or name",
                                                     limit="40/80"))
     return problems
@@ -103,14 +103,14 @@ def _upsert_named(model: type[Faction] | type[Race], items: Mapping[str, Mapping
     """Create or rename factions/races; returns ``{code: id}`` of every one in the database."""
     existing = {obj.code: obj for obj in model.objects.all()}
     for code, item in items.items():
-        name_en = str(item.get("name_en") or code)
-        name_zh = str(item.get("name_zh") or "")
+        # The file's name_en, name_zh (and a names: mapping for further languages), keyed.
+        names = {"en": code, **localized_texts(item, "name")}
         obj = existing.get(code)
         if obj is None:
-            existing[code] = model.objects.create(code=code, name_en=name_en, name_zh=name_zh)
-        elif (obj.name_en, obj.name_zh) != (name_en, name_zh):
-            obj.name_en, obj.name_zh = name_en, name_zh
-            obj.save(update_fields=["name_en", "name_zh"])
+            existing[code] = model.objects.create(code=code, names=names)
+        elif obj.names != names:
+            obj.names = names
+            obj.save(update_fields=["names"])
     return {code: obj.pk for code, obj in existing.items()}
 
 
@@ -119,7 +119,7 @@ def _wanted_fields(data: Mapping[str, Any], set_id: int, position: int,
                    ) -> dict[str, Any]:
     return {
         "card_set_id": set_id, "position": position, "kind": data["kind"],
-        "name_en": data["name_en"], "name_zh": data["name_zh"], "rarity": data["rarity"],
+        "names": localized_texts(data, "name"), "rarity": data["rarity"],
         "cost": data.get("cost"), "attack": data.get("attack"), "hp": data.get("hp"),
         "attribute": data.get("attribute"),
         "faction_id": faction_ids[data["faction"]] if data.get("faction") else None,
@@ -148,10 +148,11 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
                           races=len(engine_set.races))
     # A set file is this site's own game's: say so (a set of another game keeps its game).
     engine_game = Game.objects.filter(code=ENGINE_GAME).first()
+    names = localized_texts(engine_set, "name")
     card_set, _ = CardSet.objects.get_or_create(code=engine_set.code, defaults={
-        "name_en": engine_set.name_en, "game": engine_game})
-    header: dict[str, object] = {"name_en": engine_set.name_en, "name_zh": engine_set.name_zh,
-              "starter_decks": list(engine_set.raw.get("decks") or [])}
+        "names": names, "game": engine_game})
+    header: dict[str, object] = {"names": names,
+                                 "starter_decks": list(engine_set.raw.get("decks") or [])}
     if card_set.game_id is None and engine_game is not None:
         header["game"] = engine_game
     if any(getattr(card_set, k) != v for k, v in header.items()):
@@ -268,12 +269,11 @@ def card_set_export(*, card_set: CardSet) -> str:
     """The set as YAML in the shipped file's format (``load_card_set`` reads it back)."""
     cards = [_readable(card_to_data(c)) for c in card_set.cards
              .select_related("faction", "race").order_by("position", "code")]
-    named = [{"code": o.code, "name_en": o.name_en, "name_zh": o.name_zh}
-             for o in Faction.objects.order_by("code")]
-    races = [{"code": o.code, "name_en": o.name_en, "name_zh": o.name_zh}
-             for o in Race.objects.order_by("code")]
-    header = {"code": card_set.code, "name_en": card_set.name_en,
-              "name_zh": card_set.name_zh or card_set.name_en}
+    # The file's format names a row in English and Chinese, name_en and name_zh.
+    named = [{"code": o.code, **data_form_names(o)} for o in Faction.objects.order_by("code")]
+    races = [{"code": o.code, **data_form_names(o)} for o in Race.objects.order_by("code")]
+    english, chinese = data_form_names(card_set).values()
+    header = {"code": card_set.code, "name_en": english, "name_zh": chinese or english}
     lines = [f"# Card set {card_set.code}, exported from Cardlab "
              f"{timezone.now():%Y-%m-%d %H:%M} UTC. Load it with: "
              "python manage.py load_cards FILE",

@@ -88,7 +88,7 @@ def ruleset_label(key: str, changes: Mapping[str, Any]) -> str:
     words = ruleset_words(changes)
     return words.summary
 MULTI_FILTERS = ("game", "kind", "attribute", "rarity", "keyword", "faction", "race", "set")
-GALLERY_FIELDS = ("code", "name_en", "name_zh", "kind", "rarity", "updated_at", "engine",
+GALLERY_FIELDS = ("code", "names", "kind", "rarity", "updated_at", "engine",
                   "card_set")
 
 

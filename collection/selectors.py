@@ -118,7 +118,7 @@ def deck_missing(*, deck: Deck, user: Visitor) -> list[MissingRow]:
     rows = [MissingRow(card=cards[code], need=n, owned=owned.get(code, 0))
             for code, n in short.items() if code in cards]
     return sorted(rows, key=lambda r: (r.card.kind != "hero", r.card.cost or 0,
-                                       r.card.name_en.casefold()))
+                                       r.card.english_name.casefold()))
 
 
 @dataclass(frozen=True)
@@ -155,4 +155,4 @@ def active_deck_claims(*, user: Visitor) -> list[Claim]:
     cards = _cards(over)
     found = [Claim(card=cards[code], decks=by, owned=owned.get(code, 0))
              for code, by in over.items() if code in cards]
-    return sorted(found, key=lambda c: (-c.short, c.card.name_en.casefold()))
+    return sorted(found, key=lambda c: (-c.short, c.card.english_name.casefold()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from cards.language import data_form_names
 from cards.models import ENGINE_GAME, Card, Game
 from decks.codecs import CardIndex
 from decks.models import Format
@@ -13,8 +14,19 @@ from rules.decks.formats import FormatDataError, Named, format_from_rules
 from rules.decks.formats import Game as GameSpec
 
 # updated_at versions the card image URL (the hover preview), so a changed card's is refetched.
-INDEX_FIELDS = ("code", "kind", "name_en", "name_zh", "rarity", "cost", "attack", "hp", "engine",
+INDEX_FIELDS = ("code", "kind", "names", "rarity", "cost", "attack", "hp", "engine",
                 "attribute", "updated_at")
+
+
+def _data_form_pair(row: object) -> tuple[str, str]:
+    """A row's English and Chinese names, as the rules library's data form carries them."""
+    english, chinese = data_form_names(row).values()
+    return english, chinese
+
+
+def _chinese_name(fmt: Format) -> str:
+    """The format's Chinese name as ``legality.Format`` carries it (its English is ``name``)."""
+    return _data_form_pair({"names": fmt.names})[1]
 
 
 def format_to_rules(fmt: Format) -> legality.Format:
@@ -28,7 +40,7 @@ def format_to_rules(fmt: Format) -> legality.Format:
         spec = game_spec(fmt.game) if fmt.game is not None else None
         try:
             return format_from_rules(fmt.rules, code=fmt.code, name=fmt.name,
-                                     name_zh=fmt.name_zh, game=spec, bans=limits,
+                                     name_zh=_chinese_name(fmt), game=spec, bans=limits,
                                      legal_sets=sets or None)
         except FormatDataError:
             pass  # refused by the admin's clean(); a row written around it reads as below
@@ -38,13 +50,13 @@ def format_to_rules(fmt: Format) -> legality.Format:
         code=ENGINE_GAME).first()
     # Both names, not the reader's: the rules are kept across requests in either language
     # (decks.validation), and decks.problem_text names the format for its reader.
-    return legality.Format(code=fmt.code, name=fmt.name, name_zh=fmt.name_zh,
+    return legality.Format(code=fmt.code, name=fmt.name, name_zh=_chinese_name(fmt),
                            hero_count=fmt.hero_count, deck_min=fmt.deck_min,
                            deck_max=fmt.deck_max,
                            deck_kinds=fmt.deck_kinds(), copy_limits=fmt.copy_limits(),
                            card_limits=limits, legal_sets=sets or None,
                            game=game.code if game is not None else ENGINE_GAME,
-                           game_name=(game.name_en, game.name_zh) if game is not None
+                           game_name=_data_form_pair(game) if game is not None
                            else (ENGINE_GAME, ""))
 
 
@@ -81,7 +93,8 @@ def catalogue_index() -> CardIndex:
 
 def game_spec(game: Game) -> GameSpec:
     """The engine's view of a game: its kinds and rarity tiers in order (two queries)."""
+    name_en, name_zh = _data_form_pair(game)
     return GameSpec(
-        code=game.code, name_en=game.name_en, name_zh=game.name_zh, engine=game.engine,
-        kinds=tuple(Named(k.code, k.name_en, k.name_zh) for k in game.kinds.all()),
-        rarities=tuple(Named(r.code, r.name_en, r.name_zh) for r in game.rarities.all()))
+        code=game.code, name_en=name_en, name_zh=name_zh, engine=game.engine,
+        kinds=tuple(Named(k.code, *_data_form_pair(k)) for k in game.kinds.all()),
+        rarities=tuple(Named(r.code, *_data_form_pair(r)) for r in game.rarities.all()))

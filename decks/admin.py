@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from cards.keyed_forms import KeyedTextsForm, text_boxes, with_text_boxes
 from decks.models import Deck, DeckEntry, DeckVersion, Format, FormatCardLimit
 
 
@@ -22,8 +23,18 @@ class FormatCardLimitInline(admin.TabularInline[FormatCardLimit, Format]):
     verbose_name_plural = _("ban / limited list (per card name)")
 
 
+@with_text_boxes("name", other_languages_only=True)
+class FormatAdminForm(KeyedTextsForm):
+    """A format: its English name is ``name``; its name in the other languages, a box each."""
+
+    class Meta:
+        model = Format
+        exclude = ["names"]
+
+
 @admin.register(Format)
 class FormatAdmin(admin.ModelAdmin[Format]):
+    form = FormatAdminForm
     list_display = ["format_name", "code", "game", "hero_count", "deck_min", "deck_max",
                     "limit_ur", "is_active"]
     list_filter = ["is_active", "game"]
@@ -32,7 +43,8 @@ class FormatAdmin(admin.ModelAdmin[Format]):
     filter_horizontal = ["legal_sets"]
     inlines = [FormatCardLimitInline]
     fieldsets = [
-        (None, {"fields": ["name", "name_zh", "code", "game", "description", "is_active"]}),
+        (None, {"fields": ["name", *text_boxes("name", other_languages_only=True), "code",
+                           "game", "description", "is_active"]}),
         (_("Rules as data (piles)"), {"fields": ["rules"], "description": _(
             "Piles with their sizes and admitted kinds, per-kind counts, fixed compositions "
             "and copy limits, as JSON (docs/formats.md); checked on save.")}),

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 
 from accounts.users import request_user
 from cards.api_fields import StrictCharField
+from cards.language import data_form_names
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, VISIBILITIES, Draft
 from decks.filters import DeckFilter
 from decks.models import Deck, DeckVersion
@@ -179,8 +180,8 @@ def deck_detail_data(deck: Deck, request: Request) -> dict[str, Any]:
     data = dict(DeckOutputSerializer(deck, context={"request": request}).data)
     data.update(
         card_count=view.draft.size,
-        cards=[{"code": code, "name_en": card.name_en if card else code,
-                "name_zh": card.name_zh if card else code, "count": n}
+        cards=[{"code": code, **(data_form_names(card) if card else
+                                 {"name_en": code, "name_zh": code}), "count": n}
                for card, code, n in view.entries()],
         piles={k: dict(v) for k, v in view.draft.piles.items()},
         valid=view.is_legal, problems=[p.as_dict() for p in view.problems],

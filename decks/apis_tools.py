@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from accounts.throttles import ImportThrottle
 from accounts.users import request_user
 from cards.api_fields import StrictBooleanField, StrictCharField
+from cards.language import data_form_names
 from cards.models import CardSet, Game
 from decks.apis import (
     PILES_HELP,
@@ -320,7 +321,16 @@ class DeckCompareApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
                                   for code, x, y in result.rows]})
 
 
+class ChineseNameField(serializers.CharField):
+    """A format's Chinese name, as the API has always given it, from its keyed ``names``."""
+
+    def to_representation(self, value: object) -> str:
+        return data_form_names({"names": value})["name_zh"]
+
+
 class FormatOutputSerializer(serializers.ModelSerializer[Format]):
+    name_zh = ChineseNameField(source="names", max_length=80, allow_blank=True, required=False,
+                               label=gettext_lazy("Chinese name"))
     copy_limits = serializers.DictField(child=serializers.IntegerField())
     deck_kinds = serializers.ListField(child=serializers.CharField())
     ban_list = serializers.SerializerMethodField()

@@ -27,6 +27,7 @@ from cards.forms import RefuseNulForm
 from cards.game_words import game_word_lazy
 from cards.generation import catalogue_generation
 from cards.htmx import HtmxHttpRequest
+from cards.language import in_english
 from cards.models import Card
 from cards.ownership import ownership_stamp
 from cards.page_cache import cached_page
@@ -125,7 +126,7 @@ def panel_context(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck |
         "show_hero": not sections or hero_pile is not None,
         "hero_label": view.hero_pile_name,
         "entries": [(card, code, n, dom_id(code)) for card, code, n in view.entries()],
-        "heroes": heroes.order_by("name_en").only("code", "name_en", "name_zh", "attribute"),
+        "heroes": heroes.order_by(in_english()).only("code", "names", "attribute"),
         "meta_form": form or _meta_form(draft),
         "dirty": deck is not None and draft != draft_from_deck(deck),
         "codecs": CODECS, "builder_url": builder_url(key),
@@ -201,7 +202,7 @@ def _respond(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck | None
 def _card_or_none(code: str) -> Card | None:
     if "\x00" in code:        # no card code holds one, and PostgreSQL refuses it in a query
         return None
-    return Card.objects.filter(code=code).only("code", "kind", "name_en").first()
+    return Card.objects.filter(code=code).only("code", "kind", "names").first()
 
 
 @require_POST

@@ -108,7 +108,8 @@ def _rows(deck: Deck) -> list[tuple[Card, int]]:
         cards.setdefault(entry.card.code, entry.card)
         counts[entry.card.code] = counts.get(entry.card.code, 0) + entry.count
     return sorted(((cards[code], n) for code, n in counts.items()),
-                  key=lambda r: (r[0].cost if r[0].cost is not None else 99, r[0].name_en))
+                  key=lambda r: (r[0].cost if r[0].cost is not None else 99,
+                                 r[0].english_name))
 
 
 def deck_image_png(deck: Deck, *, lang: str | None = None) -> bytes:

@@ -11,6 +11,7 @@ import django_filters
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
 
+from cards.language import text_in_any_language
 from cards.models import Attribute
 from cards.ownership import owned_counts
 from decks.models import Deck, DeckEntry, Format
@@ -25,8 +26,7 @@ ORDER_FIELDS = {"-updated": ("-updated_at", "-id"), "name": ("name", "id"),
 
 
 def _card_q(term: str) -> Q:
-    return (Q(card__code__iexact=term) | Q(card__name_en__icontains=term)
-            | Q(card__name_zh__icontains=term))
+    return Q(card__code__iexact=term) | text_in_any_language(term, path="card__")
 
 
 class DeckFilter(django_filters.FilterSet):
@@ -60,8 +60,8 @@ class DeckFilter(django_filters.FilterSet):
         value = value.strip()
         if not value:
             return qs
-        return qs.filter(Q(hero__code__iexact=value) | Q(hero__name_en__icontains=value)
-                         | Q(hero__name_zh__icontains=value))
+        return qs.filter(Q(hero__code__iexact=value)
+                         | text_in_any_language(value, path="hero__"))
 
     def filter_attribute(self, qs: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         if not value:

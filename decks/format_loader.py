@@ -19,6 +19,7 @@ import yaml
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
+from cards.language import localized_texts, translations
 from cards.models import ENGINE_GAME, Card, CardKind, CardSet, Game, RarityTier
 from decks.format_problem_text import format_problems_text
 from decks.models import Format, FormatCardLimit
@@ -89,7 +90,7 @@ def rule_book_load(book: RuleBook) -> LoadReport:
         problems += format_problems_text(
             rules_problems(format_data.rules, kinds, rarities, f"{where}.rules"))
         fmt, created = Format.objects.update_or_create(code=format_data.code, defaults={
-            "name": format_data.name_en, "name_zh": format_data.name_zh,
+            "name": format_data.name_en, "names": translations(format_data, "name"),
             "description": format_data.description_en, "game": game,
             "rules": dict(format_data.rules),
             "is_active": format_data.active})
@@ -119,13 +120,13 @@ def _game(book: RuleBook, report: LoadReport) -> Game | None:
     if spec is None:
         return None
     game, created = Game.objects.update_or_create(code=spec.code, defaults={
-        "name_en": spec.name_en, "name_zh": spec.name_zh, "engine": spec.engine,
-        "description_en": spec.description_en, "description_zh": spec.description_zh})
+        "names": localized_texts(spec, "name"), "engine": spec.engine,
+        "descriptions": localized_texts(spec, "description")})
     for model, declared in ((CardKind, spec.kinds), (RarityTier, spec.rarities)):
         model.objects.filter(game=game).exclude(code__in=[t.code for t in declared]).delete()
         for order, term in enumerate(declared):
             model.objects.update_or_create(game=game, code=term.code, defaults={
-                "name_en": term.name_en, "name_zh": term.name_zh, "order": order})
+                "names": localized_texts(term, "name"), "order": order})
     report.lines.append((GAME_CREATED if created else GAME_UPDATED).format(
         code=spec.code, kinds=len(spec.kinds), tiers=len(spec.rarities)))
     return game
@@ -134,7 +135,7 @@ def _game(book: RuleBook, report: LoadReport) -> Game | None:
 def _card_set(data: CardSetData, game: Game | None, problems: list[str], where: str,
               report: LoadReport) -> None:
     card_set, _ = CardSet.objects.update_or_create(code=data.code, defaults={
-        "name_en": data.name_en, "name_zh": data.name_zh, "game": game, "sample": data.sample})
+        "names": localized_texts(data, "name"), "game": game, "sample": data.sample})
     existing = {c.code: c for c in Card.objects.filter(code__in=[c.code for c in data.cards])
                 .select_related("card_set")}
     engine = game is None or game.engine
@@ -147,7 +148,7 @@ def _card_set(data: CardSetData, game: Game | None, problems: list[str], where: 
             continue
         card = card or Card(code=spec.code, card_set=card_set)
         card.position, card.kind, card.rarity = position, spec.kind, spec.rarity
-        card.name_en, card.name_zh, card.engine = spec.name_en, spec.name_zh, engine
+        card.names, card.engine = localized_texts(spec, "name"), engine
         card.save()
     report.lines.append((SAMPLE_CARD_SET_LOADED if data.sample else CARD_SET_LOADED).format(
         code=data.code, count=len(data.cards)))

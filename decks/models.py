@@ -71,7 +71,11 @@ class Format(models.Model):
     game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True,
                              related_name="formats", verbose_name=_("game"),
                              help_text=_("Empty: this site's own game."))
-    name_zh = models.CharField(_("Chinese name"), max_length=80, blank=True)
+    # The name in the site's other languages, by language code ({"zh-hans": "标准"}); the
+    # English one is ``name``, the format's own (the migrations' formats are found by it).
+    names = models.JSONField(_("names in other languages"), default=dict, blank=True,
+                             help_text=_("By the site's language code: {\"zh-hans\": \"标准\"}. "
+                                         "The English name is the name above."))
     rules = models.JSONField(
         _("rules as data"), default=dict, blank=True,
         help_text=_("Piles, copy limits and rule references (docs/formats.md). When it has "
@@ -96,7 +100,7 @@ class Format(models.Model):
         """The name in the page's language: the formats the migrations create have a
         translation; a designer's own format is shown as named."""
         english = str(FORMAT_NAMES.get(self.name, self.name))
-        return localized_value({"name_en": english, "name_zh": self.name_zh}, "name")
+        return localized_value({"names": {**self.names, "en": english}}, "name")
 
     @property
     def has_piles(self) -> bool:

@@ -80,7 +80,7 @@ def format_kind_headings(fmt: Format) -> list[tuple[str, str]] | None:
     game = fmt.game
     if game is None or game.engine:
         return None
-    return [(kind.code, kind.name_en) for kind in game.kinds.all()]
+    return [(kind.code, kind.english_name) for kind in game.kinds.all()]
 
 
 def format_get(code: str | None) -> Format:
@@ -282,7 +282,7 @@ class DeckView:
             card = self.cards.get(item[0])
             if card is None:
                 return (9, 0, item[0], item[0])
-            return (order.get(card.kind, 9), card.cost or 0, card.name_en.casefold(), item[0])
+            return (order.get(card.kind, 9), card.cost or 0, card.english_name.casefold(), item[0])
 
         return [(self.cards.get(code), code, n)
                 for code, n in sorted(self.draft.cards.items(), key=key)]
@@ -309,7 +309,7 @@ class DeckView:
         for pile in self.rules.piles:
             counts = piles.get(pile.code, {})
             rows = [(self.cards.get(code), code, n) for code, n in sorted(
-                counts.items(), key=lambda kv: (self.cards[kv[0]].name_en.casefold()
+                counts.items(), key=lambda kv: (self.cards[kv[0]].english_name.casefold()
                                                 if kv[0] in self.cards else kv[0]))]
             out.append(PileSection(code=pile.code, name=pile_name(self.rules, pile.code),
                                    low=pile.min, high=pile.max, hero=pile.hero,
@@ -408,8 +408,8 @@ def deck_history(*, deck: Deck) -> list[VersionRow]:
     versions = list(deck.versions.select_related("created_by").order_by("number"))
     codes = {c for v in versions for c in v.cards} | {v.hero_code for v in versions}
     codes |= {c for v in versions for pile in (v.piles or {}).values() for c in pile}
-    names = dict(Card.objects.filter(code__in=codes).values_list(
-        "code", f"name_{card_lang()}"))
+    names = {code: localized_value({"names": texts}, "name") for code, texts in
+             Card.objects.filter(code__in=codes).values_list("code", "names")}
     piles_named = pile_names(deck.format)   # "+1 Windy Hill · Atlas", not "· atlas"
     rows: list[VersionRow] = []
     previous: DeckVersion | None = None
@@ -484,7 +484,7 @@ def deck_compare(*, a: Deck, b: Deck) -> DeckComparison:
     cards = {e.card.code: e.card for d in (a, b) for e in d.entries.all()}
     comparison = compare_counts(counts_a, counts_b)
     comparison.rows.sort(key=lambda r: (cards[r[0]].kind != "minion", cards[r[0]].cost or 0,
-                                        cards[r[0]].name_en.casefold()))
+                                        cards[r[0]].english_name.casefold()))
     return DeckComparison(a=a, b=b, comparison=comparison, cards=cards, every_pile=piles)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from cards.language import frozen_deck_name
+from cards.language import data_form_names, frozen_deck_name
 from decks.adapters import format_to_rules
 from decks.models import Deck, DeckEntry
 from decks.problem_text import format_name, problems_text
@@ -34,9 +34,14 @@ class _Card:
     rarity: str
 
 
+def _card(code: str, kind: str, names: object, rarity: str) -> _Card:
+    """``names``: a frozen map's card data or a row's keyed ``names`` (``{"names": …}``)."""
+    name_en, name_zh = data_form_names(names).values()
+    return _Card(code=code, kind=kind, name_en=name_en, name_zh=name_zh, rarity=rarity)
+
+
 def _cards(data: Mapping[str, Mapping[str, Any]]) -> dict[str, _Card]:
-    return {code: _Card(code=code, kind=c.get("kind", ""), name_en=c.get("name_en", ""),
-                                  name_zh=c.get("name_zh", ""), rarity=c.get("rarity", ""))
+    return {code: _card(code, c.get("kind", ""), c, c.get("rarity", ""))
             for code, c in data.items()}
 
 
@@ -74,18 +79,16 @@ def saved_decks_problems(decks: Iterable[Deck]) -> dict[int, list[str]]:
     queries whatever the number of decks (the form's menu lists up to a few hundred)."""
     decks = list(decks)
     entries = (DeckEntry.objects.filter(deck__in=decks, pile=MAIN_PILE)
-               .values_list("deck_id", "card__code", "count", "card__kind", "card__name_en",
-                            "card__name_zh", "card__rarity"))
+               .values_list("deck_id", "card__code", "count", "card__kind", "card__names",
+                            "card__rarity"))
     counts: dict[int, dict[str, int]] = {}
     cards: dict[str, _Card] = {}
-    for deck_id, code, count, kind, name_en, name_zh, rarity in entries:
+    for deck_id, code, count, kind, names, rarity in entries:
         counts.setdefault(deck_id, {})[code] = count
-        cards[code] = _Card(code=code, kind=kind, name_en=name_en, name_zh=name_zh,
-                                      rarity=rarity)
+        cards[code] = _card(code, kind, {"names": names}, rarity)
     heroes = {d.pk: d.hero for d in decks if d.hero is not None}
     for hero in heroes.values():
-        cards[hero.code] = _Card(code=hero.code, kind=hero.kind, name_en=hero.name_en,
-                                           name_zh=hero.name_zh, rarity=hero.rarity)
+        cards[hero.code] = _card(hero.code, hero.kind, hero, hero.rarity)
     rules_of: dict[int, legality.Format] = {}
     out: dict[int, list[str]] = {}
     for deck in decks:

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from cards.language import frozen_card_name, frozen_deck_name
+from cards.language import SOURCE_LANGUAGE, frozen_card_name, frozen_deck_name, source_value
 from rules.ai.agents import DEFAULT_AGENT, agent_spec
 from rules.engine.cards import CardDataError, Ruleset
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
@@ -369,7 +369,7 @@ def _swapped_deck(deck: Mapping[str, Any], out: str, new: str,
     kinds = {code: card.get("kind") for code, card in data.items()}
 
     def name(code: str) -> Any:
-        return data.get(code, {}).get("name_en", code)
+        return source_value(data.get(code, {}), "name") or code
 
     if out == new:
         raise SimulationInputError(SWAP_SAME, "card_in")
@@ -411,8 +411,8 @@ def simulation_what_if(*, base: SimulationRun, owner: User | None, deck_index: i
     decks = [dict(d) for d in base.decks]
     named = dict(cards)     # a card the run never had is still named in the message
     if card_out not in named:
-        names = card_rows().filter(code=card_out).values("name_en", "name_zh").first()
-        named[card_out] = names or {"name_en": card_out}
+        names = card_rows().filter(code=card_out).values("names").first()
+        named[card_out] = names or {"names": {SOURCE_LANGUAGE: card_out}}
     decks[deck_index] = _swapped_deck(decks[deck_index], card_out, card_in, named)
     swap = {"deck": deck_index, "out": card_out, "in": card_in}
     original = dict(decks[deck_index])

@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from cards.forms import RefuseNulForm, holds_nul
 from cards.game_words import game_word
-from cards.language import frozen_card_name
+from cards.language import frozen_card_name, in_english
 from cards.models import Card
 from cards.query import QuerySyntaxError
 from cards.selectors import card_search
@@ -84,8 +84,8 @@ class WhatIfForm(RefuseNulForm):
         self.swapping_hero = self.out_code == deck["hero"]
         query = str(source.get("q") or "")[:300]
         self.query = "" if holds_nul(query) else query    # the field says why (NUL)
-        cast(forms.ChoiceField, self.fields["card_in"]).choices = [(c.code, c.name_en)
-                                          for c in self._legal().only("code", "name_en")]
+        cast(forms.ChoiceField, self.fields["card_in"]).choices = [
+            (c.code, c.english_name) for c in self._legal().only("code", "names")]
         self.fields["card_in"].error_messages.update(
             invalid_choice=str(CANNOT_SWAP_IN).format(out=self.out_name),
             required=PICK_A_CARD)
@@ -99,7 +99,7 @@ class WhatIfForm(RefuseNulForm):
         kinds = HERO_KINDS if self.swapping_hero else CARD_KINDS
         # Only the engine's own cards can be played (another game's "minion" is not one).
         return (Card.objects.filter(kind__in=kinds, engine=True).exclude(code=self.out_code)
-                .order_by("cost", "name_en"))
+                .order_by("cost", in_english()))
 
     def candidates(self) -> Candidates:
         """The legal swap-ins matching the query, for the list the user picks from."""
@@ -109,7 +109,7 @@ class WhatIfForm(RefuseNulForm):
         except QuerySyntaxError as exc:
             return Candidates(error=exc)
         cards = list(matching.select_related(None).only(
-            "code", "name_en", "name_zh", "kind", "cost", "attack", "hp", "attribute",
+            "code", "names", "kind", "cost", "attack", "hp", "attribute",
             "rarity", "updated_at")[:CANDIDATES_SHOWN])
         return Candidates(cards=cards, total=matching.count())
 

@@ -108,11 +108,10 @@ def tuning_verified_best(job: BalanceJob) -> dict[str, Any] | None:
             "base": result["baseline"]["rate_pct"], "games": result["baseline"]["games"]}
 
 
-def card_names(codes: Iterable[str]) -> dict[str, dict[str, str]]:
-    """``{code: {name_en, name_zh}}`` of catalogue cards (for ``frozen_card_name``)."""
-    rows = Card.objects.filter(code__in=list(codes)).values("code", "name_en", "name_zh")
-    return {row["code"]: {"code": row["code"], "name_en": row["name_en"], "name_zh": row["name_zh"]}
-            for row in rows}
+def card_names(codes: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """``{code: {code, names}}`` of catalogue cards (for ``frozen_card_name``)."""
+    rows = Card.objects.filter(code__in=list(codes)).values("code", "names")
+    return {row["code"]: {"code": row["code"], "names": row["names"]} for row in rows}
 
 
 def user_owns_deck(user: Visitor, uid: str | None) -> bool:

@@ -25,6 +25,7 @@ from balance.services import (
     job_submit,
 )
 from balance.tuning.problem import format_from_dict, format_to_dict
+from cards.language import source_value
 from cards.models import Card
 from decks.adapters import format_to_rules
 from decks.drafts import Draft
@@ -264,7 +265,7 @@ def tuning_suggestion_save(*, job: BalanceJob, index: int, user: User
                               visibility=draft.visibility)
                 deck_save(deck=deck, by=user, draft=draft, note=note)
                 return deck, True, ""
-            card = job.cards.get(stuck.out, {}).get("name_en") or stuck.out
+            card = source_value(job.cards.get(stuck.out, {}), "name") or stuck.out
             warning = str(DECK_CHANGED.format(copies=stuck.copies or 1, card=card))
         frozen = suggestion["deck"]
         fmt = format_from_dict((job.tuning or {})["format"])

@@ -15,6 +15,7 @@ from operator import and_, or_
 from django.db.models import Q
 
 from cards.declared_words import game_q, rarity_order_q
+from cards.language import text_in_any_language
 from cards.query.parser import And, Compare, Node, Not, Or, Words
 from rules.engine.cards import RARITIES
 
@@ -52,12 +53,12 @@ def _compare(node: Compare) -> Q:
     if name in REF_PATHS:
         path = REF_PATHS[name]
         value = values[0]
-        return (Q(**{f"{path}__code__iexact": value}) | Q(**{f"{path}__name_en__iexact": value})
-                | Q(**{f"{path}__name_zh": value}))
+        return (Q(**{f"{path}__code__iexact": value})
+                | text_in_any_language(str(value), path=f"{path}__", lookup="iexact"))
     if name == "text":
         return Q(text_en__icontains=values[0]) | Q(text_zh__icontains=values[0])
     if name == "name":
-        return Q(name_en__icontains=values[0]) | Q(name_zh__icontains=values[0])
+        return text_in_any_language(str(values[0]))
     if name == "code":
         return Q(code__iexact=values[0])
     raise AssertionError(f"no compiler for field {name!r}")  # the registry and this agree
@@ -70,8 +71,7 @@ def to_q(node: Node | None) -> Q:
     if isinstance(node, Compare):
         return _compare(node)
     if isinstance(node, Words):
-        return (Q(name_en__icontains=node.text) | Q(name_zh__icontains=node.text)
-                | Q(code__iexact=node.text))
+        return text_in_any_language(node.text) | Q(code__iexact=node.text)
     if isinstance(node, Not):
         return ~to_q(node.item)
     if isinstance(node, And):

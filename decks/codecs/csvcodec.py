@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext_lazy
 
+from cards.language import data_form_names
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     PILE_NAME,
@@ -39,7 +40,7 @@ from decks.codecs.base import (
     storable,
 )
 from decks.codecs.index import CardIndex
-from rules.decks.legality import Deck
+from rules.decks.legality import CardLike, Deck
 from rules.decks.piles import MAIN_PILE
 
 COLUMNS = ("section", "count", "code", "name", "name_zh")
@@ -77,14 +78,21 @@ def export_csv(deck: Deck, index: CardIndex, *, format_code: str | None = None) 
     row("deck", "", format_code or "", clean_name(deck.name), "")
     for hero in deck.heroes:
         card = index.get(hero)
-        row("hero", 1, hero, card.name_en if card else "", card.name_zh if card else "")
+        row("hero", 1, hero, *_names(card))
     for section, counts in [("card", deck.counts),
                             *((f"pile:{p}", c) for p, c in sorted(deck.piles.items()))]:
         for code, count in sorted(counts.items()):
             card = index.get(code)
-            row(section, count, code, card.name_en if card else "",
-                card.name_zh if card else "")
+            row(section, count, code, *_names(card))
     return out.getvalue()
+
+
+def _names(card: CardLike | None) -> tuple[str, str]:
+    """The ``name`` and ``name_zh`` cells of a card (the file's columns), from its names."""
+    if card is None:
+        return "", ""
+    names = data_form_names(card)
+    return names["name_en"], names["name_zh"]
 
 
 def parse_csv(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMITS

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from cards.language import localized_value
+from cards.language import localized_texts, localized_value, source_value
 from rules.decks.legality import CardLike
 
 
@@ -41,7 +41,7 @@ class CardIndex:
         for card in cards:
             self.cards[card.code] = card
             self._codes.setdefault(normalise(card.code), []).append(card.code)
-            for name in {card.name_en, card.name_zh}:
+            for name in set(localized_texts(card, "name").values()):   # every language
                 key = normalise(name or "")
                 if key:
                     self._names.setdefault(key, []).append(card.code)
@@ -82,7 +82,7 @@ class CardIndex:
             return Lookup(None)
         if len(codes) == 1:
             return Lookup(codes[0])
-        printings = {normalise(self.cards[c].name_en or "") for c in codes}
+        printings = {normalise(source_value(self.cards[c], "name")) for c in codes}
         if len(printings) == 1:
             return Lookup(min(codes))
         return Lookup(None, tuple(sorted(set(codes))))

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
+from cards.language import data_form_names
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     PILE_NAME,
@@ -68,7 +69,9 @@ def export_json(deck: Deck, index: CardIndex, *, format_code: str | None = None)
         card = index.get(code)
         out: dict[str, Any] = {"code": code}
         if card is not None:
-            out.update(name=storable(card.name_en or ""), name_zh=storable(card.name_zh or ""))
+            # The file's format: the English name and the Chinese one, from the card's names.
+            names = data_form_names(card)
+            out.update(name=storable(names["name_en"]), name_zh=storable(names["name_zh"]))
         return out
 
     data: dict[str, Any] = {"cardlab_deck": VERSION, "name": clean_name(deck.name),

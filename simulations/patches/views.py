@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 from cards.adapters import card_to_data, refresh_derived
 from cards.art import card_art
 from cards.forms import PickForm
-from cards.language import DATA_COLUMNS, card_lang, frozen_card_name
+from cards.language import DATA_COLUMNS, card_lang, frozen_card_name, localized_value
 from cards.models import Card, display_names
 from cards.selectors import card_rows
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
@@ -115,10 +115,8 @@ def patch_page(request: HttpRequest) -> HttpResponse:
 
 def _card_menu() -> list[tuple[str, str]]:
     """(code, name in the page's language) of every card the engine plays, by code."""
-    zh = card_lang() == "zh"
-    return [(code, (name_zh if zh and name_zh else name_en)) for code, name_en, name_zh
-            in card_rows().filter(engine=True).order_by("code")
-            .values_list("code", "name_en", "name_zh")]
+    return [(code, localized_value({"names": names}, "name")) for code, names
+            in card_rows().filter(engine=True).order_by("code").values_list("code", "names")]
 
 
 def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm

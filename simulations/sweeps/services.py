@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from cards.language import frozen_card_name
+from cards.language import frozen_card_name, source_value
 from rules.lab.intervals import paired_difference
 from rules.lab.patches import PATCH_FIELDS
 from simulations import conf
@@ -100,7 +100,7 @@ def sweep_submit(*, user: Visitor, kind: str, deck_specs: Sequence[str], games: 
         raise SimulationInputError(str(TOO_MANY_GAMES).format(
             total=per_run * runs, runs=runs, per_run=per_run, limit=conf.max_games()), "games")
     owner = user if user is not None and user.is_authenticated else None
-    name = data.get("name_en", card)
+    name = source_value(data, "name") or card
     common: dict[str, Any] = {
         "user": user, "kind": kind, "deck_specs": list(deck_specs), "games": games,
         "agent_a": agent_a, "agent_b": agent_b, "is_public": is_public, "check_cap": False}

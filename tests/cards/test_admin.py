@@ -17,7 +17,7 @@ def card_form_data(card: Card, **changes) -> dict:
     """The card admin form's fields as they are for ``card``, with ``changes``."""
     data = {
         "code": card.code, "card_set": card.card_set_id, "position": card.position,
-        "kind": card.kind, "name_en": card.name_en, "name_zh": card.name_zh,
+        "kind": card.kind, "name_en": card.name_en, "name_zh-hans": card.name_zh,
         "rarity": card.rarity, "cost": card.cost or "", "attack": card.attack or "",
         "hp": card.hp or "", "attribute": card.attribute or "",
         "faction": card.faction_id or "", "race": card.race_id or "",
@@ -88,7 +88,7 @@ def test_renaming_a_race_regenerates_rules_text(admin_client, test_set):
     admin_client.get("/cards/T-M12/image.svg")                 # cached with the old name
     stamp = Card.objects.get(code="T-M12").updated_at
     admin_client.post(f"/admin/cards/race/{race.pk}/change/",
-                      {"code": "dragon", "name_en": "Wyrm", "name_zh": "龙"})
+                      {"code": "dragon", "name_en": "Wyrm", "name_zh-hans": "龙"})
     assert "Wyrm" in Card.objects.get(code="T-I01").text_en
     # Every dragon's image names the new race, so its cached image (keyed by updated_at) expires.
     night_wyrm = Card.objects.get(code="T-M12")

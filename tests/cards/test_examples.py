@@ -39,9 +39,9 @@ def test_every_field_example_finds_cards_of_the_loaded_set(db, source):
 def test_the_import_help_names_cards_that_exist(db, source):
     card_set_import(source=source)
     names = import_examples()
-    assert Card.objects.filter(name_en=names.minion_en, code=names.minion_code).exists()
-    assert Card.objects.filter(name_zh=names.minion_zh).exists()
-    assert Card.objects.filter(name_en=names.hero_en, kind="hero").exists()
+    assert Card.objects.filter(names__en=names.minion_en, code=names.minion_code).exists()
+    assert Card.objects.filter(**{"names__zh-hans": names.minion_zh}).exists()
+    assert Card.objects.filter(names__en=names.hero_en, kind="hero").exists()
 
 
 def test_no_examples_and_no_error_on_an_empty_catalogue(db, client):

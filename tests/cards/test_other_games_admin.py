@@ -53,7 +53,7 @@ def test_the_admin_adds_a_card_to_another_games_set(admin_client, sorcery):
     kinds = [c for c, _ in form.fields["kind"].choices]
     assert kinds[:3] == ["hero", "minion", "item"] and "site" in kinds
     data = card_form_data(Card(code="SC-T07", card_set=sample, position=99, kind="site",
-                           name_en="Grey Marsh", name_zh="灰沼", rarity="ordinary"))
+                           names={"en": "Grey Marsh", "zh-hans": "灰沼"}, rarity="ordinary"))
     response = admin_client.post("/admin/cards/card/add/", data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     card = Card.objects.get(code="SC-T07")

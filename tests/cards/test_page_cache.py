@@ -57,7 +57,7 @@ def test_an_edited_card_shows_at_once_on_every_stored_page(client, catalogue):
     for url in ("/cards/", "/cards/T-M01/", "/cards/?q=k:minion"):
         client.get(url)
     card = Card.objects.get(code="T-M01")
-    card.name_en = "Renamed Imp"
+    card.names = {**card.names, "en": "Renamed Imp"}
     card_save(card=card)
     for url in ("/cards/", "/cards/T-M01/", "/cards/?q=k:minion"):
         assert "Renamed Imp" in client.get(url).content.decode(), url
@@ -70,24 +70,24 @@ def test_a_deck_page_shows_an_edited_card_at_once_even_after_the_cache_is_emptie
     url = _deck(alice).get_absolute_url()
     assert "Renamed Imp" not in client.get(url).content.decode()
     card = Card.objects.get(code="T-M01")
-    card.name_en = "Renamed Imp"
+    card.names = {**card.names, "en": "Renamed Imp"}
     card_save(card=card)
     assert "Renamed Imp" in client.get(url).content.decode()
     cache.clear()                      # the generation is gone: a new one, never an old page
-    Card.objects.filter(pk=card.pk).update(name_en="Imp Again")    # no signal: only the clear
+    Card.objects.filter(pk=card.pk).update(names={"en": "Imp Again"})    # no signal: only the clear
     assert "Imp Again" in client.get(url).content.decode()
 
 
 def test_a_renamed_faction_and_a_reloaded_set_move_the_stored_pages_on(client, catalogue):
     before = client.get("/cards/T-M01/").content.decode()
     faction = Faction.objects.get(pk=Card.objects.get(code="T-M01").faction_id)
-    faction.name_en = "The Renamed Host"
+    faction.names = {**faction.names, "en": "The Renamed Host"}
     faction.save()
     card_tag_renamed(tag=faction)
     after = client.get("/cards/T-M01/").content.decode()
     assert "The Renamed Host" in after and "The Renamed Host" not in before
     # A reload from the card set file (bulk writes, no per-row signals) also moves it on.
-    Card.objects.filter(code="T-M01").update(name_en="Changed Behind The Site's Back")
+    Card.objects.filter(code="T-M01").update(names={"en": "Changed Behind The Site's Back"})
     assert "Changed Behind" not in client.get("/cards/T-M01/").content.decode()  # stored
     card_set_import(source=TEST_SET)
     assert "Changed Behind" not in client.get("/cards/T-M01/").content.decode()
@@ -211,7 +211,7 @@ def test_a_browser_holding_the_page_gets_304_until_it_changes(client, catalogue)
     etag = first["ETag"]
     assert client.get("/cards/T-M01/", HTTP_IF_NONE_MATCH=etag).status_code == 304
     card = Card.objects.get(code="T-M01")
-    card.name_en = "Another Name"
+    card.names = {**card.names, "en": "Another Name"}
     card_save(card=card)
     assert client.get("/cards/T-M01/", HTTP_IF_NONE_MATCH=etag).status_code == 200
 
@@ -257,7 +257,7 @@ def _grow(deck, alice) -> None:
     card = Card.objects.get(code="T-M01")
     for i in range(40):
         Card.objects.create(code=f"T-Q{i:03}", card_set=card.card_set, kind="minion",
-                            name_en=f"Extra {i}", name_zh="多", cost=1, attack=1,
+                            names={"en": f"Extra {i}", "zh-hans": "多"}, cost=1, attack=1,
                             attribute="fire", faction=card.faction, race=card.race,
                             keyword_tags="|shield|")
     for i in range(6):

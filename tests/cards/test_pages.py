@@ -83,7 +83,7 @@ def test_pagination_keeps_the_whole_query_in_the_links(client, test_set):
     page = html(client.get("/cards/", {"view": "table", "q": "k:minion", "order": "cost"}))
     assert 'aria-label="Pages"' not in page                 # 14 cards: one page
     many = [Card(code=f"T-Z{i:03}", card_set_id=Card.objects.first().card_set_id, kind="item",
-                 name_en=f"Filler {i}", name_zh="填充", cost=1) for i in range(60)]
+                 names={"en": f"Filler {i}", "zh-hans": "填充"}, cost=1) for i in range(60)]
     Card.objects.bulk_create(many)
     page = html(client.get("/cards/", {"q": "k:item", "order": "name"}))
     assert len(card_links(page)) == 48
@@ -252,7 +252,7 @@ def test_vocabulary_page_lists_every_term_with_an_example(client, db):
 def _grow(n: int) -> None:
     card_set, faction, race = CardSet.objects.first(), Faction.objects.first(), Race.objects.first()
     Card.objects.bulk_create([Card(code=f"T-G{i:03}", card_set=card_set, kind="minion",
-                                   name_en=f"Grown {i}", name_zh="长", cost=1, attack=1,
+                                   names={"en": f"Grown {i}", "zh-hans": "长"}, cost=1, attack=1,
                                    attribute="fire", faction=faction, race=race,
                                    keyword_tags="|shield|") for i in range(n)])
 

@@ -44,10 +44,10 @@ def test_a_format_in_piles_is_edited_in_the_admin_and_its_rules_checked(admin_cl
 
     from cards.models import Game
 
-    game = Game.objects.create(code="mini", name_en="Mini", name_zh="迷你", engine=False)
-    game.kinds.create(code="spell", name_en="Spell", name_zh="法术")
+    game = Game.objects.create(code="mini", names={"en": "Mini", "zh-hans": "迷你"}, engine=False)
+    game.kinds.create(code="spell", names={"en": "Spell", "zh-hans": "法术"})
     assert admin_client.get(f"/admin/cards/game/{game.pk}/change/").status_code == 200
-    form = {"name": "Mini", "name_zh": "迷你", "code": "mini", "game": game.pk,
+    form = {"name": "Mini", "name_zh-hans": "迷你", "code": "mini", "game": game.pk,
             "description": "", "is_active": "on", "hero_count": 1, "deck_min": 30,
             "deck_max": 30, "minions_allowed": "on", "items_allowed": "on", "limit_n": 3,
             "limit_r": 3, "limit_sr": 3, "limit_ssr": 3, "limit_ur": 1,

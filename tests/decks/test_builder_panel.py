@@ -39,7 +39,7 @@ def test_the_panel_shows_only_the_hero_s_attribute_and_items(client, catalogue):
     client.post(reverse("decks:build-hero", args=[NEW]), {"code": "T-H01"})   # a fire hero
     from cards.models import Card
 
-    shown = Card.objects.filter(name_en__in=names(panel(client, hero_only="1")))
+    shown = Card.objects.filter(names__en__in=names(panel(client, hero_only="1")))
     assert shown.exists()
     assert {(c.kind, c.attribute) for c in shown} <= {("minion", "fire"), ("hero", "fire"),
                                                       ("item", None), ("item", "")}

@@ -38,7 +38,7 @@ def _book(name):
 
 def test_load_formats_loads_games_kinds_tiers_sample_sets_and_formats(rule_books):
     sorcery = Game.objects.get(code="sorcery")
-    assert not sorcery.engine and sorcery.name_zh == "巫道:竞逐领域"
+    assert not sorcery.engine and sorcery.names["zh-hans"] == "巫道:竞逐领域"
     assert list(sorcery.rarities.values_list("code", flat=True)) == [
         "ordinary", "exceptional", "elite", "unique"]
     assert "site" in set(sorcery.kinds.values_list("code", flat=True))

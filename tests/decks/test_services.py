@@ -161,7 +161,7 @@ def test_a_format_limited_to_other_sets_reports_every_card_from_elsewhere(alice,
     """Rule: R5"""
     from cards.models import Card, CardSet
 
-    other = CardSet.objects.create(code="NEXT", name_en="Next Set")
+    other = CardSet.objects.create(code="NEXT", names={"en": "Next Set"})
     fmt = Format.objects.create(code="next-only", name="Next only")
     fmt.legal_sets.add(other)
     fmt.card_limits.create(card=Card.objects.get(code="T-M02"), limit=1)
