@@ -9,7 +9,8 @@ from typing import Any, ClassVar, TypeVar
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext_lazy
+from django.utils.text import format_lazy
+from django.utils.translation import get_language_info, gettext_lazy
 
 from cards.language import SOURCE_LANGUAGE, data_languages, keyed_field
 
@@ -22,12 +23,21 @@ def text_box(field: str, lang: str) -> str:
     return f"{field}_{lang}"
 
 
+def _language_name(lang: str) -> Any:
+    """The language's name in the reader's language (Django's own translations of it)."""
+    try:
+        return get_language_info(lang)["name_translated"]
+    except KeyError:
+        return dict(settings.LANGUAGES).get(lang, lang)
+
+
 def _box(field: str, lang: str) -> forms.CharField:
-    language = dict(settings.LANGUAGES).get(lang, lang)
     # A row is named in English at least (the source language); its description may be empty.
     required = field == "name" and lang == SOURCE_LANGUAGE
     widget = forms.Textarea(attrs={"rows": 3}) if field == "description" else None
-    return forms.CharField(label=LABELS[field].format(language=language), required=required,
+    # Lazy: the boxes are made once, at import; their labels are read in each reader's language.
+    label = format_lazy(LABELS[field], language=_language_name(lang))
+    return forms.CharField(label=label, required=required,
                            widget=widget, strip=True)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import polib
 import pytest
 
+from cards.models import Card
 from cards.page_cache import clear_stored_pages
 from rules import localized
 
@@ -61,3 +62,19 @@ def test_a_third_language_added_as_data_speaks_on_the_catalogue_page(client, cat
 def test_the_other_languages_are_untouched_by_the_third(client, catalogue, french):
     page = unescape(client.get("/cards/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode())
     assert "火" in page and "Feu" not in page
+
+
+def test_a_third_language_names_the_catalogue_s_cards_as_data(client, catalogue, french):
+    """A card's name in French is one more key of its names (a card set file's data), shown
+    on a French page and found by a search in French; other pages keep theirs."""
+    card = Card.objects.get(code="T-M01")
+    card.names = {**card.names, "fr": "Chiot de braise"}
+    card.save(update_fields=["names"])
+    clear_stored_pages()
+    page = unescape(client.get("/cards/T-M01/", HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert "Chiot de braise" in page
+    found = unescape(client.get("/cards/", {"q": "braise"},
+                                HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert "/cards/T-M01/" in found
+    english = unescape(client.get("/cards/T-M01/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert card.english_name in english and "Chiot de braise" not in english
