@@ -72,7 +72,9 @@ def localized_texts(source: object, field: str) -> dict[str, str]:
     texts are left out."""
     texts: dict[str, str] = {}
     keyed = _read(source, keyed_field(field))
-    if not isinstance(keyed, Mapping) or isinstance(source, Mapping):
+    # A row with the keyed field is read from it alone (whatever it holds: its name_en, if it
+    # has one, is read from it in turn).
+    if isinstance(source, Mapping) or keyed is None:
         for lang, suffix in DATA_COLUMNS.items():
             value = _read(source, f"{field}_{suffix}")
             if value:

@@ -26,6 +26,7 @@ from cards.adapters import card_problems, card_to_data, card_to_def, refresh_der
 from cards.game_words import game_word, game_word_lazy
 from cards.language import (
     DATA_COLUMNS,
+    SOURCE_LANGUAGE,
     data_form_names,
     localized_value,
     other_language,
@@ -94,7 +95,7 @@ def names_in_languages(value: object) -> None:
     if not isinstance(value, dict) or not all(
             isinstance(lang, str) and isinstance(text, str) for lang, text in value.items()):
         raise ValidationError(NAMES_ARE_TEXTS, code="invalid")
-    if not value.get("en", "").strip():
+    if not value.get(SOURCE_LANGUAGE, "").strip():
         raise ValidationError(NAMES_NEED_ENGLISH, code="required")
 
 

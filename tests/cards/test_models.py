@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from cards.models import Card
+from cards.models import NAMES_NEED_ENGLISH, Card
 from cards.selectors import card_data_version, card_defs
 from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine.ability_language import MSG_CARD_FIELD, MSG_CARD_FORBIDDEN, MSG_TRIGGER_KIND
@@ -87,3 +87,22 @@ def test_data_version_is_stable_and_follows_the_data(test_set):
     assert card_data_version() == version
     Card.objects.filter(code="T-M01").update(attack=3)
     assert card_data_version() != version
+
+
+@pytest.mark.parametrize("names", [
+    {"zh-hans": "余烬幼犬"},                  # English is the one language every row has
+    {"en": "  "},
+])
+def test_a_card_is_named_in_english_at_least(test_set, names):
+    card = _minion(test_set, names=names)
+    with pytest.raises(ValidationError) as refused:
+        card.full_clean()
+    assert str(NAMES_NEED_ENGLISH) in refused.value.message_dict["names"]
+
+
+@pytest.mark.parametrize("names", [{"en": "Ember Pup", "zh-hans": 3}, ["Ember Pup"]])
+def test_names_are_text_by_language_code(test_set, names):
+    card = _minion(test_set, names=names)
+    with pytest.raises(ValidationError) as refused:
+        card.full_clean()
+    assert "names" in refused.value.message_dict
