@@ -142,11 +142,9 @@ KNOWN_UNTRANSLATED: dict[str, set[str]] = {
 KNOWN_UNTRANSLATED_ON_PAGES: dict[str, set[str]] = {
     # An example query as the builder's search box's placeholder ("k:minion a:fire c<=3").
     "builder": {"fire", "minion"},
-    # The admin shows rows as they are kept: a game's and a card set's names in both languages
-    # side by side, a format's code, a game's declared kinds and rarities by code,
-    # a deck's stored format code, its versions' notes ("Created", "Saved") and kind.
-    "admin games": {"Contested Realm", "Sorcery"},
-    "admin card sets": {"Sorcery sample set", "Test Set", "test data"},
+    # The admin shows rows as they are kept: a format's code, a game's declared kinds and
+    # rarities by code, a deck's stored format code, its versions' notes ("Created", "Saved")
+    # and kind.
     "admin formats": {"standard"},
     "admin game": {"artifact", "aura", "avatar", "elite", "exceptional", "magic", "minion",
                    "ordinary", "site", "unique"},
