@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cards.language import data_form_names
+from cards.language import DATA_COLUMNS, data_form_names
 from rules.engine.ability_language import validate_card
 from rules.engine.cards import CardDef
 from rules.engine.text import card_text
@@ -77,10 +77,11 @@ def rules_text(data: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> 
 def refresh_derived(card: Card, names: Mapping[str, Mapping[str, str]]) -> None:
     """Recompute the derived columns (rules text in both languages, keyword tags) in place.
 
-    ``names`` is ``{"en": {...}, "zh": {...}}`` (``cards.models.display_names``).
+    ``names`` is ``{language: {code: name}}`` (``cards.models.display_names``) for the
+    languages the rules text is kept in (``DATA_COLUMNS``: a column each, ``text_en``, …).
     """
     data = card_to_data(card)
-    card.text_en = rules_text(data, "en", names["en"])
-    card.text_zh = rules_text(data, "zh", names["zh"])
+    for lang, suffix in DATA_COLUMNS.items():
+        setattr(card, f"text_{suffix}", rules_text(data, lang, names[lang]))
     keywords = [k for k in (card.keywords or []) if isinstance(k, str)]
     card.keyword_tags = f"|{'|'.join(keywords)}|" if keywords else ""

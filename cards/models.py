@@ -372,7 +372,7 @@ class Card(NamedInLanguages, models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # Derived columns only; nothing else happens here (services hold the logic).
-        refresh_derived(self, {lang: display_names(lang) for lang in DATA_COLUMNS.values()})
+        refresh_derived(self, {lang: display_names(lang) for lang in DATA_COLUMNS})
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "text_en", "text_zh", "keyword_tags"}

@@ -11,12 +11,13 @@ from django.template.defaultfilters import linebreaksbr
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from cards.language import localized_value
 from cards.models import Card
 
 DASH = "—"
 ROW = ('<tr><td class="code-cell"><a href="{href}">{code}</a></td>'
        '<td class="name-cell"><a href="{href}">{name}</a> '
-       '<span class="zh" lang="{other_lang}">{other}</span></td>'
+       '<span class="other-name" lang="{other_lang}">{other}</span></td>'
        "<td>{kind}</td><td>{attribute}</td>"
        '<td><span class="rarity-tag rarity-{rarity}">{rarity}</span></td>'
        '<td class="num">{cost}</td><td class="num">{attack}</td><td class="num">{hp}</td>'
@@ -43,4 +44,4 @@ def table_row(card: Card, lang: str) -> SafeString:
         cost=_number(card.cost), attack=_number(card.attack), hp=_number(card.hp),
         faction=card.faction.display_name if card.faction else DASH,
         race=card.race.display_name if card.race else DASH,
-        text=linebreaksbr(card.text_zh if lang == "zh" else card.text_en, autoescape=True))
+        text=linebreaksbr(localized_value(card, "text", lang), autoescape=True))

@@ -197,7 +197,7 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
 def card_texts_refresh() -> int:
     """Regenerate the derived columns of every card (after names or the text generator
     changed); returns how many cards changed."""
-    names = {lang: display_names(lang) for lang in DATA_COLUMNS.values()}
+    names = {lang: display_names(lang) for lang in DATA_COLUMNS}
     stale = []
     for card in Card.objects.select_related("faction", "race"):
         before = tuple(getattr(card, f) for f in DERIVED_FIELDS)

@@ -63,7 +63,7 @@ def _preview(card: Card, form: PatchForm) -> dict[str, Any]:
     for field in ("cost", "attack", "hp", "attribute", "rarity", "keywords", "abilities"):
         default: list[Any] | None = [] if field in ("keywords", "abilities") else None
         setattr(shown, field, patched.get(field, default))
-    refresh_derived(shown, {lang: display_names(lang) for lang in DATA_COLUMNS.values()})
+    refresh_derived(shown, {lang: display_names(lang) for lang in DATA_COLUMNS})
     return {"problems": [], "svg": _svg(shown), "text_en": shown.text_en,
             "text_zh": shown.text_zh, "diff": patch_diff({card.code: data}, parsed),
             "lines": [change_line({card.code: data}, c.card, c.field, c.value)
