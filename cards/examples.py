@@ -18,8 +18,9 @@ from django.utils.translation import gettext as _
 
 from cards.declared_words import game_q
 from cards.game_words import game_word
-from cards.language import card_lang
+from cards.language import SOURCE_LANGUAGE, reader_language
 from cards.models import ENGINE_GAME, Card, Rarity
+from rules.localized import catalogue_languages
 
 RULES_WORDS_EN = ("draw", "destroy", "heal", "damage", "attack", "summon", "energy")
 RULES_WORDS_ZH = ("抽", "破坏", "治疗", "伤害", "攻击", "召唤", "能量")
@@ -209,14 +210,23 @@ LOCALISED_FIELDS = {"k": "kind", "a": "attribute", "kw": "keyword"}
 QUERY_VALUE = re.compile(r"\b(k|a|kw):([a-z,\-]+)")
 
 
+def _reader_types_names() -> str | None:
+    """The reader's language when the query language reads its names of values (a language
+    with a catalogue of its own, not English), else None."""
+    lang = reader_language()
+    return lang if lang != SOURCE_LANGUAGE and lang in catalogue_languages() else None
+
+
 def localised_query(query: str) -> str:
-    """``k:minion a:fire kw:shield`` as a Chinese reader would type it on a Chinese page
+    """``k:minion a:fire kw:shield`` as a reader would type it in their language on their page
     (``k:随从 a:火 kw:护盾``); unchanged on an English one. Both find the same cards."""
-    if card_lang() != "zh":
+    lang = _reader_types_names()
+    if lang is None:
         return query
+
     def spell(match: re.Match[str]) -> str:
         field, values = LOCALISED_FIELDS[match.group(1)], match.group(2).split(",")
-        return f"{match.group(1)}:" + ",".join(game_word(field, v, lang="zh") for v in values)
+        return f"{match.group(1)}:" + ",".join(game_word(field, v, lang=lang) for v in values)
 
     return QUERY_VALUE.sub(spell, query)
 
@@ -230,17 +240,17 @@ def field_examples() -> dict[str, str]:
     if card is None:
         return {}
     out = {"set": f"s:{card.card_set.code}", "code": f"code:{card.code}"}
-    zh = card_lang() == "zh"
+    by_name = _reader_types_names() is not None
     if card.faction:
-        out["faction"] = f"f:{card.faction.display_name if zh else card.faction.code}"
+        out["faction"] = f"f:{card.faction.display_name if by_name else card.faction.code}"
     if card.race:
-        out["race"] = f"race:{card.race.display_name if zh else card.race.code}"
+        out["race"] = f"race:{card.race.display_name if by_name else card.race.code}"
     words = [w for w in card.english_name.split() if w.isalpha()]
-    if zh and card.display_name:
+    if by_name and card.display_name:
         out["name"] = f"n:{card.display_name}"
     elif words:
         out["name"] = f"n:{max(words, key=len).casefold()}"
-    if zh:
+    if by_name:
         out.update({"kind": localised_query("k:minion"), "attribute": localised_query("a:fire"),
                     "keyword": localised_query("kw:shield")})
     return out

@@ -17,11 +17,12 @@ LANGUAGE_CODE_LITERAL = re.compile(r"""(["'])zh\1""")
 # rules library's codes become sentences (decks.problem_text).
 DOOR = {"cards/language.py": 1, "decks/problem_text.py": 1}
 
-# Left to move through the door (issue 44): the registries' names, the card rules text, the
-# catalogue's two name columns and the pages that pick between them.
+# Left to move through the door (issue 44): the card image's per-language typesetting (its
+# labels and the order of its name line), and the query help's example of a search in Chinese
+# rules text.
 LEFT_TO_MOVE = {
     "cards/art.py": 5,
-    "cards/examples.py": 4,
+    "cards/examples.py": 1,
 }
 
 SKIPPED_FOLDERS = {".venv", "tests", "build", "var", "staticfiles", "node_modules", "migrations"}
