@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TypedDict
 from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from cards.language import card_lang
+from cards.language import reader_language
 from cards.models import Card, CardSet
 from cards.ownership import Visitor
 from cards.selectors import cards_label
@@ -106,7 +106,7 @@ class MissingRow:
 
 def _cards(codes: Iterable[str]) -> dict[str, Card]:
     found = list(Card.objects.filter(code__in=set(codes)).select_related("card_set"))
-    cards_label(found, card_lang())
+    cards_label(found, reader_language())
     return {card.code: card for card in found}
 
 

@@ -22,7 +22,7 @@ from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from accounts.users import request_user
 from cards.filters import CardFilter
 from cards.htmx import HtmxHttpRequest
-from cards.language import card_lang
+from cards.language import card_lang, reader_language
 from cards.models import Card
 from cards.selectors import card_rows, cards_label
 from collection.models import MAX_COPIES
@@ -95,7 +95,7 @@ def collection_sets(request: HtmxHttpRequest) -> HttpResponse:
 def _card_answer(request: HttpRequest, card: Card, error: str = "") -> HttpResponse:
     """The count widget of one card: a table row, or the box on the card's page."""
     owned = cards_with_owned(card_rows().filter(pk=card.pk), user=request_user(request)).get()
-    cards_label([owned], card_lang())
+    cards_label([owned], reader_language())
     template = ("collection/_row.html" if request.GET.get("as") == "row"
                 else "collection/_card_box.html")
     response = render(request, template, {"card": owned, "error": error},

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from cards.declared_words import game_q
 from cards.examples import localised_query
 from cards.game_words import game_word_lazy
-from cards.language import card_lang
+from cards.language import reader_language
 from cards.models import ENGINE_GAME, Card
 from cards.ownership import owned_counts
 from cards.query import QuerySyntaxError
@@ -109,7 +109,7 @@ def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict[str, Any
     # The rows show a few columns: no joins, no abilities or rules text to decode.
     found = list(cards.select_related(None).only(*INDEX_FIELDS, "card_set")
                  [:CARD_RESULTS + 1])
-    cards_label(found, card_lang())
+    cards_label(found, reader_language())
     # Copies in every pile, the hero slot's card included (an avatar shows 1 once added).
     rows: list[tuple[Card, int, str, int | None]] = []
     for card in found[:CARD_RESULTS]:

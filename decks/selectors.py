@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from cards.examples import ImportExamples, import_examples
 from cards.generation import catalogue_generation_column, catalogue_generation_read
-from cards.language import card_lang, localized_value
+from cards.language import card_lang, localized_value, reader_language
 from cards.models import ENGINE_GAME, Card
 from cards.ownership import Visitor
 
@@ -380,7 +380,7 @@ def deck_view(draft: Draft, *, fmt: Format | None = None) -> DeckView:
     cards = cards_by_code([*draft.all_codes(), draft.hero or "", *fixed])
     problems = check_deck(draft.legality_deck(), cards, rules, set_of=set_of(cards),
                           game_of=game_of(cards))
-    cards_label(cards.values(), card_lang())
+    cards_label(cards.values(), reader_language())
     return DeckView(draft=draft, format=fmt, cards=cards,
                     problems=problems_text(problems, fmt=rules, cards=cards),
                     stats=deck_stats(draft.cards, cards), rules=rules)
