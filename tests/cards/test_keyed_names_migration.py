@@ -6,25 +6,13 @@ Chinese column leaves no key; and going back restores the columns."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migration_steps import latest, migrate
 
 BEFORE = [("cards", "0007_translated_field_labels"), ("decks", "0006_translated_field_labels")]
 AFTER = [("cards", "0008_keyed_names"), ("decks", "0007_keyed_names")]
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
-def latest() -> None:
-    """Leave the database at the latest migrations (later ones of every app depend on these)."""
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
 def test_every_name_moves_into_the_keyed_field_and_back():

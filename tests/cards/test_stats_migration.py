@@ -5,25 +5,13 @@ version survive the migration that splits them (cards 0004): each card's totals 
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migration_steps import latest, migrate
 
 BEFORE = [("cards", "0003_keyword_help_from_registry")]
 AFTER = [("cards", "0004_card_stats_per_agent_ruleset_version")]
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
-def latest() -> None:
-    """Leave the database at the latest migrations (later ones of every app depend on these)."""
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
 def test_the_old_totals_become_one_not_recorded_slice_per_card():
