@@ -115,7 +115,9 @@ def other_language(lang: str | None = None) -> str:
     source's for a reader of any other language, else the first other the data is written in.
     ``lang``: for a reader of that language instead."""
     reader = resolve_language(lang) if lang else reader_language()
-    if reader != SOURCE_LANGUAGE:
+    # A derived language (the pseudo-locale) is English underneath: beside it, as beside
+    # English, the first other language.
+    if reader != SOURCE_LANGUAGE and derived_text(reader, "") is None:
         return SOURCE_LANGUAGE
     return next(lang for lang in data_languages() if lang != SOURCE_LANGUAGE)
 

@@ -30,7 +30,7 @@ from cards.filters import CardFilter
 from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
 from cards.htmx import HtmxHttpRequest
-from cards.language import DATA_COLUMNS, SOURCE_COLUMN, card_lang
+from cards.language import DATA_COLUMNS, SOURCE_COLUMN, card_lang, reader_language
 from cards.models import Attribute, Card, display_names, keyword_choices
 from cards.ownership import ownership_stamp
 from cards.page_cache import cached_page
@@ -138,7 +138,8 @@ def _decorate(cards: Iterable[Card], lang: str, table: bool = False) -> list[Car
     detail, image = _url_pattern("cards:detail"), _url_pattern("cards:image")
     suffix = f"&lang={lang}" if lang != SOURCE_COLUMN else ""
     out = list(cards)
-    cards_label(out, lang)   # another game's kind and tier in its own words (none: no query)
+    # another game's kind and tier in its own words (none: no query)
+    cards_label(out, reader_language())
     for card in out:
         code = quote(card.code, safe="")
         card.href = detail.replace("__CODE__", code)
@@ -230,7 +231,7 @@ def _card_detail(request: HttpRequest, code: str) -> HttpResponse:
     except Card.DoesNotExist:
         raise Http404(NO_SUCH_CARD.format(code=code)) from None
     lang = card_lang()
-    cards_label([card], lang)    # another game's kind and tier by its own names
+    cards_label([card], reader_language())    # another game's kind and tier by its own names
     only = stats_filter(request)
     context = {
         "card": card, "lang": lang, "art": card_art(card, lang),

@@ -112,27 +112,12 @@ PAGE_TEXTS = """pseudo => {
 # shrinks. Make a text pass through a translation (gettext, a registry's LocalizedText, a
 # catalogue of data) and delete its line; never add one to silence the crawl.
 KNOWN_UNTRANSLATED: dict[str, set[str]] = {
-    # Card names in English: the name in the other language beside a card's name where no lang
-    # attribute can mark it (the page's <title>, a card image's alt and aria-label: "Ḗḿƀḗř Ƥŭƥ
-    # (Ember Pup), N Ḿīƞīǿƞ", the builder's hero choice), a deck's history of changes
-    # ("−1 Ember Pup") and the patch page's list of cards ("Ember Pup (T-M01)").
-    "card names": {
-        "Ash Phoenix", "Banner Knight", "Battle Cry", "Brass Compass", "Cinder Hound",
-        "Crossroads", "Crown of Ash", "Dark Pact", "Dawn Squire", "Dusk Stalker", "Ember Pup",
-        "Fire Bolt", "Flame Warden", "Gale Hermit", "Grave Whisper", "Hailstone", "Kite Rider",
-        "Lantern Warden", "Low Fog", "Marsh Lurker", "Mourning Wolf", "Night Wyrm", "Old Cairn",
-        "Pebble Squire", "Quake Call", "Red Quarry", "Reef Guard", "Salt Flat", "Second Wind",
-        "Stash", "Still Lake", "Storm Colossus", "Sun Acolyte", "Sunken Spire", "Thorn Boar",
-        "Tide Caller", "Tide Oracle", "Vine Trapper", "War Drummer", "Windy Hill",
-    },
     # Another game's own kinds and rarities, declared in its rule book's data
     # (rules/data/games/sorcery.yaml; cards/declared_words.py) in English and Chinese, and a
     # card's "rarity kind" line made of them.
     "declared words": {
-        "Artifact", "Aura", "Avatar", "Elite", "Elite Minion", "Exceptional", "Exceptional Magic",
-        "Exceptional Minion", "Magic", "Minion", "Ordinary", "Ordinary Artifact", "Ordinary Aura",
-        "Ordinary Magic", "Ordinary Minion", "Ordinary Site", "Site", "Unique", "Unique Artifact",
-        "Unique Avatar", "Unique Site",
+        "Artifact", "Aura", "Avatar", "Elite", "Exceptional", "Magic", "Minion", "Ordinary",
+        "Site", "Unique",
     },
     # Django admin's own texts that its code does not translate: the yes/no icons' alt texts
     # (django.contrib.admin.templatetags.admin_list._boolean_icon).
