@@ -26,7 +26,7 @@ from django.db.models import Q
 from django.db.models.fields.json import KeyTextTransform
 from django.utils.translation import get_language
 
-from rules.localized import LANGUAGE_SCRIPT, derived_text, resolve_language
+from rules.localized import LANGUAGE_SCRIPT, derived_text, is_derived_language, resolve_language
 
 SOURCE_LANGUAGE = "en"
 
@@ -117,7 +117,7 @@ def other_language(lang: str | None = None) -> str:
     reader = resolve_language(lang) if lang else reader_language()
     # A derived language (the pseudo-locale) is English underneath: beside it, as beside
     # English, the first other language.
-    if reader != SOURCE_LANGUAGE and derived_text(reader, "") is None:
+    if reader != SOURCE_LANGUAGE and not is_derived_language(reader):
         return SOURCE_LANGUAGE
     return next(lang for lang in data_languages() if lang != SOURCE_LANGUAGE)
 

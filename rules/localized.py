@@ -100,6 +100,11 @@ def _known(code: str) -> bool:
         or code in _ADDED
 
 
+def is_derived_language(lang: str) -> bool:
+    """Whether ``lang`` is a derived language (computed from English: the pseudo-locale)."""
+    return resolve_language(lang) in _DERIVED
+
+
 def derived_text(lang: str, english: str) -> str | None:
     """``english`` in ``lang`` when ``lang`` is a derived language, else None."""
     derive = _DERIVED.get(resolve_language(lang))

@@ -23,7 +23,7 @@ from rules.engine import text_en, text_zh
 from rules.engine.ability_language import normalise_abilities, normalise_effects
 from rules.engine.cards import CardDef
 from rules.engine.text_base import Ctx, Data, as_data
-from rules.localized import SOURCE_LANGUAGE, derived_text, resolve_language
+from rules.localized import derived_text, is_derived_language, resolve_language
 
 
 class Language(Protocol):
@@ -48,11 +48,9 @@ def _language(lang: str) -> Language:
 
 def _in(lang: str, write: Callable[[Language], str]) -> str:
     """``write`` in ``lang``'s grammar; in a derived language, derived from the English."""
-    if lang != SOURCE_LANGUAGE:
-        derived = derived_text(lang, "")
-        if derived is not None:
-            english = write(text_en)
-            return derived_text(lang, english) or english
+    if is_derived_language(lang):
+        english = write(text_en)
+        return derived_text(lang, english) or english
     return write(_language(lang))
 
 

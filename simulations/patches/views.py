@@ -21,7 +21,14 @@ from django.views.decorators.http import require_GET
 from cards.adapters import card_to_data, refresh_derived
 from cards.art import card_art
 from cards.forms import PickForm
-from cards.language import DATA_COLUMNS, card_lang, frozen_card_name, localized_value
+from cards.language import (
+    DATA_COLUMNS,
+    card_lang,
+    frozen_card_name,
+    localized_value,
+    other_language,
+    other_value,
+)
 from cards.models import Card, display_names
 from cards.selectors import card_rows
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
@@ -64,8 +71,9 @@ def _preview(card: Card, form: PatchForm) -> dict[str, Any]:
         default: list[Any] | None = [] if field in ("keywords", "abilities") else None
         setattr(shown, field, patched.get(field, default))
     refresh_derived(shown, {lang: display_names(lang) for lang in DATA_COLUMNS})
-    return {"problems": [], "svg": _svg(shown), "text_en": shown.text_en,
-            "text_zh": shown.text_zh, "diff": patch_diff({card.code: data}, parsed),
+    return {"problems": [], "svg": _svg(shown), "text": localized_value(shown, "text"),
+            "other_text": other_value(shown, "text"), "other_lang": other_language(),
+            "diff": patch_diff({card.code: data}, parsed),
             "lines": [change_line({card.code: data}, c.card, c.field, c.value)
                       for c in parsed.changes],
             "patch": patch}
