@@ -184,3 +184,18 @@ def site_language(option: str) -> str:
     from django.utils.translation import get_supported_language_variant
 
     return get_supported_language_variant(option)
+
+
+def rules_texts(card: object) -> list[tuple[str, str]]:
+    """(language, text) of a card's rules text in the reader's language first, then in each
+    other language the data is written in: the card page shows them all."""
+    reader = reader_language()
+    others = [lang for lang in data_languages() if lang != reader
+              and not (is_derived_language(reader) and lang == SOURCE_LANGUAGE)]
+    return [(lang, localized_value(card, "text", lang)) for lang in (reader, *others)]
+
+
+def image_language_query(lang: str) -> str:
+    """The query a card image's address adds for the data language ``lang`` (``card_lang``):
+    none for the source's."""
+    return f"lang={lang}" if lang != SOURCE_COLUMN else ""

@@ -30,7 +30,14 @@ from cards.filters import CardFilter
 from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
 from cards.htmx import HtmxHttpRequest
-from cards.language import DATA_COLUMNS, SOURCE_COLUMN, card_lang, reader_language
+from cards.language import (
+    DATA_COLUMNS,
+    SOURCE_COLUMN,
+    card_lang,
+    image_language_query,
+    reader_language,
+    rules_texts,
+)
 from cards.models import Attribute, Card, display_names, keyword_choices
 from cards.ownership import ownership_stamp
 from cards.page_cache import cached_page
@@ -136,7 +143,8 @@ def _decorate(cards: Iterable[Card], lang: str, table: bool = False) -> list[Car
     """Attach each card's links and alt text: one reverse() per page instead of two per card
     keeps the list's rendering time flat (reverse dominated the gallery's profile)."""
     detail, image = _url_pattern("cards:detail"), _url_pattern("cards:image")
-    suffix = f"&lang={lang}" if lang != SOURCE_COLUMN else ""
+    query = image_language_query(lang)
+    suffix = f"&{query}" if query else ""
     out = list(cards)
     # another game's kind and tier in its own words (none: no query)
     cards_label(out, reader_language())
@@ -235,6 +243,10 @@ def _card_detail(request: HttpRequest, code: str) -> HttpResponse:
     only = stats_filter(request)
     context = {
         "card": card, "lang": lang, "art": card_art(card, lang),
+        # the other language's name beside the name in the title and images' alt text, for a
+        # reader of the source language (the other's name is shown beside, marked, elsewhere)
+        "name_beside": lang == SOURCE_COLUMN, "image_query": image_language_query(lang),
+        "rules_texts": rules_texts(card),
         "neighbours": card_neighbours(card=card), "stats": card_stats(card=card, only=only),
         "stats_only": only, "stats_choices": stats_choices(card),
         "abilities_json": json.dumps(card.abilities, indent=2, ensure_ascii=False),
