@@ -48,7 +48,8 @@ def test_a_kept_connection_serves_the_next_request_without_a_select_1(monkeypatc
 
 
 def test_a_connection_the_server_ended_is_replaced_before_the_next_request_reads(monkeypatch):
-    pid = _backend_pid()
+    connection.close()     # a fresh connection: one kept past CONN_MAX_AGE would be replaced for
+    pid = _backend_pid()   # its age without the health check this test is about
     params = connection.get_connection_params()
     params.pop("cursor_factory", None)
     params.pop("context", None)
