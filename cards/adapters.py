@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cards.language import DATA_COLUMNS, data_form_names
+from cards.game_words import say
+from cards.language import data_form_names
 from rules.engine.ability_language import validate_card
 from rules.engine.cards import CardDef
-from rules.engine.text import card_text
+from rules.engine.text import card_text, written_languages
 
 Card = Any   # a cards.models.Card row (see the module docstring)
 
@@ -62,7 +63,8 @@ def card_problems(card: Card) -> dict[str, list[str]]:
         field = path.split(".", 1)[0].split("[", 1)[0]
         if field not in MODEL_FIELDS:
             field = "__all__"
-        message = problem.message if path == field else f"{path}: {problem.message}"
+        message = say(problem, path=False)
+        message = message if path == field else f"{path}: {message}"
         errors.setdefault(field, []).append(message)
     return errors
 
@@ -75,13 +77,14 @@ def rules_text(data: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> 
 
 
 def refresh_derived(card: Card, names: Mapping[str, Mapping[str, str]]) -> None:
-    """Recompute the derived columns (rules text in both languages, keyword tags) in place.
+    """Recompute the derived fields (the rules text in every language with a grammar, keyword
+    tags) in place.
 
     ``names`` is ``{language: {code: name}}`` (``cards.models.display_names``) for the
-    languages the rules text is kept in (``DATA_COLUMNS``: a column each, ``text_en``, …).
+    languages the rules text is written in (``rules.engine.text.written_languages``).
     """
     data = card_to_data(card)
-    for lang, suffix in DATA_COLUMNS.items():
-        setattr(card, f"text_{suffix}", rules_text(data, lang, names[lang]))
+    card.texts = {lang: text for lang in written_languages()
+                  if (text := rules_text(data, lang, names[lang]))}
     keywords = [k for k in (card.keywords or []) if isinstance(k, str)]
     card.keyword_tags = f"|{'|'.join(keywords)}|" if keywords else ""

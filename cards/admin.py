@@ -23,9 +23,15 @@ from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a da
 from cards.art import card_art
 from cards.card_stats import COUNT_FIELDS
 from cards.declared_words import declared_words_of, kind_choices, rarity_choices
-from cards.game_words import game_word_lazy
+from cards.game_words import game_word_lazy, say
 from cards.keyed_forms import KeyedTextsForm, searched_names, text_boxes, with_text_boxes
-from cards.language import SOURCE_LANGUAGE, card_lang
+from cards.language import (
+    SOURCE_LANGUAGE,
+    html_lang,
+    language_own_name,
+    reader_language,
+    rules_texts,
+)
 from cards.models import (
     Card,
     CardKind,
@@ -97,7 +103,7 @@ class CardAdminForm(KeyedTextsForm):
         elif game is None or game.engine:
             kinds, rarities = list(Kind.choices), list(Rarity.choices)
         else:
-            lang = card_lang()
+            lang = reader_language()
             kinds = [(t.code, t.name(lang)) for t in declared_words_of(CardKind, game)]
             rarities = [(t.code, t.name(lang)) for t in declared_words_of(RarityTier, game)]
         # Both are model fields with choices: the form made them choice fields.
@@ -190,11 +196,11 @@ class CardAdmin(NamesColumns, admin.ModelAdmin[Card]):
     list_display_links = ["code", "english_name"]
     list_filter = ["kind", "attribute", "rarity", KeywordListFilter, "card_set", "faction",
                    "race"]
-    search_fields = ["code", *searched_names(), "text_en", "text_zh"]
+    search_fields = ["code", *searched_names(), *searched_names(field="text")]
     list_select_related = ["faction", "race", "card_set"]
     list_per_page = 100
     ordering = ["code"]
-    readonly_fields = ["rules_text_en", "rules_text_zh", "image_preview", "updated_at"]
+    readonly_fields = ["rules_text", "image_preview", "updated_at"]
     inlines = [CardStatsInline]
     fieldsets = [
         (None, {"fields": ["code", "card_set", "position", "kind", "rarity"]}),
@@ -202,24 +208,26 @@ class CardAdmin(NamesColumns, admin.ModelAdmin[Card]):
         (gettext_lazy("Numbers and attribute (R1.4: heroes have HP; minions cost and attack; "
                       "items cost)"), {"fields": ["cost", "attack", "hp", "attribute"]}),
         (gettext_lazy("Tags"), {"fields": ["faction", "race", "keywords"]}),
-        (gettext_lazy("Abilities"), {"fields": ["abilities", "rules_text_en", "rules_text_zh"]}),
+        (gettext_lazy("Abilities"), {"fields": ["abilities", "rules_text"]}),
         (gettext_lazy("Card image"), {"fields": ["image_preview", "updated_at"]}),
     ]
 
 
-    @admin.display(description=gettext_lazy("rules text (EN), generated"))
-    def rules_text_en(self, card: Card) -> str:
-        return format_html("<div style='white-space: pre-line'>{}</div>", card.text_en or "—")
-
-    @admin.display(description=gettext_lazy("rules text (ZH), generated"))
-    def rules_text_zh(self, card: Card) -> str:
-        return format_html("<div style='white-space: pre-line'>{}</div>", card.text_zh or "—")
+    @admin.display(description=gettext_lazy("rules text, generated"))
+    def rules_text(self, card: Card) -> str:
+        """The generated rules text in every language, the reader's first, each headed by its
+        language's own name."""
+        return format_html_join(
+            "", "<div lang='{}'><strong>{}</strong><div style='white-space: pre-line'>{}</div>"
+                "</div>",
+            ((html_lang(lang), language_own_name(lang), text or "—")
+             for lang, text in rules_texts(card)))
 
     @admin.display(description=gettext_lazy("image"))
     def image_preview(self, card: Card) -> str:
         if not card.pk:
             return gettext("Saved cards show their generated image here.")
-        svg = render_to_string("cards/card.svg", {"a": card_art(card, card_lang())})
+        svg = render_to_string("cards/card.svg", {"a": card_art(card, reader_language())})
         return format_html("<div style='width: 220px'>{}</div>", mark_safe(svg))
 
     def save_model(self, request: HttpRequest, obj: Card, form: forms.ModelForm[Card],
@@ -304,7 +312,7 @@ class CardSetAdmin(NamesColumns, admin.ModelAdmin[CardSet]):
             try:
                 report = card_set_import(source=form.cleaned_data["text"], dry_run=dry_run)
             except CardSetError as exc:
-                context["problems"] = exc.problems
+                context["problems"] = [say(problem) for problem in exc.problems]
             else:
                 if not dry_run:
                     for line in report.lines():

@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 from django.db.models import QuerySet
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -97,6 +98,9 @@ class CardOutputSerializer(serializers.ModelSerializer[Card]):
     # version), read from the keyed ``names``.
     name_en = serializers.CharField(max_length=120, label=gettext_lazy("English name"))
     name_zh = serializers.CharField(max_length=120, label=gettext_lazy("Chinese name"))
+    # and its generated rules text likewise, read from the keyed ``texts``.
+    text_en = serializers.CharField(read_only=True, label=capfirst(gettext_lazy("rules text (EN)")))
+    text_zh = serializers.CharField(read_only=True, label=capfirst(gettext_lazy("rules text (ZH)")))
     url = serializers.SerializerMethodField()
     image_url = serializers.SerializerMethodField()
 
@@ -128,8 +132,8 @@ class CardOutputSerializer(serializers.ModelSerializer[Card]):
             "attack": card.attack, "hp": card.hp, "attribute": card.attribute,
             "set": card.card_set.code, "faction": _named(card.faction),
             "race": _named(card.race), "keywords": list(card.keywords or []),
-            "abilities": card.abilities or [], "text_en": card.text_en,
-            "text_zh": card.text_zh, "url": self.get_url(card),
+            "abilities": card.abilities or [], **data_form_names(card, "text"),
+            "url": self.get_url(card),
             "image_url": self.get_image_url(card),
             "updated_at": serializers.DateTimeField().to_representation(card.updated_at),
         }

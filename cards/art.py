@@ -14,18 +14,27 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, pgettext
 
 from cards.art_scene import scene
 from cards.game_words import game_word
-from cards.language import localized_value, other_value
+from cards.language import (
+    SOURCE_LANGUAGE,
+    html_lang,
+    localized_value,
+    other_language,
+    other_value,
+    reader_reads_source,
+)
 from cards.models import Card, CardKind
 from cards.selectors import rarity_labels
 from rules.engine.cards import KINDS
+from rules.localized import resolve_language
 
 WIDTH, HEIGHT = 300, 420
 TEXT_BOX = {"x": 26, "y": 262, "width": 248, "height": 104}
-LANGS = ("en", "zh")
 
 # Frame colours (dark, light) by attribute; items have none and get steel.
 FRAMES = {
@@ -180,9 +189,27 @@ def rarity_mark(card: Card, lang: str) -> tuple[str, str | None]:
     return name[:1] if wide else name[:2].capitalize(), name
 
 
-def card_art(card: Card, lang: str = "en") -> dict[str, Any]:
-    """Everything ``cards/card.svg`` draws, computed from the card's data."""
-    lang = lang if lang in LANGS else "en"
+def card_art(card: Card, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
+    """Everything ``cards/card.svg`` draws, computed from the card's data, in the site language
+    ``lang`` (its labels through gettext in that language)."""
+    lang = resolve_language(lang)
+    with translation.override(lang):
+        return _card_art(card, lang)
+
+
+def _label(card: Card, lang: str, primary: str, secondary: str, rarity: str | None,
+           kind_word: str) -> str:
+    """The image's accessible name: the name (with the other language's beside it for a reader
+    of the source language), the rarity and the kind."""
+    if reader_reads_source(lang):
+        return gettext("{name} ({other}), {rarity} {kind}").format(
+            name=primary, other=secondary, rarity=rarity or card.get_rarity_display(),
+            kind=kind_word.lower())
+    return gettext("{name}, {rarity} {kind}").format(
+        name=primary, rarity=rarity or card.rarity, kind=kind_word.lower())
+
+
+def _card_art(card: Card, lang: str) -> dict[str, Any]:
     dark, light = FRAMES.get(card.attribute, FRAMES[None])
     primary, secondary = localized_value(card, "name", lang), other_value(card, "name", lang)
     has_cost = card.kind != "hero"
@@ -195,10 +222,10 @@ def card_art(card: Card, lang: str = "en") -> dict[str, Any]:
     for tag in (card.race, card.faction):
         if tag is not None:
             type_parts.append(localized_value(tag, "name", lang))
-    text = card.text_zh if lang == "zh" else card.text_en
+    text = localized_value(card, "text", lang)
     mark, rarity = rarity_mark(card, lang)
     return {
-        "w": WIDTH, "h": HEIGHT, "lang": lang, "uid": f"c{card.pk or 0}{lang}",
+        "w": WIDTH, "h": HEIGHT, "lang": html_lang(lang), "uid": f"c{card.pk or 0}{lang}",
         "dark": dark, "light": light,
         "rarity": card.rarity, "rarity_mark": mark,
         "rarity_colour": RARITY_COLOURS.get(card.rarity, RARITY_COLOURS["N"]).format(
@@ -216,10 +243,9 @@ def card_art(card: Card, lang: str = "en") -> dict[str, Any]:
         "empty_text": "—",
         "box": TEXT_BOX,
         "footer": f"{card.code} · {card.card_set.code}",
-        "subtitle_lang": "en" if lang == "zh" else "zh",
-        "label": (f"{primary},{rarity or card.rarity} {kind_word}" if lang == "zh"
-                  else f"{primary} ({secondary}), "
-                       f"{rarity or card.get_rarity_display()} {kind_word.lower()}"),
-        "labels": {"attack": "ATK" if lang == "en" else "攻击", "hp": "HP" if lang == "en"
-                   else "生命", "cost": "COST" if lang == "en" else "费用"},
+        "subtitle_lang": html_lang(other_language(lang)),
+        "label": _label(card, lang, primary, secondary, rarity, kind_word),
+        "labels": {"attack": pgettext("a card image's label of the attack", "ATK"),
+                   "hp": pgettext("a card image's label of the hero's HP", "HP"),
+                   "cost": pgettext("a card image's label of the cost", "COST")},
     }

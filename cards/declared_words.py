@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from cards.language import card_lang, in_english, localized_texts, localized_value
+from cards.language import in_english, localized_texts, localized_value, reader_language
 from cards.models import ENGINE_GAME, CardKind, Game, Kind, Rarity, RarityTier
 
 
@@ -42,7 +42,7 @@ def declared_words_of(model: type[CardKind] | type[RarityTier], game: Game | Non
 
 def _choices(base: list[tuple[str, str]], declared: list[DeclaredWord],
              ) -> list[tuple[str, str]]:
-    lang = card_lang()
+    lang = reader_language()
     out = [(str(code), str(label)) for code, label in base]
     seen = {code for code, _label in out}
     for entry in declared:

@@ -14,16 +14,33 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from django.utils import translation
+from django.utils.translation import get_language_info, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from cards.declared_words import game_q
 from cards.game_words import game_word
-from cards.language import SOURCE_LANGUAGE, reader_language
+from cards.language import SOURCE_LANGUAGE, data_languages, localized_texts, reader_language
 from cards.models import ENGINE_GAME, Card, Rarity
+from rules.engine.text import written_languages
 from rules.localized import catalogue_languages
 
-RULES_WORDS_EN = ("draw", "destroy", "heal", "damage", "attack", "summon", "energy")
-RULES_WORDS_ZH = ("抽", "破坏", "治疗", "伤害", "攻击", "召唤", "能量")
+# Words of the rules text a search example may look for, in English; another language's are
+# their translations (gettext, in that language).
+RULES_WORDS = {
+    "draw": pgettext_lazy("a word of the cards' rules text, searched for in an example", "draw"),
+    "destroy": pgettext_lazy("a word of the cards' rules text, searched for in an example",
+                             "destroy"),
+    "heal": pgettext_lazy("a word of the cards' rules text, searched for in an example", "heal"),
+    "damage": pgettext_lazy("a word of the cards' rules text, searched for in an example",
+                            "damage"),
+    "attack": pgettext_lazy("a word of the cards' rules text, searched for in an example",
+                            "attack"),
+    "summon": pgettext_lazy("a word of the cards' rules text, searched for in an example",
+                            "summon"),
+    "energy": pgettext_lazy("a word of the cards' rules text, searched for in an example",
+                            "energy"),
+}
 RARITY_ORDER = [r.value for r in Rarity]
 
 
@@ -105,15 +122,31 @@ def _keyword_race(cat: Catalogue) -> Example | None:
     return None
 
 
-def _rules_word(words: tuple[str, ...], field: str,
-                lang: str) -> Callable[[Catalogue], Example | None]:
+def _language_name(lang: str) -> str:
+    """A site language's name in the reader's language ("Simplified Chinese", "英语")."""
+    return str(get_language_info(lang)["name_translated"])
+
+
+def _rules_words(lang: str) -> list[str]:
+    """The rules-text words of the examples in ``lang``."""
+    if lang == SOURCE_LANGUAGE:
+        return list(RULES_WORDS)
+    with translation.override(lang):
+        return [str(word) for word in RULES_WORDS.values()]
+
+
+def _rules_word(lang: str) -> Callable[[Catalogue], Example | None]:
+    """A search of the rules text in ``lang`` for a word it really says: in English, then the
+    same in each other language the rules text is written in."""
     def build(cat: Catalogue) -> Example | None:
-        for word in words:
-            if any(word in (getattr(c, field) or "").casefold() for c in cat.cards):
-                query = f'o:"{word}"' if lang == "en" else f"o:{word}"
+        for word in _rules_words(lang):
+            if any(word.casefold() in (c.texts or {}).get(lang, "").casefold()
+                   for c in cat.cards):
                 meaning = (_("cards whose rules text says “{word}”").format(word=word)
-                           if lang == "en" else _("the same in the Chinese rules text"))
-                return Example(query, meaning)
+                           if lang == SOURCE_LANGUAGE else
+                           _("the same in the rules text in {language}").format(
+                               language=_language_name(lang)))
+                return Example(f'o:"{word}"', meaning)
         return None
     return build
 
@@ -163,14 +196,25 @@ def _bare_word(cat: Catalogue) -> Example | None:
     if not words:
         return None
     return Example(words.most_common(1)[0][0],
-                   _("a bare word searches English and Chinese names"))
+                   _("a bare word searches the names in every language"))
 
 
-def _chinese_word(cat: Catalogue) -> Example | None:
-    names = [c.name_zh for c in cat.minions if len(c.name_zh or "") >= 2]
-    if not names:
+def _other_language_word(lang: str) -> Callable[[Catalogue], Example | None]:
+    """A bare word of a card name in ``lang``, another language the names are written in: the
+    last two characters of a name in a script without spaces, else its longest word."""
+    def build(cat: Catalogue) -> Example | None:
+        for card in cat.minions:
+            name = localized_texts(card, "name").get(lang, "")
+            words = [w for w in name.split() if len(w) > 3 and w.isalpha()]
+            if " " not in name and len(name) >= 2 and not name.isascii():
+                word = name[-2:]
+            elif words:
+                word = max(words, key=len).casefold()
+            else:
+                continue
+            return Example(word, _("… in {language} too").format(language=_language_name(lang)))
         return None
-    return Example(names[0][-2:], _("… in Chinese too"))
+    return build
 
 
 def _phrase(cat: Catalogue) -> Example | None:
@@ -189,12 +233,14 @@ def _cheap_items(cat: Catalogue) -> Example | None:
     return Example(f"k:item c={cost}", _("the cheapest items ({cost} energy)").format(cost=cost))
 
 
-BUILDERS: tuple[Callable[[Catalogue], Example | None], ...] = (
-    _cheap_attribute_minions, _top_rarities, _not_attribute, _keyword_race,
-    _rules_word(RULES_WORDS_EN, "text_en", "en"), _rules_word(RULES_WORDS_ZH, "text_zh", "zh"),
-    _big_heroes, _big_minions, _rare_of_two, _faction, _bare_word, _chinese_word, _phrase,
-    _cheap_items,
-)
+def _builders() -> list[Callable[[Catalogue], Example | None]]:
+    """The example builders in the order the help shows them: a search of the rules text in
+    each language it is written in, a bare word of a name in each other language."""
+    others = [lang for lang in data_languages() if lang != SOURCE_LANGUAGE]
+    return [_cheap_attribute_minions, _top_rarities, _not_attribute, _keyword_race,
+            *(_rules_word(lang) for lang in written_languages()),
+            _big_heroes, _big_minions, _rare_of_two, _faction, _bare_word,
+            *(_other_language_word(lang) for lang in others), _phrase, _cheap_items]
 
 
 def query_examples() -> list[Example]:
@@ -202,7 +248,7 @@ def query_examples() -> list[Example]:
     Chinese page spelt with the Chinese words the query language accepts."""
     cat = Catalogue()
     return [replace(example, query=localised_query(example.query))
-            for build in BUILDERS if (example := build(cat)) is not None]
+            for build in _builders() if (example := build(cat)) is not None]
 
 
 # Query fields whose values the query language also reads by their Chinese names.

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from django.utils.functional import lazy
+from django.utils.translation import gettext
 
 from cards.language import reader_language
 from rules.ai.agents import AGENT_NAMES, AGENTS, SKILLS
@@ -30,6 +31,7 @@ from rules.engine import words as engine_words
 from rules.engine.keywords import all_keywords
 from rules.engine.ruleset_words import RULESET_OPTIONS, ruleset_name
 from rules.engine.words import Word
+from rules.localized import Sentence
 
 UNKNOWN_KIND = "unknown kind of game word {kind!r} (known: {known})"
 
@@ -133,3 +135,22 @@ def game_words(kind: str, codes: Iterable[str], *,
 def agent_menu() -> list[tuple[str, str]]:
     """(name, label) of every agent in registry order: the choices of a form's agent menu."""
     return game_words("agent_label", AGENT_NAMES)
+
+
+def say(sentence: Sentence | str, *, path: bool = True) -> str:
+    """A sentence the rules library reports (``rules.localized.Sentence``: a card data problem,
+    a patch's, a card set file's, a refused ruleset) in the reader's language: its English
+    template through gettext, its parameters put in (a card kind by its name), after its path
+    unless ``path`` is False. A plain string (the site's own sentence) as it is."""
+    if not isinstance(sentence, Sentence):
+        return str(sentence)
+    params = dict(sentence.params)
+    if isinstance(params.get("kind"), str):
+        params["kind"] = game_word("kind", params["kind"], prose=True)
+    text = gettext(sentence.template).format(**params)
+    return f"{sentence.path}: {text}" if path and sentence.path else text
+
+
+def says(sentences: Iterable[Sentence | str]) -> str:
+    """Several sentences (``say``) joined as one message."""
+    return "; ".join(say(sentence) for sentence in sentences)

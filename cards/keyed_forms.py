@@ -101,8 +101,8 @@ def text_boxes(*fields: str, other_languages_only: bool = False) -> list[str]:
             for lang in _languages(other_languages_only)]
 
 
-def searched_names(path: str = "") -> list[str]:
-    """An admin's ``search_fields`` for a row's names in every language (``path``: the
-    relation, ``"card__"``): each language's text, not the stored JSON (whose escapes a
-    search would not find)."""
-    return [f"{path}{keyed_field('name')}__{lang}" for lang in data_languages()]
+def searched_names(path: str = "", field: str = "name") -> list[str]:
+    """An admin's ``search_fields`` for a row's names (or another keyed ``field``: a card's
+    rules text) in every language (``path``: the relation, ``"card__"``): each language's
+    text, not the stored JSON (whose escapes a search would not find)."""
+    return [f"{path}{keyed_field(field)}__{lang}" for lang in data_languages()]

@@ -18,7 +18,7 @@ keyed fields still shows its names."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -26,14 +26,20 @@ from django.db.models import Q
 from django.db.models.fields.json import KeyTextTransform
 from django.utils.translation import get_language
 
-from rules.localized import LANGUAGE_SCRIPT, derived_text, is_derived_language, resolve_language
+from rules.localized import (
+    LANGUAGE_SCRIPT,
+    LANGUAGE_SHORT_NAME,
+    catalogue_text,
+    derived_text,
+    is_derived_language,
+    resolve_language,
+)
 
 SOURCE_LANGUAGE = "en"
 
 # The languages the rules library's data form writes a name in, by the suffix of its keys
 # (``name_en``, ``name_zh``); the first is the source every row has.
 DATA_COLUMNS: Mapping[str, str] = {"en": "en", "zh-hans": "zh"}
-SOURCE_COLUMN = DATA_COLUMNS[SOURCE_LANGUAGE]
 
 
 def data_languages() -> tuple[str, ...]:
@@ -52,12 +58,6 @@ def reader_language() -> str:
     """The reader's language, as the catalogues name it (``en``, ``zh-hans``, or a derived one):
     the active language, else the site's default."""
     return resolve_language(get_language() or settings.LANGUAGE_CODE)
-
-
-def card_lang() -> str:
-    """The suffix of the data columns the reader's language reads (``en`` or ``zh``): for the
-    card data that is stored per language (card images, the rules text the engine writes)."""
-    return DATA_COLUMNS.get(reader_language(), SOURCE_COLUMN)
 
 
 def _read(source: object, name: str) -> Any:
@@ -122,6 +122,13 @@ def other_language(lang: str | None = None) -> str:
     return next(lang for lang in data_languages() if lang != SOURCE_LANGUAGE)
 
 
+def reader_reads_source(lang: str | None = None) -> bool:
+    """Whether the reader reads the source language (or one derived from it): a page then
+    shows a name's other language beside it where a reader of another language sees their own
+    alone (a hero's menu, the card page's title)."""
+    return other_language(lang) != SOURCE_LANGUAGE
+
+
 def other_value(source: object, field: str, lang: str | None = None) -> str:
     """``source``'s ``field`` in ``other_language(lang)`` ("" when it has no text in it)."""
     return localized_texts(source, field).get(other_language(lang), "")
@@ -134,10 +141,25 @@ def data_form_names(source: object, field: str = "name") -> dict[str, str]:
     return {f"{field}_{suffix}": texts.get(lang, "") for lang, suffix in DATA_COLUMNS.items()}
 
 
+def data_form_value(texts: Sequence[str], lang: str | None = None) -> str:
+    """A name the rules library's data form gives as a tuple in the order of ``DATA_COLUMNS``
+    (``(English, Chinese)``: a format's kind and rarity names, its game's name) in the reader's
+    language, or in ``lang``: English where that language has none."""
+    return localized_value({f"name_{suffix}": text for suffix, text
+                            in zip(DATA_COLUMNS.values(), texts, strict=False)}, "name", lang)
+
+
 def frozen_card_name(cards: Mapping[str, Mapping[str, Any]], code: str) -> str:
     """The name of ``code`` in the page's language from a frozen ``{code: card data}`` map (a
     simulation run keeps the card data it was played with); the code when it is not there."""
     return localized_value(cards.get(code) or {}, "name") or code
+
+
+# The keys of a frozen deck's name by language: ``name`` the English (its identity), then the
+# data form's column of each other language (``name_zh``).
+FROZEN_DECK_NAME_KEYS: Mapping[str, str] = {
+    lang: "name" if lang == SOURCE_LANGUAGE else f"name_{suffix}"
+    for lang, suffix in DATA_COLUMNS.items()}
 
 
 def frozen_deck_name(deck: Mapping[str, Any], number: int) -> str:
@@ -145,7 +167,8 @@ def frozen_deck_name(deck: Mapping[str, Any], number: int) -> str:
     Chinese one, ``name_zh``); ``Deck <number>`` when it has none."""
     from django.utils.translation import gettext
 
-    name = localized_value({"name_en": deck.get("name"), "name_zh": deck.get("name_zh")}, "name")
+    name = localized_value({f"name_{DATA_COLUMNS[lang]}": deck.get(key)
+                            for lang, key in FROZEN_DECK_NAME_KEYS.items()}, "name")
     return name or gettext("Deck {number}").format(number=number)
 
 
@@ -196,6 +219,42 @@ def rules_texts(card: object) -> list[tuple[str, str]]:
 
 
 def image_language_query(lang: str) -> str:
-    """The query a card image's address adds for the data language ``lang`` (``card_lang``):
-    none for the source's."""
-    return f"lang={lang}" if lang != SOURCE_COLUMN else ""
+    """The query a card image's address adds for the site language ``lang`` (the image is drawn
+    in it): none for the source's."""
+    return f"lang={lang}" if lang != SOURCE_LANGUAGE else ""
+
+
+def html_lang(lang: str | None = None) -> str:
+    """The tag of a site language as HTML's ``lang`` attribute and BCP 47 write it (``zh-hans``
+    → ``zh-Hans``, ``en-xa`` → ``en-XA``): Django's locale name with a dash. ``lang``: the
+    active language when not given."""
+    from django.utils.translation import to_locale
+
+    return to_locale(lang or get_language() or settings.LANGUAGE_CODE).replace("_", "-")
+
+
+def language_short_name(lang: str) -> str:
+    """A language's short name for itself ("EN", "中文"): its catalogue's, else (a language with
+    no catalogue of its own, the pseudo-locale) Django's name of the language in itself."""
+    from django.utils.translation import get_language_info
+
+    if lang == SOURCE_LANGUAGE:
+        return LANGUAGE_SHORT_NAME.english
+    own = catalogue_text(lang, LANGUAGE_SHORT_NAME.key)
+    return own if own is not None else str(get_language_info(lang)["name_local"])
+
+
+def language_own_name(lang: str) -> str:
+    """A language's whole name in itself ("English", "简体中文"), as gettext in that language
+    says it: what heads a text written in it."""
+    from django.utils.translation import override, pgettext
+
+    with override(lang):
+        return pgettext("this language's own name, over the rules text in it", "English")
+
+
+def site_languages() -> list[dict[str, str]]:
+    """The header's language switcher: each of the site's languages by its code, its HTML tag
+    and its short name for itself."""
+    return [{"code": code, "tag": html_lang(code), "label": language_short_name(code)}
+            for code, _name in settings.LANGUAGES]

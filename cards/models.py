@@ -6,8 +6,9 @@ Invariants:
 - What each kind must and must not have (RULES.md R1.4) is enforced twice: by database check
   constraints (no row can break it, whatever writes it) and by ``clean()``, which runs the
   engine's own validator so a form shows the engine's message on the field.
-- ``text_en``/``text_zh`` (the generated rules text) and ``keyword_tags`` are derived from the
-  data; ``save()`` refreshes them, so rules-text search is a plain database query.
+- ``texts`` (the generated rules text, ``{language code: text}`` in every language with a
+  rules-text grammar) and ``keyword_tags`` are derived from the data; ``save()`` refreshes
+  them, so rules-text search is a plain database query.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from django.utils.translation import gettext_lazy as _
 from cards.adapters import card_problems, card_to_data, card_to_def, refresh_derived
 from cards.game_words import game_word, game_word_lazy
 from cards.language import (
-    DATA_COLUMNS,
     SOURCE_LANGUAGE,
     data_form_names,
+    html_lang,
     localized_value,
     other_language,
     other_value,
@@ -35,6 +36,7 @@ from cards.language import (
 )
 from rules.engine.cards import ATTRIBUTES, KINDS, RARITIES
 from rules.engine.keywords import KEYWORDS
+from rules.engine.text import written_languages
 
 if TYPE_CHECKING:
     from django.utils.safestring import SafeString
@@ -130,7 +132,7 @@ class NamedInLanguages:
     @property
     def other_lang(self) -> str:
         """The ``lang`` attribute of ``other_name`` in HTML."""
-        return other_language()
+        return html_lang(other_language())
 
 
 # The name the migrations up to 0006 record as these models' base class.
@@ -337,8 +339,9 @@ class Card(NamedInLanguages, models.Model):
     abilities = models.JSONField(_FIELD["abilities"], default=list, blank=True,
                                  help_text=_("A list of abilities in the effect vocabulary."))
     # Derived from the data on save (see module docstring).
-    text_en = models.TextField(_("rules text (EN)"), blank=True, editable=False)
-    text_zh = models.TextField(_("rules text (ZH)"), blank=True, editable=False)
+    texts = models.JSONField(_("rules text"), default=dict, blank=True, editable=False,
+                             help_text=_("Generated from the data in each language with a "
+                                         "rules-text grammar, by language code."))
     keyword_tags = models.CharField(_("keyword tags"), max_length=120, blank=True, editable=False,
                                     help_text=_("'|shield|react|': lets keyword filters be a "
                                               "substring match on every database."))
@@ -372,10 +375,10 @@ class Card(NamedInLanguages, models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # Derived columns only; nothing else happens here (services hold the logic).
-        refresh_derived(self, {lang: display_names(lang) for lang in DATA_COLUMNS})
+        refresh_derived(self, {lang: display_names(lang) for lang in written_languages()})
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
-            kwargs["update_fields"] = {*update_fields, "text_en", "text_zh", "keyword_tags"}
+            kwargs["update_fields"] = {*update_fields, "texts", "keyword_tags"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:

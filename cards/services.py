@@ -17,21 +17,24 @@ from typing import Any
 import yaml
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop
 
 from cards.adapters import card_to_data, refresh_derived
 from cards.generation import catalogue_changed
-from cards.language import DATA_COLUMNS, data_form_names, localized_texts, source_value
+from cards.language import data_form_names, localized_texts, source_value
 from cards.models import ENGINE_GAME, Card, CardSet, Faction, Game, Race, display_names
+from rules.decks.cardset import NOT_MAPPING, NOT_YAML, CardSetError, load_card_set
 from rules.decks.cardset import CardSet as EngineCardSet
-from rules.decks.cardset import CardSetError, load_card_set
+from rules.engine.text import written_languages
+from rules.localized import Sentence
 
-MSG_TOO_LONG = gettext_lazy("{where}: {name} is longer than {limit} characters")
-MSG_TOO_BIG = gettext_lazy("{where}: {name} is larger than {limit}")
+# What the engine accepts but the database cannot hold (rules.localized.Sentence: path, template).
+MSG_TOO_LONG = gettext_noop("{name} is longer than {limit} characters")
+MSG_TOO_BIG = gettext_noop("{name} is larger than {limit}")
 
 CARD_FIELDS = ("card_set_id", "position", "kind", "names", "rarity", "cost",
                "attack", "hp", "attribute", "faction_id", "race_id", "keywords", "abilities")
-DERIVED_FIELDS = ("text_en", "text_zh", "keyword_tags")
+DERIVED_FIELDS = ("texts", "keyword_tags")
 SMALL_INT_MAX = 32767
 
 
@@ -70,31 +73,32 @@ def _parse_yaml(text: str) -> Mapping[str, Any]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise CardSetError([f"not valid YAML: {exc}"]) from None
+        raise CardSetError([Sentence(NOT_YAML, {"error": str(exc)})]) from None
     if not isinstance(data, Mapping):
-        raise CardSetError(["the file must be a mapping with 'set', 'cards' and 'decks'"])
+        raise CardSetError([Sentence(NOT_MAPPING)])
     return data
 
 
-def _length_problems(engine_set: EngineCardSet) -> list[str]:
+def _length_problems(engine_set: EngineCardSet) -> list[Sentence]:
     """What the engine accepts but the database columns cannot hold."""
-    problems: list[str] = []
+    problems: list[Sentence] = []
     limits = {"code": 32, "name_en": 120, "name_zh": 120}
     if len(engine_set.code) > 32:
-        problems.append(MSG_TOO_LONG.format(where="set", name="code", limit=32))
+        problems.append(Sentence(MSG_TOO_LONG, {"name": "code", "limit": 32}, "set"))
     for card in engine_set.cards.values():
         where = f"card {card.code}"
         for name, limit in limits.items():
             if len(getattr(card, name)) > limit:
-                problems.append(MSG_TOO_LONG.format(where=where, name=name, limit=limit))
+                problems.append(Sentence(MSG_TOO_LONG, {"name": name, "limit": limit}, where))
         for name in ("cost", "attack", "hp"):
             if getattr(card, name) > SMALL_INT_MAX:
-                problems.append(MSG_TOO_BIG.format(where=where, name=name, limit=SMALL_INT_MAX))
+                problems.append(Sentence(MSG_TOO_BIG, {"name": name, "limit": SMALL_INT_MAX},
+                                         where))
     for kind, items in (("factions", engine_set.factions), ("races", engine_set.races)):
         for code, item in items.items():
             if len(code) > 40 or len(source_value(item, "name")) > 80:
-                problems.append(MSG_TOO_LONG.format(where=f"{kind} {code}", name="code or name",
-                                                    limit="40/80"))
+                problems.append(Sentence(MSG_TOO_LONG, {"name": "code or name",
+                                                        "limit": "40/80"}, f"{kind} {code}"))
     return problems
 
 
@@ -148,7 +152,12 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
                           races=len(engine_set.races))
     # A set file is this site's own game's: say so (a set of another game keeps its game).
     engine_game = Game.objects.filter(code=ENGINE_GAME).first()
-    names = localized_texts(engine_set, "name")
+    # The file's name_en, name_zh (the engine's data form) and a names: mapping for further
+    # languages ({fr: …}), keyed; so for each card.
+    names = {**localized_texts(engine_set, "name"),
+             **localized_texts(engine_set.raw.get("set") or {}, "name")}
+    raw_cards = {item["code"]: item for item in engine_set.raw.get("cards") or []
+                 if isinstance(item, Mapping) and isinstance(item.get("code"), str)}
     card_set, _ = CardSet.objects.get_or_create(code=engine_set.code, defaults={
         "names": names, "game": engine_game})
     header: dict[str, object] = {"names": names,
@@ -165,8 +174,8 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
     new: list[Card] = []
     changed: list[Card] = []
     for position, (code, card_def) in enumerate(engine_set.cards.items()):
-        wanted = _wanted_fields(card_def.to_dict(), card_set.pk, position, faction_ids,
-                                race_ids)
+        wanted = _wanted_fields({**card_def.to_dict(), "names": raw_cards.get(code, {}).get(
+            "names") or {}}, card_set.pk, position, faction_ids, race_ids)
         card = existing.get(code)
         if card is None:
             new.append(Card(code=code, **wanted))
@@ -197,7 +206,7 @@ def card_set_import(*, source: str | Path | Mapping[str, Any],
 def card_texts_refresh() -> int:
     """Regenerate the derived columns of every card (after names or the text generator
     changed); returns how many cards changed."""
-    names = {lang: display_names(lang) for lang in DATA_COLUMNS}
+    names = {lang: display_names(lang) for lang in written_languages()}
     stale = []
     for card in Card.objects.select_related("faction", "race"):
         before = tuple(getattr(card, f) for f in DERIVED_FIELDS)

@@ -31,11 +31,9 @@ from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
 from cards.htmx import HtmxHttpRequest
 from cards.language import (
-    DATA_COLUMNS,
-    SOURCE_COLUMN,
-    card_lang,
     image_language_query,
     reader_language,
+    reader_reads_source,
     rules_texts,
 )
 from cards.models import Attribute, Card, display_names, keyword_choices
@@ -54,13 +52,14 @@ from cards.selectors import (
     filter_choices,
 )
 from rules.engine.cards import BEATS
+from rules.engine.text import written_languages
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 PAGE_SIZES = {"gallery": 48, "table": 50}
 SVG_CACHE_SECONDS = 60 * 60 * 24
-ART_VERSION = 2    # part of the image cache key: a change to the drawing repaints every card
+ART_VERSION = 3    # part of the image cache key: a change to the drawing repaints every card
 # Malformed queries the help page shows with their messages, typed as a reader of the page
 # would type them (the query language reads values by their names in every language).
 ERROR_EXAMPLES = [
@@ -111,7 +110,7 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
 def _card_list(request: HtmxHttpRequest) -> HttpResponse:
     view = "table" if request.GET.get("view") == "table" else "gallery"
     filterset = CardFilter(request.GET, queryset=card_rows(), request=request)
-    context = {"view": view, "form": filterset.form, "lang": card_lang(),
+    context = {"view": view, "form": filterset.form, "lang": reader_language(),
                "order_choices": ORDER_CHOICES, **_filter_context(request)}
     if filterset.is_valid():
         query = filterset.form.cleaned_data.get("q")
@@ -238,14 +237,14 @@ def _card_detail(request: HttpRequest, code: str) -> HttpResponse:
         card = card_rows().get(code=code)
     except Card.DoesNotExist:
         raise Http404(NO_SUCH_CARD.format(code=code)) from None
-    lang = card_lang()
-    cards_label([card], reader_language())    # another game's kind and tier by its own names
+    lang = reader_language()
+    cards_label([card], lang)    # another game's kind and tier by its own names
     only = stats_filter(request)
     context = {
         "card": card, "lang": lang, "art": card_art(card, lang),
         # the other language's name beside the name in the title and images' alt text, for a
         # reader of the source language (the other's name is shown beside, marked, elsewhere)
-        "name_beside": lang == SOURCE_COLUMN, "image_query": image_language_query(lang),
+        "name_beside": reader_reads_source(lang), "image_query": image_language_query(lang),
         "rules_texts": rules_texts(card),
         "neighbours": card_neighbours(card=card), "stats": card_stats(card=card, only=only),
         "stats_only": only, "stats_choices": stats_choices(card),
@@ -297,7 +296,7 @@ def card_image(request: HttpRequest, code: str) -> HttpResponse:
         card = card_rows().get(code=code)
     except Card.DoesNotExist:
         raise Http404(NO_SUCH_CARD.format(code=code)) from None
-    lang = card_lang()
+    lang = reader_language()
     # The image depends on the card row and its tags, which move updated_at when they change.
     key = f"cards:svg:{ART_VERSION}:{card.pk}:{card.updated_at.timestamp()}:{lang}"
     svg = cache.get(key)
@@ -348,7 +347,7 @@ def _render_vocabulary_page(request: HttpRequest) -> HttpResponse:
     from rules.engine.reference import example_texts, reference_entries
 
     # the catalogue's factions, in each language its data is written in
-    names = {lang: display_names(lang) for lang in DATA_COLUMNS}
+    names = {lang: display_names(lang) for lang in written_languages()}
     sections: dict[str, dict[str, Any]] = {}
     for entry in reference_entries():
         section = sections.setdefault(entry["section"], {

@@ -22,7 +22,7 @@ from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from accounts.users import request_user
 from cards.filters import CardFilter
 from cards.htmx import HtmxHttpRequest
-from cards.language import card_lang, reader_language
+from cards.language import reader_language
 from cards.models import Card
 from cards.selectors import card_rows, cards_label
 from collection.models import MAX_COPIES
@@ -58,7 +58,7 @@ SIGN_IN = gettext_lazy("Log in to keep count of the cards you own.")
 
 def _table_context(request: HttpRequest) -> dict[str, Any]:
     filterset = CardFilter(request.GET, queryset=card_rows(), request=request)
-    lang = card_lang()
+    lang = reader_language()
     context = {"form": filterset.form, "lang": lang, "formats": LIST_FORMATS}
     if not filterset.is_valid():
         return {**context, "errors": filterset.errors}

@@ -27,7 +27,10 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
 # Folders that hold no source of the site's own (installed packages, runtime state, outputs).
-NOT_SOURCE = [".venv", "var", "staticfiles", "artifacts", "build", "node_modules", "tests"]
+# The game words' catalogues (rules/locale) are not gettext's: left out, or makemessages would
+# take the folder for the rules library's own gettext catalogue.
+NOT_SOURCE = [".venv", "var", "staticfiles", "artifacts", "build", "node_modules", "tests",
+              "rules/locale"]
 USAGE = "usage: python -m config.translations extract|compile|pseudo"
 # The gettext domains: the site's templates and modules, and its JavaScript.
 DOMAINS = ("django", "djangojs")

@@ -22,7 +22,7 @@ from typing import Any, TypeAlias
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
 
 from cards.game_words import game_word
-from cards.language import card_lang
+from cards.language import data_form_value, localized_texts, reader_language
 from decks.models import FORMAT_NAMES
 from rules.decks.legality import CardLike, Format, Problem
 from rules.engine import words as engine_words
@@ -61,7 +61,8 @@ def problems_text(problems: Iterable[Problem], *, fmt: Format,
 
 def format_name(fmt: Format) -> str:
     """The format's name in the reader's language (the site's own formats' names translated)."""
-    return _in_reader_language(str(FORMAT_NAMES.get(fmt.name, fmt.name)), fmt.name_zh)
+    own = localized_texts({"name_zh": fmt.name_zh}, "name").get(reader_language())
+    return own or str(FORMAT_NAMES.get(fmt.name, fmt.name))
 
 
 def pile_name(fmt: Format, code: str) -> str:
@@ -72,10 +73,10 @@ def pile_name(fmt: Format, code: str) -> str:
     return _in_reader_language(pile.name_en, pile.name_zh) or code
 
 
-def _in_reader_language(en: str, zh: str) -> str:
-    """A name the data gives in English and Chinese, in the reader's language (a Chinese page
-    shows the English name where there is no Chinese one)."""
-    return (zh or en) if card_lang() == "zh" else en
+def _in_reader_language(*texts: str) -> str:
+    """A name the rules library's data gives in English and Chinese (``name_en``, ``name_zh``),
+    in the reader's language (English where it has none)."""
+    return data_form_value(texts)
 
 
 class _Words:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from cards.examples import ImportExamples, import_examples
 from cards.generation import catalogue_generation_column, catalogue_generation_read
-from cards.language import card_lang, localized_value, reader_language
+from cards.language import localized_value, reader_language
 from cards.models import ENGINE_GAME, Card
 from cards.ownership import Visitor
 
@@ -222,7 +222,7 @@ class PileSection:
 
 def pile_names(fmt: Format) -> dict[str, str]:
     """``{pile code: its name in the page's language}`` of a format in piles, in order."""
-    lang = card_lang()
+    lang = reader_language()
     piles = (fmt.rules or {}).get("piles", []) if isinstance(fmt.rules, dict) else []
     return {p.get("code", ""): localized_value(p, "name", lang) or p.get("code", "")
             for p in piles if isinstance(p, dict)}
@@ -343,7 +343,7 @@ class DeckView:
     def pile_kind_rows(self) -> list[tuple[str, int]]:
         """(kind in the game's words, copies) over every pile but the hero slot, in the
         game's order of kinds."""
-        lang = card_lang()
+        lang = reader_language()
         names = dict(self.rules.kind_names) if self.rules is not None else {}
         totals: dict[str, int] = {}
         for code, n in self.every_pile_counts().items():

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.generation import catalogue_generation
-from cards.language import card_lang
+from cards.language import reader_language
 from cards.models import Card
 from decks.adapters import INDEX_FIELDS, format_to_rules, game_of, set_of
 from decks.codecs import DEFAULT_LIMITS
@@ -209,7 +209,7 @@ _answers_lock = threading.Lock()
 
 
 def answer_key(*, body: bytes, content_type: str, generation: str) -> Hashable:
-    return (hashlib.blake2b(body, digest_size=16).digest(), content_type, card_lang(),
+    return (hashlib.blake2b(body, digest_size=16).digest(), content_type, reader_language(),
             generation)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
+from cards.game_words import says
 from play.engine_adapter import agent_rng, game_at, game_history, game_start, undo_point
 from play.errors import (
     BAD_ACTION,
@@ -44,7 +45,7 @@ def _ruleset(ruleset: Mapping[str, Any] | None) -> dict[str, Any]:
     try:
         return Ruleset.from_dict(dict(ruleset or {})).to_dict()
     except CardDataError as exc:
-        raise PlayError(str(BAD_RULESET).format(problems="; ".join(exc.problems)),
+        raise PlayError(str(BAD_RULESET).format(problems=says(exc.problems)),
                         "ruleset") from None
 
 
@@ -69,7 +70,7 @@ def play_start(*, owner: Any, deck: Mapping[str, Any], opponent_deck: Mapping[st
     try:
         game_start(cards=cards, decks=decks, seed=seed, ruleset=rules, first_player=first_player)
     except CardDataError as exc:
-        raise PlayError(str(UNPLAYABLE).format(problems="; ".join(exc.problems))) from None
+        raise PlayError(str(UNPLAYABLE).format(problems=says(exc.problems))) from None
     record = PlayGame.objects.create(owner=owner, decks=decks, cards=cards,
                                      seats=[HUMAN, opponent], seed=seed, ruleset=rules,
                                      first_player=first_player)

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 SOURCE_LANGUAGE = "en"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -53,6 +54,54 @@ def _catalogue(code: str) -> Mapping[str, str]:
             isinstance(key, str) and isinstance(text, str) for key, text in data.items()):
         raise ValueError(BAD_CATALOGUE.format(path=path, problem="every value a string"))
     return MappingProxyType(data)
+
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` — an English sentence the library reports with parameters (a card data
+    problem) — for the site's gettext catalogue, which translates it; the library itself keeps
+    no other language. Named as Django's, so the site's ``makemessages`` extracts it."""
+    return message
+
+
+class Sentence:
+    """A sentence the library reports — a problem with data it was given — as its English
+    template (a msgid of the site's gettext catalogue, marked with ``gettext_noop``) and the
+    parameters to put in (codes, numbers, the value found). ``str()`` is the English, for logs
+    and the command line; the site says it in the reader's language (``cards.language.say``).
+    ``path`` is where in the data it is ("" for the whole)."""
+
+    __slots__ = ("template", "params", "path")
+
+    template: str
+    params: Mapping[str, Any]
+    path: str
+
+    def __init__(self, template: str, params: Mapping[str, Any] | None = None,
+                 path: str = ""):
+        object.__setattr__(self, "template", template)
+        object.__setattr__(self, "params", dict(params or {}))
+        object.__setattr__(self, "path", path)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Sentence is immutable")
+
+    @property
+    def message(self) -> str:
+        """The sentence in English, without its path."""
+        return self.template.format(**self.params)
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+    def __repr__(self) -> str:
+        return f"Sentence({self.template!r}, {self.params!r}, {self.path!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sentence) and (self.template, self.params, self.path) == (
+            other.template, other.params, other.path)
+
+    def __hash__(self) -> int:
+        return hash((self.template, self.path, tuple(sorted(map(str, self.params.items())))))
 
 
 def catalogue_languages() -> tuple[str, ...]:

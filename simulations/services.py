@@ -18,7 +18,14 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from cards.language import SOURCE_LANGUAGE, frozen_card_name, frozen_deck_name, source_value
+from cards.game_words import says
+from cards.language import (
+    FROZEN_DECK_NAME_KEYS,
+    SOURCE_LANGUAGE,
+    frozen_card_name,
+    frozen_deck_name,
+    source_value,
+)
 from rules.ai.agents import DEFAULT_AGENT, agent_spec
 from rules.engine.cards import CardDataError, Ruleset
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
@@ -142,7 +149,7 @@ def _check_agents_and_rules(agent_a: str, agent_b: str, ruleset: Mapping[str, An
         return Ruleset.from_dict(dict(ruleset or {})).to_dict()
     except (CardDataError, TypeError, ValueError) as exc:
         problems = getattr(exc, "problems", None) or [str(exc)]
-        raise SimulationInputError("; ".join(problems), "ruleset") from None
+        raise SimulationInputError(says(problems), "ruleset") from None
 
 
 def chunk_size_for(games: int, agents: Sequence[str], requested: int | None = None) -> int:
@@ -202,7 +209,7 @@ def _patched(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
         parsed = patch if isinstance(patch, Patch) else Patch.from_dict(patch)
         patched = patch_apply(cards, parsed)
     except PatchError as exc:
-        raise SimulationInputError("; ".join(exc.problems), "patch") from None
+        raise SimulationInputError(says(exc.problems), "patch") from None
     return patched, {**parsed.to_dict(), "diff": patch_diff(cards, parsed)}
 
 
@@ -416,7 +423,7 @@ def simulation_what_if(*, base: SimulationRun, owner: User | None, deck_index: i
     decks[deck_index] = _swapped_deck(decks[deck_index], card_out, card_in, named)
     swap = {"deck": deck_index, "out": card_out, "in": card_in}
     original = dict(decks[deck_index])
-    for key, lang in (("name", "en"), ("name_zh", "zh-hans")):
+    for lang, key in FROZEN_DECK_NAME_KEYS.items():
         with translation.override(lang):
             decks[deck_index][key] = SWAPPED_DECK_NAME.format(
                 name=frozen_deck_name(original, deck_index + 1),

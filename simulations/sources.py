@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils.translation import gettext, gettext_lazy
 
 from cards.adapters import card_to_data
+from cards.game_words import says
 from cards.models import Card
 from cards.ownership import Visitor
 from cards.selectors import card_data_version, card_rows
@@ -136,7 +137,7 @@ def card_data(card: Card) -> dict[str, Any]:
     try:
         CardDef.from_dict(data)
     except CardDataError as exc:
-        raise SourceError(BAD_CARD.format(code=card.code, problems="; ".join(exc.problems))) \
+        raise SourceError(BAD_CARD.format(code=card.code, problems=says(exc.problems))) \
             from None
     return data
 

@@ -146,7 +146,7 @@ def test_the_site_speaks_the_pseudo_locale_when_it_is_on(pseudo_on, client):
         assert translation.get_language_info(PSEUDO_LANGUAGE)["name_local"] \
             == "Ƥşḗŭḓǿ-Ḗƞɠŀīşħ"
     page = client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en-XA").content.decode()
-    assert '<html lang="en-xa">' in page
+    assert '<html lang="en-XA">' in page
     assert f">{pseudo_text('Cards')}</a>" in page
     assert 'value="en-xa"' in page and "Ƥşḗŭḓǿ-Ḗƞɠŀīşħ</button>" in page
 

@@ -78,3 +78,26 @@ def test_a_third_language_names_the_catalogue_s_cards_as_data(client, catalogue,
     assert "/cards/T-M01/" in found
     english = unescape(client.get("/cards/T-M01/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
     assert card.english_name in english and "Chiot de braise" not in english
+
+
+def test_a_card_set_file_carries_a_third_language_as_a_names_mapping(client, catalogue, french):
+    """The card set file's data form names a card in English and Chinese (name_en, name_zh);
+    a further language is a ``names:`` mapping beside them, on the set and on each card."""
+    import yaml
+
+    from cards.models import CardSet
+    from cards.services import card_set_import
+    from rules.decks.cardset import TEST_SET
+
+    data = yaml.safe_load(TEST_SET.read_text(encoding="utf-8"))
+    data["set"]["names"] = {"fr": "Jeu d'essai"}
+    card = next(item for item in data["cards"] if item["code"] == "T-M01")
+    card["names"] = {"fr": "Chiot de braise"}
+    card_set_import(source=yaml.safe_dump(data, allow_unicode=True))
+    stored = Card.objects.get(code="T-M01")
+    assert stored.names["fr"] == "Chiot de braise"
+    assert stored.names["en"] == card["name_en"] and stored.names["zh-hans"] == card["name_zh"]
+    assert CardSet.objects.get(code=data["set"]["code"]).names["fr"] == "Jeu d'essai"
+    clear_stored_pages()
+    page = unescape(client.get("/cards/T-M01/", HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert "Chiot de braise" in page

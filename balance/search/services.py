@@ -20,7 +20,7 @@ from balance.services import (
     job_sizes_check,
     job_submit,
 )
-from cards.game_words import game_word
+from cards.game_words import game_word, says
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
 from rules.lab.balance_search.objective import Goal, GoalError
@@ -234,7 +234,7 @@ def balance_candidate_run(*, job: BalanceJob, index: int, user: User | Anonymous
     try:
         patch = Patch.from_dict(front[index]["patch"])
     except PatchError as exc:
-        raise BalanceInputError(str(exc)) from None
+        raise BalanceInputError(says(exc.problems)) from None
     kind = RunKind.ROUND_ROBIN if len(job.decks) >= 3 else RunKind.MATCH
     try:
         return simulation_submit(

@@ -56,7 +56,7 @@ def _compare(node: Compare) -> Q:
         return (Q(**{f"{path}__code__iexact": value})
                 | text_in_any_language(str(value), path=f"{path}__", lookup="iexact"))
     if name == "text":
-        return Q(text_en__icontains=values[0]) | Q(text_zh__icontains=values[0])
+        return text_in_any_language(str(values[0]), "text")
     if name == "name":
         return text_in_any_language(str(values[0]))
     if name == "code":

@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from cards import game_words
+from cards import game_words, language
 from cards.language import reader_writes_latin_script
 
 register = template.Library()
@@ -23,6 +23,44 @@ register = template.Library()
 def game_word(code: str | None, kind: str) -> str:
     """``{{ "react"|game_word:"keyword" }}`` → "Re-act" / "再动"; an unknown code as it is."""
     return game_words.game_word(kind, code)
+
+
+@register.simple_tag
+def page_language_tag() -> str:
+    """The page's language as HTML's ``lang`` writes it (``zh-Hans``): ``{% page_language_tag
+    as page_lang %}``."""
+    return language.html_lang()
+
+
+@register.simple_tag
+def language_choices() -> list[dict[str, str]]:
+    """The header's language switcher: each site language's code, HTML tag and short name for
+    itself."""
+    return language.site_languages()
+
+
+@register.simple_tag
+def other_language() -> dict[str, str]:
+    """The language of the name shown beside the reader's (``cards.language.other_language``):
+    its HTML tag and its name in the reader's language (a column heading)."""
+    from django.utils.translation import get_language_info
+
+    code = language.other_language()
+    return {"tag": language.html_lang(code),
+            "name": str(get_language_info(code)["name_translated"])}
+
+
+@register.simple_tag
+def names_beside() -> bool:
+    """Whether a name shows its other language's beside it: for a reader of the source
+    language (``cards.language.reader_reads_source``)."""
+    return language.reader_reads_source()
+
+
+@register.filter
+def language_tag(code: str) -> str:
+    """A site language's code as HTML's ``lang`` writes it (``zh-hans`` → ``zh-Hans``)."""
+    return language.html_lang(code)
 
 
 @register.filter

@@ -28,16 +28,35 @@ import yaml
 
 from rules.engine.basics import CardDataError
 from rules.engine.cards import CardDef, DeckList
+from rules.localized import Sentence, gettext_noop
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 CORE_SET = DATA_DIR / "core.yaml"
 TEST_SET = DATA_DIR / "test_set.yaml"
 
 
+# What is wrong with a card set file, as sentences the site translates (``Sentence``).
+NOT_YAML = gettext_noop("not valid YAML: {error}")
+NOT_MAPPING = gettext_noop("the file must be a mapping with 'set', 'cards' and 'decks'")
+NEEDS_CODE = gettext_noop("needs a code")
+DUPLICATE_CODE = gettext_noop("duplicate code {code!r}")
+CARD_UNREADABLE = gettext_noop("cannot be read as a card: {error}")
+NOT_DECLARED = {
+    "faction": gettext_noop("{value!r} is not declared under factions"),
+    "race": gettext_noop("{value!r} is not declared under races"),
+}
+DECK_SHAPE = gettext_noop("needs a name, a hero and cards {{code: count}}")
+DECK_UNKNOWN_CARD = gettext_noop("{deck}: unknown card {code!r}")
+
+
 class CardSetError(ValueError):
-    def __init__(self, problems: list[str]):
+    """A card set file the library refuses, with every problem (``Sentence``: its path, the
+    English template and its parameters) listed."""
+
+    def __init__(self, problems: list[Sentence]):
         self.problems = problems
-        super().__init__(f"{len(problems)} problem(s): " + "; ".join(problems[:20]))
+        super().__init__(f"{len(problems)} problem(s): "
+                         + "; ".join(str(p) for p in problems[:20]))
 
 
 @dataclass
@@ -68,9 +87,9 @@ def load_card_set(source: str | Path | Mapping[str, Any]) -> CardSet:
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
-            raise CardSetError([f"not valid YAML: {exc}"]) from None
+            raise CardSetError([Sentence(NOT_YAML, {"error": str(exc)})]) from None
     if not isinstance(data, Mapping):
-        raise CardSetError(["the file must be a mapping with 'set', 'cards' and 'decks'"])
+        raise CardSetError([Sentence(NOT_MAPPING)])
     return _build(data)
 
 
@@ -80,20 +99,20 @@ def _is_path(source: str | Path) -> bool:
 
 
 def _declared(data: Mapping[str, Any], key: str,
-              problems: list[str]) -> dict[str, dict[str, Any]]:
+              problems: list[Sentence]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for i, item in enumerate(data.get(key) or []):
         if not isinstance(item, Mapping) or not item.get("code"):
-            problems.append(f"{key}[{i}]: needs a code")
+            problems.append(Sentence(NEEDS_CODE, path=f"{key}[{i}]"))
         elif item["code"] in out:
-            problems.append(f"{key}[{i}]: duplicate code {item['code']!r}")
+            problems.append(Sentence(DUPLICATE_CODE, {"code": item["code"]}, f"{key}[{i}]"))
         else:
             out[item["code"]] = dict(item)
     return out
 
 
 def _build(data: Mapping[str, Any]) -> CardSet:
-    problems: list[str] = []
+    problems: list[Sentence] = []
     meta = data.get("set") or {}
     factions = _declared(data, "factions", problems)
     races = _declared(data, "races", problems)
@@ -105,16 +124,16 @@ def _build(data: Mapping[str, Any]) -> CardSet:
             problems.extend(exc.problems)
             continue
         except (TypeError, AttributeError, ValueError) as exc:
-            problems.append(f"cards[{i}]: {exc}")
+            problems.append(Sentence(CARD_UNREADABLE, {"error": str(exc)}, f"cards[{i}]"))
             continue
         code = card.code
         if code in cards:
-            problems.append(f"card {code}: duplicate code")
-        if card.faction is not None and card.faction not in factions:
-            problems.append(f"card {code}.faction: {card.faction!r} is not declared "
-                            "under factions")
-        if card.race is not None and card.race not in races:
-            problems.append(f"card {code}.race: {card.race!r} is not declared under races")
+            problems.append(Sentence(DUPLICATE_CODE, {"code": code}, f"card {code}"))
+        for tag, declared in (("faction", factions), ("race", races)):
+            value = getattr(card, tag)
+            if value is not None and value not in declared:
+                problems.append(Sentence(NOT_DECLARED[tag], {"value": value},
+                                         f"card {code}.{tag}"))
         cards[code] = card
     decks: dict[str, DeckList] = {}
     for i, raw in enumerate(data.get("decks") or []):
@@ -122,14 +141,15 @@ def _build(data: Mapping[str, Any]) -> CardSet:
         try:
             deck = DeckList.from_dict(raw)
         except (KeyError, TypeError, AttributeError, ValueError):
-            problems.append(f"{where}: needs a name, a hero and cards {{code: count}}")
+            problems.append(Sentence(DECK_SHAPE, path=where))
             continue
         for code in {deck.hero, *deck.cards}:
             if code not in cards:
-                problems.append(f"{where} ({deck.name}): unknown card {code!r}")
+                problems.append(Sentence(DECK_UNKNOWN_CARD, {"deck": deck.name, "code": code},
+                                         where))
         decks[deck.name or where] = deck
     if problems:
         raise CardSetError(problems)
     return CardSet(code=meta.get("code", "SET"), name_en=meta.get("name_en", "Card set"),
-                   name_zh=meta.get("name_zh", meta.get("name_en", "卡组")), cards=cards,
+                   name_zh=meta.get("name_zh", ""), cards=cards,
                    decks=decks, factions=factions, races=races, raw=dict(data))

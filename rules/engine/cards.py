@@ -22,6 +22,15 @@ from rules.engine.basics import KEYWORDS as KEYWORDS
 from rules.engine.basics import KINDS as KINDS
 from rules.engine.basics import RARITIES as RARITIES
 from rules.engine.basics import CardDataError as CardDataError
+from rules.localized import Sentence, gettext_noop
+
+# Definitions refused: sentences the site translates (rules.localized.Sentence).
+MSG_DUPLICATE_CARD = gettext_noop("duplicate card code {code!r}")
+MSG_UNKNOWN_OPTION = gettext_noop("unknown ruleset option {name!r}")
+MSG_OPTION_TYPE = {"int": gettext_noop("ruleset option {name!r} must be a whole number"),
+                   "bool": gettext_noop("ruleset option {name!r} must be true or false"),
+                   "str": gettext_noop("ruleset option {name!r} must be text")}
+MSG_OPTION_AT_LEAST_ONE = gettext_noop("ruleset option {name!r} must be at least 1")
 
 # The triggers the engine asks about every turn, each a bit of ``CardDef.triggers``: "has this
 # card an ability with that trigger?" is asked of every minion several times a turn, and testing
@@ -111,7 +120,7 @@ class CardDef:
         """Build a card from its data form; raises CardDataError naming every problem."""
         problems = validate_card(data)
         if problems:
-            raise CardDataError([str(p) for p in problems])
+            raise CardDataError(problems)
         raw = list(data.get("abilities") or [])
         grouped: dict[str, list[dict[str, Any]]] = {}
         for ability in normalise_abilities(raw):
@@ -164,7 +173,7 @@ def card_index(cards: Iterable[CardDef]) -> dict[str, CardDef]:
     index: dict[str, CardDef] = {}
     for card in cards:
         if card.code in index:
-            raise CardDataError([f"duplicate card code {card.code!r}"])
+            raise CardDataError([Sentence(MSG_DUPLICATE_CARD, {"code": card.code})])
         index[card.code] = card
     return index
 
@@ -235,14 +244,15 @@ class Ruleset:
         known = {f.name: f for f in fields(cls)}
         unknown = sorted(set(data) - set(known))
         if unknown:
-            raise CardDataError([f"unknown ruleset option {name!r}" for name in unknown])
+            raise CardDataError([Sentence(MSG_UNKNOWN_OPTION, {"name": name})
+                                 for name in unknown])
         problems = []
         for key, value in data.items():
             expected = type(getattr(cls(), key))
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-                problems.append(f"ruleset option {key!r} must be {expected.__name__}")
+                problems.append(Sentence(MSG_OPTION_TYPE[expected.__name__], {"name": key}))
             elif expected is int and value < 1:
-                problems.append(f"ruleset option {key!r} must be at least 1")
+                problems.append(Sentence(MSG_OPTION_AT_LEAST_ONE, {"name": key}))
         if problems:
             raise CardDataError(problems)
         return replace(cls(), **data)

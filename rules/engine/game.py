@@ -53,6 +53,7 @@ from rules.engine.turns import (
     t_turn_finish,
 )
 from rules.engine.view import PlayerView
+from rules.localized import Sentence, gettext_noop
 
 if TYPE_CHECKING:
     from rules.engine.agent import Agent
@@ -68,9 +69,11 @@ class IllegalAction(ValueError):
 LOG_VERSION = 2
 MSG_GAME_OVER = "the game is over; no action is legal"
 MSG_ILLEGAL = "{action} is not legal now; legal actions: {legal}"
-MSG_UNKNOWN_CARD = "unknown card code {code!r} in deck {deck}"
-MSG_NOT_HERO = "deck {deck}: {code!r} is not a hero card"
-MSG_HERO_IN_DECK = "deck {deck}: hero card {code!r} cannot be in the deck"
+# A game refused for its decks: sentences the site translates (rules.localized.Sentence).
+MSG_TWO_DECKS = gettext_noop("a game needs exactly two decks")
+MSG_UNKNOWN_CARD = gettext_noop("unknown card code {code!r} in deck {deck}")
+MSG_NOT_HERO = gettext_noop("deck {deck}: {code!r} is not a hero card")
+MSG_HERO_IN_DECK = gettext_noop("deck {deck}: hero card {code!r} cannot be in the deck")
 
 
 def rng_from_state(state: tuple[Any, ...]) -> random.Random:
@@ -106,31 +109,31 @@ class Game(GameState):
     def _resolve_decks(self, decks: Sequence[DeckList]
                        ) -> tuple[list[CardDef], list[list[CardDef]]]:
         if len(decks) != 2:
-            raise CardDataError(["a game needs exactly two decks"])
-        problems: list[str] = []
+            raise CardDataError([Sentence(MSG_TWO_DECKS)])
+        problems: list[Sentence] = []
         heroes: list[CardDef] = []
         libraries: list[list[CardDef]] = []
         for i, deck in enumerate(decks):
             label = deck.name or str(i)
             hero = self.cards.get(deck.hero)
             if hero is None:
-                problems.append(MSG_UNKNOWN_CARD.format(code=deck.hero, deck=label))
+                problems.append(Sentence(MSG_UNKNOWN_CARD, {"code": deck.hero, "deck": label}))
             elif hero.kind != "hero":
-                problems.append(MSG_NOT_HERO.format(code=deck.hero, deck=label))
+                problems.append(Sentence(MSG_NOT_HERO, {"code": deck.hero, "deck": label}))
             library: list[CardDef] = []
             for code in deck.cards:
                 card = self.cards.get(code)
                 if card is None:
-                    problems.append(MSG_UNKNOWN_CARD.format(code=code, deck=label))
+                    problems.append(Sentence(MSG_UNKNOWN_CARD, {"code": code, "deck": label}))
                 elif card.kind == "hero":
-                    problems.append(MSG_HERO_IN_DECK.format(code=code, deck=label))
+                    problems.append(Sentence(MSG_HERO_IN_DECK, {"code": code, "deck": label}))
                 else:
                     library.append(card)
             if hero is not None:          # else a problem: the game is refused below
                 heroes.append(hero)
             libraries.append(library)
         if problems:
-            raise CardDataError(sorted(set(problems)))
+            raise CardDataError(sorted(set(problems), key=str))
         return heroes, libraries
 
     # ------------------------------------------------------------ public API

@@ -27,9 +27,27 @@ from rules.engine.core import (
     push,
 )
 from rules.engine.state import Minion, Player
+from rules.localized import Sentence, gettext_noop
 
 SNAPSHOT_VERSION = 1
 PHASES = ("main", "turn_start")
+
+# What is wrong with a snapshot, as sentences (rules.localized.Sentence; path: where).
+MSG_UNKNOWN_CODE = gettext_noop("unknown card code {code!r}")
+MSG_NOT_HERO = gettext_noop("{code!r} is not a hero")
+MSG_HERO_HERE = gettext_noop("a hero card cannot be here")
+MSG_NOT_MINION = gettext_noop("{code!r} is not a minion")
+MSG_CODE_LIST = gettext_noop("must be a list of card codes")
+MSG_WHOLE_NUMBER = gettext_noop("must be a whole number >= {low}")
+MSG_PHASE = gettext_noop("must be one of {phases}")
+MSG_PLAYER_NUMBERS = gettext_noop("players are numbered 0 and 1")
+MSG_TWO_PLAYERS = gettext_noop("must be a list of exactly two players")
+MSG_OBJECT = gettext_noop("must be an object")
+MSG_LIST = gettext_noop("must be a list")
+MSG_SLOT_RANGE = gettext_noop("must be 0 to {last}")
+MSG_SLOT_TAKEN = gettext_noop("slot {slot} is already taken")
+MSG_CODE_OR_OBJECT = gettext_noop("must be a card code or an object")
+MSG_KEYWORDS = gettext_noop("keywords are {keywords}")
 
 G = TypeVar("G", bound=GameState)
 
@@ -81,23 +99,23 @@ class _Reader:
 
     def __init__(self, cards: Mapping[str, CardDef]) -> None:
         self.cards = cards
-        self.problems: list[str] = []
+        self.problems: list[Sentence] = []
 
     def card(self, code: Any, where: str, kind: str | None = None) -> CardDef | None:
         card = self.cards.get(code) if isinstance(code, str) else None
         if card is None:
-            self.problems.append(f"{where}: unknown card code {code!r}")
+            self.problems.append(Sentence(MSG_UNKNOWN_CODE, {"code": code}, where))
         elif kind == "hero" and card.kind != "hero":
-            self.problems.append(f"{where}: {code!r} is not a hero")
+            self.problems.append(Sentence(MSG_NOT_HERO, {"code": code}, where))
         elif kind == "not_hero" and card.kind == "hero":
-            self.problems.append(f"{where}: a hero card cannot be here")
+            self.problems.append(Sentence(MSG_HERO_HERE, path=where))
         elif kind == "minion" and card.kind != "minion":
-            self.problems.append(f"{where}: {code!r} is not a minion")
+            self.problems.append(Sentence(MSG_NOT_MINION, {"code": code}, where))
         return card
 
     def cards_of(self, codes: Any, where: str) -> list[CardDef]:
         if not isinstance(codes, list):
-            self.problems.append(f"{where}: must be a list of card codes")
+            self.problems.append(Sentence(MSG_CODE_LIST, path=where))
             return []
         found = [self.card(c, f"{where}[{i}]", "not_hero") for i, c in enumerate(codes)]
         return [c for c in found if c is not None]
@@ -106,7 +124,7 @@ class _Reader:
                 low: int = 0) -> int:
         value = data.get(key, default)
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            self.problems.append(f"{where}.{key}: must be a whole number >= {low}")
+            self.problems.append(Sentence(MSG_WHOLE_NUMBER, {"low": low}, f"{where}.{key}"))
             return default
         return value
 
@@ -116,7 +134,7 @@ def from_snapshot(new_game: Callable[[None], G], data: Mapping[str, Any],
     """The game ``data`` describes, built on ``new_game(None)`` (a blank ``Game``), standing
     before its first task runs (``Game.from_snapshot`` runs them)."""
     if not isinstance(data, Mapping):
-        raise CardDataError(["snapshot: must be an object"])
+        raise CardDataError([Sentence(MSG_OBJECT, path="snapshot")])
     ruleset = Ruleset.from_dict(data.get("ruleset"))
     game = new_game(None)
     game._init_state(cards, seed, ruleset, log)
@@ -126,12 +144,13 @@ def from_snapshot(new_game: Callable[[None], G], data: Mapping[str, Any],
     game.first_player = reader.integer(data, "first_player", game.active, "snapshot")
     phase = data.get("phase", "main")
     if phase not in PHASES:
-        reader.problems.append(f"snapshot.phase: must be one of {', '.join(PHASES)}")
+        reader.problems.append(Sentence(MSG_PHASE, {"phases": ", ".join(PHASES)},
+                                        "snapshot.phase"))
     if game.active > 1 or game.first_player > 1:
-        reader.problems.append("snapshot: players are numbered 0 and 1")
+        reader.problems.append(Sentence(MSG_PLAYER_NUMBERS, path="snapshot"))
     raw_players = data.get("players")
     if not isinstance(raw_players, list) or len(raw_players) != 2:
-        reader.problems.append("snapshot.players: must be a list of exactly two players")
+        reader.problems.append(Sentence(MSG_TWO_PLAYERS, path="snapshot.players"))
         raise CardDataError(reader.problems)
     players = [_read_player(game, reader, i, raw) for i, raw in enumerate(raw_players)]
     if reader.problems:
@@ -156,7 +175,7 @@ def from_snapshot(new_game: Callable[[None], G], data: Mapping[str, Any],
 def _read_player(game: GameState, reader: _Reader, index: int, raw: Any) -> Player | None:
     where = f"snapshot.players[{index}]"
     if not isinstance(raw, Mapping):
-        reader.problems.append(f"{where}: must be an object")
+        reader.problems.append(Sentence(MSG_OBJECT, path=where))
         return None
     hero = reader.card(raw.get("hero"), f"{where}.hero", "hero")
     player = Player(index, hero if hero is not None else _placeholder_hero(), game.ruleset.slots)
@@ -172,7 +191,7 @@ def _read_player(game: GameState, reader: _Reader, index: int, raw: Any) -> Play
     player.turns_taken = reader.integer(raw, "turns_taken", default_turns, where)
     minions = raw.get("minions", [])
     if not isinstance(minions, list):
-        reader.problems.append(f"{where}.minions: must be a list")
+        reader.problems.append(Sentence(MSG_LIST, path=f"{where}.minions"))
         return player
     for i, entry in enumerate(minions):
         if entry is None:
@@ -180,9 +199,10 @@ def _read_player(game: GameState, reader: _Reader, index: int, raw: Any) -> Play
         spot = f"{where}.minions[{i}]"
         slot = entry.get("slot", i) if isinstance(entry, Mapping) else i
         if not isinstance(slot, int) or not 0 <= slot < game.ruleset.slots:
-            reader.problems.append(f"{spot}.slot: must be 0 to {game.ruleset.slots - 1}")
+            reader.problems.append(Sentence(MSG_SLOT_RANGE, {"last": game.ruleset.slots - 1},
+                                            f"{spot}.slot"))
         elif player.minions[slot] is not None:
-            reader.problems.append(f"{spot}.slot: slot {slot} is already taken")
+            reader.problems.append(Sentence(MSG_SLOT_TAKEN, {"slot": slot}, f"{spot}.slot"))
         else:
             minion = _read_minion(game, reader, index, entry, spot)
             if minion is not None:
@@ -195,7 +215,7 @@ def _read_minion(game: GameState, reader: _Reader, index: int, entry: Any,
     if isinstance(entry, str):
         entry = {"card": entry}
     if not isinstance(entry, Mapping):
-        reader.problems.append(f"{where}: must be a card code or an object")
+        reader.problems.append(Sentence(MSG_CODE_OR_OBJECT, path=where))
         return None
     card = reader.card(entry.get("card"), f"{where}.card", "minion")
     if card is None:
@@ -220,7 +240,8 @@ def _read_minion(game: GameState, reader: _Reader, index: int, entry: Any,
             values = entry[key]
             bad = [k for k in values if k not in KEYWORDS] if isinstance(values, list) else [1]
             if bad:
-                reader.problems.append(f"{where}.{key}: keywords are {', '.join(KEYWORDS)}")
+                reader.problems.append(Sentence(MSG_KEYWORDS, {"keywords": ", ".join(KEYWORDS)},
+                                                f"{where}.{key}"))
             else:
                 setattr(minion, attr, frozenset(values))
     return minion

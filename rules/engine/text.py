@@ -41,6 +41,11 @@ GRAMMARS: tuple[Language, ...] = (text_en, text_zh)
 LANGS: dict[str, Language] = {grammar.LANGUAGE: grammar for grammar in GRAMMARS}
 
 
+def written_languages() -> tuple[str, ...]:
+    """The languages with a grammar of their own, English first: the rules text a card keeps."""
+    return tuple(LANGS)
+
+
 def _language(lang: str) -> Language:
     """The grammar ``lang`` reads: its own, else English's."""
     return LANGS.get(resolve_language(lang), text_en)

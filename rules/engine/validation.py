@@ -8,7 +8,6 @@ messages are the constants below, which tests import instead of retyping.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.basics import ATTRIBUTES, KEYWORDS, KINDS, RARITIES
@@ -29,46 +28,67 @@ from rules.engine.term_registry import (
     TRIGGERS,
     Field,
 )
+from rules.localized import Sentence, gettext_noop
 
-MSG_NOT_LIST = "must be a list"
-MSG_NOT_OBJECT = "must be an object"
-MSG_REQUIRED = "is required"
-MSG_UNKNOWN_FIELD = "is not a field of {term} (allowed: {allowed})"
-MSG_UNKNOWN_TRIGGER = "unknown trigger {value!r} (known: {known})"
-MSG_TRIGGER_KIND = "trigger {trigger!r} is not allowed on a {kind} (allowed on: {kinds})"
-MSG_UNKNOWN_EFFECT = "unknown effect {value!r} (known: {known})"
-MSG_CHOICE = "must be one of {choices}, not {value!r}"
-MSG_INT = "must be a whole number"
-MSG_BOOL = "must be true or false"
-MSG_STRING = "must be a text value or a list of them"
-MSG_EMPTY = "must not be empty"
-MSG_AURA_EFFECT = "an aura may only use {allowed}, not {value!r}"
-MSG_SKIP_COMBAT_CONTEXT = "skip_combat is only allowed in a combat_start ability"
-MSG_NO_SOURCE_MINION = "pick {pick!r} needs the ability's own minion; a {kind} has none"
-MSG_COMBAT_ENEMY = ("pick 'combat_enemy' only makes sense in combat_start (after a combat the "
-                    "loser is already destroyed)")
-MSG_CONDITION = "must name exactly one of 'count' or 'hero_hp', with 'min' and/or 'max'"
-MSG_CARD_FIELD = "{field} is required for a {kind}"
-MSG_CARD_FORBIDDEN = "a {kind} has no {field}"
-MSG_NEGATIVE = "must not be negative"
-MSG_OPTIONS = "must be a list of at least two effect lists"
-MSG_AMOUNT = 'must be a whole number or {"count": ...}'
-MSG_AT_LEAST_ONE = "must be at least 1"
-MSG_MIN_OVER_MAX = "min must not be greater than max"
-MSG_AURA_PICK = "an aura reaches minions by {allowed}, not {value!r}"
-MSG_SLEEPING = "'sleeping' only applies to passive triggers ({allowed})"
-MSG_NESTED_SKIP = "skip_combat cannot be inside another skip_combat"
-MSG_SUMMON_KIND = "summon puts minions into play; a filter on kind must be minion"
-MSG_SIDE_FOR_PICK = "pick {pick!r} always means the ability's own side; side must be ally"
+# Each problem's sentence, in English with its parameters as placeholders: the msgid the site
+# translates it by (gettext_noop marks it for the site's catalogue; the library keeps no other
+# language).
+MSG_NOT_LIST = gettext_noop("must be a list")
+MSG_NOT_OBJECT = gettext_noop("must be an object")
+MSG_REQUIRED = gettext_noop("is required")
+# An unknown key, by what it is a key of.
+MSG_UNKNOWN_FIELD = {
+    "count": gettext_noop("is not a field of a count (allowed: {allowed})"),
+    "filter": gettext_noop("is not a field of a filter (allowed: {allowed})"),
+    "amount": gettext_noop("is not a field of an amount (allowed: {allowed})"),
+    "condition": gettext_noop("is not a field of a condition (allowed: {allowed})"),
+    "target": gettext_noop("is not a field of a target (allowed: {allowed})"),
+    "effect": gettext_noop("is not a field of the effect {name!r} (allowed: {allowed})"),
+    "ability": gettext_noop("is not a field of the {name!r} ability (allowed: {allowed})"),
+}
+MSG_UNKNOWN_TRIGGER = gettext_noop("unknown trigger {value!r} (known: {known})")
+MSG_TRIGGER_KIND = gettext_noop(
+    "trigger {trigger!r} is not allowed on {kind} cards (allowed on: {kinds})")
+MSG_UNKNOWN_EFFECT = gettext_noop("unknown effect {value!r} (known: {known})")
+MSG_CHOICE = gettext_noop("must be one of {choices}, not {value!r}")
+MSG_INT = gettext_noop("must be a whole number")
+MSG_BOOL = gettext_noop("must be true or false")
+MSG_STRING = gettext_noop("must be a text value or a list of them")
+MSG_EMPTY = gettext_noop("must not be empty")
+MSG_AURA_EFFECT = gettext_noop("an aura may only use {allowed}, not {value!r}")
+MSG_SKIP_COMBAT_CONTEXT = gettext_noop("skip_combat is only allowed in a combat_start ability")
+MSG_NO_SOURCE_MINION = gettext_noop(
+    "pick {pick!r} needs the ability's own minion; {kind} cards have none")
+MSG_COMBAT_ENEMY = gettext_noop(
+    "pick 'combat_enemy' only makes sense in combat_start (after a combat the loser is already "
+    "destroyed)")
+MSG_CONDITION = gettext_noop(
+    "must name exactly one of 'count' or 'hero_hp', with 'min' and/or 'max'")
+MSG_CARD_FIELD = gettext_noop("{field} is required for {kind} cards")
+MSG_CARD_FORBIDDEN = gettext_noop("{kind} cards have no {field}")
+MSG_NEGATIVE = gettext_noop("must not be negative")
+MSG_OPTIONS = gettext_noop("must be a list of at least two effect lists")
+MSG_AMOUNT = gettext_noop('must be a whole number or {{"count": ...}}')
+MSG_AT_LEAST_ONE = gettext_noop("must be at least 1")
+MSG_MIN_OVER_MAX = gettext_noop("min must not be greater than max")
+MSG_AURA_PICK = gettext_noop("an aura reaches minions by {allowed}, not {value!r}")
+MSG_SLEEPING = gettext_noop("'sleeping' only applies to passive triggers ({allowed})")
+MSG_NESTED_SKIP = gettext_noop("skip_combat cannot be inside another skip_combat")
+MSG_SUMMON_KIND = gettext_noop("summon puts minions into play; a filter on kind must be minion")
+MSG_SIDE_FOR_PICK = gettext_noop(
+    "pick {pick!r} always means the ability's own side; side must be ally")
 
 
-@dataclass(frozen=True)
-class Problem:
-    path: str
-    message: str
+class Problem(Sentence):
+    """One mistake in card data: where (``abilities[0].effects[1].amount``), the sentence that
+    says it as a template (one of the ``MSG_`` msgids) and its parameters (codes, numbers, the
+    value found). ``message`` is the English, for logs and the command line; the site says it
+    in the reader's language (``cards.language.say``)."""
 
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
+    __slots__ = ()
+
+    def __init__(self, path: str, template: str, params: Mapping[str, Any] | None = None):
+        super().__init__(template, params, path)
 
 
 class _Checker:
@@ -76,19 +96,22 @@ class _Checker:
         self.kind = kind
         self.problems: list[Problem] = []
 
-    def add(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message))
+    def add(self, path: str, template: str, params: Mapping[str, Any] | None = None) -> None:
+        self.problems.append(Problem(path, template, params or {}))
 
     # -- generic field checks
-    def fields(self, path: str, data: Any, spec: Mapping[str, Field], term: str,
-               ignore: tuple[str, ...] = ()) -> bool:
+    def fields(self, path: str, data: Any, spec: Mapping[str, Field], what: str,
+               name: str = "", ignore: tuple[str, ...] = ()) -> bool:
+        """Check ``data`` against ``spec``; ``what`` it is (a key of ``MSG_UNKNOWN_FIELD``)
+        and its ``name`` (an effect's, a trigger's) say where an unknown key is."""
         if not isinstance(data, Mapping):
             self.add(path, MSG_NOT_OBJECT)
             return False
         for key in data:
             if key not in spec and key not in ignore:
                 allowed = ", ".join(sorted(spec))
-                self.add(f"{path}.{key}", MSG_UNKNOWN_FIELD.format(term=term, allowed=allowed))
+                self.add(f"{path}.{key}", MSG_UNKNOWN_FIELD[what],
+                         dict(name=name, allowed=allowed))
         for key, fspec in spec.items():
             if key not in data:
                 if fspec.required:
@@ -109,7 +132,7 @@ class _Checker:
                 self.add(path, MSG_BOOL)
         elif kind == "enum":
             if not isinstance(value, str) or value not in fspec.choices:
-                self.add(path, MSG_CHOICE.format(choices=", ".join(fspec.choices), value=value))
+                self.add(path, MSG_CHOICE, dict(choices=", ".join(fspec.choices), value=value))
         elif kind == "values":
             values = value if isinstance(value, list) else [value]
             if not values:
@@ -118,15 +141,15 @@ class _Checker:
                 if not isinstance(item, str):
                     self.add(path, MSG_STRING)
                 elif fspec.choices and item not in fspec.choices:
-                    self.add(path, MSG_CHOICE.format(choices=", ".join(fspec.choices),
+                    self.add(path, MSG_CHOICE, dict(choices=", ".join(fspec.choices),
                                                      value=item))
         elif kind == "amount":
             self.amount(path, value)
         elif kind == "count":
-            self.fields(path, value, COUNT_FIELDS, "a count")
+            self.fields(path, value, COUNT_FIELDS, "count")
         elif kind == "filter":
             if value is not None:
-                self.fields(path, value, FILTER_FIELDS, "a filter")
+                self.fields(path, value, FILTER_FIELDS, "filter")
         elif kind == "condition":
             self.condition(path, value)
         elif kind == "target":
@@ -147,12 +170,12 @@ class _Checker:
                 self.add(path, MSG_NEGATIVE)
             return
         if isinstance(value, Mapping):
-            self.fields(path, value, AMOUNT_FIELDS, "an amount")
+            self.fields(path, value, AMOUNT_FIELDS, "amount")
         else:
             self.add(path, MSG_AMOUNT)
 
     def condition(self, path: str, value: Any) -> None:
-        if not self.fields(path, value, CONDITION_FIELDS, "a condition"):
+        if not self.fields(path, value, CONDITION_FIELDS, "condition"):
             return
         subjects = [k for k in ("count", "hero_hp") if k in value]
         if len(subjects) != 1 or not ("min" in value or "max" in value):
@@ -164,20 +187,20 @@ class _Checker:
     def target(self, path: str, value: Any) -> None:
         if isinstance(value, str):
             value = {"pick": value}
-        if not self.fields(path, value, TARGET_FIELDS, "a target"):
+        if not self.fields(path, value, TARGET_FIELDS, "target"):
             return
         pick = value.get("pick")
         if pick in PICKS_NEEDING_SOURCE_MINION and self.kind != "minion":
-            self.add(f"{path}.pick", MSG_NO_SOURCE_MINION.format(pick=pick, kind=self.kind))
+            self.add(f"{path}.pick", MSG_NO_SOURCE_MINION, dict(pick=pick, kind=self.kind))
         if pick == "combat_enemy" and self.trigger != "combat_start":
             self.add(f"{path}.pick", MSG_COMBAT_ENEMY)
         if isinstance(value.get("count"), int) and value["count"] < 1:
             self.add(f"{path}.count", MSG_AT_LEAST_ONE)
         if self.trigger == "aura" and pick in PICKS and pick not in AURA_PICKS:
-            self.add(f"{path}.pick", MSG_AURA_PICK.format(allowed=", ".join(AURA_PICKS),
+            self.add(f"{path}.pick", MSG_AURA_PICK, dict(allowed=", ".join(AURA_PICKS),
                                                           value=pick))
         if pick in PICKS_NEEDING_SOURCE_MINION and value.get("side", "ally") != "ally":
-            self.add(f"{path}.side", MSG_SIDE_FOR_PICK.format(pick=pick))
+            self.add(f"{path}.side", MSG_SIDE_FOR_PICK, dict(pick=pick))
 
     def effects(self, path: str, value: Any) -> None:
         if not isinstance(value, list):
@@ -197,7 +220,7 @@ class _Checker:
             self.add(f"{path}.do", MSG_REQUIRED)
             return
         if not isinstance(name, str) or name not in EFFECTS:
-            self.add(f"{path}.do", MSG_UNKNOWN_EFFECT.format(
+            self.add(f"{path}.do", MSG_UNKNOWN_EFFECT, dict(
                 value=name, known=", ".join(EFFECTS)))
             return
         if name == "skip_combat" and self.in_skip:
@@ -208,14 +231,15 @@ class _Checker:
             if kinds is not None and kinds not in ("minion", ["minion"]):
                 self.add(f"{path}.filter.kind", MSG_SUMMON_KIND)
         if self.trigger == "aura" and name not in AURA_EFFECTS:
-            self.add(f"{path}.do", MSG_AURA_EFFECT.format(allowed=" and ".join(AURA_EFFECTS),
+            self.add(f"{path}.do", MSG_AURA_EFFECT, dict(allowed=", ".join(AURA_EFFECTS),
                                                           value=name))
         if name == "skip_combat" and self.trigger != "combat_start":
             self.add(f"{path}.do", MSG_SKIP_COMBAT_CONTEXT)
         outer, self.effect_name = self.effect_name, name
         was_in_skip = self.in_skip
         self.in_skip = self.in_skip or name == "skip_combat"
-        self.fields(path, value, EFFECTS[name].fields, f"the effect {name!r}", ignore=("do",))
+        self.fields(path, value, EFFECTS[name].fields, "effect", name,
+                    ignore=("do",))
         self.effect_name, self.in_skip = outer, was_in_skip
 
     def ability(self, path: str, value: Any) -> None:
@@ -227,19 +251,19 @@ class _Checker:
             self.add(f"{path}.trigger", MSG_REQUIRED)
             return
         if not isinstance(trigger, str) or trigger not in TRIGGERS:
-            self.add(f"{path}.trigger", MSG_UNKNOWN_TRIGGER.format(
+            self.add(f"{path}.trigger", MSG_UNKNOWN_TRIGGER, dict(
                 value=trigger, known=", ".join(TRIGGERS)))
             return
         self.trigger = trigger
         if value.get("sleeping") is True and trigger not in PASSIVE_TRIGGERS:
-            self.add(f"{path}.sleeping", MSG_SLEEPING.format(allowed=", ".join(
+            self.add(f"{path}.sleeping", MSG_SLEEPING, dict(allowed=", ".join(
                 PASSIVE_TRIGGERS)))
         term = TRIGGERS[trigger]
         if self.kind not in term.kinds:
-            self.add(f"{path}.trigger", MSG_TRIGGER_KIND.format(
+            self.add(f"{path}.trigger", MSG_TRIGGER_KIND, dict(
                 trigger=trigger, kind=self.kind, kinds=", ".join(term.kinds)))
         spec = {**ABILITY_FIELDS, **term.fields}
-        self.fields(path, value, spec, f"the {trigger!r} ability", ignore=("trigger",))
+        self.fields(path, value, spec, "ability", trigger, ignore=("trigger",))
 
     trigger: str | None = None
     effect_name: str | None = None
@@ -274,16 +298,16 @@ def validate_card(data: Any) -> list[Problem]:
         problems.append(Problem(f"{where}.code", MSG_REQUIRED))
     kind = data.get("kind")
     if kind not in KINDS:
-        problems.append(Problem(f"{where}.kind", MSG_CHOICE.format(
+        problems.append(Problem(f"{where}.kind", MSG_CHOICE, dict(
             choices=", ".join(KINDS), value=kind)))
         return problems
     for name in KIND_REQUIRED[kind]:
         if data.get(name) is None:
-            problems.append(Problem(f"{where}.{name}", MSG_CARD_FIELD.format(field=name,
+            problems.append(Problem(f"{where}.{name}", MSG_CARD_FIELD, dict(field=name,
                                                                              kind=kind)))
     for name in KIND_FORBIDDEN[kind]:
         if data.get(name) not in (None, [], ()):
-            problems.append(Problem(f"{where}.{name}", MSG_CARD_FORBIDDEN.format(
+            problems.append(Problem(f"{where}.{name}", MSG_CARD_FORBIDDEN, dict(
                 field=name, kind=kind)))
     for name in ("cost", "attack", "hp"):
         value = data.get(name)
@@ -294,11 +318,11 @@ def validate_card(data: Any) -> list[Problem]:
     checks = (("attribute", ATTRIBUTES), ("rarity", RARITIES))
     for name, choices in checks:
         if data.get(name) is not None and data[name] not in choices:
-            problems.append(Problem(f"{where}.{name}", MSG_CHOICE.format(
+            problems.append(Problem(f"{where}.{name}", MSG_CHOICE, dict(
                 choices=", ".join(choices), value=data[name])))
     for keyword in data.get("keywords") or ():
         if keyword not in KEYWORDS:
-            problems.append(Problem(f"{where}.keywords", MSG_CHOICE.format(
+            problems.append(Problem(f"{where}.keywords", MSG_CHOICE, dict(
                 choices=", ".join(KEYWORDS), value=keyword)))
     problems.extend(validate_abilities(data.get("abilities") or [], kind,
                                        path=f"{where}.abilities"))

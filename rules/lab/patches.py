@@ -25,30 +25,35 @@ from typing import Any
 
 from rules.engine.basics import CardDataError
 from rules.engine.cards import CardDef
+from rules.localized import Sentence, gettext_noop
 
 # The printed fields a patch may change (code, kind, names, faction and race are identity).
 PATCH_FIELDS = ("cost", "attack", "hp", "attribute", "rarity", "keywords", "abilities")
 NAME_MAX = 100
 
-NOT_OBJECT = "A patch is a JSON object with a \"name\" and a list \"changes\"."
-NO_NAME = "name: give the patch a name (at most {limit} characters)."
-NO_CHANGES = "changes: list at least one change {\"card\": code, \"field\": ..., \"value\": ...}."
-CHANGE_NOT_OBJECT = "changes[{i}]: a change is an object with \"card\", \"field\" and \"value\"."
-CHANGE_NO_CARD = "changes[{i}].card: give the card's code (e.g. \"C005\")."
-CHANGE_BAD_FIELD = "changes[{i}].field: {field!r} cannot be patched (fields: {fields})."
-CHANGE_NO_VALUE = "changes[{i}].value: give the new value."
-CHANGE_TWICE = "changes[{i}]: {card}.{field} is changed twice."
-UNKNOWN_CARD = "changes[{i}].card: there is no card {card!r} here."
-NOT_JSON = "{path}: not valid JSON ({error})."
-NO_FILE = "{path}: no such file."
+NOT_OBJECT = gettext_noop("A patch is a JSON object with a \"name\" and a list \"changes\".")
+NO_NAME = gettext_noop("name: give the patch a name (at most {limit} characters).")
+NO_CHANGES = gettext_noop(
+    "changes: list at least one change {{\"card\": code, \"field\": ..., \"value\": ...}}.")
+CHANGE_NOT_OBJECT = gettext_noop(
+    "changes[{i}]: a change is an object with \"card\", \"field\" and \"value\".")
+CHANGE_NO_CARD = gettext_noop("changes[{i}].card: give the card's code (e.g. \"C005\").")
+CHANGE_BAD_FIELD = gettext_noop(
+    "changes[{i}].field: {field!r} cannot be patched (fields: {fields}).")
+CHANGE_NO_VALUE = gettext_noop("changes[{i}].value: give the new value.")
+CHANGE_TWICE = gettext_noop("changes[{i}]: {card}.{field} is changed twice.")
+UNKNOWN_CARD = gettext_noop("changes[{i}].card: there is no card {card!r} here.")
+NOT_JSON = gettext_noop("{path}: not valid JSON ({error}).")
+NO_FILE = gettext_noop("{path}: no such file.")
 
 
 class PatchError(ValueError):
     """A patch that is malformed or that the engine refuses, with every problem listed."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[Sentence]):
+        """``problems``: each a ``Sentence`` the site says in the reader's language."""
         self.problems = problems
-        super().__init__("; ".join(problems))
+        super().__init__("; ".join(str(p) for p in problems))
 
 
 @dataclass(frozen=True)
@@ -70,14 +75,14 @@ class Patch:
     def from_dict(cls, data: Any) -> Patch:
         """A well-formed patch (cards not yet checked: see ``patch_apply``)."""
         if not isinstance(data, Mapping):
-            raise PatchError([NOT_OBJECT])
-        problems: list[str] = []
+            raise PatchError([Sentence(NOT_OBJECT)])
+        problems: list[Sentence] = []
         name = data.get("name")
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
-            problems.append(NO_NAME.format(limit=NAME_MAX))
+            problems.append(Sentence(NO_NAME, {"limit": NAME_MAX}))
         raw = data.get("changes")
         if not isinstance(raw, list) or not raw:
-            problems.append(NO_CHANGES)
+            problems.append(Sentence(NO_CHANGES))
             raw = []
         changes: list[Change] = []
         seen: set[tuple[str, str]] = set()
@@ -86,7 +91,8 @@ class Patch:
             if change is None:
                 continue
             if (change.card, change.field) in seen:
-                problems.append(CHANGE_TWICE.format(i=i, card=change.card, field=change.field))
+                problems.append(Sentence(CHANGE_TWICE, {"i": i, "card": change.card,
+                                                       "field": change.field}))
             seen.add((change.card, change.field))
             changes.append(change)
         if problems:
@@ -102,20 +108,21 @@ class Patch:
         return list(dict.fromkeys(c.card for c in self.changes))
 
 
-def _change(i: int, item: Any, problems: list[str]) -> Change | None:
+def _change(i: int, item: Any, problems: list[Sentence]) -> Change | None:
     if not isinstance(item, Mapping):
-        problems.append(CHANGE_NOT_OBJECT.format(i=i))
+        problems.append(Sentence(CHANGE_NOT_OBJECT, {"i": i}))
         return None
     card, field = item.get("card"), item.get("field")
     ok = True
     if not isinstance(card, str) or not card.strip():
-        problems.append(CHANGE_NO_CARD.format(i=i))
+        problems.append(Sentence(CHANGE_NO_CARD, {"i": i}))
         ok = False
     if field not in PATCH_FIELDS:
-        problems.append(CHANGE_BAD_FIELD.format(i=i, field=field, fields=", ".join(PATCH_FIELDS)))
+        problems.append(Sentence(CHANGE_BAD_FIELD, {"i": i, "field": field,
+                                                 "fields": ", ".join(PATCH_FIELDS)}))
         ok = False
     if "value" not in item:
-        problems.append(CHANGE_NO_VALUE.format(i=i))
+        problems.append(Sentence(CHANGE_NO_VALUE, {"i": i}))
         ok = False
     if not ok or not isinstance(card, str) or not isinstance(field, str):
         return None
@@ -128,11 +135,11 @@ def load_patch(path: str | Path) -> Patch:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise PatchError([NO_FILE.format(path=path)]) from None
+        raise PatchError([Sentence(NO_FILE, {"path": str(path)})]) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PatchError([NOT_JSON.format(path=path, error=exc)]) from None
+        raise PatchError([Sentence(NOT_JSON, {"path": str(path), "error": str(exc)})]) from None
     return Patch.from_dict(data)
 
 
@@ -141,10 +148,10 @@ def patch_apply(cards: Mapping[str, Mapping[str, Any]], patch: Patch
     """The card mapping (data form) with the patch made; PatchError lists unknown cards and
     every problem the engine has with a patched card."""
     out = {code: dict(data) for code, data in cards.items()}
-    problems: list[str] = []
+    problems: list[Sentence] = []
     for i, change in enumerate(patch.changes):
         if change.card not in out:
-            problems.append(UNKNOWN_CARD.format(i=i, card=change.card))
+            problems.append(Sentence(UNKNOWN_CARD, {"i": i, "card": change.card}))
             continue
         value = change.value
         if value is None or value == []:

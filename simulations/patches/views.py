@@ -21,16 +21,18 @@ from django.views.decorators.http import require_GET
 from cards.adapters import card_to_data, refresh_derived
 from cards.art import card_art
 from cards.forms import PickForm
+from cards.game_words import say
 from cards.language import (
-    DATA_COLUMNS,
-    card_lang,
     frozen_card_name,
+    html_lang,
     localized_value,
     other_language,
     other_value,
+    reader_language,
 )
 from cards.models import Card, display_names
 from cards.selectors import card_rows
+from rules.engine.text import written_languages
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations.models import Sweep
 from simulations.patches.forms import NO_CHANGE, NO_RANGE, PatchForm, PlayForm
@@ -65,14 +67,14 @@ def _preview(card: Card, form: PatchForm) -> dict[str, Any]:
         parsed = Patch.from_dict(patch)
         patched = patch_apply({card.code: data}, parsed)[card.code]
     except PatchError as exc:
-        return {"problems": exc.problems}
+        return {"problems": [say(problem) for problem in exc.problems]}
     shown = copy.copy(card)
     for field in ("cost", "attack", "hp", "attribute", "rarity", "keywords", "abilities"):
         default: list[Any] | None = [] if field in ("keywords", "abilities") else None
         setattr(shown, field, patched.get(field, default))
-    refresh_derived(shown, {lang: display_names(lang) for lang in DATA_COLUMNS})
+    refresh_derived(shown, {lang: display_names(lang) for lang in written_languages()})
     return {"problems": [], "svg": _svg(shown), "text": localized_value(shown, "text"),
-            "other_text": other_value(shown, "text"), "other_lang": other_language(),
+            "other_text": other_value(shown, "text"), "other_lang": html_lang(other_language()),
             "diff": patch_diff({card.code: data}, parsed),
             "lines": [change_line({card.code: data}, c.card, c.field, c.value)
                       for c in parsed.changes],
@@ -80,7 +82,7 @@ def _preview(card: Card, form: PatchForm) -> dict[str, Any]:
 
 
 def _svg(card: Card) -> str:
-    return mark_safe(render_to_string("cards/card.svg", {"a": card_art(card, card_lang())}))
+    return mark_safe(render_to_string("cards/card.svg", {"a": card_art(card, reader_language())}))
 
 
 @require_GET

@@ -66,7 +66,21 @@ def test_a_hero_with_a_cost_is_refused_on_the_cost_field(admin_client, test_set)
     card = Card.objects.get(code="T-H01")
     response = admin_client.post(f"/admin/cards/card/{card.pk}/change/",
                                  card_form_data(card, cost=3))
-    assert response.context["adminform"].form.errors["cost"] == ["a hero has no cost"]
+    assert response.context["adminform"].form.errors["cost"] == ["hero cards have no cost"]
+
+
+def test_a_chinese_admin_reads_the_engines_problems_in_chinese(admin_client, test_set):
+    """The rules library reports a problem as a sentence template and its parameters; the site
+    says it in the reader's language (the card kind by its name in that language)."""
+    card = Card.objects.get(code="T-H01")
+    bad = [{"trigger": "awaken", "effects": [{"do": "draw", "count": 1}]}]
+    response = admin_client.post(f"/admin/cards/card/{card.pk}/change/",
+                                 card_form_data(card, cost=3, abilities=json.dumps(bad)),
+                                 HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    errors = response.context["adminform"].form.errors
+    assert errors["cost"] == ["英雄没有 cost"]
+    assert errors["abilities"] == [
+        "abilities[0].trigger: 时机 'awaken' 不能用于英雄（可用于：minion）"]
 
 
 def test_a_valid_edit_saves_and_regenerates_the_text(admin_client, test_set):
@@ -77,7 +91,7 @@ def test_a_valid_edit_saves_and_regenerates_the_text(admin_client, test_set):
                                             keywords=["shield"]))
     assert response.status_code == 302
     card.refresh_from_db()
-    assert card.text_en == "Shield.\nAwaken: Draw 2 cards."
+    assert card.texts["en"] == "Shield.\nAwaken: Draw 2 cards."
 
 
 def test_renaming_a_race_regenerates_rules_text(admin_client, test_set):
@@ -89,7 +103,7 @@ def test_renaming_a_race_regenerates_rules_text(admin_client, test_set):
     stamp = Card.objects.get(code="T-M12").updated_at
     admin_client.post(f"/admin/cards/race/{race.pk}/change/",
                       {"code": "dragon", "name_en": "Wyrm", "name_zh-hans": "龙"})
-    assert "Wyrm" in Card.objects.get(code="T-I01").text_en
+    assert "Wyrm" in Card.objects.get(code="T-I01").texts["en"]
     # Every dragon's image names the new race, so its cached image (keyed by updated_at) expires.
     night_wyrm = Card.objects.get(code="T-M12")
     assert night_wyrm.updated_at > stamp

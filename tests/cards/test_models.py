@@ -70,13 +70,12 @@ def test_rows_become_the_same_card_defs_as_the_file(test_set):
 
 def test_rules_text_is_generated_and_refreshed_on_save(test_set):
     card = Card.objects.get(code="T-M04")
-    assert card.text_en == "Awaken: Draw a card."
-    assert card.text_zh == "唤醒技：抽1张卡。"
+    assert card.texts == {"en": "Awaken: Draw a card.", "zh-hans": "唤醒技：抽1张卡。"}
     card.abilities = [{"trigger": "awaken", "effects": [{"do": "draw", "count": 2}]}]
     card.keywords = ["shield"]
     card.save()
     card.refresh_from_db()
-    assert card.text_en == "Shield.\nAwaken: Draw 2 cards."
+    assert card.texts["en"] == "Shield.\nAwaken: Draw 2 cards."
     assert card.keyword_tags == "|shield|"
 
 

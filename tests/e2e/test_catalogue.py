@@ -183,8 +183,8 @@ def test_designer_edits_an_ability_and_sees_the_engines_verdict(browser, catalog
     page.fill("#id_abilities", json.dumps(good, indent=2))
     page.click("input[name=_continue]")
     page.wait_for_selector(".messagelist .success")
-    assert "Awaken: Draw 2 cards." in page.locator(".field-rules_text_en").inner_text()
-    assert "抽2张卡" in page.locator(".field-rules_text_zh").inner_text()
+    assert "Awaken: Draw 2 cards." in page.locator(".field-rules_text").inner_text()
+    assert "抽2张卡" in page.locator(".field-rules_text").inner_text()
     page.screenshot(path=str(ARTIFACTS / "catalogue-admin-card.png"), full_page=True)
 
     page.goto(f"{catalogue}/admin/cards/cardset/")

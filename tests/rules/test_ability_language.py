@@ -166,18 +166,18 @@ def test_bad_enum_values() -> None:
 def test_unknown_field() -> None:
     assert _problems([_ability({"do": "draw", "count": 1, "cards": 2})]) == [
         ("abilities[0].effects[0].cards",
-         MSG_UNKNOWN_FIELD.format(term="the effect 'draw'", allowed="count, player"))]
+         "is not a field of the effect 'draw' (allowed: count, player)")]
     allowed = ", ".join(sorted(ABILITY_FIELDS))
     assert _problems([_ability(DRAW, cost=1)]) == [
-        ("abilities[0].cost", MSG_UNKNOWN_FIELD.format(term="the 'awaken' ability",
-                                                        allowed=allowed))]
+        ("abilities[0].cost",
+         MSG_UNKNOWN_FIELD["ability"].format(name="awaken", allowed=allowed))]
 
 
 def test_aura_only_changes_attack_and_keywords() -> None:
     """Rule: R4.7"""
     assert _problems([_ability(DRAW, trigger="aura")]) == [
         ("abilities[0].effects[0].do",
-         MSG_AURA_EFFECT.format(allowed=" and ".join(AURA_EFFECTS), value="draw"))]
+         MSG_AURA_EFFECT.format(allowed=", ".join(AURA_EFFECTS), value="draw"))]
 
 
 def test_skip_combat_only_at_combat_start() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from cards.game_words import say
 from cards.services import card_set_import
 from rules.decks.cardset import CORE_SET, CardSetError
 
@@ -34,7 +35,7 @@ class Command(BaseCommand):
         except CardSetError as exc:
             self.stderr.write(MSG_REFUSED.format(path=path, count=len(exc.problems)))
             for problem in exc.problems:
-                self.stderr.write(f"  - {problem}")
+                self.stderr.write(f"  - {say(problem)}")
             raise CommandError(f"{len(exc.problems)} problem(s) in {path}") from None
         for line in report.lines():
             self.stdout.write(line)
