@@ -21,11 +21,10 @@ TEMPLATE_LANGUAGE_BRANCH = re.compile(
 # The door: where the reader's language is chosen and the rules library's data form (a column
 # per language: ``name_en``, ``name_zh``) is read (cards.language.DATA_COLUMNS).
 DOOR = {"cards/language.py": 2}
-# Where a language is named rather than branched on: the site's LANGUAGES, the Chinese
-# rules-text grammar naming the catalogue it reads, and the keyed fields' help text and
-# documentation showing their form ({"en": …, "zh-hans": …}).
-DECLARATIONS = {"config/settings.py": 1, "rules/engine/text_zh.py": 1, "cards/models.py": 1,
-                "decks/models.py": 1, "rules/localized.py": 1}
+# Where a language is named rather than branched on: the site's LANGUAGES, and the keyed
+# fields' help text and documentation showing their form ({"en": …, "zh-hans": …}).
+DECLARATIONS = {"config/settings.py": 1, "cards/models.py": 1, "decks/models.py": 1,
+                "rules/localized.py": 1}
 
 SKIPPED_FOLDERS = {".venv", "tests", "build", "var", "staticfiles", "node_modules", "migrations"}
 

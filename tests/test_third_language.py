@@ -101,3 +101,32 @@ def test_a_card_set_file_carries_a_third_language_as_a_names_mapping(client, cat
     clear_stored_pages()
     page = unescape(client.get("/cards/T-M01/", HTTP_ACCEPT_LANGUAGE="fr").content.decode())
     assert "Chiot de braise" in page
+
+
+def test_a_third_language_writes_the_rules_text_from_its_catalogues_templates(client, catalogue,
+                                                                              french):
+    """Rules text is written from a catalogue's templates (rules.engine.text_templates): a
+    French catalogue with them — here a translator's first pass, the draw and awaken clauses
+    in French and the rest as the Chinese catalogue has them — writes every card's French text
+    when the cards are refreshed (``load_cards`` does it on start), no code."""
+    from cards.services import card_texts_refresh
+    from rules.engine.text import ability_text, written_languages
+
+    chinese = json.loads((localized.LOCALE_DIR / "zh-hans.json").read_text(encoding="utf-8"))
+    templates = {key: text for key, text in chinese.items() if key.startswith("text.")}
+    templates.update({"text.ability": "{label} : {effects}.", "text.trigger.awaken": "Éveil",
+                      "text.effect.draw.own": "piochez {n} cartes{note}"})
+    (localized.LOCALE_DIR / "fr.json").write_text(
+        json.dumps({**FRENCH_WORDS, **templates}, ensure_ascii=False), encoding="utf-8")
+    localized._catalogue_files.cache_clear()
+    localized._catalogue.cache_clear()
+
+    assert "fr" in written_languages()
+    draw = {"trigger": "awaken", "effects": [{"do": "draw", "count": 2}]}
+    assert ability_text(draw, "fr") == "Éveil : piochez 2 cartes."
+    card_texts_refresh()
+    card = Card.objects.get(code="T-M04")                 # Awaken: Draw a card.
+    assert card.texts["fr"] == "Éveil : piochez 1 cartes."
+    clear_stored_pages()
+    page = unescape(client.get("/cards/T-M04/", HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert "Éveil : piochez 1 cartes." in page

@@ -1,5 +1,6 @@
 """Every effect term of the vocabulary, each in one place: its schema (fields, defaults,
-choices), description, example and rule id, and its rules text in English and in Chinese.
+choices), description, example and rule id, and its rules text: in English, and from every
+other language's catalogue templates.
 
 ``effect(...)`` registers a term (``term_registry.register_effect``): the validator, the normaliser,
 the rules text and the vocabulary reference read the registry, so a term defined here is known
@@ -9,17 +10,20 @@ with a ``handler`` of its own (a test's toy term) is run through that instead. H
 docs/adding-terms.md.
 
 Invariants: a text function takes one normalised effect and returns a clause without final
-punctuation (``text_en`` and ``text_zh`` give the words they share and make the sentences);
+punctuation (``text_en`` and ``text_templates`` give the pieces they share and make the
+sentences; a ``templated`` function fills a catalogue's ``text.effect.<term>`` template);
 English clauses start in lower case unless they start with a display name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules.engine import text_en as en
-from rules.engine import text_zh as zh
+from rules.engine import text_templates as tt
 from rules.engine.basics import KEYWORDS
+from rules.engine.keywords import keyword_names
 from rules.engine.term_registry import (
     DURATIONS,
     EFFECTS,
@@ -35,9 +39,11 @@ from rules.engine.text_base import Ctx, Data, capitalise, split_amount, target_i
 __all__ = ["EFFECTS", "effect"]
 
 
-def effect(name: str, doc: str, example: dict[str, Any], **parts: Any) -> Term:
-    """Register the effect term ``name`` (``parts``: the other fields of ``Term``)."""
-    return register_effect(Term(name, doc, example, **parts))
+def effect(name: str, doc: str, example: dict[str, Any],
+           templates: Mapping[str, Mapping[str, str]] | None = None, **parts: Any) -> Term:
+    """Register the effect term ``name`` (``parts``: the other fields of ``Term``;
+    ``templates``: its rules-text templates a catalogue does not have yet, by language)."""
+    return register_effect(Term(name, doc, example, **parts), templates)
 
 
 # ---------------------------------------------------------------- damage_hero
@@ -47,17 +53,16 @@ def _damage_hero_en(e: Data, ctx: Ctx) -> str:
     return f"deal {n} damage to {en.HEROES[e['hero']]}{tail}"
 
 
-def _damage_hero_zh(e: Data, ctx: Ctx) -> str:
-    n, note = zh.amount(e["amount"], ctx)
-    each = "各" if e["hero"] == "both" else ""
-    return f"对{zh.HEROES[e['hero']]}{each}造成{n}点伤害{note}"
-
+def _damage_hero_t(e: Data, ctx: Ctx) -> str:
+    n, note = tt.amount(ctx, e["amount"])
+    key = "effect.damage_hero.both" if e["hero"] == "both" else "effect.damage_hero"
+    return tt.t(ctx, key, hero=tt.t(ctx, f"hero.{e['hero']}"), n=n, note=note)
 
 effect("damage_hero", "A hero loses HP.",
        {"do": "damage_hero", "amount": 2},
        fields={"amount": Field("amount", required=True),
                "hero": Field("enum", default="enemy", choices=HEROES)}, rule="R3.1",
-       non_negative=True, en=_damage_hero_en, zh=_damage_hero_zh)
+       non_negative=True, en=_damage_hero_en, templated=_damage_hero_t)
 
 
 # ---------------------------------------------------------------- heal_hero
@@ -67,17 +72,16 @@ def _heal_hero_en(e: Data, ctx: Ctx) -> str:
     return f"restore {n} HP to {en.HEROES[e['hero']]}{tail}"
 
 
-def _heal_hero_zh(e: Data, ctx: Ctx) -> str:
-    n, note = zh.amount(e["amount"], ctx)
-    each = "各" if e["hero"] == "both" else ""
-    return f"为{zh.HEROES[e['hero']]}{each}恢复{n}点生命值{note}"
-
+def _heal_hero_t(e: Data, ctx: Ctx) -> str:
+    n, note = tt.amount(ctx, e["amount"])
+    key = "effect.heal_hero.both" if e["hero"] == "both" else "effect.heal_hero"
+    return tt.t(ctx, key, hero=tt.t(ctx, f"hero.{e['hero']}"), n=n, note=note)
 
 effect("heal_hero", "A hero gains HP, never above its card's HP.",
        {"do": "heal_hero", "amount": 3},
        fields={"amount": Field("amount", required=True),
                "hero": Field("enum", default="own", choices=HEROES)},
-       non_negative=True, en=_heal_hero_en, zh=_heal_hero_zh)
+       non_negative=True, en=_heal_hero_en, templated=_heal_hero_t)
 
 
 # ---------------------------------------------------------------- destroy
@@ -86,15 +90,14 @@ def _destroy_en(e: Data, ctx: Ctx) -> str:
     return f"destroy {en.target(e['target'], ctx)}"
 
 
-def _destroy_zh(e: Data, ctx: Ctx) -> str:
-    return f"破坏{zh.target(e['target'], ctx)}"
-
+def _destroy_t(e: Data, ctx: Ctx) -> str:
+    return tt.t(ctx, "effect.destroy", target=tt.target(ctx, e["target"]))
 
 effect("destroy", "Minions enter dying; regenerate still saves them.",
        {"do": "destroy", "target": {"pick": "chosen", "side": "enemy",
                                     "filter": {"attack_max": 3}}},
        fields={"target": Field("target", required=True)}, rule="R4.3",
-       en=_destroy_en, zh=_destroy_zh)
+       en=_destroy_en, templated=_destroy_t)
 
 
 # ---------------------------------------------------------------- attack
@@ -105,10 +108,9 @@ def _attack_en(e: Data, ctx: Ctx) -> str:
     return en.for_minions(e, ctx, "give {np} {what}", verbs, f"{n:+d} attack") + tail
 
 
-def _attack_zh(e: Data, ctx: Ctx) -> str:
-    n, note = zh.amount(e["amount"], ctx, signed=True)
-    return zh.for_minions(e, ctx, f"攻击力{n}") + note
-
+def _attack_t(e: Data, ctx: Ctx) -> str:
+    n, note = tt.amount(ctx, e["amount"], signed=True)
+    return tt.for_minions(ctx, e, tt.t(ctx, "effect.attack", n=n)) + note
 
 effect("attack", "Change attack by `amount` (negative for a debuff), this turn or "
        "permanently; in an aura, while the aura holds.",
@@ -117,7 +119,7 @@ effect("attack", "Change attack by `amount` (negative for a debuff), this turn o
                "target": Field("target", required=True),
                "duration": Field("enum", default="permanent", choices=DURATIONS)},
        rule="R2.3.4",
-       en=_attack_en, zh=_attack_zh)
+       en=_attack_en, templated=_attack_t)
 
 
 # ---------------------------------------------------------------- grant_keyword
@@ -127,17 +129,16 @@ def _grant_keyword_en(e: Data, ctx: Ctx) -> str:
     return en.for_minions(e, ctx, "give {np} {what}", verbs, en.KEYWORD_NAMES[e["keyword"]])
 
 
-def _grant_keyword_zh(e: Data, ctx: Ctx) -> str:
-    verb = "拥有" if ctx.aura else "获得"
-    return zh.for_minions(e, ctx, verb + zh.KEYWORD_NAMES[e["keyword"]])
-
+def _grant_keyword_t(e: Data, ctx: Ctx) -> str:
+    key = "effect.grant_keyword.aura" if ctx.aura else "effect.grant_keyword"
+    return tt.for_minions(ctx, e, tt.t(ctx, key, keyword=keyword_names(ctx.lang)[e["keyword"]]))
 
 effect("grant_keyword", "Give minions a keyword (any keyword of the registry).",
        {"do": "grant_keyword", "keyword": "shield", "target": "self"},
        fields={"keyword": Field("enum", required=True, choices=KEYWORDS),
                "target": Field("target", required=True),
                "duration": Field("enum", default="permanent", choices=DURATIONS)},
-       en=_grant_keyword_en, zh=_grant_keyword_zh)
+       en=_grant_keyword_en, templated=_grant_keyword_t)
 
 
 # ---------------------------------------------------------------- remove_keyword
@@ -147,16 +148,16 @@ def _remove_keyword_en(e: Data, ctx: Ctx) -> str:
                           en.KEYWORD_NAMES[e["keyword"]])
 
 
-def _remove_keyword_zh(e: Data, ctx: Ctx) -> str:
-    return zh.for_minions(e, ctx, "失去" + zh.KEYWORD_NAMES[e["keyword"]])
-
+def _remove_keyword_t(e: Data, ctx: Ctx) -> str:
+    return tt.for_minions(ctx, e, tt.t(ctx, "effect.remove_keyword",
+                                       keyword=keyword_names(ctx.lang)[e["keyword"]]))
 
 effect("remove_keyword", "Take a keyword away from minions (printed or granted).",
        {"do": "remove_keyword", "keyword": "regenerate", "target": "chosen"},
        fields={"keyword": Field("enum", required=True, choices=KEYWORDS),
                "target": Field("target", required=True),
                "duration": Field("enum", default="permanent", choices=DURATIONS)},
-       en=_remove_keyword_en, zh=_remove_keyword_zh)
+       en=_remove_keyword_en, templated=_remove_keyword_t)
 
 
 # ---------------------------------------------------------------- draw
@@ -167,16 +168,16 @@ def _draw_en(e: Data, ctx: Ctx) -> str:
     return f"{who} {en.quantity(n, ('card', 'cards'))}{tail}"
 
 
-def _draw_zh(e: Data, ctx: Ctx) -> str:
-    n, note = zh.amount(e["count"], ctx)
-    return f"{'' if e['player'] == 'own' else '对方'}抽{n}张卡{note}"
-
+def _draw_t(e: Data, ctx: Ctx) -> str:
+    n, note = tt.amount(ctx, e["count"])
+    player = "own" if e["player"] == "own" else "enemy"
+    return tt.t(ctx, f"effect.draw.{player}", n=n, note=note)
 
 effect("draw", "A player draws cards (an empty deck costs 1 HP per card, R2.4.3).",
        {"do": "draw", "count": 2},
        fields={"count": Field("amount", required=True),
                "player": Field("enum", default="own", choices=PLAYERS)}, rule="R2.4.3",
-       non_negative=True, en=_draw_en, zh=_draw_zh)
+       non_negative=True, en=_draw_en, templated=_draw_t)
 
 
 # ---------------------------------------------------------------- discard
@@ -190,19 +191,18 @@ def _discard_en(e: Data, ctx: Ctx) -> str:
     return f"your opponent discards {what}{'' if random else ' of their choice'}{tail}"
 
 
-def _discard_zh(e: Data, ctx: Ctx) -> str:
-    n, note = zh.amount(e["count"], ctx)
-    who = "" if e["player"] == "own" else "对方"
-    how = "随机" if e["pick"] == "random" else "选择并"
-    return f"{who}{how}弃置{n}张手牌{note}"
-
+def _discard_t(e: Data, ctx: Ctx) -> str:
+    n, note = tt.amount(ctx, e["count"])
+    who = tt.t(ctx, "discard.who.own" if e["player"] == "own" else "discard.who.enemy")
+    how = tt.t(ctx, "discard.how.random" if e["pick"] == "random" else "discard.how.chosen")
+    return tt.t(ctx, "effect.discard", who=who, how=how, n=n, note=note)
 
 effect("discard", "A player discards cards from hand, at random or of their choice.",
        {"do": "discard", "count": 1, "player": "enemy"},
        fields={"count": Field("amount", required=True),
                "player": Field("enum", default="enemy", choices=PLAYERS),
                "pick": Field("enum", default="random", choices=("random", "chosen"))},
-       non_negative=True, en=_discard_en, zh=_discard_zh)
+       non_negative=True, en=_discard_en, templated=_discard_t)
 
 
 # ---------------------------------------------------------------- display
@@ -215,14 +215,14 @@ def _display_en(e: Data, ctx: Ctx) -> str:
     return f"put {en.quantity(n, (sg, pl))} from your hand into your display zone{tail}"
 
 
-def _display_zh(e: Data, ctx: Ctx) -> str:
-    n, note = zh.amount(e["count"], ctx)
+def _display_t(e: Data, ctx: Ctx) -> str:
+    n, note = tt.amount(ctx, e["count"])
     flt = e["filter"]
-    what = f"手牌中的{n}张{zh.modifiers(flt)}{zh.adjectives(flt, ctx)}{zh.card_head(flt)}" if flt \
-        else f"{n}张手牌"
-    how = "随机将" if e["pick"] == "random" else "选择"
-    return f"{how}{what}置入展示区{note}"
-
+    what = tt.t(ctx, "display.what.filtered", n=n, modifiers=tt.modifiers(ctx, flt),
+                adjectives=tt.adjectives(ctx, flt), head=tt.card_head(ctx, flt)) if flt \
+        else tt.t(ctx, "display.what", n=n)
+    how = tt.t(ctx, "display.how.random" if e["pick"] == "random" else "display.how.chosen")
+    return tt.t(ctx, "effect.display", how=how, what=what, note=note)
 
 effect("display", "Its controller puts hand cards matching `filter` into the display zone; "
        "they come back after the next draw phase.",
@@ -231,7 +231,7 @@ effect("display", "Its controller puts hand cards matching `filter` into the dis
                "filter": Field("filter", default=None),
                "pick": Field("enum", default="chosen", choices=("random", "chosen"))},
        rule="R1.2",
-       non_negative=True, en=_display_en, zh=_display_zh)
+       non_negative=True, en=_display_en, templated=_display_t)
 
 
 # ---------------------------------------------------------------- skip_draw
@@ -242,14 +242,13 @@ def _skip_draw_en(e: Data, ctx: Ctx) -> str:
     return "your opponent skips their next draw phase"
 
 
-def _skip_draw_zh(e: Data, ctx: Ctx) -> str:
-    return "跳过己方的下一个抽卡阶段" if e["player"] == "own" else "对方跳过下一个抽卡阶段"
-
+def _skip_draw_t(e: Data, ctx: Ctx) -> str:
+    return tt.t(ctx, "effect.skip_draw.own" if e["player"] == "own" else "effect.skip_draw.enemy")
 
 effect("skip_draw", "A player's next draw phase is skipped (display cards are discarded).",
        {"do": "skip_draw", "player": "enemy"},
        fields={"player": Field("enum", default="enemy", choices=PLAYERS)}, rule="R1.2",
-       en=_skip_draw_en, zh=_skip_draw_zh)
+       en=_skip_draw_en, templated=_skip_draw_t)
 
 
 # ---------------------------------------------------------------- return_to_hand
@@ -261,14 +260,13 @@ def _return_to_hand_en(e: Data, ctx: Ctx) -> str:
     return f"return {en.target(e['target'], ctx)} to {where}"
 
 
-def _return_to_hand_zh(e: Data, ctx: Ctx) -> str:
-    return f"将{zh.target(e['target'], ctx)}返回手牌"
-
+def _return_to_hand_t(e: Data, ctx: Ctx) -> str:
+    return tt.t(ctx, "effect.return_to_hand", target=tt.target(ctx, e["target"]))
 
 effect("return_to_hand", "Minions go back to their controller's hand.",
        {"do": "return_to_hand", "target": {"pick": "chosen", "side": "enemy"}},
        fields={"target": Field("target", required=True)},
-       en=_return_to_hand_en, zh=_return_to_hand_zh)
+       en=_return_to_hand_en, templated=_return_to_hand_t)
 
 
 # ---------------------------------------------------------------- summon
@@ -281,13 +279,14 @@ def _summon_en(e: Data, ctx: Ctx) -> str:
     return f"summon {en.quantity(n, minions)} from your {e['from']}{awake}{tail}"
 
 
-def _summon_zh(e: Data, ctx: Ctx) -> str:
-    n, note = zh.amount(e["count"], ctx)
+def _summon_t(e: Data, ctx: Ctx) -> str:
+    n, note = tt.amount(ctx, e["count"])
     flt = e["filter"]
-    state = "唤醒" if e["awake"] else "沉睡"   # R2.1.5: placed minions sleep unless told
-    return (f"从{zh.SOURCES[e['from']]}中将{n}张{zh.modifiers(flt)}{zh.adjectives(flt, ctx)}随从卡"
-            f"以{state}状态放置到空余的随从区{note}")
-
+    # R2.1.5: placed minions sleep unless told
+    state = tt.t(ctx, "summon.state.awake" if e["awake"] else "summon.state.asleep")
+    return tt.t(ctx, "effect.summon", source=tt.t(ctx, f"source.{e['from']}"), n=n,
+                modifiers=tt.modifiers(ctx, flt), adjectives=tt.adjectives(ctx, flt),
+                state=state, note=note)
 
 effect("summon", "Put minion cards from hand or deck into empty slots of its controller, "
        "sleeping unless `awake`.",
@@ -296,7 +295,7 @@ effect("summon", "Put minion cards from hand or deck into empty slots of its con
                "filter": Field("filter", default=None),
                "count": Field("amount", default=1),
                "awake": Field("bool", default=False)},
-       non_negative=True, en=_summon_en, zh=_summon_zh)
+       non_negative=True, en=_summon_en, templated=_summon_t)
 
 
 # ---------------------------------------------------------------- awaken
@@ -305,14 +304,13 @@ def _awaken_en(e: Data, ctx: Ctx) -> str:
     return f"awaken {en.target(e['target'], ctx)}"
 
 
-def _awaken_zh(e: Data, ctx: Ctx) -> str:
-    return f"唤醒{zh.target(e['target'], ctx)}"
-
+def _awaken_t(e: Data, ctx: Ctx) -> str:
+    return tt.t(ctx, "effect.awaken", target=tt.target(ctx, e["target"]))
 
 effect("awaken", "Awaken sleeping allied minions for free; their awaken skills trigger.",
        {"do": "awaken", "target": {"pick": "chosen", "side": "ally"}},
        fields={"target": Field("target", required=True)}, rule="R4.4",
-       en=_awaken_en, zh=_awaken_zh)
+       en=_awaken_en, templated=_awaken_t)
 
 
 # ---------------------------------------------------------------- energy
@@ -325,15 +323,15 @@ def _energy_en(e: Data, ctx: Ctx) -> str:
     return f"{'lose' if n < 0 else 'gain'} {abs(n)} energy this turn{tail}"
 
 
-def _energy_zh(e: Data, ctx: Ctx) -> str:
-    n, note = zh.amount(e["amount"], ctx, signed=True)
-    return f"本回合{'失去' if n.startswith('-') else '获得'}{n[1:]}点能量{note}"
-
+def _energy_t(e: Data, ctx: Ctx) -> str:
+    n, note = tt.amount(ctx, e["amount"], signed=True)
+    key = "effect.energy.lose" if n.startswith("-") else "effect.energy.gain"
+    return tt.t(ctx, key, n=n[1:], note=note)
 
 effect("energy", "Its controller's energy changes this turn (never below 0).",
        {"do": "energy", "amount": 2},
        fields={"amount": Field("amount", required=True)}, rule="R2.2.2",
-       en=_energy_en, zh=_energy_zh)
+       en=_energy_en, templated=_energy_t)
 
 
 # ---------------------------------------------------------------- mind_control
@@ -342,16 +340,15 @@ def _mind_control_en(e: Data, ctx: Ctx) -> str:
     return f"take control of {en.target(e['target'], ctx)}"
 
 
-def _mind_control_zh(e: Data, ctx: Ctx) -> str:
-    return f"获得{zh.target(e['target'], ctx)}的控制权"
-
+def _mind_control_t(e: Data, ctx: Ctx) -> str:
+    return tt.t(ctx, "effect.mind_control", target=tt.target(ctx, e["target"]))
 
 effect("mind_control", "Take enemy minions into empty slots of your own for the rest of "
        "the game.",
        {"do": "mind_control", "target": {"pick": "chosen", "side": "enemy",
                                          "filter": {"attack_max": 2}}},
        fields={"target": Field("target", required=True)}, rule="R2.4.2",
-       en=_mind_control_en, zh=_mind_control_zh)
+       en=_mind_control_en, templated=_mind_control_t)
 
 
 # ---------------------------------------------------------------- skip_combat
@@ -360,15 +357,14 @@ def _skip_combat_en(e: Data, ctx: Ctx) -> str:
     return f"skip the combat resolution; instead, {en.effects(e['effects'], ctx)}"
 
 
-def _skip_combat_zh(e: Data, ctx: Ctx) -> str:
-    return f"跳过战斗结算，改为{zh.effects(e['effects'], ctx)}"
-
+def _skip_combat_t(e: Data, ctx: Ctx) -> str:
+    return tt.t(ctx, "effect.skip_combat", effects=tt.effects(e["effects"], ctx))
 
 effect("skip_combat", "Only in combat_start: the combat is not resolved; these effects "
        "resolve instead.",
        {"do": "skip_combat", "effects": [{"do": "return_to_hand", "target": "combat_enemy"}]},
        fields={"effects": Field("effects", required=True)}, rule="R2.3.6",
-       en=_skip_combat_en, zh=_skip_combat_zh)
+       en=_skip_combat_en, templated=_skip_combat_t)
 
 
 # ---------------------------------------------------------------- choose
@@ -381,15 +377,16 @@ def _choose_en(e: Data, ctx: Ctx) -> str:
     return f"choose one — {'; '.join(options[:-1])}; or {options[-1]}"
 
 
-def _choose_zh(e: Data, ctx: Ctx) -> str:
-    # An option that has options of its own is bracketed, so its '；' cannot be misread.
-    options = [zh.effects(option, ctx) for option in e["options"]]
-    options = [f"（{option}）" if "；" in option else option for option in options]
-    return f"选择一项——{'；'.join(options[:-1])}；或{options[-1]}"
-
+def _choose_t(e: Data, ctx: Ctx) -> str:
+    # An option that has options of its own is bracketed, so its separator cannot be misread.
+    separator = tt.t(ctx, "choose.separator")
+    options = [tt.effects(option, ctx) for option in e["options"]]
+    options = [tt.t(ctx, "choose.bracketed", option=option) if separator in option else option
+               for option in options]
+    return tt.t(ctx, "effect.choose", options=separator.join(options[:-1]), last=options[-1])
 
 effect("choose", "Its controller picks one of the options and resolves it.",
        {"do": "choose", "options": [[{"do": "draw", "count": 1}],
                                     [{"do": "energy", "amount": 1}]]},
        fields={"options": Field("options", required=True)}, rule="R4.11",
-       en=_choose_en, zh=_choose_zh)
+       en=_choose_en, templated=_choose_t)

@@ -35,7 +35,7 @@ from rules.engine.ability_language import (
 from rules.engine.keywords import all_keywords
 from rules.engine.reference_examples import FIELD_EXAMPLES, PICK_EXAMPLES
 from rules.engine.rule_ids import cited_ids
-from rules.engine.text import LANGS, ability_text, effect_text, keywords_text
+from rules.engine.text import ability_text, effect_text, keywords_text, written_languages
 from rules.engine.words import ATTRIBUTE_WORDS, KIND_WORDS, SECTION_WORDS
 from rules.localized import (
     LANGUAGE_SHORT_NAME,
@@ -96,12 +96,13 @@ def example_texts(example: dict[str, Any] | None, form: str,
     their names (a catalogue's), else as codes."""
     names = names or {}
     if example is None:
-        return {"texts": {lang: "" for lang in LANGS}}
+        return {"texts": {lang: "" for lang in written_languages()}}
     if form == "effect":
         trigger = effect_trigger(example)
         return {"texts": {lang: effect_text(example, lang, names.get(lang), trigger=trigger)
-                          for lang in LANGS}}
-    return {"texts": {lang: ability_text(example, lang, names.get(lang)) for lang in LANGS}}
+                          for lang in written_languages()}}
+    return {"texts": {lang: ability_text(example, lang, names.get(lang))
+                      for lang in written_languages()}}
 
 
 def _entry(section: str, name: str, doc: str, rule: str, example: dict[str, Any] | None,
@@ -145,7 +146,8 @@ def reference_entries() -> list[dict[str, Any]]:
                         "docs": descriptions(kw.localized_rule.key, kw.rule_en),
                         "rule": kw.rule, "example": {"keywords": [code]},
                         "example_form": "keywords",
-                        "texts": {lang: keywords_text([code], lang) for lang in LANGS}})
+                        "texts": {lang: keywords_text([code], lang)
+                                  for lang in written_languages()}})
     return entries
 
 

@@ -10,11 +10,12 @@ languages (read ``EFFECTS`` from there, which guarantees they are all registered
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.basics import ATTRIBUTES, KEYWORDS, RARITIES
+from rules.localized import add_translations, remove_translations
 
 # ---------------------------------------------------------------- registries
 
@@ -38,13 +39,14 @@ class Term:
     fields: dict[str, Field] = field(default_factory=dict)
     kinds: tuple[str, ...] = ()          # triggers: the card kinds that may carry it
     rule: str = ""                       # the RULES.md id the term implements, if any
-    # Effects only: its amounts and counts are never negative; its rules text in English and
-    # in Chinese (``(effect, ctx) -> clause``); and, for a term the engine's own dispatch does
+    # Effects only: its amounts and counts are never negative; its rules text in English
+    # (``en``) and from a language's catalogue templates (``templated``: ``(effect, ctx) ->
+    # clause``, ``ctx.lang`` the language); and, for a term the engine's own dispatch does
     # not know (a test's toy term), what it does: ``(game, controller, source, effect, other,
     # targets) -> None``, as the handlers of rules/engine/effect_handlers.py.
     non_negative: bool = False
     en: Callable[..., str] | None = None
-    zh: Callable[..., str] | None = None
+    templated: Callable[..., str] | None = None
     handler: Callable[..., None] | None = None
 
 
@@ -53,17 +55,27 @@ DUPLICATE_EFFECT = "effect term {name!r} is registered already"
 EFFECTS: dict[str, Term] = {}
 
 
-def register_effect(term: Term) -> Term:
-    """Add an effect term; ValueError for a name already taken."""
+_TEMPLATES_ADDED: dict[str, list[str]] = {}
+
+
+def register_effect(term: Term, templates: Mapping[str, Mapping[str, str]] | None = None
+                    ) -> Term:
+    """Add an effect term; ValueError for a name already taken. A term a later module
+    registers brings its rules-text templates for the languages that write from their
+    catalogue: ``{language: {"text.effect.<name>…": template}}``."""
     if term.name in EFFECTS:
         raise ValueError(DUPLICATE_EFFECT.format(name=term.name))
     EFFECTS[term.name] = term
+    for lang, entries in (templates or {}).items():
+        add_translations(lang, entries)
+        _TEMPLATES_ADDED.setdefault(term.name, []).extend(entries)
     return term
 
 
 def unregister_effect(name: str) -> None:
-    """Remove an effect term (for tests that register a toy one)."""
+    """Remove an effect term (for tests that register a toy one), its templates with it."""
     EFFECTS.pop(name, None)
+    remove_translations(_TEMPLATES_ADDED.pop(name, []))
 
 
 SIDES = ("ally", "enemy", "any")

@@ -1,11 +1,13 @@
-"""Card rules text, generated from the ability data in each language that has a grammar.
+"""Card rules text, generated from the ability data in every language that writes it.
 
 Text is never written by hand: it is derived from the same data the engine runs, so what a
-card says and what it does cannot disagree. A language's grammar is a module (``text_en``,
-``text_zh``: one clause function per vocabulary term, its game words from the registries'
-catalogues) naming its ``LANGUAGE`` as the catalogues do; this module is the public door. A
-language without a grammar reads the English text (as a page reads a sentence gettext has no
-translation for), a derived language (the pseudo-locale) derives its own from it.
+card says and what it does cannot disagree. English, the source, has a grammar of its own
+(``text_en``: one clause function per vocabulary term); every other language writes its rules
+text from the templates of its catalogue (``text_templates``: ``rules/locale/<code>.json``'s
+``text.*`` keys, data), so a language is added with its catalogue alone. This module is the
+public door. A language whose catalogue has no templates reads the English text (as a page
+reads a sentence gettext has no translation for), a derived language (the pseudo-locale)
+derives its own from it.
 
 Invariants: every function accepts an ability as written (data form) *or* already normalised
 (the form ``CardDef.by_trigger`` holds) and gives the same text for both; the data must be
@@ -19,44 +21,52 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from rules.engine import text_en, text_zh
+from rules.engine import text_en, text_templates
 from rules.engine.ability_language import normalise_abilities, normalise_effects
 from rules.engine.cards import CardDef
 from rules.engine.text_base import Ctx, Data, as_data
-from rules.localized import derived_text, is_derived_language, resolve_language
+from rules.localized import (
+    catalogue_languages,
+    derived_text,
+    is_derived_language,
+    resolve_language,
+)
 
 
 class Language(Protocol):
-    """What each language module provides (``text_en``, ``text_zh``)."""
-
-    LANGUAGE: str
+    """What a grammar provides (``text_en``, ``text_templates``); ``ctx.lang`` is the language
+    it writes."""
 
     def ability(self, ab: Data, ctx: Ctx) -> str: ...
     def effects(self, items: Iterable[Data], ctx: Ctx) -> str: ...
-    def keywords(self, codes: Iterable[str]) -> str: ...
-    def sentence(self, clause: str) -> str: ...
-
-
-GRAMMARS: tuple[Language, ...] = (text_en, text_zh)
-LANGS: dict[str, Language] = {grammar.LANGUAGE: grammar for grammar in GRAMMARS}
+    def keywords(self, codes: Iterable[str], ctx: Ctx) -> str: ...
+    def sentence(self, clause: str, ctx: Ctx) -> str: ...
 
 
 def written_languages() -> tuple[str, ...]:
-    """The languages with a grammar of their own, English first: the rules text a card keeps."""
-    return tuple(LANGS)
+    """The languages the rules text is written in, English first: the rules text a card
+    keeps (English's grammar, and every catalogue with the templates)."""
+    return (text_en.LANGUAGE, *(lang for lang in catalogue_languages()
+                                if lang != text_en.LANGUAGE
+                                and text_templates.writes_rules_text(lang)))
 
 
-def _language(lang: str) -> Language:
-    """The grammar ``lang`` reads: its own, else English's."""
-    return LANGS.get(resolve_language(lang), text_en)
+def _grammar(lang: str) -> tuple[Language, str]:
+    """The grammar ``lang`` reads and the language it writes: the templates of its catalogue,
+    else English's."""
+    code = resolve_language(lang)
+    if code != text_en.LANGUAGE and text_templates.writes_rules_text(code):
+        return text_templates, code
+    return text_en, text_en.LANGUAGE
 
 
-def _in(lang: str, write: Callable[[Language], str]) -> str:
+def _in(lang: str, write: Callable[[Language, str], str]) -> str:
     """``write`` in ``lang``'s grammar; in a derived language, derived from the English."""
     if is_derived_language(lang):
-        english = write(text_en)
+        english = write(text_en, text_en.LANGUAGE)
         return derived_text(lang, english) or english
-    return write(_language(lang))
+    grammar, code = _grammar(lang)
+    return write(grammar, code)
 
 
 def ability_text(ability: Mapping[str, Any], lang: str = "en",
@@ -67,8 +77,8 @@ def ability_text(ability: Mapping[str, Any], lang: str = "en",
     minion", a minion's "another ally".
     """
     data = normalise_abilities([as_data(ability)])[0]
-    ctx = Ctx(trigger=data["trigger"], kind=kind, names=names or {})
-    return _in(lang, lambda grammar: grammar.ability(data, ctx))
+    return _in(lang, lambda grammar, code: grammar.ability(
+        data, Ctx(trigger=data["trigger"], kind=kind, names=names or {}, lang=code)))
 
 
 def effect_text(effect: Mapping[str, Any], lang: str = "en",
@@ -78,14 +88,18 @@ def effect_text(effect: Mapping[str, Any], lang: str = "en",
     ``trigger`` is the ability it would sit in: an aura's effects read "have" rather than "get".
     """
     data = normalise_effects([as_data(effect)])
-    ctx = Ctx(trigger=trigger, names=names or {})
-    return _in(lang, lambda grammar: grammar.sentence(grammar.effects(data, ctx)))
+
+    def write(grammar: Language, code: str) -> str:
+        ctx = Ctx(trigger=trigger, names=names or {}, lang=code)
+        return grammar.sentence(grammar.effects(data, ctx), ctx)
+
+    return _in(lang, write)
 
 
 def keywords_text(keywords: Iterable[str], lang: str = "en") -> str:
     """The keyword line: ``Shield. Re-act.`` / ``护盾。再动。`` (empty without keywords)."""
     codes = tuple(keywords)
-    return _in(lang, lambda grammar: grammar.keywords(codes))
+    return _in(lang, lambda grammar, code: grammar.keywords(codes, Ctx(trigger="", lang=code)))
 
 
 def card_text(card: CardDef | Mapping[str, Any], lang: str = "en",

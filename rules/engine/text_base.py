@@ -1,4 +1,5 @@
-"""Pieces shared by the English (``text_en``) and Chinese (``text_zh``) rules-text renderers.
+"""Pieces shared by the English grammar (``text_en``) and the catalogues' templates
+(``text_templates``) that write rules text.
 
 Invariants: nothing here produces words of a language; it only reshapes normalised vocabulary
 data so that both languages make the same decisions (which targets are plural, which amounts
@@ -21,7 +22,8 @@ SELECTED_PICKS = ("chosen", "random")
 
 MSG_NO_TEXT = ("no {lang} text for {what} {name!r}: give it its text where it is defined "
                "(an effect term: rules/engine/effect_definitions.py; a trigger: "
-               "rules/engine/text_{lang}.py)")
+               "rules/engine/text_en.py and text_templates.py; a template: "
+               "rules/locale/{lang}.json)")
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Ctx:
     trigger: str
     kind: str | None = None
     names: Mapping[str, str] = field(default_factory=dict)
+    lang: str = "en"      # the language the text is written in (a catalogue's code)
 
     @property
     def aura(self) -> bool:

@@ -234,7 +234,7 @@ TRIGGERS: dict[str, Callable[[Data, Ctx], str]] = {
 }
 
 
-def sentence(clause: str) -> str:
+def sentence(clause: str, ctx: Ctx | None = None) -> str:
     return f"{capitalise(clause)}."
 
 
@@ -251,5 +251,5 @@ def ability(ab: Data, ctx: Ctx) -> str:
     return f"{label}: {sentence(body)}"
 
 
-def keywords(codes: Iterable[str]) -> str:
+def keywords(codes: Iterable[str], ctx: Ctx | None = None) -> str:
     return " ".join(f"{KEYWORD_NAMES[k]}." for k in codes)

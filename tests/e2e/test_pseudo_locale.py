@@ -112,13 +112,6 @@ PAGE_TEXTS = """pseudo => {
 # shrinks. Make a text pass through a translation (gettext, a registry's LocalizedText, a
 # catalogue of data) and delete its line; never add one to silence the crawl.
 KNOWN_UNTRANSLATED: dict[str, set[str]] = {
-    # Another game's own kinds and rarities, declared in its rule book's data
-    # (rules/data/games/sorcery.yaml; cards/declared_words.py) in English and Chinese, and a
-    # card's "rarity kind" line made of them.
-    "declared words": {
-        "Artifact", "Aura", "Avatar", "Elite", "Exceptional", "Magic", "Minion", "Ordinary",
-        "Site", "Unique",
-    },
     # Django admin's own texts that its code does not translate: the yes/no icons' alt texts
     # (django.contrib.admin.templatetags.admin_list._boolean_icon).
     "Django admin": {"False", "True"},

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import Action
+from rules.engine import Action, text_templates
 from rules.engine.ability_language import normalise_abilities, validate_abilities
 from rules.engine.core import GameState, event
 from rules.engine.effect_definitions import EFFECTS, effect
@@ -38,9 +38,13 @@ def _mill_en(e, ctx) -> str:
     return f"{who} {e['count']} cards"
 
 
-def _mill_zh(e, ctx) -> str:
-    who = "" if e["player"] == "own" else "对方"
-    return f"{who}将卡组顶的{e['count']}张卡置入墓地"
+def _mill_templated(e, ctx) -> str:
+    return text_templates.t(ctx, f"effect.mill.{e['player']}", n=e["count"])
+
+
+# The toy term's rules text in a language that writes it from its catalogue's templates.
+MILL_TEMPLATES = {"text.effect.mill.own": "将卡组顶的{n}张卡置入墓地",
+                  "text.effect.mill.enemy": "对方将卡组顶的{n}张卡置入墓地"}
 
 
 @pytest.fixture
@@ -49,7 +53,9 @@ def toy_term():
                   {"do": "mill", "count": 2},
                   fields={"count": Field("amount", required=True),
                           "player": Field("enum", default="enemy", choices=PLAYERS)},
-                  rule="R9.99", non_negative=True, en=_mill_en, zh=_mill_zh, handler=_mill)
+                  rule="R9.99", non_negative=True, en=_mill_en, templated=_mill_templated,
+                  handler=_mill,
+                  templates={"zh-hans": MILL_TEMPLATES})
     yield term
     unregister_effect("mill")
 
