@@ -20,7 +20,7 @@ from balance.services import (
     job_sizes_check,
     job_submit,
 )
-from cards.game_words import game_word, says
+from cards.game_words import game_word, say, says
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
 from rules.lab.balance_search.objective import Goal, GoalError
@@ -209,7 +209,7 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
     except SourceError as exc:
         raise BalanceInputError(str(exc), "decks") from None
     except SpaceError as exc:
-        raise BalanceInputError(str(exc), "allowed_cards") from None
+        raise BalanceInputError(say(exc.sentence), "allowed_cards") from None
     return job_submit(
         user=user, kind=JobKind.BALANCE, limit=conf.max_active_per_user(),
         too_many=TOO_MANY_ACTIVE, label=job_label(JobKind.BALANCE, [d["name"] for d in decks]),

@@ -21,6 +21,7 @@ from rules.engine.basics import ATTRIBUTES, CardDataError
 from rules.engine.cards import CardDef, DeckList
 from rules.engine.keywords import KEYWORDS
 from rules.lab.patches import Change, Patch
+from rules.localized import Sentence, gettext_noop
 
 NUMBER_FIELDS = ("cost", "attack", "hp")
 OTHER_FIELDS = ("keywords", "attribute")
@@ -28,14 +29,21 @@ FIELDS = NUMBER_FIELDS + OTHER_FIELDS
 DEFAULT_FIELDS = NUMBER_FIELDS
 DEFAULT_SPREAD = 2
 
-UNKNOWN_FIELD = "fields: {field!r} cannot be searched (fields: {fields})."
-UNKNOWN_CARDS = "cards: no such card in the field's card data: {codes}."
-BAD_SPREAD = "spread: give a whole number from 1 to 5 (got {value})."
-NO_MOVES = "Nothing may change: the allowed cards have none of the allowed fields."
+# What is wrong with a search space: sentences the site translates (rules.localized.Sentence).
+UNKNOWN_FIELD = gettext_noop("fields: {field!r} cannot be searched (fields: {fields}).")
+UNKNOWN_CARDS = gettext_noop("cards: no such card in the field's card data: {codes}.")
+BAD_SPREAD = gettext_noop("spread: give a whole number from 1 to 5 (got {value}).")
+NO_MOVES = gettext_noop(
+    "Nothing may change: the allowed cards have none of the allowed fields.")
 
 
 class SpaceError(ValueError):
-    """A search space that cannot be searched; the message says what to fix."""
+    """A search space that cannot be searched; ``sentence`` says what to fix (``str()``: in
+    English)."""
+
+    def __init__(self, template: str, params: Mapping[str, Any] | None = None):
+        self.sentence = Sentence(template, params)
+        super().__init__(str(self.sentence))
 
 
 @dataclass(frozen=True, order=True)
@@ -83,13 +91,13 @@ class SearchSpace:
         """Every card of the decks (heroes included), or ``only``; SpaceError when wrong."""
         bad = [f for f in fields if f not in FIELDS]
         if bad:
-            raise SpaceError(UNKNOWN_FIELD.format(field=bad[0], fields=", ".join(FIELDS)))
+            raise SpaceError(UNKNOWN_FIELD, {"field": bad[0], "fields": ", ".join(FIELDS)})
         if not 1 <= spread <= 5:
-            raise SpaceError(BAD_SPREAD.format(value=spread))
+            raise SpaceError(BAD_SPREAD, {"value": spread})
         codes = list(only) if only else deck_cards(decks)
         unknown = [code for code in codes if code not in cards]
         if unknown:
-            raise SpaceError(UNKNOWN_CARDS.format(codes=", ".join(unknown)))
+            raise SpaceError(UNKNOWN_CARDS, {"codes": ", ".join(unknown)})
         ordered = tuple(f for f in FIELDS if f in fields)
         return cls(cards=tuple(dict.fromkeys(codes)), fields=ordered, spread=spread)
 
