@@ -208,7 +208,7 @@ class CardAdmin(NamesColumns, admin.ModelAdmin[Card]):
         (gettext_lazy("Numbers and attribute (R1.4: heroes have HP; minions cost and attack; "
                       "items cost)"), {"fields": ["cost", "attack", "hp", "attribute"]}),
         (gettext_lazy("Tags"), {"fields": ["faction", "race", "keywords"]}),
-        (gettext_lazy("Abilities"), {"fields": ["abilities", "rules_text"]}),
+        (game_word_lazy("field", "abilities"), {"fields": ["abilities", "rules_text"]}),
         (gettext_lazy("Card image"), {"fields": ["image_preview", "updated_at"]}),
     ]
 
