@@ -130,3 +130,16 @@ def test_a_third_language_writes_the_rules_text_from_its_catalogues_templates(cl
     clear_stored_pages()
     page = unescape(client.get("/cards/T-M04/", HTTP_ACCEPT_LANGUAGE="fr").content.decode())
     assert "Éveil : piochez 1 cartes." in page
+
+
+def test_a_catalogue_half_way_through_its_templates_reads_the_english_rules_text(french):
+    from rules.engine.text import ability_text, written_languages
+
+    (localized.LOCALE_DIR / "fr.json").write_text(json.dumps(
+        {**FRENCH_WORDS, "text.ability": "{label} : {effects}.", "text.trigger.awaken": "Éveil"},
+        ensure_ascii=False), encoding="utf-8")
+    localized._catalogue_files.cache_clear()
+    localized._catalogue.cache_clear()
+    draw = {"trigger": "awaken", "effects": [{"do": "draw", "count": 2}]}
+    assert "fr" not in written_languages()
+    assert ability_text(draw, "fr") == ability_text(draw, "en") == "Awaken: Draw 2 cards."

@@ -56,7 +56,7 @@ def _damage_hero_en(e: Data, ctx: Ctx) -> str:
 def _damage_hero_t(e: Data, ctx: Ctx) -> str:
     n, note = tt.amount(ctx, e["amount"])
     key = "effect.damage_hero.both" if e["hero"] == "both" else "effect.damage_hero"
-    return tt.t(ctx, key, hero=tt.t(ctx, f"hero.{e['hero']}"), n=n, note=note)
+    return tt.fill(ctx, key, hero=tt.fill(ctx, f"hero.{e['hero']}"), n=n, note=note)
 
 effect("damage_hero", "A hero loses HP.",
        {"do": "damage_hero", "amount": 2},
@@ -75,7 +75,7 @@ def _heal_hero_en(e: Data, ctx: Ctx) -> str:
 def _heal_hero_t(e: Data, ctx: Ctx) -> str:
     n, note = tt.amount(ctx, e["amount"])
     key = "effect.heal_hero.both" if e["hero"] == "both" else "effect.heal_hero"
-    return tt.t(ctx, key, hero=tt.t(ctx, f"hero.{e['hero']}"), n=n, note=note)
+    return tt.fill(ctx, key, hero=tt.fill(ctx, f"hero.{e['hero']}"), n=n, note=note)
 
 effect("heal_hero", "A hero gains HP, never above its card's HP.",
        {"do": "heal_hero", "amount": 3},
@@ -91,7 +91,7 @@ def _destroy_en(e: Data, ctx: Ctx) -> str:
 
 
 def _destroy_t(e: Data, ctx: Ctx) -> str:
-    return tt.t(ctx, "effect.destroy", target=tt.target(ctx, e["target"]))
+    return tt.fill(ctx, "effect.destroy", target=tt.target(ctx, e["target"]))
 
 effect("destroy", "Minions enter dying; regenerate still saves them.",
        {"do": "destroy", "target": {"pick": "chosen", "side": "enemy",
@@ -110,7 +110,7 @@ def _attack_en(e: Data, ctx: Ctx) -> str:
 
 def _attack_t(e: Data, ctx: Ctx) -> str:
     n, note = tt.amount(ctx, e["amount"], signed=True)
-    return tt.for_minions(ctx, e, tt.t(ctx, "effect.attack", n=n)) + note
+    return tt.for_minions(ctx, e, tt.fill(ctx, "effect.attack", n=n)) + note
 
 effect("attack", "Change attack by `amount` (negative for a debuff), this turn or "
        "permanently; in an aura, while the aura holds.",
@@ -131,7 +131,7 @@ def _grant_keyword_en(e: Data, ctx: Ctx) -> str:
 
 def _grant_keyword_t(e: Data, ctx: Ctx) -> str:
     key = "effect.grant_keyword.aura" if ctx.aura else "effect.grant_keyword"
-    return tt.for_minions(ctx, e, tt.t(ctx, key, keyword=keyword_names(ctx.lang)[e["keyword"]]))
+    return tt.for_minions(ctx, e, tt.fill(ctx, key, keyword=keyword_names(ctx.lang)[e["keyword"]]))
 
 effect("grant_keyword", "Give minions a keyword (any keyword of the registry).",
        {"do": "grant_keyword", "keyword": "shield", "target": "self"},
@@ -149,7 +149,7 @@ def _remove_keyword_en(e: Data, ctx: Ctx) -> str:
 
 
 def _remove_keyword_t(e: Data, ctx: Ctx) -> str:
-    return tt.for_minions(ctx, e, tt.t(ctx, "effect.remove_keyword",
+    return tt.for_minions(ctx, e, tt.fill(ctx, "effect.remove_keyword",
                                        keyword=keyword_names(ctx.lang)[e["keyword"]]))
 
 effect("remove_keyword", "Take a keyword away from minions (printed or granted).",
@@ -171,7 +171,7 @@ def _draw_en(e: Data, ctx: Ctx) -> str:
 def _draw_t(e: Data, ctx: Ctx) -> str:
     n, note = tt.amount(ctx, e["count"])
     player = "own" if e["player"] == "own" else "enemy"
-    return tt.t(ctx, f"effect.draw.{player}", n=n, note=note)
+    return tt.fill(ctx, f"effect.draw.{player}", n=n, note=note)
 
 effect("draw", "A player draws cards (an empty deck costs 1 HP per card, R2.4.3).",
        {"do": "draw", "count": 2},
@@ -193,9 +193,9 @@ def _discard_en(e: Data, ctx: Ctx) -> str:
 
 def _discard_t(e: Data, ctx: Ctx) -> str:
     n, note = tt.amount(ctx, e["count"])
-    who = tt.t(ctx, "discard.who.own" if e["player"] == "own" else "discard.who.enemy")
-    how = tt.t(ctx, "discard.how.random" if e["pick"] == "random" else "discard.how.chosen")
-    return tt.t(ctx, "effect.discard", who=who, how=how, n=n, note=note)
+    who = tt.fill(ctx, "discard.who.own" if e["player"] == "own" else "discard.who.enemy")
+    how = tt.fill(ctx, "discard.how.random" if e["pick"] == "random" else "discard.how.chosen")
+    return tt.fill(ctx, "effect.discard", who=who, how=how, n=n, note=note)
 
 effect("discard", "A player discards cards from hand, at random or of their choice.",
        {"do": "discard", "count": 1, "player": "enemy"},
@@ -218,11 +218,11 @@ def _display_en(e: Data, ctx: Ctx) -> str:
 def _display_t(e: Data, ctx: Ctx) -> str:
     n, note = tt.amount(ctx, e["count"])
     flt = e["filter"]
-    what = tt.t(ctx, "display.what.filtered", n=n, modifiers=tt.modifiers(ctx, flt),
+    what = tt.fill(ctx, "display.what.filtered", n=n, modifiers=tt.modifiers(ctx, flt),
                 adjectives=tt.adjectives(ctx, flt), head=tt.card_head(ctx, flt)) if flt \
-        else tt.t(ctx, "display.what", n=n)
-    how = tt.t(ctx, "display.how.random" if e["pick"] == "random" else "display.how.chosen")
-    return tt.t(ctx, "effect.display", how=how, what=what, note=note)
+        else tt.fill(ctx, "display.what", n=n)
+    how = tt.fill(ctx, "display.how.random" if e["pick"] == "random" else "display.how.chosen")
+    return tt.fill(ctx, "effect.display", how=how, what=what, note=note)
 
 effect("display", "Its controller puts hand cards matching `filter` into the display zone; "
        "they come back after the next draw phase.",
@@ -243,7 +243,8 @@ def _skip_draw_en(e: Data, ctx: Ctx) -> str:
 
 
 def _skip_draw_t(e: Data, ctx: Ctx) -> str:
-    return tt.t(ctx, "effect.skip_draw.own" if e["player"] == "own" else "effect.skip_draw.enemy")
+    player = "own" if e["player"] == "own" else "enemy"
+    return tt.fill(ctx, f"effect.skip_draw.{player}")
 
 effect("skip_draw", "A player's next draw phase is skipped (display cards are discarded).",
        {"do": "skip_draw", "player": "enemy"},
@@ -261,7 +262,7 @@ def _return_to_hand_en(e: Data, ctx: Ctx) -> str:
 
 
 def _return_to_hand_t(e: Data, ctx: Ctx) -> str:
-    return tt.t(ctx, "effect.return_to_hand", target=tt.target(ctx, e["target"]))
+    return tt.fill(ctx, "effect.return_to_hand", target=tt.target(ctx, e["target"]))
 
 effect("return_to_hand", "Minions go back to their controller's hand.",
        {"do": "return_to_hand", "target": {"pick": "chosen", "side": "enemy"}},
@@ -283,8 +284,8 @@ def _summon_t(e: Data, ctx: Ctx) -> str:
     n, note = tt.amount(ctx, e["count"])
     flt = e["filter"]
     # R2.1.5: placed minions sleep unless told
-    state = tt.t(ctx, "summon.state.awake" if e["awake"] else "summon.state.asleep")
-    return tt.t(ctx, "effect.summon", source=tt.t(ctx, f"source.{e['from']}"), n=n,
+    state = tt.fill(ctx, "summon.state.awake" if e["awake"] else "summon.state.asleep")
+    return tt.fill(ctx, "effect.summon", source=tt.fill(ctx, f"source.{e['from']}"), n=n,
                 modifiers=tt.modifiers(ctx, flt), adjectives=tt.adjectives(ctx, flt),
                 state=state, note=note)
 
@@ -305,7 +306,7 @@ def _awaken_en(e: Data, ctx: Ctx) -> str:
 
 
 def _awaken_t(e: Data, ctx: Ctx) -> str:
-    return tt.t(ctx, "effect.awaken", target=tt.target(ctx, e["target"]))
+    return tt.fill(ctx, "effect.awaken", target=tt.target(ctx, e["target"]))
 
 effect("awaken", "Awaken sleeping allied minions for free; their awaken skills trigger.",
        {"do": "awaken", "target": {"pick": "chosen", "side": "ally"}},
@@ -326,7 +327,7 @@ def _energy_en(e: Data, ctx: Ctx) -> str:
 def _energy_t(e: Data, ctx: Ctx) -> str:
     n, note = tt.amount(ctx, e["amount"], signed=True)
     key = "effect.energy.lose" if n.startswith("-") else "effect.energy.gain"
-    return tt.t(ctx, key, n=n[1:], note=note)
+    return tt.fill(ctx, key, n=n[1:], note=note)
 
 effect("energy", "Its controller's energy changes this turn (never below 0).",
        {"do": "energy", "amount": 2},
@@ -341,7 +342,7 @@ def _mind_control_en(e: Data, ctx: Ctx) -> str:
 
 
 def _mind_control_t(e: Data, ctx: Ctx) -> str:
-    return tt.t(ctx, "effect.mind_control", target=tt.target(ctx, e["target"]))
+    return tt.fill(ctx, "effect.mind_control", target=tt.target(ctx, e["target"]))
 
 effect("mind_control", "Take enemy minions into empty slots of your own for the rest of "
        "the game.",
@@ -358,7 +359,7 @@ def _skip_combat_en(e: Data, ctx: Ctx) -> str:
 
 
 def _skip_combat_t(e: Data, ctx: Ctx) -> str:
-    return tt.t(ctx, "effect.skip_combat", effects=tt.effects(e["effects"], ctx))
+    return tt.fill(ctx, "effect.skip_combat", effects=tt.effects(e["effects"], ctx))
 
 effect("skip_combat", "Only in combat_start: the combat is not resolved; these effects "
        "resolve instead.",
@@ -379,11 +380,11 @@ def _choose_en(e: Data, ctx: Ctx) -> str:
 
 def _choose_t(e: Data, ctx: Ctx) -> str:
     # An option that has options of its own is bracketed, so its separator cannot be misread.
-    separator = tt.t(ctx, "choose.separator")
+    separator = tt.fill(ctx, "choose.separator")
     options = [tt.effects(option, ctx) for option in e["options"]]
-    options = [tt.t(ctx, "choose.bracketed", option=option) if separator in option else option
+    options = [tt.fill(ctx, "choose.bracketed", option=option) if separator in option else option
                for option in options]
-    return tt.t(ctx, "effect.choose", options=separator.join(options[:-1]), last=options[-1])
+    return tt.fill(ctx, "effect.choose", options=separator.join(options[:-1]), last=options[-1])
 
 effect("choose", "Its controller picks one of the options and resolves it.",
        {"do": "choose", "options": [[{"do": "draw", "count": 1}],

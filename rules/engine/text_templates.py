@@ -133,16 +133,17 @@ TEMPLATES: dict[str, str] = {
     "text.choose.separator": "between the options to choose from",
     "text.choose.bracketed": "an option that has options of its own: {option}",
 }
-# The template a language's catalogue must have for its rules text to be written from it.
+# The template that marks a catalogue as one that writes rules text.
 REQUIRED = "text.ability"
 
 
 def writes_rules_text(lang: str) -> bool:
-    """Whether ``lang``'s catalogue writes rules text (has the templates)."""
-    return catalogue_text(lang, REQUIRED) is not None
+    """Whether ``lang``'s catalogue writes rules text: it has every template (a catalogue
+    half-way through its translation reads the English text until it is complete)."""
+    return all(catalogue_text(lang, key) is not None for key in TEMPLATES)
 
 
-def t(ctx: Ctx, key: str, **slots: Any) -> str:
+def fill(ctx: Ctx, key: str, **slots: Any) -> str:
     """The catalogue's template ``text.<key>`` in ``ctx.lang``, its slots filled."""
     template = catalogue_text(ctx.lang, f"text.{key}")
     if template is None:
@@ -155,16 +156,16 @@ def t(ctx: Ctx, key: str, **slots: Any) -> str:
 
 
 def either(ctx: Ctx, words: Iterable[str]) -> str:
-    return t(ctx, "or").join(words)
+    return fill(ctx, "or").join(words)
 
 
 def span(ctx: Ctx, lo: int | None, hi: int | None) -> str:
     """A range as printed on cards ("3 or less", "2 to 4", "3")."""
     if lo is None:
-        return t(ctx, "span.at_most", hi=hi)
+        return fill(ctx, "span.at_most", hi=hi)
     if hi is None:
-        return t(ctx, "span.at_least", lo=lo)
-    return str(lo) if lo == hi else t(ctx, "span.between", lo=lo, hi=hi)
+        return fill(ctx, "span.at_least", lo=lo)
+    return str(lo) if lo == hi else fill(ctx, "span.between", lo=lo, hi=hi)
 
 
 def modifiers(ctx: Ctx, flt: Data | None) -> str:
@@ -173,17 +174,17 @@ def modifiers(ctx: Ctx, flt: Data | None) -> str:
     names = keyword_names(ctx.lang)
     mods = []
     if "awake" in flt:
-        mods.append(t(ctx, "filter.awake" if flt["awake"] else "filter.asleep"))
+        mods.append(fill(ctx, "filter.awake" if flt["awake"] else "filter.asleep"))
     if "keyword" in flt:
-        mods.append(t(ctx, "filter.keyword", keywords=either(ctx, (names[k] for k in
+        mods.append(fill(ctx, "filter.keyword", keywords=either(ctx, (names[k] for k in
                                                                    flt["keyword"]))))
     if "attack_min" in flt or "attack_max" in flt:
-        mods.append(t(ctx, "filter.attack", span=span(ctx, flt.get("attack_min"),
+        mods.append(fill(ctx, "filter.attack", span=span(ctx, flt.get("attack_min"),
                                                       flt.get("attack_max"))))
     if "cost_min" in flt or "cost_max" in flt:
-        mods.append(t(ctx, "filter.cost", span=span(ctx, flt.get("cost_min"),
+        mods.append(fill(ctx, "filter.cost", span=span(ctx, flt.get("cost_min"),
                                                     flt.get("cost_max"))))
-    return t(ctx, "filter.modifiers", modifiers=t(ctx, "list_separator").join(mods)) \
+    return fill(ctx, "filter.modifiers", modifiers=fill(ctx, "list_separator").join(mods)) \
         if mods else ""
 
 
@@ -192,34 +193,34 @@ def adjectives(ctx: Ctx, flt: Data | None) -> str:
     flt = flt or {}
     words = []
     if "attribute" in flt:
-        words.append(t(ctx, "filter.attribute", attributes=either(
+        words.append(fill(ctx, "filter.attribute", attributes=either(
             ctx, (ATTRIBUTE_WORDS[a].name(ctx.lang) for a in flt["attribute"]))))
     if "rarity" in flt:
         words.append(either(ctx, flt["rarity"]))
     for key in ("faction", "race"):
         if key in flt:
             words.append(either(ctx, (ctx.name(v) for v in flt[key])))
-    return t(ctx, "adjective_separator").join(words)
+    return fill(ctx, "adjective_separator").join(words)
 
 
 def card_head(ctx: Ctx, flt: Data | None) -> str:
     """The noun of a card filter: a minion card, an item card, or any card."""
     kinds = (flt or {}).get("kind", ())
-    return t(ctx, f"card.{kinds[0]}") if len(kinds) == 1 else t(ctx, "card.any")
+    return fill(ctx, f"card.{kinds[0]}") if len(kinds) == 1 else fill(ctx, "card.any")
 
 
 def target(ctx: Ctx, target_data: Data) -> str:
     pick = target_data["pick"]
     if pick in ("self", "combat_enemy"):
-        return t(ctx, f"target.{pick}")
+        return fill(ctx, f"target.{pick}")
     flt = target_data["filter"]
-    minions = t(ctx, "target.minions", modifiers=modifiers(ctx, flt),
-                side=t(ctx, f"side.{target_data['side']}"), adjectives=adjectives(ctx, flt))
+    minions = fill(ctx, "target.minions", modifiers=modifiers(ctx, flt),
+                side=fill(ctx, f"side.{target_data['side']}"), adjectives=adjectives(ctx, flt))
     # adjacent is never the minion itself
-    other = t(ctx, "target.other") if target_data["other"] and pick != "adjacent" else ""
-    quantifier = t(ctx, "quantifier.all_aura") if pick == "all" and ctx.aura else \
-        t(ctx, f"quantifier.{pick}", count=target_data.get("count"))
-    return t(ctx, "target.phrase", quantifier=quantifier, other=other, minions=minions)
+    other = fill(ctx, "target.other") if target_data["other"] and pick != "adjacent" else ""
+    quantifier = fill(ctx, "quantifier.all_aura") if pick == "all" and ctx.aura else \
+        fill(ctx, f"quantifier.{pick}", count=target_data.get("count"))
+    return fill(ctx, "target.phrase", quantifier=quantifier, other=other, minions=minions)
 
 
 # ---------------------------------------------------------------- counts and amounts
@@ -228,17 +229,17 @@ def target(ctx: Ctx, target_data: Data) -> str:
 def location(ctx: Ctx, count: Data) -> str:
     """Where a count looks: on the allied board, in the opponent's hand, in both graveyards."""
     if count["zone"] == "minions":
-        return t(ctx, f"location.minions.{count['side']}")
-    return t(ctx, "location.zone", player=t(ctx, f"player.{count['side']}"),
-             zone=t(ctx, f"zone.{count['zone']}"))
+        return fill(ctx, f"location.minions.{count['side']}")
+    return fill(ctx, "location.zone", player=fill(ctx, f"player.{count['side']}"),
+             zone=fill(ctx, f"zone.{count['zone']}"))
 
 
 def counted(ctx: Ctx, count: Data) -> str:
     """What a count counts: the allied fire minions, the opponent's cards in hand."""
     flt = count["filter"]
-    head = t(ctx, "counted.minion") if count["zone"] == "minions" else card_head(ctx, flt)
-    return t(ctx, "counted", location=location(ctx, count),
-             modifiers=modifiers(ctx, flt) or t(ctx, "counted.no_modifiers"),
+    head = fill(ctx, "counted.minion") if count["zone"] == "minions" else card_head(ctx, flt)
+    return fill(ctx, "counted", location=location(ctx, count),
+             modifiers=modifiers(ctx, flt) or fill(ctx, "counted.no_modifiers"),
              adjectives=adjectives(ctx, flt), head=head)
 
 
@@ -256,14 +257,14 @@ def amount(ctx: Ctx, value: Any, signed: bool = False) -> tuple[str, str]:
         sign = "-" if a.sign < 0 else "+"
         if a.sign < 0:
             times, plus = -times, -plus
-    formula = t(ctx, "amount.formula", counted=counted(ctx, a.count))
+    formula = fill(ctx, "amount.formula", counted=counted(ctx, a.count))
     if times != 1:
-        formula += t(ctx, "amount.times", times=times)
+        formula += fill(ctx, "amount.times", times=times)
     if plus:
         formula += f"{plus:+d}"
     if a.max is not None:
-        formula += t(ctx, "amount.max", max=a.max)
-    return f"{sign}X", t(ctx, "amount.note", formula=formula)
+        formula += fill(ctx, "amount.max", max=a.max)
+    return f"{sign}X", fill(ctx, "amount.note", formula=formula)
 
 
 def condition(ctx: Ctx, cond: Data) -> str:
@@ -271,14 +272,15 @@ def condition(ctx: Ctx, cond: Data) -> str:
     lo, hi = cond.get("min"), cond.get("max")
     if cond.get("hero_hp"):
         hero = "own" if cond["hero_hp"] == "own" else "enemy"
-        return t(ctx, "condition.hero_hp", hero=t(ctx, f"hero.{hero}"), span=span(ctx, lo, hi))
+        return fill(ctx, "condition.hero_hp", hero=fill(ctx, f"hero.{hero}"),
+                    span=span(ctx, lo, hi))
     count = cond["count"]
     if hi == 0 and not lo:
         flt = count["filter"]
-        head = t(ctx, "counted.minion") if count["zone"] == "minions" else card_head(ctx, flt)
-        return t(ctx, "condition.none", location=location(ctx, count),
+        head = fill(ctx, "counted.minion") if count["zone"] == "minions" else card_head(ctx, flt)
+        return fill(ctx, "condition.none", location=location(ctx, count),
                  modifiers=modifiers(ctx, flt), adjectives=adjectives(ctx, flt), head=head)
-    return t(ctx, "condition.count", counted=counted(ctx, cond["count"]), span=span(ctx, lo, hi))
+    return fill(ctx, "condition.count", counted=counted(ctx, cond["count"]), span=span(ctx, lo, hi))
 
 
 # ---------------------------------------------------------------- effects
@@ -290,8 +292,8 @@ def for_minions(ctx: Ctx, e: Data, what: str) -> str:
     target_data = e["target"]
     this_turn = e.get("duration") == "turn" and not ctx.aura
     duration = DURATION_WORDS["turn"].name(ctx.lang) if this_turn else ""
-    give = t(ctx, "give") if target_data["pick"] in SELECTED_PICKS and not ctx.aura else ""
-    return t(ctx, "for_minions", give=give, target=target(ctx, target_data), duration=duration,
+    give = fill(ctx, "give") if target_data["pick"] in SELECTED_PICKS and not ctx.aura else ""
+    return fill(ctx, "for_minions", give=give, target=target(ctx, target_data), duration=duration,
              what=what)
 
 
@@ -304,32 +306,33 @@ def effects(items: Iterable[Data], ctx: Ctx) -> str:
             raise NotImplementedError(MSG_NO_TEXT.format(lang=ctx.lang, what="effect",
                                                          name=e["do"]))
         clauses.append(term.templated(e, ctx))
-    return t(ctx, "effects.join_aura" if ctx.aura else "effects.join").join(clauses)
+    return fill(ctx, "effects.join_aura" if ctx.aura else "effects.join").join(clauses)
 
 
 # ---------------------------------------------------------------- abilities
 
 
 TRIGGERS: dict[str, Callable[[Data, Ctx], str]] = {
-    "awaken": lambda ab, ctx: t(ctx, "trigger.awaken"),
-    "last_words": lambda ab, ctx: t(ctx, "trigger.last_words"),
-    "active": lambda ab, ctx: (t(ctx, "trigger.active_cost", cost=ab["cost"]) if ab["cost"]
-                               else t(ctx, "trigger.active")),
-    "aura": lambda ab, ctx: t(ctx, "trigger.aura"),
-    "turn_start": lambda ab, ctx: t(ctx, "trigger.turn_start",
-                                    whose=t(ctx, f"whose.{ab['whose']}")),
-    "turn_end": lambda ab, ctx: t(ctx, "trigger.turn_end", whose=t(ctx, f"whose.{ab['whose']}")),
-    "combat_start": lambda ab, ctx: t(ctx, "trigger.combat_start"),
-    "after_win": lambda ab, ctx: t(ctx, "trigger.after_win"),
+    "awaken": lambda ab, ctx: fill(ctx, "trigger.awaken"),
+    "last_words": lambda ab, ctx: fill(ctx, "trigger.last_words"),
+    "active": lambda ab, ctx: (fill(ctx, "trigger.active_cost", cost=ab["cost"]) if ab["cost"]
+                               else fill(ctx, "trigger.active")),
+    "aura": lambda ab, ctx: fill(ctx, "trigger.aura"),
+    "turn_start": lambda ab, ctx: fill(ctx, "trigger.turn_start",
+                                    whose=fill(ctx, f"whose.{ab['whose']}")),
+    "turn_end": lambda ab, ctx: fill(ctx, "trigger.turn_end",
+                                     whose=fill(ctx, f"whose.{ab['whose']}")),
+    "combat_start": lambda ab, ctx: fill(ctx, "trigger.combat_start"),
+    "after_win": lambda ab, ctx: fill(ctx, "trigger.after_win"),
     # A hero has no minion of its own, so for it every allied minion counts.
-    "ally_dies": lambda ab, ctx: t(ctx, "trigger.ally_dies_hero" if ctx.kind == "hero"
+    "ally_dies": lambda ab, ctx: fill(ctx, "trigger.ally_dies_hero" if ctx.kind == "hero"
                                    else "trigger.ally_dies"),
-    "use": lambda ab, ctx: t(ctx, "trigger.use"),
+    "use": lambda ab, ctx: fill(ctx, "trigger.use"),
 }
 
 
 def sentence(clause: str, ctx: Ctx) -> str:
-    return t(ctx, "sentence", clause=clause)
+    return fill(ctx, "sentence", clause=clause)
 
 
 def ability(ab: Data, ctx: Ctx) -> str:
@@ -338,16 +341,16 @@ def ability(ab: Data, ctx: Ctx) -> str:
                                                      name=ab["trigger"]))
     label = TRIGGERS[ab["trigger"]](ab, ctx)
     if ab["sleeping"]:
-        label += t(ctx, "ability.sleeping")
+        label += fill(ctx, "ability.sleeping")
     body = effects(ab["effects"], ctx)
     if ab["if"]:
         pred = condition(ctx, ab["if"])
-        body = t(ctx, "ability.while" if ctx.aura else "ability.if", condition=pred,
+        body = fill(ctx, "ability.while" if ctx.aura else "ability.if", condition=pred,
                  effects=body)
-    return t(ctx, "ability", label=label, effects=body)
+    return fill(ctx, "ability", label=label, effects=body)
 
 
 def keywords(codes: Iterable[str], ctx: Ctx) -> str:
     names = keyword_names(ctx.lang)
-    return t(ctx, "keywords_separator").join(t(ctx, "keyword", keyword=names[code])
+    return fill(ctx, "keywords_separator").join(fill(ctx, "keyword", keyword=names[code])
                                              for code in codes)

@@ -39,7 +39,7 @@ def _mill_en(e, ctx) -> str:
 
 
 def _mill_templated(e, ctx) -> str:
-    return text_templates.t(ctx, f"effect.mill.{e['player']}", n=e["count"])
+    return text_templates.fill(ctx, f"effect.mill.{e['player']}", n=e["count"])
 
 
 # The toy term's rules text in a language that writes it from its catalogue's templates.
