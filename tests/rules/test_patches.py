@@ -51,7 +51,7 @@ def test_the_json_form_round_trips_and_loads_from_a_file(tmp_path):
 @pytest.mark.parametrize("data, message", [
     ([], patches.NOT_OBJECT),
     ({"changes": PUP_PLUS_ONE["changes"]}, patches.NO_NAME.format(limit=patches.NAME_MAX)),
-    ({"name": "x", "changes": []}, patches.NO_CHANGES),
+    ({"name": "x", "changes": []}, patches.NO_CHANGES.format()),
     ({"name": "x", "changes": [3]}, patches.CHANGE_NOT_OBJECT.format(i=0)),
     ({"name": "x", "changes": [{"field": "attack", "value": 1}]},
      patches.CHANGE_NO_CARD.format(i=0)),
@@ -67,7 +67,7 @@ def test_the_json_form_round_trips_and_loads_from_a_file(tmp_path):
 def test_malformed_patches_say_what_to_fix(data, message):
     with pytest.raises(PatchError) as caught:
         Patch.from_dict(data)
-    assert message in caught.value.problems
+    assert message in [str(problem) for problem in caught.value.problems]
 
 
 @pytest.mark.parametrize("change, fragment", [
@@ -81,7 +81,7 @@ def test_malformed_patches_say_what_to_fix(data, message):
 def test_the_engine_refuses_a_patched_card_it_could_not_play(change, fragment):
     with pytest.raises(PatchError) as caught:
         patch_apply(DATA, Patch.from_dict({"name": "bad", "changes": [change]}))
-    assert any(fragment in p for p in caught.value.problems)
+    assert any(fragment in str(problem) for problem in caught.value.problems)
 
 
 def test_a_card_that_is_not_there_is_named():
@@ -89,7 +89,8 @@ def test_a_card_that_is_not_there_is_named():
                                                        "value": 1}]})
     with pytest.raises(PatchError) as caught:
         patch_apply(DATA, patch)
-    assert caught.value.problems == [patches.UNKNOWN_CARD.format(i=0, card="Z-99")]
+    assert [str(problem) for problem in caught.value.problems] == [
+        patches.UNKNOWN_CARD.format(i=0, card="Z-99")]
 
 
 def test_both_decks_play_the_patched_card():
