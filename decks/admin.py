@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.keyed_forms import KeyedTextsForm, text_boxes, with_text_boxes
 from decks.models import Deck, DeckEntry, DeckVersion, Format, FormatCardLimit
+from decks.version_notes import version_note
 
 
 class FormatCardLimitInline(admin.TabularInline[FormatCardLimit, Format]):
@@ -77,10 +78,17 @@ class DeckEntryInline(admin.TabularInline[DeckEntry, Deck]):
 class DeckVersionInline(admin.TabularInline[DeckVersion, Deck]):
     model = DeckVersion
     extra = 0
-    fields = ("number", "name", "hero_code", "format_code", "note", "created_by", "created_at")
+    fields = ("number", "name", "hero_code", "format_code", "shown_note", "created_by",
+              "created_at")
     readonly_fields = fields
     can_delete = False
     ordering = ["-number"]
+
+    @admin.display(description=_("note"))
+    def shown_note(self, version: DeckVersion) -> str:
+        """The note in the reader's language where the site wrote it ("Created", "Saved"), as
+        the deck's history page shows it; a note a person wrote as written."""
+        return version_note(version.note)
 
     def has_add_permission(self, request: HttpRequest, obj: Deck | None = None) -> bool:
         return False

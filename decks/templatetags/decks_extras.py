@@ -1,12 +1,12 @@
 """Small template filters for the deck pages."""
 
-import re
 from urllib.parse import quote
 
 from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+
+from decks import version_notes
 
 register = template.Library()
 
@@ -27,24 +27,7 @@ def with_next(url: str, target: str) -> str:
     return f"{url}?next={quote(target, safe='/')}" if target else url
 
 
-# The notes the services write on a version (decks/services.py), shown in the reader's language;
-# a note a person wrote is shown as written.
-NOTES = {"Created": gettext_lazy("Created"), "Saved": gettext_lazy("Saved")}
-NOTE_PATTERNS = [
-    (re.compile(r"Imported \((?P<source>[\w-]+)\)"), gettext_lazy("Imported ({source})")),
-    (re.compile(r"Deck tuning (?P<uid>[\w-]+): (?P<swaps>.*)"),
-     gettext_lazy("Deck tuning {uid}: {swaps}")),
-    (re.compile(r"Restored version (?P<number>\d+)"), gettext_lazy("Restored version {number}")),
-    (re.compile(r"Forked from “(?P<name>.*)”"), gettext_lazy("Forked from “{name}”")),
-]
-
-
 @register.filter
 def version_note(note: str) -> str:
-    if note in NOTES:
-        return str(NOTES[note])
-    for pattern, text in NOTE_PATTERNS:
-        match = pattern.fullmatch(note or "")
-        if match:
-            return text.format(**match.groupdict())
-    return note
+    """A version's note in the reader's language (``decks.version_notes``)."""
+    return version_notes.version_note(note)

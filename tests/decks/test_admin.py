@@ -29,6 +29,9 @@ def test_decks_show_entries_and_versions(admin_client, alice, make_deck):
     assert admin_client.get("/admin/decks/deck/").status_code == 200
     page = admin_client.get(f"/admin/decks/deck/{deck.pk}/change/").content.decode()
     assert "T-M01" in page and "Created" in page
+    chinese = admin_client.get(f"/admin/decks/deck/{deck.pk}/change/",
+                               HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert ">创建<" in chinese and "Created" not in chinese   # the site's note, translated
 
 
 def test_the_import_page_shows_field_errors(client, catalogue):

@@ -121,12 +121,11 @@ KNOWN_UNTRANSLATED_ON_PAGES: dict[str, set[str]] = {
     # An example query as the builder's search box's placeholder ("k:minion a:fire c<=3").
     "builder": {"fire", "minion"},
     # The admin shows rows as they are kept: a format's code, a game's declared kinds and
-    # rarities by code, a deck's stored format code, its versions' notes ("Created", "Saved")
-    # and kind.
+    # rarities by code, a deck's stored format code and kind.
     "admin formats": {"standard"},
     "admin game": {"artifact", "aura", "avatar", "elite", "exceptional", "magic", "minion",
                    "ordinary", "site", "unique"},
-    "admin deck": {"Created", "Saved", "deck", "standard"},
+    "admin deck": {"deck", "standard"},
     # A run's, a balance search's and a tuning's stored values: the agents by code, a worker's
     # claim ("pages"), the job's title written once in the submitter's language (runs keep one a
     # language, jobs do not), and the __str__ of a run's matchups and chunks ("1/0: 0 vs 1",
