@@ -15,12 +15,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from django.utils import translation
-from django.utils.translation import get_language_info, pgettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from cards.declared_words import game_q
 from cards.game_words import game_word
-from cards.language import SOURCE_LANGUAGE, data_languages, localized_texts, reader_language
+from cards.language import (
+    SOURCE_LANGUAGE,
+    data_languages,
+    language_name,
+    localized_texts,
+    reader_language,
+)
 from cards.models import ENGINE_GAME, Card, Rarity
 from rules.engine.text import written_languages
 from rules.localized import catalogue_languages
@@ -122,11 +128,6 @@ def _keyword_race(cat: Catalogue) -> Example | None:
     return None
 
 
-def _language_name(lang: str) -> str:
-    """A site language's name in the reader's language ("Simplified Chinese", "英语")."""
-    return str(get_language_info(lang)["name_translated"])
-
-
 def _rules_words(lang: str) -> list[str]:
     """The rules-text words of the examples in ``lang``."""
     if lang == SOURCE_LANGUAGE:
@@ -145,7 +146,7 @@ def _rules_word(lang: str) -> Callable[[Catalogue], Example | None]:
                 meaning = (_("cards whose rules text says “{word}”").format(word=word)
                            if lang == SOURCE_LANGUAGE else
                            _("the same in the rules text in {language}").format(
-                               language=_language_name(lang)))
+                               language=language_name(lang)))
                 return Example(f'o:"{word}"', meaning)
         return None
     return build
@@ -212,7 +213,7 @@ def _other_language_word(lang: str) -> Callable[[Catalogue], Example | None]:
                 word = max(words, key=len).casefold()
             else:
                 continue
-            return Example(word, _("… in {language} too").format(language=_language_name(lang)))
+            return Example(word, _("… in {language} too").format(language=language_name(lang)))
         return None
     return build
 

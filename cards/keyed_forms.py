@@ -8,11 +8,11 @@ from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 from django import forms
-from django.conf import settings
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
-from django.utils.translation import get_language_info, gettext_lazy
+from django.utils.translation import gettext_lazy
 
-from cards.language import SOURCE_LANGUAGE, data_languages, keyed_field
+from cards.language import SOURCE_LANGUAGE, data_languages, keyed_field, language_name
 
 LABELS = {"name": gettext_lazy("Name ({language})"),
           "description": gettext_lazy("Description ({language})")}
@@ -23,20 +23,12 @@ def text_box(field: str, lang: str) -> str:
     return f"{field}_{lang}"
 
 
-def _language_name(lang: str) -> Any:
-    """The language's name in the reader's language (Django's own translations of it)."""
-    try:
-        return get_language_info(lang)["name_translated"]
-    except KeyError:
-        return dict(settings.LANGUAGES).get(lang, lang)
-
-
 def _box(field: str, lang: str) -> forms.CharField:
     # A row is named in English at least (the source language); its description may be empty.
     required = field == "name" and lang == SOURCE_LANGUAGE
     widget = forms.Textarea(attrs={"rows": 3}) if field == "description" else None
     # Lazy: the boxes are made once, at import; their labels are read in each reader's language.
-    label = format_lazy(LABELS[field], language=_language_name(lang))
+    label = format_lazy(LABELS[field], language=lazy(language_name, str)(lang))
     return forms.CharField(label=label, required=required,
                            widget=widget, strip=True)
 

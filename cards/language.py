@@ -24,7 +24,15 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q
 from django.db.models.fields.json import KeyTextTransform
-from django.utils.translation import get_language
+from django.utils.translation import (
+    get_language,
+    get_language_info,
+    get_supported_language_variant,
+    gettext,
+    override,
+    pgettext,
+    to_locale,
+)
 
 from rules.localized import (
     LANGUAGE_SCRIPT,
@@ -145,8 +153,8 @@ def data_form_value(texts: Sequence[str], lang: str | None = None) -> str:
     """A name the rules library's data form gives as a tuple in the order of ``DATA_COLUMNS``
     (``(English, Chinese)``: a format's kind and rarity names, its game's name) in the reader's
     language, or in ``lang``: English where that language has none."""
-    return localized_value({f"name_{suffix}": text for suffix, text
-                            in zip(DATA_COLUMNS.values(), texts, strict=False)}, "name", lang)
+    return localized_value({"names": dict(zip(DATA_COLUMNS, texts, strict=False))}, "name",
+                           lang)
 
 
 def frozen_card_name(cards: Mapping[str, Mapping[str, Any]], code: str) -> str:
@@ -165,10 +173,8 @@ FROZEN_DECK_NAME_KEYS: Mapping[str, str] = {
 def frozen_deck_name(deck: Mapping[str, Any], number: int) -> str:
     """A frozen deck's name in the page's language (a starter deck's card set may give a
     Chinese one, ``name_zh``); ``Deck <number>`` when it has none."""
-    from django.utils.translation import gettext
-
-    name = localized_value({f"name_{DATA_COLUMNS[lang]}": deck.get(key)
-                            for lang, key in FROZEN_DECK_NAME_KEYS.items()}, "name")
+    name = localized_value({"names": {lang: deck.get(key)
+                                      for lang, key in FROZEN_DECK_NAME_KEYS.items()}}, "name")
     return name or gettext("Deck {number}").format(number=number)
 
 
@@ -204,8 +210,6 @@ def language_options() -> list[str]:
 
 def site_language(option: str) -> str:
     """The site's language a ``--lang`` option names (``zh`` → ``zh-hans``)."""
-    from django.utils.translation import get_supported_language_variant
-
     return get_supported_language_variant(option)
 
 
@@ -228,27 +232,30 @@ def html_lang(lang: str | None = None) -> str:
     """The tag of a site language as HTML's ``lang`` attribute and BCP 47 write it (``zh-hans``
     → ``zh-Hans``, ``en-xa`` → ``en-XA``): Django's locale name with a dash. ``lang``: the
     active language when not given."""
-    from django.utils.translation import to_locale
-
     return to_locale(lang or get_language() or settings.LANGUAGE_CODE).replace("_", "-")
 
 
 def language_short_name(lang: str) -> str:
     """A language's short name for itself ("EN", "中文"): its catalogue's, else (a language with
     no catalogue of its own, the pseudo-locale) Django's name of the language in itself."""
-    from django.utils.translation import get_language_info
-
     if lang == SOURCE_LANGUAGE:
         return LANGUAGE_SHORT_NAME.english
     own = catalogue_text(lang, LANGUAGE_SHORT_NAME.key)
     return own if own is not None else str(get_language_info(lang)["name_local"])
 
 
+def language_name(lang: str) -> str:
+    """A site language's name in the reader's language ("Simplified Chinese", "英语"):
+    Django's own translations of it, else the settings' name for it."""
+    try:
+        return str(get_language_info(lang)["name_translated"])
+    except KeyError:
+        return dict(settings.LANGUAGES).get(lang, lang)
+
+
 def language_own_name(lang: str) -> str:
     """A language's whole name in itself ("English", "简体中文"), as gettext in that language
     says it: what heads a text written in it."""
-    from django.utils.translation import override, pgettext
-
     with override(lang):
         return pgettext("this language's own name, over the rules text in it", "English")
 

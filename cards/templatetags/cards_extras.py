@@ -43,11 +43,8 @@ def language_choices() -> list[dict[str, str]]:
 def other_language() -> dict[str, str]:
     """The language of the name shown beside the reader's (``cards.language.other_language``):
     its HTML tag and its name in the reader's language (a column heading)."""
-    from django.utils.translation import get_language_info
-
     code = language.other_language()
-    return {"tag": language.html_lang(code),
-            "name": str(get_language_info(code)["name_translated"])}
+    return {"tag": language.html_lang(code), "name": language.language_name(code)}
 
 
 @register.simple_tag
