@@ -92,7 +92,7 @@ def fixed_post(request: HttpRequest) -> QueryDict | None:
     if "fix" not in request.POST:
         return request.POST
     data = request.POST.copy()
-    data["text"] = apply_fix(data.get("text", ""), data["fix"])
+    data["text"] = apply_fix(data.get("text", ""), request.POST.get("fix", ""))
     return data
 
 
