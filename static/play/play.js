@@ -170,8 +170,9 @@
     var step = parseInt(b.dataset.step, 10), steps = parseInt(b.dataset.steps, 10);
     var pending = b.dataset.pending === "1";
     if (!pending && step >= steps) { skipping = false; return; }
-    if (step >= steps) { timer = setTimeout(function () { load(null); }, 200); return; }
     if (skipping || get("speed") === "instant") { timer = setTimeout(function () { load(null); }, 50); return; }
+    // The AI still to move: ask for the next step (the server answers the latest one there is).
+    if (step >= steps) { timer = setTimeout(function () { load(step + 1); }, 150); return; }
     timer = setTimeout(function () { load(step + 1); }, stepDelay(b));
   }
 
