@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from cards.game_words import game_word
-from cards.language import reader_language
+from common.language import reader_language
 from play.action_words import ActionWords
 from play.engine_adapter import History
 from play.log_text import redact_snapshot, step_lines
