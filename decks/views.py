@@ -25,7 +25,6 @@ from common.htmx import HtmxHttpRequest
 from common.page_cache import cached_page, signed_in_user
 from decks.builder.views import builder_url, download_response
 from decks.codecs import CODECS
-from decks.codecs.deckcode import encode_deck_code
 from decks.filters import ORDER_CHOICES, DeckFilter
 from decks.models import Deck
 from decks.selectors import (
@@ -44,6 +43,7 @@ from decks.services import DeckInputError, deck_delete, deck_fork, deck_restore
 from decks.session import NEW, draft_store
 from decks.sharing.services import decks_mark_buildable, decks_most_favoured, decks_with_favourites
 from decks.starters.selectors import starter_decks
+from rules.decks.deckcode import encode_deck_code
 
 PAGE_SIZE = 24
 COMPARE_NEEDS_TWO = gettext_lazy("Choose two decks to compare.")
