@@ -14,15 +14,18 @@ from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
 from play.errors import HINT_NO_DECISION
 from play.hint import planner_hint
-from play.models import HUMAN
+from play.models import HUMAN, PlayGame
 from play.replay import replay_context
 from play.selectors import play_get, play_replay_get
 from play.views import _seat_param, _version, change_response
 
 
-def _seat(request: HttpRequest) -> int:
+def _seat(request: HttpRequest, record: PlayGame | None = None) -> int:
+    """The seat a control is for: the one posted, else the person's (P1 against an agent)."""
     seat = _seat_param(request)
-    return 0 if seat is None else seat
+    if seat is not None:
+        return seat
+    return record.human_seats[0] if record is not None and record.human_seats else 0
 
 
 @login_required
@@ -30,7 +33,8 @@ def _seat(request: HttpRequest) -> int:
 def play_undo(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_undo(
-        record=record, seat=_seat(request), version=_version(request)), seat=_seat_param(request))
+        record=record, seat=_seat(request, record), version=_version(request)),
+        seat=_seat_param(request))
 
 
 @login_required
@@ -46,7 +50,7 @@ def play_restart(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 def play_concede(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_concede(
-        record=record, seat=_seat(request), version=_version(request)),
+        record=record, seat=_seat(request, record), version=_version(request)),
         seat=_seat_param(request))
 
 
