@@ -174,7 +174,11 @@ def test_the_checks_find_english_words_and_codes():
 PAGE_WIDTH = "() => document.documentElement.scrollWidth"
 # The site's header: one bar of at most 64 px on every page and width (on a phone its links
 # fold into a menu), so a sticky header never eats the screen.
-HEADER_HEIGHT = "() => document.querySelector('.site-header').getBoundingClientRect().height"
+# (A page without it — the API docs, a print sheet — has none to measure.)
+HEADER_HEIGHT = """() => {
+  const header = document.querySelector('.site-header');
+  return header ? header.getBoundingClientRect().height : 0;
+}"""
 MAX_HEADER = 64
 MIN_CHART_TEXT = 10   # px: the smallest chart text a phone may draw
 # Chart texts drawn smaller than the limit: the font size times the chart's scale on screen.
