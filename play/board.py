@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from cards.game_words import game_word
-from cards.language import reader_language
 from cards.models import Card
+from common.language import reader_language
 from play.action_words import ActionWords
 from play.engine_adapter import History
 from play.log_text import redact_snapshot, step_lines

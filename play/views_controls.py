@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from cards.htmx import HtmxHttpRequest
+from common.htmx import HtmxHttpRequest
 from play import services
 from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
