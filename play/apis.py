@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cards.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField
 from play import conf, services
 from play.action_input import ActionInputError, action_read, action_schema
 from play.board import hint_labels

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from cards.htmx import HtmxHttpRequest
+from common.htmx import HtmxHttpRequest
 from play import services
 from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
@@ -70,18 +70,21 @@ def play_retry(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def play_hint(request: HttpRequest, uid: str) -> HttpResponse:
-    """The planner's pick and the rated candidates, as a small panel."""
+def play_hint(request: HtmxHttpRequest, uid: str) -> HttpResponse:
+    """The planner's pick and the rated candidates: a small panel for the game page's script,
+    a page of the site when opened on its own (a new tab)."""
     record = play_get(uid=uid, user=request.user)
+    template = "play/_hint.html" if request.htmx else "play/hint.html"
     game = game_at(record)
     seat = game.to_move
     if record.over or seat is None or record.seats[seat] != HUMAN:
-        return render(request, "play/_hint.html", {"error": HINT_NO_DECISION}, status=400)
+        return render(request, template, {"error": HINT_NO_DECISION, "game": record},
+                      status=400)
     labels = hint_labels(game, seat, record.cards)
     hint = hint_of(game, seat, agent_rng(record.seed, len(record.actions)))
     rows = [{"label": labels[c.action], "rating": c.rating, "games": c.games,
              "pick": c.pick} for c in hint.candidates]
-    return render(request, "play/_hint.html", {"rows": rows, **hint_words(hint)})
+    return render(request, template, {"rows": rows, "game": record, **hint_words(hint)})
 
 
 @login_required
