@@ -31,6 +31,7 @@ from rules.lab.balance_search.evaluate import matchup_seed
 from rules.lab.balance_search.memo import field_matchups
 from rules.lab.balance_search.objective import Goal, GoalError
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
+from rules.lab.balance_search.space import default_fields
 from rules.lab.balance_search.strong import check_agents
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, verify_reserve
 
@@ -115,7 +116,8 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
     minutes = opts.get("budget_minutes")
     if minutes is not None and minutes <= 0:
         raise OptionError(BAD_BUDGET.format(value=minutes))
-    fields = [f.strip() for f in (opts.get("fields") or "cost,attack,hp").split(",") if f.strip()]
+    fields = [f.strip() for f in (opts.get("fields") or "").split(",") if f.strip()] \
+        or list(default_fields(goal.kind))
     only = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()] or None
     space = SearchSpace.for_decks(field.decks, field.cards, only=only, fields=fields,
                                   spread=opts.get("spread") or 2)
@@ -247,7 +249,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
             matchup_band=goal.matchup_band, epsilon=goal.epsilon, min_share=goal.min_share,
             max_changes=opts["max_changes"],
             budget_games=opts.get("budget_games") or 300_000,
-            verify_games=opts["verify_games"], fields=fields or ("cost", "attack", "hp"),
+            verify_games=opts["verify_games"], fields=fields or default_fields(goal.kind),
             allowed_cards=cards, seed=opts["seed"], is_public=True,
             agents=[a.strip() for a in (opts.get("agents") or "").split(",") if a.strip()]
             or None, strong_budget_games=opts.get("strong_budget_games")

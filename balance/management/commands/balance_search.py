@@ -76,8 +76,11 @@ class Command(BaseCommand):
                                  "--budget-minutes affords here, at most 400,000)")
         parser.add_argument("--verify-games", type=int, default=2000,
                             help="games a matchup when re-verifying on fresh seeds")
-        parser.add_argument("--fields", default="cost,attack,hp",
-                            help="fields that may change: cost, attack, hp, keywords, attribute")
+        parser.add_argument("--fields", default=None,
+                            help="fields that may change: cost, attack, hp, keywords, "
+                                 "attribute, abilities (numbers inside abilities, and "
+                                 "removing an effect or an ability); default cost,attack,hp, "
+                                 "and abilities with --objective meta")
         parser.add_argument("--cards", default=None,
                             help="comma-separated card codes that may change (default: every "
                                  "card of the decks, heroes included)")
