@@ -30,7 +30,11 @@ from rules.lab.balance_search import (
 from rules.lab.balance_search.evaluate import matchup_seed
 from rules.lab.balance_search.memo import field_matchups
 from rules.lab.balance_search.objective import Goal, GoalError
-from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
+from rules.lab.balance_search.problem import (
+    DEFAULT_STRONG_BUDGET,
+    DEFAULT_STRONG_SCREEN,
+    DEFAULT_STRONG_VERIFY,
+)
 from rules.lab.balance_search.space import default_fields
 from rules.lab.balance_search.strong import check_agents
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, verify_reserve
@@ -129,7 +133,9 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
                    epsilon=goal.epsilon, min_share=goal.min_share,
                    strong_agents=tuple(opts.get("further_agents") or ()),
                    strong_budget_games=opts.get("strong_budget_games") or DEFAULT_STRONG_BUDGET,
-                   strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY)
+                   strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
+                   strong_screen_games=DEFAULT_STRONG_SCREEN
+                   if opts.get("strong_screen_games") is None else opts["strong_screen_games"])
 
 
 class Clock:
@@ -198,8 +204,10 @@ def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) ->
     start = time.monotonic()
     evaluator.evaluate(probe)
     rate = sum(t.games for t in probe) / max(time.monotonic() - start, 1e-6)
+    strong = problem.strong_budget_games * len(problem.strong_agents) \
+        + (problem.strong_screen_games if problem.strong_agents else 0)
     affordable = int(rate * minutes * 60 * 0.9) - verify_cost(problem) - int(
-        problem.strong_budget_games * len(problem.strong_agents) * strong_factor(problem))
+        strong * strong_factor(problem))
     return min(BUDGET_CAP, max(affordable, 20 * BLOCK * len(matchups))), rate
 
 

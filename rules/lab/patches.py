@@ -385,6 +385,19 @@ def change_rules_text(cards: Mapping[str, Mapping[str, Any]], change: Change,
     return " ".join(gone) or NO_TEXT, " ".join(came) or NO_TEXT
 
 
+def patch_with_text(cards: Mapping[str, Mapping[str, Any]], patch: Patch | Mapping[str, Any],
+                    lang: str = "en", names: Mapping[str, str] | None = None
+                    ) -> dict[str, Any]:
+    """The patch's JSON form with a ``text`` beside each change (``patch_diff``'s line, in
+    ``lang``): what a downloaded ``patch.json`` says to a designer; ``Patch.from_dict`` reads it
+    back (the ``text`` is ignored)."""
+    parsed = patch if isinstance(patch, Patch) else Patch.from_dict(patch)
+    rows = patch_diff(cards, parsed, lang, names)
+    return {"name": parsed.name,
+            "changes": [{**c.to_dict(), "text": row["text"]}
+                        for c, row in zip(parsed.changes, rows, strict=True)]}
+
+
 def patch_diff(cards: Mapping[str, Mapping[str, Any]], patch: Patch, lang: str = "en",
                names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """One readable line per change, from the unpatched data: "Blazing Charger: attack 3 → 4";
