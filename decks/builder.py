@@ -62,6 +62,7 @@ SIGN_IN_TO_SAVE = gettext_lazy(
 )
 SAVED = gettext_lazy("Saved “{name}” (version {number}).")
 NOTHING_CHANGED = gettext_lazy("Nothing changed since the last save.")
+VISIBILITY_SAVED = gettext_lazy("Saved “{name}”: it is now {visibility}.")
 SEARCH_EXAMPLES: list[tuple[str, StrOrPromise]] = [("k:hero", game_word_lazy("kinds", "hero")),
                    ("k:minion", game_word_lazy("kinds", "minion")),
                    ("k:item", game_word_lazy("kinds", "item")),
@@ -337,6 +338,7 @@ def builder_save(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     if not request.user.is_authenticated:
         messages.info(request, SIGN_IN_TO_SAVE)
         return _redirect(request, f"{reverse('accounts:login')}?next={builder_url(key)}")
+    visibility = deck.visibility if deck is not None else ""
     try:
         if deck is None:
             deck = deck_create(owner=request_user(request), draft=draft)
@@ -344,13 +346,17 @@ def builder_save(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
         else:
             version = deck_save(deck=deck, by=request_user(request), draft=draft)
             number = version.number if version else None
+            deck.refresh_from_db()     # the name it was saved under, not the one it had
     except DeckInputError as exc:
         return _respond(request, key, draft, deck, error=str(exc))
     draft_drop(request, key)
-    if number is None:
-        messages.info(request, NOTHING_CHANGED)
-    else:
+    if number is not None:
         messages.success(request, SAVED.format(name=deck.name, number=number))
+    elif deck.visibility != visibility:    # saved, but not a version: it is not the content
+        messages.success(request, VISIBILITY_SAVED.format(
+            name=deck.name, visibility=deck.get_visibility_display()))
+    else:
+        messages.info(request, NOTHING_CHANGED)
     return _redirect(request, deck.get_absolute_url())
 
 

@@ -46,7 +46,6 @@ from decks.sharing import decks_mark_buildable, decks_most_favoured, decks_with_
 from decks.starters import starter_decks
 
 PAGE_SIZE = 24
-COMPARE_NEEDS_TWO = gettext_lazy("Choose two decks to compare.")
 ALREADY_CURRENT = gettext_lazy("Version {number} is already the deck's content.")
 RESTORED = gettext_lazy("Restored version {number} as version {new}.")
 FORKED = gettext_lazy("Forked into your own private deck “{name}”.")
@@ -178,19 +177,33 @@ def deck_print(request: HttpRequest, uid: str) -> HttpResponse:
 
 @require_safe
 def deck_compare_view(request: HttpRequest) -> HttpResponse:
-    """Two decks you can see, side by side; pick them by id or from your visible decks."""
-    a_uid, b_uid = request.GET.get("a", "").strip(), request.GET.get("b", "").strip()
-    choices = decks_listed(request.user)[:100]
-    context: dict[str, Any] = {"choices": choices, "a_uid": a_uid, "b_uid": b_uid,
+    """Two decks you can see, side by side, each picked from your decks and the public ones
+    (or given by id or address). One deck alone (the deck page's "Compare…") is the form
+    with A chosen, waiting for B: not an error."""
+    a_uid = _uid_from(request.GET.get("a", "").strip())
+    b_uid = _uid_from(request.GET.get("b", "").strip())
+    user = request.user if request.user.is_authenticated else None
+    listed = list(decks_listed(request.user).select_related("owner")[:200])
+    mine = [d for d in listed if user is not None and d.owner_id == user.pk]
+    public = [d for d in listed if d not in mine]
+    context: dict[str, Any] = {"mine": mine, "public": public, "a_uid": a_uid, "b_uid": b_uid,
                                "section": "compare"}
+    known = {d.uid for d in listed}
+    # A deck given by address that no list holds (an unlisted deck): an option of its own.
+    context["extra"] = [d for d in (_deck_or_none(request, u) for u in (a_uid, b_uid)
+                                    if u and u not in known) if d is not None]
     if not (a_uid and b_uid):
-        status = 400 if (a_uid or b_uid) else 200
-        if status == 400:
-            context["error"] = COMPARE_NEEDS_TWO
-        return render(request, "decks/compare.html", context, status=status)
-    a, b = _deck(request, _uid_from(a_uid)), _deck(request, _uid_from(b_uid))
+        return render(request, "decks/compare.html", context)
+    a, b = _deck(request, a_uid), _deck(request, b_uid)
     context.update(result=deck_compare(a=a, b=b))
     return render(request, "decks/compare.html", context)
+
+
+def _deck_or_none(request: HttpRequest, uid: str) -> Deck | None:
+    try:
+        return deck_get(uid=uid, user=request.user)
+    except Deck.DoesNotExist:
+        return None
 
 
 def _uid_from(text: str) -> str:

@@ -25,6 +25,7 @@ RARITY_TESTS: dict[str, Callable[[int, int], bool]] = {
     "=": operator.eq, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
 REF_PATHS = {"faction": "faction", "race": "race", "set": "card_set"}
+PREFIX_NAMES = {"faction", "race"}   # names of a word or two, typed short; sets by code
 
 
 def _any(qs: list[Q]) -> Q:
@@ -53,8 +54,11 @@ def _compare(node: Compare) -> Q:
     if name in REF_PATHS:
         path = REF_PATHS[name]
         value = values[0]
-        return (Q(**{f"{path}__code__iexact": value})
-                | text_in_any_language(str(value), path=f"{path}__", lookup="iexact"))
+        found = (Q(**{f"{path}__code__iexact": value})
+                 | text_in_any_language(str(value), path=f"{path}__", lookup="iexact"))
+        if name in PREFIX_NAMES:   # "race:龙" finds 龙族, "f:晨曦" 晨曦圣团: as people type them
+            found |= text_in_any_language(str(value), path=f"{path}__", lookup="istartswith")
+        return found
     if name == "text":
         return text_in_any_language(str(values[0]), "text")
     if name == "name":

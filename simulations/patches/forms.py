@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from cards.forms import NUL_IN_FIELD, RefuseNulForm, holds_nul
@@ -103,12 +105,26 @@ class PatchForm(RefuseNulForm):
 
     def patch(self) -> dict[str, Any]:
         changes = self.changes()
+        name = self.cleaned_data.get("name") or self._generated_name(changes)
+        return {"name": name or str(NO_CHANGE), "changes": changes}
+
+    def patch_names(self) -> dict[str, str] | None:
+        """The generated name in each of the site's languages ("Blazing Charger attack 5",
+        "烈焰冲锋者 攻击力 5"); None when the user named the patch (their words, as typed)."""
+        if self.cleaned_data.get("name"):
+            return None
+        changes = self.changes()
+        names = {}
+        for code, _label in settings.LANGUAGES:
+            with translation.override(code):
+                names[code] = self._generated_name(changes) or str(NO_CHANGE)
+        return names
+
+    def _generated_name(self, changes: list[dict[str, Any]]) -> str:
         card = frozen_card_name({self.card_data["code"]: self.card_data},
                                 self.card_data["code"])
-        name = self.cleaned_data.get("name") or ", ".join(
-            f"{card} {field_name(c['field'])} {value_text(c['field'], c['value'])}"
-            for c in changes)[:NAME_MAX]
-        return {"name": name or str(NO_CHANGE), "changes": changes}
+        return ", ".join(f"{card} {field_name(c['field'])} {value_text(c['field'], c['value'])}"
+                         for c in changes)[:NAME_MAX]
 
 
 class PlayForm(SimulationForm):

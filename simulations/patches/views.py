@@ -156,7 +156,8 @@ def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm
             sweep = sweep_submit(card=card.code, field=data["sweep_field"], values=values,
                                  **common)
             return redirect("simulations:sweep", sweep.uid)
-        run = simulation_request(patch=form.patch(), **common)
+        run = simulation_request(patch=form.patch(), patch_names=form.patch_names(),
+                                 **common)
     except SimulationInputError as exc:
         if exc.field == "patch":
             form.add_error(None, exc.message)

@@ -14,9 +14,10 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from simulations.charts import WIDTH, _pct, _svg
+from simulations.charts import _pct, _svg
 
 HEIGHT = 300
+WIDTH = 880   # the card's whole width on a desktop page (the other charts sit two abreast)
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 12, 60
 # Line colours, distinguishable for the common colour-vision deficiencies (Okabe–Ito).
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000")
@@ -61,7 +62,7 @@ def sweep_chart(lines: Sequence[Mapping[str, Any]], *, values: Sequence[int], fi
             for p in points))
     height = HEIGHT + max(0, (len(lines) - 1) // 2) * 14
     return _svg(title, "; ".join(alt) or _("no finished run yet"), height, parts,
-                role="group")
+                width=WIDTH, css="chart chart-wide", role="group")
 
 
 def _line(points: Sequence[Mapping[str, Any]], colour: str, x: Callable[[float], float],

@@ -197,9 +197,10 @@ def _field_change(before: list[dict[str, Any]], after: list[dict[str, Any]], dec
 
 
 def sweep_get(*, uid: str, user: Visitor) -> Sweep:
-    """A sweep the user may see (public, or theirs); Sweep.DoesNotExist otherwise."""
+    """A sweep the user may see (public, theirs, or any for staff: as their runs);
+    Sweep.DoesNotExist otherwise."""
     sweep = Sweep.objects.select_related("baseline").get(uid=uid)
     if sweep.is_public or (user is not None and user.is_authenticated
-                           and sweep.owner_id == user.pk):
+                           and (sweep.owner_id == user.pk or user.is_staff)):
         return sweep
     raise Sweep.DoesNotExist(uid)

@@ -119,3 +119,15 @@ def test_any_string_gives_results_or_the_parsers_error(test_set, query):
     except QuerySyntaxError as exc:
         assert 0 <= exc.position <= len(query)
         assert exc.message
+
+
+def test_a_race_or_faction_is_found_by_the_start_of_its_name(catalogue):
+    """The catalogue's guide writes ``race:龙`` for the race named 龙族: what people type."""
+    from cards.models import Race
+    dragon = Race.objects.get(code="dragon")
+    dragon.names = {**dragon.names, "zh-hans": "龙族"}
+    dragon.save()
+    assert codes("race:龙 k:hero") == ["T-H01"]
+    assert codes("race:龙族 k:hero") == ["T-H01"]
+    assert codes("race:dra k:hero") == ["T-H01"]
+    assert codes("race:族 k:hero") == []            # the start of a name, not any part

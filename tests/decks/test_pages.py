@@ -132,7 +132,24 @@ def test_fork_copy_and_compare(client, alice, bob, make_deck):
     page_url = f"http://testserver{fork.get_absolute_url()}"
     assert client.get(reverse("decks:compare"), {"a": deck.uid, "b": page_url}
                       ).status_code == 200
-    assert client.get(reverse("decks:compare"), {"a": deck.uid}).status_code == 400
+    # The deck page's "Compare…" opens the form with A chosen, waiting for B: not an error.
+    waiting = client.get(reverse("decks:compare"), {"a": deck.uid})
+    assert waiting.status_code == 200 and 'data-testid="compare-waiting"' in waiting.text
+    assert f'<option value="{deck.uid}" selected>' in waiting.text
+
+
+def test_compare_picks_both_decks_from_mine_and_the_public_ones(client, alice, bob, make_deck):
+    mine = make_deck(alice, name="Alice private")
+    theirs = make_deck(bob, visibility="public", name="Bob public")
+    hidden = make_deck(bob, name="Bob private")
+    client.force_login(alice)
+    page = client.get(reverse("decks:compare"))
+    assert page.status_code == 200
+    html = page.text
+    picker_b = html[html.index('<select id="cmp-b"'):]
+    picker_b = picker_b[:picker_b.index("</select>")]
+    assert mine.uid in picker_b and theirs.uid in picker_b and hidden.uid not in picker_b
+    assert "My decks" in picker_b and "Public decks" in picker_b
 
 
 @pytest.mark.parametrize("name", ["text", "json", "csv", "code"])
@@ -258,3 +275,29 @@ def test_the_card_panel_issues_no_query_per_card(client, catalogue):
             client.get(reverse("decks:build-cards", args=[NEW]), {"q": query})
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_saving_a_renamed_deck_names_it_by_its_new_name(client, alice, make_deck):
+    deck = make_deck(alice)
+    client.force_login(alice)
+    client.post(reverse("decks:build-meta", args=[deck.uid]),
+                {"name": "Soggy Wall v3", "description": "", "format": "standard",
+                 "visibility": "private"})
+    page = client.post(reverse("decks:build-save", args=[deck.uid]), follow=True)
+    html = page.content.decode()
+    assert "Saved “Soggy Wall v3”" in html and "Ember Rush" not in html.split("<main")[-1][:400]
+
+
+def test_saving_a_visibility_change_says_so_not_nothing_changed(client, alice, make_deck):
+    deck = make_deck(alice)
+    client.force_login(alice)
+    client.post(reverse("decks:build-meta", args=[deck.uid]),
+                {"name": deck.name, "description": deck.description, "format": "standard",
+                 "visibility": "public"})
+    assert "unsaved changes" in client.get(reverse("decks:edit", args=[deck.uid])
+                                           ).content.decode()
+    html = client.post(reverse("decks:build-save", args=[deck.uid]), follow=True
+                       ).content.decode()
+    assert "Nothing changed" not in html and "it is now Public" in html
+    deck.refresh_from_db()
+    assert deck.visibility == "public" and deck.versions.count() == 1

@@ -50,3 +50,23 @@ def test_a_sweeps_patched_runs_name_the_patch_in_the_readers_language(alice, cat
         assert patched.patch_name.startswith("余烬幼犬 ")
     with translation.override("en"):
         assert "Ember Pup attack" in patched.title
+
+
+def test_the_patch_pages_generated_patch_name_reads_in_the_readers_language(client, alice,
+                                                                           catalogue):
+    """The patch page names an unnamed patch in each language ("Ember Pup attack 4"), so a
+    Chinese page shows the Chinese card and field, not the English name it was made in."""
+    from simulations.models import SimulationRun
+    client.force_login(alice)
+    form = {"card": "T-M01", "attack": 4, "rarity": "N", "abilities": "[]", "kind": "match",
+            "deck": DAWN, "opponents": [DUSK], "games": 4, "agent_a": "greedy",
+            "agent_b": "random", "action": "run"}
+    client.post("/simulations/patch/", form, HTTP_ACCEPT_LANGUAGE="en")
+    run = SimulationRun.objects.get()
+    with translation.override("en"):
+        assert run.patch_name == "Ember Pup attack 4"
+    with translation.override("zh-hans"):
+        assert run.patch_name.startswith("余烬幼犬 ") and "attack" not in run.patch_name
+        assert "Ember Pup" not in run.title
+    page = client.get(run.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").text
+    assert "Ember Pup attack 4" not in page

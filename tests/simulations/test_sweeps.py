@@ -118,8 +118,25 @@ def test_the_sweep_page_charts_the_points_and_links_their_runs(alice, client):
     page = client.get(f"/simulations/sweeps/{sweep.uid}/").content.decode()
     for run in sweep.runs.all():
         assert run.get_absolute_url() in page
-    assert '<svg class="chart"' in page and "McNemar p" in page
+    assert '<svg class="chart chart-wide"' in page and "McNemar p" in page
+    assert 'viewBox="0 0 880 ' in page            # the card's whole width, not half of it
     assert f"before={sweep.baseline.uid}" in page
+    # Each run's link says which run it is, not its status ("Done" thrice).
+    assert "Baseline run (attack 2)" in page
+    assert "Run with attack 1" in page and "Run with attack 3" in page
+    assert ">Done</a>" not in page
+
+
+def test_staff_open_the_sweep_of_a_private_run_they_can_see(alice, client,
+                                                            django_user_model):
+    sweep = make_sweep(alice)
+    assert not sweep.is_public
+    staff = django_user_model.objects.create_user("staffer", password="x", is_staff=True)
+    client.force_login(staff)
+    run = sweep.runs.exclude(pk=sweep.baseline_id).first()
+    page = client.get(run.get_absolute_url())
+    assert page.status_code == 200 and sweep.get_absolute_url() in page.text
+    assert client.get(sweep.get_absolute_url()).status_code == 200
 
 
 def test_the_patch_page_previews_and_starts_a_run_or_a_sweep(alice, client):
