@@ -132,6 +132,53 @@ def ability_removals(data: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def ability_changes(old: Any, new: Any) -> list[tuple[str, int | None]] | None:
+    """``new`` abilities as changes of ``old``'s: the ability paths whose whole numbers differ
+    (same shape otherwise), or one ability or one effect removed; None when it is another
+    rewrite (a patch then replaces the abilities whole)."""
+    numbers = _number_changes(old, new, "abilities")
+    if numbers is not None:
+        return numbers
+    if not isinstance(old, list) or not isinstance(new, list):
+        return None
+    for path in ability_removals({"abilities": old}):
+        parts = path_parts(path)
+        trimmed = copy.deepcopy(old)
+        _, parent = _lookup(trimmed, parts[1:-1])
+        del parent[parts[-1]]
+        if trimmed == new:
+            return [(path, None)]
+    return None
+
+
+def _number_changes(old: Any, new: Any, path: str) -> list[tuple[str, int | None]] | None:
+    if isinstance(old, bool) or isinstance(new, bool):
+        return [] if old == new and type(old) is type(new) else None
+    if isinstance(old, int) and isinstance(new, int):
+        return [] if old == new else [(path, new)]
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        if set(old) != set(new):
+            return None
+        out: list[tuple[str, int | None]] = []
+        for key in old:
+            part = _number_changes(old[key], new[key], f"{path}.{key}")
+            if part is None:
+                return None
+            out += part
+        return out
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return None
+        out = []
+        for index, (a, b) in enumerate(zip(old, new, strict=True)):
+            part = _number_changes(a, b, f"{path}.{index}")
+            if part is None:
+                return None
+            out += part
+        return out
+    return [] if old == new else None
+
+
 def _lookup(data: Any, parts: list[str | int]) -> tuple[bool, Any]:
     for part in parts:
         if isinstance(part, int) and isinstance(data, list) and 0 <= part < len(data):
