@@ -43,6 +43,7 @@ from collection.transfer import (
     collection_import,
 )
 from decks.codecs import DeckImportError, ImportProblem
+from decks.codecs.base import apply_fix
 from decks.codecs.upload import read_upload
 
 PAGE_SIZE = 50
@@ -143,6 +144,8 @@ def collection_import_view(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "collection/import.html", context)
     text = request.POST.get("text", "")
+    if "fix" in request.POST:      # a "did you mean" applied to its line, the rest kept
+        text = apply_fix(text, request.POST["fix"])
     found = hit_wait(IMPORT_PER_CLIENT, client_key(request))   # the import API's budget too
     if found:
         context.update(text=text, problems=[ImportProblem(found[0])],
@@ -158,7 +161,8 @@ def collection_import_view(request: HttpRequest) -> HttpResponse:
     except (DeckImportError, CollectionInputError) as exc:
         problems = getattr(exc, "problems", None) or [ImportProblem(str(exc))]
         # Only a pasted list is shown again: a file's text may hold what no page can.
-        context.update(text=text, problems=problems, mode=request.POST.get("mode", "add"))
+        context.update(text=text, problems=problems, mode=request.POST.get("mode", "add"),
+                       list_format=request.POST.get("format", "auto"))
         return render(request, "collection/import.html", context,
                       status=getattr(exc, "status", 400))
     said = REPLACED if request.POST.get("mode") == "replace" else IMPORTED

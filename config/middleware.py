@@ -117,7 +117,8 @@ class FormBodyTooLargeMiddleware:
     DEBUG off). Reading the form here first, before CsrfViewMiddleware, catches it for every
     page and form, present and future. The API is left to its views: its bodies are JSON,
     which Django does not read as a form. Runs after the language is chosen (the page is in
-    the reader's language) and signs the user in for the page's header, as every page has."""
+    the reader's language) and signs the user in for the page's header, as every page has.
+    A body a view reads itself (the API's) is caught on its way out (``process_exception``)."""
 
     def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
@@ -131,6 +132,14 @@ class FormBodyTooLargeMiddleware:
                 _sign_in_for_the_page(request)
                 return request_too_large(request)
         return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest,
+                          exception: Exception) -> HttpResponseBase | None:
+        """A body a view reads over the cap (the API's JSON, a file, plain text): the same
+        413 naming the limit, with DEBUG on too (Django would answer its technical 400)."""
+        if isinstance(exception, RequestDataTooBig):
+            return request_too_large(request)
+        return None
 
 
 class ApiMethodNotAllowedMiddleware:

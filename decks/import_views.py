@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy
@@ -19,6 +19,7 @@ from cards.examples import ImportExamples
 from cards.forms import RefuseNulForm
 from decks.builder import builder_url
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
+from decks.codecs.base import apply_fix
 from decks.codecs.upload import read_upload
 from decks.models import Format
 from decks.selectors import format_get, format_import_examples, formats_active
@@ -83,6 +84,18 @@ class ImportForm(RefuseNulForm):
         return data
 
 
+def fixed_post(request: HttpRequest) -> QueryDict | None:
+    """The posted form, with the "did you mean" its button names (``fix``) applied to the
+    pasted list: one click, and the lines that were right are kept as they were."""
+    if request.method != "POST":
+        return None
+    if "fix" not in request.POST:
+        return request.POST
+    data = request.POST.copy()
+    data["text"] = apply_fix(data.get("text", ""), request.POST.get("fix", ""))
+    return data
+
+
 def chosen_format(request: HttpRequest) -> Format:
     """The format chosen on the page (``deck_format``), else the default one."""
     code = (request.POST if request.method == "POST" else request.GET).get("deck_format")
@@ -100,7 +113,7 @@ def deck_import(request: HttpRequest) -> HttpResponse:
     # An oversized body is never read: its form starts empty.
     initial = {"deck_format": fmt.code}
     form = ImportForm(examples=examples, initial=initial) if too_large else ImportForm(
-        request.POST or None, request.FILES or None, examples=examples, initial=initial)
+        fixed_post(request), request.FILES or None, examples=examples, initial=initial)
     context: dict[str, Any] = {"form": form, "limits": DEFAULT_LIMITS, "section": "import",
                "examples": examples}
     if request.method != "POST":

@@ -14,7 +14,12 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -23,6 +28,7 @@ from rest_framework.views import APIView
 
 from cards.api_fields import StrictBooleanField
 from play import conf, services
+from play.action_input import ActionInputError, action_read, action_schema
 from play.board import hint_labels
 from play.deck_sources import deck_resolve
 from play.engine_adapter import agent_rng, game_at
@@ -33,6 +39,7 @@ from play.runner import agent_failure, agent_schedule
 from play.selectors import play_get, plays_listed
 from play.state import seat_state
 from rules.ai.agents import AGENT_NAMES
+from rules.engine import Action
 
 UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The game's id.")
 SEAT = OpenApiParameter("seat", int, description="0 or 1: the seat whose view to send (a "
@@ -81,8 +88,23 @@ class VersionSerializer(serializers.Serializer[Mapping[str, Any]]):
                                     help_text="Undo and concede: whose (default: yours).")
 
 
+@extend_schema_field(action_schema())
+class ActionField(serializers.Field):  # type: ignore[type-arg]
+    """An action read strictly (``play.action_input``): a 400 naming the field at fault."""
+
+    def to_internal_value(self, data: Any) -> Action:
+        try:
+            return action_read(data)
+        except ActionInputError as exc:
+            raise ValidationError({name: [text] for name, text in exc.problems.items()}) \
+                from None
+
+    def to_representation(self, value: Any) -> Any:
+        return value.to_dict() if isinstance(value, Action) else value
+
+
 class ActInputSerializer(VersionSerializer):
-    action = serializers.DictField(help_text='One of the legal actions, e.g. {"kind": "end"}.')
+    action = ActionField(help_text='One of the legal actions, e.g. {"kind": "end"}.')
 
 
 class ShareSerializer(serializers.Serializer[Mapping[str, Any]]):

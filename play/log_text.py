@@ -25,6 +25,9 @@ from simulations.replays.text import Describer
 SLOT_BEFORE = frozenset({"returned", "regenerate"})
 SLOT_AFTER = frozenset({"place", "summon", "mind_control"})
 CARD_FIELDS = ("card", "source", "attacker", "defender")
+# Where the engine logs the minion a card field names ([player, slot]), when it is one: that
+# minion, not any copy of its card, decides whether the viewer may read its name.
+SPOTS = {"card": "at", "source": "at", "attacker": "at", "defender": "defender_at"}
 
 
 def segments(events: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
@@ -67,29 +70,61 @@ def _visible_codes(snapshot: Mapping[str, Any]) -> set[str]:
     return codes
 
 
-def _minion_known(snapshot: Mapping[str, Any], player: Any, slot: Any) -> bool:
+def _minion(snapshot: Mapping[str, Any], player: Any, slot: Any) -> Mapping[str, Any] | None:
     try:
         minion = snapshot["players"][int(player)]["minions"][int(slot)]
     except (KeyError, IndexError, TypeError, ValueError):
-        return False
+        return None
+    return minion if isinstance(minion, Mapping) else None
+
+
+def _minion_known(snapshot: Mapping[str, Any], player: Any, slot: Any) -> bool:
+    minion = _minion(snapshot, player, slot)
     return bool(minion and minion.get("card"))
 
 
-def redact_event(event: Mapping[str, Any], viewer: int, before: Mapping[str, Any],
-                 after: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The event with every card ``viewer`` could not see replaced by None."""
+class Step:
+    """One step as a viewer knows it: the true snapshots before and after it (which minion an
+    event is about) and the viewer's redacted ones (what it knows of that minion)."""
+
+    def __init__(self, viewer: int, before: Mapping[str, Any], after: Mapping[str, Any]):
+        self.viewer = viewer
+        self.true = (before, after)
+        self.seen = (redact_snapshot(before, viewer), redact_snapshot(after, viewer))
+
+    def minion_known(self, spot: Any, code: Any) -> bool:
+        """The viewer knows the minion of card ``code`` at ``spot`` ([player, slot], where the
+        engine logged it) before or after the step. That it knows *another* copy of the card
+        is not enough: "Banner Knight gains Shield" about a face-down Banner Knight would say
+        what that minion is."""
+        player, slot = spot
+        if player == self.viewer:
+            return True
+        return any(_minion_known(seen, player, slot)
+                   and (_minion(true, player, slot) or {}).get("card") == code
+                   for seen, true in zip(self.seen, self.true, strict=True))
+
+    def card_known(self, code: Any, spot: Any) -> bool:
+        if isinstance(spot, (list, tuple)) and len(spot) == 2:
+            return self.minion_known(spot, code)
+        return code in _visible_codes(self.seen[0]) | _visible_codes(self.seen[1])
+
+
+def redact_event(event: Mapping[str, Any], step: Step) -> Mapping[str, Any]:
+    """The event with every card ``step.viewer`` could not see replaced by None."""
     kind = event.get("t")
+    viewer = step.viewer
     if kind == "action":
         return event
     if kind in SLOT_BEFORE or kind in SLOT_AFTER:
-        board = before if kind in SLOT_BEFORE else after
+        board = step.seen[0] if kind in SLOT_BEFORE else step.seen[1]
         if event.get("player") != viewer and not _minion_known(board, event.get("player"),
                                                                event.get("slot")):
             return {**event, "card": None}
         return event
-    known = _visible_codes(before) | _visible_codes(after)
     hidden = {name: None for name in CARD_FIELDS
-              if name in event and event[name] is not None and event[name] not in known}
+              if name in event and event[name] is not None
+              and not step.card_known(event[name], event.get(SPOTS[name]))}
     return {**event, **hidden} if hidden else event
 
 
@@ -101,10 +136,10 @@ def step_lines(*, events: Sequence[Mapping[str, Any]], snapshots: Sequence[Mappi
     last = len(parts) - 1 if end is None else min(end, len(parts) - 1)
     lines: list[tuple[int, str]] = []
     for step in range(max(0, start), last + 1):
-        before = redact_snapshot(snapshots[max(0, step - 1)], viewer)
-        after = redact_snapshot(snapshots[min(step, len(snapshots) - 1)], viewer)
-        describe = Describer(names, before)
+        before, after = snapshots[max(0, step - 1)], snapshots[min(step, len(snapshots) - 1)]
+        known = None if viewer is None else Step(viewer, before, after)
+        describe = Describer(names, before if known is None else known.seen[0])
         for event in parts[step]:
-            shown = event if viewer is None else redact_event(event, viewer, before, after)
+            shown = event if known is None else redact_event(event, known)
             lines.append((step, describe(shown)))
     return lines

@@ -16,9 +16,9 @@ from typing import Any
 from django.db import transaction
 
 from cards.game_words import says
+from play.action_input import action_read
 from play.engine_adapter import agent_rng, game_at, game_history, game_start, undo_point
 from play.errors import (
-    BAD_ACTION,
     BAD_RULESET,
     GAME_OVER,
     NOT_LEGAL,
@@ -100,22 +100,13 @@ def _outcome(game: Game) -> dict[str, Any]:
     return {"status": PlayStatus.FINISHED, "result": dict(game.result)}
 
 
-def _parse(action: Mapping[str, Any] | Action) -> Action:
-    if isinstance(action, Action):
-        return action
-    try:
-        return Action.from_dict(action)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise PlayError(str(BAD_ACTION).format(problem=exc), "action") from None
-
-
 def play_act(*, record: PlayGame, action: Mapping[str, Any] | Action,
              version: int) -> PlayGame:
     """Play a person's action; 400 if the engine refuses it, 409 if the game moved on."""
     _check_version(record, version)
     if record.over:
         raise PlayError(str(GAME_OVER))
-    chosen = _parse(action)
+    chosen = action_read(action)
     game = game_at(record)
     seat = game.to_move
     if seat is None:

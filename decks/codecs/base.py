@@ -7,6 +7,7 @@ on which line; no other exception leaves a codec. Nothing here imports Django.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -99,6 +100,7 @@ class ImportProblem:
     suggestions: tuple[str, ...] = ()
     column: int | None = None
     code: str | None = None
+    written: str | None = None   # the name as typed on ``line``, which a suggestion replaces
 
     def __post_init__(self) -> None:
         # A lazily translated message is fixed in the language of the request that read it.
@@ -116,6 +118,14 @@ class ImportProblem:
         if self.where:
             return f"{self.where}: {text}"
         return text
+
+    def fixes(self) -> list[tuple[str, str]]:
+        """Each suggestion with the value of the button that applies it (``apply_fix``): the
+        line, the name as typed and the suggestion; none for a problem without a line."""
+        if self.line is None or not self.written:
+            return []
+        return [(s, json.dumps([self.line, self.written, s], ensure_ascii=False))
+                for s in self.suggestions]
 
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "column": self.column, "where": self.where,
@@ -260,3 +270,21 @@ def finish(problems: list[ImportProblem], limits: ImportLimits) -> None:
     if len(problems) > len(shown):
         shown.append(ImportProblem(f"… and {len(problems) - len(shown)} more problems."))
     raise DeckImportError(shown)
+
+
+def apply_fix(text: str, fix: str) -> str:
+    """``text`` with one "did you mean" applied: on the button's line, the name as typed
+    replaced by the suggestion (``ImportProblem.fixes``); every other line as it was. A
+    button that no longer fits the text (edited since) changes nothing."""
+    try:
+        line, written, suggestion = json.loads(fix)
+    except (ValueError, TypeError):
+        return text
+    if not (isinstance(line, int) and isinstance(written, str) and isinstance(suggestion, str)
+            and written and "\n" not in suggestion):
+        return text
+    lines = text.splitlines(keepends=True)
+    if not 1 <= line <= len(lines) or written not in lines[line - 1]:
+        return text
+    lines[line - 1] = lines[line - 1].replace(written, suggestion, 1)
+    return "".join(lines)

@@ -179,7 +179,8 @@ def _row(cell: Callable[[str], str], number: int, section: str, index: CardIndex
         if not ref:
             return [ImportProblem(NO_CARD, line=number)]
         return [ImportProblem(UNKNOWN.format(name=ref[:60]), line=number,
-                              suggestions=index.suggest(cell("name") or ref[:60]))]
+                              suggestions=index.suggest(cell("name") or ref[:60]),
+                              written=cell("name") or None)]
     label = index.display(code)
     if count < 1:
         return [ImportProblem(ZERO_COPIES.format(name=label), line=number)]

@@ -242,7 +242,8 @@ def _read_entry(line: str, number: int, index: CardIndex, limits: ImportLimits,
                                   line=number)]
         among = placing.cards if placing is not None else None
         return [ImportProblem(UNKNOWN_CARD.format(name=written), line=number,
-                              suggestions=index.suggest(written, among=among))]
+                              suggestions=index.suggest(written, among=among),
+                              written=written)]
     label = index.display(code)
     if count < 1:
         return [ImportProblem(ZERO_COPIES.format(name=label), line=number)]

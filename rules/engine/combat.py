@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.engine.actions import HERO, Action
 from rules.engine.cards import AFTER_WIN_BIT, COMBAT_START_BIT
-from rules.engine.core import Combat, GameState, event, locate, push, push_list
+from rules.engine.core import Combat, GameState, event, locate, push, push_list, spot
 from rules.engine.moves import Death, after_deaths, dying
 from rules.engine.state import Minion
 from rules.engine.values import final_attack, has_keyword
@@ -30,7 +30,7 @@ def do_attack(game: GameState, index: int, action: Action) -> None:
         foe.hp -= damage
         if game.events is not None:
             event(game, "attack_hero", player=index, card=attacker.card.code, damage=damage,
-                  hp=foe.hp)
+                  hp=foe.hp, at=[index, action.a])
         return
     defender = foe.minions[action.b]
     assert defender is not None                    # ... on a minion or the hero
@@ -48,7 +48,8 @@ def t_combat(game: GameState, attacker_uid: int, defender_uid: int) -> None:
         defender.public = True
     if game.events is not None:
         event(game, "combat", player=a_side, attacker=attacker.card.code, slot=a_spot[1],
-              defender=defender.card.code, target=d_spot[1], revealed=not defender.awake)
+              defender=defender.card.code, target=d_spot[1], revealed=not defender.awake,
+              at=[a_side, a_spot[1]], defender_at=[d_side, d_spot[1]])
     tasks: list[tuple[Any, ...]] = []                                               # R2.3.5
     if attacker.card.triggers & COMBAT_START_BIT:
         for ability in attacker.card.by_trigger["combat_start"]:
@@ -131,7 +132,7 @@ def _react(game: GameState, attacker: Minion) -> None:
         attacker.reacted = True
         attacker.attacks_left += 1
         if game.events is not None:
-            event(game, "react", card=attacker.card.code)
+            event(game, "react", card=attacker.card.code, at=spot(game, attacker.uid))
 
 
 def _before_combat(minion: Minion) -> tuple[Any, ...]:

@@ -250,6 +250,14 @@ def locate(game: GameState, uid: int) -> tuple[int, int] | None:
     return None
 
 
+def spot(game: GameState, uid: int) -> list[int] | None:
+    """[player, slot] of a minion on the board, for an event (the log's readers tell which
+    minion an event is about, not only its card: a face-down one stays unknown to the other
+    player, R4.1)."""
+    loc = locate(game, uid)
+    return None if loc is None else [loc[0], loc[1]]
+
+
 def minion_by_uid(game: GameState, uid: int) -> Minion | None:
     loc = locate(game, uid)
     return None if loc is None else game.players[loc[0]].minions[loc[1]]

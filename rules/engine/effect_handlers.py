@@ -27,6 +27,7 @@ from rules.engine.core import (
     minion_by_uid,
     new_minion,
     push,
+    spot,
 )
 from rules.engine.filters import card_matches
 from rules.engine.moves import after_deaths, awaken, death_key, dying
@@ -95,8 +96,8 @@ def e_attack(game: GameState, controller: int, source: int, effect: dict[str, An
         else:
             minion.perm_attack += value
         if game.events is not None:
-            event(game, "attack_change", card=minion.card.code, amount=value,
-                  duration=effect["duration"])
+            event(game, "attack_change", card=minion.card.code, at=spot(game, uid),
+                  amount=value, duration=effect["duration"])
 
 
 def e_grant_keyword(game: GameState, controller: int, source: int, effect: dict[str, Any],
@@ -113,7 +114,8 @@ def e_grant_keyword(game: GameState, controller: int, source: int, effect: dict[
             minion.keywords = with_keyword(minion.keywords, keyword)
         minion.turn_removed = without_keyword(minion.turn_removed, keyword)
         if game.events is not None:
-            event(game, "keyword_granted", card=minion.card.code, keyword=keyword)
+            event(game, "keyword_granted", card=minion.card.code, at=spot(game, uid),
+                  keyword=keyword)
 
 
 def e_remove_keyword(game: GameState, controller: int, source: int, effect: dict[str, Any],
@@ -130,7 +132,8 @@ def e_remove_keyword(game: GameState, controller: int, source: int, effect: dict
         else:
             minion.keywords = without_keyword(minion.keywords, keyword)
         if game.events is not None:
-            event(game, "keyword_removed", card=minion.card.code, keyword=keyword)
+            event(game, "keyword_removed", card=minion.card.code, at=spot(game, uid),
+                  keyword=keyword)
 
 
 def e_return_to_hand(game: GameState, controller: int, source: int, effect: dict[str, Any],

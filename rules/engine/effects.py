@@ -25,6 +25,7 @@ from rules.engine.core import (
     push,
     push_list,
     push_one,
+    spot,
 )
 from rules.engine.effect_handlers import do_effect
 from rules.engine.moves import awaken
@@ -38,8 +39,13 @@ def t_ability(game: GameState, controller: int, source: int, ability: dict[str, 
     if cond is not None and not condition(game, controller, cond):
         return
     if game.events is not None:
-        event(game, "ability", player=controller, source=_source_code(game, controller, source),
-              trigger=ability["trigger"])
+        code = _source_code(game, controller, source)
+        where = None if source == HERO_UID else spot(game, source)
+        if where is None:                 # a hero's, an item's or a fallen minion's ability
+            event(game, "ability", player=controller, source=code, trigger=ability["trigger"])
+        else:                             # a minion's on the board: which one (R4.1)
+            event(game, "ability", player=controller, source=code, at=where,
+                  trigger=ability["trigger"])
     push(game, ("effects", controller, source, ability["effects"], 0, other))
 
 

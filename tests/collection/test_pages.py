@@ -151,3 +151,20 @@ def test_the_set_totals_opened_directly_lead_to_the_collection_page(alice_client
     response = alice_client.get(reverse("collection:sets"))
     assert response.status_code == 302
     assert response["Location"] == reverse("collection:page") + "#own-sets"
+
+
+def test_a_did_you_mean_on_the_collection_import_applies_with_one_click(alice_client, alice,
+                                                                       catalogue):
+    """The suggestion is a button: one click puts it on its line and imports the whole list,
+    the lines that were right kept as typed."""
+    import re
+    from html import unescape
+
+    url = reverse("collection:import")
+    text = "2x Ember Pupp\n1 潮汐先知\n"
+    bad = alice_client.post(url, {"text": text, "mode": "add"})
+    fix = re.search(r'form="own-import-form" name="fix" value="([^"]+)"', bad.text)
+    assert bad.status_code == 400 and fix and collection_counts(user=alice) == {}
+    good = alice_client.post(url, {"text": text, "mode": "add", "fix": unescape(fix[1])})
+    assert good.status_code == 302
+    assert collection_counts(user=alice) == {"T-M01": 2, "T-H02": 1}

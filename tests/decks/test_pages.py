@@ -4,6 +4,8 @@ history and restore, fork, compare, downloads, import, the public list and its s
 from __future__ import annotations
 
 import json
+import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -186,7 +188,26 @@ def test_import_errors_name_their_line_and_suggest(client, catalogue):
     assert response.status_code == 400
     html = response.content.decode()
     assert "Line 1</span> No card is called &#x27;Embr Pup&#x27;." in html
-    assert "Did you mean <strong>Ember Pup</strong>?" in html and "Line 3" in html
+    assert "Did you mean" in html and ">Ember Pup</button>?" in html and "Line 3" in html
+
+
+def test_a_did_you_mean_applies_with_one_click_and_keeps_the_right_lines(client, catalogue):
+    """Each suggestion is a button of the import form: it puts the name on its line and
+    imports again, the other lines as they were typed."""
+    text = "3x Embr Pup\n2x Thorn Boar\n"
+    page = client.post(reverse("decks:import"), {"text": text, "format": "auto"})
+    html = page.content.decode()
+    fix = re.search(r'<button type="submit" form="import-form" name="fix" value="([^"]+)"',
+                    html)
+    assert page.status_code == 400 and fix
+    response = client.post(reverse("decks:import"), {
+        "text": text, "format": "auto", "fix": unescape(fix[1])})
+    assert response.status_code == 302
+    assert draft(client)["cards"] == {"T-M01": 3, "T-M02": 2}
+    # A button that no longer fits what is in the box changes nothing.
+    stale = client.post(reverse("decks:import"), {
+        "text": "3x Other\n", "format": "auto", "fix": unescape(fix[1])})
+    assert stale.status_code == 400
 
 
 def test_import_caps_and_throttle(client, catalogue):

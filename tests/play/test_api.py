@@ -60,7 +60,7 @@ def test_an_action_the_engine_refuses_is_a_400_naming_it(alice, client_for, star
     message = response.json()["action"][0]
     assert "attack(slot=0, target=hero)" in message and "keep()" in message
     bad = _act(client_for(alice), state, {"kind": "fly"})
-    assert bad.status_code == 400 and "fly" in bad.json()["action"][0]
+    assert bad.status_code == 400 and "fly" in bad.json()["action"]["kind"][0]
 
 
 def test_a_stale_version_is_a_409_with_the_fresh_state(alice, client_for, start):
