@@ -36,7 +36,7 @@ from rules.lab.balance_search.problem import (
     DEFAULT_STRONG_VERIFY,
 )
 from rules.lab.balance_search.space import default_fields
-from rules.lab.balance_search.strong import check_agents
+from rules.lab.balance_search.strong import check_agents, searching_agent
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, verify_reserve
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ class Clock:
         self.start = time.monotonic()
         self.limit = None if minutes is None else minutes * 60
         self.verify_games = verify_cost(problem)
-        self.strong_factor = strong_factor(problem)
+        self.strong_factor = strong_factor(problem, searching=True)
         self.games = 0
         self.strong_games = 0
         self.verified = 0
@@ -176,14 +176,18 @@ def verify_cost(problem: Problem) -> int:
     return cheap + int(strong * strong_factor(problem))
 
 
-def strong_factor(problem: Problem) -> float:
+def strong_factor(problem: Problem, *, searching: bool = False) -> float:
     """How many of the first agent's games one of the further agents' games takes, by the AI
-    ladder's measured costs (1 when an agent was never timed)."""
+    ladder's measured costs (1 when an agent was never timed); ``searching``: the agents that
+    play for them while searching (``strong.searching_agent``: the lean planner for the
+    planner where the ladder cannot tell them apart)."""
     if not problem.strong_agents:
         return 1.0
     costs = agent_costs(load_ladder(LADDER_FILE)) if LADDER_FILE.exists() else {}
     first = seconds_per_game(costs, problem.field.agent, problem.field.agent)
-    slowest = max((seconds_per_game(costs, a, a) or 0.0) for a in problem.strong_agents)
+    players = [searching_agent(a) if searching and problem.stand_ins else a
+               for a in problem.strong_agents]
+    slowest = max((seconds_per_game(costs, a, a) or 0.0) for a in players)
     return slowest / first if first and slowest else 1.0
 
 
@@ -207,7 +211,7 @@ def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) ->
     strong = problem.strong_budget_games * len(problem.strong_agents) \
         + (problem.strong_screen_games if problem.strong_agents else 0)
     affordable = int(rate * minutes * 60 * 0.9) - verify_cost(problem) - int(
-        strong * strong_factor(problem))
+        strong * strong_factor(problem, searching=True))
     return min(BUDGET_CAP, max(affordable, 20 * BLOCK * len(matchups))), rate
 
 

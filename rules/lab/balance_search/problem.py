@@ -23,7 +23,7 @@ from rules.lab.balance_search.space import Candidate, Move, SearchSpace
 PROPOSALS = 12
 DEFAULT_STRONG_BUDGET = 24_000
 DEFAULT_STRONG_VERIFY = 600
-DEFAULT_STRONG_SCREEN = 60_000   # games the further agents may screen moves with (all of them)
+DEFAULT_STRONG_SCREEN = 36_000   # games the further agents may screen moves with (all of them)
 
 Progress = Callable[[dict[str, Any]], None]
 
