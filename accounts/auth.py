@@ -42,7 +42,7 @@ from accounts.throttles import (
     LOGIN_FAILURES_PER_NAME,
     LOGIN_FAILURES_PER_PAIR,
     allowed,
-    blocked,
+    blocked_wait,
     cache_keys,
     client_ip,
     count_hit,
@@ -50,7 +50,6 @@ from accounts.throttles import (
     login_name,
     refused,
     seconds_until,
-    wait_seconds,
 )
 
 if TYPE_CHECKING:
@@ -73,7 +72,8 @@ def _gate_key(name: str) -> str:
 def name_wait(username: object) -> int | None:
     """Seconds before this name may be tried again from any address, or None if it may now."""
     end = cache.get(_gate_key(login_name(username)))
-    return seconds_until(end) if end is not None and end > time.time() else None
+    now = time.time()   # one reading: "not yet" and the seconds left agree
+    return seconds_until(end, now=now) if end is not None and end > now else None
 
 
 def login_failed(request: HttpRequest | None, username: object) -> None:
@@ -97,9 +97,9 @@ def login_blocked(request: HttpRequest | None, username: object) -> tuple[str, i
     if request is not None:
         checks.append((LOGIN_FAILURES_PER_IP, client_ip(request)))
     for limit, ident in checks:
-        message = blocked(limit, ident)
-        if message:
-            return message, wait_seconds(limit, ident) or 1
+        found = blocked_wait(limit, ident)   # the sentence and Retry-After: one wait
+        if found:
+            return found
     wait = name_wait(name)
     if wait is not None:
         return NAME_SLOWED.format(wait=wait), wait
@@ -174,11 +174,19 @@ class ThrottledBasicScheme(OpenApiAuthenticationExtension):
 COOKIE_CHALLENGE = 'Cookie realm="{realm}", form-action="{login}", cookie-name={cookie}'
 
 
+# The admin log-in's refusal as its view worked it out, kept on the request for its form: the
+# message and Retry-After come from one reading of the clock.
+BLOCKED_ATTRIBUTE = "cardlab_login_blocked"
+
+
 class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
     """The admin's log-in form, saying why a blocked log-in is refused."""
 
     def clean(self) -> dict[str, Any]:
-        found = login_blocked(self.request, self.data.get("username"))
+        # The view worked the wait out already (its Retry-After): the message says that one.
+        found = getattr(self.request, BLOCKED_ATTRIBUTE, None) if hasattr(
+            self.request, BLOCKED_ATTRIBUTE) else login_blocked(
+            self.request, self.data.get("username"))
         if found:
             raise forms.ValidationError(found[0], code="throttled")
         return super().clean()
@@ -199,6 +207,7 @@ def throttled_admin_login(login: AdminLogin) -> AdminLogin:
     def view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         found = login_blocked(request, request.POST.get("username")) if (
             request.method == "POST") else None
+        setattr(request, BLOCKED_ATTRIBUTE, found)   # the form's message says this wait too
         response = login(request, extra_context)
         return refused(response, found[1]) if found else response
 

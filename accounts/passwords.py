@@ -25,12 +25,11 @@ from accounts.throttles import (
     RESET_PER_IP,
     RESET_PER_RECIPIENT,
     Limit,
-    blocked,
+    blocked_wait,
     client_ip,
     hit,
     hit_wait,
     refused,
-    wait_seconds,
 )
 
 PASSWORD_CHANGED = gettext_lazy("Your password is changed.")
@@ -80,14 +79,15 @@ class ChangeView(auth_views.PasswordChangeView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         for limit, ident in _change_limits(request):
-            message = blocked(limit, ident)
-            if message:
+            found = blocked_wait(limit, ident)   # the sentence and Retry-After: one wait
+            if found:
+                message, wait = found
                 # The view is login_required: the user is signed in. Nothing is checked.
                 form = self.get_form_class()(user=cast(User, request.user), data={})
                 form.errors.clear()
                 form.add_error(None, message)
                 response = self.render_to_response(self.get_context_data(form=form))
-                return refused(response, wait_seconds(limit, ident) or 1)
+                return refused(response, wait)
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: PasswordChangeForm) -> HttpResponse:

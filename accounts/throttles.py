@@ -119,9 +119,10 @@ def cache_keys(scope: str, ident: str) -> tuple[str, str]:
     return base, base + ":until"
 
 
-def seconds_until(end: float) -> int:
-    """Whole seconds from now to ``end``, rounded up (at least 1): waiting that long is enough."""
-    return max(1, math.ceil(end - time.time()))
+def seconds_until(end: float, *, now: float | None = None) -> int:
+    """Whole seconds from ``now`` (the clock, unless the caller read it already) to ``end``,
+    rounded up (at least 1): waiting that long is enough."""
+    return max(1, math.ceil(end - (time.time() if now is None else now)))
 
 
 def _open(end_key: str, seconds: int) -> float:
@@ -157,13 +158,22 @@ def wait_seconds(limit: Limit, ident: str) -> int | None:
     if (cache.get(key) or 0) < allowed(limit):
         return None
     end = cache.get(end_key)
-    return seconds_until(end if end is not None else time.time() + limit.effective().seconds)
+    now = time.time()
+    return seconds_until(end if end is not None else now + limit.effective().seconds, now=now)
+
+
+def blocked_wait(limit: Limit, ident: str) -> tuple[str, int] | None:
+    """``(message, seconds to wait)`` if ``ident`` has used up ``limit`` (without counting a
+    hit), else None: both from one reading of the clock, so the page's sentence and its
+    ``Retry-After`` say the same wait however long the request takes between them."""
+    wait = wait_seconds(limit, ident)
+    return None if wait is None else (TOO_MANY.format(what=limit.what, wait=wait), wait)
 
 
 def blocked(limit: Limit, ident: str) -> str | None:
     """The message to show if ``ident`` has used up ``limit`` (without counting a hit)."""
-    wait = wait_seconds(limit, ident)
-    return None if wait is None else TOO_MANY.format(what=limit.what, wait=wait)
+    found = blocked_wait(limit, ident)
+    return found[0] if found else None
 
 
 def hit_wait(limit: Limit, ident: str) -> tuple[str, int] | None:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from balance.kinds import KINDS
 from balance.models import BalanceJob, JobKind, JobStatus
-from simulations.agents.strength import estimate_seconds
+from simulations.agents.strength import estimate_range, estimate_seconds
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -110,11 +110,13 @@ def job_progress(job: BalanceJob) -> JobProgress:
 
 
 def _seconds_left(job: BalanceJob, games_left: int) -> float | None:
-    """The games left at the pace this execution plays (the runner's ``rate``); before its
-    first round reports one, at this deployment's measured pace (``estimate_seconds``)."""
+    """The games left at the pace this execution plays (the runner's ``rate``: the machine's
+    load included); before its first round reports one, the high end of the estimate at this
+    deployment's measured pace stretched by the machine's load (``estimate_range``)."""
     if job.status != JobStatus.RUNNING or games_left <= 0:
         return None
     rate = (job.progress or {}).get("rate")
     if rate:
         return float(games_left / rate)
-    return estimate_seconds(agent_a=job.agent, agent_b=job.agent, games=games_left)
+    seconds = estimate_seconds(agent_a=job.agent, agent_b=job.agent, games=games_left)
+    return None if seconds is None else estimate_range(seconds)[1]

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, TypedDict
 from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from cards.language import reader_language
 from cards.models import Card, CardSet
 from cards.ownership import Visitor
 from cards.selectors import cards_label
 from collection.models import CollectionEntry
+from common.language import reader_language
 from decks.models import Deck, DeckEntry
 
 if TYPE_CHECKING:

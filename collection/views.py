@@ -21,8 +21,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from accounts.users import request_user
 from cards.filters import CardFilter
-from cards.htmx import HtmxHttpRequest
-from cards.language import reader_language
 from cards.models import Card
 from cards.selectors import card_rows, cards_label
 from collection.models import MAX_COPIES
@@ -42,6 +40,8 @@ from collection.transfer import (
     collection_export,
     collection_import,
 )
+from common.htmx import HtmxHttpRequest
+from common.language import reader_language
 from decks.codecs import DeckImportError, ImportProblem
 from decks.codecs.base import apply_fix
 from decks.codecs.upload import read_upload

@@ -21,12 +21,12 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cards.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField
 from play import conf, services
 from play.action_input import ActionInputError, action_read, action_schema
 from play.board import hint_labels
@@ -67,6 +67,8 @@ def _refused(exc: PlayError, record: PlayGame) -> Response:
     if exc.status == status.HTTP_409_CONFLICT:
         return Response({"detail": str(exc), "state": _state(record)},
                         status=status.HTTP_409_CONFLICT)
+    if exc.status == status.HTTP_403_FORBIDDEN:
+        raise PermissionDenied(str(exc))
     raise ValidationError({exc.field: [str(exc)]} if exc.field else {"detail": str(exc)})
 
 
@@ -118,6 +120,14 @@ def _seat(request: Request, record: PlayGame) -> int | None:
     if raw not in ("0", "1"):
         raise ValidationError({"seat": ["Give 0 or 1."]})
     return int(raw)
+
+
+def _own_seat(record: PlayGame, data: Mapping[str, Any]) -> int:
+    """The seat a change is for: the one given, else the person's (P1 against an agent)."""
+    seat = data.get("seat")
+    if seat is not None:
+        return int(seat)
+    return record.human_seats[0] if record.human_seats else 0
 
 
 class PlayListCreateApi(APIView):
@@ -205,7 +215,7 @@ class PlayUndoApi(_ChangeApi):
         return super().post(request, uid)
 
     def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
-        return services.play_undo(record=record, seat=data.get("seat", 0),
+        return services.play_undo(record=record, seat=_own_seat(record, data),
                                   version=data["version"])
 
 
@@ -219,12 +229,15 @@ class PlayRestartApi(_ChangeApi):
 
 
 class PlayConcedeApi(_ChangeApi):
-    @_change_schema(VersionSerializer, "The seat gives up; the other wins.")
+    @extend_schema(parameters=[UID], request=VersionSerializer,
+                   summary="The seat gives up; the other wins (your own seat only: conceding "
+                           "for the AI is a 403).",
+                   responses={200: STATE, 409: CONFLICT})
     def post(self, request: Request, uid: str) -> Response:
         return super().post(request, uid)
 
     def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
-        return services.play_concede(record=record, seat=data.get("seat", 0),
+        return services.play_concede(record=record, seat=_own_seat(record, data),
                                      version=data["version"])
 
 

@@ -18,6 +18,8 @@ NO_DRAFT = gettext_lazy("There is no deck in the builder to play: build one firs
 AGENT_FAILED = gettext_lazy("The AI could not make its move ({problem}). Reload the page to "
                             "let it try again, or undo, restart or concede.")
 HINT_NO_DECISION = gettext_lazy("There is nothing to decide now, so nothing to hint.")
+NOT_YOUR_SEAT = gettext_lazy("P{seat} is played by {agent}: you may concede only for your own "
+                             "seat, P{own}.")
 
 
 class PlayError(ValueError):
@@ -35,3 +37,9 @@ class PlayConflict(PlayError):
     """The game's version is not the one the request read: another action came first."""
 
     status = 409
+
+
+class PlayForbidden(PlayError):
+    """A change for a seat the player does not play (an agent's)."""
+
+    status = 403

@@ -23,12 +23,14 @@ from play.errors import (
     GAME_OVER,
     NOT_LEGAL,
     NOT_YOUR_DECISION,
+    NOT_YOUR_SEAT,
     NOTHING_TO_UNDO,
     STALE,
     UNKNOWN_AGENT,
     UNPLAYABLE,
     PlayConflict,
     PlayError,
+    PlayForbidden,
 )
 from play.models import HUMAN, PlayGame, PlayStatus
 from rules.ai.agents import AGENT_NAMES, make_agent
@@ -171,16 +173,23 @@ def play_undo(*, record: PlayGame, seat: int, version: int) -> PlayGame:
 
 
 def play_restart(*, record: PlayGame, version: int) -> PlayGame:
-    """The same game from its first decision: same decks, seed, ruleset and first player."""
+    """The same game from its first decision: same decks, seed, ruleset and first player. A
+    shared replay is of the game that was finished: the new one is private until shared."""
     _check_version(record, version)
-    return _save(record, version=version, actions=[], status=PlayStatus.PLAYING, result=None)
+    return _save(record, version=version, actions=[], status=PlayStatus.PLAYING, result=None,
+                 is_shared=False)
 
 
 def play_concede(*, record: PlayGame, seat: int, version: int) -> PlayGame:
-    """``seat`` gives up: the other seat wins."""
+    """``seat`` gives up: the other seat wins. Only a seat the person plays may give up (in a
+    game against an agent, not the agent's: that would be a win by fiat)."""
     _check_version(record, version)
     if record.over:
         raise PlayError(str(GAME_OVER))
+    if record.seats[seat] != HUMAN:
+        own = record.human_seats[0] + 1 if record.human_seats else 1
+        raise PlayForbidden(str(NOT_YOUR_SEAT).format(seat=seat + 1, agent=record.seats[seat],
+                                                      own=own))
     game = game_at(record)
     result = {"winner": 1 - seat, "reason": CONCEDED, "turns": game.turn}
     return _save(record, version=version, status=PlayStatus.CONCEDED, result=result)

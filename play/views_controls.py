@@ -8,21 +8,24 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from cards.htmx import HtmxHttpRequest
+from common.htmx import HtmxHttpRequest
 from play import services
 from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
 from play.errors import HINT_NO_DECISION
 from play.hint import planner_hint
-from play.models import HUMAN
+from play.models import HUMAN, PlayGame
 from play.replay import replay_context
 from play.selectors import play_get, play_replay_get
 from play.views import _seat_param, _version, change_response
 
 
-def _seat(request: HttpRequest) -> int:
+def _seat(request: HttpRequest, record: PlayGame | None = None) -> int:
+    """The seat a control is for: the one posted, else the person's (P1 against an agent)."""
     seat = _seat_param(request)
-    return 0 if seat is None else seat
+    if seat is not None:
+        return seat
+    return record.human_seats[0] if record is not None and record.human_seats else 0
 
 
 @login_required
@@ -30,7 +33,8 @@ def _seat(request: HttpRequest) -> int:
 def play_undo(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_undo(
-        record=record, seat=_seat(request), version=_version(request)), seat=_seat_param(request))
+        record=record, seat=_seat(request, record), version=_version(request)),
+        seat=_seat_param(request))
 
 
 @login_required
@@ -46,24 +50,27 @@ def play_restart(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 def play_concede(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_concede(
-        record=record, seat=_seat(request), version=_version(request)),
+        record=record, seat=_seat(request, record), version=_version(request)),
         seat=_seat_param(request))
 
 
 @login_required
 @require_GET
-def play_hint(request: HttpRequest, uid: str) -> HttpResponse:
-    """The planner's pick and the rated candidates, as a small panel."""
+def play_hint(request: HtmxHttpRequest, uid: str) -> HttpResponse:
+    """The planner's pick and the rated candidates: a small panel for the game page's script,
+    a page of the site when opened on its own (a new tab)."""
     record = play_get(uid=uid, user=request.user)
+    template = "play/_hint.html" if request.htmx else "play/hint.html"
     game = game_at(record)
     seat = game.to_move
     if record.over or seat is None or record.seats[seat] != HUMAN:
-        return render(request, "play/_hint.html", {"error": HINT_NO_DECISION}, status=400)
+        return render(request, template, {"error": HINT_NO_DECISION, "game": record},
+                      status=400)
     labels = hint_labels(game, seat, record.cards)
     candidates = planner_hint(game, seat, agent_rng(record.seed, len(record.actions)))
     rows = [{"label": labels[c.action], "rating": c.rating, "games": c.games,
              "pick": c.pick} for c in candidates]
-    return render(request, "play/_hint.html", {"rows": rows})
+    return render(request, template, {"rows": rows, "game": record})
 
 
 @login_required

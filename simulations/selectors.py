@@ -14,7 +14,12 @@ from cards.ownership import Visitor
 from decks.models import Deck
 from decks.selectors import deck_is_visible
 from rules.lab.intervals import wilson_interval
-from simulations.agents.strength import chunks_seconds, game_seconds_here, run_estimate_seconds
+from simulations.agents.strength import (
+    chunks_seconds,
+    estimate_range,
+    game_seconds_here,
+    run_estimate_seconds,
+)
 from simulations.models import (
     Chunk,
     ChunkResult,
@@ -183,10 +188,12 @@ def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
     estimate counts them (``chunks_seconds``: the chunks each worker process still plays one
     after another × (a chunk's bookkeeping + its games), and the finish), a game at the
     seconds a game of it takes (``run_game_seconds``).
-    Before any chunk has finished, the run's estimate from its first claim on
-    (``run_estimate_seconds``: the same as the form's, less the wait for that claim) less the
-    time it has run; None when queued, or when that estimate has run out before the first
-    chunk finished (the page then says it is working the time out)."""
+    Before any chunk has finished, the high end of the run's estimate from its first claim on
+    (``run_estimate_seconds``: the same as the form's, less the wait for that claim, stretched
+    by the machine's load: ``estimate_range``) less the time it has run; None when queued,
+    when every game is played (the page says the figures are being finished), or when that
+    estimate has run out before the first chunk finished (the page then says it is working the
+    time out)."""
     if run.status != RunStatus.RUNNING or run.started_at is None:
         return None
     done, total = progress.games_done, progress.games_total
@@ -194,7 +201,7 @@ def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
         return None
     if progress.chunks_done == 0:
         elapsed = (timezone.now() - run.started_at).total_seconds()
-        expected = run_estimate_seconds(run, started=True) or 0.0
+        expected = estimate_range(run_estimate_seconds(run, started=True) or 0.0)[1]
         return expected - elapsed if expected > elapsed else None
     return chunks_seconds(games=total - done, chunks=progress.chunks_total - progress.chunks_done,
                           per_game=run_game_seconds(run))

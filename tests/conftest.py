@@ -44,6 +44,14 @@ def pytest_report_header(config):
 
 
 @pytest.fixture(autouse=True)
+def _machine_load_unread(monkeypatch):
+    """Estimates read the machine's load (``simulations.agents.strength.machine_load``) for the
+    high end of their range: the tests see none, so an estimate does not depend on what else
+    the machine runs; the tests of the load set one."""
+    monkeypatch.setattr("simulations.agents.strength.machine_load", lambda: None)
+
+
+@pytest.fixture(autouse=True)
 def _site_language_reset():
     """Each test starts in the site's default language. The test client runs a request in the
     test's own thread, and Django's LocaleMiddleware leaves the request's language active after

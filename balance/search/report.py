@@ -69,6 +69,19 @@ def _objective_line(problem: Problem) -> str:
             f"{goal.min_share * 100:g} % of the ε-equilibrium (ε {goal.epsilon:g})")
 
 
+def _budget_line(result: SearchResult, problem: Problem) -> str:
+    """What the games played owe to the budget: the rounds it started, the round finished past
+    it, and the re-verification that comes on top."""
+    past = max(0, result.games_searched - problem.budget_games)
+    within = result.games_searched - past
+    strong = result.strong_games_searched + result.strong_games_verified
+    total = result.games_searched + result.games_verified + strong
+    return (f"Games in all: {total:,} = {within:,} within the {problem.budget_games:,}-game "
+            f"budget + {past:,} finishing the round under way when it was spent + "
+            f"{result.games_verified:,} re-verifying (outside the budget)"
+            + (f" + {strong:,} under the further agents" if strong else "") + ".")
+
+
 def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
                 out: str | None, elapsed: float) -> str:
     meta = problem.goal.is_meta
@@ -79,6 +92,7 @@ def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
              f"Searched {result.games_searched:,} games ({result.evaluations} candidate "
              f"evaluations, {result.moves_screened} single changes screened); verified "
              f"{result.games_verified:,} games on fresh seeds; {elapsed:.0f} s wall time.",
+             _budget_line(result, problem),
              *([f"Further agents ({', '.join(problem.strong_agents)}): "
                 f"{result.strong_games_searched:,} games searching (of which "
                 f"{result.strong_games_screened:,} screening single changes, "

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from datetime import timedelta
 from typing import Any, cast
 
@@ -53,8 +54,41 @@ OBSERVED_CACHE_SECONDS = 10
 OBSERVED_MIN_CHUNK_SHARE = 0.25
 # A small run is cut in at least this many chunks (so the worker processes share it).
 MIN_CHUNKS = 8
+# An estimate is said as a range once the machine's load may stretch it by this much or more.
+RANGE_FROM = 1.3
 
 Pair = tuple[str, str]
+
+
+def machine_load() -> float | None:
+    """The machine's runnable processes over the last minute (the load average), or None
+    where it cannot be read. Its own function so the tests hold it still."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def load_factor(workers: int | None = None) -> float:
+    """How many times longer than at the pace measured here the work may take now: the
+    runnable processes per core once the worker processes (``SIMULATIONS_WORKERS``) are busy
+    too — the load average plus the workers, over the cores, at least 1. Idle: 1; a CPU hog
+    on each of two cores beside two workers: 2. The pace the estimates use may already hold
+    some of that load (it was measured or observed on a busy machine), so this is the high end
+    of a range, never a correction (``estimate_range``). 1 where the load cannot be read; the
+    web's machine is the workers' in the default deployment."""
+    load = machine_load()
+    if load is None:
+        return 1.0
+    return max(1.0, (load + (workers or conf.workers())) / (os.cpu_count() or 1))
+
+
+def estimate_range(seconds: float, factor: float | None = None) -> tuple[float, float]:
+    """An estimate as the range it spans on this machine now: from ``seconds`` (at the pace
+    measured here) to ``seconds`` × the ``load_factor``; one figure (both ends the same) while
+    the load stretches it by less than ``RANGE_FROM``."""
+    factor = load_factor() if factor is None else factor
+    return (seconds, seconds) if factor < RANGE_FROM else (seconds, seconds * factor)
 
 
 def pace_factor() -> float:
@@ -291,11 +325,13 @@ def estimate_inputs() -> dict[str, Any]:
     ``estimate_seconds``) computes with: the seconds of a game between each two agents here
     (``game_seconds_here``), the games of a one-second chunk between them (``games_in``), the
     costs besides the games (``run_costs``), the worker processes, the least chunks of a
-    pairing and the rules' factor of the latest measurement."""
+    pairing, the rules' factor of the latest measurement, and the machine's ``load_factor``
+    (the high end of the range the form says once it reaches ``range_from``)."""
     costs = agent_costs()
     names = [name for name in AGENT_NAMES if name in costs]
     return {"games": {a: {b: game_seconds_here(a, b) for b in names} for a in names},
             "chunk": {a: {b: games_in(conf.chunk_seconds(), a, b) for b in names}
                       for a in names},
             "costs": run_costs().as_dict(), "min_chunks": MIN_CHUNKS,
-            "workers": conf.workers(), "factor": pace_factor()}
+            "workers": conf.workers(), "factor": pace_factor(),
+            "load": load_factor(), "range_from": RANGE_FROM}

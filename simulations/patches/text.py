@@ -18,8 +18,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cards.language import frozen_card_name, reader_language
 from cards.query.describe import field_word, value_word
+from common.language import frozen_card_name, reader_language
 from rules.lab.patches import Change, PatchError, change_rules_text, reads_as_text
 
 CHANGE_LINE = gettext_lazy("{card}: {field} {old} → {new}")

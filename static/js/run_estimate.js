@@ -3,7 +3,8 @@
  * simulations.agents.strength.estimate_inputs gives (tests/simulations/
  * test_run_estimate.py runs both on the same runs and expects the same seconds). The costs
  * besides the games (start, a chunk's bookkeeping, finish) are what this deployment observed
- * on its finished runs, so a 20-game run is not estimated at a few milliseconds. */
+ * on its finished runs, so a 20-game run is not estimated at a few milliseconds. On a busy
+ * machine (data.load, the load's factor, from data.range_from on) the estimate is a range. */
 (function (root) {
   "use strict";
 
@@ -25,8 +26,12 @@
     var turns = rounds(chunks, data.workers);
     var perGame = data.games[a][b];
     var overhead = costs.start + costs.finish + turns * costs.chunk;
-    return {seconds: overhead + turns * perGame * games / chunks, games: games, chunks: chunks,
-            perGame: perGame, overhead: overhead};
+    var seconds = overhead + turns * perGame * games / chunks;
+    // The high end on a busy machine (simulations.agents.strength.estimate_range).
+    var load = data.load || 1;
+    var high = load < (data.range_from || Infinity) ? seconds : seconds * load;
+    return {seconds: seconds, high: high, games: games, chunks: chunks, perGame: perGame,
+            overhead: overhead};
   }
 
   root.cardlabRunEstimate = runEstimate;

@@ -15,7 +15,10 @@
  *
  * A box that scrolls sideways (a wide table or chart on a phone, a long code sample) can be
  * reached with the keyboard: it takes focus (tabindex 0) while its content overflows it, so
- * arrow keys scroll it; a box that fits is left out of the tab order. */
+ * arrow keys scroll it; a box that fits is left out of the tab order.
+ *
+ * On a narrow screen the site's links fold into a menu behind one button, so the header is one
+ * bar (at most 64 px) on every page. */
 (function () {
   "use strict";
 
@@ -127,6 +130,32 @@
     var again = document.getElementById(focusedId);
     if (again) again.focus({ preventScroll: true });
   });
+
+  // The site's menu on a narrow screen: the button (hidden without this script, when the links
+  // wrap under the brand instead) opens and closes the links' panel; Escape or a click outside
+  // closes it and gives the focus back to the button.
+  var header = document.querySelector(".site-header");
+  var toggle = header && header.querySelector(".nav-toggle");
+  if (toggle) {
+    var setMenu = function (open) {
+      header.classList.toggle("menu-open", open);
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    };
+    header.classList.add("has-menu");
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () {
+      setMenu(toggle.getAttribute("aria-expanded") !== "true");
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && header.classList.contains("menu-open")) {
+        setMenu(false);
+        toggle.focus();
+      }
+    });
+    document.addEventListener("click", function (event) {
+      if (header.classList.contains("menu-open") && !header.contains(event.target)) setMenu(false);
+    });
+  }
 
   var SCROLLERS = ".table-wrap, .chart-figure, pre, .scroll-x";
   function markScrollers(root) {

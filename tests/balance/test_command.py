@@ -43,6 +43,14 @@ def test_the_text_report_shows_the_front_and_the_replay_command(tmp_path):
     call_command("balance_search", *TINY, "--out", str(tmp_path / "p.json"), stdout=stdout)
     text = stdout.getvalue()
     assert "Pareto front" in text and "Best verified patch" in text
+    # Every game the search played is counted, and what lies outside the budget is said.
+    searched, verified = (int(n.replace(",", "")) for n in re.search(
+        r"Searched ([\d,]+) games .*; verified ([\d,]+) games", text).groups())
+    within, past, again = (int(n.replace(",", "")) for n in re.search(
+        r"Games in all: [\d,]+ = ([\d,]+) within the 2,000-game budget \+ ([\d,]+) finishing "
+        r"the round under way when it was spent \+ ([\d,]+) re-verifying \(outside the "
+        r"budget\)\.", text).groups())
+    assert within <= 2000 and within + past == searched and again == verified > 0
     assert "python manage.py simulate --deck-a \"Dawn Test\"" in text
     # Each change by the card's name, its old and new value, and its code for the files.
     changes = text.split("Best verified patch")[1].split("Matchups (verified):")[0]

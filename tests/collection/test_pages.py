@@ -108,7 +108,7 @@ def test_another_users_private_deck_has_no_missing_list(alice_client, bob, make_
 
 
 def test_the_collection_pages_are_chinese_on_a_chinese_page(client, bob, make_deck):
-    from decks.sharing import deck_favourite_set, deck_tags_set
+    from decks.sharing.services import deck_favourite_set, deck_tags_set
     from tests.fixtures import UserFactory
     from tests.test_chinese_pages import ZH, english_words
 
@@ -135,7 +135,7 @@ def test_the_collection_pages_are_chinese_on_a_chinese_page(client, bob, make_de
 
 def test_the_page_names_cards_active_decks_claim_beyond_the_copies_owned(alice_client, alice,
                                                                          make_deck):
-    from decks.sharing import deck_active_set
+    from decks.sharing.services import deck_active_set
 
     for name in ("Ember Rush", "Tidewall"):
         deck_active_set(deck=make_deck(alice, name=name), active=True)

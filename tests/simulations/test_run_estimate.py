@@ -175,3 +175,71 @@ def test_short_chunks_do_not_set_the_pace_of_the_games(alice, catalogue, setting
     settings.SIMULATIONS_CHUNK_SECONDS = 0.5      # were chunks cut to half a second, they would
     cache.delete(PACE_KEY)
     assert game_seconds_here("planner", "greedy") == pytest.approx(measured * 4, rel=0.05)
+
+
+def _busy(monkeypatch, load: float, cores: int = 2) -> None:
+    """The machine as a CPU hog on every core beside the workers makes it: ``load``."""
+    monkeypatch.setattr("simulations.agents.strength.machine_load", lambda: load)
+    monkeypatch.setattr("simulations.agents.strength.os.cpu_count", lambda: cores)
+
+
+def test_on_a_busy_machine_an_estimate_is_a_range_up_to_the_load_s_factor(monkeypatch, settings):
+    from simulations.agents.strength import RANGE_FROM, estimate_range, load_factor
+
+    settings.SIMULATIONS_WORKERS = 2
+    assert load_factor() == 1.0 and estimate_range(20.0) == (20.0, 20.0)   # load unread
+    _busy(monkeypatch, 0.0)                       # idle but for the two workers, once busy
+    assert load_factor() == 1.0 and estimate_range(20.0) == (20.0, 20.0)
+    _busy(monkeypatch, 2.0)                       # a hog on each of the two cores
+    assert load_factor() == pytest.approx(2.0)
+    assert estimate_range(20.0) == pytest.approx((20.0, 40.0))
+    _busy(monkeypatch, 0.5)                       # a little: one figure still
+    assert load_factor() < RANGE_FROM and estimate_range(20.0) == (20.0, 20.0)
+
+
+def test_before_its_first_chunk_a_running_run_counts_down_from_the_busy_machine_s_end(
+        alice, catalogue, settings, monkeypatch):
+    settings.SIMULATIONS_WORKERS = 2
+    _observed(alice, start=3.0, cycle=0.5, finish=0.5)
+    run = make_run(alice, games=40, chunk_size=4, agent_a="greedy", agent_b="greedy")
+    run.status, run.started_at = RunStatus.RUNNING, timezone.now()
+    progress = Progress(games_done=0, games_total=40, chunks_done=0, chunks_total=10,
+                        chunks_running=2, wins=0, completed=0)
+    idle = run_seconds_left(run, progress)
+    _busy(monkeypatch, 2.0)
+    assert run_seconds_left(run, progress) == pytest.approx(2 * idle, rel=0.05)
+
+
+def test_once_every_game_is_played_the_page_says_the_figures_are_being_put_together(
+        client, alice, catalogue):
+    run = make_run(alice, games=12)
+    SimulationRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING,
+                                                   started_at=timezone.now(), games_done=12)
+    client.force_login(alice)
+    fragment = client.get(f"/simulations/{run.uid}/progress/",
+                          HTTP_HX_REQUEST="true").content.decode()
+    assert "100 %" in fragment and 'data-testid="finishing"' in fragment
+    assert "working out the time left" not in fragment
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the script")
+def test_the_form_s_script_says_the_same_range_on_a_busy_machine(alice, catalogue, settings,
+                                                                   monkeypatch):
+    from simulations.agents.strength import estimate_range
+
+    settings.SIMULATIONS_WORKERS = 2
+    _observed(alice, start=0.6, cycle=0.3, finish=0.2)
+    _busy(monkeypatch, 3.0)                        # (3 + 2 workers) / 2 cores: 2.5×
+    program = (f"const estimate = require({json.dumps(str(SCRIPT))});\n"
+               f"const data = {json.dumps(estimate_inputs())};\n"
+               f"const runs = {json.dumps(RUNS)};\n"
+               "console.log(JSON.stringify(runs.map(r => estimate(data, ...r))));\n")
+    out = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True,
+                         timeout=60)
+    for (agent_a, agent_b, per_pairing, pairings), shown in zip(RUNS, json.loads(out.stdout),
+                                                                strict=True):
+        low, high = estimate_range(estimate_seconds(agent_a=agent_a, agent_b=agent_b,
+                                                    games=per_pairing * pairings,
+                                                    pairings=pairings))
+        assert (shown["seconds"], shown["high"]) == pytest.approx((low, high))
+        assert high == pytest.approx(2.5 * low)

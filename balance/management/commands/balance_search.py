@@ -81,9 +81,13 @@ class Command(BaseCommand):
         parser.add_argument("--budget-minutes", type=float, default=10.0,
                             help="wall time for search and verification (default 10)")
         parser.add_argument("--budget-games", type=int, default=None,
-                            help="games the search may play (verification apart); with it "
-                                 "and --seed the search is reproducible (default: what "
-                                 "--budget-minutes affords here, at most 400,000)")
+                            help="games the search may start rounds within: the round "
+                                 "under way when it is spent is finished (a few thousand "
+                                 "games past it), and the re-verification on fresh seeds "
+                                 "(--verify-games a matchup, for the unpatched field and each "
+                                 "verified patch) comes on top; the report counts all three. "
+                                 "With it and --seed the search is reproducible (default: "
+                                 "what --budget-minutes affords here, at most 400,000)")
         parser.add_argument("--verify-games", type=int, default=2000,
                             help="games a matchup when re-verifying on fresh seeds")
         parser.add_argument("--fields", default=None,

@@ -2,17 +2,22 @@
 processes.
 
 In a sandbox (a fresh database and queue: the site's data is never touched) with the core set
-loaded, it submits the same fixed-budget search (``balance_search --via-celery``) to one Celery
-worker of 1 process, then of ``--workers`` processes, and reads each job's wall time from the
-database (submission to finish). The job's games are fanned out as pieces any worker process
-plays (``balance.pieces``), so the second should take about 1/W of the first.
+loaded, it submits the same fixed-budget search (``balance_search --via-celery``; by default
+the issue's target: every starter deck, the meta objective, ``--budget-games 40000
+--verify-games 400 --max-changes 3 --seed 7``) to one Celery worker of 1 process, then of
+``--workers`` processes (``--repeat`` times, side by side), and reads each job's wall time from
+the database (submission to finish). The job's games are fanned out as pieces any worker
+process plays (``balance.pieces``), so the second should take about 1/W of the first.
 
 The machine may be busy with other work, which no wall-clock figure hides. So before each
 timed search the command runs the same search in this process on as many processes
-(``LocalEvaluator``: the "same-moment" figure), reads the CPU time the worker used (Linux
-``/proc``) and prints the load average. Figures are printed, never asserted; the searches'
-results are compared (the same seed and budget must give the same search whatever the number
-of processes).
+(``LocalEvaluator``: the "same-moment" figure), reads the CPU time the worker used and the time
+its processes waited for a CPU while runnable (Linux ``/proc``: ``schedstat``), and prints the
+load average. On a machine whose cores other sessions keep busy, Linux's scheduler gives each
+session (``sched_autogroup``) an equal share, so a session's second process adds nothing: the
+wait says so, and the wall time less each process's mean wait is the figure for free cores.
+Figures are printed, never asserted; the searches' results are compared (the same seed and
+budget must give the same search whatever the number of processes).
 
 On the same workers it then times a simulation run of ``--planner-games`` games (20,000 by
 default) between two planner agents (``simulate --via-celery``), the slow agent a designer's
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import tempfile
 import time
 from collections.abc import Mapping
@@ -39,7 +45,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from balance.models import BalanceJob
 from balance.search.problem import search_problem
 from rules.lab.balance_search import LocalEvaluator, balance_search
-from tools.management.commands.bench_simulations import _cpu_seconds, _in_process
+from tools.management.commands.bench_simulations import _cpu_seconds, _in_process, _sched_seconds
 from tools.sandbox import DbTime, Sandbox
 
 JOB_FIELDS = ("status", "created_at", "finished_at", "games_played", "result", "decks",
@@ -50,6 +56,7 @@ JOB_FIELDS = ("status", "created_at", "finished_at", "games_played", "result", "
 # A balance_balancejob row by JOB_FIELDS, its JSON columns decoded: all but the outcome go back
 # into BalanceJob(**...) as the model's own fields, so each value has its field's type.
 JobRow = dict[str, Any]
+PLANNER_DECKS = "Ember Rush,Tidewall"   # the planner run's pairing when no decks are named
 
 
 class SearchInProcess(TypedDict):
@@ -62,6 +69,19 @@ class SearchInProcess(TypedDict):
 
 def _time(value: DbTime) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+def _pool_wait(pid: int, processes: int, before: dict[int, tuple[float, float]] | None,
+               after: dict[int, tuple[float, float]] | None) -> float | None:
+    """The mean seconds the worker's pool processes (the worker itself when solo; its
+    children when prefork) waited for a CPU between ``before`` and ``after``
+    (``_sched_seconds``); None when Linux did not say."""
+    if before is None or after is None:
+        return None
+    pool = [pid] if processes == 1 else [p for p in after if p != pid and p in before]
+    if not pool:
+        return None
+    return sum(after[p][1] - before[p][1] for p in pool) / len(pool)
 
 
 def _load() -> str:
@@ -78,13 +98,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--workers", type=int, default=2, help="processes of the 2nd run")
         parser.add_argument("--agent", default="greedy")
-        parser.add_argument("--decks", default="Ember Rush,Tidewall,Gravecallers",
-                            help="comma-separated starter decks of the core set")
-        parser.add_argument("--budget-games", type=int, default=20_000)
-        parser.add_argument("--verify-games", type=int, default=200)
+        parser.add_argument("--decks", default="",
+                            help="comma-separated starter decks of the core set (default: "
+                                 "every starter deck, as balance_search)")
+        parser.add_argument("--budget-games", type=int, default=40_000)
+        parser.add_argument("--verify-games", type=int, default=400)
         parser.add_argument("--max-changes", type=int, default=3)
-        parser.add_argument("--objective", default="band", choices=("band", "meta"))
+        parser.add_argument("--objective", default="meta", choices=("band", "meta"))
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--repeat", type=int, default=1,
+                            help="time 1 and W processes this many times, side by side "
+                                 "(1, W, 1, W …): the machine's load changes between runs")
         parser.add_argument("--planner-games", type=int, default=20_000,
                             help="games of the planner run on the same workers (0: none)")
         parser.add_argument("--planner-sample-games", type=int, default=200,
@@ -109,9 +133,10 @@ class Command(BaseCommand):
                 sandbox.execute("UPDATE balance_balancejob SET status = 'cancelled' "
                                 "WHERE uid = ?", reference)
                 job = self._job(sandbox, reference)
-                for processes in sorted({1, max(1, opts["workers"])}):
-                    rows.append(self._bench(sandbox, opts, processes, job))
-                    self._say(opts, self._line(rows[-1]))
+                for _ in range(max(1, opts["repeat"])):
+                    for processes in sorted({1, max(1, opts["workers"])}):
+                        rows.append(self._bench(sandbox, opts, processes, job))
+                        self._say(opts, self._line(rows[-1]))
             finally:
                 sandbox.drop()
         summary = self._summary(opts, rows)
@@ -135,10 +160,12 @@ class Command(BaseCommand):
             in_process = self._in_process(job, processes)
             load = _load()
             cpu_before = _cpu_seconds(worker.pid)
+            sched_before = _sched_seconds(worker.pid)
             uid = self._submit(sandbox, opts)
             sandbox.wait(lambda: self._job(sandbox, uid)["status"] not in ("queued", "running"),
                          timeout=7200, what=f"balance search {uid}", poll=0.5)
             cpu_after = _cpu_seconds(worker.pid)
+            sched_after = _sched_seconds(worker.pid)
             planner = self._planner(sandbox, opts, processes, worker.pid) \
                 if opts["planner_games"] > 0 else None
         finally:
@@ -147,9 +174,12 @@ class Command(BaseCommand):
         job = self._job(sandbox, uid)
         wall = (_time(job["finished_at"]) - _time(job["created_at"])).total_seconds()
         cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after else None
+        waited = _pool_wait(worker.pid, processes, sched_before, sched_after)
         return {"processes": processes, "status": job["status"], "wall_s": wall,
                 "games": job["games_played"], "games_per_s": job["games_played"] / wall,
                 "cpu_s": cpu, "cpu_share": cpu / (wall * processes) if cpu else None,
+                "waited_s": waited,
+                "uncontended_s": wall - waited if waited is not None else None,
                 "load": load, "in_process": in_process, "result": job["result"],
                 "planner": planner}
 
@@ -158,7 +188,7 @@ class Command(BaseCommand):
                  ) -> dict[str, Any]:
         """A planner-vs-planner run of ``--planner-games`` games on the worker, after the
         engine's rate in this process on as many processes at the same moment."""
-        deck_a, deck_b = (opts["decks"].split(",") * 2)[:2]
+        deck_a, deck_b = ((opts["decks"] or PLANNER_DECKS).split(",") * 2)[:2]
         sample: dict[str, Any] = {
             "deck_a": deck_a, "deck_b": deck_b, "agent": "planner", "seed": opts["seed"],
             "games": opts["planner_games"],
@@ -181,37 +211,50 @@ class Command(BaseCommand):
                 "load": load, "in_process": in_process, "result": sandbox.result_counts(uid)}
 
     def _summary(self, opts: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
-        """The speed-ups of the second row over the first (the search's and the planner
-        run's), each beside the in-process one at the same moments; whether both rows found
-        the same."""
-        if len(rows) != 2:
+        """The speed-ups of each W-process row over the 1-process row before it (the search's
+        and the planner run's), each beside the in-process one at the same moments, their
+        median, and the same with each wall time less the time the processes waited for a
+        CPU (``uncontended``); whether every row found the same."""
+        pairs = list(zip(rows[0::2], rows[1::2], strict=False))
+        if not pairs or len(rows) % 2:
             return {}
-        first, second = rows
+        ups = [one["wall_s"] / many["wall_s"] for one, many in pairs]
+        ups_in = [one["in_process"]["wall_s"] / many["in_process"]["wall_s"]
+                  for one, many in pairs]
+        free = [one["uncontended_s"] / many["uncontended_s"] for one, many in pairs
+                if one.get("uncontended_s") and many.get("uncontended_s")]
         summary: dict[str, Any] = {
-            "speed_up": first["wall_s"] / second["wall_s"],
-            "speed_up_in_process": (first["in_process"]["wall_s"]
-                                    / second["in_process"]["wall_s"]),
-            "same_result": first["result"] == second["result"]}
-        self._say(opts, f"speed-up with {second['processes']} processes: "
-                        f"{summary['speed_up']:.2f}× (in-process at the same moments: "
-                        f"{summary['speed_up_in_process']:.2f}×); the same search: "
+            "speed_up": statistics.median(ups), "speed_ups": ups,
+            "speed_up_in_process": statistics.median(ups_in),
+            "speed_up_uncontended": statistics.median(free) if free else None,
+            "same_result": all(row["result"] == rows[0]["result"] for row in rows)}
+        processes = pairs[0][1]["processes"]
+        each = ", ".join(f"{up:.2f}×" for up in ups)
+        self._say(opts, f"speed-up with {processes} processes: "
+                        f"{summary['speed_up']:.2f}× (median of {each}; in-process at the same "
+                        f"moments: {summary['speed_up_in_process']:.2f}×); the same search: "
                         f"{'yes' if summary['same_result'] else 'NO'}")
-        one, two = first["planner"], second["planner"]
+        if free:
+            self._say(opts, f"  less the time the processes waited for a CPU (the machine's "
+                            f"load): {summary['speed_up_uncontended']:.2f}× (median of "
+                            f"{', '.join(f'{up:.2f}×' for up in free)})")
+        one, two = pairs[0][0]["planner"], pairs[0][1]["planner"]
         if one and two:
             summary.update(
                 planner_speed_up=one["wall_s"] / two["wall_s"],
                 planner_speed_up_in_process=(two["in_process"]["games_per_s"]
                                              / one["in_process"]["games_per_s"]),
                 planner_same_result=one["result"] == two["result"])
-            self._say(opts, f"planner run with {second['processes']} processes: "
+            self._say(opts, f"planner run with {processes} processes: "
                             f"{summary['planner_speed_up']:.2f}× (in-process at the same "
                             f"moments: {summary['planner_speed_up_in_process']:.2f}×); the "
                             f"same results: {'yes' if summary['planner_same_result'] else 'NO'}")
         return summary
 
     def _submit(self, sandbox: Sandbox, opts: Mapping[str, Any]) -> str:
+        decks = ["--decks", *opts["decks"].split(",")] if opts["decks"] else []
         return sandbox.manage(
-            "balance_search", "--via-celery", "--no-wait", "--decks", *opts["decks"].split(","),
+            "balance_search", "--via-celery", "--no-wait", *decks,
             "--agent", opts["agent"], "--objective", opts["objective"], "--budget-games",
             str(opts["budget_games"]), "--verify-games", str(opts["verify_games"]),
             "--max-changes", str(opts["max_changes"]), "--seed", str(opts["seed"])).strip()
@@ -244,6 +287,9 @@ class Command(BaseCommand):
         """How ``what`` went on the worker: its wall time, games, rate, CPU time and the load."""
         cpu = (f"; the worker used {run['cpu_s']:.1f} CPU s ({run['cpu_share']:.0%} of "
                f"{processes} cores)" if run["cpu_s"] else "")
+        if run.get("waited_s") is not None:
+            cpu += (f", each of its processes waited {run['waited_s']:.1f} s for a CPU "
+                    f"(the load): {run['uncontended_s']:.1f} s without that wait")
         return (f"{what} {run['status']} in {run['wall_s']:.1f} s, {run['games']:,} games, "
                 f"{run['games_per_s']:.2f} games/s{cpu}; load {run['load']}")
 

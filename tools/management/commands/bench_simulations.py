@@ -114,6 +114,29 @@ def _cpu_seconds(pid: int) -> float | None:
     return total
 
 
+def _sched_seconds(pid: int) -> dict[int, tuple[float, float]] | None:
+    """For a process and each of its descendants, the seconds its main thread ran on a CPU and
+    waited for one while runnable (Linux ``schedstat``), or None. The main thread is the one
+    that plays a worker process's tasks (its other threads — heartbeats, the reaper — wake
+    often and wait a little each time, which says nothing of the work). The waiting is the
+    machine's load: a wall time less it is what the same work would take with a core free for
+    each process."""
+    out: dict[int, tuple[float, float]] = {}
+    todo = [pid]
+    try:
+        while todo:
+            current = todo.pop()
+            if current in out:
+                continue
+            ran, waited, _ = Path(f"/proc/{current}/schedstat").read_text().split()
+            out[current] = (int(ran) / 1e9, int(waited) / 1e9)
+            for task in Path(f"/proc/{current}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+    except (OSError, ValueError):
+        return None
+    return out
+
+
 class Command(BaseCommand):
     help = ("Benchmark the simulation service: a run of N games on W worker processes, per "
             "broker; prints wall time, games/s and efficiency against the in-process engine.")
