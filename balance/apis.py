@@ -23,7 +23,7 @@ from balance.models import BalanceJob
 from balance.selectors import job_is_owner, job_progress, jobs_listed
 from balance.services import BalanceInputError, job_cancel
 from balance.views import job_or_404
-from simulations.apis import SubmitThrottle
+from common.throttles import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
 
 if TYPE_CHECKING:

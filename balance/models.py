@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from cards.language import frozen_deck_name
+from common.language import frozen_deck_name
 from simulations.models import new_uid
 from work.models import LeasedWork
 

@@ -21,7 +21,7 @@ from balance.forms import JobForm
 from balance.models import BalanceJob
 from balance.selectors import job_get, job_is_owner, jobs_listed
 from balance.services import BalanceInputError, job_cancel
-from simulations.apis import submit_allowed
+from common.throttles import submit_allowed
 from work.reaper import reap_soon
 
 if TYPE_CHECKING:

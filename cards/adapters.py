@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cards.game_words import say
-from cards.language import data_form_names
+from common.language import data_form_names
 from rules.engine.ability_language import validate_card
 from rules.engine.cards import CardDef
 from rules.engine.text import card_text, written_languages

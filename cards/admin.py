@@ -24,14 +24,6 @@ from cards.art import card_art
 from cards.card_stats import COUNT_FIELDS
 from cards.declared_words import declared_words_of, kind_choices, rarity_choices
 from cards.game_words import game_word_lazy, say
-from cards.keyed_forms import KeyedTextsForm, searched_names, text_boxes, with_text_boxes
-from cards.language import (
-    SOURCE_LANGUAGE,
-    html_lang,
-    language_own_name,
-    reader_language,
-    rules_texts,
-)
 from cards.models import (
     Card,
     CardKind,
@@ -47,6 +39,14 @@ from cards.models import (
     keyword_choices,
 )
 from cards.services import card_save, card_set_export, card_set_import, card_tag_renamed
+from common.keyed_forms import KeyedTextsForm, searched_names, text_boxes, with_text_boxes
+from common.language import (
+    SOURCE_LANGUAGE,
+    html_lang,
+    language_own_name,
+    reader_language,
+    rules_texts,
+)
 from rules.decks.cardset import CardSetError
 
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ from rest_framework.pagination import PageNumberPagination
 
 from cards.card_stats import CardTotals, StatsFilter, card_stats
 from cards.filters import CardFilter
-from cards.language import data_form_names
 from cards.models import Card, Faction, Race
 from cards.selectors import card_rows
+from common.language import data_form_names
 from rules.lab.intervals import RATE_METHODS
 
 if TYPE_CHECKING:

@@ -20,7 +20,9 @@ from django.utils.translation import gettext, pgettext
 
 from cards.art_scene import scene
 from cards.game_words import game_word
-from cards.language import (
+from cards.models import Card, CardKind
+from cards.selectors import rarity_labels
+from common.language import (
     SOURCE_LANGUAGE,
     html_lang,
     localized_value,
@@ -28,8 +30,6 @@ from cards.language import (
     other_value,
     reader_reads_source,
 )
-from cards.models import Card, CardKind
-from cards.selectors import rarity_labels
 from rules.engine.cards import KINDS
 from rules.localized import resolve_language
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from cards.language import in_english, localized_texts, localized_value, reader_language
 from cards.models import ENGINE_GAME, CardKind, Game, Kind, Rarity, RarityTier
+from common.language import in_english, localized_texts, localized_value, reader_language
 
 
 @dataclass(frozen=True)

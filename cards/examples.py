@@ -20,14 +20,14 @@ from django.utils.translation import pgettext_lazy
 
 from cards.declared_words import game_q
 from cards.game_words import game_word
-from cards.language import (
+from cards.models import ENGINE_GAME, Card, Rarity
+from common.language import (
     SOURCE_LANGUAGE,
     data_languages,
     language_name,
     localized_texts,
     reader_language,
 )
-from cards.models import ENGINE_GAME, Card, Rarity
 from rules.engine.text import written_languages
 from rules.localized import catalogue_languages
 

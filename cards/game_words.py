@@ -3,7 +3,7 @@
 The engine names its words once, in English and Chinese (``rules.engine.keywords``,
 ``rules.engine.words``, ``rules.ai.agents``); the site's ``.po`` files hold its own sentences only.
 A template asks ``{{ code|game_word:"keyword" }}``; Python code asks ``game_word("keyword",
-code)``. Both answer in the page's language (``cards.language.reader_language``) unless ``lang`` is
+code)``. Both answer in the page's language (``common.language.reader_language``) unless ``lang`` is
 given, and show an unknown code as it is, so a word registered later is never an error.
 
 Kinds: ``keyword``, ``attribute``, ``kind`` (hero, minion, item; ``kinds``: as a heading over
@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 
-from cards.language import reader_language
+from common.language import reader_language
 from rules.ai.agents import AGENT_NAMES, AGENTS, SKILLS
 from rules.engine import words as engine_words
 from rules.engine.keywords import all_keywords

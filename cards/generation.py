@@ -1,6 +1,6 @@
 """The catalogue's generation: a token that changes whenever anything a catalogue page shows
 changes (a card, its set, faction or race, a game's declared kinds or rarity tiers, a format),
-so stored pages (cards/page_cache.py) are keyed by it and never served stale.
+so stored pages (common/page_cache.py) are keyed by it and never served stale.
 
 It lives in the shared cache, so a card saved in the admin, by ``load_cards`` or by a worker
 moves it for every web process at once. Every save and delete of the catalogue's models moves

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_problems, card_to_data, card_to_def, refresh_derived
 from cards.game_words import game_word, game_word_lazy
-from cards.language import (
+from common.language import (
     SOURCE_LANGUAGE,
     data_form_names,
     html_lang,
@@ -102,7 +102,7 @@ def names_in_languages(value: object) -> None:
 
 
 def names_field() -> models.JSONField[Any]:
-    """A row's name in every language, ``{language code: text}`` (cards.language)."""
+    """A row's name in every language, ``{language code: text}`` (common.language)."""
     return models.JSONField(_("names"), default=dict, help_text=NAMES_HELP,
                             validators=[names_in_languages])
 

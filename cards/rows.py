@@ -11,8 +11,8 @@ from django.template.defaultfilters import linebreaksbr
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from cards.language import localized_value
 from cards.models import Card
+from common.language import localized_value
 
 DASH = "—"
 ROW = ('<tr><td class="code-cell"><a href="{href}">{code}</a></td>'

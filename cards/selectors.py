@@ -13,15 +13,15 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.adapters import card_to_data, card_to_def
 from cards.game_words import game_word_lazy
-from cards.language import in_english, localized_value
 from cards.models import RARITY_RANK, Card, CardKind, CardSet, Faction, Race, RarityTier
 from cards.query import parse, to_q
+from common.language import in_english, localized_value
 from rules.engine.cards import CardDef
 
 # order name → (expression, ...) ; "-name" reverses the first key. Ties break by code.
 ORDERS = {
     "code": "code",
-    "name": "name",   # in English (cards.language.in_english)
+    "name": "name",   # in English (common.language.in_english)
     "kind": "kind",
     "attribute": "attribute",
     "rarity": "rarity_order",

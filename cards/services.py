@@ -21,8 +21,8 @@ from django.utils.translation import gettext_noop
 
 from cards.adapters import card_to_data, refresh_derived
 from cards.generation import catalogue_changed
-from cards.language import data_form_names, localized_texts, source_value
 from cards.models import ENGINE_GAME, Card, CardSet, Faction, Game, Race, display_names
+from common.language import data_form_names, localized_texts, source_value
 from rules.decks.cardset import NOT_MAPPING, NOT_YAML, CardSetError, load_card_set
 from rules.decks.cardset import CardSet as EngineCardSet
 from rules.engine.text import written_languages

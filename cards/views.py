@@ -29,16 +29,8 @@ from cards.examples import field_examples, query_examples
 from cards.filters import CardFilter
 from cards.game_words import game_word, game_word_lazy
 from cards.generation import catalogue_generation
-from cards.htmx import HtmxHttpRequest
-from cards.language import (
-    image_language_query,
-    reader_language,
-    reader_reads_source,
-    rules_texts,
-)
 from cards.models import Attribute, Card, display_names, keyword_choices
 from cards.ownership import ownership_stamp
-from cards.page_cache import cached_page
 from cards.query import FIELDS, describe
 from cards.query.fields import FIELD_LIST
 from cards.rows import table_row
@@ -51,6 +43,14 @@ from cards.selectors import (
     cards_label,
     filter_choices,
 )
+from common.htmx import HtmxHttpRequest
+from common.language import (
+    image_language_query,
+    reader_language,
+    reader_reads_source,
+    rules_texts,
+)
+from common.page_cache import cached_page
 from rules.engine.cards import BEATS
 from rules.engine.text import written_languages
 

@@ -19,7 +19,6 @@ from rest_framework.views import APIView
 
 from accounts.throttles import ImportThrottle
 from accounts.users import request_user
-from cards.api_fields import StrictBooleanField, StrictCharField
 from cards.filters import CardFilter
 from cards.models import Card
 from cards.selectors import card_rows
@@ -38,10 +37,11 @@ from collection.services import (
     collection_set_add,
 )
 from collection.transfer import LIST_FORMATS, collection_export, collection_import
+from common.api_fields import StrictBooleanField, StrictCharField
 from decks.codecs import DeckImportError
 from decks.models import Deck
 from decks.selectors import NO_DECK, deck_get
-from decks.transfer import IMPORT_MAX_BODY, body_too_large
+from decks.transfer.services import IMPORT_MAX_BODY, body_too_large
 
 IMPORT_BODY = 4 * IMPORT_MAX_BODY   # a collection's list is longer than a deck's
 

@@ -10,10 +10,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from accounts.users import request_user
-from cards.htmx import HtmxHttpRequest
 from collection.selectors import deck_missing
 from collection.transfer import LIST_FORMATS, UNKNOWN_LIST_FORMAT, shopping_list
 from collection.views import SIGN_IN, list_download
+from common.htmx import HtmxHttpRequest
 from decks.models import Deck
 from decks.selectors import NO_DECK, deck_get
 

@@ -75,7 +75,7 @@ class SharedDatabaseCache(DatabaseCache):
     def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
         # One row, its expiry compared by the database. Django's ``get`` goes through
         # ``get_many``, which builds the datetime converters anew on every call: most of what
-        # reading the catalogue's generation cost on every stored page (cards/page_cache.py).
+        # reading the catalogue's generation cost on every stored page (common/page_cache.py).
         # The key's checks and the statement are made once per key and database. An expired
         # row is left for the table's culling, as ``add`` and ``set`` overwrite it.
         key = self._checked_key(key, version)

@@ -16,8 +16,8 @@ def language_switch(request: HttpRequest) -> dict[str, str]:
 
 def csrf_placeholder(request: HttpRequest) -> dict[str, str]:
     """A page rendered to be stored carries a placeholder for the CSRF token, replaced by each
-    visitor's own token when served (cards/page_cache.py); other pages keep Django's token."""
-    from cards.page_cache import CSRF_PLACEHOLDER, RENDERING_FOR_CACHE
+    visitor's own token when served (common/page_cache.py); other pages keep Django's token."""
+    from common.page_cache import CSRF_PLACEHOLDER, RENDERING_FOR_CACHE
 
     if getattr(request, RENDERING_FOR_CACHE, False):
         return {"csrf_token": CSRF_PLACEHOLDER}

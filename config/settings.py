@@ -126,6 +126,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_htmx",
     "accounts",
+    "common",     # what every app shares: the language door, stored pages, throttles …
     "cards",
     "decks",
     "collection",
@@ -155,7 +156,7 @@ MIDDLEWARE = [
     "config.middleware.RejectEmptyApiQueryValuesMiddleware",
     "django.middleware.common.CommonMiddleware",
     # 304 Not Modified for a GET whose ETag the browser already holds (API lists, card images,
-    # stored pages: cards/page_cache.py).
+    # stored pages: common/page_cache.py).
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -233,7 +234,7 @@ else:
     # included; Django's 300 would let a burst of distinct names and addresses wipe them.
     CACHES = {"default": {"BACKEND": "config.cache.SharedDatabaseCache",
                           "LOCATION": "cardlab_cache", "OPTIONS": {"MAX_ENTRIES": 100_000}}}
-# Rendered pages kept in each web process (cards/page_cache.py): the busiest pages are served
+# Rendered pages kept in each web process (common/page_cache.py): the busiest pages are served
 # from memory until what they show changes (their stamp moves) or they age out.
 PAGE_CACHE_SECONDS = int(os.environ.get("CARDLAB_PAGE_CACHE_SECONDS", "600"))
 # Multiplies every throttle's count (accounts/throttles.py); only the API contract test raises it.

@@ -20,7 +20,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from cards.language import reader_language
+from common.language import reader_language
 from config.checks import RUN_COLLECTSTATIC, static_manifest_missing
 from config.rulebook import is_original, rule_book, rule_book_language
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from cards.language import data_form_names
 from cards.models import ENGINE_GAME, Card, Game
+from common.language import data_form_names
 from decks.codecs import CardIndex
 from decks.models import Format
 from rules.decks import legality
@@ -49,7 +49,7 @@ def format_to_rules(fmt: Format) -> legality.Format:
     game = fmt.game if fmt.game is not None else Game.objects.filter(
         code=ENGINE_GAME).first()
     # Both names, not the reader's: the rules are kept across requests in either language
-    # (decks.validation), and decks.problem_text names the format for its reader.
+    # (decks.validation.services), and decks.problem_text names the format for its reader.
     return legality.Format(code=fmt.code, name=fmt.name, name_zh=_chinese_name(fmt),
                            hero_count=fmt.hero_count, deck_min=fmt.deck_min,
                            deck_max=fmt.deck_max,

@@ -11,7 +11,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from cards.keyed_forms import KeyedTextsForm, text_boxes, with_text_boxes
+from common.keyed_forms import KeyedTextsForm, text_boxes, with_text_boxes
 from decks.models import Deck, DeckEntry, DeckVersion, Format, FormatCardLimit
 from decks.version_notes import version_note
 

@@ -1,5 +1,5 @@
 """The deck API: CRUD, versions, fork (mounted at /api/decks/). Tools that need no saved deck
-— validate, import, export, compare, formats — are in ``decks/apis_tools.py``.
+— validate, import, export, compare, formats — are in ``decks/validation/apis.py``.
 
 Views only translate HTTP to services and selectors: another user's private deck is a 404
 (``deck_get``), a visible deck the user does not own is a 403 for writes, and the owner is
@@ -23,8 +23,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.users import request_user
-from cards.api_fields import StrictCharField
-from cards.language import data_form_names
+from common.api_fields import StrictCharField
+from common.language import data_form_names
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, VISIBILITIES, Draft
 from decks.filters import DeckFilter
 from decks.models import Deck, DeckVersion
@@ -46,8 +46,8 @@ from decks.services import (
     deck_restore,
     deck_save,
 )
-from decks.sharing import decks_with_favourites
-from decks.validation import plain_counts
+from decks.sharing.services import decks_with_favourites
+from decks.validation.services import plain_counts
 
 
 class ProblemSerializer(serializers.Serializer[Mapping[str, Any]]):

@@ -11,9 +11,9 @@ import django_filters
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
 
-from cards.language import text_in_any_language
 from cards.models import Attribute
 from cards.ownership import owned_counts
+from common.language import text_in_any_language
 from decks.models import Deck, DeckEntry, Format
 
 if TYPE_CHECKING:

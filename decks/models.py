@@ -26,9 +26,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from cards.language import localized_value
 from cards.models import Card, CardSet, Game, Rarity
-from decks.format_problem_text import format_problems_text
+from common.language import localized_value
+from decks.formats.problem_text import format_problems_text
 from rules.decks.formats import rules_problems
 from rules.decks.piles import MAIN_PILE
 
@@ -209,7 +209,7 @@ class Deck(models.Model):
         indexes = [models.Index(fields=["visibility", "-updated_at"]),
                    models.Index(fields=["owner", "-updated_at"])]
 
-    # Set on the decks of a list by decks.sharing.decks_mark_buildable (not a column).
+    # Set on the decks of a list by decks.sharing.services.decks_mark_buildable (not a column).
     buildable: bool
 
     def __str__(self) -> str:

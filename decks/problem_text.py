@@ -22,7 +22,7 @@ from typing import Any, TypeAlias
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
 
 from cards.game_words import game_word
-from cards.language import data_form_value, localized_texts, reader_language
+from common.language import data_form_value, localized_texts, reader_language
 from decks.models import FORMAT_NAMES
 from rules.decks.legality import CardLike, Format, Problem
 from rules.engine import words as engine_words

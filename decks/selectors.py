@@ -17,24 +17,24 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from cards.examples import ImportExamples, import_examples
 from cards.generation import catalogue_generation_column, catalogue_generation_read
-from cards.language import localized_value, reader_language
 from cards.models import ENGINE_GAME, Card
 from cards.ownership import Visitor
+from common.language import localized_value, reader_language
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
     from django.contrib.auth.models import AnonymousUser
 from cards.selectors import cards_label
 from decks.adapters import cards_by_code, format_to_rules, game_of, set_of
-from decks.diffs import Change, Comparison, card_changes, compare_counts
 from decks.drafts import DEFAULT_FORMAT, Draft
-from decks.formats import format_standard_create
+from decks.formats.standard import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format, Visibility
 from decks.problem_text import ProblemText, pile_name, problems_text
-from decks.stats import DeckStats, deck_stats
 from rules.decks import legality
+from rules.decks.diffs import Change, Comparison, card_changes, compare_counts
 from rules.decks.legality import check_deck
 from rules.decks.piles import MAIN_PILE
+from rules.decks.stats import DeckStats, deck_stats
 
 NO_DECK = gettext_lazy("No deck here.")
 NOT_OWNER = gettext_lazy("Only the deck's owner can change it; fork it to make your own copy.")
@@ -136,7 +136,7 @@ def deck_get(*, uid: str, user: Visitor = None, edit: bool = False) -> Deck:
 def deck_page_stamp(*, uid: str, user: AbstractBaseUser | AnonymousUser | None = None
                     ) -> DeckStamp:
     """What a deck's page shows that can change, read in one light query (for the stored page,
-    cards/page_cache.py): the deck's last change, its visibility, whether the deck it was
+    common/page_cache.py): the deck's last change, its visibility, whether the deck it was
     forked from is still visible, and the catalogue's generation (its cards' names and text).
     DoesNotExist when ``user`` may not see the deck (the rule of ``decks_visible``).
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.models import Card
 from decks.drafts import DEFAULT_FORMAT, DEFAULT_NAME, MAX_CARDS, MAX_COPIES, VISIBILITIES, Draft
-from decks.formats import format_standard_create
+from decks.formats.standard import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format
 from decks.selectors import deck_counts, deck_piles, draft_from_deck
 from rules.decks.piles import MAIN_PILE

@@ -3,7 +3,12 @@
 from django.urls import path
 
 from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
-from decks import builder, builder_paste, import_views, sharing_views, starter_views, views
+from decks import views
+from decks.builder import paste as builder_paste
+from decks.builder import views as builder
+from decks.sharing import views as sharing_views
+from decks.starters import views as starter_views
+from decks.transfer import views as import_views
 
 app_name = "decks"
 

@@ -20,12 +20,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.users import request_user
-from cards.htmx import HtmxHttpRequest
 from cards.ownership import owned_counts
-from cards.page_cache import cached_page, signed_in_user
-from decks.builder import builder_url, download_response
+from common.htmx import HtmxHttpRequest
+from common.page_cache import cached_page, signed_in_user
+from decks.builder.views import builder_url, download_response
 from decks.codecs import CODECS
-from decks.codecs.deckcode import encode_deck_code
 from decks.filters import ORDER_CHOICES, DeckFilter
 from decks.models import Deck
 from decks.selectors import (
@@ -42,8 +41,9 @@ from decks.selectors import (
 )
 from decks.services import DeckInputError, deck_delete, deck_fork, deck_restore
 from decks.session import NEW, draft_store
-from decks.sharing import decks_mark_buildable, decks_most_favoured, decks_with_favourites
-from decks.starters import starter_decks
+from decks.sharing.services import decks_mark_buildable, decks_most_favoured, decks_with_favourites
+from decks.starters.selectors import starter_decks
+from rules.decks.deckcode import encode_deck_code
 
 PAGE_SIZE = 24
 ALREADY_CURRENT = gettext_lazy("Version {number} is already the deck's content.")

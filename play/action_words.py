@@ -32,7 +32,10 @@ class ActionWords:
     def _minion(self, player: int, slot: Any) -> str:
         minions = (self.snapshot.get("players") or [{}, {}])[player].get("minions") or []
         if isinstance(slot, int) and 0 <= slot < len(minions) and minions[slot]:
-            return self._card(minions[slot].get("card"))
+            code = minions[slot].get("card")
+            if not code:        # face down and unknown: its slot tells it from the others
+                return _("the face-down minion in slot {n}").format(n=slot + 1)
+            return self._card(code)
         return _("the minion in slot {n}").format(n=int(slot or 0) + 1)
 
     def _offer(self) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The decks a person may play with: their decks, public ones, starters, the builder's draft.
 
-Saved decks and starters are named by the simulator's specs (``simulations.sources``: a deck's
-uid or ``starter:<name>``, with the decks app's visibility rules); ``draft`` is the new deck
+Decks are named by specs (``common.deck_refs``); saved decks and starters are looked up by the
+simulator's ``resolve_spec`` (with the decks app's visibility rules); ``draft`` is the new deck
 being built in this browser (the builder's session draft), ``draft:<uid>`` a saved deck's
 unsaved edits there.
 """
@@ -13,17 +13,16 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.translation import gettext
 
+from common.deck_refs import DRAFT, deck_ref, is_draft
 from decks.session import NEW, draft_load
 from play.errors import NO_DRAFT, PlayError
 from simulations.sources import DeckChoice, SourceError, deck_choices, resolve_spec
-
-DRAFT = "draft"
 
 
 def draft_deck(request: HttpRequest, spec: str = DRAFT) -> dict[str, Any] | None:
     """A draft of the builder as a frozen deck dict, if there is one with cards (``draft``:
     the new deck; ``draft:<uid>``: a saved deck's unsaved edits)."""
-    key = spec.removeprefix(DRAFT + ":") if spec.startswith(DRAFT + ":") else NEW
+    key = deck_ref(spec).name or NEW
     draft = draft_load(request, key)
     if draft is None or not draft.cards:
         return None
@@ -35,7 +34,7 @@ def play_deck_choices(request: HttpRequest, asked: str | None = None) -> list[De
     """Every deck the user may play, the builder's draft first when there is one (and the
     draft of a saved deck being edited, when ``asked`` names it)."""
     choices = deck_choices(request.user)
-    specs = [DRAFT] + ([asked] if asked and asked.startswith(DRAFT + ":") else [])
+    specs = [DRAFT] + ([asked] if asked and asked != DRAFT and is_draft(asked) else [])
     for spec in reversed(specs):
         draft = draft_deck(request, spec)
         if draft is not None:
@@ -47,7 +46,7 @@ def play_deck_choices(request: HttpRequest, asked: str | None = None) -> list[De
 
 def deck_resolve(request: HttpRequest, spec: str, field: str) -> dict[str, Any]:
     """The frozen deck ``spec`` names for this user; ``PlayError`` naming ``field`` if none."""
-    if spec == DRAFT or spec.startswith(DRAFT + ":"):
+    if is_draft(spec):
         draft = draft_deck(request, spec)
         if draft is None:
             raise PlayError(str(NO_DRAFT), field)

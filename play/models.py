@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from cards.language import frozen_deck_name
+from common.language import frozen_deck_name
 
 HUMAN = "human"
 

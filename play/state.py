@@ -11,10 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from play.board import Board, seat_board
+from play.board import Board, action_keys, seat_board
 from play.engine_adapter import History, game_at, game_history, undo_point
 from play.models import HUMAN, PlayGame
 from play.services import agent_to_move
+
+# What a side holds for the page alone (faces, keys, labels): the API sends the engine's view.
+PAGE_ONLY = frozenset({"hero_card", "minion_views", "display_cards", "graveyard_cards",
+                       "hand_cards", "hand_views", "display_views", "key"})
 
 
 @dataclass
@@ -29,21 +33,50 @@ class SeatState:
         return (not self.record.over and self.board.step == self.history.steps
                 and undo_point(self.history, self.board.seat) is not None)
 
+    def moves_since(self, since: int) -> list[dict[str, Any]]:
+        """The actions played after step ``since``: {step, seat (who chose it), action, label
+        (in words, as the seat shown may read them)}."""
+        history, words = self.history, []
+        for index in range(max(0, since), self.board.step):
+            decision = history.snapshots[index].get("decision") or {}
+            action = self.record.actions[index]
+            words.append({"step": index + 1, "seat": decision.get("player"), "action": action,
+                          "label": self.move_label(index, action)})
+        return words
+
+    def move_label(self, index: int, action: dict[str, Any]) -> str:
+        """The action after step ``index`` in words, from the snapshot before it as the shown
+        seat knows it (the log's own line for it)."""
+        line = next((text for step, text in self.board.log if step == index + 1
+                     and text.startswith("▶")), None)
+        return line.split(": ", 1)[-1] if line else str(action.get("kind", ""))
+
     def as_dict(self) -> dict[str, Any]:
         record, board = self.record, self.board
         view = {k: v for k, v in board.view.items() if k not in ("me", "enemy")}
-        view["me"] = {k: v for k, v in board.me.items()
-                      if k not in ("hero_card", "minion_views", "display_cards",
-                                   "graveyard_cards", "hand_cards")}
-        view["enemy"] = {k: v for k, v in board.enemy.items()
-                         if k not in ("hero_card", "minion_views", "display_cards",
-                                      "graveyard_cards")}
+        view["me"] = {k: v for k, v in board.me.items() if k not in PAGE_ONLY}
+        view["enemy"] = {k: v for k, v in board.enemy.items() if k not in PAGE_ONLY}
         return {"uid": record.uid, "version": record.version, "status": record.status,
                 "result": record.result, "seats": record.seats, "seat": board.seat,
                 "step": board.step, "steps": board.steps, "agent_to_move": self.agent,
                 "can_undo": self.can_undo, "view": view,
                 "actions": [{"action": a["action"], "label": a["label"]} for a in board.actions],
                 "log": [{"step": step, "text": text} for step, text in board.log]}
+
+
+def last_move(record: PlayGame, history: History, step: int, viewer: int) -> dict[str, Any] | None:
+    """The action that led to ``step``: who chose it (``mine``/``theirs``), its kind and where
+    it starts and lands on the viewer's board (``play.board.action_keys``) — the page lights
+    them as the AI's turn is shown a move at a time. Keys only: nothing hidden is named."""
+    if step <= 0 or step > len(record.actions):
+        return None
+    actor = (history.snapshots[step - 1].get("decision") or {}).get("player")
+    if actor not in (0, 1):
+        return None
+    action = record.actions[step - 1]
+    src, dst = action_keys(action, actor, viewer)
+    return {"by": "mine" if actor == viewer else "theirs", "kind": action.get("kind"),
+            "src": src, "dst": dst, "step": step}
 
 
 def default_seat(record: PlayGame, to_move: int | None) -> int:
@@ -65,5 +98,6 @@ def seat_state(record: PlayGame, *, seat: int | None = None, step: int | None = 
                        log_from=log_from)
     if step < latest or record.over:
         board.actions = []        # an earlier step is shown: nothing can be played on it
+    board.last_move = last_move(record, history, step, seat)
     return SeatState(record=record, board=board, history=history,
                      agent=agent_to_move(record, history.game))

@@ -18,8 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from cards.htmx import HtmxHttpRequest
 from cards.rulesets import ruleset_words
+from common.htmx import HtmxHttpRequest
 from play import conf, services
 from play.deck_sources import deck_resolve, play_deck_choices
 from play.errors import AGENT_FAILED, BAD_ACTION, PlayError

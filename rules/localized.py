@@ -67,7 +67,7 @@ class Sentence:
     """A sentence the library reports — a problem with data it was given — as its English
     template (a msgid of the site's gettext catalogue, marked with ``gettext_noop``) and the
     parameters to put in (codes, numbers, the value found). ``str()`` is the English, for logs
-    and the command line; the site says it in the reader's language (``cards.language.say``).
+    and the command line; the site says it in the reader's language (``cards.game_words.say``).
     ``path`` is where in the data it is ("" for the whole)."""
 
     __slots__ = ("template", "params", "path")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.http import Http404, HttpRequest
+from django.http import Http404
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -21,9 +21,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.throttles import Limit, LimitThrottle, client_key, hit
 from accounts.users import request_user
-from cards.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField
+from common.throttles import SubmitThrottle
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.patches import NAME_MAX, PATCH_FIELDS
 from simulations import conf
@@ -59,24 +59,6 @@ from work.reaper import reap_soon
 NOT_OWNER = gettext_lazy("Only the run's owner can do this; submit a run of your own instead.")
 SAME_RUN_TWICE = gettext_lazy("Pick two different runs.")
 UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The run's id.")
-
-
-def submit_limit() -> Limit:
-    """Submissions per user (rate: settings.SIMULATIONS_SUBMIT_RATE), what-ifs included, pages
-    and API together."""
-    return Limit.from_rate("simulation-submit", conf.submit_rate(),
-                           gettext_lazy("simulation submissions"))
-
-
-class SubmitThrottle(LimitThrottle):
-    def get_limit(self) -> Limit:
-        return submit_limit()
-
-
-def submit_allowed(request: HttpRequest) -> bool:
-    """Count a submission made on a page: False once the user's budget is used up (the page
-    shows its own message; ``SubmitThrottle`` raises the API's 429, which a page cannot)."""
-    return hit(submit_limit(), client_key(request)) is None
 
 
 def get_run_or_404(uid: str, request: Request) -> SimulationRun:

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from cards.language import frozen_card_name
+from common.language import frozen_card_name
 from rules.lab.intervals import mcnemar_exact, paired_difference
 from simulations.models import SimulationRun
 from simulations.reports import run_reports, side_rate

@@ -4,7 +4,6 @@
 |---|---|---|
 | ``SIMULATIONS_MAX_GAMES`` | 100 000 | games in one run, all pairings together |
 | ``SIMULATIONS_MAX_ACTIVE_PER_USER`` | 3 | runs a user may have queued or running at once |
-| ``SIMULATIONS_SUBMIT_RATE`` | ``30/hour`` | submissions per user (API and pages) |
 | ``SIMULATIONS_MAX_ATTEMPTS`` | 3 | starts of one chunk (or a balance job's piece) before it is
   given up as failed |
 | ``SIMULATIONS_CHUNK_PAUSE`` | 0 | seconds a worker waits before playing a chunk (fault tests) |
@@ -41,10 +40,6 @@ def max_games() -> int:
 
 def max_active_per_user() -> int:
     return int(_get("MAX_ACTIVE_PER_USER", 3))
-
-
-def submit_rate() -> str:
-    return str(_get("SUBMIT_RATE", "30/hour"))
 
 
 def max_attempts() -> int:

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from cards.language import data_form_names, frozen_deck_name
+from common.language import data_form_names, frozen_deck_name
 from decks.adapters import format_to_rules
 from decks.models import Deck, DeckEntry
 from decks.problem_text import format_name, problems_text

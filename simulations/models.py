@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from cards.language import frozen_deck_name, reader_language
+from common.language import frozen_deck_name, reader_language
 from work.models import LeasedWork
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cards.language import frozen_card_name
+from common.language import frozen_card_name
 from rules.lab.stats import MatchStats
 from simulations.models import Chunk, ChunkResult, Matchup, SimulationRun
 

@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from cards.game_words import says
-from cards.language import (
+from common.language import (
     FROZEN_DECK_NAME_KEYS,
     SOURCE_LANGUAGE,
     frozen_card_name,

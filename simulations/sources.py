@@ -1,9 +1,9 @@
 """Where a run's decks and cards come from, and how they are frozen into plain JSON.
 
-A deck is named by a *spec*: a saved deck's uid (``"Xk3…"`` or ``"deck:Xk3…"``) or a starter deck
-of a card set in the catalogue (``"starter:Ember Rush"``). Freezing copies the list as it is now
-(name, hero, ``{code: count}``, uid and version number) and the data form of every card it uses,
-so the run never depends on later edits.
+A deck is named by a *spec* (``common.deck_refs``): a saved deck's uid (``"Xk3…"`` or
+``"deck:Xk3…"``) or a starter deck of a card set in the catalogue (``"starter:Ember Rush"``).
+Freezing copies the list as it is now (name, hero, ``{code: count}``, uid and version number) and
+the data form of every card it uses, so the run never depends on later edits.
 
 Invariant: everything returned here is JSON-ready and validated by the engine (``CardDef``), so a
 worker can turn it back into engine objects without touching the catalogue.
@@ -25,14 +25,12 @@ from cards.game_words import says
 from cards.models import Card
 from cards.ownership import Visitor
 from cards.selectors import card_data_version, card_rows
-from decks import starters
+from common.deck_refs import deck_ref
 from decks.models import Deck
 from decks.selectors import deck_counts, deck_get, decks_listed
+from decks.starters import selectors as starters
 from rules.engine.cards import CardDataError, CardDef, DeckList
 from simulations.deck_legality import NOT_LEGAL_MARK, saved_decks_problems
-
-STARTER_PREFIX = "starter:"
-DECK_PREFIX = "deck:"
 
 UNKNOWN_DECK = gettext_lazy(
     "No deck {spec!r}: give a deck's id (from its address) or starter:<name>."
@@ -87,15 +85,16 @@ def resolve_spec(spec: str, *, user: Visitor = None, trusted: bool = False
     user's private deck is "no such deck"); ``trusted`` (the command line) sees every deck.
     """
     spec = (spec or "").strip()
-    if spec.lower().startswith(STARTER_PREFIX):
-        name = spec[len(STARTER_PREFIX):].strip()
+    ref = deck_ref(spec)
+    if ref.kind == "starter":
+        name = ref.name
         starters = starter_decks()
         for deck in starters:
             if deck["name"].casefold() == name.casefold():
                 return deck, None
         known = ", ".join(d["name"] for d in starters) or "none — load a card set"
         raise SourceError(UNKNOWN_STARTER.format(name=name, known=known))
-    uid = spec.removeprefix(DECK_PREFIX)
+    uid = ref.name if ref.kind == "deck" else spec   # a draft is no saved deck
     try:
         row = (Deck.objects.select_related("hero").get(uid=uid) if trusted
                else deck_get(uid=uid, user=user))

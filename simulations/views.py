@@ -20,14 +20,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.throttles import client_key, hit
 from accounts.users import request_user
-from cards.htmx import HtmxHttpRequest
-from cards.language import frozen_card_name
+from common.htmx import HtmxHttpRequest
+from common.language import frozen_card_name
+from common.throttles import submit_allowed
 from simulations import charts
 from simulations.agents.skill import run_skill_context
 from simulations.agents.strength import agent_strength, estimate_inputs, strength_rows
-from simulations.apis import NOT_OWNER, SAME_RUN_TWICE, submit_limit
+from simulations.apis import NOT_OWNER, SAME_RUN_TWICE
 from simulations.comparison import compare_runs
 from simulations.deck_legality import run_deck_warnings
 from simulations.forms import MetaForm, SimulationForm
@@ -84,11 +84,6 @@ def run_list(request: HttpRequest) -> HttpResponse:
         "page": page, "deck_uid": deck_uid, "deck_name": deck_name, "mine": mine})
 
 
-def _allowed(request: HttpRequest) -> bool:
-    """Page submissions share the API's per-user budget."""
-    return hit(submit_limit(), client_key(request)) is None
-
-
 @login_required
 def run_new(request: HttpRequest) -> HttpResponse:
     initial: dict[str, str | list[str]] = {}
@@ -98,7 +93,7 @@ def run_new(request: HttpRequest) -> HttpResponse:
         initial["opponents"] = request.GET.getlist("opponent")
     form = SimulationForm(request.POST or None, user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
-        if not _allowed(request):
+        if not submit_allowed(request):
             form.add_error(None, THROTTLED)
         else:
             data = form.cleaned_data
@@ -274,7 +269,7 @@ def run_what_if(request: HttpRequest, uid: str) -> HttpResponse:
     base = _run(request, uid)
     form = _what_if_form(base, request.POST)
     if form.is_valid():
-        if not _allowed(request):
+        if not submit_allowed(request):
             form.add_error(None, THROTTLED)
         else:
             try:

@@ -19,10 +19,10 @@ from django.utils.translation import gettext, gettext_lazy
 
 from cards.forms import RefuseNulForm, holds_nul
 from cards.game_words import game_word
-from cards.language import frozen_card_name, in_english
 from cards.models import Card
 from cards.query import QuerySyntaxError
 from cards.selectors import card_search
+from common.language import frozen_card_name, in_english
 from simulations.models import SimulationRun
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
-from cards.page_cache import clear_stored_pages
 from cards.services import card_set_import
+from common.page_cache import clear_stored_pages
 from rules.decks.cardset import TEST_SET
 
 PASSWORD = "a-Long-and-unusual-passphrase-42"
@@ -56,7 +56,7 @@ def _empty_cache(request):
 
 def _clear_caches() -> None:
     cache.clear()
-    clear_stored_pages()   # the pages each process keeps (cards/page_cache.py)
+    clear_stored_pages()   # the pages each process keeps (common/page_cache.py)
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The floors of the house: imports flow tools → config → balance → play → simulations → work →
-collection → decks → cards → accounts → rules, never back up; inside rules, lab → ai → decks →
-engine. `tools` (benchmarks, stress tools, the workers' sandbox) measures the site and is not
-part of it: it may import any floor, no floor imports it.
+collection → decks → cards → common → accounts → rules, never back up; inside rules, lab → ai →
+decks → engine. `tools` (benchmarks, stress tools, the workers' sandbox) measures the site and is
+not part of it: it may import any floor, no floor imports it.
 
 `rules` is a pure Python library (no Django, no Celery, none of the project's apps); each app
 imports only the floors below it. Proved twice for `rules`: by importing for real in a clean
@@ -24,10 +24,15 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "accounts", "cards", "decks",
-                      "collection", "work", "simulations", "play", "balance", "config", "tools")
-FORBIDDEN_IN_ACCOUNTS = ("cards", "decks", "collection", "work", "simulations", "play",
+FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "accounts", "common",
+                      "cards", "decks", "collection", "work", "simulations", "play", "balance",
+                      "config", "tools")
+FORBIDDEN_IN_ACCOUNTS = ("common", "cards", "decks", "collection", "work", "simulations", "play",
                          "balance", "config", "tools")
+# What every app shares (the language door, stored pages, throttles, deck references …) sits
+# just above accounts and names no app of the site above it.
+FORBIDDEN_IN_COMMON = ("cards", "decks", "collection", "work", "simulations", "play", "balance",
+                       "config", "tools")
 FORBIDDEN_IN_CARDS = ("decks", "collection", "work", "simulations", "play", "balance", "config",
                       "tools")
 FORBIDDEN_IN_DECKS = ("collection", "work", "simulations", "play", "balance", "config", "tools")
@@ -41,7 +46,8 @@ FORBIDDEN_IN_SIMULATIONS = ("play", "balance", "config", "tools")
 FORBIDDEN_IN_PLAY = ("balance", "config", "tools")
 FORBIDDEN_IN_BALANCE = ("config", "tools")
 FORBIDDEN_IN_CONFIG = ("tools",)
-PACKAGES = ("rules", "accounts", "cards", "decks", "collection", "work", "simulations", "play",
+PACKAGES = ("rules", "accounts", "common", "cards", "decks", "collection", "work", "simulations",
+            "play",
             "balance", "config", "tools")
 
 IMPORT_ALL_RULES = """
@@ -102,6 +108,7 @@ def test_rules_source_imports_no_web_worker_or_app_module():
 
 @pytest.mark.parametrize("package, forbidden", [
     ("accounts", FORBIDDEN_IN_ACCOUNTS),
+    ("common", FORBIDDEN_IN_COMMON),
     ("cards", FORBIDDEN_IN_CARDS),
     ("decks", FORBIDDEN_IN_DECKS),
     ("collection", FORBIDDEN_IN_COLLECTION),
@@ -115,7 +122,7 @@ def test_each_app_imports_only_the_floors_below_it(package, forbidden):
     assert _violations(package, forbidden) == []
 
 
-@pytest.mark.parametrize("package", ["accounts", "cards", "decks", "collection", "work",
+@pytest.mark.parametrize("package", ["accounts", "common", "cards", "decks", "collection", "work",
                                      "simulations", "play", "balance", "tools"])
 def test_apps_exist_as_packages(package):
     assert (REPO_ROOT / package / "__init__.py").is_file()
@@ -163,6 +170,32 @@ def test_the_simulations_features_live_in_their_sub_packages():
     flat = {p.stem for p in app.glob("*.py")}
     assert [name for name in sorted(flat) if name.startswith(SIMULATIONS_FEATURE_PREFIXES)
             or name in SIMULATIONS_OLD_ADDRESSES] == []
+
+
+# The decks app by feature, as simulations/ is: the decks' core at the top (models, services,
+# selectors, drafts, the legality door, Django's own modules), each feature a sub-package.
+DECKS_FEATURES = {
+    "formats": {"standard", "loader", "problem_text"},
+    "builder": {"views", "panel", "paste"},
+    "sharing": {"services", "apis", "views", "image"},
+    "starters": {"selectors", "views"},
+    "transfer": {"services", "views", "placing"},
+    "validation": {"services", "apis"},
+}
+DECKS_OLD_ADDRESSES = ("formats", "format_loader", "format_problem_text", "builder",
+                       "builder_panel", "builder_paste", "sharing", "sharing_apis",
+                       "sharing_views", "deck_image", "starters", "starter_views", "transfer",
+                       "import_views", "placing", "validation", "apis_tools", "stats", "diffs")
+
+
+def test_the_decks_features_live_in_their_sub_packages():
+    """Each feature's modules are in its sub-package, none left flat beside the decks' core;
+    the pure helpers (statistics, diffs) are the rules library's (``rules.decks``)."""
+    app = REPO_ROOT / "decks"
+    for feature, modules in DECKS_FEATURES.items():
+        assert {p.stem for p in (app / feature).glob("*.py")} >= modules, feature
+    flat = {p.stem for p in app.glob("*.py")}
+    assert sorted(flat & set(DECKS_OLD_ADDRESSES)) == []
 
 
 def test_the_static_check_sees_a_forbidden_import(tmp_path):

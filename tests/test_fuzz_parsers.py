@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 from cards.query import QuerySyntaxError, parse
 from decks.codecs import CardIndex, DeckImportError, ImportLimits, export_deck, import_deck
 from decks.codecs.base import TOO_MANY_BYTES, TOO_MANY_CARDS, TOO_MANY_LINES
-from decks.codecs.deckcode import ALPHABET, CODE_BAD_CHARACTER, CODE_SECOND_WORD, NOT_A_CODE
+from decks.codecs.deckcode import CODE_BAD_CHARACTER, CODE_SECOND_WORD, NOT_A_CODE
 from decks.codecs.jsoncodec import NEWER_VERSION, NOT_OBJECT
 from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.deckcode import ALPHABET
 from rules.decks.legality import Deck
 
 pytestmark = pytest.mark.fuzz

@@ -19,8 +19,8 @@ TEMPLATE_LANGUAGE_BRANCH = re.compile(
     r"""(["'])(?:zh|zh-hans|zh-Hans|en)\1|LANGUAGE_CODE\s*(?:==|!=)\s*(["'])""")
 
 # The door: where the reader's language is chosen and the rules library's data form (a column
-# per language: ``name_en``, ``name_zh``) is read (cards.language.DATA_COLUMNS).
-DOOR = {"cards/language.py": 2}
+# per language: ``name_en``, ``name_zh``) is read (common.language.DATA_COLUMNS).
+DOOR = {"common/language.py": 2}
 # Where a language is named rather than branched on: the site's LANGUAGES, and the keyed
 # fields' help text and documentation showing their form ({"en": …, "zh-hans": …}).
 DECLARATIONS = {"config/settings.py": 1, "cards/models.py": 1, "decks/models.py": 1,

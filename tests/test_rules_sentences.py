@@ -1,6 +1,6 @@
 """The rules library reports a problem as a sentence template and its parameters
 (``rules.localized.Sentence``), never as text in a language; the site says it in the reader's
-language through gettext (``cards.language.say``). A refused card, patch, ruleset or card set
+language through gettext (``cards.game_words.say``). A refused card, patch, ruleset or card set
 file reads in Chinese on a Chinese page, and every template the library marks is translated."""
 
 from __future__ import annotations

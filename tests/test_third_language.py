@@ -15,7 +15,7 @@ import polib
 import pytest
 
 from cards.models import Card
-from cards.page_cache import clear_stored_pages
+from common.page_cache import clear_stored_pages
 from rules import localized
 
 FRENCH_SENTENCES = {"Cards": "Cartes", "Decks": "Decks de cartes"}

@@ -28,12 +28,12 @@ from balance.apis import (
 from balance.models import BalanceJob, JobKind, Objective
 from balance.search.services import balance_candidate_run, balance_job_request
 from balance.services import BalanceInputError
-from cards.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField
+from common.throttles import SubmitThrottle
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
 from simulations.agents.strength import agent_help
-from simulations.apis import SubmitThrottle
 from simulations.serializers import ListFilterSerializer
 
 NOT_OWNER = gettext_lazy("Only the search's owner can do this.")

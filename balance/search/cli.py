@@ -234,7 +234,8 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
 
     from balance.search.services import balance_job_request
     from balance.services import BalanceInputError
-    from simulations.sources import STARTER_PREFIX, starter_decks
+    from common.deck_refs import starter_spec
+    from simulations.sources import starter_decks
 
     names = opts["decks"] or [d["name"] for d in starter_decks()]
     fields = [f.strip() for f in (opts.get("fields") or "").split(",") if f.strip()]
@@ -242,7 +243,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     try:
         goal = parse_goal(opts, len(names))
         job = balance_job_request(
-            user=None, deck_specs=[f"{STARTER_PREFIX}{n}" for n in names], agent=opts["agent"],
+            user=None, deck_specs=[starter_spec(n) for n in names], agent=opts["agent"],
             objective=goal.kind, band=goal.band, field_band=goal.field_band,
             matchup_band=goal.matchup_band, epsilon=goal.epsilon, min_share=goal.min_share,
             max_changes=opts["max_changes"],

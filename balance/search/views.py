@@ -25,7 +25,7 @@ from balance.selectors import job_is_owner, job_progress
 from balance.services import BalanceInputError
 from balance.views import THROTTLED, cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.game_words import game_word_lazy
-from simulations.apis import submit_allowed
+from common.throttles import submit_allowed
 from simulations.meta.view import epsilon_words
 
 FIELD_NAMES = {"cost": game_word_lazy("field", "cost", prose=True),

@@ -34,7 +34,7 @@ from balance.models import BalanceJob, JobKind
 from balance.services import BalanceInputError
 from balance.tuning.selectors import tuning_result
 from balance.tuning.services import tuning_job_request, tuning_suggestion_save
-from cards.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations.serializers import ListFilterSerializer
 

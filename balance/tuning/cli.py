@@ -60,10 +60,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
 
     from balance.services import BalanceInputError
     from balance.tuning.services import tuning_job_request
-    from simulations.sources import STARTER_PREFIX
-
-    def spec(name: str) -> str:
-        return name if name.startswith(("deck:", STARTER_PREFIX)) else STARTER_PREFIX + name
+    from common.deck_refs import spec_or_starter as spec
 
     keep = [c.strip() for c in (opts.get("keep") or "").split(",") if c.strip()]
     try:

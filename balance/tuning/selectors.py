@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from balance.models import BalanceJob
-from cards.language import frozen_card_name, frozen_deck_name
 from cards.models import Card
+from common.language import frozen_card_name, frozen_deck_name
 from decks.models import Deck
 
 if TYPE_CHECKING:

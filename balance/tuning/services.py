@@ -25,8 +25,8 @@ from balance.services import (
     job_submit,
 )
 from balance.tuning.problem import format_from_dict, format_to_dict
-from cards.language import source_value
 from cards.models import Card
+from common.language import source_value
 from decks.adapters import format_to_rules
 from decks.drafts import Draft
 from decks.models import Deck, Format

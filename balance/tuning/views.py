@@ -33,7 +33,7 @@ from balance.tuning.services import tuning_job_request, tuning_suggestion_save
 from balance.views import cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.forms import PickForm
 from cards.game_words import game_word
-from cards.language import frozen_card_name
+from common.language import frozen_card_name
 from simulations.meta.view import meta_context
 from simulations.sources import SourceError, resolve_spec
 

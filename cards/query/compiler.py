@@ -15,8 +15,8 @@ from operator import and_, or_
 from django.db.models import Q
 
 from cards.declared_words import game_q, rarity_order_q
-from cards.language import text_in_any_language
 from cards.query.parser import And, Compare, Node, Not, Or, Words
+from common.language import text_in_any_language
 from rules.engine.cards import RARITIES
 
 NUMBER_LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}

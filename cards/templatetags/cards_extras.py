@@ -13,8 +13,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from cards import game_words, language
-from cards.language import reader_writes_latin_script
+from cards import game_words
+from common import language
+from common.language import reader_writes_latin_script
 
 register = template.Library()
 
@@ -41,7 +42,7 @@ def language_choices() -> list[dict[str, str]]:
 
 @register.simple_tag
 def other_language() -> dict[str, str]:
-    """The language of the name shown beside the reader's (``cards.language.other_language``):
+    """The language of the name shown beside the reader's (``common.language.other_language``):
     its HTML tag and its name in the reader's language (a column heading)."""
     code = language.other_language()
     return {"tag": language.html_lang(code), "name": language.language_name(code)}
@@ -50,7 +51,7 @@ def other_language() -> dict[str, str]:
 @register.simple_tag
 def names_beside() -> bool:
     """Whether a name shows its other language's beside it: for a reader of the source
-    language (``cards.language.reader_reads_source``)."""
+    language (``common.language.reader_reads_source``)."""
     return language.reader_reads_source()
 
 

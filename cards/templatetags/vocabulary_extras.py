@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from cards import game_words
-from cards.language import reader_language
+from common.language import reader_language
 from rules.localized import LANGUAGE_SHORT_NAME, SOURCE_LANGUAGE, derived_text
 
 register = template.Library()

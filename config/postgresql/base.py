@@ -3,7 +3,7 @@ is silent.
 
 With ``conn_health_checks`` on, Django checks a kept connection at the first query of every
 request with ``SELECT 1``: one more round trip to the server on every page that reads the
-database, as long as the read itself on the busiest stored pages (cards/page_cache.py). A
+database, as long as the read itself on the busiest stored pages (common/page_cache.py). A
 server that ends a connection (a restart, ``pg_terminate_backend``, an idle timeout, a crash
 of its process) first sends its reason or closes the socket, and either makes the socket
 readable: so between two requests, a connection whose socket has nothing to read is taken as

@@ -28,17 +28,12 @@ from decks.codecs.base import (
     clean_name,
 )
 from decks.codecs.csvcodec import export_csv, parse_csv
-from decks.codecs.deckcode import (
-    DecodedCode,
-    decode_deck_code,
-    encode_deck_code,
-    looks_like_code,
-    read_checked_code,
-)
+from decks.codecs.deckcode import decode_deck_code, read_checked_code
 from decks.codecs.filenames import safe_filename
 from decks.codecs.index import CardIndex
 from decks.codecs.jsoncodec import export_json, parse_json
 from decks.codecs.text import export_text, parse_text
+from rules.decks.deckcode import DecodedCode, encode_deck_code, looks_like_code
 from rules.decks.legality import Deck
 
 __all__ = [

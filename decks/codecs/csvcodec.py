@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext_lazy
 
-from cards.language import data_form_names
+from common.language import data_form_names
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     PILE_NAME,

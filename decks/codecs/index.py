@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from cards.language import localized_texts, localized_value, source_value
+from common.language import localized_texts, localized_value, source_value
 from rules.decks.legality import CardLike
 
 

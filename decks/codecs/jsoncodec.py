@@ -23,7 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from cards.language import data_form_names
+from common.language import data_form_names
 from decks.codecs.base import (
     DEFAULT_LIMITS,
     PILE_NAME,

@@ -15,7 +15,7 @@ Invariants:
   .min``), so a file or an admin form is refused whole with all its mistakes at once.
 - A problem says *what* is wrong, never in words: a ``FormatProblem`` is a path, a stable code
   and plain parameters; the site says it in the reader's language
-  (``decks.format_problem_text``).
+  (``decks.formats.problem_text``).
 - ``format_from_data`` is the only way data becomes a ``legality.Format``; the site builds its
   formats through it too (``decks.adapters.format_to_rules``).
 """

@@ -83,7 +83,7 @@ class Problem(Sentence):
     """One mistake in card data: where (``abilities[0].effects[1].amount``), the sentence that
     says it as a template (one of the ``MSG_`` msgids) and its parameters (codes, numbers, the
     value found). ``message`` is the English, for logs and the command line; the site says it
-    in the reader's language (``cards.language.say``)."""
+    in the reader's language (``cards.game_words.say``)."""
 
     __slots__ = ()
 

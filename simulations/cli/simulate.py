@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import OperationalError
 
+from common.deck_refs import starter_spec
 from rules.lab import meta
 from rules.lab.match import run_match
 from rules.lab.patches import Patch
@@ -40,7 +41,7 @@ from simulations.models import RunKind, RunStatus, SimulationRun
 from simulations.reports import run_reports
 from simulations.selectors import run_progress
 from simulations.services import SimulationInputError, simulation_submit
-from simulations.sources import STARTER_PREFIX, SourceError, frozen_version, resolve_spec
+from simulations.sources import SourceError, frozen_version, resolve_spec
 from work.reaper import reap_soon
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def _decks_from_catalogue(opts: Mapping[str, Any]
             deck, row = resolve_spec(name, trusted=True)
         except SourceError:
             try:
-                deck, row = resolve_spec(f"{STARTER_PREFIX}{name}", trusted=True)
+                deck, row = resolve_spec(starter_spec(name), trusted=True)
             except SourceError as exc:
                 raise CommandError(str(exc)) from None
         decks.append(deck)

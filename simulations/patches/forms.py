@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.forms import NUL_IN_FIELD, RefuseNulForm, holds_nul
 from cards.game_words import game_word, game_word_lazy
-from cards.language import frozen_card_name
+from common.language import frozen_card_name
 from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
 from rules.lab.patches import NAME_MAX
 from simulations.forms import SimulationForm

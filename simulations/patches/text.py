@@ -13,8 +13,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cards.language import frozen_card_name
 from cards.query.describe import field_word, value_word
+from common.language import frozen_card_name
 
 CHANGE_LINE = gettext_lazy("{card}: {field} {old} → {new}")
 NEW_VALUE_LINE = gettext_lazy("{card}: {field} → {new}")

@@ -22,7 +22,9 @@ from cards.adapters import card_to_data, refresh_derived
 from cards.art import card_art
 from cards.forms import PickForm
 from cards.game_words import say
-from cards.language import (
+from cards.models import Card, display_names
+from cards.selectors import card_rows
+from common.language import (
     frozen_card_name,
     html_lang,
     localized_value,
@@ -30,8 +32,7 @@ from cards.language import (
     other_value,
     reader_language,
 )
-from cards.models import Card, display_names
-from cards.selectors import card_rows
+from common.throttles import submit_allowed
 from rules.engine.text import written_languages
 from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
 from simulations.models import Sweep
@@ -40,7 +41,7 @@ from simulations.patches.text import change_line, field_name
 from simulations.services import SimulationInputError, simulation_request
 from simulations.sweeps.charts import sweep_chart
 from simulations.sweeps.services import sweep_get, sweep_results, sweep_submit
-from simulations.views import THROTTLED, _allowed
+from simulations.views import THROTTLED
 
 NO_CARD = gettext_lazy("No card with code {code!r}.")
 NO_SWEEP = gettext_lazy("No sweep here.")
@@ -143,7 +144,7 @@ def _submit(request: HttpRequest, card: Card, form: PatchForm, play: PlayForm
     if not sweeping and not form.changes():
         form.add_error(None, NO_CHANGE)
         return None
-    if not _allowed(request):
+    if not submit_allowed(request):
         play.add_error(None, THROTTLED)
         return None
     data = play.cleaned_data

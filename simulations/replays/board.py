@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.language import localized_value
+from common.language import localized_value
 from rules.engine import replay_states
 from rules.engine.cards import CardDef
 from simulations.replays.text import Describer, keyword_name

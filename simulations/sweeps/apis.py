@@ -16,11 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cards.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField
+from common.throttles import SubmitThrottle
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from simulations import conf
 from simulations.agents.strength import agent_help
-from simulations.apis import SubmitThrottle, _invalid
+from simulations.apis import _invalid
 from simulations.models import RunKind, Sweep
 from simulations.services import SimulationInputError
 from simulations.sweeps.services import (

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from cards.language import frozen_card_name, source_value
+from common.language import frozen_card_name, source_value
 from rules.lab.intervals import paired_difference
 from rules.lab.patches import PATCH_FIELDS
 from simulations import conf

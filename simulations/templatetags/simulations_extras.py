@@ -10,8 +10,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cards.language import frozen_card_name, frozen_deck_name
 from cards.templatetags.cards_extras import pct
+from common.language import frozen_card_name, frozen_deck_name
 from simulations.agents.skill import played_by as played_by_line
 from simulations.agents.skill import skill_line
 from simulations.meta.view import epsilon_words

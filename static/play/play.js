@@ -1,29 +1,146 @@
-// The game page: the board is replaced in place by the server's answer to every action, and an
-// AI's turn is shown one step at a time (a request per step, `data-delay` ms apart) until the
-// person must decide again. "Skip to now" jumps to the latest step. No rule of the game lives
-// here: the buttons are the engine's legal actions, rendered by the server.
+// The game page (templates/play/game.html): a board that stays put and is played by picking.
+//
+// The server renders the whole board (templates/play/_board.html) and this script replaces it
+// in place with the server's answer to every action and every step of an AI's turn: the page
+// never scrolls, the log scrolls inside its own box, and the focus comes back to the same place
+// of the board (its data-key) without moving the page.
+//
+// Direct play: every legal action of the engine arrives with the board (#play-actions-data:
+// its JSON, its sentence, where it starts and where it lands — play.board.action_keys). Picking
+// a lit card or minion lights the targets of its actions and offers its actions without a
+// target (awaken, use an item) as buttons; picking a target sends that action. A lit target
+// that is a whole action by itself (a mulligan, a discard, an effect's target) is one pick.
+// No rule of the game lives here: what is lit is only ever the engine's list. The same actions
+// stay below the board as a list of buttons ("Every choice as a list"), for any reader.
+//
+// The AI's turn is shown move by move: each step's board lights the card that acted and its
+// target (#play-last-move) for a moment, a whole turn in at most 2 s at the default speed (the
+// speed select: slow, normal, fast, at once; remembered). prefers-reduced-motion: no motion,
+// the lit cards only.
+//
+// Why a hand-written fetch and not htmx like the rest of the site: the page holds a state
+// between requests that htmx's swaps do not model — the picked card and its lit targets, the
+// AI's step timer whose pace depends on how many moves are left, the end-of-turn question
+// remembered per turn, the focus put back by board place — so a script of its own would be
+// needed around htmx anyway; one fetch per action keeps that script the only moving part.
 (function () {
   "use strict";
   var root = document.getElementById("play-board");
   if (!root) return;
   var url = root.dataset.boardUrl;
+  var loginUrl = root.dataset.loginUrl;
   var timer = null;
   var skipping = false;
   var seat = null;
+  var picked = null;          // the data-key of the picked source, if any
+  var busy = false;
+  var store = window.localStorage;
+  var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   function board() { return root.querySelector(".play-board"); }
+  function get(key) { try { return store.getItem("cardlab.play." + key); } catch (e) { return null; } }
+  function put(key, value) { try { store.setItem("cardlab.play." + key, value); } catch (e) { /* private mode */ } }
 
-  function show(html, focusActions) {
+  function plays() {
+    var data = document.getElementById("play-actions-data");
+    return data ? JSON.parse(data.textContent) || [] : [];
+  }
+  function lastMove() {
+    var data = document.getElementById("play-last-move");
+    return data ? JSON.parse(data.textContent) : null;
+  }
+  function tile(key) { return key ? root.querySelector('[data-key="' + key + '"]') : null; }
+
+  // ---------------------------------------------------------------- showing a board
+
+  function show(html) {
+    var active = document.activeElement;
+    var focusKey = active && root.contains(active)
+      ? (active.dataset.key || (active.dataset.testid ? "testid:" + active.dataset.testid : null)) : null;
+    var log = root.querySelector(".play-log-scroll");
+    var logAtEnd = !log || log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+    var listOpen = get("list-open") === "1";
+    var y = window.scrollY;
     root.innerHTML = html;
+    root.removeAttribute("aria-busy");
+    picked = null;
     var b = board();
     if (b && b.dataset.seat !== "") seat = b.dataset.seat;
-    var log = root.querySelector("[data-testid=play-log]");
-    if (log && log.lastElementChild) log.lastElementChild.scrollIntoView({block: "nearest"});
-    if (focusActions) {
-      var first = root.querySelector(".play-actions button, [data-seat-switch], [data-skip]");
-      if (first) first.focus({preventScroll: true});
-    }
+    log = root.querySelector(".play-log-scroll");
+    if (log && logAtEnd) log.scrollTop = log.scrollHeight;
+    var list = root.querySelector("[data-play-list]");
+    if (list) list.open = listOpen;
+    var speed = root.querySelector("[data-speed]");
+    if (speed && get("speed")) speed.value = get("speed");
+    restoreFocus(focusKey);
+    if (window.scrollY !== y) window.scrollTo(window.scrollX, y);
+    lightLastMove();
     schedule();
+  }
+
+  function restoreFocus(focusKey) {
+    if (!focusKey) return;
+    var again = focusKey.indexOf("testid:") === 0
+      ? root.querySelector('[data-testid="' + focusKey.slice(7) + '"]') : tile(focusKey);
+    if (!again || again.disabled) {
+      again = root.querySelector(".tile-source:not([disabled]), .tile-direct:not([disabled]), .play-commands button, [data-seat-switch], [data-skip]");
+    }
+    if (again) again.focus({preventScroll: true});
+  }
+
+  function failed(response) {
+    // A lost session: the log-in page (a redirect) or a refused post (403) is no board.
+    var status = root.querySelector("[data-testid=play-status]");
+    var message = document.createElement("p");
+    message.className = "form-errors play-error";
+    message.setAttribute("role", "alert");
+    message.dataset.testid = "play-logged-out";
+    var link = document.createElement("a");
+    link.href = loginUrl + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+    if (response && (response.status === 403 || response.redirected)) {
+      message.textContent = root.dataset.loggedOut + " ";
+      link.textContent = root.dataset.logIn;
+    } else {
+      message.textContent = root.dataset.failed + " ";
+      link.href = window.location.href;
+      link.textContent = root.dataset.reload;
+    }
+    message.appendChild(link);
+    var old = root.querySelector("[data-testid=play-logged-out]");
+    if (old) old.remove();
+    if (status) status.insertAdjacentElement("afterend", message);
+    else root.prepend(message);
+    busy = false;
+    root.removeAttribute("aria-busy");
+  }
+
+  function answer(response) {
+    var type = response.headers.get("Content-Type") || "";
+    if (response.redirected || type.indexOf("text/html") < 0 ||
+        (response.status !== 200 && response.status !== 400 && response.status !== 409)) {
+      failed(response);
+      return null;
+    }
+    return response.text().then(function (html) {
+      if (html.indexOf('data-testid="board"') < 0) { failed(response); return; }
+      busy = false;
+      show(html);
+    });
+  }
+
+  var lastRequest = 0;        // how long the last board took to come (ms)
+
+  function request(href, options) {
+    clearTimeout(timer);
+    root.setAttribute("aria-busy", "true");
+    var started = Date.now();
+    options = options || {};
+    options.headers = {"HX-Request": "true"};
+    options.credentials = "same-origin";
+    return fetch(href, options).then(function (response) {
+      lastRequest = Date.now() - started;
+      return answer(response);
+    }, function () { failed(null); });
   }
 
   function query(step, seatValue) {
@@ -34,12 +151,14 @@
     return url + "?" + params.toString();
   }
 
-  function load(step, seatValue) {
-    clearTimeout(timer);
-    return fetch(query(step, seatValue), {headers: {"HX-Request": "true"}, credentials: "same-origin"})
-      .then(function (r) { return r.text(); })
-      .then(function (html) { show(html, true); });
-  }
+  function load(step, seatValue) { return request(query(step, seatValue)); }
+
+  // ---------------------------------------------------------------- the AI's turn, move by move
+
+  // Each speed: a step's pause (ms) and the most a whole turn may take to show (ms) — past it
+  // the page jumps to the latest step, so a long turn never keeps the player waiting.
+  var SPEEDS = {slow: [1000, Infinity], normal: [300, 2000], fast: [120, 1000]};
+  var turnStart = null;      // when the first board of the AI's turn being shown came
 
   function schedule() {
     clearTimeout(timer);
@@ -47,44 +166,229 @@
     if (!b) return;
     var step = parseInt(b.dataset.step, 10), steps = parseInt(b.dataset.steps, 10);
     var pending = b.dataset.pending === "1";
-    if (!pending && step >= steps) { skipping = false; return; }
-    var delay = skipping ? 150 : parseInt(b.dataset.delay, 10) || 800;
-    timer = setTimeout(function () { load(skipping ? null : step + 1); }, delay);
+    if (!pending && step >= steps) { skipping = false; turnStart = null; return; }
+    if (turnStart === null) turnStart = Date.now();
+    var speed = SPEEDS[get("speed") || "normal"];
+    if (skipping || !speed || Date.now() - turnStart + 100 > speed[1]) {
+      timer = setTimeout(function () { load(null); }, 50);
+      return;
+    }
+    // The AI still to move: ask for the next step (the server answers the latest one there is).
+    if (step >= steps) { timer = setTimeout(function () { load(step + 1); }, 100); return; }
+    var pause = Math.min(speed[0], parseInt(b.dataset.delay, 10) || speed[0]);
+    timer = setTimeout(function () { load(step + 1); }, Math.max(0, pause - lastRequest));
   }
 
+  function lightLastMove() {
+    var move = lastMove();
+    var b = board();
+    if (!move || !b || move.by !== "theirs") return;
+    [[move.src, "lit-from"], [move.dst, "lit-to"]].forEach(function (pair) {
+      var el = tile(pair[0]);
+      if (!el) return;
+      el.classList.add(pair[1]);
+      if (!reduced) el.classList.add("lit-move");
+    });
+  }
+
+  // ---------------------------------------------------------------- picking and playing
+
+  function clearPick() {
+    picked = null;
+    root.querySelectorAll(".tile-picked, .tile-target").forEach(function (el) {
+      el.classList.remove("tile-picked", "tile-target");
+      el.removeAttribute("data-outcome");
+      el.removeAttribute("data-forecast");
+      el.removeAttribute("data-play");
+      el.removeAttribute("aria-describedby");
+      if (!el.classList.contains("tile-source") && !el.classList.contains("tile-direct")) el.disabled = true;
+      var badge = el.querySelector(".tile-badge");
+      if (badge) badge.textContent = "";
+    });
+    var bar = root.querySelector("[data-testid=selection]");
+    if (bar) bar.textContent = root.dataset.pickHint || "";
+  }
+
+  function button(label, play, testid) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "button-small button-primary";
+    b.textContent = label;
+    b.dataset.play = play.json;
+    b.dataset.kind = play.kind;
+    b.dataset.testid = testid;
+    return b;
+  }
+
+  var OUTCOME_MARK = {win: "✓", lose: "✗", trade: "⇄", unknown: "?", hero: "", lethal: "★"};
+
+  function pick(key) {
+    clearPick();
+    var mine = plays().filter(function (p) { return p.src === key; });
+    if (!mine.length) return;
+    picked = key;
+    tile(key).classList.add("tile-picked");
+    var bar = root.querySelector("[data-testid=selection]");
+    bar.textContent = "";
+    var what = document.createElement("span");
+    what.className = "play-selection-what";
+    what.textContent = tile(key).getAttribute("aria-label");
+    bar.appendChild(what);
+    var targets = 0;
+    mine.forEach(function (p) {
+      if (!p.dst) { bar.appendChild(document.createTextNode(" ")); bar.appendChild(button(p.label, p, "pick-action")); return; }
+      var el = tile(p.dst);
+      if (!el) return;
+      targets += 1;
+      el.classList.add("tile-target");
+      el.disabled = false;
+      el.dataset.play = p.json;
+      el.dataset.forecast = p.preview || p.label;
+      if (p.outcome) {
+        el.dataset.outcome = p.outcome;
+        var badge = el.querySelector(".tile-badge");
+        if (badge) badge.textContent = OUTCOME_MARK[p.outcome] || "";
+      }
+    });
+    if (targets) {
+      var hint = document.createElement("span");
+      hint.className = "play-selection-hint";
+      hint.dataset.testid = "selection-hint";
+      hint.textContent = " " + (root.dataset.chooseTarget || "").replace("{n}", targets);
+      bar.appendChild(hint);
+    }
+  }
+
+  function send(json, kind) {
+    if (busy) return;
+    if (kind === "end" && !endConfirmed()) return;
+    busy = true;
+    var form = root.querySelector("[data-play-form]");
+    var token = root.querySelector("input[name=csrfmiddlewaretoken]");
+    var b = board();
+    var data = new FormData();
+    data.append("csrfmiddlewaretoken", token ? token.value : "");
+    data.append("version", b.dataset.version);
+    data.append("seat", b.dataset.seat);
+    data.append("action", json);
+    root.querySelectorAll(".play-bar button, .tile").forEach(function (el) { el.disabled = true; });
+    request(root.dataset.actUrl, {method: "POST", body: data});
+    return form;
+  }
+
+  function endConfirmed() {
+    var dialog = root.querySelector("[data-end-warning]");
+    var b = board();
+    var key = "end-warned." + b.dataset.uid + "." + b.dataset.turn + "." + b.dataset.seat;
+    if (!dialog || get("never-warn") === "1" || get(key) === "1") return true;
+    put(key, "1");             // asked once a turn: a second "end" ends it
+    dialog.hidden = false;
+    dialog.querySelector("[data-keep-playing]").focus({preventScroll: true});
+    return false;
+  }
+
+  root.addEventListener("click", function (event) {
+    var el = event.target.closest("button, a");
+    if (!el || !root.contains(el)) {
+      if (picked && !event.target.closest(".play-bar")) clearPick();
+      return;
+    }
+    if (el.matches("[data-end-anyway], [data-keep-playing]")) {
+      var dialog = root.querySelector("[data-end-warning]");
+      var never = dialog.querySelector("[data-never-warn]");
+      if (never && never.checked) put("never-warn", "1");
+      dialog.hidden = true;
+      if (el.matches("[data-end-anyway]")) {
+        var end = root.querySelector('[data-testid="command-end"]');
+        if (end) send(end.dataset.play, "end");
+      } else {
+        var cmd = root.querySelector('[data-testid="command-end"]');
+        if (cmd) cmd.focus({preventScroll: true});
+      }
+      return;
+    }
+    if (el.matches(".tile, .tile-chip")) {
+      event.preventDefault();
+      var key = el.dataset.key;
+      if (el.classList.contains("tile-target") && el.dataset.play) { send(el.dataset.play, ""); return; }
+      if (el.classList.contains("tile-source")) { if (picked === key) clearPick(); else pick(key); return; }
+      if (el.classList.contains("tile-direct")) {
+        var direct = plays().filter(function (p) { return p.dst === key && !p.src; });
+        if (direct.length === 1) send(direct[0].json, direct[0].kind);
+        return;
+      }
+      clearPick();
+      return;
+    }
+    if (el.matches("[data-play]")) { event.preventDefault(); send(el.dataset.play, el.dataset.kind); return; }
+    if (el.matches("[data-skip]")) { event.preventDefault(); skipping = true; load(null); return; }
+    if (el.matches("[data-seat-switch]")) { event.preventDefault(); seat = el.dataset.seatSwitch; load(null, seat); return; }
+    if (el.matches("[data-hint]")) {
+      event.preventDefault();
+      var panel = document.getElementById("play-hint");
+      el.setAttribute("aria-busy", "true");
+      fetch(el.href, {headers: {"HX-Request": "true"}, credentials: "same-origin"})
+        .then(function (r) { return r.text(); })
+        .then(function (html) { panel.innerHTML = html; el.removeAttribute("aria-busy"); });
+    }
+  });
+
+  // The preview of a lit target, as the pointer or the focus reaches it.
+  function preview(event) {
+    var el = event.target.closest && event.target.closest(".tile-target");
+    if (!el || !el.dataset.forecast) return;
+    var bar = root.querySelector("[data-testid=selection]");
+    var old = bar.querySelector(".play-preview");
+    if (old) old.remove();
+    var p = document.createElement("span");
+    p.className = "play-preview";
+    p.dataset.testid = "preview";
+    p.textContent = " " + el.dataset.forecast;
+    bar.appendChild(p);
+  }
+  root.addEventListener("mouseover", preview);
+  root.addEventListener("focusin", preview);
+
+  root.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && picked) {
+      var key = picked;
+      clearPick();
+      var back = tile(key);
+      if (back) back.focus({preventScroll: true});
+      event.preventDefault();
+    }
+  });
+
+  root.addEventListener("change", function (event) {
+    if (event.target.matches("[data-speed]")) { put("speed", event.target.value); schedule(); }
+  });
+  root.addEventListener("toggle", function (event) {
+    if (event.target.matches && event.target.matches("[data-play-list]")) put("list-open", event.target.open ? "1" : "0");
+  }, true);
+
+  // The list's and the controls' forms (undo, restart, concede) post through the same path.
   root.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches("[data-play-form]")) return;
-    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) { event.preventDefault(); return; }
     event.preventDefault();
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
     var data = new FormData(form);
     if (event.submitter && event.submitter.name) data.append(event.submitter.name, event.submitter.value);
+    if (event.submitter && event.submitter.dataset.kind === "end" && !endConfirmed()) return;
     root.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     skipping = false;
-    clearTimeout(timer);
     // getAttribute: the buttons are named "action", which shadows the form's own property.
-    fetch(form.getAttribute("action"), {method: "POST", body: data, headers: {"HX-Request": "true"},
-                        credentials: "same-origin"})
-      .then(function (r) { return r.text(); })
-      .then(function (html) { show(html, true); });
-  });
-
-  root.addEventListener("click", function (event) {
-    var target = event.target.closest("[data-skip], [data-seat-switch], [data-hint]");
-    if (!target) return;
-    event.preventDefault();
-    if (target.matches("[data-skip]")) { skipping = true; load(null); }
-    else if (target.matches("[data-seat-switch]")) { seat = target.dataset.seatSwitch; load(null, seat); }
-    else {
-      var panel = document.getElementById("play-hint");
-      target.setAttribute("aria-busy", "true");
-      fetch(target.href, {headers: {"HX-Request": "true"}, credentials: "same-origin"})
-        .then(function (r) { return r.text(); })
-        .then(function (html) { panel.innerHTML = html; target.removeAttribute("aria-busy"); });
-    }
+    request(form.getAttribute("action"), {method: "POST", body: data});
   });
 
   var first = board();
   if (first && first.dataset.seat !== "") seat = first.dataset.seat;
+  var speedSelect = root.querySelector("[data-speed]");
+  if (speedSelect && get("speed")) speedSelect.value = get("speed");
+  var list = root.querySelector("[data-play-list]");
+  if (list && get("list-open") === "1") list.open = true;
+  var logBox = root.querySelector(".play-log-scroll");
+  if (logBox) logBox.scrollTop = logBox.scrollHeight;
+  lightLastMove();
   schedule();
 })();

@@ -22,7 +22,7 @@ from decks.drafts import Draft
 from decks.models import Deck
 from decks.selectors import deck_counts
 from decks.services import deck_create
-from decks.starters import starter_decks
+from decks.starters.selectors import starter_decks
 from tests.balance.conftest import DAWN, DUSK
 from work.reaper import work_reap
 

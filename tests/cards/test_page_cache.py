@@ -1,4 +1,4 @@
-"""Stored pages (cards/page_cache.py): the busiest pages are served from memory, and a stored
+"""Stored pages (common/page_cache.py): the busiest pages are served from memory, and a stored
 page is never stale, never someone else's, and never carries someone else's CSRF token."""
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cards.models import Card, Faction
-from cards.page_cache import (
+from cards.services import card_save, card_set_import, card_tag_renamed
+from common.page_cache import (
     _BYTE_TO_LETTER,
     _UNEVEN_BYTES,
     CSRF_PLACEHOLDER,
     _random_letters,
     clear_stored_pages,
 )
-from cards.services import card_save, card_set_import, card_tag_renamed
 from decks.drafts import Draft
 from decks.services import deck_create, deck_save
 from rules.decks.cardset import TEST_SET

@@ -13,8 +13,8 @@ from django.utils.html import escape
 
 from cards.card_stats import card_stats, card_stats_add
 from cards.models import Card, CardSet, Faction, Race
-from cards.page_cache import clear_stored_pages
 from cards.query import errors as E
+from common.page_cache import clear_stored_pages
 
 
 def html(response) -> str:
@@ -261,7 +261,7 @@ def _grow(n: int) -> None:
                                  "/api/cards/?q=k:minion&page_size=200",
                                  "/cards/T-M06/", "/api/cards/T-M06/"])
 def test_query_count_does_not_grow_with_the_catalogue(client, test_set, url):
-    # Rendered afresh each time: a stored page (cards/page_cache.py) would hide the queries.
+    # Rendered afresh each time: a stored page (common/page_cache.py) would hide the queries.
     clear_stored_pages()
     with CaptureQueriesContext(connection) as small:
         assert client.get(url).status_code == 200

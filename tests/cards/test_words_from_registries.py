@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 
 from cards.models import Card, Faction, Race
-from cards.page_cache import clear_stored_pages
+from common.page_cache import clear_stored_pages
 from decks.problem_text import problems_text
 from rules.decks.cardset import TEST_SET, load_card_set
 from rules.decks.legality import STANDARD, Deck, Format, check_deck

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from cards.models import Card
 from collection.services import collection_card_set, collection_counts_merge
 from decks.models import DeckFavourite
-from decks.sharing import (
+from decks.sharing.services import (
     TAG_RULE,
     SharingInputError,
     deck_favourite_set,

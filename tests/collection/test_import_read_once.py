@@ -11,7 +11,7 @@ import decks.codecs
 import decks.codecs.base
 import decks.codecs.deckcode
 from collection.selectors import collection_counts
-from decks.codecs.deckcode import encode_deck_code
+from rules.decks.deckcode import encode_deck_code
 from rules.decks.legality import Deck
 from tests.collection.conftest import LEGAL_CARDS
 

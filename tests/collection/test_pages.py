@@ -108,7 +108,7 @@ def test_another_users_private_deck_has_no_missing_list(alice_client, bob, make_
 
 
 def test_the_collection_pages_are_chinese_on_a_chinese_page(client, bob, make_deck):
-    from decks.sharing import deck_favourite_set, deck_tags_set
+    from decks.sharing.services import deck_favourite_set, deck_tags_set
     from tests.fixtures import UserFactory
     from tests.test_chinese_pages import ZH, english_words
 
@@ -135,7 +135,7 @@ def test_the_collection_pages_are_chinese_on_a_chinese_page(client, bob, make_de
 
 def test_the_page_names_cards_active_decks_claim_beyond_the_copies_owned(alice_client, alice,
                                                                          make_deck):
-    from decks.sharing import deck_active_set
+    from decks.sharing.services import deck_active_set
 
     for name in ("Ember Rush", "Tidewall"):
         deck_active_set(deck=make_deck(alice, name=name), active=True)
@@ -168,3 +168,20 @@ def test_a_did_you_mean_on_the_collection_import_applies_with_one_click(alice_cl
     good = alice_client.post(url, {"text": text, "mode": "add", "fix": unescape(fix[1])})
     assert good.status_code == 302
     assert collection_counts(user=alice) == {"T-M01": 2, "T-H02": 1}
+
+
+def test_every_count_answer_says_the_collection_version_it_was_read_at(alice_client, alice,
+                                                                      catalogue):
+    """A page keeps the newer of two answers about a count by this number (site.js): every
+    write adds one, and a row read after a write says at least that write's number."""
+    from collection.selectors import collection_version
+
+    assert collection_version(user=alice) == 0
+    url = reverse("collection:card", args=["T-M01"]) + "?as=row"
+    first = alice_client.post(url, {"delta": "1"}, HTTP_HX_REQUEST="true")
+    second = alice_client.post(url, {"delta": "1"}, HTTP_HX_REQUEST="true")
+    assert 'data-version="1"' in first.text and 'data-version="2"' in second.text
+    table = alice_client.get(reverse("collection:page"), HTTP_HX_REQUEST="true")
+    assert table.text.count('data-version="2"') >= 1 and 'data-version="1"' not in table.text
+    alice_client.post(reverse("collection:import"), {"text": "1 Ember Pup\n", "mode": "add"})
+    assert collection_version(user=alice) == 3

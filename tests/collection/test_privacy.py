@@ -1,4 +1,4 @@
-"""A collection is private: the stored pages (cards/page_cache.py), the deck pages, the lists'
+"""A collection is private: the stored pages (common/page_cache.py), the deck pages, the lists'
 badges and the API never show one user's counts to another."""
 
 from __future__ import annotations

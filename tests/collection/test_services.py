@@ -22,7 +22,7 @@ from collection.services import (
 )
 from collection.transfer import collection_export, collection_import, list_counts, shopping_list
 from decks.codecs import DeckImportError
-from decks.sharing import deck_active_set
+from decks.sharing.services import deck_active_set
 from tests.fixtures import LEGAL_CARDS
 
 

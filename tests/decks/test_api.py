@@ -8,8 +8,8 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from decks.codecs.deckcode import encode_deck_code
 from decks.models import Deck
+from rules.decks.deckcode import encode_deck_code
 from rules.decks.legality import Deck as LegalityDeck
 from tests.decks.conftest import LEGAL_CARDS
 

@@ -23,6 +23,7 @@ from decks.codecs import (
 )
 from decks.codecs.csvcodec import neutralise, restore
 from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.deckcode import encode_deck_code
 from rules.decks.legality import Deck
 from rules.engine.cards import CardDef
 
@@ -192,7 +193,7 @@ def test_a_newer_deck_code_version_says_so():
 
 
 def test_a_code_naming_unknown_cards_lists_them():
-    code = deckcode.encode_deck_code(Deck(heroes=("ZZ-H",), counts={"ZZ-1": 1}))
+    code = encode_deck_code(Deck(heroes=("ZZ-H",), counts={"ZZ-1": 1}))
     assert problems(code, "code") == ["line 1: " + deckcode.UNKNOWN.format(code="ZZ-H"),
                                       "line 1: " + deckcode.UNKNOWN.format(code="ZZ-1")]
 
@@ -200,7 +201,7 @@ def test_a_code_naming_unknown_cards_lists_them():
 @pytest.mark.parametrize("pasted, expected", [
     ('{"hero": "T-H01"}', "json"), ("section,count,code,name,name_zh\n", "csv"),
     ("3x Ember Pup\n", "text"), ("Ember", "text"),
-    (deckcode.encode_deck_code(DECK), "code"),
+    (encode_deck_code(DECK), "code"),
 ])
 def test_the_format_of_a_paste_is_detected(pasted, expected):
     assert detect_format(pasted) == expected

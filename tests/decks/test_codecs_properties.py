@@ -18,8 +18,9 @@ from decks.codecs import (
     export_deck,
     import_deck,
 )
-from decks.codecs.deckcode import encode_deck_code, read_deck_code
+from decks.codecs.deckcode import read_deck_code
 from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.deckcode import encode_deck_code
 from rules.decks.legality import Deck
 
 TEST_INDEX = CardIndex(load_card_set(TEST_SET).cards.values())

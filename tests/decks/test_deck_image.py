@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.throttles import DECK_IMAGE_PER_IP
-from decks import deck_image
 from decks.drafts import Draft
 from decks.services import deck_save
+from decks.sharing import image as deck_image
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from decks.builder_paste import PASTE_TOO_LONG
+from decks.builder.paste import PASTE_TOO_LONG
 from decks.codecs import CardIndex, DeckImportError, ImportLimits, import_deck
 from decks.codecs.base import (
     BAD_CHARACTER,
@@ -28,11 +28,11 @@ from decks.codecs.deckcode import (
     CODE_SECOND_WORD,
     DAMAGED,
     NEWER,
-    encode_deck_code,
 )
 from decks.codecs.text import UNKNOWN_CARD
-from decks.transfer import BODY_TOO_LARGE, FORMAT_NOT_HERE, IMPORT_MAX_BODY
+from decks.transfer.services import BODY_TOO_LARGE, FORMAT_NOT_HERE, IMPORT_MAX_BODY
 from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.deckcode import encode_deck_code
 from rules.decks.legality import Deck
 from tests.fixtures import LEGAL_CARDS
 

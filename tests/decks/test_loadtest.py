@@ -41,7 +41,7 @@ def test_fresh_lists_differ_and_every_fourth_breaks_one_rule(catalogue):
     """What the fresh-list address sends: lists never sent before, three in four legal, the
     fourth with one problem, in turn: over a copy limit, a card too many, no hero, an unknown
     card."""
-    from decks.validation import draft_validate, plain_draft
+    from decks.validation.services import draft_validate, plain_draft
     from tools.management.commands.loadtest import fresh_bodies
 
     bodies = fresh_bodies(40)

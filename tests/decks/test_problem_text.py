@@ -1,5 +1,5 @@
 """The site's one door for deck legality (decks/problem_text.py) and for the format schema's
-problems (decks/format_problem_text.py): the engine says what is wrong (a code and plain
+problems (decks/formats/problem_text.py): the engine says what is wrong (a code and plain
 parameters), the door says it in the reader's language — English or Chinese, the card, pile
 and format names in that language, card kinds from their registry. Rule: R5 (and the rules
 the other games' formats name)."""
@@ -13,7 +13,7 @@ import pytest
 import yaml
 from django.utils import translation
 
-from decks.format_problem_text import format_problem_text
+from decks.formats.problem_text import format_problem_text
 from decks.problem_text import PROBLEM_CODES, ProblemText, problems_text
 from rules.decks import formats
 from rules.decks.cardset import TEST_SET, load_card_set

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from decks.starter_views import COPIED
-from decks.starters import starter_decks, starter_get
+from decks.starters.selectors import starter_decks, starter_get
+from decks.starters.views import COPIED
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from cards.models import Card
 from decks.drafts import Draft
 from decks.models import Format, FormatCardLimit
 from decks.selectors import deck_view
-from decks.validation import draft_validate
+from decks.validation.services import draft_validate
 from tests.fixtures import LEGAL_CARDS
 
 pytestmark = pytest.mark.django_db

@@ -16,10 +16,10 @@ from django.test import Client
 
 from cards.models import Card
 from config.parsers import MAX_DEPTH
-from decks.apis_tools import DeckValidateApi
 from decks.drafts import Draft
 from decks.models import Format, FormatCardLimit
-from decks.validation import _answers, plain_draft
+from decks.validation.apis import DeckValidateApi
+from decks.validation.services import _answers, plain_draft
 from tests.fixtures import LEGAL_CARDS
 
 pytestmark = pytest.mark.django_db

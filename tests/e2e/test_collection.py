@@ -24,7 +24,7 @@ def site(live_server):
     from django.contrib.auth import get_user_model
 
     from cards.services import card_set_import
-    from decks.formats import format_standard_create
+    from decks.formats.standard import format_standard_create
     from rules.decks.cardset import TEST_SET
 
     format_standard_create()

@@ -2,7 +2,8 @@
 Playwright), with something on it (``tests/e2e/site_pages.py``):
 
 - no page is wider than its window, at desktop (1280 px) and phone (390 px) width, signed in
-  and out, in English and in Chinese (the error pages a form post ends on too);
+  and out, in English and in Chinese (the error pages a form post ends on too), and the site's
+  header on it is at most 64 px high;
 - every chart's texts stay inside the chart and apart from each other, and on a phone are
   drawn at least 10 px high;
 - axe-core (``tests/e2e/axe.py``) finds no serious or critical violation on a phone;
@@ -171,6 +172,14 @@ def test_the_checks_find_english_words_and_codes():
 
 
 PAGE_WIDTH = "() => document.documentElement.scrollWidth"
+# The site's header: one bar of at most 64 px on every page and width (on a phone its links
+# fold into a menu), so a sticky header never eats the screen.
+# (A page without it — the API docs, a print sheet — has none to measure.)
+HEADER_HEIGHT = """() => {
+  const header = document.querySelector('.site-header');
+  return header ? header.getBoundingClientRect().height : 0;
+}"""
+MAX_HEADER = 64
 MIN_CHART_TEXT = 10   # px: the smallest chart text a phone may draw
 # Chart texts drawn smaller than the limit: the font size times the chart's scale on screen.
 SMALL_CHART_TEXT = """limit => [...document.querySelectorAll('svg.chart')].map(svg =>
@@ -231,6 +240,9 @@ def visit_problems(page, name: str, locale: str, visit: Visit) -> list[str]:
     wide = page.evaluate(PAGE_WIDTH)
     if wide > visit.width + 1:
         found.append(f"{wide} px wide in a {visit.width} px window")
+    header = page.evaluate(HEADER_HEIGHT)
+    if header > MAX_HEADER:
+        found.append(f"the site's header is {header:.0f} px high (at most {MAX_HEADER})")
     if visit.charts:
         found += layout_problems(page.locator("body").evaluate(CHART_TEXTS))
         _chart_shots(page, name, locale, visit.width)
@@ -304,3 +316,27 @@ def test_every_page_in_both_languages_on_a_desktop_and_a_phone(browser, pages, c
             context.close()
     assert CHART_PAGES <= charted, f"pages without their charts: {CHART_PAGES - charted}"
     assert not problems, "\n".join(problems)
+
+
+def test_on_a_phone_the_sites_links_fold_into_a_menu_a_keyboard_opens(browser, live_server):
+    """At 390 px the header is one bar (brand, languages, a menu button); the button opens the
+    links by keyboard, Escape closes them and gives the focus back; axe-core finds nothing
+    serious with the menu open."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/cards/")
+    assert page.evaluate(HEADER_HEIGHT) <= MAX_HEADER
+    toggle = page.get_by_test_id("nav-toggle")
+    assert not page.locator(".site-nav").is_visible()
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert page.locator(".site-nav a[href='/decks/']").is_visible()
+    assert page.evaluate(HEADER_HEIGHT) <= MAX_HEADER    # the panel opens over the page
+    assert not axe_problems(page)
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.closest('.site-nav') !== null")
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "nav-toggle"
+    context.close()

@@ -36,7 +36,7 @@ def site(live_server):
     from django.core.management import call_command
 
     from cards.services import card_set_import
-    from decks.formats import format_standard_create
+    from decks.formats.standard import format_standard_create
     from rules.decks.cardset import TEST_SET
 
     # The standard format comes from a migration, which an earlier browser test's flush of the

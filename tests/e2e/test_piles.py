@@ -36,7 +36,7 @@ def site(live_server):
 def test_building_a_spellbook_and_atlas_deck_shows_its_validation(site, browser):
     from playwright.sync_api import expect
 
-    from decks.codecs.deckcode import encode_deck_code
+    from rules.decks.deckcode import encode_deck_code
     from rules.decks.legality import Deck
 
     code = encode_deck_code(Deck(heroes=("SC-A01",), counts=SPELLBOOK,

@@ -41,7 +41,7 @@ def finished_run(site):
     from django.contrib.auth import get_user_model
 
     from decks.services import deck_create
-    from decks.starters import starter_get
+    from decks.starters.selectors import starter_get
     from simulations.services import simulation_request
     from tests.simulations.helpers import play_all
 

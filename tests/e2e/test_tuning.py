@@ -26,7 +26,7 @@ def test_tune_a_deck_from_its_page_and_save_a_suggestion_as_a_new_version(
 
     from decks.drafts import Draft
     from decks.services import deck_create
-    from decks.starters import starter_decks
+    from decks.starters.selectors import starter_decks
 
     starter = next(d for d in starter_decks() if d.name == "Dawn Test")
     deck = deck_create(owner=get_user_model().objects.get(username="tess"),

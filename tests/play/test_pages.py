@@ -75,7 +75,7 @@ def test_a_refused_action_and_a_stale_tab_are_said_in_words(web):
 
 def test_hot_seat_covers_the_board_when_the_other_seat_must_decide(web):
     game = _start(web, opponent="human", first="opponent")
-    seat = 1 if PlayGame.objects.get(pk=game.pk) and "P2, your decision" in \
+    seat = 1 if PlayGame.objects.get(pk=game.pk) and 'data-seat="1"' in \
         web.get(game.get_absolute_url()).content.decode() else 0
     other = 1 - seat
     covered = web.get(f"/play/{game.uid}/board/?seat={other}").content.decode()

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from decks.codecs import CODECS
 from decks.models import Deck
 from decks.selectors import deck_rows, draft_from_deck
-from decks.transfer import draft_export
+from decks.transfer.services import draft_export
 
 NO_DECK = "No deck has the id {id!r} (use the id from the deck's address, /decks/<id>/)."
 

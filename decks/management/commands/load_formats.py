@@ -11,8 +11,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from cards.language import language_options, reader_language, site_language
-from decks.format_loader import RuleBookRefused, rule_book_load, rule_book_read
+from common.language import language_options, reader_language, site_language
+from decks.formats.loader import RuleBookRefused, rule_book_load, rule_book_read
 
 MSG_NO_FILE = gettext_lazy("No such file: {path}")
 MSG_REFUSED = gettext_lazy("{path}: refused, nothing was changed. {count} problem(s):")

@@ -18,7 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from cards.language import language_options, site_language
+from common.language import language_options, site_language
 from decks.codecs import CODECS, CardIndex, DeckImportError, import_deck
 from decks.problem_text import ProblemText, format_name, problems_text
 from rules.decks import legality

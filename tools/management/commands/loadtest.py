@@ -68,7 +68,7 @@ from decks.drafts import Draft
 from decks.models import Deck
 from decks.selectors import deck_counts
 from decks.services import deck_create
-from decks.validation import validation_catalogue
+from decks.validation.services import validation_catalogue
 from rules.decks import legality
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}

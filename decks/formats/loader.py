@@ -19,9 +19,9 @@ import yaml
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
-from cards.language import localized_texts, translations
 from cards.models import ENGINE_GAME, Card, CardKind, CardSet, Game, RarityTier
-from decks.format_problem_text import format_problems_text
+from common.language import localized_texts, translations
+from decks.formats.problem_text import format_problems_text
 from decks.models import Format, FormatCardLimit
 from rules.decks.formats import (
     CardSetData,

@@ -1,6 +1,6 @@
 """The deck page's players' box (favourite, active, tags) and the deck image.
 
-The deck page is stored per visitor (cards/page_cache.py) and moves only with the deck; a
+The deck page is stored per visitor (common/page_cache.py) and moves only with the deck; a
 favourite moves no deck, so the box is fetched apart (htmx) and always current. Writes answer
 the box again; without JavaScript they go back to the deck's page."""
 
@@ -17,13 +17,13 @@ from django.views.decorators.http import require_POST, require_safe
 
 from accounts.throttles import DECK_IMAGE_PER_IP, client_ip, hit_wait, refused
 from accounts.users import request_user
-from cards.htmx import HtmxHttpRequest
-from cards.page_cache import signed_in_user
+from common.htmx import HtmxHttpRequest
+from common.page_cache import signed_in_user
 from decks.codecs import safe_filename
-from decks.deck_image import deck_image_stored
 from decks.models import Deck
 from decks.selectors import NO_DECK, deck_get, deck_is_owner, deck_page_stamp
-from decks.sharing import (
+from decks.sharing.image import deck_image_stored
+from decks.sharing.services import (
     SharingInputError,
     deck_active_set,
     deck_favourite_count,

@@ -1,6 +1,6 @@
 """The deck API's players' side (mounted under /api/decks/): tags and the active mark (the
 owner's), favourites (anyone signed in, on a deck they can see) and the week's most favoured
-public decks. Views translate HTTP to ``decks.sharing``."""
+public decks. Views translate HTTP to ``decks.sharing.services``."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.users import request_user
-from cards.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField
 from decks.apis import get_deck_or_404
 from decks.models import Deck
-from decks.sharing import (
+from decks.sharing.services import (
     MAX_TAGS,
     SharingInputError,
     deck_active_set,

@@ -12,7 +12,7 @@ from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
-from cards.language import SOURCE_LANGUAGE, data_languages, keyed_field, language_name
+from common.language import SOURCE_LANGUAGE, data_languages, keyed_field, language_name
 
 LABELS = {"name": gettext_lazy("Name ({language})"),
           "description": gettext_lazy("Description ({language})")}

@@ -28,7 +28,6 @@ from decks.codecs import (
 )
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
-from decks.placing import formats_placing
 from decks.selectors import (
     deck_rule_problems,
     draft_fit,
@@ -38,6 +37,7 @@ from decks.selectors import (
     formats_active,
     formats_heroes_in_deck,
 )
+from decks.transfer.placing import formats_placing
 
 NOTHING = gettext_lazy(
     "There is nothing to import: paste a deck list, a deck code or a file's contents."

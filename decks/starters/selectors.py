@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy
 
-from cards.language import localized_value
 from cards.models import Card, CardSet
+from common.deck_refs import starter_spec
+from common.language import localized_value
 from decks.drafts import DEFAULT_FORMAT, Draft
 
-STARTER_PREFIX = "starter:"
 DESCRIPTION = gettext_lazy("The {set} starter deck “{name}”.")
 
 
@@ -45,7 +45,7 @@ class StarterDeck:
     @property
     def spec(self) -> str:
         """How the simulator names it."""
-        return f"{STARTER_PREFIX}{self.name}"
+        return starter_spec(self.name)
 
     @property
     def size(self) -> int:

@@ -17,14 +17,14 @@ from django.views.decorators.http import require_http_methods
 from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from cards.examples import ImportExamples
 from cards.forms import RefuseNulForm
-from decks.builder import builder_url
+from decks.builder.views import builder_url
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
 from decks.codecs.base import apply_fix
 from decks.codecs.upload import read_upload
 from decks.models import Format
 from decks.selectors import format_get, format_import_examples, formats_active
 from decks.session import NEW, draft_store
-from decks.transfer import body_too_large, draft_import
+from decks.transfer.services import body_too_large, draft_import
 
 IMPORTED = gettext_lazy("Imported “{name}” from {source}: {size} cards. Check it below, then save.")
 PLACEHOLDER = gettext_lazy("Hero: {hero}\n3x {minion}\n{code}\n\n…or paste a deck code")

@@ -22,9 +22,9 @@ from rest_framework.response import Response
 
 from accounts.throttles import ImportThrottle
 from accounts.users import request_user
-from cards.api_fields import StrictBooleanField, StrictCharField
-from cards.language import data_form_names
 from cards.models import CardSet, Game
+from common.api_fields import StrictBooleanField, StrictCharField
+from common.language import data_form_names
 from decks.apis import (
     PILES_HELP,
     CountsField,
@@ -36,13 +36,12 @@ from decks.apis import (
     piles_field,
 )
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
-from decks.diffs import compare_counts
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
 from decks.selectors import deck_counts, draft_from_deck, format_get, formats_active
 from decks.services import DeckInputError, deck_create
-from decks.transfer import IMPORT_MAX_BODY, body_too_large, draft_export, draft_import
-from decks.validation import (
+from decks.transfer.services import IMPORT_MAX_BODY, body_too_large, draft_export, draft_import
+from decks.validation.services import (
     FORMAT_MAX_LENGTH,
     HERO_MAX_LENGTH,
     Answer,
@@ -51,6 +50,7 @@ from decks.validation import (
     draft_validate,
     plain_draft,
 )
+from rules.decks.diffs import compare_counts
 
 TOO_MANY_DIFFERENT = gettext_lazy("Too many different cards: a list names at most {limit}.")
 SIGN_IN_TO_SAVE = gettext_lazy("Sign in to save decks.")

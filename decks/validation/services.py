@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.generation import catalogue_generation
-from cards.language import reader_language
 from cards.models import Card
+from common.language import reader_language
 from decks.adapters import INDEX_FIELDS, format_to_rules, game_of, set_of
 from decks.codecs import DEFAULT_LIMITS
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, Draft

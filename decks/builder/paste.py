@@ -11,11 +11,11 @@ from django.http import HttpResponse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from cards.htmx import HtmxHttpRequest
-from decks.builder import _respond, _target
+from common.htmx import HtmxHttpRequest
+from decks.builder.views import _respond, _target
 from decks.codecs import DeckImportError
 from decks.session import draft_store
-from decks.transfer import draft_import
+from decks.transfer.services import draft_import
 
 NO_CODE = gettext_lazy("Paste a deck code (from a deck page's Copy code button or a code "
                        "download).")

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from decks.diffs import apply_changes, card_changes, compare_counts
-from decks.stats import deck_stats, expected_copies, p_at_least_one, sample_hand
 from rules.decks.cardset import TEST_SET, load_card_set
+from rules.decks.diffs import apply_changes, card_changes, compare_counts
+from rules.decks.stats import deck_stats, expected_copies, p_at_least_one, sample_hand
 
 CARDS = load_card_set(TEST_SET).cards
 

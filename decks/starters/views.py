@@ -9,12 +9,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from decks.builder import builder_url, download_response
+from decks.builder.views import builder_url, download_response
 from decks.codecs import CODECS
-from decks.codecs.deckcode import encode_deck_code
 from decks.selectors import deck_view
 from decks.session import NEW, draft_store
-from decks.starters import StarterDeck, starter_get
+from decks.starters.selectors import StarterDeck, starter_get
+from rules.decks.deckcode import encode_deck_code
 
 COPIED = gettext_lazy("A copy of the starter deck “{name}” is in the builder: change it and "
                       "save it as yours.")

@@ -26,13 +26,13 @@ from accounts.users import request_user
 from cards.forms import RefuseNulForm
 from cards.game_words import game_word_lazy
 from cards.generation import catalogue_generation
-from cards.htmx import HtmxHttpRequest
-from cards.language import in_english
 from cards.models import Card
 from cards.ownership import ownership_stamp
-from cards.page_cache import cached_page
+from common.htmx import HtmxHttpRequest
+from common.language import in_english
+from common.page_cache import cached_page
 from decks.adapters import format_to_rules
-from decks.builder_panel import card_panel, dom_id, format_game
+from decks.builder.panel import card_panel, dom_id, format_game
 from decks.codecs import CODECS
 from decks.drafts import DEFAULT_NAME, Draft
 from decks.models import Deck, Format, Visibility
@@ -45,11 +45,11 @@ from decks.selectors import (
     formats_active,
 )
 from decks.services import DeckInputError, deck_create, deck_save
-from decks.session import NEW, draft_drop, draft_load, draft_store
-from decks.stats import sample_hand
-from decks.transfer import draft_export
+from decks.session import NEW, draft_drop, draft_load, draft_revision, draft_store
+from decks.transfer.services import draft_export
 from rules.decks import legality
 from rules.decks.piles import MAIN_PILE
+from rules.decks.stats import sample_hand
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -131,6 +131,7 @@ def panel_context(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck |
         "meta_form": form or _meta_form(draft),
         "dirty": deck is not None and draft != draft_from_deck(deck),
         "codecs": CODECS, "builder_url": builder_url(key),
+        "rev": draft_revision(request, key),
     }
 
 
@@ -158,7 +159,7 @@ def builder(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     owned = ownership_stamp(request.user) if request.GET.get("owned") else None
     return cached_page(request, lambda: _builder(request, key, draft, deck), stamp=(
         "builder", key, repr(draft), deck.updated_at if deck else None, catalogue_generation(),
-        owned))
+        owned, draft_revision(request, key)))
 
 
 def _builder(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck | None) -> HttpResponse:

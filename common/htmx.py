@@ -1,5 +1,5 @@
-"""The request as django-htmx's middleware leaves it, for the views' annotations (``cards`` is the
-lowest app with pages: every app above may use it)."""
+"""The request as django-htmx's middleware leaves it, for the views' annotations (every app with
+pages uses it)."""
 
 from __future__ import annotations
 

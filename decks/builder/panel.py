@@ -19,11 +19,11 @@ from django.utils.translation import gettext_lazy
 from cards.declared_words import game_q
 from cards.examples import localised_query
 from cards.game_words import game_word_lazy
-from cards.language import reader_language
 from cards.models import ENGINE_GAME, Card
 from cards.ownership import owned_counts
 from cards.query import QuerySyntaxError
 from cards.selectors import card_search, cards_label
+from common.language import reader_language
 from decks.adapters import INDEX_FIELDS
 from decks.drafts import Draft
 from decks.models import Format
