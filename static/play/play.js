@@ -251,6 +251,9 @@
       }
     });
     if (targets) {
+      // The keyboard goes on from the first lit target (Tab reaches the others in board order).
+      var firstTarget = root.querySelector(".tile-target");
+      if (firstTarget) firstTarget.focus({preventScroll: true});
       var hint = document.createElement("span");
       hint.className = "play-selection-hint";
       hint.dataset.testid = "selection-hint";
