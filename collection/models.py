@@ -36,3 +36,20 @@ class CollectionEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count}x {self.card_id}"
+
+
+class CollectionVersion(models.Model):
+    """A user's collection's change counter: every write of the collection adds one in its own
+    transaction. A page reads it before the counts it shows and sends it with them, so of two
+    answers about one card the page keeps the newer, whatever order they arrive in."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                primary_key=True, related_name="collection_version")
+    number = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = gettext_lazy("collection version")
+        verbose_name_plural = gettext_lazy("collection versions")
+
+    def __str__(self) -> str:
+        return str(self.number)

@@ -13,7 +13,7 @@ from django.db.models.functions import Coalesce
 from cards.models import Card, CardSet
 from cards.ownership import Visitor
 from cards.selectors import cards_label
-from collection.models import CollectionEntry
+from collection.models import CollectionEntry, CollectionVersion
 from common.language import reader_language
 from decks.models import Deck, DeckEntry
 
@@ -51,6 +51,13 @@ class CollectionOwnership:
 
     def stamp(self, user: User) -> Hashable:
         return collection_stamp(user=user)
+
+
+def collection_version(*, user: User) -> int:
+    """How many changes ``user``'s collection has had. Read it before the counts a page shows
+    (``CollectionVersion``): the counts are then at least as new as the number says."""
+    found = CollectionVersion.objects.filter(user=user).values_list("number", flat=True).first()
+    return found or 0
 
 
 def cards_with_owned(cards: QuerySet[Card], *, user: User

@@ -7,11 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils.translation import gettext_lazy
 
 from cards.models import Card, CardSet
-from collection.models import MAX_COPIES, CollectionEntry
+from collection.models import MAX_COPIES, CollectionEntry, CollectionVersion
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -37,6 +38,18 @@ def _count(value: object, message: StrOrPromise = COUNT_RANGE, low: int = 0) -> 
     return number
 
 
+def _version_bump(user: User) -> None:
+    """One more change of ``user``'s collection (``CollectionVersion``), in the caller's
+    transaction: the row lock it takes orders the user's writes."""
+    if CollectionVersion.objects.filter(user=user).update(number=F("number") + 1):
+        return
+    try:
+        with transaction.atomic():
+            CollectionVersion.objects.create(user=user, number=1)
+    except IntegrityError:     # made meanwhile by another write of the same user
+        CollectionVersion.objects.filter(user=user).update(number=F("number") + 1)
+
+
 def collection_card(code: str) -> Card:
     """The card ``code`` (CollectionInputError naming it when there is none)."""
     card = Card.objects.filter(code=code).first() if "\x00" not in code else None
@@ -49,6 +62,11 @@ def collection_card(code: str) -> Card:
 def collection_card_set(*, user: User, card: Card, count: object) -> int:
     """Own exactly ``count`` copies of ``card`` (0 forgets it); returns the count kept."""
     number = _count(count)
+    _version_bump(user)
+    return _card_count_write(user, card, number)
+
+
+def _card_count_write(user: User, card: Card, number: int) -> int:
     if number == 0:
         CollectionEntry.objects.filter(user=user, card=card).delete()
     else:
@@ -60,10 +78,10 @@ def collection_card_set(*, user: User, card: Card, count: object) -> int:
 @transaction.atomic
 def collection_card_add(*, user: User, card: Card, delta: int) -> int:
     """One step of the +/− buttons: the count moves by ``delta``, staying within 0…999."""
+    _version_bump(user)    # first, as every write: the user's writes queue on this one lock
     entry = (CollectionEntry.objects.select_for_update().filter(user=user, card=card).first())
     current = entry.count if entry else 0
-    return collection_card_set(user=user, card=card,
-                               count=max(0, min(MAX_COPIES, current + int(delta))))
+    return _card_count_write(user, card, max(0, min(MAX_COPIES, current + int(delta))))
 
 
 @dataclass(frozen=True)
@@ -96,6 +114,7 @@ def collection_counts_merge(*, user: User, counts: Mapping[str, int],
     unknown = sorted(set(counts) - set(cards))
     if unknown:
         raise CollectionInputError(NO_SUCH_CARD.format(code=unknown[0][:40]))
+    _version_bump(user)
     existing = {e.card_id: e for e in CollectionEntry.objects.filter(user=user)}
     if replace:
         keep = {cards[code] for code in counts}

@@ -24,7 +24,12 @@ from cards.filters import CardFilter
 from cards.models import Card
 from cards.selectors import card_rows, cards_label
 from collection.models import MAX_COPIES
-from collection.selectors import active_deck_claims, cards_with_owned, collection_set_totals
+from collection.selectors import (
+    active_deck_claims,
+    cards_with_owned,
+    collection_set_totals,
+    collection_version,
+)
 from collection.services import (
     Capped,
     CollectionInputError,
@@ -63,10 +68,12 @@ def _table_context(request: HttpRequest) -> dict[str, Any]:
     context = {"form": filterset.form, "lang": lang, "formats": LIST_FORMATS}
     if not filterset.is_valid():
         return {**context, "errors": filterset.errors}
-    cards = cards_with_owned(filterset.qs, user=request_user(request))   # behind login_required
+    # The version before the counts: the counts are at least as new as it says.
+    version = collection_version(user=request_user(request))      # behind login_required
+    cards = cards_with_owned(filterset.qs, user=request_user(request))
     page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
     cards_label(page.object_list, lang)
-    return {**context, "page": page, "cards": page.object_list}
+    return {**context, "page": page, "cards": page.object_list, "version": version}
 
 
 @require_safe
@@ -94,12 +101,14 @@ def collection_sets(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _card_answer(request: HttpRequest, card: Card, error: str = "") -> HttpResponse:
-    """The count widget of one card: a table row, or the box on the card's page."""
+    """The count widget of one card: a table row, or the box on the card's page, with the
+    collection's version read before its count (the page keeps the newer of two answers)."""
+    version = collection_version(user=request_user(request))
     owned = cards_with_owned(card_rows().filter(pk=card.pk), user=request_user(request)).get()
     cards_label([owned], reader_language())
     template = ("collection/_row.html" if request.GET.get("as") == "row"
                 else "collection/_card_box.html")
-    response = render(request, template, {"card": owned, "error": error},
+    response = render(request, template, {"card": owned, "error": error, "version": version},
                       status=400 if error else 200)
     if request.method == "POST" and not error:
         response["HX-Trigger"] = "collection-changed"   # the set totals reload themselves

@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from decks.drafts import Draft
 
 SESSION_KEY = "deck_drafts"
+REVISIONS_KEY = "deck_draft_revisions"   # per draft, how many times it was stored
 NEW = "new"
 MAX_DRAFTS = 10  # saved decks being edited at once; the oldest edit is dropped beyond this
 
@@ -32,6 +33,21 @@ def draft_store(request: HttpRequest, key: str, draft: Draft) -> None:
     while len(data) > MAX_DRAFTS:
         data.pop(next(k for k in data if k != NEW))
     request.session[SESSION_KEY] = data
+    revisions = request.session.get(REVISIONS_KEY, {})
+    if not isinstance(revisions, dict):
+        revisions = {}
+    revisions = {k: v for k, v in revisions.items() if k in data and isinstance(v, int)}
+    revisions[key] = draft_revision(request, key) + 1
+    request.session[REVISIONS_KEY] = revisions
+
+
+def draft_revision(request: HttpRequest, key: str) -> int:
+    """How many times the draft ``key`` was stored: the builder's panel says it, so a page
+    keeps the newest of two answers that arrive out of order. Counts on after a discard or a
+    save (the draft dropped), so a later panel never reads as older than an earlier one."""
+    revisions = request.session.get(REVISIONS_KEY, {})
+    found = revisions.get(key, 0) if isinstance(revisions, dict) else 0
+    return found if isinstance(found, int) else 0
 
 
 def draft_drop(request: HttpRequest, key: str) -> None:

@@ -15,4 +15,5 @@ urlpatterns = [
     path("<str:uid>/concede/", apis.PlayConcedeApi.as_view(), name="concede"),
     path("<str:uid>/share/", apis.PlayShareApi.as_view(), name="share"),
     path("<str:uid>/hint/", apis.PlayHintApi.as_view(), name="hint"),
+    path("<str:uid>/retry/", apis.PlayRetryApi.as_view(), name="retry"),
 ]

@@ -32,10 +32,19 @@ from play.action_input import ActionInputError, action_read, action_schema
 from play.board import hint_labels
 from play.deck_sources import deck_resolve
 from play.engine_adapter import agent_rng, game_at
-from play.errors import HINT_NO_DECISION, PlayError
-from play.hint import planner_hint
+from play.errors import (
+    HINT_NO_DECISION,
+    HINT_NOT_SEAT,
+    NOTHING_TO_RETRY,
+    SEAT_CHOICE,
+    STALE,
+    STEP_RANGE,
+    PlayConflict,
+    PlayError,
+)
+from play.hint import hint_of, hint_words
 from play.models import HUMAN, PlayGame
-from play.runner import agent_failure, agent_schedule
+from play.runner import agent_failure, agent_retry, agent_schedule
 from play.selectors import play_get, plays_listed
 from play.state import seat_state
 from rules.ai.agents import AGENT_NAMES
@@ -44,23 +53,47 @@ from rules.engine import Action
 UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The game's id.")
 SEAT = OpenApiParameter("seat", int, description="0 or 1: the seat whose view to send (a "
                         "hot-seat game's other seat); default: yours, or the seat to move.")
+SINCE = OpenApiParameter("since", int, description=(
+    "Follow the game from this step on (the `steps` of your last read): `log` holds only the "
+    "lines of later steps, and `moves` lists the actions played since, each {step, seat, "
+    "action, label}. An AI's turn is followed by polling with the last `steps` read."))
+AT_STEP = OpenApiParameter("step", int, description=(
+    "The seat's state at this earlier step (no legal actions): an AI's moves one by one."))
 STATE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The seat's state: uid, version, status, result, seats, seat, step, steps, agent_to_move, "
     "agent_error (why the agent could not move, if it failed), can_undo, view (the engine's "
     "view of the seat: game.view(seat).to_dict()), actions ([{action, label}]: every legal "
-    "action and its words), log ([{step, text}])."))
+    "action and its words), log ([{step, text}]); with `?since=`: since and moves ([{step, "
+    "seat, action, label}])."))
 CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The game moved on since `version`: {detail, state} with the fresh state."))
 
 
-def _state(record: PlayGame, seat: int | None = None) -> dict[str, Any]:
-    state = seat_state(record, seat=seat)
+def _state(record: PlayGame, seat: int | None = None, *, step: int | None = None,
+           since: int | None = None) -> dict[str, Any]:
+    log_from = 0 if since is None else since + 1
+    state = seat_state(record, seat=seat, step=step, log_from=log_from)
     failure = agent_failure(record.uid, record.version) if state.agent else None
     if state.agent is not None and failure is None and agent_schedule(record.uid) \
             and conf.ai_inline():
         record.refresh_from_db()            # the agent has moved already: show its moves
-        state = seat_state(record, seat=seat)
-    return {**state.as_dict(), "agent_error": failure}
+        state = seat_state(record, seat=seat, step=step, log_from=log_from)
+    out = {**state.as_dict(), "agent_error": failure}
+    if since is not None:
+        out.update(since=since, moves=state.moves_since(since))
+    return out
+
+
+def _step_param(request: Request, name: str, record: PlayGame) -> int | None:
+    """A step given in the query (``?since=``, ``?step=``): a whole number from 0 to the
+    game's steps."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    steps = len(record.actions)
+    if not raw.isdigit() or int(raw) > steps:
+        raise ValidationError({name: [str(STEP_RANGE).format(steps=steps)]})
+    return int(raw)
 
 
 def _refused(exc: PlayError, record: PlayGame) -> Response:
@@ -118,7 +151,7 @@ def _seat(request: Request, record: PlayGame) -> int | None:
     if raw is None:
         return None
     if raw not in ("0", "1"):
-        raise ValidationError({"seat": ["Give 0 or 1."]})
+        raise ValidationError({"seat": [str(SEAT_CHOICE)]})
     return int(raw)
 
 
@@ -165,10 +198,13 @@ class PlayDetailApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(parameters=[UID, SEAT], responses={200: STATE})
+    @extend_schema(parameters=[UID, SEAT, SINCE, AT_STEP], responses={200: STATE})
     def get(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
-        return Response(_state(record, _seat(request, record)))
+        seat = _seat(request, record)
+        since = _step_param(request, "since", record)
+        step = _step_param(request, "step", record)
+        return Response(_state(record, seat, step=step, since=since))
 
 
 class _ChangeApi(APIView):
@@ -241,6 +277,27 @@ class PlayConcedeApi(_ChangeApi):
                                      version=data["version"])
 
 
+class PlayRetryApi(APIView):
+    """Let the AI try its failed move again (the state's `agent_error`): the answer is the state,
+    the AI set to play; poll it as after any change."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=[UID], request=VersionSerializer,
+                   summary="Let the AI try again after a failed move.",
+                   responses={200: STATE, 409: CONFLICT})
+    def post(self, request: Request, uid: str) -> Response:
+        record = play_get(uid=uid, user=request.user)
+        data = VersionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if data.validated_data["version"] != record.version:
+            return _refused(PlayConflict(str(STALE)), record)
+        if services.agent_to_move(record) is None:
+            raise ValidationError({"detail": str(NOTHING_TO_RETRY)})
+        agent_retry(record.uid)
+        return Response(_state(record))
+
+
 class PlayShareApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
@@ -256,19 +313,25 @@ class PlayShareApi(APIView):
 
 class PlayHintApi(APIView):
     """What would the planner do: its pick and the candidates' ratings (the share of games
-    greedy players win from here after the move, hidden cards guessed)."""
+    greedy players win from here after the move, hidden cards guessed). ``?seat=`` must be the
+    seat to move. ``complete`` is false when the cost cap cut the hint short (``note`` says
+    how); ``pick_note`` says how the pick is chosen when it is not the best-rated move."""
 
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(parameters=[UID, SEAT], responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
     def get(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
+        asked = _seat(request, record)
         game = game_at(record)
         seat = game.to_move
         if record.over or seat is None or record.seats[seat] != HUMAN:
             raise ValidationError({"detail": str(HINT_NO_DECISION)})
+        if asked is not None and asked != seat:
+            raise ValidationError({"seat": [str(HINT_NOT_SEAT).format(seat=asked + 1)]})
         labels = hint_labels(game, seat, record.cards)
-        candidates = planner_hint(game, seat, agent_rng(record.seed, len(record.actions)))
-        return Response({"seat": seat, "step": len(record.actions),
+        hint = hint_of(game, seat, agent_rng(record.seed, len(record.actions)))
+        return Response({"seat": seat, "step": len(record.actions), "moves": hint.moves,
+                         "complete": hint.complete, **hint_words(hint),
                          "candidates": [{**c.as_dict(), "label": labels[c.action]}
-                                        for c in candidates]})
+                                        for c in hint.candidates]})

@@ -4,6 +4,14 @@ The engine is deterministic, so the state after ``actions[:k]`` is rebuilt exact
 them; nothing but the setup and the actions is stored (``play.models``). A replay of a whole game
 is a few milliseconds of the compiled engine.
 
+**One replay per request, and often none**: the replayed game is kept in a small in-process
+cache (``HISTORY_CACHE`` entries) under its (game id, version, number of actions) — every
+change raises the version, so an entry is never stale. Each reader gets its own copy of the
+game (``Game.copy`` plus the event log), the snapshots being shared and never changed. A change
+that plays an action on the cached game stores the result under the new version
+(``history_store``), so the state read after an action or an agent's move replays nothing. The
+card definitions are built once per game id (its cards are frozen with it).
+
 Also here: where each turn began (the undo point) and the seeded random source of an agent's
 decision, so an agent plays the same move at the same point of the same game after an undo, a
 restart or on another server.
@@ -12,6 +20,8 @@ restart or on another server.
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,8 +43,79 @@ class History:
         return len(self.snapshots) - 1
 
 
+HISTORY_CACHE = 64          # games kept replayed (a whole game's history is a few hundred KB)
+CARDS_CACHE = 64
+
+_lock = threading.Lock()
+_histories: OrderedDict[tuple[str, int, int], History] = OrderedDict()
+_cards: OrderedDict[str, dict[str, CardDef]] = OrderedDict()
+
+
 def card_defs(cards: Mapping[str, Mapping[str, Any]]) -> dict[str, CardDef]:
     return {code: CardDef.from_dict(data) for code, data in cards.items()}
+
+
+def _record_cards(record: Any) -> dict[str, CardDef]:
+    """The game's card definitions, built once per game id (its cards never change)."""
+    uid = getattr(record, "uid", None)
+    if not uid:
+        return card_defs(record.cards)
+    with _lock:
+        found = _cards.get(uid)
+        if found is not None:
+            _cards.move_to_end(uid)
+            return found
+    built = card_defs(record.cards)
+    with _lock:
+        _cards[uid] = built
+        while len(_cards) > CARDS_CACHE:
+            _cards.popitem(last=False)
+    return built
+
+
+def _key(record: Any) -> tuple[str, int, int] | None:
+    uid = getattr(record, "uid", None)
+    version = getattr(record, "version", None)
+    if not uid or version is None:
+        return None
+    return (str(uid), int(version), len(record.actions))
+
+
+def _own_copy(history: History) -> History:
+    """A history whose game the caller may play on (the snapshots are shared, read-only)."""
+    game = history.game.copy()
+    game.events = list(history.game.events or [])
+    return History(game=game, snapshots=history.snapshots, turn_starts=dict(history.turn_starts))
+
+
+def history_store(record: Any, history: History) -> None:
+    """Keep ``history`` as the replay of ``record`` at its version (a copy: the caller may go on
+    playing on its own)."""
+    key = _key(record)
+    if key is None or history.steps != len(record.actions):
+        return
+    kept = _own_copy(history)
+    with _lock:
+        _histories[key] = kept
+        _histories.move_to_end(key)
+        while len(_histories) > HISTORY_CACHE:
+            _histories.popitem(last=False)
+
+
+def history_forget() -> None:
+    """Empty the caches (tests, the benchmark's cold reads)."""
+    with _lock:
+        _histories.clear()
+        _cards.clear()
+
+
+def history_after(history: History, action: Action) -> History:
+    """``history`` with ``action`` played on its game (the caller's own copy)."""
+    history.game.apply(action, check=False)
+    snapshots = [*history.snapshots, history.game.snapshot()]
+    starts = dict(history.turn_starts)
+    starts.setdefault(history.game.turn, len(snapshots) - 1)
+    return History(game=history.game, snapshots=snapshots, turn_starts=starts)
 
 
 def deck_lists(decks: Sequence[Mapping[str, Any]]) -> list[DeckList]:
@@ -50,12 +131,15 @@ def game_start(*, cards: Mapping[str, Mapping[str, Any]], decks: Sequence[Mappin
 
 def record_start(record: Any) -> Game:
     """``record``: anything with the fields of ``play.models.PlayGame``."""
-    return game_start(cards=record.cards, decks=record.decks, seed=record.seed,
-                      ruleset=record.ruleset, first_player=record.first_player)
+    return Game(_record_cards(record), deck_lists(record.decks), seed=record.seed,
+                ruleset=Ruleset.from_dict(dict(record.ruleset)),
+                first_player=record.first_player)
 
 
 def game_at(record: Any, step: int | None = None) -> Game:
-    """The game after ``step`` of its actions (all of them by default)."""
+    """The game after ``step`` of its actions (all of them by default): the caller's own."""
+    if step is None or step >= len(record.actions):
+        return game_history(record).game
     game = record_start(record)
     actions = record.actions if step is None else record.actions[:max(0, step)]
     for action in actions:
@@ -64,7 +148,23 @@ def game_at(record: Any, step: int | None = None) -> Game:
 
 
 def game_history(record: Any) -> History:
-    """The whole game so far with every intermediate snapshot (for the log and the undo)."""
+    """The whole game so far with every intermediate snapshot (for the log and the undo); its
+    game is the caller's own to play on."""
+    key = _key(record)
+    if key is not None:
+        with _lock:
+            found = _histories.get(key)
+            if found is not None:
+                _histories.move_to_end(key)
+        if found is not None:
+            return _own_copy(found)
+    history = _replay(record)
+    if key is not None:
+        history_store(record, history)
+    return history
+
+
+def _replay(record: Any) -> History:
     game = record_start(record)
     snapshots = [game.snapshot()]
     starts: dict[int, int] = {game.turn: 0}

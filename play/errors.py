@@ -18,6 +18,10 @@ NO_DRAFT = gettext_lazy("There is no deck in the builder to play: build one firs
 AGENT_FAILED = gettext_lazy("The AI could not make its move ({problem}). Reload the page to "
                             "let it try again, or undo, restart or concede.")
 HINT_NO_DECISION = gettext_lazy("There is nothing to decide now, so nothing to hint.")
+SEAT_CHOICE = gettext_lazy("Give 0 (P1) or 1 (P2).")
+STEP_RANGE = gettext_lazy("Give a step, a whole number from 0 to {steps} (the game's steps).")
+NOTHING_TO_RETRY = gettext_lazy("The AI is not to move, so there is nothing to retry.")
+HINT_NOT_SEAT = gettext_lazy("P{seat} has nothing to decide now: ask for the seat to move.")
 NOT_YOUR_SEAT = gettext_lazy("P{seat} is played by {agent}: you may concede only for your own "
                              "seat, P{own}.")
 

@@ -87,10 +87,11 @@ class Step:
     """One step as a viewer knows it: the true snapshots before and after it (which minion an
     event is about) and the viewer's redacted ones (what it knows of that minion)."""
 
-    def __init__(self, viewer: int, before: Mapping[str, Any], after: Mapping[str, Any]):
+    def __init__(self, viewer: int, before: Mapping[str, Any], after: Mapping[str, Any],
+                 seen: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None):
         self.viewer = viewer
         self.true = (before, after)
-        self.seen = (redact_snapshot(before, viewer), redact_snapshot(after, viewer))
+        self.seen = seen or (redact_snapshot(before, viewer), redact_snapshot(after, viewer))
 
     def minion_known(self, spot: Any, code: Any) -> bool:
         """The viewer knows the minion of card ``code`` at ``spot`` ([player, slot], where the
@@ -135,9 +136,17 @@ def step_lines(*, events: Sequence[Mapping[str, Any]], snapshots: Sequence[Mappi
     parts = segments(events)
     last = len(parts) - 1 if end is None else min(end, len(parts) - 1)
     lines: list[tuple[int, str]] = []
+    redacted: dict[int, dict[str, Any]] = {}      # each snapshot redacted once, not twice
+
+    def seen(index: int) -> dict[str, Any]:
+        if index not in redacted:
+            redacted[index] = redact_snapshot(snapshots[index], viewer)
+        return redacted[index]
+
     for step in range(max(0, start), last + 1):
-        before, after = snapshots[max(0, step - 1)], snapshots[min(step, len(snapshots) - 1)]
-        known = None if viewer is None else Step(viewer, before, after)
+        b, a = max(0, step - 1), min(step, len(snapshots) - 1)
+        before, after = snapshots[b], snapshots[a]
+        known = None if viewer is None else Step(viewer, before, after, (seen(b), seen(a)))
         describe = Describer(names, before if known is None else known.seen[0])
         for event in parts[step]:
             shown = event if known is None else redact_event(event, known)

@@ -17,7 +17,15 @@ from django.db import transaction
 
 from cards.game_words import says
 from play.action_input import action_read
-from play.engine_adapter import agent_rng, game_at, game_history, game_start, undo_point
+from play.engine_adapter import (
+    agent_rng,
+    game_at,
+    game_history,
+    game_start,
+    history_after,
+    history_store,
+    undo_point,
+)
 from play.errors import (
     BAD_RULESET,
     GAME_OVER,
@@ -109,7 +117,8 @@ def play_act(*, record: PlayGame, action: Mapping[str, Any] | Action,
     if record.over:
         raise PlayError(str(GAME_OVER))
     chosen = action_read(action)
-    game = game_at(record)
+    history = game_history(record)
+    game = history.game
     seat = game.to_move
     if seat is None:
         raise PlayError(str(GAME_OVER))
@@ -119,9 +128,11 @@ def play_act(*, record: PlayGame, action: Mapping[str, Any] | Action,
     if chosen not in legal:
         raise PlayError(str(NOT_LEGAL).format(action=chosen,
                                               legal=", ".join(str(a) for a in legal)), "action")
-    game.apply(chosen)
-    return _save(record, version=version, actions=[*record.actions, chosen.to_dict()],
-                 **_outcome(game))
+    after = history_after(history, chosen)
+    record = _save(record, version=version, actions=[*record.actions, chosen.to_dict()],
+                   **_outcome(after.game))
+    history_store(record, after)          # the state read next replays nothing
+    return record
 
 
 def agent_to_move(record: PlayGame, game: Game | None = None) -> str | None:
@@ -142,7 +153,8 @@ def play_agent_advance(*, uid: str, limit: int = MAX_AGENT_MOVES) -> int:
     moves = 0
     while moves < limit:
         record = PlayGame.objects.get(uid=uid)
-        game = game_at(record)
+        history = game_history(record)
+        game = history.game
         name = agent_to_move(record, game)
         if name is None:
             break
@@ -151,12 +163,13 @@ def play_agent_advance(*, uid: str, limit: int = MAX_AGENT_MOVES) -> int:
         view = game.view(seat) if agent.needs_view else None
         step = len(record.actions)
         chosen = agent.choose(view, game.legal_actions(), agent_rng(record.seed, step))
-        game.apply(chosen)
+        after = history_after(history, chosen)
         try:
             _save(record, version=record.version,
-                  actions=[*record.actions, chosen.to_dict()], **_outcome(game))
+                  actions=[*record.actions, chosen.to_dict()], **_outcome(after.game))
         except PlayConflict:
             break
+        history_store(record, after)
         moves += 1
     return moves
 

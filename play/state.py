@@ -33,6 +33,24 @@ class SeatState:
         return (not self.record.over and self.board.step == self.history.steps
                 and undo_point(self.history, self.board.seat) is not None)
 
+    def moves_since(self, since: int) -> list[dict[str, Any]]:
+        """The actions played after step ``since``: {step, seat (who chose it), action, label
+        (in words, as the seat shown may read them)}."""
+        history, words = self.history, []
+        for index in range(max(0, since), self.board.step):
+            decision = history.snapshots[index].get("decision") or {}
+            action = self.record.actions[index]
+            words.append({"step": index + 1, "seat": decision.get("player"), "action": action,
+                          "label": self.move_label(index, action)})
+        return words
+
+    def move_label(self, index: int, action: dict[str, Any]) -> str:
+        """The action after step ``index`` in words, from the snapshot before it as the shown
+        seat knows it (the log's own line for it)."""
+        line = next((text for step, text in self.board.log if step == index + 1
+                     and text.startswith("▶")), None)
+        return line.split(": ", 1)[-1] if line else str(action.get("kind", ""))
+
     def as_dict(self) -> dict[str, Any]:
         record, board = self.record, self.board
         view = {k: v for k, v in board.view.items() if k not in ("me", "enemy")}

@@ -15,6 +15,7 @@ urlpatterns = [
     path("<str:uid>/restart/", views_controls.play_restart, name="restart"),
     path("<str:uid>/concede/", views_controls.play_concede, name="concede"),
     path("<str:uid>/hint/", views_controls.play_hint, name="hint"),
+    path("<str:uid>/retry/", views_controls.play_retry, name="retry"),
     path("<str:uid>/share/", views_controls.play_share, name="share"),
     path("<str:uid>/replay/", views_controls.play_replay, name="replay"),
 ]

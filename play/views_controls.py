@@ -13,11 +13,12 @@ from play import services
 from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
 from play.errors import HINT_NO_DECISION
-from play.hint import planner_hint
+from play.hint import hint_of, hint_words
 from play.models import HUMAN, PlayGame
 from play.replay import replay_context
+from play.runner import agent_retry
 from play.selectors import play_get, play_replay_get
-from play.views import _seat_param, _version, change_response
+from play.views import _board_response, _seat_param, _version, change_response
 
 
 def _seat(request: HttpRequest, record: PlayGame | None = None) -> int:
@@ -55,6 +56,19 @@ def play_concede(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def play_retry(request: HtmxHttpRequest, uid: str) -> HttpResponse:
+    """Let the AI try its failed move again, without a reload: the board comes back with the AI
+    set to play (the page then polls it as after any action)."""
+    record = play_get(uid=uid, user=request.user)
+    agent_retry(record.uid)
+    if request.htmx:
+        return _board_response(request, record, seat=_seat_param(request))
+    url = record.get_absolute_url()
+    return redirect(url)
+
+
+@login_required
 @require_GET
 def play_hint(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     """The planner's pick and the rated candidates: a small panel for the game page's script,
@@ -67,10 +81,10 @@ def play_hint(request: HtmxHttpRequest, uid: str) -> HttpResponse:
         return render(request, template, {"error": HINT_NO_DECISION, "game": record},
                       status=400)
     labels = hint_labels(game, seat, record.cards)
-    candidates = planner_hint(game, seat, agent_rng(record.seed, len(record.actions)))
+    hint = hint_of(game, seat, agent_rng(record.seed, len(record.actions)))
     rows = [{"label": labels[c.action], "rating": c.rating, "games": c.games,
-             "pick": c.pick} for c in candidates]
-    return render(request, template, {"rows": rows, "game": record})
+             "pick": c.pick} for c in hint.candidates]
+    return render(request, template, {"rows": rows, "game": record, **hint_words(hint)})
 
 
 @login_required

@@ -25,7 +25,7 @@ from accounts.users import request_user
 from common.api_fields import StrictBooleanField
 from common.throttles import SubmitThrottle
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
-from rules.lab.patches import NAME_MAX, PATCH_FIELDS
+from rules.lab.patches import NAME_MAX, PATCH_FIELDS, is_ability_path
 from simulations import conf
 from simulations.agents.strength import agent_help
 from simulations.comparison import compare_runs
@@ -83,11 +83,28 @@ def run_data(run: SimulationRun, request: Request) -> dict[str, Any]:
     return RunSerializer(run, context={"request": request}).data
 
 
+PATCH_FIELD_UNKNOWN = gettext_lazy(
+    "{field!r} cannot be patched: give one of {fields}, or a path inside the abilities "
+    "(abilities.0.effects.0.amount).")
+
+
 class PatchChangeSerializer(serializers.Serializer[Mapping[str, Any]]):
     card = serializers.CharField(max_length=32, help_text="The card's code, e.g. C005.")
-    field = serializers.ChoiceField(choices=PATCH_FIELDS)
-    value = serializers.JSONField(help_text="The new value: a whole number for cost, attack "
-                                            "and hp; a list for keywords and abilities.")
+    field = serializers.CharField(
+        max_length=200, help_text=f"One of {', '.join(PATCH_FIELDS)}, or a path inside the "
+                                  "card's abilities: a whole number (abilities.0.effects.1."
+                                  "amount, abilities.0.cost) or, with value null, an ability "
+                                  "(abilities.1) or an effect (abilities.0.effects.1) to "
+                                  "remove.")
+    value = serializers.JSONField(help_text="The new value: a whole number for cost, attack, "
+                                            "hp and ability paths; a list for keywords and "
+                                            "abilities; null removes.", allow_null=True)
+
+    def validate_field(self, value: str) -> str:
+        if value not in PATCH_FIELDS and not is_ability_path(value):
+            raise ValidationError(str(PATCH_FIELD_UNKNOWN).format(
+                field=value, fields=", ".join(PATCH_FIELDS)))
+        return value
 
 
 class PatchInputSerializer(serializers.Serializer[Mapping[str, Any]]):

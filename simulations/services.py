@@ -209,7 +209,11 @@ def _patched(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
         patched = patch_apply(cards, parsed)
     except PatchError as exc:
         raise SimulationInputError(says(exc.problems), "patch") from None
-    return patched, {**parsed.to_dict(), "diff": patch_diff(cards, parsed)}
+    # the changed cards as printed, so the run's page writes each change's rules text before →
+    # after in its reader's language (the run's frozen cards are the patched ones)
+    unpatched = {code: cards[code] for code in parsed.cards if code in cards}
+    return patched, {**parsed.to_dict(), "diff": patch_diff(cards, parsed),
+                     "unpatched": unpatched}
 
 
 def patch_cards(patch: Mapping[str, Any] | Patch | None) -> list[str]:

@@ -96,3 +96,65 @@ def play_bench(*, agent: str = "planner", games: int = 6, seed: int = 1) -> Figu
         figures.actions.append(len(actions))
         figures.games += 1
     return figures
+
+
+@dataclass
+class StateReads:
+    step: int
+    cold: list[float] = field(default_factory=list)
+    warm: list[float] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [f"a play state read at step {self.step} (seat_state + as_dict, CPU s): "
+                f"cold median {statistics.median(self.cold):.4f}, "
+                f"warm median {statistics.median(self.warm):.4f}"]
+
+
+def state_game(step: int = 150, seed: int = 1) -> Any:
+    """An unsaved game of the core set's starters, greedy in both seats, ``step`` actions in: the
+    first pairing and seed (from ``seed`` on) whose game lasts that long."""
+    from play.models import HUMAN, PlayGame
+
+    card_set = load_card_set(CORE_SET)
+    pairings = list(permutations(card_set.decks.values(), 2))
+    players = (make_agent("greedy"), make_agent("greedy"))
+    for tried in range(200):
+        decks, game_seed = list(pairings[tried % len(pairings)]), seed + tried
+        game = Game(card_set.cards, decks, seed=game_seed)
+        actions: list[dict[str, Any]] = []
+        while not game.over and len(actions) < step:
+            seat = int(game.to_move or 0)
+            chosen = players[seat].choose(game.view(seat), game.legal_actions(),
+                                          agent_rng(game_seed, len(actions)))
+            game.apply(chosen)
+            actions.append(chosen.to_dict())
+        if len(actions) >= step:
+            break
+    used = {deck.hero for deck in decks} | {code for deck in decks for code in deck.cards}
+    return PlayGame(uid=f"bench-{game_seed}-{step}", version=len(actions),
+                    decks=[deck.to_dict() for deck in decks],
+                    cards={code: card_set.cards[code].to_dict() for code in sorted(used)},
+                    seats=[HUMAN, HUMAN], seed=game_seed, ruleset={}, first_player=None,
+                    actions=actions)
+
+
+def state_read_bench(*, step: int = 150, reads: int = 5, seed: int = 1) -> StateReads:
+    """CPU seconds of a play state read (``play.state.seat_state(...).as_dict()``, what the
+    API's GET does besides the agent's schedule) at ``step``: cold (nothing cached: the game
+    replayed) and warm (read again at the same version, as a poll after an action does)."""
+    from play import engine_adapter
+    from play.state import seat_state
+
+    record = state_game(step, seed)
+    figures = StateReads(step=len(record.actions))
+    forget = getattr(engine_adapter, "history_forget", None)
+    for _ in range(reads):
+        if forget is not None:
+            forget()
+        begin = time.process_time()
+        seat_state(record).as_dict()
+        figures.cold.append(time.process_time() - begin)
+        begin = time.process_time()
+        seat_state(record).as_dict()
+        figures.warm.append(time.process_time() - begin)
+    return figures

@@ -30,8 +30,13 @@ from rules.lab.balance_search import (
 from rules.lab.balance_search.evaluate import matchup_seed
 from rules.lab.balance_search.memo import field_matchups
 from rules.lab.balance_search.objective import Goal, GoalError
-from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
-from rules.lab.balance_search.strong import check_agents
+from rules.lab.balance_search.problem import (
+    DEFAULT_STRONG_BUDGET,
+    DEFAULT_STRONG_SCREEN,
+    DEFAULT_STRONG_VERIFY,
+)
+from rules.lab.balance_search.space import default_fields
+from rules.lab.balance_search.strong import check_agents, searching_agent
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, verify_reserve
 
 if TYPE_CHECKING:
@@ -115,7 +120,8 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
     minutes = opts.get("budget_minutes")
     if minutes is not None and minutes <= 0:
         raise OptionError(BAD_BUDGET.format(value=minutes))
-    fields = [f.strip() for f in (opts.get("fields") or "cost,attack,hp").split(",") if f.strip()]
+    fields = [f.strip() for f in (opts.get("fields") or "").split(",") if f.strip()] \
+        or list(default_fields(goal.kind))
     only = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()] or None
     space = SearchSpace.for_decks(field.decks, field.cards, only=only, fields=fields,
                                   spread=opts.get("spread") or 2)
@@ -127,7 +133,9 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
                    epsilon=goal.epsilon, min_share=goal.min_share,
                    strong_agents=tuple(opts.get("further_agents") or ()),
                    strong_budget_games=opts.get("strong_budget_games") or DEFAULT_STRONG_BUDGET,
-                   strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY)
+                   strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
+                   strong_screen_games=DEFAULT_STRONG_SCREEN
+                   if opts.get("strong_screen_games") is None else opts["strong_screen_games"])
 
 
 class Clock:
@@ -139,7 +147,7 @@ class Clock:
         self.start = time.monotonic()
         self.limit = None if minutes is None else minutes * 60
         self.verify_games = verify_cost(problem)
-        self.strong_factor = strong_factor(problem)
+        self.strong_factor = strong_factor(problem, searching=True)
         self.games = 0
         self.strong_games = 0
         self.verified = 0
@@ -168,14 +176,18 @@ def verify_cost(problem: Problem) -> int:
     return cheap + int(strong * strong_factor(problem))
 
 
-def strong_factor(problem: Problem) -> float:
+def strong_factor(problem: Problem, *, searching: bool = False) -> float:
     """How many of the first agent's games one of the further agents' games takes, by the AI
-    ladder's measured costs (1 when an agent was never timed)."""
+    ladder's measured costs (1 when an agent was never timed); ``searching``: the agents that
+    play for them while searching (``strong.searching_agent``: the lean planner for the
+    planner where the ladder cannot tell them apart)."""
     if not problem.strong_agents:
         return 1.0
     costs = agent_costs(load_ladder(LADDER_FILE)) if LADDER_FILE.exists() else {}
     first = seconds_per_game(costs, problem.field.agent, problem.field.agent)
-    slowest = max((seconds_per_game(costs, a, a) or 0.0) for a in problem.strong_agents)
+    players = [searching_agent(a) if searching and problem.stand_ins else a
+               for a in problem.strong_agents]
+    slowest = max((seconds_per_game(costs, a, a) or 0.0) for a in players)
     return slowest / first if first and slowest else 1.0
 
 
@@ -196,8 +208,10 @@ def calibrated_budget(evaluator: Evaluator, problem: Problem, minutes: float) ->
     start = time.monotonic()
     evaluator.evaluate(probe)
     rate = sum(t.games for t in probe) / max(time.monotonic() - start, 1e-6)
+    strong = problem.strong_budget_games * len(problem.strong_agents) \
+        + (problem.strong_screen_games if problem.strong_agents else 0)
     affordable = int(rate * minutes * 60 * 0.9) - verify_cost(problem) - int(
-        problem.strong_budget_games * len(problem.strong_agents) * strong_factor(problem))
+        strong * strong_factor(problem, searching=True))
     return min(BUDGET_CAP, max(affordable, 20 * BLOCK * len(matchups))), rate
 
 
@@ -248,7 +262,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
             matchup_band=goal.matchup_band, epsilon=goal.epsilon, min_share=goal.min_share,
             max_changes=opts["max_changes"],
             budget_games=opts.get("budget_games") or 300_000,
-            verify_games=opts["verify_games"], fields=fields or ("cost", "attack", "hp"),
+            verify_games=opts["verify_games"], fields=fields or default_fields(goal.kind),
             allowed_cards=cards, seed=opts["seed"], is_public=True,
             agents=[a.strip() for a in (opts.get("agents") or "").split(",") if a.strip()]
             or None, strong_budget_games=opts.get("strong_budget_games")

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 PICK_TWO = _("Pick at least two decks.")
 FIELD_CHOICES = [("cost", _("Cost (minions and items)")), ("attack", _("Attack (minions)")),
                  ("hp", _("HP (heroes)")), ("keywords", _("Keywords (add or remove one)")),
-                 ("attribute", game_word_lazy("field", "attribute"))]
+                 ("attribute", game_word_lazy("field", "attribute")),
+                 ("abilities", _("Numbers inside abilities (and removing an effect)"))]
 FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes": "max_changes",
             "budget_games": "budget_games", "verify_games": "verify_games", "fields": "fields",
             "allowed_cards": "allowed_cards", "seed": "seed", "objective": "objective",

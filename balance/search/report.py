@@ -94,10 +94,14 @@ def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
              f"{result.games_verified:,} games on fresh seeds; {elapsed:.0f} s wall time.",
              _budget_line(result, problem),
              *([f"Further agents ({', '.join(problem.strong_agents)}): "
-                f"{result.strong_games_searched:,} games searching, "
-                f"{result.strong_games_verified:,} verifying "
+                f"{result.strong_games_searched:,} games searching (of which "
+                f"{result.strong_games_screened:,} screening single changes, "
+                f"{' → '.join(str(n) for n in result.strong_moves_screened) or 'none'} "
+                f"changes a halving rung), {result.strong_games_verified:,} verifying "
                 f"({problem.strong_verify_games:,} a matchup)."]
-               if problem.strong_agents else []), "",
+               if problem.strong_agents else []),
+             *[f"For {agent}: screened and raced by {r['screened']}, verified by "
+               f"{r['verified']}." for agent, r in result.roles.items()], "",
              "Pareto front (verified, "
              f"{problem.verify_games:,} games a matchup):",
              f"  {'changes':>7}  {'size':>4}  {'worst' if not meta else 'field':>7}  "

@@ -45,7 +45,7 @@ from decks.selectors import (
     formats_active,
 )
 from decks.services import DeckInputError, deck_create, deck_save
-from decks.session import NEW, draft_drop, draft_load, draft_store
+from decks.session import NEW, draft_drop, draft_load, draft_revision, draft_store
 from decks.transfer.services import draft_export
 from rules.decks import legality
 from rules.decks.piles import MAIN_PILE
@@ -131,6 +131,7 @@ def panel_context(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck |
         "meta_form": form or _meta_form(draft),
         "dirty": deck is not None and draft != draft_from_deck(deck),
         "codecs": CODECS, "builder_url": builder_url(key),
+        "rev": draft_revision(request, key),
     }
 
 
@@ -158,7 +159,7 @@ def builder(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     owned = ownership_stamp(request.user) if request.GET.get("owned") else None
     return cached_page(request, lambda: _builder(request, key, draft, deck), stamp=(
         "builder", key, repr(draft), deck.updated_at if deck else None, catalogue_generation(),
-        owned))
+        owned, draft_revision(request, key)))
 
 
 def _builder(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck | None) -> HttpResponse:

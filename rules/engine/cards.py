@@ -31,6 +31,22 @@ MSG_OPTION_TYPE = {"int": gettext_noop("ruleset option {name!r} must be a whole 
                    "bool": gettext_noop("ruleset option {name!r} must be true or false"),
                    "str": gettext_noop("ruleset option {name!r} must be text")}
 MSG_OPTION_AT_LEAST_ONE = gettext_noop("ruleset option {name!r} must be at least 1")
+MSG_OPTION_AT_MOST = gettext_noop("ruleset option {name!r} must be at most {high} (the rule "
+                                  "book's bound, R6.6)")
+
+# R6.6: each numeric option's range, (lowest, highest). The highest is far above what a designer
+# tries (the standard game's value two to five times over) and keeps a game a page and a hint
+# can play: 400 slots made a state of 3,201 legal actions and a hint of 31 seconds.
+RULESET_BOUNDS: Final[dict[str, tuple[int, int]]] = {
+    "turn_limit": (1, 100),
+    "action_limit": (1, 1000),
+    "slots": (1, 10),
+    "opening_hand": (1, 20),
+    "energy_cap": (1, 20),
+    "first_turn_energy": (1, 20),
+    "hand_limit": (1, 20),
+    "display_limit": (1, 20),
+}
 
 # The triggers the engine asks about every turn, each a bit of ``CardDef.triggers``: "has this
 # card an ability with that trigger?" is asked of every minion several times a turn, and testing
@@ -253,6 +269,9 @@ class Ruleset:
                 problems.append(Sentence(MSG_OPTION_TYPE[expected.__name__], {"name": key}))
             elif expected is int and value < 1:
                 problems.append(Sentence(MSG_OPTION_AT_LEAST_ONE, {"name": key}))
+            elif expected is int and key in RULESET_BOUNDS and value > RULESET_BOUNDS[key][1]:
+                problems.append(Sentence(MSG_OPTION_AT_MOST,
+                                         {"name": key, "high": RULESET_BOUNDS[key][1]}))
         if problems:
             raise CardDataError(problems)
         return replace(cls(), **data)

@@ -16,7 +16,7 @@ from cards.forms import NUL_IN_FIELD, RefuseNulForm, holds_nul
 from cards.game_words import game_word, game_word_lazy
 from common.language import frozen_card_name
 from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
-from rules.lab.patches import NAME_MAX
+from rules.lab.patches import NAME_MAX, ability_changes, is_ability_path
 from simulations.forms import SimulationForm
 from simulations.patches.text import field_name, value_text
 from simulations.sweeps.services import MAX_VALUE, MAX_VALUES, SWEEP_FIELDS
@@ -100,6 +100,12 @@ class PatchForm(RefuseNulForm):
                 continue
             if (new or None) != (old or None) and not (new is None and name in ("cost",
                                                                                 "attack", "hp")):
+                if name == "abilities":     # numbers moved, an effect removed: said as such
+                    parts = ability_changes(old or [], new or [])
+                    if parts:
+                        out += [{"card": self.card_data["code"], "field": path, "value": value}
+                                for path, value in parts]
+                        continue
                 out.append({"card": self.card_data["code"], "field": name, "value": new})
         return out
 
@@ -123,8 +129,10 @@ class PatchForm(RefuseNulForm):
     def _generated_name(self, changes: list[dict[str, Any]]) -> str:
         card = frozen_card_name({self.card_data["code"]: self.card_data},
                                 self.card_data["code"])
-        return ", ".join(f"{card} {field_name(c['field'])} {value_text(c['field'], c['value'])}"
-                         for c in changes)[:NAME_MAX]
+        return ", ".join(
+            f"{card} {field_name(c['field'])} {value_text(c['field'], c['value'])}"
+            if not is_ability_path(c["field"]) else f"{card} {c['field']} {c['value']}"
+            for c in changes)[:NAME_MAX]
 
 
 class PlayForm(SimulationForm):

@@ -2,6 +2,11 @@
 language with the value before and after ("Ember Pup: attack 2 → 3", "余烬幼犬：攻击力 2 → 3"),
 from the card data a run or a balance search froze — never ``T-M01.attack = 3``.
 
+A change of what the card says — its keywords, its abilities, a number inside them, an effect
+removed — reads as the card's rules text before → after in the page's language, generated from
+the data (``rules.lab.patches.change_rules_text``): "Dawn Squire: Awaken: Draw a card. → Awaken:
+Draw 2 cards.".
+
 Field and value words are the engine's, through ``cards.game_words`` (the query reading's
 ``field_word``/``value_word``)."""
 
@@ -14,9 +19,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cards.query.describe import field_word, value_word
-from common.language import frozen_card_name
+from common.language import frozen_card_name, reader_language
+from rules.lab.patches import Change, PatchError, change_rules_text, reads_as_text
 
 CHANGE_LINE = gettext_lazy("{card}: {field} {old} → {new}")
+TEXT_LINE = gettext_lazy("{card}: {before} → {after}")
 NEW_VALUE_LINE = gettext_lazy("{card}: {field} → {new}")
 NOTHING = gettext_lazy("none")
 ABILITIES_CHANGED = gettext_lazy("(rewritten)")
@@ -49,8 +56,25 @@ def change_line(cards: Mapping[str, Any], card: str, field: str, new: Any,
     if old is MISSING:
         old = (cards.get(card) or {}).get(field)
     name = frozen_card_name(dict(cards), card)
+    if reads_as_text(field) and cards.get(card):
+        before_after = rules_text_change(cards, card, field, new)
+        if before_after is not None:
+            return str(TEXT_LINE).format(card=name, before=before_after[0],
+                                         after=before_after[1])
     if field == "abilities":
         return str(NEW_VALUE_LINE).format(card=name, field=field_name(field),
                                           new=value_text(field, new))
     return str(CHANGE_LINE).format(card=name, field=field_name(field),
                                    old=value_text(field, old), new=value_text(field, new))
+
+
+def rules_text_change(cards: Mapping[str, Any], card: str, field: str, new: Any
+                      ) -> tuple[str, str] | None:
+    """The card's rules text lines one change rewrites, before and after, in the page's
+    language (None when the change cannot be made on ``cards``: a page showing a stored patch
+    keeps its plain line)."""
+    names = {code: frozen_card_name(dict(cards), code) for code in cards}
+    try:
+        return change_rules_text(cards, Change(card, field, new), reader_language(), names)
+    except PatchError:
+        return None

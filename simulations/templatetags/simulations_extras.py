@@ -98,8 +98,9 @@ def field_name(field: str) -> str:
 @register.filter
 def change_text(row: Mapping[str, Any], run: SimulationRun) -> str:
     """A patch's diff row ({card, field, old, new}) in words: "余烬幼犬：攻击力 2 → 3"."""
-    return patch_text.change_line(run.cards, row["card"], row["field"], row["new"],
-                                  old=row["old"])
+    printed = (run.patch or {}).get("unpatched") or {}
+    cards = {**run.cards, **printed} if printed else run.cards
+    return patch_text.change_line(cards, row["card"], row["field"], row["new"], old=row["old"])
 
 
 @register.filter

@@ -175,3 +175,69 @@
   window.addEventListener("resize", function () { markScrollers(); });
   document.addEventListener("htmx:afterSettle", function () { markScrollers(); });
 })();
+
+/* Answers that race: a count or a deck's status on the page is never older than what the
+ * server stored, whatever order the answers arrive in.
+ *
+ * A collection count (a table row, the card page's box) comes with data-version: the user's
+ * collection version read before the count. Of two answers about one count the page keeps the
+ * one with the higher version: an older answer is not swapped in, a row answer whose row was
+ * replaced meanwhile (a search's refresh) goes to the row now shown, and a table that arrives
+ * after a newer row answer gets that row back.
+ *
+ * The builder's deck panel comes with data-deck-rev (the draft's revision in the session): an
+ * answer older than the panel shown is not swapped in; the status line above the panels is
+ * copied from the panel just swapped in, so the two never disagree. */
+(function () {
+  "use strict";
+
+  function number(el, name) {
+    var value = el && el.getAttribute(name);
+    return value === null || value === undefined || value === "" ? null : parseInt(value, 10);
+  }
+  function firstElement(html) {
+    var box = document.createElement("template");
+    box.innerHTML = html.trim();
+    return box.content.firstElementChild;
+  }
+
+  var newest = {};   // element id -> {version, html}: the newest answer about each count
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (typeof detail.serverResponse !== "string") return;
+    if (detail.target && detail.target.id === "deck-panel") {
+      var rev = /data-deck-rev="(\d+)"/.exec(detail.serverResponse);
+      var shown = number(document.querySelector("#deck-panel [data-deck-rev]"), "data-deck-rev");
+      if (rev && shown !== null && parseInt(rev[1], 10) < shown) detail.shouldSwap = false;
+      return;
+    }
+    if (detail.serverResponse.indexOf("data-version=") < 0) return;
+    var fresh = firstElement(detail.serverResponse);
+    var version = number(fresh, "data-version");
+    if (!fresh || !fresh.id || version === null) return;
+    var known = newest[fresh.id];
+    if (!known || version >= known.version) newest[fresh.id] = { version: version, html: detail.serverResponse };
+    var live = document.getElementById(fresh.id);
+    if (!live) { detail.shouldSwap = false; return; }       // not on the page any more
+    if (live !== detail.target) detail.target = live;       // replaced since it was asked
+    var liveVersion = number(live, "data-version");
+    if (liveVersion !== null && version < liveVersion) detail.shouldSwap = false;
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "deck-panel") {
+      var next = target.querySelector("[data-deck-status]");
+      var status = document.getElementById("deck-status");
+      if (next && status) status.innerHTML = next.innerHTML;
+    }
+    Object.keys(newest).forEach(function (id) {
+      var live = document.getElementById(id), known = newest[id];
+      var liveVersion = number(live, "data-version");
+      if (!live || liveVersion === null || liveVersion >= known.version) return;
+      var fresh = firstElement(known.html);                 // a table older than a row answer
+      live.replaceWith(fresh);
+      if (window.htmx) window.htmx.process(fresh);
+    });
+  });
+})();

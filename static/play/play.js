@@ -155,13 +155,10 @@
 
   // ---------------------------------------------------------------- the AI's turn, move by move
 
-  function stepDelay(b) {
-    var speed = get("speed") || "normal";
-    var left = Math.max(1, parseInt(b.dataset.steps, 10) - parseInt(b.dataset.step, 10));
-    var each = speed === "slow" ? 1000 : speed === "fast" ? Math.min(350, 1000 / left)
-      : Math.min(parseInt(b.dataset.delay, 10) || 600, 2000 / left);   // a turn in <= 2 s
-    return Math.max(0, each - lastRequest);     // the time a board takes to come counts too
-  }
+  // Each speed: a step's pause (ms) and the most a whole turn may take to show (ms) — past it
+  // the page jumps to the latest step, so a long turn never keeps the player waiting.
+  var SPEEDS = {slow: [1000, Infinity], normal: [300, 2000], fast: [120, 1000]};
+  var turnStart = null;      // when the first board of the AI's turn being shown came
 
   function schedule() {
     clearTimeout(timer);
@@ -169,11 +166,17 @@
     if (!b) return;
     var step = parseInt(b.dataset.step, 10), steps = parseInt(b.dataset.steps, 10);
     var pending = b.dataset.pending === "1";
-    if (!pending && step >= steps) { skipping = false; return; }
-    if (skipping || get("speed") === "instant") { timer = setTimeout(function () { load(null); }, 50); return; }
+    if (!pending && step >= steps) { skipping = false; turnStart = null; return; }
+    if (turnStart === null) turnStart = Date.now();
+    var speed = SPEEDS[get("speed") || "normal"];
+    if (skipping || !speed || Date.now() - turnStart + 100 > speed[1]) {
+      timer = setTimeout(function () { load(null); }, 50);
+      return;
+    }
     // The AI still to move: ask for the next step (the server answers the latest one there is).
-    if (step >= steps) { timer = setTimeout(function () { load(step + 1); }, 150); return; }
-    timer = setTimeout(function () { load(step + 1); }, stepDelay(b));
+    if (step >= steps) { timer = setTimeout(function () { load(step + 1); }, 100); return; }
+    var pause = Math.min(speed[0], parseInt(b.dataset.delay, 10) || speed[0]);
+    timer = setTimeout(function () { load(step + 1); }, Math.max(0, pause - lastRequest));
   }
 
   function lightLastMove() {
@@ -248,6 +251,9 @@
       }
     });
     if (targets) {
+      // The keyboard goes on from the first lit target (Tab reaches the others in board order).
+      var firstTarget = root.querySelector(".tile-target");
+      if (firstTarget) firstTarget.focus({preventScroll: true});
       var hint = document.createElement("span");
       hint.className = "play-selection-hint";
       hint.dataset.testid = "selection-hint";

@@ -168,3 +168,20 @@ def test_a_did_you_mean_on_the_collection_import_applies_with_one_click(alice_cl
     good = alice_client.post(url, {"text": text, "mode": "add", "fix": unescape(fix[1])})
     assert good.status_code == 302
     assert collection_counts(user=alice) == {"T-M01": 2, "T-H02": 1}
+
+
+def test_every_count_answer_says_the_collection_version_it_was_read_at(alice_client, alice,
+                                                                      catalogue):
+    """A page keeps the newer of two answers about a count by this number (site.js): every
+    write adds one, and a row read after a write says at least that write's number."""
+    from collection.selectors import collection_version
+
+    assert collection_version(user=alice) == 0
+    url = reverse("collection:card", args=["T-M01"]) + "?as=row"
+    first = alice_client.post(url, {"delta": "1"}, HTTP_HX_REQUEST="true")
+    second = alice_client.post(url, {"delta": "1"}, HTTP_HX_REQUEST="true")
+    assert 'data-version="1"' in first.text and 'data-version="2"' in second.text
+    table = alice_client.get(reverse("collection:page"), HTTP_HX_REQUEST="true")
+    assert table.text.count('data-version="2"') >= 1 and 'data-version="1"' not in table.text
+    alice_client.post(reverse("collection:import"), {"text": "1 Ember Pup\n", "mode": "add"})
+    assert collection_version(user=alice) == 3

@@ -56,3 +56,17 @@ def test_the_panel_query_lives_in_the_page_address(client, catalogue):
     page = client.get("/decks/build/?q=a%3Afire&order=attack&hero_only=1").content.decode()
     assert 'value="a:fire"' in page and '<option value="attack" selected>' in page
     assert 'name="hero_only" value="1" checked' in page
+
+
+def test_each_panel_says_the_drafts_revision_and_carries_the_status_line(client, catalogue):
+    """The page keeps the newest of two panels that arrive out of order (data-deck-rev) and
+    copies the status line from the panel it shows: no out-of-band target to miss."""
+    from django.urls import reverse
+
+    url = reverse("decks:build-card", args=["new"])
+    first = client.post(url, {"code": "T-M01", "delta": 1}, HTTP_HX_REQUEST="true").text
+    second = client.post(url, {"code": "T-M01", "delta": 1}, HTTP_HX_REQUEST="true").text
+    assert 'data-deck-rev="1"' in first and 'data-deck-rev="2"' in second
+    assert "hx-swap-oob" not in second
+    status = second[second.index("data-deck-status>"):]
+    assert "<strong>2</strong>/30 cards" in status[:200]

@@ -300,11 +300,12 @@ def test_a_game_on_a_phone_fits_its_width(browser, site):
 
 
 def _tab_to(page, testid: str, limit: int = 80) -> int:
-    """Press Tab until the element is focused; how many presses it took."""
-    for n in range(1, limit + 1):
-        page.keyboard.press("Tab")
+    """Press Tab until the element is focused; how many presses it took (0: it has the focus
+    already, as the first lit target has once a card is picked)."""
+    for n in range(limit + 1):
         if page.evaluate("() => document.activeElement?.dataset.testid") == testid:
             return n
+        page.keyboard.press("Tab")
     raise AssertionError(f"{testid} is not reached by Tab")
 
 
@@ -339,7 +340,9 @@ def test_the_board_is_played_from_the_keyboard_and_in_chinese(browser, site):
             page.keyboard.press("Shift+Tab")              # from "keep playing" to "end"
             page.keyboard.press("Enter")
         _changed(page, version)
-    assert len(presses) >= 12
+    # A few Tabs a pick (the issue measured up to 11 an action in the old list of buttons):
+    # once a card is picked its first lit target has the focus.
+    assert len(presses) >= 12 and max(presses) <= 8, presses
     shot(page, "play-chinese")
 
 

@@ -22,6 +22,8 @@ from rules.lab.balance_search.strong import (
     agents_in_order,
     check_agents,
     least_strong_budget,
+    searching_agent,
+    stand_in_figure,
     strong_picks,
 )
 from tests.rules.test_balance_meta import (
@@ -60,7 +62,9 @@ def problem(**extra) -> Problem:
     space = SearchSpace.for_decks(THREE, CORE.cards, only=["H01", "H04", "H05"],
                                   fields=("hp",))
     options = {"verify_games": 100, "strong_verify_games": 100, "objective": "meta",
-               "field_band": (0.45, 0.55), "matchup_band": (0.25, 0.75), **extra}
+               "field_band": (0.45, 0.55), "matchup_band": (0.25, 0.75), "stand_ins": False,
+               **extra}
+    space = options.pop("space", space)
     return Problem(field=FIELD, space=space, max_changes=3, seed=2, budget_games=200_000,
                    rungs=(1, 2), base_blocks=2, proposals=4, screen_cards=0,
                    meta_resamples=20, **options)
@@ -95,11 +99,51 @@ def test_the_strong_agent_plays_only_its_baseline_races_and_verification():
     assert sum(t.games for t in strong) == (result.strong_games_searched
                                             + result.strong_games_verified)
     raced = [set(s.moves) for s in result.searched]
-    assert all(any(set(t.moves) <= moves for moves in raced) for t in strong if t.moves)
+    screened = [t for t in strong if t.moves and not any(set(t.moves) <= m for m in raced)]
+    # what was not raced is a single move screened on its own decks' matchups only
+    holders = {"H01": 0, "H04": 1, "H05": 2}
+    assert screened and all(len(t.moves) == 1 and holders[t.moves[0].card] in (t.a, t.b)
+                            for t in screened)
+    assert result.strong_games_screened >= sum(t.games for t in screened)
     assert cheap and all(t.agent in ("", "planner") for t in toy.tasks)
     searched = [t for t in strong if t.seed in {matchup_seed(2, a, b)
                                                 for a, b in field_matchups(3)}]
     assert max(t.first + t.blocks for t in searched if not t.moves) == STRONG_BASE_BLOCKS
+
+
+class SkillLever(TwoLevels):
+    """TwoLevels, and a lever only skilled play feels: Gravecallers' hero −2 gives Tidewall
+    back its 0.6 log-odds against Gravecallers under the planner, and does nothing under
+    greedy (greedy's games are the same with or without it)."""
+
+    def truth(self, moves, a, b, agent=""):
+        x = super().truth(moves, a, b, agent)
+        if agent == "planner" and (a, b) == (1, 2):
+            x += sum(0.6 * abs(m.step) / 2 for m in moves if m.card == "H05" and m.step < 0)
+        return x
+
+
+def test_a_lever_only_skilled_play_feels_is_found_by_screening_under_the_strong_agent():
+    options = {"strong_agents": ("planner",), "strong_budget_games": 20_000}
+    only = SearchSpace.for_decks(THREE, CORE.cards, only=["H01", "H05"], fields=("hp",))
+    found = balance_search(problem(space=only, **options), SkillLever())
+    assert found.best.moves == (hp_move("H01", -2), hp_move("H05", -2))
+    assert found.best.meets_all(found.goal) and found.strong_games_screened > 0
+    assert found.roles == {"planner": {"screened": "planner", "raced": "planner",
+                                       "verified": "planner"}}
+    # screened under greedy alone, the lever is worth nothing: the search cannot find it
+    blind = balance_search(problem(space=only, strong_screen_games=0, **options), SkillLever())
+    assert blind.best is None or hp_move("H05", -2) not in blind.best.moves \
+        or not blind.best.meets_all(blind.goal)
+
+
+def test_the_lean_planner_stands_in_for_the_planner_where_the_ladder_says_they_play_alike():
+    alike = {"lean-vs-planner": {"win_rate": {"rate": 0.507, "low": 0.47, "high": 0.544}}}
+    apart = {"lean-vs-planner": {"win_rate": {"rate": 0.44, "low": 0.41, "high": 0.47}}}
+    assert searching_agent("planner", alike) == "lean"
+    assert searching_agent("planner", apart) == "planner"
+    assert searching_agent("greedy", alike) == "greedy"
+    assert stand_in_figure("planner", alike)["high"] == 0.544
 
 
 def test_a_search_for_two_levels_repeats_itself():

@@ -36,7 +36,7 @@ def test_the_diff_reads_like_a_card_change():
         {"card": "T-M01", "field": "keywords", "value": ["shield", "react"]},
         {"card": "T-M05", "field": "rarity", "value": "SR"}]})
     texts = [row["text"] for row in patch_diff(DATA, patch)]
-    assert texts == ["Ember Pup: attack 2 → 3", "Ember Pup: keywords none → shield, react",
+    assert texts == ["Ember Pup: attack 2 → 3", "Ember Pup: — → Shield. Re-act.",
                      "Dusk Stalker: rarity R → SR"]
 
 
@@ -104,3 +104,75 @@ def test_both_decks_play_the_patched_card():
     after = run_match(cards, dawn, dusk, games=20, seed=3, agent_a="greedy", agent_b="greedy")
     assert before.counts() != after.counts()
     assert after.cards["b"]["T-M01"][0] > 0    # the opponent played the patched Pup too
+
+
+# R1.4: a card's skills are part of its printed fields; a patch may change the numbers inside
+# them or remove one effect or skill, and the card's rules text is generated from the result.
+def test_r1_4_a_patch_moves_a_number_inside_an_ability_and_the_text_follows():
+    patch = Patch.from_dict({"name": "Squire", "changes": [
+        {"card": "T-M04", "field": "abilities.0.effects.0.count", "value": 2},
+        {"card": "T-H01", "field": "abilities.0.cost", "value": 0}]})
+    patched = patch_apply(DATA, patch)
+    assert patched["T-M04"]["abilities"][0]["effects"][0]["count"] == 2
+    assert patched["T-H01"]["abilities"][0]["cost"] == 0          # a free active is allowed
+    assert DATA["T-M04"]["abilities"][0]["effects"][0]["count"] == 1
+    rows = patch_diff(DATA, patch)
+    assert rows[0]["old"] == 1 and rows[0]["new"] == 2
+    assert rows[0]["text"] == "Dawn Squire: Awaken: Draw a card. → Awaken: Draw 2 cards."
+    zh = patch_diff(DATA, patch, "zh-hans")[0]
+    assert zh["before"] != rows[0]["before"] and "2" in zh["after"]
+
+
+def test_r1_4_removing_an_ability_leaves_the_card_without_it():
+    patch = Patch.from_dict({"name": "Quiet", "changes": [
+        {"card": "T-M07", "field": "abilities.0", "value": None}]})
+    patched = patch_apply(DATA, patch)
+    assert "abilities" not in patched["T-M07"]
+    row = patch_diff(DATA, patch)[0]
+    assert row["after"] == patches.NO_TEXT and row["before"].startswith("Last words")
+
+
+def test_r1_4_an_effect_of_several_is_removed_alone():
+    data = {**DATA, "T-M04": {**DATA["T-M04"], "abilities": [{"trigger": "awaken", "effects": [
+        {"do": "draw", "count": 1}, {"do": "heal_hero", "amount": 2}]}]}}
+    patched = patch_apply(data, Patch.from_dict({"name": "x", "changes": [
+        {"card": "T-M04", "field": "abilities.0.effects.0", "value": None},
+        {"card": "T-M04", "field": "abilities.0.effects.1.amount", "value": 3}]}))
+    assert patched["T-M04"]["abilities"] == [
+        {"trigger": "awaken", "effects": [{"do": "heal_hero", "amount": 3}]}]
+
+
+def test_r1_4_a_malformed_ability_change_is_refused_with_every_problem():
+    with pytest.raises(PatchError) as caught:
+        patch_apply(DATA, Patch.from_dict({"name": "x", "changes": [
+            {"card": "T-M04", "field": "abilities.0.effects.0.count", "value": 0},
+            {"card": "T-M04", "field": "abilities.3.cost", "value": 1},
+            {"card": "T-H01", "field": "abilities.0.cost", "value": -1},
+            {"card": "T-H02", "field": "abilities.0.effects.0.amount", "value": 100},
+            {"card": "T-M07", "field": "abilities.0.trigger", "value": 2},
+            {"card": "T-M08", "field": "abilities.0.effects.0.target", "value": None},
+            {"card": "T-M09", "field": "abilities.0", "value": None},
+            {"card": "T-M09", "field": "abilities.0.effects.0.amount", "value": 3}]}))
+    said = [str(p) for p in caught.value.problems]
+    assert said == [
+        "changes[0].value: T-M04.abilities.0.effects.0.count must lie within 1 … 10 "
+        "(printed 1); got 0.",
+        "changes[1].field: T-M04 has no abilities.3.cost.",
+        "changes[2].value: T-H01.abilities.0.cost must lie within 0 … 10 (printed 2); got -1.",
+        "changes[3].value: T-H02.abilities.0.effects.0.amount must lie within 1 … 10 "
+        "(printed 1); got 100.",
+        "changes[4].field: T-M07.abilities.0.trigger is not a whole number of its abilities.",
+        "changes[5].field: T-M08.abilities.0.effects.0.target is neither an ability nor an "
+        "effect; only those can be removed (value null).",
+        "changes[7]: T-M09.abilities.0.effects.0.amount lies inside abilities.0, which the "
+        "patch removes."]
+    with pytest.raises(PatchError) as caught:
+        Patch.from_dict({"name": "x", "changes": [
+            {"card": "T-M04", "field": "abilities.0.effects.0.count", "value": "2"}]})
+    assert "takes a whole number" in str(caught.value)
+
+
+def test_r1_4_a_negative_amount_keeps_its_sign():
+    assert patches.ability_number_bounds("amount", -2) == (-10, -1)
+    assert patches.ability_number_bounds("cost_max", 3) == (0, 10)
+    assert patches.ability_number_bounds("min", 6) == (1, 12)

@@ -137,3 +137,35 @@ def test_a_bad_patch_file_is_a_clear_command_error(tmp_path, content, message):
         path.write_text(content, encoding="utf-8")
     with pytest.raises(CommandError, match=message):
         _simulate(*SET_ARGS, "--patch", str(path))
+
+
+SQUIRE = {"name": "Squire draws 2", "changes": [
+    {"card": "T-M04", "field": "abilities.0.effects.0.count", "value": 2}]}
+
+
+def test_an_ability_number_is_patched_and_reads_as_rules_text(alice, client):
+    run = submit(alice, patch=SQUIRE)
+    assert run.cards["T-M04"]["abilities"][0]["effects"][0]["count"] == 2
+    assert run.patch["diff"][0]["text"] == \
+        "Dawn Squire: Awaken: Draw a card. → Awaken: Draw 2 cards."
+    client.force_login(alice)
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "Awaken: Draw a card. → Awaken: Draw 2 cards." in page
+    zh = client.get(run.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "抽2张卡" in zh
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"card": "T-M04", "field": "abilities.2.cost", "value": 1},
+     patches.NO_SUCH_PATH.format(i=0, card="T-M04", field="abilities.2.cost")),
+    ({"card": "T-M04", "field": "abilities.0.effects.0.count", "value": 0},
+     patches.OUT_OF_BOUNDS.format(i=0, card="T-M04", field="abilities.0.effects.0.count",
+                                  low=1, high=10, printed=1, value=0)),
+])
+def test_the_api_refuses_a_bad_ability_change_on_the_patch_field(alice, change, message):
+    api = APIClient()
+    api.force_authenticate(alice)
+    body = {"decks": [DAWN, DUSK], "games": 4, "seed": 1,
+            "patch": {"name": "x", "changes": [change]}}
+    bad = api.post("/api/simulations/", body, format="json")
+    assert bad.status_code == 400 and bad.json() == {"patch": [message]}

@@ -3,6 +3,8 @@ point paired with the unpatched baseline; the page that makes patches with a liv
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -172,3 +174,22 @@ def test_the_new_endpoints_are_in_the_openapi_schema(client):
     assert {p["name"] for p in compare["parameters"]} >= {"before", "after", "deck"}
     assert {"201", "400"} <= set(paths["/api/simulations/sweeps/"]["post"]["responses"])
     assert {"200", "404"} <= set(paths["/api/simulations/sweeps/{uid}/"]["get"]["responses"])
+
+
+def test_the_patch_page_says_an_ability_number_as_a_change_of_its_rules_text(alice, client):
+    client.force_login(alice)
+    squire = [{"trigger": "awaken", "effects": [{"do": "draw", "count": 2}]}]
+    preview = client.get("/simulations/patch/preview/", {
+        "card": "T-M04", "attack": 2, "cost": 2, "rarity": "R",
+        "abilities": json.dumps(squire)}).content.decode()
+    assert "Dawn Squire: Awaken: Draw a card. → Awaken: Draw 2 cards." in preview
+    form = {"card": "T-M04", "cost": 2, "attack": 2, "rarity": "R", "kind": "match",
+            "deck": DAWN, "opponents": [DUSK], "games": 4, "agent_a": "greedy",
+            "agent_b": "random", "action": "run"}
+    client.post("/simulations/patch/", {**form, "abilities": json.dumps(squire)})
+    run = SimulationRun.objects.get()
+    assert run.patch["changes"] == [
+        {"card": "T-M04", "field": "abilities.0.effects.0.count", "value": 2}]
+    client.post("/simulations/patch/", {**form, "abilities": "[]"})
+    removed = SimulationRun.objects.exclude(pk=run.pk).get()
+    assert removed.patch["changes"] == [{"card": "T-M04", "field": "abilities.0", "value": None}]

@@ -23,7 +23,12 @@ from balance.search.cli import (
 )
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.balance_search import Field, LocalEvaluator, SpaceError, balance_search
-from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
+from rules.lab.balance_search.problem import (
+    DEFAULT_STRONG_BUDGET,
+    DEFAULT_STRONG_SCREEN,
+    DEFAULT_STRONG_VERIFY,
+)
+from rules.lab.patches import patch_with_text
 
 
 class Command(BaseCommand):
@@ -41,6 +46,11 @@ class Command(BaseCommand):
         parser.add_argument("--strong-budget-games", type=int, default=DEFAULT_STRONG_BUDGET,
                             help="with --agents: games the further agents may play while "
                                  f"searching (default {DEFAULT_STRONG_BUDGET:,})")
+        parser.add_argument("--strong-screen-games", type=int, default=None,
+                            help="with --agents: games the further agents may screen single "
+                                 "changes with, on the changed card's decks' matchups "
+                                 f"(default {DEFAULT_STRONG_SCREEN:,}; 0: screen under the "
+                                 "first agent only)")
         parser.add_argument("--strong-verify-games", type=int, default=DEFAULT_STRONG_VERIFY,
                             help="with --agents: games a matchup the further agents re-verify "
                                  f"with on fresh seeds (default {DEFAULT_STRONG_VERIFY})")
@@ -80,8 +90,11 @@ class Command(BaseCommand):
                                  "what --budget-minutes affords here, at most 400,000)")
         parser.add_argument("--verify-games", type=int, default=2000,
                             help="games a matchup when re-verifying on fresh seeds")
-        parser.add_argument("--fields", default="cost,attack,hp",
-                            help="fields that may change: cost, attack, hp, keywords, attribute")
+        parser.add_argument("--fields", default=None,
+                            help="fields that may change: cost, attack, hp, keywords, "
+                                 "attribute, abilities (numbers inside abilities, and "
+                                 "removing an effect or an ability); default cost,attack,hp, "
+                                 "and abilities with --objective meta")
         parser.add_argument("--cards", default=None,
                             help="comma-separated card codes that may change (default: every "
                                  "card of the decks, heroes included)")
@@ -123,7 +136,8 @@ class Command(BaseCommand):
                                     should_stop=clock.should_stop)
         best = result.best
         if opts["out"] and best is not None:
-            write_patch(opts["out"], best.patch().to_dict())
+            unpatched = {code: card.to_dict() for code, card in field.cards.items()}
+            write_patch(opts["out"], patch_with_text(unpatched, best.patch()))
         if opts["json"]:
             data = result.to_dict(names)
             data.update(wall_seconds=round(clock.elapsed, 1), seed=problem.seed,

@@ -17,7 +17,9 @@ one can beat the ones kept).
 Checked under further agents (``strong``), a candidate's matchups under each of them are
 predicted as its first agent's plus that agent's *offsets* — each matchup's difference in
 log-odds between the two agents, learnt from the candidates both played — and its excess is the
-sum of the excesses under every agent (its worst figure, the worst of them).
+sum of the excesses under every agent (its worst figure, the worst of them). A move screened
+under a further agent too carries its *skill correction* there (``corrections``: what it does
+under that agent beyond what it does under the first), added to every candidate holding it.
 
 Invariant: deterministic — ties are broken by the candidates' sorted moves.
 """
@@ -53,6 +55,7 @@ class Prediction:
     excess: float                 # as ``result.excess_of`` (meta: ``objective.meta_excess``)
     penalty: float = CHANGE_PENALTY
     min_share: float | None = None   # meta: the predicted ε-equilibrium's smallest share
+    skill: tuple[tuple[float, ...], ...] = ()   # per further agent: its moves' corrections
 
     @property
     def rank(self) -> tuple[float, float, int, int, Candidate]:
@@ -75,6 +78,24 @@ class Model:
         self.moves = list(moves)
         self.effects = {move: [(self.index[m], d) for m, d in sorted(effects[move].items())]
                         for move in self.moves if move in effects}
+        self.corrections: list[dict[Move, list[tuple[int, float]]]] = []
+
+    def set_corrections(self, corrections: Sequence[Mapping[Move, Mapping[Matchup, float]]]
+                        ) -> None:
+        """Per further agent, each screened move's skill correction per matchup."""
+        self.corrections = [{move: [(self.index[m], d) for m, d in sorted(per.items())]
+                             for move, per in agent.items()} for agent in corrections]
+
+    def skill(self, moves: Candidate) -> tuple[tuple[float, ...], ...]:
+        """Per further agent, the summed skill corrections of ``moves`` per matchup."""
+        out = []
+        for agent in self.corrections:
+            vector = [0.0] * len(self.matchups)
+            for move in moves:
+                for i, d in agent.get(move, ()):
+                    vector[i] += d
+            out.append(tuple(vector))
+        return tuple(out)
 
     def effect(self, move: Move) -> dict[Matchup, float]:
         """The move's effect on each matchup it touches, in log-odds."""
@@ -90,20 +111,26 @@ class Model:
             for i, d in self.effects.get(move, ()):
                 logits[i] -= d
         if self.goal is not None:
-            return self._meta_prediction(moves, logits)
+            return self._meta_prediction(moves, logits, self.skill(moves))
         distances = [abs(sigmoid(x) - 0.5) for x in logits]
         return Prediction(moves, tuple(logits), max(distances),
                           excess_of(distances, self.band))
 
-    def under_agents(self, logits: Sequence[float]) -> list[list[float]]:
-        """The matchups' log-odds under the first agent and under each further one."""
-        return [list(logits)] + [[x + d for x, d in zip(logits, offset, strict=True)]
-                                 for offset in self.offsets]
+    def under_agents(self, logits: Sequence[float],
+                     skill: Sequence[Sequence[float]] = ()) -> list[list[float]]:
+        """The matchups' log-odds under the first agent and under each further one (its
+        offsets, and the skill corrections ``skill`` of the candidate's moves)."""
+        out = [list(logits)]
+        for index, offset in enumerate(self.offsets):
+            extra = skill[index] if index < len(skill) else [0.0] * len(offset)
+            out.append([x + d + s for x, d, s in zip(logits, offset, extra, strict=True)])
+        return out
 
-    def _meta_prediction(self, moves: Candidate, logits: Sequence[float]) -> Prediction:
+    def _meta_prediction(self, moves: Candidate, logits: Sequence[float],
+                         skill: tuple[tuple[float, ...], ...] = ()) -> Prediction:
         assert self.goal is not None
         worst = excess = 0.0
-        for vector in self.under_agents(logits):
+        for vector in self.under_agents(logits, skill):
             rates = {}
             for m, x in zip(self.matchups, vector, strict=True):
                 p = sigmoid(x)
@@ -111,7 +138,7 @@ class Model:
             figures = meta_figures(self.decks, rates, {}, self.goal.epsilon, equilibria=False)
             worst = max(worst, figures.field_worst)
             excess += meta_excess(figures, self.goal)
-        return Prediction(moves, tuple(logits), worst, excess, META_CHANGE_PENALTY)
+        return Prediction(moves, tuple(logits), worst, excess, META_CHANGE_PENALTY, skill=skill)
 
     def refine(self, prediction: Prediction) -> Prediction:
         """The prediction with its ε-equilibrium's smallest share and that share's shortfall in
@@ -123,7 +150,7 @@ class Model:
         if known is not None:
             return known
         excess, low = prediction.excess, 1.0
-        for vector in self.under_agents(prediction.logits):
+        for vector in self.under_agents(prediction.logits, prediction.skill):
             score: list[list[float | None]] = [[None] * self.decks for _ in range(self.decks)]
             for (a, b), x in zip(self.matchups, vector, strict=True):
                 rate = sigmoid(x)
@@ -132,7 +159,7 @@ class Model:
             excess += share_excess(float(min(shares)), self.goal)
             low = min(low, float(min(shares)))
         out = Prediction(prediction.moves, prediction.logits, prediction.worst, excess,
-                         prediction.penalty, low)
+                         prediction.penalty, low, prediction.skill)
         self._refined[key] = out
         return out
 

@@ -4,7 +4,7 @@ importing the search that calls it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -23,6 +23,7 @@ from rules.lab.balance_search.space import Candidate, Move, SearchSpace
 PROPOSALS = 12
 DEFAULT_STRONG_BUDGET = 24_000
 DEFAULT_STRONG_VERIFY = 600
+DEFAULT_STRONG_SCREEN = 36_000   # games the further agents may screen moves with (all of them)
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -52,6 +53,10 @@ class Problem:
     strong_agents: tuple[str, ...] = ()
     strong_budget_games: int = DEFAULT_STRONG_BUDGET
     strong_verify_games: int = DEFAULT_STRONG_VERIFY
+    # ... the games they may screen single moves with (``strong.StrongCheck.screen``), and
+    # whether a cheaper agent the ladder cannot tell apart may search for one (``stand_ins``).
+    strong_screen_games: int = DEFAULT_STRONG_SCREEN
+    stand_ins: bool = True
 
     @property
     def goal(self) -> Goal:
@@ -66,6 +71,10 @@ class FurtherAgents(Protocol):
     def games(self) -> int: ...
 
     def out_of_budget(self) -> bool: ...
+
+    def screen(self, played: Sequence[Move], touched: Mapping[Move, Sequence[tuple[int, int]]],
+               cheap: Mapping[Move, Mapping[tuple[int, int], float]]
+               ) -> list[dict[Move, dict[tuple[int, int], float]]]: ...
 
     def offsets(self) -> list[list[float]]: ...
 

@@ -13,7 +13,7 @@ of their field (``rules.lab.meta.meta_report`` on their seat-swapped pairs) what
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.lab.balance_search.evaluate import Tally
@@ -184,8 +184,8 @@ def meta_of(tallies: Mapping[Matchup, Tally], decks: int, epsilon: float,
         games[matchup] = MatchupGames.from_pairs(
             t.pairs, single_wins=t.wins - paired_wins,
             single_games=t.completed - 2 * sum(t.pairs), draws=t.draws)
-    field = MetaField([str(d) for d in range(decks)], games, shared_seeds=False)
-    return meta_report(field, epsilon=epsilon, resamples=resamples)
+    meta_field = MetaField([str(d) for d in range(decks)], games, shared_seeds=False)
+    return meta_report(meta_field, epsilon=epsilon, resamples=resamples)
 
 
 def pareto(scored: Sequence[Scored], goal: Goal | None = None) -> list[Scored]:
@@ -217,6 +217,10 @@ class SearchResult:
     agents: tuple[str, ...] = ()     # every agent the patches were checked under, first first
     strong_games_searched: int = 0   # games the further agents played while searching
     strong_games_verified: int = 0   # ... and re-verifying
+    # Per further agent, who played for it: {"screened", "raced", "verified"} agent names.
+    roles: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    strong_games_screened: int = 0   # the further agents' screening of single moves
+    strong_moves_screened: tuple[int, ...] = ()   # moves screened at each halving rung
 
     @property
     def best(self) -> Scored | None:
@@ -264,7 +268,10 @@ class SearchResult:
 
         strong = {"agents": list(self.agents), "strong_games_searched":
                   self.strong_games_searched,
-                  "strong_games_verified": self.strong_games_verified} if self.agents else {}
+                  "strong_games_verified": self.strong_games_verified,
+                  "strong_games_screened": self.strong_games_screened,
+                  "strong_moves_screened": list(self.strong_moves_screened),
+                  "roles": {a: dict(r) for a, r in self.roles.items()}} if self.agents else {}
         return {**strong, "band": list(self.band), "objective": goal.to_dict(),
                 "decks": list(names),
                 "baseline": verified(self.baseline),

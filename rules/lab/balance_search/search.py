@@ -41,9 +41,10 @@ evaluation uses the same seeds for every candidate; no clock decides anything un
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+from rules.engine.cards import CardDef, DeckList
 from rules.lab.balance_search.evaluate import (
     BLOCK,
     Evaluator,
@@ -67,6 +68,7 @@ from rules.lab.balance_search.verify import (
     VERIFY_FRONT as VERIFY_FRONT,  # balance.search.problem reads it
 )
 from rules.lab.balance_search.verify import verify
+from rules.lab.patches import is_ability_path
 
 BASE_BLOCKS = 8                 # 400 games a matchup for the unpatched field
 RUNGS = (2, 4, 8, 16)           # racing: blocks a matchup at each rung (100 … 800 games)
@@ -113,9 +115,10 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
     baseline = state.score((), base_blocks)
     state.raced.pop(())   # the unpatched field is no candidate; it anchors the first round
     state.report("baseline", baseline=baseline.summary())
+    strong: StrongCheck | None = None
     if problem.strong_agents:
-        state.strong = StrongCheck(state)
-        state.strong.baseline()
+        state.strong = strong = StrongCheck(state)
+        strong.baseline()
     model, blocks = _screen(state)
     rescreened: set[Candidate]
     anchor, idle, rescreened = baseline, 0, {()}
@@ -146,7 +149,10 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
                         agents=(problem.field.agent, *problem.strong_agents)
                         if problem.strong_agents else (),
                         strong_games_searched=state.strong.games if state.strong else 0,
-                        strong_games_verified=strong_verified)
+                        strong_games_verified=strong_verified,
+                        roles=strong.roles() if strong else {},
+                        strong_games_screened=strong.screen_games if strong else 0,
+                        strong_moves_screened=tuple(strong.screened) if strong else ())
 
 
 def _screen(state: _State) -> tuple[Model, int]:
@@ -176,10 +182,36 @@ def _screen(state: _State) -> tuple[Model, int]:
     measured = {m: {x: logit(smoothed_rate(memo.tally((m,), x, blocks)))
                     - logit(smoothed_rate(memo.tally((), x, blocks))) for x in touched[m]}
                 for m in played}
+    plan = screened_moves(moves)
     effects = {move: {x: d * share for x, d in measured[far].items()}
-               for move, (far, share) in screened_moves(moves).items()}
+               for move, (far, share) in plan.items()}
+    corrections: list[dict[Move, dict[Matchup, float]]] = []
+    if state.strong is not None:
+        order = _screen_priority(problem.field.decks, problem.field.cards, keys)
+        ranked = sorted(played, key=lambda m: (order.get(m.card, len(order)),
+                                               not is_ability_path(m.field), m))
+        found = state.strong.screen(ranked, touched, measured)
+        corrections = [{move: {x: d * share for x, d in agent[far].items()}
+                        for move, (far, share) in plan.items() if far in agent}
+                       for agent in found]
     offsets = state.strong.offsets() if state.strong is not None else ()
-    return Model(memo.matchups, effects, moves, problem.band, problem.goal, offsets), blocks
+    model = Model(memo.matchups, effects, moves, problem.band, problem.goal, offsets)
+    model.set_corrections(corrections)
+    return model, blocks
+
+
+def _screen_priority(decks: Sequence[DeckList], cards: Mapping[str, CardDef],
+                     keys: set[str] | None) -> dict[str, int]:
+    """The order the further agents screen cards in: each deck's hero, then its most-drawn
+    cards, the decks taking turns (a card's rank within its deck first)."""
+    out: dict[str, int] = {}
+    ranked = [key_cards([deck], cards, len(deck.cards)) for deck in decks]
+    for depth in range(max((len(r) for r in ranked), default=0)):
+        for codes in ranked:
+            if depth < len(codes) and codes[depth] not in out and (
+                    keys is None or codes[depth] in keys):
+                out[codes[depth]] = len(out)
+    return out
 
 
 def _screening_plan(state: _State, keys: set[str] | None
@@ -266,8 +298,9 @@ def _rescreen(state: _State, model: Model, anchor: Scored, blocks: int) -> Model
         if far in measured and move not in anchor.moves:
             effects[move] = {x: d * share for x, d in measured[far].items()}
     effects.update({m: measured[m] for m in anchor.moves})
-    return Model(memo.matchups, effects, model.moves, problem.band, problem.goal,
-                 model.offsets)
+    out = Model(memo.matchups, effects, model.moves, problem.band, problem.goal, model.offsets)
+    out.corrections = model.corrections
+    return out
 
 
 def _edit(anchor: Candidate, move: Move) -> Candidate:

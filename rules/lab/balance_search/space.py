@@ -3,8 +3,12 @@
 A *move* is one change of one printed field of one card (``C005.attack = 4``). A candidate
 patch is a set of moves with at most one move per (card, field). Numbers move within
 ``spread`` of the printed value (cost, attack, HP: ±2 by default); keywords toggle one keyword;
-the attribute becomes another attribute. Only moves the engine accepts (``CardDef.from_dict``)
-are offered, so every candidate patch can be played.
+the attribute becomes another attribute; ``abilities``: every whole number inside the card's
+abilities moves within ``spread`` too, inside the bounds a designer accepts
+(``patches.ability_number_bounds``: sign kept, no cost below 0, no amount that leaves the
+effect doing nothing), and each ability (and each effect of an ability with several) may be
+removed. An ability is one slot: a candidate changes at most one thing in each. Only moves
+the engine accepts (``CardDef.from_dict``) are offered, so every candidate patch can be played.
 
 Invariants: the moves of a search space come out in one fixed order (cards as given, fields in
 ``FIELDS`` order, values ascending), so a search over them is deterministic; nothing here
@@ -20,13 +24,24 @@ from typing import Any
 from rules.engine.basics import ATTRIBUTES, CardDataError
 from rules.engine.cards import CardDef, DeckList
 from rules.engine.keywords import KEYWORDS
-from rules.lab.patches import Change, Patch
+from rules.lab.patches import (
+    Change,
+    Patch,
+    ability_number_bounds,
+    ability_numbers,
+    ability_removals,
+    is_ability_path,
+    patch_apply,
+    path_parts,
+)
+from rules.lab.patches import PatchError as PatchError
 from rules.localized import Sentence, gettext_noop
 
 NUMBER_FIELDS = ("cost", "attack", "hp")
-OTHER_FIELDS = ("keywords", "attribute")
+OTHER_FIELDS = ("keywords", "attribute", "abilities")
 FIELDS = NUMBER_FIELDS + OTHER_FIELDS
 DEFAULT_FIELDS = NUMBER_FIELDS
+META_DEFAULT_FIELDS = (*NUMBER_FIELDS, "abilities")   # the meta objective's default
 DEFAULT_SPREAD = 2
 
 # What is wrong with a search space: sentences the site translates (rules.localized.Sentence).
@@ -48,7 +63,8 @@ class SpaceError(ValueError):
 
 @dataclass(frozen=True, order=True)
 class Move:
-    """One change: ``card.field = value`` (``value`` a tuple for keywords)."""
+    """One change: ``card.field = value`` (``value`` a tuple for keywords; ``field`` an ability
+    path for a number inside the abilities, ``value`` None for a removal)."""
 
     card: str
     field: str
@@ -62,7 +78,15 @@ class Move:
 
     @property
     def slot(self) -> tuple[str, str]:
+        """What a candidate changes at most once: a field, or one ability of the card."""
+        if is_ability_path(self.field):
+            return self.card, ".".join(self.field.split(".")[:2])
         return self.card, self.field
+
+    @property
+    def numeric(self) -> bool:
+        """A number moved by ``step`` (screened at its farthest step each way)."""
+        return self.step != 0
 
 
 Candidate = tuple[Move, ...]   # sorted, at most one move per slot; () is "no change"
@@ -102,6 +126,12 @@ class SearchSpace:
         return cls(cards=tuple(dict.fromkeys(codes)), fields=ordered, spread=spread)
 
 
+def default_fields(objective: str) -> tuple[str, ...]:
+    """What may change when the caller does not say: the meta objective adds the numbers
+    inside abilities and their removals (``META_DEFAULT_FIELDS``)."""
+    return META_DEFAULT_FIELDS if objective == "meta" else DEFAULT_FIELDS
+
+
 def deck_cards(decks: Sequence[DeckList]) -> list[str]:
     """The codes of the decks' heroes and cards, first-seen order."""
     codes: dict[str, None] = {}
@@ -123,6 +153,8 @@ def space_moves(space: SearchSpace, cards: Mapping[str, CardDef]) -> list[Move]:
 
 def _card_moves(card: CardDef, field: str, spread: int) -> list[Move]:
     data = card.to_dict()
+    if field == "abilities":
+        return _ability_moves(card.code, data, spread)
     offers: list[tuple[int | str | tuple[str, ...], int]]     # (value, signed step)
     if field in NUMBER_FIELDS:
         if field not in data:
@@ -140,6 +172,29 @@ def _card_moves(card: CardDef, field: str, spread: int) -> list[Move]:
         offers = [(a, 0) for a in ATTRIBUTES if a != card.attribute]
     return [Move(card.code, field, value, abs(step) or 1, step) for value, step in offers
             if _playable(data, field, value)]
+
+
+def _ability_moves(code: str, data: dict[str, Any], spread: int) -> list[Move]:
+    """Every ability number moved within ``spread`` and its bounds, then every removal the
+    engine accepts; a move the patch format refuses is never offered."""
+    out: list[Move] = []
+    for path, printed in ability_numbers(data):
+        low, high = ability_number_bounds(str(path_parts(path)[-1]), printed)
+        for d in range(-spread, spread + 1):
+            if d and low <= printed + d <= high and _patched(code, data, path, printed + d):
+                out.append(Move(code, path, printed + d, abs(d), d))
+    for path in ability_removals(data):
+        if _patched(code, data, path, None):
+            out.append(Move(code, path, None, 1, 0))
+    return out
+
+
+def _patched(code: str, data: dict[str, Any], path: str, value: int | None) -> bool:
+    try:
+        patch_apply({code: data}, Patch("move", (Change(code, path, value),)))
+    except PatchError:
+        return False
+    return True
 
 
 def _playable(data: dict[str, Any], field: str, value: Any) -> bool:
@@ -175,13 +230,13 @@ def screened_moves(moves: Sequence[Move]) -> dict[Move, tuple[Move, float]]:
     share (``C005.attack = 4`` is half of ``= 5`` when printed 3); other moves stand alone."""
     farthest: dict[tuple[str, str, bool], Move] = {}
     for move in moves:
-        if move.field in NUMBER_FIELDS:
+        if move.numeric:
             key = (move.card, move.field, move.step > 0)
             if key not in farthest or move.size > farthest[key].size:
                 farthest[key] = move
     out: dict[Move, tuple[Move, float]] = {}
     for move in moves:
-        if move.field in NUMBER_FIELDS:
+        if move.numeric:
             far = farthest[(move.card, move.field, move.step > 0)]
             out[move] = (far, move.size / far.size)
         else:

@@ -26,6 +26,22 @@ what needs many games, and the further agents check what it found:
    holds under each (``verify.holds``, with each agent's own check size). At most
    ``STRONG_VERIFY_PICKS`` picks are played under the further agents.
 
+**Screening where skill decides** (``StrongCheck.screen``): the moves the first agent screened
+are screened under each further agent too, on the same seeds (common random numbers: each move
+against the unpatched field on the same deals), on the matchups of the decks holding the changed
+card only, by successive halving — ``STRONG_SCREEN_RUNGS`` blocks a matchup, keeping at each rung
+the half whose effect under that agent differs most from the first agent's — within
+``strong_screen_games``. What a move does under a further agent beyond what it does under the
+first (its *skill correction*, in log-odds per matchup) is added to the model's predictions under
+that agent, so a lever the first agent hardly feels (a card greedy seldom plays) is found; the
+offsets are learnt net of the corrections.
+
+**Who plays for whom** (``searching_agent``): a further agent may be stood in for, while
+searching, by a cheaper one the AI ladder (``rules/data/ladder.json``) cannot tell apart from it
+— the lean planner for the planner, when their rung's 95 % interval holds 50 % — and
+re-verification is always played by the listed agent. ``SearchResult.roles`` says which agent
+screened, raced and verified.
+
 ``check_agents`` says what is wrong with the agents asked for; ``least_strong_budget`` is the
 fewest games the further agents need to search at all (their baseline and one race).
 
@@ -34,16 +50,17 @@ Invariant: as the search itself — the same problem, seeds and budgets give the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.ai.agents import AGENT_NAMES, agent_spec
+from rules.ai.ratings import load_ladder
 from rules.lab.balance_search.evaluate import BLOCK, Tally, logit, matchup_seed, smoothed_rate
 from rules.lab.balance_search.memo import Evaluations, field_matchups
 from rules.lab.balance_search.objective import GoalError
 from rules.lab.balance_search.result import Scored, combined, meta_of, scored_of
-from rules.lab.balance_search.space import Candidate
+from rules.lab.balance_search.space import Candidate, Move
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, VERIFY_FRONT, holds, to_verify
 
 if TYPE_CHECKING:
@@ -55,6 +72,10 @@ STRONG_RUNGS = (1, 2)           # racing under a further agent: 50, then 100 gam
 STRONG_FINALISTS = 3            # a round's cheap finalists raced under the further agents
 STRONG_VERIFY_PICKS = 3         # picks re-verified under the further agents, at most
 MAX_AGENTS = 3
+STRONG_SCREEN_RUNGS = (1, 2, 4)   # screening under a further agent: blocks a matchup a rung
+# A cheaper agent that may search in place of a listed one, where the ladder shows they play
+# alike: (listed, stand-in) → the ladder rung comparing them.
+STAND_INS = {"planner": ("lean", "lean-vs-planner")}
 
 # What ``check_agents`` says is wrong (``GoalError.field`` names the parameter).
 UNKNOWN_AGENTS = "unknown agent {name!r} (known: {known})."
@@ -122,22 +143,122 @@ def check_agents(agents: Sequence[str], *, objective: str, decks: int, strong_bu
     return ordered
 
 
+def searching_agent(agent: str, ladder: Mapping[str, Any] | None = None) -> str:
+    """The agent that plays for ``agent`` while searching: its stand-in (``STAND_INS``) when
+    the stored ladder's rung between them holds 50 % in its 95 % interval, else itself."""
+    stand_in = STAND_INS.get(agent)
+    if stand_in is None:
+        return agent
+    try:
+        report = ladder if ladder is not None else load_ladder()
+    except (OSError, ValueError):
+        return agent
+    rate = (report.get(stand_in[1]) or {}).get("win_rate") or {}
+    low, high = rate.get("low"), rate.get("high")
+    if isinstance(low, (int, float)) and isinstance(high, (int, float)) and low <= 0.5 <= high:
+        return stand_in[0]
+    return agent
+
+
+def stand_in_figure(agent: str, ladder: Mapping[str, Any] | None = None
+                    ) -> dict[str, Any] | None:
+    """The ladder's figure behind a stand-in: ``{"agent", "stand_in", "rate", "low", "high",
+    "games"}`` (the stand-in's win rate against ``agent``), or None without one."""
+    stand_in = STAND_INS.get(agent)
+    if stand_in is None:
+        return None
+    try:
+        report = ladder if ladder is not None else load_ladder()
+    except (OSError, ValueError):
+        return None
+    rate = (report.get(stand_in[1]) or {}).get("win_rate")
+    if not rate:
+        return None
+    return {"agent": agent, "stand_in": stand_in[0], "rate": rate["rate"], "low": rate["low"],
+            "high": rate["high"], "games": rate.get("games", 0)}
+
+
+Corrections = dict[Move, dict[tuple[int, int], float]]
+
+
 class StrongCheck:
-    """The further agents' games of one search: a memo each on the search's seeds."""
+    """The further agents' games of one search: a memo each on the search's seeds, played by
+    each one's searching agent (``searching_agent``)."""
 
     def __init__(self, state: _State):
         problem = state.problem
         self.state, self.problem = state, problem
+        self.players = {agent: searching_agent(agent) if problem.stand_ins else agent
+                        for agent in problem.strong_agents}
         self.memos = {agent: Evaluations(state.memo.evaluator, problem.field.decks,
-                                         _seeds(problem.seed), agent=agent)
+                                         _seeds(problem.seed), agent=self.players[agent])
                       for agent in problem.strong_agents}
+        self.corrections: list[Corrections] = [{} for _ in self.memos]
+        self.screen_games = 0
+        self.screened: list[int] = []   # moves screened at each rung
+
+    def screen(self, played: Sequence[Move], touched: Mapping[Move, Sequence[tuple[int, int]]],
+               cheap: Mapping[Move, Mapping[tuple[int, int], float]]) -> list[Corrections]:
+        """Each move's skill correction under every further agent (see the module's
+        docstring): ``played`` in priority order, ``touched`` the matchups each changes,
+        ``cheap`` its effect under the first agent. Moves dropped at an early rung, or never
+        screened for lack of games, keep no correction."""
+        problem, state = self.problem, self.state
+        per_move = {m: len(touched[m]) * BLOCK for m in played}
+        allowance = problem.strong_screen_games
+        first = STRONG_SCREEN_RUNGS[0]
+        # the first rung takes at most half the games: the later rungs double on halves
+        alive: list[Move] = []
+        spend = 0
+        for move in played:
+            if spend + per_move[move] * first > allowance / 2:
+                break
+            spend += per_move[move] * first
+            alive.append(move)
+        found: list[Corrections] = [{} for _ in self.memos]
+        self.screened = []
+        depth = 0
+        for rung in STRONG_SCREEN_RUNGS:
+            extra = sum(per_move[m] * (rung - depth) for m in alive) * len(self.memos)
+            if not alive or (depth and self.screen_games + extra > allowance):
+                break
+            for memo in self.memos.values():
+                before = memo.games
+                for start in range(0, len(alive), 64):
+                    batch = alive[start:start + 64]
+                    memo.ensure([(m,) for m in batch], rung,
+                                sorted({x for m in batch for x in touched[m]}))
+                    state.report("screening", screened=min(start + 64, len(alive)),
+                                 moves=len(alive), games_each=rung * BLOCK,
+                                 agents=[memo.agent])
+                self.screen_games += memo.games - before
+            self.screened.append(len(alive))
+            depth = rung
+            gaps: dict[Move, float] = {m: 0.0 for m in alive}
+            for index, memo in enumerate(self.memos.values()):
+                for move in alive:
+                    base = {x: logit(smoothed_rate(memo.tally((), x, rung))) for x in touched[move]}
+                    diff = {x: logit(smoothed_rate(memo.tally((move,), x, rung))) - base[x]
+                            - cheap[move].get(x, 0.0) for x in touched[move]}
+                    found[index][move] = diff
+                    gaps[move] += sum(d * d for d in diff.values()) / max(1, len(diff))
+            if rung == STRONG_SCREEN_RUNGS[-1]:
+                break
+            ranked = sorted(alive, key=lambda m: (-gaps[m], m))
+            alive = ranked[:max(1, len(ranked) // 2)]
+            for corrections in found:           # the dropped keep no correction
+                for move in ranked[len(alive):]:
+                    corrections.pop(move, None)
+        self.corrections = found
+        return found
 
     @property
     def games(self) -> int:
         return sum(memo.games for memo in self.memos.values())
 
     def out_of_budget(self) -> bool:
-        return self.games >= self.problem.strong_budget_games
+        """The search's games (baseline and races; screening has its own allowance) spent."""
+        return self.games - self.screen_games >= self.problem.strong_budget_games
 
     def baseline(self) -> None:
         problem = self.problem
@@ -152,7 +273,8 @@ class StrongCheck:
         agent (0 for a matchup no candidate has been played on by both yet)."""
         cheap = self.state.memo
         out = []
-        for memo in self.memos.values():
+        for index, memo in enumerate(self.memos.values()):
+            corrections = self.corrections[index] if index < len(self.corrections) else {}
             sums = {m: [0.0, 0.0] for m in cheap.matchups}
             for key, blocks in memo.blocks.items():
                 first = cheap.blocks.get(key)
@@ -161,8 +283,10 @@ class StrongCheck:
                 strong_rate = smoothed_rate(_sum(blocks))
                 cheap_rate = smoothed_rate(_sum(first))
                 weight = float(len(blocks))
-                entry = sums[key[1], key[2]]
-                entry[0] += weight * (logit(strong_rate) - logit(cheap_rate))
+                matchup = (key[1], key[2])
+                skill = sum(corrections.get(m, {}).get(matchup, 0.0) for m in key[0])
+                entry = sums[matchup]
+                entry[0] += weight * (logit(strong_rate) - logit(cheap_rate) - skill)
                 entry[1] += weight
             out.append([total / weight if weight else 0.0
                         for total, weight in (sums[m] for m in cheap.matchups)])
@@ -202,6 +326,11 @@ class StrongCheck:
             alive = keep + ([anchor] if anchor not in keep else [])
         model.offsets = self.offsets()
         return scored[0]
+
+    def roles(self) -> dict[str, dict[str, str]]:
+        """Per further agent, who screened, raced and verified for it."""
+        return {agent: {"screened": player, "raced": player, "verified": agent}
+                for agent, player in self.players.items()}
 
 
 def _seeds(seed: int) -> Callable[[int, int], int]:
@@ -296,4 +425,4 @@ def _blocks(games: int) -> int:
 
 
 __all__ = ["AgentsError", "StrongCheck", "agents_in_order", "check_agents", "least_strong_budget",
-           "verify_strong"]
+           "searching_agent", "stand_in_figure", "verify_strong"]

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from rules.ai.agents import AGENT_NAMES
-from tools.play_bench import play_bench
+from tools.play_bench import play_bench, state_read_bench
 
 
 class Command(BaseCommand):
@@ -18,7 +18,14 @@ class Command(BaseCommand):
         parser.add_argument("--agent", choices=AGENT_NAMES, default="planner")
         parser.add_argument("--games", type=int, default=6)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--state-step", type=int, default=0,
+                            help="Only time a play state read at this step (e.g. 150).")
 
-    def handle(self, *args: Any, agent: str, games: int, seed: int, **options: Any) -> None:
+    def handle(self, *args: Any, agent: str, games: int, seed: int, state_step: int,
+               **options: Any) -> None:
+        if state_step:
+            for line in state_read_bench(step=state_step, seed=seed).lines():
+                self.stdout.write(line)
+            return
         for line in play_bench(agent=agent, games=max(1, games), seed=seed).lines():
             self.stdout.write(line)
