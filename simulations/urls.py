@@ -19,6 +19,7 @@ urlpatterns = [
     path("<str:uid>/", views.run_detail, name="detail"),
     path("<str:uid>/progress/", views.run_progress_fragment, name="progress"),
     path("<str:uid>/cancel/", views.run_cancel, name="cancel"),
+    path("<str:uid>/matchups/<dbint:index>/", views.run_matchup, name="matchup"),
     path("<str:uid>/what-if/", views.run_what_if, name="what-if"),
     path("<str:uid>/what-if/form/", views.run_what_if_form, name="what-if-form"),
     path("<str:uid>/replays/<dbint:number>/", views.replay_view, name="replay"),

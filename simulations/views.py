@@ -34,6 +34,7 @@ from simulations.forms import MetaForm, SimulationForm
 from simulations.meta.view import meta_context
 from simulations.models import RunKind, SampleGame, SimulationRun
 from simulations.replays.board import board, seats
+from simulations.reports import matchup_report
 from simulations.results import run_results
 from simulations.selectors import (
     run_decks_shown,
@@ -59,6 +60,7 @@ from work.reaper import reap_soon
 THROTTLED = gettext_lazy("You have submitted many simulations lately; wait a while and try again.")
 NO_RUN = gettext_lazy("No simulation here.")
 NO_GAME = gettext_lazy("No such game.")
+NO_MATCHUP = gettext_lazy("No such pairing in this run.")
 CANCELLED = gettext_lazy("Cancelled. The games already played are shown below.")
 
 
@@ -138,15 +140,24 @@ def run_what_if_form(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 
 
 def _result_charts(results: dict[str, Any]) -> None:
-    """Attach the SVG charts to each report (in place)."""
-    for report in results["matchups"]:
-        report["interval_svg"] = charts.interval_chart([
-            {"label": _("Overall"), **report["win_rate"]},
-            {"label": _("Going first"), **report["going_first"]},
-            {"label": _("Going second"), **report["going_second"]},
-        ], title=_("{deck}'s win rate against {opponent}").format(deck=report["deck_a"],
-                                                                  opponent=report["deck_b"]))
-        report["length_svg"] = charts.histogram(report["lengths"], title=_("Game length"))
+    """Attach the SVG charts to each report (in place); a field's pairings (a round-robin,
+    a gauntlet) show theirs when opened (``run_matchup``), not all on the page."""
+    for report in results["matchups"] if not results.get("ranking") else []:
+        _matchup_charts(report)
+    _field_charts(results)
+
+
+def _matchup_charts(report: dict[str, Any]) -> None:
+    report["interval_svg"] = charts.interval_chart([
+        {"label": _("Overall"), **report["win_rate"]},
+        {"label": _("Going first"), **report["going_first"]},
+        {"label": _("Going second"), **report["going_second"]},
+    ], title=_("{deck}'s win rate against {opponent}").format(deck=report["deck_a"],
+                                                          opponent=report["deck_b"]))
+    report["length_svg"] = charts.histogram(report["lengths"], title=_("Game length"))
+
+
+def _field_charts(results: dict[str, Any]) -> None:
     if results.get("ranking"):
         results["ranking_svg"] = charts.interval_chart(
             [{"label": r["name"], **r} for r in results["ranking"]],
@@ -219,6 +230,20 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     context["what_ifs"] = list(run.what_ifs.filter(
         pk__in=runs_listed(request.user).values("pk")).order_by("-created_at")[:10])
     return render(request, "simulations/detail.html", context, status=status)
+
+
+@require_GET
+def run_matchup(request: HtmxHttpRequest, uid: str, index: int) -> HttpResponse:
+    """One pairing of a finished field's run, with its charts: what the run's page loads
+    when its pairing is opened (htmx), or on a page of its own."""
+    run = _run(request, uid)
+    matchup = run.matchups.filter(index=index).first()
+    if matchup is None or run.is_active:
+        raise Http404(NO_MATCHUP)
+    report = matchup_report(run, matchup)
+    _matchup_charts(report)
+    template = "simulations/_matchup.html" if request.htmx else "simulations/matchup.html"
+    return render(request, template, {"run": run, "report": report})
 
 
 def _deck_rows(run: SimulationRun, shown: list[dict[str, Any]]) -> list[dict[str, Any]]:

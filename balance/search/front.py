@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from balance.models import BalanceJob
 from balance.search.charts import front_chart
-from simulations.agents.skill import skill_comparison
+from simulations.agents.skill import skill_comparison, verdict_changes
 from simulations.meta.view import meta_context
 from simulations.patches.text import change_line
 
@@ -111,7 +111,29 @@ def front_context(job: BalanceJob) -> dict[str, Any] | None:
                                    BEST_META, job.agent),
             "skill_views": [view for view in (
                 skill_view(baseline, job.agent, names, UNPATCHED_SKILL),
-                skill_view(best, job.agent, names, BEST_SKILL)) if view]}
+                skill_view(best, job.agent, names, BEST_SKILL)) if view],
+            "verdicts": verdicts_view(baseline, best, job.agent, names),
+            "roles": _roles(result)}
+
+
+def verdicts_view(baseline: dict[str, Any], best: dict[str, Any] | None, agent: str,
+                  names: list[str]) -> dict[str, Any] | None:
+    """Each deck's verdict under each agent the patch was verified under, before → after
+    (``simulations.agents.skill.verdict_changes``); None without both verified metas."""
+    if not best or not best.get("moves"):
+        return None
+    sides = [(agent, baseline.get("meta_report"), best.get("meta_report"))]
+    for name, data in (best.get("agents") or {}).items():
+        before = ((baseline.get("agents") or {}).get(name) or {}).get("meta_report")
+        sides.append((name, before, data.get("meta_report")))
+    if not all(b and a for _, b, a in sides):
+        return None
+    return verdict_changes(names, [(n, b, a) for n, b, a in sides if b and a])
+
+
+def _roles(result: dict[str, Any]) -> list[dict[str, str]]:
+    """Which agent screened, raced and verified for each further agent."""
+    return [{"agent": agent, **roles} for agent, roles in (result.get("roles") or {}).items()]
 
 
 def skill_view(row: dict[str, Any], agent: str, names: list[str], title: Any

@@ -25,7 +25,9 @@ from balance.selectors import job_is_owner, job_progress
 from balance.services import BalanceInputError
 from balance.views import THROTTLED, cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.game_words import game_word_lazy
+from common.language import frozen_card_name, reader_language
 from common.throttles import submit_allowed
+from rules.lab.patches import PatchError, patch_with_text
 from simulations.meta.view import epsilon_words
 
 FIELD_NAMES = {"cost": game_word_lazy("field", "cost", prose=True),
@@ -104,7 +106,8 @@ def patch_download(request: HttpRequest, uid: str, index: int) -> HttpResponse:
     front = (job.result or {}).get("front") or []
     if not 0 <= index < len(front):
         raise Http404(NO_CANDIDATE)
-    response = JsonResponse(front[index]["patch"], json_dumps_params={"indent": 2})
+    response = JsonResponse(patch_file(job.cards or {}, front[index]["patch"]),
+                            json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="balance-{job.uid}-{index}.json"'
     return response
 
@@ -122,3 +125,13 @@ def candidate_run(request: HttpRequest, uid: str, index: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect(job)
     return redirect(run)
+
+
+def patch_file(cards: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """A front patch as its download: each change with its ``text`` in the reader's language
+    (the card's rules text before → after for a change of what it says)."""
+    names = {code: frozen_card_name(cards, code) for code in cards}
+    try:
+        return patch_with_text(cards, patch, reader_language(), names)
+    except PatchError:
+        return patch

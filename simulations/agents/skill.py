@@ -111,6 +111,41 @@ def skill_comparison(names: Sequence[str], sides: Sequence[tuple[str, Mapping[st
             "low": 1 - HEALTHY_FIELD_RATE}
 
 
+def verdict_changes(names: Sequence[str],
+                    agents: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]
+                    ) -> dict[str, Any]:
+    """Each deck's verdict under each agent before and after a patch, side by side: ``agents``
+    is ``[(agent, report before, report after), …]`` (meta reports of the same decks in
+    ``names``' order). One row per deck (each agent's rates and verdicts before and after) and
+    one sentence per deck: "Dawn Crusade: dominant → fine for skilled play (planner), 60 % →
+    52 %; fine for casual play (greedy), 51 % → 50 %"."""
+    rows, sentences = [], []
+    for d, name in enumerate(names):
+        cells = []
+        for agent, before, after in agents:
+            was, now = before["field_rates"][d], after["field_rates"][d]
+            cells.append({"agent": agent, "before": was, "after": now,
+                          "was": verdict(was.get("rate")), "now": verdict(now.get("rate"))})
+        changed = any(c["was"] != c["now"] for c in cells)
+        rows.append({"name": name, "cells": cells, "changed": changed})
+        parts = [_change_part(c) for c in cells if c["was"] and c["now"]]
+        if parts:
+            sentences.append(_("{deck}: {verdicts}.").format(
+                deck=name, verdicts=pgettext("verdict separator", "; ").join(parts)))
+    return {"agents": [{"name": agent, "title": game_word("agent", agent),
+                        "skill": skill_phrase(agent)} for agent, _b, _a in agents],
+            "rows": rows, "sentences": sentences, "limit": HEALTHY_FIELD_RATE,
+            "low": 1 - HEALTHY_FIELD_RATE}
+
+
+def _change_part(cell: Mapping[str, Any]) -> str:
+    said = VERDICTS[cell["now"]] if cell["was"] == cell["now"] else _(
+        "{before} → {after}").format(before=VERDICTS[cell["was"]], after=VERDICTS[cell["now"]])
+    return _("{verdict} for {side}, {before} → {after}").format(
+        verdict=said, side=_side(cell["agent"]), before=pct(cell["before"]["rate"]),
+        after=pct(cell["after"]["rate"]))
+
+
 def _verdict_sentence(name: str, cells: Sequence[Mapping[str, Any]]) -> str:
     parts = [_("{verdict} for {side}: {rate} against the field").format(
         verdict=VERDICTS[c["verdict"]], side=_side(c["agent"]), rate=pct(c["rate"]["rate"]))

@@ -118,6 +118,25 @@ def test_the_api_searches_under_two_agents_and_the_page_puts_them_side_by_side(
     assert 'data-testid="skill-table"' in view and "Greedy" in view and "Random" in view
     chinese = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "also held under" not in chinese and "休闲水平" in chinese
+    assert job.result["roles"] == {"greedy": {"screened": "greedy", "raced": "greedy",
+                                              "verified": "greedy"}}
+    assert re.search(r'data-testid="search-roles">For greedy: changes screened by greedy, raced '
+                     r'by greedy, verified by greedy', page)
+    # the best patch's verdicts under each agent, before → after, side by side
+    base = job.result["baseline"]
+    after = json.loads(json.dumps(base))
+    for report in (after["meta_report"], after["agents"]["greedy"]["meta_report"]):
+        report["field_rates"][0] = {**report["field_rates"][0], "rate": 0.6}
+    job.result = {**job.result, "best": {**after, "moves": [
+        {"card": "H01", "field": "hp", "value": 30}]}}
+    job.save(update_fields=["result"])
+    page = client.get(job.get_absolute_url()).content.decode()
+    verdicts = re.search(r'data-testid="verdict-view">.*?</section>', page, re.S).group(0)
+    first = base["meta_report"]["field_rates"][0]["rate"]
+    name = job.result["decks"][0]
+    assert re.search(rf"{re.escape(name)}: \w+ → dominant for random play \(random\), "
+                     rf"{first * 100:.1f} % → 60.0 %; .* → dominant for casual play \(greedy\)",
+                     verdicts), verdicts
 
 
 @pytest.mark.django_db

@@ -259,3 +259,18 @@ def test_a_starter_decks_page_links_its_tuning_and_the_form_opens_on_it(client, 
     form = client.get(link)
     assert form.status_code == 200 and b"Dawn Test" in form.content
     assert b"Cards to keep" in form.content
+
+
+def test_the_fields_meta_names_its_decks_in_the_readers_language(alice, catalogue):
+    """The search stored the starter decks' English names in the field's meta; the page
+    names them as the job's frozen decks do, in the reader's language."""
+    from django.utils import translation
+
+    from balance.tuning.selectors import tuning_field_named
+
+    job = tuning_job_request(user=alice, deck_spec=DAWN, **TINY)
+    field = {"decks": [d["name"] for d in job.decks], "other": 1}
+    with translation.override("zh-hans"):
+        named = tuning_field_named(job, field)
+    assert named["other"] == 1 and "Dusk Test" in field["decks"]
+    assert "Dusk Test" not in named["decks"] and "暮色测试" in named["decks"]

@@ -69,6 +69,19 @@ def test_the_meta_charts_fit_and_keep_their_labels_apart(browser, round_robin, l
     context.close()
 
 
+def test_a_pairing_of_the_field_opens_with_its_charts_on_demand(browser, round_robin):
+    """The page lists every pairing closed, without its charts (a six-deck field's page was
+    527 KB); opening one loads its figures and charts in place, with the keyboard too."""
+    page = browser.new_page()
+    page.goto(round_robin)
+    pairing = page.get_by_test_id("pairing").nth(2)
+    assert pairing.locator("svg").count() == 0
+    pairing.locator("summary").focus()
+    page.keyboard.press("Enter")
+    pairing.locator("section.matchup svg").first.wait_for()
+    assert pairing.get_by_test_id("headline").inner_text()
+
+
 def test_the_check_finds_overlaps_and_clipping():
     """The check itself, on boxes made to fail it."""
     chart = {"box": [0, 0, 100, 50], "texts": [
