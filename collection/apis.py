@@ -234,12 +234,6 @@ class DeckMissingApi(APIView):
                          "missing": MissingSerializer(rows, many=True).data})
 
 
-class ClaimDeckSerializer(serializers.Serializer[Mapping[str, Any]]):
-    uid = serializers.CharField()
-    name = serializers.CharField()
-    need = serializers.IntegerField()
-
-
 # Given one claim, or (many=True) the list of them.
 class ClaimSerializer(serializers.Serializer[Claim | Iterable[Claim]]):
     code = serializers.CharField(source="card.code")

@@ -15,7 +15,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from balance import pieces, runner
-from balance.models import BalanceJob, JobBlock, JobKind, JobPiece, JobStatus
+from balance.models import BalanceJob, JobBlock, JobKind, JobPiece
 from balance.services import BalanceInputError
 from balance.tuning.services import NOT_KEPT, TOO_MANY_ACTIVE, tuning_job_request
 from decks.drafts import Draft
@@ -24,6 +24,7 @@ from decks.selectors import deck_counts
 from decks.services import deck_create
 from decks.starters.selectors import starter_decks
 from tests.balance.conftest import DAWN, DUSK
+from work.models import WorkStatus
 from work.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +59,7 @@ def run(job: BalanceJob) -> BalanceJob:
 def test_a_tuning_runs_to_verified_suggestions_in_card_names(alice, dawn_deck, settings):
     settings.BALANCE_PIECE_BLOCKS = 2
     job = run(tuning_job_request(user=alice, deck_spec=dawn_deck.uid, **TINY))
-    assert job.kind == JobKind.TUNING and job.status == JobStatus.DONE
+    assert job.kind == JobKind.TUNING and job.status == WorkStatus.DONE
     assert job.games_played == JobBlock.objects.filter(job=job).count() * 50
     result = job.result
     assert result["baseline"]["games"] == 100                 # fresh seeds, the unchanged deck
