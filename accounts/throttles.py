@@ -170,12 +170,6 @@ def blocked_wait(limit: Limit, ident: str) -> tuple[str, int] | None:
     return None if wait is None else (TOO_MANY.format(what=limit.what, wait=wait), wait)
 
 
-def blocked(limit: Limit, ident: str) -> str | None:
-    """The message to show if ``ident`` has used up ``limit`` (without counting a hit)."""
-    found = blocked_wait(limit, ident)
-    return found[0] if found else None
-
-
 def hit_wait(limit: Limit, ident: str) -> tuple[str, int] | None:
     """Count one hit; ``(message, seconds to wait)`` when this hit is over the limit."""
     count, end = count_hit(limit, ident)

@@ -148,10 +148,6 @@ class BalanceJob(LeasedWork):
         return job_label(self.kind, self.deck_names) if self.decks else self.label
 
     @property
-    def is_tuning(self) -> bool:
-        return self.kind == JobKind.TUNING
-
-    @property
     def is_active(self) -> bool:
         return self.status in ACTIVE_WORK_STATUSES
 

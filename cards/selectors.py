@@ -40,7 +40,6 @@ ORDER_CHOICES = [
     ("set", _("Set")),
     ("-code", _("Code (reversed)")),
 ]
-ORDER_VALUES = {value for value, _ in ORDER_CHOICES}
 
 
 # Columns no card list shows: the set's starter decks (a big JSON document that would be
@@ -61,7 +60,7 @@ def with_rarity_rank(cards: QuerySet[Card]) -> QuerySet[Card]:
 
 
 def card_order(cards: QuerySet[Card], order: str = "code") -> QuerySet[Card]:
-    """Sort by one of ``ORDER_VALUES`` (unknown names sort by code); empty values sort last."""
+    """Sort by one of ``ORDER_CHOICES`` (unknown names sort by code); empty values sort last."""
     descending = order.startswith("-")
     key = ORDERS.get(order.lstrip("-"), "code")
     if key == "rarity_order":

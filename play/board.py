@@ -168,10 +168,6 @@ class Board:
         return side
 
     @property
-    def my_turn(self) -> bool:
-        return bool(self.actions)
-
-    @property
     def sources(self) -> set[str]:
         """The board's elements that start a legal action (picked first)."""
         return {a["src"] for a in self.actions if a["src"]}

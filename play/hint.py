@@ -120,13 +120,6 @@ class Hint:
         return pick is not None and pick.rating < max(c.rating for c in rated)
 
 
-def planner_hint(game: Game, seat: int, rng: random.Random,
-                 budget: int | None = None) -> list[Candidate]:
-    """The planner's pick and the best-rated candidates, best first (empty when ``seat`` has
-    nothing to decide)."""
-    return hint_of(game, seat, rng, budget).candidates
-
-
 def hint_of(game: Game, seat: int, rng: random.Random, budget: int | None = None) -> Hint:
     """The hint for ``seat``, within the cost cap."""
     if game.to_move != seat:

@@ -89,11 +89,3 @@ def agent_retry(uid: str) -> None:
 def agent_busy(uid: str) -> bool:
     with _lock:
         return uid in _running
-
-
-def agent_wait(uid: str, timeout: float = 10.0) -> None:
-    """Wait for the game's scheduled moves (the command line and tests)."""
-    with _lock:
-        future = _running.get(uid)
-    if future is not None:
-        future.result(timeout=timeout)

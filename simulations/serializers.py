@@ -267,9 +267,6 @@ class ChangeSerializer(serializers.Serializer[Mapping[str, Any]]):
                                                        "(paired); null unpaired.")
 
 
-WhatIfPairingSerializer = ChangeSerializer
-
-
 class WhatIfSerializer(serializers.Serializer[Mapping[str, Any]]):
     base_uid = serializers.CharField()
     base_label = serializers.CharField()

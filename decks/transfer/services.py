@@ -46,7 +46,6 @@ FORMAT_NOT_HERE = gettext_lazy(
     "The list is for the format {code!r}, which this site does not have; name one of: "
     "{known} (or none, for the default format)."
 )
-EXPORT_FORMATS = tuple(CODECS)
 # A request carrying an import (page or API) is refused above this many bytes with 413, before
 # its body is read; the text itself is then held to the codecs' caps.
 IMPORT_MAX_BODY = 64 * 1024

@@ -235,9 +235,6 @@ class GreedyAgent:
         thin = filled < self.place_fill or spare > self.place_spare
         return (self.place_thin if thin else self.place_busy) + card.attack * self.place_attack
 
-    def _score_ready(self, view: PlayerView, action: Action) -> float:
-        return 0
-
     # -------------------------------------------------------------- optional skills
     def _harmful(self, view: PlayerView) -> bool:
         """Is the offered awaken skill or last words (R4.4, R4.5) plainly bad for us? Only
@@ -279,9 +276,6 @@ class GreedyAgent:
         return net < 0
 
     # -------------------------------------------------------------- main phase
-    def _score_end(self, view: PlayerView, action: Action) -> float:
-        return self.end
-
     def _score_awaken(self, view: PlayerView, action: Action) -> float:
         minion = view.minions[action.a]
         assert minion is not None and minion.card is not None     # ours, face down
@@ -386,9 +380,6 @@ class GreedyAgent:
 
     def _score_replenish(self, view: PlayerView, action: Action) -> float:
         return 5 + view.hand[action.a].attack
-
-    def _score_pass(self, view: PlayerView, action: Action) -> float:
-        return 0
 
     def _score_discard(self, view: PlayerView, action: Action) -> float:
         card = view.hand[action.a]

@@ -20,7 +20,7 @@ _EXPORTS = {
     "HERO": "actions", "Action": "actions",
     "ATTRIBUTES": "cards", "KEYWORDS": "cards", "KINDS": "cards", "RARITIES": "cards",
     "STANDARD": "cards", "CardDataError": "cards", "CardDef": "cards", "DeckList": "cards",
-    "Ruleset": "cards", "card_index": "cards", "has_advantage": "cards",
+    "Ruleset": "cards", "has_advantage": "cards",
     "Decision": "game", "Game": "game", "IllegalAction": "game",
     "replay_game": "replay", "replay_states": "replay",
     "PlayerView": "view",

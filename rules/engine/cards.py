@@ -8,7 +8,7 @@ a ``{code: CardDef}`` mapping wherever cards are needed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
@@ -25,7 +25,6 @@ from rules.engine.basics import CardDataError as CardDataError
 from rules.localized import Sentence, gettext_noop
 
 # Definitions refused: sentences the site translates (rules.localized.Sentence).
-MSG_DUPLICATE_CARD = gettext_noop("duplicate card code {code!r}")
 MSG_UNKNOWN_OPTION = gettext_noop("unknown ruleset option {name!r}")
 MSG_OPTION_TYPE = {"int": gettext_noop("ruleset option {name!r} must be a whole number"),
                    "bool": gettext_noop("ruleset option {name!r} must be true or false"),
@@ -182,16 +181,6 @@ class CardDef:
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         return _rebuild(self)
-
-
-def card_index(cards: Iterable[CardDef]) -> dict[str, CardDef]:
-    """A ``{code: CardDef}`` mapping; refuses duplicate codes."""
-    index: dict[str, CardDef] = {}
-    for card in cards:
-        if card.code in index:
-            raise CardDataError([Sentence(MSG_DUPLICATE_CARD, {"code": card.code})])
-        index[card.code] = card
-    return index
 
 
 @dataclass(frozen=True, slots=True)

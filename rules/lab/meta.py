@@ -285,17 +285,6 @@ class Field:
                 out[j][i] = (losses + draws / 2) / counted
         return out
 
-    def rate_matrix(self) -> list[list[float | None]]:
-        """Win rates (draws count as not won), as every page of the site shows them."""
-        n = len(self.names)
-        out: list[list[float | None]] = [[None] * n for _ in range(n)]
-        for (i, j), games in self.matchups.items():
-            wins, draws, counted = games.totals()
-            if counted:
-                out[i][j] = wins / counted
-                out[j][i] = (counted - wins - draws) / counted
-        return out
-
     def field_rate(self, deck: int) -> dict[str, Any]:
         """The deck's win rate over all its games against the rest of the field, with its
         pair-aware 95 % interval (clusters: pair indices when the seeds are shared, else each
