@@ -29,18 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.language import frozen_deck_name
 from simulations.models import new_uid
-from work.models import LeasedWork
-
-
-class JobStatus(models.TextChoices):
-    QUEUED = "queued", gettext_lazy("Queued")
-    RUNNING = "running", gettext_lazy("Running")
-    DONE = "done", gettext_lazy("Done")
-    FAILED = "failed", gettext_lazy("Failed")
-    CANCELLED = "cancelled", gettext_lazy("Cancelled")
-
-
-ACTIVE_JOB_STATUSES = (JobStatus.QUEUED, JobStatus.RUNNING)
+from work.models import ACTIVE_WORK_STATUSES, LeasedWork, WorkStatus
 
 
 class JobKind(models.TextChoices):
@@ -125,8 +114,8 @@ class BalanceJob(LeasedWork):
         help_text=_("A deck tuning's input: {format, set_of, pool, keep, heroes, max_swaps, "
                   "source}; decks[0] is the deck tuned, the others its field."))
     # Where it is.
-    status = models.CharField(_("status"), max_length=10, choices=JobStatus.choices,
-                              default=JobStatus.QUEUED)
+    status = models.CharField(_("status"), max_length=10, choices=WorkStatus.choices,
+                              default=WorkStatus.QUEUED)
     error = models.TextField(_("error"), blank=True)
     progress = models.JSONField(_("progress"), default=dict, blank=True,
                                 help_text=_("The search's last progress report."))
@@ -164,7 +153,7 @@ class BalanceJob(LeasedWork):
 
     @property
     def is_active(self) -> bool:
-        return self.status in ACTIVE_JOB_STATUSES
+        return self.status in ACTIVE_WORK_STATUSES
 
     @property
     def is_meta(self) -> bool:

@@ -50,18 +50,12 @@ from django.utils import timezone
 
 from balance import conf
 from balance.kinds import job_codec
-from balance.models import (
-    ACTIVE_JOB_STATUSES,
-    BalanceJob,
-    JobBlock,
-    JobPiece,
-    JobStatus,
-    PieceState,
-)
+from balance.models import BalanceJob, JobBlock, JobPiece, PieceState
 from simulations import conf as sim_conf
 from simulations.agents.strength import game_seconds_here, games_in
 from work import protocol
 from work.fair import dispatch_quietly, waiting_besides
+from work.models import ACTIVE_WORK_STATUSES, WorkStatus
 from work.reaper import reap_soon
 
 log = logging.getLogger(__name__)
@@ -85,8 +79,8 @@ PIECE_WORK = protocol.WorkKind(
     name="piece", model=JobPiece, task="balance.tasks.balance_piece_run", state="state",
     waiting=PieceState.PENDING, running=PieceState.RUNNING, owner="job__owner",
     submitted="job__created_at", order=("job_id", "pk"),
-    live=Q(job__status__in=ACTIVE_JOB_STATUSES), max_attempts=sim_conf.max_attempts,
-    give_up=_give_up, claimable=lambda piece: piece.job.status in ACTIVE_JOB_STATUSES,
+    live=Q(job__status__in=ACTIVE_WORK_STATUSES), max_attempts=sim_conf.max_attempts,
+    give_up=_give_up, claimable=lambda piece: piece.job.status in ACTIVE_WORK_STATUSES,
     error_field="error", related=("job",))
 
 
@@ -167,7 +161,7 @@ def follow_on(job_id: int, claim: str, worker: str, *, started: float) -> int:
                 idle_since = idle_since or now
                 if (now - idle_since >= LINGER_SECONDS or waiting_besides(PIECE_WORK, mine)
                         or not BalanceJob.objects.filter(
-                            pk=job_id, status=JobStatus.RUNNING).exists()):
+                            pk=job_id, status=WorkStatus.RUNNING).exists()):
                     break
                 time.sleep(POLL_SECONDS)
                 continue
@@ -331,7 +325,7 @@ class PieceWaiter:
                 raise PieceFailed(self.job.pk)
             if not self._play_one(list(states)):
                 if not BalanceJob.objects.filter(pk=self.job.pk, claim=self.claim,
-                                                 status=JobStatus.RUNNING).exists():
+                                                 status=WorkStatus.RUNNING).exists():
                     raise protocol.LeaseLost(self.job.pk)
                 reap_soon()    # rate-limited: a piece whose worker died is sent again
                 time.sleep(POLL_SECONDS)

@@ -29,9 +29,10 @@ from django.utils.translation import gettext_lazy
 
 from balance import conf, pieces
 from balance.kinds import KINDS, job_codec
-from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobBlock, JobStatus
+from balance.models import BalanceJob, JobBlock
 from work import protocol
 from work.fair import dispatch_quietly
+from work.models import ACTIVE_WORK_STATUSES, WorkStatus
 
 log = logging.getLogger(__name__)
 GAVE_UP = gettext_lazy("The search was started {attempts} times without finishing; it is given up.")
@@ -41,14 +42,14 @@ def _give_up(job_id: int) -> None:
     """A job started ``BALANCE_MAX_ATTEMPTS`` times without finishing fails for good."""
     job = BalanceJob.objects.filter(pk=job_id).only("attempts").first()
     if job is not None:
-        (BalanceJob.objects.filter(pk=job_id, status__in=ACTIVE_JOB_STATUSES)
-         .update(status=JobStatus.FAILED, finished_at=timezone.now(), claim="",
+        (BalanceJob.objects.filter(pk=job_id, status__in=ACTIVE_WORK_STATUSES)
+         .update(status=WorkStatus.FAILED, finished_at=timezone.now(), claim="",
                  lease_until=None, error=str(GAVE_UP.format(attempts=job.attempts))))
 
 
 JOB_WORK = protocol.WorkKind(
     name="job", model=BalanceJob, task="balance.tasks.balance_job_run", state="status",
-    waiting=JobStatus.QUEUED, running=JobStatus.RUNNING, owner="owner",
+    waiting=WorkStatus.QUEUED, running=WorkStatus.RUNNING, owner="owner",
     submitted="created_at", max_attempts=conf.max_attempts, give_up=_give_up)
 
 # The job was cancelled or taken over while this execution played it.
@@ -138,7 +139,7 @@ def _execute(job: BalanceJob, claim: str, evaluator: StoredEvaluator,
         protocol.release(JOB_WORK, pk=job.pk, claim=claim,
                          backoff=protocol.backoff_seconds(job.attempts))
         return "error"
-    updated = (BalanceJob.objects.filter(pk=job.pk, claim=claim, status=JobStatus.RUNNING)
-               .update(status=JobStatus.DONE, result=to_dict(result),
+    updated = (BalanceJob.objects.filter(pk=job.pk, claim=claim, status=WorkStatus.RUNNING)
+               .update(status=WorkStatus.DONE, result=to_dict(result),
                        finished_at=timezone.now(), lease_until=None))
     return "done" if updated else "lost"

@@ -12,8 +12,9 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy
 
 from balance.kinds import KINDS
-from balance.models import BalanceJob, JobKind, JobStatus
+from balance.models import BalanceJob, JobKind
 from simulations.agents.strength import estimate_range, estimate_seconds
+from work.models import WorkStatus
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -113,7 +114,7 @@ def _seconds_left(job: BalanceJob, games_left: int) -> float | None:
     """The games left at the pace this execution plays (the runner's ``rate``: the machine's
     load included); before its first round reports one, the high end of the estimate at this
     deployment's measured pace stretched by the machine's load (``estimate_range``)."""
-    if job.status != JobStatus.RUNNING or games_left <= 0:
+    if job.status != WorkStatus.RUNNING or games_left <= 0:
         return None
     rate = (job.progress or {}).get("rate")
     if rate:

@@ -20,12 +20,13 @@ from django.utils.translation import gettext_lazy
 
 from balance import conf
 from balance.kinds import job_games
-from balance.models import ACTIVE_JOB_STATUSES, BalanceJob, JobKind, JobStatus
+from balance.models import BalanceJob, JobKind
 from balance.search.problem import search_strong_games
 from rules.ai.agents import make_agent
 from simulations.quota import REDUCE_BUDGET, game_seconds
 from simulations.services import MAX_SEED
 from work.fair import dispatch_quietly
+from work.models import ACTIVE_WORK_STATUSES, WorkStatus
 from work.quota import QuotaError, quota_check
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def job_cap_check(*, owner: User, kind: str, cpu: float, limit: int,
                   too_many: str | StrPromise) -> None:
     """The per-user cap (``work.quota``): jobs of ``kind`` in flight (a balance search
     counts every job) and the CPU time of all the owner's work."""
-    jobs = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_JOB_STATUSES)
+    jobs = BalanceJob.objects.filter(owner=owner, status__in=ACTIVE_WORK_STATUSES)
     if kind == JobKind.TUNING:
         jobs = jobs.filter(kind=JobKind.TUNING)
     try:
@@ -118,8 +119,8 @@ def job_submit(*, user: User | AnonymousUser | None, kind: str, limit: int,
 
 def job_cancel(*, job: BalanceJob) -> BalanceJob:
     """Stop it: its execution finds its claim gone at the next piece and stops."""
-    updated = BalanceJob.objects.filter(pk=job.pk, status__in=ACTIVE_JOB_STATUSES).update(
-        status=JobStatus.CANCELLED, finished_at=timezone.now(), claim="", lease_until=None)
+    updated = BalanceJob.objects.filter(pk=job.pk, status__in=ACTIVE_WORK_STATUSES).update(
+        status=WorkStatus.CANCELLED, finished_at=timezone.now(), claim="", lease_until=None)
     if updated:
         dispatch_quietly()   # its place in the broker, if it had one
     job.refresh_from_db()

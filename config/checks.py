@@ -28,12 +28,14 @@ RUN_COLLECTSTATIC = gettext_lazy(
 
 def static_manifest_missing() -> str | None:
     """The manifest's path when pages need one and it is not there, else None."""
-    if settings.DEBUG or not isinstance(staticfiles_storage, ManifestFilesMixin):
+    # The stubs type the lazy storage as a plain Storage, which no manifest mixin can extend.
+    found: object = staticfiles_storage
+    if settings.DEBUG or not isinstance(found, ManifestFilesMixin):
         return None
-    storage = staticfiles_storage.manifest_storage
-    if storage.exists(staticfiles_storage.manifest_name):
+    storage = found.manifest_storage      # set by the mixin's __init__: never None here
+    if storage is None or storage.exists(found.manifest_name):
         return None
-    return storage.path(staticfiles_storage.manifest_name)
+    return storage.path(found.manifest_name)
 
 
 @checks.register()

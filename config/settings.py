@@ -349,10 +349,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     # The API reads JSON bodies only (anything else is a 415), refusing NUL and lone surrogates
-    # anywhere in them with a 400 (config/parsers.py). Form encodings are left out on purpose:
+    # anywhere in them with a 400 (common/parsers.py). Form encodings are left out on purpose:
     # DRF reads an empty form value as "not sent", so a blank field that JSON refuses would be
     # quietly replaced by its default.
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["common.parsers.JSONParser"],
     # OPTIONS describes the endpoint, not its fields (the schema does that): config/metadata.py.
     "DEFAULT_METADATA_CLASS": "config.metadata.EndpointMetadata",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

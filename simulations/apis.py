@@ -9,7 +9,7 @@ owner is always the requesting user.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from django.http import Http404
 from django.utils.translation import gettext_lazy
@@ -112,18 +112,37 @@ class PatchInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     changes = PatchChangeSerializer(many=True, allow_empty=False)
 
 
-class SubmitInputSerializer(serializers.Serializer[Mapping[str, Any]]):
+# What every request for runs gives first, in this order (a run, a sweep's runs): the kind, the
+# decks, the games per pairing, the two agents and the seed. A request type says its own help for
+# a field in ``help_texts``; its own fields follow these. (No docstring: the schema would show it
+# as each request's description.)
+class RunShapeSerializer(serializers.Serializer[Mapping[str, Any]]):
+    help_texts: ClassVar[dict[str, str]] = {}
+
     kind = serializers.ChoiceField(choices=RunKind.choices, default=RunKind.MATCH)
     decks = serializers.ListField(
-        child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS,
-        help_text='Deck A first. A saved deck\'s id, or "starter:<name>" for a starter deck.')
-    games = serializers.IntegerField(min_value=2, help_text="Per pairing; rounded up to even.")
+        child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS)
+    games = serializers.IntegerField(min_value=2)
     agent_a = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
                                       help_text=agent_help())
     agent_b = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
                                       help_text=agent_help())
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
-                                    help_text="Default: a random seed (kept on the run).")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        for name, text in self.help_texts.items():
+            fields[name].help_text = text
+        return fields
+
+
+class SubmitInputSerializer(RunShapeSerializer):
+    help_texts: ClassVar[dict[str, str]] = {
+        "decks": 'Deck A first. A saved deck\'s id, or "starter:<name>" for a starter deck.',
+        "games": "Per pairing; rounded up to even.",
+        "seed": "Default: a random seed (kept on the run).",
+    }
+
     ruleset = serializers.DictField(required=False, help_text="Ruleset options, e.g. "
                                                               '{"hero_advantage": false}.')
     stop_width = serializers.FloatField(required=False, allow_null=True,

@@ -44,14 +44,12 @@ from rules.lab.stats import MatchStats
 from simulations import conf
 from simulations.meta.field import warm_run_meta
 from simulations.models import (
-    ACTIVE_STATUSES,
     TERMINAL_CHUNK_STATES,
     Chunk,
     ChunkResult,
     ChunkState,
     Matchup,
     RunKind,
-    RunStatus,
     SampleGame,
     SimulationRun,
 )
@@ -60,6 +58,7 @@ from simulations.sources import engine_objects
 from work import protocol
 from work.conf import heartbeat_seconds
 from work.fair import dispatch_quietly
+from work.models import ACTIVE_WORK_STATUSES, WorkStatus
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +101,8 @@ def _now() -> datetime:
 
 
 def _run_starts(chunk: Chunk) -> None:
-    (SimulationRun.objects.filter(pk=chunk.run_id, status=RunStatus.QUEUED)
-     .update(status=RunStatus.RUNNING, started_at=_now()))
+    (SimulationRun.objects.filter(pk=chunk.run_id, status=WorkStatus.QUEUED)
+     .update(status=WorkStatus.RUNNING, started_at=_now()))
 
 
 def _fresh_start(chunk: Chunk, now: datetime) -> list[str]:
@@ -117,7 +116,7 @@ CHUNK_WORK = protocol.WorkKind(
     submitted="run__created_at", order=("run_id", "index"),
     max_attempts=conf.max_attempts, error_field="error", related=("run", "matchup"),
     give_up=lambda pk: chunk_give_up(chunk_id=pk),
-    claimable=lambda chunk: chunk.run.status in ACTIVE_STATUSES,
+    claimable=lambda chunk: chunk.run.status in ACTIVE_WORK_STATUSES,
     claimed=_run_starts, claim_fields=_fresh_start)
 
 
@@ -143,7 +142,7 @@ def chunk_give_up(*, chunk_id: int) -> None:
         chunk.state = ChunkState.FAILED
         chunk.claim, chunk.lease_until, chunk.finished_at = "", None, _now()
         chunk.save(update_fields=["error", "state", "claim", "lease_until", "finished_at"])
-        if run.status in ACTIVE_STATUSES:
+        if run.status in ACTIVE_WORK_STATUSES:
             finalise_if_complete(run)
 
 
@@ -209,7 +208,7 @@ def chunk_complete(chunk: Chunk, output: ChunkOutput, *, worker: str) -> str:
     with transaction.atomic():
         run = SimulationRun.objects.select_for_update().get(pk=chunk.run_id)
         row = Chunk.objects.select_for_update().get(pk=chunk.pk)
-        if row.state in TERMINAL_CHUNK_STATES or run.status not in ACTIVE_STATUSES:
+        if row.state in TERMINAL_CHUNK_STATES or run.status not in ACTIVE_WORK_STATUSES:
             return "duplicate"
         try:
             with transaction.atomic():
@@ -292,7 +291,7 @@ def finalise_if_complete(run: SimulationRun) -> bool:
     if Chunk.objects.filter(run=run).exclude(state__in=TERMINAL_CHUNK_STATES).exists():
         return False
     failed = Chunk.objects.filter(run=run, state=ChunkState.FAILED).count()
-    finalise(run, status=RunStatus.FAILED if failed else RunStatus.DONE,
+    finalise(run, status=WorkStatus.FAILED if failed else WorkStatus.DONE,
              error=RUN_FAILED.format(count=failed) if failed else "")
     return True
 

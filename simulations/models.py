@@ -29,7 +29,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from common.language import frozen_deck_name, reader_language
-from work.models import LeasedWork
+from work.models import ACTIVE_WORK_STATUSES, LeasedWork, WorkStatus
 
 
 def new_uid() -> str:
@@ -41,17 +41,6 @@ class RunKind(models.TextChoices):
     MATCH = "match", gettext_lazy("Match (deck A against deck B)")
     GAUNTLET = "gauntlet", gettext_lazy("Gauntlet (one deck against several)")
     ROUND_ROBIN = "round_robin", gettext_lazy("Round-robin (every deck against every other)")
-
-
-class RunStatus(models.TextChoices):
-    QUEUED = "queued", gettext_lazy("Queued")
-    RUNNING = "running", gettext_lazy("Running")
-    DONE = "done", gettext_lazy("Done")
-    FAILED = "failed", gettext_lazy("Failed")
-    CANCELLED = "cancelled", gettext_lazy("Cancelled")
-
-
-ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
 class ChunkState(models.TextChoices):
@@ -121,8 +110,8 @@ class SimulationRun(models.Model):
     sweep_value = models.IntegerField(_("sweep value"), null=True, blank=True,
                                       help_text=_("The swept field's value this run plays."))
     # Where it is.
-    status = models.CharField(_("status"), max_length=10, choices=RunStatus.choices,
-                              default=RunStatus.QUEUED)
+    status = models.CharField(_("status"), max_length=10, choices=WorkStatus.choices,
+                              default=WorkStatus.QUEUED)
     error = models.TextField(_("error"), blank=True)
     games_total = models.PositiveIntegerField(_("games total"))
     games_done = models.PositiveIntegerField(_("games done"), default=0)
@@ -150,7 +139,7 @@ class SimulationRun(models.Model):
 
     @property
     def is_active(self) -> bool:
-        return self.status in ACTIVE_STATUSES
+        return self.status in ACTIVE_WORK_STATUSES
 
     @property
     def duration_seconds(self) -> float | None:

@@ -29,7 +29,8 @@ from django.core.cache import cache
 from django.db.models import Count, F, Max, Min, Q, Sum
 from django.utils import timezone
 
-from simulations.models import ChunkState, RunStatus, SimulationRun
+from simulations.models import ChunkState, SimulationRun
+from work.models import WorkStatus
 
 OBSERVED_KEY = "simulations:observed-run-costs"
 OBSERVED_WINDOW = timedelta(hours=1)
@@ -73,7 +74,7 @@ def observed_run_costs(game_seconds: Callable[[str, str], float], workers: int) 
     (``simulations.agents.strength.game_seconds_here``)."""
     def compute() -> RunCosts:
         rows = (SimulationRun.objects
-                .filter(status=RunStatus.DONE, finished_at__gte=timezone.now() - OBSERVED_WINDOW)
+                .filter(status=WorkStatus.DONE, finished_at__gte=timezone.now() - OBSERVED_WINDOW)
                 .annotate(first=Min("chunks__started_at",
                                     filter=Q(chunks__state=ChunkState.DONE)),
                           last=Max("chunks__finished_at",

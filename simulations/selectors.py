@@ -20,15 +20,8 @@ from simulations.agents.strength import (
     game_seconds_here,
     run_estimate_seconds,
 )
-from simulations.models import (
-    Chunk,
-    ChunkResult,
-    ChunkState,
-    Matchup,
-    RunStatus,
-    SampleGame,
-    SimulationRun,
-)
+from simulations.models import Chunk, ChunkResult, ChunkState, Matchup, SampleGame, SimulationRun
+from work.models import WorkStatus
 
 LIST_FIELDS_DEFERRED = ("cards", "decks", "ruleset")
 OWN_PACE_CHUNKS = 200     # a running run's latest finished chunks give its pace
@@ -113,7 +106,7 @@ def run_progress(run: SimulationRun) -> Progress:
         w=Sum("wins"), lo=Sum("losses"), d=Sum("draws"))
     done = SimulationRun.objects.values_list("games_done", flat=True).get(pk=run.pk)
     total = run.games_total
-    if run.status == RunStatus.DONE:
+    if run.status == WorkStatus.DONE:
         total = done or total   # an early stop finishes with fewer games than planned
     wins = head["w"] or 0
     return Progress(games_done=min(done + running, total), games_total=total,
@@ -194,7 +187,7 @@ def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
     when every game is played (the page says the figures are being finished), or when that
     estimate has run out before the first chunk finished (the page then says it is working the
     time out)."""
-    if run.status != RunStatus.RUNNING or run.started_at is None:
+    if run.status != WorkStatus.RUNNING or run.started_at is None:
         return None
     done, total = progress.games_done, progress.games_total
     if done >= total:

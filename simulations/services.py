@@ -33,13 +33,11 @@ from simulations import conf
 from simulations.agents.strength import chunk_games, games_in
 from simulations.execution import finalise
 from simulations.models import (
-    ACTIVE_STATUSES,
     TERMINAL_CHUNK_STATES,
     Chunk,
     ChunkState,
     Matchup,
     RunKind,
-    RunStatus,
     SimulationRun,
 )
 from simulations.quota import REDUCE_GAMES, cpu_seconds, game_seconds
@@ -51,6 +49,7 @@ from simulations.sources import (
     resolve_spec,
 )
 from work.fair import dispatch_quietly
+from work.models import ACTIVE_WORK_STATUSES, WorkStatus
 from work.quota import QuotaError, quota_check
 
 if TYPE_CHECKING:
@@ -234,7 +233,7 @@ def lock_user_and_check_cap(owner: User, *, cpu: float) -> None:
     try:
         quota_check(owner=owner, cpu_seconds=cpu, field="games", reduce=REDUCE_GAMES,
                     count_active=lambda: SimulationRun.objects.filter(
-                        owner=owner, status__in=ACTIVE_STATUSES).count(),
+                        owner=owner, status__in=ACTIVE_WORK_STATUSES).count(),
                     count_limit=conf.max_active_per_user(), too_many=TOO_MANY_ACTIVE)
     except QuotaError as exc:
         raise SimulationInputError(exc.message, exc.field) from None
@@ -365,11 +364,11 @@ def simulation_cancel(*, run: SimulationRun) -> SimulationRun:
     """Stop a run: chunks not yet done are skipped, what is done is kept as partial results."""
     with transaction.atomic():
         run = SimulationRun.objects.select_for_update().get(pk=run.pk)
-        if run.status not in ACTIVE_STATUSES:
+        if run.status not in ACTIVE_WORK_STATUSES:
             raise SimulationInputError(NOT_ACTIVE.format(status=run.get_status_display()))
         (Chunk.objects.filter(run=run).exclude(state__in=TERMINAL_CHUNK_STATES)
          .update(state=ChunkState.SKIPPED, claim="", lease_until=None))
-        finalise(run, status=RunStatus.CANCELLED)
+        finalise(run, status=WorkStatus.CANCELLED)
         transaction.on_commit(dispatch_quietly, robust=True)   # its places in the broker
     return run
 

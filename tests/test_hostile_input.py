@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 
 from balance.models import BalanceJob, JobKind
 from cards.converters import DB_INT_MAX, DatabaseIntConverter
+from common.parsers import MAX_DEPTH, TOO_DEEP
 from config.middleware import MAX_QUERY_STRING
-from config.parsers import MAX_DEPTH, TOO_DEEP
 from decks.drafts import Draft
 from decks.services import deck_create
 from simulations.services import simulation_request

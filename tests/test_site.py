@@ -13,6 +13,7 @@ NAV_LINKS = {
     "Cards": "/cards/",
     "Decks": "/decks/",
     "Simulations": "/simulations/",
+    "Balance search": "/balance/",
     "API docs": "/api/docs/",
     "Admin": "/admin/",
 }

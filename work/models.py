@@ -14,6 +14,20 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+class WorkStatus(models.TextChoices):
+    """Where a piece of work a person asked for stands (a simulation run, a balance job): one
+    set of values and words for every kind, so pages, the API and the admin say them alike."""
+
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+ACTIVE_WORK_STATUSES = (WorkStatus.QUEUED, WorkStatus.RUNNING)
+
+
 class LeasedWork(models.Model):
     claim = models.CharField(_("claim"), max_length=200, blank=True,
                              help_text=_("Task id of the holder."))

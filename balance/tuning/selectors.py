@@ -81,6 +81,14 @@ def _p_value(value: float) -> str:
     return f"{value:.2g}" if value >= 0.0001 else "< 0.0001"
 
 
+def tuning_field_named(job: BalanceJob, field: dict[str, Any]) -> dict[str, Any]:
+    """The field's meta with its decks named in the reader's language: the search stored the
+    names it was given (a starter deck's English), the job keeps each deck's names."""
+    names = {str(deck.get("name")): frozen_deck_name(deck, number)
+             for number, deck in enumerate(job.decks or [], start=1) if deck.get("name")}
+    return {**field, "decks": [names.get(str(name), name) for name in field.get("decks", [])]}
+
+
 def tuning_deck_name(job: BalanceJob) -> str:
     return frozen_deck_name(job.decks[0], 1) if job.decks else ""
 

@@ -25,6 +25,7 @@ from balance.tuning.selectors import (
     card_names,
     tuning_best_lines,
     tuning_deck_name,
+    tuning_field_named,
     tuning_result,
     tuning_verified_best,
     user_owns_deck,
@@ -100,6 +101,7 @@ def tune_detail(request: HttpRequest, uid: str) -> HttpResponse:
     owns_deck = bool(source.get("uid")) and request.user.is_authenticated and \
         job.decks[0].get("source") == "deck" and user_owns_deck(request.user, source["uid"])
     field = (job.result or {}).get("field_meta")
+    field = tuning_field_named(job, field) if field else None
     return render(request, "balance/tune_detail.html", {
         **_context(request, job), "result": tuning_result(job),
         "meta_view": meta_context(field, section_id="meta-field", title=str(FIELD_META),

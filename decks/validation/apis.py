@@ -6,7 +6,7 @@ it is parsed, the text over the codecs' byte and line caps with 413, too many ca
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -15,7 +15,7 @@ from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,6 +25,7 @@ from accounts.users import request_user
 from cards.models import CardSet, Game
 from common.api_fields import StrictBooleanField, StrictCharField
 from common.language import data_form_names
+from common.parsers import check_parsed
 from decks.apis import (
     PILES_HELP,
     CountsField,
@@ -44,11 +45,16 @@ from decks.transfer.services import IMPORT_MAX_BODY, body_too_large, draft_expor
 from decks.validation.services import (
     FORMAT_MAX_LENGTH,
     HERO_MAX_LENGTH,
+    NOT_PARSED,
     Answer,
     Validation,
-    answer_for,
+    ValidationRequest,
     draft_validate,
-    plain_draft,
+    plain_json,
+    plain_reading,
+    too_many_different,
+    validation_catalogue,
+    validation_draft,
 )
 from rules.decks.diffs import compare_counts
 
@@ -56,10 +62,16 @@ TOO_MANY_DIFFERENT = gettext_lazy("Too many different cards: a list names at mos
 SIGN_IN_TO_SAVE = gettext_lazy("Sign in to save decks.")
 
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
+UNKNOWN_EXPORT = gettext_lazy("Unknown export format {name!r}; choose one of: {known}.")
+TWO_DECKS = gettext_lazy("Give two deck ids: ?a=…&b=…")
 FORMAT_CHOICES = ["auto", *CODECS]
 
 # NO_MODEL: these tools read and answer no row of one model; the stubs bind GenericAPIView to
 # a model (its serializer_class and queryset), so their views are GenericAPIView[Any].
+
+
+def _unknown_format(code: str | None, known: str) -> ValidationError:
+    return ValidationError({"format": [UNKNOWN_FORMAT.format(code=code, known=known)]})
 
 
 def _format_or_400(code: str | None) -> Format:
@@ -67,8 +79,7 @@ def _format_or_400(code: str | None) -> Format:
         return format_get(code)
     except Format.DoesNotExist:
         known = ", ".join(Format.objects.values_list("code", flat=True))
-        raise ValidationError({"format": [UNKNOWN_FORMAT.format(code=code, known=known)]}
-                              ) from None
+        raise _unknown_format(code, known) from None
 
 
 class ValidationOutputSerializer(serializers.Serializer[Mapping[str, Any]]):
@@ -102,10 +113,15 @@ PLAIN_ACCEPTS = frozenset({"*/*", "application/json"})
 _render = JSONRenderer().render
 
 
-def _answer(request: HttpRequest | Request, read: Callable[[str], dict[str, Any] | None]
-            ) -> Answer | None:
-    return answer_for(body=request.body, content_type=request.META.get("CONTENT_TYPE", ""),
-                      read=read, render=_render)
+def _parsed_or_not(data: object) -> object:
+    """Parsed JSON the API's parser would hand on as it is; ``NOT_PARSED`` for a body it
+    refuses (its parser then says why)."""
+    if data is NOT_PARSED:
+        return data
+    try:
+        return check_parsed(data)
+    except (ParseError, ValidationError):
+        return NOT_PARSED
 
 
 class DeckValidateApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
@@ -121,13 +137,27 @@ class DeckValidateApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
                                  default=DEFAULT_FORMAT)
         piles = piles_field(required=False, help_text=PILES_HELP)
 
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if too_many_different(attrs["cards"], attrs.get("piles") or {}):
+                raise ValidationError({"cards": [TOO_MANY_DIFFERENT.format(
+                    limit=DEFAULT_LIMITS.max_cards)]})
+            return attrs
+
     serializer_class = DeckValidateInputSerializer
+    asked: ValidationRequest | None = None    # this request's steps, done once (one view a request)
+
+    def _asked(self, request: HttpRequest | Request) -> ValidationRequest:
+        if self.asked is None:
+            self.asked = ValidationRequest.of(
+                body=request.body, content_type=request.META.get("CONTENT_TYPE", ""))
+        return self.asked
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # Most requests are an anonymous client posting a well-formed list as JSON: they are
         # answered here, the same bytes and headers as through DRF, for a fraction of the CPU
         # its request, negotiation, parser and serializer cost. Anything else — signed in
-        # (CSRF, a 401), another media type, an error to report — goes through DRF.
+        # (CSRF, a 401), another media type, an error to report — goes through DRF, which
+        # reuses what was done here (the hash, the generation, the parsed body).
         answer = self._plain_answer(request) if self._is_plain(request) else None
         if answer is None:
             return super().dispatch(request, *args, **kwargs)
@@ -144,39 +174,52 @@ class DeckValidateApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
                 and meta.get("HTTP_ACCEPT", "*/*") in PLAIN_ACCEPTS
                 and "format" not in request.GET and not request.user.is_authenticated)
 
-    @staticmethod
-    def _plain_answer(request: HttpRequest) -> Answer | None:
-        def read(generation: str) -> dict[str, Any] | None:
-            draft = plain_draft(request.body)
-            if draft is None:
-                return None
-            try:
-                return _validation_output(draft_validate(
-                    draft=draft, format_code=draft.format_code, generation=generation))
-            except Format.DoesNotExist:         # DRF's path answers the 400
-                return None
-        return _answer(request, read)
+    def _plain_answer(self, request: HttpRequest) -> Answer | None:
+        asked = self._asked(request)
+        if asked.kept is not None:
+            return asked.kept
+        data = plain_json(request.body)
+        draft = None if data is NOT_PARSED else plain_reading(data)
+        if draft is None:       # the serializer reads it (and says why not), parsed once
+            asked.data = _parsed_or_not(data)
+            return None
+        try:
+            found = draft_validate(draft=draft, format_code=draft.format_code,
+                                   generation=asked.generation)
+        except Format.DoesNotExist:             # DRF's path answers the 400
+            asked.unknown_format = draft.format_code
+            return None
+        return asked.answer(_validation_output(found), _render)
 
     @extend_schema(responses=ValidationOutputSerializer)
     def post(self, request: Request) -> Response:
         # A body seen before (under this language and catalogue) is answered as it was.
-        answer = _answer(request, lambda generation: self._validate(request, generation))
-        assert answer is not None        # _validate answers or raises
-        return Response(answer.data)
+        asked = self._asked(request)
+        if asked.kept is None:
+            asked.answer(self._validate(request, asked), _render)
+        assert asked.kept is not None
+        return Response(asked.kept.data)
 
-    def _validate(self, request: Request, generation: str) -> dict[str, Any]:
-        data = self.DeckValidateInputSerializer(data=request.data)
+    def _validate(self, request: Request, asked: ValidationRequest) -> dict[str, Any]:
+        if asked.unknown_format is not None:    # a plain body: the serializer reads it alike
+            raise self._unknown(asked.unknown_format, asked)
+        data = self.DeckValidateInputSerializer(
+            data=request.data if asked.data is NOT_PARSED else asked.data)
         data.is_valid(raise_exception=True)
-        piles = data.validated_data.get("piles") or {}
-        if len(data.validated_data["cards"]) + sum(len(p) for p in piles.values()) > (
-                DEFAULT_LIMITS.max_cards):
-            raise ValidationError({"cards": [TOO_MANY_DIFFERENT.format(
-                limit=DEFAULT_LIMITS.max_cards)]})
-        code = data.validated_data["format"]
-        draft = Draft(hero=data.validated_data.get("hero") or None,
-                      cards=data.validated_data["cards"], format_code=code,
-                      piles={k: dict(v) for k, v in piles.items() if v})
-        return validation_data(draft, code, generation)
+        values = data.validated_data
+        code = values["format"]
+        draft = validation_draft(hero=values.get("hero"), cards=values["cards"],
+                                 format_code=code, piles=values.get("piles") or {})
+        try:
+            return _validation_output(draft_validate(draft=draft, format_code=code,
+                                                     generation=asked.generation))
+        except Format.DoesNotExist:
+            raise self._unknown(code, asked) from None
+
+    @staticmethod
+    def _unknown(code: str, asked: ValidationRequest) -> ValidationError:
+        """The 400 of every door for an unknown format, its list from the kept catalogue."""
+        return _unknown_format(code, validation_catalogue(asked.generation).known)
 
 
 class DraftSerializer(serializers.Serializer[Mapping[str, Any]]):
@@ -271,8 +314,8 @@ FORMAT_PARAM = OpenApiParameter("format", str, enum=list(CODECS), default="text"
 
 def _export(draft: Draft, name: str) -> Response:
     if name not in CODECS:
-        raise ValidationError({"format": [f"Unknown export format {name[:20]!r}; choose one "
-                                          f"of: {', '.join(CODECS)}."]})
+        raise ValidationError({"format": [str(UNKNOWN_EXPORT).format(
+            name=name[:20], known=", ".join(CODECS))]})
     export = draft_export(draft, name)
     return Response({"format": name, "filename": export.filename,
                      "media_type": export.media_type, "content": export.content})
@@ -312,7 +355,7 @@ class DeckCompareApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
     def get(self, request: Request) -> Response:
         uids = [request.query_params.get(k, "") for k in ("a", "b")]
         if not all(uids):
-            raise ValidationError({"a": ["Give two deck ids: ?a=…&b=…"]})
+            raise ValidationError({"a": [TWO_DECKS]})
         a, b = (get_deck_or_404(uid, request) for uid in uids)
         result = compare_counts(deck_counts(a), deck_counts(b))
         return Response({"a": a.uid, "b": b.uid, "shared": result.shared,

@@ -17,7 +17,10 @@ A list never seen before is most often plainly well formed — a JSON object of 
 format and piles whose every value the API's serializer would take as it is — and
 ``plain_draft`` reads it in one pass where DRF's parser and serializer cost more than the
 validation itself; anything else (an error to report, a number sent as text, an unknown key) is
-left to the serializer, whose errors are the answer. The generation is read once a request.
+left to the serializer, whose errors are the answer. Either reading ends in ``validation_draft``
+(the one place a body's values become a draft, the one "too many different cards" check), and
+a request does each step once whichever way it goes (``ValidationRequest``): the body hashed,
+the generation read, the kept answers looked in, the JSON parsed, the format found.
 
 Invariants: the problems are exactly ``decks.selectors.deck_view``'s for the same draft and
 format (tests/decks/test_validation.py); ``plain_draft`` reads a body as the serializer does or
@@ -32,7 +35,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +68,7 @@ class Catalogue:
     game_of: dict[str, str]
     formats: dict[str, FormatRules]
     default: str               # the default format's code
+    known: str                 # every format's code, as the "no such format" answer lists them
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,8 @@ def _read(generation: str) -> Catalogue:
         fixed = tuple(code for pile in rules.piles for code in (pile.composition or {}))
         formats[row.code] = FormatRules(row=row, rules=rules, fixed=fixed)
     return Catalogue(generation=generation, cards=cards, set_of=set_of(cards),
-                     game_of=game_of(cards), formats=formats, default=format_default().code)
+                     game_of=game_of(cards), formats=formats, default=format_default().code,
+                     known=", ".join(Format.objects.values_list("code", flat=True)))
 
 
 def validation_catalogue(generation: str | None = None) -> Catalogue:
@@ -158,18 +163,47 @@ def _plain_text(value: object, *, limit: int, blank: bool) -> str | None:
     return text if len(text) <= limit and (blank or text) else None
 
 
+def too_many_different(cards: Mapping[str, int], piles: Mapping[str, Mapping[str, int]]) -> bool:
+    """Whether a list names more different cards (its piles' included) than an import may."""
+    return len(cards) + sum(len(counts) for counts in piles.values()) > DEFAULT_LIMITS.max_cards
+
+
+def validation_draft(*, hero: str | None, cards: dict[str, int], format_code: str,
+                     piles: Mapping[str, Mapping[str, int]]) -> Draft:
+    """The draft a validation body's values (as the serializer reads them) ask about: no hero
+    for a blank one, empty piles left out."""
+    return Draft(hero=hero or None, cards=cards, format_code=format_code,
+                 piles={name: dict(counts) for name, counts in piles.items() if counts})
+
+
+NOT_PARSED = object()     # a body left to DRF's parser (ValidationRequest.data)
+
+
+def plain_json(body: bytes) -> object:
+    """The JSON of a validation body as DRF's parser reads it, or ``NOT_PARSED`` when the parser
+    is to read it (and say what is wrong). A body with a ``\\u`` escape is left to the parser,
+    which refuses NUL and lone surrogates (raw UTF-8 can hold neither, and JSON refuses a raw
+    control character)."""
+    if b"\\u" in body:
+        return NOT_PARSED
+    try:
+        return json.loads(body.decode(), parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):     # not UTF-8, not JSON, nested a thousand deep:
+        return NOT_PARSED                       # the parser's 400
+
+
 def plain_draft(body: bytes) -> Draft | None:
     """The draft a validation request's JSON ``body`` asks about, when the body is plainly well
-    formed: exactly what the API's parser and serializer make of it (trimmed text, the default
-    format, empty piles left out). None for any other body: the serializer reads it and its
-    errors are the answer. A body with a ``\\u`` escape is left to the parser, which refuses NUL
-    and lone surrogates (raw UTF-8 can hold neither, and JSON refuses a raw control character)."""
-    if b"\\u" in body:
-        return None
-    try:
-        data = json.loads(body.decode(), parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):     # not UTF-8, not JSON, nested a thousand deep:
-        return None                             # the parser's 400
+    formed (``plain_reading``)."""
+    data = plain_json(body)
+    return None if data is NOT_PARSED else plain_reading(data)
+
+
+def plain_reading(data: object) -> Draft | None:
+    """The draft a validation body's parsed JSON asks about, when it is plainly well formed:
+    exactly what the API's serializer makes of it (trimmed text, the default format, empty
+    piles left out). None for any other: the serializer reads it and its errors are the
+    answer."""
     if type(data) is not dict or not data.keys() <= PLAIN_KEYS:
         return None
     hero = data.get("hero")
@@ -183,16 +217,15 @@ def plain_draft(body: bytes) -> Draft | None:
     piles = data.get("piles", {})
     if format_code is None or cards is None or type(piles) is not dict:
         return None
-    kept = {}
+    read = {}
     for pile, counts in piles.items():
         pile_cards = plain_counts(counts)
         if pile_cards is None:
             return None
-        if pile_cards:
-            kept[pile] = pile_cards
-    if len(cards) + sum(len(counts) for counts in kept.values()) > DEFAULT_LIMITS.max_cards:
+        read[pile] = pile_cards
+    if too_many_different(cards, read):
         return None             # the serializer's "Too many different cards."
-    return Draft(hero=hero or None, cards=cards, format_code=format_code, piles=kept)
+    return validation_draft(hero=hero, cards=cards, format_code=format_code, piles=read)
 
 
 @dataclass(frozen=True)
@@ -222,19 +255,29 @@ def answer_kept(key: Hashable) -> Answer | None:
         return found
 
 
-def answer_for(*, body: bytes, content_type: str,
-               read: Callable[[str], dict[str, Any] | None],
-               render: Callable[[dict[str, Any]], bytes]) -> Answer | None:
-    """The answer kept for this body (under its content type, the language and the catalogue's
-    generation, read once), else the one ``read(generation)`` gives, kept and rendered once;
-    None when ``read`` gives none."""
-    generation = catalogue_generation()
-    key = answer_key(body=body, content_type=content_type, generation=generation)
-    kept = answer_kept(key)
-    if kept is not None:
-        return kept
-    data = read(generation)
-    return None if data is None else answer_keep(key, Answer(data=data, content=render(data)))
+@dataclass
+class ValidationRequest:
+    """One validation request's steps, each done once whichever path answers it: the catalogue's
+    generation read and the body hashed (``key``), the kept answers looked in (``kept``), the
+    body's JSON parsed (``data``; ``NOT_PARSED`` until then, or when DRF's parser is to read
+    it), and a format the catalogue does not have found (``unknown_format``)."""
+
+    generation: str
+    key: Hashable
+    kept: Answer | None
+    data: object = NOT_PARSED
+    unknown_format: str | None = None
+
+    @classmethod
+    def of(cls, *, body: bytes, content_type: str) -> ValidationRequest:
+        generation = catalogue_generation()
+        key = answer_key(body=body, content_type=content_type, generation=generation)
+        return cls(generation=generation, key=key, kept=answer_kept(key))
+
+    def answer(self, data: dict[str, Any], render: Callable[[dict[str, Any]], bytes]) -> Answer:
+        """``data`` rendered once and kept for this body."""
+        self.kept = answer_keep(self.key, Answer(data=data, content=render(data)))
+        return self.kept
 
 
 def answer_keep(key: Hashable, answer: Answer) -> Answer:

@@ -265,14 +265,6 @@ class _Reader:
 # --- games --------------------------------------------------------------------------------
 
 
-def game_from_data(data: Any, path: str = "game") -> Game:
-    reader = _Reader()
-    game = _game(reader, data, path)
-    if reader.problems:
-        raise FormatDataError(reader.problems)
-    return game
-
-
 def _named_list(reader: _Reader, value: Any, path: str) -> tuple[Named, ...]:
     out: list[Named] = []
     seen: set[str] = set()

@@ -28,8 +28,9 @@ from cards.game_words import game_word
 from cards.templatetags.cards_extras import pct
 from simulations.agents.strength import agent_rating
 from simulations.meta.field import HEALTHY_FIELD_RATE, run_meta
-from simulations.models import RunKind, RunStatus, SimulationRun
+from simulations.models import RunKind, SimulationRun
 from simulations.reports import run_reports
+from work.models import WorkStatus
 
 VERDICTS = {"weak": gettext_lazy("weak"), "fine": gettext_lazy("fine"),
             "dominant": gettext_lazy("dominant")}
@@ -163,7 +164,7 @@ def same_field_runs(run: SimulationRun, listed: QuerySet[SimulationRun]) -> list
     first, one per agent."""
     if run.kind != RunKind.ROUND_ROBIN:
         return []
-    candidates = (listed.filter(kind=RunKind.ROUND_ROBIN, status=RunStatus.DONE,
+    candidates = (listed.filter(kind=RunKind.ROUND_ROBIN, status=WorkStatus.DONE,
                                 card_data_version=run.card_data_version)
                   .exclude(agent_a=run.agent_a).exclude(pk=run.pk).order_by("-created_at")[:50])
     out: dict[str, SimulationRun] = {}

@@ -37,11 +37,12 @@ from simulations.cli.round_robin import (
     meta_text,
 )
 from simulations.meta.field import run_meta
-from simulations.models import RunKind, RunStatus, SimulationRun
+from simulations.models import RunKind, SimulationRun
 from simulations.reports import run_reports
 from simulations.selectors import run_progress
 from simulations.services import SimulationInputError, simulation_submit
 from simulations.sources import SourceError, frozen_version, resolve_spec
+from work.models import WorkStatus
 from work.reaper import reap_soon
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ def follow(run: SimulationRun, *, stderr: IO[str], quiet: bool, timeout: float |
             if not run.is_active:
                 return run
             if not hinted and not quiet and time.monotonic() - start > 10 \
-                    and run.status == RunStatus.QUEUED:
+                    and run.status == WorkStatus.QUEUED:
                 stderr.write(NO_WORKER_HINT + "\n")
                 hinted = True
             if timeout is not None and time.monotonic() - start > timeout:
@@ -232,7 +233,7 @@ def run_via_celery(command: BaseCommand, opts: Mapping[str, Any]) -> None:
         sys.stderr.write(f"Run {run.uid} submitted: {run.games_total} games in "
                          f"{run.chunks.count()} chunks of {run.chunk_size}\n")
     run = follow(run, stderr=sys.stderr, quiet=opts["json"], timeout=opts.get("timeout"))
-    if run.status == RunStatus.CANCELLED:
+    if run.status == WorkStatus.CANCELLED:
         raise CommandError(f"run {run.uid} was cancelled")
     epsilon = checked_round_robin_options(opts)[1] if opts.get("decks") else None
     text, data = report(run, epsilon)
@@ -240,5 +241,5 @@ def run_via_celery(command: BaseCommand, opts: Mapping[str, Any]) -> None:
         command.stdout.write(json.dumps(data, sort_keys=True))
     else:
         command.stdout.write(text)
-    if run.status == RunStatus.FAILED:
+    if run.status == WorkStatus.FAILED:
         raise CommandError(f"run {run.uid} failed: {run.error}")

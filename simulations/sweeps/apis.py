@@ -6,7 +6,7 @@ Bad input is a 400 naming the field; another user's private sweep is a 404.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
@@ -18,11 +18,8 @@ from rest_framework.views import APIView
 
 from common.api_fields import StrictBooleanField
 from common.throttles import SubmitThrottle
-from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
-from simulations import conf
-from simulations.agents.strength import agent_help
-from simulations.apis import _invalid
-from simulations.models import RunKind, Sweep
+from simulations.apis import RunShapeSerializer, _invalid
+from simulations.models import Sweep
 from simulations.services import SimulationInputError
 from simulations.sweeps.services import (
     MAX_VALUE,
@@ -38,17 +35,12 @@ BAD_REQUEST = OpenApiResponse(OpenApiTypes.OBJECT,
 NOT_FOUND = OpenApiResponse(OpenApiTypes.OBJECT, description="No such sweep (or not yours).")
 
 
-class SweepInputSerializer(serializers.Serializer[Mapping[str, Any]]):
-    kind = serializers.ChoiceField(choices=RunKind.choices, default=RunKind.MATCH)
-    decks = serializers.ListField(
-        child=serializers.CharField(max_length=120), min_length=2, max_length=conf.MAX_DECKS,
-        help_text='Deck A first: a saved deck\'s id or "starter:<name>".')
-    games = serializers.IntegerField(min_value=2, help_text="Per pairing, in every run.")
-    agent_a = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
-                                      help_text=agent_help())
-    agent_b = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
-                                      help_text=agent_help())
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+class SweepInputSerializer(RunShapeSerializer):
+    help_texts: ClassVar[dict[str, str]] = {
+        "decks": 'Deck A first: a saved deck\'s id or "starter:<name>".',
+        "games": "Per pairing, in every run.",
+    }
+
     public = StrictBooleanField(default=False)
     card = serializers.CharField(max_length=32, help_text="The card whose field is varied.")
     field = serializers.ChoiceField(choices=SWEEP_FIELDS)

@@ -28,13 +28,14 @@ from rules.lab.intervals import paired_difference
 from rules.lab.patches import PATCH_FIELDS
 from simulations import conf
 from simulations.comparison import compare_runs
-from simulations.models import ACTIVE_STATUSES, RunKind, SimulationRun, Sweep
+from simulations.models import RunKind, SimulationRun, Sweep
 from simulations.patches.text import field_name
 from simulations.quota import cpu_seconds
 from simulations.reports import run_reports
 from simulations.results import field_rate
 from simulations.services import SimulationInputError, lock_user_and_check_cap, simulation_request
 from simulations.sources import SourceError, cards_freeze, resolve_spec
+from work.models import ACTIVE_WORK_STATUSES
 
 if TYPE_CHECKING:
     from cards.ownership import Visitor
@@ -165,7 +166,7 @@ def sweep_results(sweep: Sweep) -> dict[str, Any]:
             line = lines.setdefault(key, {"label": label, "points": []})
             line["points"].append(_point(run, run.sweep_value, report["win_rate"],
                                          changes.get(report["index"])))
-    done = all(r.status not in ACTIVE_STATUSES for r in runs)
+    done = all(r.status not in ACTIVE_WORK_STATUSES for r in runs)
     return {"uid": sweep.uid, "label": sweep.label, "kind": sweep.kind, "card": sweep.card,
             "card_name": sweep.card_name, "field": sweep.field, "values": sweep.values,
             "baseline_value": sweep.baseline_value,

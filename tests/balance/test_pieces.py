@@ -12,11 +12,12 @@ import pytest
 
 from balance import pieces
 from balance.kinds import job_codec
-from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
+from balance.models import BalanceJob, JobBlock, JobPiece
 from balance.search.services import balance_job_request
 from rules.lab.balance_search.evaluate import EvalTask
 from simulations.agents.strength import game_seconds_here, games_in
 from simulations.models import PaceCalibration
+from work.models import WorkStatus
 
 
 class NamedCodec:
@@ -121,7 +122,7 @@ def test_a_replayed_batch_finds_its_pieces_and_skips_those_fully_stored(alice, c
 
 def _running_job(user, spec):
     job = balance_job_request(user=user, **spec)
-    BalanceJob.objects.filter(pk=job.pk).update(status=JobStatus.RUNNING)
+    BalanceJob.objects.filter(pk=job.pk).update(status=WorkStatus.RUNNING)
     job.refresh_from_db()
     return job
 
@@ -194,6 +195,6 @@ def test_a_worker_waits_a_moment_for_the_job_s_next_step_when_nothing_else_waits
 def test_no_piece_of_a_cancelled_job_is_played(alice, catalogue, tiny):
     job = _running_job(alice, tiny)
     ids = _post(job)
-    BalanceJob.objects.filter(pk=job.pk).update(status=JobStatus.CANCELLED)
+    BalanceJob.objects.filter(pk=job.pk).update(status=WorkStatus.CANCELLED)
     assert pieces.piece_execute(piece_id=ids[0], claim="message-1", worker="w") == "skipped"
     assert _states(ids) == ["pending"] * 3

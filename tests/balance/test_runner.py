@@ -10,9 +10,10 @@ import pytest
 from django.utils import timezone
 
 from balance import pieces, runner
-from balance.models import BalanceJob, JobBlock, JobPiece, JobStatus
+from balance.models import BalanceJob, JobBlock, JobPiece
 from balance.search.services import balance_job_request
 from balance.services import job_cancel
+from work.models import WorkStatus
 from work.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ def test_a_job_runs_to_a_verified_front(alice, catalogue, tiny):
     job = balance_job_request(user=alice, **tiny)
     assert runner.job_execute(job_id=job.pk, claim="t1", worker="test@host") == "done"
     job.refresh_from_db()
-    assert job.status == JobStatus.DONE and job.result["front"]
+    assert job.status == WorkStatus.DONE and job.result["front"]
     assert job.result["baseline"]["games"] == 100            # re-verified on fresh seeds
     assert job.games_played == JobBlock.objects.filter(job=job).count() * 50
     assert job.progress["phase"] == "done"
@@ -120,4 +121,4 @@ def test_cancel_stops_the_execution_at_its_next_piece(alice, catalogue, tiny, mo
     monkeypatch.setattr(pieces, "piece_store", cancel_midway)
     assert runner.job_execute(job_id=job.pk, claim="c", worker="test@host") == "lost"
     job.refresh_from_db()
-    assert job.status == JobStatus.CANCELLED and job.result is None
+    assert job.status == WorkStatus.CANCELLED and job.result is None

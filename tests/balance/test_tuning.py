@@ -15,7 +15,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from balance import pieces, runner
-from balance.models import BalanceJob, JobBlock, JobKind, JobPiece, JobStatus
+from balance.models import BalanceJob, JobBlock, JobKind, JobPiece
 from balance.services import BalanceInputError
 from balance.tuning.services import NOT_KEPT, TOO_MANY_ACTIVE, tuning_job_request
 from decks.drafts import Draft
@@ -24,6 +24,7 @@ from decks.selectors import deck_counts
 from decks.services import deck_create
 from decks.starters.selectors import starter_decks
 from tests.balance.conftest import DAWN, DUSK
+from work.models import WorkStatus
 from work.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +59,7 @@ def run(job: BalanceJob) -> BalanceJob:
 def test_a_tuning_runs_to_verified_suggestions_in_card_names(alice, dawn_deck, settings):
     settings.BALANCE_PIECE_BLOCKS = 2
     job = run(tuning_job_request(user=alice, deck_spec=dawn_deck.uid, **TINY))
-    assert job.kind == JobKind.TUNING and job.status == JobStatus.DONE
+    assert job.kind == JobKind.TUNING and job.status == WorkStatus.DONE
     assert job.games_played == JobBlock.objects.filter(job=job).count() * 50
     result = job.result
     assert result["baseline"]["games"] == 100                 # fresh seeds, the unchanged deck
@@ -258,3 +259,18 @@ def test_a_starter_decks_page_links_its_tuning_and_the_form_opens_on_it(client, 
     form = client.get(link)
     assert form.status_code == 200 and b"Dawn Test" in form.content
     assert b"Cards to keep" in form.content
+
+
+def test_the_fields_meta_names_its_decks_in_the_readers_language(alice, catalogue):
+    """The search stored the starter decks' English names in the field's meta; the page
+    names them as the job's frozen decks do, in the reader's language."""
+    from django.utils import translation
+
+    from balance.tuning.selectors import tuning_field_named
+
+    job = tuning_job_request(user=alice, deck_spec=DAWN, **TINY)
+    field = {"decks": [d["name"] for d in job.decks], "other": 1}
+    with translation.override("zh-hans"):
+        named = tuning_field_named(job, field)
+    assert named["other"] == 1 and "Dusk Test" in field["decks"]
+    assert "Dusk Test" not in named["decks"] and "暮色测试" in named["decks"]

@@ -9,7 +9,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from config.parsers import BAD_CHARACTER, IN_KEY, IN_VALUE, NUL
+from common.parsers import BAD_CHARACTER, IN_KEY, IN_VALUE, NUL
 from tests.decks.conftest import LEGAL_CARDS
 
 pytestmark = pytest.mark.django_db

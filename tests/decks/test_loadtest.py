@@ -13,7 +13,8 @@ from tests.cards.test_page_cache import _deck
 from tests.fixtures import LEGAL_CARDS
 
 ADDRESSES = ("minimal response", "card list", "search k:minion c<=3", "validation: same list",
-             "validation: fresh lists", "card page", "builder page", "deck page")
+             "validation: fresh lists", "validation: via DRF", "card page", "builder page",
+             "deck page")
 
 
 def test_each_address_gets_its_figures_and_its_share_of_the_minimal_response(

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from cards.models import Card
-from config.parsers import MAX_DEPTH
+from common.parsers import MAX_DEPTH
 from decks.drafts import Draft
 from decks.models import Format, FormatCardLimit
 from decks.validation.apis import DeckValidateApi
@@ -225,3 +225,41 @@ def test_a_signed_in_browser_still_needs_its_csrf_token(catalogue, alice):
     refused = browser.post(PATH, {"hero": "T-H01", "cards": LEGAL_CARDS},
                            content_type="application/json")
     assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"hero": "T-H01", "cards": {"T-M01": "2"}}, 200),    # a count as text: the serializer's
+    ({"hero": "T-H01", "cards": {"T-M01": 0}}, 400),      # an error to report
+    ({"hero": "T-H01", "cards": {"T-M01": 1}, "format": "nope"}, 400),   # an unknown format
+], ids=["count as text", "zero copies", "unknown format"])
+def test_a_body_left_to_drf_is_hashed_parsed_and_looked_up_once(catalogue, monkeypatch, body,
+                                                                 status):
+    """The fallback path reuses what the plain path did: the generation read and the body
+    hashed once, its JSON parsed once, an unknown format's 400 from the kept catalogue (no
+    query of its own)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from common.parsers import JSONParser
+    from decks.validation import services
+
+    Client().post(PATH, {"cards": {}}, content_type="application/json")   # the catalogue kept
+    _answers.clear()
+    counts = {"generation": 0, "key": 0, "parse": 0}
+
+    def counting(name, real):
+        def count(*args, **kwargs):
+            counts[name] += 1
+            return real(*args, **kwargs)
+        return count
+
+    monkeypatch.setattr(services, "catalogue_generation",
+                        counting("generation", services.catalogue_generation))
+    monkeypatch.setattr(services, "answer_key", counting("key", services.answer_key))
+    monkeypatch.setattr(JSONParser, "parse", counting("parse", JSONParser.parse))
+    monkeypatch.setattr(services.json, "loads", counting("parse", json.loads))
+    with CaptureQueriesContext(connection) as queries:
+        response = Client().post(PATH, body, content_type="application/json")
+    assert response.status_code == status, response.content
+    assert counts == {"generation": 1, "key": 1, "parse": 1}
+    assert [q["sql"] for q in queries.captured_queries if "decks_format" in q["sql"]] == []

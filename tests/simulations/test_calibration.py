@@ -24,11 +24,12 @@ from simulations.agents.strength import (
     pace_factor,
     run_estimate_seconds,
 )
-from simulations.models import ChunkState, PaceCalibration, RunStatus
+from simulations.models import ChunkState, PaceCalibration
 from simulations.run_costs import MEASURED_HERE, rounds
 from simulations.selectors import Progress, run_seconds_left
 from simulations.signals import _calibrate
 from tests.simulations.test_status import make_run
+from work.models import WorkStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +159,7 @@ def _progress(done: int, total: int) -> Progress:
 
 def test_a_running_run_starts_from_the_measured_pace_then_follows_its_own(alice, catalogue):
     run = make_run(alice, games=2000, agent_a="planner", agent_b="search")
-    run.status, run.started_at = RunStatus.RUNNING, timezone.now() - timedelta(seconds=5)
+    run.status, run.started_at = WorkStatus.RUNNING, timezone.now() - timedelta(seconds=5)
     _measured(6.5)
     expected = estimate_seconds(agent_a="planner", agent_b="search", games=2000,
                                 chunks=run.chunks.count()) - MEASURED_HERE.start
@@ -174,7 +175,7 @@ def test_the_time_left_follows_the_run_s_own_chunks_not_the_wait_before_them(ali
     time left is its games left at the pace its finished chunks played."""
     settings.SIMULATIONS_WORKERS = 2
     run = make_run(alice, games=400, chunk_size=4, agent_a="planner", agent_b="planner")
-    run.status, run.started_at = RunStatus.RUNNING, timezone.now() - timedelta(seconds=90)
+    run.status, run.started_at = WorkStatus.RUNNING, timezone.now() - timedelta(seconds=90)
     _finished_chunks(run, seconds_each=2.0, count=4)    # 16 games, 0.5 s each
     progress = Progress(games_done=16, games_total=400, chunks_done=4, chunks_total=100,
                         chunks_running=2, wins=0, completed=16)

@@ -11,10 +11,10 @@ from scipy import stats as sp
 from statsmodels.regression.linear_model import OLS
 
 from simulations.comparison import NOT_SAME_GAMES, NOT_SAME_SEED, compare_runs
-from simulations.models import RunStatus
 from simulations.results import run_results
 from simulations.services import simulation_request, simulation_what_if
 from tests.simulations.helpers import DAWN, DUSK, play_all
+from work.models import WorkStatus
 
 pytestmark = pytest.mark.django_db
 Z = 1.959963984540054
@@ -145,7 +145,7 @@ def test_compare_api_and_page(alice, client):
 def test_a_round_robins_field_rate_counts_each_seed_once(alice, make_deck):
     mine = make_deck(alice)
     run = submit(alice, [mine.uid, DAWN, DUSK], kind="round_robin", games=12, chunk_size=4)
-    assert run.status == RunStatus.DONE
+    assert run.status == WorkStatus.DONE
     results = run_results(run)
     reports = results["matchups"]
     for row in results["ranking"]:

@@ -22,10 +22,11 @@ from simulations.execution import (
     early_stop_checkpoint,
     heartbeat,
 )
-from simulations.models import Chunk, ChunkResult, ChunkState, RunStatus, SampleGame
+from simulations.models import Chunk, ChunkResult, ChunkState, SampleGame
 from simulations.services import simulation_cancel, simulation_request
 from tests.simulations.helpers import DAWN, DUSK, play_all, reference_counts
 from work.fair import dispatch
+from work.models import WorkStatus
 from work.reaper import work_reap
 
 pytestmark = pytest.mark.django_db
@@ -45,12 +46,12 @@ def counts_of(run) -> dict:
 def test_chunk_i_plays_games_i_k_to_i_k_plus_k_minus_1(run):
     chunks = list(run.chunks.order_by("index"))
     assert [(c.start, c.stop) for c in chunks] == [(i * 4, i * 4 + 4) for i in range(6)]
-    assert run.games_total == 24 and run.status == RunStatus.QUEUED
+    assert run.games_total == 24 and run.status == WorkStatus.QUEUED
 
 
 def test_a_run_finds_exactly_what_the_match_runner_finds(run):
     assert play_all(run) == ["done"] * 6
-    assert run.status == RunStatus.DONE and run.games_done == 24 and run.finished_at
+    assert run.status == WorkStatus.DONE and run.games_done == 24 and run.finished_at
     assert counts_of(run) == reference_counts("Dawn Test", "Dusk Test", seed=11, games=24)
 
 
@@ -150,7 +151,7 @@ def test_a_chunk_that_keeps_crashing_is_given_up_and_the_run_fails(run, settings
     chunk = Chunk.objects.get(pk=chunk_id)
     assert chunk.state == ChunkState.FAILED and "started 2 times" in chunk.error
     play_all(run)
-    assert run.status == RunStatus.FAILED and "1 chunk(s) failed" in run.error
+    assert run.status == WorkStatus.FAILED and "1 chunk(s) failed" in run.error
     assert counts_of(run)["games"] == 20    # the other chunks' games are still reported
 
 
@@ -167,7 +168,7 @@ def test_an_error_outside_the_games_is_kept_and_retried_after_a_backoff(run, mon
     assert chunk.lease_until > timezone.now()   # backoff: dispatched again after it
     assert chunk.sent_at is None
     play_all(run)
-    assert run.status == RunStatus.DONE
+    assert run.status == WorkStatus.DONE
 
 
 def test_cancel_keeps_what_is_done_and_stops_the_rest(run):
@@ -176,7 +177,7 @@ def test_cancel_keeps_what_is_done_and_stops_the_rest(run):
     playing = chunk_claim(chunk_id=chunks[1].pk, claim="b", worker="w")
     simulation_cancel(run=run)
     run.refresh_from_db()
-    assert run.status == RunStatus.CANCELLED and run.finished_at
+    assert run.status == WorkStatus.CANCELLED and run.finished_at
     assert counts_of(run)["games"] == 4
     with pytest.raises(ChunkAbandoned):
         heartbeat(playing, claim="b", games_done=1)

@@ -12,10 +12,11 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from simulations.forms import PICK_ONE
-from simulations.models import RunStatus, SimulationRun
+from simulations.models import SimulationRun
 from simulations.services import simulation_request
 from simulations.what_if_form import CANNOT_SWAP_IN
 from tests.simulations.helpers import DAWN, DUSK, play_all
+from work.models import WorkStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +99,7 @@ def test_cancel_from_the_page(logged_in, alice, client, bob):
     assert "Cancel the run" in logged_in.get(run.get_absolute_url()).content.decode()
     response = logged_in.post(f"/simulations/{run.uid}/cancel/", follow=True)
     run.refresh_from_db()
-    assert run.status == RunStatus.CANCELLED and "Cancelled" in response.content.decode()
+    assert run.status == WorkStatus.CANCELLED and "Cancelled" in response.content.decode()
 
 
 def test_what_if_from_the_page(logged_in, alice):

@@ -28,10 +28,11 @@ from simulations.agents.strength import (
     run_costs,
     run_estimate_seconds,
 )
-from simulations.models import Chunk, ChunkState, RunStatus, SimulationRun
+from simulations.models import Chunk, ChunkState, SimulationRun
 from simulations.run_costs import MEASURED_HERE, OBSERVED_KEY, RunCosts, rounds
 from simulations.selectors import Progress, run_seconds_left
 from tests.simulations.test_status import make_run
+from work.models import WorkStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,7 @@ def _played(run: SimulationRun, *, start: float, cycle: float, finish: float,
         Chunk.objects.filter(pk=chunk.pk).update(state=ChunkState.DONE, attempts=attempts,
                                                  started_at=began, finished_at=last)
     SimulationRun.objects.filter(pk=run.pk).update(
-        status=RunStatus.DONE, finished_at=last + timedelta(seconds=finish))
+        status=WorkStatus.DONE, finished_at=last + timedelta(seconds=finish))
 
 
 def _observed(alice, count: int = 3, **timing) -> None:
@@ -102,7 +103,7 @@ def test_a_running_run_s_page_counts_down_from_the_same_estimate_after_its_first
     settings.SIMULATIONS_WORKERS = 2
     _observed(alice, start=3.0, cycle=0.5, finish=0.5)
     run = make_run(alice, games=40, chunk_size=4, agent_a="greedy", agent_b="greedy")
-    run.status, run.started_at = RunStatus.RUNNING, timezone.now() - timedelta(seconds=1)
+    run.status, run.started_at = WorkStatus.RUNNING, timezone.now() - timedelta(seconds=1)
     whole = run_estimate_seconds(run)
     assert whole == pytest.approx(estimate_seconds(agent_a="greedy", agent_b="greedy",
                                                    games=40, chunks=10))
@@ -202,7 +203,7 @@ def test_before_its_first_chunk_a_running_run_counts_down_from_the_busy_machine_
     settings.SIMULATIONS_WORKERS = 2
     _observed(alice, start=3.0, cycle=0.5, finish=0.5)
     run = make_run(alice, games=40, chunk_size=4, agent_a="greedy", agent_b="greedy")
-    run.status, run.started_at = RunStatus.RUNNING, timezone.now()
+    run.status, run.started_at = WorkStatus.RUNNING, timezone.now()
     progress = Progress(games_done=0, games_total=40, chunks_done=0, chunks_total=10,
                         chunks_running=2, wins=0, completed=0)
     idle = run_seconds_left(run, progress)
@@ -213,7 +214,7 @@ def test_before_its_first_chunk_a_running_run_counts_down_from_the_busy_machine_
 def test_once_every_game_is_played_the_page_says_the_figures_are_being_put_together(
         client, alice, catalogue):
     run = make_run(alice, games=12)
-    SimulationRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING,
+    SimulationRun.objects.filter(pk=run.pk).update(status=WorkStatus.RUNNING,
                                                    started_at=timezone.now(), games_done=12)
     client.force_login(alice)
     fragment = client.get(f"/simulations/{run.uid}/progress/",

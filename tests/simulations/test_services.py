@@ -11,7 +11,6 @@ from decks.services import deck_save
 from rules.lab.intervals import Moments, cluster_rate, games_rate
 from simulations import services
 from simulations.comparison import unpaired_change
-from simulations.models import RunStatus
 from simulations.results import run_results
 from simulations.services import (
     SimulationInputError,
@@ -21,6 +20,7 @@ from simulations.services import (
 )
 from simulations.sources import UNKNOWN_DECK
 from tests.simulations.helpers import DAWN, DUSK, LEGAL_CARDS, play_all
+from work.models import WorkStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -168,7 +168,7 @@ def test_a_round_robin_plays_every_pair_and_ranks_the_decks(alice, make_deck):
     assert [(m.a, m.b) for m in run.matchups.order_by("index")] == [(0, 1), (0, 2), (1, 2)]
     assert run.games_total == 24 and run.agent_b == run.agent_a
     play_all(run)
-    assert run.status == RunStatus.DONE
+    assert run.status == WorkStatus.DONE
     results = run_results(run)
     cells = results["matrix"]
     assert cells[0][0] is None

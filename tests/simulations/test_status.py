@@ -8,13 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from simulations.models import RunStatus, SimulationRun
+from simulations.models import SimulationRun
 from simulations.results import run_results
 from simulations.run_costs import MEASURED_HERE
 from simulations.selectors import Progress, run_seconds_left, runs_with_rates
 from simulations.services import simulation_request
 from simulations.templatetags.simulations_extras import duration
 from tests.simulations.helpers import DAWN, DUSK, play_all
+from work.models import WorkStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def progress(done: int, total: int = 100) -> Progress:
 def test_the_time_left_follows_the_pace_of_the_finished_chunks(alice, catalogue, settings):
     settings.SIMULATIONS_WORKERS = 2
     run = make_run(alice, games=100)
-    run.status, run.started_at = RunStatus.RUNNING, timezone.now() - timedelta(seconds=30)
+    run.status, run.started_at = WorkStatus.RUNNING, timezone.now() - timedelta(seconds=30)
     assert run_seconds_left(run, progress(0)) is None          # no pace yet, and none expected
     now = timezone.now()
     run.chunks.filter(index__lt=2).update(state="done", attempts=1, finished_at=now,
@@ -43,7 +44,7 @@ def test_the_time_left_follows_the_pace_of_the_finished_chunks(alice, catalogue,
     # 1.5 s a game; 23 chunks of 4 games left, 12 after one another on each process.
     assert run_seconds_left(run, done) == pytest.approx(
         MEASURED_HERE.finish + 12 * (MEASURED_HERE.chunk + 4 * 1.5))
-    run.status = RunStatus.QUEUED
+    run.status = WorkStatus.QUEUED
     assert run_seconds_left(run, done) is None
 
 
@@ -57,7 +58,7 @@ def test_the_progress_answer_updates_the_header_badge_too(client, alice, catalog
     client.force_login(alice)
     page = client.get(run.get_absolute_url()).content.decode()
     assert '<span class="status status-queued" id="run-status">Queued</span>' in page
-    SimulationRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING,
+    SimulationRun.objects.filter(pk=run.pk).update(status=WorkStatus.RUNNING,
                                                    started_at=timezone.now())
     fragment = client.get(f"/simulations/{run.uid}/progress/",
                           HTTP_HX_REQUEST="true").content.decode()

@@ -13,10 +13,11 @@ from celery.signals import task_postrun
 from django.db import OperationalError
 
 from config.celery import app
-from simulations.models import ChunkResult, RunStatus, SimulationRun
+from simulations.models import ChunkResult, SimulationRun
 from simulations.services import simulation_request
 from simulations.tasks import simulation_chunk_run
 from tests.simulations.helpers import DAWN, DUSK, reference_counts
+from work.models import WorkStatus
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,7 +67,7 @@ def test_a_submitted_run_is_played_by_a_worker(worker):
                              agent_a="greedy", agent_b="random", seed=5, trusted=True,
                              chunk_size=4)
     run = wait_until_finished(run)
-    assert run.status == RunStatus.DONE and run.games_done == 20
+    assert run.status == WorkStatus.DONE and run.games_done == 20
     assert run.matchups.get().result["counts"] == reference_counts(
         "Dawn Test", "Dusk Test", seed=5, games=20)
     assert all(run.chunks.values_list("worker", flat=True))   # who played each chunk
@@ -116,7 +117,7 @@ def test_simulate_via_celery_prints_what_the_in_process_command_prints(worker):
     in_process_text, in_process_json, celery_text, celery_json = simulate_both_ways(args)
     assert celery_text == in_process_text and celery_json == in_process_json
     assert "12 games in seat-swapped pairs, seed 3" in celery_text
-    assert SimulationRun.objects.filter(status=RunStatus.DONE).count() == 2
+    assert SimulationRun.objects.filter(status=WorkStatus.DONE).count() == 2
 
 
 def test_simulate_via_celery_plays_a_patch_file_like_the_in_process_command(worker, tmp_path):
@@ -147,5 +148,5 @@ def test_simulate_via_celery_plays_a_round_robin_and_its_meta_like_the_in_proces
     assert celery_json == in_process_json and celery_text == in_process_text
     assert "vs field (95 %)" in celery_text
     assert json.loads(celery_json)["meta"]["decks"] == ["Ember Rush", "Tidewall", "Gravecallers"]
-    assert [r.kind for r in SimulationRun.objects.filter(status=RunStatus.DONE)] == \
+    assert [r.kind for r in SimulationRun.objects.filter(status=WorkStatus.DONE)] == \
         ["round_robin", "round_robin"]

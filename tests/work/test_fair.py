@@ -19,6 +19,7 @@ from tests.fixtures import UserFactory
 from tests.simulations.helpers import DAWN, DUSK
 from work import conf
 from work.fair import choose_owner, dispatch, in_broker
+from work.models import WorkStatus
 from work.protocol import kind_named
 
 DEADLINE = 240
@@ -147,7 +148,7 @@ def test_a_cancelled_search_frees_its_places_in_the_broker_and_its_cpu_at_once(
     owner's CPU cap no longer counts them."""
     from balance import pieces
     from balance.kinds import job_codec
-    from balance.models import BalanceJob, JobStatus
+    from balance.models import BalanceJob
     from balance.search.services import balance_job_request
     from balance.services import job_cancel
     from rules.lab.balance_search.evaluate import EvalTask
@@ -159,7 +160,7 @@ def test_a_cancelled_search_frees_its_places_in_the_broker_and_its_cpu_at_once(
     job = balance_job_request(user=ursula, deck_specs=[DAWN, DUSK], agent="greedy",
                               max_changes=1, budget_games=2_000, verify_games=100, seed=5,
                               allowed_cards=["T-M01"], objective="band")
-    BalanceJob.objects.filter(pk=job.pk).update(status=JobStatus.RUNNING)
+    BalanceJob.objects.filter(pk=job.pk).update(status=WorkStatus.RUNNING)
     job.refresh_from_db()
     codec, task = job_codec(job), EvalTask((), 0, 1, job.seed, 0, 6)
     pieces.pieces_post(job, [(codec.key(task), task, range(0, 6))], set(), codec)

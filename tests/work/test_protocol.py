@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from balance.models import BalanceJob, JobStatus
+from balance.models import BalanceJob
 from balance.runner import GAVE_UP, JOB_WORK
 from balance.search.services import balance_job_request
 from simulations.execution import CHUNK_WORK
@@ -19,6 +19,7 @@ from simulations.services import simulation_request
 from tests.balance.conftest import TINY
 from tests.simulations.helpers import DAWN, DUSK
 from work import protocol
+from work.models import WorkStatus
 from work.reaper import work_reap
 
 
@@ -50,7 +51,7 @@ def test_one_claim_renewal_and_give_up_for_every_kind(chunk_and_job, settings):
     chunk = CHUNK_WORK.rows().get(pk=chunk_id)
     assert chunk.state == ChunkState.FAILED and "started 2 times" in chunk.error
     job = BalanceJob.objects.get(pk=job_id)
-    assert job.status == JobStatus.FAILED and job.error == str(GAVE_UP.format(attempts=2))
+    assert job.status == WorkStatus.FAILED and job.error == str(GAVE_UP.format(attempts=2))
 
 
 @pytest.mark.django_db
@@ -88,6 +89,6 @@ def test_a_heartbeat_keeps_a_long_piece_leased_until_the_work_is_taken_away(chun
         while BalanceJob.objects.get(pk=pk).lease_until <= first_lease:
             assert time.monotonic() < end, "the heartbeat never renewed the lease"
             time.sleep(0.05)
-        BalanceJob.objects.filter(pk=pk).update(status=JobStatus.CANCELLED)
+        BalanceJob.objects.filter(pk=pk).update(status=WorkStatus.CANCELLED)
         beat.thread.join(timeout=60)                    # it stops once the job is gone
         assert not beat.thread.is_alive()

@@ -36,7 +36,10 @@ builder after every change, a shared list: the server answers it from what it ke
 lists, a different one for every request (``fresh_bodies``: lists of the default format drawn
 from the catalogue, three in four legal, the fourth with one problem in turn), more than the
 run can send, so the server validates each one as never seen before. The report says how many
-fresh lists were sent, how many of them had problems and whether any was sent twice.
+fresh lists were sent, how many of them had problems and whether any was sent twice. A third
+address sends the fresh lists with one count written as text (``"2"``): a list the API takes
+but its plain reader leaves to DRF's parser and serializer (``text_count_bodies``), so the
+path every other body takes is measured too.
 """
 
 from __future__ import annotations
@@ -152,6 +155,19 @@ def fresh_bodies(count: int, *, seed: int = 43) -> list[bytes]:
     return list(made)
 
 
+def text_count_bodies(bodies: Sequence[bytes]) -> list[bytes]:
+    """The same lists with their first card's count written as text: still valid, but read by
+    DRF's serializer rather than the plain reader."""
+    out = []
+    for body in bodies:
+        data = json.loads(body)
+        first = next(iter(data["cards"]), None)
+        if first is not None:
+            data["cards"][first] = str(data["cards"][first])
+        out.append(json.dumps(data).encode())
+    return out
+
+
 def _fresh_list(rng: random.Random, heroes: list[str], pool: list[tuple[str, int]],
                 rules: legality.Format, flaw: str) -> tuple[str | None, dict[str, int]]:
     size = rules.deck_max + 1 if flaw == "deck_too_large" else rng.randint(rules.deck_min,
@@ -215,6 +231,8 @@ def targets(deck: Deck, fresh: Sequence[bytes]) -> list[Target]:
         Target("validation: same list", "POST", "/api/decks/validate/", body, json_body),
         Target("validation: fresh lists", "POST", "/api/decks/validate/", headers=json_body,
                bodies=fresh),
+        Target("validation: via DRF", "POST", "/api/decks/validate/", headers=json_body,
+               bodies=text_count_bodies(fresh)),
         Target("card page", "GET", reverse("cards:detail", args=[card])),
         Target("builder page", "GET", "/decks/build/"),
         Target("deck page", "GET", deck.get_absolute_url()),

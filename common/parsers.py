@@ -123,6 +123,16 @@ def refuse_bad_characters(data: Any) -> None:
         raise ValidationError(errors)
 
 
+def check_parsed(data: Any) -> Any:
+    """``data``, a body's parsed JSON, if the API takes it: a ``ParseError`` when it nests
+    deeper than ``MAX_DEPTH``, a 400 ``ValidationError`` when a string holds a character no
+    field can store (a view that parsed a body itself asks this before using it)."""
+    if nesting_depth(data, stop=MAX_DEPTH) > MAX_DEPTH:
+        raise ParseError(TOO_DEEP.format(limit=MAX_DEPTH))
+    refuse_bad_characters(data)
+    return data
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream: IO[Any], media_type: str | None = None,
               parser_context: Mapping[str, Any] | None = None) -> Any:
@@ -130,7 +140,4 @@ class JSONParser(parsers.JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:   # deeper than the interpreter's stack: surely over MAX_DEPTH
             raise ParseError(TOO_DEEP.format(limit=MAX_DEPTH)) from None
-        if nesting_depth(data, stop=MAX_DEPTH) > MAX_DEPTH:
-            raise ParseError(TOO_DEEP.format(limit=MAX_DEPTH))
-        refuse_bad_characters(data)
-        return data
+        return check_parsed(data)
