@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
@@ -43,6 +44,7 @@ from decks.models import Deck
 from decks.selectors import NO_DECK, deck_get
 from decks.transfer.services import IMPORT_MAX_BODY, body_too_large
 
+LIST_FORMAT = gettext_lazy("Choose text or csv.")
 IMPORT_BODY = 4 * IMPORT_MAX_BODY   # a collection's list is longer than a deck's
 
 
@@ -175,7 +177,7 @@ class CollectionExportApi(APIView):
     def get(self, request: Request) -> HttpResponse:
         name = request.query_params.get("as", "text")
         if name not in LIST_FORMATS:
-            raise ValidationError({"as": ["Choose text or csv."]})
+            raise ValidationError({"as": [LIST_FORMAT]})
         listing = collection_export(user=request_user(request), format_name=name)
         return HttpResponse(listing.content, content_type=listing.media_type)
 

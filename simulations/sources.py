@@ -39,6 +39,8 @@ UNKNOWN_STARTER = gettext_lazy("No starter deck named {name!r} (known: {known}).
 NOT_SIMULATED = gettext_lazy(
     "{name} is a {game} deck: only this site's own game is played by the engine, so it cannot "
     "be simulated.")
+NO_STARTERS = gettext_lazy("none — load a card set")
+A_DECK = gettext_lazy("A deck")
 NO_HERO = gettext_lazy("{name} has no hero: a deck needs one to be simulated.")
 NO_CARDS = gettext_lazy("{name} has no cards.")
 UNKNOWN_CARDS = gettext_lazy("{name} uses cards the catalogue does not have: {codes}.")
@@ -92,7 +94,7 @@ def resolve_spec(spec: str, *, user: Visitor = None, trusted: bool = False
         for deck in starters:
             if deck["name"].casefold() == name.casefold():
                 return deck, None
-        known = ", ".join(d["name"] for d in starters) or "none — load a card set"
+        known = ", ".join(d["name"] for d in starters) or str(NO_STARTERS)
         raise SourceError(UNKNOWN_STARTER.format(name=name, known=known))
     uid = ref.name if ref.kind == "deck" else spec   # a draft is no saved deck
     try:
@@ -113,7 +115,7 @@ def cards_freeze(decks: Iterable[Mapping[str, Any]],
     decks = list(decks)
     wanted = set(extra)
     for deck in decks:
-        name = deck.get("name") or "A deck"
+        name = deck.get("name") or str(A_DECK)
         if not deck.get("hero"):
             raise SourceError(NO_HERO.format(name=name))
         if not deck.get("cards"):
@@ -124,7 +126,7 @@ def cards_freeze(decks: Iterable[Mapping[str, Any]],
     for deck in decks:
         missing = sorted(({deck["hero"]} | set(deck["cards"])) - set(rows))
         if missing:
-            raise SourceError(UNKNOWN_CARDS.format(name=deck.get("name") or "A deck",
+            raise SourceError(UNKNOWN_CARDS.format(name=deck.get("name") or str(A_DECK),
                                                    codes=", ".join(missing)))
         if rows[deck["hero"]].kind != "hero":
             raise SourceError(NOT_A_HERO.format(name=deck.get("name"), code=deck["hero"]))

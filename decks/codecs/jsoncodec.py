@@ -49,6 +49,7 @@ VERSION = 1
 NOT_JSON = gettext_lazy(
     "This is not valid JSON ({detail}); export the deck again or paste it as text."
 )
+TOO_DEEP = gettext_lazy("lists and objects nested too deeply")
 NOT_OBJECT = gettext_lazy('A JSON deck is an object with "hero" and "cards".')
 NEWER_VERSION = gettext_lazy(
     "This file is deck format version {version}; this site reads version {known}."
@@ -113,7 +114,7 @@ def parse_json(text: str, index: CardIndex, limits: ImportLimits = DEFAULT_LIMIT
     try:
         data = json.loads(text)
     except RecursionError:
-        raise DeckImportError(NOT_JSON.format(detail="nested too deeply")) from None
+        raise DeckImportError(NOT_JSON.format(detail=TOO_DEEP)) from None
     except json.JSONDecodeError as exc:
         raise DeckImportError(ImportProblem(NOT_JSON.format(detail=exc.msg[:80]),
                                             line=exc.lineno, column=exc.colno)) from None

@@ -62,6 +62,8 @@ TOO_MANY_DIFFERENT = gettext_lazy("Too many different cards: a list names at mos
 SIGN_IN_TO_SAVE = gettext_lazy("Sign in to save decks.")
 
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
+UNKNOWN_EXPORT = gettext_lazy("Unknown export format {name!r}; choose one of: {known}.")
+TWO_DECKS = gettext_lazy("Give two deck ids: ?a=…&b=…")
 FORMAT_CHOICES = ["auto", *CODECS]
 
 # NO_MODEL: these tools read and answer no row of one model; the stubs bind GenericAPIView to
@@ -312,8 +314,8 @@ FORMAT_PARAM = OpenApiParameter("format", str, enum=list(CODECS), default="text"
 
 def _export(draft: Draft, name: str) -> Response:
     if name not in CODECS:
-        raise ValidationError({"format": [f"Unknown export format {name[:20]!r}; choose one "
-                                          f"of: {', '.join(CODECS)}."]})
+        raise ValidationError({"format": [str(UNKNOWN_EXPORT).format(
+            name=name[:20], known=", ".join(CODECS))]})
     export = draft_export(draft, name)
     return Response({"format": name, "filename": export.filename,
                      "media_type": export.media_type, "content": export.content})
@@ -353,7 +355,7 @@ class DeckCompareApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
     def get(self, request: Request) -> Response:
         uids = [request.query_params.get(k, "") for k in ("a", "b")]
         if not all(uids):
-            raise ValidationError({"a": ["Give two deck ids: ?a=…&b=…"]})
+            raise ValidationError({"a": [TWO_DECKS]})
         a, b = (get_deck_or_404(uid, request) for uid in uids)
         result = compare_counts(deck_counts(a), deck_counts(b))
         return Response({"a": a.uid, "b": b.uid, "shared": result.shared,
