@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.humanize",
+    "django.forms",   # the widgets' templates, for FORM_RENDERER below
     # Before staticfiles, so runserver serves static files the way production does.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
@@ -186,6 +187,10 @@ TEMPLATES = [
         },
     },
 ]
+
+# Forms render through TEMPLATES, so ``{{ field.as_field_group }}`` uses the project's
+# templates/forms/field.html: one field group for every page's form.
+FORM_RENDERER = "common.form_renderer.FormRenderer"
 
 # --- Database -------------------------------------------------------------------------------
 

@@ -45,9 +45,12 @@ class TuningForm(JobForm):
         label=_("Or a gauntlet run"), required=False, max_length=40,
         help_text=_("A simulation run's id (from its address): its decks become the field."))
     agent = forms.ChoiceField(label=_("Agent"), choices=agent_menu, initial=DEFAULT_AGENT)
-    keep = forms.MultipleChoiceField(
+    # Its own field group (a plainer box than a list of decks). Django takes template_name on
+    # every field; django-stubs lists it on Field only.
+    keep = forms.MultipleChoiceField(  # type: ignore[call-arg]
         label=_("Cards to keep"), required=False, widget=forms.CheckboxSelectMultiple,
-        help_text=_("Every copy of these stays in the deck."))
+        help_text=_("Every copy of these stays in the deck."),
+        template_name="forms/field_keep_list.html")
     any_hero = forms.BooleanField(label=_("The hero may change too"), required=False)
     max_swaps = forms.IntegerField(label=_("Most swaps"), initial=3, min_value=1, max_value=6)
     budget_games = forms.IntegerField(

@@ -123,7 +123,12 @@ def test_the_form_starts_a_search_and_its_page_shows_progress_then_the_front(
     assert b"Agent <strong>greedy</strong>" in page.content
     assert b'href="/simulations/agents/" data-testid="agents-link"' in page.content
     patch = client.get(reverse("balance:patch", args=[job.uid, 0]))
-    assert patch.status_code == 200 and patch.json() == job.result["front"][0]["patch"]
+    stored = job.result["front"][0]["patch"]
+    assert patch.status_code == 200 and patch.json()["name"] == stored["name"]
+    # each change as stored, with the text a designer reads beside it
+    assert [{k: v for k, v in c.items() if k != "text"} for c in patch.json()["changes"]] \
+        == stored["changes"]
+    assert all(": " in c["text"] and " → " in c["text"] for c in patch.json()["changes"])
     assert "attachment" in patch["Content-Disposition"]
     listed = client.get(reverse("balance:list") + "?mine=1")
     assert job.label.encode() in listed.content
