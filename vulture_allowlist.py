@@ -37,6 +37,8 @@ page_not_found  # unused function (config/views.py:109)
 server_error  # unused function (config/views.py:113)
 bad_request  # unused function (config/views.py:97)
 application  # unused variable (config/wsgi.py:10)
+FormRenderer  # unused class (common/form_renderer.py:11)
+_.field_template_name  # unused variable (common/form_renderer.py:12)
 
 # Read by a template (templates/ and the apps' templates/): vulture reads only Python.
 verify_total  # unused variable (balance/selectors.py:71)
