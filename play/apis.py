@@ -46,7 +46,7 @@ from play.hint import hint_of, hint_words
 from play.models import HUMAN, PlayGame
 from play.runner import agent_failure, agent_retry, agent_schedule
 from play.selectors import play_get, plays_listed
-from play.state import seat_state
+from play.state import StateData, seat_state
 from rules.ai.agents import AGENT_NAMES
 from rules.engine import Action
 
@@ -70,7 +70,7 @@ CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
 
 
 def _state(record: PlayGame, seat: int | None = None, *, step: int | None = None,
-           since: int | None = None) -> dict[str, Any]:
+           since: int | None = None) -> StateData:
     log_from = 0 if since is None else since + 1
     state = seat_state(record, seat=seat, step=step, log_from=log_from)
     failure = agent_failure(record.uid, record.version) if state.agent else None
@@ -78,9 +78,10 @@ def _state(record: PlayGame, seat: int | None = None, *, step: int | None = None
             and conf.ai_inline():
         record.refresh_from_db()            # the agent has moved already: show its moves
         state = seat_state(record, seat=seat, step=step, log_from=log_from)
-    out = {**state.as_dict(), "agent_error": failure}
+    out = state.as_dict(agent_error=failure)
     if since is not None:
-        out.update(since=since, moves=state.moves_since(since))
+        out["since"] = since
+        out["moves"] = state.moves_since(since)
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -145,6 +145,17 @@ def preview_words(preview: Mapping[str, Any], action: Mapping[str, Any],
     return outcome, " ".join(parts)
 
 
+class LastMove(TypedDict):
+    """The action that led to the step shown (``play.state.last_move``): who chose it, its kind
+    and the board keys it starts from and lands on."""
+
+    by: Literal["mine", "theirs"]
+    kind: str | None
+    src: str | None
+    dst: str | None
+    step: int
+
+
 @dataclass
 class Board:
     seat: int
@@ -155,7 +166,7 @@ class Board:
     actions: list[dict[str, Any]] = field(default_factory=list)
     log: list[tuple[int, str]] = field(default_factory=list)
     # The last action (at ``step``), as the board lights it: who acted and its keys.
-    last_move: dict[str, Any] | None = None
+    last_move: LastMove | None = None
 
     @property
     def me(self) -> dict[str, Any]:

@@ -9,9 +9,9 @@ earlier point of the game — the page steps through an agent's moves one at a t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from play.board import Board, action_keys, seat_board
+from play.board import Board, LastMove, action_keys, seat_board
 from play.engine_adapter import History, game_at, game_history, undo_point
 from play.models import HUMAN, PlayGame
 from play.services import agent_to_move
@@ -19,6 +19,50 @@ from play.services import agent_to_move
 # What a side holds for the page alone (faces, keys, labels): the API sends the engine's view.
 PAGE_ONLY = frozenset({"hero_card", "minion_views", "display_cards", "graveyard_cards",
                        "hand_cards", "hand_views", "display_views", "key"})
+
+
+class ActionChoice(TypedDict):
+    """A legal action (the engine's action as data) and its words."""
+
+    action: dict[str, Any]
+    label: str
+
+
+class LogLine(TypedDict):
+    step: int
+    text: str
+
+
+class Move(TypedDict):
+    """An action played after the client's step: who chose it and in words."""
+
+    step: int
+    seat: int | None
+    action: dict[str, Any]
+    label: str
+
+
+class StateData(TypedDict):
+    """The state the API sends (``SeatState.as_dict``): the game's record, the step shown, the
+    seat's view (the engine's ``game.view(seat).to_dict()``, less what only the page uses), why
+    the agent could not move, and with ``?since=`` the moves played since that step."""
+
+    uid: str
+    version: int
+    status: str
+    result: dict[str, Any] | None
+    seats: list[str]
+    seat: int
+    step: int
+    steps: int
+    agent_to_move: str | None
+    can_undo: bool
+    view: dict[str, Any]
+    actions: list[ActionChoice]
+    log: list[LogLine]
+    agent_error: str | None
+    since: NotRequired[int]
+    moves: NotRequired[list[Move]]
 
 
 @dataclass
@@ -33,10 +77,11 @@ class SeatState:
         return (not self.record.over and self.board.step == self.history.steps
                 and undo_point(self.history, self.board.seat) is not None)
 
-    def moves_since(self, since: int) -> list[dict[str, Any]]:
+    def moves_since(self, since: int) -> list[Move]:
         """The actions played after step ``since``: {step, seat (who chose it), action, label
         (in words, as the seat shown may read them)}."""
-        history, words = self.history, []
+        history = self.history
+        words: list[Move] = []
         for index in range(max(0, since), self.board.step):
             decision = history.snapshots[index].get("decision") or {}
             action = self.record.actions[index]
@@ -51,7 +96,7 @@ class SeatState:
                      and text.startswith("▶")), None)
         return line.split(": ", 1)[-1] if line else str(action.get("kind", ""))
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, agent_error: str | None = None) -> StateData:
         record, board = self.record, self.board
         view = {k: v for k, v in board.view.items() if k not in ("me", "enemy")}
         view["me"] = {k: v for k, v in board.me.items() if k not in PAGE_ONLY}
@@ -61,10 +106,11 @@ class SeatState:
                 "step": board.step, "steps": board.steps, "agent_to_move": self.agent,
                 "can_undo": self.can_undo, "view": view,
                 "actions": [{"action": a["action"], "label": a["label"]} for a in board.actions],
-                "log": [{"step": step, "text": text} for step, text in board.log]}
+                "log": [{"step": step, "text": text} for step, text in board.log],
+                "agent_error": agent_error}
 
 
-def last_move(record: PlayGame, history: History, step: int, viewer: int) -> dict[str, Any] | None:
+def last_move(record: PlayGame, history: History, step: int, viewer: int) -> LastMove | None:
     """The action that led to ``step``: who chose it (``mine``/``theirs``), its kind and where
     it starts and lands on the viewer's board (``play.board.action_keys``) — the page lights
     them as the AI's turn is shown a move at a time. Keys only: nothing hidden is named."""
