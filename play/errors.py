@@ -1,4 +1,7 @@
-"""What the play services refuse, as exceptions the views and the API turn into 4xx answers."""
+"""What the play services refuse, as exceptions the views and the API turn into 4xx answers.
+
+Every sentence play refuses with is here, the action reader's (``play.action_input``) too: one
+place to read, reuse in tests and check against the translations."""
 
 from __future__ import annotations
 
@@ -26,6 +29,16 @@ NOTHING_TO_RETRY = gettext_lazy("The AI is not to move, so there is nothing to r
 HINT_NOT_SEAT = gettext_lazy("P{seat} has nothing to decide now: ask for the seat to move.")
 NOT_YOUR_SEAT = gettext_lazy("P{seat} is played by {agent}: you may concede only for your own "
                              "seat, P{own}.")
+
+# A sent action, read strictly (play.action_input)
+NOT_AN_OBJECT = gettext_lazy('Send the action as a JSON object, e.g. {"kind": "end"}.')
+UNKNOWN_KIND = gettext_lazy("Give one of the action kinds ({known}), not {value}.")
+NEEDED = gettext_lazy("{kind} needs this field.")
+NOT_TAKEN = gettext_lazy("{kind} takes no {field}: its fields are {fields}.")
+NO_FIELDS = gettext_lazy("nothing but kind")
+WHOLE_NUMBER = gettext_lazy("Give a whole number from 0 to {max} (a JSON integer), not {value}.")
+SLOT_OR_HERO = gettext_lazy('Give a slot, a whole number from 0 to {max}, or "hero" for the '
+                            "enemy hero, not {value}.")
 
 
 class PlayError(ValueError):
