@@ -13,23 +13,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext_lazy
-
-from play.errors import PlayError
+from play.errors import (
+    NEEDED,
+    NO_FIELDS,
+    NOT_AN_OBJECT,
+    NOT_TAKEN,
+    SLOT_OR_HERO,
+    UNKNOWN_KIND,
+    WHOLE_NUMBER,
+    PlayError,
+)
 from rules.engine import Action
 from rules.engine.actions import ARGUMENTS, HERO
 
 MAX_INDEX = 999     # a position in a hand, a slot row, options, abilities: far above any game's
 HERO_NAME = "hero"
-
-NOT_AN_OBJECT = gettext_lazy('Send the action as a JSON object, e.g. {"kind": "end"}.')
-UNKNOWN_KIND = gettext_lazy("Give one of the action kinds ({known}), not {value}.")
-NEEDED = gettext_lazy("{kind} needs this field.")
-NOT_TAKEN = gettext_lazy("{kind} takes no {field}: its fields are {fields}.")
-NO_FIELDS = gettext_lazy("nothing but kind")
-WHOLE_NUMBER = gettext_lazy("Give a whole number from 0 to {max} (a JSON integer), not {value}.")
-SLOT_OR_HERO = gettext_lazy('Give a slot, a whole number from 0 to {max}, or "hero" for the '
-                            "enemy hero, not {value}.")
 
 
 class ActionInputError(PlayError):
