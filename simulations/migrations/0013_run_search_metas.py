@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('simulations', '0011_verbose_names'),
+        ('simulations', '0012_run_meta_report'),
     ]
 
     operations = [
