@@ -47,7 +47,7 @@ from decks.codecs import DEFAULT_LIMITS
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, Draft
 from decks.models import Format
 from decks.problem_text import ProblemText, problems_text
-from decks.selectors import format_default
+from decks.selectors import format_default, formats_known
 from rules.decks import legality
 
 
@@ -96,7 +96,7 @@ def _read(generation: str) -> Catalogue:
         formats[row.code] = FormatRules(row=row, rules=rules, fixed=fixed)
     return Catalogue(generation=generation, cards=cards, set_of=set_of(cards),
                      game_of=game_of(cards), formats=formats, default=format_default().code,
-                     known=", ".join(Format.objects.values_list("code", flat=True)))
+                     known=formats_known())
 
 
 def validation_catalogue(generation: str | None = None) -> Catalogue:
