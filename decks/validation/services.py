@@ -192,13 +192,6 @@ def plain_json(body: bytes) -> object:
         return NOT_PARSED                       # the parser's 400
 
 
-def plain_draft(body: bytes) -> Draft | None:
-    """The draft a validation request's JSON ``body`` asks about, when the body is plainly well
-    formed (``plain_reading``)."""
-    data = plain_json(body)
-    return None if data is NOT_PARSED else plain_reading(data)
-
-
 def plain_reading(data: object) -> Draft | None:
     """The draft a validation body's parsed JSON asks about, when it is plainly well formed:
     exactly what the API's serializer makes of it (trimmed text, the default format, empty
