@@ -13,7 +13,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -263,6 +263,18 @@ def display_names(lang: str) -> dict[str, str]:
     for model in (Faction, Race):
         for row in model.objects.values("code", "names"):
             names[row["code"]] = localized_value(row, "name", lang)
+    return names
+
+
+def text_names(cards: Mapping[str, Mapping[str, Any]], lang: str) -> dict[str, str]:
+    """The names a rules text in ``lang`` says (``rules.engine.text.card_text``'s ``names``): the
+    catalogue's faction and race names (``display_names``: "an undead minion" where the
+    catalogue says Undead / 亡灵, never the code) and each card's name from a frozen ``{code:
+    card data}`` map — one lookup for the play log, a patch's rules text before → after and
+    its download."""
+    names = display_names(lang)
+    names.update((code, localized_value(data, "name", lang) or str(code))
+                 for code, data in cards.items())
     return names
 
 

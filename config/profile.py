@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.users import request_user
 from cards.forms import RefuseNulForm
 from decks.selectors import deck_rows
+from play.models import PlayerSettings
 from play.selectors import plays_listed
 from simulations.selectors import runs_listed, runs_with_rates
 
@@ -28,17 +29,24 @@ class EmailForm(RefuseNulForm):
     email = forms.EmailField(required=False, label=gettext_lazy("E-mail address"),
                              help_text=gettext_lazy("Only for password resets; never shown to "
                                                     "anyone."))
+    email_challenges = forms.BooleanField(
+        required=False, label=gettext_lazy("E-mail me when someone challenges me to a game"),
+        help_text=gettext_lazy("Challenges also wait on your Play page."))
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     user = request_user(request)
-    form = EmailForm(request.POST or None, initial={"email": user.email})
+    settings = PlayerSettings.objects.filter(user=user).first()
+    form = EmailForm(request.POST or None, initial={
+        "email": user.email, "email_challenges": bool(settings and settings.email_challenges)})
     if request.method == "POST":
         if form.is_valid():
             user.email = form.cleaned_data["email"]
             user.save(update_fields=["email"])
+            PlayerSettings.objects.update_or_create(
+                user=user, defaults={"email_challenges": form.cleaned_data["email_challenges"]})
             messages.success(request, str(EMAIL_SAVED).format(email=user.email) if user.email
                              else EMAIL_REMOVED)
             return redirect("profile")

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularSwaggerView
 from accounts.auth import ThrottledAdminAuthenticationForm, throttled_admin_login
 from config import profile, views
 from config.schema_view import StoredSchemaView
+from play import views_friends as play_views_friends
 
 # The admin's log-in says why a throttled log-in is refused (the backend refuses it anyway).
 admin.site.login_form = ThrottledAdminAuthenticationForm
@@ -25,6 +26,7 @@ urlpatterns = [
     path("simulations/", include("simulations.urls")),
     path("balance/", include("balance.urls")),
     path("play/", include("play.urls")),
+    path("players/<str:name>/", play_views_friends.player_page, name="player"),
     path("api/cards/", include("cards.api_urls")),
     path("api/decks/", include("decks.api_urls")),
     path("api/collection/", include("collection.api_urls")),

@@ -2,12 +2,18 @@
 
 from django.urls import path
 
-from play import apis
+from play import apis, apis_friends
 
 app_name = "play-api"
 
 urlpatterns = [
     path("", apis.PlayListCreateApi.as_view(), name="list"),
+    path("challenges/", apis_friends.ChallengeListCreateApi.as_view(), name="challenges"),
+    path("challenges/<str:uid>/", apis_friends.ChallengeDetailApi.as_view(), name="challenge"),
+    path("challenges/<str:uid>/accept/", apis_friends.ChallengeAcceptApi.as_view(),
+         name="challenge-accept"),
+    path("challenges/<str:uid>/decline/", apis_friends.ChallengeDeclineApi.as_view(),
+         name="challenge-decline"),
     path("<str:uid>/", apis.PlayDetailApi.as_view(), name="detail"),
     path("<str:uid>/actions/", apis.PlayActApi.as_view(), name="act"),
     path("<str:uid>/undo/", apis.PlayUndoApi.as_view(), name="undo"),
@@ -16,4 +22,5 @@ urlpatterns = [
     path("<str:uid>/share/", apis.PlayShareApi.as_view(), name="share"),
     path("<str:uid>/hint/", apis.PlayHintApi.as_view(), name="hint"),
     path("<str:uid>/retry/", apis.PlayRetryApi.as_view(), name="retry"),
+    path("<str:uid>/rematch/", apis_friends.PlayRematchApi.as_view(), name="rematch"),
 ]

@@ -35,6 +35,7 @@ from play.engine_adapter import agent_rng, game_at
 from play.errors import (
     HINT_NO_DECISION,
     HINT_NOT_SEAT,
+    NO_HINT_BETWEEN_PEOPLE,
     NOTHING_TO_RETRY,
     SEAT_CHOICE,
     STALE,
@@ -43,9 +44,10 @@ from play.errors import (
     PlayError,
 )
 from play.hint import hint_of, hint_words
+from play.live import play_read
 from play.models import HUMAN, PlayGame
 from play.runner import agent_failure, agent_retry, agent_schedule
-from play.selectors import play_get, plays_listed
+from play.selectors import play_get, plays_listed, viewer_seat
 from play.state import StateData, seat_state
 from rules.ai.agents import AGENT_NAMES
 from rules.engine import Action
@@ -97,9 +99,9 @@ def _step_param(request: Request, name: str, record: PlayGame) -> int | None:
     return int(raw)
 
 
-def _refused(exc: PlayError, record: PlayGame) -> Response:
+def _refused(exc: PlayError, record: PlayGame, seat: int | None = None) -> Response:
     if exc.status == status.HTTP_409_CONFLICT:
-        return Response({"detail": str(exc), "state": _state(record)},
+        return Response({"detail": str(exc), "state": _state(record, seat)},
                         status=status.HTTP_409_CONFLICT)
     if exc.status == status.HTTP_403_FORBIDDEN:
         raise PermissionDenied(str(exc))
@@ -156,9 +158,12 @@ def _seat(request: Request, record: PlayGame) -> int | None:
     return int(raw)
 
 
-def _own_seat(record: PlayGame, data: Mapping[str, Any]) -> int:
-    """The seat a change is for: the one given, else the person's (P1 against an agent)."""
+def _own_seat(record: PlayGame, data: Mapping[str, Any], user: Any = None) -> int:
+    """The seat a change is for: the one given, else the person's (P1 against an agent, your
+    own between people)."""
     seat = data.get("seat")
+    if seat is None and record.friendly:
+        return record.seat_of(user) or 0
     if seat is not None:
         return int(seat)
     return record.human_seats[0] if record.human_seats else 0
@@ -201,8 +206,8 @@ class PlayDetailApi(APIView):
 
     @extend_schema(parameters=[UID, SEAT, SINCE, AT_STEP], responses={200: STATE})
     def get(self, request: Request, uid: str) -> Response:
-        record = play_get(uid=uid, user=request.user)
-        seat = _seat(request, record)
+        record = play_read(uid=uid, user=request.user)
+        seat = viewer_seat(record, request.user, _seat(request, record))
         since = _step_param(request, "since", record)
         step = _step_param(request, "step", record)
         return Response(_state(record, seat, step=step, since=since))
@@ -216,14 +221,15 @@ class _ChangeApi(APIView):
         raise NotImplementedError
 
     def post(self, request: Request, uid: str) -> Response:
-        record = play_get(uid=uid, user=request.user)
+        record = play_read(uid=uid, user=request.user)
         data = self.input_class(data=request.data)
         data.is_valid(raise_exception=True)
+        seat = viewer_seat(record, request.user, None)
         try:
             record = self.change(record, data.validated_data)
         except PlayError as exc:
-            return _refused(exc, record)
-        return Response(_state(record))
+            return _refused(exc, record, seat)
+        return Response(_state(record, seat))
 
 
 _View = TypeVar("_View", bound=Callable[..., Response])
@@ -243,7 +249,8 @@ class PlayActApi(_ChangeApi):
         return super().post(request, uid)
 
     def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
-        return services.play_act(record=record, action=data["action"], version=data["version"])
+        return services.play_act(record=record, action=data["action"], version=data["version"],
+                                 by=self.request.user)
 
 
 class PlayUndoApi(_ChangeApi):
@@ -274,8 +281,9 @@ class PlayConcedeApi(_ChangeApi):
         return super().post(request, uid)
 
     def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
-        return services.play_concede(record=record, seat=_own_seat(record, data),
-                                     version=data["version"])
+        return services.play_concede(record=record, seat=_own_seat(record, data,
+                                                                   self.request.user),
+                                     version=data["version"], by=self.request.user)
 
 
 class PlayRetryApi(APIView):
@@ -324,6 +332,8 @@ class PlayHintApi(APIView):
     def get(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
         asked = _seat(request, record)
+        if record.friendly:
+            raise ValidationError({"detail": str(NO_HINT_BETWEEN_PEOPLE)})
         game = game_at(record)
         seat = game.to_move
         if record.over or seat is None or record.seats[seat] != HUMAN:

@@ -5,6 +5,8 @@ place to read, reuse in tests and check against the translations."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy
 
 NOT_LEGAL = gettext_lazy("The engine refuses {action}: it is not a legal action now. "
@@ -60,3 +62,36 @@ class PlayForbidden(PlayError):
     """A change for a seat the player does not play (an agent's)."""
 
     status = 403
+
+NO_PLAYER = gettext_lazy("There is no player named {name!r}: check the spelling (names are "
+                         "case-sensitive), or leave it empty for an open link.")
+NOT_YOURSELF = gettext_lazy("You cannot challenge yourself: name another player, or play "
+                            "hot-seat.")
+UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}: choose one of {known}.")
+DECK_NOT_LEGAL = gettext_lazy("This deck is not legal in {format}: fix every problem listed, "
+                              "or pick another deck.")
+TOO_MANY_CHALLENGES = gettext_lazy("You have {count} challenges waiting for an answer, the most "
+                                   "at once ({limit}): withdraw one or wait for its answer.")
+TOO_MANY_GAMES = gettext_lazy("{who} has {count} games against people in progress, the most "
+                              "at once ({limit}): finish one first.")
+CHALLENGE_CLOSED = gettext_lazy("This challenge is no longer open ({status}).")
+NOT_FOR_YOU = gettext_lazy("This challenge is for another player.")
+OWN_CHALLENGE = gettext_lazy("This is your own challenge: send its link to the player you "
+                             "want to play.")
+NOT_YOUR_TURN = gettext_lazy("It is P{seat}'s decision, not yours: you play P{own}.")
+NO_UNDO_BETWEEN_PEOPLE = gettext_lazy("There is no undo in a game between two people: a move "
+                                      "played is played.")
+NO_RESTART_BETWEEN_PEOPLE = gettext_lazy("A game between two people cannot be restarted: ask "
+                                         "for a rematch once it is over.")
+NO_HINT_BETWEEN_PEOPLE = gettext_lazy("The planner gives no hints in a game between two "
+                                      "people.")
+CONCEDE_OWN_SEAT = gettext_lazy("You play P{own}: you may concede only for your own seat.")
+NO_REMATCH = gettext_lazy("A rematch is offered once a game between two people is over.")
+
+
+class DeckProblems(PlayError):
+    """A deck refused by the challenge's format: every problem, as the builder lists them."""
+
+    def __init__(self, message: str, problems: list[dict[str, Any]], field: str = "deck"):
+        super().__init__(message, field)
+        self.problems = problems

@@ -13,6 +13,7 @@ Invariant: ``actions`` always replays without an illegal action on ``decks``, ``
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -53,6 +54,24 @@ class PlayGame(models.Model):
     result = models.JSONField(_("result"), null=True, blank=True)
     is_shared = models.BooleanField(_("is shared"), default=False,
                                     help_text=_("Anyone with the link may watch the replay."))
+    # A game between two people: ``owner`` plays P1, ``guest`` P2 (both seats "human").
+    guest = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("guest"), null=True,
+                              blank=True, on_delete=models.CASCADE,
+                              related_name="play_games_as_guest",
+                              help_text=_("The person playing P2 in a game between two people."))
+    # The turn clock of a game between people (``play.clock``); empty: no clock.
+    clock = models.JSONField(_("clock"), default=dict, blank=True,
+                             help_text=_('{"turn": s, "reserve": s, "away": s}'))
+    reserve = models.JSONField(_("reserve"), default=list, blank=True,
+                               help_text=_("Seconds of reserve each seat has left."))
+    to_move = models.SmallIntegerField(_("seat to move"), null=True, blank=True)
+    turn_began = models.DateTimeField(_("turn began"), null=True, blank=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True,
+                                    help_text=_("When the seat to move runs out of time."))
+    seen_p1 = models.DateTimeField(_("P1 last seen"), null=True, blank=True)
+    seen_p2 = models.DateTimeField(_("P2 last seen"), null=True, blank=True)
+    rematch_of = models.ForeignKey("self", verbose_name=_("rematch of"), null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="rematches")
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -62,12 +81,40 @@ class PlayGame(models.Model):
         verbose_name_plural = _("played games")
 
     def __str__(self) -> str:
+        if self.friendly:
+            # Between people a deck stays hidden until played: the game is named by its players.
+            return gettext("{p1} vs {p2}").format(p1=self.player_name(0),
+                                                  p2=self.player_name(1))
         # The decks' names are in the page's language, and so is what joins them.
         return gettext("{deck} vs {opponent}").format(deck=self.deck_name(0),
                                                        opponent=self.deck_name(1))
 
     def get_absolute_url(self) -> str:
         return reverse("play:game", args=[self.uid])
+
+    @property
+    def friendly(self) -> bool:
+        """A game between two people, each on their own device."""
+        return self.guest_id is not None
+
+    def player_name(self, seat: int) -> str:
+        user = self.owner if seat == 0 else self.guest
+        return user.get_username() if user is not None else ""
+
+    def seat_of(self, user: Any) -> int | None:
+        """The seat ``user`` plays in a game between people (None: not a player of it, or a
+        game against an agent or hot-seat, where the owner plays every human seat)."""
+        if not self.friendly or user is None or not getattr(user, "is_authenticated", False):
+            return None
+        if user.pk == self.owner_id:
+            return 0
+        if user.pk == self.guest_id:
+            return 1
+        return None
+
+    def is_player(self, user: Any) -> bool:
+        return bool(user is not None and getattr(user, "is_authenticated", False)
+                    and user.pk in (self.owner_id, self.guest_id))
 
     def deck_name(self, seat: int) -> str:
         """The seat's deck's name in the page's language (a starter's may be given in each)."""
@@ -83,8 +130,80 @@ class PlayGame(models.Model):
 
     @property
     def hot_seat(self) -> bool:
-        return len(self.human_seats) == 2
+        return len(self.human_seats) == 2 and not self.friendly
 
     @property
     def over(self) -> bool:
         return self.status != PlayStatus.PLAYING
+
+
+class ChallengeStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for an answer")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Withdrawn")
+    EXPIRED = "expired", _("Expired")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Challenge(models.Model):
+    """An invitation to a game between two people: to a named player, or (no ``opponent``) an
+    open link anyone signed in may accept. The challenger's deck is frozen here and stays hidden
+    from the other player until it is played; the one who accepts picks their own deck, checked
+    against ``format_code``. A pending challenge past ``expires_at`` is expired."""
+
+    uid = models.CharField(_("uid"), max_length=20, unique=True, default=new_token,
+                           editable=False)
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("challenger"),
+                                   on_delete=models.CASCADE, related_name="challenges_made")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("opponent"),
+                                 null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="challenges_received")
+    format_code = models.CharField(_("format"), max_length=40)
+    deck = models.JSONField(_("deck"), help_text=_("The challenger's frozen deck (hidden)."))
+    seat = models.SmallIntegerField(_("challenger's seat"), default=0)
+    first = models.CharField(_("who goes first"), max_length=12, default="random")
+    clock = models.JSONField(_("clock"), default=dict, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=ChallengeStatus.choices,
+                              default=ChallengeStatus.PENDING)
+    expires_at = models.DateTimeField(_("expires at"))
+    game = models.OneToOneField(PlayGame, verbose_name=_("game"), null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="challenge")
+    rematch_of = models.ForeignKey(PlayGame, verbose_name=_("rematch of"), null=True,
+                                   blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematch_challenges")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+
+    def __str__(self) -> str:
+        if self.opponent is None:
+            return gettext("{who}'s open challenge").format(who=self.challenger.get_username())
+        return gettext("{who} challenges {whom}").format(
+            who=self.challenger.get_username(), whom=self.opponent.get_username())
+
+    def get_absolute_url(self) -> str:
+        return reverse("play:challenge", args=[self.uid])
+
+
+class PlayerSettings(models.Model):
+    """A player's choices about games between people."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                                on_delete=models.CASCADE, related_name="play_settings")
+    email_challenges = models.BooleanField(
+        _("e-mail me challenges"), default=False,
+        help_text=_("Send an e-mail to your address when someone challenges you."))
+
+    class Meta:
+        verbose_name = _("player settings")
+        verbose_name_plural = _("player settings")
+
+    def __str__(self) -> str:
+        return self.user.get_username()

@@ -4,34 +4,70 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from play.models import PlayGame
+from play.models import Challenge, ChallengeStatus, PlayGame
 
 NO_GAME = gettext_lazy("There is no game {uid!r} of yours.")
+NO_CHALLENGE = gettext_lazy("There is no challenge {uid!r} for you.")
 
 
 def play_get(*, uid: str, user: Any) -> PlayGame:
     """The user's game (another user's is as missing as an unknown one: 404)."""
     if user is None or not user.is_authenticated:
         raise Http404(str(NO_GAME).format(uid=uid))
-    try:
-        return PlayGame.objects.get(uid=uid, owner=user)
-    except PlayGame.DoesNotExist:
-        raise Http404(str(NO_GAME).format(uid=uid)) from None
+    found = PlayGame.objects.filter(Q(owner=user) | Q(guest=user), uid=uid).select_related(
+        "owner", "guest").first()
+    if found is None:
+        raise Http404(str(NO_GAME).format(uid=uid))
+    return found
 
 
 def play_replay_get(*, uid: str, user: Any) -> PlayGame:
     """A finished game for its replay: the owner's, or anyone's when it is shared."""
     game = PlayGame.objects.filter(uid=uid).exclude(status="playing").first()
-    if game is None or not (game.is_shared or (user is not None and user.is_authenticated
-                                               and game.owner_id == user.pk)):
+    if game is None or not (game.is_shared or game.is_player(user)):
         raise Http404(str(NO_GAME).format(uid=uid))
     return game
 
 
 def plays_listed(user: Any) -> QuerySet[PlayGame]:
     """The user's games, the latest first."""
-    return PlayGame.objects.filter(owner=user).order_by("-updated_at")
+    return PlayGame.objects.filter(Q(owner=user) | Q(guest=user)).select_related(
+        "owner", "guest").order_by("-updated_at")
+
+
+def viewer_seat(record: PlayGame, user: Any, asked: int | None) -> int | None:
+    """The seat a page or the API shows: in a game between people always the viewer's own
+    (whatever was asked: the other seat's view is never sent), else the one asked."""
+    if record.friendly:
+        return record.seat_of(user)
+    return asked
+
+
+def challenge_get(*, uid: str, user: Any) -> Challenge:
+    """A challenge its challenger or the player named in it may see; an open one, anyone signed
+    in with its link. Anyone else: 404, as for a missing one."""
+    found = Challenge.objects.select_related("challenger", "opponent", "game").filter(
+        uid=uid).first()
+    if found is None or user is None or not user.is_authenticated or (
+            found.opponent_id is not None
+            and user.pk not in (found.challenger_id, found.opponent_id)):
+        raise Http404(str(NO_CHALLENGE).format(uid=uid))
+    if found.status == ChallengeStatus.PENDING and found.expires_at <= timezone.now():
+        Challenge.objects.filter(pk=found.pk, status=ChallengeStatus.PENDING).update(
+            status=ChallengeStatus.EXPIRED)
+        found.status = ChallengeStatus.EXPIRED
+    return found
+
+
+def challenges_for(user: Any) -> dict[str, list[Challenge]]:
+    """The user's pending challenges: ``incoming`` (named to them) and ``outgoing``."""
+    now = timezone.now()
+    pending = Challenge.objects.filter(status=ChallengeStatus.PENDING, expires_at__gt=now)
+    rows = pending.select_related("challenger", "opponent")
+    return {"incoming": list(rows.filter(opponent=user)[:50]),
+            "outgoing": list(rows.filter(challenger=user)[:50])}

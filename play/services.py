@@ -17,6 +17,7 @@ from django.db import transaction
 
 from cards.game_words import says
 from play.action_input import action_read
+from play.clock import clock_fields, seen_touch
 from play.engine_adapter import (
     agent_rng,
     game_at,
@@ -28,10 +29,14 @@ from play.engine_adapter import (
 )
 from play.errors import (
     BAD_RULESET,
+    CONCEDE_OWN_SEAT,
     GAME_OVER,
+    NO_RESTART_BETWEEN_PEOPLE,
+    NO_UNDO_BETWEEN_PEOPLE,
     NOT_LEGAL,
     NOT_YOUR_DECISION,
     NOT_YOUR_SEAT,
+    NOT_YOUR_TURN,
     NOTHING_TO_UNDO,
     STALE,
     UNKNOWN_AGENT,
@@ -111,8 +116,9 @@ def _outcome(game: Game) -> dict[str, Any]:
 
 
 def play_act(*, record: PlayGame, action: Mapping[str, Any] | Action,
-             version: int) -> PlayGame:
-    """Play a person's action; 400 if the engine refuses it, 409 if the game moved on."""
+             version: int, by: Any = None) -> PlayGame:
+    """Play a person's action; 400 if the engine refuses it, 409 if the game moved on. In a
+    game between people ``by`` must be the player of the seat to move (403 otherwise)."""
     _check_version(record, version)
     if record.over:
         raise PlayError(str(GAME_OVER))
@@ -124,13 +130,19 @@ def play_act(*, record: PlayGame, action: Mapping[str, Any] | Action,
         raise PlayError(str(GAME_OVER))
     if record.seats[seat] != HUMAN:
         raise PlayError(str(NOT_YOUR_DECISION).format(agent=record.seats[seat], seat=seat + 1))
+    if record.friendly:
+        own = record.seat_of(by)
+        if own != seat:
+            raise PlayForbidden(str(NOT_YOUR_TURN).format(seat=seat + 1,
+                                                          own=(own or 0) + 1))
+        seen_touch(record, own)
     legal = game.legal_actions()
     if chosen not in legal:
         raise PlayError(str(NOT_LEGAL).format(action=chosen,
                                               legal=", ".join(str(a) for a in legal)), "action")
     after = history_after(history, chosen)
     record = _save(record, version=version, actions=[*record.actions, chosen.to_dict()],
-                   **_outcome(after.game))
+                   **_outcome(after.game), **clock_fields(record, after.game))
     history_store(record, after)          # the state read next replays nothing
     return record
 
@@ -177,6 +189,8 @@ def play_agent_advance(*, uid: str, limit: int = MAX_AGENT_MOVES) -> int:
 def play_undo(*, record: PlayGame, seat: int, version: int) -> PlayGame:
     """Back to the start of ``seat``'s latest turn (or of the setup)."""
     _check_version(record, version)
+    if record.friendly:
+        raise PlayError(str(NO_UNDO_BETWEEN_PEOPLE))
     if record.over:
         raise PlayError(str(GAME_OVER))
     point = undo_point(game_history(record), seat)
@@ -189,23 +203,29 @@ def play_restart(*, record: PlayGame, version: int) -> PlayGame:
     """The same game from its first decision: same decks, seed, ruleset and first player. A
     shared replay is of the game that was finished: the new one is private until shared."""
     _check_version(record, version)
+    if record.friendly:
+        raise PlayError(str(NO_RESTART_BETWEEN_PEOPLE))
     return _save(record, version=version, actions=[], status=PlayStatus.PLAYING, result=None,
                  is_shared=False)
 
 
-def play_concede(*, record: PlayGame, seat: int, version: int) -> PlayGame:
+def play_concede(*, record: PlayGame, seat: int, version: int, by: Any = None) -> PlayGame:
     """``seat`` gives up: the other seat wins. Only a seat the person plays may give up (in a
-    game against an agent, not the agent's: that would be a win by fiat)."""
+    game against an agent, not the agent's: that would be a win by fiat; between people, only
+    your own)."""
     _check_version(record, version)
     if record.over:
         raise PlayError(str(GAME_OVER))
+    if record.friendly and record.seat_of(by) != seat:
+        raise PlayForbidden(str(CONCEDE_OWN_SEAT).format(own=(record.seat_of(by) or 0) + 1))
     if record.seats[seat] != HUMAN:
         own = record.human_seats[0] + 1 if record.human_seats else 1
         raise PlayForbidden(str(NOT_YOUR_SEAT).format(seat=seat + 1, agent=record.seats[seat],
                                                       own=own))
     game = game_at(record)
-    result = {"winner": 1 - seat, "reason": CONCEDED, "turns": game.turn}
-    return _save(record, version=version, status=PlayStatus.CONCEDED, result=result)
+    result = {"winner": 1 - seat, "reason": CONCEDED, "turns": game.turn, "loser": seat}
+    return _save(record, version=version, status=PlayStatus.CONCEDED, result=result,
+                 to_move=None, deadline=None)
 
 
 def play_share(*, record: PlayGame, shared: bool) -> PlayGame:

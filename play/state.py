@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 from play.board import Board, LastMove, action_keys, seat_board
+from play.clock import clock_state
 from play.engine_adapter import History, game_at, game_history, undo_point
 from play.models import HUMAN, PlayGame
 from play.services import agent_to_move
@@ -61,6 +62,8 @@ class StateData(TypedDict):
     actions: list[ActionChoice]
     log: list[LogLine]
     agent_error: str | None
+    players: list[str] | None
+    clock: dict[str, Any] | None
     since: NotRequired[int]
     moves: NotRequired[list[Move]]
 
@@ -74,7 +77,8 @@ class SeatState:
 
     @property
     def can_undo(self) -> bool:
-        return (not self.record.over and self.board.step == self.history.steps
+        return (not self.record.over and not self.record.friendly
+                and self.board.step == self.history.steps
                 and undo_point(self.history, self.board.seat) is not None)
 
     def moves_since(self, since: int) -> list[Move]:
@@ -107,7 +111,10 @@ class SeatState:
                 "can_undo": self.can_undo, "view": view,
                 "actions": [{"action": a["action"], "label": a["label"]} for a in board.actions],
                 "log": [{"step": step, "text": text} for step, text in board.log],
-                "agent_error": agent_error}
+                "agent_error": agent_error,
+                "players": ([record.player_name(0), record.player_name(1)]
+                            if record.friendly else None),
+                "clock": clock_state(record)}
 
 
 def last_move(record: PlayGame, history: History, step: int, viewer: int) -> LastMove | None:

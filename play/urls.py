@@ -2,12 +2,18 @@
 
 from django.urls import path
 
-from play import views, views_controls
+from play import views, views_controls, views_friends
 
 app_name = "play"
 
 urlpatterns = [
     path("", views.play_new, name="new"),
+    path("challenge/", views_friends.challenge_new, name="challenge-new"),
+    path("challenges/<str:uid>/", views_friends.challenge_page, name="challenge"),
+    path("challenges/<str:uid>/accept/", views_friends.challenge_accept,
+         name="challenge-accept"),
+    path("challenges/<str:uid>/decline/", views_friends.challenge_decline,
+         name="challenge-decline"),
     path("<str:uid>/", views.play_game, name="game"),
     path("<str:uid>/board/", views.play_board, name="board"),
     path("<str:uid>/act/", views.play_act, name="act"),
@@ -18,4 +24,5 @@ urlpatterns = [
     path("<str:uid>/retry/", views_controls.play_retry, name="retry"),
     path("<str:uid>/share/", views_controls.play_share, name="share"),
     path("<str:uid>/replay/", views_controls.play_replay, name="replay"),
+    path("<str:uid>/rematch/", views_friends.rematch, name="rematch"),
 ]

@@ -21,12 +21,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from cards.rulesets import ruleset_words
 from common.htmx import HtmxHttpRequest
 from play import conf, services
+from play.clock import clock_state
 from play.deck_sources import deck_resolve, play_deck_choices
 from play.errors import AGENT_FAILED, BAD_ACTION, PlayError
 from play.forms import NewGameForm
+from play.live import play_read
 from play.models import PlayGame
 from play.runner import agent_busy, agent_failure, agent_retry, agent_schedule
-from play.selectors import play_get, plays_listed
+from play.selectors import challenges_for, plays_listed, viewer_seat
 from play.state import SeatState, seat_state
 
 RECENT = 100
@@ -52,7 +54,8 @@ def play_new(request: HttpRequest) -> HttpResponse:
         else:
             return redirect(record)
     return render(request, "play/new.html", {
-        "form": form, "games": plays_listed(request.user)[:RECENT]},
+        "form": form, "games": plays_listed(request.user)[:RECENT],
+        "challenges": challenges_for(request.user)},
         status=400 if form.errors else 200)
 
 
@@ -79,8 +82,11 @@ def board_context(request: HttpRequest, state: SeatState, *, shown_seat: int | N
         agent_schedule(record.uid)
     if failure and not error:
         error = str(AGENT_FAILED).format(problem=failure)
+    clock = clock_state(record)
     return {"game": record, "board": board, "state": state, "cover": cover, "to_move": to_move,
             "error": error, "delay_ms": int(conf.ai_step_seconds() * 1000),
+            "clock": clock, "clock_json": clock, "friendly": record.friendly,
+            "my_turn": record.friendly and to_move == board.seat and not record.over,
             "pending": (state.agent is not None and failure is None)
             or board.step < board.steps}
 
@@ -92,12 +98,17 @@ def _board_response(request: HttpRequest, record: PlayGame, *, seat: int | None,
     return render(request, "play/_board.html", context, status=status)
 
 
+def seat_for(request: HttpRequest, record: PlayGame) -> int | None:
+    """The seat this person's page shows: their own between people, else the one asked."""
+    return viewer_seat(record, request.user, _seat_param(request))
+
+
 @login_required
 @require_GET
 def play_game(request: HttpRequest, uid: str) -> HttpResponse:
-    record = play_get(uid=uid, user=request.user)
+    record = play_read(uid=uid, user=request.user)
     agent_retry(record.uid)                  # a reload tries an agent that failed once more
-    seat = _seat_param(request)
+    seat = seat_for(request, record)
     state = seat_state(record, seat=seat)
     shown = seat if seat is not None else state.board.seat
     context = board_context(request, state, shown_seat=shown)
@@ -109,8 +120,8 @@ def play_game(request: HttpRequest, uid: str) -> HttpResponse:
 @require_GET
 def play_board(request: HttpRequest, uid: str) -> HttpResponse:
     """The board alone, at ``?step=`` (the page steps through an agent's moves with it)."""
-    record = play_get(uid=uid, user=request.user)
-    return _board_response(request, record, seat=_seat_param(request),
+    record = play_read(uid=uid, user=request.user)
+    return _board_response(request, record, seat=seat_for(request, record),
                            step=_step_param(request))
 
 
@@ -135,7 +146,7 @@ def _version(request: HttpRequest) -> int:
 @login_required
 @require_POST
 def play_act(request: HtmxHttpRequest, uid: str) -> HttpResponse:
-    record = play_get(uid=uid, user=request.user)
+    record = play_read(uid=uid, user=request.user)
 
     def act() -> PlayGame:
         try:
@@ -144,6 +155,7 @@ def play_act(request: HtmxHttpRequest, uid: str) -> HttpResponse:
             raise PlayError(str(BAD_ACTION).format(problem=exc), "action") from None
         if not isinstance(action, dict):
             raise PlayError(str(BAD_ACTION).format(problem=action), "action")
-        return services.play_act(record=record, action=action, version=_version(request))
+        return services.play_act(record=record, action=action, version=_version(request),
+                                 by=request.user)
 
-    return change_response(request, record, act, seat=_seat_param(request))
+    return change_response(request, record, act, seat=seat_for(request, record))

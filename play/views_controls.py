@@ -12,18 +12,22 @@ from common.htmx import HtmxHttpRequest
 from play import services
 from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
-from play.errors import HINT_NO_DECISION
+from play.errors import HINT_NO_DECISION, NO_HINT_BETWEEN_PEOPLE
 from play.hint import hint_of, hint_words
 from play.models import HUMAN, PlayGame
 from play.replay import replay_context
 from play.runner import agent_retry
 from play.selectors import play_get, play_replay_get
-from play.views import _board_response, _seat_param, _version, change_response
+from play.views import _board_response, _seat_param, _version, change_response, seat_for
 
 
 def _seat(request: HttpRequest, record: PlayGame | None = None) -> int:
-    """The seat a control is for: the one posted, else the person's (P1 against an agent)."""
+    """The seat a control is for: the one posted, else the person's (P1 against an agent; your
+    own between people)."""
     seat = _seat_param(request)
+    if record is not None and record.friendly:
+        own = record.seat_of(request.user)
+        return (own or 0) if seat is None else seat
     if seat is not None:
         return seat
     return record.human_seats[0] if record is not None and record.human_seats else 0
@@ -35,7 +39,7 @@ def play_undo(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_undo(
         record=record, seat=_seat(request, record), version=_version(request)),
-        seat=_seat_param(request))
+        seat=seat_for(request, record))
 
 
 @login_required
@@ -43,7 +47,7 @@ def play_undo(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 def play_restart(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_restart(
-        record=record, version=_version(request)), seat=_seat_param(request))
+        record=record, version=_version(request)), seat=seat_for(request, record))
 
 
 @login_required
@@ -51,8 +55,8 @@ def play_restart(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 def play_concede(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_concede(
-        record=record, seat=_seat(request, record), version=_version(request)),
-        seat=_seat_param(request))
+        record=record, seat=_seat(request, record), version=_version(request),
+        by=request.user), seat=seat_for(request, record))
 
 
 @login_required
@@ -75,6 +79,9 @@ def play_hint(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     a page of the site when opened on its own (a new tab)."""
     record = play_get(uid=uid, user=request.user)
     template = "play/_hint.html" if request.htmx else "play/hint.html"
+    if record.friendly:
+        return render(request, template, {"error": NO_HINT_BETWEEN_PEOPLE, "game": record},
+                      status=400)
     game = game_at(record)
     seat = game.to_move
     if record.over or seat is None or record.seats[seat] != HUMAN:
@@ -101,5 +108,5 @@ def play_replay(request: HttpRequest, uid: str) -> HttpResponse:
     record = play_replay_get(uid=uid, user=request.user)
     step = request.GET.get("step", "")
     context = replay_context(record, int(step) if step.isdigit() else 0)
-    context["is_owner"] = request.user.is_authenticated and record.owner_id == request.user.pk
+    context["is_owner"] = record.is_player(request.user)
     return render(request, "play/replay.html", context)

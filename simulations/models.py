@@ -118,6 +118,12 @@ class SimulationRun(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # What its page shows that costs seconds to work out, computed once by the worker that
+    # finished it (simulations.meta.field.run_meta_store).
+    meta_report = models.JSONField(
+        _("meta report"), null=True, blank=True, editable=False,
+        help_text=_("A finished round-robin's meta at the default ε, stored when it finished: "
+                    '{"stamp", "report"}.'))
 
     class Meta:
         verbose_name = gettext_lazy("simulation run")

@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from cards.game_words import says
+from cards.models import text_names
 from common.language import (
     FROZEN_DECK_NAME_KEYS,
     SOURCE_LANGUAGE,
@@ -212,7 +213,9 @@ def _patched(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
     # the changed cards as printed, so the run's page writes each change's rules text before →
     # after in its reader's language (the run's frozen cards are the patched ones)
     unpatched = {code: cards[code] for code in parsed.cards if code in cards}
-    return patched, {**parsed.to_dict(), "diff": patch_diff(cards, parsed),
+    # the diff's text in English, the data's language, with the catalogue's race words
+    return patched, {**parsed.to_dict(), "diff": patch_diff(cards, parsed, "en",
+                                                            text_names(cards, "en")),
                      "unpatched": unpatched}
 
 

@@ -25,7 +25,8 @@ from balance.selectors import job_is_owner, job_progress
 from balance.services import BalanceInputError
 from balance.views import THROTTLED, cancel_and_return, job_form_submit, job_list_page, job_or_404
 from cards.game_words import game_word_lazy
-from common.language import frozen_card_name, reader_language
+from cards.models import text_names
+from common.language import reader_language
 from common.throttles import submit_allowed
 from rules.lab.patches import PatchError, patch_with_text
 from simulations.meta.view import epsilon_words
@@ -130,8 +131,8 @@ def candidate_run(request: HttpRequest, uid: str, index: int) -> HttpResponse:
 def patch_file(cards: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     """A front patch as its download: each change with its ``text`` in the reader's language
     (the card's rules text before → after for a change of what it says)."""
-    names = {code: frozen_card_name(cards, code) for code in cards}
+    lang = reader_language()
     try:
-        return patch_with_text(cards, patch, reader_language(), names)
+        return patch_with_text(cards, patch, lang, text_names(cards, lang))
     except PatchError:
         return patch

@@ -5,7 +5,8 @@ from the card data a run or a balance search froze — never ``T-M01.attack = 3`
 A change of what the card says — its keywords, its abilities, a number inside them, an effect
 removed — reads as the card's rules text before → after in the page's language, generated from
 the data (``rules.lab.patches.change_rules_text``): "Dawn Squire: Awaken: Draw a card. → Awaken:
-Draw 2 cards.".
+Draw 2 cards."; a race or faction in it is the catalogue's word in that language ("Beast" /
+野兽, ``cards.models.text_names``, as on the play board), never its code.
 
 Field and value words are the engine's, through ``cards.game_words`` (the query reading's
 ``field_word``/``value_word``)."""
@@ -18,6 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cards.models import text_names
 from cards.query.describe import field_word, value_word
 from common.language import frozen_card_name, reader_language
 from rules.lab.patches import Change, PatchError, change_rules_text, reads_as_text
@@ -73,8 +75,8 @@ def rules_text_change(cards: Mapping[str, Any], card: str, field: str, new: Any
     """The card's rules text lines one change rewrites, before and after, in the page's
     language (None when the change cannot be made on ``cards``: a page showing a stored patch
     keeps its plain line)."""
-    names = {code: frozen_card_name(dict(cards), code) for code in cards}
+    lang = reader_language()
     try:
-        return change_rules_text(cards, Change(card, field, new), reader_language(), names)
+        return change_rules_text(cards, Change(card, field, new), lang, text_names(cards, lang))
     except PatchError:
         return None

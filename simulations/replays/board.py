@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.models import display_names
+from cards.models import text_names
 from common.language import localized_value, reader_language
 from rules.engine import replay_states
 from rules.engine.cards import CardDef
@@ -110,11 +110,9 @@ def seats(snapshot: Mapping[str, Any], cards: Mapping[str, dict[str, Any]]) -> l
 
 def card_names(cards: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
     """Each frozen card's name in the page's language, by code, and the catalogue's faction and
-    race names in it (``cards.models.display_names``): the names a rules text and the log show,
+    race names in it (``cards.models.text_names``): the names a rules text and the log show,
     never a race's code ("an undead minion" where the catalogue says Undead / 亡灵)."""
-    names = display_names(reader_language())
-    names.update((code, _name(data, code)) for code, data in cards.items())
-    return names
+    return text_names(cards, reader_language())
 
 
 def _name(data: Mapping[str, Any], code: Any) -> str:

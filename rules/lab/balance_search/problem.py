@@ -73,7 +73,8 @@ class FurtherAgents(Protocol):
     def out_of_budget(self) -> bool: ...
 
     def screen(self, played: Sequence[Move], touched: Mapping[Move, Sequence[tuple[int, int]]],
-               cheap: Mapping[Move, Mapping[tuple[int, int], float]]
+               cheap: Mapping[Move, Mapping[tuple[int, int], float]],
+               cheap_blocks: int | None = None
                ) -> list[dict[Move, dict[tuple[int, int], float]]]: ...
 
     def offsets(self) -> list[list[float]]: ...

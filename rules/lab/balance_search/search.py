@@ -190,7 +190,7 @@ def _screen(state: _State) -> tuple[Model, int]:
         order = _screen_priority(problem.field.decks, problem.field.cards, keys)
         ranked = sorted(played, key=lambda m: (order.get(m.card, len(order)),
                                                not is_ability_path(m.field), m))
-        found = state.strong.screen(ranked, touched, measured)
+        found = state.strong.screen(ranked, touched, measured, blocks)
         corrections = [{move: {x: d * share for x, d in agent[far].items()}
                         for move, (far, share) in plan.items() if far in agent}
                        for agent in found]

@@ -34,7 +34,8 @@ the half whose effect under that agent differs most from the first agent's — w
 ``strong_screen_games``. What a move does under a further agent beyond what it does under the
 first (its *skill correction*, in log-odds per matchup) is added to the model's predictions under
 that agent, so a lever the first agent hardly feels (a card greedy seldom plays) is found; the
-offsets are learnt net of the corrections.
+offsets are learnt net of the corrections. Each correction is first shrunk toward zero by its
+noise (``shrink``: empirical Bayes), so one measured on few games does not overshoot.
 
 **Who plays for whom** (``searching_agent``): a further agent may be stood in for, while
 searching, by a cheaper one the AI ladder (``rules/data/ladder.json``) cannot tell apart from it
@@ -60,6 +61,7 @@ from rules.lab.balance_search.evaluate import BLOCK, Tally, logit, matchup_seed,
 from rules.lab.balance_search.memo import Evaluations, field_matchups
 from rules.lab.balance_search.objective import GoalError
 from rules.lab.balance_search.result import Scored, combined, meta_of, scored_of
+from rules.lab.balance_search.shrink import paired_noise, shrink
 from rules.lab.balance_search.space import Candidate, Move
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, VERIFY_FRONT, holds, to_verify
 
@@ -198,11 +200,13 @@ class StrongCheck:
         self.screened: list[int] = []   # moves screened at each rung
 
     def screen(self, played: Sequence[Move], touched: Mapping[Move, Sequence[tuple[int, int]]],
-               cheap: Mapping[Move, Mapping[tuple[int, int], float]]) -> list[Corrections]:
+               cheap: Mapping[Move, Mapping[tuple[int, int], float]],
+               cheap_blocks: int | None = None) -> list[Corrections]:
         """Each move's skill correction under every further agent (see the module's
-        docstring): ``played`` in priority order, ``touched`` the matchups each changes,
-        ``cheap`` its effect under the first agent. Moves dropped at an early rung, or never
-        screened for lack of games, keep no correction."""
+        docstring), shrunk toward zero by its noise (``shrink``): ``played`` in priority order,
+        ``touched`` the matchups each changes, ``cheap`` its effect under the first agent
+        (measured on ``cheap_blocks`` blocks a matchup; None: every block played). Moves
+        dropped at an early rung, or never screened for lack of games, keep no correction."""
         problem, state = self.problem, self.state
         per_move = {m: len(touched[m]) * BLOCK for m in played}
         allowance = problem.strong_screen_games
@@ -249,8 +253,27 @@ class StrongCheck:
             for corrections in found:           # the dropped keep no correction
                 for move in ranked[len(alive):]:
                     corrections.pop(move, None)
-        self.corrections = found
-        return found
+        self.corrections = [self._shrunk(memo, corrections, depth, cheap_blocks)
+                            for memo, corrections in zip(self.memos.values(), found, strict=True)]
+        return self.corrections
+
+    def _shrunk(self, memo: Evaluations, corrections: Corrections, depth: int,
+                cheap_blocks: int | None) -> Corrections:
+        """One further agent's corrections shrunk by their noise: the paired noise of its
+        own measurement (``depth`` blocks a matchup) plus the first agent's."""
+        first = self.state.memo
+
+        def pairs(of: Evaluations, blocks: int | None
+                  ) -> dict[Move, dict[tuple[int, int], tuple[list[Tally], list[Tally]]]]:
+            return {move: {x: (of.blocks[of.key((move,), x)][:blocks],
+                               of.blocks[of.key((), x)][:blocks]) for x in per}
+                    for move, per in corrections.items()}
+
+        strong_noise = paired_noise(pairs(memo, depth))
+        cheap_noise = paired_noise(pairs(first, cheap_blocks))
+        noise = {move: {x: v + cheap_noise[move][x] for x, v in per.items()}
+                 for move, per in strong_noise.items()}
+        return shrink(corrections, noise)
 
     @property
     def games(self) -> int:

@@ -1,0 +1,43 @@
+"""The forms of games between people: a challenge, and the deck to accept one with."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from decks.models import Format
+from play.forms import _grouped
+from simulations.sources import DeckChoice
+
+
+def format_choices() -> list[tuple[str, str]]:
+    return [(f.code, f.name) for f in Format.objects.filter(is_active=True).order_by("pk")]
+
+
+class ChallengeForm(forms.Form):
+    opponent = forms.CharField(
+        label=_("Player to challenge"), required=False, max_length=150,
+        help_text=_("Their user name. Empty: an open link that anyone signed in may accept."))
+    deck = forms.ChoiceField(label=_("Your deck"),
+                             help_text=_("Hidden from the other player until it is played."))
+    format = forms.ChoiceField(label=_("Format"),
+                               help_text=_("Both decks must be legal in it."))
+    first = forms.ChoiceField(label=_("Who goes first"), initial="random",
+                              choices=[("random", _("Random")), ("me", _("I do")),
+                                       ("them", _("The other player"))])
+
+    def __init__(self, *args: Any, decks: list[DeckChoice], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["deck"]).choices = _grouped(decks)
+        cast(forms.ChoiceField, self.fields["format"]).choices = format_choices()
+
+
+class AcceptForm(forms.Form):
+    deck = forms.ChoiceField(label=_("Your deck"),
+                             help_text=_("Checked against the challenge's format."))
+
+    def __init__(self, *args: Any, decks: list[DeckChoice], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["deck"]).choices = _grouped(decks)

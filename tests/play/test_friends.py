@@ -1,0 +1,240 @@
+"""Games between two people: a challenge, accepting it with a checked deck, and the rights of
+each player (only your seat, no undo, no restart, no hint, concede your own; nobody else sees
+the game)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from play.models import Challenge, PlayGame
+from tests.play.conftest import DAWN, DUSK
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def carol(db):
+    from tests.fixtures import UserFactory
+
+    return UserFactory(username="carol")
+
+
+def challenge(client, **fields):
+    body = {"opponent": "bob", "deck": DAWN, "first": "me", **fields}
+    response = client.post("/api/play/challenges/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def game_between(client_for, alice, bob):
+    made = challenge(client_for(alice))
+    accepted = client_for(bob).post(f"/api/play/challenges/{made['uid']}/accept/",
+                                    {"deck": DUSK}, format="json")
+    assert accepted.status_code == 201, accepted.json()
+    return accepted.json()
+
+
+def test_a_challenge_names_its_player_and_hides_the_deck(client_for, alice, bob):
+    made = challenge(client_for(alice))
+    assert made["opponent"] == "bob" and made["status"] == "pending"
+    assert made["deck"] == "Dawn Test"                    # the challenger sees their deck
+    seen = client_for(bob).get("/api/play/challenges/").json()
+    assert [c["uid"] for c in seen["incoming"]] == [made["uid"]]
+    assert "deck" not in seen["incoming"][0]              # the other player does not
+
+
+def test_the_play_page_shows_a_challenge_to_you(client_for, alice, bob, client):
+    made = challenge(client_for(alice))
+    client.force_login(bob)
+    page = client.get("/play/").content.decode()
+    assert made["url"] in page and "alice challenges you" in page
+    shown = client.get(made["url"]).content.decode()
+    assert "Hidden until it is played." in shown and "<dd>Dawn Test" not in shown
+
+
+def test_accepting_starts_a_game_each_sees_their_own_seat(client_for, alice, bob):
+    state = game_between(client_for, alice, bob)
+    assert state["seat"] == 1 and state["players"] == ["alice", "bob"]
+    game = PlayGame.objects.get(uid=state["uid"])
+    assert game.owner == alice and game.guest == bob and game.first_player == 0
+    mine = client_for(alice).get(f"/api/play/{game.uid}/?seat=1").json()
+    assert mine["seat"] == 0                               # never the other seat's view
+    assert client_for(bob).get(f"/api/play/{game.uid}/").json()["seat"] == 1
+
+
+def test_a_deck_not_legal_in_the_format_is_refused_with_every_problem(
+        client_for, alice, bob, monkeypatch):
+    made = challenge(client_for(alice))
+    from play import friends
+
+    monkeypatch.setattr(friends, "deck_problems", lambda deck, code: [
+        {"code": "deck_too_small", "rule": "R1", "message": "Too few cards.", "fix": "Add.",
+         "cards": []},
+        {"code": "copy_limit", "rule": "R2", "message": "Too many copies.", "fix": "Cut.",
+         "cards": ["C001"]}])
+    refused = client_for(bob).post(f"/api/play/challenges/{made['uid']}/accept/",
+                                   {"deck": DUSK}, format="json")
+    assert refused.status_code == 400
+    assert [p["code"] for p in refused.json()["problems"]] == ["deck_too_small", "copy_limit"]
+    assert Challenge.objects.get(uid=made["uid"]).status == "pending"
+
+
+def test_only_the_named_player_may_accept_and_anyone_else_sees_nothing(
+        client_for, alice, bob, carol):
+    made = challenge(client_for(alice))
+    assert client_for(carol).get(f"/api/play/challenges/{made['uid']}/").status_code == 404
+    assert client_for(carol).post(f"/api/play/challenges/{made['uid']}/accept/",
+                                  {"deck": DUSK}, format="json").status_code == 404
+    own = client_for(alice).post(f"/api/play/challenges/{made['uid']}/accept/",
+                                 {"deck": DUSK}, format="json")
+    assert own.status_code == 400
+
+
+def test_an_open_link_is_taken_by_the_first_who_accepts(client_for, alice, bob, carol):
+    made = challenge(client_for(alice), opponent="")
+    assert made["opponent"] is None
+    first = client_for(carol).post(f"/api/play/challenges/{made['uid']}/accept/",
+                                   {"deck": DUSK}, format="json")
+    second = client_for(bob).post(f"/api/play/challenges/{made['uid']}/accept/",
+                                  {"deck": DUSK}, format="json")
+    assert first.status_code == 201 and second.status_code == 400
+    assert "no longer open" in second.json()["detail"][0]
+
+
+def test_decline_withdraw_and_expiry(client_for, alice, bob):
+    one, two, three = (challenge(client_for(alice)) for _ in range(3))
+    assert client_for(bob).post(f"/api/play/challenges/{one['uid']}/decline/"
+                                ).json()["status"] == "declined"
+    assert client_for(alice).post(f"/api/play/challenges/{two['uid']}/decline/"
+                                  ).json()["status"] == "cancelled"
+    Challenge.objects.filter(uid=three["uid"]).update(expires_at=timezone.now()
+                                                      - timedelta(seconds=1))
+    late = client_for(bob).post(f"/api/play/challenges/{three['uid']}/accept/",
+                                {"deck": DUSK}, format="json")
+    assert late.status_code == 400 and "Expired" in late.json()["detail"][0]
+    assert client_for(bob).get("/api/play/challenges/").json()["incoming"] == []
+
+
+def test_limits_are_said_with_their_numbers(client_for, alice, bob, settings):
+    settings.PLAY_MAX_OPEN_CHALLENGES = 2
+    challenge(client_for(alice))
+    challenge(client_for(alice))
+    third = client_for(alice).post("/api/play/challenges/", {"opponent": "bob", "deck": DAWN},
+                                   format="json")
+    assert third.status_code == 400
+    assert "2 challenges waiting" in third.json()["detail"][0] and "(2)" in third.json()[
+        "detail"][0]
+    settings.PLAY_MAX_OPEN_CHALLENGES = 5
+    settings.PLAY_MAX_FRIEND_GAMES = 1
+    game_between(client_for, alice, bob)
+    again = client_for(alice).post("/api/play/challenges/", {"opponent": "bob", "deck": DAWN},
+                                   format="json")
+    assert again.status_code == 400 and "1 games against people" in again.json()["detail"][0]
+
+
+def test_unknown_player_and_yourself_are_400s(client_for, alice):
+    nobody = client_for(alice).post("/api/play/challenges/", {"opponent": "nobody",
+                                                              "deck": DAWN}, format="json")
+    assert nobody.status_code == 400 and "nobody" in nobody.json()["opponent"][0]
+    me = client_for(alice).post("/api/play/challenges/", {"opponent": "alice", "deck": DAWN},
+                                format="json")
+    assert me.status_code == 400 and "yourself" in me.json()["opponent"][0]
+
+
+def test_only_the_seat_owner_acts_and_no_undo_restart_or_hint(client_for, alice, bob, carol):
+    state = game_between(client_for, alice, bob)
+    uid = state["uid"]
+    client_for(bob).get(f"/api/play/{uid}/")            # both here: the clock starts
+    here = client_for(alice).get(f"/api/play/{uid}/").json()
+    assert here["actions"], "P1 decides first"
+    assert here["clock"]["started"] and here["clock"]["to_move"] == 0
+    action = here["actions"][0]["action"]
+    wrong = client_for(bob).post(f"/api/play/{uid}/actions/",
+                                 {"version": here["version"], "action": action}, format="json")
+    assert wrong.status_code == 403
+    played = client_for(alice).post(f"/api/play/{uid}/actions/",
+                                    {"version": here["version"], "action": action},
+                                    format="json")
+    assert played.status_code == 200 and played.json()["seat"] == 0
+    version = played.json()["version"]
+    for path in ("undo", "restart"):
+        refused = client_for(alice).post(f"/api/play/{uid}/{path}/", {"version": version},
+                                         format="json")
+        assert refused.status_code == 400, path
+    assert client_for(alice).get(f"/api/play/{uid}/hint/").status_code == 400
+    assert client_for(carol).get(f"/api/play/{uid}/").status_code == 404
+    assert client_for(carol).post(f"/api/play/{uid}/concede/", {"version": version},
+                                  format="json").status_code == 404
+
+
+def test_concede_is_for_your_own_seat(client_for, alice, bob):
+    uid = game_between(client_for, alice, bob)["uid"]
+    version = PlayGame.objects.get(uid=uid).version
+    other = client_for(bob).post(f"/api/play/{uid}/concede/", {"version": version, "seat": 0},
+                                 format="json")
+    assert other.status_code == 403
+    done = client_for(bob).post(f"/api/play/{uid}/concede/", {"version": version},
+                                format="json")
+    assert done.status_code == 200 and done.json()["result"]["winner"] == 0
+
+
+def test_a_rematch_swaps_the_seats(client_for, alice, bob):
+    uid = game_between(client_for, alice, bob)["uid"]
+    version = PlayGame.objects.get(uid=uid).version
+    client_for(alice).post(f"/api/play/{uid}/concede/", {"version": version}, format="json")
+    offered = client_for(bob).post(f"/api/play/{uid}/rematch/")
+    assert offered.status_code == 201 and offered.json()["opponent"] == "alice"
+    again = client_for(alice).post(f"/api/play/challenges/{offered.json()['uid']}/accept/",
+                                   {"deck": DAWN}, format="json").json()
+    game = PlayGame.objects.get(uid=again["uid"])
+    assert (game.owner, game.guest) == (bob, alice) and game.rematch_of.uid == uid
+
+
+def test_record_against_people_beside_each_ai(client_for, alice, bob, start, client):
+    uid = game_between(client_for, alice, bob)["uid"]
+    version = PlayGame.objects.get(uid=uid).version
+    client_for(bob).post(f"/api/play/{uid}/concede/", {"version": version}, format="json")
+    ai = start(alice)
+    client_for(alice).post(f"/api/play/{ai['uid']}/concede/", {"version": ai["version"]},
+                           format="json")
+    from play.records import player_record
+
+    record = player_record(alice)
+    assert (record.people.won, record.people.lost) == (1, 0)
+    assert (record.agents["greedy"].won, record.agents["greedy"].lost) == (0, 1)
+    assert player_record(bob).people.lost == 1
+    page = client.get("/players/alice/").content.decode()
+    assert "Won against bob" in page
+    client.force_login(bob)
+    assert "against a person" in client.get("/accounts/profile/").content.decode()
+
+
+def test_the_replay_is_private_to_the_two_until_shared(client_for, alice, bob, carol, client):
+    uid = game_between(client_for, alice, bob)["uid"]
+    version = PlayGame.objects.get(uid=uid).version
+    client_for(alice).post(f"/api/play/{uid}/concede/", {"version": version}, format="json")
+    client.force_login(carol)
+    assert client.get(f"/play/{uid}/replay/").status_code == 404
+    client.force_login(bob)
+    assert client.get(f"/play/{uid}/replay/").status_code == 200
+    client_for(bob).post(f"/api/play/{uid}/share/", {"shared": True}, format="json")
+    client.force_login(carol)
+    assert client.get(f"/play/{uid}/replay/").status_code == 200
+
+
+def test_challenge_pages_by_form(client, alice, bob, catalogue):
+    client.force_login(alice)
+    assert client.get("/play/challenge/?to=bob").status_code == 200
+    made = client.post("/play/challenge/", {"opponent": "bob", "deck": DAWN,
+                                            "format": "standard", "first": "random"})
+    assert made.status_code == 302, made.content.decode()[:2000]
+    url = made["Location"]
+    client.force_login(bob)
+    assert "Accept and play" in client.get(url).content.decode()
+    accepted = client.post(url + "accept/", {"deck": DUSK})
+    assert accepted.status_code == 302 and "/play/" in accepted["Location"]
+    page = client.get(accepted["Location"]).content.decode()
+    assert "alice vs bob" in page and "Dawn Test" not in page
