@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
@@ -24,10 +25,24 @@ from balance.selectors import job_is_owner, job_progress, jobs_listed
 from balance.services import BalanceInputError, job_cancel
 from balance.views import job_or_404
 from common.throttles import SubmitThrottle
-from simulations.serializers import ListFilterSerializer
+from simulations.serializers import TIME_LEFT_HELP, ListFilterSerializer, TimeLeftSerializer
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
+
+
+class JobProgressSerializer(serializers.Serializer[dict[str, Any]]):
+    phase = serializers.CharField(help_text="queued, baseline, screening, racing, verifying or "
+                                            "done")
+    games = serializers.IntegerField(help_text="Search games played so far.")
+    budget = serializers.IntegerField(help_text="The search's game budget.")
+    percent = serializers.IntegerField()
+    evaluations = serializers.IntegerField(help_text="Candidates evaluated so far.")
+    best = serializers.JSONField(allow_null=True, help_text="The best candidate so far.")
+    seconds_left = serializers.FloatField(
+        allow_null=True, help_text="The estimated seconds left, as the job's page says them "
+                                   "(time_left's high end; null when time_left is).")
+    time_left = TimeLeftSerializer(allow_null=True, help_text=TIME_LEFT_HELP)
 
 
 class JobSerializer(serializers.ModelSerializer[BalanceJob]):
@@ -37,10 +52,12 @@ class JobSerializer(serializers.ModelSerializer[BalanceJob]):
     progress = serializers.SerializerMethodField()
     url = serializers.CharField(source="get_absolute_url", read_only=True)
 
+    @extend_schema_field(JobProgressSerializer)
     def get_progress(self, job: BalanceJob) -> dict[str, Any]:
         p = job_progress(job)
         return {"phase": p.phase, "games": p.games, "budget": p.budget, "percent": p.percent,
-                "evaluations": p.evaluations, "best": p.best, "seconds_left": p.seconds_left}
+                "evaluations": p.evaluations, "best": p.best, "seconds_left": p.seconds_left,
+                "time_left": None if p.time_left is None else p.time_left.as_dict()}
 
 
 def invalid_input(exc: BalanceInputError) -> ValidationError:

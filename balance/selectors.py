@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from balance.kinds import KINDS
 from balance.models import BalanceJob, JobKind
-from simulations.agents.strength import estimate_range, estimate_seconds
+from simulations.agents.strength import TimeLeft, estimate_range, estimate_seconds
 from work.models import WorkStatus
 
 if TYPE_CHECKING:
@@ -64,11 +64,16 @@ class JobProgress:
     percent: int
     evaluations: int
     best: dict[str, Any] | None
-    seconds_left: float | None
+    time_left: TimeLeft | None
     searched: int = 0        # search games counted against the budget (never above it)
     over: int = 0            # search games past the budget: the round under way finishes
     verified: int = 0        # re-verification games played on fresh seeds
     verify_total: int = 0    # … of about this many (exact once the job is done)
+
+    @property
+    def seconds_left(self) -> float | None:
+        """What the pages say is left: the high end of ``time_left``."""
+        return None if self.time_left is None else self.time_left.high
 
     @property
     def phase_label(self) -> str:
@@ -105,19 +110,21 @@ def job_progress(job: BalanceJob) -> JobProgress:
     percent = 100 if job.status == "done" else min(99, int(100 * done / max(total, 1)))
     return JobProgress(phase=phase, games=games, budget=job.budget_games,
                        percent=percent, evaluations=int(p.get("evaluations") or 0),
-                       best=p.get("best"), seconds_left=_seconds_left(job, total - done),
+                       best=p.get("best"), time_left=_time_left(job, total - done),
                        searched=searched, over=max(0, games - job.budget_games),
                        verified=verified, verify_total=verify)
 
 
-def _seconds_left(job: BalanceJob, games_left: int) -> float | None:
+def _time_left(job: BalanceJob, games_left: int) -> TimeLeft | None:
     """The games left at the pace this execution plays (the runner's ``rate``: the machine's
-    load included); before its first round reports one, the high end of the estimate at this
-    deployment's measured pace stretched by the machine's load (``estimate_range``)."""
+    load included), one figure; before its first round reports one, the estimate at this
+    deployment's measured pace as the range the machine's load may stretch it to
+    (``estimate_range``)."""
     if job.status != WorkStatus.RUNNING or games_left <= 0:
         return None
     rate = (job.progress or {}).get("rate")
     if rate:
-        return float(games_left / rate)
-    seconds = estimate_seconds(agent_a=job.agent, agent_b=job.agent, games=games_left)
-    return None if seconds is None else estimate_range(seconds)[1]
+        seconds = float(games_left / rate)
+        return TimeLeft(seconds, seconds)
+    estimate = estimate_seconds(agent_a=job.agent, agent_b=job.agent, games=games_left)
+    return None if estimate is None else TimeLeft(*estimate_range(estimate))

@@ -42,7 +42,7 @@ from rules.lab.intervals import Moments
 from rules.lab.match import play_games, tally
 from rules.lab.stats import MatchStats
 from simulations import conf
-from simulations.meta.field import warm_run_meta
+from simulations.meta.field import run_meta_store
 from simulations.models import (
     TERMINAL_CHUNK_STATES,
     Chunk,
@@ -329,8 +329,8 @@ def finalise(run: SimulationRun, *, status: str, error: str = "") -> None:
     run.status, run.error, run.finished_at = status, error, _now()
     run.games_done = SimulationRun.objects.values_list("games_done", flat=True).get(pk=run.pk)
     run.save(update_fields=["status", "error", "finished_at"])
-    if run.kind == RunKind.ROUND_ROBIN:   # its meta costs a second: paid here, not by a page
-        transaction.on_commit(partial(warm_run_meta, run.pk), robust=True)
+    if run.kind == RunKind.ROUND_ROBIN:   # its meta costs seconds: paid here, not by a page
+        transaction.on_commit(partial(run_meta_store, run_id=run.pk), robust=True)
 
 
 # ------------------------------------------------------------------------------ the task's body

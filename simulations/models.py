@@ -104,6 +104,11 @@ class SimulationRun(models.Model):
         help_text=_('A balance patch played on both sides: {"name", "changes": [{"card", '
                   '"field", "value"}], "diff": [{"card", "name", "field", "old", "new", '
                   '"text"}]}; ``cards`` holds the patched data.'))
+    search_metas = models.JSONField(
+        _("balance search metas"), null=True, blank=True,
+        help_text=_('A round-robin a balance search opened: the field\'s meta as the search '
+                    'verified it, unpatched and patched, per agent: {"before": {agent: meta}, '
+                    '"after": {agent: meta}}.'))
     sweep = models.ForeignKey("Sweep", verbose_name=_("sweep"), on_delete=models.SET_NULL,
                               null=True, blank=True,
                               related_name="runs")
@@ -118,6 +123,12 @@ class SimulationRun(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # What its page shows that costs seconds to work out, computed once by the worker that
+    # finished it (simulations.meta.field.run_meta_store).
+    meta_report = models.JSONField(
+        _("meta report"), null=True, blank=True, editable=False,
+        help_text=_("A finished round-robin's meta at the default ε, stored when it finished: "
+                    '{"stamp", "report"}.'))
 
     class Meta:
         verbose_name = gettext_lazy("simulation run")

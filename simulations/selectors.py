@@ -15,6 +15,7 @@ from decks.models import Deck
 from decks.selectors import deck_is_visible
 from rules.lab.intervals import wilson_interval
 from simulations.agents.strength import (
+    TimeLeft,
     chunks_seconds,
     estimate_range,
     game_seconds_here,
@@ -176,17 +177,17 @@ def run_game_seconds(run: SimulationRun) -> float:
     return game_seconds_here(run.agent_a, run.agent_b)
 
 
-def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
+def run_time_left(run: SimulationRun, progress: Progress) -> TimeLeft | None:
     """An estimate of the time a running run still needs: its games and chunks left as the
     estimate counts them (``chunks_seconds``: the chunks each worker process still plays one
     after another × (a chunk's bookkeeping + its games), and the finish), a game at the
-    seconds a game of it takes (``run_game_seconds``).
-    Before any chunk has finished, the high end of the run's estimate from its first claim on
-    (``run_estimate_seconds``: the same as the form's, less the wait for that claim, stretched
-    by the machine's load: ``estimate_range``) less the time it has run; None when queued,
-    when every game is played (the page says the figures are being finished), or when that
-    estimate has run out before the first chunk finished (the page then says it is working the
-    time out)."""
+    seconds a game of it takes (``run_game_seconds``): one figure.
+    Before any chunk has finished, the run's estimate from its first claim on
+    (``run_estimate_seconds``: the same as the form's, less the wait for that claim) as the
+    range the machine's load may stretch it to (``estimate_range``), less the time it has run;
+    None when queued, when every game is played (the page says the figures are being
+    finished), or when that range's high end has run out before the first chunk finished (the
+    page then says it is working the time out)."""
     if run.status != WorkStatus.RUNNING or run.started_at is None:
         return None
     done, total = progress.games_done, progress.games_total
@@ -194,10 +195,17 @@ def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
         return None
     if progress.chunks_done == 0:
         elapsed = (timezone.now() - run.started_at).total_seconds()
-        expected = estimate_range(run_estimate_seconds(run, started=True) or 0.0)[1]
-        return expected - elapsed if expected > elapsed else None
-    return chunks_seconds(games=total - done, chunks=progress.chunks_total - progress.chunks_done,
-                          per_game=run_game_seconds(run))
+        low, high = estimate_range(run_estimate_seconds(run, started=True) or 0.0)
+        return TimeLeft(max(low - elapsed, 0.0), high - elapsed) if high > elapsed else None
+    seconds = chunks_seconds(games=total - done, chunks=progress.chunks_total
+                             - progress.chunks_done, per_game=run_game_seconds(run))
+    return TimeLeft(seconds, seconds)
+
+
+def run_seconds_left(run: SimulationRun, progress: Progress) -> float | None:
+    """What the run's page says is left: the high end of ``run_time_left``."""
+    left = run_time_left(run, progress)
+    return None if left is None else left.high
 
 
 def run_decks_shown(run: SimulationRun, user: Visitor = None) -> list[dict[str, Any]]:

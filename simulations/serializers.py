@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rules.lab.intervals import RATE_METHODS
 from simulations.comparison import METHODS as COMPARISON_METHODS
 from simulations.models import SampleGame, SimulationRun
-from simulations.selectors import run_decks_shown, run_progress
+from simulations.selectors import run_decks_shown, run_progress, run_time_left
 
 
 class ListFilterSerializer(serializers.Serializer[Mapping[str, Any]]):
@@ -51,6 +51,21 @@ class SideRateSerializer(PairRateSerializer):
     wins = serializers.IntegerField()
 
 
+class TimeLeftSerializer(serializers.Serializer[Mapping[str, Any]]):
+    low = serializers.FloatField(help_text="Seconds left at the pace measured on this "
+                                           "deployment (the low end).")
+    high = serializers.FloatField(help_text="Seconds left with the machine's load stretching "
+                                            "that pace (the high end): what the page says.")
+    is_range = serializers.BooleanField(help_text="true: the machine is busy enough for the "
+                                                  "time to be a range; false: one figure "
+                                                  "(low equals high), e.g. at the job's own "
+                                                  "pace once it has one.")
+
+
+TIME_LEFT_HELP = ("The estimated time left as a range (null: queued, finishing, or no "
+                  "estimate yet).")
+
+
 class ProgressSerializer(serializers.Serializer[Mapping[str, Any]]):
     games_done = serializers.IntegerField()
     games_total = serializers.IntegerField()
@@ -59,6 +74,10 @@ class ProgressSerializer(serializers.Serializer[Mapping[str, Any]]):
     chunks_total = serializers.IntegerField()
     chunks_running = serializers.IntegerField()
     interim_win_rate = RateSerializer(help_text="Deck A's win rate in the first pairing so far.")
+    seconds_left = serializers.FloatField(
+        allow_null=True, help_text="The estimated seconds left, as the run's page says them "
+                                   "(time_left's high end; null when time_left is).")
+    time_left = TimeLeftSerializer(allow_null=True, help_text=TIME_LEFT_HELP)
 
 
 # Given one frozen deck, or (many=True) the list of them.
@@ -125,7 +144,10 @@ class RunSerializer(serializers.Serializer[SimulationRun]):
 
     @extend_schema_field(ProgressSerializer)
     def get_progress(self, run: SimulationRun) -> dict[str, Any]:
-        return run_progress(run).as_dict()
+        progress = run_progress(run)
+        left = run_time_left(run, progress)
+        return {**progress.as_dict(), "seconds_left": None if left is None else left.high,
+                "time_left": None if left is None else left.as_dict()}
 
     @extend_schema_field(FrozenDeckSerializer(many=True))
     def get_decks(self, run: SimulationRun) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, cast
 
@@ -89,6 +90,22 @@ def estimate_range(seconds: float, factor: float | None = None) -> tuple[float, 
     the load stretches it by less than ``RANGE_FROM``."""
     factor = load_factor() if factor is None else factor
     return (seconds, seconds) if factor < RANGE_FROM else (seconds, seconds * factor)
+
+
+@dataclass(frozen=True)
+class TimeLeft:
+    """The time a job still needs, in seconds: one figure (``low == high``) once its own pace
+    is known, or the range the machine's load may stretch the estimate to
+    (``estimate_range``). The pages say the high end; the API gives both."""
+    low: float
+    high: float
+
+    @property
+    def is_range(self) -> bool:
+        return self.high > self.low
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"low": self.low, "high": self.high, "is_range": self.is_range}
 
 
 def pace_factor() -> float:

@@ -8,10 +8,13 @@ Invariants:
 - Every pairing of a run plays the run's seeds (``rules.lab.match.game_seed`` depends on the run
   seed and the pair index only), so the field is built with ``shared_seeds``: pair ``g // 2`` is
   one cluster across the whole field, as in ``results.field_rate``.
-- The resampling costs about a second for six decks, so a report is computed once per (run, its
-  last update, ε) and kept in the cache; the deck names are put back in the reader's language
-  on every read. The default ε's report is computed by the process that finishes the run, once
-  the run's last write is committed (``warm_run_meta``), so no request pays for it.
+- The resampling costs a second or more for six decks, so no page pays for the default ε's
+  report: the worker that finishes the run computes it once the run's last write is committed
+  (``run_meta_store``) and stores it on the run (``SimulationRun.meta_report``, durable across
+  restarts and cache evictions), stamped with the run's final state. A run finished before
+  reports were stored gets its report computed and stored by its first view. Any other ε's
+  report is computed once per (run, its last update, ε) and kept in the cache. The deck names
+  are put back in the reader's language on every read.
 - ε is chosen in points of win rate, from 0 to ``EPSILON_MAX_POINTS`` in steps of 0.1 (a short
   grid, so the cache holds few reports per run); ``epsilon_share`` is the one check, for the
   page's form and the API alike.
@@ -84,34 +87,70 @@ def run_field(run: SimulationRun, reports: list[dict[str, Any]]) -> meta.Field |
 
 
 def _cache_key(run: SimulationRun, epsilon: float) -> str:
+    return f"simulations:meta:v{CACHE_VERSION}:{run.pk}:{_stamp(run)}:{epsilon:.4f}"
+
+
+def _stamp(run: SimulationRun) -> str:
+    """The run's final state a stored report was computed on."""
     finished = run.finished_at.isoformat() if run.finished_at else "-"
-    return (f"simulations:meta:v{CACHE_VERSION}:{run.pk}:{run.status}:{run.games_done}:"
-            f"{finished}:{epsilon:.4f}")
+    return f"{run.status}:{run.games_done}:{finished}"
+
+
+def _is_default(epsilon: float) -> bool:
+    return abs(epsilon - meta.DEFAULT_EPSILON) < 1e-9
+
+
+def stored_meta(run: SimulationRun) -> tuple[bool, dict[str, Any] | None]:
+    """(whether the run holds its default ε's report for its present state, that report: None
+    when no game was counted)."""
+    stored = run.meta_report
+    if isinstance(stored, dict) and stored.get("stamp") == _stamp(run):
+        return True, stored.get("report")
+    return False, None
+
+
+def compute_meta(run: SimulationRun, reports: list[dict[str, Any]], *,
+                 epsilon: float) -> dict[str, Any] | None:
+    """The meta report itself (the resampling: seconds), or None when no game was counted."""
+    field = run_field(run, reports)
+    return None if field is None else meta.meta_report(field, epsilon=epsilon).to_dict()
+
+
+def _store(run: SimulationRun, report: dict[str, Any] | None) -> None:
+    run.meta_report = {"stamp": _stamp(run), "report": report}
+    SimulationRun.objects.filter(pk=run.pk).update(meta_report=run.meta_report)
 
 
 def run_meta(run: SimulationRun, reports: list[dict[str, Any]], *,
              epsilon: float = meta.DEFAULT_EPSILON) -> dict[str, Any] | None:
-    """``rules.lab.meta.MetaReport.to_dict()`` of a finished round-robin for ``epsilon`` (a share),
-    computed once and then read from the cache; None for any other run (``run_has_meta``) or
-    one without a counted game."""
+    """``rules.lab.meta.MetaReport.to_dict()`` of a finished round-robin for ``epsilon`` (a share):
+    the default ε's as stored when the run finished (or, for a run finished before that was
+    done, computed and stored now), another ε's computed once and then read from the cache;
+    None for any other run (``run_has_meta``) or one without a counted game."""
     if not run_has_meta(run):
         return None
-    names = [run.deck_name(i) for i in range(len(run.decks))]
-    key = _cache_key(run, epsilon)
-    report = cache.get(key)
+    if _is_default(epsilon):
+        found, report = stored_meta(run)
+        if not found:
+            report = compute_meta(run, reports, epsilon=epsilon)
+            _store(run, report)
+    else:
+        key = _cache_key(run, epsilon)
+        report = cache.get(key)
+        if report is None:
+            report = compute_meta(run, reports, epsilon=epsilon)
+            if report is not None:
+                cache.set(key, report, CACHE_SECONDS)
     if report is None:
-        field = run_field(run, reports)
-        if field is None:
-            return None
-        report = meta.meta_report(field, epsilon=epsilon).to_dict()
-        cache.set(key, report, CACHE_SECONDS)
-    return {**report, "decks": names}
+        return None
+    return {**report, "decks": [run.deck_name(i) for i in range(len(run.decks))]}
 
 
-def warm_run_meta(run_id: int) -> None:
-    """Put the default ε's meta of a finished round-robin in the cache (``run_meta``); nothing
-    for any other run. Called once the transaction that finished the run has committed, so it
-    reads the run's final figures and keys the cache by them."""
+def run_meta_store(*, run_id: int) -> None:
+    """Work out a finished round-robin's default-ε meta and store it on the run, so its page
+    and the API only read it; nothing for any other run. Called by the worker once the
+    transaction that finished the run has committed, so it reads the run's final figures and
+    stamps the report with them."""
     run = SimulationRun.objects.filter(pk=run_id).first()
     if run is not None and run_has_meta(run):
-        run_meta(run, run_reports(run))
+        _store(run, compute_meta(run, run_reports(run), epsilon=meta.DEFAULT_EPSILON))

@@ -1,6 +1,7 @@
 """The meta of a round-robin as a designer meets it: on the run's page (table, sentences in the
 reader's language, charts, ε chosen in the address, "Balance this field") and in the API's
-results, computed once per (run, ε) and then read from the cache."""
+results: the default ε's stored on the run by the worker that finished it, any other ε's computed
+once per (run, ε) and then read from the cache."""
 
 from __future__ import annotations
 
@@ -212,6 +213,57 @@ def test_finishing_a_round_robin_computes_its_meta_so_the_first_page_view_does_n
     api = logged_in.get(f"/api/simulations/{run.uid}/results/").json()
     assert calls == [0.005] and "Nash" in meta_section(page)
     assert api["meta"]["field_rates"] == engine_meta(run)["field_rates"]
+
+
+def test_the_meta_is_stored_on_the_run_so_a_cleared_cache_costs_no_recomputing(
+        logged_in, alice, make_deck, monkeypatch, django_capture_on_commit_callbacks):
+    """The report is stored on the run row (durable across restarts and cache evictions): with
+    the cache emptied, the first view and the API still only read it."""
+    from django.core.cache import cache
+
+    deck = make_deck(alice, name="Ember Test")
+    run = simulation_request(user=alice, kind="round_robin", deck_specs=[deck.uid, DAWN, DUSK],
+                             games=20, agent_a="greedy", agent_b="greedy", seed=5,
+                             chunk_size=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_all(run)
+    run.refresh_from_db()
+    stored = run.meta_report
+    assert stored["stamp"].startswith("done:60:")
+    assert stored["report"]["field_rates"] == engine_meta(run)["field_rates"]
+    cache.clear()
+    monkeypatch.setattr(field_meta, "compute_meta", lambda *a, **k: pytest.fail("recomputed"))
+    page = logged_in.get(run.get_absolute_url())
+    api = logged_in.get(f"/api/simulations/{run.uid}/results/").json()
+    assert page.status_code == 200 and "Nash" in meta_section(page.content.decode())
+    assert api["meta"]["nash"] == stored["report"]["nash"]
+    assert api["meta"]["decks"] == ["Ember Test", "Dawn Test", "Dusk Test"]
+
+
+def test_a_run_finished_before_reports_were_stored_gets_its_own_on_first_view(
+        logged_in, round_robin, monkeypatch):
+    """The fixture's run finished with no report stored (its commit hooks never ran): the
+    first view works it out and stores it, and no later view does it again."""
+    from django.core.cache import cache
+
+    assert round_robin.meta_report is None
+    first = meta_section(logged_in.get(round_robin.get_absolute_url()).content.decode())
+    round_robin.refresh_from_db()
+    assert round_robin.meta_report["report"]["nash"] == engine_meta(round_robin)["nash"]
+    cache.clear()
+    monkeypatch.setattr(field_meta, "compute_meta", lambda *a, **k: pytest.fail("recomputed"))
+    assert meta_section(logged_in.get(round_robin.get_absolute_url()).content.decode()) == first
+
+
+def test_a_stored_report_of_another_state_of_the_run_is_not_shown(logged_in, round_robin):
+    """A report is stamped with the run's final state; one that does not match it (the run's
+    figures changed since) is worked out again."""
+    round_robin.meta_report = {"stamp": "done:1:-", "report": {"stale": True}}
+    round_robin.save(update_fields=["meta_report"])
+    api = logged_in.get(f"/api/simulations/{round_robin.uid}/results/").json()
+    assert api["meta"]["nash"] == engine_meta(round_robin)["nash"]
+    round_robin.refresh_from_db()
+    assert "stale" not in round_robin.meta_report["report"]
 
 
 def test_a_match_finishing_computes_no_meta(alice, make_deck, monkeypatch,

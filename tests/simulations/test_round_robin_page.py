@@ -15,25 +15,29 @@ MAX_BYTES = 150_000
 
 
 @pytest.fixture
-def six_decks(alice, make_deck):
+def six_decks(alice, make_deck, django_capture_on_commit_callbacks):
+    """Six decks played by the service a worker calls, its finishing hooks run (the meta
+    stored on the run, as a worker does)."""
     decks = [make_deck(alice, name=f"Deck {n}").uid for n in range(4)]
     run = simulation_request(user=alice, kind="round_robin",
                              deck_specs=[*decks, DAWN, DUSK], games=40, agent_a="greedy",
                              agent_b="greedy", seed=5, chunk_size=20)
-    play_all(run)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_all(run)
     run.refresh_from_db()
     return run
 
 
 def measure(client, url: str, times: int = 5) -> tuple[int, float, float]:
-    """The page's size, the server time of its first view (the meta worked out) and the
-    median of the next ``times`` (the meta read from the cache, as every later visit)."""
+    """The page's size, the server time of its first view (caches emptied) and the median of
+    the next ``times``."""
     from django.core.cache import cache
 
     from common.page_cache import clear_stored_pages
 
     cache.clear()
     clear_stored_pages()
+    client.get("/")   # the process's own first request (imports, templates) is not the page's
     seconds = []
     for _ in range(times + 1):
         start = time.perf_counter()
@@ -44,10 +48,17 @@ def measure(client, url: str, times: int = 5) -> tuple[int, float, float]:
 
 
 def test_the_round_robin_page_of_six_decks_is_under_150_kb(client, alice, six_decks):
+    from simulations.models import SimulationRun
+
     client.force_login(alice)
-    size, first, then = measure(client, six_decks.get_absolute_url())
+    url = six_decks.get_absolute_url()
+    size, first, then = measure(client, url)
+    SimulationRun.objects.filter(pk=six_decks.pk).update(meta_report=None)
+    _, unstored, _ = measure(client, url, times=1)
     print(f"\nround-robin page, six decks: {size:,} bytes; server time {first * 1000:.0f} ms "
-          f"the first time (the meta worked out), then {then * 1000:.0f} ms (median of 5)")
+          f"the first time (the meta stored when the run finished), then {then * 1000:.0f} ms "
+          f"(median of 5); a run finished with no meta stored: {unstored * 1000:.0f} ms the "
+          f"first time (the meta worked out and stored)")
     assert size < MAX_BYTES
 
 
