@@ -1,9 +1,57 @@
-"""ASGI entry point (``uvicorn config.asgi:application``)."""
+"""ASGI entry point (``./run.sh``: ``gunicorn config.asgi:application -k
+config.asgi_worker.Worker``; or ``uvicorn config.asgi:application``).
+
+Two doors, by path:
+
+- a live game's stream (``/api/play/<uid>/events/``, ``play.stream``: an async view) goes to
+  Django's ASGI handler, where it waits as a coroutine;
+- everything else — the site's views and middleware are synchronous — goes to Django's WSGI
+  handler, run whole in the process's one synchronous thread (asgiref's ``WsgiToAsgi``), in
+  turn, as gunicorn's synchronous workers run it: one hop to that thread per request, its
+  database connection kept (``CONN_MAX_AGE``).
+
+Why not Django's ASGI handler for every page: it runs each request's synchronous code in a new
+thread of that request's own (a new database connection each) and hops to it and back for every
+middleware; on this machine that cost about six times a synchronous worker's CPU per page
+(``manage.py loadtest --serve --server asgi``). The stream's handler here skips that per-request
+thread too (``OneSyncThreadHandler``): its middleware runs in the same one synchronous thread,
+so a waiting stream holds no thread.
+"""
+
+from __future__ import annotations
 
 import os
+import re
+from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
+from asgiref.wsgi import WsgiToAsgi
+from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.wsgi import WSGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+STREAMS = re.compile(r"^/api/play/[^/]+/events/$")
+
+
+class OneSyncThreadHandler(ASGIHandler):
+    """Django's ASGI handler less its per-request thread: thread-sensitive code goes to the
+    process's one synchronous thread."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not "
+                             f"{scope['type']}.")
+        await self.handle(scope, receive, send)
+
+
+django.setup(set_prefix=False)
+_streams = OneSyncThreadHandler()
+_pages = WsgiToAsgi(WSGIHandler())  # type: ignore[no-untyped-call]   # asgiref's, untyped
+
+
+async def application(scope: Any, receive: Any, send: Any) -> None:
+    if scope["type"] == "http" and STREAMS.match(scope.get("path", "")):
+        await _streams(scope, receive, send)
+    else:
+        await _pages(scope, receive, send)

@@ -48,7 +48,7 @@ def challenge_data(challenge: Challenge, user: Any) -> dict[str, Any]:
         "expires_at": challenge.expires_at, "mine": mine,
         "game": challenge.game.uid if challenge.game_id and challenge.game else None}
     if mine:
-        out["deck"] = challenge.deck.get("name", "")
+        out["deck"] = challenge.deck_name
     return out
 
 

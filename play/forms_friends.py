@@ -13,7 +13,9 @@ from simulations.sources import DeckChoice
 
 
 def format_choices() -> list[tuple[str, str]]:
-    return [(f.code, f.name) for f in Format.objects.filter(is_active=True).order_by("pk")]
+    """The active formats of the game the engine plays, named in the reader's language."""
+    rows = Format.objects.filter(is_active=True).select_related("game").order_by("pk")
+    return [(f.code, f.display_name) for f in rows if f.simulated]
 
 
 class ChallengeForm(forms.Form):

@@ -133,7 +133,7 @@ def challenge_email(challenge: Challenge) -> bool:
         who=challenge.challenger.get_username())
     body = gettext("{who} challenges you to a game ({format}). Pick your deck and accept or "
                    "decline before {expires}: {url}").format(
-        who=challenge.challenger.get_username(), format=challenge.format_code,
+        who=challenge.challenger.get_username(), format=challenge.format_label,
         expires=challenge.expires_at.strftime("%Y-%m-%d %H:%M UTC"),
         url=challenge.get_absolute_url())
     send_mail(subject, body, None, [who.email], fail_silently=True)

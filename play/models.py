@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.language import frozen_deck_name
+from decks.models import Format
 
 HUMAN = "human"
 
@@ -190,6 +191,17 @@ class Challenge(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("play:challenge", args=[self.uid])
+
+    @property
+    def format_label(self) -> str:
+        """The format's name in the reader's language (its code if it was deleted since)."""
+        found = Format.objects.filter(code=self.format_code).first()
+        return found.display_name if found is not None else self.format_code
+
+    @property
+    def deck_name(self) -> str:
+        """The challenger's deck's name in the page's language (theirs to see only)."""
+        return frozen_deck_name(self.deck, 1)
 
 
 class PlayerSettings(models.Model):

@@ -4,10 +4,11 @@ A stream (``play.stream``) registers the game it follows with the version it las
 ``asyncio.Event``; a thread of the process reads the versions of every watched game in one
 query every ``PLAY_WATCH_SECONDS`` (0.2 s) and sets the events of the streams whose game moved
 on. A waiting page therefore costs the server nothing but its share of that query: no replay,
-no request. The same query carries each game's clock: a game whose period ran out or whose
-player to move is gone too long is enforced here (``play.clock``), so the clock runs when
-both players only watch. Every ``SEEN_EVERY`` seconds the watcher marks the players of the
-streams open in this process as present (one update per seat).
+no request. Once a second (every ``CLOCK_EVERY``-th read) the query also carries each game's
+clock: a game whose period ran out or whose player to move is gone too long is enforced here
+(``play.clock``), so the clock runs when both players only watch. Every ``SEEN_EVERY`` seconds
+the watcher marks the players of the streams open in this process as present (one update per
+seat).
 
 Works the same on SQLite and PostgreSQL; needs no Redis. With several processes each watches
 its own streams (the versions are in the database, which every process reads).
@@ -31,6 +32,7 @@ from play.clock import SEEN_EVERY, clock_enforce, seen_touch_many
 from play.models import PlayGame, PlayStatus
 
 log = logging.getLogger(__name__)
+CLOCK_EVERY = 5            # ticks between two reads of the clocks (once a second)
 
 
 @dataclass(eq=False)
@@ -93,19 +95,27 @@ class Watcher:
         if not ids:
             return
         now = now or timezone.now()
-        rows = PlayGame.objects.filter(pk__in=ids).values_list(
-            "pk", "version", "status", "deadline", "to_move", "seen_p1", "seen_p2", "clock",
-            "guest_id")
+        # The clocks are read every CLOCK_EVERY-th tick (their times are in seconds); the
+        # versions every tick: the lighter read is what a waiting page costs.
+        full = self.reads % CLOCK_EVERY == 0
         self.reads += 1
         due = []
+        rows: list[tuple[Any, ...]]
+        if full:
+            rows = list(PlayGame.objects.filter(pk__in=ids).values_list(
+                "pk", "version", "status", "deadline", "to_move", "seen_p1", "seen_p2",
+                "clock", "guest_id"))
+        else:
+            rows = [(pk, version, None, None, None, None, None, None, None) for pk, version
+                    in PlayGame.objects.filter(pk__in=ids).values_list("pk", "version")]
+        with self._lock:
+            watching = {pk: list(self._waiters.get(pk, ())) for pk, *_ in rows}
         for pk, version, status, deadline, to_move, seen_p1, seen_p2, clock, guest in rows:
-            with self._lock:
-                waiters = list(self._waiters.get(pk, ()))
-            for waiter in waiters:
+            for waiter in watching[pk]:
                 if version != waiter.version:
                     waiter.version = version
                     waiter.wake()
-            if status == PlayStatus.PLAYING and guest is not None and clock:
+            if full and status == PlayStatus.PLAYING and guest is not None and clock:
                 if _due(now, deadline, to_move, (seen_p1, seen_p2), clock):
                     due.append(pk)
         for pk in due:

@@ -18,6 +18,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from importlib import import_module
 from typing import Any
 
@@ -25,6 +26,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.utils import timezone
 
+from play.engine_adapter import game_start
 from play.models import HUMAN, PlayGame
 from simulations.sources import cards_freeze
 
@@ -64,13 +66,15 @@ def _session(user: Any) -> str:
 
 
 def live_games_make(count: int, deck: dict[str, Any]) -> list[LiveGame]:
-    """``count`` games between two people at their start, both players present."""
+    """``count`` games between two people at their start, both players present and their
+    clocks running (a game in progress: opening its pages changes nothing)."""
     live_games_remove()
     users = get_user_model()
     made = []
     decks = [dict(deck), dict(deck)]
     cards = cards_freeze(decks)
     now = timezone.now()
+    clock = {"to_move": None, "turn_began": now, "deadline": now + timedelta(hours=2)}
     for index in range(count):
         pair = []
         for side in "ab":
@@ -81,7 +85,9 @@ def live_games_make(count: int, deck: dict[str, Any]) -> list[LiveGame]:
         game = PlayGame.objects.create(
             owner=pair[0], guest=pair[1], decks=decks, cards=cards, seats=[HUMAN, HUMAN],
             seed=index, first_player=0, clock=dict(CALM_CLOCK),
-            reserve=[float(CALM_CLOCK["reserve"])] * 2, seen_p1=now, seen_p2=now)
+            reserve=[float(CALM_CLOCK["reserve"])] * 2, seen_p1=now, seen_p2=now,
+            **{**clock, "to_move": game_start(cards=cards, decks=decks, seed=index, ruleset={},
+                                              first_player=0).to_move})
         made.append(LiveGame(uid=game.uid, players=(
             Player(pair[0].get_username(), _session(pair[0])),
             Player(pair[1].get_username(), _session(pair[1])))))

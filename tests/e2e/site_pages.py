@@ -92,6 +92,26 @@ def _played_by_a_person(user, deck):
     return game, finished
 
 
+def _against_a_person(user):
+    """A challenge to ``user`` from another player, one of ``user``'s waiting for an answer, and
+    a game between them in progress (``user`` plays P1)."""
+    from django.contrib.auth import get_user_model
+
+    from play.friends import challenge_accept, challenge_create
+    from simulations.sources import resolve_spec
+
+    # A name in Chinese: the Chinese pages' check reads Latin words as untranslated English.
+    other = get_user_model().objects.create_user("小博", password=PASSWORD)
+    dawn, _row = resolve_spec(DAWN, user=user)
+    dusk, _row = resolve_spec(DUSK, user=other)
+    to_me = challenge_create(challenger=other, deck=dusk, opponent=user.get_username())
+    mine = challenge_create(challenger=user, deck=dawn, opponent=other.get_username())
+    played = challenge_create(challenger=user, deck=dawn, opponent=other.get_username(),
+                              first="me")
+    game = challenge_accept(challenge=played, by=other, deck=dusk, seed=3)
+    return to_me, mine, game
+
+
 def populate(settings) -> list[SitePage]:
     """Fill the database and list the pages (paths from the site's root)."""
     from django.contrib.auth import get_user_model
@@ -149,6 +169,7 @@ def populate(settings) -> list[SitePage]:
     sorcery = Format.objects.get(code="sorcery")
     Group.objects.create(name="playtesters")
     game, finished = _played_by_a_person(ada, deck)
+    to_me, mine, person = _against_a_person(ada)
     pages = [
         SitePage("home", "/"), SitePage("rules", "/rules/"),
         SitePage("catalogue", "/cards/"), SitePage("query help", "/cards/help/"),
@@ -220,5 +241,10 @@ def populate(settings) -> list[SitePage]:
         SitePage("play", "/play/", login=True),
         SitePage("game in play", game.get_absolute_url(), login=True),
         SitePage("finished game's replay", f"{finished.get_absolute_url()}replay/", login=True),
+        SitePage("challenge a player", "/play/challenge/", login=True),
+        SitePage("a challenge to you", to_me.get_absolute_url(), login=True),
+        SitePage("your challenge waiting", mine.get_absolute_url(), login=True),
+        SitePage("game against a person", person.get_absolute_url(), login=True),
+        SitePage("a player's profile", f"/players/{STAFF}/"),
     ]
     return pages

@@ -14,7 +14,7 @@ from django.utils import timezone
 from play.clock import END_CHOICES, clock_enforce
 from play.engine_adapter import game_at
 from play.models import PlayGame
-from play.watch import Waiter, Watcher
+from play.watch import CLOCK_EVERY, Waiter, Watcher
 from tests.play.test_friends import game_between
 
 pytestmark = pytest.mark.django_db
@@ -91,13 +91,14 @@ def test_the_watcher_wakes_waiting_streams_and_keeps_the_clock_with_nobody_readi
         assert not waiter.event.is_set()                # nothing changed: no wake-up
         PlayGame.objects.filter(pk=game.pk).update(
             deadline=timezone.now() - timedelta(seconds=1))
-        watcher.tick()
+        for _ in range(CLOCK_EVERY):                    # the clocks: read once a second
+            watcher.tick()
         record = PlayGame.objects.get(pk=game.pk)
         assert record.to_move == 1                      # the clock ended P1's period
         watcher.tick()
         loop.run_until_complete(asyncio.sleep(0))
         assert waiter.event.is_set() and waiter.version == record.version
-        assert watcher.reads == 3
+        assert watcher.reads == CLOCK_EVERY + 2
     finally:
         loop.close()
 

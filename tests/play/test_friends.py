@@ -238,3 +238,19 @@ def test_challenge_pages_by_form(client, alice, bob, catalogue):
     assert accepted.status_code == 302 and "/play/" in accepted["Location"]
     page = client.get(accepted["Location"]).content.decode()
     assert "alice vs bob" in page and "Dawn Test" not in page
+
+
+def test_a_challenge_is_e_mailed_only_to_a_player_who_asked_for_it(
+        client_for, alice, bob, client, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge(client_for(alice))
+    assert mailoutbox == []                       # bob has not asked for e-mails
+    client.force_login(bob)
+    saved = client.post("/accounts/profile/", {"email": "bob@example.com",
+                                               "email_challenges": "on"})
+    assert saved.status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        made = challenge(client_for(alice))
+    [mail] = mailoutbox
+    assert mail.to == ["bob@example.com"] and "alice challenges you" in mail.subject
+    assert made["url"] in mail.body

@@ -437,7 +437,9 @@ class Command(BaseCommand):
                     raise CommandError(NOT_LOOPBACK.format(host=parts.hostname))
                 live_measure(self.stdout.write, parts.hostname or "", parts.port or 80,
                              games=play_games, moves=play_moves, seconds=seconds,
-                             clients=clients, rounds=rounds)
+                             clients=clients, rounds=rounds,
+                             master=started.pid if started is not None
+                             and os.path.isdir("/proc") else None)
                 return
             master = started.pid if started is not None and os.path.isdir("/proc") else None
             self._measure(url, seconds, clients, tool, rounds, master)
@@ -499,8 +501,16 @@ def _load() -> str:
     return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "unknown"
 
 
+def _cpu_measure(host: str, port: int, target: Target, seconds: float, clients: int,
+                 master: int | None) -> None:
+    before = server_cpu_seconds(master) if master else 0.0
+    measure(host, port, target, seconds, clients)
+    if master:
+        target.server_cpu += server_cpu_seconds(master) - before
+
+
 def live_measure(say: Any, host: str, port: int, *, games: int, moves: int, seconds: float,
-                 clients: int, rounds: int) -> None:
+                 clients: int, rounds: int, master: int | None = None) -> None:
     """The card list with no game waiting and with ``games`` games' two pages waiting on their
     streams, in turns (``rounds``), then the moves' propagation; prints both."""
     deck = public_deck()
@@ -514,16 +524,22 @@ def live_measure(say: Any, host: str, port: int, *, games: int, moves: int, seco
     delays: list[float] = []
     missed = 0
     opened = 0
+    idle_cpu = idle_span = 0.0
     try:
         measure(host, port, quiet, min(1.0, seconds / 4), clients)
         quiet.reset()
         for _ in range(rounds):
-            measure(host, port, quiet, seconds / rounds, clients)
+            _cpu_measure(host, port, quiet, seconds / rounds, clients, master)
             streams = play_load.Streams(host, port, made)
             streams.open()
-            time.sleep(2.0)                  # every stream answered and waiting
+            time.sleep(3.0)                  # every stream answered and waiting
             opened = streams.alive()
-            measure(host, port, busy, seconds / rounds, clients)
+            if master:                       # what the waiting pages alone cost the server
+                before, started = server_cpu_seconds(master), time.perf_counter()
+                time.sleep(2.0)
+                idle_cpu += server_cpu_seconds(master) - before
+                idle_span += time.perf_counter() - started
+            _cpu_measure(host, port, busy, seconds / rounds, clients, master)
             found, lost = play_load.propagation(host, port, made, streams,
                                                 max(1, moves // rounds))
             delays += found
@@ -533,10 +549,16 @@ def live_measure(say: Any, host: str, port: int, *, games: int, moves: int, seco
         play_load.live_games_remove()
     rates = {t.label: len(t.latencies) / t.elapsed if t.elapsed else 0.0 for t in (quiet, busy)}
     for target in (quiet, busy):
-        say(f"{target.label:<32}{len(target.latencies):>8} requests {target.failures:>4} "
+        done = len(target.latencies)
+        cpu = (f"  server CPU {target.server_cpu / done * 1000:.2f} ms/request"
+               if target.server_cpu and done else "")
+        say(f"{target.label:<32}{done:>8} requests {target.failures:>4} "
             f"failed  p50 {percentile(target.latencies, 50) * 1000:7.1f} ms  "
             f"p95 {percentile(target.latencies, 95) * 1000:7.1f} ms  "
-            f"{rates[target.label]:8.1f} req/s")
+            f"{rates[target.label]:8.1f} req/s{cpu}")
+    if idle_span:
+        say(f"{2 * games} streams waiting, no other request: the server's processes used "
+            f"{idle_cpu / idle_span:.1%} of one core")
     ratio = rates[busy.label] / rates[quiet.label] if rates[quiet.label] else 0.0
     say(f"the card list keeps {ratio:.0%} of its rate with {games} games waiting "
         f"({opened} streams open at the last round)")

@@ -1,0 +1,170 @@
+"""Two people play each other in two browsers (Debian's headless Chromium, two contexts): one
+challenges the other by name, the other accepts with their own deck by keyboard, and each plays
+on their own board by clicking, the other's moves appearing without a reload; a reload
+mid-game; a turn whose time runs out ends by itself; a player who leaves loses by timeout, said
+on the other's board; the result on the profiles and a rematch. Ann plays in English on a
+desktop, Ben in Chinese on a 390 px phone; axe-core on both boards mid-game.
+
+The test server is synchronous (WSGI), so the stream holds its connection ``PLAY_STREAM_HOLD``
+seconds and the browser reconnects (``play.stream``); the clock is short (``PLAY_CLOCK``)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import CHROMIUM, shot
+from tests.e2e.test_play import PASSWORD, _play_on_board, _plays
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="Debian's chromium is not installed")
+
+CLOCK = {"turn": 10, "reserve": 3, "away": 8}
+DAWN, DUSK = "starter:Dawn Test", "starter:Dusk Test"
+
+
+@pytest.fixture
+def site(live_server, transactional_db, settings):
+    from django.contrib.auth import get_user_model
+
+    from cards.services import card_set_import
+    from rules.decks.cardset import TEST_SET
+
+    settings.PLAY_CLOCK = CLOCK
+    settings.PLAY_STREAM_HOLD = 3
+    card_set_import(source=TEST_SET)
+    for name in ("ann", "ben"):
+        get_user_model().objects.create_user(name, password=PASSWORD)
+    return live_server.url
+
+
+def _player(browser, url: str, name: str, *, width: int, locale: str):
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale,
+                                  extra_http_headers={"Accept-Language": locale})
+    page = context.new_page()
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"^(?!.*/accounts/login/)"))
+    return context, page
+
+
+def _version(page) -> str:
+    return page.get_by_test_id("board").get_attribute("data-version") or ""
+
+
+def _has_actions(page) -> bool:
+    board = page.locator(".play-board")
+    return bool(board.count()) and not page.locator("#play-board[aria-busy]").count() \
+        and bool(_plays(page))
+
+
+def _mover(pages, timeout: float = 20.0):
+    """The page whose board offers actions now (the seat to move)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if _has_actions(page):
+                return page
+        time.sleep(0.1)
+    raise AssertionError("no board offers an action")
+
+
+def _sees_change(page, version: str, timeout: float = 5_000) -> None:
+    page.wait_for_function(
+        f"() => document.querySelector('.play-board')?.dataset.version !== '{version}'",
+        timeout=timeout)
+
+
+def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
+    from play.models import PlayGame
+    from tests.e2e.axe import axe_problems
+
+    ann_context, ann = _player(browser, site, "ann", width=1280, locale="en-GB")
+    ben_context, ben = _player(browser, site, "ben", width=390, locale="zh-CN")
+
+    # Ann challenges Ben by name; her deck stays hers, who goes first is hers to say.
+    ann.goto(f"{site}/play/")
+    ann.get_by_test_id("new-challenge").click()
+    ann.fill("#id_opponent", "ben")
+    ann.select_option("#id_deck", DAWN)
+    ann.select_option("#id_first", "me")
+    ann.get_by_test_id("send-challenge").click()
+    ann.wait_for_url(re.compile(r"/play/challenges/[\w-]+/$"))
+    assert ann.get_by_test_id("waiting").count()
+
+    # Ben sees it on his Play page and accepts it with his own deck, by keyboard.
+    ben.goto(f"{site}/play/")
+    ben.get_by_test_id("incoming").locator("a").first.click()
+    ben.wait_for_url(re.compile(r"/play/challenges/[\w-]+/$"))
+    assert "Dawn" not in ben.locator("main").inner_text()     # Ann's deck is not shown
+    assert not axe_problems(ben)
+    ben.select_option("#id_deck", DUSK)
+    ben.focus("#id_deck")
+    ben.keyboard.press("Tab")
+    assert ben.evaluate("() => document.activeElement.dataset.testid") == "accept"
+    ben.keyboard.press("Enter")
+    ben.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+    game_url = ben.url
+    ann.wait_for_url(game_url, timeout=10_000)       # her waiting page moves to the game
+
+    # Each plays their own seat by clicking; the other's board follows without a reload.
+    pages = [ann, ben]
+    delays = []
+    for turn in range(18):
+        mover = _mover(pages)
+        other = ben if mover is ann else ann
+        before = _version(other)
+        clicked = time.monotonic()
+        _play_on_board(mover)
+        _sees_change(other, before)
+        delays.append(time.monotonic() - clicked)
+        if turn == 8:
+            for page in pages:
+                assert not axe_problems(page), page.url
+            shot(ann, "play-friend-1280", full_page=False)
+            shot(ben, "play-friend-390-zh", full_page=False)
+            steps = ben.get_by_test_id("board").get_attribute("data-steps")
+            ben.reload()                                   # mid-game: the game resumes
+            assert ben.get_by_test_id("board").get_attribute("data-steps") == steps
+            assert ben.get_by_test_id("play-clock").count()
+    assert ann.get_by_test_id("board").get_attribute("data-seat") == "0"
+    assert ben.get_by_test_id("board").get_attribute("data-seat") == "1"
+    record = PlayGame.objects.get()
+    assert record.status == "playing" and len(record.actions) >= 18
+
+    # A turn whose time runs out ends by itself: the idle player's board moves on.
+    idle = _mover(pages)
+    waiting = ben if idle is ann else ann
+    idle_seat = int(idle.get_by_test_id("board").get_attribute("data-seat"))
+    waiting.wait_for_function(
+        "() => JSON.parse(document.getElementById('play-actions-data').textContent || '[]')"
+        ".length > 0", timeout=(CLOCK["turn"] + CLOCK["reserve"] + 8) * 1000)
+    record.refresh_from_db()
+    assert record.reserve[idle_seat] == 0.0 and record.to_move == 1 - idle_seat
+    idle.wait_for_function("() => !!document.querySelector('[data-testid=their-turn]')",
+                           timeout=5_000)
+
+    # The player to move leaves: after CLOCK["away"] s they lose by timeout, said on the
+    # other's board.
+    leaver, stayer = waiting, idle
+    leaver_name = "ann" if leaver is ann else "ben"
+    (ann_context if leaver is ann else ben_context).close()
+    stayer.wait_for_selector("[data-testid=replay-link]", timeout=(CLOCK["away"] + 12) * 1000)
+    status = stayer.get_by_test_id("play-status").inner_text()
+    assert "timeout" in status or "超时" in status
+    record.refresh_from_db()
+    assert record.result["reason"] == "timeout" and record.result["winner"] == idle_seat
+    shot(stayer, "play-friend-timeout", full_page=False)
+
+    # The result on both profiles; the rematch swaps the seats.
+    stayer.goto(f"{site}/players/{leaver_name}/")
+    assert stayer.get_by_test_id("record-people").locator("td").nth(1).inner_text() == "1"
+    stayer.goto(game_url)
+    stayer.get_by_test_id("rematch").click()
+    stayer.wait_for_url(re.compile(r"/play/challenges/[\w-]+/$"))
+    print("a move seen on the other page after (s):", sorted(round(d, 2) for d in delays))
