@@ -209,30 +209,21 @@ latencies_ms  # unused variable (tools/management/commands/loadtest.py:292)
 first_failure  # unused variable (tools/management/commands/loadtest.py:294)
 span_s  # unused variable (tools/management/commands/loadtest.py:295)
 
-# Public helpers of the engine, the lab and the site that the tests, the docs or the command
-# line use (the registries' unregister_*, replay_game, the parsers' plain_draft …), an admin
-# action named by a string, and locust's tasks.
-_.export_yaml  # unused method (cards/admin.py:283)
-_.win_rate_when_played  # unused property (cards/card_stats.py:109)
-_.to_def  # unused method (cards/models.py:405)
-clear_stored_pages  # unused function (common/page_cache.py:87)
-pseudo_locale_uninstall  # unused function (config/pseudo_locale.py:88)
-read_deck_code  # unused function (decks/codecs/deckcode.py:69)
-plain_draft  # unused function (decks/validation/services.py:195)
-agent_choices  # unused function (rules/ai/agents.py:106)
-expected_score  # unused function (rules/ai/ratings.py:119)
-apply_changes  # unused function (rules/decks/diffs.py:31)
-expected_copies  # unused function (rules/decks/stats.py:30)
-state_attributes  # unused function (rules/engine/core.py:143)
-_.rule_text  # unused method (rules/engine/keywords.py:59)
-unregister_keyword  # unused function (rules/engine/keywords.py:84)
-missing_docs  # unused function (rules/engine/reference.py:154)
-missing_examples  # unused function (rules/engine/reference.py:166)
-replay_game  # unused function (rules/engine/replay.py:47)
-id_key  # unused function (rules/engine/rule_ids.py:62)
-keyword_id_problems  # unused function (rules/engine/rule_ids.py:76)
-unregister_effect  # unused function (rules/engine/term_registry.py:75)
-exploitability  # unused function (rules/lab/meta.py:220)
+# Public helpers that nothing in the apps calls but that are kept, each for its reason. (Helpers
+# only the tests used went to the tests or were deleted: plain_draft, agent_choices,
+# expected_score, exploitability, apply_changes, expected_copies, Keyword.rule_text,
+# missing_docs, missing_examples, id_key.)
+_.export_yaml  # an admin action, named by a string in CardAdmin.actions (cards/admin.py:283)
+_.win_rate_when_played  # read by the cards and simulations serializers' field of that name (cards/card_stats.py:109)
+_.to_def  # a row's engine CardDef, the adapter docs/catalogue.md documents (cards/models.py:405)
+clear_stored_pages  # empties the page cache's own store, which tests/fixtures.py resets per test (common/page_cache.py:87)
+pseudo_locale_uninstall  # the inverse of pseudo_locale_install, for a test that turned the pseudo-locale on (config/pseudo_locale.py:88)
+read_deck_code  # the deck-code reader with its size check; the codec calls its two halves (decks/codecs/deckcode.py:69)
+state_attributes  # the invariant Game.clone's docstring names, checked on the compiled engine (rules/engine/core.py:143)
+unregister_keyword  # the registry's inverse of register_keyword, translations too, for a toy keyword (rules/engine/keywords.py:81)
+keyword_id_problems  # the rule book's keyword-id check the module is for; tests/rules/test_rule_ids.py runs it (rules/engine/rule_ids.py:71)
+replay_game  # rules.engine's exported API (rules/engine/__init__.py): a finished game rebuilt from its log (rules/engine/replay.py:47)
+unregister_effect  # the registry's inverse of register_effect, templates too, for a toy term (rules/engine/term_registry.py:75)
 
 # Hooks the framework calls by name: DRF, kombu, drf-spectacular, importlib, Django forms and
 # URL converters, the module protocol.

@@ -90,6 +90,20 @@ def format_get(code: str | None) -> Format:
     return Format.objects.get(code=code)
 
 
+def format_or_default(code: str | None) -> Format:
+    """The format ``code`` names, or the default one when it names none or one that has gone
+    (a draft or a page remembers a format that may since have been deleted)."""
+    try:
+        return format_get(code)
+    except Format.DoesNotExist:
+        return format_get(None)
+
+
+def formats_known() -> str:
+    """Every format's code, comma-separated: what a refusal of an unknown format lists."""
+    return ", ".join(Format.objects.values_list("code", flat=True))
+
+
 def _user_q(user: Visitor) -> Q:
     if user is not None and user.is_authenticated:
         return Q(owner=user)
@@ -370,10 +384,7 @@ def deck_view(draft: Draft, *, fmt: Format | None = None) -> DeckView:
     """Validate and describe a draft (legality from rules/decks/legality.py); the problems and
     the cards' labels are in the active language."""
     if fmt is None:
-        try:
-            fmt = format_get(draft.format_code)
-        except Format.DoesNotExist:
-            fmt = format_get(None)
+        fmt = format_or_default(draft.format_code)
     rules = format_to_rules(fmt)
     # A fixed set's cards are named even when the deck lacks them ("needs 1 × Mountain").
     fixed = [code for pile in rules.piles for code in (pile.composition or {})]

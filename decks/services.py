@@ -24,7 +24,7 @@ from cards.models import Card
 from decks.drafts import DEFAULT_FORMAT, DEFAULT_NAME, MAX_CARDS, MAX_COPIES, VISIBILITIES, Draft
 from decks.formats.standard import format_standard_create
 from decks.models import Deck, DeckEntry, DeckVersion, Format
-from decks.selectors import deck_counts, deck_piles, draft_from_deck
+from decks.selectors import deck_counts, deck_piles, draft_from_deck, formats_known
 from rules.decks.piles import MAIN_PILE
 
 if TYPE_CHECKING:
@@ -64,8 +64,7 @@ def draft_check(draft: Draft) -> tuple[Format, dict[str, Card], Card | None]:
         # e.g. a test database flushed between transactional tests.
         fmt = format_standard_create()
     if fmt is None:
-        known = ", ".join(Format.objects.values_list("code", flat=True))
-        errors["format"] = [UNKNOWN_FORMAT.format(code=draft.format_code, known=known)]
+        errors["format"] = [UNKNOWN_FORMAT.format(code=draft.format_code, known=formats_known())]
     if draft.visibility not in VISIBILITIES:
         errors["visibility"] = [BAD_VISIBILITY]
     if len(draft.name) > 100:

@@ -42,6 +42,7 @@ from decks.selectors import (
     deck_view,
     draft_from_deck,
     format_get,
+    format_or_default,
     formats_active,
 )
 from decks.services import DeckInputError, deck_create, deck_save
@@ -137,10 +138,7 @@ def panel_context(request: HtmxHttpRequest, key: str, draft: Draft, deck: Deck |
 
 def draft_format(draft: Draft) -> Format:
     """The draft's format row (the default format if it has gone)."""
-    try:
-        return format_get(draft.format_code)
-    except Format.DoesNotExist:
-        return format_get(None)
+    return format_or_default(draft.format_code)
 
 
 def search_examples(fmt: Format) -> list[tuple[str, StrOrPromise]]:
@@ -248,10 +246,7 @@ def builder_card(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
 
 def format_rules(draft: Draft) -> legality.Format:
     """The draft's format as the engine reads it (the default format if it has gone)."""
-    try:
-        return format_to_rules(format_get(draft.format_code))
-    except Format.DoesNotExist:
-        return format_to_rules(format_get(None))
+    return format_to_rules(format_or_default(draft.format_code))
 
 
 def _pile_for(rules: legality.Format, draft: Draft, card: Card, *, removing: bool) -> str:

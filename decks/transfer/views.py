@@ -22,7 +22,7 @@ from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
 from decks.codecs.base import apply_fix
 from decks.codecs.upload import read_upload
 from decks.models import Format
-from decks.selectors import format_get, format_import_examples, formats_active
+from decks.selectors import format_import_examples, format_or_default, formats_active
 from decks.session import NEW, draft_store
 from decks.transfer.services import body_too_large, draft_import
 
@@ -99,10 +99,7 @@ def fixed_post(request: HttpRequest) -> QueryDict | None:
 def chosen_format(request: HttpRequest) -> Format:
     """The format chosen on the page (``deck_format``), else the default one."""
     code = (request.POST if request.method == "POST" else request.GET).get("deck_format")
-    try:
-        return format_get(str(code or "")[:40] or None)
-    except Format.DoesNotExist:
-        return format_get(None)
+    return format_or_default(str(code or "")[:40] or None)
 
 
 @require_http_methods(["GET", "POST"])

@@ -39,7 +39,13 @@ from decks.apis import (
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
-from decks.selectors import deck_counts, draft_from_deck, format_get, formats_active
+from decks.selectors import (
+    deck_counts,
+    draft_from_deck,
+    format_get,
+    formats_active,
+    formats_known,
+)
 from decks.services import DeckInputError, deck_create
 from decks.transfer.services import IMPORT_MAX_BODY, body_too_large, draft_export, draft_import
 from decks.validation.services import (
@@ -78,8 +84,7 @@ def _format_or_400(code: str | None) -> Format:
     try:
         return format_get(code)
     except Format.DoesNotExist:
-        known = ", ".join(Format.objects.values_list("code", flat=True))
-        raise _unknown_format(code, known) from None
+        raise _unknown_format(code, formats_known()) from None
 
 
 class ValidationOutputSerializer(serializers.Serializer[Mapping[str, Any]]):
@@ -271,9 +276,8 @@ class DeckImportApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
         data.is_valid(raise_exception=True)
         deck_format = data.validated_data.get("deck_format")
         if deck_format and not Format.objects.filter(code=deck_format).exists():
-            known = ", ".join(Format.objects.values_list("code", flat=True))
-            raise ValidationError({"deck_format": [UNKNOWN_FORMAT.format(code=deck_format,
-                                                                        known=known)]})
+            raise ValidationError({"deck_format": [UNKNOWN_FORMAT.format(
+                code=deck_format, known=formats_known())]})
         try:
             imported = draft_import(data.validated_data["text"],
                                     format_name=data.validated_data["format"],

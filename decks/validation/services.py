@@ -47,7 +47,7 @@ from decks.codecs import DEFAULT_LIMITS
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, Draft
 from decks.models import Format
 from decks.problem_text import ProblemText, problems_text
-from decks.selectors import format_default
+from decks.selectors import format_default, formats_known
 from rules.decks import legality
 
 
@@ -96,7 +96,7 @@ def _read(generation: str) -> Catalogue:
         formats[row.code] = FormatRules(row=row, rules=rules, fixed=fixed)
     return Catalogue(generation=generation, cards=cards, set_of=set_of(cards),
                      game_of=game_of(cards), formats=formats, default=format_default().code,
-                     known=", ".join(Format.objects.values_list("code", flat=True)))
+                     known=formats_known())
 
 
 def validation_catalogue(generation: str | None = None) -> Catalogue:
@@ -190,13 +190,6 @@ def plain_json(body: bytes) -> object:
         return json.loads(body.decode(), parse_constant=_refuse_constant)
     except (ValueError, RecursionError):     # not UTF-8, not JSON, nested a thousand deep:
         return NOT_PARSED                       # the parser's 400
-
-
-def plain_draft(body: bytes) -> Draft | None:
-    """The draft a validation request's JSON ``body`` asks about, when the body is plainly well
-    formed (``plain_reading``)."""
-    data = plain_json(body)
-    return None if data is NOT_PARSED else plain_reading(data)
 
 
 def plain_reading(data: object) -> Draft | None:

@@ -103,11 +103,6 @@ def make_agent(name: str) -> Agent:
     return agent_spec(name).make()
 
 
-def agent_choices(lang: str = "en") -> list[tuple[str, str]]:
-    """(name, label in ``lang``) pairs for forms and menus, in registry order."""
-    return [(spec.name, spec.label(lang)) for spec in AGENTS]
-
-
 def ladder_rungs() -> list[tuple[str, str]]:
     """(stronger, weaker) pairs the AI ladder measures, from the weakest rung up."""
     return [(spec.name, weak) for spec in AGENTS for weak in spec.measured_against]

@@ -116,11 +116,6 @@ def fit(rungs: list[Rung], anchor: str | None = BASELINE_AGENT) -> list[Rating]:
     return out
 
 
-def expected_score(elo_a: float, elo_b: float) -> float:
-    """How often an agent rated ``elo_a`` beats one rated ``elo_b`` (draws as halves)."""
-    return 1 / (1 + 10 ** ((elo_b - elo_a) / 400))
-
-
 def _derivatives(beta: list[float], rungs: list[Rung], index: Mapping[str, int],
                  size: int) -> tuple[list[float], list[list[float]]]:
     grad = [0.0] * size

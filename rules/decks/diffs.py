@@ -28,15 +28,6 @@ def card_changes(old: Mapping[str, int], new: Mapping[str, int],
     return sorted(out, key=lambda c: (c.delta < 0, c.label.casefold(), c.code))
 
 
-def apply_changes(old: Mapping[str, int], changes: list[Change]) -> dict[str, int]:
-    out = dict(old)
-    for change in changes:
-        out[change.code] = out.get(change.code, 0) + change.delta
-        if out[change.code] == 0:
-            del out[change.code]
-    return out
-
-
 @dataclass(frozen=True)
 class Comparison:
     """Two decks side by side: rows of (code, count in A, count in B), both heroes."""

@@ -27,12 +27,6 @@ def p_at_least_one(deck_size: int, copies: int, hand: int = OPENING_HAND) -> flo
     return 1.0 - comb(deck_size - copies, hand) / comb(deck_size, hand)
 
 
-def expected_copies(deck_size: int, copies: int, hand: int = OPENING_HAND) -> float:
-    if deck_size <= 0:
-        return 0.0
-    return min(hand, deck_size) * min(copies, deck_size) / deck_size
-
-
 @dataclass(frozen=True)
 class DeckStats:
     size: int

@@ -56,9 +56,6 @@ class Keyword:
         return LocalizedText(f"keyword.{self.code}.prose", self.name_en.lower(),
                              self.localized_name).text(lang)
 
-    def rule_text(self, lang: str) -> str:
-        return self.localized_rule.text(lang)
-
 
 _REGISTRY: dict[str, Keyword] = {}
 _TRANSLATION_KEYS = {"name": "keyword.{code}", "rule": "keyword.{code}.rule"}

@@ -151,23 +151,6 @@ def reference_entries() -> list[dict[str, Any]]:
     return entries
 
 
-def missing_docs(lang: str) -> list[str]:
-    """'section name' of every entry (or 'section name.field' of its fields) that has an
-    English description and none in ``lang``'s catalogue (should be none)."""
-    missing = []
-    for e in reference_entries():
-        if e["doc"] and lang not in e["docs"]:
-            missing.append(f"{e['section']} {e['name']}")
-        missing += [f"{e['section']} {e['name']}.{f['name']}" for f in e.get("fields") or []
-                    if lang not in f["docs"]]
-    return missing
-
-
-def missing_examples() -> list[str]:
-    """'section name' of every entry without an example (should be none)."""
-    return [f"{e['section']} {e['name']}" for e in reference_entries() if e["example"] is None]
-
-
 # ---------------------------------------------------------------- Markdown
 
 _TYPE_WORDS = {

@@ -59,11 +59,6 @@ def rule_table() -> dict[str, RuleEntry]:
     return parse_rule_book(RULES_BOOK.read_text(encoding="utf-8"))
 
 
-def id_key(rule_id: str) -> list[int]:
-    """Sort key: numbers compared as numbers (R2.3.10 after R2.3.9)."""
-    return [int(n) for n in rule_id[1:].split(".")]
-
-
 def cited_ids(text: str) -> list[str]:
     """The ids a text cites, in order, without repeats."""
     found: list[str] = []

@@ -217,11 +217,6 @@ def entropy_ratio(shares: Sequence[float] | Floats) -> float:
     return min(1.0, max(0.0, h / math.log(n)))   # a share a rounding above 1 gives h < 0
 
 
-def exploitability(payoff: Floats, shares: Sequence[float]) -> float:
-    """How much above even the best deck does against the mix (0 for an exact equilibrium)."""
-    return float(np.max(np.asarray(payoff) @ np.asarray(shares)))
-
-
 # --- the games behind a field -----------------------------------------------------------------
 
 @dataclass

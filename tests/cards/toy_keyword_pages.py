@@ -60,4 +60,4 @@ def test_the_query_reading_and_the_replay_text_name_it(lang, header, name):
 def test_the_vocabulary_page_names_it_with_its_rule(client, db, lang, header, name):
     html = unescape(client.get("/cards/vocabulary/", **header).content.decode())
     assert f'id="keyword-{TOY.code}"' in html and TOY.rule in html
-    assert name in html and TOY.rule_text(lang[:2]) in html
+    assert name in html and TOY.localized_rule.text(lang[:2]) in html

@@ -42,14 +42,14 @@ def test_fresh_lists_differ_and_every_fourth_breaks_one_rule(catalogue):
     """What the fresh-list address sends: lists never sent before, three in four legal, the
     fourth with one problem, in turn: over a copy limit, a card too many, no hero, an unknown
     card."""
-    from decks.validation.services import draft_validate, plain_draft
+    from decks.validation.services import draft_validate, plain_json, plain_reading
     from tools.management.commands.loadtest import fresh_bodies
 
     bodies = fresh_bodies(40)
     assert len(set(bodies)) == 40
     problems = []
     for body in bodies:
-        draft = plain_draft(body)
+        draft = plain_reading(plain_json(body))
         assert draft is not None          # each is a body every client could send
         found = draft_validate(draft=draft, format_code=draft.format_code)
         problems.append([problem.code for problem in found.problems])

@@ -19,7 +19,7 @@ from common.parsers import MAX_DEPTH
 from decks.drafts import Draft
 from decks.models import Format, FormatCardLimit
 from decks.validation.apis import DeckValidateApi
-from decks.validation.services import _answers, plain_draft
+from decks.validation.services import _answers, plain_json, plain_reading
 from tests.fixtures import LEGAL_CARDS
 
 pytestmark = pytest.mark.django_db
@@ -136,7 +136,7 @@ def _post(body: bytes, headers: dict, *, through_drf: bool, monkeypatch) -> tupl
 def test_a_fresh_list_is_answered_as_drf_answers_it(rule_books, monkeypatch, name, headers):
     body, problems = LISTS[name]
     raw = _json(body)
-    assert plain_draft(raw) is not None      # the plain path reads it: the comparison is real
+    assert plain_reading(plain_json(raw)) is not None   # the plain path reads it: a real test
     plain = _post(raw, headers, through_drf=False, monkeypatch=monkeypatch)
     assert plain == _post(raw, headers, through_drf=True, monkeypatch=monkeypatch)
     status, kept, content = plain
@@ -192,7 +192,7 @@ def test_a_body_over_the_upload_cap_is_a_413_saying_the_size_and_the_limit(
 
 
 def test_plain_reading_is_the_serializers_reading(catalogue):
-    """Whatever ``plain_draft`` reads, the serializer reads the same way."""
+    """Whatever ``plain_reading`` reads, the serializer reads the same way."""
     bodies = [body for body, _ in LISTS.values()] + [
         {"hero": "  ", "cards": {"T-M01": 99}}, {"cards": {}, "piles": {"atlas": {}}},
         {"cards": {"T-M01": 1}, "piles": {"atlas": {"SC-T01": 2}, "empty": {}}}]
@@ -200,7 +200,7 @@ def test_plain_reading_is_the_serializers_reading(catalogue):
         data = DeckValidateApi.DeckValidateInputSerializer(data=body)
         assert data.is_valid(), data.errors
         piles = data.validated_data.get("piles") or {}
-        assert plain_draft(_json(body)) == Draft(
+        assert plain_reading(plain_json(_json(body))) == Draft(
             hero=data.validated_data.get("hero") or None, cards=data.validated_data["cards"],
             format_code=data.validated_data["format"],
             piles={k: dict(v) for k, v in piles.items() if v}), body

@@ -1,5 +1,6 @@
 """What every browser test shares: Debian's headless Chromium (never a browser downloaded by
-Playwright), the artifacts folder for screenshots, and a watch on the browser console.
+Playwright), the artifacts folder for screenshots, a watch on the browser console, and the
+site most tests start from (``site``: the test set and the user ``tess``, who ``log_in``).
 
 Every page a test opens (``browser.new_page()`` or a page of ``browser.new_context()``) is
 watched: a ``console.error`` (htmx reports its own failures that way), an uncaught exception or
@@ -24,6 +25,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+PASSWORD = "a-Long-and-unusual-passphrase-42"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync"]
 
@@ -157,3 +159,30 @@ def _migrated_data_survives(django_db_setup, django_db_blocker):
             # ids), then load the copy: the database is as the migrations left it.
             call_command("flush", interactive=False, inhibit_post_migrate=True, verbosity=0)
             connections["default"].creation.deserialize_db_from_string(serialized)
+
+
+@pytest.fixture
+def site(live_server) -> str:
+    """The live site's address, with the standard format, the test set and the user ``tess``
+    (password ``PASSWORD``). A module that needs more defines its own ``site``."""
+    from django.contrib.auth import get_user_model
+
+    from cards.services import card_set_import
+    from decks.formats.standard import format_standard_create
+    from rules.decks.cardset import TEST_SET
+
+    # The standard format comes from a migration, which an earlier browser test's flush of the
+    # database removed: made again as `migrate` makes it.
+    format_standard_create()
+    card_set_import(source=TEST_SET)
+    get_user_model().objects.create_user("tess", password=PASSWORD)
+    return str(live_server.url)
+
+
+def log_in(page, site: str) -> None:
+    """Sign ``tess`` in through the log-in page and wait until it has let her in."""
+    page.goto(f"{site}/accounts/login/")
+    page.fill("input[name=username]", "tess")
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"^(?!.*/accounts/login/)"))

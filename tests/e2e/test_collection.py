@@ -9,36 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import ARTIFACTS, CHROMIUM
-
-PASSWORD = "a-Long-and-unusual-passphrase-42"
+from tests.e2e.conftest import ARTIFACTS, CHROMIUM, log_in
 
 pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
-
-
-@pytest.fixture
-def site(live_server):
-    from django.contrib.auth import get_user_model
-
-    from cards.services import card_set_import
-    from decks.formats.standard import format_standard_create
-    from rules.decks.cardset import TEST_SET
-
-    format_standard_create()
-    card_set_import(source=TEST_SET)
-    get_user_model().objects.create_user("tess", password=PASSWORD)
-    return live_server.url
-
-
-def log_in(page, site: str) -> None:
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=username]", "tess")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(r"^(?!.*/accounts/login/)"))
 
 
 def shot(page, name: str) -> None:

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import ARTIFACTS, CHROMIUM
+from tests.e2e.conftest import ARTIFACTS, CHROMIUM, PASSWORD, log_in
 
 GAMES = Path(__file__).resolve().parents[2] / "rules" / "data" / "games"
-PASSWORD = "a-Long-and-unusual-passphrase-42"
 DECK_PAGE = re.compile(r"/decks/(?!build/|import/|compare/)[\w-]+/$")
 # SCR.spellbook (at least 40 spells) within SCR.copies (ordinary 4, exceptional 3, elite 2).
 SPELLBOOK = {"Pebble Squire": 4, "Marsh Lurker": 4, "Kite Rider": 4, "Cinder Hound": 4,
@@ -47,14 +46,6 @@ def site(live_server):
                  stdout=io.StringIO())
     get_user_model().objects.create_user("tess", password=PASSWORD)
     return live_server.url
-
-
-def log_in(page, site: str) -> None:
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=username]", "tess")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(r"^(?!.*/accounts/login/)"))
 
 
 def add(page, name: str, pile: str, times: int) -> None:

@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import CHROMIUM, shot
+from tests.e2e.conftest import CHROMIUM, PASSWORD, log_in, shot
 from tests.e2e.network import quiet, track_requests
 
-PASSWORD = "a-Long-and-unusual-passphrase-42"
 CODE = re.compile(r"\bT-[HMI]\d\d\b")
 
 pytestmark = [
@@ -52,14 +51,6 @@ def finished_run(site):
                              seed=4, chunk_size=4)
     play_all(run)
     return run, deck
-
-
-def log_in(page, site: str) -> None:
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=username]", "tess")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(r"^(?!.*/accounts/login/)"))
 
 
 def test_starter_decks_are_decks_to_open_share_and_build_from(browser, console, site):

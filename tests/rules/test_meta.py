@@ -17,7 +17,6 @@ from rules.lab.meta import (
     MatchupGames,
     describe,
     entropy_ratio,
-    exploitability,
     meta_report,
     nash_equilibria,
     nash_equilibrium,
@@ -25,6 +24,12 @@ from rules.lab.meta import (
     relaxed_equilibria,
     relaxed_equilibrium,
 )
+
+
+def exploitability(payoff, shares) -> float:
+    """How much above even the best deck does against the mix (0 for an exact equilibrium)."""
+    return float(np.max(np.asarray(payoff) @ np.asarray(shares)))
+
 
 ROCK_PAPER_SCISSORS = np.array([[0, 1, -1], [-1, 0, 1], [1, -1, 0]]) * 0.25
 

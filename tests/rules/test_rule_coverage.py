@@ -14,11 +14,16 @@ import re
 from pathlib import Path
 
 from rules.engine.rule_ids import ID_PATTERN as ID
-from rules.engine.rule_ids import id_key, rule_table
+from rules.engine.rule_ids import rule_table
 
 HERE = Path(__file__).resolve().parent
 TEST_NAME = re.compile(r"^test_r(\d+(?:_\d+)*)(?:_|$)")
 RULE_LINE = re.compile(rf"Rules?:\s*({ID}(?:\s*(?:,|and|&)\s*{ID})*)")
+
+
+def id_key(rule_id: str) -> list[int]:
+    """Sort key: numbers compared as numbers (R2.3.10 after R2.3.9)."""
+    return [int(n) for n in rule_id[1:].split(".")]
 
 
 

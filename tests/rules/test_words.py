@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from rules.ai.agents import AGENTS, BASELINE_AGENT, DEFAULT_AGENT, SKILLS, agent_choices
+from rules.ai.agents import AGENTS, BASELINE_AGENT, DEFAULT_AGENT, SKILLS
 from rules.engine import text_templates, words
 from rules.engine.basics import ATTRIBUTES, KINDS
 from rules.engine.keywords import all_keywords
@@ -49,8 +49,9 @@ def test_a_word_reads_as_a_label_in_a_sentence_and_as_a_heading():
 def test_every_keyword_carries_its_rule_in_both_languages():
     """Rule: R4.8, R4.9, R4.10"""
     for keyword in all_keywords():
-        assert keyword.rule and keyword.rule_text("en") and keyword.rule_text("zh")
-        assert keyword.rule_text("zh") != keyword.rule_text("en")
+        rule = keyword.localized_rule
+        assert keyword.rule and rule.text("en") and rule.text("zh")
+        assert rule.text("zh") != rule.text("en")
 
 
 def test_every_agent_is_named_in_both_languages_and_the_defaults_are_registered():
@@ -59,7 +60,7 @@ def test_every_agent_is_named_in_both_languages_and_the_defaults_are_registered(
     for spec in AGENTS:
         assert spec.title("en") and spec.title("zh") and spec.label("en") and spec.label("zh")
         assert spec.title("zh") != spec.title("en")
-    assert agent_choices("zh")[0] == ("greedy", "贪心(快速启发式)")
+    assert (AGENTS[0].name, AGENTS[0].label("zh")) == ("greedy", "贪心(快速启发式)")
     assert [spec.name for spec in AGENTS if spec.fast] == ["greedy", "random"]
 
 

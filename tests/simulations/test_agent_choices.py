@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT, agent_choices
+from rules.ai.agents import AGENT_NAMES, AGENTS, DEFAULT_AGENT
 from simulations.agents.strength import game_seconds_here
 from simulations.apis import SubmitInputSerializer
 from simulations.forms import SimulationForm
@@ -14,7 +14,8 @@ from simulations.services import chunk_size_for
 def test_the_simulate_form_offers_the_registered_agents_with_their_labels():
     form = SimulationForm()
     for name in ("agent_a", "agent_b"):
-        assert list(form.fields[name].choices) == agent_choices()
+        assert list(form.fields[name].choices) == [(spec.name, spec.label("en"))
+                                                   for spec in AGENTS]
         assert form.fields[name].initial == DEFAULT_AGENT
 
 

@@ -105,12 +105,12 @@ class Command(BaseCommand):
     def _db_format(self, code: str | None) -> legality.Format:
         from decks.adapters import format_to_rules
         from decks.models import Format
-        from decks.selectors import format_get
+        from decks.selectors import format_get, formats_known
 
         try:
             return format_to_rules(format_get(code))
         except Format.DoesNotExist:
-            known = ", ".join(Format.objects.values_list("code", flat=True))
+            known = formats_known()
             raise CommandError(f"There is no format {code!r}; choose one of: {known}.",
                                returncode=2) from None
 
