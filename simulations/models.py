@@ -104,6 +104,11 @@ class SimulationRun(models.Model):
         help_text=_('A balance patch played on both sides: {"name", "changes": [{"card", '
                   '"field", "value"}], "diff": [{"card", "name", "field", "old", "new", '
                   '"text"}]}; ``cards`` holds the patched data.'))
+    search_metas = models.JSONField(
+        _("balance search metas"), null=True, blank=True,
+        help_text=_('A round-robin a balance search opened: the field\'s meta as the search '
+                    'verified it, unpatched and patched, per agent: {"before": {agent: meta}, '
+                    '"after": {agent: meta}}.'))
     sweep = models.ForeignKey("Sweep", verbose_name=_("sweep"), on_delete=models.SET_NULL,
                               null=True, blank=True,
                               related_name="runs")

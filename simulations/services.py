@@ -257,11 +257,14 @@ def simulation_submit(*, owner: User | None, kind: str, decks: Sequence[Mapping[
                       patch: Mapping[str, Any] | Patch | None = None,
                       frozen_patch: Mapping[str, Any] | None = None,
                       patch_names: Mapping[str, str] | None = None,
+                      search_metas: Mapping[str, Any] | None = None,
                       check_cap: bool = True) -> SimulationRun:
     """Freeze the decks, split the work into chunks and queue them; returns the new run.
 
     ``patch`` (``rules.lab.patches``) is made on the frozen cards, so every deck on both sides plays
-    it; ``frozen_patch`` is the record of a patch already made on ``cards`` (a re-run)."""
+    it; ``frozen_patch`` is the record of a patch already made on ``cards`` (a re-run);
+    ``search_metas`` the field's meta before and after the patch, per agent, as the balance
+    search that opens the run verified it (``SimulationRun.search_metas``)."""
     decks = [dict(d) for d in decks]
     _check_decks(kind, decks)
     if kind == RunKind.ROUND_ROBIN:
@@ -306,7 +309,8 @@ def simulation_submit(*, owner: User | None, kind: str, decks: Sequence[Mapping[
             card_data_version=card_version or "", agent_a=agent_a, agent_b=agent_b, seed=seed,
             games=games, chunk_size=size, ruleset=rules, stop_width=stop_width,
             replays=replays, base_run=base_run, swap=dict(swap) if swap else None,
-            patch=patch_record, games_total=total)
+            patch=patch_record, games_total=total,
+            search_metas=dict(search_metas) if search_metas else None)
         _create_chunks(run, pairs, games, size)
         transaction.on_commit(dispatch_quietly, robust=True)
     return run

@@ -25,7 +25,7 @@ from common.htmx import HtmxHttpRequest
 from common.language import frozen_card_name
 from common.throttles import submit_allowed
 from simulations import charts
-from simulations.agents.skill import run_skill_context
+from simulations.agents.skill import run_skill_context, run_verdict_changes
 from simulations.agents.strength import agent_strength, estimate_inputs, strength_rows
 from simulations.apis import NOT_OWNER, SAME_RUN_TWICE
 from simulations.comparison import compare_runs
@@ -222,6 +222,9 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
             context["skill_view"] = run_skill_context(
                 run, runs_visible(request.user), versus=request.GET.get("versus", "").strip(),
                 epsilon=meta_form.share(), report=results["meta"])
+            context["verdict_view"] = run_verdict_changes(
+                run, runs_visible(request.user), epsilon=meta_form.share(),
+                report=results["meta"])
             status = 400 if meta_form.errors or context["skill_view"]["error"] else 200
         context["no_meta"] = run.kind == RunKind.GAUNTLET
         context["samples"] = list(enumerate(run_samples(run), start=1))

@@ -6,7 +6,7 @@ are every job's (``balance.services``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
@@ -225,6 +225,21 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
         budget_games=budget_games, verify_games=verify_games, seed=seed)
 
 
+def verified_metas(agent: str, baseline: Mapping[str, Any], row: Mapping[str, Any]
+                   ) -> dict[str, Any] | None:
+    """The field's meta before and after a front patch under each agent it was verified under,
+    as a run opened from it keeps them (``SimulationRun.search_metas``): ``{"before": {agent:
+    meta}, "after": {agent: meta}}``; None for a result kept before patches carried their meta."""
+    def per_agent(played: Mapping[str, Any]) -> dict[str, Any]:
+        out = {agent: played.get("meta_report")}
+        out.update((name, data.get("meta_report"))
+                   for name, data in (played.get("agents") or {}).items())
+        return {name: report for name, report in out.items() if report}
+
+    before, after = per_agent(baseline), per_agent(row)
+    return {"before": before, "after": after} if before and after else None
+
+
 def balance_candidate_run(*, job: BalanceJob, index: int, user: User | AnonymousUser
                           ) -> SimulationRun:
     """A round-robin of the job's field with front candidate ``index``'s patch, as a run."""
@@ -241,7 +256,9 @@ def balance_candidate_run(*, job: BalanceJob, index: int, user: User | Anonymous
             owner=user if user.is_authenticated else None, kind=kind, decks=job.decks,
             games=job.verify_games, agent_a=job.agent, agent_b=job.agent, seed=job.seed,
             cards=job.cards, card_version=job.card_data_version, patch=patch,
-            is_public=job.is_public)
+            is_public=job.is_public,
+            search_metas=verified_metas(job.agent, (job.result or {}).get("baseline") or {},
+                                        front[index]))
     except SimulationInputError as exc:
         raise BalanceInputError(exc.message) from None
 

@@ -12,6 +12,11 @@ the decks whose verdict differs between them: a deck is *dominant* above the hea
 rate (``HEALTHY_FIELD_RATE``), *weak* below its mirror image, *fine* between.
 ``same_field_runs`` finds the finished round-robins that played a run's field (the same decks,
 cards, patch and rules) with another agent.
+
+``verdict_changes`` names each deck's verdict under each agent before → after a patch, side by
+side — the balance search's page (``balance.search.front.verdicts_view``) and a patched
+round-robin's meta view (``run_verdict_changes``) both say it with it;
+``unpatched_field_runs`` finds the round-robins of a patched run's field without its patch.
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ from work.models import WorkStatus
 
 VERDICTS = {"weak": gettext_lazy("weak"), "fine": gettext_lazy("fine"),
             "dominant": gettext_lazy("dominant")}
+SEARCHED_BEFORE = gettext_lazy(
+    "Unpatched under {agents}: the field as the balance search that opened this run verified "
+    "it, on its own fresh seeds.")
+SEARCHED_AFTER = gettext_lazy(
+    "Patched under {agents}: as the balance search verified the patch, on its own fresh seeds.")
 NOT_SAME_FIELD = gettext_lazy(
     "That run did not play this field with another agent: compare with a finished round-robin "
     "of the same decks, cards, patch and rules, played by another agent.")
@@ -195,4 +205,73 @@ def run_skill_context(run: SimulationRun, visible: QuerySet[SimulationRun], *, v
         return out
     out["comparison"] = skill_comparison(report["decks"], [(run.agent_a, report),
                                                            (chosen.agent_a, other)])
+    return out
+
+
+def unpatched_field_runs(run: SimulationRun, listed: QuerySet[SimulationRun]
+                         ) -> list[SimulationRun]:
+    """Finished round-robins among ``listed`` that played a patched ``run``'s field without its
+    patch — the same decks and rules, its cards as printed before the patch (a sweep's
+    baseline, or any such run) — newest first, one per agent; [] for a run with no patch or
+    one kept before its patch recorded the printed cards."""
+    printed = (run.patch or {}).get("unpatched")
+    if run.kind != RunKind.ROUND_ROBIN or not printed:
+        return []
+    expected = {**run.cards, **printed}
+    candidates = (listed.filter(kind=RunKind.ROUND_ROBIN, status=WorkStatus.DONE,
+                                card_data_version=run.card_data_version, patch__isnull=True)
+                  .exclude(pk=run.pk).order_by("-created_at")[:50])
+    out: dict[str, SimulationRun] = {}
+    for other in candidates:
+        cards = other.cards or {}
+        if other.agent_a != other.agent_b or other.agent_a in out \
+                or other.decks != run.decks or other.ruleset != run.ruleset:
+            continue
+        # the patch's own cards may have been frozen with the patched run alone
+        if all(expected.get(code) == data for code, data in cards.items()) \
+                and set(expected) - set(cards) <= set(printed):
+            out[other.agent_a] = other
+    return list(out.values())
+
+
+def run_verdict_changes(run: SimulationRun, listed: QuerySet[SimulationRun], *, epsilon: float,
+                        report: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A patched round-robin's verdicts before → after per agent (``verdict_changes``, as the
+    balance search's page shows them): after, this run's meta (``report``) and the same patched
+    field's runs by other agents (``same_field_runs``); before, the unpatched field's runs
+    (``unpatched_field_runs``); where a balance search opened the run, what it verified fills
+    in the agents no run played (``SimulationRun.search_metas``). None without a patch, or
+    without one agent measured both before and after."""
+    if not run.patch or run.kind != RunKind.ROUND_ROBIN:
+        return None
+    after: dict[str, Mapping[str, Any]] = {run.agent_a: report}
+    before: dict[str, Mapping[str, Any]] = {}
+    played: dict[str, SimulationRun] = {}
+    for other in same_field_runs(run, listed):
+        meta = run_meta(other, run_reports(other), epsilon=epsilon)
+        if meta is not None:
+            after.setdefault(other.agent_a, meta)
+    for other in unpatched_field_runs(run, listed):
+        meta = run_meta(other, run_reports(other), epsilon=epsilon)
+        if meta is not None:
+            before[other.agent_a], played[other.agent_a] = meta, other
+    stored = run.search_metas or {}
+    searched: dict[str, set[str]] = {"before": set(), "after": set()}
+    for side, kept in (("before", before), ("after", after)):
+        for agent, meta in (stored.get(side) or {}).items():
+            if agent not in kept:
+                kept[agent] = meta
+                searched[side].add(agent)
+    names = list(report["decks"])
+    agents = [a for a in after if a in before and all(
+        len(side[a]["field_rates"]) == len(names) for side in (before, after))]
+    if not agents:
+        return None
+    out = verdict_changes(names, [(a, before[a], after[a]) for a in agents])
+    out["unpatched_runs"] = [{"uid": played[a].uid, "title": game_word("agent", a)}
+                             for a in agents if a in played]
+    out["searched"] = [sentence.format(agents=pgettext("list separator", ", ").join(
+        game_word("agent", a) for a in agents if a in searched[side]))
+        for side, sentence in (("before", SEARCHED_BEFORE), ("after", SEARCHED_AFTER))
+        if any(a in searched[side] for a in agents)]
     return out
