@@ -14,7 +14,14 @@ from django.core.management.base import CommandError
 from rules.ai.agents import agent_spec
 from rules.decks.cardset import CORE_SET, TEST_SET, CardSet, CardSetError, load_card_set
 from rules.engine.cards import CardDataError, CardDef, DeckList, Ruleset
-from rules.lab.patches import Patch, PatchError, load_patch, patch_card_defs, patch_diff
+from rules.lab.patches import (
+    DiffRow,
+    Patch,
+    PatchError,
+    load_patch,
+    patch_card_defs,
+    patch_diff,
+)
 
 SET_NOT_FOUND = "card set file not found: {path}"
 TOO_FEW_GAMES = "--games must be at least 1"
@@ -72,7 +79,7 @@ def load_patch_for_cli(path: str | None) -> Patch | None:
 
 
 def patched_cards_for_cli(cards: dict[str, CardDef], patch: Patch | None
-                          ) -> tuple[dict[str, CardDef], list[dict[str, Any]] | None]:
+                          ) -> tuple[dict[str, CardDef], list[DiffRow] | None]:
     """The cards with ``patch`` applied and the patch's diff against them (None without a
     patch); CommandError when the patch does not fit these cards."""
     if patch is None:
