@@ -96,7 +96,10 @@ echo "==> Starting the site ($MODE) on http://${HOST}:${PORT}/ (Ctrl-C stops it 
 if [ "$MODE" = "production" ]; then
   # --limit-request-line: gunicorn's largest (its default, 4094, is below the site's own
   # 4,096-character query limit), so an over-long address gets the site's 414 page, not a bare one.
-  gunicorn config.wsgi --bind "${HOST}:${PORT}" --workers "${WEB_CONCURRENCY:-2}" \
+  # ASGI (uvicorn's worker under gunicorn): a game between people is followed by server-sent
+  # events, open connections that wait; under ASGI each is a coroutine, not a held worker.
+  gunicorn config.asgi:application -k config.asgi_worker.Worker \
+    --bind "${HOST}:${PORT}" --workers "${WEB_CONCURRENCY:-2}" \
     --access-logfile - --graceful-timeout 10 --limit-request-line 8190 &
 else
   python manage.py runserver "${HOST}:${PORT}" &

@@ -239,3 +239,9 @@ _._get_schema_response  # unused method (config/schema_view.py:21)
 __getattr__  # unused function (rules/engine/__init__.py:31)
 __dir__  # unused function (rules/engine/__init__.py:39)
 _.find_spec  # unused method (rules/loader.py:111)
+
+# Named in strings: gunicorn's worker class (run.sh, loadtest), its settings read by
+# uvicorn-worker, and drf-spectacular's post-processing hook (config/settings.py).
+Worker  # unused class (config/asgi_worker.py:17)
+_.CONFIG_KWARGS  # unused variable (config/asgi_worker.py:18)
+stream_path  # unused function (play/schema.py:13)

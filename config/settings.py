@@ -387,6 +387,9 @@ SPECTACULAR_SETTINGS = {
         # A balance search's objective: asked for (input) and kept (the job).
         "BalanceObjectiveEnum": "balance.models.Objective",
     },
+    # The live stream of a game, a plain async view, written into the schema (play/schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "play.schema.stream_path"],
     # Numbers in addresses (cards/converters.py): larger ones name nothing and are a 404.
     "PATH_CONVERTER_OVERRIDES": {"dbint": {"type": "integer", "minimum": 0,
                                            "maximum": 2**31 - 1}},

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from play import apis, apis_friends
+from play import apis, apis_friends, stream
 
 app_name = "play-api"
 
@@ -15,6 +15,7 @@ urlpatterns = [
     path("challenges/<str:uid>/decline/", apis_friends.ChallengeDeclineApi.as_view(),
          name="challenge-decline"),
     path("<str:uid>/", apis.PlayDetailApi.as_view(), name="detail"),
+    path("<str:uid>/events/", stream.play_events, name="events"),
     path("<str:uid>/actions/", apis.PlayActApi.as_view(), name="act"),
     path("<str:uid>/undo/", apis.PlayUndoApi.as_view(), name="undo"),
     path("<str:uid>/restart/", apis.PlayRestartApi.as_view(), name="restart"),

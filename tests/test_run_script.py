@@ -107,7 +107,7 @@ def test_run_sh_serves_like_production_and_restarts_without_reinstalling(tmp_pat
         status, headers, page = _get(site.url + "/no/such/page/")
         assert status == 404 and '<nav class="site-nav"' in page and "Page not found" in page
         assert "URLconf" not in page and "DEBUG" not in page         # not Django's debug page
-        assert headers.get("Server", "").startswith("gunicorn")
+        assert headers.get("Server", "").startswith("uvicorn")    # gunicorn's ASGI worker
         home = _get(site.url + "/")[2]
         css = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', home)
         assert css, "static files are not the collected, hashed ones"
@@ -136,7 +136,7 @@ def test_run_sh_dev_keeps_runserver_with_debug(tmp_path):
         site.wait()
         status, headers, page = _get(site.url + "/no/such/page/")
         assert status == 404 and "URLconf" in page              # Django's debug page
-        assert not headers.get("Server", "").startswith("gunicorn")
+        assert not headers.get("Server", "").startswith(("gunicorn", "uvicorn"))
     finally:
         site.stop()
 

@@ -18,6 +18,9 @@
 // speed select: slow, normal, fast, at once; remembered). prefers-reduced-motion: no motion,
 // the lit cards only.
 //
+// A game between two people (data-live on the board) follows the other player's moves as
+// server-sent events and counts its turn clock down; the server keeps the clock.
+//
 // Why a hand-written fetch and not htmx like the rest of the site: the page holds a state
 // between requests that htmx's swaps do not model — the picked card and its lit targets, the
 // AI's step timer whose pace depends on how many moves are left, the end-of-turn question
@@ -76,6 +79,8 @@
     if (window.scrollY !== y) window.scrollTo(window.scrollX, y);
     lightLastMove();
     schedule();
+    follow();
+    tickClock();
   }
 
   function restoreFocus(focusKey) {
@@ -384,8 +389,76 @@
     request(form.getAttribute("action"), {method: "POST", body: data});
   });
 
+  // ---------------------------------------------------------------- a game between people
+
+  // The other player's moves come as server-sent events (play/stream.py): each event is the
+  // game's state after a change; a new version fetches this seat's board. The browser
+  // reconnects by itself (Last-Event-ID: the last version and step seen).
+  var source = null;
+  var sourceUrl = null;
+  var shownVersion = null;
+
+  function follow() {
+    var b = board();
+    var live = b ? b.dataset.live : "";
+    if (b) shownVersion = b.dataset.version;
+    if (!live) { if (source) { source.close(); source = null; sourceUrl = null; } return; }
+    if (source && sourceUrl === live) return;
+    if (source) source.close();
+    sourceUrl = live;
+    source = new EventSource(live + "?since=" + (b.dataset.steps || "0") + "&version=" +
+                             (b.dataset.version || ""));
+    source.addEventListener("state", function (event) {
+      var state;
+      try { state = JSON.parse(event.data); } catch (e) { return; }
+      if (String(state.version) === String(shownVersion)) return;
+      shownVersion = String(state.version);
+      if (busy) return;            // the answer to this page's own action brings the board
+      load(null);
+    });
+  }
+
+  // The turn clock: counted down here from the server's times (corrected by its "now"); the
+  // server alone ends a turn or a game when the time runs out.
+  var clockTimer = null;
+
+  function mmss(ms) {
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    var m = Math.floor(s / 60);
+    s = s % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  function tickClock() {
+    clearTimeout(clockTimer);
+    var data = document.getElementById("play-clock-data");
+    if (!data) return;
+    var clock = JSON.parse(data.textContent);
+    if (!clock) return;
+    if (clock.offset === undefined) {
+      clock.offset = clock.now - Date.now();
+      data.textContent = JSON.stringify(clock);
+    }
+    var now = Date.now() + clock.offset;
+    root.querySelectorAll("[data-clock-seat]").forEach(function (el) {
+      var s = parseInt(el.dataset.clockSeat, 10);
+      var turn = el.querySelector("[data-clock-turn]");
+      var reserve = el.querySelector("[data-clock-reserve]");
+      var moving = clock.started && clock.to_move === s && clock.turn_ends !== null;
+      var left = moving ? clock.turn_ends - now : clock.turn * 1000;
+      var reserveLeft = clock.reserves[s] * 1000;
+      if (moving && left < 0) { reserveLeft = Math.max(0, clock.deadline - now); left = 0; }
+      turn.textContent = moving ? mmss(left) : "–";
+      reserve.textContent = mmss(reserveLeft);
+      el.classList.toggle("play-clock-low", moving && left <= 10000 && reserveLeft <= 10000);
+    });
+    clockTimer = setTimeout(tickClock, 250);
+  }
+
   var first = board();
   if (first && first.dataset.seat !== "") seat = first.dataset.seat;
+  follow();
+  tickClock();
   var speedSelect = root.querySelector("[data-speed]");
   if (speedSelect && get("speed")) speedSelect.value = get("speed");
   var list = root.querySelector("[data-play-list]");

@@ -96,3 +96,29 @@ def test_a_server_that_never_answers_is_named_not_measured(transactional_db):
         with pytest.raises(CommandError, match=r"locust finished no request to /health/ in 1 s"):
             measure_with_locust(url, Target("minimal response", "GET", "/health/"),
                                 seconds=1, clients=1)
+
+
+def test_the_live_play_scenario_measures_the_card_list_both_ways_and_the_moves(
+        live_server, transactional_db, alice, settings):
+    """Games between two people with both pages waiting on their streams (here the test
+    server's held streams): the card list with none and with them, and each move timed to the
+    other player's page; the scenario's players and games are gone after."""
+    from cards.services import card_set_import
+    from django.contrib.auth import get_user_model
+    from rules.decks.cardset import TEST_SET
+
+    from play.models import PlayGame
+
+    settings.PLAY_STREAM_HOLD = 8
+    card_set_import(source=TEST_SET)
+    _deck(alice, cards=dict(LEGAL_CARDS))
+    out = io.StringIO()
+    call_command("loadtest", url=live_server.url, seconds=0.6, clients=1, rounds=1,
+                 play_games=3, play_moves=3, stdout=out)
+    text = out.getvalue()
+    assert "3 games, 6 streams" in text and "card list, 3 games waiting" in text
+    assert "the card list keeps" in text and "(6 streams open" in text
+    assert "a move reaches the other player's page: median" in text, text
+    assert "(3 moves, 0 not seen" in text, text
+    assert not get_user_model().objects.filter(username__startswith="loadtest-live-").exists()
+    assert not PlayGame.objects.exists()

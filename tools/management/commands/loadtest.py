@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
@@ -73,6 +74,7 @@ from decks.selectors import deck_counts
 from decks.services import deck_create
 from decks.validation.services import validation_catalogue
 from rules.decks import legality
+from tools import play_load
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 NOT_LOOPBACK = ("Only a server on this machine can be measured (127.0.0.1 or localhost), "
@@ -356,11 +358,22 @@ def server_cpu_seconds(master: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int) -> subprocess.Popen[bytes]:
-    """gunicorn with two processes and DEBUG off on ``port``, as ./run.sh serves the site."""
-    env = {**os.environ, "DJANGO_DEBUG": "0"}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", "2",
-                               "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+SERVERS = {
+    # As ./run.sh serves the site: gunicorn managing uvicorn's ASGI workers.
+    "asgi": ["config.asgi:application", "-k", "config.asgi_worker.Worker"],
+    # gunicorn's own synchronous workers, as the site was served before the live games.
+    "wsgi": ["config.wsgi"],
+}
+
+
+def start_server(port: int, kind: str = "asgi") -> subprocess.Popen[bytes]:
+    """gunicorn with two processes and DEBUG off on ``port``, as ./run.sh serves the site
+    (``kind`` "wsgi": its synchronous workers instead)."""
+    # The command's own key: the live-play scenario writes the sessions the server reads.
+    env = {**os.environ, "DJANGO_DEBUG": "0",
+           "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or settings.SECRET_KEY}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", *SERVERS[kind], "--workers",
+                               "2", "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
                               cwd=ROOT, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -395,23 +408,43 @@ class Command(BaseCommand):
         parser.add_argument("--serve", action="store_true",
                             help="Start gunicorn (2 processes, DEBUG off) on a free port for "
                                  "the run instead of measuring --url.")
+        parser.add_argument("--server", choices=sorted(SERVERS), default="asgi",
+                            help="With --serve: gunicorn's ASGI workers as ./run.sh (default) "
+                                 "or its synchronous ones.")
+        parser.add_argument("--play-games", type=int, default=0,
+                            help="The live-play scenario: this many games between two people "
+                                 "in progress, both players' pages waiting on the game's "
+                                 "stream; the card list measured with none and with them "
+                                 "waiting, in the same run, then moves timed from a player's "
+                                 "POST to the other player's event.")
+        parser.add_argument("--play-moves", type=int, default=60,
+                            help="Moves timed in the live-play scenario (default 60).")
 
     def handle(self, *args: Any, url: str, seconds: float, clients: int, tool: str,
-               serve: bool, rounds: int, **options: Any) -> None:
+               serve: bool, rounds: int, server: str = "asgi", play_games: int = 0,
+               play_moves: int = 60, **options: Any) -> None:
         if rounds < 1 or clients < 1 or seconds <= 0:
             raise CommandError("--rounds and --clients are at least 1, --seconds above 0.")
-        server = None
+        started = None
         if serve:
             port = _free_port()
             url = f"http://127.0.0.1:{port}"
-            server = start_server(port)
+            started = start_server(port, server)
         try:
-            master = server.pid if server is not None and os.path.isdir("/proc") else None
+            if play_games > 0:
+                parts = urlsplit(url)
+                if (parts.hostname or "") not in LOOPBACK:
+                    raise CommandError(NOT_LOOPBACK.format(host=parts.hostname))
+                live_measure(self.stdout.write, parts.hostname or "", parts.port or 80,
+                             games=play_games, moves=play_moves, seconds=seconds,
+                             clients=clients, rounds=rounds)
+                return
+            master = started.pid if started is not None and os.path.isdir("/proc") else None
             self._measure(url, seconds, clients, tool, rounds, master)
         finally:
-            if server is not None:
-                server.terminate()
-                server.wait(timeout=30)
+            if started is not None:
+                started.terminate()
+                started.wait(timeout=30)
 
     def _measure(self, url: str, seconds: float, clients: int, tool: str, rounds: int,
                  master: int | None) -> None:
@@ -464,3 +497,53 @@ class Command(BaseCommand):
 
 def _load() -> str:
     return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "unknown"
+
+
+def live_measure(say: Any, host: str, port: int, *, games: int, moves: int, seconds: float,
+                 clients: int, rounds: int) -> None:
+    """The card list with no game waiting and with ``games`` games' two pages waiting on their
+    streams, in turns (``rounds``), then the moves' propagation; prints both."""
+    deck = public_deck()
+    frozen = {"name": deck.name, "hero": deck.hero.code if deck.hero is not None else None,
+              "cards": deck_counts(deck)}
+    made = play_load.live_games_make(games, frozen)
+    quiet = Target("card list, none waiting", "GET", "/cards/")
+    busy = Target(f"card list, {games} games waiting", "GET", "/cards/")
+    say(f"live play: {games} games, {2 * games} streams; {clients} clients on the card list, "
+        f"{seconds:g} s each way in {rounds} rounds; load average {_load()} at the start")
+    delays: list[float] = []
+    missed = 0
+    opened = 0
+    try:
+        measure(host, port, quiet, min(1.0, seconds / 4), clients)
+        quiet.reset()
+        for _ in range(rounds):
+            measure(host, port, quiet, seconds / rounds, clients)
+            streams = play_load.Streams(host, port, made)
+            streams.open()
+            time.sleep(2.0)                  # every stream answered and waiting
+            opened = streams.alive()
+            measure(host, port, busy, seconds / rounds, clients)
+            found, lost = play_load.propagation(host, port, made, streams,
+                                                max(1, moves // rounds))
+            delays += found
+            missed += lost
+            streams.close()
+    finally:
+        play_load.live_games_remove()
+    rates = {t.label: len(t.latencies) / t.elapsed if t.elapsed else 0.0 for t in (quiet, busy)}
+    for target in (quiet, busy):
+        say(f"{target.label:<32}{len(target.latencies):>8} requests {target.failures:>4} "
+            f"failed  p50 {percentile(target.latencies, 50) * 1000:7.1f} ms  "
+            f"p95 {percentile(target.latencies, 95) * 1000:7.1f} ms  "
+            f"{rates[target.label]:8.1f} req/s")
+    ratio = rates[busy.label] / rates[quiet.label] if rates[quiet.label] else 0.0
+    say(f"the card list keeps {ratio:.0%} of its rate with {games} games waiting "
+        f"({opened} streams open at the last round)")
+    if delays:
+        say(f"a move reaches the other player's page: median {statistics.median(delays):.3f} "
+            f"s, 95th percentile {percentile(delays, 95):.3f} s, max {max(delays):.3f} s "
+            f"({len(delays)} moves, {missed} not seen within 5 s)")
+    else:
+        say(f"no move reached the other player's page ({missed} not seen within 5 s)")
+    say(f"load average {_load()} at the end")

@@ -1,0 +1,19 @@
+"""The gunicorn worker ``./run.sh`` serves the site with: uvicorn's, under gunicorn's process
+management (``gunicorn config.asgi:application -k config.asgi_worker.Worker``).
+
+Why ASGI: a game between two people is followed live by server-sent events
+(``play.stream``), each an open connection that waits; under ASGI a waiting stream is a
+coroutine, not a held worker. The site's synchronous views run as Django runs them under
+ASGI, each in a thread of its own request. Lifespan events are off (Django does not use them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from uvicorn_worker import UvicornWorker
+
+
+class Worker(UvicornWorker):  # type: ignore[misc]    # an untyped base
+    CONFIG_KWARGS: ClassVar[dict[str, Any]] = {"loop": "auto", "http": "auto",
+                                                "lifespan": "off"}

@@ -1,0 +1,55 @@
+"""The live stream of a game in the OpenAPI schema: ``/api/play/{uid}/events/`` is a plain
+async Django view (a DRF view cannot stream under ASGI), so drf-spectacular does not find it;
+this post-processing hook writes its operation in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+EVENTS_PATH = "/api/play/{uid}/events/"
+ERROR = {"$ref": "#/components/schemas/Error"}
+VALIDATION = {"$ref": "#/components/schemas/ValidationError"}
+
+
+def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def stream_path(result: dict[str, Any], generator: Any, request: Any, public: bool
+                ) -> dict[str, Any]:
+    result.setdefault("paths", {})[EVENTS_PATH] = {"get": {
+        "operationId": "play_events",
+        "summary": "Follow a game live: server-sent events of your seat's state.",
+        "description": (
+            "A stream of `event: state` messages, one per change of the game (the other "
+            "player's move, the clock ending a turn, a concession, a timeout), each `data:` the "
+            "seat's state as `GET /api/play/{uid}/?since=<step>` sends it (the log and moves "
+            "since the step you had, `clock`, `players`) and `id:` `<version>:<step>`. It "
+            "starts at `since` (default: now; on reconnecting, the browser's `Last-Event-ID`) "
+            "and ends after the game's last state. A comment line every 15 s keeps it open. "
+            "Between people the seat is always your own; in another game, `seat` as for the "
+            "state."),
+        "tags": ["play"],
+        "parameters": [
+            {"name": "uid", "in": "path", "required": True, "schema": {"type": "string"},
+             "description": "The game's id."},
+            {"name": "since", "in": "query", "required": False,
+             "schema": {"type": "integer", "minimum": 0},
+             "description": "The step you have (the `steps` of your last read)."},
+            {"name": "version", "in": "query", "required": False,
+             "schema": {"type": "integer", "minimum": 0},
+             "description": "The version you have: another one now is sent at once."},
+            {"name": "seat", "in": "query", "required": False,
+             "schema": {"type": "integer", "enum": [0, 1]},
+             "description": "A hot-seat game's seat; ignored between people."}],
+        "responses": {
+            "200": {"description": "The stream.",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+            "400": _json("`since` is not a step of the game: {since: [what to give]}.",
+                         VALIDATION),
+            "401": _json("Not signed in (with an API token that is not valid).", ERROR),
+            "403": _json("Not signed in.", ERROR),
+            "404": _json("No such game of yours.", ERROR),
+            "429": _json("Too many requests of this kind from you.", ERROR)},
+        "security": [{"cookieAuth": []}, {}]}}
+    return result

@@ -1,0 +1,163 @@
+"""``GET /api/play/<uid>/events/``: a game followed live, as server-sent events.
+
+Each event is the reader's seat's state after a change, as ``GET /api/play/<uid>/?since=<step>``
+sends it (``event: state``, ``id:`` the game's version): the log lines and moves since the
+step the reader last had, the clock, whose turn it is. The stream starts from ``?since=`` (or
+the browser's ``Last-Event-ID`` when it reconnects) and ends after the game's last state.
+
+Under ASGI (``./run.sh``: gunicorn with uvicorn's workers) a stream is a coroutine waiting on an
+``asyncio.Event`` that the process's watcher (``play.watch``) sets when the game's version
+moves: a waiting page costs no thread, no request and no replay — only its share of the
+watcher's one query per 0.2 s. A comment line every ``KEEPALIVE`` seconds keeps proxies from
+closing it. A reader behind the game when it connects (moves after its step, a version it
+has not seen, the game over) gets the game as it stands first. Served by a synchronous (WSGI)
+server (``./run.sh --dev``, the test server) the view checks the version every 0.2 s for
+``PLAY_STREAM_HOLD`` seconds, then ends with ``retry:`` and the browser reconnects: the same
+events, a held thread per page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.utils.translation import gettext_lazy
+
+from play import conf
+from play.apis import _state
+from play.clock import clock_enforce, seen_touch
+from play.live import play_read
+from play.models import PlayGame
+from play.selectors import viewer_seat
+from play.watch import WATCHER, Waiter
+
+KEEPALIVE = 15.0
+RETRY_MS = 1000
+NOT_SIGNED_IN = gettext_lazy("Log in to follow a game.")
+BAD_SINCE = gettext_lazy("Give since as a whole number from 0 to {steps} (the game's steps).")
+
+
+def _since(request: HttpRequest, record: PlayGame) -> tuple[int, int | None]:
+    """The step the reader has and the version it saw (None: not said): the browser's
+    ``Last-Event-ID`` (``<version>:<step>``) when it reconnects, else ``?since=`` and
+    ``?version=``."""
+    last = request.headers.get("Last-Event-ID") or ""
+    if ":" in last:
+        seen, raw = last.split(":", 1)
+    else:
+        seen, raw = request.GET.get("version", ""), request.GET.get("since", "")
+    if not raw:
+        return len(record.actions), None
+    if not raw.isdigit() or int(raw) > len(record.actions):
+        raise ValueError(str(BAD_SINCE).format(steps=len(record.actions)))
+    return int(raw), int(seen) if seen.isdigit() else None
+
+
+def _behind(record: PlayGame, since: int, version: int | None) -> bool:
+    """Whether the reader lacks the game as it stands: moves after its step, a version it has
+    not seen (the clock started, a turn ended by the clock), or the game's end."""
+    return (since < len(record.actions) or record.over
+            or (version is not None and version != record.version))
+
+
+def _event(record: PlayGame, seat: int | None, since: int) -> tuple[str, int, bool]:
+    """The state event for the reader (the ``?since=`` delta) and the step it reaches."""
+    state = _state(record, seat, since=since)
+    text = json.dumps(state, default=str, separators=(",", ":"))
+    steps = int(state["steps"])
+    return (f"id: {record.version}:{steps}\nevent: state\ndata: {text}\n\n", steps,
+            record.over)
+
+
+def _fresh(uid: str, user: Any, seat: int | None, since: int) -> tuple[str, int, bool, int]:
+    record = play_read(uid=uid, user=user)
+    text, steps, over = _event(record, seat, since)
+    return text, steps, over, record.version
+
+
+async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
+    user = await request.auser()
+    if not user.is_authenticated:
+        return JsonResponse({"detail": str(NOT_SIGNED_IN)}, status=403)
+    try:
+        record = await sync_to_async(play_read, thread_sensitive=False)(uid=uid, user=user)
+    except Http404 as exc:
+        return JsonResponse({"detail": str(exc)}, status=404)
+    asked = request.GET.get("seat")
+    seat = viewer_seat(record, user, int(asked) if asked in ("0", "1") else None)
+    if seat is None and not record.friendly:
+        seat = record.human_seats[0] if record.human_seats else 0
+    try:
+        since, version = _since(request, record)
+    except ValueError as exc:
+        return JsonResponse({"since": [str(exc)]}, status=400)
+    behind = _behind(record, since, version)
+    if isinstance(request, ASGIRequest):
+        body: Any = _stream(uid, user, seat, since, record, behind)
+    else:
+        body = _held(uid, user, seat, since, record, behind)
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+async def _stream(uid: str, user: Any, seat: int | None, since: int,
+                  record: PlayGame, behind: bool) -> AsyncIterator[str]:
+    waiter = Waiter(game_id=record.pk, seat=seat, version=record.version,
+                    loop=asyncio.get_running_loop())
+    WATCHER.add(waiter)
+    fresh = sync_to_async(_fresh, thread_sensitive=False)
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        if behind:
+            text, since, over = await sync_to_async(_event, thread_sensitive=False)(
+                record, seat, since)
+            yield text
+            if over:
+                return
+        while True:
+            try:
+                await asyncio.wait_for(waiter.event.wait(), KEEPALIVE)
+            except TimeoutError:
+                yield ": still here\n\n"
+                continue
+            waiter.event.clear()
+            text, since, over, waiter.version = await fresh(uid, user, seat, since)
+            yield text
+            if over:
+                return
+    finally:
+        WATCHER.remove(waiter)
+
+
+def _held(uid: str, user: Any, seat: int | None, since: int,
+          record: PlayGame, behind: bool) -> Iterator[str]:
+    """The WSGI stand-in: hold the connection a while, checking the version every 0.2 s."""
+    yield f"retry: {RETRY_MS}\n\n"
+    version = record.version
+    if behind:
+        text, since, over = _event(record, seat, since)
+        yield text
+        if over:
+            return
+    deadline = time.monotonic() + conf.stream_hold_seconds()
+    while time.monotonic() < deadline:
+        time.sleep(conf.watch_seconds())
+        found = PlayGame.objects.filter(pk=record.pk).first()
+        if found is None:
+            return
+        seen_touch(found, seat)
+        found = clock_enforce(found)          # no watcher thread here: the clock is kept so
+        if found.version != version:
+            text, since, over, version = _fresh(uid, user, seat, since)
+            yield text
+            if over:
+                return

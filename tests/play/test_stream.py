@@ -1,0 +1,112 @@
+"""A game followed live: ``/api/play/<uid>/events/`` sends the reader's seat's state after
+every change, as server-sent events — a coroutine woken by the process's watcher under ASGI,
+a held connection that the browser renews under WSGI. Only the game's players may follow it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import AsyncClient
+
+from play import services
+from play.models import PlayGame
+from tests.play.test_friends import game_between
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _events(text: str) -> list[dict]:
+    return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+def _move(uid: str, user) -> PlayGame:
+    record = PlayGame.objects.get(uid=uid)
+    from play.engine_adapter import game_at
+
+    action = game_at(record).legal_actions()[0]
+    return services.play_act(record=record, action=action, version=record.version, by=user)
+
+
+@pytest.fixture
+def uid(client_for, alice, bob, settings):
+    settings.PLAY_STREAM_HOLD = 0.4
+    found = game_between(client_for, alice, bob)["uid"]
+    client_for(alice).get(f"/api/play/{found}/")
+    client_for(bob).get(f"/api/play/{found}/")
+    return found
+
+
+def test_the_stream_sends_the_moves_since_the_step_asked(uid, client, alice, bob):
+    _move(uid, alice)
+    client.force_login(bob)
+    response = client.get(f"/api/play/{uid}/events/?since=0")
+    assert response["Content-Type"] == "text/event-stream"
+    text = b"".join(response.streaming_content).decode()
+    assert text.startswith("retry: 1000")
+    [state] = _events(text)
+    assert state["seat"] == 1 and state["since"] == 0
+    assert [m["step"] for m in state["moves"]] == [1]
+    assert "event: state" in text and f"id: {state['version']}:1" in text
+
+
+def test_nothing_changed_sends_nothing_and_costs_no_replay(uid, client, bob, monkeypatch):
+    client.force_login(bob)
+    from play import engine_adapter
+
+    monkeypatch.setattr(engine_adapter, "_replay", lambda record: pytest.fail("replayed"))
+    text = b"".join(client.get(f"/api/play/{uid}/events/").streaming_content).decode()
+    assert _events(text) == [] and text.startswith("retry:")
+
+
+def test_only_the_players_may_follow(uid, client, client_for):
+    from tests.fixtures import UserFactory
+
+    assert client.get(f"/api/play/{uid}/events/").status_code == 403
+    client.force_login(UserFactory(username="carol"))
+    missing = client.get(f"/api/play/{uid}/events/")
+    assert missing.status_code == 404 and "detail" in missing.json()
+    assert client.get("/api/play/nothing/events/").status_code == 404
+
+
+def test_a_bad_since_is_a_400_that_says_what_to_give(uid, client, bob):
+    client.force_login(bob)
+    refused = client.get(f"/api/play/{uid}/events/?since=x")
+    assert refused.status_code == 400 and "whole number from 0 to" in refused.json()["since"][0]
+
+
+def test_under_asgi_a_waiting_stream_is_woken_by_the_other_players_move(uid, alice, bob):
+    async def follow() -> list[dict]:
+        client = AsyncClient()
+        await client.aforce_login(bob)
+        response = await client.get(f"/api/play/{uid}/events/")
+        chunks = response.streaming_content.__aiter__()
+        assert (await chunks.__anext__()).startswith(b"retry:")
+        await sync_to_async(_move, thread_sensitive=False)(uid, alice)
+        text = await asyncio.wait_for(chunks.__anext__(), 5)
+        await chunks.aclose()
+        return _events(text.decode())
+
+    [state] = asyncio.run(follow())
+    assert state["seat"] == 1 and [m["seat"] for m in state["moves"]] == [0]
+
+
+def test_the_schema_documents_the_stream(client):
+    schema = client.get("/api/schema/?format=json").json()
+    operation = schema["paths"]["/api/play/{uid}/events/"]["get"]
+    assert "text/event-stream" in operation["responses"]["200"]["content"]
+
+
+def test_a_reader_that_saw_another_version_gets_the_game_at_once(uid, client, bob):
+    """The clock started (a new version, no new step) while the page was away: the page
+    reconnecting with its last event's id gets the state at once."""
+    client.force_login(bob)
+    record = PlayGame.objects.get(uid=uid)
+    steps = len(record.actions)
+    text = b"".join(client.get(f"/api/play/{uid}/events/",
+                               HTTP_LAST_EVENT_ID=f"{record.version - 1}:{steps}"
+                               ).streaming_content).decode()
+    [state] = _events(text)
+    assert state["version"] == record.version and state["moves"] == []
