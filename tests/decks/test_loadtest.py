@@ -103,11 +103,11 @@ def test_the_live_play_scenario_measures_the_card_list_both_ways_and_the_moves(
     """Games between two people with both pages waiting on their streams (here the test
     server's held streams): the card list with none and with them, and each move timed to the
     other player's page; the scenario's players and games are gone after."""
-    from cards.services import card_set_import
     from django.contrib.auth import get_user_model
-    from rules.decks.cardset import TEST_SET
 
+    from cards.services import card_set_import
     from play.models import PlayGame
+    from rules.decks.cardset import TEST_SET
 
     settings.PLAY_STREAM_HOLD = 8
     card_set_import(source=TEST_SET)
