@@ -85,3 +85,17 @@ def test_a_refused_account_form_names_only_what_it_shows(client, path, data):
     html = client.post(path, data).content.decode()
     assert 'aria-invalid="true"' in html
     assert _dangling(html) == []
+
+
+@pytest.mark.django_db
+def test_the_pages_that_write_their_fields_out_name_only_what_they_show(client):
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("tess", password="a-Long-and-unusual-passphrase-42")
+    client.login(username="tess", password="a-Long-and-unusual-passphrase-42")
+    profile = client.post("/accounts/profile/", {"email": "not an address"}).content.decode()
+    imported = client.post("/decks/import/", {"text": "", "deck_format": "x" * 300}).content
+    for html in (client.get("/accounts/profile/").content.decode(), profile,
+                 client.get("/decks/import/").content.decode(), imported.decode()):
+        assert "aria-describedby" in html
+        assert _dangling(html) == []
