@@ -33,10 +33,21 @@ from accounts.throttles import (
 )
 
 PASSWORD_CHANGED = gettext_lazy("Your password is changed.")
+EMAIL_LABEL = gettext_lazy("E-mail address")
+
+
+class ResetForm(PasswordResetForm):
+    """Django's reset form, its field labelled in the site's words, so that the page renders
+    it with the accounts' field group (forms/field_paragraph.html)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = EMAIL_LABEL
 
 
 class ResetView(auth_views.PasswordResetView):
     template_name = "registration/password_reset_form.html"
+    form_class = ResetForm
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")

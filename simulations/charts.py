@@ -94,7 +94,7 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, title: str) -> SafeStri
     return _svg(title, _("; ").join(alt), height, parts)
 
 
-def histogram(counts: Mapping[int | str, int], *, title: str) -> SafeString:
+def histogram(counts: Mapping[int, int] | Mapping[str, int], *, title: str) -> SafeString:
     """Vertical bars: games per game length (turns)."""
     data = sorted((int(k), int(v)) for k, v in counts.items())
     height = 180

@@ -19,9 +19,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from common.language import frozen_card_name
-from rules.lab.intervals import mcnemar_exact, paired_difference
+from rules.lab.intervals import Rate, mcnemar_exact, paired_difference
 from simulations.models import SimulationRun
-from simulations.reports import run_reports, side_rate
+from simulations.reports import MatchupReport, run_reports, side_rate
 
 PAIRED = "paired"
 UNPAIRED = "unpaired"
@@ -84,14 +84,11 @@ def paired_change(before: str, after: str, side: str) -> dict[str, Any]:
             gained += old != side and new == side
             lost += old == side and new != side
         rows.append((w_before, w_after, n))
-    figure = paired_difference(rows)
-    figure.update({"method": PAIRED, "gained": gained, "lost": lost,
-                   "p_value": mcnemar_exact(gained, lost),
-                   "flips": flips(before, after, side)})
-    return figure
+    return {**paired_difference(rows), "method": PAIRED, "gained": gained, "lost": lost,
+            "p_value": mcnemar_exact(gained, lost), "flips": flips(before, after, side)}
 
 
-def unpaired_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+def unpaired_change(before: Rate, after: Rate) -> dict[str, Any]:
     """Newcombe's method on two independent rates, each with its own (pair-aware) interval."""
     if before["rate"] is None or after["rate"] is None:
         return {"change": None, "low": -1.0, "high": 1.0, "games": 0, "pairs": 0,
@@ -105,7 +102,7 @@ def unpaired_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, 
             "method": UNPAIRED, "p_value": None, "flips": None}
 
 
-def _change(before: dict[str, Any], after: dict[str, Any], deck: int, paired: bool
+def _change(before: MatchupReport, after: MatchupReport, deck: int, paired: bool
             ) -> dict[str, Any]:
     side = "a" if after["a"] == deck else "b"
     old, new = side_rate(before, deck), side_rate(after, deck)
@@ -118,14 +115,15 @@ def _change(before: dict[str, Any], after: dict[str, Any], deck: int, paired: bo
 
 
 def compare_runs(before: SimulationRun, after: SimulationRun, *, deck: int | None = None,
-                 before_reports: list[dict[str, Any]] | None = None,
-                 after_reports: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                 before_reports: list[MatchupReport] | None = None,
+                 after_reports: list[MatchupReport] | None = None) -> dict[str, Any]:
     """Each pairing of ``after`` against the same pairing of ``before``: the change of the win
     rate of ``deck`` (default: deck A of each pairing), paired when the runs are pairable."""
     problems = pairing_problems(before, after)
     paired = not problems
     old_reports = before_reports if before_reports is not None else run_reports(before)
     new_reports = after_reports if after_reports is not None else run_reports(after)
+    matched: dict[object, MatchupReport]
     if paired:
         matched = {r["index"]: r for r in old_reports}
         key = "index"
@@ -147,7 +145,7 @@ def compare_runs(before: SimulationRun, after: SimulationRun, *, deck: int | Non
             "method": PAIRED if paired else UNPAIRED, "problems": problems, "rows": rows}
 
 
-def what_if_report(run: SimulationRun, reports: list[dict[str, Any]]) -> dict[str, Any] | None:
+def what_if_report(run: SimulationRun, reports: list[MatchupReport]) -> dict[str, Any] | None:
     """The change a what-if made, per pairing, for the swapped deck (same seeds as the base)."""
     base = run.base_run
     if base is None or not run.swap:

@@ -53,7 +53,7 @@ from simulations.models import (
     SampleGame,
     SimulationRun,
 )
-from simulations.reports import matchup_merge
+from simulations.reports import MatchupMerged, matchup_merge
 from simulations.sources import engine_objects
 from work import protocol
 from work.conf import heartbeat_seconds
@@ -274,8 +274,9 @@ def early_stop_check(run: SimulationRun, matchup_id: int, index: int) -> None:
         if taken not in judged:
             continue
         rate = stats.side_rate("a")   # the pair-aware interval the results report
-        if stats.completed >= EARLY_STOP_MIN_GAMES and rate["high"] - rate["low"] <= \
-                run.stop_width:
+        width = run.stop_width        # set: only then is a run's matchup judged (the caller)
+        if stats.completed >= EARLY_STOP_MIN_GAMES and width is not None and \
+                rate["high"] - rate["low"] <= width:
             Matchup.objects.filter(pk=matchup.pk).update(stopped_after=taken)
             (Chunk.objects.filter(matchup=matchup, index__gte=first + taken)
              .exclude(state__in=TERMINAL_CHUNK_STATES)
@@ -298,7 +299,7 @@ def finalise_if_complete(run: SimulationRun) -> bool:
 
 
 
-def card_totals(results: list[dict[str, Any]], side: str) -> dict[str, dict[str, Any]]:
+def card_totals(results: list[MatchupMerged], side: str) -> dict[str, dict[str, Any]]:
     """Per-card totals of one side ("a" or "b") of every matchup, in the fields of the
     catalogue's per-card stats (``cards.card_stats.card_stats_add``), with pair moments."""
     table: dict[str, list[float]] = {}

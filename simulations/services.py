@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired
 
 from django.conf import settings
 from django.db import transaction
@@ -29,7 +29,7 @@ from common.language import (
 )
 from rules.ai.agents import DEFAULT_AGENT, agent_spec
 from rules.engine.cards import CardDataError, Ruleset
-from rules.lab.patches import Patch, PatchError, patch_apply, patch_diff
+from rules.lab.patches import DiffRow, Patch, PatchData, PatchError, patch_apply, patch_diff
 from simulations import conf
 from simulations.agents.strength import chunk_games, games_in
 from simulations.execution import finalise
@@ -199,8 +199,18 @@ def _labels(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping[str, An
     return labels
 
 
+class RunPatch(PatchData):
+    """The patch as a run keeps it (``SimulationRun.patch``): its changes, a readable diff
+    from the unpatched data, the changed cards as printed, and its name in each language when
+    it was given one per language."""
+
+    diff: list[DiffRow]
+    unpatched: dict[str, Any]
+    names: NotRequired[dict[str, str]]
+
+
 def _patched(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
-             ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+             ) -> tuple[dict[str, Any], RunPatch | None]:
     """The frozen cards with the patch made, and the patch as the run keeps it (its changes
     and a readable diff from the unpatched data)."""
     if patch is None:
@@ -214,9 +224,11 @@ def _patched(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
     # after in its reader's language (the run's frozen cards are the patched ones)
     unpatched = {code: cards[code] for code in parsed.cards if code in cards}
     # the diff's text in English, the data's language, with the catalogue's race words
-    return patched, {**parsed.to_dict(), "diff": patch_diff(cards, parsed, "en",
-                                                            text_names(cards, "en")),
-                     "unpatched": unpatched}
+    data = parsed.to_dict()
+    kept: RunPatch = {"name": data["name"], "changes": data["changes"],
+                      "diff": patch_diff(cards, parsed, "en", text_names(cards, "en")),
+                      "unpatched": unpatched}
+    return patched, kept
 
 
 def patch_cards(patch: Mapping[str, Any] | Patch | None) -> list[str]:
@@ -292,8 +304,9 @@ def simulation_submit(*, owner: User | None, kind: str, decks: Sequence[Mapping[
             card_version = catalogue_version()
     except SourceError as exc:
         raise SimulationInputError(str(exc), "decks") from None
-    cards, patch_record = _patched(cards, patch)
-    patch_record = patch_record or (dict(frozen_patch) if frozen_patch else None)
+    cards, made = _patched(cards, patch)
+    patch_record: RunPatch | dict[str, Any] | None = made or (
+        dict(frozen_patch) if frozen_patch else None)
     if patch_record and patch_names:
         patch_record["names"] = dict(patch_names)     # its name in each language
     with transaction.atomic():

@@ -34,8 +34,8 @@ from simulations.forms import MetaForm, SimulationForm
 from simulations.meta.view import meta_context
 from simulations.models import RunKind, SampleGame, SimulationRun
 from simulations.replays.board import board, seats
-from simulations.reports import matchup_report
-from simulations.results import run_results
+from simulations.reports import MatchupReport, matchup_report
+from simulations.results import RunResults, run_results
 from simulations.selectors import (
     run_decks_shown,
     run_get,
@@ -139,22 +139,25 @@ def run_what_if_form(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     return render(request, template, {"run": run, "form": form})
 
 
-def _result_charts(results: dict[str, Any]) -> None:
-    """Attach the SVG charts to each report (in place); a field's pairings (a round-robin,
-    a gauntlet) show theirs when opened (``run_matchup``), not all on the page."""
-    for report in results["matchups"] if not results.get("ranking") else []:
-        _matchup_charts(report)
-    _field_charts(results)
+def _result_charts(results: RunResults) -> dict[str, Any]:
+    """The results with their SVG charts; a field's pairings (a round-robin, a gauntlet) show
+    theirs when opened (``run_matchup``), not all on the page."""
+    shown: dict[str, Any] = {**results}
+    if not results.get("ranking"):
+        shown["matchups"] = [_matchup_charts(report) for report in results["matchups"]]
+    _field_charts(shown)
+    return shown
 
 
-def _matchup_charts(report: dict[str, Any]) -> None:
-    report["interval_svg"] = charts.interval_chart([
+def _matchup_charts(report: MatchupReport) -> dict[str, Any]:
+    """A pairing's figures with its charts."""
+    return {**report, "interval_svg": charts.interval_chart([
         {"label": _("Overall"), **report["win_rate"]},
         {"label": _("Going first"), **report["going_first"]},
         {"label": _("Going second"), **report["going_second"]},
     ], title=_("{deck}'s win rate against {opponent}").format(deck=report["deck_a"],
-                                                          opponent=report["deck_b"]))
-    report["length_svg"] = charts.histogram(report["lengths"], title=_("Game length"))
+                                                          opponent=report["deck_b"])),
+            "length_svg": charts.histogram(report["lengths"], title=_("Game length"))}
 
 
 def _field_charts(results: dict[str, Any]) -> None:
@@ -212,8 +215,7 @@ def run_detail(request: HttpRequest, uid: str) -> HttpResponse:
     else:
         meta_form = MetaForm.from_query(request.GET)
         results = run_results(run, epsilon=meta_form.share())
-        _result_charts(results)
-        context["results"] = results
+        context["results"] = _result_charts(results)
         if results["meta"] is not None:
             context["meta_view"] = meta_context(
                 results["meta"], epsilon_form=meta_form,
@@ -243,8 +245,7 @@ def run_matchup(request: HtmxHttpRequest, uid: str, index: int) -> HttpResponse:
     matchup = run.matchups.filter(index=index).first()
     if matchup is None or run.is_active:
         raise Http404(NO_MATCHUP)
-    report = matchup_report(run, matchup)
-    _matchup_charts(report)
+    report = _matchup_charts(matchup_report(run, matchup))
     template = "simulations/_matchup.html" if request.htmx else "simulations/matchup.html"
     return render(request, template, {"run": run, "report": report})
 

@@ -1,5 +1,9 @@
 """Every form's field group is the project's templates/forms/field.html (FORM_RENDERER)."""
+import re
+
+import pytest
 from django import forms
+from django.template.loader import render_to_string
 
 
 class _Form(forms.Form):
@@ -13,7 +17,7 @@ def test_a_field_group_is_a_label_the_widget_its_hint_and_its_errors():
     html = _Form(data={})["name"].as_field_group()
     assert html.startswith('<div class="field has-error">')
     assert '<label for="id_name">Name</label>' in html
-    assert '<span class="hint">A hint.</span>' in html
+    assert '<span class="hint" id="id_name_helptext">A hint.</span>' in html
     assert '<span class="field-error" role="alert">This field is required.</span>' in html
 
 
@@ -24,3 +28,74 @@ def test_a_list_of_choices_is_a_labelled_group_and_a_tick_box_sits_in_its_label(
     assert '<div class="opponents" role="group" aria-labelledby="many-label">' in many
     tick = form["tick"].as_field_group()
     assert '<label class="check"><input type="checkbox" name="tick"' in tick
+
+
+# --- aria-describedby names only what the group renders ------------------------------------
+
+def _dangling(html: str) -> list[str]:
+    """The ids an aria-describedby in ``html`` names that no element of ``html`` has."""
+    ids = set(re.findall(r'\bid="([^"]+)"', html))
+    named = [i for value in re.findall(r'aria-describedby="([^"]*)"', html) for i in value.split()]
+    return [i for i in named if i not in ids]
+
+
+class _Hinted(forms.Form):
+    hinted = forms.CharField(label="Hinted", help_text="A hint.")
+    plain = forms.CharField(label="Plain")
+    many = forms.MultipleChoiceField(label="Many", choices=[("a", "A")], help_text="Pick.",
+                                     widget=forms.CheckboxSelectMultiple)
+
+
+def _groups(form: forms.Form) -> list[str]:
+    paragraph = [render_to_string("forms/field_paragraph.html", {"field": field})
+                 for field in form]
+    return [field.as_field_group() for field in form] + paragraph
+
+
+@pytest.mark.parametrize("data", [None, {}, {"hinted": "x", "plain": "y", "many": ["a"]},
+                                  {"many": ["z"]}], ids=["unbound", "errors", "valid", "bad"])
+def test_every_id_aria_describedby_names_is_in_the_group(data):
+    form = _Hinted(data=data)
+    for html in _groups(form):
+        assert _dangling(html) == [], html
+    if data == {}:      # hint and error both named, and both there
+        group = form["hinted"].as_field_group()
+        assert 'aria-describedby="id_hinted_helptext id_hinted_error"' in group
+        assert 'id="id_hinted_helptext"' in group and 'id="id_hinted_error"' in group
+
+
+def test_a_form_without_ids_names_nothing_and_gets_no_ids():
+    form = _Hinted(data={}, auto_id=False)
+    for html in _groups(form):
+        assert "aria-describedby" not in html and 'id="_' not in html, html
+
+
+def test_the_paragraph_group_keeps_a_hidden_hint_for_the_error_to_stand_beside():
+    html = render_to_string("forms/field_paragraph.html", {"field": _Hinted(data={})["hinted"]})
+    assert '<span class="help-text" id="id_hinted_helptext" hidden>A hint.</span>' in html
+    assert _dangling(html) == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("path", "data"), [
+    ("/accounts/password/reset/", {"email": "not an address"}),
+    ("/accounts/signup/", {"username": "", "password1": "short", "password2": "other"}),
+])
+def test_a_refused_account_form_names_only_what_it_shows(client, path, data):
+    html = client.post(path, data).content.decode()
+    assert 'aria-invalid="true"' in html
+    assert _dangling(html) == []
+
+
+@pytest.mark.django_db
+def test_the_pages_that_write_their_fields_out_name_only_what_they_show(client):
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("tess", password="a-Long-and-unusual-passphrase-42")
+    client.login(username="tess", password="a-Long-and-unusual-passphrase-42")
+    profile = client.post("/accounts/profile/", {"email": "not an address"}).content.decode()
+    imported = client.post("/decks/import/", {"text": "", "deck_format": "x" * 300}).content
+    for html in (client.get("/accounts/profile/").content.decode(), profile,
+                 client.get("/decks/import/").content.decode(), imported.decode()):
+        assert "aria-describedby" in html
+        assert _dangling(html) == []

@@ -76,7 +76,7 @@ class Sandbox:
             conn.execute(sql)
 
     def stop(self) -> None:
-        for process in self.processes:
+        for process in reversed(self.processes):    # the workers before their broker
             if process.poll() is None:
                 process.terminate()
         for process in self.processes:
@@ -131,6 +131,19 @@ class Sandbox:
              "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info"],
             cwd=REPO, env={**self.env, **env}, stdout=log, stderr=subprocess.STDOUT)
         self.processes.append(process)
+        return process
+
+    def start_redis(self, address: str, port: int = 6379) -> subprocess.Popen[bytes]:
+        """A throwaway redis-server of the sandbox's own that listens on ``address`` only (the
+        host side address of ``tools.netns`` hosts, where other hosts reach it), its data in
+        memory; stopped with the sandbox's other processes."""
+        log = open(self.log_path("redis"), "w")  # noqa: SIM115 (lives as long as the process)
+        process = subprocess.Popen(
+            ["redis-server", "--bind", address, "--port", str(port), "--save", "",
+             "--appendonly", "no", "--dir", str(self.root), "--protected-mode", "no"],
+            cwd=self.root, stdout=log, stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        self.wait(lambda: answers(address, port), timeout=30, what=f"redis-server on {address}")
         return process
 
     def start_measured_workers(self, name: str, processes: int) -> None:
@@ -209,6 +222,25 @@ class Sandbox:
                           'simulations_simulationrun r ON r.id = m.run_id WHERE r.uid = ? '
                           'ORDER BY m."index"', uid)
         return [(json.loads(r) if isinstance(r, str) else r)["counts"] for (r,) in rows]
+
+
+def answers(address: str, port: int) -> bool:
+    """Whether something accepts TCP connections at ``address:port``."""
+    import socket
+
+    try:
+        socket.create_connection((address, port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+def url_at(url: str, address: str, port: int | None = None) -> str:
+    """``url`` with its server's address (and port, when given) replaced, its user kept."""
+    parts = urlsplit(url)
+    auth = parts.netloc.rpartition("@")[0]
+    where = f"{address}:{port or parts.port}" if (port or parts.port) else address
+    return urlunsplit(parts._replace(netloc=f"{auth}@{where}" if auth else where))
 
 
 def _with_db(url: str, name: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -234,7 +234,7 @@ __all__ = ["Clock", "OptionError", "SpaceError", "build_problem", "parse_band",
            "progress_line", "replay_commands", "report_text"]
 
 
-def write_patch(path: str, patch: dict[str, Any]) -> None:
+def write_patch(path: str, patch: Mapping[str, Any]) -> None:
     """The best verified patch as a patch file (docs/patches.md), whichever way it was found."""
     Path(path).write_text(json.dumps(patch, indent=2, ensure_ascii=False) + "\n",
                           encoding="utf-8")

@@ -9,6 +9,7 @@ search stored it, so any view of a field's meta can show it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
@@ -122,13 +123,27 @@ def verdicts_view(baseline: dict[str, Any], best: dict[str, Any] | None, agent: 
     (``simulations.agents.skill.verdict_changes``); None without both verified metas."""
     if not best or not best.get("moves"):
         return None
-    sides = [(agent, baseline.get("meta_report"), best.get("meta_report"))]
-    for name, data in (best.get("agents") or {}).items():
-        before = ((baseline.get("agents") or {}).get(name) or {}).get("meta_report")
-        sides.append((name, before, data.get("meta_report")))
-    if not all(b and a for _, b, a in sides):
+    metas = verified_metas(agent, baseline, best)
+    if metas is None or agent not in metas["after"] \
+            or any(name not in metas["before"] for name in metas["after"]):
         return None
-    return verdict_changes(names, [(n, b, a) for n, b, a in sides if b and a])
+    return verdict_changes(names, [(name, metas["before"][name], report)
+                                   for name, report in metas["after"].items()])
+
+
+def verified_metas(agent: str, baseline: Mapping[str, Any], row: Mapping[str, Any]
+                   ) -> dict[str, Any] | None:
+    """The field's meta before and after a front patch under each agent it was verified under,
+    as a run opened from it keeps them (``SimulationRun.search_metas``): ``{"before": {agent:
+    meta}, "after": {agent: meta}}``; None for a result kept before patches carried their meta."""
+    def per_agent(played: Mapping[str, Any]) -> dict[str, Any]:
+        out = {agent: played.get("meta_report")}
+        out.update((name, data.get("meta_report"))
+                   for name, data in (played.get("agents") or {}).items())
+        return {name: report for name, report in out.items() if report}
+
+    before, after = per_agent(baseline), per_agent(row)
+    return {"before": before, "after": after} if before and after else None
 
 
 def _roles(result: dict[str, Any]) -> list[dict[str, str]]:

@@ -8,7 +8,7 @@ English only, like every command's output; the pages say the same in both langua
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.lab.balance_search import Problem, Scored, SearchResult
@@ -83,7 +83,10 @@ def _budget_line(result: SearchResult, problem: Problem) -> str:
 
 
 def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
-                out: str | None, elapsed: float) -> str:
+                out: str | None, elapsed: float, words: Mapping[str, str] | None = None
+                ) -> str:
+    """The command's report; ``words`` name races and factions in the best patch's rules text
+    (``simulations.cli.input.card_set_words``)."""
     meta = problem.goal.is_meta
     agents = ", ".join((problem.field.agent, *problem.strong_agents))
     lines = [f"Balance search over {len(names)} decks ({agents} agent"
@@ -116,7 +119,7 @@ def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
     lines += ["", _best_line(best, problem)]
     unpatched = {code: card.to_dict() for code, card in problem.field.cards.items()}
     lines += [f"  {row['text']} ({row['card']})"
-              for row in patch_diff(unpatched, best.patch())]
+              for row in patch_diff(unpatched, best.patch(), "en", words)]
     lines += ["", "Matchups (verified):"]
     for row in best.matchup_rows(names):
         lines.append(f"  {row['a']:>14} vs {row['b']:<14} {row['rate'] * 100:5.1f} %  "

@@ -6,13 +6,14 @@ are every job's (``balance.services``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
 
 from balance import conf
 from balance.models import BalanceJob, JobKind, job_label
+from balance.search.front import verified_metas
 from balance.services import (
     BalanceInputError,
     job_agent_check,
@@ -223,21 +224,6 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
         epsilon=epsilon, min_share=min_share, fields=list(fields),
         allowed_cards=list(allowed_cards) if allowed_cards else None,
         budget_games=budget_games, verify_games=verify_games, seed=seed)
-
-
-def verified_metas(agent: str, baseline: Mapping[str, Any], row: Mapping[str, Any]
-                   ) -> dict[str, Any] | None:
-    """The field's meta before and after a front patch under each agent it was verified under,
-    as a run opened from it keeps them (``SimulationRun.search_metas``): ``{"before": {agent:
-    meta}, "after": {agent: meta}}``; None for a result kept before patches carried their meta."""
-    def per_agent(played: Mapping[str, Any]) -> dict[str, Any]:
-        out = {agent: played.get("meta_report")}
-        out.update((name, data.get("meta_report"))
-                   for name, data in (played.get("agents") or {}).items())
-        return {name: report for name, report in out.items() if report}
-
-    before, after = per_agent(baseline), per_agent(row)
-    return {"before": before, "after": after} if before and after else None
 
 
 def balance_candidate_run(*, job: BalanceJob, index: int, user: User | AnonymousUser

@@ -28,7 +28,7 @@ from cards.game_words import game_word_lazy
 from cards.models import text_names
 from common.language import reader_language
 from common.throttles import submit_allowed
-from rules.lab.patches import PatchError, patch_with_text
+from rules.lab.patches import PatchError, PatchText, patch_with_text
 from simulations.meta.view import epsilon_words
 
 FIELD_NAMES = {"cost": game_word_lazy("field", "cost", prose=True),
@@ -128,7 +128,7 @@ def candidate_run(request: HttpRequest, uid: str, index: int) -> HttpResponse:
     return redirect(run)
 
 
-def patch_file(cards: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+def patch_file(cards: dict[str, Any], patch: dict[str, Any]) -> PatchText | dict[str, Any]:
     """A front patch as its download: each change with its ``text`` in the reader's language
     (the card's rules text before → after for a change of what it says)."""
     lang = reader_language()

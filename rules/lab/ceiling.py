@@ -101,7 +101,7 @@ def measure(path: Path, games: int, processes: int, worlds: int = WORLDS,
     for weak in agent_spec("planner").measured_against:
         measured, per_game = rung(path, NAME, weak, games, processes, make=builder)
         stats = measured.to_dict()
-        entry = {key: stats[key] for key in (
+        entry: dict[str, Any] = {key: stats[key] for key in (
             "games", "wins", "losses", "draws", "errors", "win_rate", "average_turns")}
         entry["cpu_seconds_per_game"] = {k: round(v, 6) for k, v in per_game.items()}
         entry["planner_win_rate"] = ladder.get(f"planner-vs-{weak}", {}).get("win_rate")

@@ -24,13 +24,37 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 Z95 = 1.959963984540054
 DEFF_FLOOR = 0.5   # never credit clusters with more than twice the information of their games
 METHOD_PAIRS = "pairs"     # Wilson on the effective games of a cluster-robust variance
 METHOD_GAMES = "games"     # plain Wilson: only for figures with no pair information (old data)
 RATE_METHODS = (METHOD_PAIRS, METHOD_GAMES)
+
+
+class Rate(TypedDict):
+    """A win rate with its 95 % interval, as every report shows it: ``rate`` (None with no
+    games), ``low``, ``high``, ``games``, ``pairs`` (clusters; None for a plain Wilson
+    interval), ``effective_games`` and ``method`` (one of ``RATE_METHODS``)."""
+
+    rate: float | None
+    low: float
+    high: float
+    games: int
+    pairs: int | None
+    effective_games: float
+    method: str
+
+
+class Difference(TypedDict):
+    """The change of a rate between two runs on the same seeds, with its 95 % interval."""
+
+    change: float | None
+    low: float
+    high: float
+    games: int
+    pairs: int
 
 
 def wilson_interval(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
@@ -125,7 +149,7 @@ def design_effect(m: Moments) -> float:
     return max(DEFF_FLOOR, cluster_variance(m) / binomial)
 
 
-def cluster_rate(m: Moments, z: float = Z95) -> dict[str, Any]:
+def cluster_rate(m: Moments, z: float = Z95) -> Rate:
     """A rate with its pair-aware 95 % interval: ``rate``, ``low``, ``high``, ``games``, ``pairs``
     (clusters), ``effective_games`` and ``method``."""
     if m.n <= 0:
@@ -138,7 +162,7 @@ def cluster_rate(m: Moments, z: float = Z95) -> dict[str, Any]:
             "pairs": m.clusters, "effective_games": round(effective, 2), "method": METHOD_PAIRS}
 
 
-def games_rate(wins: int, n: int) -> dict[str, Any]:
+def games_rate(wins: int, n: int) -> Rate:
     """A rate with a plain Wilson interval (games as if independent), labelled as such."""
     low, high = wilson_interval(wins, n)
     return {"rate": wins / n if n else None, "low": low, "high": high, "games": n,
@@ -146,7 +170,7 @@ def games_rate(wins: int, n: int) -> dict[str, Any]:
 
 
 def paired_difference(pairs: Iterable[tuple[float, float, float]], z: float = Z95
-                      ) -> dict[str, Any]:
+                      ) -> Difference:
     """The change of a rate between two runs on the same seeds.
 
     ``pairs`` holds per cluster ``(w_before, w_after, n)``: wins before and after over the ``n``

@@ -33,7 +33,7 @@ from rules.engine.actions import Action
 from rules.engine.agent import Agent
 from rules.engine.view import PlayerView
 from rules.lab.match import game_seed, play_game, tally
-from rules.lab.stats import MatchStats
+from rules.lab.stats import MatchCounts, MatchStats
 
 RUNGS = ladder_rungs()
 SEED = 77
@@ -57,7 +57,7 @@ class _Timed:
 _Slice = tuple[Path, str, str, str, str, int, int, Callable[[str], Agent]]
 
 
-def _play_slice(args: _Slice) -> tuple[dict[str, Any], float, float, float]:
+def _play_slice(args: _Slice) -> tuple[MatchCounts, float, float, float]:
     """The games ``match.run_games`` would play for this slice, with the agents timed:
     (counts, strong agent's seconds, weak agent's seconds, total seconds)."""
     path, strong, weak, deck_a, deck_b, seed, games, make = args
@@ -145,8 +145,10 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
             name: round(value, 6) for name, value in per_game.items()}
         if not args.json:
             rate = stats["win_rate"]
+            share = rate["rate"]
+            assert share is not None, (strong, weak)    # the rung played its games
             print(f"{strong} vs {weak}: {stats['games']} games, {strong} wins "
-                  f"{rate['rate'] * 100:.1f} % (95 % CI {rate['low'] * 100:.1f} – "
+                  f"{share * 100:.1f} % (95 % CI {rate['low'] * 100:.1f} – "
                   f"{rate['high'] * 100:.1f} %), draws {stats['draws']}, errors "
                   f"{stats['errors']}, {stats['average_turns']:.1f} turns/game, "
                   f"{sum(per_game.values()) * 1000:.1f} ms CPU/game", flush=True)

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from scipy.optimize import linprog, minimize
 from scipy.sparse import block_diag, csr_array
 
-from rules.lab.intervals import Moments, cluster_rate
+from rules.lab.intervals import Moments, Rate, cluster_rate
 
 # Shares, payoffs and their matrices: arrays of floats.
 Floats = npt.NDArray[np.float64]
@@ -280,7 +280,7 @@ class Field:
                 out[j][i] = (losses + draws / 2) / counted
         return out
 
-    def field_rate(self, deck: int) -> dict[str, Any]:
+    def field_rate(self, deck: int) -> Rate:
         """The deck's win rate over all its games against the rest of the field, with its
         pair-aware 95 % interval (clusters: pair indices when the seeds are shared, else each
         matchup's pairs)."""
@@ -320,7 +320,7 @@ class Equilibrium:
 @dataclass(frozen=True)
 class MetaReport:
     names: tuple[str, ...]
-    field_rates: tuple[dict[str, Any], ...]
+    field_rates: tuple[Rate, ...]
     nash: Equilibrium
     relaxed: Equilibrium
     epsilon: float

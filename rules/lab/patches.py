@@ -29,7 +29,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rules.engine.basics import CardDataError
 from rules.engine.cards import CardDef
@@ -203,13 +203,57 @@ class PatchError(ValueError):
         super().__init__("; ".join(str(p) for p in problems))
 
 
+class ChangeData(TypedDict):
+    """A change as JSON: the card's code, a printed field or an ability path, and its new
+    value (the field's own JSON: a number, a text, a list of keywords or abilities, or null to
+    remove an ability or an effect)."""
+
+    card: str
+    field: str
+    value: Any
+
+
+class PatchData(TypedDict):
+    """A patch as JSON (``Patch.to_dict``; ``Patch.from_dict`` reads it back)."""
+
+    name: str
+    changes: list[ChangeData]
+
+
+class ChangeText(ChangeData):
+    """A change with its readable line (``patch_with_text``)."""
+
+    text: str
+
+
+class PatchText(TypedDict):
+    """A patch as a designer downloads it: each change with its readable line."""
+
+    name: str
+    changes: list[ChangeText]
+
+
+class DiffRow(TypedDict):
+    """A change as people read it (``patch_diff``): the card's name, the field's value before
+    and after, the line, and for a change of the rules text that text before and after."""
+
+    card: str
+    name: str
+    field: str
+    new: Any
+    old: Any
+    text: str
+    before: NotRequired[str]
+    after: NotRequired[str]
+
+
 @dataclass(frozen=True)
 class Change:
     card: str
     field: str
     value: Any
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ChangeData:
         return {"card": self.card, "field": self.field, "value": self.value}
 
 
@@ -246,7 +290,7 @@ class Patch:
             raise PatchError(problems)
         return cls(name=str(name).strip(), changes=tuple(changes))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PatchData:
         return {"name": self.name, "changes": [c.to_dict() for c in self.changes]}
 
     @property
@@ -434,7 +478,7 @@ def change_rules_text(cards: Mapping[str, Mapping[str, Any]], change: Change,
 
 def patch_with_text(cards: Mapping[str, Mapping[str, Any]], patch: Patch | Mapping[str, Any],
                     lang: str = "en", names: Mapping[str, str] | None = None
-                    ) -> dict[str, Any]:
+                    ) -> PatchText:
     """The patch's JSON form with a ``text`` beside each change (``patch_diff``'s line, in
     ``lang``): what a downloaded ``patch.json`` says to a designer; ``Patch.from_dict`` reads it
     back (the ``text`` is ignored)."""
@@ -446,27 +490,28 @@ def patch_with_text(cards: Mapping[str, Mapping[str, Any]], patch: Patch | Mappi
 
 
 def patch_diff(cards: Mapping[str, Mapping[str, Any]], patch: Patch, lang: str = "en",
-               names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+               names: Mapping[str, str] | None = None) -> list[DiffRow]:
     """One readable line per change, from the unpatched data: "Blazing Charger: attack 3 → 4";
     a change of the rules text (keywords, abilities, a number or an effect inside them) reads
     as the card's text before → after in ``lang`` ("Aurelia the Dawn Herald: Aura: … +1 attack.
     → Aura: … +2 attack."), kept as ``before`` and ``after`` beside ``text``."""
-    rows = []
+    rows: list[DiffRow] = []
     for change in patch.changes:
         data = cards.get(change.card, {})
         name = data.get("name_en") or change.card
-        row: dict[str, Any] = {"card": change.card, "name": name, "field": change.field,
-                               "new": change.value}
         if is_ability_path(change.field):
             found, old = _lookup(data.get("abilities") or [], path_parts(change.field)[1:])
-            row["old"] = old if found else None
+            old = old if found else None
         else:
-            row["old"] = data.get(change.field)
+            old = data.get(change.field)
         if reads_as_text(change.field) and data:
             before, after = change_rules_text(cards, change, lang, names)
-            row.update(before=before, after=after, text=f"{name}: {before} → {after}")
+            rows.append({"card": change.card, "name": name, "field": change.field,
+                         "new": change.value, "old": old, "before": before, "after": after,
+                         "text": f"{name}: {before} → {after}"})
         else:
-            row["text"] = (f"{name}: {change.field} {_shown(row['old'])} → "
-                           f"{_shown(change.value)}")
-        rows.append(row)
+            rows.append({"card": change.card, "name": name, "field": change.field,
+                         "new": change.value, "old": old,
+                         "text": f"{name}: {change.field} {_shown(old)} → "
+                                 f"{_shown(change.value)}"})
     return rows

@@ -119,8 +119,10 @@ def meta_table(report: meta.MetaReport) -> str:
              "-" * (width + 58)]
     for d, name in enumerate(report.names):
         rate = report.field_rates[d]
+        share = rate["rate"]
+        assert share is not None, name      # every deck of a round-robin played the field
         lines.append(
-            f"{name:>{width}} | {rate['rate'] * 100:5.1f}% ({rate['low'] * 100:4.1f}–"
+            f"{name:>{width}} | {share * 100:5.1f}% ({rate['low'] * 100:4.1f}–"
             f"{rate['high'] * 100:4.1f}) | {report.nash.shares[d] * 100:5.1f}% "
             f"{report.nash.played[d] * 100:5.0f}% | {report.relaxed.shares[d] * 100:8.1f}% "
             f"{report.relaxed.played[d] * 100:5.0f}%")

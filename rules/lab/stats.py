@@ -9,6 +9,7 @@ it, and the intervals are computed on pairs (``rules.lab.intervals``), the indep
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -16,6 +17,7 @@ from rules.lab import card_figures
 from rules.lab.intervals import (  # noqa: F401  (wilson_interval and Z95 re-exported)
     Z95,
     Moments,
+    Rate,
     cluster_rate,
     games_rate,
     wilson_interval,
@@ -34,6 +36,45 @@ class ErrorSample(TypedDict):
 
     seed: int | None
     error: str
+
+
+class MatchFigures(TypedDict):
+    """What a pairing's results say, from deck A's side (``MatchStats.to_dict``)."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    errors: int
+    draws_count_as: str
+    win_rate: Rate
+    going_first: Rate
+    going_second: Rate
+    average_turns: float | None
+    average_actions: float | None
+    lengths: dict[str, int]                 # turns (as text: a JSON key) -> completed games
+    error_samples: list[ErrorSample]
+
+
+class MatchCounts(TypedDict):
+    """A pairing's raw counts (``MatchStats.counts``), exact and mergeable: what a chunk's
+    result stores and ``MatchStats.from_counts`` reads back."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    errors: int
+    first_games: int
+    first_wins: int
+    second_games: int
+    second_wins: int
+    turns: int
+    actions: int
+    lengths: dict[str, int]
+    error_samples: list[ErrorSample]
+    cards: dict[str, dict[str, list[float]]]   # side -> card code -> card_figures row
+    pairs: dict[str, list[float]] | None        # side -> Moments.to_list(); None: older counts
 
 
 @dataclass
@@ -140,14 +181,14 @@ class MatchStats:
         """Per-card figures of one deck side (``rules.lab.card_figures.figures``)."""
         return card_figures.figures(self.cards[side])
 
-    def side_rate(self, side: str) -> dict[str, Any]:
+    def side_rate(self, side: str) -> Rate:
         """Deck ``side``'s win rate (draws count as not won) with its pair-aware interval."""
         wins = self.wins if side == "a" else self.losses
         if self.pairs is None:
             return games_rate(wins, self.completed)
         return cluster_rate(self.pairs[side])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MatchFigures:
         done = self.completed
         return {
             "games": self.games, "wins": self.wins, "losses": self.losses, "draws": self.draws,
@@ -163,7 +204,7 @@ class MatchStats:
             "error_samples": self.error_samples,
         }
 
-    def counts(self) -> dict[str, Any]:
+    def counts(self) -> MatchCounts:
         """The raw counts (exact, mergeable); ``from_counts`` reverses it."""
         return {"games": self.games, "wins": self.wins, "losses": self.losses,
                 "draws": self.draws, "errors": self.errors, "first_games": self.first_games,
@@ -177,7 +218,7 @@ class MatchStats:
                     side: moments.to_list() for side, moments in self.pairs.items()}}
 
     @classmethod
-    def from_counts(cls, data: dict[str, Any]) -> MatchStats:
+    def from_counts(cls, data: Mapping[str, Any]) -> MatchStats:
         scalars = {k: v for k, v in data.items() if k not in ("lengths", "error_samples",
                                                               "cards", "pairs")}
         out = cls(**scalars)

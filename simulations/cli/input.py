@@ -11,10 +11,18 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
+from common.language import SOURCE_LANGUAGE, localized_value
 from rules.ai.agents import agent_spec
 from rules.decks.cardset import CORE_SET, TEST_SET, CardSet, CardSetError, load_card_set
 from rules.engine.cards import CardDataError, CardDef, DeckList, Ruleset
-from rules.lab.patches import Patch, PatchError, load_patch, patch_card_defs, patch_diff
+from rules.lab.patches import (
+    DiffRow,
+    Patch,
+    PatchError,
+    load_patch,
+    patch_card_defs,
+    patch_diff,
+)
 
 SET_NOT_FOUND = "card set file not found: {path}"
 TOO_FEW_GAMES = "--games must be at least 1"
@@ -71,14 +79,26 @@ def load_patch_for_cli(path: str | None) -> Patch | None:
         raise CommandError(f"--patch: {exc}") from None
 
 
-def patched_cards_for_cli(cards: dict[str, CardDef], patch: Patch | None
-                          ) -> tuple[dict[str, CardDef], list[dict[str, Any]] | None]:
+def card_set_words(card_set: CardSet) -> dict[str, str]:
+    """The card set's faction and race names in English, by code: what a patch's rules text
+    calls them on the command line, whose catalogue is a card set file (the site's is
+    ``cards.models.text_names``): "Beast", never ``beast``."""
+    return {code: localized_value(entry, "name", SOURCE_LANGUAGE) or code
+            for code, entry in {**card_set.factions, **card_set.races}.items()}
+
+
+def patched_cards_for_cli(cards: dict[str, CardDef], patch: Patch | None,
+                          card_set: str | None = None
+                          ) -> tuple[dict[str, CardDef], list[DiffRow] | None]:
     """The cards with ``patch`` applied and the patch's diff against them (None without a
-    patch); CommandError when the patch does not fit these cards."""
+    patch), its rules text naming races and factions as the ``card_set`` file does;
+    CommandError when the patch does not fit these cards."""
     if patch is None:
         return cards, None
+    words = card_set_words(load_card_set_for_cli(card_set))
     try:
-        diff = patch_diff({c: cards[c].to_dict() for c in patch.cards if c in cards}, patch)
+        diff = patch_diff({c: cards[c].to_dict() for c in patch.cards if c in cards}, patch,
+                          SOURCE_LANGUAGE, words)
         return patch_card_defs(cards, patch), diff
     except PatchError as exc:
         raise CommandError(f"--patch: {exc}") from None

@@ -126,7 +126,7 @@ def run_round_robin_in_process(command: BaseCommand, opts: dict[str, Any]) -> No
     ruleset, epsilon = checked_round_robin_options(opts)
     cards, decks = load_field_for_cli(opts["decks"], opts["card_set"])
     patch = load_patch_for_cli(opts.get("patch"))
-    cards, diff = patched_cards_for_cli(cards, patch)
+    cards, diff = patched_cards_for_cli(cards, patch, opts["card_set"])
     games = opts["games"] + opts["games"] % 2
     agent = opts["agent_a"]
     results = play_round_robin(cards, decks, games=games, seed=opts["seed"], agent=agent,

@@ -78,7 +78,7 @@ def run_in_process(command: BaseCommand, opts: Mapping[str, Any]) -> None:
     cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"],
                                                opts["card_set"])
     patch = load_patch_for_cli(opts.get("patch"))
-    cards, diff = patched_cards_for_cli(cards, patch)
+    cards, diff = patched_cards_for_cli(cards, patch, opts["card_set"])
     games = opts["games"] + opts["games"] % 2
     bar = _progress_bar(games, opts["json"])
     try:

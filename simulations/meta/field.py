@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from rules.lab import meta
 from simulations.models import RunKind, SimulationRun
-from simulations.reports import run_reports
+from simulations.reports import MatchupReport, run_reports
 
 EPSILON_DEFAULT_POINTS = 0.5
 EPSILON_MAX_POINTS = 10
@@ -66,7 +66,7 @@ def run_has_meta(run: SimulationRun) -> bool:
     return run.kind == RunKind.ROUND_ROBIN and not run.is_active
 
 
-def run_field(run: SimulationRun, reports: list[dict[str, Any]]) -> meta.Field | None:
+def run_field(run: SimulationRun, reports: list[MatchupReport]) -> meta.Field | None:
     """The run's games as a field (pairings from the lower deck's side), or None when no game
     was counted at all."""
     matchups: dict[meta.Matchup, meta.MatchupGames] = {}
@@ -109,7 +109,7 @@ def stored_meta(run: SimulationRun) -> tuple[bool, dict[str, Any] | None]:
     return False, None
 
 
-def compute_meta(run: SimulationRun, reports: list[dict[str, Any]], *,
+def compute_meta(run: SimulationRun, reports: list[MatchupReport], *,
                  epsilon: float) -> dict[str, Any] | None:
     """The meta report itself (the resampling: seconds), or None when no game was counted."""
     field = run_field(run, reports)
@@ -121,7 +121,7 @@ def _store(run: SimulationRun, report: dict[str, Any] | None) -> None:
     SimulationRun.objects.filter(pk=run.pk).update(meta_report=run.meta_report)
 
 
-def run_meta(run: SimulationRun, reports: list[dict[str, Any]], *,
+def run_meta(run: SimulationRun, reports: list[MatchupReport], *,
              epsilon: float = meta.DEFAULT_EPSILON) -> dict[str, Any] | None:
     """``rules.lab.meta.MetaReport.to_dict()`` of a finished round-robin for ``epsilon`` (a share):
     the default ε's as stored when the run finished (or, for a run finished before that was

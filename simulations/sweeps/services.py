@@ -31,7 +31,7 @@ from simulations.comparison import compare_runs
 from simulations.models import RunKind, SimulationRun, Sweep
 from simulations.patches.text import field_name
 from simulations.quota import cpu_seconds
-from simulations.reports import run_reports
+from simulations.reports import MatchupReport, run_reports
 from simulations.results import field_rate
 from simulations.services import SimulationInputError, lock_user_and_check_cap, simulation_request
 from simulations.sources import SourceError, cards_freeze, resolve_spec
@@ -177,7 +177,7 @@ def sweep_results(sweep: Sweep) -> dict[str, Any]:
             "lines": list(lines.values())}
 
 
-def _field_change(before: list[dict[str, Any]], after: list[dict[str, Any]], deck: int
+def _field_change(before: list[MatchupReport], after: list[MatchupReport], deck: int
                   ) -> dict[str, Any]:
     """Paired change of a deck's field rate: per seed, its wins over all its pairings."""
     clusters: dict[int, list[int]] = {}

@@ -76,3 +76,15 @@ def test_sign_ups_are_throttled(client):
     response = client.post(reverse("accounts:signup"), {
         "username": "late", "password1": PASSWORD, "password2": PASSWORD})
     assert response.status_code == 429 and "Too many sign-ups" in response.content.decode()
+
+
+def test_an_empty_log_in_says_under_each_field_what_is_missing(client):
+    """With the browser's checks off (novalidate), an empty name or password is said under the
+    field, at the id its aria-describedby names, not left for a screen reader to find nowhere."""
+    page = client.post(reverse("accounts:login"), {"username": "", "password": ""})
+    html = page.content.decode()
+    assert page.status_code == 400
+    for field in ("username", "password"):
+        assert f'aria-describedby="id_{field}_error"' in html
+        assert f'id="id_{field}_error"' in html
+    assert html.count("This field is required.") == 2

@@ -6,11 +6,17 @@ diff a patched run keeps — with the play board's lookup (``cards.models.text_n
 from __future__ import annotations
 
 import copy
+import json
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.utils import translation
 
 from balance.search.views import patch_file
+from rules.decks.cardset import CORE_SET, load_card_set
+from rules.lab.patches import patch_with_text
+from simulations.cli.input import card_set_words
 from simulations.patches.text import change_line
 from simulations.services import _patched
 from simulations.sources import cards_freeze
@@ -58,3 +64,25 @@ def test_a_patched_runs_diff_says_the_race_in_english(catalogue):
     _cards_patched, record = _patched(_cards(), {"name": "x", "changes": [
         {"card": "T-X02", "field": FIELD, "value": 2}]})
     _says_race(record["diff"][0]["text"], "Beast")
+
+
+def test_the_command_line_names_the_race_as_its_card_set_file_does(tmp_path):
+    """``simulate --patch`` and ``balance_search``'s report and ``--out`` file: the card set
+    file is the command line's catalogue (``card_set_words``)."""
+    path = tmp_path / "beasts.json"
+    path.write_text(json.dumps({"name": "Fewer beasts", "changes": [
+        {"card": "C097", "field": "abilities.0.effects.0.filter.cost_max", "value": 2}]}),
+        encoding="utf-8")
+    out = StringIO()
+    call_command("simulate", "--deck-a", "Ember Rush", "--deck-b", "Wild Growth", "--set",
+                 str(CORE_SET), "--games", "2", "--seed", "1", "--patch", str(path), "--json",
+                 stdout=out)
+    text = json.loads(out.getvalue())["patch"]["diff"][0]["text"]
+    _says_race(text, "Beast")
+    assert "cost 3 or less" in text and "cost 2 or less" in text
+    words = card_set_words(load_card_set(CORE_SET))
+    assert words["beast"] == "Beast" and words["dawn"] == "Order of Dawn"
+    unpatched = {"C097": load_card_set(CORE_SET).cards["C097"].to_dict()}
+    written = patch_with_text(unpatched, json.loads(path.read_text(encoding="utf-8")), "en",
+                              words)
+    _says_race(written["changes"][0]["text"], "Beast")

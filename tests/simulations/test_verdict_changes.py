@@ -11,7 +11,8 @@ import re
 import pytest
 
 from balance.models import BalanceJob, JobKind
-from balance.search.services import balance_candidate_run, verified_metas
+from balance.search.front import verified_metas
+from balance.search.services import balance_candidate_run
 from simulations.agents.skill import unpatched_field_runs
 from simulations.models import SimulationRun
 from simulations.services import simulation_request

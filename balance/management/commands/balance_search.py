@@ -29,6 +29,7 @@ from rules.lab.balance_search.problem import (
     DEFAULT_STRONG_VERIFY,
 )
 from rules.lab.patches import patch_with_text
+from simulations.cli.input import card_set_words
 
 
 class Command(BaseCommand):
@@ -137,7 +138,7 @@ class Command(BaseCommand):
         best = result.best
         if opts["out"] and best is not None:
             unpatched = {code: card.to_dict() for code, card in field.cards.items()}
-            write_patch(opts["out"], patch_with_text(unpatched, best.patch()))
+            write_patch(opts["out"], patch_with_text(unpatched, best.patch(), "en", self.words))
         if opts["json"]:
             data = result.to_dict(names)
             data.update(wall_seconds=round(clock.elapsed, 1), seed=problem.seed,
@@ -145,10 +146,11 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(data, sort_keys=True))
         else:
             self.stdout.write(report_text(result, names, problem, out=opts["out"],
-                                          elapsed=clock.elapsed))
+                                          elapsed=clock.elapsed, words=self.words))
 
     def _field(self, opts: dict[str, Any]) -> Field:
         card_set = card_set_of(opts)
+        self.words = card_set_words(card_set)     # its races' and factions' names
         try:
             decks = [card_set.deck(n) for n in opts["decks"]] if opts["decks"] \
                 else list(card_set.decks.values())

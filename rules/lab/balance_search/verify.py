@@ -61,14 +61,17 @@ def holds(scored: Scored, goal: Goal, check_games: int) -> bool:
     for rate in scored.report.field_rates:
         room = prediction_half_width(rate["low"], rate["high"], rate["games"] or 1,
                                      check_games * len(scored.report.names) - check_games)
-        if not low + room <= rate["rate"] <= high - room:
+        share = rate["rate"]        # None only for a deck with no games, which meets no target
+        if share is None or not low + room <= share <= high - room:
             return False
     mlow, mhigh = goal.matchup_band
     lowest, highest = max(mlow, 1 - mhigh), min(mhigh, 1 - mlow)   # both sides in the band
     for tally in scored.tallies.values():
-        rate = cluster_rate(tally.moments())
-        room = prediction_half_width(rate["low"], rate["high"], rate["games"] or 1, check_games)
-        if not lowest + room <= rate["rate"] <= highest - room:
+        interval = cluster_rate(tally.moments())
+        room = prediction_half_width(interval["low"], interval["high"], interval["games"] or 1,
+                                     check_games)
+        share = interval["rate"]
+        if share is None or not lowest + room <= share <= highest - room:
             return False
     return scored.meta.min_share >= goal.min_share + SHARE_HOLD_MARGIN
 

@@ -26,6 +26,17 @@ engine's rate in this process on as many processes, measured on ``--planner-samp
 the run's own games spread over the whole run (``bench_simulations``): playing all of them again
 in-process would double an hour's benchmark. The runs' results are compared too.
 ``--planner-games 0`` leaves the planner run out.
+
+``--hosts N`` (root, ``ip``) runs the W processes as N workers of W ÷ N processes, each in a
+network namespace of its own (``tools.netns``: a bridge on a private /24 whose first address is
+the host side's), so they reach the broker and the database over a link as workers on other
+machines would; the 1-process row runs on the first host. A ``--broker-url redis://`` naming the
+host side's address gets a sandbox redis-server listening there when none answers; a PostgreSQL
+``--database-url`` on the loopback is reached through a relay on the host side's address (the
+server's ``listen_addresses`` changes only with a restart). With SQLite and the filesystem
+broker the hosts share this machine's filesystem: their link carries nothing. The CPU time of
+each host's worker is printed. The namespaces, links and bridge are removed when the command
+ends, on an error or a SIGTERM too.
 """
 
 from __future__ import annotations
@@ -36,16 +47,25 @@ import statistics
 import tempfile
 import time
 from collections.abc import Mapping
+from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypedDict
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from balance.models import BalanceJob
 from balance.search.problem import search_problem
 from rules.lab.balance_search import LocalEvaluator, balance_search
-from tools.management.commands.bench_simulations import _cpu_seconds, _in_process, _sched_seconds
+from tools.bench_workers import WorkerSet, host_side
+from tools.management.commands.bench_simulations import _in_process
+from tools.netns import (
+    DEFAULT_SUBNET,
+    HostsUnavailable,
+    NetnsHost,
+    namespace_hosts,
+    terminate_as_exit,
+)
 from tools.sandbox import DbTime, Sandbox
 
 JOB_FIELDS = ("status", "created_at", "finished_at", "games_played", "result", "decks",
@@ -69,19 +89,6 @@ class SearchInProcess(TypedDict):
 
 def _time(value: DbTime) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-
-
-def _pool_wait(pid: int, processes: int, before: dict[int, tuple[float, float]] | None,
-               after: dict[int, tuple[float, float]] | None) -> float | None:
-    """The mean seconds the worker's pool processes (the worker itself when solo; its
-    children when prefork) waited for a CPU between ``before`` and ``after``
-    (``_sched_seconds``); None when Linux did not say."""
-    if before is None or after is None:
-        return None
-    pool = [pid] if processes == 1 else [p for p in after if p != pid and p in before]
-    if not pool:
-        return None
-    return sum(after[p][1] - before[p][1] for p in pool) / len(pool)
 
 
 def _load() -> str:
@@ -119,26 +126,51 @@ class Command(BaseCommand):
         parser.add_argument("--database-url", default="",
                             help="a PostgreSQL URL to bench on a fresh database beside it "
                                  "(default: a fresh SQLite file)")
+        parser.add_argument("--hosts", type=int, default=0,
+                            help="run the --workers processes as this many workers, each in "
+                                 "a network namespace of its own reaching the broker and the "
+                                 "database over a link (root and `ip` needed; 0: all on this "
+                                 "host). With SQLite and the filesystem broker the hosts "
+                                 "share this machine's filesystem; give --broker-url "
+                                 "redis://<host side address>:6379/N for a network broker")
+        parser.add_argument("--hosts-subnet", default=DEFAULT_SUBNET,
+                            help="the private /24 of the hosts; its first address is the "
+                                 "host side's, where the broker and database are reached")
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["hosts"] and max(1, opts["workers"]) % opts["hosts"]:
+            raise CommandError("--workers must be a multiple of --hosts")
         self._say(opts, f"load average before: {_load()}")
         rows: list[dict[str, Any]] = []
-        with tempfile.TemporaryDirectory(prefix="cardlab-bench-balance-") as root:
+        with ExitStack() as stack:
+            hosts: list[NetnsHost] = []
+            if opts["hosts"]:
+                terminate_as_exit()
+                try:
+                    hosts = stack.enter_context(namespace_hosts(opts["hosts"],
+                                                                opts["hosts_subnet"]))
+                except HostsUnavailable as exc:
+                    raise CommandError(str(exc)) from None
+                self._say(opts, f"hosts: {', '.join(f'{h.name} ({h.address})' for h in hosts)}"
+                                f"; the host side at {hosts[0].gateway}")
+            root = stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="cardlab-bench-balance-"))
             sandbox = Sandbox(Path(root), database_url=opts["database_url"],
                               broker_url=opts["broker_url"])
-            try:
-                sandbox.install()
-                reference = self._submit(sandbox, opts)   # frozen by the sandbox, not played
-                sandbox.execute("UPDATE balance_balancejob SET status = 'cancelled' "
-                                "WHERE uid = ?", reference)
-                job = self._job(sandbox, reference)
-                for _ in range(max(1, opts["repeat"])):
-                    for processes in sorted({1, max(1, opts["workers"])}):
-                        rows.append(self._bench(sandbox, opts, processes, job))
-                        self._say(opts, self._line(rows[-1]))
-            finally:
-                sandbox.drop()
+            stack.callback(sandbox.drop)
+            env = host_side(stack, sandbox, hosts, opts["broker_url"],
+                            say=lambda text: self._say(opts, text))
+            sandbox.install()
+            reference = self._submit(sandbox, opts)   # frozen by the sandbox, not played
+            sandbox.execute("UPDATE balance_balancejob SET status = 'cancelled' "
+                            "WHERE uid = ?", reference)
+            job = self._job(sandbox, reference)
+            for _ in range(max(1, opts["repeat"])):
+                for processes in sorted({1, max(1, opts["workers"])}):
+                    workers = WorkerSet(sandbox, f"bench{processes}", processes, hosts, env)
+                    rows.append(self._bench(sandbox, opts, workers, job))
+                    self._say(opts, self._line(rows[-1]))
         summary = self._summary(opts, rows)
         self._say(opts, f"load average after: {_load()}")
         if opts["json"]:
@@ -148,43 +180,38 @@ class Command(BaseCommand):
                     row["planner"].pop("result")
             self.stdout.write(json.dumps({"runs": rows, **summary}, sort_keys=True))
 
-    def _bench(self, sandbox: Sandbox, opts: Mapping[str, Any], processes: int, job: JobRow
-               ) -> dict[str, Any]:
-        """The row of ``processes``: the search (and the planner run) on a worker of as many
-        processes, beside the same-moment figures in this process."""
-        name = f"bench{processes}"
-        worker = sandbox.worker(name, pool="prefork" if processes > 1 else "solo",
-                                concurrency=processes)
-        sandbox.wait_ready(name, timeout=180)
+    def _bench(self, sandbox: Sandbox, opts: Mapping[str, Any], workers: WorkerSet,
+               job: JobRow) -> dict[str, Any]:
+        """The row of ``workers``: the search (and the planner run) on them, beside the
+        same-moment figures in this process."""
+        processes = workers.processes
         try:
+            workers.start()
             in_process = self._in_process(job, processes)
             load = _load()
-            cpu_before = _cpu_seconds(worker.pid)
-            sched_before = _sched_seconds(worker.pid)
+            workers.mark()
             uid = self._submit(sandbox, opts)
             sandbox.wait(lambda: self._job(sandbox, uid)["status"] not in ("queued", "running"),
                          timeout=7200, what=f"balance search {uid}", poll=0.5)
-            cpu_after = _cpu_seconds(worker.pid)
-            sched_after = _sched_seconds(worker.pid)
-            planner = self._planner(sandbox, opts, processes, worker.pid) \
+            workers.measure()
+            job = self._job(sandbox, uid)
+            wall = (_time(job["finished_at"]) - _time(job["created_at"])).total_seconds()
+            hosts = workers.per_host(wall)
+            cpu, waited = workers.cpu_s(), workers.waited_s()
+            planner = self._planner(sandbox, opts, workers) \
                 if opts["planner_games"] > 0 else None
         finally:
-            worker.terminate()
-            worker.wait(timeout=60)
-        job = self._job(sandbox, uid)
-        wall = (_time(job["finished_at"]) - _time(job["created_at"])).total_seconds()
-        cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after else None
-        waited = _pool_wait(worker.pid, processes, sched_before, sched_after)
+            workers.stop()
         return {"processes": processes, "status": job["status"], "wall_s": wall,
                 "games": job["games_played"], "games_per_s": job["games_played"] / wall,
                 "cpu_s": cpu, "cpu_share": cpu / (wall * processes) if cpu else None,
-                "waited_s": waited,
+                "waited_s": waited, "hosts": hosts if workers.hosts else None,
                 "uncontended_s": wall - waited if waited is not None else None,
                 "load": load, "in_process": in_process, "result": job["result"],
                 "planner": planner}
 
     @staticmethod
-    def _planner(sandbox: Sandbox, opts: Mapping[str, Any], processes: int, pid: int
+    def _planner(sandbox: Sandbox, opts: Mapping[str, Any], workers: WorkerSet
                  ) -> dict[str, Any]:
         """A planner-vs-planner run of ``--planner-games`` games on the worker, after the
         engine's rate in this process on as many processes at the same moment."""
@@ -193,18 +220,19 @@ class Command(BaseCommand):
             "deck_a": deck_a, "deck_b": deck_b, "agent": "planner", "seed": opts["seed"],
             "games": opts["planner_games"],
             "baseline_games": max(2, opts["planner_sample_games"])}
+        processes = workers.processes
         in_process = _in_process(sample, processes)
         load = _load()
-        cpu_before = _cpu_seconds(pid)
+        workers.mark()
         uid = sandbox.submit("--deck-a", deck_a, "--deck-b", deck_b, "--games",
                              str(opts["planner_games"]), "--seed", str(opts["seed"]),
                              "--agent-a", "planner", "--agent-b", "planner")
         sandbox.wait(lambda: sandbox.run_row(uid)["status"] not in ("queued", "running"),
                      timeout=14_400, what=f"planner run {uid}", poll=0.5)
-        cpu_after = _cpu_seconds(pid)
+        workers.measure()
         run = sandbox.run_row(uid)
         wall = (_time(run["finished_at"]) - _time(run["created_at"])).total_seconds()
-        cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after else None
+        cpu = workers.cpu_s()
         return {"status": run["status"], "deck_a": deck_a, "deck_b": deck_b, "wall_s": wall,
                 "games": run["games_done"], "games_per_s": run["games_done"] / wall,
                 "cpu_s": cpu, "cpu_share": cpu / (wall * processes) if cpu else None,
@@ -299,6 +327,12 @@ class Command(BaseCommand):
         line = (Command._timed(f"{row['processes']} process(es): search", row, row["processes"])
                 + f"\n    same moment in-process on {now['processes']} process(es): "
                   f"{now['wall_s']:.1f} s for {now['games']:,} games")
+        for host in row.get("hosts") or []:
+            used = (f"{host['cpu_s']:.1f} CPU s ({host['cpu_share']:.0%} of its "
+                    f"{host['processes']} process(es)' time)" if host["cpu_s"] else "CPU n/a")
+            wait = (f", each process waited {host['waited_s']:.1f} s for a CPU"
+                    if host["waited_s"] is not None else "")
+            line += f"\n    host {host['host']}: {used}{wait}"
         run = row.get("planner")
         if not run:
             return line
