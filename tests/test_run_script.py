@@ -32,11 +32,13 @@ def _free_port() -> int:
 
 
 def _get(url: str) -> tuple[int, dict, str]:
+    """Status, headers (their names as Title-Case: uvicorn sends them in lower case) and body."""
     try:
         with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, dict(response.headers), response.read().decode()
+            return (response.status, {k.title(): v for k, v in response.headers.items()},
+                    response.read().decode())
     except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), exc.read().decode()
+        return exc.code, {k.title(): v for k, v in exc.headers.items()}, exc.read().decode()
 
 
 class Site:
@@ -107,7 +109,7 @@ def test_run_sh_serves_like_production_and_restarts_without_reinstalling(tmp_pat
         status, headers, page = _get(site.url + "/no/such/page/")
         assert status == 404 and '<nav class="site-nav"' in page and "Page not found" in page
         assert "URLconf" not in page and "DEBUG" not in page         # not Django's debug page
-        assert headers.get("Server", "").startswith("uvicorn")    # gunicorn's ASGI worker
+        assert headers.get("Server", "").startswith("uvicorn")  # gunicorn's ASGI workers
         home = _get(site.url + "/")[2]
         css = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', home)
         assert css, "static files are not the collected, hashed ones"

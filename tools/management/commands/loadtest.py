@@ -534,12 +534,12 @@ def live_measure(say: Any, host: str, port: int, *, games: int, moves: int, seco
             streams.open()
             time.sleep(3.0)                  # every stream answered and waiting
             opened = streams.alive()
+            _cpu_measure(host, port, busy, seconds / rounds, clients, master)
             if master:                       # what the waiting pages alone cost the server
                 before, started = server_cpu_seconds(master), time.perf_counter()
                 time.sleep(2.0)
                 idle_cpu += server_cpu_seconds(master) - before
                 idle_span += time.perf_counter() - started
-            _cpu_measure(host, port, busy, seconds / rounds, clients, master)
             found, lost = play_load.propagation(host, port, made, streams,
                                                 max(1, moves // rounds))
             delays += found
