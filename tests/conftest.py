@@ -65,6 +65,24 @@ def _site_language_reset():
 
 
 @pytest.fixture
+def no_loop_running():
+    """A test that runs an event loop of its own (``asyncio.run``) or calls an async view through
+    Django's test client (``async_to_sync``) starts with no loop marked running in its thread.
+    Playwright's synchronous API leaves its loop marked running in the thread that started a
+    browser (its greenlets switch away inside the loop), so in a test process that ran a browser
+    test first such a test would be refused ("cannot use AsyncToSync in the same thread as an
+    async event loop") — a failure by test order. The browser's mark is put back afterwards."""
+    import asyncio
+
+    running = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(running)
+
+
+@pytest.fixture
 def repo_root() -> Path:
     """The project's root folder (where manage.py lives)."""
     return REPO_ROOT

@@ -10,6 +10,8 @@ import json
 import pytest
 from asgiref.testing import ApplicationCommunicator
 
+pytestmark = pytest.mark.usefixtures("no_loop_running")
+
 
 def _get(path: str) -> tuple[int, dict[bytes, bytes], bytes]:
     from config.asgi import application

@@ -15,7 +15,7 @@ from play import services
 from play.models import PlayGame
 from tests.play.test_friends import game_between
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_loop_running")]
 
 
 def _events(text: str) -> list[dict]:
