@@ -7,8 +7,12 @@ period for it (``END_CHOICES``: end the turn, keep the hand, pass …). The play
 has had no page of the game open for ``away`` seconds loses by timeout.
 
 The clock starts once both players have opened the game (a challenge may be accepted while the
-challenger is away). It is enforced lazily, by ``clock_enforce`` on every read (page, poll,
-stream) and by each process's watcher (``play.watch``) at the deadline: both write with the
+challenger is away). A game that one of them has still not opened ``away`` seconds after it was
+made is called off (``NO_SHOW``): no winner, and it counts for neither — the player who came is
+not left to concede, and accepting a challenge whose maker has gone wins nothing.
+
+The clock is enforced lazily, by ``clock_enforce`` on every read (page, poll, stream) and by
+each process's watcher (``play.watch``) at the deadline: both write with the
 game's version as precondition, so of two enforcing at once one wins and the other reads the
 result. Presence (``seen_p1``, ``seen_p2``) is written at most every ``SEEN_EVERY`` seconds.
 """
@@ -27,6 +31,7 @@ from play.models import PlayGame, PlayStatus
 from rules.engine import Action, Game
 
 TIMEOUT = "timeout"
+NO_SHOW = "no_show"
 SEEN_EVERY = 5.0            # seconds between two writes of a player's presence
 END_CHOICES = ("end", "keep", "ready", "pass", "decline")
 MAX_FORCED = 60             # actions the server may play to end one period
@@ -147,6 +152,8 @@ def clock_enforce(record: PlayGame, now: datetime | None = None) -> PlayGame:
         if record.turn_began is None:
             if record.seen_p1 is not None and record.seen_p2 is not None:
                 _start(record, now)
+            elif (now - record.created_at).total_seconds() > float(record.clock["away"]):
+                _call_off(record)
             return record
         seat = record.to_move
         if seat is None:
@@ -166,6 +173,14 @@ def _start(record: PlayGame, now: datetime) -> None:
     seat = game.to_move
     reserve = [float(r) for r in record.reserve]
     _save(record, to_move=seat, turn_began=now, deadline=_deadline(record, seat, now, reserve))
+
+
+def _call_off(record: PlayGame) -> None:
+    """A player never opened the game in time: it ends with no winner (``absent``: the seats
+    that never came)."""
+    absent = [seat for seat in (0, 1) if seen_at(record, seat) is None]
+    _save(record, status=PlayStatus.FINISHED, to_move=None, deadline=None,
+          result={"winner": None, "reason": NO_SHOW, "turns": 0, "absent": absent})
 
 
 def _timeout(record: PlayGame, seat: int, now: datetime) -> None:

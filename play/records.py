@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from play.clock import NO_SHOW
 from play.models import PlayGame, PlayStatus
 
 RECENT = 20
@@ -43,7 +44,7 @@ def outcome_for(game: PlayGame, seat: int) -> str:
 
 def player_record(user: Any) -> Record:
     """Every finished game of ``user``: against people (with the latest ones listed) and against
-    each AI player; hot-seat games count in neither."""
+    each AI player; hot-seat games and games called off before they began count in neither."""
     record = Record()
     games = (PlayGame.objects.filter(Q(owner=user) | Q(guest=user))
              .exclude(status=PlayStatus.PLAYING).select_related("owner", "guest")
@@ -51,6 +52,8 @@ def player_record(user: Any) -> Record:
                    "updated_at", "owner__username", "guest__username")
              .order_by("-updated_at"))
     for game in games.iterator(chunk_size=500):
+        if (game.result or {}).get("reason") == NO_SHOW:
+            continue                       # called off before it began: played by neither
         if game.friendly:
             seat = game.seat_of(user)
             if seat is None:

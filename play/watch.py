@@ -104,19 +104,19 @@ class Watcher:
         if full:
             rows = list(PlayGame.objects.filter(pk__in=ids).values_list(
                 "pk", "version", "status", "deadline", "to_move", "seen_p1", "seen_p2",
-                "clock", "guest_id"))
+                "clock", "guest_id", "created_at"))
         else:
-            rows = [(pk, version, None, None, None, None, None, None, None) for pk, version
+            rows = [(pk, version, None, None, None, None, None, None, None, None) for pk, version
                     in PlayGame.objects.filter(pk__in=ids).values_list("pk", "version")]
         with self._lock:
             watching = {pk: list(self._waiters.get(pk, ())) for pk, *_ in rows}
-        for pk, version, status, deadline, to_move, seen_p1, seen_p2, clock, guest in rows:
+        for pk, version, status, deadline, to_move, seen_p1, seen_p2, clock, guest, made in rows:
             for waiter in watching[pk]:
                 if version != waiter.version:
                     waiter.version = version
                     waiter.wake()
             if full and status == PlayStatus.PLAYING and guest is not None and clock:
-                if _due(now, deadline, to_move, (seen_p1, seen_p2), clock):
+                if _due(now, deadline, to_move, (seen_p1, seen_p2), clock, made):
                     due.append(pk)
         for pk in due:
             record = PlayGame.objects.filter(pk=pk).first()
@@ -133,9 +133,13 @@ class Watcher:
 
 
 def _due(now: datetime, deadline: datetime | None, to_move: int | None,
-         seen: tuple[datetime | None, datetime | None], clock: dict[str, Any]) -> bool:
+         seen: tuple[datetime | None, datetime | None], clock: dict[str, Any],
+         made: datetime | None = None) -> bool:
     if deadline is None and to_move is None:
-        return seen[0] is not None and seen[1] is not None     # the clock is to start
+        if seen[0] is not None and seen[1] is not None:
+            return True                                        # the clock is to start
+        # ... or a player never came: the game is to be called off
+        return made is not None and (now - made).total_seconds() > float(clock.get("away", 0))
     if deadline is not None and now >= deadline:
         return True
     if to_move in (0, 1):

@@ -107,3 +107,54 @@ def test_clock_enforce_leaves_a_game_against_the_ai_alone(start, alice):
     record = PlayGame.objects.get(uid=start(alice)["uid"])
     assert clock_enforce(record) is record and record.clock == {}
     assert game_at(record).to_move == 0
+
+
+def test_a_game_one_player_never_opens_is_called_off_and_counts_for_neither(
+        client_for, alice, bob, settings, client):
+    """Clock rule: a game one player has still not opened ``away`` seconds after it was made
+    ends with no winner — the player who came is not left to concede, and the record of
+    neither changes."""
+    settings.PLAY_CLOCK = {"turn": 30, "reserve": 60, "away": 45}
+    uid = game_between(client_for, alice, bob)["uid"]
+    client.force_login(bob)
+    waiting = client.get(f"/play/{uid}/").content.decode()
+    assert "If they have not come 45 seconds after the game began, it is called off." in waiting
+    PlayGame.objects.filter(uid=uid).update(created_at=timezone.now() - timedelta(seconds=44))
+    assert client_for(bob).get(f"/api/play/{uid}/").json()["status"] == "playing"
+    PlayGame.objects.filter(uid=uid).update(created_at=timezone.now() - timedelta(seconds=46))
+    state = client_for(bob).get(f"/api/play/{uid}/").json()
+    seat_alice = PlayGame.objects.get(uid=uid).seat_of(alice)
+    assert state["status"] == "finished"
+    assert state["result"] == {"winner": None, "reason": "no_show", "turns": 0,
+                               "absent": [seat_alice]}
+    board = client.get(f"/play/{uid}/").content.decode()
+    assert "Called off: a player did not open the game in time." in board
+    from play.records import player_record
+
+    for user in (alice, bob):
+        record = player_record(user)
+        assert record.people.played == 0 and record.recent == []
+
+
+def test_a_game_both_players_opened_in_time_is_not_called_off(game, client_for, bob):
+    PlayGame.objects.filter(pk=game.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    state = client_for(bob).get(f"/api/play/{game.uid}/").json()
+    assert state["status"] == "playing" and state["clock"]["started"]
+
+
+def test_the_watcher_calls_off_a_game_its_waiting_player_was_never_joined_in(
+        client_for, alice, bob, settings):
+    settings.PLAY_CLOCK = {"turn": 30, "reserve": 60, "away": 45}
+    uid = game_between(client_for, alice, bob)["uid"]
+    client_for(bob).get(f"/api/play/{uid}/")              # bob waits; alice never comes
+    game = PlayGame.objects.get(uid=uid)
+    PlayGame.objects.filter(pk=game.pk).update(created_at=timezone.now() - timedelta(seconds=46))
+    watcher = Watcher(autostart=False)
+    loop = asyncio.new_event_loop()
+    try:
+        watcher.add(Waiter(game_id=game.pk, seat=1, version=game.version, loop=loop))
+        watcher.tick()                                     # a full read: the clocks too
+        record = PlayGame.objects.get(pk=game.pk)
+        assert record.status == "finished" and record.result["reason"] == "no_show"
+    finally:
+        loop.close()
