@@ -22,7 +22,9 @@ from tests.e2e.test_play import PASSWORD, _play_on_board, _plays
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="Debian's chromium is not installed")
 
-CLOCK = {"turn": 10, "reserve": 3, "away": 8}
+# "away" outlasts the challenger's waiting page following the accepted challenge on a busy
+# machine: a game one player has not opened within it is called off.
+CLOCK = {"turn": 10, "reserve": 3, "away": 12}
 DAWN, DUSK = "starter:Dawn Test", "starter:Dusk Test"
 
 
