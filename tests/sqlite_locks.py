@@ -14,6 +14,7 @@ statement waits and tries again, up to the same timeout, as it would on the data
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +32,10 @@ def _waiting(statement: Callable[..., Any], timeout: float) -> Callable[..., Any
             except sqlite3.OperationalError as error:
                 if TABLE_LOCKED not in str(error) or time.monotonic() > deadline:
                     raise
+                # A BEGIN IMMEDIATE refused for the write lock has opened the transaction all
+                # the same: closed, or the next try would be a transaction within one.
+                if query.lstrip().upper().startswith("BEGIN") and cursor.connection.in_transaction:
+                    cursor.connection.rollback()
                 time.sleep(PAUSE_SECONDS)
     return run
 
@@ -54,3 +59,49 @@ def wait_on_table_locks() -> None:
     SQLiteCursorWrapper.execute = execute
     SQLiteCursorWrapper.executemany = executemany
     SQLiteCursorWrapper._waits_on_table_locks = True
+
+
+_ONE_TRANSACTION = threading.RLock()
+_TURNS = threading.local()
+
+
+def _leave_turn() -> None:
+    if _TURNS.taken.pop():
+        _ONE_TRANSACTION.release()
+
+
+def transactions_one_at_a_time() -> None:
+    """The live server's request threads share one in-memory connection, where their
+    transactions would interleave (a savepoint of one request released by another, two
+    requests each inserting the row neither saw): each ``transaction.atomic`` block on that
+    connection waits for the one under way, as writers wait for each other on the site's
+    database (IMMEDIATE transactions on SQLite, row locks on PostgreSQL). Reads outside a
+    transaction still run side by side."""
+    from django.db import transaction
+
+    if getattr(transaction.Atomic, "_one_at_a_time", False):
+        return
+    enter, leave = transaction.Atomic.__enter__, transaction.Atomic.__exit__
+
+    def __enter__(atomic: Any) -> Any:
+        # Whether this block took the turn, for its __exit__ (a block may be left after the
+        # live server stopped sharing the connection).
+        took = bool(transaction.get_connection(atomic.using).allow_thread_sharing)
+        if took:
+            _ONE_TRANSACTION.acquire()    # re-entrant: a nested block in the same request
+        _TURNS.__dict__.setdefault("taken", []).append(took)
+        try:
+            return enter(atomic)
+        except BaseException:
+            _leave_turn()
+            raise
+
+    def __exit__(atomic: Any, *exc: Any) -> Any:
+        try:
+            return leave(atomic, *exc)
+        finally:
+            _leave_turn()
+
+    transaction.Atomic.__enter__ = __enter__          # type: ignore[method-assign]
+    transaction.Atomic.__exit__ = __exit__            # type: ignore[method-assign]
+    transaction.Atomic._one_at_a_time = True          # type: ignore[attr-defined]

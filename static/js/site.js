@@ -181,9 +181,16 @@
  *
  * A collection count (a table row, the card page's box) comes with data-version: the user's
  * collection version read before the count. Of two answers about one count the page keeps the
- * one with the higher version: an older answer is not swapped in, a row answer whose row was
+ * one with the higher version: an older answer is not shown, a row answer whose row was
  * replaced meanwhile (a search's refresh) goes to the row now shown, and a table that arrives
  * after a newer row answer gets that row back.
+ *
+ * The count's − / + buttons and number box are sent here rather than by htmx: htmx keeps one
+ * request a form in flight and queues the next, and drops the queued one when the form leaves
+ * the page, and a row freshly swapped in waits for htmx to process it; either loses a fast
+ * click. Here every click is its own request at once (the server applies them one after
+ * another), and an answer updates the row around the form in place, so the buttons (and the
+ * keyboard focus on them) stay.
  *
  * The builder's deck panel comes with data-deck-rev (the draft's revision in the session): an
  * answer older than the panel shown is not swapped in; the status line above the panels is
@@ -215,13 +222,101 @@
     var fresh = firstElement(detail.serverResponse);
     var version = number(fresh, "data-version");
     if (!fresh || !fresh.id || version === null) return;
-    var known = newest[fresh.id];
-    if (!known || version >= known.version) newest[fresh.id] = { version: version, html: detail.serverResponse };
+    remember(fresh, detail.serverResponse);
     var live = document.getElementById(fresh.id);
     if (!live) { detail.shouldSwap = false; return; }       // not on the page any more
     if (live !== detail.target) detail.target = live;       // replaced since it was asked
     var liveVersion = number(live, "data-version");
     if (liveVersion !== null && version < liveVersion) detail.shouldSwap = false;
+  });
+
+  function remember(fresh, html) {
+    var version = number(fresh, "data-version"), known = newest[fresh.id];
+    if (version !== null && (!known || version >= known.version)) {
+      newest[fresh.id] = { version: version, html: html };
+    }
+  }
+
+  // An answer about a count shown in place: the parts marked data-own-part and the form's
+  // fields take the answer's, the form itself stays.
+  function showCount(live, fresh, typed) {
+    live.className = fresh.className;
+    live.setAttribute("data-version", fresh.getAttribute("data-version"));
+    var liveParts = live.querySelectorAll("[data-own-part]");
+    var freshParts = fresh.querySelectorAll("[data-own-part]");
+    Array.prototype.forEach.call(liveParts, function (part, i) {
+      if (freshParts[i]) part.innerHTML = freshParts[i].innerHTML;
+    });
+    var form = live.querySelector("form.own-step"), freshForm = fresh.querySelector("form.own-step");
+    if (!form || !freshForm) return;
+    var count = form.querySelector(".own-count"), freshCount = freshForm.querySelector(".own-count");
+    // A number being typed is left alone, unless this is the answer to it.
+    if (count && freshCount && (document.activeElement !== count || count === typed)) {
+      count.value = freshCount.value;
+      count.setAttribute("data-sent", freshCount.value);
+    }
+    var minus = form.querySelector('.step-button[value="-1"]');
+    var freshMinus = freshForm.querySelector('.step-button[value="-1"]');
+    if (minus && freshMinus) minus.disabled = freshMinus.disabled;
+  }
+
+  function failed(form, text) {
+    var holder = form.closest("[data-version]");
+    var part = holder && holder.querySelectorAll("[data-own-part]");
+    if (!part || !part.length) return;
+    var last = part[part.length - 1], note = document.createElement("p");
+    note.className = "bad-text small";
+    note.setAttribute("role", "alert");
+    note.textContent = text;
+    Array.prototype.forEach.call(last.querySelectorAll(".bad-text"), function (old) { old.remove(); });
+    last.appendChild(note);
+  }
+
+  function sendCount(form, body, typed) {
+    var message = form.getAttribute("data-own-failed") || "";
+    fetch(form.getAttribute("data-own-answer"), {
+      method: "POST", body: body, credentials: "same-origin",
+      headers: { "HX-Request": "true", "HX-Current-URL": window.location.href },
+    }).then(function (response) {
+      return response.text().then(function (html) {
+        var fresh = /^\s*</.test(html) ? firstElement(html) : null;
+        if (!fresh || !fresh.id || number(fresh, "data-version") === null) {
+          var plain = (response.headers.get("Content-Type") || "").indexOf("text/plain") === 0;
+          failed(form, plain && html.trim() ? html.trim() : message);   // an unknown card
+          return;
+        }
+        remember(fresh, html);
+        var live = document.getElementById(fresh.id);
+        var liveVersion = number(live, "data-version");
+        if (live && (liveVersion === null || number(fresh, "data-version") >= liveVersion)) {
+          showCount(live, fresh, typed);
+        }
+        if (response.ok && window.htmx) window.htmx.trigger(document.body, "collection-changed");
+      });
+    }, function () { failed(form, message); });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form.own-step[data-own-answer]")) return;
+    event.preventDefault();
+    var button = event.submitter, body = new FormData(form);
+    var count = form.querySelector(".own-count");
+    if (button && button.name === "delta" && document.activeElement !== count) {
+      body.set("delta", button.value);
+      sendCount(form, body, null);
+    } else if (count && count.value !== count.getAttribute("data-sent")) {
+      count.setAttribute("data-sent", count.value);      // Enter in the box: the typed number
+      sendCount(form, body, count);
+    }
+  });
+  document.addEventListener("change", function (event) {
+    var count = event.target, form = count.form;
+    if (!count.matches || !count.matches(".own-count") || !form ||
+        !form.matches("form.own-step[data-own-answer]")) return;
+    if (count.value === count.getAttribute("data-sent")) return;  // sent by Enter already
+    count.setAttribute("data-sent", count.value);
+    sendCount(form, new FormData(form), count);
   });
 
   document.addEventListener("htmx:afterSwap", function (event) {

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures import _clear_caches
+from tests.sqlite_locks import transactions_one_at_a_time
 
 # Playwright's sync API runs an event loop in this thread; the tests' own database calls are
 # synchronous and safe here.
@@ -79,11 +80,12 @@ def _readers_skip_table_locks() -> None:
     table locks fail a reader at once ("database table is locked") while the in-process Celery
     worker writes: a 500 on a progress poll that no real deployment (a WAL file with a busy
     timeout) would see. The live server shares this thread's connection, so its reads skip
-    those locks (writers still take them)."""
+    those locks (writers still take them), and its transactions take turns."""
     from django.db import connection
 
     if connection.vendor == "sqlite":
         connection.cursor().execute("PRAGMA read_uncommitted = 1")
+        transactions_one_at_a_time()
 
 
 @pytest.fixture(scope="session")

@@ -78,6 +78,52 @@ def test_a_search_then_fast_clicks_leave_every_row_true(site, browser, slow_tabl
     expect(page.get_by_test_id("own-count-T-M01")).to_have_value("8")
 
 
+def test_keyboard_presses_on_plus_each_count_and_the_focus_stays(site, browser):
+    """Enter pressed fast on a focused "+" adds one a press (none waits for the last answer)
+    and the focus stays on the button; Enter in the number box sets the typed count."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page()
+    log_in(page, site)
+    page.goto(f"{site}/collection/")
+    plus = page.get_by_test_id("own-plus-T-M01")
+    plus.focus()
+    for _ in range(3):
+        page.keyboard.press("Enter")
+    expect(page.get_by_test_id("own-count-T-M01")).to_have_value("3")
+    page.wait_for_load_state("networkidle")
+    assert stored("T-M01") == 3
+    assert page.evaluate("document.activeElement.dataset.testid") == "own-plus-T-M01"
+    box = page.get_by_test_id("own-count-T-M02")
+    box.fill("6")
+    box.press("Enter")
+    expect(page.get_by_test_id("own-minus-T-M02")).to_be_enabled()
+    page.wait_for_load_state("networkidle")
+    assert stored("T-M02") == 6
+    box.blur()                                       # the change after Enter is not sent again
+    page.wait_for_load_state("networkidle")
+    page.reload()
+    expect(page.get_by_test_id("own-count-T-M02")).to_have_value("6")
+
+
+def test_the_card_page_box_counts_and_says_when_a_change_fails(site, browser, console):
+    from playwright.sync_api import expect
+
+    console.allow(r"ERR_FAILED")                     # the answer cut off on purpose
+
+    page = browser.new_page()
+    log_in(page, site)
+    page.goto(f"{site}/cards/T-M06/")
+    box = page.get_by_test_id("own-box")
+    box.get_by_test_id("own-plus-T-M06").click()
+    expect(box).to_contain_text("1")
+    expect(page.get_by_test_id("own-count-T-M06")).to_have_value("1")
+    page.route("**/collection/cards/**", lambda route: route.abort())
+    box.get_by_test_id("own-plus-T-M06").click()
+    expect(box.get_by_role("alert")).to_contain_text("not saved")
+    assert stored("T-M06") == 1
+
+
 def test_a_double_click_in_the_builder_keeps_panel_and_status_true(site, browser):
     from playwright.sync_api import expect
 
