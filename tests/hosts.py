@@ -13,12 +13,9 @@ test ends, failed or not; it skips the test with the reason when this machine ca
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import os
 import shutil
-import subprocess
-import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +23,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from tools.netns import TcpRelay, ip, ip_ok, remove_namespace
 
 # Private addresses for the links: 10.231.0.0/16 cut into /30s (one per host). A subnet already
 # on this machine's interfaces is never used.
@@ -54,20 +53,10 @@ class Host:
         return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _ip(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=30)
-
-
-def _ip_ok(*args: str) -> None:
-    result = _ip(*args)
-    if result.returncode != 0:
-        raise RuntimeError(f"ip {' '.join(args)}: {result.stderr.strip()}")
-
-
 def _free_subnets(count: int) -> list[ipaddress.IPv4Network]:
     """``count`` /30 subnets of LINK_RANGE that no interface of this machine uses, starting at
     a random place (two test runs at once take different ones, and ``ip`` refuses a clash)."""
-    used = [ipaddress.ip_interface(word).network for line in _ip("-o", "-4", "addr").stdout
+    used = [ipaddress.ip_interface(word).network for line in ip("-o", "-4", "addr").stdout
             .splitlines() for word in line.split() if "/" in word and word[0].isdigit()]
     subnets = list(LINK_RANGE.subnets(new_prefix=30))
     start = uuid.uuid4().int % len(subnets)
@@ -82,24 +71,11 @@ def _skip_reason() -> str | None:
     if shutil.which("ip") is None:
         return "separate test hosts need `ip` (Debian: apt-get install iproute2)"
     probe = f"clprobe{uuid.uuid4().hex[:6]}"
-    made = _ip("netns", "add", probe)
+    made = ip("netns", "add", probe)
     if made.returncode != 0:
         return f"this machine refuses network namespaces: {made.stderr.strip()}"
-    _ip("netns", "del", probe)
+    ip("netns", "del", probe)
     return None
-
-
-def _remove(name: str, link: str) -> None:
-    """Stop whatever still runs in the namespace, then delete it and its link (deleting
-    either end of a veth pair deletes both)."""
-    pids = _ip("netns", "pids", name).stdout.split()
-    for pid in pids:
-        try:
-            os.kill(int(pid), 9)
-        except (ProcessLookupError, ValueError):
-            pass
-    _ip("link", "del", link)
-    _ip("netns", "del", name)
 
 
 @contextmanager
@@ -114,79 +90,35 @@ def separate_hosts(count: int) -> Iterator[list[Host]]:
         for index, subnet in enumerate(_free_subnets(count), start=1):
             name, outer, inner = f"cardlab-{tag}-h{index}", f"cl{tag}o{index}", f"cl{tag}i{index}"
             gateway, address = (str(a) for a in subnet.hosts())
-            _ip_ok("netns", "add", name)
+            ip_ok("netns", "add", name)
             made.append((name, outer))
-            _ip_ok("link", "add", outer, "type", "veth", "peer", "name", inner)
-            _ip_ok("link", "set", inner, "netns", name)
-            _ip_ok("addr", "add", f"{gateway}/30", "dev", outer)
-            _ip_ok("link", "set", outer, "up")
-            _ip_ok("-n", name, "addr", "add", f"{address}/30", "dev", inner)
-            _ip_ok("-n", name, "link", "set", inner, "up")
-            _ip_ok("-n", name, "link", "set", "lo", "up")
+            ip_ok("link", "add", outer, "type", "veth", "peer", "name", inner)
+            ip_ok("link", "set", inner, "netns", name)
+            ip_ok("addr", "add", f"{gateway}/30", "dev", outer)
+            ip_ok("link", "set", outer, "up")
+            ip_ok("-n", name, "addr", "add", f"{address}/30", "dev", inner)
+            ip_ok("-n", name, "link", "set", inner, "up")
+            ip_ok("-n", name, "link", "set", "lo", "up")
             hosts.append(Host(name=name, address=address, gateway=gateway))
         if len(hosts) < count:
             raise RuntimeError(f"found only {len(hosts)} free subnets in {LINK_RANGE}")
         yield hosts
     finally:
         for name, link in made:
-            _remove(name, link)
+            remove_namespace(name, link)
 
 
-class Relay:
+class Relay(TcpRelay):
     """Forwards TCP connections from ports on the hosts' link addresses to servers on this
-    machine's loopback, on an event loop in a thread of its own: ``port_for(gateway, host,
-    port)`` is the port on ``gateway`` (a link's root-side address) that leads to
-    ``host:port``, opened the first time it is asked for."""
+    machine's loopback (tools/netns.py's relay): ``port_for(gateway, host, port)`` is the port
+    on ``gateway`` (a link's root-side address) that leads to ``host:port``, opened the first
+    time it is asked for; ``relayed`` counts the connections forwarded from each link."""
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="test-hosts-relay",
-                                       daemon=True)
-        self.servers: list[asyncio.AbstractServer] = []
+        super().__init__()
         self.ports: dict[tuple[str, str, int], int] = {}
-        self.relayed: dict[str, int] = {}    # connections forwarded from each link address
-        self.thread.start()
 
     def port_for(self, gateway: str, host: str, port: int) -> int:
         if (gateway, host, port) not in self.ports:
-            future = asyncio.run_coroutine_threadsafe(self._listen(gateway, host, port),
-                                                      self.loop)
-            self.ports[gateway, host, port] = future.result(timeout=10)
+            self.ports[gateway, host, port] = self.forward((gateway, 0), (host, port))
         return self.ports[gateway, host, port]
-
-    async def _listen(self, gateway: str, host: str, port: int) -> int:
-        async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            self.relayed[gateway] = self.relayed.get(gateway, 0) + 1
-            try:
-                up_reader, up_writer = await asyncio.open_connection(host, port)
-            except OSError:
-                writer.close()
-                return
-            await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
-
-        server = await asyncio.start_server(accept, gateway, 0)
-        self.servers.append(server)
-        return server.sockets[0].getsockname()[1]
-
-    def close(self) -> None:
-        async def shut():
-            for server in self.servers:
-                server.close()
-            for task in asyncio.all_tasks():
-                if task is not asyncio.current_task():
-                    task.cancel()
-
-        asyncio.run_coroutine_threadsafe(shut(), self.loop).result(timeout=10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
-
-
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    try:
-        while data := await reader.read(65536):
-            writer.write(data)
-            await writer.drain()
-    except (OSError, asyncio.CancelledError):
-        pass
-    finally:
-        writer.close()

@@ -94,9 +94,9 @@ def test_hosts_reach_the_host_side_address_and_are_removed_after(subnet):
 def test_a_relay_on_the_host_side_leads_to_a_server_on_the_loopback(subnet):
     with netns.namespace_hosts(1, subnet) as (host,):
         target = _serve_once("127.0.0.1", b"from the loopback")
-        relay = netns.TcpRelay((host.gateway, 0), ("127.0.0.1", target))
+        relay = netns.TcpRelay()
         try:
-            port = relay.server.sockets[0].getsockname()[1]
+            port = relay.forward((host.gateway, 0), ("127.0.0.1", target))
             assert _reach(host, host.gateway, port, b"hi") == "from the loopback"
         finally:
             relay.close()

@@ -132,7 +132,8 @@ def host_side(stack: ExitStack, sandbox: Sandbox, hosts: list[NetnsHost], broker
         return {}
     database = urlsplit(sandbox.database_url)
     port = database.port or 5432
-    relay = TcpRelay((gateway, port), (database.hostname or "127.0.0.1", port))
+    relay = TcpRelay()
     stack.callback(relay.close)
+    relay.forward((gateway, port), (database.hostname or "127.0.0.1", port))
     say(f"PostgreSQL reached by the hosts at {gateway}:{port} (relayed to {database.hostname})")
     return {"DATABASE_URL": url_at(sandbox.database_url, gateway)}

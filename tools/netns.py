@@ -51,12 +51,12 @@ class NetnsHost:
         return ["ip", "netns", "exec", self.name]
 
 
-def _ip(*args: str) -> subprocess.CompletedProcess[str]:
+def ip(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=30)
 
 
-def _ip_ok(*args: str) -> None:
-    result = _ip(*args)
+def ip_ok(*args: str) -> None:
+    result = ip(*args)
     if result.returncode != 0:
         raise HostsUnavailable(f"ip {' '.join(args)}: {result.stderr.strip()}")
 
@@ -68,7 +68,7 @@ def unavailable_reason(subnet: str = DEFAULT_SUBNET) -> str | None:
     if shutil.which("ip") is None:
         return "hosts need `ip` (Debian: apt-get install iproute2)"
     network = ipaddress.ip_network(subnet)
-    for line in _ip("-o", "-4", "addr").stdout.splitlines():
+    for line in ip("-o", "-4", "addr").stdout.splitlines():
         for word in line.split():
             if "/" in word and word[0].isdigit() \
                     and ipaddress.ip_interface(word).network.overlaps(network):
@@ -90,41 +90,41 @@ def namespace_hosts(count: int, subnet: str = DEFAULT_SUBNET) -> Iterator[list[N
     bridge, gateway = f"clbr{tag}", addresses[0]
     made: list[tuple[str, str]] = []
     try:
-        _ip_ok("link", "add", bridge, "type", "bridge")
-        _ip_ok("addr", "add", f"{gateway}/{prefix}", "dev", bridge)
-        _ip_ok("link", "set", bridge, "up")
+        ip_ok("link", "add", bridge, "type", "bridge")
+        ip_ok("addr", "add", f"{gateway}/{prefix}", "dev", bridge)
+        ip_ok("link", "set", bridge, "up")
         hosts = []
         for index in range(1, count + 1):
             name, outer, inner = f"cardlab-{tag}-h{index}", f"cl{tag}o{index}", f"cl{tag}i{index}"
-            _ip_ok("netns", "add", name)
+            ip_ok("netns", "add", name)
             made.append((name, outer))
-            _ip_ok("link", "add", outer, "type", "veth", "peer", "name", inner)
-            _ip_ok("link", "set", inner, "netns", name)
-            _ip_ok("link", "set", outer, "master", bridge)
-            _ip_ok("link", "set", outer, "up")
+            ip_ok("link", "add", outer, "type", "veth", "peer", "name", inner)
+            ip_ok("link", "set", inner, "netns", name)
+            ip_ok("link", "set", outer, "master", bridge)
+            ip_ok("link", "set", outer, "up")
             address = addresses[index]
-            _ip_ok("-n", name, "addr", "add", f"{address}/{prefix}", "dev", inner)
-            _ip_ok("-n", name, "link", "set", inner, "up")
-            _ip_ok("-n", name, "link", "set", "lo", "up")
-            _ip_ok("-n", name, "route", "add", "default", "via", gateway)
+            ip_ok("-n", name, "addr", "add", f"{address}/{prefix}", "dev", inner)
+            ip_ok("-n", name, "link", "set", inner, "up")
+            ip_ok("-n", name, "link", "set", "lo", "up")
+            ip_ok("-n", name, "route", "add", "default", "via", gateway)
             hosts.append(NetnsHost(name=name, address=address, gateway=gateway))
         yield hosts
     finally:
         for name, outer in made:
-            _remove(name, outer)
-        _ip("link", "del", bridge)
+            remove_namespace(name, outer)
+        ip("link", "del", bridge)
 
 
-def _remove(name: str, link: str) -> None:
+def remove_namespace(name: str, link: str) -> None:
     """Stop whatever still runs in the namespace, then delete its link (either end of a veth
     pair deletes both) and the namespace."""
-    for pid in _ip("netns", "pids", name).stdout.split():
+    for pid in ip("netns", "pids", name).stdout.split():
         try:
             os.kill(int(pid), signal.SIGKILL)
         except (ProcessLookupError, ValueError):
             pass
-    _ip("link", "del", link)
-    _ip("netns", "del", name)
+    ip("link", "del", link)
+    ip("netns", "del", name)
 
 
 def terminate_as_exit() -> None:
@@ -139,33 +139,44 @@ def terminate_as_exit() -> None:
 
 
 class TcpRelay:
-    """Forwards TCP connections from ``listen`` (the host side address and a port) to a server
-    on this machine's loopback, on an event loop in a thread of its own: how hosts reach a
-    PostgreSQL that listens on 127.0.0.1 only (its ``listen_addresses`` changes only with a
-    restart of the server, which other users share)."""
+    """Forwards TCP connections from ports on this machine's addresses to servers on its
+    loopback, on an event loop in a thread of its own: how hosts reach a PostgreSQL (or a
+    broker) that listens on 127.0.0.1 only (its ``listen_addresses`` changes only with a
+    restart of the server, which other users share). ``forward(listen, target)`` opens one
+    more listening port (port 0: a free one) and returns it; ``relayed`` counts the connections
+    forwarded from each listening address."""
 
-    def __init__(self, listen: tuple[str, int], target: tuple[str, int]) -> None:
-        self.listen, self.target = listen, target
+    def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="bench-relay",
+        self.thread = threading.Thread(target=self.loop.run_forever, name="tcp-relay",
                                        daemon=True)
+        self.servers: list[asyncio.Server] = []
+        self.relayed: dict[str, int] = {}
         self.thread.start()
-        self.server = asyncio.run_coroutine_threadsafe(self._serve(), self.loop).result(10)
 
-    async def _serve(self) -> asyncio.AbstractServer:
+    def forward(self, listen: tuple[str, int], target: tuple[str, int]) -> int:
+        server = asyncio.run_coroutine_threadsafe(self._serve(listen, target),
+                                                  self.loop).result(10)
+        self.servers.append(server)
+        return int(server.sockets[0].getsockname()[1])
+
+    async def _serve(self, listen: tuple[str, int], target: tuple[str, int]
+                     ) -> asyncio.Server:
         async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.relayed[listen[0]] = self.relayed.get(listen[0], 0) + 1
             try:
-                up_reader, up_writer = await asyncio.open_connection(*self.target)
+                up_reader, up_writer = await asyncio.open_connection(*target)
             except OSError:
                 writer.close()
                 return
             await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
 
-        return await asyncio.start_server(accept, *self.listen)
+        return await asyncio.start_server(accept, *listen)
 
     def close(self) -> None:
         async def shut() -> None:
-            self.server.close()
+            for server in self.servers:
+                server.close()
             for task in asyncio.all_tasks():
                 if task is not asyncio.current_task():
                     task.cancel()
