@@ -146,10 +146,7 @@ class ChallengeDeclineApi(APIView):
     def post(self, request: Request, uid: str) -> Response:
         challenge = challenge_get(uid=uid, user=request.user)
         try:
-            if request.user.pk == challenge.challenger_id:
-                friends.challenge_cancel(challenge=challenge, by=request.user)
-            else:
-                friends.challenge_decline(challenge=challenge, by=request.user)
+            friends.challenge_withdraw_or_decline(challenge=challenge, by=request.user)
         except PlayError as exc:
             raise _refuse(exc) from None
         return Response(challenge_data(challenge, request.user))

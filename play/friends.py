@@ -209,6 +209,14 @@ def challenge_cancel(*, challenge: Challenge, by: Any) -> Challenge:
     return challenge
 
 
+def challenge_withdraw_or_decline(*, challenge: Challenge, by: Any) -> Challenge:
+    """The challenge's "no" button: its challenger withdraws it, the one challenged declines
+    it."""
+    if by.pk == challenge.challenger_id:
+        return challenge_cancel(challenge=challenge, by=by)
+    return challenge_decline(challenge=challenge, by=by)
+
+
 def rematch_offer(*, record: PlayGame, by: Any) -> Challenge:
     """A challenge to the other player of a finished game, seats swapped: each keeps the deck
     they played; the other accepts with that deck or another."""

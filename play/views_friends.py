@@ -98,10 +98,7 @@ def challenge_accept(request: HttpRequest, uid: str) -> HttpResponse:
 def challenge_decline(request: HttpRequest, uid: str) -> HttpResponse:
     challenge = challenge_get(uid=uid, user=request.user)
     try:
-        if request.user.pk == challenge.challenger_id:
-            friends.challenge_cancel(challenge=challenge, by=request.user)
-        else:
-            friends.challenge_decline(challenge=challenge, by=request.user)
+        friends.challenge_withdraw_or_decline(challenge=challenge, by=request.user)
     except PlayError as exc:
         form = AcceptForm(decks=play_deck_choices(request))
         form.add_error(None, str(exc))
