@@ -20,8 +20,8 @@ UNKNOWN_AGENT = gettext_lazy("No AI player {name!r}: choose one of {known}.")
 BAD_RULESET = gettext_lazy("The ruleset is not valid: {problems}.")
 UNPLAYABLE = gettext_lazy("These decks cannot be played: {problems}.")
 NO_DRAFT = gettext_lazy("There is no deck in the builder to play: build one first.")
-AGENT_FAILED = gettext_lazy("The AI could not make its move ({problem}). Reload the page to "
-                            "let it try again, or undo, restart or concede.")
+AGENT_FAILED = gettext_lazy("The AI could not make its move ({problem}). Let it try again, "
+                            "or undo, restart or concede.")
 HINT_NO_DECISION = gettext_lazy("There is nothing to decide now, so nothing to hint.")
 SEAT_CHOICE = gettext_lazy("Give 0 (P1) or 1 (P2).")
 STEP_RANGE = gettext_lazy("Give a step, a whole number from 0 to {steps} (the game's steps).")

@@ -84,7 +84,8 @@ def board_context(request: HttpRequest, state: SeatState, *, shown_seat: int | N
         error = str(AGENT_FAILED).format(problem=failure)
     clock = clock_state(record)
     return {"game": record, "board": board, "state": state, "cover": cover, "to_move": to_move,
-            "error": error, "delay_ms": int(conf.ai_step_seconds() * 1000),
+            "error": error, "agent_failed": bool(failure),
+            "delay_ms": int(conf.ai_step_seconds() * 1000),
             "clock": clock, "clock_json": clock, "friendly": record.friendly,
             "my_turn": record.friendly and to_move == board.seat and not record.over,
             "pending": (state.agent is not None and failure is None)

@@ -414,3 +414,31 @@ def test_the_ais_turn_can_be_skipped(browser, site, settings):
     board = page.get_by_test_id("board")
     assert board.get_attribute("data-step") == board.get_attribute("data-steps")
     assert "P1" in page.get_by_test_id("play-status").inner_text()
+
+
+def test_a_failed_ai_move_is_tried_again_from_the_board(browser, site, monkeypatch):
+    """The AI's move fails once (its error is logged and said on the board); the board's
+    "Let the AI try again" has it move without a reload."""
+    from play import runner, services
+
+    advance, failures = services.play_agent_advance, []
+
+    def fails_once(*, uid):
+        if not failures:
+            failures.append(uid)
+            raise RuntimeError("the test's failure")
+        return advance(uid=uid)
+
+    monkeypatch.setattr(services, "play_agent_advance", fails_once)
+    monkeypatch.setattr(runner.log, "exception", lambda *args, **kwargs: None)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _log_in(page, site)
+    _start(page, site, first="opponent")
+    error = page.get_by_test_id("play-error")
+    error.wait_for(timeout=20_000)
+    assert "the test's failure" in error.inner_text()
+    url = page.url
+    page.get_by_test_id("retry").click()
+    _wait_for_decision(page)
+    assert page.url == url and failures
+    assert page.get_by_test_id("play-error").count() == 0
