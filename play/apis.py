@@ -47,7 +47,7 @@ from play.hint import hint_of, hint_words
 from play.live import play_read
 from play.models import HUMAN, PlayGame
 from play.runner import agent_failure, agent_retry, agent_schedule
-from play.selectors import play_get, plays_listed, viewer_seat
+from play.selectors import acting_seat, play_get, plays_listed, viewer_seat
 from play.state import StateData, seat_state
 from rules.ai.agents import AGENT_NAMES
 from rules.engine import Action
@@ -158,15 +158,8 @@ def _seat(request: Request, record: PlayGame) -> int | None:
     return int(raw)
 
 
-def _own_seat(record: PlayGame, data: Mapping[str, Any], user: Any = None) -> int:
-    """The seat a change is for: the one given, else the person's (P1 against an agent, your
-    own between people)."""
-    seat = data.get("seat")
-    if seat is None and record.friendly:
-        return record.seat_of(user) or 0
-    if seat is not None:
-        return int(seat)
-    return record.human_seats[0] if record.human_seats else 0
+def _own_seat(record: PlayGame, data: Mapping[str, Any], user: Any) -> int:
+    return acting_seat(record, user, data.get("seat"))
 
 
 class PlayListCreateApi(APIView):
@@ -259,7 +252,7 @@ class PlayUndoApi(_ChangeApi):
         return super().post(request, uid)
 
     def change(self, record: PlayGame, data: Mapping[str, Any]) -> PlayGame:
-        return services.play_undo(record=record, seat=_own_seat(record, data),
+        return services.play_undo(record=record, seat=_own_seat(record, data, self.request.user),
                                   version=data["version"])
 
 
@@ -299,12 +292,13 @@ class PlayRetryApi(APIView):
         record = play_get(uid=uid, user=request.user)
         data = VersionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        seat = viewer_seat(record, request.user, None)
         if data.validated_data["version"] != record.version:
-            return _refused(PlayConflict(str(STALE)), record)
+            return _refused(PlayConflict(str(STALE)), record, seat)
         if services.agent_to_move(record) is None:
             raise ValidationError({"detail": str(NOTHING_TO_RETRY)})
         agent_retry(record.uid)
-        return Response(_state(record))
+        return Response(_state(record, seat))
 
 
 class PlayShareApi(APIView):

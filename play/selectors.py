@@ -48,6 +48,18 @@ def viewer_seat(record: PlayGame, user: Any, asked: int | None) -> int | None:
     return asked
 
 
+def acting_seat(record: PlayGame, user: Any, asked: int | None) -> int:
+    """The seat a change (undo, concede) is for: the one asked, else the person's own — P1
+    against an agent, their own seat between people. The services refuse a seat that is not
+    the person's to play."""
+    if asked is not None:
+        return asked
+    if record.friendly:
+        own = record.seat_of(user)
+        return own if own is not None else 0
+    return record.human_seats[0] if record.human_seats else 0
+
+
 def challenge_get(*, uid: str, user: Any) -> Challenge:
     """A challenge its challenger or the player named in it may see; an open one, anyone signed
     in with its link. Anyone else: 404, as for a missing one."""

@@ -141,6 +141,10 @@ def default_seat(record: PlayGame, to_move: int | None) -> int:
 
 def seat_state(record: PlayGame, *, seat: int | None = None, step: int | None = None,
                log_from: int = 0) -> SeatState:
+    if record.friendly and seat not in (0, 1):
+        # Between people a board is always one player's own (play.selectors.viewer_seat): a
+        # default seat here would show that seat's hand to whoever asked.
+        raise ValueError("a game between people is shown to one of its seats only")
     history = game_history(record)
     latest = history.steps
     step = latest if step is None else max(0, min(int(step), latest))

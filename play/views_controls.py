@@ -17,20 +17,12 @@ from play.hint import hint_of, hint_words
 from play.models import HUMAN, PlayGame
 from play.replay import replay_context
 from play.runner import agent_retry
-from play.selectors import play_get, play_replay_get
+from play.selectors import acting_seat, play_get, play_replay_get
 from play.views import _board_response, _seat_param, _version, change_response, seat_for
 
 
-def _seat(request: HttpRequest, record: PlayGame | None = None) -> int:
-    """The seat a control is for: the one posted, else the person's (P1 against an agent; your
-    own between people)."""
-    seat = _seat_param(request)
-    if record is not None and record.friendly:
-        own = record.seat_of(request.user)
-        return (own or 0) if seat is None else seat
-    if seat is not None:
-        return seat
-    return record.human_seats[0] if record is not None and record.human_seats else 0
+def _seat(request: HttpRequest, record: PlayGame) -> int:
+    return acting_seat(record, request.user, _seat_param(request))
 
 
 @login_required
@@ -67,7 +59,7 @@ def play_retry(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     agent_retry(record.uid)
     if request.htmx:
-        return _board_response(request, record, seat=_seat_param(request))
+        return _board_response(request, record, seat=seat_for(request, record))
     url = record.get_absolute_url()
     return redirect(url)
 

@@ -254,3 +254,25 @@ def test_a_challenge_is_e_mailed_only_to_a_player_who_asked_for_it(
     [mail] = mailoutbox
     assert mail.to == ["bob@example.com"] and "alice challenges you" in mail.subject
     assert made["url"] in mail.body
+
+
+def test_a_retry_never_shows_the_other_players_hand(client_for, alice, bob, client):
+    """The retry controls (for a failed AI move) answer a player between people with their
+    own seat's board and state, whatever seat the request names: the other seat's hand never
+    leaves the server (R4.1)."""
+    state = game_between(client_for, alice, bob)
+    record = PlayGame.objects.get(uid=state["uid"])
+    alices = client_for(alice).get(f"/api/play/{record.uid}/").json()
+    bobs = client_for(bob).get(f"/api/play/{record.uid}/").json()
+    assert alices["seat"] == 0 and bobs["seat"] == 1
+    stale = client_for(bob).post(f"/api/play/{record.uid}/retry/",
+                                 {"version": record.version + 100}, format="json")
+    assert stale.status_code == 409, stale.json()
+    assert stale.json()["state"]["seat"] == 1
+    assert stale.json()["state"]["view"]["me"]["hand"] == bobs["view"]["me"]["hand"]
+    client.force_login(bob)
+    board = client.post(f"/play/{record.uid}/retry/?seat=0", {"seat": "0"},
+                        HTTP_HX_REQUEST="true")
+    assert board.status_code == 200
+    page = board.content.decode()
+    assert 'data-seat="1"' in page and 'data-seat="0"' not in page
