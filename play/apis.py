@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.api_fields import StrictBooleanField
+from common.numbers import whole_number
 from play import conf, services
 from play.action_input import ActionInputError, action_read, action_schema
 from play.board import hint_labels
@@ -93,10 +94,10 @@ def _step_param(request: Request, name: str, record: PlayGame) -> int | None:
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    steps = len(record.actions)
-    if not raw.isdigit() or int(raw) > steps:
+    steps, number = len(record.actions), whole_number(raw)
+    if number is None or number > steps:
         raise ValidationError({name: [str(STEP_RANGE).format(steps=steps)]})
-    return int(raw)
+    return number
 
 
 def _refused(exc: PlayError, record: PlayGame, seat: int | None = None) -> Response:

@@ -30,6 +30,7 @@ from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpRespons
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy
 
+from common.numbers import whole_number
 from play import conf
 from play.apis import _state
 from play.clock import clock_enforce, seen_touch
@@ -55,9 +56,10 @@ def _since(request: HttpRequest, record: PlayGame) -> tuple[int, int | None]:
         seen, raw = request.GET.get("version", ""), request.GET.get("since", "")
     if not raw:
         return len(record.actions), None
-    if not raw.isdigit() or int(raw) > len(record.actions):
+    since = whole_number(raw)
+    if since is None or since > len(record.actions):
         raise ValueError(str(BAD_SINCE).format(steps=len(record.actions)))
-    return int(raw), int(seen) if seen.isdigit() else None
+    return since, whole_number(seen)
 
 
 def _behind(record: PlayGame, since: int, version: int | None) -> bool:

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards.rulesets import ruleset_words
 from common.htmx import HtmxHttpRequest
+from common.numbers import whole_number
 from play import conf, services
 from play.clock import clock_state
 from play.deck_sources import deck_resolve, play_deck_choices
@@ -66,7 +67,7 @@ def _seat_param(request: HttpRequest) -> int | None:
 
 def _step_param(request: HttpRequest) -> int | None:
     raw = request.GET.get("step", "")
-    return int(raw) if raw.isdigit() else None
+    return whole_number(raw)
 
 
 def board_context(request: HttpRequest, state: SeatState, *, shown_seat: int | None,
@@ -141,7 +142,8 @@ def change_response(request: HtmxHttpRequest, record: PlayGame, change: Callable
 
 def _version(request: HttpRequest) -> int:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else -1
+    number = whole_number(raw)
+    return -1 if number is None else number
 
 
 @login_required

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from common.htmx import HtmxHttpRequest
+from common.numbers import whole_number
 from play import services
 from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
@@ -99,6 +100,6 @@ def play_replay(request: HttpRequest, uid: str) -> HttpResponse:
     """A finished game in the replay viewer: the owner's, or anyone's once it is shared."""
     record = play_replay_get(uid=uid, user=request.user)
     step = request.GET.get("step", "")
-    context = replay_context(record, int(step) if step.isdigit() else 0)
+    context = replay_context(record, (whole_number(step) or 0))
     context["is_owner"] = record.is_player(request.user)
     return render(request, "play/replay.html", context)

@@ -110,3 +110,16 @@ def test_a_reader_that_saw_another_version_gets_the_game_at_once(uid, client, bo
                                ).streaming_content).decode()
     [state] = _events(text)
     assert state["version"] == record.version and state["moves"] == []
+
+
+@pytest.mark.parametrize("since", ["²", "٣", "9" * 40])
+def test_a_step_written_in_other_digits_is_a_400_that_says_the_range(uid, client, alice, since):
+    """"²" and "٣" pass str.isdigit, yet int() refuses them: each is a 400 on the stream and
+    the API, as a number beyond the game's steps is, and the board ignores it."""
+    client.force_login(alice)
+    stream = client.get(f"/api/play/{uid}/events/", {"since": since})
+    assert stream.status_code == 400 and "since" in stream.json()
+    api = client.get(f"/api/play/{uid}/", {"since": since})
+    assert api.status_code == 400 and "since" in api.json()
+    assert client.get(f"/api/play/{uid}/", {"step": since}).status_code == 400
+    assert client.get(f"/play/{uid}/board/", {"step": since, "seat": since}).status_code == 200
