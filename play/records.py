@@ -35,7 +35,10 @@ class Record:
 
 
 def outcome_for(game: PlayGame, seat: int) -> str:
-    """``won``, ``lost`` or ``drawn`` for the player of ``seat`` in a finished game."""
+    """``won``, ``lost`` or ``drawn`` for the player of ``seat`` in a finished game, or
+    ``called_off`` for a game a player never opened (it counts for neither)."""
+    if (game.result or {}).get("reason") == NO_SHOW:
+        return "called_off"
     winner = (game.result or {}).get("winner")
     if winner is None:
         return "drawn"

@@ -1,10 +1,15 @@
-"""Template filters of the play pages: the players of a game between people."""
+"""Template filters of the play pages: the players of a game between people, and how a
+finished one ended for a reader."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
+from django.utils.translation import gettext_lazy
 
 from play.models import PlayGame
+from play.records import outcome_for
 
 register = template.Library()
 
@@ -19,3 +24,16 @@ def player_names(game: PlayGame) -> list[str]:
 def player_other(game: PlayGame, seat: int) -> str:
     """The name of the person playing the seat other than ``seat``."""
     return game.player_name(1 - int(seat or 0))
+
+
+OUTCOME_WORDS = {"won": gettext_lazy("won"), "lost": gettext_lazy("lost"),
+                 "drawn": gettext_lazy("a draw"),
+                 "called_off": gettext_lazy("called off")}
+
+
+@register.filter
+def outcome_word(game: PlayGame, user: Any) -> str:
+    """How a finished game between people ended for ``user``: won, lost, a draw, or called off
+    (a player never opened it; it counts for neither). Empty when ``user`` did not play it."""
+    seat = game.seat_of(user)
+    return "" if seat is None else str(OUTCOME_WORDS[outcome_for(game, seat)])

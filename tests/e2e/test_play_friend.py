@@ -174,3 +174,36 @@ def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
     stayer.get_by_test_id("rematch").click()
     stayer.wait_for_url(re.compile(r"/play/challenges/[\w-]+/$"))
     print("a move seen on the other page after (s):", sorted(round(d, 2) for d in delays))
+
+
+def test_a_name_of_150_letters_fits_a_phone_on_the_player_page_and_the_board(browser, site):
+    """Sign-up takes a user name of 150 characters without a space: the player page's heading
+    and challenge button, and a game's title, status line and clock break it instead of
+    widening a 390 px screen."""
+    from django.contrib.auth import get_user_model
+
+    from play import friends
+
+    long_name = "L" * 150
+    get_user_model().objects.create_user(long_name, password=PASSWORD)
+    ann = get_user_model().objects.get(username="ann")
+    made = friends.challenge_create(challenger=get_user_model().objects.get(username=long_name),
+                                    deck=_starter("Dawn Test"), opponent="ann",
+                                    format_code="standard", seat=0)
+    game = friends.challenge_accept(challenge=made, by=ann, deck=_starter("Dusk Test"))
+    context, page = _player(browser, site, "ann", width=390, locale="en-GB")
+    for path in (f"/players/{long_name}/", game.get_absolute_url()):
+        page.goto(f"{site}{path}")
+        page.wait_for_load_state("networkidle")
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        too_wide = page.evaluate("""() => [...document.querySelectorAll('body *')].filter(
+            e => e.getBoundingClientRect().width > 391).slice(0, 6).map(
+            e => e.tagName + '.' + e.className)""")  # the outermost first: what to mend
+        assert wide <= 390, (path, wide, too_wide)
+    context.close()
+
+
+def _starter(name: str) -> dict:
+    from simulations.sources import resolve_spec
+
+    return resolve_spec(f"starter:{name}", user=None)[0]

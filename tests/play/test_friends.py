@@ -276,3 +276,18 @@ def test_a_retry_never_shows_the_other_players_hand(client_for, alice, bob, clie
     assert board.status_code == 200
     page = board.content.decode()
     assert 'data-seat="1"' in page and 'data-seat="0"' not in page
+
+
+def test_the_profile_says_a_called_off_game_was_called_off_not_drawn(client_for, alice, bob,
+                                                                    client):
+    """A game one player never opened counts for neither (play.records); the profile's list of
+    games says so instead of "a draw"."""
+    state = game_between(client_for, alice, bob)
+    PlayGame.objects.filter(uid=state["uid"]).update(
+        status="finished", to_move=None,
+        result={"winner": None, "reason": "no_show", "turns": 0, "absent": [1]})
+    client.force_login(alice)
+    games = client.get("/accounts/profile/").content.decode()
+    listed = games[games.index('data-testid="profile-games"'):]
+    listed = listed[:listed.index("</ul>")]
+    assert "called off" in listed and "a draw" not in listed
