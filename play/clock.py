@@ -27,11 +27,10 @@ from django.utils import timezone
 
 from play.engine_adapter import game_at, game_history, history_after, history_store
 from play.errors import PlayConflict
-from play.models import PlayGame, PlayStatus
+from play.models import NO_SHOW, PlayGame, PlayStatus
 from rules.engine import Action, Game
 
 TIMEOUT = "timeout"
-NO_SHOW = "no_show"
 SEEN_EVERY = 5.0            # seconds between two writes of a player's presence
 END_CHOICES = ("end", "keep", "ready", "pass", "decline")
 MAX_FORCED = 60             # actions the server may play to end one period

@@ -68,6 +68,8 @@ NO_PLAYER = gettext_lazy("There is no player named {name!r}: check the spelling 
 NOT_YOURSELF = gettext_lazy("You cannot challenge yourself: name another player, or play "
                             "hot-seat.")
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}: choose one of {known}.")
+CHALLENGER_DECK_GONE = gettext_lazy("The challenger's deck can no longer be played (a card of "
+                                    "it has changed or gone): ask them for a new challenge.")
 DECK_NOT_LEGAL = gettext_lazy("This deck is not legal in {format}: fix every problem listed, "
                               "or pick another deck.")
 TOO_MANY_CHALLENGES = gettext_lazy("You have {count} challenges waiting for an answer, the most "

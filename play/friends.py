@@ -29,6 +29,7 @@ from play import conf
 from play.clock import clock_new
 from play.errors import (
     CHALLENGE_CLOSED,
+    CHALLENGER_DECK_GONE,
     DECK_NOT_LEGAL,
     NO_PLAYER,
     NO_REMATCH,
@@ -66,7 +67,8 @@ def _check_deck(deck: Mapping[str, Any], format_code: str) -> None:
     problems = deck_problems(deck, format_code)
     if problems:
         fmt = Format.objects.filter(code=format_code).first()
-        raise DeckProblems(str(DECK_NOT_LEGAL).format(format=fmt.name if fmt else format_code),
+        raise DeckProblems(str(DECK_NOT_LEGAL).format(format=fmt.display_name if fmt
+                                                      else format_code),
                            problems)
 
 
@@ -182,7 +184,7 @@ def challenge_accept(*, challenge: Challenge, by: Any, deck: Mapping[str, Any],
     try:
         cards = cards_freeze(decks)
     except SourceError as exc:
-        raise PlayError(str(exc)) from None
+        raise _unplayable(deck, exc) from None
     seed = secrets.randbits(31) if seed is None else int(seed)
     try:
         record = PlayGame.objects.create(
@@ -190,10 +192,21 @@ def challenge_accept(*, challenge: Challenge, by: Any, deck: Mapping[str, Any],
             seed=seed, ruleset={}, first_player=_first_seat(challenge),
             rematch_of=challenge.rematch_of, **clock_new(challenge.clock))
     except CardDataError as exc:
-        raise PlayError(str(exc)) from None
+        raise _unplayable(deck, exc) from None
     challenge.game = record
     challenge.save(update_fields=["game"])
     return record
+
+
+def _unplayable(deck: Mapping[str, Any], exc: Exception) -> PlayError:
+    """Why the two decks cannot be played: in full when the accepting player's own deck is at
+    fault; else the challenger's deck is, whose cards stay hidden until played, so the message
+    names none of them."""
+    try:
+        cards_freeze([dict(deck)])
+    except (SourceError, CardDataError):
+        return PlayError(str(exc), "deck")
+    return PlayError(str(CHALLENGER_DECK_GONE))
 
 
 def challenge_decline(*, challenge: Challenge, by: Any) -> Challenge:

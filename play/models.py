@@ -25,6 +25,9 @@ from common.language import frozen_deck_name
 from decks.models import Format
 
 HUMAN = "human"
+# A game between people that a player never opened in time: called off, counted for neither
+# (play.clock), and with no replay, so neither learns the other's deck.
+NO_SHOW = "no_show"
 
 
 def new_uid() -> str:
@@ -136,6 +139,11 @@ class PlayGame(models.Model):
     @property
     def over(self) -> bool:
         return self.status != PlayStatus.PLAYING
+
+    @property
+    def has_replay(self) -> bool:
+        """Finished and played: a game called off before it began shows no decks."""
+        return self.over and (self.result or {}).get("reason") != NO_SHOW
 
 
 class ChallengeStatus(models.TextChoices):

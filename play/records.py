@@ -7,8 +7,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from play.clock import NO_SHOW
-from play.models import PlayGame, PlayStatus
+from play.models import NO_SHOW, PlayGame, PlayStatus
 
 RECENT = 20
 

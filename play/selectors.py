@@ -27,9 +27,10 @@ def play_get(*, uid: str, user: Any) -> PlayGame:
 
 
 def play_replay_get(*, uid: str, user: Any) -> PlayGame:
-    """A finished game for its replay: the owner's, or anyone's when it is shared."""
+    """A finished game for its replay: the owner's, or anyone's when it is shared; none for a
+    game called off before it began."""
     game = PlayGame.objects.filter(uid=uid).exclude(status="playing").first()
-    if game is None or not (game.is_shared or game.is_player(user)):
+    if game is None or not game.has_replay or not (game.is_shared or game.is_player(user)):
         raise Http404(str(NO_GAME).format(uid=uid))
     return game
 

@@ -281,7 +281,7 @@ def test_a_retry_never_shows_the_other_players_hand(client_for, alice, bob, clie
 def test_the_profile_says_a_called_off_game_was_called_off_not_drawn(client_for, alice, bob,
                                                                     client):
     """A game one player never opened counts for neither (play.records); the profile's list of
-    games says so instead of "a draw"."""
+    games says so instead of "a draw", and it has no replay to show either deck."""
     state = game_between(client_for, alice, bob)
     PlayGame.objects.filter(uid=state["uid"]).update(
         status="finished", to_move=None,
@@ -291,3 +291,26 @@ def test_the_profile_says_a_called_off_game_was_called_off_not_drawn(client_for,
     listed = games[games.index('data-testid="profile-games"'):]
     listed = listed[:listed.index("</ul>")]
     assert "called off" in listed and "a draw" not in listed
+    assert f"/play/{state['uid']}/replay/" not in listed      # nothing was played: no replay
+    for player in (alice, bob):                # neither learns the other's deck from one
+        assert client_for(player).get(f"/play/{state['uid']}/replay/").status_code == 404
+    board = client.get(f"/play/{state['uid']}/").content.decode()
+    assert 'data-testid="called-off"' in board and "replay-link" not in board
+
+
+def test_a_challengers_deck_gone_bad_is_refused_without_naming_its_cards(client_for, alice,
+                                                                         bob):
+    """The challenger's deck stays hidden until played: when one of its cards has gone since
+    the challenge, accepting is a 400 that names none of them; a fault of the accepting
+    player's own deck is still said in full."""
+    made = challenge(client_for(alice))
+    found = Challenge.objects.get(uid=made["uid"])
+    found.deck = {**found.deck, "cards": {**found.deck["cards"], "T-GONE": 1}}
+    found.save(update_fields=["deck"])
+    answer = client_for(bob).post(f"/api/play/challenges/{made['uid']}/accept/",
+                                  {"deck": DUSK}, format="json")
+    assert answer.status_code == 400
+    text = str(answer.json())
+    assert "ask them for a new challenge" in text
+    assert "T-GONE" not in text and "Dawn" not in text
+    assert not PlayGame.objects.filter(guest=bob).exists()
