@@ -330,7 +330,8 @@ def test_a_fast_machine_plays_at_most_the_budget_cap_and_keeps_time_for_two_patc
     problem = Problem(field=field, space=SearchSpace(cards=()), objective="meta")
     evaluator = InstantEvaluator()
     budget, rate = calibrated_budget(evaluator, problem, 10)
-    assert budget == BUDGET_CAP == 400_000 and rate > 1e6
+    # The cap alone proves the measured rate was high: the rate itself is a clock reading.
+    assert budget == BUDGET_CAP == 400_000 and rate > 0
     assert 0 < evaluator.games <= 2_000        # the probe and its warm-up, thrown away
     assert Clock(10, problem).verify_games == 3 * 15 * 2_000
 
