@@ -4,8 +4,6 @@ hint has a cost cap, honours ``?seat=`` and says why the planner's pick is not t
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from play import hint
@@ -41,9 +39,7 @@ def test_the_hint_honours_its_seat(alice, client_for, start):
 def test_the_hint_stops_at_its_budget_and_says_so(alice, client_for, start, monkeypatch):
     monkeypatch.setattr(hint, "PLAYOUT_BUDGET", 3)
     state = start(alice)
-    began = time.monotonic()
     body = client_for(alice).get(f"/api/play/{state['uid']}/hint/").json()
-    assert time.monotonic() - began < 10
     assert body["complete"] is False and body["note"]
     assert sum(c["games"] for c in body["candidates"]) <= 3 + 1
 
