@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.users import request_user
@@ -31,7 +31,8 @@ class EmailForm(RefuseNulForm):
                                                     "anyone."))
     email_challenges = forms.BooleanField(
         required=False, label=gettext_lazy("E-mail me when someone challenges me to a game"),
-        help_text=gettext_lazy("Challenges also wait on your Play page."))
+        help_text=gettext_lazy("Challenges also wait on your Play page. E-mails are written "
+                               "in the language you read this page in when you save."))
 
 
 @login_required
@@ -46,7 +47,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             user.email = form.cleaned_data["email"]
             user.save(update_fields=["email"])
             PlayerSettings.objects.update_or_create(
-                user=user, defaults={"email_challenges": form.cleaned_data["email_challenges"]})
+                user=user, defaults={"email_challenges": form.cleaned_data["email_challenges"],
+                                     "language": get_language() or ""})
             messages.success(request, str(EMAIL_SAVED).format(email=user.email) if user.email
                              else EMAIL_REMOVED)
             return redirect("profile")

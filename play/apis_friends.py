@@ -97,7 +97,8 @@ class ChallengeListCreateApi(APIView):
             challenge = friends.challenge_create(
                 challenger=request.user, deck=deck_resolve(request, v["deck"], "deck"),
                 opponent=(v.get("opponent") or "").strip() or None,
-                format_code=v.get("format") or None, first=v["first"])
+                format_code=v.get("format") or None, first=v["first"],
+                site_url=request.build_absolute_uri("/"))
         except PlayError as exc:
             raise _refuse(exc) from None
         return Response(challenge_data(challenge, request.user), status=status.HTTP_201_CREATED)
@@ -163,7 +164,8 @@ class PlayRematchApi(APIView):
     def post(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
         try:
-            challenge = friends.rematch_offer(record=record, by=request.user)
+            challenge = friends.rematch_offer(record=record, by=request.user,
+                                              site_url=request.build_absolute_uri("/"))
         except PlayError as exc:
             raise _refuse(exc) from None
         return Response(challenge_data(challenge, request.user), status=status.HTTP_201_CREATED)

@@ -14,12 +14,13 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, override
 
 from decks.drafts import Draft
 from decks.models import Format
@@ -103,9 +104,11 @@ def _opponent(name: str | None, challenger: Any) -> Any:
 @transaction.atomic
 def challenge_create(*, challenger: Any, deck: Mapping[str, Any], opponent: str | None = None,
                      format_code: str | None = None, first: str = "random", seat: int = 0,
-                     rematch_of: PlayGame | None = None) -> Challenge:
+                     rematch_of: PlayGame | None = None, site_url: str = "") -> Challenge:
     """A challenge from ``challenger`` with their frozen ``deck`` (checked against the format:
-    every problem listed), to the player named ``opponent`` or, with none, an open link."""
+    every problem listed), to the player named ``opponent`` or, with none, an open link.
+    ``site_url`` (the site's address as the request reached it, ``https://host``) makes the
+    e-mail's link one a mail reader can open."""
     who = _opponent(opponent, challenger)
     format_code = format_code or format_default().code
     _check_deck(deck, format_code)
@@ -120,24 +123,28 @@ def challenge_create(*, challenger: Any, deck: Mapping[str, Any], opponent: str 
         seat=seat, first=first, clock=conf.friend_clock(), rematch_of=rematch_of,
         expires_at=timezone.now() + timedelta(hours=conf.challenge_hours()))
     if who is not None:
-        transaction.on_commit(lambda: challenge_email(challenge))
+        transaction.on_commit(lambda: challenge_email(challenge, site_url=site_url))
     return challenge
 
 
-def challenge_email(challenge: Challenge) -> bool:
-    """Tell the challenged player by e-mail, if they chose so and have an address."""
+def challenge_email(challenge: Challenge, *, site_url: str = "") -> bool:
+    """Tell the challenged player by e-mail, if they chose so and have an address: in the
+    language they read the site in when they chose so (not the challenger's), with a link
+    that opens the challenge."""
     who = challenge.opponent
     if who is None or not who.email:
         return False
-    if not PlayerSettings.objects.filter(user=who, email_challenges=True).exists():
+    choice = PlayerSettings.objects.filter(user=who, email_challenges=True).first()
+    if choice is None:
         return False
-    subject = gettext("{who} challenges you to a game on Cardlab").format(
-        who=challenge.challenger.get_username())
-    body = gettext("{who} challenges you to a game ({format}). Pick your deck and accept or "
-                   "decline before {expires}: {url}").format(
-        who=challenge.challenger.get_username(), format=challenge.format_label,
-        expires=challenge.expires_at.strftime("%Y-%m-%d %H:%M UTC"),
-        url=challenge.get_absolute_url())
+    with override(choice.language or django_settings.LANGUAGE_CODE):
+        subject = gettext("{who} challenges you to a game on Cardlab").format(
+            who=challenge.challenger.get_username())
+        body = gettext("{who} challenges you to a game ({format}). Pick your deck and accept or "
+                       "decline before {expires}: {url}").format(
+            who=challenge.challenger.get_username(), format=challenge.format_label,
+            expires=challenge.expires_at.strftime("%Y-%m-%d %H:%M UTC"),
+            url=site_url.rstrip("/") + challenge.get_absolute_url())
     send_mail(subject, body, None, [who.email], fail_silently=True)
     return True
 
@@ -230,7 +237,7 @@ def challenge_withdraw_or_decline(*, challenge: Challenge, by: Any) -> Challenge
     return challenge_decline(challenge=challenge, by=by)
 
 
-def rematch_offer(*, record: PlayGame, by: Any) -> Challenge:
+def rematch_offer(*, record: PlayGame, by: Any, site_url: str = "") -> Challenge:
     """A challenge to the other player of a finished game, seats swapped: each keeps the deck
     they played; the other accepts with that deck or another."""
     seat = record.seat_of(by)
@@ -242,4 +249,5 @@ def rematch_offer(*, record: PlayGame, by: Any) -> Challenge:
     format_code = record.challenge.format_code if hasattr(record, "challenge") \
         else format_default().code
     return challenge_create(challenger=by, deck=record.decks[seat], opponent=other.get_username(),
-                            format_code=format_code, seat=1 - seat, rematch_of=record)
+                            format_code=format_code, seat=1 - seat, rematch_of=record,
+                            site_url=site_url)

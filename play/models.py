@@ -220,6 +220,9 @@ class PlayerSettings(models.Model):
     email_challenges = models.BooleanField(
         _("e-mail me challenges"), default=False,
         help_text=_("Send an e-mail to your address when someone challenges you."))
+    # The language the player read the site in when they last saved these settings: a
+    # challenge's e-mail is written in it, whoever sends the challenge.
+    language = models.CharField(_("language of e-mails"), max_length=16, blank=True, default="")
 
     class Meta:
         verbose_name = _("player settings")

@@ -37,7 +37,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
             challenge = friends.challenge_create(
                 challenger=request.user, deck=deck_resolve(request, data["deck"], "deck"),
                 opponent=data["opponent"].strip() or None, format_code=data["format"],
-                first=data["first"])
+                first=data["first"], site_url=request.build_absolute_uri("/"))
         except DeckProblems as exc:
             form.add_error("deck", str(exc))
             problems = exc.problems
@@ -111,7 +111,8 @@ def challenge_decline(request: HttpRequest, uid: str) -> HttpResponse:
 def rematch(request: HttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     try:
-        challenge = friends.rematch_offer(record=record, by=request.user)
+        challenge = friends.rematch_offer(record=record, by=request.user,
+                                          site_url=request.build_absolute_uri("/"))
     except PlayError as exc:
         return render(request, "play/challenge_error.html", {"error": str(exc), "game": record},
                       status=400)

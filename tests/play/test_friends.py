@@ -253,7 +253,23 @@ def test_a_challenge_is_e_mailed_only_to_a_player_who_asked_for_it(
         made = challenge(client_for(alice))
     [mail] = mailoutbox
     assert mail.to == ["bob@example.com"] and "alice challenges you" in mail.subject
-    assert made["url"] in mail.body
+    assert f"http://testserver{made['url']}" in mail.body       # a link a mail reader opens
+
+
+def test_a_challenges_e_mail_is_in_the_language_its_reader_chose(
+        client_for, alice, bob, client, mailoutbox, django_capture_on_commit_callbacks):
+    """Bob asked for e-mails while reading the site in Chinese: alice, in English, challenges
+    him and the e-mail is written in Chinese."""
+    client.force_login(bob)
+    saved = client.post("/accounts/profile/", {"email": "bob@example.com",
+                                               "email_challenges": "on"},
+                        headers={"accept-language": "zh-hans"})
+    assert saved.status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge(client_for(alice), first="them")
+    [mail] = mailoutbox
+    assert mail.subject == "alice 在 Cardlab 上向你发起对局挑战"
+    assert "向你发起对局挑战" in mail.body and "challenges you" not in mail.body
 
 
 def test_a_retry_never_shows_the_other_players_hand(client_for, alice, bob, client):
