@@ -12,11 +12,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from accounts.services import user_email_set
 from accounts.users import request_user
 from cards.forms import RefuseNulForm
 from decks.selectors import deck_rows
-from play.models import PlayerSettings
-from play.selectors import plays_listed
+from play.friends import player_settings_save
+from play.selectors import challenges_emailed, plays_listed
 from simulations.selectors import runs_listed, runs_with_rates
 
 EMAIL_SAVED = gettext_lazy("Your e-mail address is saved: password resets go to {email}.")
@@ -39,16 +40,13 @@ class EmailForm(RefuseNulForm):
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     user = request_user(request)
-    settings = PlayerSettings.objects.filter(user=user).first()
     form = EmailForm(request.POST or None, initial={
-        "email": user.email, "email_challenges": bool(settings and settings.email_challenges)})
+        "email": user.email, "email_challenges": challenges_emailed(user)})
     if request.method == "POST":
         if form.is_valid():
-            user.email = form.cleaned_data["email"]
-            user.save(update_fields=["email"])
-            PlayerSettings.objects.update_or_create(
-                user=user, defaults={"email_challenges": form.cleaned_data["email_challenges"],
-                                     "language": get_language() or ""})
+            user_email_set(user=user, email=form.cleaned_data["email"])
+            player_settings_save(user=user, email_challenges=form.cleaned_data["email_challenges"],
+                                 language=get_language() or "")
             messages.success(request, str(EMAIL_SAVED).format(email=user.email) if user.email
                              else EMAIL_REMOVED)
             return redirect("profile")

@@ -35,6 +35,12 @@ def max_friend_games() -> int:
     return int(getattr(settings, "PLAY_MAX_FRIEND_GAMES", 10))
 
 
+def challenge_poll_seconds() -> float:
+    """How often an open Play page asks whether a challenge came or went
+    (``PLAY_CHALLENGE_POLL_SECONDS``, default 10)."""
+    return float(getattr(settings, "PLAY_CHALLENGE_POLL_SECONDS", 10))
+
+
 DEFAULT_CLOCK = {"turn": 90, "reserve": 300, "away": 120}
 
 

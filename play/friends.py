@@ -127,6 +127,14 @@ def challenge_create(*, challenger: Any, deck: Mapping[str, Any], opponent: str 
     return challenge
 
 
+def player_settings_save(*, user: Any, email_challenges: bool, language: str) -> PlayerSettings:
+    """Keep the player's choice about challenge e-mails, and the language they are written in
+    (the one the player reads the site in as they choose)."""
+    found, _ = PlayerSettings.objects.update_or_create(
+        user=user, defaults={"email_challenges": email_challenges, "language": language})
+    return found
+
+
 def challenge_email(challenge: Challenge, *, site_url: str = "") -> bool:
     """Tell the challenged player by e-mail, if they chose so and have an address: in the
     language they read the site in when they chose so (not the challenger's), with a link

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -9,7 +11,8 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from play.models import Challenge, ChallengeStatus, PlayGame
+from play import conf
+from play.models import Challenge, ChallengeStatus, PlayerSettings, PlayGame
 
 NO_GAME = gettext_lazy("There is no game {uid!r} of yours.")
 NO_CHALLENGE = gettext_lazy("There is no challenge {uid!r} for you.")
@@ -77,6 +80,11 @@ def challenge_get(*, uid: str, user: Any) -> Challenge:
     return found
 
 
+def challenges_emailed(user: Any) -> bool:
+    """Whether the user asked to be told of challenges by e-mail."""
+    return PlayerSettings.objects.filter(user=user, email_challenges=True).exists()
+
+
 def challenges_for(user: Any) -> dict[str, list[Challenge]]:
     """The user's pending challenges: ``incoming`` (named to them) and ``outgoing``."""
     now = timezone.now()
@@ -84,3 +92,19 @@ def challenges_for(user: Any) -> dict[str, list[Challenge]]:
     rows = pending.select_related("challenger", "opponent")
     return {"incoming": list(rows.filter(opponent=user)[:50]),
             "outgoing": list(rows.filter(challenger=user)[:50])}
+
+
+def challenges_digest(found: Mapping[str, Sequence[Challenge]]) -> str:
+    """A short fingerprint of the challenges a page lists: it changes when one comes or goes,
+    so a page that polls them swaps its lists only then."""
+    listed = "|".join(f"{key}:{','.join(c.uid for c in rows)}"
+                      for key, rows in sorted(found.items()))
+    return hashlib.blake2b(listed.encode(), digest_size=8).hexdigest()
+
+
+def challenge_lists_context(user: Any) -> dict[str, Any]:
+    """What ``play/_challenge_lists.html`` needs: the user's pending challenges, their
+    fingerprint and how often the page asks again."""
+    found = challenges_for(user)
+    return {"challenges": found, "challenges_digest": challenges_digest(found),
+            "challenge_poll_seconds": conf.challenge_poll_seconds()}

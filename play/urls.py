@@ -9,6 +9,7 @@ app_name = "play"
 urlpatterns = [
     path("", views.play_new, name="new"),
     path("challenge/", views_friends.challenge_new, name="challenge-new"),
+    path("challenges/", views_friends.challenge_lists, name="challenge-lists"),
     path("challenges/<str:uid>/", views_friends.challenge_page, name="challenge"),
     path("challenges/<str:uid>/accept/", views_friends.challenge_accept,
          name="challenge-accept"),

@@ -29,7 +29,7 @@ from play.forms import NewGameForm
 from play.live import play_read
 from play.models import PlayGame
 from play.runner import agent_busy, agent_failure, agent_retry, agent_schedule
-from play.selectors import challenges_for, plays_listed, viewer_seat
+from play.selectors import challenge_lists_context, plays_listed, viewer_seat
 from play.state import SeatState, seat_state
 
 RECENT = 100
@@ -56,7 +56,7 @@ def play_new(request: HttpRequest) -> HttpResponse:
             return redirect(record)
     return render(request, "play/new.html", {
         "form": form, "games": plays_listed(request.user)[:RECENT],
-        "challenges": challenges_for(request.user)},
+        **challenge_lists_context(request.user)},
         status=400 if form.errors else 200)
 
 

@@ -18,9 +18,20 @@ from play.errors import DeckProblems, PlayError
 from play.forms_friends import AcceptForm, ChallengeForm
 from play.models import Challenge, ChallengeStatus
 from play.records import player_record
-from play.selectors import challenge_get, play_get
+from play.selectors import challenge_get, challenge_lists_context, play_get
 
 NO_PLAYER_PAGE = gettext_lazy("There is no player named {name!r}.")
+
+
+@login_required
+@require_GET
+def challenge_lists(request: HttpRequest) -> HttpResponse:
+    """The Play page's challenges, so one sent or withdrawn shows without a reload: 204 (htmx
+    swaps nothing) while they are still the ones the page shows (``?seen=``)."""
+    context = challenge_lists_context(request.user)
+    if request.GET.get("seen") == context["challenges_digest"]:
+        return HttpResponse(status=204)
+    return render(request, "play/_challenge_lists.html", context)
 
 
 @login_required

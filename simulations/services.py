@@ -226,7 +226,8 @@ def _patched(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
     # the diff's text in English, the data's language, with the catalogue's race words
     data = parsed.to_dict()
     kept: RunPatch = {"name": data["name"], "changes": data["changes"],
-                      "diff": patch_diff(cards, parsed, "en", text_names(cards, "en")),
+                      "diff": patch_diff(cards, parsed, SOURCE_LANGUAGE,
+                                         text_names(cards, SOURCE_LANGUAGE)),
                       "unpatched": unpatched}
     return patched, kept
 

@@ -15,6 +15,7 @@ from rules.lab.balance_search import Problem, Scored, SearchResult
 from rules.lab.balance_search.evaluate import matchup_seed
 from rules.lab.balance_search.memo import field_matchups
 from rules.lab.patches import patch_diff
+from rules.localized import SOURCE_LANGUAGE
 
 
 def progress_line(clock: Any, event: dict[str, Any]) -> str:
@@ -119,7 +120,7 @@ def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
     lines += ["", _best_line(best, problem)]
     unpatched = {code: card.to_dict() for code, card in problem.field.cards.items()}
     lines += [f"  {row['text']} ({row['card']})"
-              for row in patch_diff(unpatched, best.patch(), "en", words)]
+              for row in patch_diff(unpatched, best.patch(), SOURCE_LANGUAGE, words)]
     lines += ["", "Matchups (verified):"]
     for row in best.matchup_rows(names):
         lines.append(f"  {row['a']:>14} vs {row['b']:<14} {row['rate'] * 100:5.1f} %  "

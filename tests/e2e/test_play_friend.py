@@ -1,9 +1,10 @@
 """Two people play each other in two browsers (Debian's headless Chromium, two contexts): one
-challenges the other by name, the other accepts with their own deck by keyboard, and each plays
-on their own board by clicking, the other's moves appearing without a reload; a reload
-mid-game; a turn whose time runs out ends by itself; a player who leaves loses by timeout, said
-on the other's board; the result on the profiles and a rematch. Ann plays in English on a
-desktop, Ben in Chinese on a 390 px phone; axe-core on both boards mid-game.
+challenges the other by name (it shows on the other's open Play page, with no reload), the other
+accepts with their own deck by keyboard, and each plays on their own board by clicking, the
+other's moves appearing without a reload; a reload mid-game; a turn whose time runs out ends by
+itself; a player who leaves loses by timeout, said on the other's board; the result on the
+profiles and a rematch. Ann plays in English on a desktop, Ben in Chinese on a 390 px phone;
+axe-core on both boards mid-game.
 
 The test server is synchronous (WSGI), so the stream holds its connection ``PLAY_STREAM_HOLD``
 seconds and the browser reconnects (``play.stream``); the clock is short (``PLAY_CLOCK``)."""
@@ -38,6 +39,7 @@ def site(live_server, transactional_db, settings):
 
     settings.PLAY_CLOCK = CLOCK
     settings.PLAY_STREAM_HOLD = 3
+    settings.PLAY_CHALLENGE_POLL_SECONDS = 1
     # The standard format comes from a migration, which an earlier transactional test's flush
     # of the database removed: made again as `migrate` makes it (a challenge names a format).
     format_standard_create()
@@ -93,6 +95,10 @@ def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
     ann_context, ann = _player(browser, site, "ann", width=1280, locale="en-GB")
     ben_context, ben = _player(browser, site, "ben", width=390, locale="zh-CN")
 
+    # Ben's Play page is open before the challenge is sent: it shows up there without a reload.
+    ben.goto(f"{site}/play/")
+    assert not ben.get_by_test_id("incoming").count()
+
     # Ann challenges Ben by name; her deck stays hers, who goes first is hers to say.
     ann.goto(f"{site}/play/")
     ann.get_by_test_id("new-challenge").click()
@@ -104,7 +110,7 @@ def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
     assert ann.get_by_test_id("waiting").count()
 
     # Ben sees it on his Play page and accepts it with his own deck, by keyboard.
-    ben.goto(f"{site}/play/")
+    ben.get_by_test_id("incoming").wait_for(timeout=10_000)
     ben.get_by_test_id("incoming").locator("a").first.click()
     ben.wait_for_url(re.compile(r"/play/challenges/[\w-]+/$"))
     assert "Dawn" not in ben.locator("main").inner_text()     # Ann's deck is not shown

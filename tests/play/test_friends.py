@@ -4,6 +4,7 @@ the game)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -330,3 +331,17 @@ def test_a_challengers_deck_gone_bad_is_refused_without_naming_its_cards(client_
     assert "ask them for a new challenge" in text
     assert "T-GONE" not in text and "Dawn" not in text
     assert not PlayGame.objects.filter(guest=bob).exists()
+
+
+def test_the_play_page_asks_for_its_challenges_and_swaps_them_only_when_they_change(
+        client_for, alice, bob, client):
+    """An open Play page polls its lists of challenges: nothing to swap (204) while they are
+    the ones it shows, the new lists once a challenge comes."""
+    client.force_login(bob)
+    page = client.get("/play/").content.decode()
+    seen = re.search(r'/play/challenges/\?seen=(\w+)', page).group(1)
+    assert client.get("/play/challenges/", {"seen": seen}).status_code == 204
+    challenge(client_for(alice))
+    fresh = client.get("/play/challenges/", {"seen": seen})
+    assert fresh.status_code == 200 and "alice challenges you" in fresh.content.decode()
+    assert seen not in fresh.content.decode()

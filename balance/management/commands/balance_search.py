@@ -29,6 +29,7 @@ from rules.lab.balance_search.problem import (
     DEFAULT_STRONG_VERIFY,
 )
 from rules.lab.patches import patch_with_text
+from rules.localized import SOURCE_LANGUAGE
 from simulations.cli.input import card_set_words
 
 
@@ -138,7 +139,8 @@ class Command(BaseCommand):
         best = result.best
         if opts["out"] and best is not None:
             unpatched = {code: card.to_dict() for code, card in field.cards.items()}
-            write_patch(opts["out"], patch_with_text(unpatched, best.patch(), "en", self.words))
+            patch = patch_with_text(unpatched, best.patch(), SOURCE_LANGUAGE, self.words)
+            write_patch(opts["out"], patch)
         if opts["json"]:
             data = result.to_dict(names)
             data.update(wall_seconds=round(clock.elapsed, 1), seed=problem.seed,
