@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.conftest import CHROMIUM, shot
 from tests.e2e.test_play import PASSWORD, _play_on_board, _plays
@@ -88,6 +89,20 @@ def _sees_change(page, version: str, timeout: float = 5_000) -> None:
         timeout=timeout)
 
 
+def _play_unless_the_clock_ends_the_turn(page, record) -> None:
+    """One action on the mover's board. The test's turn is short (10 s and a reserve of 3 s),
+    so on a busy machine a seat's time may run out while it plays and the server ends its turn
+    under the click: that is the clock at work (the seat's reserve spent, the board moved on),
+    not a fault of the board; anything else is."""
+    seat = int(page.get_by_test_id("board").get_attribute("data-seat"))
+    try:
+        _play_on_board(page)
+    except (AssertionError, PlaywrightError):
+        record.refresh_from_db()
+        if record.reserve[seat] != 0.0:
+            raise
+
+
 def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
     from play.models import PlayGame
     from tests.e2e.axe import axe_problems
@@ -125,6 +140,7 @@ def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
     ann.wait_for_url(game_url, timeout=10_000)       # her waiting page moves to the game
 
     # Each plays their own seat by clicking; the other's board follows without a reload.
+    record = PlayGame.objects.get()
     pages = [ann, ben]
     delays = []
     for turn in range(18):
@@ -132,7 +148,7 @@ def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
         other = ben if mover is ann else ann
         before = _version(other)
         clicked = time.monotonic()
-        _play_on_board(mover)
+        _play_unless_the_clock_ends_the_turn(mover, record)
         _sees_change(other, before)
         delays.append(time.monotonic() - clicked)
         if turn == 8:
@@ -146,7 +162,7 @@ def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
             assert ben.get_by_test_id("play-clock").count()
     assert ann.get_by_test_id("board").get_attribute("data-seat") == "0"
     assert ben.get_by_test_id("board").get_attribute("data-seat") == "1"
-    record = PlayGame.objects.get()
+    record.refresh_from_db()
     assert record.status == "playing" and len(record.actions) >= 18
 
     # A turn whose time runs out ends by itself: the idle player's board moves on.
