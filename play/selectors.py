@@ -29,6 +29,11 @@ def play_get(*, uid: str, user: Any) -> PlayGame:
     return found
 
 
+def play_reread(record: PlayGame) -> PlayGame | None:
+    """The game as it now stands in the database (None once it is gone)."""
+    return PlayGame.objects.filter(pk=record.pk).first()
+
+
 def play_replay_get(*, uid: str, user: Any) -> PlayGame:
     """A finished game for its replay: the owner's, or anyone's when it is shared; none for a
     game called off before it began."""

@@ -36,7 +36,7 @@ from play.apis import _state
 from play.clock import clock_enforce, seen_touch
 from play.live import play_read
 from play.models import PlayGame
-from play.selectors import viewer_seat
+from play.selectors import acting_seat, play_reread, viewer_seat
 from play.watch import WATCHER, Waiter
 
 KEEPALIVE = 15.0
@@ -95,7 +95,7 @@ async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
     asked = request.GET.get("seat")
     seat = viewer_seat(record, user, int(asked) if asked in ("0", "1") else None)
     if seat is None and not record.friendly:
-        seat = record.human_seats[0] if record.human_seats else 0
+        seat = acting_seat(record, user, None)       # the person's own seat against an agent
     try:
         since, version = _since(request, record)
     except ValueError as exc:
@@ -153,7 +153,7 @@ def _held(uid: str, user: Any, seat: int | None, since: int,
     deadline = time.monotonic() + conf.stream_hold_seconds()
     while time.monotonic() < deadline:
         time.sleep(conf.watch_seconds())
-        found = PlayGame.objects.filter(pk=record.pk).first()
+        found = play_reread(record)
         if found is None:
             return
         seen_touch(found, seat)
