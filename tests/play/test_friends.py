@@ -345,3 +345,34 @@ def test_the_play_page_asks_for_its_challenges_and_swaps_them_only_when_they_cha
     fresh = client.get("/play/challenges/", {"seen": seen})
     assert fresh.status_code == 200 and "alice challenges you" in fresh.content.decode()
     assert seen not in fresh.content.decode()
+
+
+def test_a_game_between_people_resumes_after_the_server_restarts(client_for, alice, bob):
+    """Nothing of a game lives in a server process but caches: with them emptied, as a new
+    process starts, each player reads their seat where it stood (the same step, version, clock
+    and legal actions) and the player to move plays on."""
+    from play.engine_adapter import history_forget
+
+    uid = game_between(client_for, alice, bob)["uid"]
+    client_for(bob).get(f"/api/play/{uid}/")            # both here: the clock starts
+    here = client_for(alice).get(f"/api/play/{uid}/").json()
+    played = client_for(alice).post(f"/api/play/{uid}/actions/",
+                                    {"version": here["version"],
+                                     "action": here["actions"][0]["action"]}, format="json")
+    assert played.status_code == 200
+    before = {who.username: client_for(who).get(f"/api/play/{uid}/").json()
+              for who in (alice, bob)}
+    history_forget()                                    # a restarted process has no caches
+    for who in (alice, bob):
+        after = client_for(who).get(f"/api/play/{uid}/").json()
+        was = before[who.username]
+        assert (after["steps"], after["version"], after["seat"]) == \
+            (was["steps"], was["version"], was["seat"])
+        assert after["view"] == was["view"] and after["actions"] == was["actions"]
+        assert after["clock"]["to_move"] == was["clock"]["to_move"]
+    mover = alice if before["alice"]["actions"] else bob
+    state = before[mover.username]
+    moved = client_for(mover).post(f"/api/play/{uid}/actions/",
+                                   {"version": state["version"],
+                                    "action": state["actions"][0]["action"]}, format="json")
+    assert moved.status_code == 200 and moved.json()["steps"] > state["steps"]
