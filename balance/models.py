@@ -190,10 +190,12 @@ class JobBlock(models.Model):
 
 
 class PieceState(models.TextChoices):
-    PENDING = "pending", "Pending"      # waiting in the database, or its message in the broker
-    RUNNING = "running", "Running"      # a worker (or the job's own execution) holds it
-    DONE = "done", "Done"               # its blocks are stored
-    FAILED = "failed", "Failed"         # started too often without finishing
+    # The admin shows a job's pieces with their state: the labels are translated (the same
+    # words as a run's chunks).
+    PENDING = "pending", _("Pending")   # waiting in the database, or its message in the broker
+    RUNNING = "running", _("Running")   # a worker (or the job's own execution) holds it
+    DONE = "done", _("Done")            # its blocks are stored
+    FAILED = "failed", _("Failed")      # started too often without finishing
 
 
 class JobPiece(LeasedWork):

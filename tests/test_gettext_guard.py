@@ -10,7 +10,9 @@ handed to a call whose message a user reads:
   ``message=``), the values of a dict of field errors included;
 - ``Response({"detail": …})``;
 - ``messages.error/warning/info/success/debug(request, message)`` and
-  ``messages.add_message(request, level, message)``.
+  ``messages.add_message(request, level, message)``;
+- the labels of Django's choices (``class State(models.TextChoices): DONE = "done", "Done"``),
+  which the admin and the pages show.
 
 A message is fine when it is a call to ``gettext`` / ``gettext_lazy`` / ``ngettext`` /
 ``pgettext`` / ``gettext_noop`` (or their ``_`` aliases), a name bound to one, or anything else
@@ -29,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("accounts", "balance", "cards", "collection", "common", "config", "decks", "play",
-        "simulations", "tools")
+        "simulations", "tools", "work")
 
 GETTEXT = {"gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy", "pgettext",
            "pgettext_lazy", "npgettext", "npgettext_lazy", "_", "_lazy", "_noop"}
@@ -146,20 +148,40 @@ def messages_of(call: ast.Call) -> Iterator[ast.expr]:
             yield call.args[2]
 
 
+CHOICES = {"TextChoices", "IntegerChoices", "Choices"}
+
+
+def choice_labels(tree: ast.AST) -> Iterator[ast.expr]:
+    """The label of each member of a Django choices class (``NAME = value, label``)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef) or not any(
+                func_name(base) in CHOICES for base in node.bases):
+            continue
+        for stmt in node.body:
+            if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Tuple)
+                    and len(stmt.value.elts) >= 2 and not code(stmt.value.elts[-1])):
+                yield stmt.value.elts[-1]
+
+
+def code(node: ast.expr) -> bool:
+    """A label that is a code in every language (a card rarity "SSR"), not words."""
+    return (isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and re.fullmatch(r"[A-Z0-9_+-]+", node.value) is not None)
+
+
 def offences(path: Path) -> Iterator[str]:
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text, filename=str(path))
     constants = literal_constants(tree)
     lines = text.splitlines()
     relative = path.relative_to(ROOT).as_posix()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        for message in messages_of(node):
-            for literal in escapes(message, constants):
-                line = lines[literal.lineno - 1].strip()
-                if (relative, line) not in ALLOWED:
-                    yield f"{relative}:{literal.lineno}: {line}"
+    messages = [message for node in ast.walk(tree) if isinstance(node, ast.Call)
+                for message in messages_of(node)]
+    for message in [*messages, *choice_labels(tree)]:
+        for literal in escapes(message, constants):
+            line = lines[literal.lineno - 1].strip()
+            if (relative, line) not in ALLOWED:
+                yield f"{relative}:{literal.lineno}: {line}"
 
 
 def test_user_facing_messages_go_through_gettext() -> None:
@@ -172,8 +194,10 @@ def test_user_facing_messages_go_through_gettext() -> None:
 def check(source: str) -> list[str]:
     tree = ast.parse(source)
     constants = literal_constants(tree)
-    return [ast.unparse(literal) for node in ast.walk(tree) if isinstance(node, ast.Call)
-            for message in messages_of(node) for literal in escapes(message, constants)]
+    messages = [message for node in ast.walk(tree) if isinstance(node, ast.Call)
+                for message in messages_of(node)]
+    return [ast.unparse(literal) for message in [*messages, *choice_labels(tree)]
+            for literal in escapes(message, constants)]
 
 
 def test_the_guard_catches_what_it_should() -> None:
@@ -185,6 +209,7 @@ def test_the_guard_catches_what_it_should() -> None:
     assert check('messages.error(request, "Failed.")') == ["'Failed.'"]
     assert check('raise forms.ValidationError("Bad {x}".format(x=1))') == ["'Bad {x}'"]
     assert check('BAD = "Bad."\nraise ValidationError({"a": [BAD]})') == ["BAD"]
+    assert check('class State(models.TextChoices):\n    DONE = "done", "Done"') == ["'Done'"]
 
 
 def test_the_guard_lets_translated_messages_pass() -> None:
@@ -194,3 +219,6 @@ def test_the_guard_lets_translated_messages_pass() -> None:
     assert check('raise ValidationError(str(exc))') == []
     assert check('return Response({"results": "x"})') == []
     assert check('raise ValidationError({"a": ["x"]}, code="invalid")') == ["'x'"]
+    assert check('class State(models.TextChoices):\n    DONE = "done", _("Done")') == []
+    assert check('class State(models.TextChoices):\n    DONE = "done"') == []
+    assert check('class Rarity(models.TextChoices):\n    SSR = "SSR", "SSR"') == []
