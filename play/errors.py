@@ -78,6 +78,8 @@ TOO_MANY_GAMES = gettext_lazy("{who} has {count} games against people in progres
                               "at once ({limit}): finish one first.")
 CHALLENGE_CLOSED = gettext_lazy("This challenge is no longer open ({status}).")
 NOT_FOR_YOU = gettext_lazy("This challenge is for another player.")
+OPEN_NOT_DECLINED = gettext_lazy("An open link is for anyone to accept, so nobody declines it: "
+                                 "leave it, and only its maker may withdraw it.")
 OWN_CHALLENGE = gettext_lazy("This is your own challenge: send its link to the player you "
                              "want to play.")
 NOT_YOUR_TURN = gettext_lazy("It is P{seat}'s decision, not yours: you play P{own}.")

@@ -36,6 +36,7 @@ from play.errors import (
     NO_REMATCH,
     NOT_FOR_YOU,
     NOT_YOURSELF,
+    OPEN_NOT_DECLINED,
     OWN_CHALLENGE,
     TOO_MANY_CHALLENGES,
     TOO_MANY_GAMES,
@@ -225,7 +226,11 @@ def _unplayable(deck: Mapping[str, Any], exc: Exception) -> PlayError:
 
 
 def challenge_decline(*, challenge: Challenge, by: Any) -> Challenge:
+    """The challenged player says no. An open link names nobody, so nobody declines it (one
+    stranger would close it for everyone): its maker withdraws it."""
     _may_answer(challenge, by)
+    if challenge.opponent_id is None:
+        raise PlayError(str(OPEN_NOT_DECLINED))
     _claim(challenge, ChallengeStatus.DECLINED)
     return challenge
 

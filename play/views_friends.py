@@ -63,8 +63,8 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
 
 
 def _challenge_page(request: HttpRequest, challenge: Challenge, *, form: AcceptForm | None = None,
-                    problems: list[dict[str, Any]] | None = None, status: int = 200
-                    ) -> HttpResponse:
+                    problems: list[dict[str, Any]] | None = None, error: str = "",
+                    status: int = 200) -> HttpResponse:
     mine = request.user.pk == challenge.challenger_id
     pending = challenge.status == ChallengeStatus.PENDING
     if form is None and pending and not mine:
@@ -72,7 +72,7 @@ def _challenge_page(request: HttpRequest, challenge: Challenge, *, form: AcceptF
     link = request.build_absolute_uri(challenge.get_absolute_url())
     return render(request, "play/challenge.html", {
         "challenge": challenge, "mine": mine, "pending": pending, "form": form,
-        "problems": problems or [], "link": link}, status=status)
+        "problems": problems or [], "link": link, "error": error}, status=status)
 
 
 @login_required
@@ -111,9 +111,7 @@ def challenge_decline(request: HttpRequest, uid: str) -> HttpResponse:
     try:
         friends.challenge_withdraw_or_decline(challenge=challenge, by=request.user)
     except PlayError as exc:
-        form = AcceptForm(decks=play_deck_choices(request))
-        form.add_error(None, str(exc))
-        return _challenge_page(request, challenge, form=form, status=400)
+        return _challenge_page(request, challenge, error=str(exc), status=400)
     return redirect("play:new")
 
 

@@ -105,6 +105,27 @@ def test_an_open_link_is_taken_by_the_first_who_accepts(client_for, alice, bob, 
     assert "no longer open" in second.json()["detail"][0]
 
 
+def test_a_stranger_cannot_decline_an_open_link_for_everyone(client_for, client, alice, bob,
+                                                             carol):
+    """Nobody is named in an open link, so nobody declines it: carol's "no", through the API or
+    the page, leaves it open and bob still accepts it; alice, its maker, may withdraw one."""
+    made = challenge(client_for(alice), opponent="")
+    refused = client_for(carol).post(f"/api/play/challenges/{made['uid']}/decline/",
+                                     format="json")
+    assert refused.status_code == 400 and "open link" in refused.json()["detail"][0]
+    client.force_login(carol)
+    page = client.post(f"{made['url']}decline/")
+    assert page.status_code == 400 and "open link" in page.content.decode()
+    assert Challenge.objects.get(uid=made["uid"]).status == "pending"
+    accepted = client_for(bob).post(f"/api/play/challenges/{made['uid']}/accept/",
+                                    {"deck": DUSK}, format="json")
+    assert accepted.status_code == 201
+    other = challenge(client_for(alice), opponent="")
+    withdrawn = client_for(alice).post(f"/api/play/challenges/{other['uid']}/decline/",
+                                       format="json")
+    assert withdrawn.status_code == 200 and withdrawn.json()["status"] == "cancelled"
+
+
 def test_decline_withdraw_and_expiry(client_for, alice, bob):
     one, two, three = (challenge(client_for(alice)) for _ in range(3))
     assert client_for(bob).post(f"/api/play/challenges/{one['uid']}/decline/"
