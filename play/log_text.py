@@ -5,7 +5,7 @@ seat, a card is named only if that seat could see it: its own cards, face-up min
 ones, graveyards and displays. The sentences describe actions from a *redacted* snapshot (the
 other hand and the unrevealed face-down enemy minions unknown), so "P2 places an unknown card
 in slot 3" is all a seat learns of the other's setup. ``viewer=None`` is the whole truth, for a
-finished game's replay.
+finished game's replay against an agent; ``SPECTATOR`` knows only what both seats were shown.
 
 Invariant: for a viewer, a line depends only on what that seat's views showed before and after
 its step.
@@ -18,6 +18,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simulations.replays.text import Describer
+
+# The viewer of a shared replay of a game between people who played neither seat: both hands
+# and every unrevealed face-down minion unknown.
+SPECTATOR = -1
 
 # Events that name a minion by its side and slot: checked against the board before the step
 # (the minion was there) or after it (it arrived). A destroyed minion lands face up in the

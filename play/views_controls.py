@@ -100,6 +100,6 @@ def play_replay(request: HttpRequest, uid: str) -> HttpResponse:
     """A finished game in the replay viewer: the owner's, or anyone's once it is shared."""
     record = play_replay_get(uid=uid, user=request.user)
     step = request.GET.get("step", "")
-    context = replay_context(record, (whole_number(step) or 0))
+    context = replay_context(record, (whole_number(step) or 0), request.user)
     context["is_owner"] = record.is_player(request.user)
     return render(request, "play/replay.html", context)

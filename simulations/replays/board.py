@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from cards.models import text_names
 from common.language import localized_value, reader_language
 from rules.engine import replay_states
@@ -86,6 +88,11 @@ def seats(snapshot: Mapping[str, Any], cards: Mapping[str, dict[str, Any]]) -> l
             if minion is None:
                 minions.append({"slot": slot + 1, "empty": True})
                 continue
+            if minion.get("card") is None:          # a face-down card its viewer may not know
+                minions.append({"slot": slot + 1, "empty": False, "code": "",
+                                "name": _("an unknown card"), "attribute": "", "attack": None,
+                                "buff": 0, "awake": False, "keywords": []})
+                continue
             data = cards.get(minion["card"], {})
             buff = int(minion.get("attack_buff", 0)) + int(minion.get("turn_attack_buff", 0))
             minions.append({
@@ -100,7 +107,8 @@ def seats(snapshot: Mapping[str, Any], cards: Mapping[str, dict[str, Any]]) -> l
             "seat": index + 1, "hero": _name(hero, player.get("hero")),
             "attribute": hero.get("attribute", ""), "hp": player.get("hp"),
             "energy": player.get("energy"),
-            "hand": [_name(cards.get(c, {}), c) for c in player.get("hand") or []],
+            "hand": [_name(cards.get(c, {}), c) if c is not None else _("an unknown card")
+                     for c in player.get("hand") or []],
             "deck": len(player.get("deck") or []),
             "display": [_name(cards.get(c, {}), c) for c in player.get("display") or []],
             "graveyard": len(player.get("graveyard") or []), "minions": minions,

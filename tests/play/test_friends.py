@@ -397,3 +397,36 @@ def test_a_game_between_people_resumes_after_the_server_restarts(client_for, ali
                                    {"version": state["version"],
                                     "action": state["actions"][0]["action"]}, format="json")
     assert moved.status_code == 200 and moved.json()["steps"] > state["steps"]
+
+
+def _hands(response) -> list[list[str]]:
+    """The replay board's hands, P1's first."""
+    return [seat["hand"] for seat in sorted(response.context["seats"], key=lambda s: s["seat"])]
+
+
+def test_a_replay_between_people_shows_each_only_what_they_could_see(
+        client_for, alice, bob, carol, client):
+    """The challenge keeps a deck hidden until played, and the replay keeps it so (R4.1): each
+    player sees their own hand and the other's as unknown cards, a shared replay shows neither;
+    the sides are named by their players and the seed (with the decks, the order of every
+    draw) is not shown."""
+    uid = game_between(client_for, alice, bob)["uid"]
+    version = PlayGame.objects.get(uid=uid).version
+    client_for(alice).post(f"/api/play/{uid}/concede/", {"version": version}, format="json")
+    unknown = "an unknown card"
+    client.force_login(alice)
+    page = client.get(f"/play/{uid}/replay/?step=0")
+    text = page.content.decode()
+    mine, theirs = _hands(page)
+    assert mine and unknown not in mine and theirs and set(theirs) == {unknown}
+    assert "alice vs bob" in text and "Dawn Test" not in text and "Dusk Test" not in text
+    assert "Seed" not in text and "played by the AI" not in text
+    assert "only the two players" in text and "bob won: the other seat conceded" in text
+    client.force_login(bob)
+    bobs = _hands(client.get(f"/play/{uid}/replay/?step=0"))
+    assert set(bobs[0]) == {unknown} and unknown not in bobs[1]
+    client_for(bob).post(f"/api/play/{uid}/share/", {"shared": True}, format="json")
+    client.force_login(carol)
+    shared = client.get(f"/play/{uid}/replay/?step=0")
+    assert all(set(hand) == {unknown} for hand in _hands(shared))
+    assert "Neither hand is shown" in shared.content.decode()
