@@ -290,7 +290,7 @@ class PlayRetryApi(APIView):
                    summary="Let the AI try again after a failed move.",
                    responses={200: STATE, 409: CONFLICT})
     def post(self, request: Request, uid: str) -> Response:
-        record = play_get(uid=uid, user=request.user)
+        record = play_read(uid=uid, user=request.user)
         data = VersionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         seat = viewer_seat(record, request.user, None)

@@ -27,7 +27,7 @@ from decks.models import Format
 from decks.selectors import format_default
 from decks.validation.services import draft_validate
 from play import conf
-from play.clock import clock_new
+from play.clock import clock_enforce, clock_new
 from play.errors import (
     CHALLENGE_CLOSED,
     CHALLENGER_DECK_GONE,
@@ -75,8 +75,12 @@ def _check_deck(deck: Mapping[str, Any], format_code: str) -> None:
 
 
 def friend_games_in_progress(user: Any) -> int:
-    return PlayGame.objects.filter(Q(owner=user) | Q(guest=user), guest__isnull=False,
-                                   status=PlayStatus.PLAYING).count()
+    """The user's games between people still in progress. Each one's clock is kept first, so a
+    game left past its time (lost by timeout, or called off) no longer counts against the
+    limit, whether or not anyone has opened it since."""
+    playing = PlayGame.objects.filter(Q(owner=user) | Q(guest=user), guest__isnull=False,
+                                      status=PlayStatus.PLAYING)
+    return sum(1 for record in playing if not clock_enforce(record).over)
 
 
 def _check_games_limit(user: Any) -> None:

@@ -15,6 +15,7 @@ from play.board import hint_labels
 from play.engine_adapter import agent_rng, game_at
 from play.errors import HINT_NO_DECISION, NO_HINT_BETWEEN_PEOPLE
 from play.hint import hint_of, hint_words
+from play.live import play_read
 from play.models import HUMAN, PlayGame
 from play.replay import replay_context
 from play.runner import agent_retry
@@ -29,7 +30,7 @@ def _seat(request: HttpRequest, record: PlayGame) -> int:
 @login_required
 @require_POST
 def play_undo(request: HtmxHttpRequest, uid: str) -> HttpResponse:
-    record = play_get(uid=uid, user=request.user)
+    record = play_read(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_undo(
         record=record, seat=_seat(request, record), version=_version(request)),
         seat=seat_for(request, record))
@@ -38,7 +39,7 @@ def play_undo(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 @login_required
 @require_POST
 def play_restart(request: HtmxHttpRequest, uid: str) -> HttpResponse:
-    record = play_get(uid=uid, user=request.user)
+    record = play_read(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_restart(
         record=record, version=_version(request)), seat=seat_for(request, record))
 
@@ -46,7 +47,7 @@ def play_restart(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 @login_required
 @require_POST
 def play_concede(request: HtmxHttpRequest, uid: str) -> HttpResponse:
-    record = play_get(uid=uid, user=request.user)
+    record = play_read(uid=uid, user=request.user)
     return change_response(request, record, lambda: services.play_concede(
         record=record, seat=_seat(request, record), version=_version(request),
         by=request.user), seat=seat_for(request, record))
@@ -57,7 +58,7 @@ def play_concede(request: HtmxHttpRequest, uid: str) -> HttpResponse:
 def play_retry(request: HtmxHttpRequest, uid: str) -> HttpResponse:
     """Let the AI try its failed move again, without a reload: the board comes back with the AI
     set to play (the page then polls it as after any action)."""
-    record = play_get(uid=uid, user=request.user)
+    record = play_read(uid=uid, user=request.user)
     agent_retry(record.uid)
     if request.htmx:
         return _board_response(request, record, seat=seat_for(request, record))

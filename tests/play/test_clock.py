@@ -158,3 +158,20 @@ def test_the_watcher_calls_off_a_game_its_waiting_player_was_never_joined_in(
         assert record.status == "finished" and record.result["reason"] == "no_show"
     finally:
         loop.close()
+
+
+def test_a_game_left_past_its_time_no_longer_counts_against_the_limit(
+        game, client_for, alice, bob, settings):
+    """With one game between people allowed at once, alice's next challenge is refused while
+    her game is in progress; once she has been gone longer than the clock allows in it (nobody
+    has opened it since), the game is lost by timeout and her challenge goes through."""
+    from tests.play.test_friends import challenge
+
+    settings.PLAY_MAX_FRIEND_GAMES = 1
+    refused = client_for(alice).post("/api/play/challenges/", {
+        "opponent": "bob", "deck": "starter:Dawn Test"}, format="json")
+    assert refused.status_code == 400 and "(1)" in refused.json()["detail"][0]
+    PlayGame.objects.filter(pk=game.pk).update(
+        seen_p1=timezone.now() - timedelta(seconds=46))
+    challenge(client_for(alice))
+    assert PlayGame.objects.get(pk=game.pk).result["reason"] == "timeout"
