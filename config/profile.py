@@ -28,8 +28,9 @@ SHOWN = 10
 
 class EmailForm(RefuseNulForm):
     email = forms.EmailField(required=False, label=gettext_lazy("E-mail address"),
-                             help_text=gettext_lazy("Only for password resets; never shown to "
-                                                    "anyone."))
+                             help_text=gettext_lazy("For password resets and, if you ask "
+                                                    "for them below, challenges; never shown "
+                                                    "to anyone."))
     email_challenges = forms.BooleanField(
         required=False, label=gettext_lazy("E-mail me when someone challenges me to a game"),
         help_text=gettext_lazy("Challenges also wait on your Play page. E-mails are written "

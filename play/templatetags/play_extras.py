@@ -1,17 +1,27 @@
-"""Template filters of the play pages: the players of a game between people, and how a
-finished one ended for a reader."""
+"""Template filters of the play pages: the players of a game between people (each name a link
+to their public page), and how a finished one ended for a reader."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy
 
 from play.models import PlayGame
 from play.records import outcome_for
 
 register = template.Library()
+
+
+@register.filter
+def player_link(name: str) -> SafeString:
+    """A player's name as a link to their public page (their record; a challenge button)."""
+    return format_html('<a href="{}" class="names-user">{}</a>', reverse("player", args=[name]),
+                       name)
 
 
 @register.filter

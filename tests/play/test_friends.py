@@ -229,7 +229,7 @@ def test_record_against_people_beside_each_ai(client_for, alice, bob, start, cli
     assert (record.agents["greedy"].won, record.agents["greedy"].lost) == (0, 1)
     assert player_record(bob).people.lost == 1
     page = client.get("/players/alice/").content.decode()
-    assert "Won against bob" in page
+    assert 'Won against <a href="/players/bob/" class="names-user">bob</a>' in page
     client.force_login(bob)
     assert "against a person" in client.get("/accounts/profile/").content.decode()
 
@@ -430,3 +430,28 @@ def test_a_replay_between_people_shows_each_only_what_they_could_see(
     shared = client.get(f"/play/{uid}/replay/?step=0")
     assert all(set(hand) == {unknown} for hand in _hands(shared))
     assert "Neither hand is shown" in shared.content.decode()
+
+
+def test_each_player_is_a_link_to_their_page_from_the_game_and_the_challenge(
+        client_for, alice, bob, client):
+    """A player's public page (their record, a challenge button) is one click from every page
+    that names them: the challenge, the board, the replay."""
+    made = challenge(client_for(alice))
+    client.force_login(bob)
+    assert 'href="/players/alice/"' in client.get(made["url"]).content.decode()
+    uid = client_for(bob).post(f"/api/play/challenges/{made['uid']}/accept/", {"deck": DUSK},
+                               format="json").json()["uid"]
+    board = client.get(f"/play/{uid}/").content.decode()
+    assert 'href="/players/alice/"' in board and 'href="/players/bob/"' in board
+    version = PlayGame.objects.get(uid=uid).version
+    client_for(bob).post(f"/api/play/{uid}/concede/", {"version": version}, format="json")
+    replay = client.get(f"/play/{uid}/replay/").content.decode()
+    assert 'href="/players/alice/"' in replay and 'href="/players/bob/"' in replay
+
+
+def test_the_challenge_form_says_how_long_a_challenge_waits_in_whole_hours(
+        client, alice, settings):
+    client.force_login(alice)
+    assert "waits 24 hours" in client.get("/play/challenge/").content.decode()
+    settings.PLAY_CHALLENGE_HOURS = 1.5
+    assert "waits 1.5 hours" in client.get("/play/challenge/").content.decode()
