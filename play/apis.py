@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from django.utils.http import parse_etags, quote_etag
+from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -68,6 +70,9 @@ STATE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "view of the seat: game.view(seat).to_dict()), actions ([{action, label}]: every legal "
     "action and its words), log ([{step, text}]); with `?since=`: since and moves ([{step, "
     "seat, action, label}])."))
+UNCHANGED = OpenApiResponse(description=(
+    "A game between people that has not changed since the ETag sent in `If-None-Match`: no "
+    "body (the state you hold is current)."))
 CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The game moved on since `version`: {detail, state} with the fresh state."))
 
@@ -198,13 +203,31 @@ class PlayDetailApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(parameters=[UID, SEAT, SINCE, AT_STEP], responses={200: STATE})
+    @extend_schema(parameters=[UID, SEAT, SINCE, AT_STEP], responses={200: STATE, 304: UNCHANGED})
     def get(self, request: Request, uid: str) -> Response:
         record = play_read(uid=uid, user=request.user)
         seat = viewer_seat(record, request.user, _seat(request, record))
         since = _step_param(request, "since", record)
         step = _step_param(request, "step", record)
-        return Response(_state(record, seat, step=step, since=since))
+        tag = _unchanged_tag(record, seat, since, step)
+        if tag is not None and tag in parse_etags(request.headers.get("If-None-Match", "")):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response(_state(record, seat, step=step, since=since))
+        if tag is not None:
+            response["ETag"] = tag
+        return response
+
+
+def _unchanged_tag(record: PlayGame, seat: int | None, since: int | None,
+                   step: int | None) -> str | None:
+    """The ETag of a game between people's state as this read would send it: every change of
+    the game (a move, the clock) raises its version, so a poll that sends the last tag back
+    (``If-None-Match``) while nothing changed gets a 304 and costs no replay. None against an
+    agent, whose poll also sets the agent to play (and may report its failure)."""
+    if not record.friendly:
+        return None
+    return quote_etag(f"{record.uid}.{record.version}.{seat}.{since}.{step}.{get_language()}")
 
 
 class _ChangeApi(APIView):

@@ -61,6 +61,27 @@ def test_nothing_changed_sends_nothing_and_costs_no_replay(uid, client, bob, mon
     assert _events(text) == [] and text.startswith("retry:")
 
 
+def test_a_poll_of_an_unchanged_game_is_a_304_that_costs_no_replay(uid, client, alice, bob,
+                                                                   monkeypatch):
+    """A client that polls (instead of following the stream) sends back the last ETag: while
+    nothing changed the answer is a 304 with no body and no replay, even with the process's
+    kept games gone (more games than it keeps); once the other player moves, the new state."""
+    from play import engine_adapter
+
+    client.force_login(bob)
+    first = client.get(f"/api/play/{uid}/?since=0")
+    tag = first["ETag"]
+    assert first.status_code == 200 and tag
+    engine_adapter.history_forget()
+    monkeypatch.setattr(engine_adapter, "_replay", lambda record: pytest.fail("replayed"))
+    again = client.get(f"/api/play/{uid}/?since=0", headers={"if-none-match": tag})
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == tag
+    monkeypatch.undo()
+    _move(uid, alice)
+    moved = client.get(f"/api/play/{uid}/?since=0", headers={"if-none-match": tag})
+    assert moved.status_code == 200 and moved["ETag"] != tag and moved.json()["moves"]
+
+
 def test_only_the_players_may_follow(uid, client, client_for):
     from tests.fixtures import UserFactory
 
