@@ -230,7 +230,7 @@ unregister_effect  # the registry's inverse of register_effect, templates too, f
 ThrottledBasicScheme  # unused class (accounts/auth.py:162)
 _.allow_request  # unused method (accounts/throttles.py:205)
 _.prepare_value  # unused method (cards/admin.py:68)
-_.to_python  # unused method (cards/converters.py:25)
+_.to_python  # unused method (common/converters.py:25)
 _._queue_bind  # unused method (config/broker.py:183)
 _._delete  # unused method (config/broker.py:189)
 _._put  # unused method (config/broker.py:88)

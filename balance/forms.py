@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from balance.services import BalanceInputError
-from cards.forms import RefuseNulForm
+from common.forms import RefuseNulForm
 from simulations.sources import deck_choices
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ from django.urls import path
 
 from balance.search import views
 from balance.tuning import views as tuning_views
-from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
+from common import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 
 app_name = "balance"
 

@@ -19,7 +19,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from cards.art import card_art
 from cards.card_stats import COUNT_FIELDS
 from cards.declared_words import declared_words_of, kind_choices, rarity_choices
@@ -39,6 +38,7 @@ from cards.models import (
     keyword_choices,
 )
 from cards.services import card_save, card_set_export, card_set_import, card_tag_renamed
+from common import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from common.keyed_forms import KeyedTextsForm, searched_names, text_boxes, with_text_boxes
 from common.language import (
     SOURCE_LANGUAGE,

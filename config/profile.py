@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.services import user_email_set
 from accounts.users import request_user
-from cards.forms import RefuseNulForm
+from common.forms import RefuseNulForm
 from decks.selectors import deck_rows
 from play.friends import player_settings_save
 from play.selectors import challenges_emailed, plays_listed

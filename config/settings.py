@@ -390,7 +390,7 @@ SPECTACULAR_SETTINGS = {
     # The live stream of a game, a plain async view, written into the schema (play/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "play.schema.stream_path"],
-    # Numbers in addresses (cards/converters.py): larger ones name nothing and are a 404.
+    # Numbers in addresses (common/converters.py): larger ones name nothing and are a 404.
     "PATH_CONVERTER_OVERRIDES": {"dbint": {"type": "integer", "minimum": 0,
                                            "maximum": 2**31 - 1}},
 }

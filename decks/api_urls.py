@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
+from common import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from decks import apis
 from decks.sharing import apis as sharing_apis
 from decks.validation import apis as apis_tools

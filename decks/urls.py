@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
+from common import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from decks import views
 from decks.builder import paste as builder_paste
 from decks.builder import views as builder

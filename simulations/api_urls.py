@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
+from common import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from simulations import apis
 from simulations.agents import apis as agent_apis
 from simulations.sweeps import apis as sweep_apis

@@ -10,8 +10,8 @@ from django import forms
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
 
-from cards.forms import RefuseNulForm
 from cards.game_words import agent_menu, game_word
+from common.forms import RefuseNulForm
 from rules.ai.agents import DEFAULT_AGENT
 from simulations import conf
 from simulations.agents.strength import cost_lines

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
+from common import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 from simulations import views
 from simulations.patches import views as patch_views
 

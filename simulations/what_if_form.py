@@ -17,11 +17,11 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_lazy
 
-from cards.forms import RefuseNulForm, holds_nul
 from cards.game_words import game_word
 from cards.models import Card
 from cards.query import QuerySyntaxError
 from cards.selectors import card_search
+from common.forms import RefuseNulForm, holds_nul
 from common.language import frozen_card_name, in_english
 from simulations.models import SimulationRun
 

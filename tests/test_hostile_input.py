@@ -15,7 +15,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from balance.models import BalanceJob, JobKind
-from cards.converters import DB_INT_MAX, DatabaseIntConverter
+from common.converters import DB_INT_MAX, DatabaseIntConverter
 from common.parsers import MAX_DEPTH, TOO_DEEP
 from config.middleware import MAX_QUERY_STRING
 from decks.drafts import Draft
@@ -229,7 +229,7 @@ def test_a_body_over_the_upload_cap_on_any_form_is_the_sites_413_page_with_debug
                                          ("/balance/tune/new/", "deck")])
 def test_the_card_and_deck_a_form_starts_from_refuse_a_nul_in_the_page(client, alice,
                                                                       catalogue, path, field):
-    from cards.forms import NUL_IN_FIELD
+    from common.forms import NUL_IN_FIELD
 
     client.force_login(alice)
     response = client.post(path, {field: "\x00"})
@@ -239,7 +239,7 @@ def test_the_card_and_deck_a_form_starts_from_refuse_a_nul_in_the_page(client, a
 
 
 def test_a_patchs_abilities_refuse_a_nul_written_as_a_json_escape(client, alice, catalogue):
-    from cards.forms import NUL_IN_FIELD
+    from common.forms import NUL_IN_FIELD
 
     client.force_login(alice)
     response = client.post("/simulations/patch/", {

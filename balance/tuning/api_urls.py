@@ -3,7 +3,7 @@
 from django.urls import path
 
 from balance.tuning import apis
-from cards import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
+from common import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
 
 app_name = "tuning-api"
 

@@ -11,8 +11,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
-from cards.forms import RefuseNulForm
 from cards.game_words import agent_menu
+from common.forms import RefuseNulForm
 from rules.ai.agents import DEFAULT_AGENT
 
 if TYPE_CHECKING:

@@ -32,8 +32,8 @@ from balance.tuning.selectors import (
 )
 from balance.tuning.services import tuning_job_request, tuning_suggestion_save
 from balance.views import cancel_and_return, job_form_submit, job_list_page, job_or_404
-from cards.forms import PickForm
 from cards.game_words import game_word
+from common.forms import PickForm
 from common.language import frozen_card_name
 from simulations.meta.view import meta_context
 from simulations.sources import SourceError, resolve_spec

@@ -23,11 +23,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.users import request_user
-from cards.forms import RefuseNulForm
 from cards.game_words import game_word_lazy
 from cards.generation import catalogue_generation
 from cards.models import Card
 from cards.ownership import ownership_stamp
+from common.forms import RefuseNulForm
 from common.htmx import HtmxHttpRequest
 from common.language import in_english
 from common.page_cache import cached_page

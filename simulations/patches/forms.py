@@ -12,8 +12,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from cards.forms import NUL_IN_FIELD, RefuseNulForm, holds_nul
 from cards.game_words import game_word, game_word_lazy
+from common.forms import NUL_IN_FIELD, RefuseNulForm, holds_nul
 from common.language import frozen_card_name
 from rules.engine.cards import ATTRIBUTES, KEYWORDS, RARITIES
 from rules.lab.patches import NAME_MAX, ability_changes, is_ability_path

@@ -20,10 +20,10 @@ from django.views.decorators.http import require_GET
 
 from cards.adapters import card_to_data, refresh_derived
 from cards.art import card_art
-from cards.forms import PickForm
 from cards.game_words import say
 from cards.models import Card, display_names
 from cards.selectors import card_rows
+from common.forms import PickForm
 from common.language import (
     frozen_card_name,
     html_lang,
