@@ -69,7 +69,10 @@ STATE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "agent_error (why the agent could not move, if it failed), can_undo, view (the engine's "
     "view of the seat: game.view(seat).to_dict()), actions ([{action, label}]: every legal "
     "action and its words), log ([{step, text}]); with `?since=`: since and moves ([{step, "
-    "seat, action, label}])."))
+    "seat, action, label}]). A game between people adds players (the two user names, P1 "
+    "first) and clock ({turn, reserve, away: seconds; started; to_move; turn_ends and "
+    "deadline: epoch ms; now: the server's epoch ms; reserves: each seat's seconds left}), "
+    "and carries an ETag (send it back in If-None-Match: 304 while nothing changed)."))
 UNCHANGED = OpenApiResponse(description=(
     "A game between people that has not changed since the ETag sent in `If-None-Match`: no "
     "body (the state you hold is current)."))

@@ -209,6 +209,9 @@ def test_a_rematch_swaps_the_seats(client_for, alice, bob):
     client_for(alice).post(f"/api/play/{uid}/concede/", {"version": version}, format="json")
     offered = client_for(bob).post(f"/api/play/{uid}/rematch/")
     assert offered.status_code == 201 and offered.json()["opponent"] == "alice"
+    twice = client_for(bob).post(f"/api/play/{uid}/rematch/")        # a second click
+    assert twice.json()["uid"] == offered.json()["uid"]
+    assert Challenge.objects.filter(rematch_of__uid=uid).count() == 1
     again = client_for(alice).post(f"/api/play/challenges/{offered.json()['uid']}/accept/",
                                    {"deck": DAWN}, format="json").json()
     game = PlayGame.objects.get(uid=again["uid"])
