@@ -397,12 +397,21 @@
   var source = null;
   var sourceUrl = null;
   var shownVersion = null;
+  var newestVersion = 0;      // the newest version an event told of
+  var chased = 0;             // the newest version a board was fetched for (once each)
 
   function follow() {
     var b = board();
     var live = b ? b.dataset.live : "";
     if (b) shownVersion = b.dataset.version;
     if (!live) { if (source) { source.close(); source = null; sourceUrl = null; } return; }
+    // An event that came while this page's own action was on its way may be newer than the
+    // action's answer (the clock ended the turn meanwhile): fetch the board it told of.
+    if (!busy && Number(shownVersion) < newestVersion && chased !== newestVersion) {
+      chased = newestVersion;
+      load(null);
+      return;
+    }
     if (source && sourceUrl === live) return;
     if (source) source.close();
     sourceUrl = live;
@@ -411,9 +420,10 @@
     source.addEventListener("state", function (event) {
       var state;
       try { state = JSON.parse(event.data); } catch (e) { return; }
+      newestVersion = Math.max(newestVersion, Number(state.version) || 0);
       if (String(state.version) === String(shownVersion)) return;
+      if (busy) return;            // the answer to this page's own action brings a board
       shownVersion = String(state.version);
-      if (busy) return;            // the answer to this page's own action brings the board
       load(null);
     });
   }
