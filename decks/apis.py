@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from accounts.users import request_user
 from common.api_fields import StrictCharField
 from common.language import data_form_names
+from decks.codecs import DEFAULT_LIMITS
 from decks.drafts import DEFAULT_FORMAT, MAX_COPIES, VISIBILITIES, Draft
 from decks.filters import DeckFilter
 from decks.models import Deck, DeckVersion
@@ -47,7 +48,13 @@ from decks.services import (
     deck_save,
 )
 from decks.sharing.services import decks_with_favourites
-from decks.validation.services import plain_counts
+from decks.validation.services import (
+    FORMAT_MAX_LENGTH,
+    HERO_MAX_LENGTH,
+    TOO_MANY_DIFFERENT,
+    plain_counts,
+    too_many_different,
+)
 
 
 class ProblemSerializer(serializers.Serializer[Mapping[str, Any]]):
@@ -145,16 +152,29 @@ class DeckDetailOutputSerializer(DeckOutputSerializer):
     version = serializers.IntegerField(allow_null=True, help_text="The latest version number.")
 
 
-class DeckInputSerializer(serializers.Serializer[Mapping[str, Any]]):
-    name = StrictCharField(max_length=100, required=False, allow_blank=True)
-    description = StrictCharField(max_length=2000, required=False, allow_blank=True)
-    hero = StrictCharField(max_length=32, required=False, allow_null=True,
+class DeckListInputSerializer(serializers.Serializer[Mapping[str, Any]]):
+    """A deck's list as a client sends it — hero, format, cards and piles — read the same way
+    wherever it is sent (a deck saved, a list validated), with the same cap on how many
+    different cards it names."""
+
+    hero = StrictCharField(max_length=HERO_MAX_LENGTH, required=False, allow_null=True,
                            allow_blank=True, help_text="A hero card's code.")
-    format = StrictCharField(max_length=40, required=False,
+    format = StrictCharField(max_length=FORMAT_MAX_LENGTH, required=False,
                              help_text=f"A format code (default {DEFAULT_FORMAT}).")
-    visibility = serializers.ChoiceField(choices=VISIBILITIES, required=False)
     cards = CountsField(required=False, help_text="{card code: count}")
     piles = piles_field(required=False, help_text=PILES_HELP)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if too_many_different(attrs.get("cards") or {}, attrs.get("piles") or {}):
+            raise ValidationError({"cards": [str(TOO_MANY_DIFFERENT).format(
+                limit=DEFAULT_LIMITS.max_cards)]})
+        return attrs
+
+
+class DeckInputSerializer(DeckListInputSerializer):
+    name = StrictCharField(max_length=100, required=False, allow_blank=True)
+    description = StrictCharField(max_length=2000, required=False, allow_blank=True)
+    visibility = serializers.ChoiceField(choices=VISIBILITIES, required=False)
     note = StrictCharField(max_length=200, required=False, allow_blank=True,
                            help_text="A note kept with the version.")
 

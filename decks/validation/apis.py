@@ -30,13 +30,14 @@ from decks.apis import (
     PILES_HELP,
     CountsField,
     DeckDetailOutputSerializer,
+    DeckListInputSerializer,
     FormatParamNegotiation,
     ProblemSerializer,
     deck_detail_data,
     get_deck_or_404,
     piles_field,
 )
-from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
+from decks.codecs import CODECS, DeckImportError
 from decks.drafts import DEFAULT_FORMAT, Draft
 from decks.models import Format
 from decks.selectors import (
@@ -50,7 +51,6 @@ from decks.services import DeckInputError, deck_create
 from decks.transfer.services import IMPORT_MAX_BODY, body_too_large, draft_export, draft_import
 from decks.validation.services import (
     FORMAT_MAX_LENGTH,
-    HERO_MAX_LENGTH,
     NOT_PARSED,
     Answer,
     Validation,
@@ -58,13 +58,11 @@ from decks.validation.services import (
     draft_validate,
     plain_json,
     plain_reading,
-    too_many_different,
     validation_catalogue,
     validation_draft,
 )
 from rules.decks.diffs import compare_counts
 
-TOO_MANY_DIFFERENT = gettext_lazy("Too many different cards: a list names at most {limit}.")
 SIGN_IN_TO_SAVE = gettext_lazy("Sign in to save decks.")
 
 UNKNOWN_FORMAT = gettext_lazy("There is no format {code!r}; choose one of: {known}.")
@@ -134,19 +132,11 @@ class DeckValidateApi(generics.GenericAPIView[Any]):   # no model: see NO_MODEL
 
     permission_classes = [permissions.AllowAny]
 
-    class DeckValidateInputSerializer(serializers.Serializer[Mapping[str, Any]]):
-        hero = StrictCharField(max_length=HERO_MAX_LENGTH, required=False, allow_null=True,
-                               allow_blank=True)
-        cards = CountsField()
+    class DeckValidateInputSerializer(DeckListInputSerializer):
+        cards = CountsField(help_text="{card code: count}")
         format = StrictCharField(max_length=FORMAT_MAX_LENGTH, required=False,
-                                 default=DEFAULT_FORMAT)
-        piles = piles_field(required=False, help_text=PILES_HELP)
-
-        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-            if too_many_different(attrs["cards"], attrs.get("piles") or {}):
-                raise ValidationError({"cards": [TOO_MANY_DIFFERENT.format(
-                    limit=DEFAULT_LIMITS.max_cards)]})
-            return attrs
+                                 default=DEFAULT_FORMAT,
+                                 help_text=f"A format code (default {DEFAULT_FORMAT}).")
 
     serializer_class = DeckValidateInputSerializer
     asked: ValidationRequest | None = None    # this request's steps, done once (one view a request)

@@ -39,6 +39,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from cards.generation import catalogue_generation
 from cards.models import Card
 from common.language import reader_language
@@ -161,6 +163,9 @@ def _plain_text(value: object, *, limit: int, blank: bool) -> str | None:
         return None
     text = value.strip()
     return text if len(text) <= limit and (blank or text) else None
+
+
+TOO_MANY_DIFFERENT = gettext_lazy("Too many different cards: a list names at most {limit}.")
 
 
 def too_many_different(cards: Mapping[str, int], piles: Mapping[str, Mapping[str, int]]) -> bool:

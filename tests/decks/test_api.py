@@ -64,6 +64,17 @@ def test_bad_input_is_a_400_naming_the_field(api, catalogue, body, field):
     assert field in response.json() and response.json()[field]
 
 
+def test_a_saved_list_has_the_same_cap_on_different_cards_as_a_validated_one(api, catalogue):
+    """A deck's list is read alike wherever it is sent: naming more different cards than an
+    import may is the same 400 on a save as on a validation, before any card is looked up."""
+    many = {f"X{i}": 1 for i in range(301)}
+    saved = create(api, cards=many)
+    checked = api.post("/api/decks/validate/", {"cards": many}, format="json")
+    assert saved.status_code == checked.status_code == 400
+    assert saved.json()["cards"] == checked.json()["cards"] == [
+        "Too many different cards: a list names at most 300."]
+
+
 def test_put_replaces_patch_merges_and_each_change_is_a_version(api, catalogue):
     uid = create(api).json()["uid"]
     data = api.patch(f"/api/decks/{uid}/", {"cards": {**LEGAL_CARDS, "T-M12": 1},
