@@ -93,11 +93,13 @@ def _played_by_a_person(user, deck):
 
 
 def _against_a_person(user):
-    """A challenge to ``user`` from another player, one of ``user``'s waiting for an answer, and
-    a game between them in progress (``user`` plays P1)."""
+    """A challenge to ``user`` from another player, one of ``user``'s waiting for an answer, one
+    the other declined, a game between them in progress (``user`` plays P1) and one the other
+    conceded (its board's end, its replay as ``user`` may know it)."""
     from django.contrib.auth import get_user_model
 
-    from play.friends import challenge_accept, challenge_create
+    from play.friends import challenge_accept, challenge_create, challenge_decline
+    from play.services import play_concede
     from simulations.sources import resolve_spec
 
     # A name in Chinese: the Chinese pages' check reads Latin words as untranslated English.
@@ -109,7 +111,14 @@ def _against_a_person(user):
     played = challenge_create(challenger=user, deck=dawn, opponent=other.get_username(),
                               first="me")
     game = challenge_accept(challenge=played, by=other, deck=dusk, seed=3)
-    return to_me, mine, game
+    declined = challenge_decline(
+        challenge=challenge_create(challenger=user, deck=dawn, opponent=other.get_username()),
+        by=other)
+    ended = challenge_accept(challenge=challenge_create(challenger=user, deck=dawn,
+                                                        opponent=other.get_username()),
+                             by=other, deck=dusk, seed=4)
+    ended = play_concede(record=ended, seat=1, version=ended.version, by=other)
+    return to_me, mine, game, declined, ended
 
 
 def populate(settings) -> list[SitePage]:
@@ -169,7 +178,7 @@ def populate(settings) -> list[SitePage]:
     sorcery = Format.objects.get(code="sorcery")
     Group.objects.create(name="playtesters")
     game, finished = _played_by_a_person(ada, deck)
-    to_me, mine, person = _against_a_person(ada)
+    to_me, mine, person, declined, ended = _against_a_person(ada)
     pages = [
         SitePage("home", "/"), SitePage("rules", "/rules/"),
         SitePage("catalogue", "/cards/"), SitePage("query help", "/cards/help/"),
@@ -245,6 +254,9 @@ def populate(settings) -> list[SitePage]:
         SitePage("a challenge to you", to_me.get_absolute_url(), login=True),
         SitePage("your challenge waiting", mine.get_absolute_url(), login=True),
         SitePage("game against a person", person.get_absolute_url(), login=True),
+        SitePage("a game against a person, over", ended.get_absolute_url(), login=True),
+        SitePage("replay of a game against a person", f"{ended.get_absolute_url()}replay/", login=True),
+        SitePage("a declined challenge", declined.get_absolute_url(), login=True),
         SitePage("a player's profile", f"/players/{STAFF}/"),
     ]
     return pages
