@@ -255,7 +255,8 @@ def populate(settings) -> list[SitePage]:
         SitePage("your challenge waiting", mine.get_absolute_url(), login=True),
         SitePage("game against a person", person.get_absolute_url(), login=True),
         SitePage("a game against a person, over", ended.get_absolute_url(), login=True),
-        SitePage("replay of a game against a person", f"{ended.get_absolute_url()}replay/", login=True),
+        SitePage("replay of a game against a person", f"{ended.get_absolute_url()}replay/",
+                 login=True),
         SitePage("a declined challenge", declined.get_absolute_url(), login=True),
         SitePage("a player's profile", f"/players/{STAFF}/"),
     ]
