@@ -80,8 +80,10 @@ CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "The game moved on since `version`: {detail, state} with the fresh state."))
 
 
-def _state(record: PlayGame, seat: int | None = None, *, step: int | None = None,
-           since: int | None = None) -> StateData:
+def state_answer(record: PlayGame, seat: int | None = None, *, step: int | None = None,
+                 since: int | None = None) -> StateData:
+    """The seat's state as the API sends it (the stream's events too); an agent to move is set
+    to play, and its failure, if any, is said."""
     log_from = 0 if since is None else since + 1
     state = seat_state(record, seat=seat, step=step, log_from=log_from)
     failure = agent_failure(record.uid, record.version) if state.agent else None
@@ -110,7 +112,7 @@ def _step_param(request: Request, name: str, record: PlayGame) -> int | None:
 
 def _refused(exc: PlayError, record: PlayGame, seat: int | None = None) -> Response:
     if exc.status == status.HTTP_409_CONFLICT:
-        return Response({"detail": str(exc), "state": _state(record, seat)},
+        return Response({"detail": str(exc), "state": state_answer(record, seat)},
                         status=status.HTTP_409_CONFLICT)
     if exc.status == status.HTTP_403_FORBIDDEN:
         raise PermissionDenied(str(exc))
@@ -198,7 +200,7 @@ class PlayListCreateApi(APIView):
                 seed=v.get("seed"))
         except PlayError as exc:
             raise ValidationError({exc.field or "detail": [str(exc)]}) from None
-        return Response(_state(record), status=status.HTTP_201_CREATED)
+        return Response(state_answer(record), status=status.HTTP_201_CREATED)
 
 
 class PlayDetailApi(APIView):
@@ -216,7 +218,7 @@ class PlayDetailApi(APIView):
         if tag is not None and tag in parse_etags(request.headers.get("If-None-Match", "")):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
-            response = Response(_state(record, seat, step=step, since=since))
+            response = Response(state_answer(record, seat, step=step, since=since))
         if tag is not None:
             response["ETag"] = tag
         return response
@@ -249,7 +251,7 @@ class _ChangeApi(APIView):
             record = self.change(record, data.validated_data)
         except PlayError as exc:
             return _refused(exc, record, seat)
-        return Response(_state(record, seat))
+        return Response(state_answer(record, seat))
 
 
 _View = TypeVar("_View", bound=Callable[..., Response])
@@ -325,7 +327,7 @@ class PlayRetryApi(APIView):
         if services.agent_to_move(record) is None:
             raise ValidationError({"detail": str(NOTHING_TO_RETRY)})
         agent_retry(record.uid)
-        return Response(_state(record, seat))
+        return Response(state_answer(record, seat))
 
 
 class PlayShareApi(APIView):

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from play import friends
-from play.apis import _state
+from play.apis import state_answer
 from play.deck_sources import deck_resolve
 from play.errors import DeckProblems, PlayError
 from play.models import Challenge
@@ -133,7 +133,7 @@ class ChallengeAcceptApi(APIView):
                 deck=deck_resolve(request, data.validated_data["deck"], "deck"))
         except PlayError as exc:
             raise _refuse(exc) from None
-        return Response(_state(game, game.seat_of(request.user)),
+        return Response(state_answer(game, game.seat_of(request.user)),
                         status=status.HTTP_201_CREATED)
 
 

@@ -47,9 +47,12 @@ def stream_path(result: dict[str, Any], generator: Any, request: Any, public: bo
                     "content": {"text/event-stream": {"schema": {"type": "string"}}}},
             "400": _json("`since` is not a step of the game: {since: [what to give]}.",
                          VALIDATION),
-            "401": _json("Not signed in (with an API token that is not valid).", ERROR),
-            "403": _json("Not signed in.", ERROR),
+            "401": _json("Not signed in, or HTTP basic credentials that are wrong (the "
+                         "WWW-Authenticate header names the Basic challenge).", ERROR),
+            "403": _json("Refused, as the API's permission checks answer (another's game is "
+                         "a 404 here, as a missing one).", ERROR),
             "404": _json("No such game of yours.", ERROR),
-            "429": _json("Too many requests of this kind from you.", ERROR)},
-        "security": [{"cookieAuth": []}, {}]}}
+            "429": _json("Too many failed log-ins with these credentials: Retry-After says "
+                         "how long to wait.", ERROR)},
+        "security": [{"basicAuth": []}, {"cookieAuth": []}]}}
     return result

@@ -29,10 +29,13 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy
+from rest_framework.exceptions import AuthenticationFailed, Throttled
+from rest_framework.request import Request
 
+from accounts.auth import ThrottledBasicAuthentication
 from common.numbers import whole_number
 from play import conf
-from play.apis import _state
+from play.apis import state_answer
 from play.clock import clock_enforce, seen_touch
 from play.live import play_read
 from play.models import PlayGame
@@ -41,7 +44,9 @@ from play.watch import WATCHER, Waiter
 
 KEEPALIVE = 15.0
 RETRY_MS = 1000
-NOT_SIGNED_IN = gettext_lazy("Log in to follow a game.")
+NOT_SIGNED_IN = gettext_lazy("Log in to follow a game (the site's session, or HTTP basic "
+                             "credentials from a script).")
+BASIC_CHALLENGE = 'Basic realm="api"'     # as the rest of the API challenges a script
 BAD_SINCE = gettext_lazy("Give since as a whole number from 0 to {steps} (the game's steps).")
 
 
@@ -71,7 +76,7 @@ def _behind(record: PlayGame, since: int, version: int | None) -> bool:
 
 def _event(record: PlayGame, seat: int | None, since: int) -> tuple[str, int, bool]:
     """The state event for the reader (the ``?since=`` delta) and the step it reaches."""
-    state = _state(record, seat, since=since)
+    state = state_answer(record, seat, since=since)
     text = json.dumps(state, default=str, separators=(",", ":"))
     steps = int(state["steps"])
     return (f"id: {record.version}:{steps}\nevent: state\ndata: {text}\n\n", steps,
@@ -84,10 +89,28 @@ def _fresh(uid: str, user: Any, seat: int | None, since: int) -> tuple[str, int,
     return text, steps, over, record.version
 
 
+def _basic_user(request: HttpRequest) -> Any:
+    """The user of HTTP basic credentials, the API's way in for a script, checked and throttled
+    as on every other API address (None without them)."""
+    found = ThrottledBasicAuthentication().authenticate(Request(request))
+    return found[0] if found else None
+
+
 async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
     user = await request.auser()
     if not user.is_authenticated:
-        return JsonResponse({"detail": str(NOT_SIGNED_IN)}, status=403)
+        try:
+            user = await sync_to_async(_basic_user, thread_sensitive=False)(request) or user
+        except Throttled as exc:
+            wait = getattr(exc, "wait", None)       # DRF sets it; its stubs do not say so
+            return JsonResponse({"detail": str(exc.detail)}, status=429,
+                                headers={"Retry-After": str(wait)} if wait else None)
+        except AuthenticationFailed as exc:
+            return JsonResponse({"detail": str(exc.detail)}, status=401,
+                                headers={"WWW-Authenticate": BASIC_CHALLENGE})
+    if not user.is_authenticated:
+        return JsonResponse({"detail": str(NOT_SIGNED_IN)}, status=401,
+                            headers={"WWW-Authenticate": BASIC_CHALLENGE})
     try:
         record = await sync_to_async(play_read, thread_sensitive=False)(uid=uid, user=user)
     except Http404 as exc:

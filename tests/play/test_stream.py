@@ -85,11 +85,30 @@ def test_a_poll_of_an_unchanged_game_is_a_304_that_costs_no_replay(uid, client, 
 def test_only_the_players_may_follow(uid, client, client_for):
     from tests.fixtures import UserFactory
 
-    assert client.get(f"/api/play/{uid}/events/").status_code == 403
+    anonymous = client.get(f"/api/play/{uid}/events/")
+    assert anonymous.status_code == 401 and anonymous["WWW-Authenticate"] == 'Basic realm="api"'
     client.force_login(UserFactory(username="carol"))
     missing = client.get(f"/api/play/{uid}/events/")
     assert missing.status_code == 404 and "detail" in missing.json()
     assert client.get("/api/play/nothing/events/").status_code == 404
+
+
+def test_a_script_follows_with_the_apis_basic_credentials(uid, client, bob):
+    """The stream takes the API's way in for a script, HTTP basic credentials, as every other
+    address of /api/ does: the right ones follow the game, a wrong password is a 401."""
+    import base64
+
+    from tests.fixtures import PASSWORD
+
+    def basic(password: str) -> dict[str, str]:
+        token = base64.b64encode(f"bob:{password}".encode()).decode()
+        return {"authorization": f"Basic {token}"}
+
+    followed = client.get(f"/api/play/{uid}/events/", headers=basic(PASSWORD))
+    assert followed.status_code == 200
+    assert b"".join(followed.streaming_content).decode().startswith("retry:")
+    wrong = client.get(f"/api/play/{uid}/events/", headers=basic("not-it"))
+    assert wrong.status_code == 401 and "detail" in wrong.json()
 
 
 def test_a_bad_since_is_a_400_that_says_what_to_give(uid, client, bob):
