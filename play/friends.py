@@ -254,20 +254,22 @@ def challenge_withdraw_or_decline(*, challenge: Challenge, by: Any) -> Challenge
     return challenge_decline(challenge=challenge, by=by)
 
 
+@transaction.atomic
 def rematch_offer(*, record: PlayGame, by: Any, site_url: str = "") -> Challenge:
     """A challenge to the other player of a finished game, seats swapped: each keeps the deck
-    they played; the other accepts with that deck or another. Offered again while the first
-    offer waits, it is that offer."""
+    they played; the other accepts with that deck or another. While an offer of this rematch
+    waits — yours, or the other player's to you — asking again is that offer (the game's row
+    is locked meanwhile, so two clicks at once make one offer)."""
     seat = record.seat_of(by)
     if seat is None or not record.over:
         raise PlayError(str(NO_REMATCH))
     other = record.guest if seat == 0 else record.owner
     if other is None:
         raise PlayError(str(NO_REMATCH))
-    offered = Challenge.objects.filter(rematch_of=record, challenger=by,
-                                       status=ChallengeStatus.PENDING,
+    PlayGame.objects.select_for_update().filter(pk=record.pk).first()
+    offered = Challenge.objects.filter(rematch_of=record, status=ChallengeStatus.PENDING,
                                        expires_at__gt=timezone.now()).first()
-    if offered is not None:          # a second click on "rematch" shows the one already sent
+    if offered is not None:
         return offered
     format_code = record.challenge.format_code if hasattr(record, "challenge") \
         else format_default().code

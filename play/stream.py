@@ -46,7 +46,6 @@ KEEPALIVE = 15.0
 RETRY_MS = 1000
 NOT_SIGNED_IN = gettext_lazy("Log in to follow a game (the site's session, or HTTP basic "
                              "credentials from a script).")
-BASIC_CHALLENGE = 'Basic realm="api"'     # as the rest of the API challenges a script
 BAD_SINCE = gettext_lazy("Give since as a whole number from 0 to {steps} (the game's steps).")
 
 
@@ -96,6 +95,13 @@ def _basic_user(request: HttpRequest) -> Any:
     return found[0] if found else None
 
 
+def _challenge(request: HttpRequest) -> str:
+    """The way in a refused reader is told of, as the rest of the API tells it: ``Basic`` to a
+    script, the log-in form to a browser with the site's cookies (whose session ended), so an
+    EventSource reconnecting never brings up the browser's own password dialog."""
+    return ThrottledBasicAuthentication().authenticate_header(Request(request)) or ""
+
+
 async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
     user = await request.auser()
     if not user.is_authenticated:
@@ -107,10 +113,10 @@ async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
                                 headers={"Retry-After": str(wait)} if wait else None)
         except AuthenticationFailed as exc:
             return JsonResponse({"detail": str(exc.detail)}, status=401,
-                                headers={"WWW-Authenticate": BASIC_CHALLENGE})
+                                headers={"WWW-Authenticate": _challenge(request)})
     if not user.is_authenticated:
         return JsonResponse({"detail": str(NOT_SIGNED_IN)}, status=401,
-                            headers={"WWW-Authenticate": BASIC_CHALLENGE})
+                            headers={"WWW-Authenticate": _challenge(request)})
     try:
         record = await sync_to_async(play_read, thread_sensitive=False)(uid=uid, user=user)
     except Http404 as exc:

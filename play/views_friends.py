@@ -24,11 +24,13 @@ from play.selectors import challenge_get, challenge_lists_context, play_get
 NO_PLAYER_PAGE = gettext_lazy("There is no player named {name!r}.")
 
 
-@login_required
 @require_GET
 def challenge_lists(request: HttpRequest) -> HttpResponse:
     """The Play page's challenges, so one sent or withdrawn shows without a reload: 204 (htmx
-    swaps nothing) while they are still the ones the page shows (``?seen=``)."""
+    swaps nothing) while they are still the ones the page shows (``?seen=``), and once the
+    session has ended (the log-in page is no list to swap in)."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=204)
     context = challenge_lists_context(request.user)
     if request.GET.get("seen") == context["challenges_digest"]:
         return HttpResponse(status=204)

@@ -210,7 +210,8 @@ def test_a_rematch_swaps_the_seats(client_for, alice, bob):
     offered = client_for(bob).post(f"/api/play/{uid}/rematch/")
     assert offered.status_code == 201 and offered.json()["opponent"] == "alice"
     twice = client_for(bob).post(f"/api/play/{uid}/rematch/")        # a second click
-    assert twice.json()["uid"] == offered.json()["uid"]
+    mirrored = client_for(alice).post(f"/api/play/{uid}/rematch/")   # alice asks for one too
+    assert twice.json()["uid"] == mirrored.json()["uid"] == offered.json()["uid"]
     assert Challenge.objects.filter(rematch_of__uid=uid).count() == 1
     again = client_for(alice).post(f"/api/play/challenges/{offered.json()['uid']}/accept/",
                                    {"deck": DAWN}, format="json").json()
@@ -369,6 +370,8 @@ def test_the_play_page_asks_for_its_challenges_and_swaps_them_only_when_they_cha
     fresh = client.get("/play/challenges/", {"seen": seen})
     assert fresh.status_code == 200 and "alice challenges you" in fresh.content.decode()
     assert seen not in fresh.content.decode()
+    client.logout()                 # a session that ended: the log-in page is not swapped in
+    assert client.get("/play/challenges/", {"seen": seen}).status_code == 204
 
 
 def test_a_game_between_people_resumes_after_the_server_restarts(client_for, alice, bob):

@@ -87,6 +87,9 @@ def test_only_the_players_may_follow(uid, client, client_for):
 
     anonymous = client.get(f"/api/play/{uid}/events/")
     assert anonymous.status_code == 401 and anonymous["WWW-Authenticate"] == 'Basic realm="api"'
+    client.cookies["csrftoken"] = "x" * 32          # a browser whose session ended
+    ended = client.get(f"/api/play/{uid}/events/")
+    assert ended.status_code == 401 and ended["WWW-Authenticate"].startswith("Cookie ")
     client.force_login(UserFactory(username="carol"))
     missing = client.get(f"/api/play/{uid}/events/")
     assert missing.status_code == 404 and "detail" in missing.json()
