@@ -41,5 +41,5 @@ def test_pages_go_to_the_sync_handler_and_streams_to_the_async_view(settings):
     status, _headers, body = _get("/health/")
     assert status == 200 and body
     status, headers, body = _get("/api/play/nothing/events/")
-    assert status == 403 and "detail" in json.loads(body)   # the stream's own answer
+    assert status == 401 and "detail" in json.loads(body)   # the stream's own answer
     assert {k.lower(): v for k, v in headers.items()}[b"content-type"] == b"application/json"
