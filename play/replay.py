@@ -20,7 +20,7 @@ from simulations.replays.board import Board, card_names, seats, turn_starts
 def replay_context(record: PlayGame, step: int, viewer: Any = None) -> dict[str, Any]:
     """What ``play/replay.html`` needs to show ``record`` at ``step`` to ``viewer``."""
     history = game_history(record)
-    log = history.game.log()
+    events = list(history.game.events or [])
     steps = history.steps
     step = max(0, min(step, steps))
     snapshot = history.snapshots[step]
@@ -31,11 +31,12 @@ def replay_context(record: PlayGame, step: int, viewer: Any = None) -> dict[str,
         own = record.seat_of(viewer)
         seen_as = SPECTATOR if own is None else own
         snapshot = redact_snapshot(snapshot, seen_as)
-    events = [line for _, line in step_lines(
-        events=list(history.game.events or []), snapshots=history.snapshots,
-        names=card_names(record.cards), viewer=seen_as, start=step, end=step)]
+    lines = [line for _, line in step_lines(
+        events=events, snapshots=history.snapshots, names=card_names(record.cards),
+        viewer=seen_as, start=step, end=step)]
+    # turn_starts reads only the log's events: the whole log is not built for it.
     state = Board(step=step, steps=steps, turn=int(snapshot.get("turn", 0)), snapshot=snapshot,
-                  events=events, turn_starts=turn_starts(log))
+                  events=lines, turn_starts=turn_starts({"events": events}))
     winner = (record.result or {}).get("winner")
     return {"game": record, "board": state, "seats": seats(snapshot, record.cards),
             "seat_names": names, "spectator": seen_as == SPECTATOR,

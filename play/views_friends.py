@@ -9,7 +9,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -61,8 +60,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
             return redirect(challenge)
     return render(request, "play/challenge_new.html", {
         "form": form, "problems": problems, "limit": conf.max_open_challenges(),
-        "games_limit": conf.max_friend_games(),
-        "hours": floatformat(conf.challenge_hours(), -1)},
+        "games_limit": conf.max_friend_games(), "hours": conf.challenge_hours()},
         status=400 if form.errors else 200)
 
 
