@@ -10,6 +10,7 @@ the standard format (R5).
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from balance.cli import OptionError, follow_job
@@ -26,6 +27,28 @@ if TYPE_CHECKING:
 BAD_SWAPS = "--max-swaps: give a whole number from 1 to 6 (got {value})."
 BAD_VERIFY = "--verify-games: give at least 100 games (got {value})."
 BAD_BUDGET = "--budget-games: give at least 2,000 games (got {value})."
+BAD_SHARES = ("--shares: give one share (a number ≥ 0, not all 0) for each of the field's "
+              "{count} decks, comma-separated (got {value!r}).")
+
+
+def field_shares(text: str | None, count: int) -> tuple[float, ...] | None:
+    """``--shares 3,1,1``: each field deck's play share, in the field's order (None: alike)."""
+    if not text:
+        return None
+    try:
+        shares = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        shares = ()
+    if len(shares) != count or min(shares) < 0 or sum(shares) <= 0:
+        raise OptionError(BAD_SHARES.format(count=count, value=text))
+    return shares
+
+
+def patch_lines(diff: Sequence[Mapping[str, Any]] | None) -> str:
+    """The patch a command plays with, one line per change (nothing without a patch)."""
+    if not diff:
+        return ""
+    return "Patched: " + "; ".join(row["text"] for row in diff) + "\n"
 
 
 def build_problem(field: TuneField, deck: DeckList, opts: dict[str, Any]) -> TuningProblem:

@@ -37,3 +37,28 @@ def test_bad_options_are_refused():
         call_command("tune_deck", *TINY[:-4], "--max-swaps", "9", stdout=StringIO())
     with pytest.raises(CommandError, match="unknown deck"):
         call_command("tune_deck", "--set", str(TEST_SET), "--deck", "Nope", stdout=StringIO())
+
+
+def test_the_command_tunes_against_a_patched_pool_and_a_weighted_field(tmp_path):
+    patch = tmp_path / "patch.json"
+    patch.write_text(json.dumps({"name": "Boar +2", "changes": [
+        {"card": "T-M02", "field": "attack", "value": 5}]}))
+    out = StringIO()
+    call_command("tune_deck", *TINY, "--patch", str(patch), "--json", stdout=out)
+    data = json.loads(out.getvalue())
+    assert data["patch"]["diff"][0]["card"] == "T-M02"
+    assert data["patch"]["diff"][0]["new"] == 5
+    plain = StringIO()
+    call_command("tune_deck", *TINY, "--json", stdout=plain)
+    assert json.loads(plain.getvalue())["baseline"] != data["baseline"]   # other cards, games
+    text = StringIO()
+    call_command("tune_deck", *TINY, "--patch", str(patch), stdout=text)
+    assert text.getvalue().startswith("Patched: ")
+    shared = StringIO()
+    call_command("tune_deck", *TINY, "--shares", "2", "--json", stdout=shared)
+    assert json.loads(shared.getvalue())["shares"] == [1.0]
+    with pytest.raises(CommandError, match="--shares"):
+        call_command("tune_deck", *TINY, "--shares", "1,1", stdout=StringIO())
+    with pytest.raises(CommandError, match="--patch"):
+        call_command("tune_deck", *TINY, "--patch", str(tmp_path / "none.json"),
+                     stdout=StringIO())

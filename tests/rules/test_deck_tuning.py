@@ -20,7 +20,14 @@ from rules.lab.deck_tuning import (
     TuningProblem,
     tune_deck,
 )
-from rules.lab.deck_tuning.problem import apply, base_key, is_legal, neighbours
+from rules.lab.deck_tuning.problem import (
+    apply,
+    base_key,
+    changes,
+    deck_list,
+    is_legal,
+    neighbours,
+)
 
 TEST = load_card_set(TEST_SET)
 DUD = CardDef.from_dict({"code": "T-X01", "kind": "minion", "name_en": "Paper Golem",
@@ -93,3 +100,52 @@ def test_a_hero_change_is_a_swap_when_allowed():
     assert (Swap("T-H01", "T-H02", 0),) in neighbours(p, base, ())
     kept = replace(p, keep=frozenset({"T-H01"}))
     assert not any(s.is_hero for c in neighbours(kept, base, ()) for s in c)
+
+
+def field_of_two(weights):
+    dusk, dawn = TEST.deck("Dusk Test"), TEST.deck("Dawn Test")
+    return TuneField(cards=CARDS, opponents=(dusk, dawn), agent="greedy", weights=weights)
+
+
+def test_a_weighted_field_counts_each_opponent_by_its_play_share():
+    p = problem(field=field_of_two((3.0, 1.0)), max_swaps=1, budget_games=3_000,
+                verify_games=100, proposals=4, suggestions=1)
+    result = run(p)
+    baseline = result.baseline
+    wins = [o.count("a") / sum(o.count(c) for c in "abd") for o in baseline.outcomes]
+    assert baseline.rate == pytest.approx(0.75 * wins[0] + 0.25 * wins[1])   # not the mean
+    figure = baseline.interval()
+    assert figure["low"] < baseline.rate < figure["high"]
+    # the paired change is the same weighted mean of the per-opponent changes
+    best = result.suggestions[0]
+    per = best.per_opponent(["Dusk Test", "Dawn Test"])
+    expected = 0.75 * (per[0]["after"] - per[0]["before"]) \
+        + 0.25 * (per[1]["after"] - per[1]["before"])
+    assert best.improvement["change"] == pytest.approx(expected, abs=1e-4)
+    assert result.to_dict(["Dusk Test", "Dawn Test"])["shares"] == [0.75, 0.25]
+
+
+def test_an_opponent_nobody_plays_does_not_move_the_rate():
+    only = run(problem(max_swaps=1, verify_games=100, proposals=4, rungs=(1, 2)))
+    weighted = run(problem(field=field_of_two((1.0, 0.0)), max_swaps=1, verify_games=100,
+                           proposals=4, rungs=(1, 2)))
+    assert weighted.search_baseline.rate == pytest.approx(only.search_baseline.rate)
+
+
+def test_bad_weights_are_refused():
+    with pytest.raises(TuningError, match="weights"):
+        run(problem(field=field_of_two((1.0,))))
+    with pytest.raises(TuningError, match="weights"):
+        run(problem(field=field_of_two((0.0, 0.0))))
+
+
+def test_max_changes_bounds_the_cards_that_differ_from_the_origin():
+    p = problem(proposals=40, origin=base_key(weakened_dawn()), max_changes=1)
+    base = base_key(p.deck)
+    options = neighbours(p, base, ())
+    assert options and all(c[-1].copies == 1 for c in options)     # one copy at most
+    assert changes(base, apply(base, (Swap("T-X01", "T-M02", 3),))) == 3
+    assert not neighbours(p, base, options[0][:1])                 # already one card off
+    far = replace(p, deck=deck_list(apply(base, (Swap("T-X01", "T-M02", 3),))))
+    with pytest.raises(TuningError, match="at most 1"):
+        run(far)

@@ -9,10 +9,11 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from balance.cli import OptionError, add_run_arguments, card_set_of, check_agent
-from balance.tuning.cli import Clock, build_problem, run_via_celery
+from balance.tuning.cli import Clock, build_problem, field_shares, patch_lines, run_via_celery
 from balance.tuning.report import progress_line, report_text
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.deck_tuning import LocalTuneEvaluator, TuneField, TuningError, tune_deck
+from simulations.cli.input import load_patch_for_cli, patched_cards_for_cli
 
 
 class Command(BaseCommand):
@@ -25,6 +26,12 @@ class Command(BaseCommand):
         parser.add_argument("--deck", required=True, help="the starter deck to tune, by name")
         parser.add_argument("--field", nargs="+", default=None,
                             help="starter deck names (default: every other starter deck)")
+        parser.add_argument("--shares", default=None,
+                            help="comma-separated play shares of the field's decks, in order "
+                                 "(default: every deck alike), e.g. 3,1,1")
+        parser.add_argument("--patch", default=None, metavar="FILE",
+                            help="a balance patch (docs/patches.md): tune against the card "
+                                 "pool as patched")
         parser.add_argument("--agent", default=DEFAULT_AGENT)
         parser.add_argument("--set", dest="card_set", default=None,
                             help="a card set YAML file (default: the core set)")
@@ -51,8 +58,11 @@ class Command(BaseCommand):
                  != deck.name.casefold()]
         except KeyError as exc:
             raise CommandError(f"--deck/--field: {exc.args[0]}") from None
-        field = TuneField(cards=card_set.cards, opponents=tuple(others), agent=opts["agent"])
+        cards, diff = patched_cards_for_cli(card_set.cards, load_patch_for_cli(opts["patch"]),
+                                            opts["card_set"])
         try:
+            field = TuneField(cards=cards, opponents=tuple(others), agent=opts["agent"],
+                              weights=field_shares(opts["shares"], len(others)))
             problem = build_problem(field, deck, opts)
         except OptionError as exc:
             raise CommandError(str(exc)) from None
@@ -71,8 +81,9 @@ class Command(BaseCommand):
                 raise CommandError(str(exc)) from None
         if opts["json"]:
             data = result.to_dict(names)
-            data.update(wall_seconds=round(clock.elapsed, 1), seed=problem.seed)
+            data.update(wall_seconds=round(clock.elapsed, 1), seed=problem.seed,
+                        patch=diff and {"name": opts["patch"], "diff": diff})
             self.stdout.write(json.dumps(data, sort_keys=True))
         else:
-            self.stdout.write(report_text(result, names, problem, card_set.cards,
-                                          elapsed=clock.elapsed))
+            self.stdout.write(patch_lines(diff) + report_text(result, names, problem, cards,
+                                                              elapsed=clock.elapsed))

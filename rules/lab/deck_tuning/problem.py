@@ -29,6 +29,9 @@ DeckKey = tuple[str, tuple[tuple[str, int], ...]]   # hero, sorted (code, copies
 
 NOT_LEGAL = "The deck is not legal in the {format} format: {problems}"
 NO_OPPONENTS = "The field needs at least one opponent."
+BAD_WEIGHTS = ("The field's weights must be one share, at least 0, for each opponent, and not "
+               "all 0 (got {weights}).")
+TOO_FAR = "The deck differs from its origin in {changes} cards; at most {limit} may differ."
 UNKNOWN_CARDS = "No card data for: {codes}."
 
 
@@ -65,6 +68,14 @@ class TuneField:
     opponents: tuple[DeckList, ...]
     agent: str = DEFAULT_AGENT
     ruleset: Ruleset = STANDARD
+    weights: tuple[float, ...] | None = None    # each opponent's play share (None: equal)
+
+    def shares(self) -> tuple[float, ...] | None:
+        """The weights as shares summing to 1 (None: every opponent alike)."""
+        if self.weights is None:
+            return None
+        total = sum(self.weights)
+        return tuple(w / total for w in self.weights)
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,8 @@ class TuningProblem:
     meta_resamples: int = 100                     # resamples of the unchanged field's pairs
     suggestions: int = 3                          # suggestions re-verified
     rungs: tuple[int, ...] | None = None          # racing rungs in blocks (None: by budget)
+    origin: DeckKey | None = None                 # the printed list the changes count from
+    max_changes: int | None = None                # most cards differing from ``origin``
     extra: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
 
 
@@ -111,15 +124,39 @@ def deck_list(key: DeckKey, name: str = "") -> DeckList:
     return DeckList.from_counts(key[0], dict(key[1]), name)
 
 
+def changes(origin: DeckKey, key: DeckKey) -> int:
+    """How many cards of ``key`` differ from ``origin``: copies in that ``origin`` lacks, or
+    copies out, whichever is more (a hero change counts one)."""
+    before, after = dict(origin[1]), dict(key[1])
+    added = sum(max(0, n - before.get(c, 0)) for c, n in after.items())
+    removed = sum(max(0, n - after.get(c, 0)) for c, n in before.items())
+    return max(added, removed) + (origin[0] != key[0])
+
+
+def within_reach(problem: TuningProblem, key: DeckKey) -> bool:
+    """The deck keeps within ``max_changes`` cards of its origin (always, without a cap)."""
+    if problem.origin is None or problem.max_changes is None:
+        return True
+    return changes(problem.origin, key) <= problem.max_changes
+
+
 def is_legal(problem: TuningProblem, key: DeckKey) -> bool:
-    return not check_deck(Deck.of(key[0], dict(key[1])), problem.field.cards, problem.fmt,
-                          set_of=problem.set_of)
+    return within_reach(problem, key) and not check_deck(
+        Deck.of(key[0], dict(key[1])), problem.field.cards, problem.fmt, set_of=problem.set_of)
 
 
 def check_problem(problem: TuningProblem) -> None:
     """TuningError when the tuning cannot start: no opponent, unknown cards, an illegal deck."""
     if not problem.field.opponents:
         raise TuningError(NO_OPPONENTS)
+    weights = problem.field.weights
+    if weights is not None and (len(weights) != len(problem.field.opponents)
+                                or min(weights) < 0 or sum(weights) <= 0):
+        raise TuningError(BAD_WEIGHTS.format(weights=list(weights)))
+    if not within_reach(problem, base_key(problem.deck)):
+        assert problem.origin is not None
+        raise TuningError(TOO_FAR.format(changes=changes(problem.origin, base_key(problem.deck)),
+                                         limit=problem.max_changes))
     cards = problem.field.cards
     used = {problem.deck.hero, *problem.deck.cards, *(problem.pool or ()), *problem.heroes}
     for deck in problem.field.opponents:

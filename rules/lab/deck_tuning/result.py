@@ -2,10 +2,15 @@
 improvement over the unchanged deck.
 
 A deck's *field win rate* is the mean of its win rates against each opponent (draws count as
-not won, engine errors are left out). A suggestion's improvement is paired game by game with the
-unchanged deck on the same fresh seeds: the change of the field win rate with a cluster-robust
-95 % interval on seat-swapped pairs (``rules.lab.intervals.paired_difference``; both games of a
-pair share one seed) and the exact McNemar p-value on the games that flipped.
+not won, engine errors are left out), weighted by the opponents' play shares when the field has
+them (``TuneField.weights``: a field as it is played, not every deck alike). Every interval and
+paired change is then the same weighted mean: each seat-swapped pair against opponent *o* counts
+``share(o) × opponents`` times, so equal shares give the plain mean.
+
+A suggestion's improvement is paired game by game with the unchanged deck on the same fresh
+seeds: the change of the field win rate with a cluster-robust 95 % interval on seat-swapped
+pairs (``rules.lab.intervals.paired_difference``; both games of a pair share one seed) and the
+exact McNemar p-value on the games that flipped.
 
 A suggestion also says how it moves the deck's share of the field's equilibria
 (``rules.lab.meta``): the field is the tuned deck and its opponents, whose own pairings are played
@@ -37,19 +42,28 @@ def _rate(outcomes: str) -> tuple[int, int]:
     return wins, wins + outcomes.count("b") + outcomes.count("d")
 
 
-def _moments(outcomes: str) -> Moments:
-    """The outcomes as clusters: each seat-swapped pair (games 2k, 2k+1) one cluster."""
+def _moments(outcomes: str, factor: float = 1.0) -> Moments:
+    """The outcomes as clusters: each seat-swapped pair (games 2k, 2k+1) one cluster, counted
+    ``factor`` times (a weighted field)."""
     out = Moments()
     for start in range(0, len(outcomes), 2):
         pair = [c for c in outcomes[start:start + 2] if c in COUNTED]
-        out.add_cluster(sum(c == "a" for c in pair), len(pair))
+        out.add_cluster(factor * sum(c == "a" for c in pair), factor * len(pair))
     return out
+
+
+def factors(shares: Sequence[float] | None, opponents: int) -> tuple[float, ...]:
+    """How many times a pair against each opponent counts: share × opponents (1 unweighted)."""
+    if shares is None:
+        return (1.0,) * opponents
+    return tuple(s * opponents for s in shares)
 
 
 @dataclass(frozen=True)
 class Measured:
     swaps: Candidate
     outcomes: tuple[str, ...]          # per opponent, from the tuned deck's side
+    shares: tuple[float, ...] | None = None   # opponents' play shares (None: equal)
 
     @cached_property
     def rates(self) -> tuple[float, ...]:
@@ -61,7 +75,10 @@ class Measured:
 
     @property
     def rate(self) -> float:
-        return sum(self.rates) / len(self.rates) if self.rates else 0.5
+        if not self.rates:
+            return 0.5
+        weights = factors(self.shares, len(self.rates))
+        return sum(w * r for w, r in zip(weights, self.rates, strict=True)) / len(self.rates)
 
     @property
     def games(self) -> int:
@@ -74,8 +91,8 @@ class Measured:
     def interval(self) -> dict[str, Any]:
         """The field win rate's pair-aware 95 % interval (every game against every opponent)."""
         total = Moments()
-        for o in self.outcomes:
-            total = total.merge(_moments(o))
+        for o, f in zip(self.outcomes, factors(self.shares, len(self.outcomes)), strict=True):
+            total = total.merge(_moments(o, f))
         figure = cluster_rate(total)
         return {"rate": round(self.rate, 4), "low": round(figure["low"], 4),
                 "high": round(figure["high"], 4), "games": figure["games"]}
@@ -125,17 +142,21 @@ def share_change(before: MetaReport | None, after: MetaReport | None) -> dict[st
             for kind in ("nash", "relaxed")} | {"epsilon": after.epsilon}
 
 
-def measured_of(swaps: Candidate, outcomes: Sequence[str]) -> Measured:
-    return Measured(tuple(swaps), tuple(outcomes))
+def measured_of(swaps: Candidate, outcomes: Sequence[str],
+                shares: Sequence[float] | None = None) -> Measured:
+    return Measured(tuple(swaps), tuple(outcomes),
+                    tuple(shares) if shares is not None else None)
 
 
-def paired(before: Sequence[str], after: Sequence[str]
-           ) -> tuple[list[tuple[int, int, int]], int, int]:
+def paired(before: Sequence[str], after: Sequence[str],
+           shares: Sequence[float] | None = None
+           ) -> tuple[list[tuple[float, float, float]], int, int]:
     """Per seat-swapped pair of every opponent: (wins before, wins after, games counted in
-    both), and the games gained (not won → won) and lost (won → not won)."""
-    rows: list[tuple[int, int, int]] = []
+    both), each counted as often as its opponent's share says (``factors``), and the games
+    gained (not won → won) and lost (won → not won)."""
+    rows: list[tuple[float, float, float]] = []
     gained = lost = 0
-    for old, new in zip(before, after, strict=True):
+    for old, new, f in zip(before, after, factors(shares, len(before)), strict=True):
         for start in range(0, min(len(old), len(new)), 2):
             w0 = w1 = n = 0
             for x, y in zip(old[start:start + 2], new[start:start + 2], strict=False):
@@ -146,13 +167,13 @@ def paired(before: Sequence[str], after: Sequence[str]
                 w1 += y == "a"
                 gained += x != "a" and y == "a"
                 lost += x == "a" and y != "a"
-            rows.append((w0, w1, n))
+            rows.append((f * w0, f * w1, f * n))
     return rows, gained, lost
 
 
 def improvement(before: Measured, after: Measured) -> dict[str, Any]:
     """The paired change of the field win rate from ``before`` to ``after`` (same seeds)."""
-    rows, gained, lost = paired(before.outcomes, after.outcomes)
+    rows, gained, lost = paired(before.outcomes, after.outcomes, before.shares)
     figure = paired_difference(rows)
     return {"change": round(figure["change"] or 0.0, 4), "low": round(figure["low"], 4),
             "high": round(figure["high"], 4), "games": figure["games"],
@@ -220,6 +241,8 @@ class TuningResult:
         return {"deck": {"name": self.deck.name, "hero": self.deck.hero,
                          "cards": self.deck.counts()},
                 "opponents": list(names),
+                "shares": [round(s, 6) for s in self.baseline.shares]
+                if self.baseline.shares is not None else None,
                 "baseline": {**self.baseline.interval(),
                              "matchups": self.baseline.matchup_rows(names)},
                 "search_baseline_rate": round(self.search_baseline.rate, 4),

@@ -116,7 +116,8 @@ class _State:
         return self.should_stop is not None and self.should_stop()
 
     def measure(self, deck: DeckKey, blocks: int) -> Measured:
-        return measured_of(self.candidates[deck], self.games.outcomes(deck, blocks))
+        return measured_of(self.candidates[deck], self.games.outcomes(deck, blocks),
+                           self.problem.field.shares())
 
     def best(self) -> Measured | None:
         return max(self.raced.values(), key=_order, default=None)
@@ -232,7 +233,8 @@ def _round(state: _State, anchor: Measured, number: int, rungs: Sequence[int]
 def _better(winner: Measured, anchor: Measured) -> bool:
     if winner.swaps == anchor.swaps:
         return False
-    figure = paired_difference(paired(anchor.outcomes, winner.outcomes)[0], z=ACCEPT_Z)
+    figure = paired_difference(paired(anchor.outcomes, winner.outcomes, anchor.shares)[0],
+                               z=ACCEPT_Z)
     return figure["change"] is not None and figure["low"] > 0
 
 
@@ -266,15 +268,16 @@ def _verify(state: _State, evaluator: TuneEvaluator
     state.report("verifying", candidates=len(keys), games_each=blocks * BLOCK)
     fresh.ensure(keys, blocks)
     pairings, pairing_games = _pairings(problem, evaluator, blocks)
-    before = measured_of((), fresh.outcomes(base, blocks))
+    shares = problem.field.shares()
+    before = measured_of((), fresh.outcomes(base, blocks), shares)
     field = field_meta(before.outcomes, pairings, epsilon=problem.epsilon,
                        resamples=problem.meta_resamples)
     suggestions = []
     for m, key in zip(chosen, keys[1:], strict=True):
-        after = measured_of(m.swaps, fresh.outcomes(key, blocks))
-        shares = share_change(field, field_meta(after.outcomes, pairings,
-                                                epsilon=problem.epsilon))
+        after = measured_of(m.swaps, fresh.outcomes(key, blocks), shares)
+        moved = share_change(field, field_meta(after.outcomes, pairings,
+                                               epsilon=problem.epsilon))
         suggestions.append(Suggestion(swaps=m.swaps, deck=key, search=m, verified=after,
-                                      baseline=before, shares=shares))
+                                      baseline=before, shares=moved))
     suggestions.sort(key=lambda s: (-s.improvement["change"], len(s.swaps)))
     return suggestions, fresh.games + pairing_games, before, field
