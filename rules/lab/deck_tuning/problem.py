@@ -98,6 +98,7 @@ class TuningProblem:
     rungs: tuple[int, ...] | None = None          # racing rungs in blocks (None: by budget)
     origin: DeckKey | None = None                 # the printed list the changes count from
     max_changes: int | None = None                # most cards differing from ``origin``
+    field_pairings: bool = True                   # play the opponents' pairings (shares)
     extra: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
 
 

@@ -108,7 +108,7 @@ class Measured:
         return rows
 
 
-def _games(outcomes: str) -> MatchupGames:
+def matchup_games(outcomes: str) -> MatchupGames:
     """Outcomes as a matchup's games: each seat-swapped pair one cluster."""
     out = MatchupGames()
     for index, c in enumerate(outcomes):
@@ -124,8 +124,9 @@ def field_meta(tuned: Sequence[str], pairings: Mapping[Pairing, str], *,
     opponent: a field of two has no meta worth the name)."""
     if not pairings:
         return None
-    matchups = {(0, o + 1): _games(outcomes) for o, outcomes in enumerate(tuned)}
-    matchups.update({(i + 1, j + 1): _games(outcomes) for (i, j), outcomes in pairings.items()})
+    matchups = {(0, o + 1): matchup_games(outcomes) for o, outcomes in enumerate(tuned)}
+    matchups.update({(i + 1, j + 1): matchup_games(outcomes)
+                     for (i, j), outcomes in pairings.items()})
     names = [str(d) for d in range(len(tuned) + 1)]
     return meta_report(MetaField(names, matchups), epsilon=epsilon, resamples=resamples)
 

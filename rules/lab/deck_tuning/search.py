@@ -240,8 +240,9 @@ def _better(winner: Measured, anchor: Measured) -> bool:
 
 def _pairings(problem: TuningProblem, evaluator: TuneEvaluator, blocks: int
               ) -> tuple[dict[Pairing, str], int]:
-    """The opponents' own pairings on fresh seeds (none with a single opponent)."""
-    opponents = problem.field.opponents
+    """The opponents' own pairings on fresh seeds (none with a single opponent, nor when the
+    problem asks for none: the forecast reads the field's meta itself)."""
+    opponents = problem.field.opponents if problem.field_pairings else ()
     pairs = [(i, j) for i in range(len(opponents)) for j in range(i + 1, len(opponents))]
     tasks = [TuneTask(base_key(opponents[i]), j, pairing_seed(problem.seed, i, j), 0, blocks)
              for i, j in pairs]

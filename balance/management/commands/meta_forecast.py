@@ -1,0 +1,123 @@
+"""python manage.py meta_forecast — the meta once players have re-tuned their lists."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from balance.cli import add_run_arguments, card_set_of, check_agent
+from balance.forecast.report import progress_line, report_text
+from rules.ai.agents import DEFAULT_AGENT
+from rules.lab.deck_tuning import TuneField, TuningError
+from rules.lab.forecast import ForecastError, ForecastProblem, LocalPairEvaluator, forecast
+from simulations.cli.input import load_patch_for_cli, patched_cards_for_cli
+
+DEFAULTS = ForecastProblem(cards={}, archetypes=())
+BAD_AGENTS = "--agents: the forecast plays one agent for now; give --agent (got {value!r})."
+SMALL = "{option}: give at least {least:,} (got {value:,})."
+
+
+class Command(BaseCommand):
+    help = ("Forecast the meta after players adapt: rounds in which every archetype re-tunes "
+            "its list against the field weighted by the current meta (each keeps its hero and "
+            "at most --max-changes cards from its printed list), until no verified gain "
+            "exceeds --settle points or the budget is spent; then the settled field on fresh "
+            "seeds and its exploitability. Same seed, same forecast.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--decks", nargs="+", default=None,
+                            help="starter deck names (default: every starter deck)")
+        parser.add_argument("--agent", default=DEFAULT_AGENT)
+        parser.add_argument("--agents", default=None,
+                            help="one agent for now (the same as --agent)")
+        parser.add_argument("--patch", default=None, metavar="FILE",
+                            help="a balance patch (docs/patches.md): forecast the patched pool")
+        parser.add_argument("--set", dest="card_set", default=None,
+                            help="a card set YAML file (default: the core set)")
+        parser.add_argument("--max-changes", type=int, default=DEFAULTS.max_changes,
+                            help="cards a list may differ from its printed list, in all")
+        parser.add_argument("--settle", type=float, default=DEFAULTS.settle * 100,
+                            help="points: the rounds stop when no verified gain exceeds it")
+        parser.add_argument("--budget-games", type=int, default=DEFAULTS.budget_games,
+                            help="games the rounds may play (the settled field's apart)")
+        parser.add_argument("--max-rounds", type=int, default=DEFAULTS.max_rounds)
+        parser.add_argument("--swaps-per-round", type=int, default=DEFAULTS.swaps_per_round)
+        parser.add_argument("--tune-games", type=int, default=DEFAULTS.tune_games,
+                            help="one tuning's search games")
+        parser.add_argument("--verify-games", type=int, default=DEFAULTS.verify_games,
+                            help="one tuning's fresh games against each opponent")
+        parser.add_argument("--round-games", type=int, default=DEFAULTS.round_games,
+                            help="games a matchup in each round")
+        parser.add_argument("--final-games", type=int, default=DEFAULTS.final_games,
+                            help="fresh games a matchup of the settled field")
+        parser.add_argument("--exploit-swaps", type=int, default=DEFAULTS.exploit_swaps)
+        add_run_arguments(parser, via_celery_help="not yet: the forecast runs in this process")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["via_celery"]:
+            raise CommandError("--via-celery: the forecast runs in this process for now.")
+        if opts["agents"]:
+            agents = [a.strip() for a in opts["agents"].split(",") if a.strip()]
+            if len(agents) != 1:
+                raise CommandError(BAD_AGENTS.format(value=opts["agents"]))
+            opts["agent"] = agents[0]
+        check_agent(opts)
+        problem = self.problem(opts)
+        start, cpu = time.monotonic(), time.process_time()
+
+        def progress(event: dict[str, Any]) -> None:
+            if not opts["json"]:
+                self.stderr.write(progress_line(time.monotonic() - start, event))
+
+        field = TuneField(cards=problem.cards, opponents=(), agent=problem.agent)
+        with LocalPairEvaluator(field, processes=max(1, opts["processes"])) as evaluator:
+            try:
+                result = forecast(problem, evaluator, progress=progress)
+            except (ForecastError, TuningError) as exc:
+                raise CommandError(str(exc)) from None
+        data = result.to_dict()
+        elapsed = time.monotonic() - start
+        data.update(seed=problem.seed, wall_seconds=round(elapsed, 1),
+                    cpu_seconds_this_process=round(time.process_time() - cpu, 1),
+                    patch=self.diff and {"name": opts["patch"], "diff": self.diff},
+                    options={k: opts[k] for k in ("max_changes", "settle", "budget_games",
+                                                  "max_rounds", "swaps_per_round",
+                                                  "tune_games", "verify_games", "round_games",
+                                                  "final_games", "exploit_swaps")})
+        if opts["json"]:
+            self.stdout.write(json.dumps(data, sort_keys=True))
+        else:
+            self.stdout.write(report_text(data, problem.cards, elapsed=elapsed))
+
+    def problem(self, opts: dict[str, Any]) -> ForecastProblem:
+        card_set = card_set_of(opts)
+        try:
+            decks = tuple(card_set.deck(n) for n in opts["decks"]) if opts["decks"] else \
+                tuple(card_set.decks.values())
+        except KeyError as exc:
+            raise CommandError(f"--decks: {exc.args[0]}") from None
+        cards, self.diff = patched_cards_for_cli(
+            card_set.cards, load_patch_for_cli(opts["patch"]), opts["card_set"])
+        for option, least in (("tune_games", 2_000), ("verify_games", 100),
+                              ("round_games", 50), ("final_games", 100),
+                              ("budget_games", 2_000), ("max_rounds", 1),
+                              ("swaps_per_round", 1), ("exploit_swaps", 1)):
+            if opts[option] < least:
+                raise CommandError(SMALL.format(option="--" + option.replace("_", "-"),
+                                                least=least, value=opts[option]))
+        problem = ForecastProblem(
+            cards=cards, archetypes=decks, agent=opts["agent"],
+            max_changes=opts["max_changes"], settle=opts["settle"] / 100,
+            max_rounds=opts["max_rounds"], budget_games=opts["budget_games"],
+            swaps_per_round=opts["swaps_per_round"], tune_games=opts["tune_games"],
+            verify_games=opts["verify_games"], round_games=opts["round_games"],
+            final_games=opts["final_games"], exploit_swaps=opts["exploit_swaps"],
+            seed=opts["seed"])
+        try:
+            problem.check()
+        except ForecastError as exc:
+            raise CommandError(str(exc)) from None
+        return problem

@@ -1,0 +1,77 @@
+"""The forecast's games: any list against any list, in blocks, on seeds shared across rounds.
+
+A ``PairTask`` names both decks by their content (hero and counts), so one pool of processes
+plays every round's games, however the lists change; a deck tuning's tasks (an opponent by its
+index in the tuning's field) are translated to pair tasks by ``FieldEvaluator``. A block is the
+deck's outcome string over ``BLOCK`` games (``rules.lab.deck_tuning.evaluate``): seat-swapped
+pairs, both games of a pair on one seed.
+
+Invariant: a task's outcomes depend only on the task, never on who plays it or when.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from rules.lab.deck_tuning import BLOCK, TuneField, TuneTask, play_tune_task
+from rules.lab.deck_tuning.problem import DeckKey, deck_list
+from rules.lab.piece_pool import PiecePool
+
+_MASK = (1 << 62) - 1
+
+
+def matchup_seed(seed: int, first: int, second: int, *, fresh: int = 0) -> int:
+    """The seed of archetype ``first``'s matchup with ``second``: the same in every round
+    (common random numbers: a matchup moves between rounds by its lists, not its dice);
+    ``fresh`` > 0 gives the independent seeds of the settled field's figures."""
+    return random.Random(f"forecast/{seed}/{first}/{second}/{fresh}").getrandbits(62) & _MASK
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """Blocks ``first … first+blocks−1`` of ``deck`` against ``rival`` on ``seed``."""
+
+    deck: DeckKey
+    rival: DeckKey
+    seed: int
+    first: int
+    blocks: int
+
+    @property
+    def games(self) -> int:
+        return self.blocks * BLOCK
+
+
+class PairEvaluator(Protocol):
+    def evaluate(self, tasks: Sequence[PairTask]) -> list[list[str]]:
+        """One list of per-block outcome strings (from ``deck``'s side) for each task."""
+
+
+def play_pair_task(field: TuneField, task: PairTask) -> list[str]:
+    """``field`` gives the cards, agent and ruleset; its opponents are the task's rival."""
+    return play_tune_task(replace(field, opponents=(deck_list(task.rival),)),
+                          TuneTask(task.deck, 0, task.seed, task.first, task.blocks))
+
+
+class LocalPairEvaluator(PiecePool[TuneField, PairTask, str]):
+    """Plays pair tasks in this process (``processes=1``) or a pool of processes."""
+
+    def __init__(self, field: TuneField, processes: int = 1, piece: int = 2):
+        super().__init__(field, play_pair_task, processes, piece)
+
+
+class FieldEvaluator:
+    """A deck tuning's evaluator over a pair evaluator: opponent ``o`` is ``opponents[o]``."""
+
+    def __init__(self, pairs: PairEvaluator, opponents: Sequence[DeckKey]):
+        self.pairs = pairs
+        self.opponents = list(opponents)
+        self.games = 0
+
+    def evaluate(self, tasks: Sequence[TuneTask]) -> list[list[str]]:
+        self.games += sum(t.blocks for t in tasks) * BLOCK
+        return self.pairs.evaluate([PairTask(t.deck, self.opponents[t.opponent], t.seed,
+                                             t.first, t.blocks) for t in tasks])

@@ -1,0 +1,67 @@
+"""python manage.py meta_forecast: a tiny forecast of the test set's starter decks prints each
+round's lists as diffs with their field win rates and the meta's shares, the settled field and
+its exploitability; --json holds what the issue asks for and the same seed repeats it; a patch
+changes the pool it plays; bad options are refused with a message."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from rules.decks.cardset import TEST_SET
+
+TINY = ["--set", str(TEST_SET), "--processes", "1", "--tune-games", "2500", "--verify-games",
+        "200", "--round-games", "200", "--final-games", "200", "--max-rounds", "1",
+        "--swaps-per-round", "1", "--max-changes", "3", "--exploit-swaps", "1", "--seed", "3"]
+
+
+def forecast_json(*extra: str) -> dict:
+    out = StringIO()
+    call_command("meta_forecast", *TINY, *extra, "--json", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def test_the_command_prints_rounds_the_settled_field_and_exploitability(tmp_path):
+    out, err = StringIO(), StringIO()
+    call_command("meta_forecast", *TINY, stdout=out, stderr=err)
+    text = out.getvalue()
+    assert "Round 0 (patch day)" in text and "Round 1" in text
+    assert "The settled field (greedy agent, 200 fresh games a matchup" in text
+    assert "Exploitability:" in text and "Cards adopted:" in text
+    assert "tuning" in err.getvalue() and "exploit" in err.getvalue()
+    data = forecast_json()
+    assert {"final", "rounds", "exploitability", "cards", "games"} <= set(data)
+    final = data["final"]
+    assert [d["name"] for d in final["decks"]] == ["Dawn Test", "Dusk Test"]
+    assert {"name", "hero", "cards"} <= set(final["decks"][0])
+    assert len(final["field"]) == len(final["shares"]) == 2
+    assert final["agent"] == data["exploitability"]["agent"] == "greedy"
+    assert all({"rate", "low", "high", "games"} <= set(f) for f in final["field"])
+    assert data["options"]["max_changes"] == 3 and data["seed"] == 3
+    again = forecast_json()
+    for key in ("wall_seconds", "cpu_seconds_this_process"):
+        data.pop(key), again.pop(key)
+    assert again == data                                   # same seed, same forecast
+    patch = tmp_path / "patch.json"
+    patch.write_text(json.dumps({"name": "Boar +2", "changes": [
+        {"card": "T-M02", "field": "attack", "value": 5}]}))
+    patched = forecast_json("--patch", str(patch))
+    assert patched["patch"]["diff"][0]["card"] == "T-M02"
+    assert patched["rounds"][0]["decks"] != data["rounds"][0]["decks"]
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(CommandError, match="--max-changes"):
+        call_command("meta_forecast", *TINY, "--max-changes", "0", stdout=StringIO())
+    with pytest.raises(CommandError, match="--tune-games"):
+        call_command("meta_forecast", *TINY, "--tune-games", "10", stdout=StringIO())
+    with pytest.raises(CommandError, match="--agents"):
+        call_command("meta_forecast", *TINY, "--agents", "greedy,planner", stdout=StringIO())
+    with pytest.raises(CommandError, match="--decks"):
+        call_command("meta_forecast", *TINY, "--decks", "Nope", stdout=StringIO())
+    with pytest.raises(CommandError, match="two archetypes"):
+        call_command("meta_forecast", *TINY, "--decks", "Dawn Test", stdout=StringIO())
