@@ -209,10 +209,10 @@ class RunPatch(PatchData):
     names: NotRequired[dict[str, str]]
 
 
-def _patched(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
+def patch_freeze(cards: Mapping[str, Any], patch: Mapping[str, Any] | Patch | None
              ) -> tuple[dict[str, Any], RunPatch | None]:
     """The frozen cards with the patch made, and the patch as the run keeps it (its changes
-    and a readable diff from the unpatched data)."""
+    and a readable diff from the unpatched data); a deck tuning keeps it the same way."""
     if patch is None:
         return dict(cards), None
     try:
@@ -305,7 +305,7 @@ def simulation_submit(*, owner: User | None, kind: str, decks: Sequence[Mapping[
             card_version = catalogue_version()
     except SourceError as exc:
         raise SimulationInputError(str(exc), "decks") from None
-    cards, made = _patched(cards, patch)
+    cards, made = patch_freeze(cards, patch)
     patch_record: RunPatch | dict[str, Any] | None = made or (
         dict(frozen_patch) if frozen_patch else None)
     if patch_record and patch_names:

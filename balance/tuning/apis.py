@@ -36,6 +36,7 @@ from balance.tuning.selectors import tuning_result
 from balance.tuning.services import tuning_job_request, tuning_suggestion_save
 from common.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
+from simulations.apis import PatchInputSerializer
 from simulations.serializers import ListFilterSerializer
 
 NOT_OWNER = gettext_lazy("Only the tuning's owner can do this.")
@@ -67,10 +68,19 @@ class TuningInputSerializer(JobInputSerializer):
         default=1000, help_text="Re-verification games against each opponent.")
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     public = StrictBooleanField(default=False)
+    shares = serializers.ListField(
+        child=serializers.FloatField(min_value=0), required=False, allow_null=True,
+        max_length=12, help_text="Each field deck's play share, in the field's order (the "
+                                 "field win rate is then their weighted mean); empty: alike.")
+    patch = PatchInputSerializer(
+        required=False, allow_null=True,
+        help_text="A balance patch: the tuning plays the card pool as patched; the same shape "
+                  "as a --patch file (docs/patches.md).")
 
     def service_arguments(self) -> dict[str, Any]:
         d = self.validated_data
-        return {"deck_spec": d["deck"], "field_specs": d.get("field") or [],
+        return {"shares": d.get("shares") or None, "patch": d.get("patch"),
+                "deck_spec": d["deck"], "field_specs": d.get("field") or [],
                 "gauntlet": d.get("gauntlet"), "agent": d["agent"], "keep": d.get("keep") or [],
                 "heroes": d.get("heroes") or [], "any_hero": d["any_hero"],
                 "max_swaps": d["max_swaps"], "budget_games": d["budget_games"],
@@ -83,12 +93,15 @@ class TuningSerializer(JobSerializer):
     field = serializers.SerializerMethodField()
     max_swaps = serializers.IntegerField(source="max_changes", read_only=True)
     keep = serializers.SerializerMethodField()
+    shares = serializers.SerializerMethodField()
+    patch = serializers.SerializerMethodField()
     result = serializers.SerializerMethodField()
 
     class Meta:
         model = BalanceJob
         fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "deck",
-                  "field", "keep", "max_swaps", "budget_games", "verify_games", "seed",
+                  "field", "shares", "patch", "keep", "max_swaps", "budget_games",
+                  "verify_games", "seed",
                   "games_played", "progress", "result", "created_at", "started_at",
                   "finished_at", "url"]
 
@@ -97,6 +110,15 @@ class TuningSerializer(JobSerializer):
 
     def get_field(self, job: BalanceJob) -> list[dict[str, Any]]:
         return list(job.decks[1:])
+
+    def get_shares(self, job: BalanceJob) -> list[float] | None:
+        """Each field deck's play share, as given (null: every deck alike)."""
+        return (job.tuning or {}).get("shares")
+
+    def get_patch(self, job: BalanceJob) -> dict[str, Any] | None:
+        """The patch the tuning plays (``name``, ``changes``, ``diff``), or null."""
+        kept = (job.tuning or {}).get("patch")
+        return {k: kept[k] for k in ("name", "changes", "diff")} if kept else None
 
     def get_keep(self, job: BalanceJob) -> list[str]:
         return list((job.tuning or {}).get("keep") or [])

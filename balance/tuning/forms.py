@@ -4,6 +4,7 @@ messages land on the matching field."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,11 @@ if TYPE_CHECKING:
 
 FIELD_OF = {"deck": "deck", "field": "field", "gauntlet": "gauntlet", "agent": "agent",
             "keep": "keep", "heroes": "any_hero", "max_swaps": "max_swaps",
-            "budget_games": "budget_games", "verify_games": "verify_games", "seed": "seed"}
+            "budget_games": "budget_games", "verify_games": "verify_games", "seed": "seed",
+            "shares": "shares", "patch": "patch"}
+BAD_SHARES = _("Give numbers separated by commas, one for each deck of the field.")
+BAD_PATCH = _("Give a balance patch as JSON: {\"name\": …, \"changes\": [{\"card\": …, "
+              "\"field\": …, \"value\": …}]}.")
 
 
 class TuningDeckForm(RefuseNulForm):
@@ -58,6 +63,15 @@ class TuningForm(JobForm):
         help_text=_("Games the search may play before it re-verifies."))
     verify_games = forms.IntegerField(label=_("Re-verification (games against each opponent)"),
                                       initial=1000, min_value=1)
+    shares = forms.CharField(
+        label=_("Play shares"), required=False, max_length=200,
+        help_text=_("How often each deck of the field is met, in the field's order, e.g. "
+                    "3,1,1. Empty: every deck alike."))
+    patch = forms.CharField(
+        label=_("Balance patch (JSON)"), required=False, max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Tune against the card pool as this patch changes it (the format of a "
+                    "patch.json file). Empty: the catalogue as it is."))
     seed = seed_field()
     public = public_field()
 
@@ -67,9 +81,31 @@ class TuningForm(JobForm):
         choice_field(self, "field").choices = grouped_decks(user)
         choice_field(self, "keep").choices = list(keep_choices)
 
+    def clean_shares(self) -> list[float] | None:
+        text = (self.cleaned_data.get("shares") or "").strip()
+        if not text:
+            return None
+        try:
+            return [float(part) for part in text.split(",")]
+        except ValueError:
+            raise forms.ValidationError(BAD_SHARES) from None
+
+    def clean_patch(self) -> dict[str, Any] | None:
+        text = (self.cleaned_data.get("patch") or "").strip()
+        if not text:
+            return None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            data = None
+        if not isinstance(data, dict):
+            raise forms.ValidationError(BAD_PATCH)
+        return data
+
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
-        return {"deck_spec": data["deck"], "field_specs": data.get("field") or [],
+        return {"shares": data.get("shares"), "patch": data.get("patch"),
+                "deck_spec": data["deck"], "field_specs": data.get("field") or [],
                 "gauntlet": (data.get("gauntlet") or "").strip() or None,
                 "agent": data["agent"], "keep": data.get("keep") or [],
                 "any_hero": data.get("any_hero", False), "max_swaps": data["max_swaps"],

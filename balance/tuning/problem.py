@@ -48,8 +48,9 @@ def format_from_dict(data: dict[str, Any]) -> Format:
 def tuning_problem(job: BalanceJob) -> TuningProblem:
     spec = job.tuning or {}
     cards, decks = engine_objects(job.cards, job.decks)
+    shares = spec.get("shares")
     field = TuneField(cards=cards, opponents=tuple(decks[1:]), agent=job.agent,
-                      ruleset=Ruleset())
+                      ruleset=Ruleset(), weights=tuple(shares) if shares else None)
     deck = DeckList.from_counts(decks[0].hero, decks[0].counts(), decks[0].name)
     return TuningProblem(field=field, deck=deck, fmt=format_from_dict(spec["format"]),
                          set_of=spec.get("set_of") or None, pool=tuple(spec["pool"]),

@@ -10,7 +10,7 @@ the decks app's services — as a new version of the user's own deck, or as a ne
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
@@ -40,6 +40,7 @@ from rules.lab.deck_tuning import Swap, TuneField, TuningError, TuningProblem
 from rules.lab.deck_tuning.problem import check_problem
 from simulations.models import SimulationRun
 from simulations.selectors import run_get
+from simulations.services import SimulationInputError, patch_cards, patch_freeze
 from simulations.sources import (
     SourceError,
     cards_freeze,
@@ -61,6 +62,8 @@ UNKNOWN_GAUNTLET = gettext_lazy("No simulation run {uid!r} you can see.")
 NOT_KEPT = gettext_lazy("Cards to keep must be in the deck: {codes}.")
 UNKNOWN_HEROES = gettext_lazy("Not heroes of the catalogue: {codes}.")
 BAD_SWAPS = gettext_lazy("Allow from 1 to 6 swaps.")
+BAD_SHARES = gettext_lazy("Give one play share (at least 0, not all 0) for each of the "
+                          "field's {count} decks, in the field's order.")
 BAD_VERIFY = gettext_lazy("Re-verify with 100 to 10,000 games against each opponent.")
 NOT_LEGAL = gettext_lazy("The deck is not legal in its format, so it cannot be tuned: "
                          "{problems}")
@@ -156,14 +159,18 @@ def tuning_job_request(*, user: Visitor, deck_spec: str, field_specs: Sequence[s
                        keep: Sequence[str] = (), heroes: Sequence[str] = (),
                        any_hero: bool = False, max_swaps: int = 3,
                        budget_games: int = 100_000, verify_games: int = 1_000,
-                       seed: int | None = None, is_public: bool = False) -> BalanceJob:
-    """Freeze the deck, its field, format and the cards that may come in; check every input
-    and queue the tuning. BalanceInputError names the input to fix."""
+                       seed: int | None = None, is_public: bool = False,
+                       patch: Mapping[str, Any] | None = None,
+                       shares: Sequence[float] | None = None) -> BalanceJob:
+    """Freeze the deck, its field (weighted by ``shares``, in the field's order), format and
+    the cards that may come in — as ``patch`` changes them; check every input and queue the
+    tuning. BalanceInputError names the input to fix."""
     try:
         tuned, row = resolve_spec(deck_spec, user=user)
     except SourceError as exc:
         raise BalanceInputError(str(exc), "deck") from None
     opponents = _field(field_specs, gauntlet, tuned, user)
+    _check_shares(shares, len(opponents))
     job_agent_check(agent)
     seed = job_seed(seed)
     _check_numbers(max_swaps=max_swaps, budget_games=budget_games, verify_games=verify_games,
@@ -176,7 +183,8 @@ def tuning_job_request(*, user: Visitor, deck_spec: str, field_specs: Sequence[s
     pool, set_of = _pool(fmt_rules)
     decks = [tuned, *opponents]
     try:
-        cards = cards_freeze(decks, extra=[*pool, *hero_codes])
+        cards, kept = _patched(cards_freeze(decks, extra=[*pool, *hero_codes,
+                                                          *patch_cards(patch)]), patch)
         engine_cards, engine_decks = engine_objects(cards, decks)
         set_of.update({c: s for c, s in Card.objects.filter(code__in=list(cards))
                        .values_list("code", "card_set__code")})
@@ -193,7 +201,8 @@ def tuning_job_request(*, user: Visitor, deck_spec: str, field_specs: Sequence[s
             "keep": sorted(set(keep)), "heroes": hero_codes,
             "source": {"uid": tuned.get("uid"), "version": tuned.get("version"),
                        "name": tuned["name"], "format_code": fmt_rules.code},
-            "gauntlet": gauntlet or None}
+            "gauntlet": gauntlet or None, "patch": kept,
+            "shares": [float(x) for x in shares] if shares else None}
     return job_submit(
         user=user, kind=JobKind.TUNING, limit=conf.tuning_max_active_per_user(),
         too_many=TOO_MANY_ACTIVE,
@@ -201,6 +210,20 @@ def tuning_job_request(*, user: Visitor, deck_spec: str, field_specs: Sequence[s
         is_public=is_public, decks=decks, cards=dict(cards),
         card_data_version=catalogue_version(), agent=agent, max_changes=max_swaps, fields=[],
         budget_games=budget_games, verify_games=verify_games, seed=seed, tuning=spec)
+
+
+def _check_shares(shares: Sequence[float] | None, count: int) -> None:
+    if shares and (len(shares) != count or min(shares) < 0 or sum(shares) <= 0):
+        raise BalanceInputError(BAD_SHARES.format(count=count), "shares")
+
+
+def _patched(cards: dict[str, Any], patch: Mapping[str, Any] | None
+             ) -> tuple[dict[str, Any], Any]:
+    """The frozen cards as the patch changes them, and the patch as the job keeps it."""
+    try:
+        return patch_freeze(cards, patch)
+    except SimulationInputError as exc:
+        raise BalanceInputError(exc.message, "patch") from None
 
 
 def _not_legal(tuned: dict[str, Any], engine_cards: dict[str, CardDef],

@@ -274,3 +274,48 @@ def test_the_fields_meta_names_its_decks_in_the_readers_language(alice, catalogu
         named = tuning_field_named(job, field)
     assert named["other"] == 1 and "Dusk Test" in field["decks"]
     assert "Dusk Test" not in named["decks"] and "暮色测试" in named["decks"]
+
+
+def test_a_tuning_plays_a_patched_pool_against_a_weighted_field(api, alice, catalogue):
+    patch = {"name": "Boar +2", "changes": [{"card": "T-M02", "field": "attack", "value": 5}]}
+    made = api.post("/api/deck-tunings/", {**BODY, "deck": DAWN, "shares": [2],
+                                           "patch": patch}, format="json")
+    assert made.status_code == 201, made.json()
+    data = made.json()
+    assert data["shares"] == [2.0]
+    assert data["patch"]["name"] == "Boar +2" and data["patch"]["diff"][0]["new"] == 5
+    job = BalanceJob.objects.get(uid=data["uid"])
+    assert job.cards["T-M02"]["attack"] == 5                     # the pool as patched
+    job = run(job)
+    assert job.result["shares"] == [1.0]
+    BalanceJob.objects.filter(pk=job.pk).delete()                # one tuning in flight
+    bad = api.post("/api/deck-tunings/", {**BODY, "deck": DAWN, "shares": [1, 1]},
+                   format="json")
+    assert bad.status_code == 400 and "shares" in bad.json()
+    bad = api.post("/api/deck-tunings/", {**BODY, "deck": DAWN, "patch": {
+        "name": "x", "changes": [{"card": "T-M02", "field": "attack", "value": -3}]}},
+        format="json")
+    assert bad.status_code == 400 and "patch" in bad.json()
+
+
+def test_the_form_takes_play_shares_and_a_patch(client, alice, dawn_deck):
+    client.force_login(alice)
+    form = client.get(reverse("balance:tune-new") + f"?deck={dawn_deck.uid}")
+    assert b"Play shares" in form.content and b"Balance patch (JSON)" in form.content
+    base = {"deck": dawn_deck.uid, "field": [DUSK], "agent": "greedy", "max_swaps": 1,
+            "budget_games": 2000, "verify_games": 100, "seed": 7}
+    bad = client.post(reverse("balance:tune-new"), {**base, "shares": "a,b"})
+    assert bad.status_code == 400 and b"separated by commas" in bad.content
+    bad = client.post(reverse("balance:tune-new"), {**base, "shares": "1,2"})
+    assert bad.status_code == 400 and b"each of the field" in bad.content
+    bad = client.post(reverse("balance:tune-new"), {**base, "patch": "[1]"})
+    assert bad.status_code == 400 and b"balance patch as JSON" in bad.content
+    patch = '{"name": "Boar +2", "changes": [{"card": "T-M02", "field": "attack", "value": 5}]}'
+    made = client.post(reverse("balance:tune-new"), {**base, "shares": "3", "patch": patch})
+    assert made.status_code == 302, made.content.decode()[:2000]
+    job = BalanceJob.objects.get(owner=alice, kind=JobKind.TUNING)
+    assert job.tuning["shares"] == [3.0] and job.cards["T-M02"]["attack"] == 5
+    chinese = client.get(reverse("balance:tune-new") + f"?deck={dawn_deck.uid}",
+                         HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "出场占比" in chinese and "平衡补丁（JSON）" in chinese
+    assert "留空：按卡牌目录现状" in chinese
