@@ -6,7 +6,7 @@
   deck's unsaved edits).
 
 Only the spelling lives here; what a spec names is looked up by the app that owns it
-(``simulations.sources.resolve_spec``, ``play.deck_sources``)."""
+(``simulations.sources.resolve_spec``, ``play.engine.deck_sources``)."""
 
 from __future__ import annotations
 

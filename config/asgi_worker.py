@@ -2,7 +2,7 @@
 management (``gunicorn config.asgi:application -k config.asgi_worker.Worker``).
 
 Why ASGI: a game between two people is followed live by server-sent events
-(``play.stream``), each an open connection that waits; under ASGI a waiting stream is a
+(``play.streams.events``), each an open connection that waits; under ASGI a waiting stream is a
 coroutine, not a held worker. The application has two doors (``config/asgi.py``): a stream goes
 to Django's ASGI handler, where it waits; every other address goes to Django's WSGI handler, run
 whole in the process's one synchronous thread, one request after another, as gunicorn's

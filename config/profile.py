@@ -16,7 +16,7 @@ from accounts.services import user_email_set
 from accounts.users import request_user
 from common.forms import RefuseNulForm
 from decks.selectors import deck_rows
-from play.friends import player_settings_save
+from play.friends.services import player_settings_save
 from play.selectors import challenges_emailed, plays_listed
 from simulations.selectors import runs_listed, runs_with_rates
 

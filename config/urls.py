@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularSwaggerView
 from accounts.auth import ThrottledAdminAuthenticationForm, throttled_admin_login
 from config import profile, views
 from config.schema_view import StoredSchemaView
-from play import views_friends as play_views_friends
+from play.friends import views as play_views_friends
 
 # The admin's log-in says why a throttled log-in is refused (the backend refuses it anyway).
 admin.site.login_form = ThrottledAdminAuthenticationForm

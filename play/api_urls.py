@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from play import apis, apis_friends, stream
+from play import apis
+from play.friends import apis as apis_friends
+from play.streams import events as stream
 
 app_name = "play-api"
 

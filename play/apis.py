@@ -30,11 +30,14 @@ from rest_framework.views import APIView
 
 from common.api_fields import StrictBooleanField
 from common.numbers import whole_number
-from play import conf, services
-from play.action_input import ActionInputError, action_read, action_schema
-from play.board import hint_labels
-from play.deck_sources import deck_resolve
-from play.engine_adapter import agent_rng, game_at
+from play import services
+from play.ai.hint import hint_of, hint_words
+from play.ai.runner import agent_retry, agent_wake
+from play.ai.turn import agent_to_move
+from play.clock.keep import play_read
+from play.engine.action_input import ActionInputError, action_read, action_schema
+from play.engine.adapter import agent_rng, game_at
+from play.engine.deck_sources import deck_resolve
 from play.errors import (
     HINT_NO_DECISION,
     HINT_NOT_SEAT,
@@ -46,12 +49,10 @@ from play.errors import (
     PlayConflict,
     PlayError,
 )
-from play.hint import hint_of, hint_words
-from play.live import play_read
 from play.models import HUMAN, PlayGame
-from play.runner import agent_failure, agent_retry, agent_schedule
+from play.seat.board import hint_labels
+from play.seat.state import StateData, state_data
 from play.selectors import acting_seat, play_get, plays_listed, viewer_seat
-from play.state import StateData, seat_state
 from rules.ai.agents import AGENT_NAMES
 from rules.engine import Action
 
@@ -82,20 +83,11 @@ CONFLICT = OpenApiResponse(OpenApiTypes.OBJECT, description=(
 
 def state_answer(record: PlayGame, seat: int | None = None, *, step: int | None = None,
                  since: int | None = None) -> StateData:
-    """The seat's state as the API sends it (the stream's events too); an agent to move is set
-    to play, and its failure, if any, is said."""
-    log_from = 0 if since is None else since + 1
-    state = seat_state(record, seat=seat, step=step, log_from=log_from)
-    failure = agent_failure(record.uid, record.version) if state.agent else None
-    if state.agent is not None and failure is None and agent_schedule(record.uid) \
-            and conf.ai_inline():
-        record.refresh_from_db()            # the agent has moved already: show its moves
-        state = seat_state(record, seat=seat, step=step, log_from=log_from)
-    out = state.as_dict(agent_error=failure)
-    if since is not None:
-        out["since"] = since
-        out["moves"] = state.moves_since(since)
-    return out
+    """The seat's state as the API sends it, the agent to move (if any) set to play first and
+    its failure, if any, said (``play.ai.runner.agent_wake``; the state is built by
+    ``play.seat.state``)."""
+    record, failure = agent_wake(record)
+    return state_data(record, seat, step=step, since=since, agent_error=failure)
 
 
 def _step_param(request: Request, name: str, record: PlayGame) -> int | None:
@@ -139,7 +131,7 @@ class VersionSerializer(serializers.Serializer[Mapping[str, Any]]):
 
 @extend_schema_field(action_schema())
 class ActionField(serializers.Field):  # type: ignore[type-arg]
-    """An action read strictly (``play.action_input``): a 400 naming the field at fault."""
+    """An action read strictly (``play.engine.action_input``): a 400 naming the field at fault."""
 
     def to_internal_value(self, data: Any) -> Action:
         try:
@@ -324,7 +316,7 @@ class PlayRetryApi(APIView):
         seat = viewer_seat(record, request.user, None)
         if data.validated_data["version"] != record.version:
             return _refused(PlayConflict(str(STALE)), record, seat)
-        if services.agent_to_move(record) is None:
+        if agent_to_move(record) is None:
             raise ValidationError({"detail": str(NOTHING_TO_RETRY)})
         agent_retry(record.uid)
         return Response(state_answer(record, seat))

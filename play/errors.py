@@ -1,7 +1,7 @@
 """What the play services refuse, as exceptions the views and the API turn into 4xx answers.
 
-Every sentence play refuses with is here, the action reader's (``play.action_input``) too: one
-place to read, reuse in tests and check against the translations."""
+Every sentence play refuses with is here, the action reader's (``play.engine.action_input``)
+too: one place to read, reuse in tests and check against the translations."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ HINT_NOT_SEAT = gettext_lazy("P{seat} has nothing to decide now: ask for the sea
 NOT_YOUR_SEAT = gettext_lazy("P{seat} is played by {agent}: you may concede only for your own "
                              "seat, P{own}.")
 
-# A sent action, read strictly (play.action_input)
+# A sent action, read strictly (play.engine.action_input)
 NOT_AN_OBJECT = gettext_lazy('Send the action as a JSON object, e.g. {"kind": "end"}.')
 UNKNOWN_KIND = gettext_lazy("Give one of the action kinds ({known}), not {value}.")
 NEEDED = gettext_lazy("{kind} needs this field.")

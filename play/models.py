@@ -2,7 +2,7 @@
 
 The engine is deterministic (same decks + seed + ruleset + first player + actions ⇒ same game,
 event for event), so a game is stored as its start and its actions, and every request rebuilds
-the state by replaying them (``play.engine_adapter``). ``version`` counts the changes: an action,
+the state by replaying them (``play.engine.adapter``). ``version`` counts the changes: an action,
 an undo or a restart is written only if the version is still the one the request read, so two
 tabs cannot both advance the game (optimistic concurrency).
 
@@ -26,7 +26,7 @@ from decks.models import Format
 
 HUMAN = "human"
 # A game between people that a player never opened in time: called off, counted for neither
-# (play.clock), and with no replay, so neither learns the other's deck.
+# (play.clock.enforce), and with no replay, so neither learns the other's deck.
 NO_SHOW = "no_show"
 
 
@@ -63,7 +63,7 @@ class PlayGame(models.Model):
                               blank=True, on_delete=models.CASCADE,
                               related_name="play_games_as_guest",
                               help_text=_("The person playing P2 in a game between two people."))
-    # The turn clock of a game between people (``play.clock``); empty: no clock.
+    # The turn clock of a game between people (``play.clock.enforce``); empty: no clock.
     clock = models.JSONField(_("clock"), default=dict, blank=True,
                              help_text=_('{"turn": s, "reserve": s, "away": s}'))
     reserve = models.JSONField(_("reserve"), default=list, blank=True,

@@ -1,10 +1,9 @@
-"""Playing a game: start it, act, let an agent act, undo, restart, concede, share.
+"""Playing a game: start it, act, undo, restart, concede, share (an agent's moves:
+``play.ai.turn``).
 
-Every change is written with ``version`` as its precondition (``_save``): the request read the
-game at some version, and the write happens only if nobody changed it since, else
-``PlayConflict`` (409) — two tabs cannot both advance a game. An agent's moves are written one
-by one the same way, so the page can show them step by step and an undo wins over a move still
-being worked out.
+Every change is written by the game's one writer (``play.store``) with ``version`` as its
+precondition: the request read the game at some version, and the write happens only if nobody
+changed it since, else ``PlayConflict`` (409) — two tabs cannot both advance a game.
 """
 
 from __future__ import annotations
@@ -16,17 +15,9 @@ from typing import Any
 from django.db import transaction
 
 from cards.game_words import says
-from play.action_input import action_read
-from play.clock import clock_fields, seen_touch
-from play.engine_adapter import (
-    agent_rng,
-    game_at,
-    game_history,
-    game_start,
-    history_after,
-    history_store,
-    undo_point,
-)
+from play.clock.presence import seen_touch
+from play.engine.action_input import action_read
+from play.engine.adapter import game_at, game_history, game_start, history_after, undo_point
 from play.errors import (
     BAD_RULESET,
     CONCEDE_OWN_SEAT,
@@ -46,13 +37,13 @@ from play.errors import (
     PlayForbidden,
 )
 from play.models import HUMAN, PlayGame, PlayStatus
-from rules.ai.agents import AGENT_NAMES, make_agent
-from rules.engine import Action, Game
+from play.store import game_write, move_write
+from rules.ai.agents import AGENT_NAMES
+from rules.engine import Action
 from rules.engine.cards import CardDataError, Ruleset
 from simulations.sources import SourceError, cards_freeze
 
 FIRST_CHOICES = ("me", "opponent", "random")
-MAX_AGENT_MOVES = 400     # one call's moves; a turn is capped by the ruleset's action limit
 CONCEDED = "conceded"
 
 
@@ -92,27 +83,11 @@ def play_start(*, owner: Any, deck: Mapping[str, Any], opponent_deck: Mapping[st
     return record
 
 
-def _save(record: PlayGame, *, version: int, **fields: Any) -> PlayGame:
-    """Write ``fields`` if the game is still at ``version``; the record then holds them."""
-    updated = PlayGame.objects.filter(pk=record.pk, version=version).update(
-        version=version + 1, **fields)
-    if not updated:
-        record.refresh_from_db()
-        raise PlayConflict(str(STALE))
-    record.refresh_from_db()
-    return record
-
 
 def _check_version(record: PlayGame, version: int) -> None:
     if version != record.version:
         raise PlayConflict(str(STALE))
 
-
-def _outcome(game: Game) -> dict[str, Any]:
-    """The fields a move writes: the game's status and result once it is over."""
-    if game.result is None:
-        return {}
-    return {"status": PlayStatus.FINISHED, "result": dict(game.result)}
 
 
 def play_act(*, record: PlayGame, action: Mapping[str, Any] | Action,
@@ -140,50 +115,8 @@ def play_act(*, record: PlayGame, action: Mapping[str, Any] | Action,
     if chosen not in legal:
         raise PlayError(str(NOT_LEGAL).format(action=chosen,
                                               legal=", ".join(str(a) for a in legal)), "action")
-    after = history_after(history, chosen)
-    record = _save(record, version=version, actions=[*record.actions, chosen.to_dict()],
-                   **_outcome(after.game), **clock_fields(record, after.game))
-    history_store(record, after)          # the state read next replays nothing
-    return record
-
-
-def agent_to_move(record: PlayGame, game: Game | None = None) -> str | None:
-    """The agent that must decide now, if any."""
-    if record.over:
-        return None
-    game = game or game_at(record)
-    seat = game.to_move
-    if seat is None or record.seats[seat] == HUMAN:
-        return None
-    return str(record.seats[seat])
-
-
-def play_agent_advance(*, uid: str, limit: int = MAX_AGENT_MOVES) -> int:
-    """Let the agents play until a person must decide or the game ends; returns the moves made.
-    Each move is written on its own (the page shows them one by one); a conflict (an undo, a
-    restart, a concession meanwhile) ends the call."""
-    moves = 0
-    while moves < limit:
-        record = PlayGame.objects.get(uid=uid)
-        history = game_history(record)
-        game = history.game
-        name = agent_to_move(record, game)
-        if name is None:
-            break
-        seat = int(game.to_move or 0)
-        agent = make_agent(name)
-        view = game.view(seat) if agent.needs_view else None
-        step = len(record.actions)
-        chosen = agent.choose(view, game.legal_actions(), agent_rng(record.seed, step))
-        after = history_after(history, chosen)
-        try:
-            _save(record, version=record.version,
-                  actions=[*record.actions, chosen.to_dict()], **_outcome(after.game))
-        except PlayConflict:
-            break
-        history_store(record, after)
-        moves += 1
-    return moves
+    return move_write(record, version=version, history=history_after(history, chosen),
+                      actions=[*record.actions, chosen.to_dict()])
 
 
 def play_undo(*, record: PlayGame, seat: int, version: int) -> PlayGame:
@@ -196,7 +129,7 @@ def play_undo(*, record: PlayGame, seat: int, version: int) -> PlayGame:
     point = undo_point(game_history(record), seat)
     if point is None:
         raise PlayError(str(NOTHING_TO_UNDO))
-    return _save(record, version=version, actions=record.actions[:point])
+    return game_write(record, version=version, actions=record.actions[:point])
 
 
 def play_restart(*, record: PlayGame, version: int) -> PlayGame:
@@ -205,7 +138,7 @@ def play_restart(*, record: PlayGame, version: int) -> PlayGame:
     _check_version(record, version)
     if record.friendly:
         raise PlayError(str(NO_RESTART_BETWEEN_PEOPLE))
-    return _save(record, version=version, actions=[], status=PlayStatus.PLAYING, result=None,
+    return game_write(record, version=version, actions=[], status=PlayStatus.PLAYING, result=None,
                  is_shared=False)
 
 
@@ -224,7 +157,7 @@ def play_concede(*, record: PlayGame, seat: int, version: int, by: Any = None) -
                                                       own=own))
     game = game_at(record)
     result = {"winner": 1 - seat, "reason": CONCEDED, "turns": game.turn, "loser": seat}
-    return _save(record, version=version, status=PlayStatus.CONCEDED, result=result,
+    return game_write(record, version=version, status=PlayStatus.CONCEDED, result=result,
                  to_move=None, deadline=None)
 
 

@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from play import views, views_controls, views_friends
+from play import views, views_controls
+from play.friends import views as views_friends
+from play.replays import views as views_replays
 
 app_name = "play"
 
@@ -24,6 +26,6 @@ urlpatterns = [
     path("<str:uid>/hint/", views_controls.play_hint, name="hint"),
     path("<str:uid>/retry/", views_controls.play_retry, name="retry"),
     path("<str:uid>/share/", views_controls.play_share, name="share"),
-    path("<str:uid>/replay/", views_controls.play_replay, name="replay"),
+    path("<str:uid>/replay/", views_replays.play_replay, name="replay"),
     path("<str:uid>/rematch/", views_friends.rematch, name="rematch"),
 ]

@@ -22,15 +22,15 @@ from cards.rulesets import ruleset_words
 from common.htmx import HtmxHttpRequest
 from common.numbers import whole_number
 from play import conf, services
-from play.clock import clock_state
-from play.deck_sources import deck_resolve, play_deck_choices
+from play.ai.runner import agent_busy, agent_failure, agent_retry, agent_schedule
+from play.clock.keep import play_read
+from play.clock.periods import clock_state
+from play.engine.deck_sources import deck_resolve, play_deck_choices
 from play.errors import AGENT_FAILED, BAD_ACTION, PlayError
 from play.forms import NewGameForm
-from play.live import play_read
 from play.models import PlayGame
-from play.runner import agent_busy, agent_failure, agent_retry, agent_schedule
+from play.seat.state import SeatState, seat_state
 from play.selectors import challenge_lists_context, plays_listed, viewer_seat
-from play.state import SeatState, seat_state
 
 RECENT = 100
 

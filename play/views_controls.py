@@ -1,5 +1,5 @@
-"""The game page's other controls: undo, restart, concede, the planner's hint, sharing, and
-a finished game's replay."""
+"""The game page's other controls: undo, restart, concede, the planner's hint and sharing
+(a finished game's replay: ``play.replays.views``)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from common.htmx import HtmxHttpRequest
-from common.numbers import whole_number
 from play import services
-from play.board import hint_labels
-from play.engine_adapter import agent_rng, game_at
+from play.ai.hint import hint_of, hint_words
+from play.ai.runner import agent_retry
+from play.clock.keep import play_read
+from play.engine.adapter import agent_rng, game_at
 from play.errors import HINT_NO_DECISION, NO_HINT_BETWEEN_PEOPLE
-from play.hint import hint_of, hint_words
-from play.live import play_read
 from play.models import HUMAN, PlayGame
-from play.replay import replay_context
-from play.runner import agent_retry
-from play.selectors import acting_seat, play_get, play_replay_get
+from play.seat.board import hint_labels
+from play.selectors import acting_seat, play_get
 from play.views import _board_response, _seat_param, _version, change_response, seat_for
 
 
@@ -94,13 +92,3 @@ def play_share(request: HttpRequest, uid: str) -> HttpResponse:
     record = play_get(uid=uid, user=request.user)
     services.play_share(record=record, shared=request.POST.get("shared") == "1")
     return redirect("play:replay", uid=record.uid)
-
-
-@require_GET
-def play_replay(request: HttpRequest, uid: str) -> HttpResponse:
-    """A finished game in the replay viewer: the owner's, or anyone's once it is shared."""
-    record = play_replay_get(uid=uid, user=request.user)
-    step = request.GET.get("step", "")
-    context = replay_context(record, (whole_number(step) or 0), request.user)
-    context["is_owner"] = record.is_player(request.user)
-    return render(request, "play/replay.html", context)

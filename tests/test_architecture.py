@@ -198,6 +198,79 @@ def test_the_decks_features_live_in_their_sub_packages():
     assert sorted(flat & set(DECKS_OLD_ADDRESSES)) == []
 
 
+# The play app by feature: the core of a game (models, services, the one writer ``store``,
+# selectors, the pages and API of a game against an agent or hot-seat) at the top, each feature a
+# sub-package of its own.
+PLAY_FEATURES = {
+    "engine": {"adapter", "action_input", "deck_sources"},
+    "seat": {"state", "board", "action_words", "log_text"},
+    "ai": {"turn", "runner", "hint"},
+    "friends": {"services", "apis", "views", "forms", "records"},
+    "clock": {"periods", "presence", "enforce", "keep"},
+    "streams": {"events", "watch", "schema"},
+    "replays": {"context", "views"},
+}
+PLAY_OLD_ADDRESSES = ("engine_adapter", "action_input", "deck_sources", "state", "board",
+                      "action_words", "log_text", "runner", "hint", "friends", "apis_friends",
+                      "views_friends", "forms_friends", "records", "clock", "live", "stream",
+                      "watch", "schema", "replay")
+
+
+def test_the_play_features_live_in_their_sub_packages():
+    app = REPO_ROOT / "play"
+    for feature, modules in PLAY_FEATURES.items():
+        assert {p.stem for p in (app / feature).glob("*.py")} >= modules, feature
+    flat = {p.stem for p in app.glob("*.py")}
+    assert sorted(flat & set(PLAY_OLD_ADDRESSES)) == []
+
+
+def _play_importers(graph: dict, module: str) -> set[str]:
+    return {name for name, imported in graph.items()
+            if module in imported and name.startswith("play.")}
+
+
+def test_the_clock_is_enforced_through_one_door():
+    """Every trigger (a read, the held stream, the watcher, the count of games in progress)
+    calls ``play.clock.keep``; the enforcing module has that one importer."""
+    assert _play_importers(import_graph(), "play.clock.enforce") == {"play.clock.keep"}
+
+
+def _versioned_updates(path: Path) -> int:
+    """Calls of ``.update(version=…)`` in a file: a version-checked write."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sum(1 for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr == "update"
+               and any(k.arg == "version" for k in node.keywords))
+
+
+def test_a_game_has_one_version_checked_writer(tmp_path):
+    writers = [p.relative_to(REPO_ROOT).as_posix() for p in sorted((REPO_ROOT / "play").rglob(
+        "*.py")) if _versioned_updates(p)]
+    assert writers == ["play/store.py"]
+    planted = tmp_path / "clock.py"          # the check sees a second writer
+    planted.write_text("def save(r):\n    Game.objects.filter(pk=1).update(version=2)\n")
+    assert _versioned_updates(planted) == 1
+
+
+def test_building_a_seats_state_schedules_no_work():
+    """The seat's state is built in one module, which reaches no scheduler (the caller sets
+    the agent playing), and no other module builds it."""
+    graph = import_graph()
+    reached, todo = set(), ["play.seat.state"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo += sorted(graph.get(name, ()))
+    assert "play.ai.runner" not in reached
+    builders = [p.relative_to(REPO_ROOT).as_posix()
+                for p in sorted((REPO_ROOT / "play").rglob("*.py"))
+                if "def seat_state(" in p.read_text(encoding="utf-8")
+                or "def state_data(" in p.read_text(encoding="utf-8")]
+    assert builders == ["play/seat/state.py"]
+
+
 def test_the_static_check_sees_a_forbidden_import(tmp_path):
     """The checker itself works: a file importing decks inside a function is caught."""
     bad = tmp_path / "cards" / "bad.py"

@@ -7,8 +7,8 @@ process's CPU clock
 - each of the agent's decisions (``agent.choose`` from the seat's view), as the play app's
   thread makes it;
 - what every request of the game page does before it renders: replay the stored actions from
-  the start (``play.engine_adapter``), snapshot each step, word the log for the seat
-  (``play.log_text``) and take its view — measured at the end of each game, the longest
+  the start (``play.engine.adapter``), snapshot each step, word the log for the seat
+  (``play.seat.log_text``) and take its view — measured at the end of each game, the longest
   replay it needs.
 
 CPU time, not wall time: the machine is shared and its clock swings; the figures are for one
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
-from play.engine_adapter import History, agent_rng
-from play.log_text import step_lines
+from play.engine.adapter import History, agent_rng
+from play.seat.log_text import step_lines
 from rules.ai.agents import make_agent
 from rules.decks.cardset import CORE_SET, load_card_set
 from rules.engine import Action, Game
@@ -139,11 +139,11 @@ def state_game(step: int = 150, seed: int = 1) -> Any:
 
 
 def state_read_bench(*, step: int = 150, reads: int = 5, seed: int = 1) -> StateReads:
-    """CPU seconds of a play state read (``play.state.seat_state(...).as_dict()``, what the
+    """CPU seconds of a play state read (``play.seat.state.seat_state(...).as_dict()``, what the
     API's GET does besides the agent's schedule) at ``step``: cold (nothing cached: the game
     replayed) and warm (read again at the same version, as a poll after an action does)."""
-    from play import engine_adapter
-    from play.state import seat_state
+    from play.engine import adapter as engine_adapter
+    from play.seat.state import seat_state
 
     record = state_game(step, seed)
     figures = StateReads(step=len(record.actions))

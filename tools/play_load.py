@@ -26,7 +26,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.utils import timezone
 
-from play.engine_adapter import game_start
+from play.engine.adapter import game_start
 from play.models import HUMAN, PlayGame
 from simulations.sources import cards_freeze
 

@@ -11,8 +11,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy
 
+from play.friends.records import outcome_for
 from play.models import PlayGame
-from play.records import outcome_for
 
 register = template.Library()
 

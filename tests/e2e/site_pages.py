@@ -98,7 +98,7 @@ def _against_a_person(user):
     conceded (its board's end, its replay as ``user`` may know it)."""
     from django.contrib.auth import get_user_model
 
-    from play.friends import challenge_accept, challenge_create, challenge_decline
+    from play.friends.services import challenge_accept, challenge_create, challenge_decline
     from play.services import play_concede
     from simulations.sources import resolve_spec
 

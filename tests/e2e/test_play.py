@@ -419,9 +419,9 @@ def test_the_ais_turn_can_be_skipped(browser, site, settings):
 def test_a_failed_ai_move_is_tried_again_from_the_board(browser, site, monkeypatch):
     """The AI's move fails once (its error is logged and said on the board); the board's
     "Let the AI try again" has it move without a reload."""
-    from play import runner, services
+    from play.ai import runner
 
-    advance, failures = services.play_agent_advance, []
+    advance, failures = runner.play_agent_advance, []
 
     def fails_once(*, uid):
         if not failures:
@@ -429,7 +429,7 @@ def test_a_failed_ai_move_is_tried_again_from_the_board(browser, site, monkeypat
             raise RuntimeError("the test's failure")
         return advance(uid=uid)
 
-    monkeypatch.setattr(services, "play_agent_advance", fails_once)
+    monkeypatch.setattr(runner, "play_agent_advance", fails_once)
     monkeypatch.setattr(runner.log, "exception", lambda *args, **kwargs: None)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     _log_in(page, site)

@@ -7,7 +7,8 @@ profiles and a rematch. Ann plays in English on a desktop, Ben in Chinese on a 3
 axe-core on both boards mid-game.
 
 The test server is synchronous (WSGI), so the stream holds its connection ``PLAY_STREAM_HOLD``
-seconds and the browser reconnects (``play.stream``); the clock is short (``PLAY_CLOCK``)."""
+seconds and the browser reconnects (``play.streams.events``); the clock is short
+(``PLAY_CLOCK``)."""
 
 from __future__ import annotations
 
@@ -204,7 +205,7 @@ def test_a_name_of_150_letters_fits_a_phone_on_the_player_page_and_the_board(bro
     widening a 390 px screen."""
     from django.contrib.auth import get_user_model
 
-    from play import friends
+    from play.friends import services as friends
 
     long_name = "L" * 150
     get_user_model().objects.create_user(long_name, password=PASSWORD)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from play.engine_adapter import game_at
+from play.engine.adapter import game_at
 from play.errors import STALE
 from play.models import PlayGame
 
@@ -164,13 +164,14 @@ def test_a_request_that_finds_an_agent_to_move_sets_it_playing(alice, client_for
     """A game left with the agent to move (its process stopped before it moved) goes on when
     the page or the API next reads it."""
     from play import services
+    from play.ai.turn import agent_to_move
     from simulations.sources import resolve_spec
 
     deck, _row = resolve_spec("starter:Dawn Test")
     other, _row = resolve_spec("starter:Dusk Test")
     record = services.play_start(owner=alice, deck=deck, opponent_deck=other,
                                  opponent="greedy", first="opponent", seed=3)
-    assert record.actions == [] and services.agent_to_move(record) == "greedy"
+    assert record.actions == [] and agent_to_move(record) == "greedy"
     state = client_for(alice).get(f"/api/play/{record.uid}/").json()
     assert state["agent_to_move"] is None and state["steps"] > 0
     assert state["actions"]                                    # now it is the person's turn

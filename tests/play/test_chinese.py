@@ -30,7 +30,7 @@ def _start(web, **fields):
 
 
 def _advance(record, moves):
-    from play.engine_adapter import agent_rng, game_at
+    from play.engine.adapter import agent_rng, game_at
     from rules.ai.agents import make_agent
 
     greedy = make_agent("greedy")

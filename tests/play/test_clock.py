@@ -11,10 +11,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from play.clock import END_CHOICES, clock_enforce
-from play.engine_adapter import game_at
+from play.clock.enforce import END_CHOICES, clock_enforce
+from play.engine.adapter import game_at
 from play.models import PlayGame
-from play.watch import CLOCK_EVERY, Waiter, Watcher
+from play.streams.watch import CLOCK_EVERY, Waiter, Watcher
 from tests.play.test_friends import game_between
 
 pytestmark = pytest.mark.django_db
@@ -129,7 +129,7 @@ def test_a_game_one_player_never_opens_is_called_off_and_counts_for_neither(
                                "absent": [seat_alice]}
     board = client.get(f"/play/{uid}/").content.decode()
     assert "Called off: a player did not open the game in time." in board
-    from play.records import player_record
+    from play.friends.records import player_record
 
     for user in (alice, bob):
         record = player_record(user)

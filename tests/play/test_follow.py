@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from play import runner
+from play.ai import runner
 from play.models import PlayGame
 from tests.play.test_api import _act, _first_choice
 

@@ -69,7 +69,7 @@ def test_accepting_starts_a_game_each_sees_their_own_seat(client_for, alice, bob
 def test_a_deck_not_legal_in_the_format_is_refused_with_every_problem(
         client_for, alice, bob, monkeypatch):
     made = challenge(client_for(alice))
-    from play import friends
+    from play.friends import services as friends
 
     monkeypatch.setattr(friends, "deck_problems", lambda deck, code: [
         {"code": "deck_too_small", "rule": "R1", "message": "Too few cards.", "fix": "Add.",
@@ -226,7 +226,7 @@ def test_record_against_people_beside_each_ai(client_for, alice, bob, start, cli
     ai = start(alice)
     client_for(alice).post(f"/api/play/{ai['uid']}/concede/", {"version": ai["version"]},
                            format="json")
-    from play.records import player_record
+    from play.friends.records import player_record
 
     record = player_record(alice)
     assert (record.people.won, record.people.lost) == (1, 0)
@@ -322,8 +322,8 @@ def test_a_retry_never_shows_the_other_players_hand(client_for, alice, bob, clie
 
 def test_the_profile_says_a_called_off_game_was_called_off_not_drawn(client_for, alice, bob,
                                                                     client):
-    """A game one player never opened counts for neither (play.records); the profile's list of
-    games says so instead of "a draw", and it has no replay to show either deck."""
+    """A game one player never opened counts for neither (play.friends.records); the profile's
+    list of games says so instead of "a draw", and it has no replay to show either deck."""
     state = game_between(client_for, alice, bob)
     PlayGame.objects.filter(uid=state["uid"]).update(
         status="finished", to_move=None,
@@ -378,7 +378,7 @@ def test_a_game_between_people_resumes_after_the_server_restarts(client_for, ali
     """Nothing of a game lives in a server process but caches: with them emptied, as a new
     process starts, each player reads their seat where it stood (the same step, version, clock
     and legal actions) and the player to move plays on."""
-    from play.engine_adapter import history_forget
+    from play.engine.adapter import history_forget
 
     uid = game_between(client_for, alice, bob)["uid"]
     client_for(bob).get(f"/api/play/{uid}/")            # both here: the clock starts

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from play import hint
+from play.ai import hint
 from rules.engine.cards import RULESET_BOUNDS
 
 pytestmark = pytest.mark.django_db

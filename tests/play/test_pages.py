@@ -138,11 +138,11 @@ def test_the_builders_draft_can_be_played(web):
 
 def test_an_agent_that_fails_is_said_on_the_board_instead_of_waiting(web, settings,
                                                                      monkeypatch):
-    from play import runner
+    from play.ai import runner, turn
 
     settings.PLAY_AI_INLINE = False
     game = _start(web, first="opponent")                    # the agent must decide first
-    monkeypatch.setattr(runner.services, "make_agent", lambda name: 1 / 0)
+    monkeypatch.setattr(turn, "make_agent", lambda name: 1 / 0)
     monkeypatch.setattr(runner, "agent_schedule", lambda uid: runner._advance(uid) or True)
     # The pool's work runs here in the request's own thread, whose connection holds the test's
     # transaction: closing it as a pool thread does would end the test's database on PostgreSQL.

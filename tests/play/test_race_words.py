@@ -8,7 +8,7 @@ import copy
 import pytest
 from django.utils import translation
 
-from play.board import card_info
+from play.seat.board import card_info
 from simulations.replays.board import card_names
 from simulations.sources import cards_freeze
 

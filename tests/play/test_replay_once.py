@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from play import engine_adapter
+from play.engine import adapter as engine_adapter
 from tests.play.test_api import _act, _first_choice
 
 pytestmark = pytest.mark.django_db
@@ -44,3 +44,39 @@ def test_an_action_with_the_agents_reply_replays_the_game_at_most_once(alice, cl
         assert client.get(f"/api/play/{state['uid']}/").status_code == 200
         assert replays["replays"] == before           # a read after a change: nothing replayed
     assert replays["cards"] <= 2                      # the start's check, then once for the game
+
+
+def _played(alice, client_for, start, moves=30):
+    """A game against the agent some turns in: the person plays the first legal choice."""
+    client = client_for(alice)
+    state = start(alice)
+    for _ in range(moves):
+        if state["status"] != "playing" or not state["actions"]:
+            break
+        state = _act(client, state, _first_choice(state)).json()
+    return client, state
+
+
+def test_an_earlier_step_is_read_from_its_kept_snapshot(alice, client_for, start, replays,
+                                                        monkeypatch):
+    """``?step=`` (the page stepping through the AI's moves): a step at a main-phase decision
+    is built from the snapshot kept for it, replaying nothing, and reads exactly as the game
+    replayed to that step; any other step is replayed, as before."""
+    client, state = _played(alice, client_for, start)
+    uid, steps = state["uid"], state["steps"]
+    assert steps > 20
+    client.get(f"/api/play/{uid}/")                           # the game replayed and kept
+    from_snapshots, from_snapshot_steps = [], 0
+    for step in range(steps):
+        before = replays["replays"]
+        read = client.get(f"/api/play/{uid}/?step={step}").json()
+        from_snapshot_steps += replays["replays"] == before
+        from_snapshots.append(read)
+    assert from_snapshot_steps > steps // 3, "most steps of a game stand in its main phase"
+    from play.seat import state as seat_state_module
+
+    monkeypatch.setattr(seat_state_module, "game_of_snapshot", lambda record, snapshot: None)
+    before = replays["replays"]
+    replayed = [client.get(f"/api/play/{uid}/?step={step}").json() for step in range(steps)]
+    assert replays["replays"] - before == steps                # each step replayed this time
+    assert from_snapshots == replayed

@@ -59,7 +59,7 @@ def test_a_face_down_placement_is_an_unknown_card_in_the_other_seats_log(alice, 
 def _optional_game(alice, start, ruleset=None):
     """A hot-seat game played by the seeded greedy choices until a person is offered an
     awaken skill or last words."""
-    from play.engine_adapter import agent_rng, game_at
+    from play.engine.adapter import agent_rng, game_at
     from rules.ai.agents import make_agent
 
     for seed in range(1, 40):

@@ -24,7 +24,7 @@ def _events(text: str) -> list[dict]:
 
 def _move(uid: str, user) -> PlayGame:
     record = PlayGame.objects.get(uid=uid)
-    from play.engine_adapter import game_at
+    from play.engine.adapter import game_at
 
     action = game_at(record).legal_actions()[0]
     return services.play_act(record=record, action=action, version=record.version, by=user)
@@ -54,7 +54,7 @@ def test_the_stream_sends_the_moves_since_the_step_asked(uid, client, alice, bob
 
 def test_nothing_changed_sends_nothing_and_costs_no_replay(uid, client, bob, monkeypatch):
     client.force_login(bob)
-    from play import engine_adapter
+    from play.engine import adapter as engine_adapter
 
     monkeypatch.setattr(engine_adapter, "_replay", lambda record: pytest.fail("replayed"))
     text = b"".join(client.get(f"/api/play/{uid}/events/").streaming_content).decode()
@@ -66,7 +66,7 @@ def test_a_poll_of_an_unchanged_game_is_a_304_that_costs_no_replay(uid, client, 
     """A client that polls (instead of following the stream) sends back the last ETag: while
     nothing changed the answer is a 304 with no body and no replay, even with the process's
     kept games gone (more games than it keeps); once the other player moves, the new state."""
-    from play import engine_adapter
+    from play.engine import adapter as engine_adapter
 
     client.force_login(bob)
     first = client.get(f"/api/play/{uid}/?since=0")

@@ -1,9 +1,13 @@
-"""A seat's whole state of a game, as the page renders it and the API sends it.
+"""A seat's whole state of a game, as the page renders it and the API sends it: the one
+module that builds it (the page's board, the API's answer, the stream's events).
 
-``seat_state`` replays the game (``play.engine_adapter``), takes the seat's view and words it
-(``play.board``). A seat is given: P1 against an agent; in a hot-seat game the seat whose
-decision it is (the other seat's hidden cards stay hidden while it plays). ``step`` shows an
-earlier point of the game — the page steps through an agent's moves one at a time.
+``seat_state`` takes the replayed game (``play.engine.adapter``, kept per version), takes the
+seat's view and words it (``play.seat.board``). A seat is given: P1 against an agent; in a
+hot-seat game the seat whose decision it is (the other seat's hidden cards stay hidden while it
+plays). ``step`` shows an earlier point of the game — the page steps through an agent's moves
+one at a time — built from the snapshot kept for that step where it holds the whole game (a
+main-phase decision), else replayed. Building a state reads only: it schedules no work (the
+agent to move is set playing by the caller, ``play.ai.runner``).
 """
 
 from __future__ import annotations
@@ -11,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
-from play.board import Board, LastMove, action_keys, seat_board
-from play.clock import clock_state
-from play.engine_adapter import History, game_at, game_history, undo_point
+from play.ai.turn import agent_to_move
+from play.clock.periods import clock_state
+from play.engine.adapter import History, game_at, game_history, game_of_snapshot, undo_point
 from play.models import HUMAN, PlayGame
-from play.services import agent_to_move
+from play.seat.board import Board, LastMove, action_keys, seat_board
+from rules.engine import Game
 
 # What a side holds for the page alone (faces, keys, labels): the API sends the engine's view.
 PAGE_ONLY = frozenset({"hero_card", "minion_views", "display_cards", "graveyard_cards",
@@ -119,7 +124,7 @@ class SeatState:
 
 def last_move(record: PlayGame, history: History, step: int, viewer: int) -> LastMove | None:
     """The action that led to ``step``: who chose it (``mine``/``theirs``), its kind and where
-    it starts and lands on the viewer's board (``play.board.action_keys``) — the page lights
+    it starts and lands on the viewer's board (``play.seat.board.action_keys``) — the page lights
     them as the AI's turn is shown a move at a time. Keys only: nothing hidden is named."""
     if step <= 0 or step > len(record.actions):
         return None
@@ -148,7 +153,7 @@ def seat_state(record: PlayGame, *, seat: int | None = None, step: int | None = 
     history = game_history(record)
     latest = history.steps
     step = latest if step is None else max(0, min(int(step), latest))
-    game = history.game if step == latest else game_at(record, step)
+    game = history.game if step == latest else _game_at_step(record, history, step)
     if seat is None or record.seats[seat] != HUMAN:
         seat = default_seat(record, history.game.to_move)
     board = seat_board(game=game, history=history, cards=record.cards, seat=seat, step=step,
@@ -158,3 +163,26 @@ def seat_state(record: PlayGame, *, seat: int | None = None, step: int | None = 
     board.last_move = last_move(record, history, step, seat)
     return SeatState(record=record, board=board, history=history,
                      agent=agent_to_move(record, history.game))
+
+
+def _game_at_step(record: PlayGame, history: History, step: int) -> Game:
+    """The game at an earlier ``step``: from the snapshot kept for it when that snapshot holds
+    the whole game (a main-phase decision, most of an agent's turn: the engine rebuilds it
+    exactly), else replayed from the start (a decision in the middle of an effect or of the
+    setup, which a snapshot does not carry)."""
+    found = game_of_snapshot(record, history.snapshots[step])
+    return found if found is not None else game_at(record, step)
+
+
+def state_data(record: PlayGame, seat: int | None = None, *, step: int | None = None,
+               since: int | None = None, agent_error: str | None = None) -> StateData:
+    """The seat's state as the API sends it (the stream's events too): with ``since``, the log
+    and the moves after that step; ``agent_error``: why the agent could not move, if it
+    failed."""
+    log_from = 0 if since is None else since + 1
+    state = seat_state(record, seat=seat, step=step, log_from=log_from)
+    out = state.as_dict(agent_error=agent_error)
+    if since is not None:
+        out["since"] = since
+        out["moves"] = state.moves_since(since)
+    return out

@@ -1,14 +1,14 @@
 """One watcher per server process: the games its open pages wait on, read in ONE query.
 
-A stream (``play.stream``) registers the game it follows with the version it last sent and an
-``asyncio.Event``; a thread of the process reads the versions of every watched game in one
-query every ``PLAY_WATCH_SECONDS`` (0.2 s) and sets the events of the streams whose game moved
-on. A waiting page therefore costs the server nothing but its share of that query: no replay,
-no request. Once a second (every ``CLOCK_EVERY``-th read) the query also carries each game's
-clock: a game whose period ran out or whose player to move is gone too long is enforced here
-(``play.clock``), so the clock runs when both players only watch. Every ``SEEN_EVERY`` seconds
-the watcher marks the players of the streams open in this process as present (one update per
-seat).
+A stream (``play.streams.events``) registers the game it follows with the version it last sent
+and an ``asyncio.Event``; a thread of the process reads the versions of every watched game in
+one query every ``PLAY_WATCH_SECONDS`` (0.2 s) and sets the events of the streams whose game
+moved on. A waiting page therefore costs the server nothing but its share of that query: no
+replay, no request. Once a second (every ``CLOCK_EVERY``-th read) the query also carries each
+game's clock: a game whose period ran out or whose player to move is gone too long is enforced
+here (``play.clock.keep``), so the clock runs when both players only watch. Every ``SEEN_EVERY``
+seconds the watcher marks the players of the streams open in this process as present (one update
+per seat).
 
 Works the same on SQLite and PostgreSQL; needs no Redis. With several processes each watches
 its own streams (the versions are in the database, which every process reads).
@@ -28,7 +28,8 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from play import conf
-from play.clock import SEEN_EVERY, clock_enforce, seen_touch_many
+from play.clock.keep import clock_keep
+from play.clock.presence import SEEN_EVERY, seen_touch_many
 from play.models import PlayGame, PlayStatus
 
 log = logging.getLogger(__name__)
@@ -121,7 +122,7 @@ class Watcher:
         for pk in due:
             record = PlayGame.objects.filter(pk=pk).first()
             if record is not None:
-                clock_enforce(record, now)
+                clock_keep(record, now=now)
         if time.monotonic() - self._seen_at >= SEEN_EVERY:
             self._seen_at = time.monotonic()
             seats: dict[int, list[int]] = {0: [], 1: []}

@@ -12,12 +12,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from play import conf, friends
-from play.deck_sources import deck_resolve, play_deck_choices
+from play import conf
+from play.engine.deck_sources import deck_resolve, play_deck_choices
 from play.errors import DeckProblems, PlayError
-from play.forms_friends import AcceptForm, ChallengeForm
+from play.friends import services as friends
+from play.friends.forms import AcceptForm, ChallengeForm
+from play.friends.records import player_record
 from play.models import Challenge, ChallengeStatus
-from play.records import player_record
 from play.selectors import challenge_get, challenge_lists_context, play_get
 
 NO_PLAYER_PAGE = gettext_lazy("There is no player named {name!r}.")

@@ -2,7 +2,7 @@
 Caller", "Place Reef Guard in slot 3", "End the turn".
 
 Cards are named from the chooser's own snapshot with the other seat's hidden cards removed
-(``play.log_text.redact_snapshot``), so a button can never name a card its seat cannot see.
+(``play.seat.log_text.redact_snapshot``), so a button can never name a card its seat cannot see.
 Positions count from 1, as on the board.
 """
 

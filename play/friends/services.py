@@ -27,7 +27,8 @@ from decks.models import Format
 from decks.selectors import format_default
 from decks.validation.services import draft_validate
 from play import conf
-from play.clock import clock_enforce, clock_new
+from play.clock.keep import clock_keep
+from play.clock.periods import clock_new
 from play.errors import (
     CHALLENGE_CLOSED,
     CHALLENGER_DECK_GONE,
@@ -80,7 +81,7 @@ def friend_games_in_progress(user: Any) -> int:
     limit, whether or not anyone has opened it since."""
     playing = PlayGame.objects.filter(Q(owner=user) | Q(guest=user), guest__isnull=False,
                                       status=PlayStatus.PLAYING)
-    return sum(1 for record in playing if not clock_enforce(record).over)
+    return sum(1 for record in playing if not clock_keep(record).over)
 
 
 def _check_games_limit(user: Any) -> None:

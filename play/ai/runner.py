@@ -1,7 +1,7 @@
 """Agents' moves worked out off the request: a small pool of threads in the web process.
 
 A request that leaves an agent to move calls ``agent_schedule(uid)`` and returns at once; a
-thread of the pool plays the agent's moves (``services.play_agent_advance``), writing each, and
+thread of the pool plays the agent's moves (``play.ai.turn.play_agent_advance``), writing each, and
 the page polls and shows them one by one. A game is scheduled at most once at a time. Nothing is
 lost when the process stops: the game's record says whose decision it is, and the next request
 that finds an agent to move (the page's poll, a reload, another tab) schedules it again.
@@ -20,7 +20,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.db import close_old_connections
 
-from play import conf, services
+from play import conf
+from play.ai.turn import agent_to_move, play_agent_advance
 from play.models import PlayGame
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ def _executor() -> ThreadPoolExecutor:
 
 def _advance(uid: str) -> None:
     try:
-        services.play_agent_advance(uid=uid)
+        play_agent_advance(uid=uid)
     except Exception as exc:         # a thread's failure must reach the log and the page
         log.exception("the agent of game %s could not move", uid)
         version = PlayGame.objects.filter(uid=uid).values_list(
@@ -58,7 +59,7 @@ def _advance(uid: str) -> None:
 def agent_schedule(uid: str) -> bool:
     """Have the agent to move in game ``uid`` play (False if it is already at it)."""
     if conf.ai_inline():
-        services.play_agent_advance(uid=uid)
+        play_agent_advance(uid=uid)
         return True
     with _lock:
         if uid in _running:
@@ -89,3 +90,16 @@ def agent_retry(uid: str) -> None:
 def agent_busy(uid: str) -> bool:
     with _lock:
         return uid in _running
+
+
+def agent_wake(record: PlayGame) -> tuple[PlayGame, str | None]:
+    """Set the agent to move in ``record`` to play, unless it failed at this version: the
+    record as it now stands (run inline, ``PLAY_AI_INLINE``: after the agent's moves) and why
+    the agent could not move, if it failed. The API calls it before it reads the state; the
+    read itself schedules nothing."""
+    if agent_to_move(record) is None:
+        return record, None
+    failure = agent_failure(record.uid, record.version)
+    if failure is None and agent_schedule(record.uid) and conf.ai_inline():
+        record.refresh_from_db()            # the agent has moved already: show its moves
+    return record, failure

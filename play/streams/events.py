@@ -6,7 +6,7 @@ step the reader last had, the clock, whose turn it is. The stream starts from ``
 the browser's ``Last-Event-ID`` when it reconnects) and ends after the game's last state.
 
 Under ASGI (``./run.sh``: gunicorn with uvicorn's workers) a stream is a coroutine waiting on an
-``asyncio.Event`` that the process's watcher (``play.watch``) sets when the game's version
+``asyncio.Event`` that the process's watcher (``play.streams.watch``) sets when the game's version
 moves: a waiting page costs no thread, no request and no replay — only its share of the
 watcher's one query per 0.2 s. A comment line every ``KEEPALIVE`` seconds keeps proxies from
 closing it. A reader behind the game when it connects (moves after its step, a version it
@@ -35,12 +35,12 @@ from rest_framework.request import Request
 from accounts.auth import ThrottledBasicAuthentication
 from common.numbers import whole_number
 from play import conf
-from play.apis import state_answer
-from play.clock import clock_enforce, seen_touch
-from play.live import play_read
+from play.ai.runner import agent_wake
+from play.clock.keep import clock_keep, play_read
 from play.models import PlayGame
+from play.seat.state import state_data
 from play.selectors import acting_seat, play_reread, viewer_seat
-from play.watch import WATCHER, Waiter
+from play.streams.watch import WATCHER, Waiter
 
 KEEPALIVE = 15.0
 RETRY_MS = 1000
@@ -75,7 +75,8 @@ def _behind(record: PlayGame, since: int, version: int | None) -> bool:
 
 def _event(record: PlayGame, seat: int | None, since: int) -> tuple[str, int, bool]:
     """The state event for the reader (the ``?since=`` delta) and the step it reaches."""
-    state = state_answer(record, seat, since=since)
+    record, failure = agent_wake(record)
+    state = state_data(record, seat, since=since, agent_error=failure)
     text = json.dumps(state, default=str, separators=(",", ":"))
     steps = int(state["steps"])
     return (f"id: {record.version}:{steps}\nevent: state\ndata: {text}\n\n", steps,
@@ -185,8 +186,7 @@ def _held(uid: str, user: Any, seat: int | None, since: int,
         found = play_reread(record)
         if found is None:
             return
-        seen_touch(found, seat)
-        found = clock_enforce(found)          # no watcher thread here: the clock is kept so
+        found = clock_keep(found, seat=seat)   # no watcher thread here: the clock is kept so
         if found.version != version:
             text, since, over, version = _fresh(uid, user, seat, since)
             yield text

@@ -3,7 +3,7 @@
 
 A game between people is replayed as each person may know it: a player sees their own seat's
 cards and the other seat's only once played or revealed (the board's own redaction,
-``play.log_text``), and anyone else watching a shared replay sees neither hand — so a replay
+``play.seat.log_text``), and anyone else watching a shared replay sees neither hand — so a replay
 never shows a deck the challenge kept hidden. Its sides are named by their players, and its
 seed is not shown (with the deck lists it would tell the order of every draw)."""
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from play.engine_adapter import game_history
-from play.log_text import SPECTATOR, redact_snapshot, step_lines
+from play.engine.adapter import game_history
 from play.models import PlayGame
+from play.seat.log_text import SPECTATOR, redact_snapshot, step_lines
 from simulations.replays.board import Board, card_names, seats, turn_starts
 
 

@@ -147,6 +147,17 @@ def game_at(record: Any, step: int | None = None) -> Game:
     return game
 
 
+def game_of_snapshot(record: Any, snapshot: Mapping[str, Any]) -> Game | None:
+    """The game a kept snapshot of ``record`` stands for, when the snapshot holds the whole
+    game: at a main-phase decision, which the engine rebuilds exactly from it
+    (``rules.engine.snapshot``); None at any other point (a choice in the middle of an effect,
+    the setup), whose pending work a snapshot does not carry."""
+    decision = snapshot.get("decision") or {}
+    if snapshot.get("phase") != "main" or decision.get("kind") != "main":
+        return None
+    return Game.from_snapshot(snapshot, _record_cards(record), seed=int(record.seed), log=False)
+
+
 def game_history(record: Any) -> History:
     """The whole game so far with every intermediate snapshot (for the log and the undo); its
     game is the caller's own to play on."""

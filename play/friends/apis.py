@@ -17,11 +17,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from play import friends
-from play.apis import state_answer
-from play.deck_sources import deck_resolve
+from play.engine.deck_sources import deck_resolve
 from play.errors import DeckProblems, PlayError
+from play.friends import services as friends
 from play.models import Challenge
+from play.seat.state import state_data
 from play.selectors import challenge_get, challenges_for, play_get
 
 UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The challenge's id.")
@@ -133,7 +133,7 @@ class ChallengeAcceptApi(APIView):
                 deck=deck_resolve(request, data.validated_data["deck"], "deck"))
         except PlayError as exc:
             raise _refuse(exc) from None
-        return Response(state_answer(game, game.seat_of(request.user)),
+        return Response(state_data(game, game.seat_of(request.user)),
                         status=status.HTTP_201_CREATED)
 
 

@@ -2,9 +2,9 @@
 
 What a seat is sent: its view's ``to_dict()`` (the engine's complete visible state, R1.1 zones
 minus hidden information), the cards' public data by name and text, its legal actions with a
-phrase each (``play.action_words``: worded from a snapshot with the other seat's hidden cards
+phrase each (``play.seat.action_words``: worded from a snapshot with the other seat's hidden cards
 removed) and the log
-of the game in words as that seat may read it (``play.log_text``). Never the true state.
+of the game in words as that seat may read it (``play.seat.log_text``). Never the true state.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django.utils.translation import ngettext
 from cards.game_words import game_word
 from cards.models import Card
 from common.language import reader_language
-from play.action_words import ActionWords
-from play.engine_adapter import History
-from play.log_text import redact_snapshot, step_lines
+from play.engine.adapter import History
+from play.seat.action_words import ActionWords
+from play.seat.log_text import redact_snapshot, step_lines
 from rules.engine import Action, Game
 from rules.engine.preview import combat_preview
 from rules.engine.text import card_text
@@ -146,7 +146,7 @@ def preview_words(preview: Mapping[str, Any], action: Mapping[str, Any],
 
 
 class LastMove(TypedDict):
-    """The action that led to the step shown (``play.state.last_move``): who chose it, its kind
+    """The action that led to the step shown (``play.seat.state.last_move``): who chose it, its kind
     and the board keys it starts from and lands on."""
 
     by: Literal["mine", "theirs"]
