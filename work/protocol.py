@@ -105,10 +105,6 @@ def kinds() -> list[WorkKind]:
     return list(_KINDS.values())
 
 
-def kind_named(name: str) -> WorkKind:
-    return _KINDS[name]
-
-
 # ------------------------------------------------------------------------------ the protocol
 
 

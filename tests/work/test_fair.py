@@ -20,7 +20,7 @@ from tests.simulations.helpers import DAWN, DUSK
 from work import conf
 from work.fair import choose_owner, dispatch, in_broker
 from work.models import WorkStatus
-from work.protocol import kind_named
+from work.protocol import kinds
 
 DEADLINE = 240
 T0 = datetime(2026, 1, 1, 12, 0)
@@ -40,7 +40,8 @@ def submit(user, games: int, seed: int = 1) -> SimulationRun:
 
 
 def sent_owners() -> list[str]:
-    rows = Chunk.objects.filter(in_broker(kind_named("chunk"))).order_by("sent_at", "pk")
+    chunks = next(kind for kind in kinds() if kind.name == "chunk")
+    rows = Chunk.objects.filter(in_broker(chunks)).order_by("sent_at", "pk")
     return [row.run.owner.username for row in rows]
 
 
