@@ -1,0 +1,158 @@
+"""The learned agents: the planner's policy and search, judged by the learned evaluator.
+
+- ``LearnedAgent`` (``learned``, cheap): at a main-phase decision with a choice it keeps the
+  policy's ``CANDIDATES`` best actions (plus "end"), samples one world consistent with its view
+  (``rules.engine.determinize``, the planner's faction prior), plays each kept action once in a
+  copy of that world and takes the one after which ``rules.ai.value_model`` gives its seat the
+  best chance of winning. A lethal attack the policy sees is taken at once; every other kind of
+  decision is the policy's (the planner's tuned greedy heuristic).
+- ``LearnedPlannerAgent`` (``learned_planner``, strong): the planner (``rules.ai.planner``) whose
+  rollouts stop at the end of its own turn, where the learned evaluator judges the position
+  from its seat's view in place of the hand-weighted evaluation after the opponent's turn:
+  shorter rollouts, over ``WORLDS`` worlds.
+
+Both read the shipped model (``rules/ai/data/learned_value.json``) unless given one, and refuse
+a card set it was not trained on (``ModelMismatch``, at the first decision).
+
+Invariant: as the planner's — a world is drawn from the view and the agent's own RNG, and the
+evaluator reads only its seat's view of a world — so the choice depends only on the view and
+the RNG, and the same seed plays the same game.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from typing import TYPE_CHECKING, Final
+
+from rules.ai.greedy import GreedyAgent
+from rules.ai.lean import POLICY_KINDS
+from rules.ai.planner import (
+    DECLINE_KINDS,
+    POLICY,
+    SURE_WIN,
+    PlannerAgent,
+    _DeferredRandom,
+    _faction_pools,
+    _start,
+)
+from rules.ai.rollout import ROLLOUT_ACTIONS
+from rules.ai.value_model import ValueModel, shipped_model
+from rules.engine.actions import Action
+from rules.engine.agent import NEEDS_VIEW, Draws
+from rules.engine.determinize import Pools, determinize
+from rules.engine.values import work_out_auras
+
+if TYPE_CHECKING:
+    from rules.engine.game import Game
+    from rules.engine.view import PlayerView
+
+CANDIDATES: Final = 3          # the cheap agent's look-ahead: the policy's best few, plus "end"
+MARGIN: Final = 1.0           # the policy's best is played without a look-ahead this far ahead
+WORLDS: Final = 2              # the strong agent's sampled worlds per decision
+PLANNER_CANDIDATES: Final = 4  # and the actions it plays in each
+SCALE: Final = 100.0           # a chance of winning in the planner's units (points of 1 %)
+
+
+class LearnedAgent:
+    name = "learned"
+    needs_view = True
+
+    def __init__(self, model: ValueModel | None = None, candidates: int = CANDIDATES,
+                 margin: float = MARGIN) -> None:
+        self._model = model
+        self.candidates = candidates
+        self.margin = margin
+        self.policy = GreedyAgent(POLICY)
+        self._pools: dict[str, Pools] = {}     # the enemy's likely cards, by its hero
+        self._pool_owner: object = None         # for one card set
+
+    @property
+    def model(self) -> ValueModel:
+        if self._model is None:
+            self._model = shipped_model()
+        return self._model
+
+    def _enemy_pools(self, view: PlayerView) -> Pools:
+        cards, hero = view._game.cards, view.enemy_hero      # the card set and a face-up hero
+        if self._pool_owner is not cards:
+            self._pools, self._pool_owner = {}, cards
+        if hero.code not in self._pools:
+            self._pools[hero.code] = _faction_pools(cards, hero)
+        return self._pools[hero.code]
+
+    def choose(self, view: PlayerView | None, legal: list[Action],
+               rng: random.Random) -> Action:
+        if view is None:
+            raise ValueError(NEEDS_VIEW.format(name=self.name))
+        model = self.model
+        model.check_cards(view._game.cards)     # the card set only, never a hidden card
+        if len(legal) == 1 or view.decision in POLICY_KINDS:
+            return self.policy.choose(view, legal, rng)
+        values = self.policy.score(view, legal)
+        order = sorted(range(len(legal)), key=lambda i: -values[i])
+        if values[order[0]] >= SURE_WIN or values[order[0]] - values[order[1]] >= self.margin:
+            return legal[order[0]]
+        shortlist = [legal[i] for i in order[: self.candidates]]
+        shortlist += [a for a in legal if a.kind in DECLINE_KINDS and a not in shortlist]
+        if len(shortlist) == 1:
+            return shortlist[0]
+        world = determinize(view, rng, self._enemy_pools(view), _DeferredRandom)
+        work_out_auras(world)
+        start = _start(world.rng)
+        after = []
+        for action in shortlist:
+            copy = world.copy(_DeferredRandom(start))
+            finish_turn(copy, action, view.player, self.policy, rng)
+            after.append(copy.view(view.player))
+        chances = model.values(after)
+        return shortlist[max(range(len(shortlist)), key=lambda i: (chances[i], -i))]
+
+
+def finish_turn(game: Game, action: Action, player: int, policy: GreedyAgent,
+                rng: Draws, horizon: int = 0) -> None:
+    """Play ``action``, then ``policy`` for both sides until ``player``'s turn is over (if
+    it is ``player``'s turn), so that every candidate is judged at the same moment."""
+    game.apply(action, check=False)
+    stop_turn = game.turn + horizon + (1 if game.active == player else 0)
+    count = 0
+    while game.decision is not None and game.turn < stop_turn and count < ROLLOUT_ACTIONS:
+        seat = game.decision.player
+        game.apply(policy.choose(game.view(seat), game.legal_actions(), rng), check=False)
+        count += 1
+
+
+class LearnedPlannerAgent(PlannerAgent):
+    name = "learned_planner"
+
+    def __init__(self, model: ValueModel | None = None, worlds: int = WORLDS,
+                 candidates: int = PLANNER_CANDIDATES, horizon: int = 0,
+                 margin: float = MARGIN) -> None:
+        super().__init__(worlds=worlds, candidates=candidates, greedy_kinds=POLICY_KINDS,
+                         horizon=horizon)
+        self._model = model
+        self.margin = margin
+
+    @property
+    def model(self) -> ValueModel:
+        if self._model is None:
+            self._model = shipped_model()
+        return self._model
+
+    def choose(self, view: PlayerView | None, legal: list[Action],
+               rng: random.Random) -> Action:
+        if view is None:
+            raise ValueError(NEEDS_VIEW.format(name=self.name))
+        self.model.check_cards(view._game.cards)
+        if len(legal) > 1 and view.decision not in self.greedy_kinds:
+            values = self.policy.score(view, legal)
+            best, second = heapq.nlargest(2, values)
+            if best - second >= self.margin:      # the policy is sure enough: no search
+                return legal[values.index(best)]
+        return super().choose(view, legal, rng)
+
+    def _rollout(self, game: Game, action: Action, player: int, rng: Draws) -> float:
+        """Play ``action``, then the policy for both sides to the end of ``player``'s turn;
+        the learned chance of winning from there, as ``player`` sees it."""
+        finish_turn(game, action, player, self.policy, rng, self.horizon)
+        return SCALE * self.model.value(game.view(player))
