@@ -199,7 +199,7 @@ unregister_effect  # the registry's inverse of register_effect, templates too, f
 # Hooks the framework calls by name: DRF, kombu, drf-spectacular, importlib, Django forms and
 # URL converters, the module protocol.
 ThrottledBasicScheme  # a hook the framework calls by name (in accounts.auth)
-_.allow_request  # a hook the framework calls by name (in accounts.throttles)
+_.allow_request  # a hook the framework calls by name (in common.throttles)
 _.prepare_value  # a hook the framework calls by name (in cards.admin)
 _.to_python  # a hook the framework calls by name (in common.converters)
 _._delete  # a hook the framework calls by name (in config.broker)

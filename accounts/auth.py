@@ -41,13 +41,15 @@ from accounts.throttles import (
     LOGIN_FAILURES_PER_IP,
     LOGIN_FAILURES_PER_NAME,
     LOGIN_FAILURES_PER_PAIR,
+    login_name,
+)
+from common.throttles import (
     allowed,
     blocked_wait,
     cache_keys,
     client_ip,
     count_hit,
     hit,
-    login_name,
     refused,
     seconds_until,
 )

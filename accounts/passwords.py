@@ -24,13 +24,8 @@ from accounts.throttles import (
     PASSWORD_CHANGE_FAILURES_PER_USER,
     RESET_PER_IP,
     RESET_PER_RECIPIENT,
-    Limit,
-    blocked_wait,
-    client_ip,
-    hit,
-    hit_wait,
-    refused,
 )
+from common.throttles import Limit, blocked_wait, client_ip, hit, hit_wait, refused
 
 PASSWORD_CHANGED = gettext_lazy("Your password is changed.")
 EMAIL_LABEL = gettext_lazy("E-mail address")

@@ -22,7 +22,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from accounts.auth import login_blocked
-from accounts.throttles import LOGIN_PER_IP, SIGNUP_PER_IP, client_ip, hit_wait, refused
+from accounts.throttles import LOGIN_PER_IP, SIGNUP_PER_IP
+from common.throttles import client_ip, hit_wait, refused
 
 
 def _next(request: HttpRequest, default: str = "/decks/") -> str:

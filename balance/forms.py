@@ -16,7 +16,7 @@ from common.forms import RefuseNulForm
 from simulations.sources import deck_choices
 
 if TYPE_CHECKING:
-    from balance.selectors import Visitor
+    from common.visitor import Visitor
 
 # Grouped choices: (group label, [(value, label), …]) for each group.
 DeckGroups = list[tuple[str, list[tuple[str, str]]]]

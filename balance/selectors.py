@@ -6,21 +6,16 @@ job" (404).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy
 
 from balance.kinds import KINDS
 from balance.models import BalanceJob, JobKind
+from common.visitor import Visitor
 from simulations.agents.strength import TimeLeft, estimate_range, estimate_seconds
 from work.models import WorkStatus
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
-
-# Who asks: a signed-in user, an anonymous visitor, or nobody (the command line).
-Visitor: TypeAlias = "User | AnonymousUser | None"
 
 LIST_DEFERRED = ("cards", "decks", "result")
 PHASES = {"queued": gettext_lazy("waiting"), "baseline": gettext_lazy("baseline"),

@@ -10,12 +10,14 @@ answer is about the user asked for only: a page never learns another user's coun
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeGuard
+from typing import TYPE_CHECKING, Protocol, TypeGuard
 
 from django.db.models import Q
 
+from common.visitor import Visitor
+
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
+    from django.contrib.auth.models import User
 
 
 class OwnershipSource(Protocol):
@@ -28,8 +30,6 @@ class OwnershipSource(Protocol):
 
 _sources: list[OwnershipSource] = []
 
-# Whoever asks: a user, signed in or not, or no one (a page without a request).
-Visitor: TypeAlias = "User | AnonymousUser | None"
 
 
 def ownership_register(source: OwnershipSource) -> None:

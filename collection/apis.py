@@ -18,7 +18,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.throttles import ImportThrottle
 from accounts.users import request_user
 from cards.filters import CardFilter
 from cards.models import Card
@@ -39,6 +38,7 @@ from collection.services import (
 )
 from collection.transfer import LIST_FORMATS, collection_export, collection_import
 from common.api_fields import StrictBooleanField, StrictCharField
+from common.throttles import ImportThrottle
 from decks.codecs import DeckImportError
 from decks.models import Deck
 from decks.selectors import NO_DECK, deck_get

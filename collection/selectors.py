@@ -11,10 +11,10 @@ from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subqu
 from django.db.models.functions import Coalesce
 
 from cards.models import Card, CardSet
-from cards.ownership import Visitor
 from cards.selectors import cards_label
 from collection.models import CollectionEntry, CollectionVersion
 from common.language import reader_language
+from common.visitor import Visitor
 from decks.models import Deck, DeckEntry
 
 if TYPE_CHECKING:

@@ -18,7 +18,6 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from accounts.users import request_user
 from cards.filters import CardFilter
 from cards.models import Card
@@ -47,6 +46,7 @@ from collection.transfer import (
 )
 from common.htmx import HtmxHttpRequest
 from common.language import reader_language
+from common.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from decks.codecs import DeckImportError, ImportProblem
 from decks.codecs.base import apply_fix
 from decks.codecs.upload import read_upload

@@ -1,6 +1,6 @@
 """The shared cache's backends: counters that keep their expiry, on Redis and in the database.
 
-The throttles (``accounts/throttles.py``) count hits with ``add(key, 1, window)`` then ``incr``, and
+The throttles (``common/throttles.py``) count hits with ``add(key, 1, window)`` then ``incr``, and
 tell a client to come back when the window ends: that is only true if ``incr`` leaves the
 counter's expiry where ``add`` put it.
 

@@ -242,9 +242,9 @@ else:
 # Rendered pages kept in each web process (common/page_cache.py): the busiest pages are served
 # from memory until what they show changes (their stamp moves) or they age out.
 PAGE_CACHE_SECONDS = int(os.environ.get("CARDLAB_PAGE_CACHE_SECONDS", "600"))
-# Multiplies every throttle's count (accounts/throttles.py); only the API contract test raises it.
+# Multiplies every throttle's count (common/throttles.py); only the API contract test raises it.
 THROTTLE_SCALE = 1
-# A throttle's rate by its scope, replacing the default in accounts/throttles.py: e.g.
+# A throttle's rate by its scope, replacing the default in common/ or accounts/throttles.py: e.g.
 # {"login-pair": "5/10min", "reset-recipient": "3/hour"}. Simulation submissions have their own
 # setting (SIMULATIONS_SUBMIT_RATE).
 THROTTLE_RATES: dict[str, str] = {}

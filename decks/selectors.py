@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy, pgettext
 from cards.examples import ImportExamples, import_examples
 from cards.generation import catalogue_generation_column, catalogue_generation_read
 from cards.models import ENGINE_GAME, Card
-from cards.ownership import Visitor
 from common.language import localized_value, reader_language
+from common.visitor import Visitor
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser

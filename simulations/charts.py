@@ -15,6 +15,8 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from common.numbers import percent
+
 WIDTH = 560
 LABEL_W = 150
 ROW_H = 30
@@ -23,7 +25,7 @@ ROW_H = 30
 def _pct(value: float | None) -> str:
     if value is None:
         return _("n/a")
-    return _("{number} %").format(number=number_format(round(value * 100, 1), 1))
+    return percent(value, 1)
 
 
 def _percent(number: int) -> str:

@@ -22,7 +22,7 @@ from simulations.sources import DeckChoice, deck_choices
 from simulations.templatetags.simulations_extras import ms
 
 if TYPE_CHECKING:
-    from cards.ownership import Visitor
+    from common.visitor import Visitor
 
 _ = gettext_lazy
 STOP_CHOICES = [("", _("No: play every game")), ("0.1", _("when the interval is ±5 %")),

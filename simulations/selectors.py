@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Count, Min, Q, QuerySet, Sum
 from django.utils import timezone
 
-from cards.ownership import Visitor
+from common.visitor import Visitor
 from decks.models import Deck
 from decks.selectors import deck_is_visible
 from rules.lab.intervals import wilson_interval

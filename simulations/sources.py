@@ -23,9 +23,9 @@ from django.utils.translation import gettext, gettext_lazy
 from cards.adapters import card_to_data
 from cards.game_words import says
 from cards.models import Card
-from cards.ownership import Visitor
 from cards.selectors import card_data_version, card_rows
 from common.deck_refs import deck_ref
+from common.visitor import Visitor
 from decks.models import Deck
 from decks.selectors import deck_counts, deck_get, decks_listed
 from decks.starters import selectors as starters

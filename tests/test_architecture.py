@@ -1,5 +1,5 @@
 """The floors of the house: imports flow tools → config → balance → play → simulations → work →
-collection → decks → cards → common → accounts → rules, never back up; inside rules, lab → ai →
+collection → decks → cards → accounts → common → rules, never back up; inside rules, lab → ai →
 decks → engine. `tools` (benchmarks, stress tools, the workers' sandbox) measures the site and is
 not part of it: it may import any floor, no floor imports it.
 
@@ -27,12 +27,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_RULES = ("django", "rest_framework", "celery", "kombu", "accounts", "common",
                       "cards", "decks", "collection", "work", "simulations", "play", "balance",
                       "config", "tools")
-FORBIDDEN_IN_ACCOUNTS = ("common", "cards", "decks", "collection", "work", "simulations", "play",
-                         "balance", "config", "tools")
-# What every app shares (the language door, stored pages, throttles, deck references …) sits
-# just above accounts and names no app of the site above it.
-FORBIDDEN_IN_COMMON = ("cards", "decks", "collection", "work", "simulations", "play", "balance",
-                       "config", "tools")
+FORBIDDEN_IN_ACCOUNTS = ("cards", "decks", "collection", "work", "simulations", "play", "balance",
+                         "config", "tools")
+# What every app shares (the language door, stored pages, the throttles' machinery, deck
+# references …) is the bottom app, just above rules: it names no app of the site.
+FORBIDDEN_IN_COMMON = ("accounts", "cards", "decks", "collection", "work", "simulations", "play",
+                       "balance", "config", "tools")
 FORBIDDEN_IN_CARDS = ("decks", "collection", "work", "simulations", "play", "balance", "config",
                       "tools")
 FORBIDDEN_IN_DECKS = ("collection", "work", "simulations", "play", "balance", "config", "tools")

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from accounts.throttles import IMPORT_PER_CLIENT, LOGIN_FAILURES_PER_PAIR
+from accounts.throttles import LOGIN_FAILURES_PER_PAIR
+from common.throttles import IMPORT_PER_CLIENT
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

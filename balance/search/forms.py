@@ -16,7 +16,7 @@ from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRO
 from rules.lab.balance_search.space import FIELDS
 
 if TYPE_CHECKING:
-    from balance.selectors import Visitor
+    from common.visitor import Visitor
 
 PICK_TWO = _("Pick at least two decks.")
 FIELD_CHOICES = [("cost", _("Cost (minions and items)")), ("attack", _("Attack (minions)")),

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
     from django_stubs_ext import StrPromise
 
-    from balance.selectors import Visitor
+    from common.visitor import Visitor
 
 FEW_DECKS = gettext_lazy("A field needs at least two decks.")
 MANY_DECKS = gettext_lazy("At most {limit} decks in one search.")

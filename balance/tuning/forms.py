@@ -17,7 +17,7 @@ from common.forms import RefuseNulForm
 from rules.ai.agents import DEFAULT_AGENT
 
 if TYPE_CHECKING:
-    from balance.selectors import Visitor
+    from common.visitor import Visitor
 
 FIELD_OF = {"deck": "deck", "field": "field", "gauntlet": "gauntlet", "agent": "agent",
             "keep": "keep", "heroes": "any_hero", "max_swaps": "max_swaps",

@@ -14,7 +14,7 @@ from common.language import frozen_card_name, frozen_deck_name
 from decks.models import Deck
 
 if TYPE_CHECKING:
-    from balance.selectors import Visitor
+    from common.visitor import Visitor
 
 
 def tuning_result(job: BalanceJob) -> dict[str, Any] | None:

@@ -53,7 +53,7 @@ from simulations.sources import (
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from balance.selectors import Visitor
+    from common.visitor import Visitor
     from rules.engine.cards import CardDef
 
 MANY_OPPONENTS = gettext_lazy("At most {limit} opponents in a field.")

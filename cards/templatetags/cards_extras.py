@@ -7,15 +7,14 @@ from __future__ import annotations
 import re
 
 from django import template
-from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards import game_words
 from common import language
 from common.language import reader_writes_latin_script
+from common.numbers import percent
 
 register = template.Library()
 
@@ -63,10 +62,8 @@ def language_tag(code: str) -> str:
 
 @register.filter
 def pct(value: float | str | None) -> str:
-    """0.5312 → "53.1 %"; None → "—"."""
-    if value is None or value == "":
-        return "—"
-    return gettext("{number} %").format(number=number_format(round(float(value) * 100, 1), 1))
+    """0.5312 → "53.1 %"; None → "—" (``common.numbers.percent``)."""
+    return percent(value, 1)
 
 
 CONDITION_LABELS = {"drawn": _("When drawn"), "opening": _("In the opening hand"),

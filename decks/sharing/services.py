@@ -22,7 +22,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from cards.ownership import Visitor
+from common.visitor import Visitor
 from decks.models import Deck, DeckEntry, DeckFavourite, DeckTag, Visibility
 
 if TYPE_CHECKING:

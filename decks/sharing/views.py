@@ -15,10 +15,10 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST, require_safe
 
-from accounts.throttles import DECK_IMAGE_PER_IP, client_ip, hit_wait, refused
 from accounts.users import request_user
 from common.htmx import HtmxHttpRequest
 from common.page_cache import signed_in_user
+from common.throttles import DECK_IMAGE_PER_IP, client_ip, hit_wait, refused
 from decks.codecs import safe_filename
 from decks.models import Deck
 from decks.selectors import NO_DECK, deck_get, deck_is_owner, deck_page_stamp

@@ -3,9 +3,8 @@
 from urllib.parse import quote
 
 from django import template
-from django.utils.formats import number_format
-from django.utils.translation import gettext as _
 
+from common import numbers
 from decks import version_notes
 
 register = template.Library()
@@ -13,12 +12,9 @@ register = template.Library()
 
 @register.filter
 def percent(value: float, digits: int = 0) -> str:
-    """0.7192 → "72 %" (or "71.9 %" with one digit), in the page's number format."""
-    try:
-        number = number_format(round(float(value) * 100, int(digits)), int(digits))
-    except (TypeError, ValueError):
-        return "—"
-    return _("{number} %").format(number=number)
+    """0.7192 → "72 %" (or "71.9 %" with one digit), in the page's number format
+    (``common.numbers.percent``)."""
+    return numbers.percent(value, digits)
 
 
 @register.filter

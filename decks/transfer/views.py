@@ -14,9 +14,9 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from accounts.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from cards.examples import ImportExamples
 from common.forms import RefuseNulForm
+from common.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from decks.builder.views import builder_url
 from decks.codecs import CODECS, DEFAULT_LIMITS, DeckImportError
 from decks.codecs.base import apply_fix

@@ -20,12 +20,12 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.throttles import ImportThrottle
 from accounts.users import request_user
 from cards.models import CardSet, Game
 from common.api_fields import StrictBooleanField, StrictCharField
 from common.language import data_form_names
 from common.parsers import check_parsed
+from common.throttles import ImportThrottle
 from decks.apis import (
     PILES_HELP,
     CountsField,

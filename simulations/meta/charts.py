@@ -21,6 +21,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from common.numbers import percent
 from simulations.charts import _pct, _percent, _svg
 
 WIDTH = 420
@@ -65,7 +66,7 @@ def _value(text: str, line_top: float) -> str:
 
 
 def _share(share: float) -> str:
-    return _percent(round(share * 100))
+    return percent(share, 0)
 
 
 def shares_chart(names: Sequence[str], nash: Sequence[float], relaxed: Sequence[float], *,

@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from cards.templatetags.cards_extras import pct
+from common.numbers import percent
 from rules.lab.meta import PLAYED_SHARE
 from simulations.agents.skill import played_by
 from simulations.meta import charts
@@ -52,7 +53,7 @@ SHOWN_AS_ZERO = 0.0005
 
 
 def _share(share: float) -> str:
-    return _("{number} %").format(number=round(share * 100))
+    return percent(share, 0)
 
 
 def _join(items: Sequence[str]) -> str:

@@ -38,7 +38,7 @@ from simulations.sources import SourceError, cards_freeze, resolve_spec
 from work.models import ACTIVE_WORK_STATUSES
 
 if TYPE_CHECKING:
-    from cards.ownership import Visitor
+    from common.visitor import Visitor
 
 SWEEP_FIELDS = ("cost", "attack", "hp")
 MAX_VALUES = 9

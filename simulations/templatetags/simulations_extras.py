@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from cards.templatetags.cards_extras import pct
 from common.language import frozen_card_name, frozen_deck_name
+from common.numbers import percent
 from simulations.agents.skill import played_by as played_by_line
 from simulations.agents.skill import skill_line
 from simulations.meta.view import epsilon_words
@@ -56,9 +57,7 @@ def played_by(agent: str, other: str | None = None) -> str:
 @register.filter
 def whole_pct(value: Number) -> str:
     """0.53 → "53 %" (a share or a limit, in whole percent); None → "—"."""
-    if value is None or value == "":
-        return "—"
-    return _("{number} %").format(number=round(float(value) * 100))
+    return percent(value, 0)
 
 
 @register.filter

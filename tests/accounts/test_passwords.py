@@ -16,8 +16,8 @@ from accounts.throttles import (
     PASSWORD_CHANGE_FAILURES_PER_USER,
     RESET_PER_IP,
     RESET_PER_RECIPIENT,
-    TOO_MANY,
 )
+from common.throttles import TOO_MANY
 from tests.decks.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

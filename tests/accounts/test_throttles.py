@@ -14,12 +14,11 @@ from rest_framework.test import APIClient
 
 from accounts.auth import LOGIN_NAME_MAX_DELAY, NAME_SLOWED, login_failed
 from accounts.throttles import (
-    IMPORT_PER_CLIENT,
     LOGIN_FAILURES_PER_IP,
     LOGIN_FAILURES_PER_NAME,
     LOGIN_FAILURES_PER_PAIR,
-    Limit,
 )
+from common.throttles import IMPORT_PER_CLIENT, Limit
 from tests.decks.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

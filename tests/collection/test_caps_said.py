@@ -102,7 +102,7 @@ def test_the_text_export_files_heroes_under_heroes_with_no_empty_hero_line(alice
 
 
 def test_the_collection_import_page_draws_on_the_api_imports_budget(client, alice, catalogue):
-    from accounts.throttles import IMPORT_PER_CLIENT
+    from common.throttles import IMPORT_PER_CLIENT
 
     client.force_login(alice)
     api = APIClient()

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.throttles import DECK_IMAGE_PER_IP
+from common.throttles import DECK_IMAGE_PER_IP
 from decks.drafts import Draft
 from decks.services import deck_save
 from decks.sharing import image as deck_image
