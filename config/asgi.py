@@ -6,16 +6,17 @@ Two doors, by path:
 - a live game's stream (``/api/play/<uid>/events/``, ``play.stream``: an async view) goes to
   Django's ASGI handler, where it waits as a coroutine;
 - everything else — the site's views and middleware are synchronous — goes to Django's WSGI
-  handler, run whole in the process's one synchronous thread (asgiref's ``WsgiToAsgi``), in
-  turn, as gunicorn's synchronous workers run it: one hop to that thread per request, its
-  database connection kept (``CONN_MAX_AGE``).
+  handler, run whole in the process's one page thread (``config.sync_pages``), one request
+  after another, as gunicorn's synchronous workers run it: one hop to that thread per request,
+  its database connection kept (``CONN_MAX_AGE``), while the event loop alone reads and writes
+  the sockets (a slow client holds no thread).
 
 Why not Django's ASGI handler for every page: it runs each request's synchronous code in a new
 thread of that request's own (a new database connection each) and hops to it and back for every
 middleware; on this machine that cost about six times a synchronous worker's CPU per page
 (``manage.py loadtest --serve --server asgi``). The stream's handler here skips that per-request
-thread too (``OneSyncThreadHandler``): its middleware runs in the same one synchronous thread,
-so a waiting stream holds no thread.
+thread too (``OneSyncThreadHandler``): its middleware runs in asgiref's one synchronous thread,
+so a waiting stream holds no thread. ``docs/running.md`` tells how the site is served and why.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ import re
 from typing import Any
 
 import django
-from asgiref.wsgi import WsgiToAsgi
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.wsgi import WSGIHandler
+
+from config.sync_pages import SyncPages
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -46,12 +48,12 @@ class OneSyncThreadHandler(ASGIHandler):
 
 
 django.setup(set_prefix=False)
-_streams = OneSyncThreadHandler()
-_pages = WsgiToAsgi(WSGIHandler())  # type: ignore[no-untyped-call]   # asgiref's, untyped
+streams = OneSyncThreadHandler()
+pages = SyncPages(WSGIHandler())
 
 
 async def application(scope: Any, receive: Any, send: Any) -> None:
     if scope["type"] == "http" and STREAMS.match(scope.get("path", "")):
-        await _streams(scope, receive, send)
+        await streams(scope, receive, send)
     else:
-        await _pages(scope, receive, send)
+        await pages(scope, receive, send)

@@ -64,6 +64,19 @@ def _site_language_reset():
     translation.deactivate()
 
 
+@pytest.fixture(scope="session")
+def live_server(django_db_setup):
+    """The site as production serves it — ``config.asgi`` under uvicorn with ./run.sh's worker
+    settings (tests/production_server.py) — for every test that asks for a live server (the
+    browser tests, the every-page crawl, the API contract), in place of pytest-django's
+    threaded WSGI server: what a browser meets is what they test."""
+    from tests.production_server import ProductionLiveServer
+
+    server = ProductionLiveServer()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def no_loop_running():
     """A test that runs an event loop of its own (``asyncio.run``) or calls an async view through

@@ -48,8 +48,9 @@ class Site:
         self.env = {k: v for k, v in os.environ.items()
                     if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_BROKER_URL",
                                          "CACHE_URL", "CARDLAB_REINSTALL", "CARDLAB_WORKER_"))}
-        self.env.update(PORT=str(self.port), CARDLAB_VAR_DIR=str(var_dir), WEB_CONCURRENCY="1",
-                        CARDLAB_CELERY_QUEUE=f"run-script-test-{self.port}", **env)
+        self.env.update({"PORT": str(self.port), "CARDLAB_VAR_DIR": str(var_dir),
+                         "WEB_CONCURRENCY": "1",
+                         "CARDLAB_CELERY_QUEUE": f"run-script-test-{self.port}", **env})
         self.log = var_dir / f"run-{self.port}.log"
         self.process = subprocess.Popen(["./run.sh", *args], cwd=REPO_ROOT, env=self.env,
                                         stdout=self.log.open("w"), stderr=subprocess.STDOUT,
@@ -130,6 +131,63 @@ def test_run_sh_serves_like_production_and_restarts_without_reinstalling(tmp_pat
         log = again.stop()
     assert "pip skipped" in log and "Installing the project" not in log
     assert key.read_text() == first_key                      # generated once, kept
+
+
+# Two games between people at their start, written into the database ./run.sh serves, and what
+# the test needs to open their streams as the players: the games' ids and the sessions.
+LIVE_GAMES = """
+import json
+from tools import play_load
+from tools.management.commands.loadtest import public_deck
+from decks.selectors import deck_counts
+deck = public_deck()
+games = play_load.live_games_make(2, {"name": deck.name, "hero": deck.hero.code,
+                                      "cards": deck_counts(deck)})
+print(json.dumps([[g.uid, [[p.name, p.session, p.csrf] for p in g.players]] for g in games]))
+"""
+
+
+def test_run_sh_answers_a_browsers_parallel_kept_alive_requests_without_5xx(tmp_path):
+    """./run.sh as production (two processes), asked as browsers ask — eight connections kept
+    alive, pages, card art, hashed static files and the API at once — while two games between
+    people have both players' streams open: no answer is a 5xx, the streams stay open and
+    still carry the moves (tests/test_serving.py asks the same of the test server)."""
+    from tests.test_serving import ask_in_parallel
+    from tools import play_load
+
+    site = Site(tmp_path, WEB_CONCURRENCY="2")
+    try:
+        site.wait()
+        # DEBUG off, as ./run.sh serves: the sessions are signed with the site's own key.
+        made = subprocess.run([sys.executable, "manage.py", "shell", "-c", LIVE_GAMES],
+                              cwd=REPO_ROOT, env={**site.env, "DJANGO_DEBUG": "0"},
+                              capture_output=True, text=True, timeout=120)
+        assert made.returncode == 0, made.stderr
+        games = [play_load.LiveGame(uid, tuple(play_load.Player(*p) for p in players))
+                 for uid, players in json.loads(made.stdout.strip().splitlines()[-1])]
+        home = _get(site.url + "/")[2]
+        cards = _get(site.url + "/cards/")[2]
+        static = re.findall(r'(?:href|src)="(/static/[^"]+)"', home)
+        art = re.findall(r'<img src="(/cards/[^"]+)"', cards)[:3]
+        card_pages = re.findall(r'class="gallery-card" href="(/cards/[^"]+)"', cards)[:3]
+        assert static and art and card_pages
+        paths = ["/", "/cards/", "/cards/?q=k%3Aminion", "/rules/", "/api/cards/", "/health/",
+                 "/play/", "/no/such/page/", *static, *art, *card_pages]
+        streams = play_load.Streams("127.0.0.1", site.port, games)
+        try:
+            streams.open()
+            statuses = ask_in_parallel("127.0.0.1", site.port, paths)
+            open_after = streams.alive()
+            delays, missed = play_load.propagation("127.0.0.1", site.port, games, streams, 2,
+                                                   pause=0)
+        finally:
+            streams.close()
+    finally:
+        log = site.stop()
+    assert not [s for s in statuses if not s.isdigit() or s >= "500"], (statuses, log[-4000:])
+    assert statuses["200"] and statuses["404"] and statuses["302"]
+    assert open_after == 4 and len(delays) == 2 and missed == 0, (delays, missed)
+    assert "Traceback" not in log, log[-4000:]
 
 
 def test_run_sh_dev_keeps_runserver_with_debug(tmp_path):

@@ -118,6 +118,32 @@
   document.addEventListener("focusout", hidePreview);
   document.addEventListener("htmx:beforeSwap", hidePreview);
 
+  // A part of a page that polls (a run's progress, a search's, the Play page's challenges:
+  // hx-trigger "every …") keeps polling after a failed answer — htmx asks again at its next
+  // tick — and the page says meanwhile that the server is not answering; the note goes with
+  // the next answer that comes.
+  function polls(event) {
+    var elt = event.detail && event.detail.elt;
+    return elt && /\bevery\b/.test(elt.getAttribute("hx-trigger") || "");
+  }
+  function pollNote(show) {
+    var note = document.querySelector("[data-testid=poll-unreachable]");
+    var main = document.getElementById("main");
+    if (!show) { if (note) note.remove(); return; }
+    if (note || !main) return;
+    note = document.createElement("p");
+    note.className = "form-errors";
+    note.setAttribute("role", "status");
+    note.dataset.testid = "poll-unreachable";
+    note.textContent = document.body.dataset.pollFailed;
+    main.prepend(note);
+  }
+  document.addEventListener("htmx:responseError", function (event) { if (polls(event)) pollNote(true); });
+  document.addEventListener("htmx:sendError", function (event) { if (polls(event)) pollNote(true); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (polls(event) && event.detail.successful) pollNote(false);
+  });
+
   var focusedId = null;
   document.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;

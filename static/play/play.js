@@ -134,18 +134,49 @@
   }
 
   var lastRequest = 0;        // how long the last board took to come (ms)
+  var failures = 0;           // boards asked for in a row that did not come
+
+  // A board asked for (the AI's turn shown step by step, a step of the game) that does not
+  // come — the server restarting, a lost connection, a 5xx — is asked for again after a pause
+  // that doubles with each failure (1 s up to 60 s), and the page says so meanwhile. A move or
+  // a form sent is never sent again by itself: its failure is said, with a reload.
+  function unreachable(pause) {
+    var note = root.querySelector("[data-testid=play-unreachable]");
+    if (!pause) { if (note) note.remove(); return; }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "form-errors play-error";
+      note.setAttribute("role", "status");
+      note.dataset.testid = "play-unreachable";
+      var status = root.querySelector("[data-testid=play-status]");
+      if (status) status.insertAdjacentElement("afterend", note);
+      else root.prepend(note);
+    }
+    note.textContent = root.dataset.unreachable.replace("{seconds}", String(Math.round(pause / 1000)));
+  }
+
+  function askAgain(href) {
+    failures += 1;
+    var pause = Math.min(60000, 1000 * Math.pow(2, failures - 1));
+    unreachable(pause);
+    timer = setTimeout(function () { request(href); }, pause);
+  }
 
   function request(href, options) {
     clearTimeout(timer);
     root.setAttribute("aria-busy", "true");
     var started = Date.now();
     options = options || {};
+    var reading = !options.method;
     options.headers = {"HX-Request": "true"};
     options.credentials = "same-origin";
     return fetch(href, options).then(function (response) {
       lastRequest = Date.now() - started;
+      if (reading && response.status >= 500) { askAgain(href); return null; }
+      failures = 0;
+      unreachable(0);
       return answer(response);
-    }, function () { failed(null); });
+    }, function () { if (reading) askAgain(href); else failed(null); });
   }
 
   function query(step, seatValue) {

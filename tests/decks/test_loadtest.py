@@ -28,14 +28,53 @@ def test_each_address_gets_its_figures_and_its_share_of_the_minimal_response(
     call_command("loadtest", url=live_server.url, seconds=0.6, clients=2, rounds=2, stdout=out)
     lines = out.getvalue().splitlines()
     assert "in 2 rounds, load average" in lines[0] and lines[-1].startswith("load average")
-    rows = {line[:24].strip(): line[24:].split() for line in lines[2:-2]}
+    assert "(threads, kept alive)" in lines[0]      # as a browser asks: connections kept
+    rows = {line[:24].strip(): line[24:].split() for line in lines[2:-3]}
     assert tuple(rows) == ADDRESSES
     for label, (requests, failed, p50, p95, rate, share, _cpu) in rows.items():
         assert int(requests) > 0 and failed == "0", (label, rows[label])
         assert float(p50) <= float(p95) and float(rate) > 0 and share.endswith("%")
     assert rows["minimal response"][-2] == "100%"
     assert {row[-1] for row in rows.values()} == {"–"}   # server CPU: only with --serve
+    assert lines[-3] == "failures by status: none"
     assert lines[-2].startswith("fresh lists: ") and lines[-2].endswith("each once")
+
+
+def test_failures_are_counted_by_status_over_connections_kept_alive():
+    """A server that answers some requests with a 500 on a kept-alive connection: the failures
+    are reported by status, the connection is kept while the server keeps it."""
+    import http.server
+    import threading
+
+    from tools.management.commands.loadtest import Target, measure
+
+    asked: list[str] = []
+
+    class Flaky(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"          # keeps the connection alive
+
+        def do_GET(self):  # noqa: N802   (the standard library's name)
+            asked.append(self.client_address[1])
+            status = 500 if len(asked) % 3 == 0 else 200
+            self.send_response(status)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Flaky)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        target = Target("flaky", "GET", "/")
+        measure("127.0.0.1", server.server_address[1], target, 0.3, 1)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert target.failures == target.failed_by["500"] > 0 and set(target.failed_by) == {"500"}
+    assert len(target.latencies) >= 2 * target.failures - 2
+    assert len(set(asked)) == 1                # one client, one connection for every request
 
 
 def test_fresh_lists_differ_and_every_fourth_breaks_one_rule(catalogue):
@@ -100,9 +139,9 @@ def test_a_server_that_never_answers_is_named_not_measured(transactional_db):
 
 def test_the_live_play_scenario_measures_the_card_list_both_ways_and_the_moves(
         live_server, transactional_db, alice, settings):
-    """Games between two people with both pages waiting on their streams (here the test
-    server's held streams): the card list with none and with them, and each move timed to the
-    other player's page; the scenario's players and games are gone after."""
+    """Games between two people with both pages waiting on their streams (the production
+    door's coroutines, as on the site): the card list with none and with them, and each move
+    timed to the other player's page; the scenario's players and games are gone after."""
     from django.contrib.auth import get_user_model
 
     from cards.services import card_set_import

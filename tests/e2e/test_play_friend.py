@@ -6,8 +6,8 @@ itself; a player who leaves loses by timeout, said on the other's board; the res
 profiles and a rematch. Ann plays in English on a desktop, Ben in Chinese on a 390 px phone;
 axe-core on both boards mid-game.
 
-The test server is synchronous (WSGI), so the stream holds its connection ``PLAY_STREAM_HOLD``
-seconds and the browser reconnects (``play.streams.events``); the clock is short
+The test server is the production door (``tests/production_server.py``: ``config.asgi`` under
+uvicorn), so each board's stream waits as a coroutine, as on the site; the clock is short
 (``PLAY_CLOCK``)."""
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +98,8 @@ class Target:
     bodies: Sequence[bytes] = ()   # else a body of its own for each request, in turn
     latencies: list[float] = field(default_factory=list)
     failures: int = 0
+    # What each failed request got: its status ("500") or what broke ("connection reset").
+    failed_by: Counter[str] = field(default_factory=Counter)
     elapsed: float = 0.0       # seconds spent measuring it, over every round
     server_cpu: float = 0.0    # CPU seconds the server's processes spent meanwhile (--serve)
     turn: Iterator[int] = field(default_factory=itertools.count, repr=False)
@@ -104,7 +107,12 @@ class Target:
 
     def reset(self) -> None:
         self.latencies.clear()
+        self.failed_by.clear()
         self.failures, self.elapsed, self.server_cpu = 0, 0.0, 0.0
+
+    def failed(self, why: str) -> None:
+        self.failures += 1
+        self.failed_by[why] += 1
 
     def next_body(self) -> bytes | None:
         """The body of the next request: the next of ``bodies`` (each client thread takes its
@@ -241,32 +249,67 @@ def targets(deck: Deck, fresh: Sequence[bytes]) -> list[Target]:
     ]
 
 
-def _one(host: str, port: int, target: Target) -> None:
-    started = time.perf_counter()
-    connection = http.client.HTTPConnection(host, port, timeout=30)
-    try:
-        connection.request(target.method, target.path, body=target.next_body(),
-                           headers=target.headers)
-        response = connection.getresponse()
-        response.read()
-        ok = response.status == 200
-    except OSError:
-        ok = False
-    finally:
-        connection.close()
-    if ok:
-        target.latencies.append(time.perf_counter() - started)
-    else:
-        target.failures += 1
+class Client:
+    """One client: a connection kept alive from request to request, as a browser keeps it
+    (``keep_alive=False``: a new connection for each request), opened again after a failure or
+    when the server closes it."""
+
+    def __init__(self, host: str, port: int, *, keep_alive: bool = True) -> None:
+        self.host, self.port, self.keep_alive = host, port, keep_alive
+        self._connection: http.client.HTTPConnection | None = None
+
+    def ask(self, target: Target) -> None:
+        started = time.perf_counter()
+        if self._connection is None:
+            self._connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            self._connection.request(target.method, target.path, body=target.next_body(),
+                                     headers=target.headers)
+            response = self._connection.getresponse()
+            response.read()
+            why = "" if response.status == 200 else str(response.status)
+            if response.will_close or not self.keep_alive:
+                self.close()
+        except (OSError, http.client.HTTPException) as exc:
+            why = _what_broke(exc)
+            self.close()
+        if why:
+            target.failed(why)
+        else:
+            target.latencies.append(time.perf_counter() - started)
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
 
-def measure(host: str, port: int, target: Target, seconds: float, clients: int) -> None:
-    """Keep ``clients`` threads requesting ``target`` for ``seconds``."""
+def _what_broke(exc: BaseException) -> str:
+    """A failed request's cause in a few words, for the failures-by-status line."""
+    if isinstance(exc, TimeoutError | socket.timeout):
+        return "timed out"
+    if isinstance(exc, ConnectionResetError):
+        return "connection reset"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, http.client.RemoteDisconnected):
+        return "closed without answer"
+    return type(exc).__name__
+
+
+def measure(host: str, port: int, target: Target, seconds: float, clients: int, *,
+            keep_alive: bool = True) -> None:
+    """Keep ``clients`` threads requesting ``target`` for ``seconds``, each over a connection
+    it keeps alive (``keep_alive=False``: a connection per request)."""
     deadline = time.perf_counter() + seconds
 
     def loop() -> None:
-        while time.perf_counter() < deadline:
-            _one(host, port, target)
+        client = Client(host, port, keep_alive=keep_alive)
+        try:
+            while time.perf_counter() < deadline:
+                client.ask(target)
+        finally:
+            client.close()
 
     started = time.perf_counter()
     threads = [threading.Thread(target=loop) for _ in range(clients)]
@@ -364,6 +407,8 @@ SERVERS = {
     # gunicorn's own synchronous workers, as the site was served before the live games.
     "wsgi": ["config.wsgi"],
 }
+SERVER_LABELS = {"asgi": "production entry (gunicorn + config.asgi, as ./run.sh)",
+                 "wsgi": "plain WSGI (gunicorn config.wsgi, synchronous workers)"}
 
 
 def start_server(port: int, kind: str = "asgi") -> subprocess.Popen[bytes]:
@@ -388,6 +433,18 @@ def start_server(port: int, kind: str = "asgi") -> subprocess.Popen[bytes]:
     raise CommandError("gunicorn did not answer on /health/ within a minute.")
 
 
+@dataclass
+class Side:
+    """One server measured: its address, its gunicorn master (``--serve``: its processes' CPU)
+    and its addresses' figures."""
+
+    label: str
+    host: str
+    port: int
+    master: int | None
+    measured: list[Target]
+
+
 class Command(BaseCommand):
     help = ("Measure p50/p95 latency and requests/s of the busiest pages of a site served on "
             "this machine, beside a minimal response served the same way.")
@@ -405,12 +462,20 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=3,
                             help="Slices each address's time is cut into, taken in turn with "
                                  "the other addresses' (default 3).")
+        parser.add_argument("--new-connection-each", action="store_true",
+                            help="Open a new connection for every request (default: each "
+                                 "client keeps its connection alive, as a browser does).")
         parser.add_argument("--serve", action="store_true",
                             help="Start gunicorn (2 processes, DEBUG off) on a free port for "
                                  "the run instead of measuring --url.")
         parser.add_argument("--server", choices=sorted(SERVERS), default="asgi",
                             help="With --serve: gunicorn's ASGI workers as ./run.sh (default) "
                                  "or its synchronous ones.")
+        parser.add_argument("--against-wsgi", action="store_true",
+                            help="With --serve: start both, the production entry point (ASGI, "
+                                 "as ./run.sh) and plain WSGI gunicorn, measure each address "
+                                 "on one then the other in every round, and give the "
+                                 "production entry's throughput as a share of WSGI's.")
         parser.add_argument("--play-games", type=int, default=0,
                             help="The live-play scenario: this many games between two people "
                                  "in progress, both players' pages waiting on the game's "
@@ -422,63 +487,86 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, url: str, seconds: float, clients: int, tool: str,
                serve: bool, rounds: int, server: str = "asgi", play_games: int = 0,
-               play_moves: int = 60, **options: Any) -> None:
+               play_moves: int = 60, against_wsgi: bool = False,
+               new_connection_each: bool = False, **options: Any) -> None:
         if rounds < 1 or clients < 1 or seconds <= 0:
             raise CommandError("--rounds and --clients are at least 1, --seconds above 0.")
-        started = None
-        if serve:
-            port = _free_port()
-            url = f"http://127.0.0.1:{port}"
-            started = start_server(port, server)
+        if against_wsgi and (not serve or play_games):
+            raise CommandError("--against-wsgi starts both servers itself: give it with "
+                               "--serve, without --play-games.")
+        kinds = ["asgi", "wsgi"] if against_wsgi else [server]
+        started: dict[str, subprocess.Popen[bytes]] = {}
         try:
-            if play_games > 0:
+            sides = []
+            for kind in kinds:
+                if serve:
+                    port = _free_port()
+                    started[kind] = start_server(port, kind)
+                    url = f"http://127.0.0.1:{port}"
                 parts = urlsplit(url)
                 if (parts.hostname or "") not in LOOPBACK:
                     raise CommandError(NOT_LOOPBACK.format(host=parts.hostname))
-                live_measure(self.stdout.write, parts.hostname or "", parts.port or 80,
-                             games=play_games, moves=play_moves, seconds=seconds,
-                             clients=clients, rounds=rounds,
-                             master=started.pid if started is not None
-                             and os.path.isdir("/proc") else None)
+                master = (started[kind].pid if kind in started and os.path.isdir("/proc")
+                          else None)
+                sides.append(Side(SERVER_LABELS[kind] if serve else url, parts.hostname or "",
+                                  parts.port or 80, master, []))
+            if play_games > 0:
+                side = sides[0]
+                live_measure(self.stdout.write, side.host, side.port, games=play_games,
+                             moves=play_moves, seconds=seconds, clients=clients,
+                             rounds=rounds, master=side.master)
                 return
-            master = started.pid if started is not None and os.path.isdir("/proc") else None
-            self._measure(url, seconds, clients, tool, rounds, master)
+            self._measure(sides, seconds, clients, tool, rounds,
+                          keep_alive=not new_connection_each)
         finally:
-            if started is not None:
-                started.terminate()
-                started.wait(timeout=30)
+            for process in started.values():
+                process.terminate()
+                process.wait(timeout=30)
 
-    def _measure(self, url: str, seconds: float, clients: int, tool: str, rounds: int,
-                 master: int | None) -> None:
-        parts = urlsplit(url)
-        host = parts.hostname or ""     # no host is not loopback either
-        if host not in LOOPBACK:
-            raise CommandError(NOT_LOOPBACK.format(host=parts.hostname))
-        port = parts.port or 80
-        self.stdout.write(f"{url}: {clients} clients ({tool}), {seconds:g} s per address in "
-                          f"{rounds} rounds, load average {_load()} at the start")
+    def _measure(self, sides: list[Side], seconds: float, clients: int, tool: str,
+                 rounds: int, *, keep_alive: bool) -> None:
+        connections = "kept alive" if keep_alive else "a new connection per request"
+        self.stdout.write(f"{', '.join(side.label for side in sides)}: {clients} clients "
+                          f"({tool}, {connections}), {seconds:g} s per address in {rounds} "
+                          f"rounds, load average {_load()} at the start")
         warm = min(1.0, seconds / 4)
-        fresh = fresh_bodies(max(1000, round(FRESH_LISTS_PER_SECOND * (seconds + warm))))
-        measured = targets(public_deck(), fresh)
-        for target in measured:                 # every server process stores every page
-            measure(host, port, target, warm, clients)
-            target.reset()
+        count = max(1000, round(FRESH_LISTS_PER_SECOND * (seconds + warm)))
+        deck = public_deck()
+        for number, side in enumerate(sides):   # lists of their own: no shared cache helps
+            side.measured = targets(deck, fresh_bodies(count, seed=43 + number))
+            for target in side.measured:        # every server process stores every page
+                measure(side.host, side.port, target, warm, clients, keep_alive=keep_alive)
+                target.reset()
         for _ in range(rounds):
-            for target in measured:
-                before = server_cpu_seconds(master) if master else 0.0
-                if tool == "locust":
-                    measure_with_locust(url, target, seconds / rounds, clients)
-                else:
-                    measure(host, port, target, seconds / rounds, clients)
-                if master:
-                    target.server_cpu += server_cpu_seconds(master) - before
-        self._report(measured)
+            for index in range(len(sides[0].measured)):
+                for side in sides:              # one address on each server in turn
+                    self._slice(side, side.measured[index], seconds / rounds, clients, tool,
+                                keep_alive)
+        for side in sides:
+            if len(sides) > 1:
+                self.stdout.write(side.label)
+            self._report(side.measured)
+            self._fresh_lists_said(side.measured, count)
+        if len(sides) > 1:
+            self._compare(sides[0], sides[1])
+        self.stdout.write(f"load average {_load()} at the end")
+
+    def _slice(self, side: Side, target: Target, seconds: float, clients: int, tool: str,
+               keep_alive: bool) -> None:
+        before = server_cpu_seconds(side.master) if side.master else 0.0
+        if tool == "locust":
+            measure_with_locust(f"http://{side.host}:{side.port}", target, seconds, clients)
+        else:
+            measure(side.host, side.port, target, seconds, clients, keep_alive=keep_alive)
+        if side.master:
+            target.server_cpu += server_cpu_seconds(side.master) - before
+
+    def _fresh_lists_said(self, measured: list[Target], count: int) -> None:
         sent = next(t.sent for t in measured if t.bodies)
-        again = (f"{sent - len(fresh):,} of them a second time: raise FRESH_LISTS_PER_SECOND"
-                 if sent > len(fresh) else "each once")
+        again = (f"{sent - count:,} of them a second time: raise FRESH_LISTS_PER_SECOND"
+                 if sent > count else "each once")
         self.stdout.write(f"fresh lists: {sent:,} sent, warm-up included ({sent // 4:,} with "
                           f"a problem), {again}")
-        self.stdout.write(f"load average {_load()} at the end")
 
     def _report(self, measured: list[Target]) -> None:
         self.stdout.write(f"{'address':<24}{'requests':>9}{'failed':>8}{'p50 ms':>9}"
@@ -486,7 +574,7 @@ class Command(BaseCommand):
         ceiling = None
         for target in measured:
             done = len(target.latencies)
-            rate = done / target.elapsed if target.elapsed else 0.0
+            rate = _rate(target)
             ceiling = ceiling or rate
             share = f"{rate / ceiling:.0%}" if ceiling else "–"
             cpu = f"{target.server_cpu / done * 1000:.2f}" if target.server_cpu and done else "–"
@@ -495,6 +583,28 @@ class Command(BaseCommand):
                 f"{percentile(target.latencies, 50) * 1000:>9.1f}"
                 f"{percentile(target.latencies, 95) * 1000:>9.1f}{rate:>9.1f}{share:>12}"
                 f"{cpu:>15}")
+        failed = [f"{t.label}: " + ", ".join(f"{why} × {n}" for why, n in
+                                             sorted(t.failed_by.items()))
+                  for t in measured if t.failed_by]
+        self.stdout.write("failures by status: " + ("; ".join(failed) if failed else "none"))
+
+    def _compare(self, production: Side, wsgi: Side) -> None:
+        """Each address's throughput on the production entry as a share of plain WSGI's, and
+        their geometric mean over the pages (every address but the minimal response)."""
+        shares = []
+        self.stdout.write(f"{'address':<24}{'ASGI / WSGI req/s':>20}")
+        for ours, theirs in zip(production.measured, wsgi.measured, strict=True):
+            share = _rate(ours) / _rate(theirs) if _rate(theirs) else 0.0
+            if ours is not production.measured[0]:
+                shares.append(share)
+            self.stdout.write(f"{ours.label:<24}{share:>20.2f}")
+        mean = statistics.geometric_mean(shares) if all(shares) else 0.0
+        self.stdout.write(f"page throughput of the production entry: {mean:.2f}× plain WSGI "
+                          f"gunicorn's (geometric mean over {len(shares)} addresses)")
+
+
+def _rate(target: Target) -> float:
+    return len(target.latencies) / target.elapsed if target.elapsed else 0.0
 
 
 def _load() -> str:
