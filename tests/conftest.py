@@ -65,7 +65,7 @@ def _site_language_reset():
 
 
 @pytest.fixture(scope="session")
-def live_server(django_db_setup):
+def live_server(django_db_setup, django_db_blocker):
     """The site as production serves it — ``config.asgi`` under uvicorn with ./run.sh's worker
     settings (tests/production_server.py) — for every test that asks for a live server (the
     browser tests, the every-page crawl, the API contract), in place of pytest-django's
@@ -74,7 +74,8 @@ def live_server(django_db_setup):
 
     server = ProductionLiveServer()
     yield server
-    server.stop()
+    with django_db_blocker.unblock():
+        server.stop()
 
 
 @pytest.fixture

@@ -35,6 +35,27 @@ def _share_connections(shared: dict[str, Any]) -> None:
         connections[alias] = connection
 
 
+def _close_connections(shared: dict[str, Any]) -> None:
+    """Run in a serving thread: close the connections it opened itself."""
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        if connection.alias not in shared:
+            connection.close()
+
+
+def _end_other_sessions() -> None:
+    """PostgreSQL: end the sessions the server's other threads left open on the test database
+    (a stream's reads in the loop's thread pool, the games' watcher, the AI's threads; each
+    keeps its connection, as in production), so the database can be dropped after the run."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
 class ProductionLiveServer:
     """``live_server``'s interface (``url``, ``str()``, ``+``) over the production door."""
 
@@ -71,8 +92,17 @@ class ProductionLiveServer:
             raise RuntimeError(f"the production entry point did not start on {self.url}")
 
     def stop(self) -> None:
+        from asgiref.sync import SyncToAsync
+
+        from config import asgi
+
         self._server.should_exit = True
         self._thread.join(timeout=15)
+        # The serving threads' own connections (PostgreSQL: no connection is shared) are
+        # closed, or the test database could not be dropped after the session.
+        for executor in (asgi.pages.thread, SyncToAsync.single_thread_executor):
+            executor.submit(_close_connections, self._shared).result()
+        _end_other_sessions()
         for connection in self._shared.values():
             connection.dec_thread_sharing()
 
