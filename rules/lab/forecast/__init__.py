@@ -5,10 +5,10 @@ Pure Python (no Django). ``forecast(problem, evaluator)`` returns a ``ForecastRe
 and ``dynamics`` for how the meta moves between rounds.
 """
 
-from rules.lab.forecast.rounds import forecast
 from rules.lab.forecast.play import LocalPairEvaluator, PairEvaluator, PairTask, play_pair_task
 from rules.lab.forecast.problem import ForecastError, ForecastProblem
 from rules.lab.forecast.result import ForecastResult
+from rules.lab.forecast.rounds import forecast
 
 __all__ = ["ForecastError", "ForecastProblem", "ForecastResult", "LocalPairEvaluator",
            "PairEvaluator", "PairTask", "forecast", "play_pair_task"]
