@@ -3,9 +3,11 @@ app may use them)."""
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 
@@ -37,3 +39,31 @@ class StrictBooleanField(serializers.BooleanField):
         if isinstance(getattr(self.root, "initial_data", None), QueryDict):
             return super().to_internal_value(cast(str, data))   # a form's values are text
         self.fail("invalid", input=data)
+
+
+UNKNOWN_FIELD = gettext_lazy("Unknown field: this request takes {fields}.")
+NO_FIELDS_TAKEN = gettext_lazy("Unknown field: this request takes no fields.")
+
+
+class StrictSerializer(serializers.Serializer[Mapping[str, Any]]):
+    """Input that names its fields exactly: a field the request does not take is a 400 naming
+    it, not ignored. DRF drops unknown keys, so a misspelt ``{"oponent": "bob"}`` made an open
+    link anyone could accept instead of a challenge to bob, and ``{"seat": 1}`` was silently
+    not honoured. A form's CSRF token is not a field of the request."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        unknown: dict[str, list[str]] = {}
+        if isinstance(data, Mapping):
+            taken = ", ".join(self.fields)
+            text = str(UNKNOWN_FIELD).format(fields=taken) if taken else str(NO_FIELDS_TAKEN)
+            unknown = {str(name)[:40]: [text] for name in data
+                       if name not in self.fields and name != "csrfmiddlewaretoken"}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if unknown and isinstance(exc.detail, dict):
+                raise serializers.ValidationError({**unknown, **exc.detail}) from None
+            raise
+        if unknown:
+            raise serializers.ValidationError(unknown)
+        return value

@@ -28,7 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField, StrictSerializer
 from common.numbers import whole_number
 from play import services
 from play.ai.hint import hint_of, hint_words
@@ -62,7 +62,9 @@ SEAT = OpenApiParameter("seat", int, description="0 or 1: the seat whose view to
 SINCE = OpenApiParameter("since", int, description=(
     "Follow the game from this step on (the `steps` of your last read): `log` holds only the "
     "lines of later steps, and `moves` lists the actions played since, each {step, seat, "
-    "action, label}. An AI's turn is followed by polling with the last `steps` read."))
+    "action, label}; a move of the other seat from its hidden hand names that hand "
+    "`\"hand-theirs\"` as its card, never the card's position in it. An AI's turn is "
+    "followed by polling with the last `steps` read."))
 AT_STEP = OpenApiParameter("step", int, description=(
     "The seat's state at this earlier step (no legal actions): an AI's moves one by one."))
 STATE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
@@ -111,7 +113,7 @@ def _refused(exc: PlayError, record: PlayGame, seat: int | None = None) -> Respo
     raise ValidationError({exc.field: [str(exc)]} if exc.field else {"detail": str(exc)})
 
 
-class StartInputSerializer(serializers.Serializer[Mapping[str, Any]]):
+class StartInputSerializer(StrictSerializer):
     deck = serializers.CharField(max_length=120, help_text=(
         'Your deck: a saved deck\'s id, "starter:<name>" or "draft" (the builder\'s).'))
     opponent_deck = serializers.CharField(max_length=120, help_text="The other seat's deck.")
@@ -123,7 +125,7 @@ class StartInputSerializer(serializers.Serializer[Mapping[str, Any]]):
     ruleset = serializers.DictField(required=False, help_text='e.g. {"hero_advantage": false}')
 
 
-class VersionSerializer(serializers.Serializer[Mapping[str, Any]]):
+class VersionSerializer(StrictSerializer):
     version = serializers.IntegerField(min_value=0, help_text="The version the change is on.")
     seat = serializers.IntegerField(min_value=0, max_value=1, required=False,
                                     help_text="Undo and concede: whose (default: yours).")
@@ -148,7 +150,7 @@ class ActInputSerializer(VersionSerializer):
     action = ActionField(help_text='One of the legal actions, e.g. {"kind": "end"}.')
 
 
-class ShareSerializer(serializers.Serializer[Mapping[str, Any]]):
+class ShareSerializer(StrictSerializer):
     shared = StrictBooleanField(help_text="Anyone with the link may watch the replay.")
 
 

@@ -6,7 +6,6 @@ player."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api_fields import StrictSerializer
 from play.engine.deck_sources import deck_resolve
 from play.errors import DeckProblems, PlayError
 from play.friends import services as friends
@@ -58,7 +58,7 @@ def _refuse(exc: PlayError) -> ValidationError:
     return ValidationError({exc.field or "detail": [str(exc)]})
 
 
-class ChallengeInputSerializer(serializers.Serializer[Mapping[str, Any]]):
+class ChallengeInputSerializer(StrictSerializer):
     opponent = serializers.CharField(required=False, allow_blank=True, max_length=150,
                                      help_text="A user name; empty or absent: an open link.")
     deck = serializers.CharField(max_length=120, help_text=(
@@ -69,7 +69,7 @@ class ChallengeInputSerializer(serializers.Serializer[Mapping[str, Any]]):
                                     help_text="Who goes first: random, me or them.")
 
 
-class AcceptInputSerializer(serializers.Serializer[Mapping[str, Any]]):
+class AcceptInputSerializer(StrictSerializer):
     deck = serializers.CharField(max_length=120, help_text="Your deck, checked against the "
                                  "challenge's format.")
 
@@ -146,6 +146,7 @@ class ChallengeDeclineApi(APIView):
                    responses={200: CHALLENGE, 400: PROBLEMS})
     def post(self, request: Request, uid: str) -> Response:
         challenge = challenge_get(uid=uid, user=request.user)
+        StrictSerializer(data=request.data).is_valid(raise_exception=True)   # takes no field
         try:
             friends.challenge_withdraw_or_decline(challenge=challenge, by=request.user)
         except PlayError as exc:
@@ -163,6 +164,7 @@ class PlayRematchApi(APIView):
                    responses={201: CHALLENGE, 400: PROBLEMS})
     def post(self, request: Request, uid: str) -> Response:
         record = play_get(uid=uid, user=request.user)
+        StrictSerializer(data=request.data).is_valid(raise_exception=True)   # takes no field
         try:
             challenge = friends.rematch_offer(record=record, by=request.user,
                                               site_url=request.build_absolute_uri("/"))

@@ -22,6 +22,12 @@ from play.models import HUMAN, PlayGame
 from play.seat.board import Board, LastMove, action_keys, seat_board
 from rules.engine import Game
 
+# Actions whose ``card`` is an index into the actor's hand (R2.1.4, R2.1.5, R2.2.3-4, R2.4.1;
+# an effect's pick): the other seat cannot see that hand, so a move by it is sent without the
+# index. Where a card sits in a hand is information: a card returned to the hand goes to its
+# end, and placing "card 5" right after would name the face-down minion.
+HAND_INDEXED = frozenset({"mulligan", "place", "item", "discard", "replenish", "pick"})
+
 # What a side holds for the page alone (faces, keys, labels): the API sends the engine's view.
 PAGE_ONLY = frozenset({"hero_card", "minion_views", "display_cards", "graveyard_cards",
                        "hand_cards", "hand_views", "display_views", "key"})
@@ -40,7 +46,9 @@ class LogLine(TypedDict):
 
 
 class Move(TypedDict):
-    """An action played after the client's step: who chose it and in words."""
+    """An action played after the client's step: who chose it and in words. The other seat's
+    action is sent as that seat may know it (``seen_action``): its hand as ``hand-theirs``,
+    never the index of a card it cannot see."""
 
     step: int
     seat: int | None
@@ -94,7 +102,9 @@ class SeatState:
         for index in range(max(0, since), self.board.step):
             decision = history.snapshots[index].get("decision") or {}
             action = self.record.actions[index]
-            words.append({"step": index + 1, "seat": decision.get("player"), "action": action,
+            actor = decision.get("player")
+            words.append({"step": index + 1, "seat": actor,
+                          "action": seen_action(action, actor, self.board.seat),
                           "label": self.move_label(index, action)})
         return words
 
@@ -120,6 +130,15 @@ class SeatState:
                 "players": ([record.player_name(0), record.player_name(1)]
                             if record.friendly else None),
                 "clock": clock_state(record)}
+
+
+def seen_action(action: dict[str, Any], actor: Any, viewer: int) -> dict[str, Any]:
+    """``action`` as ``viewer`` may read it: a move of the other seat from its hidden hand keeps
+    its kind and slot, and its card is ``hand-theirs`` (the board's key for that hand) instead
+    of the index. The seat's own moves, and moves that name no hand card, are unchanged."""
+    if actor == viewer or action.get("kind") not in HAND_INDEXED or "card" not in action:
+        return action
+    return {**action, "card": "hand-theirs"}
 
 
 def last_move(record: PlayGame, history: History, step: int, viewer: int) -> LastMove | None:

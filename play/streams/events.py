@@ -29,7 +29,8 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy
-from rest_framework.exceptions import AuthenticationFailed, Throttled
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, Throttled
 from rest_framework.request import Request
 
 from accounts.auth import ThrottledBasicAuthentication
@@ -103,7 +104,14 @@ def _challenge(request: HttpRequest) -> str:
     return ThrottledBasicAuthentication().authenticate_header(Request(request)) or ""
 
 
+@csrf_exempt        # it changes nothing: any method but GET is a 405, not a CSRF page
 async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
+    if request.method != "GET":
+        # Checked in the view, not by the URL conf alone: config/asgi.py routes this path
+        # straight to the coroutine, so the view is what both servers answer with.
+        refused = MethodNotAllowed(str(request.method))
+        return JsonResponse({"detail": str(refused.detail)}, status=405,
+                            headers={"Allow": "GET"})
     user = await request.auser()
     if not user.is_authenticated:
         try:

@@ -104,12 +104,16 @@ class Describer:
                 duration=game_word("duration", e.get("duration"), prose=True)),
             "replenish": lambda e: _("{p} refills slot {slot}.").format(
                 p=p(e), slot=int(e.get("slot", 0)) + 1),
-            "returned": lambda e: _("{p}'s {card} returns to the hand.").format(
-                p=p(e), card=c(e.get("card"))),
+            # A card the reader cannot see is "a face-down minion of P2", not "P2's an
+            # unknown card": the possessive reads wrong around an indefinite article.
+            "returned": lambda e: (_("{p}'s {card} returns to the hand.").format(
+                p=p(e), card=c(e.get("card"))) if e.get("card") is not None else
+                _("A face-down minion of {p} returns to the hand.").format(p=p(e))),
             "summon": lambda e: _("{p} summons {card}.").format(p=p(e), card=c(e.get("card"))),
             "discard": lambda e: _("{p} discards {card}.").format(p=p(e), card=c(e.get("card"))),
-            "regenerate": lambda e: _("{p}'s {card} regenerates.").format(
-                p=p(e), card=c(e.get("card"))),
+            "regenerate": lambda e: (_("{p}'s {card} regenerates.").format(
+                p=p(e), card=c(e.get("card"))) if e.get("card") is not None else
+                _("A face-down minion of {p} regenerates.").format(p=p(e))),
             "react": lambda e: _("{card} re-acts.").format(card=c(e.get("card"))),
             "mind_control": lambda e: _("{p} takes control of {card}.").format(
                 p=p(e), card=c(e.get("card"))),
