@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from rules.ai.greedy import GreedyAgent
 from rules.ai.lean import LeanPlannerAgent
+from rules.ai.learned import LearnedAgent, LearnedPlannerAgent
 from rules.ai.planner import PlannerAgent
 from rules.ai.random_agent import RandomAgent
 from rules.ai.search import SearchAgent
@@ -81,6 +82,13 @@ AGENTS: tuple[AgentSpec, ...] = (
     # The planner's search on a smaller budget, spent where it decides (rules.ai.lean).
     AgentSpec("lean", LeanPlannerAgent, "lean", "Lean planner (strong, quicker)",
               chunk_games=40, measured_against=("greedy", "planner"), skill="skilled"),
+    # The policy's few best moves judged by the learned evaluator (rules.ai.learned), and the
+    # planner with rollouts cut short where that evaluator judges them.
+    AgentSpec("learned", LearnedAgent, "learned", "Learned (one-move look-ahead, quick)",
+              chunk_games=200, measured_against=("greedy",), skill="skilled"),
+    AgentSpec("learned_planner", LearnedPlannerAgent, "learned_planner",
+              "Learned planner (strong, quicker)", chunk_games=40,
+              measured_against=("greedy", "planner"), skill="skilled"),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(spec.name for spec in AGENTS)
 DEFAULT_AGENT = AGENTS[0].name

@@ -24,6 +24,9 @@ def test_an_unknown_agent_is_refused_with_the_known_names():
 def test_the_ladder_measures_each_agent_against_the_one_the_registry_names():
     assert ladder.RUNGS == ladder_rungs() == [("greedy", "random"), ("search", "greedy"),
                                               ("planner", "greedy"), ("planner", "search"),
-                                              ("lean", "greedy"), ("lean", "planner")]
+                                              ("lean", "greedy"), ("lean", "planner"),
+                                              ("learned", "greedy"),
+                                              ("learned_planner", "greedy"),
+                                              ("learned_planner", "planner")]
     for strong, weak in ladder.RUNGS:
         assert agent_spec(weak).name == weak and weak in agent_spec(strong).measured_against

@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from rules.ai.agents import make_agent
+from rules.ai.agents import agent_spec, make_agent
 from rules.ai.learned import LearnedAgent, LearnedPlannerAgent
 from rules.ai.value_features import FEATURES, features
 from rules.ai.value_model import (
@@ -22,6 +22,7 @@ from rules.ai.value_model import (
     fingerprint,
     load_model,
     model_from_dict,
+    shipped_model,
 )
 from rules.decks.cardset import CORE_SET, TEST_SET, load_card_set
 from rules.engine import Game
@@ -170,6 +171,19 @@ def test_the_learned_agents_play_legal_games_the_same_from_a_seed(tiny, kind):
         assert game.result is not None
         logs.append(game.actions)
     assert logs[0] == logs[1]
+
+
+def test_the_registered_agents_use_the_shipped_model_of_the_core_set():
+    model = shipped_model()
+    core = load_card_set(CORE_SET)
+    model.check_cards(core.cards)
+    assert model.meta["curve"] and model.meta["games"] > 0
+    for name in ("learned", "learned_planner"):
+        assert agent_spec(name).skill == "skilled" and agent_spec(name).measured_against
+    result = play_game(core.cards, *(core.deck(n) for n in list(core.decks)[:2]), seed=4,
+                       a_first=True, agent_a=make_agent("learned"),
+                       agent_b=make_agent("learned_planner"))
+    assert result.error is None and result.winner in ("a", "b")
 
 
 def test_the_learning_curve_is_drawn_with_both_rivals_and_their_intervals(tiny):

@@ -149,5 +149,5 @@ def test_the_stored_ladder_result_has_every_rung_in_the_ladders_shape():
         assert set(row["cpu_seconds_per_game"]) >= {"engine"}
     table = strength_table()
     assert {r["name"] for r in table["ratings"]} == {"random", "greedy", "search", "planner",
-                                                     "lean"}
+                                                     "lean", "learned", "learned_planner"}
     assert table["anchor"] == "random"

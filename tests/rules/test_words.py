@@ -61,7 +61,7 @@ def test_every_agent_is_named_in_both_languages_and_the_defaults_are_registered(
         assert spec.title("en") and spec.title("zh") and spec.label("en") and spec.label("zh")
         assert spec.title("zh") != spec.title("en")
     assert (AGENTS[0].name, AGENTS[0].label("zh")) == ("greedy", "贪心(快速启发式)")
-    assert [spec.name for spec in AGENTS if spec.fast] == ["greedy", "random"]
+    assert [spec.name for spec in AGENTS if spec.fast] == ["greedy", "random", "learned"]
 
 
 def test_every_ruleset_option_reads_as_a_sentence_in_both_languages():

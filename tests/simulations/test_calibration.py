@@ -96,7 +96,7 @@ def test_a_worker_measures_each_slow_agent_s_own_pace():
     plays a few games of each slow agent against greedy, and its own decisions' factor is
     what is left once greedy and the rules are counted at the rules' pace."""
     row = deployment_calibrate(host="w1@host", budget_seconds=0.3)
-    assert set(row.agents) == {"planner", "search", "lean"}
+    assert set(row.agents) == {"planner", "search", "lean", "learned", "learned_planner"}
     for name, pace in row.agents.items():
         assert pace["games"] >= 2 and pace["wall_seconds"] > 0 and pace["factor"] > 0
         own, greedy, rules = ladder_parts(name, "greedy")    # the ladder's rung of the two
