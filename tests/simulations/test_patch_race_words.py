@@ -18,7 +18,7 @@ from rules.decks.cardset import CORE_SET, load_card_set
 from rules.lab.patches import patch_with_text
 from simulations.cli.input import card_set_words
 from simulations.patches.text import change_line
-from simulations.services import _patched
+from simulations.services import patch_freeze
 from simulations.sources import cards_freeze
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_a_searchs_patch_download_says_the_race_in_the_readers_language(catalogu
 
 
 def test_a_patched_runs_diff_says_the_race_in_english(catalogue):
-    _cards_patched, record = _patched(_cards(), {"name": "x", "changes": [
+    _cards_patched, record = patch_freeze(_cards(), {"name": "x", "changes": [
         {"card": "T-X02", "field": FIELD, "value": 2}]})
     _says_race(record["diff"][0]["text"], "Beast")
 
