@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from cards.game_words import says
+from common.frozen import FrozenDeck
 from play.clock.presence import seen_touch
 from play.engine.action_input import action_read
 from play.engine.adapter import game_at, game_history, game_start, history_after, undo_point
@@ -56,12 +57,12 @@ def _ruleset(ruleset: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 @transaction.atomic
-def play_start(*, owner: Any, deck: Mapping[str, Any], opponent_deck: Mapping[str, Any],
+def play_start(*, owner: Any, deck: FrozenDeck, opponent_deck: FrozenDeck,
                opponent: str, ruleset: Mapping[str, Any] | None = None, first: str = "random",
                seed: int | None = None) -> PlayGame:
     """A new game: ``deck`` is the owner's (seat P1), ``opponent`` an agent's name or "human"
-    (hot-seat: the owner plays both seats). Decks are frozen deck dicts
-    (``simulations.sources``); the cards they use are frozen with them."""
+    (hot-seat: the owner plays both seats). Decks are frozen (``common.frozen``); the cards
+    they use are frozen with them."""
     if opponent != HUMAN and opponent not in AGENT_NAMES:
         raise PlayError(str(UNKNOWN_AGENT).format(name=opponent,
                                                   known=", ".join(AGENT_NAMES)), "opponent")

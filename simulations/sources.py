@@ -25,6 +25,7 @@ from cards.game_words import says
 from cards.models import Card
 from cards.selectors import card_data_version, card_rows
 from common.deck_refs import deck_ref
+from common.frozen import FrozenCards, FrozenDeck, frozen_deck
 from common.visitor import Visitor
 from decks.models import Deck
 from decks.selectors import deck_counts, deck_get, decks_listed
@@ -64,23 +65,22 @@ class DeckChoice:
     group: str
 
 
-def starter_decks() -> list[dict[str, Any]]:
-    """Every starter deck of every card set in the catalogue, as frozen deck dicts."""
-    return [{"name": deck.name, "hero": deck.hero, "cards": dict(deck.cards), "uid": None,
-             "version": None, "source": f"starter:{deck.set_code}",
-             **({"name_zh": deck.name_zh} if deck.name_zh else {})}
+def starter_decks() -> list[FrozenDeck]:
+    """Every starter deck of every card set in the catalogue, frozen."""
+    return [frozen_deck(name=deck.name, hero=deck.hero, cards=deck.cards,
+                        source=f"starter:{deck.set_code}", name_zh=deck.name_zh or "")
             for deck in starters.starter_decks()]
 
 
-def deck_freeze(deck: Deck) -> dict[str, Any]:
+def deck_freeze(deck: Deck) -> FrozenDeck:
     """A saved deck as it is now."""
     version = deck.versions.order_by("-number").values_list("number", flat=True).first()
-    return {"name": deck.name, "hero": deck.hero.code if deck.hero is not None else None,
-            "cards": deck_counts(deck), "uid": deck.uid, "version": version, "source": "deck"}
+    return frozen_deck(name=deck.name, hero=deck.hero.code if deck.hero is not None else None,
+                       cards=deck_counts(deck), uid=deck.uid, version=version, source="deck")
 
 
 def resolve_spec(spec: str, *, user: Visitor = None, trusted: bool = False
-                 ) -> tuple[dict[str, Any], Deck | None]:
+                 ) -> tuple[FrozenDeck, Deck | None]:
     """The frozen deck a spec names, and the ``Deck`` row if it is a saved deck.
 
     Saved decks are looked up with the decks app's visibility rules for ``user`` (another
@@ -109,8 +109,7 @@ def resolve_spec(spec: str, *, user: Visitor = None, trusted: bool = False
     return deck_freeze(row), row
 
 
-def cards_freeze(decks: Iterable[Mapping[str, Any]],
-                 extra: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+def cards_freeze(decks: Iterable[Mapping[str, Any]], extra: Iterable[str] = ()) -> FrozenCards:
     """The data form of every card the decks use (heroes included), checked by the engine."""
     decks = list(decks)
     wanted = set(extra)

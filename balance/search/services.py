@@ -7,7 +7,7 @@ are every job's (``balance.services``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy
 
@@ -22,6 +22,7 @@ from balance.services import (
     job_submit,
 )
 from cards.game_words import game_word, say, says
+from common.frozen import FrozenDeck
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
 from rules.lab.balance_search.objective import Goal, GoalError
@@ -88,12 +89,12 @@ BAD_STRONG_VERIFY = gettext_lazy(
 MAX_DECKS = 8
 
 
-def _frozen_decks(specs: Sequence[str], user: Visitor) -> list[dict[str, Any]]:
+def _frozen_decks(specs: Sequence[str], user: Visitor) -> list[FrozenDeck]:
     if len(specs) < 2:
         raise BalanceInputError(FEW_DECKS, "decks")
     if len(specs) > MAX_DECKS:
         raise BalanceInputError(MANY_DECKS.format(limit=MAX_DECKS), "decks")
-    decks: list[dict[str, Any]] = []
+    decks: list[FrozenDeck] = []
     for spec in specs:
         try:
             deck, _ = resolve_spec(spec, user=user)

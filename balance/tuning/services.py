@@ -26,6 +26,7 @@ from balance.services import (
 )
 from balance.tuning.problem import format_from_dict, format_to_dict
 from cards.models import Card
+from common.frozen import FrozenDeck
 from common.language import source_value
 from decks.adapters import format_to_rules
 from decks.drafts import Draft
@@ -79,8 +80,9 @@ NOTE = "Deck tuning {uid}: {swaps}"
 MAX_OPPONENTS = 12
 
 
-def _field(specs: Sequence[str], gauntlet: str | None, tuned: dict[str, Any], user: Visitor
-           ) -> list[dict[str, Any]]:
+def _field(specs: Sequence[str], gauntlet: str | None, tuned: FrozenDeck, user: Visitor
+           ) -> list[Mapping[str, Any]]:
+    decks: list[Mapping[str, Any]]
     if gauntlet:
         try:
             run = run_get(uid=gauntlet, user=user)
@@ -95,9 +97,9 @@ def _field(specs: Sequence[str], gauntlet: str | None, tuned: dict[str, Any], us
             except SourceError as exc:
                 raise BalanceInputError(str(exc), "field") from None
     else:
-        decks = starter_decks()
+        decks = list(starter_decks())
     same = (tuned["hero"], tuned["cards"])
-    opponents: list[dict[str, Any]] = []
+    opponents: list[Mapping[str, Any]] = []
     seen: list[tuple[Any, Any]] = []
     for deck in decks:
         content = (deck["hero"], deck["cards"])
@@ -190,7 +192,7 @@ def tuning_job_request(*, user: Visitor, deck_spec: str, field_specs: Sequence[s
                        .values_list("code", "card_set__code")})
         check_problem(TuningProblem(
             field=TuneField(cards=engine_cards, opponents=tuple(engine_decks[1:])),
-            deck=DeckList.from_counts(tuned["hero"], tuned["cards"]), fmt=fmt_rules,
+            deck=DeckList.from_counts(str(tuned["hero"]), tuned["cards"]), fmt=fmt_rules,
             set_of=set_of, pool=tuple(pool), heroes=tuple(hero_codes)))
     except SourceError as exc:
         raise BalanceInputError(str(exc), "field") from None
@@ -226,7 +228,7 @@ def _patched(cards: dict[str, Any], patch: Mapping[str, Any] | None
         raise BalanceInputError(exc.message, "patch") from None
 
 
-def _not_legal(tuned: dict[str, Any], engine_cards: dict[str, CardDef],
+def _not_legal(tuned: FrozenDeck, engine_cards: dict[str, CardDef],
                fmt_rules: legality.Format, set_of: dict[str, str], exc: TuningError) -> str:
     """Why the deck cannot be tuned, rule by rule in the page's language (the engine's own
     message, in English, for what is not a broken rule of the deck)."""

@@ -8,26 +8,24 @@ unsaved edits there.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest
 from django.utils.translation import gettext
 
 from common.deck_refs import DRAFT, deck_ref, is_draft
+from common.frozen import FrozenDeck, frozen_deck
 from decks.session import NEW, draft_load
 from play.errors import NO_DRAFT, PlayError
 from simulations.sources import DeckChoice, SourceError, deck_choices, resolve_spec
 
 
-def draft_deck(request: HttpRequest, spec: str = DRAFT) -> dict[str, Any] | None:
-    """A draft of the builder as a frozen deck dict, if there is one with cards (``draft``:
-    the new deck; ``draft:<uid>``: a saved deck's unsaved edits)."""
+def draft_deck(request: HttpRequest, spec: str = DRAFT) -> FrozenDeck | None:
+    """A draft of the builder frozen, if there is one with cards (``draft``: the new deck;
+    ``draft:<uid>``: a saved deck's unsaved edits)."""
     key = deck_ref(spec).name or NEW
     draft = draft_load(request, key)
     if draft is None or not draft.cards:
         return None
-    return {"name": draft.display_name, "hero": draft.hero, "cards": dict(draft.cards),
-            "uid": None, "version": None, "source": spec}
+    return frozen_deck(name=draft.display_name, hero=draft.hero, cards=draft.cards, source=spec)
 
 
 def play_deck_choices(request: HttpRequest, asked: str | None = None) -> list[DeckChoice]:
@@ -44,7 +42,7 @@ def play_deck_choices(request: HttpRequest, asked: str | None = None) -> list[De
     return choices
 
 
-def deck_resolve(request: HttpRequest, spec: str, field: str) -> dict[str, Any]:
+def deck_resolve(request: HttpRequest, spec: str, field: str) -> FrozenDeck:
     """The frozen deck ``spec`` names for this user; ``PlayError`` naming ``field`` if none."""
     if is_draft(spec):
         draft = draft_deck(request, spec)

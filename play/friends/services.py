@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, override
 
+from common.frozen import FrozenDeck
 from decks.drafts import Draft
 from decks.models import Format
 from decks.selectors import format_default
@@ -108,7 +109,7 @@ def _opponent(name: str | None, challenger: Any) -> Any:
 
 
 @transaction.atomic
-def challenge_create(*, challenger: Any, deck: Mapping[str, Any], opponent: str | None = None,
+def challenge_create(*, challenger: Any, deck: FrozenDeck, opponent: str | None = None,
                      format_code: str | None = None, first: str = "random", seat: int = 0,
                      rematch_of: PlayGame | None = None, site_url: str = "") -> Challenge:
     """A challenge from ``challenger`` with their frozen ``deck`` (checked against the format:
@@ -190,7 +191,7 @@ def _first_seat(challenge: Challenge) -> int | None:
 
 
 @transaction.atomic
-def challenge_accept(*, challenge: Challenge, by: Any, deck: Mapping[str, Any],
+def challenge_accept(*, challenge: Challenge, by: Any, deck: FrozenDeck,
                      seed: int | None = None) -> PlayGame:
     """``by`` accepts with their ``deck`` (checked against the challenge's format): the game
     starts, the challenger in the seat they asked for."""

@@ -20,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import OperationalError
 
 from common.deck_refs import starter_spec
+from common.frozen import FrozenCards, FrozenDeck, frozen_deck
 from rules.lab import meta
 from rules.lab.match import run_match
 from rules.lab.patches import Patch
@@ -102,22 +103,23 @@ def _deck_names(opts: Mapping[str, Any]) -> list[str]:
 
 
 def _decks_from_file(opts: Mapping[str, Any], patch: Patch | None
-                     ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+                     ) -> tuple[list[FrozenDeck], FrozenCards]:
     if opts.get("decks"):
         cards, listed = load_field_for_cli(opts["decks"], opts["card_set"])
     else:
         cards, deck_a, deck_b = load_decks_for_cli(opts["deck_a"], opts["deck_b"],
                                                    opts["card_set"])
         listed = [deck_a, deck_b]
-    decks = [{**d.to_dict(), "uid": None, "version": None, "source": "file"} for d in listed]
-    used = {d["hero"] for d in decks} | {c for d in decks for c in d["cards"]}
+    decks = [frozen_deck(name=d.name, hero=d.hero, cards=d.counts(), source="file")
+             for d in listed]
+    used = {str(d["hero"]) for d in decks} | {c for d in decks for c in d["cards"]}
     used |= set(patch.cards if patch else ())
     return decks, {code: cards[code].to_dict() for code in sorted(used) if code in cards}
 
 
 def _decks_from_catalogue(opts: Mapping[str, Any]
-                          ) -> tuple[list[dict[str, Any]], Deck | None]:
-    decks: list[dict[str, Any]] = []
+                          ) -> tuple[list[FrozenDeck], Deck | None]:
+    decks: list[FrozenDeck] = []
     rows: list[Deck | None] = []
     for name in _deck_names(opts):
         try:

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
+from common.frozen import FrozenDeck
 from common.language import frozen_card_name, source_value
 from rules.lab.intervals import paired_difference
 from rules.lab.patches import PATCH_FIELDS
@@ -65,7 +66,7 @@ def _values(values: Sequence[int]) -> list[int]:
 def _card_value(deck_specs: Sequence[str], user: Visitor, card: str, field: str
                 ) -> tuple[Any, dict[str, Any]]:
     """The card's current value of the field (from the catalogue) and its data."""
-    decks: list[dict[str, Any]] = []
+    decks: list[FrozenDeck] = []
     for spec in deck_specs:
         try:
             decks.append(resolve_spec(spec, user=user)[0])
