@@ -85,7 +85,7 @@ AGENTS: tuple[AgentSpec, ...] = (
     # The policy's few best moves judged by the learned evaluator (rules.ai.learned), and the
     # planner with rollouts cut short where that evaluator judges them.
     AgentSpec("learned", LearnedAgent, "learned", "Learned (one-move look-ahead, quick)",
-              chunk_games=200, measured_against=("greedy",), skill="skilled"),
+              chunk_games=200, measured_against=("greedy", "planner"), skill="skilled"),
     AgentSpec("learned_planner", LearnedPlannerAgent, "learned_planner",
               "Learned planner (strong, quicker)", chunk_games=40,
               measured_against=("greedy", "planner"), skill="skilled"),

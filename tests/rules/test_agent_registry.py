@@ -25,7 +25,7 @@ def test_the_ladder_measures_each_agent_against_the_one_the_registry_names():
     assert ladder.RUNGS == ladder_rungs() == [("greedy", "random"), ("search", "greedy"),
                                               ("planner", "greedy"), ("planner", "search"),
                                               ("lean", "greedy"), ("lean", "planner"),
-                                              ("learned", "greedy"),
+                                              ("learned", "greedy"), ("learned", "planner"),
                                               ("learned_planner", "greedy"),
                                               ("learned_planner", "planner")]
     for strong, weak in ladder.RUNGS:
