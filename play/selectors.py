@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from play import conf
-from play.models import Challenge, ChallengeStatus, PlayerSettings, PlayGame
+from play.models import NO_SHOW, Challenge, ChallengeStatus, PlayerSettings, PlayGame
 
 NO_GAME = gettext_lazy("There is no game {uid!r} of yours.")
 NO_CHALLENGE = gettext_lazy("There is no challenge {uid!r} for you.")
@@ -113,3 +113,29 @@ def challenge_lists_context(user: Any) -> dict[str, Any]:
     found = challenges_for(user)
     return {"challenges": found, "challenges_digest": challenges_digest(found),
             "challenge_poll_seconds": conf.challenge_poll_seconds()}
+
+
+def rematch_offer_of(record: PlayGame) -> Challenge | None:
+    """The pending offer of a rematch of ``record`` (by either player), if any."""
+    return Challenge.objects.select_related("challenger", "opponent").filter(
+        rematch_of=record, status=ChallengeStatus.PENDING,
+        expires_at__gt=timezone.now()).first()
+
+
+def game_end_context(record: PlayGame, user: Any) -> dict[str, Any]:
+    """What ``play/_game_end.html`` needs for a player of a finished game between people: the
+    outcome from their seat (``won``, ``lost``, ``drawn``, ``called_off``) and the rematch on
+    offer — by them (``mine``) or to them — so the other player sees it on this page."""
+    seat = record.seat_of(user)
+    result = record.result or {}
+    winner = result.get("winner")
+    if result.get("reason") == NO_SHOW:
+        outcome = "called_off"
+    elif winner is None:
+        outcome = "drawn"
+    else:
+        outcome = "won" if winner == seat else "lost"
+    offer = rematch_offer_of(record)
+    return {"game": record, "outcome": outcome, "rematch": offer,
+            "rematch_mine": offer is not None and offer.challenger_id == getattr(user, "pk", None),
+            "end_poll_seconds": conf.challenge_poll_seconds()}

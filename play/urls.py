@@ -28,4 +28,5 @@ urlpatterns = [
     path("<str:uid>/share/", views_controls.play_share, name="share"),
     path("<str:uid>/replay/", views_replays.play_replay, name="replay"),
     path("<str:uid>/rematch/", views_friends.rematch, name="rematch"),
+    path("<str:uid>/end/", views_friends.game_end, name="game-end"),
 ]

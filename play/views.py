@@ -30,7 +30,7 @@ from play.errors import AGENT_FAILED, BAD_ACTION, PlayError
 from play.forms import NewGameForm
 from play.models import PlayGame
 from play.seat.state import SeatState, seat_state
-from play.selectors import challenge_lists_context, plays_listed, viewer_seat
+from play.selectors import challenge_lists_context, game_end_context, plays_listed, viewer_seat
 
 RECENT = 100
 
@@ -84,8 +84,9 @@ def board_context(request: HttpRequest, state: SeatState, *, shown_seat: int | N
     if failure and not error:
         error = str(AGENT_FAILED).format(problem=failure)
     clock = clock_state(record)
-    return {"game": record, "board": board, "state": state, "cover": cover, "to_move": to_move,
-            "error": error, "agent_failed": bool(failure),
+    end = game_end_context(record, request.user) if record.friendly and record.over else None
+    return {"game": record, "game_end": end, "board": board, "state": state, "cover": cover,
+            "to_move": to_move, "error": error, "agent_failed": bool(failure),
             "delay_ms": int(conf.ai_step_seconds() * 1000),
             "clock": clock, "clock_json": clock, "friendly": record.friendly,
             "my_turn": record.friendly and to_move == board.seat and not record.over,

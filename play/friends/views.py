@@ -19,9 +19,15 @@ from play.friends import services as friends
 from play.friends.forms import AcceptForm, ChallengeForm
 from play.friends.records import player_record
 from play.models import Challenge, ChallengeStatus
-from play.selectors import challenge_get, challenge_lists_context, play_get
+from play.selectors import (
+    challenge_get,
+    challenge_lists_context,
+    game_end_context,
+    play_get,
+)
 
 NO_PLAYER_PAGE = gettext_lazy("There is no player named {name!r}.")
+NOT_OVER = gettext_lazy("This game between two people is not over.")
 
 
 @require_GET
@@ -35,6 +41,17 @@ def challenge_lists(request: HttpRequest) -> HttpResponse:
     if request.GET.get("seen") == context["challenges_digest"]:
         return HttpResponse(status=204)
     return render(request, "play/_challenge_lists.html", context)
+
+
+@login_required
+@require_GET
+def game_end(request: HttpRequest, uid: str) -> HttpResponse:
+    """The end of a finished game between people for one of its players (polled by the game's
+    page: a rematch the other player offers shows without a reload)."""
+    record = play_get(uid=uid, user=request.user)
+    if not (record.friendly and record.over):
+        raise Http404(str(NOT_OVER))
+    return render(request, "play/_game_end.html", game_end_context(record, request.user))
 
 
 @login_required

@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy
 
 from play.friends.records import outcome_for
-from play.models import PlayGame
+from play.models import Challenge, PlayGame
 
 register = template.Library()
 
@@ -47,3 +47,28 @@ def outcome_word(game: PlayGame, user: Any) -> str:
     (a player never opened it; it counts for neither). Empty when ``user`` did not play it."""
     seat = game.seat_of(user)
     return "" if seat is None else str(OUTCOME_WORDS[outcome_for(game, seat)])
+
+
+FIRST_MOVER = gettext_lazy("{first} (P{p}) moves first, {second} (P{q}) second.")
+FIRST_RANDOM = gettext_lazy("Drawn at random when the game starts: {challenger} plays P{p}, "
+                            "{other} P{q}, and either may move first.")
+WHO_ACCEPTS = gettext_lazy("the one who accepts")
+
+
+@register.filter
+def who_first(challenge: Challenge) -> SafeString:
+    """Who moves first in a challenge, in words with each player's seat (each name a link to
+    their page): seats and turn order are separate choices, and "alice plays P1" beside
+    "Random" read as if P1 moved first."""
+    mine = int(challenge.seat)
+    challenger = player_link(challenge.challenger.get_username())
+    other: Any = (player_link(challenge.opponent.get_username()) if challenge.opponent
+                  else str(WHO_ACCEPTS))
+    if challenge.first == "me":
+        return format_html(str(FIRST_MOVER), first=challenger, p=mine + 1, second=other,
+                           q=2 - mine)
+    if challenge.first == "them":
+        return format_html(str(FIRST_MOVER), first=other, p=2 - mine, second=challenger,
+                           q=mine + 1)
+    return format_html(str(FIRST_RANDOM), challenger=challenger, p=mine + 1, other=other,
+                       q=2 - mine)

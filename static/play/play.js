@@ -65,6 +65,9 @@
     var listOpen = get("list-open") === "1";
     var y = window.scrollY;
     root.innerHTML = html;
+    // The end of a game between people polls for a rematch offer with htmx: a board put in
+    // by this script is handed to htmx so that its attributes work.
+    if (window.htmx) window.htmx.process(root);
     root.removeAttribute("aria-busy");
     picked = null;
     var b = board();
