@@ -1,11 +1,13 @@
 """The learned agents: the planner's policy and search, judged by the learned evaluator.
 
-- ``LearnedAgent`` (``learned``, cheap): at a main-phase decision with a choice it keeps the
-  policy's ``CANDIDATES`` best actions (plus "end"), samples one world consistent with its view
-  (``rules.engine.determinize``, the planner's faction prior), plays each kept action once in a
-  copy of that world and takes the one after which ``rules.ai.value_model`` gives its seat the
-  best chance of winning. A lethal attack the policy sees is taken at once; every other kind of
-  decision is the policy's (the planner's tuned greedy heuristic).
+- ``LearnedAgent`` (``learned``, cheap): at a main-phase decision where the policy (the
+  planner's tuned greedy heuristic) is unsure — its two best actions within ``MARGIN`` — it
+  keeps the policy's ``CANDIDATES`` best actions (plus "end"), samples one world consistent
+  with its view (``rules.engine.determinize``, the planner's faction prior), plays each kept
+  action in a copy of that world, lets the policy finish the turn (``finish_turn``: every
+  candidate is judged at the same moment, the turn just over) and takes the one after which
+  ``rules.ai.value_model`` gives its seat the best chance of winning. A lethal attack the policy
+  sees, a clear favourite and every other kind of decision are the policy's.
 - ``LearnedPlannerAgent`` (``learned_planner``, strong): the planner (``rules.ai.planner``) whose
   rollouts stop at the end of its own turn, where the learned evaluator judges the position
   from its seat's view in place of the hand-weighted evaluation after the opponent's turn:
