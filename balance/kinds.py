@@ -1,4 +1,5 @@
-"""What makes a balance search and a deck tuning different jobs — and nothing else does.
+"""What makes a balance search, a deck tuning and a meta forecast different jobs — and nothing
+else does.
 
 Every kind of job takes one path: it is frozen and queued (``balance.services``), claimed,
 leased, resumed and reaped (``balance.runner``, ``work.protocol``), its games fanned out as
@@ -22,6 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from balance.forecast.problem import (
+    ForecastCodec,
+    forecast_games,
+    forecast_problem,
+    forecast_result_dict,
+    forecast_verify_estimate,
+)
 from balance.models import BalanceJob, JobKind
 from balance.search.problem import (
     BalanceCodec,
@@ -39,6 +47,7 @@ from balance.tuning.problem import (
 )
 from rules.lab.balance_search import balance_search
 from rules.lab.deck_tuning import tune_deck
+from rules.lab.forecast import forecast
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,9 @@ KINDS: dict[str, Kind] = {
                          codec=lambda problem: TuningCodec(problem.field),
                          search=tune_deck, result=tuning_result_dict, games=tuning_games,
                          verify_estimate=tuning_verify_estimate),
+    JobKind.FORECAST: Kind(problem=forecast_problem, codec=ForecastCodec, search=forecast,
+                           result=forecast_result_dict, games=forecast_games,
+                           verify_estimate=forecast_verify_estimate),
 }
 
 

@@ -35,12 +35,14 @@ from work.models import ACTIVE_WORK_STATUSES, LeasedWork, WorkStatus
 class JobKind(models.TextChoices):
     BALANCE = "balance", gettext_lazy("Balance search")
     TUNING = "tuning", gettext_lazy("Deck tuning")
+    FORECAST = "forecast", gettext_lazy("Meta forecast")
 
 
 # A job's title, of its decks' names: stored in the submitter's language as ``label``, shown in
 # the reader's as ``title``.
 SEARCH_LABEL = gettext_lazy("Balance search: {names}")
 TUNING_LABEL = gettext_lazy("Deck tuning: {deck} against {names}")
+FORECAST_LABEL = gettext_lazy("Meta forecast: {names}")
 LABEL_LENGTH = 300
 
 
@@ -48,6 +50,8 @@ def job_label(kind: str, names: list[str]) -> str:
     """A job's title from its decks' names (a tuning's first deck is the tuned one)."""
     if kind == JobKind.TUNING:
         text = TUNING_LABEL.format(deck=names[0], names=", ".join(names[1:]))
+    elif kind == JobKind.FORECAST:
+        text = FORECAST_LABEL.format(names=", ".join(names))
     else:
         text = SEARCH_LABEL.format(names=", ".join(names))
     return str(text)[:LABEL_LENGTH]
@@ -140,6 +144,8 @@ class BalanceJob(LeasedWork):
     def get_absolute_url(self) -> str:
         if self.kind == JobKind.TUNING:
             return reverse("balance:tune-detail", args=[self.uid])
+        if self.kind == JobKind.FORECAST:
+            return reverse("balance:forecast-detail", args=[self.uid])
         return reverse("balance:detail", args=[self.uid])
 
     @property

@@ -23,6 +23,11 @@ PHASES = {"queued": gettext_lazy("waiting"), "baseline": gettext_lazy("baseline"
           "racing": gettext_lazy("racing candidates"),
           "verifying": gettext_lazy("re-verifying on fresh games"),
           "tuning-racing": gettext_lazy("racing swaps"),
+          "patch_day": gettext_lazy("playing the printed lists"),
+          "tuning": gettext_lazy("re-tuning the archetypes"),
+          "round": gettext_lazy("playing the round's lists"),
+          "final": gettext_lazy("playing the settled field on fresh games"),
+          "exploit": gettext_lazy("measuring exploitability"),
           "done": gettext_lazy("done")}
 
 

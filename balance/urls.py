@@ -1,7 +1,9 @@
-"""Balance search and deck tuning pages, mounted at /balance/ (tunings under /balance/tune/)."""
+"""Balance search, deck tuning and meta forecast pages, mounted at /balance/ (tunings under
+/balance/tune/, forecasts under /balance/forecast/)."""
 
 from django.urls import path
 
+from balance.forecast import views as forecast_views
 from balance.search import views
 from balance.tuning import views as tuning_views
 from common import converters  # noqa: F401  (registers <dbint:…>, numbers a database can hold)
@@ -18,6 +20,12 @@ urlpatterns = [
     path("tune/<str:uid>/cancel/", tuning_views.tune_cancel, name="tune-cancel"),
     path("tune/<str:uid>/suggestions/<dbint:index>/save/", tuning_views.tune_save,
          name="tune-save"),
+    path("forecast/", forecast_views.forecast_list, name="forecast-list"),
+    path("forecast/new/", forecast_views.forecast_new, name="forecast-new"),
+    path("forecast/<str:uid>/", forecast_views.forecast_detail, name="forecast-detail"),
+    path("forecast/<str:uid>/progress/", forecast_views.forecast_progress,
+         name="forecast-progress"),
+    path("forecast/<str:uid>/cancel/", forecast_views.forecast_cancel, name="forecast-cancel"),
     path("<str:uid>/", views.job_detail, name="detail"),
     path("<str:uid>/progress/", views.job_progress_fragment, name="progress"),
     path("<str:uid>/cancel/", views.job_cancel, name="cancel"),

@@ -34,6 +34,7 @@ urlpatterns = [
     path("api/play/", include("play.api_urls")),
     path("api/balance-searches/", include("balance.search.api_urls")),
     path("api/deck-tunings/", include("balance.tuning.api_urls")),
+    path("api/meta-forecasts/", include("balance.forecast.api_urls")),
     path("api/schema/", StoredSchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("admin/", admin.site.urls),

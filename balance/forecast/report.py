@@ -37,7 +37,8 @@ def progress_line(elapsed: float, event: Mapping[str, Any]) -> str:
              "round": f"round {event.get('round')} played; meta "
                       + ", ".join(f"{s * 100:.0f} %" for s in event.get("shares", ())),
              "final": "the settled field on fresh seeds",
-             "exploit": f"exploitability: tuning {event.get('archetype')} once more"}
+             "exploit": f"exploitability: tuning {event.get('archetype')} once more",
+             "done": "done"}
     return (f"[{elapsed:6.0f} s] {event['phase']:<9} {where.get(event['phase'], '')} | "
             f"{event['games']:,} of {event['budget']:,} games")
 

@@ -28,6 +28,21 @@ BAD_PATCH = _("Give a balance patch as JSON: {\"name\": …, \"changes\": [{\"ca
               "\"field\": …, \"value\": …}]}.")
 
 
+def patch_of_text(text: str | None) -> dict[str, Any] | None:
+    """A form's patch field: its JSON object, None when empty; a form error otherwise (the
+    service checks what the patch changes)."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if not isinstance(data, dict):
+        raise forms.ValidationError(BAD_PATCH)
+    return data
+
+
 class TuningDeckForm(RefuseNulForm):
     """Step one: which deck (GET)."""
 
@@ -91,16 +106,7 @@ class TuningForm(JobForm):
             raise forms.ValidationError(BAD_SHARES) from None
 
     def clean_patch(self) -> dict[str, Any] | None:
-        text = (self.cleaned_data.get("patch") or "").strip()
-        if not text:
-            return None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            data = None
-        if not isinstance(data, dict):
-            raise forms.ValidationError(BAD_PATCH)
-        return data
+        return patch_of_text(self.cleaned_data.get("patch"))
 
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -127,7 +127,7 @@ def _format_of(row: Deck | None) -> Format:
     return format_get(None)
 
 
-def _pool(fmt_rules: legality.Format) -> tuple[list[str], dict[str, str]]:
+def tuning_pool(fmt_rules: legality.Format) -> tuple[list[str], dict[str, str]]:
     """Every catalogue card of the format's kinds and legal sets, not banned; and its set.
     Only the engine's own cards: another game's "item" shares a kind code, not a game."""
     rows = (Card.objects.filter(kind__in=list(fmt_rules.deck_kinds), engine=True)
@@ -182,10 +182,10 @@ def tuning_job_request(*, user: Visitor, deck_spec: str, field_specs: Sequence[s
         raise BalanceInputError(NOT_KEPT.format(codes=", ".join(missing)), "keep")
     hero_codes = _heroes(heroes, any_hero)
     fmt_rules = format_to_rules(_format_of(row))
-    pool, set_of = _pool(fmt_rules)
+    pool, set_of = tuning_pool(fmt_rules)
     decks = [tuned, *opponents]
     try:
-        cards, kept = _patched(cards_freeze(decks, extra=[*pool, *hero_codes,
+        cards, kept = job_patched(cards_freeze(decks, extra=[*pool, *hero_codes,
                                                           *patch_cards(patch)]), patch)
         engine_cards, engine_decks = engine_objects(cards, decks)
         set_of.update({c: s for c, s in Card.objects.filter(code__in=list(cards))
@@ -219,7 +219,7 @@ def _check_shares(shares: Sequence[float] | None, count: int) -> None:
         raise BalanceInputError(BAD_SHARES.format(count=count), "shares")
 
 
-def _patched(cards: dict[str, Any], patch: Mapping[str, Any] | None
+def job_patched(cards: dict[str, Any], patch: Mapping[str, Any] | None
              ) -> tuple[dict[str, Any], Any]:
     """The frozen cards as the patch changes them, and the patch as the job keeps it."""
     try:

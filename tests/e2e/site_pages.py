@@ -126,6 +126,7 @@ def populate(settings) -> list[SitePage]:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
+    from balance.forecast.services import forecast_job_request
     from balance.search.services import balance_job_request
     from balance.tuning.services import tuning_job_request
     from cards.models import Card
@@ -172,6 +173,10 @@ def populate(settings) -> list[SitePage]:
     tuning = _finished(tuning_job_request(user=ada, deck_spec=deck.uid, field_specs=[DUSK],
                                           agent="greedy", max_swaps=1, budget_games=2_000,
                                           verify_games=100, seed=7, is_public=True))
+    forecast = _finished(forecast_job_request(
+        user=ada, deck_specs=[DAWN, DUSK], agent="greedy", max_changes=2, max_rounds=1,
+        budget_games=2_000, verify_games=100, tune_games=2_000, round_games=50,
+        final_games=100, swaps_per_round=1, exploit_swaps=1, seed=3, is_public=True))
     card = Card.objects.get(code="T-M01")
     collection_set_add(user=ada, set_code="TEST", copies=2)
     _other_game()
@@ -207,6 +212,9 @@ def populate(settings) -> list[SitePage]:
         SitePage("tunings", "/balance/tune/"),
         SitePage("new tuning", "/balance/tune/new/", login=True),
         SitePage("tuning", tuning.get_absolute_url()),
+        SitePage("meta forecasts", "/balance/forecast/"),
+        SitePage("new meta forecast", "/balance/forecast/new/", login=True),
+        SitePage("meta forecast", forecast.get_absolute_url()),
         SitePage("log-in", "/accounts/login/"), SitePage("sign-up", "/accounts/signup/"),
         SitePage("password reset", "/accounts/password/reset/"),
         SitePage("password change", "/accounts/password/change/", login=True),

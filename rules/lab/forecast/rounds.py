@@ -150,6 +150,7 @@ def forecast(problem: ForecastProblem, pairs: PairEvaluator, *,
     meta = meta_report(meta_field(names, final), epsilon=problem.epsilon,
                        seed=problem.seed)
     exploits = _exploit(run, settled, names)
+    run.report("done")
     return ForecastResult(
         names=names, printed=printed, rounds=tuple(run.rounds), final=final, meta=meta,
         exploits=exploits, stopped=stopped,

@@ -1,0 +1,64 @@
+"""The "Forecast the meta" form: the archetypes, the agent, an optional patch and the caps; the
+service decides what is valid and its messages land on the matching field."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from balance.forecast.services import DEFAULTS
+from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
+from balance.tuning.forms import patch_of_text
+from cards.game_words import agent_menu
+from rules.ai.agents import DEFAULT_AGENT
+
+if TYPE_CHECKING:
+    from balance.selectors import Visitor
+
+class ForecastForm(JobForm):
+    FIELD_OF = {"decks": "decks", "agent": "agent", "patch": "patch",
+                "max_changes": "max_changes", "settle": "settle", "max_rounds": "max_rounds",
+                "budget_games": "budget_games", "verify_games": "verify_games", "seed": "seed"}
+
+    decks = forms.MultipleChoiceField(
+        label=_("Archetypes"), required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
+        help_text=_("The decks whose players adapt. None ticked: the starter decks."))
+    agent = forms.ChoiceField(label=_("Agent"), choices=agent_menu, initial=DEFAULT_AGENT)
+    patch = forms.CharField(
+        label=_("Balance patch (JSON)"), required=False, max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Forecast the meta after this patch (the format of a patch.json file). "
+                    "Empty: the catalogue as it is."))
+    max_changes = forms.IntegerField(
+        label=_("Most changed cards"), initial=DEFAULTS.max_changes, min_value=1,
+        help_text=_("How many cards of a list may differ from its printed list, in all."))
+    settle = forms.FloatField(
+        label=_("Settle at (points)"), initial=DEFAULTS.settle * 100, min_value=0,
+        help_text=_("The rounds stop when no archetype's verified gain is larger."))
+    max_rounds = forms.IntegerField(label=_("Most rounds"), initial=DEFAULTS.max_rounds,
+                                    min_value=1)
+    budget_games = forms.IntegerField(label=_("Budget (games)"),
+                                      initial=DEFAULTS.budget_games, min_value=1)
+    verify_games = forms.IntegerField(
+        label=_("Re-verification (games against each opponent)"),
+        initial=DEFAULTS.verify_games, min_value=1)
+    seed = seed_field()
+    public = public_field()
+
+    def __init__(self, *args: Any, user: Visitor = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        choice_field(self, "decks").choices = grouped_decks(user)
+
+    def clean_patch(self) -> dict[str, Any] | None:
+        return patch_of_text(self.cleaned_data.get("patch"))
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"deck_specs": data.get("decks") or [], "agent": data["agent"],
+                "patch": data.get("patch"), "max_changes": data["max_changes"],
+                "settle": data["settle"], "max_rounds": data["max_rounds"],
+                "budget_games": data["budget_games"], "verify_games": data["verify_games"],
+                "seed": data.get("seed"), "is_public": data.get("public", False)}

@@ -1,0 +1,131 @@
+"""Submitting a meta forecast: the archetypes, the pool (patched or not) and the options, frozen
+on a ``BalanceJob`` of kind ``forecast`` and queued — then held, fanned out, reaped, resumed and
+cancelled exactly as a balance search or a deck tuning (``balance.services``,
+``balance.runner``). Invariants: the archetypes are decks the user can see or starter decks,
+each legal in its format; the cards that may come in are the catalogue's of the format, frozen
+with the patch made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext_lazy
+
+from balance import conf
+from balance.models import BalanceJob, JobKind, job_label
+from balance.services import (
+    BalanceInputError,
+    job_agent_check,
+    job_seed,
+    job_sizes_check,
+    job_submit,
+)
+from balance.tuning.problem import format_to_dict
+from balance.tuning.services import job_patched, tuning_pool
+from decks.adapters import format_to_rules
+from decks.selectors import format_get
+from rules.ai.agents import DEFAULT_AGENT
+from rules.decks import legality
+from rules.lab.forecast import ForecastError, ForecastProblem
+from simulations.services import patch_cards
+from simulations.sources import (
+    SourceError,
+    cards_freeze,
+    catalogue_version,
+    engine_objects,
+    resolve_spec,
+    starter_decks,
+)
+
+if TYPE_CHECKING:
+    from balance.selectors import Visitor
+
+FEW_DECKS = gettext_lazy("A forecast needs from 2 to {limit} archetypes.")
+NOT_LEGAL = gettext_lazy("{name} is not legal in the standard format, so it cannot adapt.")
+BAD_CHANGES = gettext_lazy("Allow from 1 to 15 changed cards.")
+BAD_SETTLE = gettext_lazy("Settle at 0 to 50 points.")
+BAD_VERIFY = gettext_lazy("Verify each tuning with 100 to 10,000 games against each opponent.")
+BAD_ROUNDS = gettext_lazy("Allow from 1 to 20 rounds.")
+BAD_SIZE = gettext_lazy("Give a whole number from {low:,} to {high:,}.")
+SIZES = {"tune_games": (2_000, 400_000), "round_games": (50, 10_000),
+         "final_games": (100, 10_000), "swaps_per_round": (1, 6), "exploit_swaps": (1, 6)}
+TOO_MANY_ACTIVE = gettext_lazy(
+    "You already have {count} job(s) queued or running (the limit is {limit}); wait for it "
+    "to finish or cancel it.")
+MAX_ARCHETYPES = 10
+DEFAULTS = ForecastProblem(cards={}, archetypes=())
+
+
+def _archetypes(specs: Sequence[str], user: Visitor) -> list[dict[str, Any]]:
+    if not specs:
+        return starter_decks()
+    decks = []
+    for spec in specs:
+        try:
+            decks.append(resolve_spec(spec, user=user)[0])
+        except SourceError as exc:
+            raise BalanceInputError(str(exc), "decks") from None
+    return decks
+
+
+def _check(*, decks: int, max_changes: int, settle: float, max_rounds: int) -> None:
+    if not 2 <= decks <= MAX_ARCHETYPES:
+        raise BalanceInputError(FEW_DECKS.format(limit=MAX_ARCHETYPES), "decks")
+    if not 1 <= max_changes <= 15:
+        raise BalanceInputError(BAD_CHANGES, "max_changes")
+    if not 0 <= settle <= 50:
+        raise BalanceInputError(BAD_SETTLE, "settle")
+    if not 1 <= max_rounds <= 20:
+        raise BalanceInputError(BAD_ROUNDS, "max_rounds")
+
+
+def forecast_job_request(*, user: Visitor, deck_specs: Sequence[str] = (),
+                         agent: str = DEFAULT_AGENT, patch: Mapping[str, Any] | None = None,
+                         max_changes: int = DEFAULTS.max_changes, settle: float = 1.0,
+                         max_rounds: int = DEFAULTS.max_rounds,
+                         budget_games: int = DEFAULTS.budget_games,
+                         verify_games: int = DEFAULTS.verify_games,
+                         seed: int | None = None, is_public: bool = False,
+                         **sizes: int) -> BalanceJob:
+    """Freeze the archetypes, the pool as ``patch`` changes it and the options (``settle`` in
+    points; ``sizes``: any of ``SIZES``, the defaults of ``ForecastProblem`` otherwise); check
+    every input and queue the forecast. BalanceInputError names the input."""
+    decks = _archetypes(deck_specs, user)
+    _check(decks=len(decks), max_changes=max_changes, settle=settle, max_rounds=max_rounds)
+    for name, value in sizes.items():
+        low, high = SIZES[name]
+        if not low <= value <= high:
+            raise BalanceInputError(BAD_SIZE.format(low=low, high=high), name)
+    job_agent_check(agent)
+    seed = job_seed(seed)
+    job_sizes_check(budget_games=budget_games, verify_games=verify_games, seed=seed,
+                    bad_verify=BAD_VERIFY)
+    fmt_rules = format_to_rules(format_get(None))
+    pool, set_of = tuning_pool(fmt_rules)
+    try:
+        cards, kept = job_patched(cards_freeze(decks, extra=pool + patch_cards(patch)), patch)
+        engine_cards, engine_decks = engine_objects(cards, decks)
+    except SourceError as exc:
+        raise BalanceInputError(str(exc), "decks") from None
+    for deck in engine_decks:
+        if legality.check_deck(legality.Deck.of(deck.hero, deck.counts()), engine_cards,
+                               fmt_rules):
+            raise BalanceInputError(NOT_LEGAL.format(name=deck.name), "decks")
+    options = {"settle": settle / 100, "max_rounds": max_rounds,
+               **{k: sizes.get(k, getattr(DEFAULTS, k)) for k in SIZES}}
+    try:
+        ForecastProblem(cards=engine_cards, archetypes=tuple(engine_decks),
+                        max_changes=max_changes, settle=settle / 100).check()
+    except ForecastError as exc:
+        raise BalanceInputError(str(exc), "decks") from None
+    spec = {"format": format_to_dict(fmt_rules), "set_of": set_of, "pool": pool,
+            "patch": kept, "options": options}
+    return job_submit(
+        user=user, kind=JobKind.FORECAST, limit=conf.tuning_max_active_per_user(),
+        too_many=TOO_MANY_ACTIVE, label=job_label(JobKind.FORECAST, [d["name"] for d in decks]),
+        is_public=is_public, decks=decks, cards=dict(cards),
+        card_data_version=catalogue_version(), agent=agent, max_changes=max_changes,
+        fields=[], budget_games=budget_games, verify_games=verify_games, seed=seed,
+        tuning=spec)

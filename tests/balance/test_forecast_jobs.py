@@ -1,0 +1,115 @@
+"""A meta forecast as a job of the workers, met through the API: it runs (in this process, as a
+worker's task would) to the forecast the command prints for the same input, fanning its games
+out as pieces; it is refused with a 400 naming the input, private to its owner, cancelled by
+its owner alone."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from balance import runner
+from balance.models import BalanceJob, JobKind, JobPiece
+from tests.balance.conftest import DAWN, DUSK
+from work.models import WorkStatus
+
+pytestmark = pytest.mark.django_db
+
+BODY = {"decks": [DAWN, DUSK], "agent": "greedy", "max_changes": 3, "settle": 1,
+        "max_rounds": 1, "budget_games": 20_000, "verify_games": 100, "tune_games": 2_000,
+        "round_games": 100, "final_games": 100, "swaps_per_round": 1, "exploit_swaps": 1,
+        "seed": 3}
+
+
+@pytest.fixture
+def api(alice, catalogue):
+    client = APIClient()
+    client.force_authenticate(alice)
+    return client
+
+
+def test_a_forecast_job_runs_to_the_settled_meta(api, settings):
+    settings.BALANCE_PIECE_BLOCKS = 2
+    made = api.post("/api/meta-forecasts/", BODY, format="json")
+    assert made.status_code == 201, made.json()
+    uid = made.json()["uid"]
+    job = BalanceJob.objects.get(uid=uid)
+    assert job.kind == JobKind.FORECAST and job.get_absolute_url() == f"/balance/forecast/{uid}/"
+    assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
+    assert JobPiece.objects.filter(job=job).exists()                # fanned out as pieces
+    data = api.get(f"/api/meta-forecasts/{uid}/").json()
+    assert data["status"] == WorkStatus.DONE and data["progress"]["percent"] == 100
+    result = data["result"]
+    assert [d["name"] for d in result["final"]["decks"]] == ["Dawn Test", "Dusk Test"]
+    assert {"field", "shares", "nash", "relaxed", "matchups"} <= set(result["final"])
+    assert result["rounds"][0]["round"] == 0 and result["exploitability"]["games"] > 0
+    job.refresh_from_db()
+    assert result["games"]["total"] <= job.games_played             # every game counted
+    listed = api.get("/api/meta-forecasts/?mine=1").json()["results"]
+    assert [j["uid"] for j in listed] == [uid]
+    assert api.get("/api/deck-tunings/").json()["results"] == []     # kinds apart
+
+
+def test_bad_input_is_a_400_naming_the_field_and_cancel_is_the_owners(api, bob):
+    for field, value in (("decks", [DAWN]), ("max_changes", 0), ("settle", 80),
+                         ("tune_games", 5), ("verify_games", 5), ("max_rounds", 0)):
+        bad = api.post("/api/meta-forecasts/", {**BODY, field: value}, format="json")
+        assert bad.status_code == 400 and field in bad.json(), (field, bad.json())
+    bad = api.post("/api/meta-forecasts/", {**BODY, "patch": {
+        "name": "x", "changes": [{"card": "T-M02", "field": "attack", "value": -3}]}},
+        format="json")
+    assert bad.status_code == 400 and "patch" in bad.json()
+    made = api.post("/api/meta-forecasts/", {**BODY, "patch": {
+        "name": "Boar +2", "changes": [{"card": "T-M02", "field": "attack", "value": 5}]}},
+        format="json").json()
+    assert made["patch"]["diff"][0]["new"] == 5
+    assert BalanceJob.objects.get(uid=made["uid"]).cards["T-M02"]["attack"] == 5
+    other = APIClient()
+    other.force_authenticate(bob)
+    assert other.get(f"/api/meta-forecasts/{made['uid']}/").status_code == 404    # private
+    api.post(f"/api/meta-forecasts/{made['uid']}/", format="json")
+    cancelled = api.post(f"/api/meta-forecasts/{made['uid']}/cancel/", format="json")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+
+
+def test_the_pages_from_the_form_to_the_settled_meta(client, alice, catalogue, settings):
+    settings.BALANCE_PIECE_BLOCKS = 2
+    client.force_login(alice)
+    form = client.get(reverse("balance:forecast-new"))
+    assert form.status_code == 200 and b"Most changed cards" in form.content
+    bad = client.post(reverse("balance:forecast-new"), {"agent": "greedy", "max_changes": 0,
+                                                        "settle": 1, "max_rounds": 1,
+                                                        "budget_games": 20000,
+                                                        "verify_games": 100})
+    assert bad.status_code == 400
+    made = client.post(reverse("balance:forecast-new"), {
+        "decks": [DAWN, DUSK], "agent": "greedy", "max_changes": 3, "settle": 1,
+        "max_rounds": 1, "budget_games": 20_000, "verify_games": 100, "seed": 3})
+    assert made.status_code == 302, made.content.decode()[:2000]
+    job = BalanceJob.objects.get(owner=alice, kind=JobKind.FORECAST)
+    fragment = client.get(reverse("balance:forecast-progress", args=[job.uid]))
+    assert b"Waiting for a worker" in fragment.content and b"hx-get" in fragment.content
+    assert b"Cancel the forecast" in client.get(job.get_absolute_url()).content
+    # a finished forecast's page: the figures of a small one played here
+    spec = dict(job.tuning)
+    spec["options"] = {**spec["options"], "tune_games": 2_000, "round_games": 100,
+                       "final_games": 100, "swaps_per_round": 1, "exploit_swaps": 1}
+    BalanceJob.objects.filter(pk=job.pk).update(tuning=spec)
+    assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
+    page = client.get(job.get_absolute_url())
+    text = page.content.decode()
+    assert page.status_code == 200 and 'data-testid="meta-chart"' in text
+    assert "Patch day: the printed lists" in text and text.count('data-testid="round"') >= 2
+    assert 'data-testid="settled"' in text and 'data-testid="exploit"' in text
+    assert "/cards/" in text or "None." in text                      # card art, or no moves
+    assert job.title in client.get(reverse("balance:forecast-list") + "?mine=1").content.decode()
+    from tests.test_chinese_pages import ZH, english_words
+
+    for url in (job.get_absolute_url(), reverse("balance:forecast-new"),
+                reverse("balance:forecast-list"),
+                reverse("balance:forecast-progress", args=[job.uid])):
+        chinese = client.get(url, **ZH)
+        assert chinese.status_code == 200, url
+        found = [w for w in english_words(chinese.content.decode()) if "alice" not in w]
+        assert found == [], (url, found)
