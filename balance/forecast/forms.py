@@ -15,7 +15,7 @@ from cards.game_words import agent_menu
 from rules.ai.agents import DEFAULT_AGENT
 
 if TYPE_CHECKING:
-    from balance.selectors import Visitor
+    from common.visitor import Visitor
 
 class ForecastForm(JobForm):
     FIELD_OF = {"decks": "decks", "agent": "agent", "patch": "patch",

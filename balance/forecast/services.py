@@ -40,7 +40,7 @@ from simulations.sources import (
 )
 
 if TYPE_CHECKING:
-    from balance.selectors import Visitor
+    from common.visitor import Visitor
 
 FEW_DECKS = gettext_lazy("A forecast needs from 2 to {limit} archetypes.")
 NOT_LEGAL = gettext_lazy("{name} is not legal in the standard format, so it cannot adapt.")
