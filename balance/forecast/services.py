@@ -24,6 +24,7 @@ from balance.services import (
 )
 from balance.tuning.problem import format_to_dict
 from balance.tuning.services import job_patched, tuning_pool
+from common.frozen import FrozenDeck
 from decks.adapters import format_to_rules
 from decks.selectors import format_get
 from rules.ai.agents import DEFAULT_AGENT
@@ -58,7 +59,7 @@ MAX_ARCHETYPES = 10
 DEFAULTS = ForecastProblem(cards={}, archetypes=())
 
 
-def _archetypes(specs: Sequence[str], user: Visitor) -> list[dict[str, Any]]:
+def _archetypes(specs: Sequence[str], user: Visitor) -> list[FrozenDeck]:
     if not specs:
         return starter_decks()
     decks = []
