@@ -184,6 +184,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The tags every app's pages use, with no {% load %}: the page's language and a
+            # percent (common), the game's words through their one door (cards.game_words).
+            "builtins": ["common.templatetags.site", "cards.templatetags.game_words"],
         },
     },
 ]

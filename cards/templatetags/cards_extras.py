@@ -1,6 +1,6 @@
-"""Template filters: the game's codes as words in the page's language, through the one reader
-of game words (``{{ card.kind|game_word:"kind" }}``, ``{{ "shield"|game_word:"keyword" }}``),
-and the catalogue's figures."""
+"""Template filters of the catalogue's pages: a per-card condition's heading and the query
+language's terms set as code. (Game words and the page's language are built into every
+template: ``cards.templatetags.game_words``, ``common.templatetags.site``.)"""
 
 from __future__ import annotations
 
@@ -11,59 +11,9 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from cards import game_words
-from common import language
 from common.language import reader_writes_latin_script
-from common.numbers import percent
 
 register = template.Library()
-
-
-@register.filter
-def game_word(code: str | None, kind: str) -> str:
-    """``{{ "react"|game_word:"keyword" }}`` → "Re-act" / "再动"; an unknown code as it is."""
-    return game_words.game_word(kind, code)
-
-
-@register.simple_tag
-def page_language_tag() -> str:
-    """The page's language as HTML's ``lang`` writes it (``zh-Hans``): ``{% page_language_tag
-    as page_lang %}``."""
-    return language.html_lang()
-
-
-@register.simple_tag
-def language_choices() -> list[dict[str, str]]:
-    """The header's language switcher: each site language's code, HTML tag and short name for
-    itself."""
-    return language.site_languages()
-
-
-@register.simple_tag
-def other_language() -> dict[str, str]:
-    """The language of the name shown beside the reader's (``common.language.other_language``):
-    its HTML tag and its name in the reader's language (a column heading)."""
-    code = language.other_language()
-    return {"tag": language.html_lang(code), "name": language.language_name(code)}
-
-
-@register.simple_tag
-def names_beside() -> bool:
-    """Whether a name shows its other language's beside it: for a reader of the source
-    language (``common.language.reader_reads_source``)."""
-    return language.reader_reads_source()
-
-
-@register.filter
-def language_tag(code: str) -> str:
-    """A site language's code as HTML's ``lang`` writes it (``zh-hans`` → ``zh-Hans``)."""
-    return language.html_lang(code)
-
-
-@register.filter
-def pct(value: float | str | None) -> str:
-    """0.5312 → "53.1 %"; None → "—" (``common.numbers.percent``)."""
-    return percent(value, 1)
 
 
 CONDITION_LABELS = {"drawn": _("When drawn"), "opening": _("In the opening hand"),

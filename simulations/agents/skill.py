@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from cards.game_words import game_word
-from cards.templatetags.cards_extras import pct
+from common.numbers import percent
 from simulations.agents.strength import agent_rating
 from simulations.meta.field import HEALTHY_FIELD_RATE, run_meta
 from simulations.models import RunKind, SimulationRun
@@ -152,13 +152,13 @@ def _change_part(cell: Mapping[str, Any]) -> str:
     said = VERDICTS[cell["now"]] if cell["was"] == cell["now"] else _(
         "{before} → {after}").format(before=VERDICTS[cell["was"]], after=VERDICTS[cell["now"]])
     return _("{verdict} for {side}, {before} → {after}").format(
-        verdict=said, side=_side(cell["agent"]), before=pct(cell["before"]["rate"]),
-        after=pct(cell["after"]["rate"]))
+        verdict=said, side=_side(cell["agent"]), before=percent(cell["before"]["rate"], 1),
+        after=percent(cell["after"]["rate"], 1))
 
 
 def _verdict_sentence(name: str, cells: Sequence[Mapping[str, Any]]) -> str:
     parts = [_("{verdict} for {side}: {rate} against the field").format(
-        verdict=VERDICTS[c["verdict"]], side=_side(c["agent"]), rate=pct(c["rate"]["rate"]))
+        verdict=VERDICTS[c["verdict"]], side=_side(c["agent"]), rate=percent(c["rate"]["rate"], 1))
         for c in cells]
     return _("{deck}: {verdicts}.").format(
         deck=name, verdicts=pgettext("list separator", ", ").join(parts))

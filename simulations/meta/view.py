@@ -38,7 +38,6 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from cards.templatetags.cards_extras import pct
 from common.numbers import percent
 from rules.lab.meta import PLAYED_SHARE
 from simulations.agents.skill import played_by
@@ -48,7 +47,7 @@ from simulations.meta.field import HEALTHY_FIELD_RATE, UNDECIDED
 if TYPE_CHECKING:
     from django import forms
 
-# A share the tables show as "0.0 %" (``pct``: one decimal).
+# A share the tables show as "0.0 %" (``percent``: one decimal).
 SHOWN_AS_ZERO = 0.0005
 
 
@@ -79,8 +78,8 @@ def _health(names: Sequence[str], rates: Sequence[Mapping[str, Any]]) -> str | N
         return None
     best = max(rated, key=lambda d: rates[d]["rate"])
     rate = rates[best]
-    words = {"deck": names[best], "rate": pct(rate["rate"]), "low": pct(rate["low"]),
-             "high": pct(rate["high"]), "limit": _share(HEALTHY_FIELD_RATE)}
+    words = {"deck": names[best], "rate": percent(rate["rate"], 1), "low": percent(rate["low"], 1),
+             "high": percent(rate["high"], 1), "limit": _share(HEALTHY_FIELD_RATE)}
     if rate["rate"] <= HEALTHY_FIELD_RATE:
         return _("No deck wins more than {limit} against the field: the best, {deck}, wins "
                  "{rate} (95 %: {low}–{high}).").format(**words)
@@ -167,8 +166,8 @@ def _matchups(report: Mapping[str, Any]) -> str | None:
     span = report.get("matchup_range")
     if not span:
         return None
-    return _("Single matchups run from {low} to {high}.").format(low=pct(span[0]),
-                                                                   high=pct(span[1]))
+    return _("Single matchups run from {low} to {high}.").format(low=percent(span[0], 1),
+                                                                   high=percent(span[1], 1))
 
 
 def meta_sentences(report: Mapping[str, Any], names: Sequence[str] | None = None) -> list[str]:

@@ -10,7 +10,6 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cards.templatetags.cards_extras import pct
 from common.language import frozen_card_name, frozen_deck_name
 from common.numbers import percent
 from simulations.agents.skill import played_by as played_by_line
@@ -31,7 +30,6 @@ Number = float | str | None
 register = template.Library()
 
 
-register.filter("pct", pct)   # one way to show a rate on every page (cards' pages too)
 
 
 @register.filter

@@ -31,7 +31,7 @@ from balance.search.services import (
     balance_job_request,
 )
 from balance.services import BalanceInputError
-from cards.templatetags.cards_extras import pct
+from common.templatetags.site import pct
 from decks.drafts import Draft
 from decks.services import deck_create
 from simulations.meta.view import meta_sentence
