@@ -3,7 +3,7 @@ config.asgi_worker.Worker``; or ``uvicorn config.asgi:application``).
 
 Two doors, by path:
 
-- a live game's stream (``/api/play/<uid>/events/``, ``play.stream``: an async view) goes to
+- a live game's stream (``/api/play/<uid>/events/``, ``play.streams.events``: an async view) goes to
   Django's ASGI handler, where it waits as a coroutine;
 - everything else — the site's views and middleware are synchronous — goes to Django's WSGI
   handler, run whole in the process's one page thread (``config.sync_pages``), one request

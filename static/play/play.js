@@ -6,7 +6,7 @@
 // of the board (its data-key) without moving the page.
 //
 // Direct play: every legal action of the engine arrives with the board (#play-actions-data:
-// its JSON, its sentence, where it starts and where it lands — play.board.action_keys). Picking
+// its JSON, its sentence, where it starts and where it lands — play.seat.board.action_keys). Picking
 // a lit card or minion lights the targets of its actions and offers its actions without a
 // target (awaken, use an item) as buttons; picking a target sends that action. A lit target
 // that is a whole action by itself (a mulligan, a discard, an effect's target) is one pick.
@@ -425,7 +425,7 @@
 
   // ---------------------------------------------------------------- a game between people
 
-  // The other player's moves come as server-sent events (play/stream.py): each event is the
+  // The other player's moves come as server-sent events (play/streams/events.py): each event is the
   // game's state after a change; a new version fetches this seat's board. The browser
   // reconnects by itself (Last-Event-ID: the last version and step seen).
   var source = null;
