@@ -53,16 +53,18 @@ class ForecastCodec:
 
     def play(self, task: PairTask, first: int, blocks: int) -> list[str]:
         return play_pair_task(self.field, PairTask(task.deck, task.rival, task.seed, first,
-                                                   blocks))
+                                                   blocks, task.agent))
 
     def encode(self, task: PairTask) -> Any:
         return {"deck": [task.deck[0], [list(c) for c in task.deck[1]]],
-                "rival": [task.rival[0], [list(c) for c in task.rival[1]]], "seed": task.seed}
+                "rival": [task.rival[0], [list(c) for c in task.rival[1]]], "seed": task.seed,
+                "agent": task.agent}
 
     def decode(self, data: Any) -> PairTask:
         def key(pair: Any) -> Any:
             return pair[0], tuple((code, n) for code, n in pair[1])
-        return PairTask(key(data["deck"]), key(data["rival"]), data["seed"], 0, 0)
+        return PairTask(key(data["deck"]), key(data["rival"]), data["seed"], 0, 0,
+                        data.get("agent", ""))
 
     def dump(self, result: str) -> Any:
         return result

@@ -80,6 +80,13 @@ def report_text(data: Mapping[str, Any], cards: Mapping[str, CardDef], *,
         lines.append(f"Cards {kind}: " + ("; ".join(
             f"{_name(cards, r['card'])} (in {r['archetypes']}, {r['copies']} copies)"
             for r in rows) or "none"))
+    low, high = (round(b * 100) for b in data["band"])
+    lines.append(f"Verdicts (fine within {low}–{high} %; a nerf if over under any agent, a "
+                 f"buff only if under under every agent):")
+    for row in data["verdicts"]:
+        rates = ", ".join(f"{agent} {_pct(rate)} ({rate['games']:,} games)"
+                          for agent, rate in row["agents"].items())
+        lines.append(f"  {row['archetype']:<16} {row['verdict']:<5} {rates}")
     exploit = data["exploitability"]
     if exploit:
         swaps = "; ".join(f"-{s['copies']} {_name(cards, s['out'])}, +{s['copies']} "

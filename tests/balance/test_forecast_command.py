@@ -60,8 +60,22 @@ def test_bad_options_are_refused():
     with pytest.raises(CommandError, match="--tune-games"):
         call_command("meta_forecast", *TINY, "--tune-games", "10", stdout=StringIO())
     with pytest.raises(CommandError, match="--agents"):
-        call_command("meta_forecast", *TINY, "--agents", "greedy,planner", stdout=StringIO())
+        call_command("meta_forecast", *TINY, "--agents", "greedy,greedy", stdout=StringIO())
+    with pytest.raises(CommandError, match="--band"):
+        call_command("meta_forecast", *TINY, "--band", "55-60", stdout=StringIO())
     with pytest.raises(CommandError, match="--decks"):
         call_command("meta_forecast", *TINY, "--decks", "Nope", stdout=StringIO())
     with pytest.raises(CommandError, match="two archetypes"):
         call_command("meta_forecast", *TINY, "--decks", "Dawn Test", stdout=StringIO())
+
+
+def test_several_agents_give_each_archetype_a_verdict_by_riots_rule():
+    data = forecast_json("--agents", "greedy,random")
+    assert data["agent"] == "greedy" and set(data["final"]["agents"]) == {"random"}
+    assert data["band"] == [0.45, 0.55]
+    for row in data["verdicts"]:
+        rates = {a: r["rate"] for a, r in row["agents"].items()}
+        assert set(rates) == {"greedy", "random"}
+        over = any(r > 0.55 for r in rates.values())
+        under = all(r < 0.45 for r in rates.values())
+        assert row["verdict"] == ("nerf" if over else "buff" if under else "fine")

@@ -133,3 +133,23 @@ def test_a_forecast_settles_when_no_gain_clears_the_bar():
 def test_a_field_of_one_is_refused():
     with pytest.raises(ForecastError, match="two archetypes"):
         run(problem(archetypes=(weak_dawn(),)))
+
+
+def test_verdicts_across_agents_follow_riots_rule():
+    """Over the band under any agent: a nerf; under it under every agent: a buff."""
+    from rules.lab.forecast.result import ForecastResult
+
+    def games(wins: int) -> str:
+        return "a" * wins + "b" * (100 - wins)
+
+    result = ForecastResult(
+        names=("A", "B", "C"), printed=(), rounds=(), meta=None, exploits=(),
+        stopped="settled", games={}, agent="greedy", final_games=100,
+        final={(0, 1): games(70), (0, 2): games(64), (1, 2): games(50)},
+        further={"lean": {(0, 1): games(50), (0, 2): games(60), (1, 2): games(60)}})
+    verdicts = {row["archetype"]: row for row in result.verdicts()}
+    assert verdicts["A"]["verdict"] == "nerf"        # 67 % under greedy, 55 % under lean
+    assert verdicts["B"]["verdict"] == "fine"        # 40 % under greedy only: no buff
+    assert verdicts["C"]["verdict"] == "buff"        # 43 % and 40 %: under under both
+    assert verdicts["C"]["agents"]["lean"]["rate"] == 0.4
+    assert verdicts["B"]["agents"]["greedy"]["games"] == 200

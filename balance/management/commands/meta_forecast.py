@@ -16,7 +16,7 @@ from rules.lab.forecast import ForecastError, ForecastProblem, LocalPairEvaluato
 from simulations.cli.input import load_patch_for_cli, patched_cards_for_cli
 
 DEFAULTS = ForecastProblem(cards={}, archetypes=())
-BAD_AGENTS = "--agents: the forecast plays one agent for now; give --agent (got {value!r})."
+BAD_BAND = "--band: give two percentages around 50, e.g. 45-55 (got {value!r})."
 SMALL = "{option}: give at least {least:,} (got {value:,})."
 
 
@@ -32,7 +32,12 @@ class Command(BaseCommand):
                             help="starter deck names (default: every starter deck)")
         parser.add_argument("--agent", default=DEFAULT_AGENT)
         parser.add_argument("--agents", default=None,
-                            help="one agent for now (the same as --agent)")
+                            help="comma-separated: the first adapts the lists; every one "
+                                 "plays the settled field, and each archetype gets a verdict "
+                                 "by Riot's rule (a nerf if over --band under any agent, a "
+                                 "buff only if under it under every agent)")
+        parser.add_argument("--band", default="45-55",
+                            help="the field win rates a verdict calls fine, in percent")
         parser.add_argument("--patch", default=None, metavar="FILE",
                             help="a balance patch (docs/patches.md): forecast the patched pool")
         parser.add_argument("--set", dest="card_set", default=None,
@@ -59,12 +64,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["via_celery"]:
             raise CommandError("--via-celery: the forecast runs in this process for now.")
+        further: list[str] = []
         if opts["agents"]:
-            agents = [a.strip() for a in opts["agents"].split(",") if a.strip()]
-            if len(agents) != 1:
-                raise CommandError(BAD_AGENTS.format(value=opts["agents"]))
-            opts["agent"] = agents[0]
-        check_agent(opts)
+            opts["agent"], *further = [a.strip() for a in opts["agents"].split(",")
+                                       if a.strip()]
+        for agent in [opts["agent"], *further]:
+            check_agent({**opts, "agent": agent})
+        opts["further_agents"] = tuple(further)
         problem = self.problem(opts)
         start, cpu = time.monotonic(), time.process_time()
 
@@ -92,6 +98,16 @@ class Command(BaseCommand):
         else:
             self.stdout.write(report_text(data, problem.cards, elapsed=elapsed))
 
+    @staticmethod
+    def band(text: str) -> tuple[float, float]:
+        try:
+            low, high = (float(part) / 100 for part in text.split("-"))
+        except ValueError:
+            raise CommandError(BAD_BAND.format(value=text)) from None
+        if not low < 0.5 < high:
+            raise CommandError(BAD_BAND.format(value=text))
+        return low, high
+
     def problem(self, opts: dict[str, Any]) -> ForecastProblem:
         card_set = card_set_of(opts)
         try:
@@ -115,9 +131,11 @@ class Command(BaseCommand):
             swaps_per_round=opts["swaps_per_round"], tune_games=opts["tune_games"],
             verify_games=opts["verify_games"], round_games=opts["round_games"],
             final_games=opts["final_games"], exploit_swaps=opts["exploit_swaps"],
-            seed=opts["seed"])
+            seed=opts["seed"], further_agents=opts["further_agents"],
+            band=self.band(opts["band"]))
         try:
             problem.check()
         except ForecastError as exc:
             raise CommandError(str(exc)) from None
         return problem
+

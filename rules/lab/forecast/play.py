@@ -32,13 +32,15 @@ def matchup_seed(seed: int, first: int, second: int, *, fresh: int = 0) -> int:
 
 @dataclass(frozen=True)
 class PairTask:
-    """Blocks ``first … first+blocks−1`` of ``deck`` against ``rival`` on ``seed``."""
+    """Blocks ``first … first+blocks−1`` of ``deck`` against ``rival`` on ``seed``, both
+    played by ``agent`` (empty: the field's agent)."""
 
     deck: DeckKey
     rival: DeckKey
     seed: int
     first: int
     blocks: int
+    agent: str = ""
 
     @property
     def games(self) -> int:
@@ -52,7 +54,8 @@ class PairEvaluator(Protocol):
 
 def play_pair_task(field: TuneField, task: PairTask) -> list[str]:
     """``field`` gives the cards, agent and ruleset; its opponents are the task's rival."""
-    return play_tune_task(replace(field, opponents=(deck_list(task.rival),)),
+    return play_tune_task(replace(field, opponents=(deck_list(task.rival),),
+                                  agent=task.agent or field.agent),
                           TuneTask(task.deck, 0, task.seed, task.first, task.blocks))
 
 

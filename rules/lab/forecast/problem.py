@@ -20,6 +20,7 @@ from rules.lab.meta import DEFAULT_EPSILON
 FEW_ARCHETYPES = "A forecast needs at least two archetypes (got {count})."
 SAME_NAMES = "Two archetypes share the name {name!r}."
 BAD_SETTLE = "--settle: give a number of points from 0 to 50 (got {value})."
+SAME_AGENT = "--agents: each agent once (got {agents})."
 BAD_CHANGES = "--max-changes: give a whole number from 1 to 15 (got {value})."
 
 
@@ -48,6 +49,8 @@ class ForecastProblem:
     exploit_swaps: int = 3                      # exploitability: one more tuning's swaps
     epsilon: float = DEFAULT_EPSILON
     seed: int = 1
+    further_agents: tuple[str, ...] = ()        # also play the settled field (Riot's rule)
+    band: tuple[float, float] = (0.45, 0.55)    # a field win rate outside: a verdict
 
     def check(self) -> None:
         if len(self.archetypes) < 2:
@@ -59,5 +62,9 @@ class ForecastProblem:
             seen.add(deck.name.casefold())
         if not 0 <= self.settle <= 0.5:
             raise ForecastError(BAD_SETTLE.format(value=round(self.settle * 100, 2)))
+        if self.agent in self.further_agents or len(set(self.further_agents)) != len(
+                self.further_agents):
+            raise ForecastError(SAME_AGENT.format(agents=", ".join(
+                (self.agent, *self.further_agents))))
         if not 1 <= self.max_changes <= 15:
             raise ForecastError(BAD_CHANGES.format(value=self.max_changes))

@@ -10,7 +10,7 @@ games of a pair share a seed: the pair is the independent unit).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.lab.deck_tuning import Suggestion, TuningResult
@@ -142,6 +142,25 @@ class ForecastResult:
     games: Mapping[str, int]            # by step: rounds, tuning, final, exploit
     agent: str
     final_games: int
+    further: Mapping[str, Mapping[Pairing, str]] = field(default_factory=dict)
+    band: tuple[float, float] = (0.45, 0.55)
+
+    def verdicts(self) -> list[dict[str, Any]]:
+        """Each archetype's verdict across the agents, by the rule Riot's champion balance
+        framework applies to its player groups: over the band under **any** agent, a nerf;
+        under it under **every** agent, a buff; otherwise fine. Each agent's field win rate
+        (the settled lists, fresh seeds) beside it."""
+        by_agent = {self.agent: field_rates(self.names, self.final)}
+        by_agent.update({a: field_rates(self.names, o) for a, o in self.further.items()})
+        low, high = self.band
+        out = []
+        for i, name in enumerate(self.names):
+            rates = {a: rows[i] for a, rows in by_agent.items()}
+            values = [r["rate"] for r in rates.values() if r["rate"] is not None]
+            verdict = ("nerf" if any(v > high for v in values) else
+                       "buff" if values and all(v < low for v in values) else "fine")
+            out.append({"archetype": name, "verdict": verdict, "agents": rates})
+        return out
 
     def exploitability(self) -> dict[str, Any] | None:
         if not self.exploits:
@@ -173,6 +192,10 @@ class ForecastResult:
                 "matchups": matchup_table(len(names), self.final),
                 "shares": [round(s, 4) for s in last.shares],
                 "nash": meta["nash"], "relaxed": meta["relaxed"], "epsilon": meta["epsilon"],
-                "meta": meta},
+                "meta": meta,
+                "agents": {a: {"field": field_rates(names, o),
+                               "matchups": matchup_table(len(names), o)}
+                           for a, o in self.further.items()}},
+            "band": list(self.band), "verdicts": self.verdicts(),
             "cards": card_moves(self.printed, last.lists),
             "exploitability": self.exploitability()}

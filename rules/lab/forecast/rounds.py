@@ -57,24 +57,26 @@ class Matchups:
 
     def __init__(self, pairs: PairEvaluator, seed: int):
         self.pairs, self.seed = pairs, seed
-        self.blocks: dict[tuple[DeckKey, DeckKey, int], list[str]] = {}
+        self.blocks: dict[tuple[DeckKey, DeckKey, int, str], list[str]] = {}
         self.games = 0
 
-    def measure(self, lists: Sequence[DeckKey], games: int, *, fresh: int = 0
-                ) -> dict[Pairing, str]:
+    def measure(self, lists: Sequence[DeckKey], games: int, *, fresh: int = 0,
+                agent: str = "") -> dict[Pairing, str]:
         blocks = max(1, -(-games // BLOCK))
-        wanted: dict[Pairing, tuple[DeckKey, DeckKey, int]] = {}
+        wanted: dict[Pairing, tuple[DeckKey, DeckKey, int, str]] = {}
         tasks: list[PairTask] = []
         for i in range(len(lists)):
             for j in range(i + 1, len(lists)):
-                key = (lists[i], lists[j], matchup_seed(self.seed, i, j, fresh=fresh))
+                key = (lists[i], lists[j], matchup_seed(self.seed, i, j, fresh=fresh), agent)
                 wanted[(i, j)] = key
                 have = len(self.blocks.get(key, ()))
-                if have < blocks and key not in {(t.deck, t.rival, t.seed) for t in tasks}:
-                    tasks.append(PairTask(key[0], key[1], key[2], have, blocks - have))
+                if have < blocks and key not in {(t.deck, t.rival, t.seed, t.agent)
+                                                 for t in tasks}:
+                    tasks.append(PairTask(key[0], key[1], key[2], have, blocks - have, agent))
         if tasks:
             for task, out in zip(tasks, self.pairs.evaluate(tasks), strict=True):
-                self.blocks.setdefault((task.deck, task.rival, task.seed), []).extend(out)
+                self.blocks.setdefault((task.deck, task.rival, task.seed, task.agent),
+                                       []).extend(out)
                 self.games += task.games
         return {pair: "".join(self.blocks[key][:blocks]) for pair, key in wanted.items()}
 
@@ -146,14 +148,19 @@ def forecast(problem: ForecastProblem, pairs: PairEvaluator, *,
     settled = run.rounds[-1]
     run.report("final")
     final = run.matchups.measure(settled.lists, problem.final_games, fresh=1)
-    final_games = run.games - round_and_tune
     meta = meta_report(meta_field(names, final), epsilon=problem.epsilon,
                        seed=problem.seed)
+    further: dict[str, dict[Pairing, str]] = {}
+    for number, agent in enumerate(problem.further_agents, 2):   # fresh seeds of their own
+        run.report("final", agent=agent)
+        further[agent] = run.matchups.measure(settled.lists, problem.final_games,
+                                              fresh=number, agent=agent)
+    final_games = run.games - round_and_tune
     exploits = _exploit(run, settled, names)
     run.report("done")
     return ForecastResult(
         names=names, printed=printed, rounds=tuple(run.rounds), final=final, meta=meta,
-        exploits=exploits, stopped=stopped,
+        exploits=exploits, stopped=stopped, further=further, band=problem.band,
         games={"rounds": run.matchups.games - final_games, "tuning": run.tuning_games,
                "final": final_games, "total": run.games},
         agent=problem.agent, final_games=max(1, -(-problem.final_games // BLOCK)) * BLOCK)
