@@ -91,12 +91,16 @@ def challenges_emailed(user: Any) -> bool:
 
 
 def challenges_for(user: Any) -> dict[str, list[Challenge]]:
-    """The user's pending challenges: ``incoming`` (named to them) and ``outgoing``."""
+    """The user's pending challenges: ``incoming`` (named to them) and ``outgoing``; and the
+    lobby's ``open`` ones, open links of other players that anyone may accept, the longest
+    waiting first."""
     now = timezone.now()
     pending = Challenge.objects.filter(status=ChallengeStatus.PENDING, expires_at__gt=now)
     rows = pending.select_related("challenger", "opponent")
     return {"incoming": list(rows.filter(opponent=user)[:50]),
-            "outgoing": list(rows.filter(challenger=user)[:50])}
+            "outgoing": list(rows.filter(challenger=user)[:50]),
+            "open": list(rows.filter(opponent__isnull=True).exclude(challenger=user)
+                         .order_by("created_at")[:50])}
 
 
 def challenges_digest(found: Mapping[str, Sequence[Challenge]]) -> str:

@@ -29,7 +29,8 @@ GAME_UID = OpenApiParameter("uid", str, OpenApiParameter.PATH, description="The 
 CHALLENGE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "A challenge: uid, url, challenger, opponent (null: an open link), format, first (random, "
     "me: the challenger, them), seat (the challenger's: 0 is P1), status (pending, accepted, "
-    "declined, cancelled, expired), expires_at, game (the game's uid once accepted), mine, and "
+    "declined, cancelled, expired), created_at (how long it has waited), expires_at, game "
+    "(the game's uid once accepted), mine, and "
     "deck (the challenger's deck's name: sent to the challenger only)."))
 PROBLEMS = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "{deck: [what to fix], problems: [{code, rule, message, fix, cards}]}: the deck is not "
@@ -45,7 +46,7 @@ def challenge_data(challenge: Challenge, user: Any) -> dict[str, Any]:
         "opponent": challenge.opponent.get_username() if challenge.opponent else None,
         "format": challenge.format_code, "first": challenge.first, "seat": challenge.seat,
         "clock": challenge.clock, "status": challenge.status,
-        "expires_at": challenge.expires_at, "mine": mine,
+        "created_at": challenge.created_at, "expires_at": challenge.expires_at, "mine": mine,
         "game": challenge.game.uid if challenge.game_id and challenge.game else None}
     if mine:
         out["deck"] = challenge.deck_name
@@ -75,13 +76,16 @@ class AcceptInputSerializer(StrictSerializer):
 
 
 class ChallengeListCreateApi(APIView):
-    """Your pending challenges (to you and from you); POST makes one."""
+    """Your pending challenges (to you and from you) and the lobby's open ones; POST makes
+    one."""
 
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(operation_id="play_challenges_list",
                    responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description=(
-                       "{incoming: [challenge], outgoing: [challenge]}"))})
+                       "{incoming: [challenge], outgoing: [challenge], open: [challenge]}: "
+                       "open holds the lobby's open links of other players, anyone may "
+                       "accept them, the longest waiting first (their decks hidden)."))})
     def get(self, request: Request) -> Response:
         found = challenges_for(request.user)
         return Response({key: [challenge_data(c, request.user) for c in rows]
