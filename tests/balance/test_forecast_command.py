@@ -79,3 +79,24 @@ def test_several_agents_give_each_archetype_a_verdict_by_riots_rule():
         over = any(r > 0.55 for r in rates.values())
         under = all(r < 0.45 for r in rates.values())
         assert row["verdict"] == ("nerf" if over else "buff" if under else "fine")
+
+
+@pytest.mark.django_db
+def test_via_celery_queues_the_forecast_as_a_job(catalogue):
+    from balance.models import BalanceJob, JobKind
+
+    out = StringIO()
+    call_command("meta_forecast", "--via-celery", "--no-wait", "--decks", "Dawn Test",
+                 "Dusk Test", "--max-changes", "3", "--settle", "2", "--tune-games", "2000",
+                 "--verify-games", "100", "--seed", "4", stdout=out)
+    job = BalanceJob.objects.get(uid=out.getvalue().strip())
+    assert job.kind == JobKind.FORECAST and job.max_changes == 3 and job.seed == 4
+    assert job.tuning["options"]["settle"] == 0.02
+    assert job.tuning["options"]["tune_games"] == 2000
+    assert [d["name"] for d in job.decks] == ["Dawn Test", "Dusk Test"]
+    with pytest.raises(CommandError, match="--max-changes"):
+        call_command("meta_forecast", "--via-celery", "--no-wait", "--max-changes", "0",
+                     stdout=StringIO())
+    with pytest.raises(CommandError, match="one agent"):
+        call_command("meta_forecast", "--via-celery", "--agents", "greedy,random",
+                     stdout=StringIO())

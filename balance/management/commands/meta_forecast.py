@@ -16,6 +16,7 @@ from rules.lab.forecast import ForecastError, ForecastProblem, LocalPairEvaluato
 from simulations.cli.input import load_patch_for_cli, patched_cards_for_cli
 
 DEFAULTS = ForecastProblem(cards={}, archetypes=())
+VIA_CELERY_AGENTS = "--via-celery: a forecast on the workers plays one agent (--agent)."
 BAD_BAND = "--band: give two percentages around 50, e.g. 45-55 (got {value!r})."
 SMALL = "{option}: give at least {least:,} (got {value:,})."
 
@@ -59,11 +60,13 @@ class Command(BaseCommand):
         parser.add_argument("--final-games", type=int, default=DEFAULTS.final_games,
                             help="fresh games a matchup of the settled field")
         parser.add_argument("--exploit-swaps", type=int, default=DEFAULTS.exploit_swaps)
-        add_run_arguments(parser, via_celery_help="not yet: the forecast runs in this process")
+        add_run_arguments(parser, via_celery_help="submit the forecast as a job for the "
+                                                  "workers and follow it (decks: starter "
+                                                  "names, or deck:<id>; one agent)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["via_celery"]:
-            raise CommandError("--via-celery: the forecast runs in this process for now.")
+            return self.via_celery(opts)
         further: list[str] = []
         if opts["agents"]:
             opts["agent"], *further = [a.strip() for a in opts["agents"].split(",")
@@ -97,6 +100,34 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(data, sort_keys=True))
         else:
             self.stdout.write(report_text(data, problem.cards, elapsed=elapsed))
+
+    def via_celery(self, opts: dict[str, Any]) -> None:
+        """The forecast as a job for the workers (``balance.forecast.services``), followed to
+        its end (``balance.cli.follow_job``); the options a job takes, the rest at their
+        defaults."""
+        from balance.cli import follow_job
+        from balance.forecast.services import forecast_job_request
+        from balance.services import BalanceInputError
+        from common.deck_refs import spec_or_starter
+
+        if opts["agents"] and "," in opts["agents"]:
+            raise CommandError(VIA_CELERY_AGENTS)
+        patch = load_patch_for_cli(opts["patch"])
+        sizes = {k: opts[k] for k in ("tune_games", "round_games", "final_games",
+                                      "swaps_per_round", "exploit_swaps")}
+        try:
+            job = forecast_job_request(
+                user=None, deck_specs=[spec_or_starter(n) for n in opts["decks"] or ()],
+                agent=(opts["agents"] or opts["agent"]).strip(),
+                patch=patch.to_dict() if patch else None, max_changes=opts["max_changes"],
+                settle=opts["settle"], max_rounds=opts["max_rounds"],
+                budget_games=opts["budget_games"], verify_games=opts["verify_games"],
+                seed=opts["seed"], is_public=True, **sizes)
+        except BalanceInputError as exc:
+            raise CommandError(f"--{exc.field.replace('_', '-')}: {exc.message}") from None
+        start = time.monotonic()
+        follow_job(self, job, opts, what="meta forecast",
+                   line=lambda _job, event: progress_line(time.monotonic() - start, event))
 
     @staticmethod
     def band(text: str) -> tuple[float, float]:
