@@ -100,6 +100,7 @@ whole_field  # read by a template (in simulations.serializers)
 won_to_lost  # read by a template (in simulations.serializers)
 p_value  # read by a template (in simulations.serializers, simulations.sweeps.apis)
 _.chosen_in  # read by a template (in simulations.what_if_form)
+removal  # read by a template (in decks.problem_text: decks/_problems.html's fix button)
 
 # Declared fields and options: serializer, form, filter and model fields, dataclass and
 # NamedTuple fields read through the instance or by the framework, kombu and DRF attributes.

@@ -38,6 +38,9 @@ class ProblemText:
     message: str
     fix: str
     cards: tuple[str, ...] = ()
+    # The fix as one change the builder can make: (card code, copies to take out); None when
+    # the fix is a choice the deck's owner makes (which hero, which cards to add).
+    removal: tuple[str, int] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The problem as the API sends it."""
@@ -51,7 +54,23 @@ def problem_text(problem: Problem, *, fmt: Format, cards: Mapping[str, CardLike]
     with (they name the format, its piles and the cards)."""
     message, fix = _SAY[problem.code](_Words(fmt, cards), problem.params)
     return ProblemText(code=problem.code, rule=problem.rule, message=message, fix=fix,
-                       cards=problem.cards)
+                       cards=problem.cards, removal=_removal(problem))
+
+
+# The problems whose fix is "remove N × card", and the parameter holding N.
+_REMOVALS = {"copy_limit": "extra", "card_copy_limit": "extra", "restricted": "extra",
+             "banned": "count", "set_not_legal": "count", "other_game": "count",
+             "kind_not_allowed": "count"}
+
+
+def _removal(problem: Problem) -> tuple[str, int] | None:
+    """The copies a "remove N × card" fix takes out of the deck, or None."""
+    key = _REMOVALS.get(problem.code)
+    count = problem.params.get(key) if key else None
+    card = problem.params.get("card")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1 or not card:
+        return None
+    return str(card), count
 
 
 def problems_text(problems: Iterable[Problem], *, fmt: Format,

@@ -42,6 +42,7 @@ class PanelQuery:
     order: str = DEFAULT_ORDER
     hero_only: bool = False
     owned: bool = False    # only the visitor's own cards, with the copies left after the deck
+    page: int = 1          # CARD_RESULTS cards a page
 
     @classmethod
     def from_request(cls, request: HttpRequest) -> PanelQuery:
@@ -49,7 +50,8 @@ class PanelQuery:
         return cls(q=request.GET.get("q", "")[:300],
                    order=order if order in PANEL_ORDERS else DEFAULT_ORDER,
                    hero_only=request.GET.get("hero_only") in ("1", "on", "true"),
-                   owned=request.GET.get("owned") in ("1", "on", "true"))
+                   owned=request.GET.get("owned") in ("1", "on", "true"),
+                   page=_page_number(request.GET.get("page", "")))
 
     def params(self) -> dict[str, str]:
         """The non-default parameters, for the page's address."""
@@ -62,11 +64,22 @@ class PanelQuery:
             out["hero_only"] = "1"
         if self.owned:
             out["owned"] = "1"
+        if self.page > 1:
+            out["page"] = str(self.page)
         return out
+
+    def page_query(self, page: int) -> str:
+        """The panel's parameters for another page of the same search."""
+        return urlencode({**self.params(), "page": str(page)})
 
     def page_url(self, base: str) -> str:
         params = self.params()
         return f"{base}?{urlencode(params)}" if params else base
+
+
+def _page_number(text: str) -> int:
+    """A page number from the address: 1 for anything that is not a whole number from 1."""
+    return int(text) if text.isdigit() and 0 < int(text) < 10_000 else 1
 
 
 def dom_id(code: str) -> str:
@@ -107,17 +120,33 @@ def card_panel(request: HttpRequest, draft: Draft, fmt: Format) -> dict[str, Any
     if panel.owned:
         cards = cards.filter(code__in=sorted(owned))
     # The rows show a few columns: no joins, no abilities or rules text to decode.
+    total = cards.count()
+    pages = max(1, -(-total // CARD_RESULTS))
+    page = min(panel.page, pages)
+    start = (page - 1) * CARD_RESULTS
     found = list(cards.select_related(None).only(*INDEX_FIELDS, "card_set")
-                 [:CARD_RESULTS + 1])
+                 [start:start + CARD_RESULTS])
     cards_label(found, reader_language())
     # Copies in every pile, the hero slot's card included (an avatar shows 1 once added).
     rows: list[tuple[Card, int, str, int | None]] = []
-    for card in found[:CARD_RESULTS]:
+    for card in found:
         in_deck = (draft.cards.get(card.code, 0)
                    + sum(p.get(card.code, 0) for p in draft.piles.values())
                    + (1 if card.code == draft.hero else 0))
         # The visitor's own copies left after the deck (None: the panel does not show them).
         owned_left = owned.get(card.code, 0) - in_deck if panel.owned else None
         rows.append((card, in_deck, dom_id(card.code), owned_left))
-    return {**context, "results": rows, "more": len(found) > CARD_RESULTS,
-            "signed_in": request.user.is_authenticated}
+    return {**context, "results": rows, "signed_in": request.user.is_authenticated,
+            "paging": _paging(panel, page, pages, start, len(rows), total)}
+
+
+def _paging(panel: PanelQuery, page: int, pages: int, start: int, shown: int,
+            total: int) -> dict[str, Any] | None:
+    """Where this page of the panel is among the search's cards, and the other pages' query
+    strings (None: the search fits on one page)."""
+    if pages == 1:
+        return None
+    return {"page": page, "pages": pages, "first": start + 1, "last": start + shown,
+            "total": total,
+            "previous": panel.page_query(page - 1) if page > 1 else "",
+            "next": panel.page_query(page + 1) if page < pages else ""}

@@ -70,7 +70,9 @@ SEARCH_EXAMPLES: list[tuple[str, StrOrPromise]] = [("k:hero", game_word_lazy("ki
                    ("c<=2", gettext_lazy("Cost ≤ 2")),
                    ("a:fire", game_word_lazy("attribute", "fire")),
                    ("a:water", game_word_lazy("attribute", "water")),
-                   ("a:grass", game_word_lazy("attribute", "grass")), ("r:UR", "UR")]
+                   ("a:grass", game_word_lazy("attribute", "grass")),
+                   ("a:light", game_word_lazy("attribute", "light")),
+                   ("a:dark", game_word_lazy("attribute", "dark")), ("r:UR", "UR")]
 UNKNOWN_DOWNLOAD = gettext_lazy("Unknown download format {name!r}.")
 DISCARDED = gettext_lazy("Unsaved changes discarded.")
 
@@ -217,7 +219,7 @@ def builder_card(request: HtmxHttpRequest, key: str = NEW) -> HttpResponse:
     rules = format_rules(draft)
     pile = request.POST.get("pile", "")[:40]
     if rules.piles and pile not in {p.code for p in rules.piles}:
-        pile = _pile_for(rules, draft, card, removing=request.POST.get("delta") == "-1")
+        pile = _pile_for(rules, draft, card, removing=request.POST.get("delta", "").startswith("-"))
     elif not rules.piles:
         pile = MAIN_PILE
     hero_pile = rules.hero_pile
