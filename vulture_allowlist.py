@@ -58,6 +58,7 @@ _.pointer  # read by a template (in cards.query.errors)
 card_count  # read by a template (in decks.apis)
 created_by  # read by a template (in decks.apis, decks.models)
 _.fixes  # read by a template (in decks.codecs.base)
+removal  # read by a template (in decks.problem_text)
 _.odds_rows  # read by a template (in decks.selectors)
 _.pile_kind_rows  # read by a template (in decks.selectors)
 _.pile_rows  # read by a template (in decks.selectors)
@@ -100,7 +101,6 @@ whole_field  # read by a template (in simulations.serializers)
 won_to_lost  # read by a template (in simulations.serializers)
 p_value  # read by a template (in simulations.serializers, simulations.sweeps.apis)
 _.chosen_in  # read by a template (in simulations.what_if_form)
-removal  # read by a template (in decks.problem_text: decks/_problems.html's fix button)
 
 # Declared fields and options: serializer, form, filter and model fields, dataclass and
 # NamedTuple fields read through the instance or by the framework, kombu and DRF attributes.

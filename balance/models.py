@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from common.language import frozen_deck_name
+from common.language import frozen_deck_name, frozen_deck_names
 from simulations.models import new_uid
 from work.models import ACTIVE_WORK_STATUSES, LeasedWork, WorkStatus
 
@@ -151,7 +151,7 @@ class BalanceJob(LeasedWork):
     @property
     def title(self) -> str:
         """The job's title in the reader's language (``label`` keeps the submitter's)."""
-        return job_label(self.kind, self.deck_names) if self.decks else self.label
+        return job_label(self.kind, frozen_deck_names(self.decks)) if self.decks else self.label
 
     @property
     def is_active(self) -> bool:

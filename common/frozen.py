@@ -17,7 +17,8 @@ FrozenCards: TypeAlias = dict[str, CardData]
 class FrozenDeck(TypedDict):
     """A deck as it was frozen: ``source`` is "deck" (a saved deck: ``uid`` and ``version`` say
     which), ``starter:<set>`` or the builder's draft spec; ``name_zh``: a starter's Chinese
-    name, when it has one."""
+    name, when it has one; ``owner``: a saved deck's owner's name (told apart by it from a
+    starter of the same name)."""
 
     name: str
     hero: str | None
@@ -26,14 +27,17 @@ class FrozenDeck(TypedDict):
     version: int | None
     source: str
     name_zh: NotRequired[str]
+    owner: NotRequired[str]
 
 
 def frozen_deck(*, name: str, hero: str | None, cards: Mapping[str, int], source: str,
                 uid: str | None = None, version: int | None = None,
-                name_zh: str = "") -> FrozenDeck:
+                name_zh: str = "", owner: str = "") -> FrozenDeck:
     """A frozen deck: the list copied as it is now."""
     deck = FrozenDeck(name=name, hero=hero, cards=dict(cards), uid=uid, version=version,
                       source=source)
     if name_zh:
         deck["name_zh"] = name_zh
+    if owner:
+        deck["owner"] = owner
     return deck

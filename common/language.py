@@ -178,6 +178,38 @@ def frozen_deck_name(deck: Mapping[str, Any], number: int) -> str:
     return name or gettext("Deck {number}").format(number=number)
 
 
+def frozen_deck_names(decks: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The frozen decks' names in the page's language, told apart where two different decks
+    read alike (a player's "Ember Rush" against the starter "Ember Rush"): a starter deck's as
+    "(starter)", a saved deck's by its owner's name. The same deck twice keeps its name."""
+    names = [frozen_deck_name(deck, number) for number, deck in enumerate(decks, 1)]
+    kinds: dict[str, set[tuple[Any, Any]]] = {}
+    for name, deck in zip(names, decks, strict=True):
+        kinds.setdefault(name.casefold(), set()).add((deck.get("source"), deck.get("uid")))
+    return [_told_apart(name, deck) if len(kinds[name.casefold()]) > 1 else name
+            for name, deck in zip(names, decks, strict=True)]
+
+
+def _told_apart(name: str, deck: Mapping[str, Any]) -> str:
+    if str(deck.get("source") or "").startswith("starter"):
+        return starter_name(name)
+    if deck.get("owner"):
+        return owned_deck_name(name, str(deck["owner"]))
+    return name
+
+
+def starter_name(name: str) -> str:
+    """A starter deck's name where a player's deck has the same one."""
+    # Translators: a starter deck's name beside a player's deck of the same name.
+    return gettext("{name} (starter)").format(name=name)
+
+
+def owned_deck_name(name: str, owner: str) -> str:
+    """A player's deck's name where a starter deck has the same one: "Ember Rush (alice)"."""
+    # Translators: a player's deck's name with its owner's, beside a starter deck of that name.
+    return gettext("{name} ({owner})").format(name=name, owner=owner)
+
+
 def text_in_any_language(text: str, field: str = "name", path: str = "",
                          lookup: str = "icontains") -> Q:
     """The rows whose ``field`` in any language of the site matches ``text`` (``path``: the

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from common.language import frozen_deck_name
+from common.language import frozen_deck_name, frozen_deck_names
 from decks.models import Format
 
 HUMAN = "human"
@@ -90,8 +90,8 @@ class PlayGame(models.Model):
             return gettext("{p1} vs {p2}").format(p1=self.player_name(0),
                                                   p2=self.player_name(1))
         # The decks' names are in the page's language, and so is what joins them.
-        return gettext("{deck} vs {opponent}").format(deck=self.deck_name(0),
-                                                       opponent=self.deck_name(1))
+        names = self.deck_names
+        return gettext("{deck} vs {opponent}").format(deck=names[0], opponent=names[1])
 
     def get_absolute_url(self) -> str:
         return reverse("play:game", args=[self.uid])
@@ -126,7 +126,8 @@ class PlayGame(models.Model):
 
     @property
     def deck_names(self) -> list[str]:
-        return [self.deck_name(seat) for seat in range(len(self.decks))]
+        """The decks' names, told apart where a player's deck is named like a starter."""
+        return frozen_deck_names(self.decks)
 
     @property
     def human_seats(self) -> list[int]:

@@ -25,6 +25,7 @@ from common.language import (
     SOURCE_LANGUAGE,
     frozen_card_name,
     frozen_deck_name,
+    frozen_deck_names,
     source_value,
 )
 from rules.ai.agents import DEFAULT_AGENT, agent_spec
@@ -169,7 +170,7 @@ def chunk_size_for(games: int, agents: Sequence[str], requested: int | None = No
 def _label(kind: str, decks: Sequence[Mapping[str, Any]], swap: Mapping[str, Any] | None,
            patch_name: str | None, cards: Mapping[str, Any]) -> str:
     """The run's title in the active language."""
-    names = [frozen_deck_name(d, i + 1) for i, d in enumerate(decks)]
+    names = frozen_deck_names(decks)
     if kind == RunKind.MATCH:
         label = gettext("{deck} vs {opponent}").format(deck=names[0], opponent=names[1])
     elif kind == RunKind.GAUNTLET:

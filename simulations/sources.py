@@ -26,6 +26,7 @@ from cards.models import Card
 from cards.selectors import card_data_version, card_rows
 from common.deck_refs import deck_ref
 from common.frozen import FrozenCards, FrozenDeck, frozen_deck
+from common.language import owned_deck_name, starter_name
 from common.visitor import Visitor
 from decks.models import Deck
 from decks.selectors import deck_counts, deck_get, decks_listed
@@ -76,7 +77,8 @@ def deck_freeze(deck: Deck) -> FrozenDeck:
     """A saved deck as it is now."""
     version = deck.versions.order_by("-number").values_list("number", flat=True).first()
     return frozen_deck(name=deck.name, hero=deck.hero.code if deck.hero is not None else None,
-                       cards=deck_counts(deck), uid=deck.uid, version=version, source="deck")
+                       cards=deck_counts(deck), uid=deck.uid, version=version, source="deck",
+                       owner=deck.owner.get_username())
 
 
 def resolve_spec(spec: str, *, user: Visitor = None, trusted: bool = False
@@ -169,15 +171,26 @@ def deck_choices(user: Visitor) -> list[DeckChoice]:
     listed = list(decks_listed(user).filter(simulated)
                   .select_related("owner", "hero", "format")[:200])
     problems = saved_decks_problems(listed)
+    starter_list = starters.starter_decks()
+    # A player's deck named like a starter is told apart from it, in both options.
+    starter_names = {name.casefold() for s in starter_list for name in (s.name, s.name_zh)
+                     if name}
+    clashes: set[str] = set()
     for deck in listed:
         mine = user is not None and user.is_authenticated and deck.owner_id == user.pk
         group = gettext("Your decks") if mine else gettext("Public decks")
         label = deck.name if mine else gettext("{name} (by {owner})").format(
             name=deck.name, owner=deck.owner.get_username())
+        if deck.name.casefold() in starter_names:
+            clashes.add(deck.name.casefold())
+            if mine:
+                label = owned_deck_name(deck.name, deck.owner.get_username())
         if deck.pk in problems:
             label = str(NOT_LEGAL_MARK).format(name=label, problems=" ".join(problems[deck.pk]))
         choices.append(DeckChoice(spec=deck.uid, label=label, group=group))
-    for starter in starters.starter_decks():
-        choices.append(DeckChoice(spec=starter.spec, label=starter.display_name,
-                                  group=gettext("Starter decks")))
+    for starter in starter_list:
+        clash = clashes & {name.casefold() for name in (starter.name, starter.name_zh) if name}
+        choices.append(DeckChoice(
+            spec=starter.spec, group=gettext("Starter decks"),
+            label=starter_name(starter.display_name) if clash else starter.display_name))
     return choices

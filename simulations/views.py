@@ -359,7 +359,7 @@ def run_compare(request: HttpRequest) -> HttpResponse:
         comparison = compare_runs(runs[0], runs[1])
         for row in comparison["rows"]:
             row["svg"] = charts.interval_chart(
-                [{"label": "Before", **row["before"]}, {"label": "After", **row["after"]}],
+                [{"label": _("Before"), **row["before"]}, {"label": _("After"), **row["after"]}],
                 title=_("{deck} against {opponent}").format(deck=row["deck_name"],
                                                             opponent=row["opponent"]))
         context.update({"comparison": comparison, "before": runs[0], "after": runs[1]})

@@ -15,7 +15,6 @@ NAV_LINKS = {
     "Simulations": "/simulations/",
     "Balance search": "/balance/",
     "API docs": "/api/docs/",
-    "Admin": "/admin/",
 }
 STATIC_PREFIX = "/" + settings.STATIC_URL.lstrip("/")
 ASSET_URL = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
@@ -45,6 +44,18 @@ def test_home_page_explains_the_site_and_links_every_section(client):
     for label, href in NAV_LINKS.items():
         assert re.search(rf'<a href="{re.escape(href)}"[^>]*>{re.escape(label)}</a>', html), label
     assert "simulated" in html.lower() and "deck" in html.lower()
+
+
+def test_the_admin_link_is_in_the_header_of_staff_alone(client, django_user_model):
+    admin_link = re.compile(r'<a href="/admin/"[^>]*>Admin</a>')
+    assert not admin_link.search(client.get("/").content.decode())
+    player = django_user_model.objects.create_user("player", password="x-Long-passphrase-1")
+    client.force_login(player)
+    assert not admin_link.search(client.get("/").content.decode())
+    staff = django_user_model.objects.create_user("staff", password="x-Long-passphrase-1",
+                                                  is_staff=True)
+    client.force_login(staff)
+    assert admin_link.search(client.get("/").content.decode())
 
 
 def test_home_page_loads_htmx_and_css_from_this_site(client):

@@ -36,6 +36,20 @@ OBJECTIVE_HELP = _(
     "at least the minimum share. Every matchup in a band: every matchup near 50 %, which a "
     "rock-paper-scissors field rarely reaches in a few changes.")
 assert [code for code, _ in FIELD_CHOICES] == list(FIELDS)
+# The fields of one objective only: the page shows them when that objective is chosen
+# (static/js/site.js, data-shown-for; without the script every field shows).
+OBJECTIVE_FIELDS = {
+    Objective.META: ("strong_agent", "strong_budget_games", "strong_verify_games",
+                     "field_band_low", "field_band_high", "matchup_band_low",
+                     "matchup_band_high", "epsilon", "min_share"),
+    Objective.BAND: ("band_low", "band_high"),
+}
+
+
+def _field(form: forms.BaseForm, name: str) -> forms.Field:
+    """The form's own copy of ``name`` (typed through the base class: this form declares a
+    field called ``fields``)."""
+    return form.fields[name]
 
 
 class BalanceSearchForm(JobForm):
@@ -72,10 +86,12 @@ class BalanceSearchForm(JobForm):
     matchup_band_high = forms.FloatField(
         label=_("Every matchup to (%)"), initial=70, min_value=0, max_value=100,
         help_text=_("A healthy meta: polarised matchups are fine within these bounds."))
+    # In win-rate points, as the result pages speak of ε; the service takes a share (÷ 100).
     epsilon = forms.FloatField(
-        label=_("ε (win rate a deck may give up)"), initial=0.005, min_value=0,
+        label=_("ε (win-rate points a deck may give up)"), initial=0.5, min_value=0,
+        max_value=49.99,
         help_text=_("A healthy meta: the ε-equilibrium is the most even mix of decks against "
-                    "which no deck wins more than ε above even (0.005: half a point)."))
+                    "which no deck wins more than ε points above even (0.5: half a point)."))
     min_share = forms.FloatField(
         label=_("Smallest share of each deck (%)"), initial=5, min_value=0, max_value=100,
         help_text=_("A healthy meta: every deck's share of the ε-equilibrium."))
@@ -106,6 +122,9 @@ class BalanceSearchForm(JobForm):
     def __init__(self, *args: Any, user: Visitor = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         choice_field(self, "decks").choices = grouped_decks(user)
+        for objective, names in OBJECTIVE_FIELDS.items():
+            for name in names:
+                _field(self, name).widget.attrs["data-shown-for"] = f"objective={objective}"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -126,7 +145,7 @@ class BalanceSearchForm(JobForm):
                 "field_band": (data["field_band_low"] / 100, data["field_band_high"] / 100),
                 "matchup_band": (data["matchup_band_low"] / 100,
                                  data["matchup_band_high"] / 100),
-                "epsilon": data["epsilon"], "min_share": data["min_share"] / 100,
+                "epsilon": data["epsilon"] / 100, "min_share": data["min_share"] / 100,
                 "band": (data["band_low"] / 100, data["band_high"] / 100),
                 "max_changes": data["max_changes"], "budget_games": data["budget_games"],
                 "verify_games": data["verify_games"], "fields": data["fields"],

@@ -34,8 +34,9 @@ def tuning_result(job: BalanceJob) -> dict[str, Any] | None:
         gain = s["improvement"]
         shown = {"change": _points(gain["change"]), "low": _points(gain["low"]),
                  "high": _points(gain["high"]), "p": _p_value(gain["p_value"]),
-                 "rate": _percent(s["verified"]["rate"]), "rate_low":
-                 _percent(s["verified"]["low"]), "rate_high": _percent(s["verified"]["high"])}
+                 "p_is": _p_is(gain["p_value"]), "rate": _percent(s["verified"]["rate"]),
+                 "rate_low": _percent(s["verified"]["low"]),
+                 "rate_high": _percent(s["verified"]["high"])}
         matchups = [{**m, "opponent": renamed.get(m.get("opponent"), m.get("opponent")),
                      "before_pct": _percent(m["before"]), "after_pct": _percent(m["after"]),
                      "change_pct": _points(m["change"]), "low_pct": _points(m["low"]),
@@ -79,6 +80,11 @@ def _points(value: float) -> str:
 
 def _p_value(value: float) -> str:
     return f"{value:.2g}" if value >= 0.0001 else "< 0.0001"
+
+
+def _p_is(value: float) -> str:
+    """What a p-value is, after "p": "= 0.031", or "< 0.0001" (never "= < 0.0001")."""
+    return f"= {value:.2g}" if value >= 0.0001 else "< 0.0001"
 
 
 def tuning_field_named(job: BalanceJob, field: dict[str, Any]) -> dict[str, Any]:

@@ -112,7 +112,11 @@ def tune_detail(request: HttpRequest, uid: str) -> HttpResponse:
 @require_GET
 def tune_progress(request: HttpRequest, uid: str) -> HttpResponse:
     job = _job(request, uid, watched=True)
-    return render(request, "balance/_tune_progress.html", _context(request, job))
+    response = render(request, "balance/_tune_progress.html", _context(request, job))
+    if not job.is_active and request.headers.get("HX-Request"):
+        # Finished while watched: the page reloads and shows the suggestions themselves.
+        response["HX-Refresh"] = "true"
+    return response
 
 
 @require_POST

@@ -18,7 +18,11 @@
  * arrow keys scroll it; a box that fits is left out of the tab order.
  *
  * On a narrow screen the site's links fold into a menu behind one button, so the header is one
- * bar (at most 64 px) on every page. */
+ * bar (at most 64 px) on every page.
+ *
+ * A form's field for one choice only (data-shown-for="objective=meta" on its input) shows while
+ * that choice is checked and hides otherwise; one with an error stays shown. Without the
+ * script every field shows. */
 (function () {
   "use strict";
 
@@ -360,5 +364,22 @@
       live.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh);
     });
+  });
+
+  function showChosen(form) {
+    form.querySelectorAll("[data-shown-for]").forEach(function (input) {
+      var want = input.getAttribute("data-shown-for").split("=");
+      var chosen = form.querySelector('input[name="' + want[0] + '"]:checked');
+      var group = input.closest(".field") || input;
+      group.hidden = !!chosen && chosen.value !== want[1] &&
+        !group.classList.contains("has-error");
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.querySelector("[data-shown-for]")) showChosen(form);
+  });
+  document.querySelectorAll("form").forEach(function (form) {
+    if (form.querySelector("[data-shown-for]")) showChosen(form);
   });
 })();

@@ -107,12 +107,13 @@ def test_the_form_starts_a_search_and_its_page_shows_progress_then_the_front(
     response = client.post(reverse("balance:new"), {
         "decks": [DAWN, DUSK], "agent": "greedy", "objective": "band", "band_low": 45,
         "band_high": 55, "field_band_low": 47, "field_band_high": 53, "matchup_band_low": 30,
-        "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5,
+        "matchup_band_high": 70, "epsilon": 0.5, "min_share": 5,
         "max_changes": 2, "fields": ["cost", "attack", "hp"],
         "allowed_cards": ",".join(TINY["allowed_cards"]), "budget_games": 2000,
         "verify_games": 100, "seed": 5})
     assert response.status_code == 302, response.content.decode()[:2000]
     job = BalanceJob.objects.get(owner=alice)
+    assert job.epsilon == pytest.approx(0.005)     # typed in points (0.5), kept as a share
     fragment = client.get(reverse("balance:progress", args=[job.uid]))
     assert b"Waiting for a worker" in fragment.content and b"hx-get" in fragment.content
     job = finished(job.uid)

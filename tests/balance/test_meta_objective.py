@@ -171,7 +171,7 @@ def test_the_form_opens_with_a_linked_field_and_refuses_two_decks_for_the_meta(
     response = client.post(reverse("balance:new"), {
         "decks": [DAWN, DUSK], "agent": "greedy", "objective": "meta", "band_low": 45,
         "band_high": 55, "field_band_low": 47, "field_band_high": 53, "matchup_band_low": 30,
-        "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5, "max_changes": 2,
+        "matchup_band_high": 70, "epsilon": 0.5, "min_share": 5, "max_changes": 2,
         "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
     assert response.status_code == 400
     assert str(FEW_DECKS_META).encode() in response.content
@@ -183,7 +183,7 @@ def test_the_form_puts_a_contradiction_on_the_field_band(client, alice, catalogu
     response = client.post(reverse("balance:new"), {
         "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "meta", "band_low": 45,
         "band_high": 55, "field_band_low": 40, "field_band_high": 60, "matchup_band_low": 45,
-        "matchup_band_high": 55, "epsilon": 0.005, "min_share": 5, "max_changes": 2,
+        "matchup_band_high": 55, "epsilon": 0.5, "min_share": 5, "max_changes": 2,
         "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
     assert response.status_code == 400
     form = response.context["form"]
@@ -285,7 +285,7 @@ def test_the_form_refuses_a_field_band_without_fifty_on_the_field_band(
     response = client.post(reverse("balance:new"), {
         "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "meta", "band_low": 45,
         "band_high": 55, "field_band_low": low, "field_band_high": high,
-        "matchup_band_low": 30, "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5,
+        "matchup_band_low": 30, "matchup_band_high": 70, "epsilon": 0.5, "min_share": 5,
         "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
     assert response.status_code == 400
     assert response.context["form"].errors[field] == [str(message)]
@@ -299,7 +299,7 @@ def test_the_form_refuses_a_matchup_band_without_fifty_on_the_matchup_band(
     response = client.post(reverse("balance:new"), {
         "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "meta", "band_low": 45,
         "band_high": 55, "field_band_low": 47, "field_band_high": 53,
-        "matchup_band_low": 55, "matchup_band_high": 70, "epsilon": 0.005, "min_share": 5,
+        "matchup_band_low": 55, "matchup_band_high": 70, "epsilon": 0.5, "min_share": 5,
         "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100})
     assert response.status_code == 400
     assert response.context["form"].errors["matchup_band_low"] == [str(BAD_MATCHUP_BAND)]

@@ -148,7 +148,7 @@ def test_the_form_takes_a_second_agent_and_refuses_the_same_one_twice(client, al
         "decks": [DAWN, DUSK, third], "agent": "greedy", "strong_agent": "greedy",
         "objective": "meta", "band_low": 45, "band_high": 55, "field_band_low": 47,
         "field_band_high": 53, "matchup_band_low": 30, "matchup_band_high": 70,
-        "epsilon": 0.005, "min_share": 5, "max_changes": 2, "fields": ["hp"],
+        "epsilon": 0.5, "min_share": 5, "max_changes": 2, "fields": ["hp"],
         "budget_games": 2000, "verify_games": 100})
     assert response.status_code == 400
     assert response.context["form"].errors["strong_agent"] == [

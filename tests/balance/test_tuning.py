@@ -205,6 +205,16 @@ def test_the_pages_from_the_deck_page_to_a_saved_version(client, alice, dawn_dec
     base = re.search(r'data-testid="baseline">.*?<strong>([0-9.]+ %)</strong>', text, re.S)
     assert "Best verified" in summary and "fresh games" in summary, summary
     assert f"field win rate {first.group(1)} against {base.group(1)} unchanged" in summary
+    # Finished while a page watched it: its next poll reloads the page, which shows the
+    # suggestions themselves.
+    polled = client.get(reverse("balance:tune-progress", args=[job.uid]), HTTP_HX_REQUEST="true")
+    assert polled["HX-Refresh"] == "true"
+    # A p-value too small to print reads "p < 0.0001", never "p = < 0.0001".
+    result = dict(job.result)
+    result["suggestions"][0]["improvement"]["p_value"] = 3e-9
+    BalanceJob.objects.filter(pk=job.pk).update(result=result)
+    tiny = client.get(job.get_absolute_url()).content.decode()
+    assert "McNemar p &lt; 0.0001 (" in tiny and "p = &lt;" not in tiny
     saved = client.post(reverse("balance:tune-save", args=[job.uid, 0]))
     assert saved.status_code == 302 and saved.url == dawn_deck.get_absolute_url()
     assert job.label.encode() in client.get(reverse("balance:tune-list") + "?mine=1").content

@@ -54,22 +54,24 @@ def test_tune_a_deck_from_its_page_and_save_a_suggestion_as_a_new_version(
     page.wait_for_url(re.compile(r"/balance/tune/[\w-]+/$"))
 
     seen = set()
-    finished = "The tuning has finished: see the suggestions."
     for _ in range(1800):
         games = page.get_by_test_id("games")
         if games.count():
             seen.add(int(games.inner_text()))
-        if page.get_by_role("link", name=finished).count():
+        # Finished while watched: the page shows the suggestions themselves, no link to them.
+        if page.get_by_role("heading", name="Suggestions").count():
             break
         if len(seen) == 2:
             page.screenshot(path=str(ARTIFACTS / "tuning-progress.png"))
         page.wait_for_timeout(100)
     assert len(seen) >= 2, f"progress never moved: {sorted(seen)}"
-    page.get_by_role("link", name=finished).click()
+    assert re.search(r"/balance/tune/[\w-]+/$", page.url)
 
     suggestion = page.get_by_test_id("suggestion").first
     text = suggestion.inner_text()
     assert "×" in text and "McNemar" in text and "T-M" not in text   # names, not codes
+    assert re.search(r"McNemar p (= [\d.e-]+|< 0\.0001) \(", text), text
+    assert "p = <" not in text
     assert suggestion.get_by_test_id("verdict").count() == 1
     assert not any("Ember Pup" in t for t in suggestion.locator("del").all_inner_texts())
     page.screenshot(path=str(ARTIFACTS / "tuning-suggestions.png"), full_page=True)

@@ -4,6 +4,8 @@ computation from the per-game outcomes (numpy, statsmodels, scipy)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from rest_framework.test import APIClient
@@ -136,6 +138,10 @@ def test_compare_api_and_page(alice, client):
     assert str(NOT_SAME_SEED).format(a=4, b=8) in text
     paired = client.get("/simulations/compare/", {"before": first.uid, "after": second.uid})
     assert "Paired: both runs played the same" in paired.content.decode()
+    # The heading names the "before" run first, then the "after" run, each so marked.
+    heading = re.search(r'<h2 id="cmp-h">(.*?)</h2>', paired.content.decode(), re.S).group(1)
+    assert heading.index(first.get_absolute_url()) < heading.index(second.get_absolute_url())
+    assert re.search(r"Before:</span> <a [^>]*>[^<]*</a> <span[^>]*>→ after:", heading)
     assert "McNemar" in paired.content.decode()
     assert client.get("/simulations/compare/", {"before": "zzz", "after": first.uid}
                       ).status_code == 404

@@ -89,6 +89,9 @@ def test_results_page_has_headline_charts_cards_and_replays(logged_in, alice):
     assert page.count('<svg class="chart"') == 2 and 'role="img"' in page
     assert "Going first" in page and "Game length" in page
     assert "Cards of Dawn Test" in page and "Cards of Dusk Test" in page
+    # Why "times played" can exceed "times drawn", beside the table that shows both.
+    why = page.split('data-testid="played-vs-drawn">')[1].split("</p>")[0]
+    assert "summoned straight from the deck" in why and "returned it" in why
     assert reverse("simulations:replay", args=[run.uid, 1]) in page
     assert "What if" in page and 'name="card_out"' in page
     assert "<script" not in page.split("<main")[1]   # charts are SVG, no script

@@ -31,11 +31,32 @@ def submit(user, specs=(DAWN, DUSK), **kw):
     return simulation_request(user=user, deck_specs=list(specs), **args)
 
 
+def test_a_players_deck_named_like_a_starter_is_told_apart_from_it(alice, make_deck):
+    from django.utils import translation
+
+    from simulations.sources import deck_choices
+
+    deck = make_deck(alice, name="Dusk Test")
+    run = submit(alice, [deck.uid, DUSK])
+    assert run.title == "Dusk Test (alice) vs Dusk Test (starter)"
+    labels = {c.spec: c.label for c in deck_choices(alice)}
+    assert labels[deck.uid] == "Dusk Test (alice)"
+    assert labels[DUSK] == "Dusk Test (starter)"
+    assert labels[DAWN] == "Dawn Test"                 # no deck of its name: as it is
+    mirror = submit(alice, [DUSK, DUSK])              # the same deck twice keeps its name
+    assert mirror.title == "Dusk Test vs Dusk Test"
+    zh = make_deck(alice, name="暮色测试")               # the starter's Chinese name
+    with translation.override("zh-hans"):
+        run = submit(alice, [zh.uid, DUSK])
+        assert run.title == "暮色测试（alice） vs 暮色测试（预组）"
+
+
 def test_a_run_freezes_its_decks_and_cards(alice, make_deck):
     deck = make_deck(alice)
     run = submit(alice, [deck.uid, DUSK])
     assert run.decks[0] == {"name": "Ember Test", "hero": "T-H01", "cards": LEGAL_CARDS,
-                            "uid": deck.uid, "version": 1, "source": "deck"}
+                            "uid": deck.uid, "version": 1, "source": "deck",
+                            "owner": "alice"}
     assert run.deck == deck and run.owner == alice and run.card_data_version
     frozen_attack = run.cards["T-M01"]["attack"]
     # Later edits of the deck and the card change nothing the run plays.
