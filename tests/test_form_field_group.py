@@ -1,5 +1,6 @@
 """Every form's field group is the project's templates/forms/field.html (FORM_RENDERER)."""
 import re
+from pathlib import Path
 
 import pytest
 from django import forms
@@ -99,3 +100,43 @@ def test_the_pages_that_write_their_fields_out_name_only_what_they_show(client):
                  client.get("/decks/import/").content.decode(), imported.decode()):
         assert "aria-describedby" in html
         assert _dangling(html) == []
+
+
+# --- no page writes a field's own label, hint or errors --------------------------------------
+
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+# A page's own field markup: a loop over one field's errors, or a field's label id or auto id
+# (Django's ids for its label, hint and errors), written outside templates/forms/.
+OWN_FIELD_MARKUP = re.compile(r"\{%\s*for\s+\w+\s+in\s+[\w.]+\.errors\s*%\}"
+                              r"|\bid_for_label\b|\.auto_id\b")
+# The pages left to convert, each with why its field is not a plain group yet.
+NOT_YET = {
+    "simulations/new.html": "the kind of run: radio buttons in a fieldset named by its legend",
+    "simulations/patch.html": "the card picker of a GET form, and the kind of run's radios",
+    "simulations/_what_if_form.html": "selects and a search box chosen by the form's state",
+    "simulations/_meta.html": "one row of label, box and button, the error after the button",
+    "play/new.html": "the opponent's radio buttons, with a link for a hint",
+    "balance/tune_new.html": "the errors are another form's reading of ?deck=",
+}
+
+
+def _own_field_markup() -> set[str]:
+    return {str(path.relative_to(TEMPLATES)) for path in TEMPLATES.rglob("*.html")
+            if path.parent.name != "forms" and OWN_FIELD_MARKUP.search(path.read_text())}
+
+
+def test_the_pages_draw_their_fields_through_the_field_groups():
+    """A page writes {{ field.as_field_group }} or includes forms/field_paragraph.html; the
+    pages still writing their own label and errors are the listed ones, and each is listed
+    only while it does."""
+    assert _own_field_markup() == set(NOT_YET)
+
+
+def test_the_check_finds_a_page_that_writes_its_own_errors():
+    for planted in ('{% for e in form.email.errors %}<span>{{ e }}</span>{% endfor %}',
+                    '<label for="{{ form.email.id_for_label }}">',
+                    '<span id="{{ field.auto_id }}_error">'):
+        assert OWN_FIELD_MARKUP.search(planted), planted
+    for fine in ('{% for e in form.non_field_errors %}', '{{ field.as_field_group }}',
+                 '{% for field, errors in filter.errors.items %}'):
+        assert not OWN_FIELD_MARKUP.search(fine), fine
