@@ -31,6 +31,21 @@ def test_a_list_of_choices_is_a_labelled_group_and_a_tick_box_sits_in_its_label(
     assert '<label class="check"><input type="checkbox" name="tick"' in tick
 
 
+class _Radios(forms.Form):
+    kind = forms.ChoiceField(label="Kind", choices=[("a", "A"), ("b", "B")], help_text="Pick.",
+                             widget=forms.RadioSelect)
+
+
+def test_radio_buttons_are_a_fieldset_named_by_its_legend_that_names_its_notes():
+    html = _Radios(data={})["kind"].as_field_group()
+    assert html.startswith('<fieldset class="field has-error" '
+                           'aria-describedby="id_kind_helptext id_kind_error">')
+    assert "<legend>Kind</legend>" in html and "<label for" not in html
+    assert '<label class="check"><input type="radio" name="kind" value="a"' in html
+    assert 'id="id_kind_helptext"' in html and 'id="id_kind_error"' in html
+    assert "aria-describedby" not in _Radios(auto_id=False)["kind"].as_field_group()
+
+
 # --- aria-describedby names only what the group renders ------------------------------------
 
 def _dangling(html: str) -> list[str]:
@@ -45,6 +60,8 @@ class _Hinted(forms.Form):
     plain = forms.CharField(label="Plain")
     many = forms.MultipleChoiceField(label="Many", choices=[("a", "A")], help_text="Pick.",
                                      widget=forms.CheckboxSelectMultiple)
+    kind = forms.ChoiceField(label="Kind", choices=[("a", "A")], help_text="Pick one.",
+                             widget=forms.RadioSelect)
 
 
 def _groups(form: forms.Form) -> list[str]:
@@ -53,8 +70,9 @@ def _groups(form: forms.Form) -> list[str]:
     return [field.as_field_group() for field in form] + paragraph
 
 
-@pytest.mark.parametrize("data", [None, {}, {"hinted": "x", "plain": "y", "many": ["a"]},
-                                  {"many": ["z"]}], ids=["unbound", "errors", "valid", "bad"])
+@pytest.mark.parametrize("data", [
+    None, {}, {"hinted": "x", "plain": "y", "many": ["a"], "kind": "a"}, {"many": ["z"]},
+], ids=["unbound", "errors", "valid", "bad"])
 def test_every_id_aria_describedby_names_is_in_the_group(data):
     form = _Hinted(data=data)
     for html in _groups(form):
@@ -111,11 +129,9 @@ OWN_FIELD_MARKUP = re.compile(r"\{%\s*for\s+\w+\s+in\s+[\w.]+\.errors\s*%\}"
                               r"|\bid_for_label\b|\.auto_id\b")
 # The pages left to convert, each with why its field is not a plain group yet.
 NOT_YET = {
-    "simulations/new.html": "the kind of run: radio buttons in a fieldset named by its legend",
     "simulations/patch.html": "the card picker of a GET form, and the kind of run's radios",
     "simulations/_what_if_form.html": "selects and a search box chosen by the form's state",
     "simulations/_meta.html": "one row of label, box and button, the error after the button",
-    "play/new.html": "the opponent's radio buttons, with a link for a hint",
     "balance/tune_new.html": "the errors are another form's reading of ?deck=",
 }
 

@@ -1,6 +1,7 @@
-"""The forms drawn through the paragraph field group (templates/forms/field_paragraph.html), in
-a real browser, refused and at desktop (1280 px) and phone (390 px) width: the log-in page,
-the profile's address and the deck import.
+"""The forms drawn through the field groups (templates/forms/), in a real browser, at desktop
+(1280 px) and phone (390 px) width: the log-in page, the profile's address and the deck import
+(the paragraph group, refused), and the radio buttons of a simulation's kind, a game's opponent
+and a balance search's objective (a fieldset named by its legend).
 
 A refused field shows its error in the error colour under its box, its label keeps the page's
 text colour (the group is .has-error; .field-error is an error's text only), its box is
@@ -95,4 +96,29 @@ def test_the_deck_import_labels_its_fields_in_its_own_words(site, browser, width
     assert page.get_by_label("Read it as").count() == 1
     assert page.locator("#id_deck_format_helptext.muted.small").is_visible()
     _fits(page, width)
+    context.close()
+
+
+RADIO_GROUPS = [("/simulations/new/", "Kind of run", "Round-robin"),
+                ("/play/", "Opponent", None),
+                ("/balance/new/", "Objective", None)]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_radio_buttons_are_a_group_named_by_its_legend(site, browser, width):
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  is_mobile=width < 500)
+    page = context.new_page()
+    log_in(page, site)
+    for path, name, choice in RADIO_GROUPS:
+        page.goto(f"{site}{path}")
+        group = page.get_by_role("group", name=name, exact=True)
+        assert group.count() == 1, path
+        radios = group.get_by_role("radio")
+        assert radios.count() >= 2, path
+        assert group.evaluate("el => el.tagName") == "FIELDSET"
+        if choice:
+            group.get_by_label(choice).check()
+            assert group.get_by_label(choice).is_checked()
+        _fits(page, width)
     context.close()
