@@ -131,7 +131,6 @@ OWN_FIELD_MARKUP = re.compile(r"\{%\s*for\s+\w+\s+in\s+[\w.]+\.errors\s*%\}"
 NOT_YET = {
     "simulations/patch.html": "the card picker of a GET form, and the kind of run's radios",
     "simulations/_what_if_form.html": "selects and a search box chosen by the form's state",
-    "simulations/_meta.html": "one row of label, box and button, the error after the button",
     "balance/tune_new.html": "the errors are another form's reading of ?deck=",
 }
 

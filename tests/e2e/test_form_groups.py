@@ -1,7 +1,8 @@
 """The forms drawn through the field groups (templates/forms/), in a real browser, at desktop
 (1280 px) and phone (390 px) width: the log-in page, the profile's address and the deck import
 (the paragraph group, refused), and the radio buttons of a simulation's kind, a game's opponent
-and a balance search's objective (a fieldset named by its legend).
+and a balance search's objective (a fieldset named by its legend), and the meta view's ε, a
+field group laid out as one row with its button.
 
 A refused field shows its error in the error colour under its box, its label keeps the page's
 text colour (the group is .has-error; .field-error is an error's text only), its box is
@@ -17,6 +18,7 @@ import pytest
 
 from tests.e2e.axe import axe_problems
 from tests.e2e.conftest import CHROMIUM, log_in
+from tests.e2e.test_meta import round_robin  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="Debian's chromium is not installed")
@@ -121,4 +123,29 @@ def test_radio_buttons_are_a_group_named_by_its_legend(site, browser, width):
             group.get_by_label(choice).check()
             assert group.get_by_label(choice).is_checked()
         _fits(page, width)
+    context.close()
+
+
+ROW = """form => [...form.querySelectorAll('label, input, button, .field-error')].map(el => {
+    const r = el.getBoundingClientRect();
+    return {tag: el.tagName, top: Math.round(r.top), bottom: Math.round(r.bottom)};
+})"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_refused_epsilon_says_so_under_its_row(browser, round_robin, console, width):  # noqa: F811
+    console.allow(r"status of 400")   # a refused ε answers 400 on purpose
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  is_mobile=width < 500)
+    page = context.new_page()
+    page.goto(f"{round_robin}?epsilon=abc")
+    form = page.get_by_test_id("meta-epsilon")
+    box = form.locator("input[name=epsilon]")
+    assert box.get_attribute("aria-invalid") == "true"
+    assert page.locator(f"#{box.get_attribute('aria-describedby')}").is_visible()
+    items = {item["tag"]: item for item in form.evaluate(ROW)}
+    button, entry, error = items["BUTTON"], items["INPUT"], items["SPAN"]
+    assert button["top"] < entry["bottom"] and entry["top"] < button["bottom"]   # one row
+    assert error["top"] >= max(button["bottom"], entry["bottom"])   # the error under it
+    _fits(page, width)
     context.close()
