@@ -129,7 +129,8 @@ OWN_FIELD_MARKUP = re.compile(r"\{%\s*for\s+\w+\s+in\s+[\w.]+\.errors\s*%\}"
                               r"|\bid_for_label\b|\.auto_id\b")
 # The pages left to convert, each with why its field is not a plain group yet.
 NOT_YET = {
-    "simulations/patch.html": "the card picker of a GET form, and the kind of run's radios",
+    "simulations/patch.html": "the keywords: a group named by the game's word as a label, "
+                              "not the form's word as in a sentence, with no box of its own",
     "simulations/_what_if_form.html": "selects and a search box chosen by the form's state",
     "balance/tune_new.html": "the errors are another form's reading of ?deck=",
 }

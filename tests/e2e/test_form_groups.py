@@ -1,8 +1,8 @@
 """The forms drawn through the field groups (templates/forms/), in a real browser, at desktop
 (1280 px) and phone (390 px) width: the log-in page, the profile's address and the deck import
-(the paragraph group, refused), and the radio buttons of a simulation's kind, a game's opponent
-and a balance search's objective (a fieldset named by its legend), and the meta view's ε, a
-field group laid out as one row with its button.
+(the paragraph group, refused), the radio buttons of a simulation's kind (new and patched), a
+game's opponent and a balance search's objective (a fieldset named by its legend), and the
+meta view's ε, a field group laid out as one row with its button.
 
 A refused field shows its error in the error colour under its box, its label keeps the page's
 text colour (the group is .has-error; .field-error is an error's text only), its box is
@@ -103,7 +103,8 @@ def test_the_deck_import_labels_its_fields_in_its_own_words(site, browser, width
 
 RADIO_GROUPS = [("/simulations/new/", "Kind of run", "Round-robin"),
                 ("/play/", "Opponent", None),
-                ("/balance/new/", "Objective", None)]
+                ("/balance/new/", "Objective", None),
+                ("/simulations/patch/?card=T-M01", "Kind of run", "Gauntlet")]
 
 
 @pytest.mark.parametrize("width", WIDTHS)
