@@ -31,6 +31,13 @@ def test_a_list_of_choices_is_a_labelled_group_and_a_tick_box_sits_in_its_label(
     assert '<label class="check"><input type="checkbox" name="tick"' in tick
 
 
+def test_a_page_may_name_a_list_of_choices_in_its_own_words_and_drop_its_box():
+    html = render_to_string("forms/field.html", {"field": _Form()["many"], "group_label": "Own",
+                                                 "group_class": "keyword-list"})
+    assert '<span class="label" id="many-label">Own</span>' in html
+    assert '<div class="keyword-list" role="group" aria-labelledby="many-label">' in html
+
+
 class _Radios(forms.Form):
     kind = forms.ChoiceField(label="Kind", choices=[("a", "A"), ("b", "B")], help_text="Pick.",
                              widget=forms.RadioSelect)
@@ -129,8 +136,6 @@ OWN_FIELD_MARKUP = re.compile(r"\{%\s*for\s+\w+\s+in\s+[\w.]+\.errors\s*%\}"
                               r"|\bid_for_label\b|\.auto_id\b")
 # The pages left to convert, each with why its field is not a plain group yet.
 NOT_YET = {
-    "simulations/patch.html": "the keywords: a group named by the game's word as a label, "
-                              "not the form's word as in a sentence, with no box of its own",
     "simulations/_what_if_form.html": "selects and a search box chosen by the form's state",
     "balance/tune_new.html": "the errors are another form's reading of ?deck=",
 }
