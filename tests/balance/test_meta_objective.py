@@ -162,12 +162,12 @@ def test_the_form_opens_with_a_linked_field_and_refuses_two_decks_for_the_meta(
     client.force_login(alice)
     page = client.get(reverse("balance:new") + f"?objective=band&decks={DAWN}&decks={DUSK}"
                       "&agent=random").content.decode()
-    assert 'value="band" required id="id_objective_1" checked>' in page
+    assert 'value="band" id="id_objective_1" required checked>' in page
     assert f'value="{DAWN}" class="opponent" id="id_decks_0_0" checked>' in page
     assert f'value="{DUSK}" class="opponent" id="id_decks_0_1" checked>' in page
     assert '<option value="random" selected>' in page
     plain = client.get(reverse("balance:new")).content.decode()
-    assert 'value="meta" required id="id_objective_0" checked>' in plain     # the default
+    assert 'value="meta" id="id_objective_0" required checked>' in plain     # the default
     response = client.post(reverse("balance:new"), {
         "decks": [DAWN, DUSK], "agent": "greedy", "objective": "meta", "band_low": 45,
         "band_high": 55, "field_band_low": 47, "field_band_high": 53, "matchup_band_low": 30,
