@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.users import request_user
-from common.api_fields import StrictBooleanField
+from common.api_fields import StrictBooleanField, StrictCharField
 from decks.apis import get_deck_or_404
 from decks.models import Deck
 from decks.sharing.services import (
@@ -31,7 +31,7 @@ from decks.sharing.services import (
 
 
 class TagsSerializer(serializers.Serializer[Mapping[str, Any]]):
-    tags = serializers.ListField(child=serializers.CharField(max_length=40), max_length=MAX_TAGS,
+    tags = serializers.ListField(child=StrictCharField(max_length=40), max_length=MAX_TAGS,
                                  help_text="Words of 1–30 letters, digits or dashes.")
 
 

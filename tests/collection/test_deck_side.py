@@ -93,6 +93,9 @@ def test_favourite_and_active_through_the_api(alice, bob, make_deck):
                    format="json").json() == {"active": True}
     bad = api.put(f"/api/decks/{deck.uid}/tags/", {"tags": ["no spaces here"]}, format="json")
     assert bad.status_code == 400 and "not a tag" in bad.json()["tags"][0]
+    # A number is no tag: refused, not kept as its digits (schemathesis found [0] taken as "0").
+    number = api.put(f"/api/decks/{deck.uid}/tags/", {"tags": [0]}, format="json")
+    assert number.status_code == 400 and "tags" in number.json()
     assert api.get("/api/decks/most-favoured/").json()[0]["favourites_this_week"] == 1
 
 
