@@ -4,6 +4,7 @@ from django.urls import path
 
 from play import apis
 from play.friends import apis as apis_friends
+from play.replays import apis as apis_replays
 from play.streams import events as stream
 
 app_name = "play-api"
@@ -26,4 +27,5 @@ urlpatterns = [
     path("<str:uid>/hint/", apis.PlayHintApi.as_view(), name="hint"),
     path("<str:uid>/retry/", apis.PlayRetryApi.as_view(), name="retry"),
     path("<str:uid>/rematch/", apis_friends.PlayRematchApi.as_view(), name="rematch"),
+    path("<str:uid>/play-on/", apis_replays.PlayOnApi.as_view(), name="play-on"),
 ]

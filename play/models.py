@@ -76,6 +76,16 @@ class PlayGame(models.Model):
     seen_p2 = models.DateTimeField(_("P2 last seen"), null=True, blank=True)
     rematch_of = models.ForeignKey("self", verbose_name=_("rematch of"), null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="rematches")
+    # Played on from a replay's step (``play.replays.play_on``): the game starts at ``start``, a
+    # position as its player could know it (``rules.engine.play_on``), not from the decks.
+    start = models.JSONField(_("start"), default=dict, blank=True,
+                             help_text=_("The position a game played on from a replay starts "
+                                         "at; empty: it starts from its decks."))
+    played_on_from = models.ForeignKey("self", verbose_name=_("played on from"), null=True,
+                                       blank=True, on_delete=models.SET_NULL,
+                                       related_name="played_on")
+    played_on_step = models.PositiveIntegerField(_("played on from step"), null=True,
+                                                 blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -132,6 +142,11 @@ class PlayGame(models.Model):
     @property
     def human_seats(self) -> list[int]:
         return [i for i, who in enumerate(self.seats) if who == HUMAN]
+
+    @property
+    def agent(self) -> str:
+        """The AI player of a game against one ("" for a game of people only)."""
+        return next((who for who in self.seats if who != HUMAN), "")
 
     @property
     def hot_seat(self) -> bool:

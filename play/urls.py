@@ -27,6 +27,7 @@ urlpatterns = [
     path("<str:uid>/retry/", views_controls.play_retry, name="retry"),
     path("<str:uid>/share/", views_controls.play_share, name="share"),
     path("<str:uid>/replay/", views_replays.play_replay, name="replay"),
+    path("<str:uid>/play-on/", views_replays.play_on, name="play-on"),
     path("<str:uid>/rematch/", views_friends.rematch, name="rematch"),
     path("<str:uid>/end/", views_friends.game_end, name="game-end"),
 ]

@@ -130,7 +130,12 @@ def game_start(*, cards: Mapping[str, Mapping[str, Any]], decks: Sequence[Mappin
 
 
 def record_start(record: Any) -> Game:
-    """``record``: anything with the fields of ``play.models.PlayGame``."""
+    """``record``: anything with the fields of ``play.models.PlayGame``. A game played on from
+    a replay starts at its ``start`` position (a snapshot at a main-phase decision) with its
+    own seed, not from the decks."""
+    start = getattr(record, "start", None)
+    if start:
+        return Game.from_snapshot(start, _record_cards(record), seed=int(record.seed))
     return Game(_record_cards(record), deck_lists(record.decks), seed=record.seed,
                 ruleset=Ruleset.from_dict(dict(record.ruleset)),
                 first_player=record.first_player)
