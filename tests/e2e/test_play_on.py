@@ -122,6 +122,8 @@ def test_play_on_from_a_replay_step_against_the_ai(browser, site):  # noqa: F811
     zh.get_by_test_id("play-on-open").click()
     assert "从第" in zh.get_by_test_id("play-on").inner_text()
     _clean_at_both_widths(zh)
+    zh.set_viewport_size({"width": 390, "height": 900})
+    zh.get_by_test_id("play-on").scroll_into_view_if_needed()
     shot(zh, "play-on-form-390-zh", full_page=False)
     from play.models import PlayGame
 

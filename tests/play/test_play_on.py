@@ -156,3 +156,24 @@ def test_the_page_plays_on_and_names_where_it_came_from(alice, client, finished)
     refused = client.post(f"/play/{finished.uid}/play-on/", {"step": 0, "agent": "greedy"})
     assert refused.status_code == 400
     assert escape(str(REFUSALS[NOT_MAIN])) in refused.content.decode()
+
+
+def test_a_hot_seat_game_asks_for_the_seat_and_its_replay_names_the_ai(alice, client, start):
+    record = _finish(PlayGame.objects.get(uid=start(alice, opponent=HUMAN)["uid"]))
+    client.force_login(alice)
+    step = _main_steps(record, seat=1)[0]
+    page = client.get(f"/play/{record.uid}/replay/?step={step}").content.decode()
+    assert 'name="seat"' in page
+    missing = client.post(f"/play/{record.uid}/play-on/", {"step": step, "agent": "greedy"})
+    assert missing.status_code == 400
+    answer = client.post(f"/play/{record.uid}/play-on/",
+                         {"step": step, "agent": "random", "seat": 1})
+    new = PlayGame.objects.get(played_on_from=record)
+    assert answer.status_code == 302 and new.seats == ["random", HUMAN]
+    assert game_at(new).view(1).to_dict() == game_at(record, step).view(1).to_dict()
+    game_page = client.get(new.get_absolute_url()).content.decode()
+    assert "You play P2 against the AI" in game_page
+    # Played to its end, the new game has its own replay, which says where it came from.
+    _finish(new)
+    replay = client.get(f"/play/{new.uid}/replay/?step=0").content.decode()
+    assert "P1 was played by the AI" in replay and f"at step {step}." in replay
