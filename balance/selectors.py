@@ -69,6 +69,7 @@ class JobProgress:
     over: int = 0            # search games past the budget: the round under way finishes
     verified: int = 0        # re-verification games played on fresh seeds
     verify_total: int = 0    # … of about this many (exact once the job is done)
+    expected: int = 0        # a forecast: about how many games it plays in all (0: unsaid)
 
     @property
     def seconds_left(self) -> float | None:
@@ -97,6 +98,8 @@ def job_progress(job: BalanceJob) -> JobProgress:
     p = job.progress or {}
     phase = p.get("phase") or "queued"
     games = int(p.get("games") or 0)
+    if p.get("expected"):
+        return _estimated_progress(job, phase, games, int(p["expected"]))
     verify = KINDS[job.kind].verify_estimate(len(job.decks), job.verify_games)
     searched = min(games, job.budget_games)
     verifying = phase in ("verifying", "done")
@@ -113,6 +116,18 @@ def job_progress(job: BalanceJob) -> JobProgress:
                        best=p.get("best"), time_left=_time_left(job, total - done),
                        searched=searched, over=max(0, games - job.budget_games),
                        verified=verified, verify_total=verify)
+
+
+def _estimated_progress(job: BalanceJob, phase: str, games: int, expected: int
+                        ) -> JobProgress:
+    """A forecast's progress against its own estimate of every game it plays (its rounds
+    so far say how many more it needs: ``rules.lab.forecast.estimate``), not against its
+    budget cap, which it rarely reaches."""
+    total = max(expected, games)
+    percent = 100 if job.status == "done" else min(99, int(100 * games / max(total, 1)))
+    return JobProgress(phase=phase, games=games, budget=job.budget_games, percent=percent,
+                       evaluations=0, best=None, time_left=_time_left(job, total - games),
+                       searched=min(games, job.budget_games), expected=total)
 
 
 def _time_left(job: BalanceJob, games_left: int) -> TimeLeft | None:

@@ -39,8 +39,27 @@ def progress_line(elapsed: float, event: Mapping[str, Any]) -> str:
              "final": "the settled field on fresh seeds",
              "exploit": f"exploitability: tuning {event.get('archetype')} once more",
              "done": "done"}
+    games, expected = event["games"], event.get("expected") or event["budget"]
+    left = (f", about {elapsed * (expected - games) / games / 60:.0f} min left"
+            if games and elapsed > 1 and expected > games else "")
     return (f"[{elapsed:6.0f} s] {event['phase']:<9} {where.get(event['phase'], '')} | "
-            f"{event['games']:,} of {event['budget']:,} games")
+            f"{games:,} of about {expected:,} games{left}")
+
+
+def left_out_text(left_out: Mapping[str, Any] | None) -> str:
+    """How many games an engine error left out of the figures, by phase, and the first
+    one's error and how to play it again."""
+    if not left_out or not left_out["games"]:
+        return "No game was left out: the engine finished every game."
+    phases = ", ".join(f"{n} in {phase or 'the rounds'}"
+                       for phase, n in left_out["by_phase"].items())
+    text = (f"Left out of every figure: {left_out['games']:,} game(s) the engine could not "
+            f"finish ({phases}).")
+    for row in left_out["examples"]:
+        text += (f"\n  {row['phase']}: {row['deck']['name'] or row['deck']['hero']} against "
+                 f"{row['rival']['name'] or row['rival']['hero']}, run seed {row['seed']}, "
+                 f"game {row['game']} ({row['agent']}): {row['error'] or 'did not fail again'}")
+    return text
 
 
 def report_text(data: Mapping[str, Any], cards: Mapping[str, CardDef], *,
@@ -53,7 +72,8 @@ def report_text(data: Mapping[str, Any], cards: Mapping[str, CardDef], *,
              f"{len(data['rounds']) - 1} round(s) of adaptation, {data['stopped']}.",
              f"Games: {games['rounds']:,} measuring the rounds, {games['tuning']:,} tuning, "
              f"{games['final']:,} on the settled field; {games['total']:,} in all, "
-             f"{elapsed:.0f} s."]
+             f"{elapsed:.0f} s; {data.get('games_reused', 0):,} more read from earlier "
+             f"rounds, not played again.", left_out_text(data.get("left_out"))]
     for step in data["rounds"]:
         lines += ["", f"Round {step['round']}" + (" (patch day)" if not step["round"] else "")]
         for deck, share in zip(step["decks"], step["shares"], strict=True):
@@ -94,4 +114,20 @@ def report_text(data: Mapping[str, Any], cards: Mapping[str, CardDef], *,
         lines.append(f"Exploitability: {exploit['archetype']} ({swaps}) "
                      f"{_pct(exploit)} against the settled mix, {exploit['games']:,} fresh "
                      f"games ({agent} agent).")
+    return "\n".join(lines)
+
+
+def replay_text(out: Mapping[str, Any]) -> str:
+    """``meta_forecast --replay``: each figure, the forecast's beside its replay."""
+    lines = [f"The forecast (seed {out['forecast_seed']}) replayed on seed {out['seed']} "
+             f"({out['agent']} agent, {out['games_each']:,} games a matchup):"]
+    for row in out["figures"]:
+        mark = "inside" if row["inside"] else ("consistent" if row["consistent"] else "OUTSIDE")
+        lines.append(f"  {row['figure']:<40} forecast {_pct(row['forecast'])}  "
+                     f"replayed {_pct(row['replayed'])}  {mark}")
+    lines.append(f"{out['inside']} of {out['count']} replayed figures fall inside the "
+                 f"forecast's 95 % interval (about 83 % expected of honest figures replayed "
+                 f"at the same size); {out['consistent']} of {out['count']} are consistent "
+                 f"with it (the difference within the two intervals' combined margin: about "
+                 f"95 % expected).")
     return "\n".join(lines)

@@ -100,3 +100,42 @@ def test_via_celery_queues_the_forecast_as_a_job(catalogue):
     with pytest.raises(CommandError, match="one agent"):
         call_command("meta_forecast", "--via-celery", "--agents", "greedy,random",
                      stdout=StringIO())
+
+
+def test_replay_says_for_each_figure_whether_it_falls_inside_the_forecasts_interval(tmp_path):
+    saved = tmp_path / "forecast.json"
+    saved.write_text(json.dumps(forecast_json()))
+    replay = ["--set", str(TEST_SET), "--processes", "1", "--replay", str(saved)]
+    out = StringIO()
+    call_command("meta_forecast", *replay, "--seed", "9", stdout=out)
+    text = out.getvalue()
+    assert "The forecast (seed 3) replayed on seed 9 (greedy agent, 200 games a matchup)" in text
+    assert "Dawn Test against Dusk Test" in text and "Dusk Test, field win rate" in text
+    assert " of 4 replayed figures fall inside the forecast's 95 % interval" in text
+    data = json.loads(call_json("meta_forecast", *replay, "--seed", "9"))
+    assert data["count"] == 4 and 0 <= data["inside"] <= data["consistent"] <= 4
+    with pytest.raises(CommandError, match="seed other than the forecast's"):
+        call_command("meta_forecast", *replay, "--seed", "3", stdout=StringIO())
+    saved.write_text("{}")
+    with pytest.raises(CommandError, match="not a forecast's JSON"):
+        call_command("meta_forecast", *replay, "--seed", "9", stdout=StringIO())
+
+
+def call_json(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, "--json", stdout=out)
+    return out.getvalue()
+
+
+def test_the_report_says_which_games_an_engine_error_left_out():
+    from balance.forecast.report import left_out_text
+
+    assert left_out_text({"games": 0, "by_phase": {}, "examples": []}) == (
+        "No game was left out: the engine finished every game.")
+    text = left_out_text({"games": 1, "by_phase": {"exploit": 1}, "examples": [{
+        "phase": "exploit", "seed": 12, "game": 99, "agent": "greedy",
+        "deck": {"name": "Tidewall", "hero": "H"}, "rival": {"name": None, "hero": "G"},
+        "error": "EngineError: no result after 2000 actions"}]})
+    assert text.startswith("Left out of every figure: 1 game(s) the engine could not finish "
+                           "(1 in exploit).")
+    assert "Tidewall against G, run seed 12, game 99 (greedy): EngineError" in text

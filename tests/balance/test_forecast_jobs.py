@@ -113,3 +113,27 @@ def test_the_pages_from_the_form_to_the_settled_meta(client, alice, catalogue, s
         assert chinese.status_code == 200, url
         found = [w for w in english_words(chinese.content.decode()) if "alice" not in w]
         assert found == [], (url, found)
+
+
+def test_progress_and_time_left_read_against_the_forecasts_own_estimate(client, alice,
+                                                                        catalogue):
+    """A forecast rarely spends its budget: 120,000 games of an expected 240,000 are half
+    done (not 4 % of a 3,000,000-game cap), and the time left is the other half at its pace."""
+    client.force_login(alice)
+    made = client.post(reverse("balance:forecast-new"), {
+        "decks": [DAWN, DUSK], "agent": "greedy", "max_changes": 3, "settle": 1,
+        "max_rounds": 8, "budget_games": 3_000_000, "verify_games": 100, "seed": 3})
+    assert made.status_code == 302
+    job = BalanceJob.objects.get(owner=alice, kind=JobKind.FORECAST)
+    BalanceJob.objects.filter(pk=job.pk).update(status="running", games_played=120_000,
+                                               progress={"phase": "tuning", "round": 2,
+                                                         "games": 120_000,
+                                                         "expected": 240_000, "rate": 400.0})
+    text = client.get(reverse("balance:forecast-progress", args=[job.uid])).content.decode()
+    assert 'data-testid="percent">50 %' in text
+    assert '<span data-testid="expected">240000</span>' in text
+    assert 'data-testid="time-left">about 5 min 0 s left' in text   # 120,000 games at 400/s
+    from tests.test_chinese_pages import ZH, english_words
+
+    chinese = client.get(reverse("balance:forecast-progress", args=[job.uid]), **ZH)
+    assert english_words(chinese.content.decode()) == []

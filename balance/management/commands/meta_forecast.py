@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from balance.cli import add_run_arguments, card_set_of, check_agent
-from balance.forecast.report import progress_line, report_text
+from balance.forecast.report import progress_line, replay_text, report_text
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.deck_tuning import TuneField, TuningError
 from rules.lab.forecast import ForecastError, ForecastProblem, LocalPairEvaluator, forecast
+from rules.lab.forecast.replay import replay_forecast
 from simulations.cli.input import load_patch_for_cli, patched_cards_for_cli
 
 DEFAULTS = ForecastProblem(cards={}, archetypes=())
 VIA_CELERY_AGENTS = "--via-celery: a forecast on the workers plays one agent (--agent)."
 BAD_BAND = "--band: give two percentages around 50, e.g. 45-55 (got {value!r})."
 SMALL = "{option}: give at least {least:,} (got {value:,})."
+REPLAY_PATCH = "--replay: the forecast played the patch {name!r}; give it again with --patch."
 
 
 class Command(BaseCommand):
@@ -60,6 +63,11 @@ class Command(BaseCommand):
         parser.add_argument("--final-games", type=int, default=DEFAULTS.final_games,
                             help="fresh games a matchup of the settled field")
         parser.add_argument("--exploit-swaps", type=int, default=DEFAULTS.exploit_swaps)
+        parser.add_argument("--replay", default=None, metavar="FORECAST_JSON",
+                            help="play a forecast's settled lists again on --seed (another "
+                                 "seed than its own) and say, for each figure, whether the "
+                                 "replayed value falls inside the forecast's interval; give "
+                                 "--patch and --set as the forecast had them")
         add_run_arguments(parser, via_celery_help="submit the forecast as a job for the "
                                                   "workers and follow it (decks: starter "
                                                   "names, or deck:<id>; one agent)")
@@ -67,6 +75,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["via_celery"]:
             return self.via_celery(opts)
+        if opts["replay"]:
+            return self.replay(opts)
         further: list[str] = []
         if opts["agents"]:
             opts["agent"], *further = [a.strip() for a in opts["agents"].split(",")
@@ -77,9 +87,8 @@ class Command(BaseCommand):
         problem = self.problem(opts)
         start, cpu = time.monotonic(), time.process_time()
 
-        def progress(event: dict[str, Any]) -> None:
-            if not opts["json"]:
-                self.stderr.write(progress_line(time.monotonic() - start, event))
+        def progress(event: dict[str, Any]) -> None:     # stderr: --json's stdout stays JSON
+            self.stderr.write(progress_line(time.monotonic() - start, event))
 
         field = TuneField(cards=problem.cards, opponents=(), agent=problem.agent)
         with LocalPairEvaluator(field, processes=max(1, opts["processes"])) as evaluator:
@@ -128,6 +137,28 @@ class Command(BaseCommand):
         start = time.monotonic()
         follow_job(self, job, opts, what="meta forecast",
                    line=lambda _job, event: progress_line(time.monotonic() - start, event))
+
+    def replay(self, opts: dict[str, Any]) -> None:
+        """``--replay``: the forecast's figures against their replay on fresh seeds."""
+        try:
+            data = json.loads(Path(opts["replay"]).read_text())
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"--replay: cannot read a forecast's JSON ({exc}).") from None
+        if isinstance(data, dict) and data.get("patch") and not opts["patch"]:
+            raise CommandError(REPLAY_PATCH.format(name=data["patch"].get("name")))
+        cards, _ = patched_cards_for_cli(card_set_of(opts).cards,
+                                         load_patch_for_cli(opts["patch"]), opts["card_set"])
+        agent = data.get("agent") if isinstance(data, dict) else None
+        field = TuneField(cards=cards, opponents=(), agent=str(agent or opts["agent"]))
+        start, cpu = time.monotonic(), time.process_time()
+        with LocalPairEvaluator(field, processes=max(1, opts["processes"])) as evaluator:
+            try:
+                out = replay_forecast(data, evaluator, seed=opts["seed"])
+            except ForecastError as exc:
+                raise CommandError(str(exc)) from None
+        out.update(wall_seconds=round(time.monotonic() - start, 1),
+                   cpu_seconds_this_process=round(time.process_time() - cpu, 1))
+        self.stdout.write(json.dumps(out, sort_keys=True) if opts["json"] else replay_text(out))
 
     @staticmethod
     def band(text: str) -> tuple[float, float]:

@@ -99,6 +99,7 @@ class TuningProblem:
     origin: DeckKey | None = None                 # the printed list the changes count from
     max_changes: int | None = None                # most cards differing from ``origin``
     field_pairings: bool = True                   # play the opponents' pairings (shares)
+    verify_seed: int | None = None                # fresh games' seed (None: from ``seed``)
     extra: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
 
 

@@ -154,16 +154,21 @@ def round_cost(opponents: int, proposals: int, top: int) -> int:
     return opponents * BLOCK * (blocks + top)
 
 
+def affordable_top(opponents: int, proposals: int, swaps: int, budget: int) -> int:
+    """The deepest racing rung that lets ``swaps`` rounds fit in ``budget`` games."""
+    top = RUNGS[0]
+    for candidate in RUNGS:
+        if round_cost(opponents, proposals, candidate) * max(1, swaps) <= budget:
+            top = candidate
+    return top
+
+
 def scaled(problem: TuningProblem) -> TuningProblem:
     """The racing rungs the budget affords: as deep as lets ``max_swaps`` rounds fit."""
     if problem.rungs:
         return problem
-    opponents = len(problem.field.opponents)
-    top = RUNGS[0]
-    for candidate in RUNGS:
-        if round_cost(opponents, problem.proposals, candidate) * max(1, problem.max_swaps) \
-                <= problem.budget_games:
-            top = candidate
+    top = affordable_top(len(problem.field.opponents), problem.proposals, problem.max_swaps,
+                         problem.budget_games)
     return replace(problem, rungs=tuple(r for r in RUNGS if r <= top))
 
 
@@ -263,8 +268,9 @@ def _verify(state: _State, evaluator: TuneEvaluator
     chosen = [m for m in sorted(state.raced.values(), key=_order, reverse=True)
               if m.swaps and m.rate > baseline_rate][:problem.suggestions]
     blocks = max(1, -(-problem.verify_games // BLOCK))
+    seed = problem.seed if problem.verify_seed is None else problem.verify_seed
     fresh = Games(evaluator, len(problem.field.opponents),
-                  lambda o: opponent_seed(problem.seed, o, fresh=1))
+                  lambda o: opponent_seed(seed, o, fresh=1))
     keys = [base] + [apply(base, m.swaps) for m in chosen]
     state.report("verifying", candidates=len(keys), games_each=blocks * BLOCK)
     fresh.ensure(keys, blocks)

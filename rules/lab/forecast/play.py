@@ -21,6 +21,7 @@ from rules.lab.deck_tuning.problem import DeckKey, deck_list
 from rules.lab.piece_pool import PiecePool
 
 _MASK = (1 << 62) - 1
+Pairing = tuple[int, int]
 
 
 def matchup_seed(seed: int, first: int, second: int, *, fresh: int = 0) -> int:
@@ -78,3 +79,34 @@ class FieldEvaluator:
         self.games += sum(t.blocks for t in tasks) * BLOCK
         return self.pairs.evaluate([PairTask(t.deck, self.opponents[t.opponent], t.seed,
                                              t.first, t.blocks) for t in tasks])
+
+
+class Matchups:
+    """The field's matchups: every block played between two lists on a matchup's seed;
+    ``measure`` plays only what is new (a matchup whose two lists did not change since the last
+    round is read, not played)."""
+
+    def __init__(self, pairs: PairEvaluator, seed: int):
+        self.pairs, self.seed = pairs, seed
+        self.blocks: dict[tuple[DeckKey, DeckKey, int, str], list[str]] = {}
+        self.games = 0
+
+    def measure(self, lists: Sequence[DeckKey], games: int, *, fresh: int = 0,
+                agent: str = "") -> dict[Pairing, str]:
+        blocks = max(1, -(-games // BLOCK))
+        wanted: dict[Pairing, tuple[DeckKey, DeckKey, int, str]] = {}
+        tasks: list[PairTask] = []
+        for i in range(len(lists)):
+            for j in range(i + 1, len(lists)):
+                key = (lists[i], lists[j], matchup_seed(self.seed, i, j, fresh=fresh), agent)
+                wanted[(i, j)] = key
+                have = len(self.blocks.get(key, ()))
+                if have < blocks and key not in {(t.deck, t.rival, t.seed, t.agent)
+                                                 for t in tasks}:
+                    tasks.append(PairTask(key[0], key[1], key[2], have, blocks - have, agent))
+        if tasks:
+            for task, out in zip(tasks, self.pairs.evaluate(tasks), strict=True):
+                self.blocks.setdefault((task.deck, task.rival, task.seed, task.agent),
+                                       []).extend(out)
+                self.games += task.games
+        return {pair: "".join(self.blocks[key][:blocks]) for pair, key in wanted.items()}

@@ -16,11 +16,13 @@ from typing import Any
 from rules.lab.deck_tuning import Suggestion, TuningResult
 from rules.lab.deck_tuning.problem import DeckKey
 from rules.lab.deck_tuning.result import matchup_games
+from rules.lab.forecast.reuse import LeftOut
 from rules.lab.intervals import Moments, Rate, cluster_rate
 from rules.lab.meta import Field as MetaField
 from rules.lab.meta import MetaReport
 
 Pairing = tuple[int, int]
+EXAMPLES = 5        # left-out games the report names one by one
 
 
 def list_diff(printed: DeckKey, key: DeckKey) -> list[dict[str, Any]]:
@@ -82,11 +84,12 @@ class ArchetypeTuning:
 
     suggestion: Suggestion | None
     adopted: bool
-    games: int
+    games: int                          # games played
+    reused: int = 0                     # games read from an earlier round instead
 
     def to_dict(self) -> dict[str, Any]:
         s = self.suggestion
-        return {"adopted": self.adopted, "games": self.games,
+        return {"adopted": self.adopted, "games": self.games, "reused": self.reused,
                 "swaps": [w.to_dict() for w in s.swaps] if s else [],
                 "improvement": s.improvement if s else None,
                 "verified": s.verified.interval() if s else None,
@@ -144,6 +147,9 @@ class ForecastResult:
     final_games: int
     further: Mapping[str, Mapping[Pairing, str]] = field(default_factory=dict)
     band: tuple[float, float] = (0.45, 0.55)
+    reused_games: int = 0               # games asked for again and read, not played
+    left_out: tuple[LeftOut, ...] = ()  # games an engine error left out of every figure
+    errors: Mapping[int, str] = field(default_factory=dict)   # left_out index → the error
 
     def verdicts(self) -> list[dict[str, Any]]:
         """Each archetype's verdict across the agents, by the rule Riot's champion balance
@@ -198,4 +204,27 @@ class ForecastResult:
                            for a, o in self.further.items()}},
             "band": list(self.band), "verdicts": self.verdicts(),
             "cards": card_moves(self.printed, last.lists),
-            "exploitability": self.exploitability()}
+            "exploitability": self.exploitability(),
+            "games_reused": self.reused_games, "left_out": self.left_out_dict()}
+
+    def left_out_dict(self) -> dict[str, Any]:
+        """How many games an engine error left out, by phase, and each with what to replay
+        it (its decks, run seed, game index) and the error, where it was replayed."""
+        by_phase: dict[str, int] = {}
+        for game in self.left_out:
+            by_phase[game.phase] = by_phase.get(game.phase, 0) + 1
+        names = {key: name for step in self.rounds for name, key in zip(
+            self.names, step.lists, strict=True)}
+        return {"games": len(self.left_out), "by_phase": by_phase,
+                "why": "the engine could not finish the game (an engine error)",
+                "examples": [{"phase": g.phase, "seed": g.seed, "game": g.game,
+                              "agent": g.agent or self.agent,
+                              "deck": _named(g.deck, names), "rival": _named(g.rival, names),
+                              "error": self.errors.get(n)}
+                             for n, g in enumerate(self.left_out[:EXAMPLES])]}
+
+
+def _named(key: DeckKey, names: Mapping[DeckKey, str]) -> dict[str, Any]:
+    """A list by its archetype's name where it is one of the rounds' lists (else a candidate
+    a tuning raced), with its hero and cards."""
+    return {"name": names.get(key), "hero": key[0], "cards": dict(key[1])}

@@ -19,6 +19,12 @@
    included) weighted by the settled meta; the best verified field win rate is how far one more
    tuning exploits the settled mix.
 
+Games are played once (``reuse.ReusingPairs``): a tuning races each opponent on seeds that stay
+the same from round to round, so an archetype re-reads the racing games of the lists that did
+not change since the last round; the fresh games that verify a change are new every round, so a
+round's adoption is never judged on the games that chose the list it starts from. Each round's
+matchups are played on the same seeds too, so an unchanged matchup is read, not played.
+
 Invariant: the same problem and seed give the same forecast (every seed is derived from the
 problem's; no clock decides anything unless a ``should_stop`` says so).
 """
@@ -33,9 +39,11 @@ from typing import Any
 from rules.lab.deck_tuning import BLOCK, TuneField, TuningProblem, TuningResult, tune_deck
 from rules.lab.deck_tuning.problem import DeckKey, base_key, deck_list
 from rules.lab.forecast.dynamics import meta_step, patch_day
-from rules.lab.forecast.play import FieldEvaluator, PairEvaluator, PairTask, matchup_seed
+from rules.lab.forecast.estimate import expected_games
+from rules.lab.forecast.play import FieldEvaluator, Matchups, PairEvaluator
 from rules.lab.forecast.problem import ForecastProblem
 from rules.lab.forecast.result import (
+    EXAMPLES,
     ArchetypeTuning,
     Exploit,
     ForecastResult,
@@ -43,6 +51,7 @@ from rules.lab.forecast.result import (
     Round,
     meta_field,
 )
+from rules.lab.forecast.reuse import ReusingPairs, engine_error
 from rules.lab.meta import meta_report
 
 Progress = Callable[[dict[str, Any]], None]
@@ -52,66 +61,68 @@ def _tune_seed(seed: int, *parts: object) -> int:
     return random.Random("/".join(map(str, ("forecast-tune", seed, *parts)))).getrandbits(31)
 
 
-class Matchups:
-    """Every block played between two lists on a seed; ``measure`` plays only what is new."""
+def _search_seed(seed: int, archetype: int) -> int:
+    """An archetype's racing seeds: the same in every round (its unchanged games re-read)."""
+    return _tune_seed(seed, "search", archetype)
 
-    def __init__(self, pairs: PairEvaluator, seed: int):
-        self.pairs, self.seed = pairs, seed
-        self.blocks: dict[tuple[DeckKey, DeckKey, int, str], list[str]] = {}
-        self.games = 0
 
-    def measure(self, lists: Sequence[DeckKey], games: int, *, fresh: int = 0,
-                agent: str = "") -> dict[Pairing, str]:
-        blocks = max(1, -(-games // BLOCK))
-        wanted: dict[Pairing, tuple[DeckKey, DeckKey, int, str]] = {}
-        tasks: list[PairTask] = []
-        for i in range(len(lists)):
-            for j in range(i + 1, len(lists)):
-                key = (lists[i], lists[j], matchup_seed(self.seed, i, j, fresh=fresh), agent)
-                wanted[(i, j)] = key
-                have = len(self.blocks.get(key, ()))
-                if have < blocks and key not in {(t.deck, t.rival, t.seed, t.agent)
-                                                 for t in tasks}:
-                    tasks.append(PairTask(key[0], key[1], key[2], have, blocks - have, agent))
-        if tasks:
-            for task, out in zip(tasks, self.pairs.evaluate(tasks), strict=True):
-                self.blocks.setdefault((task.deck, task.rival, task.seed, task.agent),
-                                       []).extend(out)
-                self.games += task.games
-        return {pair: "".join(self.blocks[key][:blocks]) for pair, key in wanted.items()}
+def _verify_seed(seed: int, round_: int, archetype: int) -> int:
+    """An archetype's fresh games in round ``round_``: new every round."""
+    return _tune_seed(seed, round_, archetype)
 
 
 @dataclass
 class _Run:
     problem: ForecastProblem
-    pairs: PairEvaluator
+    pairs: ReusingPairs
     matchups: Matchups
     progress: Progress | None
     should_stop: Callable[[], bool] | None
-    tuning_games: int = 0
     rounds: list[Round] = field(default_factory=list)
+    round_costs: list[int] = field(default_factory=list)     # games each round played
+    round_end: int = 0                                       # games when the last round ended
+    spent_rounds: int = 0                                    # games before the settled field
+    exploit_costs: list[int] = field(default_factory=list)
+    after_started: bool = False
 
     @property
     def games(self) -> int:
-        return self.matchups.games + self.tuning_games
+        return self.pairs.played
+
+    @property
+    def tuning_games(self) -> int:
+        return self.pairs.played - self.matchups.games
 
     def out_of_budget(self) -> bool:
         if self.games >= self.problem.budget_games:
             return True
         return self.should_stop is not None and self.should_stop()
 
+    def expected(self) -> int:
+        last = self.rounds[-1] if len(self.rounds) > 1 else None
+        changed = [bool(t and t.adopted) for t in last.tunings] if last else []
+        each = (sum(self.exploit_costs) // len(self.exploit_costs)
+                if self.exploit_costs else None)
+        return expected_games(
+            self.problem, games=self.games, rounds_played=len(self.round_costs),
+            last_round=self.round_costs[-1] if self.round_costs else 0, changed=changed,
+            spent_rounds=self.spent_rounds if self.after_started else self.round_end,
+            exploit_each=each, after_started=self.after_started)
+
     def report(self, phase: str, **extra: Any) -> None:
+        self.pairs.phase = phase
         if self.progress is not None:
             self.progress({"phase": phase, "games": self.games,
-                           "budget": self.problem.budget_games,
+                           "budget": self.problem.budget_games, "expected": self.expected(),
                            "rounds": len(self.rounds) - 1, **extra})
 
     def tune(self, problem: TuningProblem, opponents: Sequence[DeckKey]
-             ) -> tuple[TuningResult, int]:
-        evaluator = FieldEvaluator(self.pairs, opponents)
-        result = tune_deck(problem, evaluator, should_stop=self.should_stop)
-        self.tuning_games += evaluator.games
-        return result, evaluator.games
+             ) -> tuple[TuningResult, int, int]:
+        """The tuning, the games it played and the games it re-read."""
+        played, reused = self.pairs.played, self.pairs.reused
+        result = tune_deck(problem, FieldEvaluator(self.pairs, opponents),
+                           should_stop=self.should_stop)
+        return result, self.pairs.played - played, self.pairs.reused - reused
 
 
 def forecast(problem: ForecastProblem, pairs: PairEvaluator, *,
@@ -121,30 +132,10 @@ def forecast(problem: ForecastProblem, pairs: PairEvaluator, *,
     problem.check()
     names = tuple(d.name for d in problem.archetypes)
     printed = tuple(base_key(d) for d in problem.archetypes)
-    run = _Run(problem, pairs, Matchups(pairs, problem.seed), progress, should_stop)
-    outcomes = run.matchups.measure(printed, problem.round_games)
-    shares = patch_day(len(printed))
-    run.rounds.append(Round(0, printed, shares, shares, outcomes, (None,) * len(printed)))
-    run.report("patch_day")
-    stopped = "rounds"
-    for number in range(1, problem.max_rounds + 1):
-        if run.out_of_budget():
-            stopped = "budget"
-            break
-        lists, tunings = _adapt(run, number, names, printed)
-        if not any(t is not None and t.adopted for t in tunings):
-            run.rounds.append(Round(number, lists, run.rounds[-1].shares,
-                                    run.rounds[-1].answer, run.rounds[-1].outcomes, tunings))
-            stopped = "settled"
-            break
-        outcomes = run.matchups.measure(lists, problem.round_games)
-        field_ = meta_field(names, outcomes)
-        shares, answer = meta_step(run.rounds[-1].shares, field_.score_matrix(), number,
-                                   epsilon=problem.epsilon)
-        run.rounds.append(Round(number, lists, shares, tuple(float(a) for a in answer),
-                                outcomes, tunings))
-        run.report("round", round=number, shares=[round(s, 4) for s in shares])
-    round_and_tune = run.games
+    reusing = ReusingPairs(pairs)
+    run = _Run(problem, reusing, Matchups(reusing, problem.seed), progress, should_stop)
+    stopped = _rounds(run, names, printed)
+    run.spent_rounds, run.after_started = run.games, True
     settled = run.rounds[-1]
     run.report("final")
     final = run.matchups.measure(settled.lists, problem.final_games, fresh=1)
@@ -155,7 +146,7 @@ def forecast(problem: ForecastProblem, pairs: PairEvaluator, *,
         run.report("final", agent=agent)
         further[agent] = run.matchups.measure(settled.lists, problem.final_games,
                                               fresh=number, agent=agent)
-    final_games = run.games - round_and_tune
+    final_games = run.games - run.spent_rounds
     exploits = _exploit(run, settled, names)
     run.report("done")
     return ForecastResult(
@@ -163,7 +154,42 @@ def forecast(problem: ForecastProblem, pairs: PairEvaluator, *,
         exploits=exploits, stopped=stopped, further=further, band=problem.band,
         games={"rounds": run.matchups.games - final_games, "tuning": run.tuning_games,
                "final": final_games, "total": run.games},
-        agent=problem.agent, final_games=max(1, -(-problem.final_games // BLOCK)) * BLOCK)
+        agent=problem.agent, final_games=max(1, -(-problem.final_games // BLOCK)) * BLOCK,
+        reused_games=reusing.reused, left_out=tuple(reusing.left_out),
+        errors={n: engine_error(problem.cards, problem.ruleset, problem.agent, game) or ""
+                for n, game in enumerate(reusing.left_out[:EXAMPLES])})
+
+
+def _rounds(run: _Run, names: Sequence[str], printed: tuple[DeckKey, ...]) -> str:
+    """Patch day, then rounds until nobody adopts; why they stopped."""
+    problem = run.problem
+    run.pairs.phase = "patch_day"
+    outcomes = run.matchups.measure(printed, problem.round_games)
+    shares = patch_day(len(printed))
+    run.rounds.append(Round(0, printed, shares, shares, outcomes, (None,) * len(printed)))
+    run.round_end = run.games
+    run.report("patch_day")
+    for number in range(1, problem.max_rounds + 1):
+        if run.out_of_budget():
+            return "budget"
+        before = run.games
+        lists, tunings = _adapt(run, number, names, printed)
+        last = run.rounds[-1]
+        if not any(t is not None and t.adopted for t in tunings):
+            run.rounds.append(Round(number, lists, last.shares, last.answer, last.outcomes,
+                                    tunings))
+            run.round_costs.append(run.games - before)
+            return "settled"
+        run.pairs.phase = "round"
+        outcomes = run.matchups.measure(lists, problem.round_games)
+        shares, answer = meta_step(last.shares, meta_field(names, outcomes).score_matrix(),
+                                   number, epsilon=problem.epsilon)
+        run.rounds.append(Round(number, lists, shares, tuple(float(a) for a in answer),
+                                outcomes, tunings))
+        run.round_costs.append(run.games - before)
+        run.round_end = run.games
+        run.report("round", round=number, shares=[round(s, 4) for s in shares])
+    return "rounds"
 
 
 def _field(problem: ForecastProblem, opponents: Sequence[DeckKey],
@@ -190,17 +216,18 @@ def _adapt(run: _Run, number: int, names: Sequence[str], printed: Sequence[DeckK
             field=_field(problem, opponents, [start.shares[j] for j in others]),
             deck=deck_list(start.lists[i], name), fmt=problem.fmt, set_of=problem.set_of,
             pool=problem.pool, max_swaps=problem.swaps_per_round,
-            seed=_tune_seed(problem.seed, number, i), budget_games=problem.tune_games,
-            verify_games=problem.verify_games, suggestions=2, meta_resamples=0,
-            origin=printed[i], max_changes=problem.max_changes, field_pairings=False)
+            seed=_search_seed(problem.seed, i), verify_seed=_verify_seed(problem.seed, number, i),
+            budget_games=problem.tune_games, verify_games=problem.verify_games, suggestions=1,
+            meta_resamples=0, origin=printed[i], max_changes=problem.max_changes,
+            field_pairings=False)
         run.report("tuning", round=number, archetype=name)
-        result, games = run.tune(tuning, opponents)
+        result, games, reused = run.tune(tuning, opponents)
         best = result.suggestions[0] if result.suggestions else None
         adopted = (best is not None and best.improvement["change"] > problem.settle
                    and best.verdict == "confirmed")
         if adopted and best is not None:
             lists[i] = best.deck
-        tunings.append(ArchetypeTuning(best, adopted, games))
+        tunings.append(ArchetypeTuning(best, adopted, games, reused))
     return tuple(lists), tuple(tunings)
 
 
@@ -217,6 +244,7 @@ def _exploit(run: _Run, settled: Round, names: Sequence[str]) -> tuple[Exploit, 
             seed=_tune_seed(problem.seed, "exploit", i), budget_games=problem.tune_games,
             verify_games=problem.verify_games, suggestions=2, meta_resamples=0,
             field_pairings=False)
-        result, _ = run.tune(tuning, settled.lists)
+        result, games, _ = run.tune(tuning, settled.lists)
+        run.exploit_costs.append(games)
         out.append(Exploit(i, result))
     return tuple(out)
