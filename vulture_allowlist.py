@@ -218,3 +218,7 @@ _.find_spec  # a hook the framework calls by name (in rules.loader)
 # uvicorn-worker, and drf-spectacular's post-processing hook (config/settings.py).
 _.CONFIG_KWARGS  # named in a string (in config.asgi_worker)
 stream_path  # named in a string (in play.streams.schema)
+spectator_stream_path  # named in a string (in play.spectators.schema)
+
+# The tests' fresh process: which spectators this process wrote lately, forgotten between tests.
+spectators_forget  # called by the tests (in play.spectators.presence)

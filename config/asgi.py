@@ -3,7 +3,8 @@ config.asgi_worker.Worker``; or ``uvicorn config.asgi:application``).
 
 Two doors, by path:
 
-- a live game's stream (``/api/play/<uid>/events/``, ``play.streams.events``: an async view) goes to
+- a live game's stream (``/api/play/<uid>/events/``, ``play.streams.events``, and a spectator's
+  ``/api/play/<uid>/watch/events/``: async views) goes to
   Django's ASGI handler, where it waits as a coroutine;
 - everything else — the site's views and middleware are synchronous — goes to Django's WSGI
   handler, run whole in the process's one page thread (``config.sync_pages``), one request
@@ -33,7 +34,7 @@ from config.sync_pages import SyncPages
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-STREAMS = re.compile(r"^/api/play/[^/]+/events/$")
+STREAMS = re.compile(r"^/api/play/[^/]+/(watch/)?events/$")
 
 
 class OneSyncThreadHandler(ASGIHandler):

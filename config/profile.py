@@ -17,7 +17,7 @@ from accounts.users import request_user
 from common.forms import RefuseNulForm
 from decks.selectors import deck_rows
 from play.friends.services import player_settings_save
-from play.selectors import challenges_emailed, plays_listed
+from play.selectors import challenges_emailed, plays_listed, spectators_default
 from simulations.selectors import runs_listed, runs_with_rates
 
 EMAIL_SAVED = gettext_lazy("Your e-mail address is saved: password resets go to {email}.")
@@ -35,6 +35,11 @@ class EmailForm(RefuseNulForm):
         required=False, label=gettext_lazy("E-mail me when someone challenges me to a game"),
         help_text=gettext_lazy("Challenges also wait on your Play page. E-mails are written "
                                "in the language you read this page in when you save."))
+    allow_spectators = forms.BooleanField(
+        required=False, label=gettext_lazy("Let anyone signed in watch my games against people"),
+        help_text=gettext_lazy("The choice each challenge starts with; you may change it for a "
+                               "game, and stop it during one. A game is watched only if both "
+                               "players allow it, and spectators see neither hand."))
 
 
 @login_required
@@ -42,12 +47,14 @@ class EmailForm(RefuseNulForm):
 def profile(request: HttpRequest) -> HttpResponse:
     user = request_user(request)
     form = EmailForm(request.POST or None, initial={
-        "email": user.email, "email_challenges": challenges_emailed(user)})
+        "email": user.email, "email_challenges": challenges_emailed(user),
+        "allow_spectators": spectators_default(user)})
     if request.method == "POST":
         if form.is_valid():
             user_email_set(user=user, email=form.cleaned_data["email"])
             player_settings_save(user=user, email_challenges=form.cleaned_data["email_challenges"],
-                                 language=get_language() or "")
+                                 language=get_language() or "",
+                                 allow_spectators=form.cleaned_data["allow_spectators"])
             messages.success(request, str(EMAIL_SAVED).format(email=user.email) if user.email
                              else EMAIL_REMOVED)
             return redirect("profile")

@@ -390,10 +390,11 @@ SPECTACULAR_SETTINGS = {
         # A balance search's objective: asked for (input) and kept (the job).
         "BalanceObjectiveEnum": "balance.models.Objective",
     },
-    # The live stream of a game, a plain async view, written into the schema
-    # (play/streams/schema.py).
+    # The live streams of a game (a seat's, a spectator's), plain async views, written into
+    # the schema (play/streams/schema.py, play/spectators/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "play.streams.schema.stream_path"],
+                             "play.streams.schema.stream_path",
+                             "play.spectators.schema.spectator_stream_path"],
     # Numbers in addresses (common/converters.py): larger ones name nothing and are a 404.
     "PATH_CONVERTER_OVERRIDES": {"dbint": {"type": "integer", "minimum": 0,
                                            "maximum": 2**31 - 1}},

@@ -5,6 +5,8 @@ from django.urls import path
 from play import apis
 from play.friends import apis as apis_friends
 from play.replays import apis as apis_replays
+from play.spectators import apis as apis_spectators
+from play.spectators import events as spectator_stream
 from play.streams import events as stream
 
 app_name = "play-api"
@@ -17,7 +19,12 @@ urlpatterns = [
          name="challenge-accept"),
     path("challenges/<str:uid>/decline/", apis_friends.ChallengeDeclineApi.as_view(),
          name="challenge-decline"),
+    path("watchable/", apis_spectators.WatchableListApi.as_view(), name="watchable"),
     path("<str:uid>/", apis.PlayDetailApi.as_view(), name="detail"),
+    path("<str:uid>/watch/", apis_spectators.SpectatorStateApi.as_view(), name="watch"),
+    path("<str:uid>/watch/events/", spectator_stream.spectator_events, name="watch-events"),
+    path("<str:uid>/spectators/", apis_spectators.SpectatorsAllowApi.as_view(),
+         name="spectators"),
     path("<str:uid>/events/", stream.play_events, name="events"),
     path("<str:uid>/actions/", apis.PlayActApi.as_view(), name="act"),
     path("<str:uid>/undo/", apis.PlayUndoApi.as_view(), name="undo"),

@@ -27,6 +27,7 @@ SEAT_CHOICE = gettext_lazy("Give 0 (P1) or 1 (P2).")
 STEP_RANGE = gettext_lazy("Give a step, a whole number from 0 to {steps} (the game's steps).")
 NOTHING_TO_RETRY = gettext_lazy("The AI is not to move, so there is nothing to retry.")
 HINT_NOT_SEAT = gettext_lazy("P{seat} has nothing to decide now: ask for the seat to move.")
+NOT_A_PLAYER = gettext_lazy("Only the game's two players may allow or refuse spectators.")
 NOT_YOUR_SEAT = gettext_lazy("P{seat} is played by {agent}: you may concede only for your own "
                              "seat, P{own}.")
 

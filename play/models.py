@@ -86,6 +86,12 @@ class PlayGame(models.Model):
                                        related_name="played_on")
     played_on_step = models.PositiveIntegerField(_("played on from step"), null=True,
                                                  blank=True)
+    # Each player's consent to spectators (a game between people): watchable only while both
+    # allow it (``play.spectators``); either may withdraw theirs during the game.
+    watch_p1 = models.BooleanField(_("P1 allows spectators"), default=False)
+    watch_p2 = models.BooleanField(_("P2 allows spectators"), default=False)
+    # The game's turn as of its last move (``play.store``): the lobby lists it without a replay.
+    turn = models.PositiveIntegerField(_("turn"), default=0)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -153,6 +159,14 @@ class PlayGame(models.Model):
         return len(self.human_seats) == 2 and not self.friendly
 
     @property
+    def watchable(self) -> bool:
+        """Spectators may watch it: a game between people whose two players both allow it."""
+        return self.friendly and self.watch_p1 and self.watch_p2
+
+    def watch_allowed_by(self, seat: int) -> bool:
+        return self.watch_p1 if seat == 0 else self.watch_p2
+
+    @property
     def over(self) -> bool:
         return self.status != PlayStatus.PLAYING
 
@@ -191,6 +205,7 @@ class Challenge(models.Model):
     deck = models.JSONField(_("deck"), help_text=_("The challenger's frozen deck (hidden)."))
     seat = models.SmallIntegerField(_("challenger's seat"), default=0)
     first = models.CharField(_("who goes first"), max_length=12, default="random")
+    spectators = models.BooleanField(_("challenger allows spectators"), default=False)
     clock = models.JSONField(_("clock"), default=dict, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=ChallengeStatus.choices,
                               default=ChallengeStatus.PENDING)
@@ -239,6 +254,10 @@ class PlayerSettings(models.Model):
     # The language the player read the site in when they last saved these settings: a
     # challenge's e-mail is written in it, whoever sends the challenge.
     language = models.CharField(_("language of e-mails"), max_length=16, blank=True, default="")
+    allow_spectators = models.BooleanField(
+        _("allow spectators"), default=False,
+        help_text=_("Let anyone signed in watch your games against people, unless you choose "
+                    "otherwise for a game (neither hand is shown)."))
 
     class Meta:
         verbose_name = _("player settings")
@@ -246,3 +265,24 @@ class PlayerSettings(models.Model):
 
     def __str__(self) -> str:
         return self.user.get_username()
+
+
+class PlaySpectator(models.Model):
+    """Someone watching a game between people: a short-lived presence (``seen_at``, written at
+    most every few seconds per spectator), counted for the players' boards and the lobby."""
+
+    game = models.ForeignKey(PlayGame, verbose_name=_("game"), on_delete=models.CASCADE,
+                             related_name="watchers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="games_watched")
+    seen_at = models.DateTimeField(_("last seen"))
+
+    class Meta:
+        verbose_name = _("spectator")
+        verbose_name_plural = _("spectators")
+        constraints = [models.UniqueConstraint(fields=["game", "user"],
+                                               name="play_spectator_once")]
+        indexes = [models.Index(fields=["game", "seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} @ {self.game_id}"

@@ -90,6 +90,12 @@ def challenges_emailed(user: Any) -> bool:
     return PlayerSettings.objects.filter(user=user, email_challenges=True).exists()
 
 
+def spectators_default(user: Any) -> bool:
+    """Whether the user lets anyone watch their games against people, unless they say
+    otherwise for a game (off until they choose it)."""
+    return PlayerSettings.objects.filter(user=user, allow_spectators=True).exists()
+
+
 def challenges_for(user: Any) -> dict[str, list[Challenge]]:
     """The user's pending challenges: ``incoming`` (named to them) and ``outgoing``; and the
     lobby's ``open`` ones, open links of other players that anyone may accept, the longest

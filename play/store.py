@@ -43,6 +43,7 @@ def move_write(record: PlayGame, *, version: int, history: History, actions: lis
     clock took), and the replay kept so the next read replays nothing."""
     game = history.game
     fields: dict[str, Any] = clock_fields(record, game, now, spent=spent)
+    fields["turn"] = int(game.turn)
     if game.result is not None:
         fields.update(status=PlayStatus.FINISHED, result=dict(game.result))
     record = game_write(record, version=version, actions=actions, **fields)

@@ -5,6 +5,7 @@ from django.urls import path
 from play import views, views_controls
 from play.friends import views as views_friends
 from play.replays import views as views_replays
+from play.spectators import views as views_spectators
 
 app_name = "play"
 
@@ -30,4 +31,7 @@ urlpatterns = [
     path("<str:uid>/play-on/", views_replays.play_on, name="play-on"),
     path("<str:uid>/rematch/", views_friends.rematch, name="rematch"),
     path("<str:uid>/end/", views_friends.game_end, name="game-end"),
+    path("<str:uid>/watch/", views_spectators.watch_page, name="watch"),
+    path("<str:uid>/watch/board/", views_spectators.watch_board, name="watch-board"),
+    path("<str:uid>/spectators/", views_spectators.spectators_change, name="spectators"),
 ]

@@ -30,7 +30,9 @@ from play.errors import AGENT_FAILED, BAD_ACTION, PlayError
 from play.forms import NewGameForm
 from play.models import PlayGame
 from play.seat.state import SeatState, seat_state
-from play.selectors import challenge_lists_context, game_end_context, plays_listed, viewer_seat
+from play.selectors import game_end_context, plays_listed, viewer_seat
+from play.spectators.presence import watchers_count
+from play.spectators.selectors import lobby_context
 
 RECENT = 100
 
@@ -56,7 +58,7 @@ def play_new(request: HttpRequest) -> HttpResponse:
             return redirect(record)
     return render(request, "play/new.html", {
         "form": form, "games": plays_listed(request.user)[:RECENT],
-        **challenge_lists_context(request.user)},
+        **lobby_context(request.user)},
         status=400 if form.errors else 200)
 
 
@@ -90,6 +92,8 @@ def board_context(request: HttpRequest, state: SeatState, *, shown_seat: int | N
             "delay_ms": int(conf.ai_step_seconds() * 1000),
             "clock": clock, "clock_json": clock, "friendly": record.friendly,
             "my_turn": record.friendly and to_move == board.seat and not record.over,
+            "watchers": (watchers_count([record.pk]).get(record.pk, 0) if record.friendly
+                         else 0),
             "pending": (state.agent is not None and failure is None)
             or board.step < board.steps}
 

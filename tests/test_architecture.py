@@ -209,6 +209,8 @@ PLAY_FEATURES = {
     "clock": {"periods", "presence", "enforce", "keep"},
     "streams": {"events", "watch", "schema"},
     "replays": {"context", "views"},
+    "spectators": {"presence", "selectors", "services", "state", "apis", "views", "events",
+                   "schema"},
 }
 PLAY_OLD_ADDRESSES = ("engine_adapter", "action_input", "deck_sources", "state", "board",
                       "action_words", "log_text", "runner", "hint", "friends", "apis_friends",

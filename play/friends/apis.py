@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.api_fields import StrictSerializer
+from common.api_fields import StrictBooleanField, StrictSerializer
 from play.engine.deck_sources import deck_resolve
 from play.errors import DeckProblems, PlayError
 from play.friends import services as friends
@@ -30,7 +30,8 @@ CHALLENGE = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "A challenge: uid, url, challenger, opponent (null: an open link), format, first (random, "
     "me: the challenger, them), seat (the challenger's: 0 is P1), status (pending, accepted, "
     "declined, cancelled, expired), created_at (how long it has waited), expires_at, game "
-    "(the game's uid once accepted), mine, and "
+    "(the game's uid once accepted), mine, spectators (whether the challenger lets anyone "
+    "watch the game), and "
     "deck (the challenger's deck's name: sent to the challenger only)."))
 PROBLEMS = OpenApiResponse(OpenApiTypes.OBJECT, description=(
     "{deck: [what to fix], problems: [{code, rule, message, fix, cards}]}: the deck is not "
@@ -47,6 +48,7 @@ def challenge_data(challenge: Challenge, user: Any) -> dict[str, Any]:
         "format": challenge.format_code, "first": challenge.first, "seat": challenge.seat,
         "clock": challenge.clock, "status": challenge.status,
         "created_at": challenge.created_at, "expires_at": challenge.expires_at, "mine": mine,
+        "spectators": challenge.spectators,
         "game": challenge.game.uid if challenge.game_id and challenge.game else None}
     if mine:
         out["deck"] = challenge.deck_name
@@ -68,11 +70,17 @@ class ChallengeInputSerializer(StrictSerializer):
                                    help_text="A format's code (default: the standard one).")
     first = serializers.ChoiceField(choices=friends.FIRST_CHOICES, default="random",
                                     help_text="Who goes first: random, me or them.")
+    spectators = StrictBooleanField(required=False, help_text=(
+        "Whether you let anyone signed in watch the game (it may be watched only if the one "
+        "who accepts allows it too); default: your settings' choice."))
 
 
 class AcceptInputSerializer(StrictSerializer):
     deck = serializers.CharField(max_length=120, help_text="Your deck, checked against the "
                                  "challenge's format.")
+    spectators = StrictBooleanField(required=False, help_text=(
+        "Whether you let anyone signed in watch the game (it may be watched only if the "
+        "challenger allows it too); default: your settings' choice."))
 
 
 class ChallengeListCreateApi(APIView):
@@ -102,7 +110,7 @@ class ChallengeListCreateApi(APIView):
                 challenger=request.user, deck=deck_resolve(request, v["deck"], "deck"),
                 opponent=(v.get("opponent") or "").strip() or None,
                 format_code=v.get("format") or None, first=v["first"],
-                site_url=request.build_absolute_uri("/"))
+                site_url=request.build_absolute_uri("/"), spectators=v.get("spectators"))
         except PlayError as exc:
             raise _refuse(exc) from None
         return Response(challenge_data(challenge, request.user), status=status.HTTP_201_CREATED)
@@ -134,7 +142,8 @@ class ChallengeAcceptApi(APIView):
         try:
             game = friends.challenge_accept(
                 challenge=challenge, by=request.user,
-                deck=deck_resolve(request, data.validated_data["deck"], "deck"))
+                deck=deck_resolve(request, data.validated_data["deck"], "deck"),
+                spectators=data.validated_data.get("spectators"))
         except PlayError as exc:
             raise _refuse(exc) from None
         return Response(state_data(game, game.seat_of(request.user)),

@@ -29,6 +29,10 @@ class ChallengeForm(forms.Form):
     first = forms.ChoiceField(label=_("Who goes first"), initial="random",
                               choices=[("random", _("Random")), ("me", _("I do")),
                                        ("them", _("The other player"))])
+    spectators = forms.BooleanField(
+        label=_("Let anyone signed in watch the game"), required=False,
+        help_text=_("Only if the other player allows it too. Spectators see neither hand nor "
+                    "any face-down minion; either of you may stop it during the game."))
 
     def __init__(self, *args: Any, decks: list[DeckChoice], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -39,6 +43,10 @@ class ChallengeForm(forms.Form):
 class AcceptForm(forms.Form):
     deck = forms.ChoiceField(label=_("Your deck"),
                              help_text=_("Checked against the challenge's format."))
+    spectators = forms.BooleanField(
+        label=_("Let anyone signed in watch the game"), required=False,
+        help_text=_("Only if the other player allows it too. Spectators see neither hand nor "
+                    "any face-down minion; either of you may stop it during the game."))
 
     def __init__(self, *args: Any, decks: list[DeckChoice], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

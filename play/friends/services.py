@@ -47,6 +47,7 @@ from play.errors import (
     PlayError,
 )
 from play.models import HUMAN, Challenge, ChallengeStatus, PlayerSettings, PlayGame, PlayStatus
+from play.selectors import spectators_default
 from rules.engine.cards import CardDataError
 from simulations.sources import SourceError, cards_freeze
 
@@ -111,11 +112,13 @@ def _opponent(name: str | None, challenger: Any) -> Any:
 @transaction.atomic
 def challenge_create(*, challenger: Any, deck: FrozenDeck, opponent: str | None = None,
                      format_code: str | None = None, first: str = "random", seat: int = 0,
-                     rematch_of: PlayGame | None = None, site_url: str = "") -> Challenge:
+                     rematch_of: PlayGame | None = None, site_url: str = "",
+                     spectators: bool | None = None) -> Challenge:
     """A challenge from ``challenger`` with their frozen ``deck`` (checked against the format:
     every problem listed), to the player named ``opponent`` or, with none, an open link.
     ``site_url`` (the site's address as the request reached it, ``https://host``) makes the
-    e-mail's link one a mail reader can open."""
+    e-mail's link one a mail reader can open. ``spectators``: whether the challenger lets
+    anyone watch the game (None: their settings' default)."""
     who = _opponent(opponent, challenger)
     format_code = format_code or format_default().code
     _check_deck(deck, format_code)
@@ -128,17 +131,22 @@ def challenge_create(*, challenger: Any, deck: FrozenDeck, opponent: str | None 
     challenge = Challenge.objects.create(
         challenger=challenger, opponent=who, format_code=format_code, deck=dict(deck),
         seat=seat, first=first, clock=conf.friend_clock(), rematch_of=rematch_of,
+        spectators=spectators_default(challenger) if spectators is None else spectators,
         expires_at=timezone.now() + timedelta(hours=conf.challenge_hours()))
     if who is not None:
         transaction.on_commit(lambda: challenge_email(challenge, site_url=site_url))
     return challenge
 
 
-def player_settings_save(*, user: Any, email_challenges: bool, language: str) -> PlayerSettings:
+def player_settings_save(*, user: Any, email_challenges: bool, language: str,
+                         allow_spectators: bool | None = None) -> PlayerSettings:
     """Keep the player's choice about challenge e-mails, and the language they are written in
-    (the one the player reads the site in as they choose)."""
-    found, _ = PlayerSettings.objects.update_or_create(
-        user=user, defaults={"email_challenges": email_challenges, "language": language})
+    (the one the player reads the site in as they choose); and whether their games against
+    people may be watched unless they say otherwise for a game (None: unchanged)."""
+    defaults: dict[str, Any] = {"email_challenges": email_challenges, "language": language}
+    if allow_spectators is not None:
+        defaults["allow_spectators"] = allow_spectators
+    found, _ = PlayerSettings.objects.update_or_create(user=user, defaults=defaults)
     return found
 
 
@@ -192,9 +200,10 @@ def _first_seat(challenge: Challenge) -> int | None:
 
 @transaction.atomic
 def challenge_accept(*, challenge: Challenge, by: Any, deck: FrozenDeck,
-                     seed: int | None = None) -> PlayGame:
+                     seed: int | None = None, spectators: bool | None = None) -> PlayGame:
     """``by`` accepts with their ``deck`` (checked against the challenge's format): the game
-    starts, the challenger in the seat they asked for."""
+    starts, the challenger in the seat they asked for. It may be watched if both allow it:
+    the challenger as the challenge says, ``by`` as ``spectators`` (None: their default)."""
     _may_answer(challenge, by)
     _check_deck(deck, challenge.format_code)
     _check_games_limit(by)
@@ -212,12 +221,22 @@ def challenge_accept(*, challenge: Challenge, by: Any, deck: FrozenDeck,
         record = PlayGame.objects.create(
             owner=people[0], guest=people[1], decks=decks, cards=cards, seats=[HUMAN, HUMAN],
             seed=seed, ruleset={}, first_player=_first_seat(challenge),
-            rematch_of=challenge.rematch_of, **clock_new(challenge.clock))
+            rematch_of=challenge.rematch_of, **clock_new(challenge.clock),
+            **_consents(challenge, by, spectators))
     except CardDataError as exc:
         raise _unplayable(deck, exc) from None
     challenge.game = record
     challenge.save(update_fields=["game"])
     return record
+
+
+def _consents(challenge: Challenge, by: Any, spectators: bool | None) -> dict[str, bool]:
+    """Each seat's consent to spectators: the challenger's from the challenge, the one who
+    accepts from their answer (or their default)."""
+    theirs = spectators_default(by) if spectators is None else spectators
+    mine = challenge.spectators
+    first, second = (mine, theirs) if challenge.seat == 0 else (theirs, mine)
+    return {"watch_p1": first, "watch_p2": second}
 
 
 def _unplayable(deck: Mapping[str, Any], exc: Exception) -> PlayError:
@@ -277,4 +296,4 @@ def rematch_offer(*, record: PlayGame, by: Any, site_url: str = "") -> Challenge
         else format_default().code
     return challenge_create(challenger=by, deck=record.decks[seat], opponent=other.get_username(),
                             format_code=format_code, seat=1 - seat, rematch_of=record,
-                            site_url=site_url)
+                            site_url=site_url, spectators=record.watch_allowed_by(seat))

@@ -19,12 +19,8 @@ from play.friends import services as friends
 from play.friends.forms import AcceptForm, ChallengeForm
 from play.friends.records import player_record
 from play.models import Challenge, ChallengeStatus
-from play.selectors import (
-    challenge_get,
-    challenge_lists_context,
-    game_end_context,
-    play_get,
-)
+from play.selectors import challenge_get, game_end_context, play_get, spectators_default
+from play.spectators.selectors import lobby_context
 
 NO_PLAYER_PAGE = gettext_lazy("There is no player named {name!r}.")
 NOT_OVER = gettext_lazy("This game between two people is not over.")
@@ -32,12 +28,13 @@ NOT_OVER = gettext_lazy("This game between two people is not over.")
 
 @require_GET
 def challenge_lists(request: HttpRequest) -> HttpResponse:
-    """The Play page's challenges, so one sent or withdrawn shows without a reload: 204 (htmx
-    swaps nothing) while they are still the ones the page shows (``?seen=``), and once the
-    session has ended (the log-in page is no list to swap in)."""
+    """The Play page's challenges and games to watch, so one sent, withdrawn, begun or ended
+    shows without a reload: 204 (htmx swaps nothing) while they are still the ones the page
+    shows (``?seen=``), and once the session has ended (the log-in page is no list to swap
+    in)."""
     if not request.user.is_authenticated:
         return HttpResponse(status=204)
-    context = challenge_lists_context(request.user)
+    context = lobby_context(request.user)
     if request.GET.get("seen") == context["challenges_digest"]:
         return HttpResponse(status=204)
     return render(request, "play/_challenge_lists.html", context)
@@ -58,7 +55,8 @@ def game_end(request: HttpRequest, uid: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def challenge_new(request: HttpRequest) -> HttpResponse:
     decks = play_deck_choices(request, request.GET.get("deck") or request.POST.get("deck"))
-    initial = {"opponent": request.GET.get("to"), "deck": request.GET.get("deck")}
+    initial = {"opponent": request.GET.get("to"), "deck": request.GET.get("deck"),
+               "spectators": spectators_default(request.user)}
     form = ChallengeForm(request.POST or None, decks=decks,
                          initial={k: v for k, v in initial.items() if v})
     problems: list[dict[str, Any]] = []
@@ -68,7 +66,8 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
             challenge = friends.challenge_create(
                 challenger=request.user, deck=deck_resolve(request, data["deck"], "deck"),
                 opponent=data["opponent"].strip() or None, format_code=data["format"],
-                first=data["first"], site_url=request.build_absolute_uri("/"))
+                first=data["first"], site_url=request.build_absolute_uri("/"),
+                spectators=data["spectators"])
         except DeckProblems as exc:
             form.add_error("deck", str(exc))
             problems = exc.problems
@@ -88,7 +87,8 @@ def _challenge_page(request: HttpRequest, challenge: Challenge, *, form: AcceptF
     mine = request.user.pk == challenge.challenger_id
     pending = challenge.status == ChallengeStatus.PENDING
     if form is None and pending and not mine:
-        form = AcceptForm(decks=play_deck_choices(request))
+        form = AcceptForm(decks=play_deck_choices(request),
+                          initial={"spectators": spectators_default(request.user)})
     link = request.build_absolute_uri(challenge.get_absolute_url())
     return render(request, "play/challenge.html", {
         "challenge": challenge, "mine": mine, "pending": pending, "form": form,
@@ -114,7 +114,8 @@ def challenge_accept(request: HttpRequest, uid: str) -> HttpResponse:
     try:
         game = friends.challenge_accept(
             challenge=challenge, by=request.user,
-            deck=deck_resolve(request, form.cleaned_data["deck"], "deck"))
+            deck=deck_resolve(request, form.cleaned_data["deck"], "deck"),
+            spectators=form.cleaned_data["spectators"])
     except DeckProblems as exc:
         form.add_error("deck", str(exc))
         return _challenge_page(request, challenge, form=form, problems=exc.problems, status=400)

@@ -20,6 +20,7 @@ from play.clock.periods import clock_state
 from play.engine.adapter import History, game_at, game_history, game_of_snapshot, undo_point
 from play.models import HUMAN, PlayGame
 from play.seat.board import Board, LastMove, action_keys, seat_board
+from play.spectators.presence import watchers_count
 from rules.engine import Game
 
 # Actions whose ``card`` is an index into the actor's hand (R2.1.4, R2.1.5, R2.2.3-4, R2.4.1;
@@ -79,6 +80,8 @@ class StateData(TypedDict):
     clock: dict[str, Any] | None
     since: NotRequired[int]
     moves: NotRequired[list[Move]]
+    watchers: NotRequired[int]
+    spectators: NotRequired[list[bool]]
 
 
 @dataclass
@@ -204,4 +207,8 @@ def state_data(record: PlayGame, seat: int | None = None, *, step: int | None = 
     if since is not None:
         out["since"] = since
         out["moves"] = state.moves_since(since)
+    if record.friendly:
+        # Who watches (play.spectators): each player's consent, and how many watch now.
+        out["spectators"] = [record.watch_p1, record.watch_p2]
+        out["watchers"] = watchers_count([record.pk]).get(record.pk, 0)
     return out

@@ -21,7 +21,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -41,7 +42,8 @@ from play.clock.keep import clock_keep, play_read
 from play.models import PlayGame
 from play.seat.state import state_data
 from play.selectors import acting_seat, play_reread, viewer_seat
-from play.streams.watch import WATCHER, Waiter
+from play.spectators.presence import spectators_touch, watchers_count
+from play.streams.watch import CLOCK_EVERY, WATCHER, Waiter
 
 KEEPALIVE = 15.0
 RETRY_MS = 1000
@@ -104,8 +106,36 @@ def _challenge(request: HttpRequest) -> str:
     return ThrottledBasicAuthentication().authenticate_header(Request(request)) or ""
 
 
-@csrf_exempt        # it changes nothing: any method but GET is a 405, not a CSRF page
-async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
+@dataclass
+class Feed:
+    """What one stream sends its reader: ``event`` is the reader's event at a step of ``record``
+    (text, the step it reaches, whether the game is over); ``fresh`` reads the game again as
+    the reader may (``Http404`` once they may not: the stream says so and ends). ``seat`` is
+    a player's (their presence), ``spectator`` a spectator's user id (theirs)."""
+
+    record: PlayGame
+    event: Callable[[PlayGame, int], tuple[str, int, bool]]
+    fresh: Callable[[int], tuple[str, int, bool, int]]
+    seat: int | None = None
+    spectator: int | None = None
+
+
+def _seat_feed(uid: str, user: Any, seat: int | None, record: PlayGame) -> Feed:
+    return Feed(record=record, event=lambda found, since: _event(found, seat, since),
+                fresh=lambda since: _fresh(uid, user, seat, since), seat=seat)
+
+
+def watchers_event(count: int) -> str:
+    return f"event: watchers\ndata: {json.dumps({'watchers': count})}\n\n"
+
+
+def closed_event(reason: str) -> str:
+    return f"event: closed\ndata: {json.dumps({'detail': reason})}\n\n"
+
+
+async def stream_user(request: HttpRequest) -> Any:
+    """The reader of a stream (the site's session, or HTTP basic credentials), or the refusal
+    to answer with: 405 for a method but GET, 401 without a way in, 429 when throttled."""
     if request.method != "GET":
         # Checked in the view, not by the URL conf alone: config/asgi.py routes this path
         # straight to the coroutine, so the view is what both servers answer with.
@@ -126,6 +156,32 @@ async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
     if not user.is_authenticated:
         return JsonResponse({"detail": str(NOT_SIGNED_IN)}, status=401,
                             headers={"WWW-Authenticate": _challenge(request)})
+    return user
+
+
+def stream_response(request: HttpRequest, feed: Feed) -> HttpResponseBase:
+    """The stream of ``feed`` from the reader's step (``?since=`` or ``Last-Event-ID``): async
+    under ASGI, held a while under a synchronous server; 400 for a step past the game's."""
+    try:
+        since, version = _since(request, feed.record)
+    except ValueError as exc:
+        return JsonResponse({"since": [str(exc)]}, status=400)
+    behind = _behind(feed.record, since, version)
+    if isinstance(request, ASGIRequest):
+        body: Any = _stream(feed, since, behind)
+    else:
+        body = _held(feed, since, behind)
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@csrf_exempt        # it changes nothing: any method but GET is a 405, not a CSRF page
+async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
+    user = await stream_user(request)
+    if isinstance(user, HttpResponseBase):
+        return user
     try:
         record = await sync_to_async(play_read, thread_sensitive=False)(uid=uid, user=user)
     except Http404 as exc:
@@ -134,32 +190,20 @@ async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
     seat = viewer_seat(record, user, int(asked) if asked in ("0", "1") else None)
     if seat is None and not record.friendly:
         seat = acting_seat(record, user, None)       # the person's own seat against an agent
-    try:
-        since, version = _since(request, record)
-    except ValueError as exc:
-        return JsonResponse({"since": [str(exc)]}, status=400)
-    behind = _behind(record, since, version)
-    if isinstance(request, ASGIRequest):
-        body: Any = _stream(uid, user, seat, since, record, behind)
-    else:
-        body = _held(uid, user, seat, since, record, behind)
-    response = StreamingHttpResponse(body, content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
+    return stream_response(request, _seat_feed(uid, user, seat, record))
 
 
-async def _stream(uid: str, user: Any, seat: int | None, since: int,
-                  record: PlayGame, behind: bool) -> AsyncIterator[str]:
-    waiter = Waiter(game_id=record.pk, seat=seat, version=record.version,
-                    loop=asyncio.get_running_loop())
+async def _stream(feed: Feed, since: int, behind: bool) -> AsyncIterator[str]:
+    record = feed.record
+    waiter = Waiter(game_id=record.pk, seat=feed.seat, version=record.version,
+                    loop=asyncio.get_running_loop(), spectator=feed.spectator)
     WATCHER.add(waiter)
-    fresh = sync_to_async(_fresh, thread_sensitive=False)
+    sent, watchers = record.version, waiter.watchers
     try:
         yield f"retry: {RETRY_MS}\n\n"
         if behind:
-            text, since, over = await sync_to_async(_event, thread_sensitive=False)(
-                record, seat, since)
+            text, since, over = await sync_to_async(feed.event, thread_sensitive=False)(
+                record, since)
             yield text
             if over:
                 return
@@ -170,7 +214,18 @@ async def _stream(uid: str, user: Any, seat: int | None, since: int,
                 yield ": still here\n\n"
                 continue
             waiter.event.clear()
-            text, since, over, waiter.version = await fresh(uid, user, seat, since)
+            if waiter.version == sent:          # not a change of the game: who watches
+                if waiter.watchers != watchers:
+                    watchers = waiter.watchers
+                    yield watchers_event(watchers)
+                continue
+            try:
+                text, since, over, sent = await sync_to_async(
+                    feed.fresh, thread_sensitive=False)(since)
+            except Http404 as exc:
+                yield closed_event(str(exc))
+                return
+            waiter.version = sent
             yield text
             if over:
                 return
@@ -178,25 +233,39 @@ async def _stream(uid: str, user: Any, seat: int | None, since: int,
         WATCHER.remove(waiter)
 
 
-def _held(uid: str, user: Any, seat: int | None, since: int,
-          record: PlayGame, behind: bool) -> Iterator[str]:
-    """The WSGI stand-in: hold the connection a while, checking the version every 0.2 s."""
+def _held(feed: Feed, since: int, behind: bool) -> Iterator[str]:
+    """The WSGI stand-in: hold the connection a while, checking the version every 0.2 s and
+    the watchers every second."""
     yield f"retry: {RETRY_MS}\n\n"
+    record = feed.record
     version = record.version
     if behind:
-        text, since, over = _event(record, seat, since)
+        text, since, over = feed.event(record, since)
         yield text
         if over:
             return
     deadline = time.monotonic() + conf.stream_hold_seconds()
+    beats, watchers = 0, -1
     while time.monotonic() < deadline:
         time.sleep(conf.watch_seconds())
         found = play_reread(record)
         if found is None:
             return
-        found = clock_keep(found, seat=seat)   # no watcher thread here: the clock is kept so
+        found = clock_keep(found, seat=feed.seat)   # no watcher thread here: the clock is kept
+        if feed.spectator is not None:
+            spectators_touch([(record.pk, feed.spectator)])
+        if beats % CLOCK_EVERY == 0:
+            counted = watchers_count([record.pk]).get(record.pk, 0)
+            if counted != watchers and beats:
+                yield watchers_event(counted)
+            watchers = counted
+        beats += 1
         if found.version != version:
-            text, since, over, version = _fresh(uid, user, seat, since)
+            try:
+                text, since, over, version = feed.fresh(since)
+            except Http404 as exc:
+                yield closed_event(str(exc))
+                return
             yield text
             if over:
                 return

@@ -8,7 +8,8 @@ replay, no request. Once a second (every ``CLOCK_EVERY``-th read) the query also
 game's clock: a game whose period ran out or whose player to move is gone too long is enforced
 here (``play.clock.keep``), so the clock runs when both players only watch. Every ``SEEN_EVERY``
 seconds the watcher marks the players of the streams open in this process as present (one update
-per seat).
+per seat), and their spectators (one upsert); once a second it counts each watched game's
+spectators (one grouped query) and wakes the streams whose count changed (``event: watchers``).
 
 Works the same on SQLite and PostgreSQL; needs no Redis. With several processes each watches
 its own streams (the versions are in the database, which every process reads).
@@ -31,6 +32,7 @@ from play import conf
 from play.clock.keep import clock_keep
 from play.clock.presence import SEEN_EVERY, seen_touch_many
 from play.models import PlayGame, PlayStatus
+from play.spectators.presence import spectators_touch, watchers_count
 
 log = logging.getLogger(__name__)
 CLOCK_EVERY = 5            # ticks between two reads of the clocks (once a second)
@@ -44,6 +46,8 @@ class Waiter:
     seat: int | None
     version: int
     loop: asyncio.AbstractEventLoop
+    spectator: int | None = None        # a spectator's user id (their presence)
+    watchers: int = -1                  # the spectators of the game last counted (-1: not yet)
     event: asyncio.Event = field(default_factory=asyncio.Event)
 
     def wake(self) -> None:
@@ -119,6 +123,8 @@ class Watcher:
             if full and status == PlayStatus.PLAYING and guest is not None and clock:
                 if _due(now, deadline, to_move, (seen_p1, seen_p2), clock, made):
                     due.append(pk)
+        if full:
+            self._count(watching, now)
         for pk in due:
             record = PlayGame.objects.filter(pk=pk).first()
             if record is not None:
@@ -126,11 +132,26 @@ class Watcher:
         if time.monotonic() - self._seen_at >= SEEN_EVERY:
             self._seen_at = time.monotonic()
             seats: dict[int, list[int]] = {0: [], 1: []}
+            spectators: set[tuple[int, int]] = set()
             with self._lock:
                 for pk, kept in self._waiters.items():
                     for seat in {w.seat for w in kept if w.seat in (0, 1)}:
                         seats[int(seat or 0)].append(pk)
+                    spectators.update((pk, w.spectator) for w in kept if w.spectator)
             seen_touch_many(seats, now)
+            spectators_touch(spectators, now)
+
+    @staticmethod
+    def _count(watching: dict[int, list[Waiter]], now: datetime) -> None:
+        """Wake the streams of games whose count of spectators changed (one grouped query)."""
+        counts = watchers_count(watching, now)
+        for pk, waiters in watching.items():
+            for waiter in waiters:
+                count = counts.get(pk, 0)
+                if waiter.watchers != count:
+                    first, waiter.watchers = waiter.watchers < 0, count
+                    if not first:       # the first count is what the page was drawn with
+                        waiter.wake()
 
 
 def _due(now: datetime, deadline: datetime | None, to_move: int | None,

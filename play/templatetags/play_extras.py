@@ -72,3 +72,15 @@ def who_first(challenge: Challenge) -> SafeString:
                            q=mine + 1)
     return format_html(str(FIRST_RANDOM), challenger=challenger, p=mine + 1, other=other,
                        q=2 - mine)
+
+
+@register.filter
+def allows_spectators(game: PlayGame, seat: int) -> bool:
+    """Whether the player of ``seat`` allows spectators of ``game``."""
+    return seat in (0, 1) and game.watch_allowed_by(int(seat))
+
+
+@register.filter
+def other_allows_spectators(game: PlayGame, seat: int) -> bool:
+    """Whether the other player than ``seat``'s allows spectators of ``game``."""
+    return seat in (0, 1) and game.watch_allowed_by(1 - int(seat))

@@ -460,6 +460,14 @@
       shownVersion = String(state.version);
       load(null);
     });
+    // How many watch (play/spectators): counted by the server, shown on the board as it is.
+    source.addEventListener("watchers", function (event) {
+      var count;
+      try { count = JSON.parse(event.data).watchers; } catch (e) { return; }
+      root.querySelectorAll("[data-watchers]").forEach(function (el) {
+        el.textContent = String(count);
+      });
+    });
   }
 
   // The turn clock: counted down here from the server's times (corrected by its "now"); the
