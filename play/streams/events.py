@@ -125,6 +125,11 @@ def _seat_feed(uid: str, user: Any, seat: int | None, record: PlayGame) -> Feed:
                 fresh=lambda since: _fresh(uid, user, seat, since), seat=seat)
 
 
+def _watchers(record: PlayGame) -> int:
+    """How many watch a game between people now (0 for any other game: none may)."""
+    return watchers_count([record.pk]).get(record.pk, 0) if record.friendly else 0
+
+
 def watchers_event(count: int) -> str:
     return f"event: watchers\ndata: {json.dumps({'watchers': count})}\n\n"
 
@@ -195,12 +200,16 @@ async def play_events(request: HttpRequest, uid: str) -> HttpResponseBase:
 
 async def _stream(feed: Feed, since: int, behind: bool) -> AsyncIterator[str]:
     record = feed.record
+    watchers = await sync_to_async(_watchers, thread_sensitive=False)(record)
     waiter = Waiter(game_id=record.pk, seat=feed.seat, version=record.version,
-                    loop=asyncio.get_running_loop(), spectator=feed.spectator)
+                    loop=asyncio.get_running_loop(), spectator=feed.spectator,
+                    watchers=watchers)
     WATCHER.add(waiter)
-    sent, watchers = record.version, waiter.watchers
+    sent = record.version
     try:
         yield f"retry: {RETRY_MS}\n\n"
+        if watchers > 0:
+            yield watchers_event(watchers)       # the count as the stream opens
         if behind:
             text, since, over = await sync_to_async(feed.event, thread_sensitive=False)(
                 record, since)
@@ -238,14 +247,16 @@ def _held(feed: Feed, since: int, behind: bool) -> Iterator[str]:
     the watchers every second."""
     yield f"retry: {RETRY_MS}\n\n"
     record = feed.record
-    version = record.version
+    version, watchers = record.version, _watchers(record)
+    if watchers > 0:
+        yield watchers_event(watchers)
     if behind:
         text, since, over = feed.event(record, since)
         yield text
         if over:
             return
     deadline = time.monotonic() + conf.stream_hold_seconds()
-    beats, watchers = 0, -1
+    beats = 0
     while time.monotonic() < deadline:
         time.sleep(conf.watch_seconds())
         found = play_reread(record)
@@ -254,12 +265,12 @@ def _held(feed: Feed, since: int, behind: bool) -> Iterator[str]:
         found = clock_keep(found, seat=feed.seat)   # no watcher thread here: the clock is kept
         if feed.spectator is not None:
             spectators_touch([(record.pk, feed.spectator)])
-        if beats % CLOCK_EVERY == 0:
-            counted = watchers_count([record.pk]).get(record.pk, 0)
-            if counted != watchers and beats:
-                yield watchers_event(counted)
-            watchers = counted
         beats += 1
+        if beats % CLOCK_EVERY == 0:            # who watches: counted once a second
+            counted = _watchers(record)
+            if counted != watchers:
+                watchers = counted
+                yield watchers_event(watchers)
         if found.version != version:
             try:
                 text, since, over, version = feed.fresh(since)

@@ -121,6 +121,24 @@ def _against_a_person(user):
     return to_me, mine, game, declined, ended
 
 
+def _watched():
+    """A game between two other players who both let anyone watch it: the staff user is a
+    spectator of it (its page, and the lobby's list on /play/)."""
+    from django.contrib.auth import get_user_model
+
+    from play.friends.services import challenge_accept, challenge_create
+    from simulations.sources import resolve_spec
+
+    users = get_user_model().objects
+    maker = users.create_user("小卡", password=PASSWORD)
+    other = users.get(username="小博")
+    dawn, _row = resolve_spec(DAWN, user=maker)
+    dusk, _row = resolve_spec(DUSK, user=other)
+    made = challenge_create(challenger=maker, deck=dawn, opponent=other.get_username(),
+                            spectators=True)
+    return challenge_accept(challenge=made, by=other, deck=dusk, seed=5, spectators=True)
+
+
 def populate(settings) -> list[SitePage]:
     """Fill the database and list the pages (paths from the site's root)."""
     from django.contrib.auth import get_user_model
@@ -184,6 +202,7 @@ def populate(settings) -> list[SitePage]:
     Group.objects.create(name="playtesters")
     game, finished = _played_by_a_person(ada, deck)
     to_me, mine, person, declined, ended = _against_a_person(ada)
+    watched = _watched()
     pages = [
         SitePage("home", "/"), SitePage("rules", "/rules/"),
         SitePage("catalogue", "/cards/"), SitePage("query help", "/cards/help/"),
@@ -266,6 +285,8 @@ def populate(settings) -> list[SitePage]:
         SitePage("replay of a game against a person", f"{ended.get_absolute_url()}replay/",
                  login=True),
         SitePage("a declined challenge", declined.get_absolute_url(), login=True),
+        SitePage("watching a game between two others", f"/play/{watched.uid}/watch/",
+                 login=True),
         SitePage("a player's profile", f"/players/{STAFF}/"),
     ]
     return pages
