@@ -158,7 +158,7 @@ def cluster_rate(m: Moments, z: float = Z95) -> Rate:
     deff = design_effect(m)
     effective = m.n / deff
     low, high = wilson_interval(m.w / m.n * effective, effective, z)
-    return {"rate": m.w / m.n, "low": low, "high": high, "games": int(m.n),
+    return {"rate": m.w / m.n, "low": low, "high": high, "games": round(m.n),
             "pairs": m.clusters, "effective_games": round(effective, 2), "method": METHOD_PAIRS}
 
 
@@ -182,11 +182,11 @@ def paired_difference(pairs: Iterable[tuple[float, float, float]], z: float = Z9
     change = sum(a - b for b, a, _ in rows) / total
     g = len(rows)
     if g < 2:
-        return {"change": change, "low": -1.0, "high": 1.0, "games": int(total), "pairs": g}
+        return {"change": change, "low": -1.0, "high": 1.0, "games": round(total), "pairs": g}
     spread = sum(((a - b) - change * n) ** 2 for b, a, n in rows)
     half = z * math.sqrt(g / (g - 1) * spread) / total
     return {"change": change, "low": max(-1.0, change - half), "high": min(1.0, change + half),
-            "games": int(total), "pairs": g}
+            "games": round(total), "pairs": g}
 
 
 def mcnemar_exact(gained: int, lost: int) -> float:
