@@ -43,6 +43,9 @@ class JobProgressSerializer(serializers.Serializer[dict[str, Any]]):
         allow_null=True, help_text="The estimated seconds left, as the job's page says them "
                                    "(time_left's high end; null when time_left is).")
     time_left = TimeLeftSerializer(allow_null=True, help_text=TIME_LEFT_HELP)
+    expected = serializers.IntegerField(
+        help_text="A meta forecast: about how many games it plays in all, estimated from its "
+                  "rounds so far (percent and time_left read against it); 0 for other jobs.")
 
 
 class JobSerializer(serializers.ModelSerializer[BalanceJob]):
@@ -57,7 +60,8 @@ class JobSerializer(serializers.ModelSerializer[BalanceJob]):
         p = job_progress(job)
         return {"phase": p.phase, "games": p.games, "budget": p.budget, "percent": p.percent,
                 "evaluations": p.evaluations, "best": p.best, "seconds_left": p.seconds_left,
-                "time_left": None if p.time_left is None else p.time_left.as_dict()}
+                "time_left": None if p.time_left is None else p.time_left.as_dict(),
+                "expected": p.expected}
 
 
 def invalid_input(exc: BalanceInputError) -> ValidationError:

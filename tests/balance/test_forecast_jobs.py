@@ -133,6 +133,11 @@ def test_progress_and_time_left_read_against_the_forecasts_own_estimate(client, 
     assert 'data-testid="percent">50 %' in text
     assert '<span data-testid="expected">240000</span>' in text
     assert 'data-testid="time-left">about 5 min 0 s left' in text   # 120,000 games at 400/s
+    api = APIClient()
+    api.force_authenticate(alice)
+    progress = api.get(f"/api/meta-forecasts/{job.uid}/").json()["progress"]
+    assert (progress["percent"], progress["expected"], progress["seconds_left"]) == (
+        50, 240_000, 300.0)
     from tests.test_chinese_pages import ZH, english_words
 
     chinese = client.get(reverse("balance:forecast-progress", args=[job.uid]), **ZH)
