@@ -22,6 +22,7 @@ from accounts.users import request_user
 from cards.filters import CardFilter
 from cards.models import Card
 from cards.selectors import card_rows, cards_label
+from collection.forms import CollectionImportForm
 from collection.models import MAX_COPIES
 from collection.selectors import (
     active_deck_claims,
@@ -48,7 +49,6 @@ from common.htmx import HtmxHttpRequest
 from common.language import reader_language
 from common.throttles import IMPORT_PER_CLIENT, client_key, hit_wait, refused
 from decks.codecs import DeckImportError, ImportProblem
-from decks.codecs.base import apply_fix
 from decks.codecs.upload import read_upload
 
 PAGE_SIZE = 50
@@ -149,32 +149,28 @@ def collection_card_view(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def collection_import_view(request: HttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {"formats": LIST_FORMATS, "section": "collection"}
+    form = (CollectionImportForm(request.POST, request.FILES or None)
+            if request.method == "POST" else CollectionImportForm())
+    context: dict[str, Any] = {"form": form, "section": "collection"}
     if request.method == "GET":
         return render(request, "collection/import.html", context)
-    text = request.POST.get("text", "")
-    if "fix" in request.POST:      # a "did you mean" applied to its line, the rest kept
-        text = apply_fix(text, request.POST["fix"])
     found = hit_wait(IMPORT_PER_CLIENT, client_key(request))   # the import API's budget too
     if found:
-        context.update(text=text, problems=[ImportProblem(found[0])],
-                       mode=request.POST.get("mode", "add"))
+        context["problems"] = [ImportProblem(found[0])]
         return refused(render(request, "collection/import.html", context), found[1])
+    if not form.is_valid():
+        return render(request, "collection/import.html", context, status=400)
     try:
         result = collection_import(
-            user=request_user(request), text=read_upload(
-                # decks' Upload declares a settable size; Django's file has a cached property.
-                request.FILES.get("file"), text, COLLECTION_LIMITS),  # type: ignore[arg-type]
-            format_name=request.POST.get("format", "auto"),
-            replace=request.POST.get("mode") == "replace")
+            user=request_user(request), format_name=form.cleaned_data["format"],
+            text=read_upload(form.cleaned_data["file"], form.cleaned_data["text"],
+                             COLLECTION_LIMITS), replace=form.replacing)
     except (DeckImportError, CollectionInputError) as exc:
-        problems = getattr(exc, "problems", None) or [ImportProblem(str(exc))]
         # Only a pasted list is shown again: a file's text may hold what no page can.
-        context.update(text=text, problems=problems, mode=request.POST.get("mode", "add"),
-                       list_format=request.POST.get("format", "auto"))
+        context["problems"] = getattr(exc, "problems", None) or [ImportProblem(str(exc))]
         return render(request, "collection/import.html", context,
                       status=getattr(exc, "status", 400))
-    said = REPLACED if request.POST.get("mode") == "replace" else IMPORTED
+    said = REPLACED if form.replacing else IMPORTED
     messages.success(request, said.format(cards=result.cards, copies=result.copies,
                                           changed=result.changed))
     _say_capped(request, result.capped)

@@ -5,6 +5,12 @@ lists what can take that card's place — another hero for the hero, any other m
 for a card — narrowed by a catalogue query (the query language of the card search, so
 ``a:fire c<=3`` works here too). The form re-renders as the choices change (htmx), and the
 service still checks everything on submit.
+
+Every field is drawn through the site's field groups (``templates/forms/field.html``). Each
+shows the choice the form read from its state (``deck_index``, ``out_code``, ``query``), not the
+raw value posted: a refused swap-out still shows the card whose swap-ins are listed. The
+swap-ins are the candidates the query finds (``candidates``), not every legal card the field
+accepts, so the page names the template that lists them.
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.db.models import QuerySet
+from django.forms.boundfield import BoundField
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
 from cards.game_words import game_word
@@ -34,6 +43,7 @@ NOT_IN_DECK = gettext_lazy("Pick the hero or a card of {deck} to swap out.")
 PICK_A_CARD = gettext_lazy("Pick the card to swap in from the list.")
 HERO_KINDS = ("hero",)
 CARD_KINDS = ("minion", "item")
+QUERY_HINT = "simulations/_what_if_query_hint.html"
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -52,13 +62,29 @@ class Candidates:
     error: QuerySyntaxError | None = None
 
 
+class ReadBoundField(BoundField):
+    """A field that shows what the form read (its initial, set from the form's state), posted
+    or not: the menus and the search box agree with the swap-ins listed beside them."""
+
+    def value(self) -> Any:
+        return self.field.prepare_value(self.initial)
+
+
+# The search box: each keystroke (after a pause) lists the swap-ins matching it again (htmx).
+QUERY_ATTRS = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false",
+               "hx-trigger": "input changed delay:400ms, search", "hx-include": "#what-if-form",
+               "hx-target": "#what-if-candidates", "hx-select": "#what-if-candidates",
+               "hx-swap": "outerHTML"}
+
+
 class WhatIfForm(RefuseNulForm):
+    bound_field_class = ReadBoundField
+
     deck = forms.TypedChoiceField(coerce=int, label=gettext_lazy("In deck"))
     card_out = forms.ChoiceField(label=gettext_lazy("Swap out"))
     q = forms.CharField(required=False, max_length=300,
                         label=gettext_lazy("Find the card to swap in"),
-                        help_text=gettext_lazy("A catalogue query: a name, or terms like "
-                                               "a:fire c<=3."))
+                        widget=forms.SearchInput(attrs=QUERY_ATTRS))
     card_in = forms.ChoiceField(label=gettext_lazy("Swap in"), widget=forms.RadioSelect)
 
     def __init__(self, data: Mapping[str, Any] | None = None, *, run: SimulationRun,
@@ -91,6 +117,15 @@ class WhatIfForm(RefuseNulForm):
             required=PICK_A_CARD)
         self.fields["card_out"].error_messages["invalid_choice"] = str(NOT_IN_DECK).format(
             deck=run.deck_name(self.deck_index))
+        self._show_state()
+
+    def _show_state(self) -> None:
+        """What the fields show: the choices read above, and the search box's hint for the
+        kind of card swapped (a hero for a hero, else any card but a hero)."""
+        self.initial.update(deck=self.deck_index, card_out=self.out_code, q=self.query)
+        query = self.fields["q"]
+        query.help_text = render_to_string(QUERY_HINT, {"swapping_hero": self.swapping_hero})
+        query.widget.attrs["hx-get"] = reverse("simulations:what-if-form", args=[self.run.uid])
 
     def name(self, code: str) -> str:
         return frozen_card_name(self.run.cards, code)

@@ -127,6 +127,53 @@ def test_the_pages_that_write_their_fields_out_name_only_what_they_show(client):
         assert _dangling(html) == []
 
 
+@pytest.mark.django_db
+def test_the_what_if_form_announces_a_refused_swap_out_and_a_missing_swap_in(client, alice,
+                                                                             catalogue):
+    from simulations.services import simulation_request
+    from tests.simulations.helpers import DAWN, DUSK, play_all
+
+    run = simulation_request(user=alice, deck_specs=[DAWN, DUSK], kind="match", games=4,
+                             agent_a="greedy", agent_b="random", seed=4, chunk_size=4)
+    play_all(run)
+    client.force_login(alice)
+    url = f"/simulations/{run.uid}/what-if/"
+    other_decks = client.post(url, {"deck": "0", "card_out": "T-M09", "card_in": "T-M01"})
+    none_in = client.post(url, {"deck": "0", "card_out": "T-M02"}).content.decode()
+    refused = other_decks.content.decode()
+    assert re.search(r'<select name="card_out" aria-invalid="true" '
+                     r'aria-describedby="id_card_out_error" id="id_card_out">', refused)
+    assert '<fieldset class="field has-error" aria-describedby="id_card_in_error">' in none_in
+    for html in (refused, none_in, client.get(run.get_absolute_url()).content.decode()):
+        assert 'aria-describedby="id_q_helptext' in html
+        assert _dangling(html) == []
+
+
+@pytest.mark.django_db
+def test_the_tuning_picker_announces_why_it_refused_the_deck(client, alice, catalogue):
+    client.force_login(alice)
+    refused = client.post("/balance/tune/new/", {"deck": "x\x00"})
+    html = refused.content.decode()
+    assert refused.status_code == 400
+    assert 'aria-invalid="true" aria-describedby="id_deck_error" id="id_deck"' in html
+    assert "NUL character" in html and _dangling(html) == []
+
+
+@pytest.mark.django_db
+def test_the_collection_import_draws_its_fields_and_announces_a_refused_one(client, alice,
+                                                                           catalogue):
+    client.force_login(alice)
+    page = client.get("/collection/import/").content.decode()
+    for name in ("text", "file", "format"):
+        assert f'<label for="id_{name}">' in page and f'id="id_{name}"' in page
+    assert "<legend>The counts in the list</legend>" in page
+    refused = client.post("/collection/import/", {"text": "2x Ember Pup", "format": "csv\x00"})
+    html = refused.content.decode()
+    assert refused.status_code == 400
+    assert 'aria-invalid="true" aria-describedby="id_format_error" id="id_format"' in html
+    assert _dangling(page) == [] and _dangling(html) == []
+
+
 # --- no page writes a field's own label, hint or errors --------------------------------------
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
@@ -134,12 +181,6 @@ TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 # (Django's ids for its label, hint and errors), written outside templates/forms/.
 OWN_FIELD_MARKUP = re.compile(r"\{%\s*for\s+\w+\s+in\s+[\w.]+\.errors\s*%\}"
                               r"|\bid_for_label\b|\.auto_id\b")
-# The pages left to convert, each with why its field is not a plain group yet.
-NOT_YET = {
-    "simulations/_what_if_form.html": "selects and a search box chosen by the form's state",
-    "balance/tune_new.html": "the errors are another form's reading of ?deck=",
-}
-
 
 def _own_field_markup() -> set[str]:
     return {str(path.relative_to(TEMPLATES)) for path in TEMPLATES.rglob("*.html")
@@ -147,10 +188,9 @@ def _own_field_markup() -> set[str]:
 
 
 def test_the_pages_draw_their_fields_through_the_field_groups():
-    """A page writes {{ field.as_field_group }} or includes forms/field_paragraph.html; the
-    pages still writing their own label and errors are the listed ones, and each is listed
-    only while it does."""
-    assert _own_field_markup() == set(NOT_YET)
+    """A page writes {{ field.as_field_group }} or includes forms/field.html or
+    forms/field_paragraph.html: none writes a field's own label or errors."""
+    assert _own_field_markup() == set()
 
 
 def test_the_check_finds_a_page_that_writes_its_own_errors():

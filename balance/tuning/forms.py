@@ -52,6 +52,17 @@ class TuningDeckForm(RefuseNulForm):
         super().__init__(*args, **kwargs)
         choice_field(self, "deck").choices = grouped_decks(user)
 
+    @classmethod
+    def refusing(cls, errors: Iterable[str], *, user: Visitor) -> TuningDeckForm:
+        """The picker again, its field showing why the deck asked for was refused: the page's
+        reading of ``?deck=`` (``PickForm``: too long, or holding NUL), not this menu's own
+        check of a choice, which a deck from another page's link need not be."""
+        form = cls({}, user=user)
+        form.errors.clear()   # bound to nothing chosen: the refusal is its only error
+        for message in errors:
+            form.add_error("deck", message)
+        return form
+
 
 class TuningForm(JobForm):
     FIELD_OF = FIELD_OF

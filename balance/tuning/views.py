@@ -62,7 +62,7 @@ def tune_new(request: HttpRequest) -> HttpResponse:
         spec, refused = PickForm.read(request.GET, "deck")
     if refused:
         return render(request, "balance/tune_new.html",
-                      {"picker": TuningDeckForm(user=request.user), "picker_errors": refused},
+                      {"picker": TuningDeckForm.refusing(refused, user=request.user)},
                       status=400)
     deck = None
     if spec:

@@ -185,3 +185,20 @@ def test_every_count_answer_says_the_collection_version_it_was_read_at(alice_cli
     assert table.text.count('data-version="2"') >= 1 and 'data-version="1"' not in table.text
     alice_client.post(reverse("collection:import"), {"text": "1 Ember Pup\n", "mode": "add"})
     assert collection_version(user=alice) == 3
+
+
+def test_the_import_page_replaces_with_replace_and_names_an_unknown_format(alice_client, alice,
+                                                                          catalogue):
+    """The page's form hands the importer what was posted: "replace" makes the collection the
+    list, anything else adds to it, and the importer names a format it does not read."""
+    url = reverse("collection:import")
+    collection_card_set(user=alice, card=Card.objects.get(code="T-M02"), count=3)
+    alice_client.post(url, {"text": "1 Ember Pup\n", "mode": "add"})
+    assert collection_counts(user=alice) == {"T-M01": 1, "T-M02": 3}
+    alice_client.post(url, {"text": "2 Ember Pup\n", "mode": "replace"})
+    assert collection_counts(user=alice) == {"T-M01": 2}
+    alice_client.post(url, {"text": "1 Ember Pup\n", "mode": "more"})
+    assert collection_counts(user=alice) == {"T-M01": 3}
+    unknown = alice_client.post(url, {"text": "1 Ember Pup\n", "format": "xml"})
+    assert unknown.status_code == 400 and "Unknown list format &#x27;xml&#x27;" in unknown.text
+    assert collection_counts(user=alice) == {"T-M01": 3}
