@@ -41,12 +41,13 @@ class ChallengeForm(forms.Form):
 
 
 class AcceptForm(forms.Form):
-    deck = forms.ChoiceField(label=_("Your deck"),
-                             help_text=_("Checked against the challenge's format."))
+    # The deck last: from it, Tab reaches the accept button.
     spectators = forms.BooleanField(
         label=_("Let anyone signed in watch the game"), required=False,
         help_text=_("Only if the other player allows it too. Spectators see neither hand nor "
                     "any face-down minion; either of you may stop it during the game."))
+    deck = forms.ChoiceField(label=_("Your deck"),
+                             help_text=_("Checked against the challenge's format."))
 
     def __init__(self, *args: Any, decks: list[DeckChoice], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -43,6 +43,8 @@ def spectator_stream_path(result: dict[str, Any], generator: Any, request: Any, 
             "400": _json("`since` is not a step of the game: {since: [what to give]}.",
                          VALIDATION),
             "401": _json("Not signed in, or HTTP basic credentials that are wrong.", ERROR),
+            "403": _json("Refused, as the API's permission checks answer (a game you may "
+                         "not watch is a 404 here, as a missing one).", ERROR),
             "404": _json("No game that you may watch: none by that id, or its players do "
                          "not both allow spectators.", ERROR),
             "405": _json("Any method but GET.", ERROR),

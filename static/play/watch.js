@@ -9,6 +9,8 @@
   var source = null;
   var loading = false;
   var wanted = null;          // a version told of while a board was on its way
+  var gone = false;           // the game may no longer be watched (a 404)
+  var failed = false;         // the last fetch of the board failed: asked again in 3 s
 
   function watch() { return root.querySelector("[data-testid=watch]"); }
 
@@ -17,6 +19,7 @@
     loading = true;
     fetch(root.dataset.boardUrl, {headers: {"HX-Request": "true"}, credentials: "same-origin"})
       .then(function (response) {
+        if (response.status === 404) gone = true;      // no longer to be watched
         if (!response.ok) throw new Error(String(response.status));
         return response.text();
       })
@@ -27,9 +30,11 @@
         var fresh = root.querySelector(".event-list-scroll");
         if (fresh && atEnd) fresh.scrollTop = fresh.scrollHeight;
       })
-      .catch(function () { closed(); })
+      .catch(function () { failed = true; })
       .then(function () {
         loading = false;
+        if (gone) { closed(); return; }
+        if (failed) { failed = false; setTimeout(load, 3000); return; }   // asked again
         var shown = watch();
         if (wanted !== null && shown && Number(shown.dataset.version) < wanted) load();
         else follow();

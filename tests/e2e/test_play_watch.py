@@ -85,6 +85,7 @@ def test_a_spectator_watches_live_and_sees_neither_hand(browser, site):  # noqa:
     cal.get_by_test_id("watch-link").wait_for(timeout=10_000)
     row = cal.get_by_test_id("watch-game").inner_text()
     assert "ann" in row and "ben" in row and "turn" in row and "watching" in row
+    _clean_at_both_widths(cal)
     cal.get_by_test_id("watch-link").click()
     cal.wait_for_url(f"{game_url}watch/")
     cal.get_by_test_id("watch").wait_for()
@@ -116,6 +117,11 @@ def test_a_spectator_watches_live_and_sees_neither_hand(browser, site):  # noqa:
     _clean_at_both_widths(cal)
     cal.set_viewport_size({"width": 1280, "height": 900})
     shot(cal, "play-watch-1280-zh", full_page=False)
+    cal.goto(f"{site}/play/")                                 # the lobby in Chinese
+    assert "观战" in cal.get_by_test_id("watch-game").inner_text()
+    _clean_at_both_widths(cal)
+    cal.get_by_test_id("watch-link").click()
+    cal.get_by_test_id("watch").wait_for()
 
     # A player opening the spectator's address is at their own seat.
     ann.goto(f"{game_url}watch/")

@@ -343,3 +343,11 @@ def test_a_challenges_consent_is_kept_on_the_challenge(client_for, alice, bob):
                                      {"opponent": "bob", "deck": DAWN, "spectators": "yes"},
                                      format="json")
     assert refused.status_code == 400 and "spectators" in refused.json()
+
+
+def test_the_challenge_says_whether_its_maker_lets_others_watch(client_for, alice, bob, client):
+    made = challenge(client_for(alice), spectators=True)
+    client.force_login(bob)
+    page = client.get(made["url"]).content.decode()
+    assert "alice lets anyone signed in watch" in page
+    assert page.index('id="id_spectators"') < page.index('id="id_deck"')   # deck, then accept
