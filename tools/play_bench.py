@@ -103,11 +103,18 @@ class StateReads:
     step: int
     cold: list[float] = field(default_factory=list)
     warm: list[float] = field(default_factory=list)
+    watch_cold: list[float] = field(default_factory=list)     # a spectator's read
+    watch_warm: list[float] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        return [f"a play state read at step {self.step} (seat_state + as_dict, CPU s): "
-                f"cold median {statistics.median(self.cold):.4f}, "
-                f"warm median {statistics.median(self.warm):.4f}"]
+        out = [f"a play state read at step {self.step} (seat_state + as_dict, CPU s): "
+               f"cold median {statistics.median(self.cold):.4f}, "
+               f"warm median {statistics.median(self.warm):.4f}"]
+        if self.watch_cold:
+            out.append(f"a spectator's read at step {self.step} (spectator_data, CPU s): "
+                       f"cold median {statistics.median(self.watch_cold):.4f}, "
+                       f"warm median {statistics.median(self.watch_warm):.4f}")
+        return out
 
 
 def state_game(step: int = 150, seed: int = 1) -> Any:
@@ -157,4 +164,25 @@ def state_read_bench(*, step: int = 150, reads: int = 5, seed: int = 1) -> State
         begin = time.process_time()
         seat_state(record).as_dict()
         figures.warm.append(time.process_time() - begin)
+    _watch_reads(record, figures, reads, forget)
     return figures
+
+
+def _watch_reads(record: Any, figures: StateReads, reads: int, forget: Any) -> None:
+    """A spectator's read of the same game (``play.spectators.state.spectator_data``: the
+    shared replay's redaction, the whole log so far), played by two unsaved people."""
+    from django.contrib.auth import get_user_model
+
+    from play.spectators.state import spectator_data
+
+    people = get_user_model()
+    record.owner, record.guest = people(username="ann"), people(username="ben")
+    for _ in range(reads):
+        if forget is not None:
+            forget()
+        begin = time.process_time()
+        spectator_data(record)
+        figures.watch_cold.append(time.process_time() - begin)
+        begin = time.process_time()
+        spectator_data(record)
+        figures.watch_warm.append(time.process_time() - begin)
