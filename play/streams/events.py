@@ -14,6 +14,12 @@ has not seen, the game over) gets the game as it stands first. Served by a synch
 server (``./run.sh --dev``, the test server) the view checks the version every 0.2 s for
 ``PLAY_STREAM_HOLD`` seconds, then ends with ``retry:`` and the browser reconnects: the same
 events, a held thread per page.
+
+What a stream sends is its ``Feed``: a seat's state here, a spectator's in
+``play.spectators.events``. Besides the state, a game between people's stream sends
+``event: watchers`` (``{"watchers": n}``) as it opens when someone watches, and whenever the
+count of spectators changes (the watcher counts them once a second); a stream whose reader may
+no longer read the game sends ``event: closed`` and ends.
 """
 
 from __future__ import annotations

@@ -28,7 +28,8 @@ def stream_path(result: dict[str, Any], generator: Any, request: Any, public: bo
             "starts at `since` (default: now; on reconnecting, the browser's `Last-Event-ID`) "
             "and ends after the game's last state. A comment line every 15 s keeps it open. "
             "Between people the seat is always your own; in another game, `seat` as for the "
-            "state."),
+            "state. A game between people's stream also sends `event: watchers` "
+            "(`{\"watchers\": n}`) when the count of its spectators changes."),
         "tags": ["play"],
         "parameters": [
             {"name": "uid", "in": "path", "required": True, "schema": {"type": "string"},
