@@ -23,6 +23,7 @@ from simulations.selectors import runs_listed, runs_with_rates
 EMAIL_SAVED = gettext_lazy("Your e-mail address is saved: password resets go to {email}.")
 EMAIL_REMOVED = gettext_lazy("Your e-mail address is removed: without one, a forgotten "
                              "password cannot be reset.")
+SETTINGS_SAVED = gettext_lazy("Your settings are saved.")
 SHOWN = 10
 
 
@@ -42,6 +43,15 @@ class EmailForm(RefuseNulForm):
                                "players allow it, and spectators see neither hand."))
 
 
+def _saved_message(*, had_email: bool, email: str) -> str:
+    """What the page says after a save: where password resets go, or that the address was
+    removed only when there was one (a player without an address who only switched
+    spectators on is not told an address was removed)."""
+    if email:
+        return str(EMAIL_SAVED).format(email=email)
+    return str(EMAIL_REMOVED) if had_email else str(SETTINGS_SAVED)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
@@ -51,12 +61,12 @@ def profile(request: HttpRequest) -> HttpResponse:
         "allow_spectators": spectators_default(user)})
     if request.method == "POST":
         if form.is_valid():
+            had_email = bool(user.email)
             user_email_set(user=user, email=form.cleaned_data["email"])
             player_settings_save(user=user, email_challenges=form.cleaned_data["email_challenges"],
                                  language=get_language() or "",
                                  allow_spectators=form.cleaned_data["allow_spectators"])
-            messages.success(request, str(EMAIL_SAVED).format(email=user.email) if user.email
-                             else EMAIL_REMOVED)
+            messages.success(request, _saved_message(had_email=had_email, email=user.email))
             return redirect("profile")
     decks = deck_rows().filter(owner=user)
     runs = runs_listed(user, mine=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from config.profile import EMAIL_SAVED
+from config.profile import EMAIL_REMOVED, EMAIL_SAVED, SETTINGS_SAVED
 from simulations.services import simulation_request
 from tests.fixtures import LEGAL_CARDS, alice, bob, catalogue  # noqa: F401
 from tests.simulations.helpers import DUSK, play_all
@@ -50,6 +50,20 @@ def test_the_e_mail_address_is_set_and_checked(client, alice):  # noqa: F811
     assert EMAIL_SAVED.format(email="alice@example.com") in response.content.decode()
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
+
+
+def test_saving_only_the_spectator_setting_says_so_and_not_that_the_address_went(
+        client, alice):  # noqa: F811
+    alice.email = ""
+    alice.save(update_fields=["email"])
+    client.force_login(alice)
+    response = client.post(reverse("profile"), {"email": "", "allow_spectators": "on"},
+                           follow=True)
+    page = response.content.decode()
+    assert str(SETTINGS_SAVED) in page and str(EMAIL_REMOVED) not in page
+    assert "Save changes" in page and "Save the address" not in page
+    alice.refresh_from_db()
+    assert alice.email == ""
 
 
 def test_the_header_links_to_the_profile(client, alice):  # noqa: F811
