@@ -37,7 +37,7 @@ class ForecastProblem:
     fmt: Format = STANDARD_FORMAT
     set_of: Mapping[str, str] | None = None
     pool: tuple[str, ...] | None = None         # cards that may come in (None: every card)
-    max_changes: int = 8                        # cards a list may differ from its printed one
+    max_changes: int = 15                       # cards a list may differ from its printed one
     swaps_per_round: int = 2                    # swaps one round's tuning may add
     settle: float = 0.01                        # a verified gain above this keeps rounds going
     max_rounds: int = 8
