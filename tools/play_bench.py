@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
+from unittest.mock import patch
 
 from play.engine.adapter import History, agent_rng
 from play.seat.log_text import step_lines
@@ -186,3 +187,67 @@ def _watch_reads(record: Any, figures: StateReads, reads: int, forget: Any) -> N
         begin = time.process_time()
         spectator_data(record)
         figures.watch_warm.append(time.process_time() - begin)
+
+
+@dataclass
+class StepReads:
+    """CPU seconds at every step of one game, per way of building the step: the whole answer
+    to ``?step=`` and the game at the step alone."""
+
+    steps: int
+    answers: dict[str, list[float]] = field(default_factory=dict)
+    builds: dict[str, list[float]] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        out = [f"?step= at each of the {self.steps} steps of a game, the replayed game kept "
+               f"(CPU s: total, median, max)"]
+        for way in self.answers:
+            answers, builds = self.answers[way], self.builds[way]
+            out.append(f"  {way}: the answer {sum(answers):.3f}, "
+                       f"{statistics.median(answers):.5f}, {max(answers):.5f}; the game at the "
+                       f"step {sum(builds):.3f}, {statistics.median(builds):.5f}, "
+                       f"{max(builds):.5f}")
+        return out
+
+
+def _replayed(record: Any, history: History, step: int) -> Game:
+    from play.engine.adapter import game_at
+
+    return game_at(record, step)
+
+
+def _snapshot_or_replayed(record: Any, history: History, step: int) -> Game:
+    """How ``?step=`` was answered until 2026-11-27: a main-phase step from its snapshot (the
+    generator restarted: fit to be shown, not to play on), any other step replayed."""
+    snapshot = history.snapshots[step]
+    if snapshot.get("phase") == "main" and (snapshot.get("decision") or {}).get("kind") == "main":
+        return Game.from_snapshot(snapshot, record.cards_built, seed=int(record.seed), log=False)
+    return _replayed(record, history, step)
+
+
+def step_reads_bench(*, step: int = 150, seed: int = 1) -> StepReads:
+    """``?step=`` (``seat_state(record, step=k).as_dict()``) at every step of a game ``step``
+    actions long, three ways measured side by side, step by step: replayed from the start,
+    the former way, and rebuilt from the kept snapshots (``game_at_step``, the way used)."""
+    from play.engine.adapter import card_defs, game_at_step, game_history
+    from play.seat import state as seat_state_module
+
+    record = state_game(step, seed)
+    record.cards_built = card_defs(record.cards)
+    ways = {"replayed from the start": _replayed,
+            "a main-phase step from its snapshot, else replayed (before)": _snapshot_or_replayed,
+            "rebuilt from the kept snapshots (now)": game_at_step}
+    figures = StepReads(steps=len(record.actions), answers={way: [] for way in ways},
+                        builds={way: [] for way in ways})
+    seat_state_module.seat_state(record).as_dict()             # the game replayed and kept
+    history = game_history(record)
+    for at in range(len(record.actions)):
+        for way, build in ways.items():
+            with patch.object(seat_state_module, "game_at_step", build):
+                begin = time.process_time()
+                seat_state_module.seat_state(record, step=at).as_dict()
+                figures.answers[way].append(time.process_time() - begin)
+            begin = time.process_time()
+            build(record, history, at)
+            figures.builds[way].append(time.process_time() - begin)
+    return figures

@@ -12,6 +12,14 @@ that plays an action on the cached game stores the result under the new version
 (``history_store``), so the state read after an action or an agent's move replays nothing. The
 card definitions are built once per game id (its cards are frozen with it).
 
+**An earlier step** (``?step=``, ``game_at_step``) is rebuilt from the kept snapshots, not
+replayed from the start: a snapshot holds the whole game at a main-phase decision before the
+turn's first main action (``rules.engine.snapshot``; the count of main actions is not in it),
+except the random-number state, which the replay keeps beside it in memory (``History.marks``,
+never stored). The nearest such step at or before the one asked is rebuilt, given the engine
+RNG's state it had there, and the actions from there on are played: the same game, draw for
+draw, as a replay from the start.
+
 Also here: where each turn began (the undo point) and the seeded random source of an agent's
 decision, so an agent plays the same move at the same point of the same game after an undo, a
 restart or on another server.
@@ -21,6 +29,7 @@ from __future__ import annotations
 
 import random
 import threading
+from array import array
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +37,11 @@ from typing import Any
 
 from rules.engine import Action, Game
 from rules.engine.cards import CardDef, DeckList, Ruleset
+from rules.engine.game import rng_from_state
+
+# The engine RNG's state at a step, packed (``rng_pack``): a Mersenne Twister's 624 words and
+# its index as 32-bit words (2,500 bytes; ``getstate()``'s tuple of Python ints is 24.5 KB).
+RngState = tuple[int, bytes, float | None]
 
 
 @dataclass
@@ -37,13 +51,18 @@ class History:
     game: Game
     snapshots: list[dict[str, Any]]        # snapshots[k]: the state after k actions
     turn_starts: dict[int, int] = field(default_factory=dict)   # turn → its first step
+    # step → the engine RNG's state there, at each step whose snapshot holds the whole game
+    # (``whole_at``: one a turn): 2.7 KB each, 90 KB for a game of 34 turns and 206 actions,
+    # beside its snapshots' 1.8 MB (deep ``sys.getsizeof``). Shared between copies like the
+    # snapshots, never changed.
+    marks: dict[int, RngState] = field(default_factory=dict)
 
     @property
     def steps(self) -> int:
         return len(self.snapshots) - 1
 
 
-HISTORY_CACHE = 64          # games kept replayed (a whole game's history is a few hundred KB)
+HISTORY_CACHE = 64          # games kept replayed (a whole game's history is 1–2 MB)
 CARDS_CACHE = 64
 
 _lock = threading.Lock()
@@ -85,7 +104,8 @@ def _own_copy(history: History) -> History:
     """A history whose game the caller may play on (the snapshots are shared, read-only)."""
     game = history.game.copy()
     game.events = list(history.game.events or [])
-    return History(game=game, snapshots=history.snapshots, turn_starts=dict(history.turn_starts))
+    return History(game=game, snapshots=history.snapshots, turn_starts=dict(history.turn_starts),
+                   marks=history.marks)
 
 
 def history_store(record: Any, history: History) -> None:
@@ -115,7 +135,9 @@ def history_after(history: History, action: Action) -> History:
     snapshots = [*history.snapshots, history.game.snapshot()]
     starts = dict(history.turn_starts)
     starts.setdefault(history.game.turn, len(snapshots) - 1)
-    return History(game=history.game, snapshots=snapshots, turn_starts=starts)
+    marks = dict(history.marks)
+    _mark(marks, history.game, len(snapshots) - 1)
+    return History(game=history.game, snapshots=snapshots, turn_starts=starts, marks=marks)
 
 
 def deck_lists(decks: Sequence[Mapping[str, Any]]) -> list[DeckList]:
@@ -152,17 +174,6 @@ def game_at(record: Any, step: int | None = None) -> Game:
     return game
 
 
-def game_of_snapshot(record: Any, snapshot: Mapping[str, Any]) -> Game | None:
-    """The game a kept snapshot of ``record`` stands for, when the snapshot holds the whole
-    game: at a main-phase decision, which the engine rebuilds exactly from it
-    (``rules.engine.snapshot``); None at any other point (a choice in the middle of an effect,
-    the setup), whose pending work a snapshot does not carry."""
-    decision = snapshot.get("decision") or {}
-    if snapshot.get("phase") != "main" or decision.get("kind") != "main":
-        return None
-    return Game.from_snapshot(snapshot, _record_cards(record), seed=int(record.seed), log=False)
-
-
 def game_history(record: Any) -> History:
     """The whole game so far with every intermediate snapshot (for the log and the undo); its
     game is the caller's own to play on."""
@@ -184,11 +195,59 @@ def _replay(record: Any) -> History:
     game = record_start(record)
     snapshots = [game.snapshot()]
     starts: dict[int, int] = {game.turn: 0}
+    marks: dict[int, RngState] = {}
+    _mark(marks, game, 0)
     for action in record.actions:
         game.apply(Action.from_dict(action), check=False)
         snapshots.append(game.snapshot())
         starts.setdefault(game.turn, len(snapshots) - 1)
-    return History(game=game, snapshots=snapshots, turn_starts=starts)
+        _mark(marks, game, len(snapshots) - 1)
+    return History(game=game, snapshots=snapshots, turn_starts=starts, marks=marks)
+
+
+def whole_at(game: Game) -> bool:
+    """Whether ``game``'s snapshot holds all of it but its RNG: a main-phase decision (no
+    effect half done) before the turn's first main action (``Ruleset.action_limit`` counts
+    them, and the snapshot does not)."""
+    decision = game.decision
+    return (game.phase == "main" and decision is not None and decision.kind == "main"
+            and game.main_actions == 0)
+
+
+def _mark(marks: dict[int, RngState], game: Game, step: int) -> None:
+    if whole_at(game):
+        marks[step] = rng_pack(game.rng)
+
+
+def rng_pack(rng: random.Random) -> RngState:
+    version, words, gauss = rng.getstate()
+    return version, array("I", words).tobytes(), gauss
+
+
+def rng_unpack(state: RngState) -> random.Random:
+    version, packed, gauss = state
+    return rng_from_state((version, tuple(array("I", packed)), gauss))
+
+
+def game_at_step(record: Any, history: History, step: int) -> Game:
+    """The game after ``step`` of ``history``'s actions (``record``'s game replayed, kept):
+    rebuilt at the nearest marked step at or before it from its snapshot and RNG state, then
+    the actions up to ``step`` played (or from the start, before the first mark: the setup).
+    Exactly ``game_at(record, step)``, but a turn's actions at most instead of the game's; the
+    caller's own, without an event log (the log is ``history``'s)."""
+    if step >= history.steps:
+        return history.game.copy()
+    mark = max((at for at in history.marks if at <= step), default=None)
+    if mark is None:
+        game = record_start(record)
+        mark = 0
+    else:
+        game = Game.from_snapshot(history.snapshots[mark], _record_cards(record),
+                                  seed=int(record.seed), log=False)
+        game.rng = rng_unpack(history.marks[mark])
+    for action in record.actions[mark:step]:
+        game.apply(Action.from_dict(action), check=False)
+    return game
 
 
 def undo_point(history: History, seat: int) -> int | None:

@@ -5,8 +5,9 @@ module that builds it (the page's board, the API's answer, the stream's events).
 seat's view and words it (``play.seat.board``). A seat is given: P1 against an agent; in a
 hot-seat game the seat whose decision it is (the other seat's hidden cards stay hidden while it
 plays). ``step`` shows an earlier point of the game — the page steps through an agent's moves
-one at a time — built from the snapshot kept for that step where it holds the whole game (a
-main-phase decision), else replayed. Building a state reads only: it schedules no work (the
+one at a time — rebuilt from the kept snapshots (``play.engine.adapter.game_at_step``: the
+nearest whole snapshot before it, with the RNG state it had, and the turn's actions from there),
+never replayed from the start. Building a state reads only: it schedules no work (the
 agent to move is set playing by the caller, ``play.ai.runner``).
 """
 
@@ -17,11 +18,10 @@ from typing import Any, NotRequired, TypedDict
 
 from play.ai.turn import agent_to_move
 from play.clock.periods import clock_state
-from play.engine.adapter import History, game_at, game_history, game_of_snapshot, undo_point
+from play.engine.adapter import History, game_at_step, game_history, undo_point
 from play.models import HUMAN, PlayGame
 from play.seat.board import Board, LastMove, action_keys, seat_board
 from play.spectators.presence import watchers_count
-from rules.engine import Game
 
 # Actions whose ``card`` is an index into the actor's hand (R2.1.4, R2.1.5, R2.2.3-4, R2.4.1;
 # an effect's pick): the other seat cannot see that hand, so a move by it is sent without the
@@ -175,7 +175,7 @@ def seat_state(record: PlayGame, *, seat: int | None = None, step: int | None = 
     history = game_history(record)
     latest = history.steps
     step = latest if step is None else max(0, min(int(step), latest))
-    game = history.game if step == latest else _game_at_step(record, history, step)
+    game = history.game if step == latest else game_at_step(record, history, step)
     if seat is None or record.seats[seat] != HUMAN:
         seat = default_seat(record, history.game.to_move)
     board = seat_board(game=game, history=history, cards=record.cards, seat=seat, step=step,
@@ -185,15 +185,6 @@ def seat_state(record: PlayGame, *, seat: int | None = None, step: int | None = 
     board.last_move = last_move(record, history, step, seat)
     return SeatState(record=record, board=board, history=history,
                      agent=agent_to_move(record, history.game))
-
-
-def _game_at_step(record: PlayGame, history: History, step: int) -> Game:
-    """The game at an earlier ``step``: from the snapshot kept for it when that snapshot holds
-    the whole game (a main-phase decision, most of an agent's turn: the engine rebuilds it
-    exactly), else replayed from the start (a decision in the middle of an effect or of the
-    setup, which a snapshot does not carry)."""
-    found = game_of_snapshot(record, history.snapshots[step])
-    return found if found is not None else game_at(record, step)
 
 
 def state_data(record: PlayGame, seat: int | None = None, *, step: int | None = None,
