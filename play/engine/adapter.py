@@ -234,7 +234,7 @@ def game_at_step(record: Any, history: History, step: int) -> Game:
     rebuilt at the nearest marked step at or before it from its snapshot and RNG state, then
     the actions up to ``step`` played (or from the start, before the first mark: the setup).
     Exactly ``game_at(record, step)``, but a turn's actions at most instead of the game's; the
-    caller's own, without an event log (the log is ``history``'s)."""
+    caller's own (its event log, if any, is not the game's: that is ``history``'s)."""
     if step >= history.steps:
         return history.game.copy()
     mark = max((at for at in history.marks if at <= step), default=None)
