@@ -32,10 +32,11 @@ from balance.forecast.problem import (
 )
 from balance.models import BalanceJob, JobKind
 from balance.search.problem import (
-    BalanceCodec,
+    search_codec,
     search_games,
     search_problem,
     search_result,
+    search_run,
     search_verify_estimate,
 )
 from balance.tuning.problem import (
@@ -45,7 +46,6 @@ from balance.tuning.problem import (
     tuning_result_dict,
     tuning_verify_estimate,
 )
-from rules.lab.balance_search import balance_search
 from rules.lab.deck_tuning import tune_deck
 from rules.lab.forecast import forecast
 
@@ -62,9 +62,8 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {
-    JobKind.BALANCE: Kind(problem=search_problem,
-                          codec=lambda problem: BalanceCodec(problem.field),
-                          search=balance_search, result=search_result, games=search_games,
+    JobKind.BALANCE: Kind(problem=search_problem, codec=search_codec,
+                          search=search_run, result=search_result, games=search_games,
                           verify_estimate=search_verify_estimate),
     JobKind.TUNING: Kind(problem=tuning_problem,
                          codec=lambda problem: TuningCodec(problem.field),
@@ -77,10 +76,12 @@ KINDS: dict[str, Kind] = {
 
 
 def job_games(*, kind: str, decks: int, budget_games: int, verify_games: int,
-              objective: str = "band") -> int:
-    """The games a job of ``kind`` plays at most: its budget, then its re-verification."""
+              objective: str = "band", options: dict[str, Any] | None = None) -> int:
+    """The games a job of ``kind`` plays at most: its budget, then its re-verification
+    (``options``: the adapted objective's, ``balance.search.adapted``)."""
+    extra = {"options": options} if objective == "adapted" else {}
     return KINDS[kind].games(decks=decks, budget_games=budget_games,
-                             verify_games=verify_games, objective=objective)
+                             verify_games=verify_games, objective=objective, **extra)
 
 
 # Codecs by (job id, uid): a job never changes what it plays, so a worker process parses its

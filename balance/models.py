@@ -60,6 +60,7 @@ def job_label(kind: str, names: list[str]) -> str:
 class Objective(models.TextChoices):
     META = "meta", gettext_lazy("A healthy meta")
     BAND = "band", gettext_lazy("Every matchup in a band")
+    ADAPTED = "adapted", gettext_lazy("A healthy meta after players adapt")
 
 
 class BalanceJob(LeasedWork):
@@ -93,7 +94,8 @@ class BalanceJob(LeasedWork):
         max_length=8, choices=Objective.choices, default=Objective.BAND,
         help_text=_("band: every matchup in the band; meta: every deck's field win rate in the "
                   "field band, every matchup in the matchup band, every deck at least "
-                  "min_share of the ε-equilibrium."))
+                  "min_share of the ε-equilibrium; adapted: the meta's targets on the lists "
+                  "players adapt to the patch (a meta forecast)."))
     field_band_low = models.FloatField(_("field band low"), default=0.47)
     field_band_high = models.FloatField(_("field band high"), default=0.53)
     matchup_band_low = models.FloatField(_("matchup band low"), default=0.30)

@@ -70,6 +70,8 @@ class JobProgress:
     verified: int = 0        # re-verification games played on fresh seeds
     verify_total: int = 0    # … of about this many (exact once the job is done)
     expected: int = 0        # a forecast: about how many games it plays in all (0: unsaid)
+    step: str = ""           # adapted objective: "forecast" or "search" …
+    iteration: int = 0       # … of which patch (0: the unpatched pool)
 
     @property
     def seconds_left(self) -> float | None:
@@ -98,6 +100,8 @@ def job_progress(job: BalanceJob) -> JobProgress:
     p = job.progress or {}
     phase = p.get("phase") or "queued"
     games = int(p.get("games") or 0)
+    if p.get("step"):     # an adapted search: its forecasts' estimates are each step's own
+        return _adapted_progress(job, p, phase, games)
     if p.get("expected"):
         return _estimated_progress(job, phase, games, int(p["expected"]))
     verify = KINDS[job.kind].verify_estimate(len(job.decks), job.verify_games)
@@ -128,6 +132,18 @@ def _estimated_progress(job: BalanceJob, phase: str, games: int, expected: int
     return JobProgress(phase=phase, games=games, budget=job.budget_games, percent=percent,
                        evaluations=0, best=None, time_left=_time_left(job, total - games),
                        searched=min(games, job.budget_games), expected=total)
+
+
+def _adapted_progress(job: BalanceJob, p: dict[str, Any], phase: str, games: int
+                      ) -> JobProgress:
+    """An adapted search's steps (forecasts and searches) report every game against the cap
+    of them all (``rules.lab.balance_search.adapted``); forecasts that settle early spend less."""
+    budget = int(p.get("budget") or job.budget_games)
+    percent = 100 if job.status == "done" else min(99, int(100 * games / max(budget, 1)))
+    return JobProgress(phase=phase, games=games, budget=budget, percent=percent,
+                       evaluations=int(p.get("evaluations") or 0), best=None,
+                       time_left=_time_left(job, budget - games), searched=games,
+                       step=str(p["step"]), iteration=int(p.get("iteration") or 0))
 
 
 def _time_left(job: BalanceJob, games_left: int) -> TimeLeft | None:

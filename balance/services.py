@@ -73,9 +73,11 @@ def job_sizes_check(*, budget_games: int, verify_games: int, seed: int,
 
 
 def job_cpu_seconds(*, kind: str, decks: int, agent: str, budget_games: int,
-                    verify_games: int, objective: str = "band") -> float:
+                    verify_games: int, objective: str = "band",
+                    options: dict[str, Any] | None = None) -> float:
     return job_games(kind=kind, decks=decks, budget_games=budget_games,
-                     verify_games=verify_games, objective=objective) * game_seconds(agent, agent)
+                     verify_games=verify_games, objective=objective,
+                     options=options) * game_seconds(agent, agent)
 
 
 def job_cap_check(*, owner: User, kind: str, cpu: float, limit: int,
@@ -102,7 +104,8 @@ def job_submit(*, user: User | AnonymousUser | None, kind: str, limit: int,
     cpu = job_cpu_seconds(kind=kind, decks=len(frozen["decks"]), agent=frozen["agent"],
                           budget_games=frozen["budget_games"],
                           verify_games=frozen["verify_games"],
-                          objective=frozen.get("objective", "band"))
+                          objective=frozen.get("objective", "band"),
+                          options=(frozen.get("tuning") or {}).get("options"))
     further = frozen.get("further_agents") or ()
     if further:   # their games, at the slowest one's pace
         cpu += search_strong_games(

@@ -51,17 +51,27 @@ class SearchInputSerializer(JobInputSerializer):
         choices=Objective.choices, default=Objective.META,
         help_text="meta: every deck's field win rate in field_band, every matchup in "
                   "matchup_band and every deck at least min_share of the maximum-entropy "
-                  "ε-equilibrium; band: every matchup in band.")
+                  "ε-equilibrium; band: every matchup in band; adapted: the meta's targets "
+                  "on the lists players adapt to each candidate patch (a meta forecast) and "
+                  "no deck one more tuning takes above the exploitability limit.")
     band = serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2,
                                  default=[0.45, 0.55],
                                  help_text="The band objective's win-rate band [low, high], "
                                            "e.g. [0.45, 0.55].")
     field_band = serializers.ListField(
-        child=serializers.FloatField(), min_length=2, max_length=2, default=[0.47, 0.53],
-        help_text="meta: each deck's win rate against the field in [low, high].")
+        child=serializers.FloatField(), min_length=2, max_length=2, required=False,
+        help_text="meta: each deck's win rate against the field in [low, high] (default "
+                  "[0.47, 0.53]; adapted: [0.45, 0.55]).")
     matchup_band = serializers.ListField(
-        child=serializers.FloatField(), min_length=2, max_length=2, default=[0.30, 0.70],
-        help_text="meta: every matchup's win rate in [low, high]; holds the field band.")
+        child=serializers.FloatField(), min_length=2, max_length=2, required=False,
+        help_text="meta: every matchup's win rate in [low, high]; holds the field band "
+                  "(default [0.30, 0.70]; adapted: [0.25, 0.75]).")
+    adapted = serializers.DictField(
+        required=False, help_text="adapted: any of iterations (patches tried, 3), "
+                                  "list_changes (cards an adapted list may differ, 4), "
+                                  "exploit_limit (0.56), forecast_budget_games, tune_games, "
+                                  "round_games, final_games, max_rounds, swaps_per_round, "
+                                  "exploit_swaps.")
     epsilon = serializers.FloatField(
         default=0.005, help_text="meta: win rate a deck may give up in the ε-equilibrium, "
                                  "from 0 up to 0.5 (0.005: half a point).")
@@ -98,13 +108,17 @@ class SearchInputSerializer(JobInputSerializer):
 
     def service_arguments(self) -> dict[str, Any]:
         d = self.validated_data
-        return {"deck_specs": d["decks"], "agent": d["agent"],
+        adapted = d["objective"] == Objective.ADAPTED
+        field_band = d.get("field_band") or ([0.45, 0.55] if adapted else [0.47, 0.53])
+        matchup_band = d.get("matchup_band") or ([0.25, 0.75] if adapted else [0.30, 0.70])
+        return {"adapted": (d.get("adapted") or {}) if adapted else None,
+                "deck_specs": d["decks"], "agent": d["agent"],
                 "band": (d["band"][0], d["band"][1]), "max_changes": d["max_changes"],
                 "budget_games": d["budget_games"], "verify_games": d["verify_games"],
                 "fields": d["fields"], "allowed_cards": d.get("allowed_cards"),
                 "seed": d.get("seed"), "is_public": d["public"], "objective": d["objective"],
-                "field_band": (d["field_band"][0], d["field_band"][1]),
-                "matchup_band": (d["matchup_band"][0], d["matchup_band"][1]),
+                "field_band": (field_band[0], field_band[1]),
+                "matchup_band": (matchup_band[0], matchup_band[1]),
                 "epsilon": d["epsilon"], "min_share": d["min_share"],
                 "agents": d.get("agents"), "strong_budget_games": d["strong_budget_games"],
                 "strong_verify_games": d["strong_verify_games"]}
@@ -115,10 +129,12 @@ class SearchSerializer(JobSerializer):
     field_band = serializers.SerializerMethodField()
     matchup_band = serializers.SerializerMethodField()
     agents = serializers.SerializerMethodField()
+    adapted = serializers.SerializerMethodField()
 
     class Meta:
         model = BalanceJob
         fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "agents",
+                  "adapted",
                   "strong_budget_games", "strong_verify_games", "objective",
                   "band", "field_band", "matchup_band", "epsilon", "min_share",
                   "max_changes", "fields", "allowed_cards", "budget_games", "verify_games",
@@ -133,6 +149,12 @@ class SearchSerializer(JobSerializer):
 
     def get_matchup_band(self, job: BalanceJob) -> list[float]:
         return [job.matchup_band_low, job.matchup_band_high]
+
+    def get_adapted(self, job: BalanceJob) -> dict[str, Any] | None:
+        """The adapted objective's options (None for the other objectives)."""
+        if job.objective != Objective.ADAPTED:
+            return None
+        return dict((job.tuning or {}).get("options") or {})
 
     def get_agents(self, job: BalanceJob) -> list[str]:
         """Every agent the patch is held under, the one that screens and races first."""

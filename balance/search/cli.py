@@ -74,10 +74,13 @@ def parse_range(text: str, message: str) -> tuple[float, float]:
 def parse_goal(opts: dict[str, Any], decks: int) -> Goal:
     """The objective the options describe, checked for a field of ``decks`` decks."""
     objective = opts.get("objective") or "meta"
+    adapted = objective == "adapted"
     band = parse_band(opts.get("band") or "45-55")
-    field_band = parse_range(opts.get("field_band") or "47-53", BAD_RANGE.format(
-        option="--field-band", example="47-53", value=opts.get("field_band")))
-    matchup_band = parse_range(opts.get("matchup_band") or "30-70", BAD_RANGE.format(
+    field_band = parse_range(opts.get("field_band") or ("45-55" if adapted else "47-53"),
+                             BAD_RANGE.format(option="--field-band", example="47-53",
+                                              value=opts.get("field_band")))
+    matchup_band = parse_range(opts.get("matchup_band") or ("25-75" if adapted else "30-70"),
+                               BAD_RANGE.format(
         option="--matchup-band", example="30-70", value=opts.get("matchup_band")))
     epsilon = opts.get("epsilon")
     min_share = opts.get("min_share")
@@ -246,6 +249,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     ``--out``."""
     from django.core.management.base import CommandError
 
+    from balance.search.adapted_cli import adapted_cli_options, adapted_progress_line
     from balance.search.services import balance_job_request
     from balance.services import BalanceInputError
     from common.deck_refs import starter_spec
@@ -256,6 +260,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     cards = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()] or None
     try:
         goal = parse_goal(opts, len(names))
+        adapted = adapted_cli_options(opts) if goal.kind == "adapted" else None
         job = balance_job_request(
             user=None, deck_specs=[starter_spec(n) for n in names], agent=opts["agent"],
             objective=goal.kind, band=goal.band, field_band=goal.field_band,
@@ -267,7 +272,8 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
             agents=[a.strip() for a in (opts.get("agents") or "").split(",") if a.strip()]
             or None, strong_budget_games=opts.get("strong_budget_games")
             or DEFAULT_STRONG_BUDGET,
-            strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY)
+            strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
+            adapted=adapted)
     except OptionError as exc:
         raise CommandError(str(exc)) from None
     except BalanceInputError as exc:
@@ -275,11 +281,14 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
         raise CommandError(exc.message if exc.field == "non_field_errors"
                            else f"{option}: {exc.message}") from None
     clock = Clock(None, _problem_stub(len(names), opts["verify_games"]))
-    finished = follow_job(command, job, opts, line=lambda job, event: progress_line(clock, event),
-                          what="balance search")
-    best = (finished.result or {}).get("best") if finished is not None else None
-    if opts.get("out") and best is not None:
-        write_patch(opts["out"], best["patch"])
+    finished = follow_job(command, job, opts, what="balance search",
+                          line=lambda job, event: adapted_progress_line(event)
+                          if adapted is not None else progress_line(clock, event))
+    result = (finished.result or {}) if finished is not None else {}
+    best = result.get("best")
+    patch = result.get("patch") if adapted is not None else best and best["patch"]
+    if opts.get("out") and patch:
+        write_patch(opts["out"], patch)
 
 
 def _problem_stub(decks: int, verify_games: int) -> Problem:

@@ -10,8 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
 from balance.models import Objective
+from balance.search.adapted import DEFAULT_LIST_CHANGES
 from cards.game_words import agent_menu, game_word_lazy
 from rules.ai.agents import DEFAULT_AGENT
+from rules.lab.balance_search.adapted import DEFAULT_EXPLOIT_LIMIT, DEFAULT_ITERATIONS
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
 
@@ -29,19 +31,24 @@ FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes
             "field_band": "field_band_low", "matchup_band": "matchup_band_low",
             "epsilon": "epsilon", "min_share": "min_share", "agents": "strong_agent",
             "strong_budget_games": "strong_budget_games",
-            "strong_verify_games": "strong_verify_games"}
+            "strong_verify_games": "strong_verify_games", "iterations": "iterations",
+            "list_changes": "list_changes", "exploit_limit": "exploit_limit",
+            "adapted": "objective"}
 OBJECTIVE_HELP = _(
     "A healthy meta: every deck's win rate against the field in the field band, every matchup "
     "in the matchup band, and a field that adapts (the ε-equilibrium) still playing every deck "
-    "at least the minimum share. Every matchup in a band: every matchup near 50 %, which a "
-    "rock-paper-scissors field rarely reaches in a few changes.")
+    "at least the minimum share. A healthy meta after players adapt: the same targets on the "
+    "lists players re-tune to each candidate patch (a meta forecast), and no deck one more "
+    "tuning takes above the highest exploitability. Every matchup in a band: every matchup "
+    "near 50 %, which a rock-paper-scissors field rarely reaches in a few changes.")
 assert [code for code, _ in FIELD_CHOICES] == list(FIELDS)
 # The fields of one objective only: the page shows them when that objective is chosen
 # (static/js/site.js, data-shown-for; without the script every field shows).
 OBJECTIVE_FIELDS = {
-    Objective.META: ("strong_agent", "strong_budget_games", "strong_verify_games",
-                     "field_band_low", "field_band_high", "matchup_band_low",
-                     "matchup_band_high", "epsilon", "min_share"),
+    f"{Objective.META}|{Objective.ADAPTED}": (
+        "strong_agent", "strong_budget_games", "strong_verify_games", "field_band_low",
+        "field_band_high", "matchup_band_low", "matchup_band_high", "epsilon", "min_share"),
+    Objective.ADAPTED: ("iterations", "list_changes", "exploit_limit"),
     Objective.BAND: ("band_low", "band_high"),
 }
 
@@ -95,6 +102,19 @@ class BalanceSearchForm(JobForm):
     min_share = forms.FloatField(
         label=_("Smallest share of each deck (%)"), initial=5, min_value=0, max_value=100,
         help_text=_("A healthy meta: every deck's share of the ε-equilibrium."))
+    iterations = forms.IntegerField(
+        label=_("Patches to try"), initial=DEFAULT_ITERATIONS, min_value=1, max_value=6,
+        required=False,
+        help_text=_("After players adapt: each patch is searched on the lists players adapted "
+                    "to the last one, then judged on a new forecast."))
+    list_changes = forms.IntegerField(
+        label=_("Cards an adapted list may change"), initial=DEFAULT_LIST_CHANGES, min_value=1,
+        max_value=15, required=False)
+    exploit_limit = forms.FloatField(
+        label=_("Highest exploitability (%)"), initial=DEFAULT_EXPLOIT_LIMIT * 100,
+        min_value=50, max_value=100, required=False,
+        help_text=_("After players adapt: the best field win rate one more tuning may reach "
+                    "against the adapted mix."))
     band_low = forms.FloatField(label=_("Band from (%)"), initial=45, min_value=0, max_value=50)
     band_high = forms.FloatField(
         label=_("Band to (%)"), initial=55, min_value=50, max_value=100,
@@ -150,4 +170,14 @@ class BalanceSearchForm(JobForm):
                 "max_changes": data["max_changes"], "budget_games": data["budget_games"],
                 "verify_games": data["verify_games"], "fields": data["fields"],
                 "allowed_cards": cards or None, "seed": data.get("seed"),
-                "is_public": data.get("public", False)}
+                "is_public": data.get("public", False), **self._adapted(data)}
+
+    @staticmethod
+    def _adapted(data: dict[str, Any]) -> dict[str, Any]:
+        if data["objective"] != Objective.ADAPTED:
+            return {}
+        options = {"iterations": data.get("iterations"),
+                   "list_changes": data.get("list_changes"),
+                   "exploit_limit": None if data.get("exploit_limit") is None
+                   else data["exploit_limit"] / 100}
+        return {"adapted": {k: v for k, v in options.items() if v is not None}}

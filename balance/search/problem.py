@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from balance.models import BalanceJob
+from balance.search.adapted import AdaptedCodec, adapted_games, adapted_problem
 from rules.engine.cards import Ruleset
 from rules.lab.balance_search import (
     BLOCK,
@@ -25,7 +26,9 @@ from rules.lab.balance_search import (
     SearchSpace,
     Tally,
 )
-from rules.lab.balance_search.search import VERIFY_FRONT
+from rules.lab.balance_search.adapted import AdaptedProblem, adapted_search
+from rules.lab.balance_search.adapted_result import AdaptedResult
+from rules.lab.balance_search.search import VERIFY_FRONT, balance_search
 from rules.lab.balance_search.space import Move
 from rules.lab.balance_search.strong import STRONG_VERIFY_PICKS
 from rules.lab.balance_search.verify import CONFIRM_FACTOR
@@ -78,7 +81,27 @@ class BalanceCodec:
         return Tally.from_list(data)
 
 
-def search_problem(job: BalanceJob) -> Problem:
+def search_problem(job: BalanceJob) -> Problem | AdaptedProblem:
+    """The job's search: a ``Problem``, or with the adapted objective an ``AdaptedProblem``
+    around the meta search of its printed decks (``balance.search.adapted``)."""
+    problem = _meta_or_band(job)
+    return adapted_problem(job, problem) if job.objective == "adapted" else problem
+
+
+def search_codec(problem: Problem | AdaptedProblem) -> BalanceCodec | AdaptedCodec:
+    if isinstance(problem, AdaptedProblem):
+        return AdaptedCodec(problem)
+    return BalanceCodec(problem.field)
+
+
+def search_run(problem: Problem | AdaptedProblem, evaluator: Any, **kwargs: Any) -> Any:
+    """The pure search the problem asks for."""
+    if isinstance(problem, AdaptedProblem):
+        return adapted_search(problem, evaluator, **kwargs)
+    return balance_search(problem, evaluator, **kwargs)
+
+
+def _meta_or_band(job: BalanceJob) -> Problem:
     cards, decks = engine_objects(job.cards, job.decks)
     field = Field(cards=cards, decks=tuple(decks), agent=job.agent, ruleset=Ruleset())
     space = SearchSpace.for_decks(field.decks, cards, only=job.allowed_cards or None,
@@ -96,11 +119,14 @@ def search_problem(job: BalanceJob) -> Problem:
 
 
 def search_games(*, decks: int, budget_games: int, verify_games: int,
-                 objective: str = "band") -> int:
+                 objective: str = "band", options: dict[str, Any] | None = None) -> int:
     """The games a search plays at most: its budget, then the re-verification on fresh seeds
     (the unpatched field and ``VERIFY_FRONT`` candidates, each matchup — the meta objective
     confirms a pick that meets on twice the games, so each of its picks may cost two
     verifications)."""
+    if objective == "adapted":
+        return adapted_games(decks=decks, budget_games=budget_games,
+                             verify_games=verify_games, options=options or {})
     verify = -(-verify_games // BLOCK) * BLOCK
     verifications = 1 + VERIFY_FRONT * (CONFIRM_FACTOR if objective == "meta" else 1)
     return budget_games + verify * decks * (decks - 1) // 2 * verifications
@@ -116,7 +142,9 @@ def search_strong_games(*, decks: int, strong_budget_games: int, strong_verify_g
     return strong_budget_games + verify * decks * (decks - 1) // 2 * verifications
 
 
-def search_result(job: BalanceJob, result: SearchResult) -> dict[str, Any]:
+def search_result(job: BalanceJob, result: SearchResult | AdaptedResult) -> dict[str, Any]:
+    if isinstance(result, AdaptedResult):
+        return result.to_dict()
     return result.to_dict(job.deck_names)
 
 

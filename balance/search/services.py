@@ -6,13 +6,14 @@ are every job's (``balance.services``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
 
 from balance import conf
 from balance.models import BalanceJob, JobKind, job_label
+from balance.search.adapted_request import adapted_legal_check, adapted_spec
 from balance.search.front import verified_metas
 from balance.services import (
     BalanceInputError,
@@ -51,7 +52,7 @@ MANY_DECKS = gettext_lazy("At most {limit} decks in one search.")
 SAME_DECK_TWICE = gettext_lazy("A deck can take part only once ({name}).")
 BAD_BAND = gettext_lazy(
     "The band must lie around 50 %: low below 50, high above (e.g. 45 and 55).")
-BAD_OBJECTIVE = gettext_lazy("Choose the objective: band or meta.")
+BAD_OBJECTIVE = gettext_lazy("Choose the objective: band, meta or adapted.")
 BAD_FIELD_BAND = gettext_lazy(
     "The field band must lie around 50 %: low below 50, high above (e.g. 47 and 53).")
 BAD_MATCHUP_BAND = gettext_lazy(
@@ -179,14 +180,16 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
                         epsilon: float = 0.005, min_share: float = 0.05,
                         agents: Sequence[str] | None = None,
                         strong_budget_games: int = DEFAULT_STRONG_BUDGET,
-                        strong_verify_games: int = DEFAULT_STRONG_VERIFY) -> BalanceJob:
+                        strong_verify_games: int = DEFAULT_STRONG_VERIFY,
+                        adapted: Mapping[str, Any] | None = None) -> BalanceJob:
     """Freeze the field, check every input and queue the search; BalanceInputError names the
     input to fix. ``objective`` band: every matchup in ``band``; meta: every deck's field win
     rate in ``field_band``, every matchup in ``matchup_band`` and every deck at least
     ``min_share`` of the ε-equilibrium (shares and win rates as fractions). ``agents`` (in
     place of ``agent``): the meta must hold under each; the fastest screens and races, the
     others check with ``strong_budget_games`` while searching and ``strong_verify_games`` a
-    matchup on fresh seeds."""
+    matchup on fresh seeds. ``objective`` adapted: the meta's targets on the lists players
+    adapt to each candidate patch (``adapted``: its options, ``adapted_spec``)."""
     decks = _frozen_decks(deck_specs, user)
     goal = Goal(objective, (band[0], band[1]), (field_band[0], field_band[1]),
                 (matchup_band[0], matchup_band[1]), epsilon, min_share)
@@ -202,9 +205,12 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
                    verify_games=verify_games, seed=seed)
     if not fields or any(f not in FIELDS for f in fields):
         raise BalanceInputError(BAD_FIELDS.format(fields=", ".join(FIELDS)), "fields")
+    spec = adapted_spec(adapted or {}) if objective == "adapted" else None
     try:
-        cards = cards_freeze(decks)
+        cards = cards_freeze(decks, extra=spec["pool"] if spec else ())
         engine_cards, engine_decks = engine_objects(cards, decks)
+        if spec is not None:
+            adapted_legal_check(spec, engine_cards, engine_decks)
         space = SearchSpace.for_decks(engine_decks, engine_cards, only=allowed_cards or None,
                                       fields=fields)
         space_moves(space, engine_cards)
@@ -224,7 +230,7 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
         matchup_band_low=matchup_band[0], matchup_band_high=matchup_band[1],
         epsilon=epsilon, min_share=min_share, fields=list(fields),
         allowed_cards=list(allowed_cards) if allowed_cards else None,
-        budget_games=budget_games, verify_games=verify_games, seed=seed)
+        budget_games=budget_games, verify_games=verify_games, seed=seed, tuning=spec)
 
 
 def balance_candidate_run(*, job: BalanceJob, index: int, user: User | AnonymousUser

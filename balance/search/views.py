@@ -17,7 +17,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from balance.models import BalanceJob, JobKind
+from balance.models import BalanceJob, JobKind, Objective
+from balance.search.adapted_view import adapted_context
 from balance.search.forms import BalanceSearchForm
 from balance.search.front import front_context, verified_best
 from balance.search.services import balance_candidate_run, balance_job_request
@@ -77,20 +78,23 @@ def job_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
     job = _job(request, uid, watched=True)
+    adapted = adapted_context(job) if job.objective == Objective.ADAPTED else None
     return render(request, "balance/detail.html", {
         "job": job, "title": job.title,
         "fields": pgettext("list separator", ", ").join(str(FIELD_NAMES.get(f, f))
                                                         for f in job.fields or []),
-        "progress": job_progress(job), "verified": verified_best(job),
-        "epsilon": epsilon_words(job.epsilon), "front": front_context(job),
+        "progress": job_progress(job), "verified": None if adapted else verified_best(job),
+        "epsilon": epsilon_words(job.epsilon),
+        "front": None if adapted else front_context(job), "adapted": adapted,
         "is_owner": job_is_owner(job=job, user=request.user)})
 
 
 @require_GET
 def job_progress_fragment(request: HttpRequest, uid: str) -> HttpResponse:
     job = _job(request, uid, watched=True)
+    verified = None if job.objective == Objective.ADAPTED else verified_best(job)
     return render(request, "balance/_progress.html", {"job": job, "progress": job_progress(job),
-                                                      "verified": verified_best(job)})
+                                                      "verified": verified})
 
 
 @require_POST
@@ -104,8 +108,9 @@ def job_cancel(request: HttpRequest, uid: str) -> HttpResponse:
 def patch_download(request: HttpRequest, uid: str, index: int) -> HttpResponse:
     """Front candidate ``index``'s patch as a file for ``simulate --patch``."""
     job = _job(request, uid)
-    front = (job.result or {}).get("front") or []
-    if not 0 <= index < len(front):
+    result = job.result or {}
+    front = result.get("front") or result.get("considered") or []   # adapted: each patch
+    if not 0 <= index < len(front) or not front[index]["patch"]["changes"]:
         raise Http404(NO_CANDIDATE)
     response = JsonResponse(patch_file(job.cards or {}, front[index]["patch"]),
                             json_dumps_params={"indent": 2, "ensure_ascii": False})

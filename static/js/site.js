@@ -20,8 +20,8 @@
  * On a narrow screen the site's links fold into a menu behind one button, so the header is one
  * bar (at most 64 px) on every page.
  *
- * A form's field for one choice only (data-shown-for="objective=meta" on its input) shows while
- * that choice is checked and hides otherwise; one with an error stays shown. Without the
+ * A form's field for some choices only (data-shown-for="objective=meta|adapted" on its input)
+ * shows while one of them is checked and hides otherwise; one with an error stays shown. Without the
  * script every field shows. */
 (function () {
   "use strict";
@@ -371,7 +371,7 @@
       var want = input.getAttribute("data-shown-for").split("=");
       var chosen = form.querySelector('input[name="' + want[0] + '"]:checked');
       var group = input.closest(".field") || input;
-      group.hidden = !!chosen && chosen.value !== want[1] &&
+      group.hidden = !!chosen && want[1].split("|").indexOf(chosen.value) < 0 &&
         !group.classList.contains("has-error");
     });
   }

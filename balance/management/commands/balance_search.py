@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from dataclasses import replace
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from balance.cli import OptionError, add_run_arguments, card_set_of, check_agent
+from balance.search.adapted_cli import (
+    adapted_progress_line,
+    adapted_report_text,
+    add_adapted_arguments,
+    build_adapted,
+)
 from balance.search.cli import (
     Clock,
     build_problem,
@@ -22,7 +29,9 @@ from balance.search.cli import (
     write_patch,
 )
 from rules.ai.agents import DEFAULT_AGENT
-from rules.lab.balance_search import Field, LocalEvaluator, SpaceError, balance_search
+from rules.lab.balance_search import Field, LocalEvaluator, Problem, SpaceError, balance_search
+from rules.lab.balance_search.adapted import adapted_search
+from rules.lab.balance_search.adapted_play import AdaptedBase, LocalAdaptedEvaluator
 from rules.lab.balance_search.problem import (
     DEFAULT_STRONG_BUDGET,
     DEFAULT_STRONG_SCREEN,
@@ -56,17 +65,20 @@ class Command(BaseCommand):
         parser.add_argument("--strong-verify-games", type=int, default=DEFAULT_STRONG_VERIFY,
                             help="with --agents: games a matchup the further agents re-verify "
                                  f"with on fresh seeds (default {DEFAULT_STRONG_VERIFY})")
-        parser.add_argument("--objective", choices=("meta", "band"), default="meta",
+        parser.add_argument("--objective", choices=("meta", "band", "adapted"), default="meta",
                             help="meta (default): every deck's field win rate in --field-band, "
                                  "every matchup in --matchup-band and every deck at least "
                                  "--min-share of the ε-equilibrium; band: every matchup in "
-                                 "--band")
+                                 "--band; adapted: the meta's targets (and --exploit-limit) "
+                                 "on the lists players adapt to the patch (a meta forecast)")
         parser.add_argument("--band", default="45-55",
                             help="the band objective's win-rate band in %% (45-55)")
-        parser.add_argument("--field-band", default="47-53",
-                            help="meta: each deck's field win rate in %% (47-53)")
-        parser.add_argument("--matchup-band", default="30-70",
-                            help="meta: every matchup's win rate in %% (30-70)")
+        parser.add_argument("--field-band", default=None,
+                            help="meta: each deck's field win rate in %% (47-53; adapted: "
+                                 "45-55)")
+        parser.add_argument("--matchup-band", default=None,
+                            help="meta: every matchup's win rate in %% (30-70; adapted: "
+                                 "25-75)")
         parser.add_argument("--epsilon", type=float, default=0.005,
                             help="meta: win rate a deck may give up in the ε-equilibrium "
                                  "(0.005: half a point)")
@@ -80,8 +92,9 @@ class Command(BaseCommand):
                             help="starter deck names (default: every starter deck of the set)")
         parser.add_argument("--set", dest="card_set", default=None,
                             help="a card set YAML file (default: the core set)")
-        parser.add_argument("--budget-minutes", type=float, default=10.0,
-                            help="wall time for search and verification (default 10)")
+        parser.add_argument("--budget-minutes", type=float, default=None,
+                            help="wall time for search and verification (default 10; "
+                                 "adapted: no limit unless given)")
         parser.add_argument("--budget-games", type=int, default=None,
                             help="games the search may start rounds within: the round "
                                  "under way when it is spent is finished (a few thousand "
@@ -102,6 +115,7 @@ class Command(BaseCommand):
                                  "card of the decks, heroes included)")
         parser.add_argument("--spread", type=int, default=2,
                             help="how far numbers may move from printed (default ±2)")
+        add_adapted_arguments(parser)
         add_run_arguments(parser, via_celery_help="submit the search as a job for the workers "
                                                   "(the catalogue's starter decks by name) and "
                                                   "follow it")
@@ -117,7 +131,11 @@ class Command(BaseCommand):
             problem = build_problem(field, {**opts, "further_agents": agents[1:]})
         except (OptionError, SpaceError) as exc:
             raise CommandError(str(exc)) from None
-        clock = Clock(opts["budget_minutes"], problem)
+        if opts["objective"] == "adapted":
+            return self._adapted(field, problem, opts)
+        minutes = 10.0 if opts["budget_minutes"] is None else opts["budget_minutes"]
+        opts["budget_minutes"] = minutes
+        clock = Clock(minutes, problem)
         names = [deck.name for deck in field.decks]
 
         def progress(event: dict[str, Any]) -> None:
@@ -149,6 +167,39 @@ class Command(BaseCommand):
         else:
             self.stdout.write(report_text(result, names, problem, out=opts["out"],
                                           elapsed=clock.elapsed, words=self.words))
+
+    def _adapted(self, field: Field, search: Problem, opts: dict[str, Any]) -> None:
+        try:
+            problem = build_adapted(field, search, opts)
+        except OptionError as exc:
+            raise CommandError(str(exc)) from None
+        clock = Clock(None, search)
+        minutes = opts["budget_minutes"]
+
+        def out_of_time() -> bool:
+            return minutes is not None and clock.elapsed > minutes * 60
+
+        def progress(event: dict[str, Any]) -> None:
+            if not opts["json"]:
+                sys.stderr.write(adapted_progress_line(event) + "\n")
+                sys.stderr.flush()
+
+        base = AdaptedBase(cards=field.cards, agent=field.agent, ruleset=field.ruleset)
+        with LocalAdaptedEvaluator(base, processes=max(1, opts["processes"])) as evaluator:
+            result = adapted_search(problem, evaluator, progress=progress,
+                                    should_stop=out_of_time if minutes is not None else None)
+        patch = result.best_patch
+        if opts["out"] and patch is not None:
+            unpatched = {code: card.to_dict() for code, card in field.cards.items()}
+            write_patch(opts["out"], patch_with_text(unpatched, patch, SOURCE_LANGUAGE,
+                                                     self.words))
+        if opts["json"]:
+            data = result.to_dict()
+            data.update(wall_seconds=round(clock.elapsed, 1),
+                        cpu_seconds_this_process=round(time.process_time(), 1))
+            self.stdout.write(json.dumps(data, sort_keys=True))
+        else:
+            self.stdout.write(adapted_report_text(result, opts["out"], clock.elapsed))
 
     def _field(self, opts: dict[str, Any]) -> Field:
         card_set = card_set_of(opts)

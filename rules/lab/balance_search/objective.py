@@ -28,7 +28,7 @@ from typing import Any
 
 from rules.lab.meta import entropy_ratio, nash_equilibrium, payoff_matrix, relaxed_equilibrium
 
-OBJECTIVES = ("band", "meta")
+OBJECTIVES = ("band", "meta", "adapted")
 DEFAULT_BAND = (0.45, 0.55)
 DEFAULT_FIELD_BAND = (0.47, 0.53)
 DEFAULT_MATCHUP_BAND = (0.30, 0.70)
@@ -43,7 +43,7 @@ SHARE_WEIGHT = 0.25       # a point of share short weighs as a quarter point of 
 Matchup = tuple[int, int]
 
 # What ``Goal.check`` says is wrong (the caller names the parameter: ``GoalError.field``).
-BAD_OBJECTIVE = "give band or meta (got {value!r})."
+BAD_OBJECTIVE = "give band, meta or adapted (got {value!r})."
 BAND_ORDER = "the low end must lie below the high end (got {low:g}–{high:g} %)."
 BAND_MISSES_FIFTY = ("the band must hold 50 %: low below 50 and high above (got "
                      "{low:g}–{high:g} %).")
@@ -83,7 +83,7 @@ class Goal:
         """GoalError naming the parameter when the goal is impossible for ``decks`` decks."""
         if self.kind not in OBJECTIVES:
             raise GoalError(BAD_OBJECTIVE.format(value=self.kind), "objective")
-        if not self.is_meta:
+        if self.kind == "band":
             _check_band(self.band, "band")
             return
         _check_band(self.field_band, "field_band")
@@ -103,9 +103,9 @@ class Goal:
                             "min_share")
 
     def to_dict(self) -> dict[str, Any]:
-        if not self.is_meta:
+        if self.kind == "band":
             return {"objective": "band", "band": list(self.band)}
-        return {"objective": "meta", "field_band": list(self.field_band),
+        return {"objective": self.kind, "field_band": list(self.field_band),
                 "matchup_band": list(self.matchup_band), "epsilon": self.epsilon,
                 "min_share": self.min_share}
 

@@ -132,7 +132,7 @@ def check_agents(agents: Sequence[str], *, objective: str, decks: int, strong_bu
     ordered = agents_in_order(agents)
     if len(ordered) < 2:
         return ordered
-    if objective != "meta":
+    if objective not in ("meta", "adapted"):
         raise AgentsError("needs_meta", "agents", AGENTS_NEED_META, objective=objective)
     least = least_strong_budget(decks, len(ordered) - 1)
     if strong_budget < least:

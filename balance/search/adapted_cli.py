@@ -1,0 +1,166 @@
+"""``balance_search --objective adapted``: its options, the problem they describe, and the
+printed report — for each patch considered, its printed-list figures beside its adapted ones.
+
+The search itself is ``rules.lab.balance_search.adapted`` (pure Python).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from balance.cli import OptionError
+from balance.search.adapted import DEFAULT_FORECAST_BUDGET, adapted_options
+from rules.lab.balance_search import Field, Problem
+from rules.lab.balance_search.adapted import AdaptedProblem
+from rules.lab.balance_search.adapted_result import AdaptedResult
+from rules.lab.forecast import ForecastError, ForecastProblem
+
+if TYPE_CHECKING:
+    from django.core.management.base import CommandParser
+
+SEARCH_BUDGET = 400_000   # games each search may play without --budget-games (``BUDGET_CAP``)
+BAD_EXPLOIT = "--exploit-limit: give a percentage from 50 to 100 (got {value})."
+BAD_ITERATIONS = "--adapt-rounds: give a whole number from 1 to 6 (got {value})."
+CLI_OPTIONS = {"list_changes": "list_changes", "adapt_rounds": "iterations",
+               "forecast_budget_games": "forecast_budget_games", "tune_games": "tune_games",
+               "round_games": "round_games", "final_games": "final_games",
+               "forecast_rounds": "max_rounds"}
+
+
+def add_adapted_arguments(parser: CommandParser) -> None:
+    group = parser.add_argument_group("the adapted objective")
+    group.add_argument("--adapt-rounds", type=int, default=None,
+                       help="patches searched at most, each judged on the lists players adapt "
+                            "to it (default 3)")
+    group.add_argument("--list-changes", type=int, default=None,
+                       help="cards an adapted list may differ from its printed list (default 4)")
+    group.add_argument("--exploit-limit", type=float, default=None,
+                       help="the highest field win rate one more tuning may reach against the "
+                            "adapted mix, in %% (default 56)")
+    group.add_argument("--forecast-budget-games", type=int, default=None,
+                       help=f"each forecast's rounds' games (default {DEFAULT_FORECAST_BUDGET:,})")
+    group.add_argument("--forecast-rounds", type=int, default=None,
+                       help="each forecast's most rounds of re-tuning (default 8)")
+    group.add_argument("--tune-games", type=int, default=None,
+                       help="one tuning's search games (default 30,000)")
+    group.add_argument("--round-games", type=int, default=None,
+                       help="games a matchup each round of a forecast (default 400)")
+    group.add_argument("--final-games", type=int, default=None,
+                       help="games a matchup of the adapted field, fresh seeds (default 1,000)")
+
+
+def adapted_cli_options(opts: dict[str, Any]) -> dict[str, Any]:
+    """The options given, under the names the job stores (``balance.search.adapted``)."""
+    out = {name: opts[option] for option, name in CLI_OPTIONS.items()
+           if opts.get(option) is not None}
+    if opts.get("exploit_limit") is not None:
+        out["exploit_limit"] = opts["exploit_limit"] / 100
+    return out
+
+
+def build_adapted(field: Field, search: Problem, opts: dict[str, Any]) -> AdaptedProblem:
+    """The adapted search the options describe; OptionError says what to fix."""
+    o = adapted_options(adapted_cli_options(opts))
+    if not 0.5 <= o["exploit_limit"] <= 1:
+        raise OptionError(BAD_EXPLOIT.format(value=opts.get("exploit_limit")))
+    if not 1 <= o["iterations"] <= 6:
+        raise OptionError(BAD_ITERATIONS.format(value=o["iterations"]))
+    sizes = {k: o[k] for k in ("tune_games", "round_games", "final_games") if k in o}
+    forecast = ForecastProblem(cards=field.cards, archetypes=field.decks, agent=field.agent,
+                               ruleset=field.ruleset, max_changes=o["list_changes"],
+                               budget_games=o["forecast_budget_games"],
+                               max_rounds=o["max_rounds"], seed=search.seed, **sizes)
+    try:
+        forecast.check()
+    except ForecastError as exc:
+        raise OptionError(str(exc)) from None
+    budget = opts.get("budget_games") or SEARCH_BUDGET
+    return AdaptedProblem(search=replace(search, objective="meta", budget_games=budget),
+                          forecast=forecast, only=_only(opts),
+                          fields=tuple(search.space.fields), spread=search.space.spread,
+                          iterations=o["iterations"], exploit_limit=o["exploit_limit"])
+
+
+def _only(opts: dict[str, Any]) -> tuple[str, ...] | None:
+    cards = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()]
+    return tuple(cards) or None
+
+
+def adapted_progress_line(event: dict[str, Any]) -> str:
+    step = event.get("step", "")
+    head = f"[patch {event.get('iteration', 0)}: {step}] {event.get('phase', '')}"
+    games = f"{event.get('games', 0):,}/{event.get('budget', 0):,} games"
+    extra = ""
+    if event.get("archetype"):
+        extra = f" {event['archetype']}"
+    if event.get("round") is not None and step == "forecast":
+        extra += f" round {event['round']}"
+    return f"{head}{extra} · {games}"
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x * 100:.1f} %"
+
+
+def _figure(f: dict[str, Any] | None) -> str:
+    if not f or f.get("rate") is None:
+        return "—"
+    return f"{_pct(f['rate'])} [{f['low'] * 100:.1f}, {f['high'] * 100:.1f}]"
+
+
+def _side_lines(label: str, side: dict[str, Any], names: list[str]) -> list[str]:
+    lo, hi = side["matchup_low"], side["matchup_high"]
+    ex = side.get("exploitability")
+    lines = [f"  {label} ({side['agent']}, {side['games_each']:,} games a matchup):",
+             "    matchups " + (f"{_pct(lo['rate'])} ({lo['deck']} v {lo['rival']}) – "
+                                f"{_pct(hi['rate'])} ({hi['deck']} v {hi['rival']})"
+                                if lo and hi else "—"),
+             f"    smallest ε-share {_pct(min(side['relaxed'], default=None))} "
+             f"(ε = {side['epsilon']:g})",
+             "    exploitability " + (f"{_figure(ex)} ({ex['archetype']}, {ex['games']:,} "
+                                      "fresh games)" if ex else "—")]
+    return lines
+
+
+def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float) -> str:
+    data = result.to_dict()
+    names = data["decks"]
+    lines = [f"Adapted search: {len(data['considered'])} patches judged on the meta after "
+             f"players adapt ({data['games']['total']:,} games: {data['games']['search']:,} "
+             f"searching, {data['games']['forecast']:,} forecasting; {elapsed:.0f} s)."]
+    for index, c in enumerate(data["considered"]):
+        mark = "  ← chosen" if index == data["chosen"] else ""
+        changes = "; ".join(ch.get("card", "") + " " + str(ch.get("field", "")) + " "
+                            + str(ch.get("value", "")) for ch in c["patch"]["changes"]) \
+            or "unpatched"
+        verdict = "meets every target" if c["meets"] else "misses: " + ", ".join(
+            _failure(f) for f in c["failures"])
+        lines += ["", f"Patch {c['iteration']} ({c['changes']} changes: {changes}){mark}",
+                  f"  adapted meta {verdict}; the forecast ended ({c['stopped']}) after "
+                  f"{c['rounds']} round(s)",
+                  f"  {'deck':<16} {'printed lists':>24} {'adapted lists':>24}"]
+        for i, name in enumerate(names):
+            lines.append(f"  {name:<16} {_figure(c['printed']['field'][i]):>24} "
+                         f"{_figure(c['adapted']['field'][i]):>24}")
+        lines += _side_lines("printed", c["printed"], names)
+        lines += _side_lines("adapted", c["adapted"], names)
+    for agent, side in data["real_agents"].items():
+        lines += ["", f"The chosen patch's adapted lists under {agent} itself "
+                      f"(searched with {side['stand_in']}):"]
+        lines += [f"  {n:<16} {_figure(f)}" for n, f in zip(names, side["field"], strict=True)]
+    lines.append("")
+    lines.append(f"Patch written to {out}." if out and data["patch"] else
+                 "No patch chosen: the unpatched pool's adapted meta misses least."
+                 if not data["patch"] else "")
+    return "\n".join(lines)
+
+
+def _failure(f: dict[str, Any]) -> str:
+    if f["what"] == "field":
+        return f"{f['archetype']} needs a {f['verdict']}"
+    if f["what"] == "matchup":
+        return f"{f['archetype']} v {f['rival']} {_pct(f['rate'])}"
+    if f["what"] == "share":
+        return f"smallest ε-share {_pct(f['share'])}"
+    return f"exploitability {_pct(f['rate'])} ({f['archetype']})"

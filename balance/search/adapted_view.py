@@ -1,0 +1,79 @@
+"""A finished adapted search as its page shows it: for each patch considered (the unpatched pool
+first), its figures on the printed lists beside its figures on the lists players adapted to it
+— each deck's field win rate with its interval, its ε-equilibrium share, the matchup extremes,
+exploitability — each side naming its agent and games, and the chosen patch marked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+
+from balance.models import BalanceJob
+from simulations.patches.text import change_line
+
+FAILURES = {"field": gettext_lazy("{archetype} needs a {verdict}"),
+            "matchup": gettext_lazy("{archetype} against {rival}: {rate} %"),
+            "share": gettext_lazy("smallest ε-equilibrium share {share} %"),
+            "exploit": gettext_lazy("one more tuning of {archetype} reaches {rate} %")}
+VERDICTS = {"nerf": gettext_lazy("nerf"), "buff": gettext_lazy("buff")}
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.1f}"
+
+
+def _failure(f: dict[str, Any], names: dict[str, str]) -> str:
+    words = {k: names.get(v, v) if k in ("archetype", "rival") else v for k, v in f.items()}
+    if "verdict" in words:
+        words["verdict"] = VERDICTS.get(words["verdict"], words["verdict"])
+    for key in ("rate", "share"):
+        if key in words:
+            words[key] = _pct(words[key])
+    return str(FAILURES[f["what"]].format(**words))
+
+
+def _side(side: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    def extreme(cell: dict[str, Any] | None) -> dict[str, Any] | None:
+        if cell is None:
+            return None
+        return {**cell, "deck": names.get(cell["deck"], cell["deck"]),
+                "rival": names.get(cell["rival"], cell["rival"])}
+
+    ex = side.get("exploitability")
+    return {"agent": side["agent"], "games_each": side["games_each"],
+            "low": extreme(side["matchup_low"]), "high": extreme(side["matchup_high"]),
+            "min_share": min(side["relaxed"], default=None), "epsilon": side["epsilon"],
+            "exploit": {**ex, "archetype": names.get(ex["archetype"], ex["archetype"])}
+            if ex else None}
+
+
+def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
+    """The page's patches side by side, or None while the search has no result."""
+    result = job.result
+    if not result or "considered" not in result:
+        return None
+    cards = job.cards or {}
+    names = job.deck_renames
+    rows = []
+    for index, c in enumerate(result["considered"]):
+        decks = [{"name": names.get(n, n), "printed": p, "adapted": a,
+                  "printed_share": ps, "adapted_share": as_}
+                 for n, p, a, ps, as_ in zip(result["decks"], c["printed"]["field"],
+                                             c["adapted"]["field"], c["printed"]["relaxed"],
+                                             c["adapted"]["relaxed"], strict=True)]
+        rows.append({"index": index, "iteration": c["iteration"], "changes": c["changes"],
+                     "chosen": index == result["chosen"], "meets": c["meets"],
+                     "failures": [_failure(f, names) for f in c["failures"]],
+                     "lines": [change_line(cards, m["card"], m["field"], m["value"])
+                               for m in c["patch"]["changes"]],
+                     "decks": decks, "printed": _side(c["printed"], names),
+                     "adapted": _side(c["adapted"], names), "stopped": c["stopped"],
+                     "rounds": c["rounds"]})
+    real = [{"agent": agent, "stand_in": side["stand_in"], "games_each": side["games_each"],
+             "decks": [{"name": names.get(n, n), **f}
+                       for n, f in zip(result["decks"], side["field"], strict=True)]}
+            for agent, side in (result.get("real_agents") or {}).items()]
+    return {"rows": rows, "real": real, "games": result["games"],
+            "exploit_limit": result["objective"]["exploit_limit"],
+            "has_patch": bool(result.get("patch"))}

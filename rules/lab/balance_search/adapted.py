@@ -1,0 +1,173 @@
+"""The adapted objective: a patch judged on the meta after players re-tune, not on printed lists.
+
+A fixed-point iteration between the balance search and the meta forecast:
+
+0. **Forecast** the unpatched pool (``rules.lab.forecast``): the lists players adapt to, ``L₀``.
+1. **Search** a patch ``Pₖ`` with the meta objective on the adapted lists ``Lₖ₋₁`` (the search
+   as ``search`` does it, its field the adapted lists, its moves on their cards).
+2. **Re-forecast** with ``Pₖ`` from the *printed* lists: players re-tune against the patch,
+   giving ``Lₖ`` and ``Pₖ``'s adapted meta (settled field on fresh seeds, equilibria,
+   exploitability), and its printed-list meta (the forecast's patch day).
+3. ``Pₖ`` **meets** when its adapted meta does (``adapted_result.judge``: Riot's rule on the
+   field win rates across agents, the matchup band, the ε-share, the exploitability);
+   otherwise the next search starts from ``Lₖ``, until ``iterations`` patches are tried.
+
+The chosen patch is the one with the fewest changes that meets, else the one whose adapted meta
+misses least. A patch ``P`` with ``search(L(P)) = P`` is balanced on the lists it provokes;
+the iteration looks for one from the unpatched lists, as a designer re-patching after each
+meta shift would. What it cannot see: lists more than ``max_changes`` cards from print, cards
+outside the forecast's pool, and adaptation by a skill level other than the first agent's
+(further agents play the settled lists only).
+
+Invariant: the same problem and seed give the same search (every step's seed is derived from
+the problem's; no clock decides anything unless a ``should_stop`` says so).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.lab.balance_search.adapted_play import AdaptedEvaluator, PairSide, SearchSide
+from rules.lab.balance_search.adapted_result import (
+    AdaptedResult,
+    Considered,
+    Judgement,
+    choose,
+    judge,
+    real_agents_figures,
+)
+from rules.lab.balance_search.evaluate import Field
+from rules.lab.balance_search.problem import Problem, Progress
+from rules.lab.balance_search.search import balance_search
+from rules.lab.balance_search.space import Candidate, SearchSpace, candidate_patch
+from rules.lab.balance_search.strong import searching_agent
+from rules.lab.deck_tuning.problem import DeckKey, deck_list
+from rules.lab.forecast import ForecastProblem, ForecastResult, forecast
+from rules.lab.patches import patch_card_defs
+
+DEFAULT_ITERATIONS = 3
+DEFAULT_EXPLOIT_LIMIT = 0.56
+
+
+@dataclass(frozen=True)
+class AdaptedProblem:
+    """``search``: the meta search on the printed field (its goal, budget, agents, space
+    options); ``forecast``: how players adapt (its archetypes the same printed lists, its cards
+    unpatched). ``iterations``: patches searched at most; ``exploit_limit``: the most one more
+    tuning may reach against the adapted mix."""
+
+    search: Problem
+    forecast: ForecastProblem
+    only: tuple[str, ...] | None = None      # the search space's cards (None: the lists')
+    fields: tuple[str, ...] = ("cost", "attack", "hp")
+    spread: int = 2
+    iterations: int = DEFAULT_ITERATIONS
+    exploit_limit: float = DEFAULT_EXPLOIT_LIMIT
+
+
+def _seed(seed: int, *parts: object) -> int:
+    return random.Random("/".join(map(str, ("adapted", seed, *parts)))).getrandbits(31)
+
+
+class _Run:
+    def __init__(self, problem: AdaptedProblem, evaluator: AdaptedEvaluator,
+                 progress: Progress | None, should_stop: Callable[[], bool] | None):
+        self.problem, self.evaluator = problem, evaluator
+        self.progress, self.should_stop = progress, should_stop
+        self.games = 0          # games of finished steps
+        self.step_games = 0     # ... and of the step under way
+        self.search_games = self.forecast_games = 0
+        per = problem.forecast.budget_games
+        self.budget = (problem.iterations + 1) * per + problem.iterations \
+            * problem.search.budget_games
+
+    def report(self, step: str, iteration: int, event: dict[str, Any]) -> None:
+        self.step_games = int(event.get("games") or 0)
+        if self.progress is not None:
+            self.progress({**event, "phase": event.get("phase", step), "step": step,
+                           "iteration": iteration, "games": self.games + self.step_games,
+                           "budget": self.budget})
+
+    def stopped(self) -> bool:
+        return self.should_stop is not None and self.should_stop()
+
+    def forecast(self, moves: Candidate, iteration: int) -> ForecastResult:
+        base = self.problem.forecast
+        cards = base.cards if not moves else patch_card_defs(
+            base.cards, candidate_patch(moves, "candidate"))
+        result = forecast(replace(base, cards=cards), PairSide(self.evaluator, moves),
+                          progress=lambda e: self.report("forecast", iteration, e),
+                          should_stop=self.should_stop)
+        self.forecast_games += result.games["total"]
+        self.games += result.games["total"]
+        return result
+
+    def search(self, lists: Sequence[DeckKey], names: Sequence[str], iteration: int) -> Any:
+        p = self.problem
+        decks = tuple(deck_list(k, n) for k, n in zip(lists, names, strict=True))
+        field = Field(cards=p.search.field.cards, decks=decks, agent=p.search.field.agent,
+                      ruleset=p.search.field.ruleset)
+        space = SearchSpace.for_decks(decks, field.cards, only=p.only, fields=p.fields,
+                                      spread=p.spread)
+        problem = replace(p.search, field=field, space=space, objective="meta",
+                          seed=_seed(p.search.seed, "search", iteration))
+        result = balance_search(problem, SearchSide(self.evaluator, lists),
+                                progress=lambda e: self.report("search", iteration, e),
+                                should_stop=self.should_stop)
+        spent = result.games_searched + result.games_verified + \
+            result.strong_games_searched + result.strong_games_verified
+        self.search_games += spent
+        self.games += spent
+        return result
+
+
+def adapted_forecast_problem(problem: AdaptedProblem) -> ForecastProblem:
+    """The forecast each patch is judged by: its bands the search's field band, its further
+    agents the search's (each played by its stand-in while searching)."""
+    search = problem.search
+    further = tuple(searching_agent(a) if search.stand_ins else a for a in search.strong_agents)
+    return replace(problem.forecast, agent=search.field.agent, further_agents=further,
+                   band=search.field_band, epsilon=search.epsilon)
+
+
+def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
+                   progress: Progress | None = None,
+                   should_stop: Callable[[], bool] | None = None) -> AdaptedResult:
+    """Forecast, search on the adapted lists, re-forecast with the patch; repeat (module doc)."""
+    problem = replace(problem, forecast=adapted_forecast_problem(problem))
+    problem.search.goal.check(len(problem.forecast.archetypes))
+    problem.forecast.check()
+    run = _Run(problem, evaluator, progress, should_stop)
+    names = tuple(d.name for d in problem.forecast.archetypes)
+    unpatched = run.forecast((), 0)
+    considered = [Considered(0, (), unpatched, None, _judge(problem, unpatched))]
+    fixed_point = False
+    for iteration in range(1, problem.iterations + 1):
+        if considered[-1].judgement.meets or run.stopped():
+            break
+        lists = considered[-1].forecast.rounds[-1].lists
+        searched = run.search(lists, names, iteration)
+        best = searched.best
+        moves: Candidate = best.moves if best is not None else ()
+        if not moves or any(c.moves == moves for c in considered):
+            fixed_point = True   # the search on these lists finds no new patch
+            break
+        result = run.forecast(moves, iteration)
+        considered.append(Considered(iteration, moves, result, searched,
+                                     _judge(problem, result)))
+    chosen = choose(considered)
+    real = real_agents_figures(problem.search, problem.forecast, chosen, evaluator)
+    return AdaptedResult(names=names, considered=tuple(considered), chosen=chosen,
+                         real_agents=real, search_games=run.search_games,
+                         forecast_games=run.forecast_games + sum(
+                             r.get("games", 0) for r in real.values()),
+                         exploit_limit=problem.exploit_limit, goal=problem.search.goal,
+                         agents=(problem.search.field.agent, *problem.search.strong_agents),
+                         fixed_point=fixed_point, seed=problem.search.seed)
+
+
+def _judge(problem: AdaptedProblem, result: ForecastResult) -> Judgement:
+    return judge(result, problem.search.goal, problem.exploit_limit, seed=problem.forecast.seed)

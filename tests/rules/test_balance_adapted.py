@@ -1,0 +1,148 @@
+"""The adapted objective (rules.lab.balance_search.adapted): a patch is judged on the meta after
+players re-tune their lists, not on the printed lists. A tiny field (three lists of the test
+set, small budgets) runs the whole loop — forecast, search on the adapted lists, re-forecast
+with the patch — and repeats itself for the same seed; hand-made forecasts show the adapted
+verdict deciding where the printed-list verdict says the opposite, and Riot's rule across
+agents."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rules.decks.cardset import TEST_SET, load_card_set
+from rules.engine.cards import CardDef, DeckList
+from rules.lab.balance_search import Field, Problem, SearchSpace
+from rules.lab.balance_search.adapted import AdaptedProblem, adapted_search
+from rules.lab.balance_search.adapted_play import AdaptedBase, LocalAdaptedEvaluator
+from rules.lab.balance_search.adapted_result import Considered, choose, judge
+from rules.lab.balance_search.objective import Goal
+from rules.lab.deck_tuning.problem import base_key, changes
+from rules.lab.forecast import ForecastProblem
+from rules.lab.forecast.result import ForecastResult, Round
+
+TEST = load_card_set(TEST_SET)
+DUD = CardDef.from_dict({"code": "T-X01", "kind": "minion", "name_en": "Paper Golem",
+                         "name_zh": "纸魔像", "rarity": "N", "cost": 3, "attack": 0,
+                         "attribute": "fire"})
+CARDS = {**TEST.cards, DUD.code: DUD}
+GOAL = Goal("adapted", field_band=(0.45, 0.55), matchup_band=(0.25, 0.75))
+
+
+def weak_dawn() -> DeckList:
+    counts = TEST.deck("Dawn Test").counts()
+    del counts["T-M02"]                  # three Thorn Boars out, three Paper Golems in
+    counts["T-X01"] = 3
+    return DeckList.from_counts("T-H01", counts, "Weak Dawn")
+
+
+def tiny(seed: int = 3) -> AdaptedProblem:
+    decks = (TEST.deck("Dawn Test"), TEST.deck("Dusk Test"), weak_dawn())
+    field = Field(cards=CARDS, decks=decks, agent="greedy")
+    search = Problem(field=field, space=SearchSpace.for_decks(decks, CARDS), max_changes=2,
+                     seed=seed, budget_games=2_000, verify_games=100, rounds=1, rungs=(1, 2),
+                     base_blocks=2, proposals=3, screen_cards=2, objective="meta",
+                     field_band=GOAL.field_band, matchup_band=GOAL.matchup_band,
+                     min_share=0.0, meta_resamples=20)
+    forecast = ForecastProblem(cards=CARDS, archetypes=decks, agent="greedy", max_changes=3,
+                               swaps_per_round=1, max_rounds=1, tune_games=600,
+                               verify_games=100, round_games=100, final_games=100,
+                               exploit_swaps=1, seed=5, pool=("T-M02", "T-M04", "T-X01"))
+    return AdaptedProblem(search=search, forecast=forecast, fields=("cost", "attack"),
+                          iterations=1, exploit_limit=0.9)
+
+
+def run(problem: AdaptedProblem):
+    base = AdaptedBase(CARDS, "greedy")
+    with LocalAdaptedEvaluator(base, processes=1) as evaluator:
+        return adapted_search(problem, evaluator)
+
+
+@pytest.fixture(scope="module")
+def searched():
+    return run(tiny())
+
+
+def test_each_patch_carries_its_printed_and_adapted_figures_side_by_side(searched):
+    data = searched.to_dict()
+    assert data["considered"][0]["changes"] == 0            # the unpatched pool comes first
+    printed = [base_key(d) for d in tiny().forecast.archetypes]
+    for c, patch in zip(searched.considered, data["considered"], strict=True):
+        for key, origin in zip(c.forecast.rounds[-1].lists, printed, strict=True):
+            assert key[0] == origin[0] and changes(origin, key) <= 3   # hero kept, capped
+        for side, games in (("printed", 100), ("adapted", 100)):
+            figures = patch[side]
+            assert figures["agent"] == "greedy" and figures["games_each"] == games
+            for rate in figures["field"]:
+                assert rate["low"] <= rate["rate"] <= rate["high"] and rate["games"] == 2 * games
+            assert figures["matchup_low"]["rate"] <= figures["matchup_high"]["rate"]
+            assert sum(figures["relaxed"]) == pytest.approx(1, abs=1e-3)
+        exploit = patch["adapted"]["exploitability"]
+        assert exploit["agent"] == "greedy" and exploit["games"] > 0
+        assert exploit["low"] <= exploit["rate"] <= exploit["high"]
+        assert patch["meets"] == (not patch["failures"])
+    assert data["best"] == data["considered"][data["chosen"]]
+    assert data["games"]["total"] == data["games"]["search"] + data["games"]["forecast"] > 0
+
+
+def test_the_same_seed_gives_the_same_adapted_search(searched):
+    assert run(tiny()).to_dict() == searched.to_dict()
+
+
+def games(wins: int, total: int = 100) -> str:
+    return "a" * wins + "b" * (total - wins)
+
+
+EVEN = {(0, 1): games(50), (0, 2): games(50), (1, 2): games(50)}
+FIRST_STRONG = {(0, 1): games(70), (0, 2): games(70), (1, 2): games(50)}
+LISTS = (("H", (("A", 1),)), ("G", (("B", 1),)), ("F", (("C", 1),)))
+
+
+def forecast_of(printed, adapted, further=None) -> ForecastResult:
+    day = Round(0, LISTS, (1 / 3,) * 3, (1 / 3,) * 3, printed, (None,) * 3)
+    return ForecastResult(names=("A", "B", "C"), printed=LISTS, rounds=(day,), final=adapted,
+                          meta=None, exploits=(), stopped="settled", games={}, agent="greedy",
+                          final_games=100, further=further or {}, band=GOAL.field_band)
+
+
+def considered(moves, printed, adapted) -> Considered:
+    result = forecast_of(printed, adapted)
+    return Considered(len(moves), moves, result, None, judge(result, GOAL, 0.56, seed=1))
+
+
+def test_the_adapted_meta_decides_where_the_printed_lists_say_otherwise():
+    # Patch one looks healthy on the printed lists, but players re-tune deck A to 70 %;
+    # patch two leaves A at 70 % as printed, but the adapted lists are even.
+    unpatched = considered((), FIRST_STRONG, FIRST_STRONG)
+    looks_good = considered(("x",), EVEN, FIRST_STRONG)
+    adapts_well = considered(("y", "z"), FIRST_STRONG, EVEN)
+    assert looks_good.judgement.printed["field"][0]["rate"] == 0.5      # printed: fine
+    assert adapts_well.judgement.printed["field"][0]["rate"] == 0.7     # printed: a nerf
+    assert not looks_good.judgement.meets
+    assert looks_good.judgement.failures[0] == {"what": "field", "archetype": "A",
+                                                "verdict": "nerf"}
+    assert adapts_well.judgement.meets
+    # more changes, but the only patch whose adapted meta meets every target
+    assert choose([unpatched, looks_good, adapts_well]) is adapts_well
+
+
+def test_riots_rule_across_agents_on_the_adapted_lists():
+    """Over the band under any agent: a nerf; under it under only some: no buff."""
+    lean_only = {(0, 1): games(62), (0, 2): games(62), (1, 2): games(50)}
+    result = forecast_of(EVEN, EVEN, further={"lean": lean_only})
+    judgement = judge(result, GOAL, 0.56, seed=1)
+    assert {"what": "field", "archetype": "A", "verdict": "nerf"} in judgement.failures
+    # B and C read 44 % under lean, 50 % under greedy: under the band under one agent only
+    assert not any(f.get("verdict") == "buff" for f in judgement.failures)
+    assert judgement.adapted["agents"]["lean"]["field"][0]["rate"] == 0.62
+
+
+def test_a_matchup_a_share_and_exploitability_each_miss_on_their_own():
+    # rock-paper-scissors at 80 %: every field win rate 50 %, every matchup outside 25–75 %
+    lopsided = {(0, 1): games(80), (0, 2): games(20), (1, 2): games(80)}
+    judgement = judge(forecast_of(EVEN, lopsided), GOAL, 0.56, seed=1)
+    assert [f["what"] for f in judgement.failures] == ["matchup"] * 3
+    looser = replace(GOAL, matchup_band=(0.15, 0.85), min_share=0.4)   # a third each < 40 %
+    assert [f["what"] for f in judge(forecast_of(EVEN, lopsided), looser, 0.56,
+                                      seed=1).failures] == ["share"]
