@@ -42,7 +42,7 @@ OBJECTIVE_HELP = _(
     "tuning takes above the highest exploitability. Every matchup in a band: every matchup "
     "near 50 %, which a rock-paper-scissors field rarely reaches in a few changes.")
 assert [code for code, _ in FIELD_CHOICES] == list(FIELDS)
-# The fields of one objective only: the page shows them when that objective is chosen
+# The fields of some objectives only: the page shows them when one of those is chosen
 # (static/js/site.js, data-shown-for; without the script every field shows).
 OBJECTIVE_FIELDS = {
     f"{Objective.META}|{Objective.ADAPTED}": (

@@ -146,3 +146,4 @@ def test_a_matchup_a_share_and_exploitability_each_miss_on_their_own():
     looser = replace(GOAL, matchup_band=(0.15, 0.85), min_share=0.4)   # a third each < 40 %
     assert [f["what"] for f in judge(forecast_of(EVEN, lopsided), looser, 0.56,
                                       seed=1).failures] == ["share"]
+

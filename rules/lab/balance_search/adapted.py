@@ -128,7 +128,9 @@ def adapted_forecast_problem(problem: AdaptedProblem) -> ForecastProblem:
     """The forecast each patch is judged by: its bands the search's field band, its further
     agents the search's (each played by its stand-in while searching)."""
     search = problem.search
-    further = tuple(searching_agent(a) if search.stand_ins else a for a in search.strong_agents)
+    players = (searching_agent(a) if search.stand_ins else a for a in search.strong_agents)
+    # a stand-in that is the first agent (or another's stand-in) adds no reading of its own
+    further = tuple(dict.fromkeys(p for p in players if p != search.field.agent))
     return replace(problem.forecast, agent=search.field.agent, further_agents=further,
                    band=search.field_band, epsilon=search.epsilon)
 

@@ -127,9 +127,10 @@ class SearchSpace:
 
 
 def default_fields(objective: str) -> tuple[str, ...]:
-    """What may change when the caller does not say: the meta objective adds the numbers
-    inside abilities and their removals (``META_DEFAULT_FIELDS``)."""
-    return META_DEFAULT_FIELDS if objective == "meta" else DEFAULT_FIELDS
+    """What may change when the caller does not say: the meta objective (and the adapted one,
+    which searches with it) adds the numbers inside abilities and their removals
+    (``META_DEFAULT_FIELDS``)."""
+    return META_DEFAULT_FIELDS if objective in ("meta", "adapted") else DEFAULT_FIELDS
 
 
 def deck_cards(decks: Sequence[DeckList]) -> list[str]:

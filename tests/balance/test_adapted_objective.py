@@ -1,0 +1,161 @@
+"""The adapted objective as its users meet it: the API (a job that runs through the workers'
+pieces to every patch's printed-list and adapted figures), the form's option, the job's page in
+both languages, the command's refusals; bad input is a 400 naming the input."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from balance import runner
+from balance.models import BalanceJob, JobPiece
+from balance.search.adapted import AdaptedCodec
+from balance.search.adapted_request import BAD_LIST_CHANGES
+from balance.search.services import FEW_DECKS_META
+from decks.drafts import Draft
+from decks.services import deck_create
+from rules.lab.balance_search.adapted_play import PAIR, SEARCH, AdaptedTask
+from rules.lab.balance_search.space import Move
+from rules.lab.deck_tuning.problem import base_key
+from tests.balance.conftest import DAWN, DUSK
+from tests.fixtures import LEGAL_CARDS
+from tests.rules.test_balance_adapted import tiny
+
+pytestmark = pytest.mark.django_db
+
+SMALL = {"iterations": 1, "list_changes": 3, "forecast_budget_games": 20_000,
+         "tune_games": 2_000, "round_games": 100, "final_games": 100, "max_rounds": 1,
+         "swaps_per_round": 1, "exploit_swaps": 1}
+
+
+@pytest.fixture
+def third(alice, catalogue):
+    deck = deck_create(owner=alice, draft=Draft(name="Alice's Mix", hero="T-H02",
+                                                cards=dict(LEGAL_CARDS)))
+    return deck.uid
+
+
+@pytest.fixture
+def api(alice, catalogue):
+    client = APIClient()
+    client.force_authenticate(alice)
+    return client
+
+
+def body(third_uid: str, **extra) -> dict:
+    return {"decks": [DAWN, DUSK, third_uid], "agent": "greedy", "objective": "adapted",
+            "max_changes": 2, "budget_games": 2000, "verify_games": 100, "seed": 5,
+            "allowed_cards": ["T-H01", "T-H02"], "fields": ["hp"], "min_share": 0.0,
+            "adapted": dict(SMALL), **extra}
+
+
+@pytest.mark.parametrize(("extra", "field", "message"), [
+    ({"decks": [DAWN, DUSK]}, "decks", FEW_DECKS_META),
+    ({"adapted": {"list_changes": 0}}, "list_changes", BAD_LIST_CHANGES),
+    ({"adapted": {"patches": 2}}, "adapted", None),
+])
+def test_the_api_refuses_bad_adapted_input_with_a_400_naming_it(api, third, extra, field,
+                                                                message):
+    response = api.post("/api/balance-searches/", body(third, **extra), format="json")
+    assert response.status_code == 400
+    errors = response.json()
+    assert list(errors) == [field]
+    if message is not None:
+        assert errors[field] == [str(message)]
+    else:
+        assert "patches" in errors[field][0] and "list_changes" in errors[field][0]
+    assert not BalanceJob.objects.exists()
+
+
+def test_the_api_takes_the_adapted_objectives_bands_by_default(api, third):
+    made = api.post("/api/balance-searches/", body(third), format="json")
+    assert made.status_code == 201, made.json()
+    created = made.json()
+    assert created["objective"] == "adapted"
+    assert created["field_band"] == [0.45, 0.55] and created["matchup_band"] == [0.25, 0.75]
+    assert created["adapted"]["iterations"] == 1 and created["adapted"]["exploit_limit"] == 0.56
+    assert created["adapted"]["list_changes"] == 3
+
+
+def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
+        api, client, alice, third, settings):
+    """Bands so wide that the unpatched pool's adapted meta meets them: one forecast, and the
+    search stops there, choosing no patch (the search's own games: ``test_balance_adapted``)."""
+    settings.BALANCE_PIECE_BLOCKS = 2
+    wide = body(third, field_band=[0.2, 0.8], matchup_band=[0.05, 0.95],
+                adapted={**SMALL, "exploit_limit": 1.0})
+    made = api.post("/api/balance-searches/", wide, format="json")
+    assert made.status_code == 201, made.json()
+    job = BalanceJob.objects.get(uid=made.json()["uid"])
+    assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
+    assert JobPiece.objects.filter(job=job).exists()                # fanned out as pieces
+    result = api.get(f"/api/balance-searches/{job.uid}/").json()["result"]
+    assert result["objective"]["objective"] == "adapted"
+    [first] = result["considered"]
+    assert first["changes"] == 0 and first["meets"] and result["chosen"] == 0
+    assert result["patch"] is None
+    for patch in result["considered"]:
+        for side in ("printed", "adapted"):
+            assert patch[side]["agent"] == "greedy" and patch[side]["games_each"] == 100
+            assert len(patch[side]["field"]) == 3
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert "a healthy meta after players adapt" in page
+    assert page.count('data-testid="adapted-patch"') == len(result["considered"])
+    assert "Printed lists" in page and "After players adapt" in page
+    assert page.count('data-testid="chosen"') == 1
+    assert "After players adapt, every target is met." in page
+    assert client.get(reverse("balance:patch", args=[job.uid, 0])).status_code == 404
+    from tests.test_chinese_pages import ZH, english_words
+
+    chinese = client.get(job.get_absolute_url(), **ZH)
+    found = [w for w in english_words(chinese.content.decode())
+             if "alice" not in w.lower() and "patch.json" not in w]   # a name, a file name
+    assert found == []
+
+
+def test_the_form_offers_the_adapted_objective_and_stores_its_options(client, alice, third):
+    client.force_login(alice)
+    page = client.get(reverse("balance:new")).content.decode()
+    assert 'value="adapted"' in page and "Patches to try" in page
+    assert 'data-shown-for="objective=meta|adapted"' in page
+    response = client.post(reverse("balance:new"), {
+        "decks": [DAWN, DUSK, third], "agent": "greedy", "objective": "adapted",
+        "band_low": 45, "band_high": 55, "field_band_low": 45, "field_band_high": 55,
+        "matchup_band_low": 25, "matchup_band_high": 75, "epsilon": 0.5, "min_share": 5,
+        "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100,
+        "iterations": 2, "list_changes": 5, "exploit_limit": 58})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    job = BalanceJob.objects.get(owner=alice)
+    assert job.objective == "adapted" and job.tuning["pool"]
+    options = job.tuning["options"]
+    assert (options["iterations"], options["list_changes"]) == (2, 5)
+    assert options["exploit_limit"] == pytest.approx(0.58)
+
+
+def test_the_command_refuses_an_exploitability_limit_below_half():
+    with pytest.raises(CommandError) as caught:
+        call_command("balance_search", "--objective", "adapted", "--decks", "Ember Rush",
+                     "Tidewall", "Gravecallers", "--exploit-limit", "40")
+    assert "--exploit-limit: give a percentage from 50 to 100" in str(caught.value)
+
+
+def test_the_jobs_codec_carries_both_kinds_of_task_whole():
+    """A piece row carries a search block or a forecast pair under a patch to any worker: what
+    it decodes plays the same games, and the two kinds never share a key."""
+    codec = AdaptedCodec(tiny())
+    lists = tuple(base_key(d) for d in tiny().forecast.archetypes)
+    move = (Move("T-H01", "hp", 28, 1, -1),)
+    tasks = [AdaptedTask(SEARCH, move, lists, 0, 2, 11, 0, 1),
+             AdaptedTask(PAIR, move, lists[:2], 0, 1, 11, 0, 1, "random")]
+    for task in tasks:
+        back = codec.decode(codec.encode(task))
+        assert replace(back, first=0, blocks=1) == task
+        played = codec.play(back, 0, 1)
+        assert [codec.load(codec.dump(r)) for r in played] == played == codec.play(task, 0, 1)
+    assert codec.key(tasks[0]) != codec.key(replace(tasks[0], kind=PAIR))
