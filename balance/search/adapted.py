@@ -67,20 +67,6 @@ def adapted_problem(job: BalanceJob, search: Problem) -> AdaptedProblem:
                           exploit_limit=options["exploit_limit"])
 
 
-def adapted_games(*, decks: int, budget_games: int, verify_games: int,
-                  options: dict[str, Any]) -> int:
-    """About the most games: each search's budget and re-verification, each forecast's budget
-    and its settled field and exploitability (``balance.forecast.problem``)."""
-    from balance.forecast.problem import forecast_verify_estimate
-    from balance.search.problem import search_games
-
-    o = adapted_options(options)
-    search = search_games(decks=decks, budget_games=budget_games, verify_games=verify_games,
-                          objective="meta")
-    forecast = o["forecast_budget_games"] + forecast_verify_estimate(decks, 400)
-    return int(o["iterations"] * search + (o["iterations"] + 1) * forecast)
-
-
 class AdaptedCodec:
     """An adapted search's blocks: keyed by everything they depend on (``AdaptedTask``)."""
 

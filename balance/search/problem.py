@@ -13,8 +13,9 @@ import hashlib
 import json
 from typing import Any
 
+from balance.forecast.problem import forecast_verify_estimate
 from balance.models import BalanceJob
-from balance.search.adapted import AdaptedCodec, adapted_games, adapted_problem
+from balance.search.adapted import AdaptedCodec, adapted_options, adapted_problem
 from rules.engine.cards import Ruleset
 from rules.lab.balance_search import (
     BLOCK,
@@ -130,6 +131,17 @@ def search_games(*, decks: int, budget_games: int, verify_games: int,
     verify = -(-verify_games // BLOCK) * BLOCK
     verifications = 1 + VERIFY_FRONT * (CONFIRM_FACTOR if objective == "meta" else 1)
     return budget_games + verify * decks * (decks - 1) // 2 * verifications
+
+
+def adapted_games(*, decks: int, budget_games: int, verify_games: int,
+                  options: dict[str, Any]) -> int:
+    """About the most games: each search's budget and re-verification, each forecast's budget
+    and its settled field and exploitability (``balance.forecast.problem``)."""
+    o = adapted_options(options)
+    search = search_games(decks=decks, budget_games=budget_games, verify_games=verify_games,
+                          objective="meta")
+    forecast = o["forecast_budget_games"] + forecast_verify_estimate(decks, 400)
+    return int(o["iterations"] * search + (o["iterations"] + 1) * forecast)
 
 
 def search_strong_games(*, decks: int, strong_budget_games: int, strong_verify_games: int
