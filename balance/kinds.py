@@ -32,9 +32,9 @@ from balance.forecast.problem import (
 )
 from balance.models import BalanceJob, JobKind
 from balance.search.problem import (
+    job_search_problem,
     search_codec,
     search_games,
-    search_problem,
     search_result,
     search_run,
     search_verify_estimate,
@@ -62,7 +62,7 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {
-    JobKind.BALANCE: Kind(problem=search_problem, codec=search_codec,
+    JobKind.BALANCE: Kind(problem=job_search_problem, codec=search_codec,
                           search=search_run, result=search_result, games=search_games,
                           verify_estimate=search_verify_estimate),
     JobKind.TUNING: Kind(problem=tuning_problem,

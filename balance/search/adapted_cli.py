@@ -10,7 +10,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from balance.cli import OptionError
-from balance.search.adapted import DEFAULT_FORECAST_BUDGET, adapted_options
+from balance.search.adapted import (
+    DEFAULT_FORECAST_BUDGET,
+    DEFAULT_LIST_CHANGES,
+    adapted_options,
+)
 from rules.lab.balance_search import Field, Problem
 from rules.lab.balance_search.adapted import AdaptedProblem
 from rules.lab.balance_search.adapted_result import AdaptedResult
@@ -34,7 +38,8 @@ def add_adapted_arguments(parser: CommandParser) -> None:
                        help="patches searched at most, each judged on the lists players adapt "
                             "to it (default 3)")
     group.add_argument("--list-changes", type=int, default=None,
-                       help="cards an adapted list may differ from its printed list (default 4)")
+                       help="cards an adapted list may differ from its printed list "
+                            f"(default {DEFAULT_LIST_CHANGES})")
     group.add_argument("--exploit-limit", type=float, default=None,
                        help="the highest field win rate one more tuning may reach against the "
                             "adapted mix, in %% (default 56)")

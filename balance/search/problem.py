@@ -82,10 +82,10 @@ class BalanceCodec:
         return Tally.from_list(data)
 
 
-def search_problem(job: BalanceJob) -> Problem | AdaptedProblem:
+def job_search_problem(job: BalanceJob) -> Problem | AdaptedProblem:
     """The job's search: a ``Problem``, or with the adapted objective an ``AdaptedProblem``
     around the meta search of its printed decks (``balance.search.adapted``)."""
-    problem = _meta_or_band(job)
+    problem = search_problem(job)
     return adapted_problem(job, problem) if job.objective == "adapted" else problem
 
 
@@ -102,7 +102,9 @@ def search_run(problem: Problem | AdaptedProblem, evaluator: Any, **kwargs: Any)
     return balance_search(problem, evaluator, **kwargs)
 
 
-def _meta_or_band(job: BalanceJob) -> Problem:
+def search_problem(job: BalanceJob) -> Problem:
+    """The job's meta or band search (with the adapted objective: the meta search of its
+    printed decks)."""
     cards, decks = engine_objects(job.cards, job.decks)
     field = Field(cards=cards, decks=tuple(decks), agent=job.agent, ruleset=Ruleset())
     space = SearchSpace.for_decks(field.decks, cards, only=job.allowed_cards or None,

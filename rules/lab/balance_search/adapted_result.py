@@ -28,8 +28,8 @@ from rules.lab.balance_search.result import SearchResult, patch_name
 from rules.lab.balance_search.space import Candidate, candidate_patch
 from rules.lab.balance_search.strong import searching_agent
 from rules.lab.forecast import ForecastProblem, ForecastResult
+from rules.lab.forecast.play import Matchups
 from rules.lab.forecast.result import field_rates, list_diff, matchup_table, meta_field
-from rules.lab.forecast.rounds import Matchups
 from rules.lab.meta import meta_report
 
 Pairing = tuple[int, int]
