@@ -142,3 +142,20 @@ def test_progress_and_time_left_read_against_the_forecasts_own_estimate(client, 
 
     chinese = client.get(reverse("balance:forecast-progress", args=[job.uid]), **ZH)
     assert english_words(chinese.content.decode()) == []
+
+
+def test_a_finished_forecast_says_the_games_it_played_not_a_cap_it_passed(client, alice,
+                                                                          catalogue):
+    """The rounds' budget is checked between rounds and leaves out the final figures, so a
+    finished forecast may have played past it: its page says how many games it played."""
+    client.force_login(alice)
+    client.post(reverse("balance:forecast-new"), {
+        "decks": [DAWN, DUSK], "agent": "greedy", "max_changes": 3, "settle": 1,
+        "max_rounds": 8, "budget_games": 2_000, "verify_games": 100, "seed": 3})
+    job = BalanceJob.objects.get(owner=alice, kind=JobKind.FORECAST)
+    BalanceJob.objects.filter(pk=job.pk).update(status="done", games_played=11_700,
+                                               progress={"phase": "done", "games": 11_700,
+                                                         "expected": 11_700})
+    text = client.get(reverse("balance:forecast-progress", args=[job.uid])).content.decode()
+    assert '<span data-testid="games">11700</span> games played' in text
+    assert "caps them" not in text and "of about" not in text

@@ -274,6 +274,9 @@ def _chart_shots(page, name: str, locale: str, width: int) -> None:
     stem = f"{name.replace(' ', '-')}-{locale[:2]}-{width}"
     for n, chart in enumerate(charts):
         chart.screenshot(path=str(folder / f"{stem}-{n}.png"))
+    # A chart's screenshot scrolls it into view; the checks after it (axe-core's touch-target
+    # sizes among them) read the page as it opens, not with links under the sticky header.
+    page.evaluate("window.scrollTo(0, 0)")
 
 
 def _error_page(page, base: str, error: ErrorPage) -> int:
