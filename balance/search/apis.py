@@ -68,7 +68,7 @@ class SearchInputSerializer(JobInputSerializer):
                   "(default [0.30, 0.70]; adapted: [0.25, 0.75]).")
     adapted = serializers.DictField(
         required=False, help_text="adapted: any of iterations (patches tried, 3), "
-                                  "list_changes (cards an adapted list may differ, 8), "
+                                  "list_changes (cards an adapted list may differ, 15), "
                                   "exploit_limit (0.56), forecast_budget_games, tune_games, "
                                   "round_games, final_games, max_rounds, swaps_per_round, "
                                   "exploit_swaps.")
