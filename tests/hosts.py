@@ -24,6 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.network_changes import changing_network
 from tools.netns import TcpRelay, ip, ip_ok, remove_namespace
 
 # Private addresses for the links: 10.231.0.0/16 cut into /30s (one per host). A subnet already
@@ -83,29 +84,32 @@ def separate_hosts(count: int) -> Iterator[list[Host]]:
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)
-    tag = uuid.uuid4().hex[:6]
-    made: list[tuple[str, str]] = []
-    hosts: list[Host] = []
-    try:
-        for index, subnet in enumerate(_free_subnets(count), start=1):
-            name, outer, inner = f"cardlab-{tag}-h{index}", f"cl{tag}o{index}", f"cl{tag}i{index}"
-            gateway, address = (str(a) for a in subnet.hosts())
-            ip_ok("netns", "add", name)
-            made.append((name, outer))
-            ip_ok("link", "add", outer, "type", "veth", "peer", "name", inner)
-            ip_ok("link", "set", inner, "netns", name)
-            ip_ok("addr", "add", f"{gateway}/30", "dev", outer)
-            ip_ok("link", "set", outer, "up")
-            ip_ok("-n", name, "addr", "add", f"{address}/30", "dev", inner)
-            ip_ok("-n", name, "link", "set", inner, "up")
-            ip_ok("-n", name, "link", "set", "lo", "up")
-            hosts.append(Host(name=name, address=address, gateway=gateway))
-        if len(hosts) < count:
-            raise RuntimeError(f"found only {len(hosts)} free subnets in {LINK_RANGE}")
-        yield hosts
-    finally:
-        for name, link in made:
-            remove_namespace(name, link)
+    # Browser tests on other workers wait: the links' addresses would abort their requests.
+    with changing_network():
+        tag = uuid.uuid4().hex[:6]
+        made: list[tuple[str, str]] = []
+        hosts: list[Host] = []
+        try:
+            for index, subnet in enumerate(_free_subnets(count), start=1):
+                name = f"cardlab-{tag}-h{index}"
+                outer, inner = f"cl{tag}o{index}", f"cl{tag}i{index}"
+                gateway, address = (str(a) for a in subnet.hosts())
+                ip_ok("netns", "add", name)
+                made.append((name, outer))
+                ip_ok("link", "add", outer, "type", "veth", "peer", "name", inner)
+                ip_ok("link", "set", inner, "netns", name)
+                ip_ok("addr", "add", f"{gateway}/30", "dev", outer)
+                ip_ok("link", "set", outer, "up")
+                ip_ok("-n", name, "addr", "add", f"{address}/30", "dev", inner)
+                ip_ok("-n", name, "link", "set", inner, "up")
+                ip_ok("-n", name, "link", "set", "lo", "up")
+                hosts.append(Host(name=name, address=address, gateway=gateway))
+            if len(hosts) < count:
+                raise RuntimeError(f"found only {len(hosts)} free subnets in {LINK_RANGE}")
+            yield hosts
+        finally:
+            for name, link in made:
+                remove_namespace(name, link)
 
 
 class Relay(TcpRelay):

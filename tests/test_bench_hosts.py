@@ -21,12 +21,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.network_changes import changing_network
 from tools import netns
 from tools.sandbox import REPO, Sandbox, answers
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or shutil.which("ip") is None,
     reason="the hosts are network namespaces: root and `ip` (iproute2) make them")
+
+
+@pytest.fixture(autouse=True)
+def _browser_tests_wait():
+    """The hosts' links would abort the requests of a browser test on another worker."""
+    with changing_network():
+        yield
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures import _clear_caches
+from tests.network_changes import steady_network
 from tests.sqlite_locks import transactions_one_at_a_time
 
 # Playwright's sync API runs an event loop in this thread; the tests' own database calls are
@@ -119,9 +120,11 @@ def browser(chromium, transactional_db, settings):
     _readers_skip_table_locks()
     ARTIFACTS.mkdir(exist_ok=True)
     watched = WatchedBrowser(chromium)
-    yield watched
-    for context in chromium.contexts:
-        context.close()
+    # Another worker's test adding a network link would abort this test's requests.
+    with steady_network():
+        yield watched
+        for context in chromium.contexts:
+            context.close()
     errors = watched.watch.unexpected()
     if errors:
         pytest.fail("The browser console logged errors:\n" + "\n".join(errors), pytrace=False)
