@@ -27,6 +27,7 @@ PHASES = {"queued": gettext_lazy("waiting"), "baseline": gettext_lazy("baseline"
           "tuning": gettext_lazy("re-tuning the archetypes"),
           "round": gettext_lazy("playing the round's lists"),
           "final": gettext_lazy("playing the settled field on fresh games"),
+          "check": gettext_lazy("checking the settled meta with one more tuning"),
           "exploit": gettext_lazy("measuring exploitability"),
           "done": gettext_lazy("done")}
 

@@ -37,6 +37,8 @@ def progress_line(elapsed: float, event: Mapping[str, Any]) -> str:
              "round": f"round {event.get('round')} played; meta "
                       + ", ".join(f"{s * 100:.0f} %" for s in event.get("shares", ())),
              "final": "the settled field on fresh seeds",
+             "check": f"round {event.get('round')}: the check, tuning "
+                      f"{event.get('archetype')} once more against the settled mix",
              "exploit": f"exploitability: tuning {event.get('archetype')} once more",
              "done": "done"}
     games, expected = event["games"], event.get("expected") or event["budget"]
@@ -75,7 +77,10 @@ def report_text(data: Mapping[str, Any], cards: Mapping[str, CardDef], *,
              f"{elapsed:.0f} s; {data.get('games_reused', 0):,} more read from earlier "
              f"rounds, not played again.", left_out_text(data.get("left_out"))]
     for step in data["rounds"]:
-        lines += ["", f"Round {step['round']}" + (" (patch day)" if not step["round"] else "")]
+        kind = (" (patch day)" if not step["round"] else
+                " (the check: one more tuning of every list against the settled mix)"
+                if step.get("check") else "")
+        lines += ["", f"Round {step['round']}{kind}"]
         for deck, share in zip(step["decks"], step["shares"], strict=True):
             rate = deck["field"]
             figure = (f"{_pct(rate)} on {rate['games']:,} games" if rate else "not played")

@@ -38,7 +38,7 @@ def forecast_view(job: BalanceJob) -> dict[str, Any] | None:
     if job.status != "done" or not result:
         return None
     names, cards = job.deck_names, job.cards
-    rounds = [{"number": r["round"], "rows": [
+    rounds = [{"number": r["round"], "check": bool(r.get("check")), "rows": [
         {"name": name, "colour": colour(i), "share": round(share * 100, 1),
          "field": _pct(deck["field"]), "diff": _diff(cards, deck["diff"]),
          "adopted": bool((deck.get("tuning") or {}).get("adopted")),

@@ -12,8 +12,9 @@ import pytest
 from rules.decks.cardset import TEST_SET, load_card_set
 from rules.engine.cards import CardDef, DeckList
 from rules.lab.deck_tuning import TuneField
-from rules.lab.deck_tuning.problem import base_key, changes
-from rules.lab.forecast import ForecastError, ForecastProblem, LocalPairEvaluator, forecast
+from rules.lab.deck_tuning.problem import Candidate, Swap, apply, base_key, changes
+from rules.lab.deck_tuning.result import Measured, Suggestion, TuningResult
+from rules.lab.forecast import ForecastError, ForecastProblem, LocalPairEvaluator, forecast, rounds
 from rules.lab.forecast.dynamics import meta_step, patch_day
 from rules.lab.forecast.result import card_moves, list_diff
 
@@ -126,8 +127,75 @@ def test_lists_as_diffs_and_the_cards_adopted_and_dropped():
 
 def test_a_forecast_settles_when_no_gain_clears_the_bar():
     result = run(problem(settle=0.5, max_rounds=3))
-    assert result.stopped == "settled" and len(result.rounds) == 2
+    # Round 1 adopts nothing; round 2 is the check (the exploitability's wider tuning), which
+    # adopts nothing either: settled, and the check's tunings are the exploitability.
+    assert result.stopped == "settled" and len(result.rounds) == 3
+    assert [r.check for r in result.rounds] == [False, False, True]
     assert result.rounds[-1].lists == result.rounds[0].lists     # nobody changed
+    for tuning, exploit in zip(result.rounds[-1].tunings, result.exploits, strict=True):
+        found = exploit.result.suggestions
+        assert tuning is not None and tuning.suggestion is (found[0] if found else None)
+    assert result.to_dict()["rounds"][-1]["check"] is True
+
+
+GOLEMS_OUT = (Swap("T-X01", "T-M02", 3),)      # the Paper Golems out, the Thorn Boars back
+
+
+def scripted_tuning(found_by_check: list[Candidate]):
+    """``tune_deck`` standing in for the real one: a round's narrow search (one swap, capped)
+    finds nothing; a check's (the exploitability's: no cap) finds ``found_by_check``'s next
+    candidate for Weak Dawn, verified on its fresh games far above its list."""
+    calls: list[str] = []
+
+    def tune(problem, evaluator, should_stop=None):
+        is_check = problem.max_changes is None
+        calls.append("check" if is_check else "round")
+        n = len(problem.field.opponents)
+        lose = Measured((), ("b" * 200,) * n, problem.field.weights)
+        suggestions = []
+        if is_check and problem.deck.name == "Weak Dawn" and found_by_check:
+            swaps = found_by_check.pop(0)
+            key = apply(base_key(problem.deck), swaps)
+            win = Measured(swaps, ("a" * 200,) * n, problem.field.weights)
+            suggestions.append(Suggestion(swaps, key, win, win, lose))
+        return TuningResult(deck=problem.deck, baseline=lose, suggestions=suggestions,
+                            searched=[], search_baseline=lose, games_searched=0,
+                            games_verified=0, evaluations=0, rounds=0, games_each=0)
+
+    return tune, calls
+
+
+def test_the_check_adopts_what_the_rounds_narrow_search_missed(monkeypatch):
+    tune, calls = scripted_tuning([GOLEMS_OUT])
+    monkeypatch.setattr(rounds, "tune_deck", tune)
+    result = run(problem(max_rounds=6))
+    data = result.to_dict()
+    # Round 1: nobody; round 2, the check: Weak Dawn adopts the golems' swap; round 3:
+    # nobody; round 4, the check: nobody — settled.
+    assert [r["check"] for r in data["rounds"]] == [False, False, True, False, True]
+    assert data["rounds"][2]["decks"][0]["tuning"]["adopted"]
+    assert {"card": "T-X01", "copies": -3} in data["rounds"][2]["decks"][0]["diff"]
+    assert data["rounds"][2]["shares"] != data["rounds"][1]["shares"]   # the meta moved
+    assert result.stopped == "settled"
+    assert {"card": "T-X01", "copies": -3} in data["final"]["decks"][0]["diff"]
+    # The last check was the exploitability: no tuning after it.
+    assert calls == ["round", "round", "check", "check", "round", "round", "check", "check"]
+
+
+def test_the_check_keeps_every_list_within_its_cap(monkeypatch):
+    # Three copies out of a list that may differ from print in two: the check may report it
+    # as the exploitability, never adopt it.
+    tune, calls = scripted_tuning([GOLEMS_OUT])
+    monkeypatch.setattr(rounds, "tune_deck", tune)
+    result = run(problem(max_rounds=6, max_changes=2))
+    data = result.to_dict()
+    assert [r["check"] for r in data["rounds"]] == [False, False, True]
+    assert result.stopped == "settled" and data["final"]["decks"][0]["diff"] == []
+    assert not data["rounds"][2]["decks"][0]["tuning"]["adopted"]
+    exploit = data["exploitability"]
+    assert exploit["archetype"] == "Weak Dawn" and exploit["rate"] == 1.0
+    assert [s["out"] for s in exploit["swaps"]] == ["T-X01"]
+    assert calls == ["round", "round", "check", "check"]
 
 
 def test_a_field_of_one_is_refused():

@@ -8,7 +8,12 @@ import pytest
 
 from rules.lab.deck_tuning import TuneField
 from rules.lab.forecast import ForecastError, LocalPairEvaluator, PairTask, forecast
-from rules.lab.forecast.estimate import after_rounds, expected_games, rounds_left
+from rules.lab.forecast.estimate import (
+    after_rounds,
+    expected_games,
+    exploit_games,
+    rounds_left,
+)
 from rules.lab.forecast.replay import compare, replay_forecast
 from rules.lab.forecast.reuse import ReusingPairs
 from tests.rules.test_forecast import problem
@@ -57,6 +62,22 @@ def test_rounds_left_follow_the_share_of_archetypes_that_changed():
     assert expected_games(p, games=90_000, rounds_played=2, last_round=10_000,   # never below
                           changed=[True, False], spent_rounds=40_000, after_started=True,
                           exploit_each=1) == 90_000                            # what is played
+
+
+def test_after_a_round_that_changed_nobody_the_estimate_is_the_check_and_the_field():
+    p = problem(max_rounds=8)
+    check = exploit_games(p, exploit_each=7_000)
+    field_only = after_rounds(p, exploit=False)
+    assert check == len(p.archetypes) * 7_000
+    # The check comes next; expected to change nobody, it is the exploitability: only the
+    # settled field follows it.
+    assert expected_games(p, games=40_000, rounds_played=2, last_round=10_000,
+                          changed=[False, False], spent_rounds=40_000, exploit_each=7_000,
+                          check_due=True) == 40_000 + check + field_only
+    # The check settled it: after the settled field, no exploitability is played again.
+    assert expected_games(p, games=54_100, rounds_played=3, last_round=14_000,
+                          changed=[False, False], spent_rounds=54_000, after_started=True,
+                          exploit_each=7_000, exploit_done=True) == 54_000 + field_only
 
 
 def run_with_progress(p):

@@ -138,11 +138,9 @@ class Command(BaseCommand):
         clock = Clock(minutes, problem)
         names = [deck.name for deck in field.decks]
 
-        def progress(event: dict[str, Any]) -> None:
-            line = progress_line(clock, event)
-            if not opts["json"]:
-                sys.stderr.write(line + "\n")
-                sys.stderr.flush()
+        def progress(event: dict[str, Any]) -> None:   # stderr: --json's stdout stays JSON
+            sys.stderr.write(progress_line(clock, event) + "\n")
+            sys.stderr.flush()
 
         with LocalEvaluator(field, processes=max(1, opts["processes"])) as evaluator:
             if not opts["budget_games"]:
@@ -179,10 +177,9 @@ class Command(BaseCommand):
         def out_of_time() -> bool:
             return minutes is not None and clock.elapsed > minutes * 60
 
-        def progress(event: dict[str, Any]) -> None:
-            if not opts["json"]:
-                sys.stderr.write(adapted_progress_line(event) + "\n")
-                sys.stderr.flush()
+        def progress(event: dict[str, Any]) -> None:   # stderr: --json's stdout stays JSON
+            sys.stderr.write(adapted_progress_line(event) + "\n")
+            sys.stderr.flush()
 
         base = AdaptedBase(cards=field.cards, agent=field.agent, ruleset=field.ruleset)
         with LocalAdaptedEvaluator(base, processes=max(1, opts["processes"])) as evaluator:

@@ -10,8 +10,11 @@ reaches).
   many rounds are left as the share ``f`` of archetypes that changed suggests: a share that
   keeps shrinking by ``f`` each round leaves about ``f / (1 − f)`` rounds of changes, then one
   in which nobody changes; never more than the rounds or the budget left.
+- **After a round in which nobody changed**, the check: one more tuning of every archetype
+  against the settled mix, as the exploitability's (the estimate expects it to change
+  nobody: then it is the exploitability, and only the settled field follows).
 - **Then** the settled field's matchups on fresh seeds (each further agent too) and one more
-  tuning of every archetype (its exploitability).
+  tuning of every archetype (its exploitability), unless the last check was it.
 
 The estimate is never below the games already played; at the end it is exact.
 """
@@ -47,14 +50,22 @@ def round_games(problem: ForecastProblem) -> int:
     return n * tuning + n * (n - 1) // 2 * _blocks(problem.round_games) * BLOCK
 
 
-def after_rounds(problem: ForecastProblem, *, exploit_each: int | None = None) -> int:
+def exploit_games(problem: ForecastProblem, *, exploit_each: int | None = None) -> int:
+    """One more tuning of each archetype against the settled lists (its own included): the
+    exploitability, and a check's cost."""
+    n = len(problem.archetypes)
+    return n * (exploit_each if exploit_each is not None else tuning_games(
+        problem, opponents=n, swaps=problem.exploit_swaps))
+
+
+def after_rounds(problem: ForecastProblem, *, exploit_each: int | None = None,
+                 exploit: bool = True) -> int:
     """The games after the rounds: the settled field on fresh seeds, under every agent, and
-    one more tuning of each archetype against the settled lists (its own included)."""
+    (``exploit``) the exploitability."""
     n = len(problem.archetypes)
     final = n * (n - 1) // 2 * _blocks(problem.final_games) * BLOCK
-    exploit = exploit_each if exploit_each is not None else tuning_games(
-        problem, opponents=n, swaps=problem.exploit_swaps)
-    return final * (1 + len(problem.further_agents)) + n * exploit
+    return final * (1 + len(problem.further_agents)) + (
+        exploit_games(problem, exploit_each=exploit_each) if exploit else 0)
 
 
 def rounds_left(problem: ForecastProblem, *, played: int, changed: Sequence[bool]) -> int:
@@ -72,13 +83,20 @@ def rounds_left(problem: ForecastProblem, *, played: int, changed: Sequence[bool
 
 def expected_games(problem: ForecastProblem, *, games: int, rounds_played: int,
                    last_round: int, changed: Sequence[bool], spent_rounds: int,
-                   exploit_each: int | None = None, after_started: bool = False) -> int:
+                   exploit_each: int | None = None, after_started: bool = False,
+                   check_due: bool = False, exploit_done: bool = False) -> int:
     """The games the whole forecast will have played: ``games`` so far, ``spent_rounds`` of
     them when the last round ended (patch day: round 0), ``last_round`` that round's cost,
-    ``changed`` which archetypes it changed; once the settled field is under way
-    (``after_started``, ``spent_rounds`` then every round's games) only what follows."""
+    ``changed`` which archetypes it changed; ``check_due`` when a check comes next,
+    ``exploit_done`` when a check that changed nobody was the exploitability; once the
+    settled field is under way (``after_started``, ``spent_rounds`` then every round's games)
+    only what follows."""
     if after_started:
-        return max(games, spent_rounds + after_rounds(problem, exploit_each=exploit_each))
+        return max(games, spent_rounds + after_rounds(problem, exploit_each=exploit_each,
+                                                      exploit=not exploit_done))
+    if check_due:
+        check = exploit_games(problem, exploit_each=exploit_each)
+        return max(games, spent_rounds + check + after_rounds(problem, exploit=False))
     per_round = last_round if rounds_played else round_games(problem)
     left = rounds_left(problem, played=rounds_played, changed=changed)
     rounds = min(left * per_round, max(0, problem.budget_games - spent_rounds))

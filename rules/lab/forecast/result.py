@@ -104,10 +104,11 @@ class Round:
     answer: tuple[float, ...]           # this round's ε-equilibrium
     outcomes: Mapping[Pairing, str]     # the round's matchups (seeds shared across rounds)
     tunings: tuple[ArchetypeTuning | None, ...]
+    check: bool = False                 # its tunings were the exploitability's (a check)
 
     def to_dict(self, names: Sequence[str], printed: Sequence[DeckKey]) -> dict[str, Any]:
         rates = field_rates(names, self.outcomes) if self.outcomes else [None] * len(names)
-        return {"round": self.number,
+        return {"round": self.number, "check": self.check,
                 "shares": [round(s, 4) for s in self.shares],
                 "equilibrium": [round(s, 4) for s in self.answer],
                 "decks": [{"name": name, "hero": key[0], "cards": dict(key[1]),

@@ -10,14 +10,20 @@
    when the suggestion's improvement, verified on fresh seeds and paired game by game with the
    current list, exceeds ``settle`` and its 95 % interval lies above zero. The new lists play
    the round's matchups and the meta moves (``dynamics.meta_step``).
-3. The rounds stop when no archetype adopts (**settled**), when the games spent reach
-   ``budget_games`` (**budget**), or after ``max_rounds`` (**rounds**).
+3. When no archetype adopts, the next round is **the check**: the exploitability's tuning
+   (step 5) of every list against the mix the rounds settled on. A round's search is narrow
+   (``swaps_per_round`` swaps raced on its own seeds) and can miss what a wider one finds;
+   so a list adopts the check's best verified suggestion under the same rule as a round's,
+   if it stays within ``max_changes`` of print, and the rounds go on. The rounds stop when
+   a check adopts nothing (**settled**: its tunings are the exploitability), when the games
+   spent reach ``budget_games`` (**budget**), or after ``max_rounds`` (**rounds**).
 4. **The settled field** plays every matchup again on fresh seeds, ``final_games`` each: its
    matchups and field win rates with intervals, the Nash and ε-equilibrium with resampling.
 5. **Exploitability**: each archetype's settled list is tuned once more — ``exploit_swaps``
    swaps, no cap on its distance from the printed list — against every settled list (its own
    included) weighted by the settled meta; the best verified field win rate is how far one more
-   tuning exploits the settled mix.
+   tuning exploits the settled mix. A forecast that settled has played it already (its last
+   check); one stopped by the budget or the rounds plays it after the settled field.
 
 Games are played once (``reuse.ReusingPairs``): a tuning races each opponent on seeds that stay
 the same from round to round, so an archetype re-reads the racing games of the lists that did
@@ -37,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.lab.deck_tuning import BLOCK, TuneField, TuningProblem, TuningResult, tune_deck
-from rules.lab.deck_tuning.problem import DeckKey, base_key, deck_list
+from rules.lab.deck_tuning.problem import DeckKey, base_key, changes, deck_list
 from rules.lab.forecast.dynamics import meta_step, patch_day
 from rules.lab.forecast.estimate import expected_games
 from rules.lab.forecast.play import FieldEvaluator, Matchups, PairEvaluator
@@ -71,6 +77,11 @@ def _verify_seed(seed: int, round_: int, archetype: int) -> int:
     return _tune_seed(seed, round_, archetype)
 
 
+def _check_verify_seed(seed: int, round_: int, archetype: int) -> int:
+    """The check's fresh games in round ``round_``: new every check, apart from the rounds'."""
+    return _tune_seed(seed, "exploit-verify", round_, archetype)
+
+
 @dataclass
 class _Run:
     problem: ForecastProblem
@@ -84,6 +95,8 @@ class _Run:
     spent_rounds: int = 0                                    # games before the settled field
     exploit_costs: list[int] = field(default_factory=list)
     after_started: bool = False
+    check_due: bool = False                                  # the next round is a check
+    exploits: tuple[Exploit, ...] | None = None              # the check that settled it
 
     @property
     def games(self) -> int:
@@ -107,7 +120,8 @@ class _Run:
             self.problem, games=self.games, rounds_played=len(self.round_costs),
             last_round=self.round_costs[-1] if self.round_costs else 0, changed=changed,
             spent_rounds=self.spent_rounds if self.after_started else self.round_end,
-            exploit_each=each, after_started=self.after_started)
+            exploit_each=each, after_started=self.after_started, check_due=self.check_due,
+            exploit_done=self.exploits is not None)
 
     def report(self, phase: str, **extra: Any) -> None:
         self.pairs.phase = phase
@@ -147,7 +161,7 @@ def forecast(problem: ForecastProblem, pairs: PairEvaluator, *,
         further[agent] = run.matchups.measure(settled.lists, problem.final_games,
                                               fresh=number, agent=agent)
     final_games = run.games - run.spent_rounds
-    exploits = _exploit(run, settled, names)
+    exploits = run.exploits if run.exploits is not None else _exploit(run, settled, names)
     run.report("done")
     return ForecastResult(
         names=names, printed=printed, rounds=tuple(run.rounds), final=final, meta=meta,
@@ -172,20 +186,31 @@ def _rounds(run: _Run, names: Sequence[str], printed: tuple[DeckKey, ...]) -> st
     for number in range(1, problem.max_rounds + 1):
         if run.out_of_budget():
             return "budget"
-        before = run.games
-        lists, tunings = _adapt(run, number, names, printed)
+        before, check = run.games, run.check_due
+        if check:
+            lists, tunings, exploits = _check(run, number, names, printed)
+        else:
+            lists, tunings = _adapt(run, number, names, printed)
         last = run.rounds[-1]
         if not any(t is not None and t.adopted for t in tunings):
             run.rounds.append(Round(number, lists, last.shares, last.answer, last.outcomes,
-                                    tunings))
+                                    tunings, check=check))
             run.round_costs.append(run.games - before)
-            return "settled"
+            run.round_end = run.games
+            if None in tunings:             # the budget ran out before every list was tuned
+                return "budget"
+            if check:
+                run.exploits, run.check_due = exploits, False
+                return "settled"
+            run.check_due = True
+            continue
+        run.check_due = False
         run.pairs.phase = "round"
         outcomes = run.matchups.measure(lists, problem.round_games)
         shares, answer = meta_step(last.shares, meta_field(names, outcomes).score_matrix(),
                                    number, epsilon=problem.epsilon)
         run.rounds.append(Round(number, lists, shares, tuple(float(a) for a in answer),
-                                outcomes, tunings))
+                                outcomes, tunings, check=check))
         run.round_costs.append(run.games - before)
         run.round_end = run.games
         run.report("round", round=number, shares=[round(s, 4) for s in shares])
@@ -231,20 +256,57 @@ def _adapt(run: _Run, number: int, names: Sequence[str], printed: Sequence[DeckK
     return tuple(lists), tuple(tunings)
 
 
+def _exploit_problem(problem: ForecastProblem, settled: Round, i: int, name: str, *,
+                     verify_seed: int | None = None) -> TuningProblem:
+    """One more tuning of archetype ``i``'s list against the mix ``settled`` (its own list
+    included): ``exploit_swaps`` swaps, no cap on its distance from print."""
+    return TuningProblem(
+        field=_field(problem, settled.lists, settled.shares),
+        deck=deck_list(settled.lists[i], name), fmt=problem.fmt, set_of=problem.set_of,
+        pool=problem.pool, max_swaps=problem.exploit_swaps,
+        seed=_tune_seed(problem.seed, "exploit", i), verify_seed=verify_seed,
+        budget_games=problem.tune_games, verify_games=problem.verify_games, suggestions=2,
+        meta_resamples=0, field_pairings=False)
+
+
 def _exploit(run: _Run, settled: Round, names: Sequence[str]) -> tuple[Exploit, ...]:
     """One more tuning of each settled list against the settled mix (its own list included)."""
-    problem = run.problem
     out = []
     for i, name in enumerate(names):
         run.report("exploit", archetype=name)
-        tuning = TuningProblem(
-            field=_field(problem, settled.lists, settled.shares),
-            deck=deck_list(settled.lists[i], name), fmt=problem.fmt, set_of=problem.set_of,
-            pool=problem.pool, max_swaps=problem.exploit_swaps,
-            seed=_tune_seed(problem.seed, "exploit", i), budget_games=problem.tune_games,
-            verify_games=problem.verify_games, suggestions=2, meta_resamples=0,
-            field_pairings=False)
-        result, games, _ = run.tune(tuning, settled.lists)
+        result, games, _ = run.tune(_exploit_problem(run.problem, settled, i, name),
+                                    settled.lists)
         run.exploit_costs.append(games)
         out.append(Exploit(i, result))
     return tuple(out)
+
+
+def _check(run: _Run, number: int, names: Sequence[str], printed: Sequence[DeckKey]
+           ) -> tuple[tuple[DeckKey, ...], tuple[ArchetypeTuning | None, ...],
+                      tuple[Exploit, ...]]:
+    """The check after a round in which nobody adopted: the exploitability's tuning of every
+    list; a list adopts the best suggestion that a round would adopt and that stays within
+    ``max_changes`` of print. The tunings are the exploitability if nobody adopts."""
+    problem, settled = run.problem, run.rounds[-1]
+    lists = list(settled.lists)
+    tunings: list[ArchetypeTuning | None] = []
+    exploits = []
+    for i, name in enumerate(names):
+        if run.out_of_budget():
+            tunings.append(None)
+            continue
+        run.report("check", round=number, archetype=name)
+        tuning = _exploit_problem(problem, settled, i, name,
+                                  verify_seed=_check_verify_seed(problem.seed, number, i))
+        result, games, reused = run.tune(tuning, settled.lists)
+        run.exploit_costs.append(games)
+        exploits.append(Exploit(i, result))
+        chosen = next((s for s in result.suggestions
+                       if s.improvement["change"] > problem.settle
+                       and s.verdict == "confirmed"
+                       and changes(printed[i], s.deck) <= problem.max_changes), None)
+        if chosen is not None:
+            lists[i] = chosen.deck
+        best = chosen or (result.suggestions[0] if result.suggestions else None)
+        tunings.append(ArchetypeTuning(best, chosen is not None, games, reused))
+    return tuple(lists), tuple(tunings), tuple(exploits)
