@@ -137,13 +137,17 @@ def _estimated_progress(job: BalanceJob, phase: str, games: int, expected: int
 
 def _adapted_progress(job: BalanceJob, p: dict[str, Any], phase: str, games: int
                       ) -> JobProgress:
-    """An adapted search's steps (forecasts and searches) report every game against the cap
-    of them all (``rules.lab.balance_search.adapted``); forecasts that settle early spend less."""
+    """An adapted search's steps (forecasts and searches) report every game against the
+    search's estimate of all it plays (``rules.lab.balance_search.adapted``: each step to come
+    at what the finished ones of its kind cost), not against the cap of them all, which
+    forecasts that settle early never reach; without an estimate, against the cap."""
     budget = int(p.get("budget") or job.budget_games)
-    percent = 100 if job.status == "done" else min(99, int(100 * games / max(budget, 1)))
+    total = max(games, int(p.get("expected") or budget))
+    percent = 100 if job.status == "done" else min(99, int(100 * games / max(total, 1)))
     return JobProgress(phase=phase, games=games, budget=budget, percent=percent,
                        evaluations=int(p.get("evaluations") or 0), best=None,
-                       time_left=_time_left(job, budget - games), searched=games,
+                       time_left=_time_left(job, total - games), searched=games,
+                       expected=total if p.get("expected") else 0,
                        step=str(p["step"]), iteration=int(p.get("iteration") or 0))
 
 

@@ -95,7 +95,9 @@ def _only(opts: dict[str, Any]) -> tuple[str, ...] | None:
 def adapted_progress_line(event: dict[str, Any]) -> str:
     step = event.get("step", "")
     head = f"[patch {event.get('iteration', 0)}: {step}] {event.get('phase', '')}"
-    games = f"{event.get('games', 0):,}/{event.get('budget', 0):,} games"
+    games = (f"{event.get('games', 0):,} of about {event['expected']:,} games"
+             if event.get("expected") else
+             f"{event.get('games', 0):,}/{event.get('budget', 0):,} games")
     extra = ""
     if event.get("archetype"):
         extra = f" {event['archetype']}"

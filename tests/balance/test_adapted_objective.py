@@ -159,3 +159,26 @@ def test_the_jobs_codec_carries_both_kinds_of_task_whole():
         played = codec.play(back, 0, 1)
         assert [codec.load(codec.dump(r)) for r in played] == played == codec.play(task, 0, 1)
     assert codec.key(tasks[0]) != codec.key(replace(tasks[0], kind=PAIR))
+
+
+def test_the_page_reads_an_adapted_search_against_its_estimate_not_every_steps_cap(
+        client, alice, third):
+    from balance.search.services import balance_job_request
+    from balance.selectors import job_progress
+
+    job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK, third], agent="greedy",
+                              max_changes=2, budget_games=2_000, verify_games=100, seed=5,
+                              objective="band")
+    job.status = "running"
+    job.progress = {"phase": "tuning", "step": "forecast", "iteration": 1, "games": 300_000,
+                    "budget": 6_000_000, "expected": 1_200_000, "rate": 1_000.0}
+    progress = job_progress(job)
+    assert progress.percent == 25 and progress.expected == 1_200_000
+    assert progress.seconds_left == pytest.approx(900.0)      # 900,000 games at 1,000 a second
+    job.save()
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert 'data-testid="expected">1200000<' in page
+    assert "patch 1: forecasting how players adapt" in page
+    job.progress = {**job.progress, "expected": None}          # an older job's progress: the cap
+    assert job_progress(job).percent == 5

@@ -147,3 +147,20 @@ def test_a_matchup_a_share_and_exploitability_each_miss_on_their_own():
     assert [f["what"] for f in judge(forecast_of(EVEN, lopsided), looser, 0.56,
                                       seed=1).failures] == ["share"]
 
+
+
+def test_its_progress_reads_against_what_it_will_play_not_the_cap_of_every_step():
+    events: list[dict] = []
+    base = AdaptedBase(CARDS, "greedy")
+    with LocalAdaptedEvaluator(base, processes=1) as evaluator:
+        result = adapted_search(tiny(), evaluator, progress=events.append)
+    assert all(e["expected"] >= e["games"] for e in events)
+    steps = [(e["step"], e["iteration"]) for e in events]
+    assert steps[0] == ("forecast", 0) and ("search", 1) in steps
+    # The cap of every step is three forecast budgets and a search's; a tiny field's steps
+    # play a small part of it, and the estimate says so from the first forecast on.
+    after_first = next(e for e in events if e["step"] == "search")
+    assert after_first["expected"] < after_first["budget"] / 4
+    if not result.fixed_point:      # every step it planned was played: exact at the end
+        played = result.search_games + result.forecast_games
+        assert events[-1]["games"] == events[-1]["expected"] == played

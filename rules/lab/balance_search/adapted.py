@@ -80,6 +80,8 @@ class _Run:
         self.games = 0          # games of finished steps
         self.step_games = 0     # ... and of the step under way
         self.search_games = self.forecast_games = 0
+        self.forecasts: list[int] = []      # each finished forecast's games
+        self.searches: list[int] = []       # each finished search's games
         per = problem.forecast.budget_games
         self.budget = (problem.iterations + 1) * per + problem.iterations \
             * problem.search.budget_games
@@ -89,7 +91,29 @@ class _Run:
         if self.progress is not None:
             self.progress({**event, "phase": event.get("phase", step), "step": step,
                            "iteration": iteration, "games": self.games + self.step_games,
-                           "budget": self.budget})
+                           "budget": self.budget,
+                           "expected": self.expected(step, iteration, event)})
+
+    def expected(self, step: str, iteration: int, event: dict[str, Any]) -> int:
+        """About how many games the whole search plays if it tries every patch it may: the
+        step under way by its own estimate (a forecast's ``expected``; a search's budget), each
+        step still to come as the finished ones of its kind cost on average (before one has
+        finished: the forecast under way's estimate, the search's budget). A search that meets
+        its targets early plays fewer; the estimate is never below the games played."""
+        search_budget = self.problem.search.budget_games
+        if step == "forecast":
+            current = max(self.step_games, int(event.get("expected") or 0))
+        else:
+            current = max(self.step_games, search_budget)
+        forecast_each = (sum(self.forecasts) // len(self.forecasts) if self.forecasts
+                         else current if step == "forecast" else self.problem.forecast.budget_games)
+        search_each = (sum(self.searches) // len(self.searches) if self.searches
+                       else search_budget)
+        patches_left = self.problem.iterations - iteration
+        to_come = patches_left * (search_each + forecast_each)
+        if step == "search":
+            to_come += forecast_each          # this patch's forecast
+        return self.games + current + to_come
 
     def stopped(self) -> bool:
         return self.should_stop is not None and self.should_stop()
@@ -103,6 +127,7 @@ class _Run:
                           should_stop=self.should_stop)
         self.forecast_games += result.games["total"]
         self.games += result.games["total"]
+        self.forecasts.append(result.games["total"])
         return result
 
     def search(self, lists: Sequence[DeckKey], names: Sequence[str], iteration: int) -> Any:
@@ -121,6 +146,7 @@ class _Run:
             result.strong_games_searched + result.strong_games_verified
         self.search_games += spent
         self.games += spent
+        self.searches.append(spent)
         return result
 
 
