@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from play.streams.schema import ERROR, VALIDATION, _json
+from play.streams.schema import ERROR, VALIDATION, _json, stream_parameters
 
 WATCH_EVENTS_PATH = "/api/play/{uid}/watch/events/"
 
@@ -28,14 +28,7 @@ def spectator_stream_path(result: dict[str, Any], generator: Any, request: Any, 
             "game is sent to their seat's stream (302)."),
         "tags": ["play"],
         "parameters": [
-            {"name": "uid", "in": "path", "required": True, "schema": {"type": "string"},
-             "description": "The game's id."},
-            {"name": "since", "in": "query", "required": False,
-             "schema": {"type": "integer", "minimum": 0},
-             "description": "The step you have (the `steps` of your last read)."},
-            {"name": "version", "in": "query", "required": False,
-             "schema": {"type": "integer", "minimum": 0},
-             "description": "The version you have: another one now is sent at once."}],
+            *stream_parameters()],
         "responses": {
             "200": {"description": "The stream.",
                     "content": {"text/event-stream": {"schema": {"type": "string"}}}},
