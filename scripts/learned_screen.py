@@ -4,7 +4,8 @@ checkout's root.
   python scripts/learned_screen.py [--games 960] [--seed 5000000] [--model FILE]
       [--worlds 2] [--candidates 4] [--margin 1] [--all-kinds]
       [--variant plain|counter|counter-any|unsure|reply|omniscient|omniscient-learned]
-      [--q-worlds 2] [--q-candidates 4] [--gap 0.3] [--reply-weight 0]
+      [--q-worlds 2] [--q-candidates 4] [--gap 0.3] [--reply-weight 0] [--horizon 0]
+      [--variant material]
 
 plays ``--games`` seat-swapped games over the 30 ordered pairings of the core set's starter
 decks on run seeds from ``--seed`` on (5,000,000 on is no training, evaluation or ladder seed;
@@ -13,7 +14,10 @@ its 95 % paired interval, and each side's own CPU milliseconds a game (its decis
 timed in the same run). The variants, each a ``LearnedPlannerAgent`` unless said:
 
 - ``plain``: the agent as shipped, with the budget given (``--worlds``, ``--candidates``,
-  ``--margin``; ``--all-kinds`` searches every decision kind the planner searches);
+  ``--margin``; ``--all-kinds`` searches every decision kind the planner searches;
+  ``--horizon`` turns after its own the rollouts stop);
+- ``material``: the planner's search and material on that budget (``PlannerAgent``, main-phase
+  decisions only, every one searched), its rollouts stopped ``--horizon`` turns after its own;
 - ``counter``: a counter-attack question — two attacks or two awakenings among the policy's
   best ``--q-candidates`` actions (``counter-any``: two of either) — is searched as the planner
   searches (through the opponent's reply, the planner's material), on ``--q-worlds`` worlds;
@@ -22,7 +26,7 @@ timed in the same run). The variants, each a ``LearnedPlannerAgent`` unless said
 - ``reply``: the learned value at the end of its own turn mixed with the learned value after
   the opponent's reply (``--reply-weight`` the first's share; 0 is the value after the reply);
 - ``omniscient``: the planner whose worlds are the true game (``rules.lab.ceiling``), a
-  measuring device; ``omniscient-learned``: the learned planner so.
+  measuring device; ``omniscient-learned``: the learned planner so (``--horizon`` too).
 """
 
 import argparse
@@ -35,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.getcwd())  # run from the project root
 
+from rules.ai.lean import POLICY_KINDS  # noqa: E402
 from rules.ai.learned import SCALE, LearnedPlannerAgent, finish_turn  # noqa: E402
 from rules.ai.planner import GREEDY_KINDS, PlannerAgent  # noqa: E402
 from rules.ai.rollout import ROLLOUT_ACTIONS, rollout  # noqa: E402
@@ -148,11 +153,12 @@ def main():
     parser.add_argument("--all-kinds", action="store_true")
     parser.add_argument("--variant", default="plain",
                         choices=["plain", "counter", "counter-any", "unsure", "reply",
-                                 "omniscient", "omniscient-learned"])
+                                 "omniscient", "omniscient-learned", "material"])
     parser.add_argument("--q-worlds", type=int, default=2)
     parser.add_argument("--q-candidates", type=int, default=4)
     parser.add_argument("--gap", type=float, default=0.3)
     parser.add_argument("--reply-weight", type=float, default=0.0)
+    parser.add_argument("--horizon", type=int, default=0)
     args = parser.parse_args()
     model = load_model(Path(args.model))
     size, more = (args.worlds, args.candidates), (args.q_worlds, args.q_candidates)
@@ -160,6 +166,10 @@ def main():
         agent = OmniscientPlanner()
     elif args.variant == "omniscient-learned":
         agent = OmniscientLearned(model)
+        agent.horizon = args.horizon
+    elif args.variant == "material":
+        agent = PlannerAgent(worlds=args.worlds, candidates=args.candidates,
+                             horizon=args.horizon, greedy_kinds=POLICY_KINDS)
     elif args.variant.startswith("counter"):
         agent = Counter(model, *size, *more, args.variant == "counter-any")
     elif args.variant == "unsure":
@@ -168,7 +178,7 @@ def main():
         agent = Reply(model, *size, args.reply_weight)
     else:
         agent = LearnedPlannerAgent(model, worlds=args.worlds, candidates=args.candidates,
-                                    margin=args.margin)
+                                    margin=args.margin, horizon=args.horizon)
     if args.all_kinds:
         agent.greedy_kinds = GREEDY_KINDS
     timed, rival = Timed(agent), Timed(PlannerAgent())
