@@ -5,7 +5,7 @@ checkout's root.
       [--worlds 2] [--candidates 4] [--margin 1] [--all-kinds]
       [--variant plain|counter|counter-any|unsure|reply|omniscient|omniscient-learned]
       [--q-worlds 2] [--q-candidates 4] [--gap 0.3] [--reply-weight 0] [--horizon 0]
-      [--variant material]
+      [--variant material] [--variant ensemble --ensemble-weight 0.5]
 
 plays ``--games`` seat-swapped games over the 30 ordered pairings of the core set's starter
 decks on run seeds from ``--seed`` on (5,000,000 on is no training, evaluation or ladder seed;
@@ -25,6 +25,9 @@ timed in the same run). The variants, each a ``LearnedPlannerAgent`` unless said
   ``--gap``;
 - ``reply``: the learned value at the end of its own turn mixed with the learned value after
   the opponent's reply (``--reply-weight`` the first's share; 0 is the value after the reply);
+- ``ensemble``: both evaluators on the same rollouts — the learned value where its own turn
+  ends, the planner's material after the opponent's reply — each standardised over the
+  shortlist (a world's scores summed), mixed ``--ensemble-weight`` to the learned value;
 - ``omniscient``: the planner whose worlds are the true game (``rules.lab.ceiling``), a
   measuring device; ``omniscient-learned``: the learned planner so (``--horizon`` too).
 """
@@ -39,12 +42,17 @@ from pathlib import Path
 
 sys.path.insert(0, os.getcwd())  # run from the project root
 
+import numpy as np  # noqa: E402
+
+from rules.ai.greedy import ReplayedDraws  # noqa: E402
 from rules.ai.lean import POLICY_KINDS  # noqa: E402
 from rules.ai.learned import SCALE, LearnedPlannerAgent, finish_turn  # noqa: E402
-from rules.ai.planner import GREEDY_KINDS, PlannerAgent  # noqa: E402
+from rules.ai.planner import GREEDY_KINDS, PlannerAgent, _DeferredRandom  # noqa: E402
 from rules.ai.rollout import ROLLOUT_ACTIONS, rollout  # noqa: E402
+from rules.ai.rollout import evaluate as evaluate_position  # noqa: E402
 from rules.ai.value_model import SHIPPED_MODEL, load_model  # noqa: E402
 from rules.decks.cardset import CORE_SET, load_card_set  # noqa: E402
+from rules.engine.values import work_out_auras  # noqa: E402
 from rules.lab.ceiling import OmniscientPlanner  # noqa: E402
 from rules.lab.learned_training import evaluate  # noqa: E402
 
@@ -135,6 +143,41 @@ class Reply(LearnedPlannerAgent):
         return SCALE * (self.weight * first + (1 - self.weight) * after)
 
 
+class Ensemble(LearnedPlannerAgent):
+    """The learned value at the end of its own turn and the planner's material after the
+    opponent's reply, from the same rollouts, each standardised over the shortlist."""
+
+    def __init__(self, model, worlds, candidates, weight):
+        super().__init__(model, worlds=worlds, candidates=candidates)
+        self.weight = weight
+
+    def _search(self, view, shortlist, rng):
+        player = view.player
+        learned, material = np.zeros(len(shortlist)), np.zeros(len(shortlist))
+        for world, start, draws in self._worlds(view, rng):
+            work_out_auras(world)
+            drawn = []
+            for i, action in enumerate(shortlist):
+                game = world.copy(_DeferredRandom(start))
+                replay = ReplayedDraws(draws, drawn)
+                finish_turn(game, action, player, self.policy, replay, 0)
+                learned[i] += self.model.value(game.view(player))
+                stop, count = game.turn + 1, 0
+                while game.decision is not None and game.turn < stop \
+                        and count < ROLLOUT_ACTIONS:
+                    seat = game.decision.player
+                    game.apply(self.policy.choose(game.view(seat), game.legal_actions(), replay),
+                               check=False)
+                    count += 1
+                material[i] += evaluate_position(game, player, self.weights)
+
+        def standard(values):
+            spread = values.std()
+            return (values - values.mean()) / spread if spread > 1e-9 else values * 0
+
+        return list(self.weight * standard(learned) + (1 - self.weight) * standard(material))
+
+
 class OmniscientLearned(LearnedPlannerAgent):
     """The learned planner whose worlds are the true game (a measuring device)."""
 
@@ -153,12 +196,14 @@ def main():
     parser.add_argument("--all-kinds", action="store_true")
     parser.add_argument("--variant", default="plain",
                         choices=["plain", "counter", "counter-any", "unsure", "reply",
-                                 "omniscient", "omniscient-learned", "material"])
+                                 "omniscient", "omniscient-learned", "material",
+                                 "ensemble"])
     parser.add_argument("--q-worlds", type=int, default=2)
     parser.add_argument("--q-candidates", type=int, default=4)
     parser.add_argument("--gap", type=float, default=0.3)
     parser.add_argument("--reply-weight", type=float, default=0.0)
     parser.add_argument("--horizon", type=int, default=0)
+    parser.add_argument("--ensemble-weight", type=float, default=0.5)
     args = parser.parse_args()
     model = load_model(Path(args.model))
     size, more = (args.worlds, args.candidates), (args.q_worlds, args.q_candidates)
@@ -167,6 +212,8 @@ def main():
     elif args.variant == "omniscient-learned":
         agent = OmniscientLearned(model)
         agent.horizon = args.horizon
+    elif args.variant == "ensemble":
+        agent = Ensemble(model, *size, args.ensemble_weight)
     elif args.variant == "material":
         agent = PlannerAgent(worlds=args.worlds, candidates=args.candidates,
                              horizon=args.horizon, greedy_kinds=POLICY_KINDS)
