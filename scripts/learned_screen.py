@@ -5,7 +5,7 @@ checkout's root.
       [--worlds 2] [--candidates 4] [--margin 1] [--all-kinds]
       [--variant plain|counter|counter-any|unsure|reply|omniscient|omniscient-learned]
       [--q-worlds 2] [--q-candidates 4] [--gap 0.3] [--reply-weight 0] [--horizon 0]
-      [--variant material] [--variant ensemble --ensemble-weight 0.5]
+      [--ensemble-weight 0.5] [--variant material]
 
 plays ``--games`` seat-swapped games over the 30 ordered pairings of the core set's starter
 decks on run seeds from ``--seed`` on (5,000,000 on is no training, evaluation or ladder seed;
@@ -13,11 +13,16 @@ decks on run seeds from ``--seed`` on (5,000,000 on is no training, evaluation o
 its 95 % paired interval, and each side's own CPU milliseconds a game (its decisions only,
 timed in the same run). The variants, each a ``LearnedPlannerAgent`` unless said:
 
-- ``plain``: the agent as shipped, with the budget given (``--worlds``, ``--candidates``,
-  ``--margin``; ``--all-kinds`` searches every decision kind the planner searches;
-  ``--horizon`` turns after its own the rollouts stop);
+- ``plain`` (or ``ensemble``, its earlier name): the agent as shipped — both evaluators on the
+  same rollouts, the learned value where its own turn ends and the planner's material after
+  the opponent's reply, each standardised over the shortlist and mixed ``--ensemble-weight``
+  to the learned value (1: the learned value alone, the agent shipped before) — with the
+  budget given (``--worlds``, ``--candidates``, ``--margin``; ``--all-kinds`` searches every
+  decision kind the planner searches; ``--horizon`` turns after its own the learned value
+  judges);
 - ``material``: the planner's search and material on that budget (``PlannerAgent``, main-phase
   decisions only, every one searched), its rollouts stopped ``--horizon`` turns after its own;
+- the variants below change the learned value alone (``--ensemble-weight`` 1), as screened:
 - ``counter``: a counter-attack question — two attacks or two awakenings among the policy's
   best ``--q-candidates`` actions (``counter-any``: two of either) — is searched as the planner
   searches (through the opponent's reply, the planner's material), on ``--q-worlds`` worlds;
@@ -25,9 +30,6 @@ timed in the same run). The variants, each a ``LearnedPlannerAgent`` unless said
   ``--gap``;
 - ``reply``: the learned value at the end of its own turn mixed with the learned value after
   the opponent's reply (``--reply-weight`` the first's share; 0 is the value after the reply);
-- ``ensemble``: both evaluators on the same rollouts — the learned value where its own turn
-  ends, the planner's material after the opponent's reply — each standardised over the
-  shortlist (a world's scores summed), mixed ``--ensemble-weight`` to the learned value;
 - ``omniscient``: the planner whose worlds are the true game (``rules.lab.ceiling``), a
   measuring device; ``omniscient-learned``: the learned planner so (``--horizon`` too).
 """
@@ -42,17 +44,12 @@ from pathlib import Path
 
 sys.path.insert(0, os.getcwd())  # run from the project root
 
-import numpy as np  # noqa: E402
-
-from rules.ai.greedy import ReplayedDraws  # noqa: E402
 from rules.ai.lean import POLICY_KINDS  # noqa: E402
-from rules.ai.learned import SCALE, LearnedPlannerAgent, finish_turn  # noqa: E402
-from rules.ai.planner import GREEDY_KINDS, PlannerAgent, _DeferredRandom  # noqa: E402
+from rules.ai.learned import LEARNED_SHARE, SCALE, LearnedPlannerAgent, finish_turn  # noqa: E402
+from rules.ai.planner import GREEDY_KINDS, PlannerAgent  # noqa: E402
 from rules.ai.rollout import ROLLOUT_ACTIONS, rollout  # noqa: E402
-from rules.ai.rollout import evaluate as evaluate_position  # noqa: E402
 from rules.ai.value_model import SHIPPED_MODEL, load_model  # noqa: E402
 from rules.decks.cardset import CORE_SET, load_card_set  # noqa: E402
-from rules.engine.values import work_out_auras  # noqa: E402
 from rules.lab.ceiling import OmniscientPlanner  # noqa: E402
 from rules.lab.learned_training import evaluate  # noqa: E402
 
@@ -77,7 +74,7 @@ class Counter(LearnedPlannerAgent):
     """Counter-attack questions searched as the planner searches them."""
 
     def __init__(self, model, worlds, candidates, q_worlds, q_candidates, any_kind):
-        super().__init__(model, worlds=worlds, candidates=candidates)
+        super().__init__(model, worlds=worlds, candidates=candidates, learned_share=1.0)
         self.base, self.more, self.any_kind = (worlds, candidates), (q_worlds, q_candidates), \
             any_kind
         self.mode, self.questions = "learned", 0
@@ -107,7 +104,7 @@ class Unsure(LearnedPlannerAgent):
     """More worlds and candidates where the policy's two best are within ``gap``."""
 
     def __init__(self, model, worlds, candidates, q_worlds, q_candidates, gap):
-        super().__init__(model, worlds=worlds, candidates=candidates)
+        super().__init__(model, worlds=worlds, candidates=candidates, learned_share=1.0)
         self.base, self.more, self.gap = (worlds, candidates), (q_worlds, q_candidates), gap
         self.questions = 0
 
@@ -125,7 +122,7 @@ class Reply(LearnedPlannerAgent):
     """The value at the end of its own turn mixed with the value after the opponent's reply."""
 
     def __init__(self, model, worlds, candidates, weight):
-        super().__init__(model, worlds=worlds, candidates=candidates)
+        super().__init__(model, worlds=worlds, candidates=candidates, learned_share=1.0)
         self.weight = weight
 
     def _rollout(self, game, action, player, rng):
@@ -143,46 +140,14 @@ class Reply(LearnedPlannerAgent):
         return SCALE * (self.weight * first + (1 - self.weight) * after)
 
 
-class Ensemble(LearnedPlannerAgent):
-    """The learned value at the end of its own turn and the planner's material after the
-    opponent's reply, from the same rollouts, each standardised over the shortlist."""
-
-    def __init__(self, model, worlds, candidates, weight):
-        super().__init__(model, worlds=worlds, candidates=candidates)
-        self.weight = weight
-
-    def _search(self, view, shortlist, rng):
-        player = view.player
-        learned, material = np.zeros(len(shortlist)), np.zeros(len(shortlist))
-        for world, start, draws in self._worlds(view, rng):
-            work_out_auras(world)
-            drawn = []
-            for i, action in enumerate(shortlist):
-                game = world.copy(_DeferredRandom(start))
-                replay = ReplayedDraws(draws, drawn)
-                finish_turn(game, action, player, self.policy, replay, 0)
-                learned[i] += self.model.value(game.view(player))
-                stop, count = game.turn + 1, 0
-                while game.decision is not None and game.turn < stop \
-                        and count < ROLLOUT_ACTIONS:
-                    seat = game.decision.player
-                    game.apply(self.policy.choose(game.view(seat), game.legal_actions(), replay),
-                               check=False)
-                    count += 1
-                material[i] += evaluate_position(game, player, self.weights)
-
-        def standard(values):
-            spread = values.std()
-            return (values - values.mean()) / spread if spread > 1e-9 else values * 0
-
-        return list(self.weight * standard(learned) + (1 - self.weight) * standard(material))
-
-
 class OmniscientLearned(LearnedPlannerAgent):
     """The learned planner whose worlds are the true game (a measuring device)."""
 
     _sample_worlds = OmniscientPlanner._sample_worlds
     know = "all"
+
+    def __init__(self, model):
+        super().__init__(model, learned_share=1.0)
 
 
 def main():
@@ -203,7 +168,7 @@ def main():
     parser.add_argument("--gap", type=float, default=0.3)
     parser.add_argument("--reply-weight", type=float, default=0.0)
     parser.add_argument("--horizon", type=int, default=0)
-    parser.add_argument("--ensemble-weight", type=float, default=0.5)
+    parser.add_argument("--ensemble-weight", type=float, default=LEARNED_SHARE)
     args = parser.parse_args()
     model = load_model(Path(args.model))
     size, more = (args.worlds, args.candidates), (args.q_worlds, args.q_candidates)
@@ -212,8 +177,6 @@ def main():
     elif args.variant == "omniscient-learned":
         agent = OmniscientLearned(model)
         agent.horizon = args.horizon
-    elif args.variant == "ensemble":
-        agent = Ensemble(model, *size, args.ensemble_weight)
     elif args.variant == "material":
         agent = PlannerAgent(worlds=args.worlds, candidates=args.candidates,
                              horizon=args.horizon, greedy_kinds=POLICY_KINDS)
@@ -225,7 +188,8 @@ def main():
         agent = Reply(model, *size, args.reply_weight)
     else:
         agent = LearnedPlannerAgent(model, worlds=args.worlds, candidates=args.candidates,
-                                    margin=args.margin, horizon=args.horizon)
+                                    margin=args.margin, horizon=args.horizon,
+                                    learned_share=args.ensemble_weight)
     if args.all_kinds:
         agent.greedy_kinds = GREEDY_KINDS
     timed, rival = Timed(agent), Timed(PlannerAgent())

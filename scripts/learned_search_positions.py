@@ -45,7 +45,7 @@ class Recording(LearnedPlannerAgent):
     """The strong learned agent, keeping a share of the positions its rollouts stop at."""
 
     def __init__(self, model, horizon, rows, labels, share, playouts, seed, playout_agent):
-        super().__init__(model, horizon=horizon)
+        super().__init__(model, horizon=horizon, learned_share=1.0)   # as screened
         self.rows, self.labels, self.share, self.playouts = rows, labels, share, playouts
         self.record_rng = random.Random(seed)
         self.playout_agent = playout_agent

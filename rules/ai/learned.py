@@ -8,10 +8,11 @@
   candidate is judged at the same moment, the turn just over) and takes the one after which
   ``rules.ai.value_model`` gives its seat the best chance of winning. A lethal attack the policy
   sees, a clear favourite and every other kind of decision are the policy's.
-- ``LearnedPlannerAgent`` (``learned_planner``, strong): the planner (``rules.ai.planner``) whose
-  rollouts stop at the end of its own turn, where the learned evaluator judges the position
-  from its seat's view in place of the hand-weighted evaluation after the opponent's turn:
-  shorter rollouts, over ``WORLDS`` worlds.
+- ``LearnedPlannerAgent`` (``learned_planner``, strong): the planner's search (``rules.ai.planner``)
+  on ``WORLDS`` worlds and ``PLANNER_CANDIDATES`` actions, where the policy is unsure, judged
+  by both evaluators on the same rollouts: the learned chance of winning where its own turn ends
+  (from its seat's view) and the planner's material after the opponent's reply, each brought to
+  one scale over the shortlist and mixed ``LEARNED_SHARE`` to the learned value.
 
 Both read the shipped model (``rules/ai/data/learned_value.json``) unless given one, and refuse
 a card set it was not trained on (``ModelMismatch``, at the first decision).
@@ -27,7 +28,9 @@ import heapq
 import random
 from typing import TYPE_CHECKING, Final
 
-from rules.ai.greedy import GreedyAgent
+import numpy as np
+
+from rules.ai.greedy import GreedyAgent, ReplayedDraws
 from rules.ai.lean import POLICY_KINDS
 from rules.ai.planner import (
     DECLINE_KINDS,
@@ -39,6 +42,7 @@ from rules.ai.planner import (
     _start,
 )
 from rules.ai.rollout import ROLLOUT_ACTIONS
+from rules.ai.rollout import evaluate as material
 from rules.ai.value_model import ValueModel, shipped_model
 from rules.engine.actions import Action
 from rules.engine.agent import NEEDS_VIEW, Draws
@@ -54,6 +58,7 @@ MARGIN: Final = 1.0           # the policy's best is played without a look-ahead
 WORLDS: Final = 2              # the strong agent's sampled worlds per decision
 PLANNER_CANDIDATES: Final = 4  # and the actions it plays in each
 SCALE: Final = 100.0           # a chance of winning in the planner's units (points of 1 %)
+LEARNED_SHARE: Final = 0.5     # the learned value's share of the strong agent's judgement
 
 
 class LearnedAgent:
@@ -124,16 +129,33 @@ def finish_turn(game: Game, action: Action, player: int, policy: GreedyAgent,
         count += 1
 
 
+def play_on(game: Game, stop_turn: int, policy: GreedyAgent, rng: Draws) -> None:
+    """``policy`` for both sides until turn ``stop_turn`` begins (or the game ends, or
+    ``ROLLOUT_ACTIONS`` actions are played)."""
+    count = 0
+    while game.decision is not None and game.turn < stop_turn and count < ROLLOUT_ACTIONS:
+        seat = game.decision.player
+        game.apply(policy.choose(game.view(seat), game.legal_actions(), rng), check=False)
+        count += 1
+
+
+def standardised(values: np.ndarray) -> np.ndarray:
+    """``values`` less their mean, over their spread (all zero where they are all equal)."""
+    spread = values.std()
+    return (values - values.mean()) / spread if spread > 1e-9 else np.zeros_like(values)
+
+
 class LearnedPlannerAgent(PlannerAgent):
     name = "learned_planner"
 
     def __init__(self, model: ValueModel | None = None, worlds: int = WORLDS,
                  candidates: int = PLANNER_CANDIDATES, horizon: int = 0,
-                 margin: float = MARGIN) -> None:
+                 margin: float = MARGIN, learned_share: float = LEARNED_SHARE) -> None:
         super().__init__(worlds=worlds, candidates=candidates, greedy_kinds=POLICY_KINDS,
                          horizon=horizon)
         self._model = model
         self.margin = margin
+        self.learned_share = learned_share      # 1: the learned value alone (``_rollout``)
 
     @property
     def model(self) -> ValueModel:
@@ -153,8 +175,40 @@ class LearnedPlannerAgent(PlannerAgent):
                 return legal[values.index(best)]
         return super().choose(view, legal, rng)
 
+    def _search(self, view: PlayerView, shortlist: list[Action],
+                rng: random.Random) -> list[float]:
+        """Each shortlisted action judged by both evaluators on the same rollouts.
+
+        Why both: each evaluator is good at one horizon only. The learned value judges the
+        position where its own turn ends as well as the planner's material judges it after
+        the opponent's reply, and each is poor at the other's horizon (the learned value after
+        the reply, the material at the turn's end: docs/learned-agent.md). Alone, either
+        plays about as well as the planner; they err in different places, so their sum, each
+        standardised over the shortlist (a chance of winning and a material count have no
+        common unit), errs less. One rollout serves both: played to the end of its own turn
+        (``horizon`` turns later), judged by the model, then on through the reply and
+        judged by material. Each world's scores are summed per action, as the planner's."""
+        if self.learned_share >= 1.0:
+            return super()._search(view, shortlist, rng)
+        player, model = view.player, self.model
+        learned, after_reply = np.zeros(len(shortlist)), np.zeros(len(shortlist))
+        for world, world_start, draws in self._worlds(view, rng):
+            work_out_auras(world)                # once for all its copies
+            drawn: list[float] = []
+            for i, action in enumerate(shortlist):
+                game = world.copy(_DeferredRandom(world_start))
+                replay = ReplayedDraws(draws, drawn)
+                finish_turn(game, action, player, self.policy, replay, self.horizon)
+                learned[i] += model.value(game.view(player))
+                play_on(game, game.turn + 1, self.policy, replay)
+                after_reply[i] += material(game, player, self.weights)
+        share = self.learned_share
+        scores = share * standardised(learned) + (1 - share) * standardised(after_reply)
+        return [float(score) for score in scores]
+
     def _rollout(self, game: Game, action: Action, player: int, rng: Draws) -> float:
-        """Play ``action``, then the policy for both sides to the end of ``player``'s turn;
-        the learned chance of winning from there, as ``player`` sees it."""
+        """The learned value alone (``learned_share`` 1): play ``action``, then the policy for
+        both sides to the end of ``player``'s turn; the learned chance of winning from there,
+        as ``player`` sees it."""
         finish_turn(game, action, player, self.policy, rng, self.horizon)
         return SCALE * self.model.value(game.view(player))

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rules.ai.agents import agent_spec, make_agent
-from rules.ai.learned import LearnedAgent, LearnedPlannerAgent
+from rules.ai.learned import LEARNED_SHARE, LearnedAgent, LearnedPlannerAgent
 from rules.ai.value_features import FEATURES, features
 from rules.ai.value_model import (
     MODEL_FEATURES,
@@ -108,6 +108,37 @@ def test_the_learned_agents_choose_alike_whatever_the_seat_cannot_see(tiny, kind
     assert choices[0] == choices[1]
 
 
+def test_the_strong_agent_judges_its_moves_alike_whatever_the_seat_cannot_see(tiny):
+    """Rule: R1.1 — the strong agent's search (both evaluators on the same rollouts, every
+    decision searched: margin 1000) gives each shortlisted move the same score in two games
+    differing only in hidden zones, and so makes the same choice."""
+    assert LearnedPlannerAgent(tiny).learned_share == LEARNED_SHARE == 0.5
+    scores, choices = [], []
+    for truth, seed in ((TRUTH_A, 1), (TRUTH_B, 99)):
+        game = Game.from_snapshot(truth, TEST.cards, seed=seed)
+        legal = game.legal_actions()
+        agent = LearnedPlannerAgent(tiny, margin=1000)
+        scores.append(agent._search(game.view(0), legal[:4] + legal[-1:], random.Random(5)))
+        choices.append(agent.choose(game.view(0), legal, random.Random(5)))
+    assert scores[0] == scores[1] and choices[0] == choices[1]
+    # Each evaluator is brought to one scale over the shortlist: the mixed scores sum to 0
+    # and tell the moves apart.
+    assert sum(scores[0]) == pytest.approx(0, abs=1e-9) and len(set(scores[0])) > 1
+
+
+def test_the_strong_agent_with_the_learned_value_alone_searches_as_before(tiny):
+    """``learned_share`` 1 is the planner's search judged by the learned value alone (its
+    rollouts' ``_rollout``), the strong agent shipped before both evaluators were mixed."""
+    game = Game.from_snapshot(TRUTH_A, TEST.cards, seed=1)
+    legal = game.legal_actions()
+    shortlist = legal[:4] + legal[-1:]
+    alone = LearnedPlannerAgent(tiny, learned_share=1.0)
+    scores = alone._search(game.view(0), shortlist, random.Random(5))
+    assert all(0 <= score <= 2 * 100 for score in scores)     # two worlds' chances, in points
+    mixed = LearnedPlannerAgent(tiny)._search(game.view(0), shortlist, random.Random(5))
+    assert scores != mixed
+
+
 def test_a_model_refuses_a_card_set_it_was_not_trained_on(tiny):
     core = load_card_set(CORE_SET)
     with pytest.raises(ModelMismatch) as refused:
@@ -153,10 +184,11 @@ def test_a_model_file_round_trips_and_a_wrong_one_is_refused(tiny, tmp_path):
     assert str(missing.value) == MODEL_MISSING.format(path=tmp_path / "none.json")
 
 
-@pytest.mark.parametrize("kind", [LearnedAgent, LearnedPlannerAgent])
+@pytest.mark.parametrize("kind", [LearnedAgent, LearnedPlannerAgent,
+                                  lambda model: LearnedPlannerAgent(model, margin=1000)])
 def test_the_learned_agents_play_legal_games_the_same_from_a_seed(tiny, kind):
     """Every action is checked against the rules (``apply`` with its check), and the same seed
-    plays the same game."""
+    plays the same game (the strong agent also with every main-phase decision searched)."""
     logs = []
     for _ in range(2):
         game = Game(TEST.cards, [TEST.deck(n) for n in TEST.decks], seed=11)
