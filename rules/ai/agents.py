@@ -83,7 +83,8 @@ AGENTS: tuple[AgentSpec, ...] = (
     AgentSpec("lean", LeanPlannerAgent, "lean", "Lean planner (strong, quicker)",
               chunk_games=40, measured_against=("greedy", "planner"), skill="skilled"),
     # The policy's few best moves judged by the learned evaluator (rules.ai.learned), and the
-    # planner with rollouts cut short where that evaluator judges them.
+    # planner's search judged by that evaluator at its turn's end and by material after the
+    # opponent's reply, both at once.
     AgentSpec("learned", LearnedAgent, "learned", "Learned (one-move look-ahead, quick)",
               chunk_games=200, measured_against=("greedy", "planner"), skill="skilled"),
     AgentSpec("learned_planner", LearnedPlannerAgent, "learned_planner",
