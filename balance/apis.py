@@ -9,7 +9,7 @@ another user's private job is a 404 naming the kind, cancelling someone else's j
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -64,8 +64,11 @@ class JobSerializer(serializers.ModelSerializer[BalanceJob]):
                 "expected": p.expected}
 
 
-def invalid_input(exc: BalanceInputError) -> ValidationError:
-    return ValidationError({exc.field: [exc.message]})
+def invalid_input(exc: BalanceInputError,
+                  field_of: Mapping[str, str] | None = None) -> ValidationError:
+    """The service's refusal on the input it names (``field_of``: the request's name of a
+    service argument that the request spells otherwise)."""
+    return ValidationError({(field_of or {}).get(exc.field, exc.field): [exc.message]})
 
 
 # What a kind's input serializer gives its service, keyword by keyword.
@@ -89,12 +92,14 @@ class JobApi(APIView):
 
 
 # ``input`` shapes the request for ``service`` (its ``service_arguments``); ``serializer_class``
-# is the list's, ``output`` the job's.
+# is the list's, ``output`` the job's; ``field_of`` names the request's input for a service
+# argument spelt otherwise.
 class JobListCreateApi(generics.GenericAPIView[BalanceJob]):
     kind: str
     input: type[JobInputSerializer]
     output: type[serializers.Serializer[BalanceJob]]
     service: Callable[..., BalanceJob]
+    field_of: Mapping[str, str] = {}
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     queryset = BalanceJob.objects.none()
 
@@ -114,7 +119,7 @@ class JobListCreateApi(generics.GenericAPIView[BalanceJob]):
         try:
             job = type(self).service(user=request.user, **data.service_arguments())
         except BalanceInputError as exc:
-            raise invalid_input(exc) from None
+            raise invalid_input(exc, self.field_of) from None
         return Response(self.output(job).data, status=status.HTTP_201_CREATED)
 
 

@@ -18,10 +18,12 @@ from balance.apis import (
     JobListCreateApi,
     JobSerializer,
 )
-from balance.forecast.services import DEFAULTS, SIZES, forecast_job_request
+from balance.forecast.problem import forecast_band, forecast_further_agents
+from balance.forecast.services import BAND, DEFAULTS, SIZES, forecast_job_request
 from balance.models import BalanceJob, JobKind
 from common.api_fields import StrictBooleanField
 from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
+from simulations.agents.strength import agent_help
 from simulations.apis import PatchInputSerializer
 from simulations.serializers import ListFilterSerializer
 
@@ -35,7 +37,18 @@ class ForecastInputSerializer(JobInputSerializer):
         child=serializers.CharField(max_length=120), required=False, max_length=10,
         help_text='The archetypes: saved decks\' ids or "starter:<name>" (empty: the starter '
                   'decks).')
-    agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
+    agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT,
+                                    help_text=agent_help())
+    agents = serializers.ListField(
+        child=serializers.ChoiceField(choices=AGENT_NAMES), required=False, min_length=1,
+        max_length=len(AGENT_NAMES),
+        help_text='In place of agent, each listed once, e.g. ["greedy", "lean"]: the first '
+                  "adapts the lists; every one plays the settled lists on fresh seeds, and "
+                  "each archetype gets a verdict (over the band under any agent: nerf; under "
+                  "it under every agent: buff; otherwise fine).")
+    band = serializers.ListField(
+        child=serializers.FloatField(), min_length=2, max_length=2, default=list(BAND),
+        help_text="The verdicts' field win-rate band in percent [low, high], e.g. [45, 55].")
     patch = PatchInputSerializer(
         required=False, allow_null=True,
         help_text="A balance patch: forecast the pool as patched (docs/patches.md).")
@@ -66,24 +79,36 @@ class ForecastInputSerializer(JobInputSerializer):
     def service_arguments(self) -> dict[str, Any]:
         d = self.validated_data
         sizes = {k: d[k] for k in SIZES if d.get(k) is not None}
-        return {"deck_specs": d.get("decks") or [], "agent": d["agent"],
-                "patch": d.get("patch"), "max_changes": d["max_changes"],
+        agent, *further = d.get("agents") or [d["agent"]]
+        return {"deck_specs": d.get("decks") or [], "agent": agent,
+                "further_agents": further, "band": d["band"], "patch": d.get("patch"),
+                "max_changes": d["max_changes"],
                 "settle": d["settle"], "max_rounds": d["max_rounds"],
                 "budget_games": d["budget_games"], "verify_games": d["verify_games"],
                 "seed": d.get("seed"), "is_public": d["public"], **sizes}
 
 
 class ForecastSerializer(JobSerializer):
+    agents = serializers.SerializerMethodField()
+    band = serializers.SerializerMethodField()
     decks = serializers.SerializerMethodField()
     patch = serializers.SerializerMethodField()
     result = serializers.SerializerMethodField()
 
     class Meta:
         model = BalanceJob
-        fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "decks",
-                  "patch", "max_changes", "budget_games", "verify_games", "seed",
+        fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "agents",
+                  "band", "decks", "patch", "max_changes", "budget_games", "verify_games", "seed",
                   "games_played", "progress", "result", "created_at", "started_at",
                   "finished_at", "url"]
+
+    def get_agents(self, job: BalanceJob) -> list[str]:
+        """Every agent that plays the settled lists, the one that adapts them first."""
+        return [job.agent, *forecast_further_agents(job)]
+
+    def get_band(self, job: BalanceJob) -> list[float]:
+        """The verdicts' band in percent."""
+        return [round(x * 100, 2) for x in forecast_band(job)]
 
     def get_decks(self, job: BalanceJob) -> list[dict[str, Any]]:
         return list(job.decks)
@@ -95,14 +120,16 @@ class ForecastSerializer(JobSerializer):
 
     def get_result(self, job: BalanceJob) -> dict[str, Any] | None:
         """When done: ``final`` (``decks``, ``field``, ``matchups``, ``shares``, ``nash``,
-        ``relaxed``), ``rounds``, ``cards`` (``adopted``, ``dropped``), ``exploitability``,
+        ``relaxed``, ``agents``: each further agent's ``field`` and ``matchups``), ``rounds``,
+        ``cards`` (``adopted``, ``dropped``), ``band``, ``verdicts``, ``exploitability``,
         ``games`` and ``stopped`` — the shape of ``meta_forecast --json``."""
         return job.result if job.status == "done" else None
 
 
 class ForecastListSerializer(ForecastSerializer):
     class Meta(ForecastSerializer.Meta):
-        fields = ["uid", "label", "owner", "is_public", "status", "agent", "max_changes",
+        fields = ["uid", "label", "owner", "is_public", "status", "agent", "agents",
+                  "max_changes",
                   "budget_games", "games_played", "progress", "created_at", "finished_at",
                   "url"]
 
@@ -122,6 +149,7 @@ class ForecastListCreateApi(JobListCreateApi):
     output = ForecastSerializer
     serializer_class = ForecastListSerializer
     service = forecast_job_request
+    field_of = {"further_agents": "agents"}
 
 
 class _ForecastJob(JobApi):

@@ -1,5 +1,6 @@
-"""The "Forecast the meta" form: the archetypes, the agent, an optional patch and the caps; the
-service decides what is valid and its messages land on the matching field."""
+"""The "Forecast the meta" form: the archetypes, the agent that adapts the lists, the agents that
+also play the settled lists, the verdicts' band, an optional patch and the caps; the service
+decides what is valid and its messages land on the matching field."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from balance.forecast.services import DEFAULTS
+from balance.forecast.services import BAND, DEFAULTS
 from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
 from balance.tuning.forms import patch_of_text
 from cards.game_words import agent_menu
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
     from common.visitor import Visitor
 
 class ForecastForm(JobForm):
-    FIELD_OF = {"decks": "decks", "agent": "agent", "patch": "patch",
+    FIELD_OF = {"decks": "decks", "agent": "agent", "further_agents": "further_agents",
+                "band": "band_low", "patch": "patch",
                 "max_changes": "max_changes", "settle": "settle", "max_rounds": "max_rounds",
                 "budget_games": "budget_games", "verify_games": "verify_games", "seed": "seed"}
 
@@ -26,7 +28,18 @@ class ForecastForm(JobForm):
         label=_("Archetypes"), required=False,
         widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
         help_text=_("The decks whose players adapt. None ticked: the starter decks."))
-    agent = forms.ChoiceField(label=_("Agent"), choices=agent_menu, initial=DEFAULT_AGENT)
+    agent = forms.ChoiceField(label=_("Agent"), choices=agent_menu, initial=DEFAULT_AGENT,
+                              help_text=_("Adapts the lists: it plays every round and tuning."))
+    further_agents = forms.MultipleChoiceField(
+        label=_("Also play the settled lists with"), required=False, choices=agent_menu,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "opponent"}),
+        help_text=_("Each plays the settled lists on fresh games of its own; leave the agent "
+                    "above unticked. None ticked: the agent above alone."))
+    band_low = forms.FloatField(label=_("Band from (%)"), initial=BAND[0], required=False)
+    band_high = forms.FloatField(
+        label=_("Band to (%)"), initial=BAND[1], required=False,
+        help_text=_("The verdicts: a field win rate over the band under any agent calls for a "
+                    "nerf, under it under every agent for a buff; otherwise fine."))
     patch = forms.CharField(
         label=_("Balance patch (JSON)"), required=False, max_length=20_000,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -58,7 +71,11 @@ class ForecastForm(JobForm):
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"deck_specs": data.get("decks") or [], "agent": data["agent"],
-                "patch": data.get("patch"), "max_changes": data["max_changes"],
+                "further_agents": data.get("further_agents") or [],
+                "band": tuple(BAND[i] if data.get(k) is None else data[k]
+                              for i, k in enumerate(("band_low", "band_high"))),
+                "patch": data.get("patch"),
+                "max_changes": data["max_changes"],
                 "settle": data["settle"], "max_rounds": data["max_rounds"],
                 "budget_games": data["budget_games"], "verify_games": data["verify_games"],
                 "seed": data.get("seed"), "is_public": data.get("public", False)}

@@ -5,7 +5,9 @@ an outcome string of one list against another, ``balance.kinds`` says what a cod
 The row keeps the archetypes (``decks``), the card data as patched (``cards``), the agent, the
 rounds' budget (``budget_games``), a tuning's fresh games an opponent (``verify_games``), the
 cap on changes (``max_changes``) and the rest of the options with the patch under ``tuning``
-(the kind's own frozen input).
+(the kind's own frozen input), with the agents that also play the settled lists
+(``further_agents``) and the verdicts' ``band`` (a job frozen before them has neither: no
+further agent, the default band).
 
 Invariant: ``forecast_problem`` reads only the job's row, so every execution of a job — first or
 resumed — forecasts the same problem.
@@ -36,7 +38,19 @@ def forecast_problem(job: BalanceJob) -> ForecastProblem:
         fmt=format_from_dict(spec["format"]), set_of=spec.get("set_of") or None,
         pool=tuple(spec["pool"]), max_changes=job.max_changes, budget_games=job.budget_games,
         verify_games=job.verify_games, seed=job.seed,
+        further_agents=forecast_further_agents(job), band=forecast_band(job),
         **{k: spec["options"][k] for k in OPTIONS})
+
+
+def forecast_further_agents(job: BalanceJob) -> tuple[str, ...]:
+    """The agents that also play the settled lists (none for a job frozen before them)."""
+    return tuple((job.tuning or {}).get("further_agents") or ())
+
+
+def forecast_band(job: BalanceJob) -> tuple[float, float]:
+    """The verdicts' band as fractions (the default for a job frozen before it)."""
+    band = (job.tuning or {}).get("band")
+    return (band[0], band[1]) if band else ForecastProblem(cards={}, archetypes=()).band
 
 
 class ForecastCodec:
@@ -50,6 +64,10 @@ class ForecastCodec:
 
     def key(self, task: PairTask) -> str:
         return hashlib.sha256(json.dumps(["pair", self.encode(task)]).encode()).hexdigest()
+
+    def task_agent(self, task: PairTask) -> str:
+        """The agent that plays ``task`` (a further agent's pieces are sized at its pace)."""
+        return task.agent or self.field.agent
 
     def play(self, task: PairTask, first: int, blocks: int) -> list[str]:
         return play_pair_task(self.field, PairTask(task.deck, task.rival, task.seed, first,

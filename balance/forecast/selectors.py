@@ -1,7 +1,8 @@
 """A finished meta forecast as its page shows it: each round's lists as diffs in card names with
 their field win rates and the meta's shares, the chart of the meta, the settled field, the
-cards adopted and dropped, and the exploitability — every name in the reader's language (the
-frozen cards and decks carry both), every rate in percent with its interval and games."""
+cards adopted and dropped, each archetype's verdict under every agent that played the settled
+lists, and the exploitability — every name in the reader's language (the frozen cards and decks
+carry both), every rate in percent with its interval and games."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.utils.safestring import SafeString
 
 from balance.forecast.charts import colour, meta_chart
 from balance.models import BalanceJob
+from cards.game_words import game_word
 from common.language import frozen_card_name
 
 
@@ -57,12 +59,28 @@ def forecast_view(job: BalanceJob) -> dict[str, Any] | None:
     moves = {kind: [{**row, "name": frozen_card_name(cards, row["card"])}
                     for row in result["cards"][kind]] for kind in ("adopted", "dropped")}
     exploit = result.get("exploitability")
-    return {"rounds": rounds, "settled": settled, "names": names, "moves": moves,
+    return {"rounds": rounds, "verdicts": _verdicts(names, result), "settled": settled,
+            "names": names, "moves": moves,
             "chart": _chart(names, result["rounds"]), "stopped": result["stopped"],
             "games": result["games"], "games_each": final["games_each"],
             "epsilon": round(final["epsilon"] * 100, 2),
             "exploit": {**(_pct(exploit) or {}), "archetype": _rename(job, exploit),
                         "swaps": _swaps(cards, exploit["swaps"])} if exploit else None}
+
+
+def _verdicts(names: Sequence[str], result: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Each archetype's verdict (``nerf``, ``buff`` or ``fine``) with its field win rate under
+    each agent, the one that adapted the lists first; None for a result from before verdicts."""
+    rows = result.get("verdicts")
+    if not rows:
+        return None
+    agents = [result["agent"], *result["final"].get("agents", {})]
+    low, high = result.get("band") or (0.45, 0.55)
+    return {"low": round(low * 100, 1), "high": round(high * 100, 1),
+            "agents": [game_word("agent_label", a) for a in agents],
+            "rows": [{"name": name, "verdict": row["verdict"],
+                      "cells": [_pct(row["agents"].get(a)) for a in agents]}
+                     for name, row in zip(names, rows, strict=True)]}
 
 
 def _gain(improvement: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -24,6 +24,7 @@ from balance.services import (
 )
 from balance.tuning.problem import format_to_dict
 from balance.tuning.services import job_patched, tuning_pool
+from cards.game_words import game_word
 from common.frozen import FrozenDeck
 from decks.adapters import format_to_rules
 from decks.selectors import format_get
@@ -55,7 +56,13 @@ SIZES = {"tune_games": (2_000, 400_000), "round_games": (50, 10_000),
 TOO_MANY_ACTIVE = gettext_lazy(
     "You already have {count} job(s) queued or running (the limit is {limit}); wait for it "
     "to finish or cancel it.")
+FURTHER_IS_AGENT = gettext_lazy(
+    "{name} already adapts the lists: untick it, or choose another agent to adapt them.")
+FURTHER_TWICE = gettext_lazy("{name} is listed twice: list each agent once.")
+BAD_BAND = gettext_lazy(
+    "Give the band as two percentages between 0 and 100, the lower first (e.g. 45 and 55).")
 MAX_ARCHETYPES = 10
+BAND = (45, 55)     # the verdicts' band, percent
 DEFAULTS = ForecastProblem(cards={}, archetypes=())
 
 
@@ -82,6 +89,30 @@ def _check(*, decks: int, max_changes: int, settle: float, max_rounds: int) -> N
         raise BalanceInputError(BAD_ROUNDS, "max_rounds")
 
 
+def _further_check(agent: str, further_agents: Sequence[str]) -> None:
+    """Every further agent known, none the agent that adapts, none listed twice."""
+    seen: set[str] = set()
+    for name in further_agents:
+        try:
+            job_agent_check(name)
+        except BalanceInputError as exc:
+            raise BalanceInputError(exc.message, "further_agents") from None
+        if name == agent:
+            raise BalanceInputError(FURTHER_IS_AGENT.format(name=game_word("agent", name)),
+                                    "further_agents")
+        if name in seen:
+            raise BalanceInputError(FURTHER_TWICE.format(name=game_word("agent", name)),
+                                    "further_agents")
+        seen.add(name)
+
+
+def _band_check(band: Sequence[float]) -> tuple[float, float]:
+    """The verdicts' band in percent, as fractions."""
+    if len(band) != 2 or not 0 < band[0] < band[1] < 100:
+        raise BalanceInputError(BAD_BAND, "band")
+    return band[0] / 100, band[1] / 100
+
+
 def forecast_job_request(*, user: Visitor, deck_specs: Sequence[str] = (),
                          agent: str = DEFAULT_AGENT, patch: Mapping[str, Any] | None = None,
                          max_changes: int = DEFAULTS.max_changes, settle: float = 1.0,
@@ -89,10 +120,14 @@ def forecast_job_request(*, user: Visitor, deck_specs: Sequence[str] = (),
                          budget_games: int = DEFAULTS.budget_games,
                          verify_games: int = DEFAULTS.verify_games,
                          seed: int | None = None, is_public: bool = False,
-                         **sizes: int) -> BalanceJob:
+                         further_agents: Sequence[str] = (),
+                         band: Sequence[float] = BAND, **sizes: int) -> BalanceJob:
     """Freeze the archetypes, the pool as ``patch`` changes it and the options (``settle`` in
     points; ``sizes``: any of ``SIZES``, the defaults of ``ForecastProblem`` otherwise); check
-    every input and queue the forecast. BalanceInputError names the input."""
+    every input and queue the forecast. ``agent`` adapts the lists; each of
+    ``further_agents`` also plays the settled lists on fresh seeds, and every archetype gets a
+    verdict against ``band`` (percent: over it under any agent a nerf, under it under every
+    agent a buff). BalanceInputError names the input."""
     decks = _archetypes(deck_specs, user)
     _check(decks=len(decks), max_changes=max_changes, settle=settle, max_rounds=max_rounds)
     for name, value in sizes.items():
@@ -100,6 +135,8 @@ def forecast_job_request(*, user: Visitor, deck_specs: Sequence[str] = (),
         if not low <= value <= high:
             raise BalanceInputError(BAD_SIZE.format(low=low, high=high), name)
     job_agent_check(agent)
+    _further_check(agent, further_agents)
+    verdict_band = _band_check(band)
     seed = job_seed(seed)
     job_sizes_check(budget_games=budget_games, verify_games=verify_games, seed=seed,
                     bad_verify=BAD_VERIFY)
@@ -117,12 +154,14 @@ def forecast_job_request(*, user: Visitor, deck_specs: Sequence[str] = (),
     options = {"settle": settle / 100, "max_rounds": max_rounds,
                **{k: sizes.get(k, getattr(DEFAULTS, k)) for k in SIZES}}
     try:
-        ForecastProblem(cards=engine_cards, archetypes=tuple(engine_decks),
-                        max_changes=max_changes, settle=settle / 100).check()
+        ForecastProblem(cards=engine_cards, archetypes=tuple(engine_decks), agent=agent,
+                        max_changes=max_changes, settle=settle / 100,
+                        further_agents=tuple(further_agents), band=verdict_band).check()
     except ForecastError as exc:
         raise BalanceInputError(str(exc), "decks") from None
     spec = {"format": format_to_dict(fmt_rules), "set_of": set_of, "pool": pool,
-            "patch": kept, "options": options}
+            "patch": kept, "options": options, "further_agents": list(further_agents),
+            "band": list(verdict_band)}
     return job_submit(
         user=user, kind=JobKind.FORECAST, limit=conf.tuning_max_active_per_user(),
         too_many=TOO_MANY_ACTIVE, label=job_label(JobKind.FORECAST, [d["name"] for d in decks]),

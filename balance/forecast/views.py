@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from balance.forecast.forms import ForecastForm
+from balance.forecast.problem import forecast_further_agents
 from balance.forecast.selectors import forecast_view
 from balance.forecast.services import forecast_job_request
 from balance.models import BalanceJob, JobKind
@@ -49,7 +50,8 @@ def forecast_new(request: HttpRequest) -> HttpResponse:
 
 def _context(request: HttpRequest, job: BalanceJob) -> dict[str, Any]:
     return {"job": job, "progress": job_progress(job), "title": job.title,
-            "agent_label": game_word("agent_label", job.agent)}
+            "agent_label": game_word("agent_label", job.agent),
+            "further_labels": [game_word("agent_label", a) for a in forecast_further_agents(job)]}
 
 
 @require_GET

@@ -97,8 +97,17 @@ def test_via_celery_queues_the_forecast_as_a_job(catalogue):
     with pytest.raises(CommandError, match="--max-changes"):
         call_command("meta_forecast", "--via-celery", "--no-wait", "--max-changes", "0",
                      stdout=StringIO())
-    with pytest.raises(CommandError, match="one agent"):
-        call_command("meta_forecast", "--via-celery", "--agents", "greedy,random",
+    out = StringIO()
+    call_command("meta_forecast", "--via-celery", "--no-wait", "--decks", "Dawn Test",
+                 "Dusk Test", "--agents", "greedy,random", "--band", "40-60", stdout=out)
+    job = BalanceJob.objects.get(uid=out.getvalue().strip())
+    assert job.agent == "greedy" and job.tuning["further_agents"] == ["random"]
+    assert job.tuning["band"] == [0.4, 0.6]
+    with pytest.raises(CommandError, match="--agents: .*listed twice"):
+        call_command("meta_forecast", "--via-celery", "--no-wait", "--agents",
+                     "greedy,random,random", stdout=StringIO())
+    with pytest.raises(CommandError, match="--band"):
+        call_command("meta_forecast", "--via-celery", "--no-wait", "--band", "55-45",
                      stdout=StringIO())
 
 

@@ -102,6 +102,7 @@ def test_the_pages_from_the_form_to_the_settled_meta(client, alice, catalogue, s
     assert page.status_code == 200 and 'data-testid="meta-chart"' in text
     assert "Patch day: the printed lists" in text and text.count('data-testid="round"') >= 2
     assert 'data-testid="settled"' in text and 'data-testid="exploit"' in text
+    assert text.count('data-testid="verdict"') == 2            # one agent: its verdicts too
     assert "/cards/" in text or "None." in text                      # card art, or no moves
     assert job.title in client.get(reverse("balance:forecast-list") + "?mine=1").content.decode()
     from tests.test_chinese_pages import ZH, english_words
@@ -159,3 +160,100 @@ def test_a_finished_forecast_says_the_games_it_played_not_a_cap_it_passed(client
     text = client.get(reverse("balance:forecast-progress", args=[job.uid])).content.decode()
     assert '<span data-testid="games">11700</span> games played' in text
     assert "caps them" not in text and "of about" not in text
+
+
+def test_further_agents_play_the_settled_lists_on_the_workers_and_the_page_says_verdicts(
+        api, client, alice, settings):
+    """``agents``: the first adapts the lists, the second plays the settled lists as pieces of
+    their own on the workers; each archetype gets a verdict under both, shown on its page in
+    English and in Chinese."""
+    settings.BALANCE_PIECE_BLOCKS = 2
+    made = api.post("/api/meta-forecasts/", {**BODY, "agents": ["greedy", "random"],
+                                             "band": [40, 60]}, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["agents"] == ["greedy", "random"] and made.json()["band"] == [40, 60]
+    job = BalanceJob.objects.get(uid=made.json()["uid"])
+    assert job.agent == "greedy"
+    assert (job.tuning["further_agents"], job.tuning["band"]) == (["random"], [0.4, 0.6])
+    assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
+    played = {part["task"]["agent"] for piece in JobPiece.objects.filter(job=job)
+              for part in piece.task}
+    assert "random" in played                                        # on the workers
+    result = api.get(f"/api/meta-forecasts/{job.uid}/").json()["result"]
+    assert list(result["final"]["agents"]) == ["random"] and result["band"] == [0.4, 0.6]
+    assert all(f["games"] == 100 for f in result["final"]["agents"]["random"]["field"])
+    verdicts = result["verdicts"]
+    assert [v["archetype"] for v in verdicts] == ["Dawn Test", "Dusk Test"]
+    for row in verdicts:
+        rates = [r["rate"] for r in row["agents"].values()]
+        assert list(row["agents"]) == ["greedy", "random"]
+        assert row["verdict"] == ("nerf" if any(r > 0.6 for r in rates) else
+                                  "buff" if all(r < 0.4 for r in rates) else "fine")
+    client.force_login(alice)
+    text = client.get(job.get_absolute_url()).content.decode()
+    assert 'data-testid="verdicts"' in text and text.count('data-testid="verdict"') == 2
+    assert 'id="verdicts-h"' in text and "over 60.0 % under any agent" in text
+    assert 'data-testid="further-agents"' in text
+    from tests.test_chinese_pages import ZH, english_words
+
+    chinese = client.get(job.get_absolute_url(), **ZH).content.decode()
+    assert "每个套路的裁定" in chinese
+    assert [w for w in english_words(chinese) if "alice" not in w] == []
+
+
+def test_further_agents_and_band_refused_with_the_field_to_fix(api, alice, catalogue):
+    for body, field in ((["greedy", "greedy"], "agents"),
+                        (["greedy", "random", "random"], "agents"),
+                        (["greedy", "nobody"], "agents")):
+        bad = api.post("/api/meta-forecasts/", {**BODY, "agents": body}, format="json")
+        assert bad.status_code == 400 and list(bad.json()) == [field], (body, bad.json())
+    assert "adapts the lists" in api.post("/api/meta-forecasts/", {
+        **BODY, "agents": ["greedy", "greedy"]}, format="json").json()["agents"][0]
+    for band in ([55, 45], [0, 55], [45, 100], [45]):
+        bad = api.post("/api/meta-forecasts/", {**BODY, "band": band}, format="json")
+        assert bad.status_code == 400 and list(bad.json()) == ["band"], (band, bad.json())
+    from balance.forecast.services import forecast_job_request
+    from balance.services import BalanceInputError
+
+    for further in (["greedy"], ["random", "random"], ["nobody"]):
+        with pytest.raises(BalanceInputError) as refused:
+            forecast_job_request(user=alice, deck_specs=[DAWN, DUSK], agent="greedy",
+                                 further_agents=further)
+        assert refused.value.field == "further_agents", further
+    with pytest.raises(BalanceInputError) as refused:
+        forecast_job_request(user=alice, deck_specs=[DAWN, DUSK], band=(60, 40))
+    assert refused.value.field == "band"
+    assert not BalanceJob.objects.exists()
+
+
+def test_a_job_frozen_before_further_agents_still_loads(api):
+    from balance.forecast.problem import forecast_problem
+
+    made = api.post("/api/meta-forecasts/", BODY, format="json").json()
+    job = BalanceJob.objects.get(uid=made["uid"])
+    spec = {k: v for k, v in job.tuning.items() if k not in ("further_agents", "band")}
+    BalanceJob.objects.filter(pk=job.pk).update(tuning=spec)
+    job.refresh_from_db()
+    problem = forecast_problem(job)
+    assert (problem.further_agents, problem.band) == ((), (0.45, 0.55))
+    data = api.get(f"/api/meta-forecasts/{job.uid}/").json()
+    assert (data["agents"], data["band"]) == (["greedy"], [45, 55])
+
+
+def test_the_form_takes_further_agents_and_the_band(client, alice, catalogue):
+    client.force_login(alice)
+    form = client.get(reverse("balance:forecast-new")).content.decode()
+    assert "Also play the settled lists with" in form and 'name="band_low"' in form
+    post = {"decks": [DAWN, DUSK], "agent": "greedy", "max_changes": 3, "settle": 1,
+            "max_rounds": 1, "budget_games": 20_000, "verify_games": 100, "seed": 3,
+            "band_low": 45, "band_high": 55}
+    bad = client.post(reverse("balance:forecast-new"), {**post, "further_agents": ["greedy"]})
+    assert bad.status_code == 400 and "adapts the lists" in bad.content.decode()
+    bad = client.post(reverse("balance:forecast-new"), {**post, "band_low": 60})
+    assert bad.status_code == 400 and "the lower first" in bad.content.decode()
+    assert not BalanceJob.objects.exists()
+    made = client.post(reverse("balance:forecast-new"), {**post, "further_agents": ["random"]})
+    assert made.status_code == 302, made.content.decode()[:2000]
+    job = BalanceJob.objects.get(owner=alice, kind=JobKind.FORECAST)
+    assert (job.agent, job.tuning["further_agents"], job.tuning["band"]) == (
+        "greedy", ["random"], [0.45, 0.55])

@@ -18,7 +18,6 @@ from rules.lab.forecast.replay import replay_forecast
 from simulations.cli.input import load_patch_for_cli, patched_cards_for_cli
 
 DEFAULTS = ForecastProblem(cards={}, archetypes=())
-VIA_CELERY_AGENTS = "--via-celery: a forecast on the workers plays one agent (--agent)."
 BAD_BAND = "--band: give two percentages around 50, e.g. 45-55 (got {value!r})."
 SMALL = "{option}: give at least {least:,} (got {value:,})."
 REPLAY_PATCH = "--replay: the forecast played the patch {name!r}; give it again with --patch."
@@ -70,7 +69,8 @@ class Command(BaseCommand):
                                  "--patch and --set as the forecast had them")
         add_run_arguments(parser, via_celery_help="submit the forecast as a job for the "
                                                   "workers and follow it (decks: starter "
-                                                  "names, or deck:<id>; one agent)")
+                                                  "names, or deck:<id>; --agents and "
+                                                  "--band as here)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["via_celery"]:
@@ -119,21 +119,24 @@ class Command(BaseCommand):
         from balance.services import BalanceInputError
         from common.deck_refs import spec_or_starter
 
-        if opts["agents"] and "," in opts["agents"]:
-            raise CommandError(VIA_CELERY_AGENTS)
+        agent, *further = [a.strip() for a in (opts["agents"] or opts["agent"]).split(",")
+                           if a.strip()] or [opts["agent"]]
+        low, high = self.band(opts["band"])
         patch = load_patch_for_cli(opts["patch"])
         sizes = {k: opts[k] for k in ("tune_games", "round_games", "final_games",
                                       "swaps_per_round", "exploit_swaps")}
         try:
             job = forecast_job_request(
                 user=None, deck_specs=[spec_or_starter(n) for n in opts["decks"] or ()],
-                agent=(opts["agents"] or opts["agent"]).strip(),
+                agent=agent, further_agents=further,
+                band=(round(low * 100, 6), round(high * 100, 6)),
                 patch=patch.to_dict() if patch else None, max_changes=opts["max_changes"],
                 settle=opts["settle"], max_rounds=opts["max_rounds"],
                 budget_games=opts["budget_games"], verify_games=opts["verify_games"],
                 seed=opts["seed"], is_public=True, **sizes)
         except BalanceInputError as exc:
-            raise CommandError(f"--{exc.field.replace('_', '-')}: {exc.message}") from None
+            option = {"further_agents": "agents"}.get(exc.field, exc.field)
+            raise CommandError(f"--{option.replace('_', '-')}: {exc.message}") from None
         start = time.monotonic()
         follow_job(self, job, opts, what="meta forecast",
                    line=lambda _job, event: progress_line(time.monotonic() - start, event))
