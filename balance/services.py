@@ -95,17 +95,19 @@ def job_cap_check(*, owner: User, kind: str, cpu: float, limit: int,
 
 
 def job_submit(*, user: User | AnonymousUser | None, kind: str, limit: int,
-               too_many: str | StrPromise, **frozen: Any) -> BalanceJob:
+               too_many: str | StrPromise, extra_cpu: float = 0.0,
+               **frozen: Any) -> BalanceJob:
     """Queue a job of ``kind`` whose input ``frozen`` holds (the row's fields: decks, cards,
     agent, budget_games, verify_games, …), owned by ``user`` when signed in — whose cap
     (``limit`` jobs of the kind in flight, ``too_many`` said when reached, and the CPU time
-    it costs) is checked in the same transaction."""
+    it costs, ``extra_cpu`` seconds more where the kind plays games its agent does not) is
+    checked in the same transaction."""
     owner = user if user is not None and user.is_authenticated else None
     cpu = job_cpu_seconds(kind=kind, decks=len(frozen["decks"]), agent=frozen["agent"],
                           budget_games=frozen["budget_games"],
                           verify_games=frozen["verify_games"],
                           objective=frozen.get("objective", "band"),
-                          options=(frozen.get("tuning") or {}).get("options"))
+                          options=(frozen.get("tuning") or {}).get("options")) + extra_cpu
     further = frozen.get("further_agents") or ()
     if further:   # their games, at the slowest one's pace
         cpu += search_strong_games(

@@ -31,6 +31,7 @@ from decks.selectors import format_get
 from rules.ai.agents import DEFAULT_AGENT
 from rules.decks import legality
 from rules.lab.forecast import ForecastError, ForecastProblem
+from simulations.quota import game_seconds
 from simulations.services import patch_cards
 from simulations.sources import (
     SourceError,
@@ -162,8 +163,12 @@ def forecast_job_request(*, user: Visitor, deck_specs: Sequence[str] = (),
     spec = {"format": format_to_dict(fmt_rules), "set_of": set_of, "pool": pool,
             "patch": kept, "options": options, "further_agents": list(further_agents),
             "band": list(verdict_band)}
+    pairs = len(decks) * (len(decks) - 1) // 2     # the settled field under each further agent
+    further_cpu = sum(game_seconds(a, a) for a in further_agents) * pairs * options[
+        "final_games"]
     return job_submit(
-        user=user, kind=JobKind.FORECAST, limit=conf.tuning_max_active_per_user(),
+        user=user, kind=JobKind.FORECAST, extra_cpu=further_cpu,
+        limit=conf.tuning_max_active_per_user(),
         too_many=TOO_MANY_ACTIVE, label=job_label(JobKind.FORECAST, [d["name"] for d in decks]),
         is_public=is_public, decks=decks, cards=dict(cards),
         card_data_version=catalogue_version(), agent=agent, max_changes=max_changes,

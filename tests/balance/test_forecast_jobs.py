@@ -257,3 +257,17 @@ def test_the_form_takes_further_agents_and_the_band(client, alice, catalogue):
     job = BalanceJob.objects.get(owner=alice, kind=JobKind.FORECAST)
     assert (job.agent, job.tuning["further_agents"], job.tuning["band"]) == (
         "greedy", ["random"], [0.45, 0.55])
+
+
+def test_further_agents_games_count_against_the_owners_cpu_time(catalogue):
+    from balance.forecast.services import forecast_job_request
+    from simulations.quota import game_seconds
+
+    sizes = {k: BODY[k] for k in ("tune_games", "round_games", "final_games",
+                                  "swaps_per_round", "exploit_swaps")}
+    one, two = (forecast_job_request(user=None, deck_specs=[DAWN, DUSK], agent="greedy",
+                                     further_agents=further, budget_games=20_000,
+                                     verify_games=100, **sizes)
+                for further in ((), ("random",)))
+    extra = game_seconds("random", "random") * 1 * BODY["final_games"]   # one matchup
+    assert two.cpu_seconds == pytest.approx(one.cpu_seconds + extra)

@@ -1,7 +1,8 @@
 """A finished meta forecast's page in a real browser (Debian's headless Chromium driven by
 Playwright), at a phone's width (390 px) and a desktop's, in English and Chinese: no serious
 axe violation, nothing wider than the window but the scrolling tables and chart, the chart of
-the meta drawn, the cards adopted and dropped shown with their art. A screenshot goes to
+the meta drawn, each archetype's verdict under two agents, the cards adopted and dropped shown
+with their art. A screenshot goes to
 artifacts/ for a human to look at."""
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def forecast(live_server, transactional_db, settings):
         user=ada, deck_specs=["starter:Dawn Test", "starter:Dusk Test"], agent="greedy",
         max_changes=3, max_rounds=2, budget_games=20_000, verify_games=100,
         tune_games=2_000, round_games=100, final_games=100, swaps_per_round=1,
-        exploit_swaps=1, seed=3, is_public=True)
+        exploit_swaps=1, seed=3, is_public=True, further_agents=("random",))
     assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
     return f"{live_server.url}{job.get_absolute_url()}"
 
@@ -57,6 +58,7 @@ def test_a_forecasts_page_reads_on_a_phone_and_a_desktop(browser, forecast, loca
     assert page.get_by_test_id("meta-chart").locator("svg polyline").count() == 2
     assert page.get_by_test_id("settled").count() == 1
     assert page.get_by_test_id("exploit").count() == 1
+    assert page.get_by_test_id("verdicts").locator("tbody tr").count() == 2   # two agents
     moved = page.locator(".card-moves img")
     if moved.count():                                   # the card's art loads
         moved.first.scroll_into_view_if_needed()
