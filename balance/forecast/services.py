@@ -58,7 +58,8 @@ TOO_MANY_ACTIVE = gettext_lazy(
     "You already have {count} job(s) queued or running (the limit is {limit}); wait for it "
     "to finish or cancel it.")
 FURTHER_IS_AGENT = gettext_lazy(
-    "{name} already adapts the lists: untick it, or choose another agent to adapt them.")
+    "{name} is the agent that adapts the lists: leave it out of the further agents, or choose "
+    "another agent to adapt them.")
 FURTHER_TWICE = gettext_lazy("{name} is listed twice: list each agent once.")
 BAD_BAND = gettext_lazy(
     "Give the band as two percentages between 0 and 100, the lower first (e.g. 45 and 55).")
