@@ -145,7 +145,9 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float) 
             _failure(f) for f in c["failures"])
         lines += ["", f"Patch {c['iteration']} ({c['changes']} changes: {changes}){mark}",
                   f"  adapted meta {verdict}; the forecast ended ({c['stopped']}) after "
-                  f"{c['rounds']} round(s)",
+                  f"{c['rounds']} round(s)" + ("" if c["stopped"] == "settled" else
+                                               ", before the lists settled: another seed "
+                                               "may adapt elsewhere"),
                   f"  {'deck':<16} {'printed lists':>24} {'adapted lists':>24}"]
         for i, name in enumerate(names):
             lines.append(f"  {name:<16} {_figure(c['printed']['field'][i]):>24} "

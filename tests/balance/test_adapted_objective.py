@@ -110,6 +110,10 @@ def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
     assert "Printed lists" in page and "After players adapt" in page
     assert page.count('data-testid="chosen"') == 1
     assert "After players adapt, every target is met." in page
+    # One round allowed: the forecast cannot settle (a check would be its second round), and
+    # the page says its figures are where that path stood.
+    assert first["stopped"] == "rounds" and 'data-testid="unsettled"' in page
+    assert "It stopped at the most rounds allowed, before the lists settled" in page
     assert client.get(reverse("balance:patch", args=[job.uid, 0])).status_code == 404
     from tests.test_chinese_pages import ZH, english_words
 
