@@ -24,6 +24,7 @@ from balance.tuning.problem import format_from_dict
 from rules.engine.cards import Ruleset
 from rules.lab.deck_tuning import BLOCK, TuneField
 from rules.lab.forecast import ForecastProblem, ForecastResult, PairTask, play_pair_task
+from rules.lab.forecast.problem import DEFAULT_BAND
 from simulations.sources import engine_objects
 
 OPTIONS = ("settle", "tune_games", "round_games", "final_games", "max_rounds",
@@ -50,7 +51,7 @@ def forecast_further_agents(job: BalanceJob) -> tuple[str, ...]:
 def forecast_band(job: BalanceJob) -> tuple[float, float]:
     """The verdicts' band as fractions (the default for a job frozen before it)."""
     band = (job.tuning or {}).get("band")
-    return (band[0], band[1]) if band else ForecastProblem(cards={}, archetypes=()).band
+    return (band[0], band[1]) if band else DEFAULT_BAND
 
 
 class ForecastCodec:

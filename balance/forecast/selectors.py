@@ -15,6 +15,7 @@ from balance.forecast.charts import colour, meta_chart
 from balance.models import BalanceJob
 from cards.game_words import game_word
 from common.language import frozen_card_name
+from rules.lab.forecast.problem import DEFAULT_BAND
 
 
 def _pct(figure: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -75,7 +76,7 @@ def _verdicts(names: Sequence[str], result: Mapping[str, Any]) -> dict[str, Any]
     if not rows:
         return None
     agents = [result["agent"], *result["final"].get("agents", {})]
-    low, high = result.get("band") or (0.45, 0.55)
+    low, high = result.get("band") or DEFAULT_BAND
     return {"low": round(low * 100, 1), "high": round(high * 100, 1),
             "agents": [game_word("agent_label", a) for a in agents],
             "rows": [{"name": name, "verdict": row["verdict"],

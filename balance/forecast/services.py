@@ -64,8 +64,8 @@ FURTHER_TWICE = gettext_lazy("{name} is listed twice: list each agent once.")
 BAD_BAND = gettext_lazy(
     "Give the band as two percentages between 0 and 100, the lower first (e.g. 45 and 55).")
 MAX_ARCHETYPES = 10
-BAND = (45, 55)     # the verdicts' band, percent
 DEFAULTS = ForecastProblem(cards={}, archetypes=())
+BAND = tuple(round(x * 100) for x in DEFAULTS.band)     # the verdicts' band, percent
 
 
 def _archetypes(specs: Sequence[str], user: Visitor) -> list[FrozenDeck]:

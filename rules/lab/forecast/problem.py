@@ -28,6 +28,9 @@ class ForecastError(ValueError):
     """A forecast that cannot be run; the message says what to fix."""
 
 
+DEFAULT_BAND = (0.45, 0.55)     # a field win rate outside it gets a verdict (nerf, buff)
+
+
 @dataclass(frozen=True)
 class ForecastProblem:
     cards: Mapping[str, CardDef]                # the pool as played (a patch already made)
@@ -50,7 +53,7 @@ class ForecastProblem:
     epsilon: float = DEFAULT_EPSILON
     seed: int = 1
     further_agents: tuple[str, ...] = ()        # also play the settled field (Riot's rule)
-    band: tuple[float, float] = (0.45, 0.55)    # a field win rate outside: a verdict
+    band: tuple[float, float] = DEFAULT_BAND    # a field win rate outside: a verdict
 
     def check(self) -> None:
         if len(self.archetypes) < 2:
