@@ -5,7 +5,7 @@ checkout's root.
       [--worlds 2] [--candidates 4] [--margin 1] [--all-kinds]
       [--variant plain|counter|counter-any|unsure|reply|omniscient|omniscient-learned]
       [--q-worlds 2] [--q-candidates 4] [--gap 0.3] [--reply-weight 0] [--horizon 0]
-      [--ensemble-weight 0.5] [--variant material]
+      [--ensemble-weight 0.5] [--variant material|planner]
 
 plays ``--games`` seat-swapped games over the 30 ordered pairings of the core set's starter
 decks on run seeds from ``--seed`` on (5,000,000 on is no training, evaluation or ladder seed;
@@ -22,6 +22,9 @@ timed in the same run). The variants, each a ``LearnedPlannerAgent`` unless said
   judges);
 - ``material``: the planner's search and material on that budget (``PlannerAgent``, main-phase
   decisions only, every one searched), its rollouts stopped ``--horizon`` turns after its own;
+- ``planner``: the planner itself on that budget (``--worlds`` × ``--candidates``, every
+  decision kind it searches, its rollouts to the end of the opponent's next turn or
+  ``--horizon`` turns if more): how much more search buys the planner against itself;
 - the variants below change the learned value alone (``--ensemble-weight`` 1), as screened:
 - ``counter``: a counter-attack question — two attacks or two awakenings among the policy's
   best ``--q-candidates`` actions (``counter-any``: two of either) — is searched as the planner
@@ -47,6 +50,7 @@ sys.path.insert(0, os.getcwd())  # run from the project root
 from rules.ai.lean import POLICY_KINDS  # noqa: E402
 from rules.ai.learned import LEARNED_SHARE, SCALE, LearnedPlannerAgent, finish_turn  # noqa: E402
 from rules.ai.planner import GREEDY_KINDS, PlannerAgent  # noqa: E402
+from rules.ai.planner import HORIZON as PLANNER_HORIZON  # noqa: E402
 from rules.ai.rollout import ROLLOUT_ACTIONS, rollout  # noqa: E402
 from rules.ai.value_model import SHIPPED_MODEL, load_model  # noqa: E402
 from rules.decks.cardset import CORE_SET, load_card_set  # noqa: E402
@@ -162,7 +166,7 @@ def main():
     parser.add_argument("--variant", default="plain",
                         choices=["plain", "counter", "counter-any", "unsure", "reply",
                                  "omniscient", "omniscient-learned", "material",
-                                 "ensemble"])
+                                 "ensemble", "planner"])
     parser.add_argument("--q-worlds", type=int, default=2)
     parser.add_argument("--q-candidates", type=int, default=4)
     parser.add_argument("--gap", type=float, default=0.3)
@@ -180,6 +184,9 @@ def main():
     elif args.variant == "material":
         agent = PlannerAgent(worlds=args.worlds, candidates=args.candidates,
                              horizon=args.horizon, greedy_kinds=POLICY_KINDS)
+    elif args.variant == "planner":
+        agent = PlannerAgent(worlds=args.worlds, candidates=args.candidates,
+                             horizon=max(PLANNER_HORIZON, args.horizon))
     elif args.variant.startswith("counter"):
         agent = Counter(model, *size, *more, args.variant == "counter-any")
     elif args.variant == "unsure":

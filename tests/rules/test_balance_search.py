@@ -262,6 +262,30 @@ def test_a_stalled_search_re_screens_its_anchor_once_and_repeats_itself():
     assert search().to_dict(names) == first.to_dict(names)
 
 
+def test_a_search_from_a_live_patch_edits_that_patch():
+    """A designer's next patch goes on top of the live one: the search started from a patch
+    plays it first, on every matchup, and its round proposes edits of it (a move added,
+    swapped or taken back, at most three), not patches a few edits from the printed cards;
+    the live patch stays a candidate."""
+    moves = space_moves(hero_problem().space, CORE.cards)
+    live = tuple(sorted(m for m in moves if (m.card, m.value) in (("H01", "water"),
+                                                                 ("H04", "fire"))))
+
+    def edits(a, b) -> int:
+        slots = {m.slot: m for m in a}, {m.slot: m for m in b}
+        return sum(slots[0].get(k) != slots[1].get(k) for k in {*slots[0], *slots[1]})
+
+    def searched(**extra):
+        return {s.moves: s for s in balance_search(hero_problem(rounds=1, **extra),
+                                                   SyntheticEvaluator()).searched}
+
+    from_live, from_print = searched(start=live), searched()
+    assert from_live[live].games >= 100                       # the first anchor, measured
+    proposed = [m for m in from_live if m not in ((), live)]
+    assert proposed and all(edits(m, live) <= 3 for m in proposed)
+    assert live not in from_print and set(from_print) != set(from_live)
+
+
 def test_with_nothing_in_the_band_the_best_is_nearest_50_then_fewest_matchups_outside():
     """Two verified patches whose worst matchup is as far from 50 %: the one that leaves fewer
     matchups outside the band is the answer, though it makes more changes."""

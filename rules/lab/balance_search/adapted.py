@@ -4,7 +4,10 @@ A fixed-point iteration between the balance search and the meta forecast:
 
 0. **Forecast** the unpatched pool (``rules.lab.forecast``): the lists players adapt to, ``L₀``.
 1. **Search** a patch ``Pₖ`` with the meta objective on the adapted lists ``Lₖ₋₁`` (the search
-   as ``search`` does it, its field the adapted lists, its moves on their cards).
+   as ``search`` does it, its field the adapted lists, its moves on their cards), starting from
+   ``Pₖ₋₁``, the patch those lists adapted to: the search's first anchor is the adapted meta
+   as it was judged, and its rounds add moves to that patch, change them or take them back —
+   a designer's next patch on top of the live one, not a new one from the printed cards.
 2. **Re-forecast** with ``Pₖ`` from the *printed* lists: players re-tune against the patch,
    giving ``Lₖ`` and ``Pₖ``'s adapted meta (settled field on fresh seeds, equilibria,
    exploitability), and its printed-list meta (the forecast's patch day).
@@ -130,14 +133,15 @@ class _Run:
         self.forecasts.append(result.games["total"])
         return result
 
-    def search(self, lists: Sequence[DeckKey], names: Sequence[str], iteration: int) -> Any:
+    def search(self, lists: Sequence[DeckKey], names: Sequence[str], iteration: int,
+               start: Candidate) -> Any:
         p = self.problem
         decks = tuple(deck_list(k, n) for k, n in zip(lists, names, strict=True))
         field = Field(cards=p.search.field.cards, decks=decks, agent=p.search.field.agent,
                       ruleset=p.search.field.ruleset)
         space = SearchSpace.for_decks(decks, field.cards, only=p.only, fields=p.fields,
                                       spread=p.spread)
-        problem = replace(p.search, field=field, space=space, objective="meta",
+        problem = replace(p.search, field=field, space=space, objective="meta", start=start,
                           seed=_seed(p.search.seed, "search", iteration))
         result = balance_search(problem, SearchSide(self.evaluator, lists),
                                 progress=lambda e: self.report("search", iteration, e),
@@ -176,8 +180,8 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
     for iteration in range(1, problem.iterations + 1):
         if considered[-1].judgement.meets or run.stopped():
             break
-        lists = considered[-1].forecast.rounds[-1].lists
-        searched = run.search(lists, names, iteration)
+        last = considered[-1]
+        searched = run.search(last.forecast.rounds[-1].lists, names, iteration, last.moves)
         best = searched.best
         moves: Candidate = best.moves if best is not None else ()
         if not moves or any(c.moves == moves for c in considered):

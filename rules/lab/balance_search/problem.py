@@ -57,6 +57,9 @@ class Problem:
     # whether a cheaper agent the ladder cannot tell apart may search for one (``stand_ins``).
     strong_screen_games: int = DEFAULT_STRONG_SCREEN
     stand_ins: bool = True
+    # The patch the rounds start from (the first anchor) instead of the unpatched field: a
+    # patch already live, which the search may extend, change or take moves back from.
+    start: Candidate = ()
 
     @property
     def goal(self) -> Goal:

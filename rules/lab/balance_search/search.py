@@ -122,6 +122,9 @@ def balance_search(problem: Problem, evaluator: Evaluator, *, progress: Progress
     model, blocks = _screen(state)
     rescreened: set[Candidate]
     anchor, idle, rescreened = baseline, 0, {()}
+    if problem.start:               # a live patch: the rounds edit it (a candidate itself)
+        memo.ensure([problem.start], base_blocks)
+        anchor = state.score(problem.start, base_blocks)
     for round_number in range(1, problem.rounds + 1):
         if round_number > 1 and state.out_of_budget():
             break
