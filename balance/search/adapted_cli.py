@@ -46,7 +46,8 @@ def add_adapted_arguments(parser: CommandParser) -> None:
     group.add_argument("--forecast-budget-games", type=int, default=None,
                        help=f"each forecast's rounds' games (default {DEFAULT_FORECAST_BUDGET:,})")
     group.add_argument("--forecast-rounds", type=int, default=None,
-                       help="each forecast's most rounds of re-tuning (default 8)")
+                       help="each forecast's most rounds of re-tuning "
+                            f"(default {ForecastProblem.max_rounds})")
     group.add_argument("--tune-games", type=int, default=None,
                        help="one tuning's search games (default 30,000)")
     group.add_argument("--round-games", type=int, default=None,
