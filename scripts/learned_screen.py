@@ -15,7 +15,8 @@ timed in the same run). The variants, each a ``LearnedPlannerAgent`` unless said
 
 - ``plain`` (or ``ensemble``, its earlier name): the agent as shipped — both evaluators on the
   same rollouts, the learned value where its own turn ends and the planner's material after
-  the opponent's reply, each standardised over the shortlist and mixed ``--ensemble-weight``
+  the opponent's reply (``--reply-turns`` turns on: 2 is after its own next turn too), each
+  standardised over the shortlist and mixed ``--ensemble-weight``
   to the learned value (1: the learned value alone, the agent shipped before) — with the
   budget given (``--worlds``, ``--candidates``, ``--margin``; ``--all-kinds`` searches every
   decision kind the planner searches; ``--horizon`` turns after its own the learned value
@@ -173,6 +174,7 @@ def main():
     parser.add_argument("--reply-weight", type=float, default=0.0)
     parser.add_argument("--horizon", type=int, default=0)
     parser.add_argument("--ensemble-weight", type=float, default=LEARNED_SHARE)
+    parser.add_argument("--reply-turns", type=int, default=1)
     args = parser.parse_args()
     model = load_model(Path(args.model))
     size, more = (args.worlds, args.candidates), (args.q_worlds, args.q_candidates)
@@ -197,6 +199,8 @@ def main():
         agent = LearnedPlannerAgent(model, worlds=args.worlds, candidates=args.candidates,
                                     margin=args.margin, horizon=args.horizon,
                                     learned_share=args.ensemble_weight)
+    if args.reply_turns != 1:
+        agent.reply_turns = args.reply_turns
     if args.all_kinds:
         agent.greedy_kinds = GREEDY_KINDS
     timed, rival = Timed(agent), Timed(PlannerAgent())

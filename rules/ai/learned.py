@@ -156,6 +156,7 @@ class LearnedPlannerAgent(PlannerAgent):
         self._model = model
         self.margin = margin
         self.learned_share = learned_share      # 1: the learned value alone (``_rollout``)
+        self.reply_turns = 1        # turns the rollout plays on before the material judges
 
     @property
     def model(self) -> ValueModel:
@@ -200,7 +201,7 @@ class LearnedPlannerAgent(PlannerAgent):
                 replay = ReplayedDraws(draws, drawn)
                 finish_turn(game, action, player, self.policy, replay, self.horizon)
                 learned[i] += model.value(game.view(player))
-                play_on(game, game.turn + 1, self.policy, replay)
+                play_on(game, game.turn + self.reply_turns, self.policy, replay)
                 after_reply[i] += material(game, player, self.weights)
         share = self.learned_share
         scores = share * standardised(learned) + (1 - share) * standardised(after_reply)
