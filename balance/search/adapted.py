@@ -38,7 +38,11 @@ FORECAST_SIZES = ("tune_games", "round_games", "final_games", "max_rounds", "swa
                   "exploit_swaps", "settle")
 _FORECAST = ForecastProblem(cards={}, archetypes=())
 DEFAULT_LIST_CHANGES = _FORECAST.max_changes
-DEFAULT_FORECAST_BUDGET = 1_500_000
+# Each patch's forecast settles on the starter field within 20 rounds and 3 million games
+# (2026-11-27: 14–17 rounds, 2.0–2.4 million); at 12 rounds and 1.5 million none did, and an
+# unsettled forecast's figures are its path's, not the adapted meta's (docs/balance-search.md).
+DEFAULT_FORECAST_BUDGET = 3_000_000
+DEFAULT_FORECAST_ROUNDS = 20
 
 
 def adapted_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -46,7 +50,7 @@ def adapted_options(options: dict[str, Any]) -> dict[str, Any]:
     return {"list_changes": DEFAULT_LIST_CHANGES, "iterations": DEFAULT_ITERATIONS,
             "exploit_limit": DEFAULT_EXPLOIT_LIMIT,
             "forecast_budget_games": DEFAULT_FORECAST_BUDGET,
-            "max_rounds": _FORECAST.max_rounds, **options}
+            "max_rounds": DEFAULT_FORECAST_ROUNDS, **options}
 
 
 def adapted_problem(job: BalanceJob, search: Problem) -> AdaptedProblem:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from balance.cli import OptionError
 from balance.search.adapted import (
     DEFAULT_FORECAST_BUDGET,
+    DEFAULT_FORECAST_ROUNDS,
     DEFAULT_LIST_CHANGES,
     adapted_options,
 )
@@ -47,7 +48,7 @@ def add_adapted_arguments(parser: CommandParser) -> None:
                        help=f"each forecast's rounds' games (default {DEFAULT_FORECAST_BUDGET:,})")
     group.add_argument("--forecast-rounds", type=int, default=None,
                        help="each forecast's most rounds of re-tuning "
-                            f"(default {ForecastProblem.max_rounds})")
+                            f"(default {DEFAULT_FORECAST_ROUNDS})")
     group.add_argument("--tune-games", type=int, default=None,
                        help="one tuning's search games (default 30,000)")
     group.add_argument("--round-games", type=int, default=None,
