@@ -200,6 +200,8 @@ def main():
                                     margin=args.margin, horizon=args.horizon,
                                     learned_share=args.ensemble_weight)
     if args.reply_turns != 1:
+        if not isinstance(agent, LearnedPlannerAgent):
+            parser.error(f"--reply-turns: the {args.variant} variant judges no reply")
         agent.reply_turns = args.reply_turns
     if args.all_kinds:
         agent.greedy_kinds = GREEDY_KINDS
