@@ -13,11 +13,12 @@ from balance.cli import OptionError
 from balance.search.adapted import (
     DEFAULT_FORECAST_BUDGET,
     DEFAULT_FORECAST_ROUNDS,
+    DEFAULT_FORECAST_SEEDS,
     DEFAULT_LIST_CHANGES,
     adapted_options,
 )
 from rules.lab.balance_search import Field, Problem
-from rules.lab.balance_search.adapted import AdaptedProblem
+from rules.lab.balance_search.adapted import MAX_FORECAST_SEEDS, AdaptedProblem
 from rules.lab.balance_search.adapted_result import AdaptedResult
 from rules.lab.forecast import ForecastError, ForecastProblem
 
@@ -27,10 +28,11 @@ if TYPE_CHECKING:
 SEARCH_BUDGET = 400_000   # games each search may play without --budget-games (``BUDGET_CAP``)
 BAD_EXPLOIT = "--exploit-limit: give a percentage from 50 to 100 (got {value})."
 BAD_ITERATIONS = "--adapt-rounds: give a whole number from 1 to 6 (got {value})."
+BAD_SEEDS = f"--forecast-seeds: give a whole number from 1 to {MAX_FORECAST_SEEDS} (got {{value}})."
 CLI_OPTIONS = {"list_changes": "list_changes", "adapt_rounds": "iterations",
                "forecast_budget_games": "forecast_budget_games", "tune_games": "tune_games",
                "round_games": "round_games", "final_games": "final_games",
-               "forecast_rounds": "max_rounds"}
+               "forecast_rounds": "max_rounds", "forecast_seeds": "forecast_seeds"}
 
 
 def add_adapted_arguments(parser: CommandParser) -> None:
@@ -49,6 +51,10 @@ def add_adapted_arguments(parser: CommandParser) -> None:
     group.add_argument("--forecast-rounds", type=int, default=None,
                        help="each forecast's most rounds of re-tuning "
                             f"(default {DEFAULT_FORECAST_ROUNDS})")
+    group.add_argument("--forecast-seeds", type=int, default=None,
+                       help="seeds each patch is forecast on (the search's seed and the ones "
+                            "after it); a patch meets only if every forecast does "
+                            f"(default {DEFAULT_FORECAST_SEEDS})")
     group.add_argument("--tune-games", type=int, default=None,
                        help="one tuning's search games (default 30,000)")
     group.add_argument("--round-games", type=int, default=None,
@@ -73,6 +79,8 @@ def build_adapted(field: Field, search: Problem, opts: dict[str, Any]) -> Adapte
         raise OptionError(BAD_EXPLOIT.format(value=opts.get("exploit_limit")))
     if not 1 <= o["iterations"] <= 6:
         raise OptionError(BAD_ITERATIONS.format(value=o["iterations"]))
+    if not 1 <= o["forecast_seeds"] <= MAX_FORECAST_SEEDS:
+        raise OptionError(BAD_SEEDS.format(value=o["forecast_seeds"]))
     sizes = {k: o[k] for k in ("tune_games", "round_games", "final_games") if k in o}
     forecast = ForecastProblem(cards=field.cards, archetypes=field.decks, agent=field.agent,
                                ruleset=field.ruleset, max_changes=o["list_changes"],
@@ -86,7 +94,8 @@ def build_adapted(field: Field, search: Problem, opts: dict[str, Any]) -> Adapte
     return AdaptedProblem(search=replace(search, objective="meta", budget_games=budget),
                           forecast=forecast, only=_only(opts),
                           fields=tuple(search.space.fields), spread=search.space.spread,
-                          iterations=o["iterations"], exploit_limit=o["exploit_limit"])
+                          iterations=o["iterations"], exploit_limit=o["exploit_limit"],
+                          forecast_seeds=o["forecast_seeds"])
 
 
 def _only(opts: dict[str, Any]) -> tuple[str, ...] | None:
@@ -105,6 +114,8 @@ def adapted_progress_line(event: dict[str, Any]) -> str:
         extra = f" {event['archetype']}"
     if event.get("round") is not None and step == "forecast":
         extra += f" round {event['round']}"
+    if step == "forecast" and (event.get("paths") or 1) > 1:
+        extra += f" (seed {event['seed']}, forecast {event['path']} of {event['paths']})"
     return f"{head}{extra} · {games}"
 
 
@@ -149,8 +160,9 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float) 
                   f"  adapted meta {verdict}; the forecast ended ({c['stopped']}) after "
                   f"{c['rounds']} round(s)" + ("" if c["stopped"] == "settled" else
                                                ", before the lists settled: another seed "
-                                               "may adapt elsewhere"),
-                  f"  {'deck':<16} {'printed lists':>24} {'adapted lists':>24}"]
+                                               "may adapt elsewhere")]
+        lines += _path_lines(c["paths"])
+        lines.append(f"  {'deck':<16} {'printed lists':>24} {'adapted lists':>24}")
         for i, name in enumerate(names):
             lines.append(f"  {name:<16} {_figure(c['printed']['field'][i]):>24} "
                          f"{_figure(c['adapted']['field'][i]):>24}")
@@ -165,6 +177,21 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float) 
                  "No patch chosen: the unpatched pool's adapted meta misses least."
                  if not data["patch"] else "")
     return "\n".join(lines)
+
+
+def _path_lines(paths: list[dict[str, Any]]) -> list[str]:
+    """Each forecast path of a patch in a line; the patch stands on the worst one."""
+    if len(paths) < 2:
+        return []
+    lines = [f"  judged on the worst of {len(paths)} forecasts (seeds "
+             + ", ".join(str(p["seed"]) for p in paths) + "); its figures below are seed "
+             + next(str(p["seed"]) for p in paths if p["worst"]) + "'s:"]
+    for p in paths:
+        field = ", ".join(_pct(f["rate"]) for f in p["field"])
+        verdict = "meets" if p["meets"] else f"misses {len(p['failures'])}"
+        lines.append(f"    seed {p['seed']}: {verdict}; field {field}; forecast {p['stopped']} "
+                     f"after {p['rounds']} round(s)")
+    return lines
 
 
 def _failure(f: dict[str, Any]) -> str:

@@ -18,18 +18,20 @@ from decks.adapters import format_to_rules
 from decks.selectors import format_get
 from rules.decks import legality
 from rules.engine.cards import CardDef, DeckList
+from rules.lab.balance_search.adapted import MAX_FORECAST_SEEDS
 
 BAD_LIST_CHANGES = gettext_lazy("Let an adapted list differ in 1 to 15 cards.")
 BAD_ITERATIONS = gettext_lazy("Search from 1 to 6 patches.")
 BAD_ROUNDS = gettext_lazy("Allow from 1 to 20 rounds.")
 BAD_EXPLOIT = gettext_lazy("Give the highest exploitability from 50 to 100 %.")
+BAD_FORECAST_SEEDS = gettext_lazy("Forecast each patch on 1 to 4 seeds.")
 BAD_FORECAST_BUDGET = gettext_lazy("Each forecast may play from {low:,} to {high:,} games.")
 BAD_SIZE = gettext_lazy("Give a whole number from {low:,} to {high:,}.")
 NOT_LEGAL = gettext_lazy("{name} is not legal in the standard format, so it cannot adapt.")
 UNKNOWN_OPTION = gettext_lazy("Unknown option {name}: give any of {known}.")
 FORECAST_BUDGET_CAP = 3_000_000
 KNOWN = ("list_changes", "iterations", "exploit_limit", "forecast_budget_games", "max_rounds",
-         *FORECAST_SIZES)
+         "forecast_seeds", *FORECAST_SIZES)
 
 
 def adapted_spec(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -39,18 +41,20 @@ def adapted_spec(options: Mapping[str, Any]) -> dict[str, Any]:
             raise BalanceInputError(UNKNOWN_OPTION.format(name=name, known=", ".join(KNOWN)),
                                     "adapted")
     o = adapted_options(dict(options))
-    checks = (("list_changes", 1, 15, BAD_LIST_CHANGES), ("iterations", 1, 6, BAD_ITERATIONS),
-              ("exploit_limit", 0.5, 1.0, BAD_EXPLOIT), ("max_rounds", 1, 20, BAD_ROUNDS))
+    checks: list[tuple[str, float, float, Any]] = [
+              ("list_changes", 1, 15, BAD_LIST_CHANGES), ("iterations", 1, 6, BAD_ITERATIONS),
+              ("exploit_limit", 0.5, 1.0, BAD_EXPLOIT), ("max_rounds", 1, 20, BAD_ROUNDS),
+              ("forecast_seeds", 1, MAX_FORECAST_SEEDS, BAD_FORECAST_SEEDS),
+              ("forecast_budget_games", MIN_BUDGET, FORECAST_BUDGET_CAP,
+               BAD_FORECAST_BUDGET.format(low=MIN_BUDGET, high=FORECAST_BUDGET_CAP))]
+    checks += [(name, low, high, BAD_SIZE.format(low=low, high=high))
+               for name, (low, high) in FORECAST_SIZES.items() if name in o]
     for name, low, high, message in checks:
-        if not low <= o[name] <= high:
+        # JSON's numbers only: a string or true would not compare (a 500), 2.5 seeds no count
+        kind = float | int if name == "exploit_limit" else int
+        if isinstance(o[name], bool) or not isinstance(o[name], kind) \
+                or not low <= o[name] <= high:
             raise BalanceInputError(message, name)
-    if not MIN_BUDGET <= o["forecast_budget_games"] <= FORECAST_BUDGET_CAP:
-        raise BalanceInputError(BAD_FORECAST_BUDGET.format(low=MIN_BUDGET,
-                                                           high=FORECAST_BUDGET_CAP),
-                                "forecast_budget_games")
-    for name, (low, high) in FORECAST_SIZES.items():
-        if name in o and not low <= o[name] <= high:
-            raise BalanceInputError(BAD_SIZE.format(low=low, high=high), name)
     fmt_rules = format_to_rules(format_get(None))
     pool, set_of = tuning_pool(fmt_rules)
     return {"format": format_to_dict(fmt_rules), "set_of": set_of, "pool": pool, "options": o}

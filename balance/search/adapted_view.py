@@ -48,6 +48,20 @@ def _side(side: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
             if ex else None}
 
 
+def _paths(c: dict[str, Any], decks: list[dict[str, Any]]) -> dict[str, Any]:
+    """A patch forecast on several seeds: each seed's verdict, and each deck's adapted field
+    win rate on each seed beside the others (``decks`` gains ``paths``)."""
+    paths = c.get("paths") or []
+    if len(paths) < 2:
+        return {"paths": [], "seed": c.get("seed")}
+    for i, deck in enumerate(decks):
+        deck["paths"] = [p["field"][i] for p in paths]
+    return {"seed": c["seed"],
+            "paths": [{"seed": p["seed"], "worst": p["worst"], "meets": p["meets"],
+                       "misses": len(p["failures"]), "stopped": p["stopped"],
+                       "rounds": p["rounds"]} for p in paths]}
+
+
 def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
     """The page's patches side by side, or None while the search has no result."""
     result = job.result
@@ -69,7 +83,7 @@ def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
                                for m in c["patch"]["changes"]],
                      "decks": decks, "printed": _side(c["printed"], names),
                      "adapted": _side(c["adapted"], names), "stopped": c["stopped"],
-                     "rounds": c["rounds"]})
+                     "rounds": c["rounds"], **_paths(c, decks)})
     real = [{"agent": agent, "stand_in": side["stand_in"], "games_each": side["games_each"],
              "decks": [{"name": names.get(n, n), **f}
                        for n, f in zip(result["decks"], side["field"], strict=True)]}

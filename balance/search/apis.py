@@ -69,7 +69,9 @@ class SearchInputSerializer(JobInputSerializer):
     adapted = serializers.DictField(
         required=False, help_text="adapted: any of iterations (patches tried, 3), "
                                   "list_changes (cards an adapted list may differ, 15), "
-                                  "exploit_limit (0.56), forecast_budget_games, tune_games, "
+                                  "exploit_limit (0.56), forecast_seeds (forecasts of each "
+                                  "patch, judged by the worst, 2), forecast_budget_games, "
+                                  "tune_games, "
                                   "round_games, final_games, max_rounds, swaps_per_round, "
                                   "exploit_swaps.")
     epsilon = serializers.FloatField(

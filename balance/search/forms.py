@@ -10,10 +10,14 @@ from django.utils.translation import gettext_lazy as _
 
 from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
 from balance.models import Objective
-from balance.search.adapted import DEFAULT_LIST_CHANGES
+from balance.search.adapted import DEFAULT_FORECAST_SEEDS, DEFAULT_LIST_CHANGES
 from cards.game_words import agent_menu, game_word_lazy
 from rules.ai.agents import DEFAULT_AGENT
-from rules.lab.balance_search.adapted import DEFAULT_EXPLOIT_LIMIT, DEFAULT_ITERATIONS
+from rules.lab.balance_search.adapted import (
+    DEFAULT_EXPLOIT_LIMIT,
+    DEFAULT_ITERATIONS,
+    MAX_FORECAST_SEEDS,
+)
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
 
@@ -33,7 +37,7 @@ FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes
             "strong_budget_games": "strong_budget_games",
             "strong_verify_games": "strong_verify_games", "iterations": "iterations",
             "list_changes": "list_changes", "exploit_limit": "exploit_limit",
-            "adapted": "objective"}
+            "forecast_seeds": "forecast_seeds", "adapted": "objective"}
 OBJECTIVE_HELP = _(
     "A healthy meta: every deck's win rate against the field in the field band, every matchup "
     "in the matchup band, and a field that adapts (the ε-equilibrium) still playing every deck "
@@ -48,7 +52,7 @@ OBJECTIVE_FIELDS = {
     f"{Objective.META}|{Objective.ADAPTED}": (
         "strong_agent", "strong_budget_games", "strong_verify_games", "field_band_low",
         "field_band_high", "matchup_band_low", "matchup_band_high", "epsilon", "min_share"),
-    Objective.ADAPTED: ("iterations", "list_changes", "exploit_limit"),
+    Objective.ADAPTED: ("iterations", "list_changes", "exploit_limit", "forecast_seeds"),
     Objective.BAND: ("band_low", "band_high"),
 }
 
@@ -115,6 +119,12 @@ class BalanceSearchForm(JobForm):
         min_value=50, max_value=100, required=False,
         help_text=_("After players adapt: the best field win rate one more tuning may reach "
                     "against the adapted mix."))
+    forecast_seeds = forms.IntegerField(
+        label=_("Forecasts of each patch"), initial=DEFAULT_FORECAST_SEEDS, min_value=1,
+        max_value=MAX_FORECAST_SEEDS, required=False,
+        help_text=_("After players adapt: each patch is forecast on this many seeds and judged "
+                    "by the worst, since forecasts on other seeds can settle in other metas. "
+                    "Each one adds a forecast's games."))
     band_low = forms.FloatField(label=_("Band from (%)"), initial=45, min_value=0, max_value=50)
     band_high = forms.FloatField(
         label=_("Band to (%)"), initial=55, min_value=50, max_value=100,
@@ -179,5 +189,6 @@ class BalanceSearchForm(JobForm):
         options = {"iterations": data.get("iterations"),
                    "list_changes": data.get("list_changes"),
                    "exploit_limit": None if data.get("exploit_limit") is None
-                   else data["exploit_limit"] / 100}
+                   else data["exploit_limit"] / 100,
+                   "forecast_seeds": data.get("forecast_seeds")}
         return {"adapted": {k: v for k, v in options.items() if v is not None}}

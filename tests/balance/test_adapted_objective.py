@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from balance import runner
 from balance.models import BalanceJob, JobPiece
 from balance.search.adapted import AdaptedCodec
-from balance.search.adapted_request import BAD_LIST_CHANGES
+from balance.search.adapted_request import BAD_FORECAST_SEEDS, BAD_LIST_CHANGES
 from balance.search.services import FEW_DECKS_META
 from decks.drafts import Draft
 from decks.services import deck_create
@@ -58,6 +58,10 @@ def body(third_uid: str, **extra) -> dict:
     ({"decks": [DAWN, DUSK]}, "decks", FEW_DECKS_META),
     ({"adapted": {"list_changes": 0}}, "list_changes", BAD_LIST_CHANGES),
     ({"adapted": {"patches": 2}}, "adapted", None),
+    ({"adapted": {"forecast_seeds": 5}}, "forecast_seeds", BAD_FORECAST_SEEDS),
+    ({"adapted": {"forecast_seeds": 1.5}}, "forecast_seeds", BAD_FORECAST_SEEDS),
+    # a string where a number belongs is the same 400, not a comparison that fails
+    ({"adapted": {"list_changes": "three"}}, "list_changes", BAD_LIST_CHANGES),
 ])
 def test_the_api_refuses_bad_adapted_input_with_a_400_naming_it(api, third, extra, field,
                                                                 message):
@@ -80,6 +84,7 @@ def test_the_api_takes_the_adapted_objectives_bands_by_default(api, third):
     assert created["field_band"] == [0.45, 0.55] and created["matchup_band"] == [0.25, 0.75]
     assert created["adapted"]["iterations"] == 1 and created["adapted"]["exploit_limit"] == 0.56
     assert created["adapted"]["list_changes"] == 3
+    assert created["adapted"]["forecast_seeds"] == 2      # each patch judged on two forecasts
 
 
 def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
@@ -98,6 +103,9 @@ def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
     assert result["objective"]["objective"] == "adapted"
     [first] = result["considered"]
     assert first["changes"] == 0 and first["meets"] and result["chosen"] == 0
+    # forecast on the job's seed and the next, judged by the worse (both meet here)
+    assert [p["seed"] for p in first["paths"]] == [5, 6] and first["seed"] in (5, 6)
+    assert all(p["meets"] for p in first["paths"])
     assert result["patch"] is None
     for patch in result["considered"]:
         for side in ("printed", "adapted"):
@@ -110,6 +118,8 @@ def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
     assert "Printed lists" in page and "After players adapt" in page
     assert page.count('data-testid="chosen"') == 1
     assert "After players adapt, every target is met." in page
+    assert 'data-testid="adapted-paths"' in page and "Seed 5" in page and "Seed 6" in page
+    assert "This patch was forecast on 2 seeds and judged by the worst" in page
     # One round allowed: the forecast cannot settle (a check would be its second round), and
     # the page says its figures are where that path stood.
     assert first["stopped"] == "rounds" and 'data-testid="unsettled"' in page
@@ -133,20 +143,26 @@ def test_the_form_offers_the_adapted_objective_and_stores_its_options(client, al
         "band_low": 45, "band_high": 55, "field_band_low": 45, "field_band_high": 55,
         "matchup_band_low": 25, "matchup_band_high": 75, "epsilon": 0.5, "min_share": 5,
         "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100,
-        "iterations": 2, "list_changes": 5, "exploit_limit": 58})
+        "iterations": 2, "list_changes": 5, "exploit_limit": 58, "forecast_seeds": 3})
     assert response.status_code == 302, response.content.decode()[:3000]
     job = BalanceJob.objects.get(owner=alice)
     assert job.objective == "adapted" and job.tuning["pool"]
     options = job.tuning["options"]
     assert (options["iterations"], options["list_changes"]) == (2, 5)
     assert options["exploit_limit"] == pytest.approx(0.58)
+    assert options["forecast_seeds"] == 3
+    assert 'name="forecast_seeds"' in page and "Forecasts of each patch" in page
 
 
-def test_the_command_refuses_an_exploitability_limit_below_half():
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--exploit-limit", "40", "--exploit-limit: give a percentage from 50 to 100"),
+    ("--forecast-seeds", "0", "--forecast-seeds: give a whole number from 1 to 4 (got 0)"),
+])
+def test_the_command_refuses_an_adapted_option_out_of_range(option, value, message):
     with pytest.raises(CommandError) as caught:
         call_command("balance_search", "--objective", "adapted", "--decks", "Ember Rush",
-                     "Tidewall", "Gravecallers", "--exploit-limit", "40")
-    assert "--exploit-limit: give a percentage from 50 to 100" in str(caught.value)
+                     "Tidewall", "Gravecallers", option, value)
+    assert message in str(caught.value)
 
 
 def test_the_jobs_codec_carries_both_kinds_of_task_whole():

@@ -197,3 +197,65 @@ def test_each_next_patch_is_searched_on_top_of_the_patch_its_lists_adapted_to(mo
     assert starts == [(), (boar,), (boar, squire)]
     assert forecast_moves == [(), (boar,), (boar, squire), (squire,)]
     assert [c.moves for c in result.considered] == forecast_moves
+
+
+def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):
+    """Forecasts of one patch on other seeds can settle in other metas: with two seeds, a patch
+    is judged by the worse forecast, and the next search works on that forecast's lists."""
+    from types import SimpleNamespace
+
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    boar = Move("T-M02", "cost", 3)
+    searched_lists, forecast_seeds = [], []
+    worse = (("T-H01", (("T-M02", 2),)), ("T-H01", (("T-M04", 2),)), ("T-H02", (("T-X01", 2),)))
+
+    def search(problem, side, **_):
+        searched_lists.append(side.decks)
+        return SimpleNamespace(best=SimpleNamespace(moves=(boar,)), games_searched=10,
+                               games_verified=0, strong_games_searched=0,
+                               strong_games_verified=0)
+
+    def forecast(problem, pairs, **_):
+        # the first seed settles even; the second, one deck at 70 % — unless patched
+        forecast_seeds.append((pairs.moves, problem.seed))
+        even = pairs.moves or problem.seed == 5
+        result = forecast_of(FIRST_STRONG, EVEN if even else FIRST_STRONG)
+        lists = LISTS if problem.seed == 5 else worse
+        return replace(result, games={"total": 100},
+                       rounds=(replace(result.rounds[0], lists=lists),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    result = adapted.adapted_search(replace(tiny(), iterations=2, forecast_seeds=2),
+                                    evaluator=None)
+    assert forecast_seeds == [((), 5), ((), 6), ((boar,), 5), ((boar,), 6)]
+    unpatched, patched = result.considered
+    assert not unpatched.judgement.meets and unpatched.seed == 6    # seed 5 alone would meet
+    assert searched_lists == [worse]                                 # the worse path's lists
+    assert patched.judgement.meets and result.chosen is patched
+    paths = [p.to_dict(worst=p.seed == unpatched.seed) for p in unpatched.paths]
+    assert [(p["seed"], p["meets"], p["worst"]) for p in paths] == [
+        (5, True, False), (6, False, True)]
+    assert paths[1]["field"][0]["rate"] == 0.7
+
+
+def test_two_forecast_seeds_play_two_forecasts_and_count_them_in_the_progress():
+    events: list[dict] = []
+    problem = replace(tiny(), forecast_seeds=2)
+    base = AdaptedBase(CARDS, "greedy")
+    with LocalAdaptedEvaluator(base, processes=1) as evaluator:
+        result = adapted_search(problem, evaluator, progress=events.append)
+    for c in result.considered:
+        assert [p.seed for p in c.paths] == [5, 6] and c.seed in (5, 6)
+        assert c.forecast is next(p.forecast for p in c.paths if p.seed == c.seed)
+    forecasts = [e for e in events if e["step"] == "forecast"]
+    assert {(e["path"], e["seed"]) for e in forecasts} == {(1, 5), (2, 6)}
+    assert all(e["expected"] >= e["games"] for e in events)
+    if not result.fixed_point:
+        assert events[-1]["games"] == events[-1]["expected"] == \
+            result.search_games + result.forecast_games
+    one_seed = run(tiny())
+    # the first seed's forecast is the one-seed search's forecast, game for game
+    assert result.considered[0].paths[0].forecast.final == one_seed.considered[0].forecast.final

@@ -15,6 +15,12 @@ A fixed-point iteration between the balance search and the meta forecast:
    field win rates across agents, the matchup band, the ε-share, the exploitability);
    otherwise the next search starts from ``Lₖ``, until ``iterations`` patches are tried.
 
+**Paths.** A forecast follows one path: which lists the archetypes adopt first decides where
+the field settles, and forecasts of one patch on other seeds settle in other metas
+(docs/balance-search.md). With ``forecast_seeds`` n > 1 every patch is forecast on n seeds
+(the forecast's seed and the n − 1 after it) and judged by its **worst** path: it meets only
+where every path meets, and the next search works on the worst path's lists.
+
 The chosen patch is the one with the fewest changes that meets, else the one whose adapted meta
 misses least. A patch ``P`` with ``search(L(P)) = P`` is balanced on the lists it provokes;
 the iteration looks for one from the unpatched lists, as a designer re-patching after each
@@ -38,6 +44,7 @@ from rules.lab.balance_search.adapted_result import (
     AdaptedResult,
     Considered,
     Judgement,
+    Path,
     choose,
     judge,
     real_agents_figures,
@@ -53,6 +60,7 @@ from rules.lab.patches import patch_card_defs
 
 DEFAULT_ITERATIONS = 3
 DEFAULT_EXPLOIT_LIMIT = 0.56
+MAX_FORECAST_SEEDS = 4
 
 
 @dataclass(frozen=True)
@@ -60,7 +68,8 @@ class AdaptedProblem:
     """``search``: the meta search on the printed field (its goal, budget, agents, space
     options); ``forecast``: how players adapt (its archetypes the same printed lists, its cards
     unpatched). ``iterations``: patches searched at most; ``exploit_limit``: the most one more
-    tuning may reach against the adapted mix."""
+    tuning may reach against the adapted mix; ``forecast_seeds``: the paths each patch is
+    forecast on (seeds ``forecast.seed``, ``forecast.seed + 1``, …), judged by the worst."""
 
     search: Problem
     forecast: ForecastProblem
@@ -69,6 +78,11 @@ class AdaptedProblem:
     spread: int = 2
     iterations: int = DEFAULT_ITERATIONS
     exploit_limit: float = DEFAULT_EXPLOIT_LIMIT
+    forecast_seeds: int = 1
+
+    @property
+    def path_seeds(self) -> tuple[int, ...]:
+        return tuple(self.forecast.seed + k for k in range(self.forecast_seeds))
 
 
 def _seed(seed: int, *parts: object) -> int:
@@ -83,9 +97,11 @@ class _Run:
         self.games = 0          # games of finished steps
         self.step_games = 0     # ... and of the step under way
         self.search_games = self.forecast_games = 0
-        self.forecasts: list[int] = []      # each finished forecast's games
+        self.forecasts: list[int] = []      # each finished patch's forecasts' games
+        self.paths: list[int] = []          # each finished forecast path's games
+        self.paths_left = 0                 # paths of the patch under way still to forecast
         self.searches: list[int] = []       # each finished search's games
-        per = problem.forecast.budget_games
+        per = problem.forecast.budget_games * problem.forecast_seeds
         self.budget = (problem.iterations + 1) * per + problem.iterations \
             * problem.search.budget_games
 
@@ -104,12 +120,16 @@ class _Run:
         finished: the forecast under way's estimate, the search's budget). A search that meets
         its targets early plays fewer; the estimate is never below the games played."""
         search_budget = self.problem.search.budget_games
-        if step == "forecast":
-            current = max(self.step_games, int(event.get("expected") or 0))
+        paths = self.problem.forecast_seeds
+        path = max(self.step_games, int(event.get("expected") or 0))
+        path_each = (sum(self.paths) // len(self.paths) if self.paths
+                     else path if step == "forecast" else self.problem.forecast.budget_games)
+        if step == "forecast":     # this path, then the patch's paths still to come
+            current = path + self.paths_left * path_each
         else:
             current = max(self.step_games, search_budget)
         forecast_each = (sum(self.forecasts) // len(self.forecasts) if self.forecasts
-                         else current if step == "forecast" else self.problem.forecast.budget_games)
+                         else paths * path_each)
         search_each = (sum(self.searches) // len(self.searches) if self.searches
                        else search_budget)
         patches_left = self.problem.iterations - iteration
@@ -121,17 +141,38 @@ class _Run:
     def stopped(self) -> bool:
         return self.should_stop is not None and self.should_stop()
 
-    def forecast(self, moves: Candidate, iteration: int) -> ForecastResult:
+    def path_progress(self, iteration: int, path: int, paths: int, seed: int) -> Progress:
+        def progress(event: dict[str, Any]) -> None:
+            self.report("forecast", iteration, {**event, "path": path, "paths": paths,
+                                                "seed": seed})
+        return progress
+
+    def forecast(self, moves: Candidate, iteration: int) -> tuple[Path, ...]:
+        """The patch's forecast on each path's seed (a stop requested ends after the path
+        under way)."""
         base = self.problem.forecast
         cards = base.cards if not moves else patch_card_defs(
             base.cards, candidate_patch(moves, "candidate"))
-        result = forecast(replace(base, cards=cards), PairSide(self.evaluator, moves),
-                          progress=lambda e: self.report("forecast", iteration, e),
-                          should_stop=self.should_stop)
-        self.forecast_games += result.games["total"]
-        self.games += result.games["total"]
-        self.forecasts.append(result.games["total"])
-        return result
+        seeds = self.problem.path_seeds
+        paths: list[Path] = []
+        spent = 0
+        for k, seed in enumerate(seeds):
+            if k and self.stopped():
+                break
+            self.paths_left = len(seeds) - k - 1
+            result = forecast(replace(base, cards=cards, seed=seed),
+                              PairSide(self.evaluator, moves),
+                              progress=self.path_progress(iteration, k + 1, len(seeds), seed),
+                              should_stop=self.should_stop)
+            total = result.games["total"]
+            spent += total
+            self.forecast_games += total
+            self.games += total
+            self.paths.append(total)
+            paths.append(Path(seed, result, _judge(self.problem, result, seed)))
+        self.paths_left = 0
+        self.forecasts.append(spent)
+        return tuple(paths)
 
     def search(self, lists: Sequence[DeckKey], names: Sequence[str], iteration: int,
                start: Candidate) -> Any:
@@ -174,8 +215,7 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
     problem.forecast.check()
     run = _Run(problem, evaluator, progress, should_stop)
     names = tuple(d.name for d in problem.forecast.archetypes)
-    unpatched = run.forecast((), 0)
-    considered = [Considered(0, (), unpatched, None, _judge(problem, unpatched))]
+    considered = [considered_of(0, (), run.forecast((), 0), None)]
     fixed_point = False
     for iteration in range(1, problem.iterations + 1):
         if considered[-1].judgement.meets or run.stopped():
@@ -187,9 +227,8 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
         if not moves or any(c.moves == moves for c in considered):
             fixed_point = True   # the search on these lists finds no new patch
             break
-        result = run.forecast(moves, iteration)
-        considered.append(Considered(iteration, moves, result, searched,
-                                     _judge(problem, result)))
+        considered.append(considered_of(iteration, moves, run.forecast(moves, iteration),
+                                        searched))
     chosen = choose(considered)
     real = real_agents_figures(problem.search, problem.forecast, chosen, evaluator)
     return AdaptedResult(names=names, considered=tuple(considered), chosen=chosen,
@@ -201,5 +240,14 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
                          fixed_point=fixed_point, seed=problem.search.seed)
 
 
-def _judge(problem: AdaptedProblem, result: ForecastResult) -> Judgement:
-    return judge(result, problem.search.goal, problem.exploit_limit, seed=problem.forecast.seed)
+def _judge(problem: AdaptedProblem, result: ForecastResult, seed: int) -> Judgement:
+    return judge(result, problem.search.goal, problem.exploit_limit, seed=seed)
+
+
+def considered_of(iteration: int, moves: Candidate, paths: Sequence[Path],
+                  searched: Any) -> Considered:
+    """A patch judged by its worst path: the path that misses most (of equal ones, the first
+    seed's), whose figures and lists stand for the patch; every path is kept beside it."""
+    worst = max(paths, key=lambda p: p.judgement.rank(len(moves)))
+    return Considered(iteration, moves, worst.forecast, searched, worst.judgement,
+                      paths=tuple(paths), seed=worst.seed)

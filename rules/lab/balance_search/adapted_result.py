@@ -131,14 +131,35 @@ def judge(result: ForecastResult, goal: Goal, exploit_limit: float, *, seed: int
 
 
 @dataclass(frozen=True)
+class Path:
+    """One forecast of a patch: its seed, the forecast and its verdict."""
+
+    seed: int
+    forecast: ForecastResult
+    judgement: Judgement
+
+    def to_dict(self, worst: bool) -> dict[str, Any]:
+        j, f = self.judgement, self.forecast
+        return {"seed": self.seed, "worst": worst, "meets": j.meets,
+                "failures": list(j.failures), "excess": j.excess, "stopped": f.stopped,
+                "rounds": len(f.rounds) - 1, "games": f.games.get("total", 0),
+                "field": j.adapted["field"], "relaxed": j.adapted["relaxed"],
+                "matchup_low": j.adapted["matchup_low"], "matchup_high": j.adapted["matchup_high"],
+                "exploitability": j.adapted["exploitability"]}
+
+
+@dataclass(frozen=True)
 class Considered:
-    """One patch of the iteration (0: the unpatched pool) with its forecast and verdict."""
+    """One patch of the iteration (0: the unpatched pool) with its forecast and verdict: the
+    worst of its paths (``seed``'s), every path in ``paths`` (empty: one path, ``seed``)."""
 
     iteration: int
     moves: Candidate
     forecast: ForecastResult
     search: SearchResult | None      # the search that proposed it (on the lists before it)
     judgement: Judgement
+    paths: tuple[Path, ...] = ()
+    seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         j, f = self.judgement, self.forecast
@@ -157,7 +178,8 @@ class Considered:
                 "stopped": f.stopped, "rounds": len(f.rounds) - 1, "games": dict(f.games),
                 "lists": [{"name": n, "hero": k[0], "diff": list_diff(p, k)}
                           for n, k, p in zip(f.names, last.lists, f.printed, strict=True)],
-                "cards": f.to_dict()["cards"], "search": search}
+                "cards": f.to_dict()["cards"], "search": search, "seed": self.seed,
+                "paths": [p.to_dict(p.seed == self.seed) for p in self.paths]}
 
 
 def choose(considered: Sequence[Considered]) -> Considered:
