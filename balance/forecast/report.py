@@ -136,3 +136,33 @@ def replay_text(out: Mapping[str, Any]) -> str:
                  f"with it (the difference within the two intervals' combined margin: about "
                  f"95 % expected).")
     return "\n".join(lines)
+
+
+def paths_text(out: Mapping[str, Any]) -> str:
+    """``meta_forecast --seeds N`` / ``--compare``: each archetype's settled field win rate on
+    each seed, and whether the seeds' forecasts agree."""
+    seeds = [str(s) for s in out["seeds"]]
+    lines = [f"The same forecast on {len(seeds)} seeds ({', '.join(seeds)}): each archetype's "
+             "settled field win rate on each seed"]
+    lines.append(f"  {'archetype':<16}" + "".join(f"{'seed ' + s:>24}" for s in seeds)
+                 + f"{'spread':>9}  agree")
+    for row in out["archetypes"]:
+        cells = "".join(f"{_pct(f):>24}" for f in row["field"])
+        spread = "—" if row["spread"] is None else f"{row['spread'] * 100:.1f}"
+        lines.append(f"  {row['name']:<16}{cells}{spread:>9}  "
+                     + ("yes" if row["consistent"] else "NO"))
+    for path in out["paths"]:
+        exploit = path.get("exploitability")
+        lines.append(f"  seed {path['seed']}: {path['stopped']} after {path['rounds']} "
+                     f"round(s), {path['games']:,} games; exploitability "
+                     + (_pct(exploit) if exploit else "—"))
+    if out["agree"]:
+        lines.append("The seeds agree: every archetype's figures are consistent across them "
+                     "(each two within their intervals' combined 95 % margin).")
+    else:
+        apart = [r["name"] for r in out["archetypes"] if not r["consistent"]]
+        lines.append(f"The seeds DISAGREE on {', '.join(apart)}: the forecasts followed "
+                     "different paths to different metas, and each one's figures are its "
+                     "path's. Read the spread as how far apart the metas players may reach "
+                     "are.")
+    return "\n".join(lines)

@@ -148,3 +148,53 @@ def test_the_report_says_which_games_an_engine_error_left_out():
     assert text.startswith("Left out of every figure: 1 game(s) the engine could not finish "
                            "(1 in exploit).")
     assert "Tidewall against G, run seed 12, game 99 (greedy): EngineError" in text
+
+
+def test_several_seeds_say_whether_their_forecasts_agree(tmp_path):
+    """A forecast on several seeds: each seed's forecast as one seed alone gives it, and each
+    archetype's settled field win rate across them, consistent or not; saved forecasts
+    compare the same way without playing."""
+    data = forecast_json("--seeds", "2")
+    first, second = data["forecasts"]
+    assert (first["seed"], second["seed"]) == (3, 4)
+    alone = forecast_json()
+    for one in (first, alone):
+        for key in ("wall_seconds", "cpu_seconds_this_process"):
+            one.pop(key)
+    assert first == alone                              # the first seed's forecast, unchanged
+    paths = data["paths"]
+    assert paths["seeds"] == [3, 4] and paths["names"] == ["Dawn Test", "Dusk Test"]
+    for i, row in enumerate(paths["archetypes"]):
+        rates = [f["rate"] for f in row["field"]]
+        assert rates == [first["final"]["field"][i]["rate"], second["final"]["field"][i]["rate"]]
+        assert row["low"] == min(rates) and row["high"] == max(rates)
+    assert paths["agree"] == all(r["consistent"] for r in paths["archetypes"])
+    saved = []
+    for n, forecast in enumerate(data["forecasts"]):
+        saved.append(tmp_path / f"seed-{n}.json")
+        saved[-1].write_text(json.dumps(forecast))
+    out = StringIO()
+    call_command("meta_forecast", "--compare", *map(str, saved), "--json", stdout=out)
+    assert json.loads(out.getvalue()) == paths
+    text = StringIO()
+    call_command("meta_forecast", "--compare", *map(str, saved), stdout=text)
+    assert "The same forecast on 2 seeds (3, 4)" in text.getvalue()
+
+
+def test_several_seeds_refuse_what_cannot_be_compared(tmp_path):
+    with pytest.raises(CommandError, match="--seeds: give a whole number from 1 to 8"):
+        call_command("meta_forecast", *TINY, "--seeds", "0", stdout=StringIO())
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(forecast_json()))
+    with pytest.raises(CommandError, match="two or more forecasts"):
+        call_command("meta_forecast", "--compare", str(one), stdout=StringIO())
+    other = json.loads(one.read_text())
+    other["final"]["decks"].reverse()                  # Dusk Test first: another field
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    with pytest.raises(CommandError, match="different fields"):
+        call_command("meta_forecast", "--compare", str(one), str(tmp_path / "other.json"),
+                     stdout=StringIO())
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(CommandError, match="cannot read a forecast's JSON"):
+        call_command("meta_forecast", "--compare", str(one), str(tmp_path / "bad.json"),
+                     stdout=StringIO())

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from balance.cli import add_run_arguments, card_set_of, check_agent
-from balance.forecast.report import progress_line, replay_text, report_text
+from balance.forecast.report import paths_text, progress_line, replay_text, report_text
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.deck_tuning import TuneField, TuningError
 from rules.lab.forecast import ForecastError, ForecastProblem, LocalPairEvaluator, forecast
+from rules.lab.forecast.paths import compare_paths
 from rules.lab.forecast.replay import replay_forecast
 from simulations.cli.input import load_patch_for_cli, patched_cards_for_cli
 
@@ -21,6 +23,8 @@ DEFAULTS = ForecastProblem(cards={}, archetypes=())
 BAD_BAND = "--band: give two percentages around 50, e.g. 45-55 (got {value!r})."
 SMALL = "{option}: give at least {least:,} (got {value:,})."
 REPLAY_PATCH = "--replay: the forecast played the patch {name!r}; give it again with --patch."
+BAD_SEEDS = "--seeds: give a whole number from 1 to {most} (got {value})."
+MOST_SEEDS = 8
 
 
 class Command(BaseCommand):
@@ -67,6 +71,14 @@ class Command(BaseCommand):
                                  "seed than its own) and say, for each figure, whether the "
                                  "replayed value falls inside the forecast's interval; give "
                                  "--patch and --set as the forecast had them")
+        parser.add_argument("--seeds", type=int, default=1,
+                            help="forecast on this many seeds (--seed and the ones after it) "
+                                 "and say, archetype by archetype, whether their settled "
+                                 "figures agree: forecasts on other seeds can follow other "
+                                 "paths to other metas")
+        parser.add_argument("--compare", nargs="+", default=None, metavar="FORECAST_JSON",
+                            help="compare saved forecasts of one field (their --json files) "
+                                 "as --seeds does, playing no game")
         add_run_arguments(parser, via_celery_help="submit the forecast as a job for the "
                                                   "workers and follow it (decks: starter "
                                                   "names, or deck:<id>; --agents and "
@@ -77,6 +89,10 @@ class Command(BaseCommand):
             return self.via_celery(opts)
         if opts["replay"]:
             return self.replay(opts)
+        if opts["compare"]:
+            return self.compare(opts)
+        if not 1 <= opts["seeds"] <= MOST_SEEDS:
+            raise CommandError(BAD_SEEDS.format(most=MOST_SEEDS, value=opts["seeds"]))
         further: list[str] = []
         if opts["agents"]:
             opts["agent"], *further = [a.strip() for a in opts["agents"].split(",")
@@ -87,28 +103,73 @@ class Command(BaseCommand):
         problem = self.problem(opts)
         start, cpu = time.monotonic(), time.process_time()
 
-        def progress(event: dict[str, Any]) -> None:     # stderr: --json's stdout stays JSON
-            self.stderr.write(progress_line(time.monotonic() - start, event))
-
+        seeds = [problem.seed + k for k in range(opts["seeds"])]
         field = TuneField(cards=problem.cards, opponents=(), agent=problem.agent)
+        forecasts = []
         with LocalPairEvaluator(field, processes=max(1, opts["processes"])) as evaluator:
-            try:
-                result = forecast(problem, evaluator, progress=progress)
-            except (ForecastError, TuningError) as exc:
-                raise CommandError(str(exc)) from None
-        data = result.to_dict()
+            for k, seed in enumerate(seeds):
+                where = f"[seed {seed}, forecast {k + 1} of {len(seeds)}] " \
+                    if len(seeds) > 1 else ""
+
+                def progress(event: dict[str, Any], where: str = where) -> None:
+                    # stderr: --json's stdout stays JSON
+                    self.stderr.write(where + progress_line(time.monotonic() - start, event))
+
+                path_start, path_cpu = time.monotonic(), time.process_time()
+                try:
+                    result = forecast(replace(problem, seed=seed), evaluator,
+                                      progress=progress)
+                except (ForecastError, TuningError) as exc:
+                    raise CommandError(str(exc)) from None
+                forecasts.append(self.data(result.to_dict(), seed, opts, path_start, path_cpu))
         elapsed = time.monotonic() - start
-        data.update(seed=problem.seed, wall_seconds=round(elapsed, 1),
+        if len(forecasts) == 1:
+            [data] = forecasts
+            self.stdout.write(json.dumps(data, sort_keys=True) if opts["json"] else
+                              report_text(data, problem.cards, elapsed=elapsed))
+            return
+        paths = compare_paths(forecasts)
+        if opts["json"]:
+            self.stdout.write(json.dumps({
+                "forecasts": forecasts, "paths": paths, "wall_seconds": round(elapsed, 1),
+                "cpu_seconds_this_process": round(time.process_time() - cpu, 1)},
+                sort_keys=True))
+            return
+        for data in forecasts:
+            self.stdout.write(f"\n=== Seed {data['seed']} ===\n")
+            self.stdout.write(report_text(data, problem.cards, elapsed=data["wall_seconds"]))
+        self.stdout.write("\n" + paths_text(paths))
+
+    def data(self, data: dict[str, Any], seed: int, opts: dict[str, Any], start: float,
+             cpu: float) -> dict[str, Any]:
+        """One forecast's ``--json``: its result with its seed, costs, patch and options."""
+        data.update(seed=seed, wall_seconds=round(time.monotonic() - start, 1),
                     cpu_seconds_this_process=round(time.process_time() - cpu, 1),
                     patch=self.diff and {"name": opts["patch"], "diff": self.diff},
                     options={k: opts[k] for k in ("max_changes", "settle", "budget_games",
                                                   "max_rounds", "swaps_per_round",
                                                   "tune_games", "verify_games", "round_games",
                                                   "final_games", "exploit_swaps")})
-        if opts["json"]:
-            self.stdout.write(json.dumps(data, sort_keys=True))
-        else:
-            self.stdout.write(report_text(data, problem.cards, elapsed=elapsed))
+        return data
+
+    def compare(self, opts: dict[str, Any]) -> None:
+        """``--compare``: saved forecasts of one field, archetype by archetype."""
+        forecasts = []
+        for name in opts["compare"]:
+            try:
+                data = json.loads(Path(name).read_text())
+                forecasts.append(data["forecasts"] if "forecasts" in data else [data])
+            except (OSError, ValueError, TypeError) as exc:
+                raise CommandError(f"--compare: cannot read a forecast's JSON from {name} "
+                                   f"({exc}).") from None
+        if sum(len(group) for group in forecasts) < 2:
+            raise CommandError("--compare: give two or more forecasts of one field.")
+        try:
+            paths = compare_paths([f for group in forecasts for f in group])
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            raise CommandError(f"--compare: {exc}") from None
+        self.stdout.write(json.dumps(paths, sort_keys=True) if opts["json"] else
+                          paths_text(paths))
 
     def via_celery(self, opts: dict[str, Any]) -> None:
         """The forecast as a job for the workers (``balance.forecast.services``), followed to

@@ -1,0 +1,59 @@
+"""Forecasts of one field on several seeds, side by side: what their paths share.
+
+A forecast follows one path — which lists the archetypes adopt first decides where the field
+settles — and on the starter field forecasts on other seeds settled in other metas
+(docs/balance-search.md). ``compare_paths`` reads the forecasts' ``to_dict`` data (a run's own
+or saved ``--json`` files) and says, for each archetype, its settled field win rate on each
+seed, the lowest and highest, and whether every two seeds' figures are **consistent** (their
+difference within the two intervals' combined 95 % margin, as a replay is judged:
+``replay.compare``); and for the field, whether every archetype's figures are, each seed's
+ε-equilibrium shares, and each seed's stop. Paths that agree forecast one meta; paths that do
+not forecast a set of metas, and the spread says how far apart they are.
+
+Invariant: it reads figures only; it plays no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from rules.lab.forecast.replay import compare
+
+NOT_COMPARABLE = "The forecasts are of different fields ({first} and {other}): compare one field."
+
+
+def compare_paths(forecasts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The settled figures of forecasts of one field (each ``ForecastResult.to_dict()`` with
+    its ``seed``), archetype by archetype across the seeds."""
+    if not forecasts:
+        raise ValueError("compare_paths needs at least one forecast")
+    names = [d["name"] for d in forecasts[0]["final"]["decks"]]
+    for data in forecasts[1:]:
+        other = [d["name"] for d in data["final"]["decks"]]
+        if other != names:
+            raise ValueError(NOT_COMPARABLE.format(first=", ".join(names),
+                                                   other=", ".join(other)))
+    seeds = [data.get("seed") for data in forecasts]
+    archetypes = []
+    for i, name in enumerate(names):
+        figures = [data["final"]["field"][i] for data in forecasts]
+        rates = [f["rate"] for f in figures if f["rate"] is not None]
+        consistent = all(compare(a, b)["consistent"] for a, b in combinations(figures, 2)
+                         if a["rate"] is not None and b["rate"] is not None)
+        archetypes.append({
+            "name": name, "field": figures,
+            "low": min(rates, default=None), "high": max(rates, default=None),
+            "spread": round(max(rates) - min(rates), 6) if rates else None,
+            "consistent": consistent,
+            "relaxed": [data["final"]["relaxed"]["shares"][i] for data in forecasts]})
+    return {"seeds": seeds, "names": names,
+            "agree": all(a["consistent"] for a in archetypes),
+            "archetypes": archetypes,
+            "paths": [{"seed": seed, "stopped": data["stopped"],
+                       "rounds": len(data["rounds"]) - 1,
+                       "games": data["games"].get("total", 0),
+                       "exploitability": data.get("exploitability")}
+                      for seed, data in zip(seeds, forecasts, strict=True)],
+            "settled": all(data["stopped"] == "settled" for data in forecasts)}
