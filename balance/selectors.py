@@ -15,6 +15,7 @@ from balance.kinds import KINDS
 from balance.models import BalanceJob, JobKind
 from common.visitor import Visitor
 from simulations.agents.strength import TimeLeft, estimate_range, estimate_seconds
+from simulations.patches.text import change_line
 from work.models import WorkStatus
 
 LIST_DEFERRED = ("cards", "decks", "result")
@@ -29,6 +30,7 @@ PHASES = {"queued": gettext_lazy("waiting"), "baseline": gettext_lazy("baseline"
           "final": gettext_lazy("playing the settled field on fresh games"),
           "check": gettext_lazy("checking the settled meta with one more tuning"),
           "exploit": gettext_lazy("measuring exploitability"),
+          "judged": gettext_lazy("judging the patch on its forecasts"),
           "done": gettext_lazy("done")}
 
 
@@ -73,6 +75,7 @@ class JobProgress:
     expected: int = 0        # a forecast: about how many games it plays in all (0: unsaid)
     step: str = ""           # adapted objective: "forecast" or "search" …
     iteration: int = 0       # … of which patch (0: the unpatched pool)
+    judged: tuple[dict[str, Any], ...] = ()   # adapted objective: each patch judged so far
 
     @property
     def seconds_left(self) -> float | None:
@@ -148,7 +151,18 @@ def _adapted_progress(job: BalanceJob, p: dict[str, Any], phase: str, games: int
                        evaluations=int(p.get("evaluations") or 0), best=None,
                        time_left=_time_left(job, total - games), searched=games,
                        expected=total if p.get("expected") else 0,
-                       step=str(p["step"]), iteration=int(p.get("iteration") or 0))
+                       step=str(p["step"]), iteration=int(p.get("iteration") or 0),
+                       judged=_judged(job, p.get("judged") or []))
+
+
+def _judged(job: BalanceJob, judged: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+    """Each patch an adapted search has judged so far: its changes as lines naming their cards
+    in the page's language, its verdict and each forecast seed's."""
+    cards = job.cards or {}
+    return tuple({"iteration": j["iteration"], "changes": len(j["changes"]),
+                  "meets": j["meets"], "paths": j["paths"],
+                  "lines": [change_line(cards, c["card"], c["field"], c["value"])
+                            for c in j["changes"]]} for j in judged)
 
 
 def _time_left(job: BalanceJob, games_left: int) -> TimeLeft | None:

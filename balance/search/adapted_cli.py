@@ -6,6 +6,7 @@ The search itself is ``rules.lab.balance_search.adapted`` (pure Python).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +18,13 @@ from balance.search.adapted import (
     DEFAULT_LIST_CHANGES,
     adapted_options,
 )
+from rules.engine.cards import CardDef
 from rules.lab.balance_search import Field, Problem
 from rules.lab.balance_search.adapted import MAX_FORECAST_SEEDS, AdaptedProblem
 from rules.lab.balance_search.adapted_result import AdaptedResult
 from rules.lab.forecast import ForecastError, ForecastProblem
+from rules.lab.patches import Change, Patch, patch_diff
+from rules.localized import SOURCE_LANGUAGE
 
 if TYPE_CHECKING:
     from django.core.management.base import CommandParser
@@ -105,6 +109,8 @@ def _only(opts: dict[str, Any]) -> tuple[str, ...] | None:
 
 def adapted_progress_line(event: dict[str, Any]) -> str:
     step = event.get("step", "")
+    if event.get("phase") == "judged" and event.get("judged"):
+        return judged_line(event["judged"][-1])
     head = f"[patch {event.get('iteration', 0)}: {step}] {event.get('phase', '')}"
     games = (f"{event.get('games', 0):,} of about {event['expected']:,} games"
              if event.get("expected") else
@@ -117,6 +123,39 @@ def adapted_progress_line(event: dict[str, Any]) -> str:
     if step == "forecast" and (event.get("paths") or 1) > 1:
         extra += f" (seed {event['seed']}, forecast {event['path']} of {event['paths']})"
     return f"{head}{extra} · {games}"
+
+
+class AdaptedFollower:
+    """Progress lines of an adapted search followed by polling (``--via-celery``): a poll may
+    miss the short "judged" event, so every patch judged since the last poll gets its line."""
+
+    def __init__(self) -> None:
+        self.shown = 0
+
+    def __call__(self, event: dict[str, Any]) -> str:
+        judged = event.get("judged") or []
+        lines = [judged_line(j) for j in judged[self.shown:]]
+        self.shown = max(self.shown, len(judged))
+        if event.get("phase") != "judged":
+            lines.append(adapted_progress_line(event))
+        return "\n".join(lines)
+
+
+def judged_line(judged: dict[str, Any]) -> str:
+    """A patch's verdict as soon as its forecasts end: "[patch 1: judged] 2 changes (Volcanic
+    Behemoth: attack 6 → 5; …) misses — seed 1: 2 targets missed, settled after 9 rounds; …"."""
+    n = judged["iteration"]
+    what = ("the unpatched pool" if not judged["changes"] else
+            f"{len(judged['changes'])} change{'s' if len(judged['changes']) != 1 else ''} ("
+            + "; ".join(judged["lines"]) + ")")
+    seeds = "; ".join(
+        f"seed {p['seed']}: " + ("meets" if p["meets"] else
+                                 f"{p['misses']} target{'s' if p['misses'] != 1 else ''} "
+                                 "missed")
+        + f", {p['stopped']} after {p['rounds']} round{'s' if p['rounds'] != 1 else ''}"
+        for p in judged["paths"])
+    return (f"[patch {n}: judged] {what} "
+            f"{'meets every target' if judged['meets'] else 'misses'} — {seeds}")
 
 
 def _pct(x: float | None) -> str:
@@ -143,17 +182,22 @@ def _side_lines(label: str, side: dict[str, Any], names: list[str]) -> list[str]
     return lines
 
 
-def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float) -> str:
+def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, *,
+                        cards: Mapping[str, CardDef],
+                        words: Mapping[str, str] | None = None) -> str:
+    """The command's report; each patch's changes name their cards ("Volcanic Behemoth: attack
+    6 → 5"), ``words`` the races and factions of a changed rules text."""
     data = result.to_dict()
+    unpatched = {code: card.to_dict() for code, card in cards.items()}
     names = data["decks"]
     lines = [f"Adapted search: {len(data['considered'])} patches judged on the meta after "
              f"players adapt ({data['games']['total']:,} games: {data['games']['search']:,} "
              f"searching, {data['games']['forecast']:,} forecasting; {elapsed:.0f} s)."]
     for index, c in enumerate(data["considered"]):
         mark = "  ← chosen" if index == data["chosen"] else ""
-        changes = "; ".join(ch.get("card", "") + " " + str(ch.get("field", "")) + " "
-                            + str(ch.get("value", "")) for ch in c["patch"]["changes"]) \
-            or "unpatched"
+        changes = "; ".join(f"{row['text']} ({row['card']})" for row in patch_diff(
+            unpatched, Patch("considered", tuple(Change(**ch) for ch in c["patch"]["changes"])),
+            SOURCE_LANGUAGE, words)) or "unpatched"
         verdict = "meets every target" if c["meets"] else "misses: " + ", ".join(
             _failure(f) for f in c["failures"])
         lines += ["", f"Patch {c['iteration']} ({c['changes']} changes: {changes}){mark}",

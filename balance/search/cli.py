@@ -249,7 +249,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     ``--out``."""
     from django.core.management.base import CommandError
 
-    from balance.search.adapted_cli import adapted_cli_options, adapted_progress_line
+    from balance.search.adapted_cli import AdaptedFollower, adapted_cli_options
     from balance.search.services import balance_job_request
     from balance.services import BalanceInputError
     from common.deck_refs import starter_spec
@@ -281,8 +281,9 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
         raise CommandError(exc.message if exc.field == "non_field_errors"
                            else f"{option}: {exc.message}") from None
     clock = Clock(None, _problem_stub(len(names), opts["verify_games"]))
+    follower = AdaptedFollower()
     finished = follow_job(command, job, opts, what="balance search",
-                          line=lambda job, event: adapted_progress_line(event)
+                          line=lambda job, event: follower(event)
                           if adapted is not None else progress_line(clock, event))
     result = (finished.result or {}) if finished is not None else {}
     best = result.get("best")

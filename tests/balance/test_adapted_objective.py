@@ -120,6 +120,8 @@ def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
     assert "After players adapt, every target is met." in page
     assert 'data-testid="adapted-paths"' in page and "Seed 5" in page and "Seed 6" in page
     assert "This patch was forecast on 2 seeds and judged by the worst" in page
+    assert "(worst)" not in page              # every seed met: no forecast is the worst
+    assert 'data-testid="judged"' not in page   # the finished page has the whole table instead
     # One round allowed: the forecast cannot settle (a check would be its second round), and
     # the page says its figures are where that path stood.
     assert first["stopped"] == "rounds" and 'data-testid="unsettled"' in page
@@ -202,3 +204,31 @@ def test_the_page_reads_an_adapted_search_against_its_estimate_not_every_steps_c
     assert "patch 1: forecasting how players adapt" in page
     job.progress = {**job.progress, "expected": None}          # an older job's progress: the cap
     assert job_progress(job).percent == 5
+
+
+def test_the_page_shows_each_patch_judged_so_far_while_the_search_goes_on(client, alice, third):
+    """An adapted search can run an hour: each patch's verdict (and each forecast seed's) is on
+    its page as soon as its forecasts end, its changes naming their cards, in both languages."""
+    from balance.search.services import balance_job_request
+
+    job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK, third], agent="greedy",
+                              max_changes=2, budget_games=2_000, verify_games=100, seed=5,
+                              objective="band")
+    paths = [{"seed": 5, "meets": True, "misses": 0, "stopped": "settled", "rounds": 3},
+             {"seed": 6, "meets": False, "misses": 2, "stopped": "rounds", "rounds": 20}]
+    judged = [{"iteration": 0, "meets": False, "changes": [], "lines": [], "paths": paths},
+              {"iteration": 1, "meets": False, "lines": ["Thorn Boar: cost 2 → 3"],
+               "changes": [{"card": "T-M02", "field": "cost", "value": 3}], "paths": paths}]
+    job.status = "running"
+    job.progress = {"phase": "racing", "step": "search", "iteration": 2, "games": 300_000,
+                    "budget": 6_000_000, "expected": 1_200_000, "judged": judged}
+    job.save()
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert page.count("<li>Unpatched — <strong>misses</strong>") == 1
+    assert "Patch 1: 1 change — <strong>misses</strong>; Seed 5: all met; Seed 6: 2 missed " \
+           "(not settled)" in page
+    assert "Thorn Boar: cost 2 → 3" in page
+    page = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "已评判的补丁" in page and "补丁 1：1 处改动" in page
+    assert "荆棘野猪" in page and "种子 6: 未达到 2 项 (未稳定)" in page

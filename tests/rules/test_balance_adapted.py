@@ -259,3 +259,67 @@ def test_two_forecast_seeds_play_two_forecasts_and_count_them_in_the_progress():
     one_seed = run(tiny())
     # the first seed's forecast is the one-seed search's forecast, game for game
     assert result.considered[0].paths[0].forecast.final == one_seed.considered[0].forecast.final
+
+
+def test_each_patch_says_its_verdict_as_soon_as_its_forecasts_end(monkeypatch):
+    """An hour-long search shows each patch's verdict when it is known: a "judged" event after
+    each patch's forecasts, naming its changes by card and each seed's verdict, and every
+    later event carries the patches judged so far (a page polling it misses none)."""
+    from types import SimpleNamespace
+
+    from balance.search.adapted_cli import AdaptedFollower, adapted_progress_line
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    boar = Move("T-M02", "cost", 3)
+
+    def search(problem, side, progress, **_):
+        progress({"phase": "racing", "games": 5})
+        return SimpleNamespace(best=SimpleNamespace(moves=(boar,)), games_searched=10,
+                               games_verified=0, strong_games_searched=0,
+                               strong_games_verified=0)
+
+    def forecast(problem, pairs, **_):      # unpatched: seed 6 ends with one deck at 70 %
+        even = pairs.moves or problem.seed == 5
+        result = forecast_of(FIRST_STRONG, EVEN if even else FIRST_STRONG)
+        printed = tuple(base_key(d) for d in problem.archetypes)
+        return replace(result, games={"total": 100}, printed=printed,
+                       rounds=(replace(result.rounds[0], lists=printed),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    events: list[dict] = []
+    adapted.adapted_search(replace(tiny(), iterations=2, forecast_seeds=2), evaluator=None,
+                           progress=events.append)
+    judged = [e for e in events if e["phase"] == "judged"]
+    assert [(e["iteration"], len(e["judged"])) for e in judged] == [(0, 1), (1, 2)]
+    unpatched, patched = judged[-1]["judged"]
+    assert not unpatched["meets"] and unpatched["changes"] == []
+    assert [(p["seed"], p["meets"]) for p in unpatched["paths"]] == [(5, True), (6, False)]
+    assert patched["meets"] and patched["changes"] == [
+        {"card": "T-M02", "field": "cost", "value": 3}]
+    assert patched["lines"] == ["Thorn Boar: cost 2 → 3"]
+    search_event = next(e for e in events if e["step"] == "search")
+    assert len(search_event["judged"]) == 1           # carried by every later event
+    assert adapted_progress_line(judged[0]) == (
+        "[patch 0: judged] the unpatched pool misses — seed 5: meets, settled after 0 rounds;"
+        " seed 6: 3 targets missed, settled after 0 rounds")
+    assert adapted_progress_line(judged[1]) == (
+        "[patch 1: judged] 1 change (Thorn Boar: cost 2 → 3) meets every target — seed 5: "
+        "meets, settled after 0 rounds; seed 6: meets, settled after 0 rounds")
+    # followed by polling, a verdict the poll did not see still gets its line
+    follower = AdaptedFollower()
+    assert "[patch 0: judged]" in follower(search_event)
+    assert "judged" not in follower(search_event)
+
+
+def test_the_report_names_each_patchs_cards_by_name(searched):
+    from balance.search.adapted_cli import adapted_report_text
+
+    report = adapted_report_text(searched, "patch.json", 1.0, cards=CARDS)
+    assert "Patch 0 (0 changes: unpatched)" in report
+    assert len(searched.considered) == 2 and searched.considered[1].moves   # a patch to name
+    for c in searched.considered[1:]:
+        for move in c.moves:
+            assert f"{CARDS[move.card].name_en}: {move.field} " in report
+            assert f" → {move.value} ({move.card})" in report

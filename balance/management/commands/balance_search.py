@@ -196,7 +196,8 @@ class Command(BaseCommand):
                         cpu_seconds_this_process=round(time.process_time(), 1))
             self.stdout.write(json.dumps(data, sort_keys=True))
         else:
-            self.stdout.write(adapted_report_text(result, opts["out"], clock.elapsed))
+            self.stdout.write(adapted_report_text(result, opts["out"], clock.elapsed,
+                                                  cards=field.cards, words=self.words))
 
     def _field(self, opts: dict[str, Any]) -> Field:
         card_set = card_set_of(opts)

@@ -35,16 +35,17 @@ the problem's; no clock decides anything unless a ``should_stop`` says so).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.engine.cards import CardDef
 from rules.lab.balance_search.adapted_play import AdaptedEvaluator, PairSide, SearchSide
 from rules.lab.balance_search.adapted_result import (
     AdaptedResult,
     Considered,
+    ForecastPath,
     Judgement,
-    Path,
     choose,
     judge,
     real_agents_figures,
@@ -56,7 +57,7 @@ from rules.lab.balance_search.space import Candidate, SearchSpace, candidate_pat
 from rules.lab.balance_search.strong import searching_agent
 from rules.lab.deck_tuning.problem import DeckKey, deck_list
 from rules.lab.forecast import ForecastProblem, ForecastResult, forecast
-from rules.lab.patches import patch_card_defs
+from rules.lab.patches import patch_card_defs, patch_diff
 
 DEFAULT_ITERATIONS = 3
 DEFAULT_EXPLOIT_LIMIT = 0.56
@@ -101,6 +102,7 @@ class _Run:
         self.paths: list[int] = []          # each finished forecast path's games
         self.paths_left = 0                 # paths of the patch under way still to forecast
         self.searches: list[int] = []       # each finished search's games
+        self.judged: list[dict[str, Any]] = []   # each patch judged so far, in short
         per = problem.forecast.budget_games * problem.forecast_seeds
         self.budget = (problem.iterations + 1) * per + problem.iterations \
             * problem.search.budget_games
@@ -111,7 +113,15 @@ class _Run:
             self.progress({**event, "phase": event.get("phase", step), "step": step,
                            "iteration": iteration, "games": self.games + self.step_games,
                            "budget": self.budget,
-                           "expected": self.expected(step, iteration, event)})
+                           "expected": self.expected(step, iteration, event),
+                           "judged": list(self.judged)})
+
+    def judged_patch(self, considered: Considered) -> Considered:
+        """Say a patch's verdict as soon as its forecasts are done (an hour-long search shows
+        each patch's verdicts when they are known, not only at the end)."""
+        self.judged.append(judged_summary(considered, self.problem.forecast.cards))
+        self.report("judged", considered.iteration, {"phase": "judged", "games": 0})
+        return considered
 
     def expected(self, step: str, iteration: int, event: dict[str, Any]) -> int:
         """About how many games the whole search plays if it tries every patch it may: the
@@ -126,6 +136,8 @@ class _Run:
                      else path if step == "forecast" else self.problem.forecast.budget_games)
         if step == "forecast":     # this path, then the patch's paths still to come
             current = path + self.paths_left * path_each
+        elif step == "judged":     # between steps: nothing under way
+            current = 0
         else:
             current = max(self.step_games, search_budget)
         forecast_each = (sum(self.forecasts) // len(self.forecasts) if self.forecasts
@@ -147,14 +159,14 @@ class _Run:
                                                 "seed": seed})
         return progress
 
-    def forecast(self, moves: Candidate, iteration: int) -> tuple[Path, ...]:
+    def forecast(self, moves: Candidate, iteration: int) -> tuple[ForecastPath, ...]:
         """The patch's forecast on each path's seed (a stop requested ends after the path
         under way)."""
         base = self.problem.forecast
         cards = base.cards if not moves else patch_card_defs(
             base.cards, candidate_patch(moves, "candidate"))
         seeds = self.problem.path_seeds
-        paths: list[Path] = []
+        paths: list[ForecastPath] = []
         spent = 0
         for k, seed in enumerate(seeds):
             if k and self.stopped():
@@ -169,7 +181,7 @@ class _Run:
             self.forecast_games += total
             self.games += total
             self.paths.append(total)
-            paths.append(Path(seed, result, _judge(self.problem, result, seed)))
+            paths.append(ForecastPath(seed, result, _judge(self.problem, result, seed)))
         self.paths_left = 0
         self.forecasts.append(spent)
         return tuple(paths)
@@ -215,7 +227,7 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
     problem.forecast.check()
     run = _Run(problem, evaluator, progress, should_stop)
     names = tuple(d.name for d in problem.forecast.archetypes)
-    considered = [considered_of(0, (), run.forecast((), 0), None)]
+    considered = [run.judged_patch(considered_of(0, (), run.forecast((), 0), None))]
     fixed_point = False
     for iteration in range(1, problem.iterations + 1):
         if considered[-1].judgement.meets or run.stopped():
@@ -227,8 +239,8 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
         if not moves or any(c.moves == moves for c in considered):
             fixed_point = True   # the search on these lists finds no new patch
             break
-        considered.append(considered_of(iteration, moves, run.forecast(moves, iteration),
-                                        searched))
+        considered.append(run.judged_patch(considered_of(
+            iteration, moves, run.forecast(moves, iteration), searched)))
     chosen = choose(considered)
     real = real_agents_figures(problem.search, problem.forecast, chosen, evaluator)
     return AdaptedResult(names=names, considered=tuple(considered), chosen=chosen,
@@ -244,7 +256,21 @@ def _judge(problem: AdaptedProblem, result: ForecastResult, seed: int) -> Judgem
     return judge(result, problem.search.goal, problem.exploit_limit, seed=seed)
 
 
-def considered_of(iteration: int, moves: Candidate, paths: Sequence[Path],
+def judged_summary(considered: Considered, cards: Mapping[str, CardDef]) -> dict[str, Any]:
+    """A patch's verdict in short, for progress: its changes (card, field, value and an English
+    line naming the card), whether it meets, and each forecast's verdict."""
+    patch = candidate_patch(considered.moves, "candidate")
+    changed = {c.card: cards[c.card].to_dict() for c in patch.changes if c.card in cards}
+    return {"iteration": considered.iteration, "meets": considered.judgement.meets,
+            "changes": [{"card": c.card, "field": c.field, "value": c.value}
+                        for c in patch.changes],
+            "lines": [row["text"] for row in patch_diff(changed, patch)],
+            "paths": [{"seed": p.seed, "meets": p.judgement.meets,
+                       "misses": len(p.judgement.failures), "stopped": p.forecast.stopped,
+                       "rounds": len(p.forecast.rounds) - 1} for p in considered.paths]}
+
+
+def considered_of(iteration: int, moves: Candidate, paths: Sequence[ForecastPath],
                   searched: Any) -> Considered:
     """A patch judged by its worst path: the path that misses most (of equal ones, the first
     seed's), whose figures and lists stand for the patch; every path is kept beside it."""

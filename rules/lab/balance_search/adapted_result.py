@@ -131,7 +131,7 @@ def judge(result: ForecastResult, goal: Goal, exploit_limit: float, *, seed: int
 
 
 @dataclass(frozen=True)
-class Path:
+class ForecastPath:
     """One forecast of a patch: its seed, the forecast and its verdict."""
 
     seed: int
@@ -158,7 +158,7 @@ class Considered:
     forecast: ForecastResult
     search: SearchResult | None      # the search that proposed it (on the lists before it)
     judgement: Judgement
-    paths: tuple[Path, ...] = ()
+    paths: tuple[ForecastPath, ...] = ()
     seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
