@@ -15,7 +15,7 @@ from balance.forecast.report import paths_text, progress_line, replay_text, repo
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.deck_tuning import TuneField, TuningError
 from rules.lab.forecast import ForecastError, ForecastProblem, LocalPairEvaluator, forecast
-from rules.lab.forecast.paths import compare_paths
+from rules.lab.forecast.paths import compare_paths, path_seeds
 from rules.lab.forecast.replay import replay_forecast
 from simulations.cli.input import load_patch_for_cli, patched_cards_for_cli
 
@@ -103,7 +103,7 @@ class Command(BaseCommand):
         problem = self.problem(opts)
         start, cpu = time.monotonic(), time.process_time()
 
-        seeds = [problem.seed + k for k in range(opts["seeds"])]
+        seeds = path_seeds(problem.seed, opts["seeds"])
         field = TuneField(cards=problem.cards, opponents=(), agent=problem.agent)
         forecasts = []
         with LocalPairEvaluator(field, processes=max(1, opts["processes"])) as evaluator:

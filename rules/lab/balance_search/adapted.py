@@ -57,6 +57,7 @@ from rules.lab.balance_search.space import Candidate, SearchSpace, candidate_pat
 from rules.lab.balance_search.strong import searching_agent
 from rules.lab.deck_tuning.problem import DeckKey, deck_list
 from rules.lab.forecast import ForecastProblem, ForecastResult, forecast
+from rules.lab.forecast.paths import path_seeds
 from rules.lab.patches import patch_card_defs, patch_diff
 
 DEFAULT_ITERATIONS = 3
@@ -83,7 +84,7 @@ class AdaptedProblem:
 
     @property
     def path_seeds(self) -> tuple[int, ...]:
-        return tuple(self.forecast.seed + k for k in range(self.forecast_seeds))
+        return path_seeds(self.forecast.seed, self.forecast_seeds)
 
 
 def _seed(seed: int, *parts: object) -> int:

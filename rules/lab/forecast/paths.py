@@ -24,6 +24,12 @@ from rules.lab.forecast.replay import compare
 NOT_COMPARABLE = "The forecasts are of different fields ({first} and {other}): compare one field."
 
 
+def path_seeds(seed: int, count: int) -> tuple[int, ...]:
+    """The seeds of ``count`` forecasts of one field: ``seed`` and the ones after it (the
+    command's ``--seeds`` and the adapted search's ``--forecast-seeds`` alike)."""
+    return tuple(seed + k for k in range(count))
+
+
 def compare_paths(forecasts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The settled figures of forecasts of one field (each ``ForecastResult.to_dict()`` with
     its ``seed``), archetype by archetype across the seeds."""
