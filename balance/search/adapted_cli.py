@@ -216,11 +216,42 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, 
         lines += ["", f"The chosen patch's adapted lists under {agent} itself "
                       f"(searched with {side['stand_in']}):"]
         lines += [f"  {n:<16} {_figure(f)}" for n, f in zip(names, side["field"], strict=True)]
+    if data["next_moves"]:
+        lines += ["", "No patch met every target after players adapt. Why it ended there, "
+                      "and what would go further:"]
+        lines += [f"  - {next_move_text(m)}" for m in data["next_moves"]]
     lines.append("")
     lines.append(f"Patch written to {out}." if out and data["patch"] else
                  "No patch chosen: the unpatched pool's adapted meta misses least."
                  if not data["patch"] else "")
     return "\n".join(lines)
+
+
+def _seeds(seeds: list[int]) -> str:
+    return ("seed " if len(seeds) == 1 else "seeds ") + ", ".join(map(str, seeds))
+
+
+def next_move_text(move: dict[str, Any]) -> str:
+    """One of ``AdaptedResult.next_moves`` as the command says it, naming its options."""
+    why, n = move["why"], move.get("patches", 0)
+    if why == "fixed_point":
+        return (f"after {n} patch(es) the search on the adapted lists proposed only patches "
+                "already tried: a wider search (--cards, --fields, --spread) or more changes "
+                "(--max-changes) may find another.")
+    if why == "patches":
+        return (f"every patch it might try was tried (--adapt-rounds {n}); more patches "
+                f"(--adapt-rounds {n + 1}) search again on the lists the last one adapted to.")
+    if why == "stopped":
+        return (f"it was stopped after {n} patch(es) (--budget-minutes); a longer budget "
+                "tries more.")
+    if why == "paths":
+        return (f"patch {move['iteration']} met every target on {_seeds(move['met'])} and "
+                f"missed on {_seeds(move['missed'])}: forecasts on other seeds settle in "
+                "other metas, and a patch must hold in each; the next search works on the "
+                "worse forecast's lists.")
+    return (f"patch {move['iteration']}'s worst forecast stopped ({move['stopped']}) after "
+            f"{move['rounds']} rounds, before the lists settled: more rounds "
+            "(--forecast-rounds) or games (--forecast-budget-games) let it settle.")
 
 
 def _path_lines(paths: list[dict[str, Any]]) -> list[str]:

@@ -17,6 +17,22 @@ FAILURES = {"field": gettext_lazy("{archetype} needs a {verdict}"),
             "share": gettext_lazy("smallest ε-equilibrium share {share} %"),
             "exploit": gettext_lazy("one more tuning of {archetype} reaches {rate} %")}
 VERDICTS = {"nerf": gettext_lazy("nerf"), "buff": gettext_lazy("buff")}
+NEXT_MOVES = {
+    "fixed_point": gettext_lazy("Patches tried: {patches}. The search on the adapted lists "
+                                "then proposed only patches already tried: a wider search "
+                                "(more in “What may change” or “Only these cards”) or more "
+                                "changes (“Most changes”) may find another."),
+    "patches": gettext_lazy("Every patch it might try was tried ({patches}, “Patches to "
+                            "try”): more patches search again on the lists the last one "
+                            "adapted to."),
+    "stopped": gettext_lazy("It stopped after {patches} patches tried, before every patch it "
+                            "might try: a longer run tries more."),
+    "paths": gettext_lazy("Patch {iteration} met every target on seeds {met} and missed on "
+                          "seeds {missed}: forecasts on other seeds settle in other metas, "
+                          "and a patch must hold in each."),
+    "unsettled": gettext_lazy("Patch {iteration}'s worst forecast stopped after {rounds} "
+                              "rounds, before its lists settled: more rounds of re-tuning "
+                              "or a larger forecast budget let it settle.")}
 
 
 def _pct(x: float) -> str:
@@ -88,6 +104,9 @@ def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
              "decks": [{"name": names.get(n, n), **f}
                        for n, f in zip(result["decks"], side["field"], strict=True)]}
             for agent, side in (result.get("real_agents") or {}).items()]
-    return {"rows": rows, "real": real, "games": result["games"],
+    next_moves = [str(NEXT_MOVES[m["why"]].format(**{
+        k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in m.items()}))
+        for m in result.get("next_moves") or [] if m["why"] in NEXT_MOVES]
+    return {"rows": rows, "real": real, "games": result["games"], "next_moves": next_moves,
             "exploit_limit": result["objective"]["exploit_limit"],
             "has_patch": bool(result.get("patch"))}

@@ -122,6 +122,7 @@ def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
     assert "This patch was forecast on 2 seeds and judged by the worst" in page
     assert "(worst)" not in page              # every seed met: no forecast is the worst
     assert 'data-testid="judged"' not in page   # the finished page has the whole table instead
+    assert 'data-testid="next-moves"' not in page and result["next_moves"] == []
     # One round allowed: the forecast cannot settle (a check would be its second round), and
     # the page says its figures are where that path stood.
     assert first["stopped"] == "rounds" and 'data-testid="unsettled"' in page
@@ -232,3 +233,29 @@ def test_the_page_shows_each_patch_judged_so_far_while_the_search_goes_on(client
     page = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "已评判的补丁" in page and "补丁 1：1 处改动" in page
     assert "荆棘野猪" in page and "种子 6: 未达到 2 项 (未稳定)" in page
+
+
+def test_a_finished_search_that_misses_says_on_its_page_what_would_go_further(
+        client, alice, third):
+    from balance.search.services import balance_job_request
+    from tests.rules.test_balance_adapted import run
+
+    result = run(tiny()).to_dict()
+    result["next_moves"] = [{"why": "patches", "patches": 3},
+                            {"why": "paths", "iteration": 2, "met": [5], "missed": [6]},
+                            {"why": "unsettled", "iteration": 2, "stopped": "rounds",
+                             "rounds": 20}]
+    job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK, third], agent="greedy",
+                              max_changes=2, budget_games=2_000, verify_games=100, seed=5,
+                              objective="adapted", adapted=dict(SMALL))
+    BalanceJob.objects.filter(pk=job.pk).update(status="done", result=result)
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert 'data-testid="next-moves"' in page
+    assert "Every patch it might try was tried (3, “Patches to try”)" in page
+    assert "Patch 2 met every target on seeds 5 and missed on seeds 6" in page
+    assert "Patch 2&#x27;s worst forecast stopped after 20 rounds" in page
+    chinese = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    text = chinese.content.decode()
+    assert "可尝试的补丁都已尝试（3 个" in text and "补丁 2 在种子 5 上达到全部目标" in text
+    assert "补丁 2 最差的一次预测在 20 轮后停止" in text

@@ -323,3 +323,52 @@ def test_the_report_names_each_patchs_cards_by_name(searched):
         for move in c.moves:
             assert f"{CARDS[move.card].name_en}: {move.field} " in report
             assert f" → {move.value} ({move.card})" in report
+
+
+@pytest.mark.parametrize(("iterations", "proposals", "why"), [
+    (1, [("boar",)], "patches"),              # its one patch tried, and it missed
+    (3, [("boar",), ("boar",)], "fixed_point"),   # the search proposed the same patch again
+])
+def test_a_search_that_misses_says_why_it_ended_and_what_would_go_further(
+        monkeypatch, iterations, proposals, why):
+    """The patch met on seed 5 and missed on 6, and its worse forecast stopped unsettled."""
+    from types import SimpleNamespace
+
+    from balance.search.adapted_cli import next_move_text
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    boar = Move("T-M02", "cost", 3)
+    moves = iter([tuple(boar for _ in p) for p in proposals])
+
+    def search(problem, side, **_):
+        return SimpleNamespace(best=SimpleNamespace(moves=next(moves)), games_searched=10,
+                               games_verified=0, strong_games_searched=0,
+                               strong_games_verified=0)
+
+    def forecast(problem, pairs, **_):        # seed 6 always ends with one deck at 70 %
+        result = forecast_of(FIRST_STRONG, EVEN if problem.seed == 5 else FIRST_STRONG)
+        printed = tuple(base_key(d) for d in problem.archetypes)
+        return replace(result, games={"total": 100}, printed=printed,
+                       stopped="settled" if problem.seed == 5 else "rounds",
+                       rounds=(replace(result.rounds[0], lists=printed),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    result = adapted.adapted_search(replace(tiny(), iterations=iterations, forecast_seeds=2),
+                                    evaluator=None)
+    assert not result.chosen.judgement.meets and result.chosen.iteration == 0
+    assert [m["why"] for m in result.next_moves()] == [why, "paths", "unsettled"]
+    assert result.next_moves()[1:] == [
+        {"why": "paths", "iteration": 0, "met": [5], "missed": [6]},
+        {"why": "unsettled", "iteration": 0, "stopped": "rounds", "rounds": 0}]
+    texts = [next_move_text(m) for m in result.next_moves()]
+    assert texts[1].startswith("patch 0 met every target on seed 5 and missed on seed 6")
+    assert "--forecast-rounds" in texts[2]
+    assert ("--adapt-rounds 2" in texts[0]) if why == "patches" else ("--cards" in texts[0])
+
+
+def test_the_report_carries_what_would_go_further_where_the_chosen_patch_misses(searched):
+    moves = searched.to_dict()["next_moves"]
+    assert moves == searched.next_moves()
+    assert (moves == []) == searched.chosen.judgement.meets

@@ -250,7 +250,8 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
                              r.get("games", 0) for r in real.values()),
                          exploit_limit=problem.exploit_limit, goal=problem.search.goal,
                          agents=(problem.search.field.agent, *problem.search.strong_agents),
-                         fixed_point=fixed_point, seed=problem.search.seed)
+                         fixed_point=fixed_point, seed=problem.search.seed,
+                         iterations=problem.iterations)
 
 
 def _judge(problem: AdaptedProblem, result: ForecastResult, seed: int) -> Judgement:

@@ -201,6 +201,7 @@ class AdaptedResult:
     real_agents: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     fixed_point: bool = False
     seed: int = 1
+    iterations: int = 0          # patches it might try (0: not said)
 
     @property
     def best_patch(self) -> Any:
@@ -208,6 +209,33 @@ class AdaptedResult:
         if not self.chosen.moves:
             return None
         return candidate_patch(self.chosen.moves, patch_name(self.chosen.moves))
+
+    def next_moves(self) -> list[dict[str, Any]]:
+        """Where the chosen patch misses, why the search ended there and what would go further
+        (empty when it meets): ``why`` is ``fixed_point`` (the search on the adapted lists
+        proposed only patches already tried), ``patches`` (every patch it might try was
+        tried), ``stopped`` (stopped before that); ``paths`` (it met on some forecast seeds,
+        not on others); ``unsettled`` (its worst forecast stopped before the lists settled)."""
+        chosen = self.chosen
+        if chosen.judgement.meets:
+            return []
+        tried = len(self.considered) - 1
+        out: list[dict[str, Any]] = []
+        if self.fixed_point:
+            out.append({"why": "fixed_point", "patches": tried})
+        elif self.iterations and tried >= self.iterations:
+            out.append({"why": "patches", "patches": tried})
+        else:
+            out.append({"why": "stopped", "patches": tried})
+        met = [p.seed for p in chosen.paths if p.judgement.meets]
+        if met:
+            out.append({"why": "paths", "iteration": chosen.iteration, "met": met,
+                        "missed": [p.seed for p in chosen.paths if not p.judgement.meets]})
+        if chosen.forecast.stopped != "settled":
+            out.append({"why": "unsettled", "iteration": chosen.iteration,
+                        "stopped": chosen.forecast.stopped,
+                        "rounds": len(chosen.forecast.rounds) - 1})
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         considered = [c.to_dict() for c in self.considered]
@@ -218,7 +246,7 @@ class AdaptedResult:
                 "considered": considered, "chosen": chosen, "best": considered[chosen],
                 "patch": considered[chosen]["patch"] if self.chosen.moves else None,
                 "real_agents": dict(self.real_agents), "fixed_point": self.fixed_point,
-                "seed": self.seed,
+                "seed": self.seed, "next_moves": self.next_moves(),
                 "games": {"search": self.search_games, "forecast": self.forecast_games,
                           "total": self.search_games + self.forecast_games}}
 
