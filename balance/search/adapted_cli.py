@@ -141,6 +141,11 @@ class AdaptedFollower:
         return "\n".join(lines)
 
 
+# How a forecast stopped, in a line: settled, or where its lists stood when it was cut off.
+STOPPED = {"settled": "settled", "rounds": "stopped at the most rounds allowed",
+           "budget": "stopped when its budget was spent"}
+
+
 def judged_line(judged: dict[str, Any]) -> str:
     """A patch's verdict as soon as its forecasts end: "[patch 1: judged] 2 changes (Volcanic
     Behemoth: attack 6 → 5; …) misses — seed 1: 2 targets missed, settled after 9 rounds; …"."""
@@ -152,7 +157,8 @@ def judged_line(judged: dict[str, Any]) -> str:
         f"seed {p['seed']}: " + ("meets" if p["meets"] else
                                  f"{p['misses']} target{'s' if p['misses'] != 1 else ''} "
                                  "missed")
-        + f", {p['stopped']} after {p['rounds']} round{'s' if p['rounds'] != 1 else ''}"
+        + f", {STOPPED.get(p['stopped'], p['stopped'])} after {p['rounds']} "
+        f"round{'s' if p['rounds'] != 1 else ''}"
         for p in judged["paths"])
     return (f"[patch {n}: judged] {what} "
             f"{'meets every target' if judged['meets'] else 'misses'} — {seeds}")
@@ -249,7 +255,8 @@ def next_move_text(move: dict[str, Any]) -> str:
                 f"missed on {_seeds(move['missed'])}: forecasts on other seeds settle in "
                 "other metas, and a patch must hold in each; the next search works on the "
                 "worse forecast's lists.")
-    return (f"patch {move['iteration']}'s worst forecast stopped ({move['stopped']}) after "
+    return (f"patch {move['iteration']}'s worst forecast "
+            f"{STOPPED.get(move['stopped'], move['stopped'])} after "
             f"{move['rounds']} rounds, before the lists settled: more rounds "
             "(--forecast-rounds) or games (--forecast-budget-games) let it settle.")
 
@@ -264,7 +271,8 @@ def _path_lines(paths: list[dict[str, Any]]) -> list[str]:
     for p in paths:
         field = ", ".join(_pct(f["rate"]) for f in p["field"])
         verdict = "meets" if p["meets"] else f"misses {len(p['failures'])}"
-        lines.append(f"    seed {p['seed']}: {verdict}; field {field}; forecast {p['stopped']} "
+        lines.append(f"    seed {p['seed']}: {verdict}; field {field}; forecast "
+                     f"{STOPPED.get(p['stopped'], p['stopped'])} "
                      f"after {p['rounds']} round(s)")
     return lines
 

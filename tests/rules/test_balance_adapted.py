@@ -364,7 +364,8 @@ def test_a_search_that_misses_says_why_it_ended_and_what_would_go_further(
         {"why": "unsettled", "iteration": 0, "stopped": "rounds", "rounds": 0}]
     texts = [next_move_text(m) for m in result.next_moves()]
     assert texts[1].startswith("patch 0 met every target on seed 5 and missed on seed 6")
-    assert "--forecast-rounds" in texts[2]
+    assert texts[2].startswith("patch 0's worst forecast stopped at the most rounds allowed "
+                               "after 0 rounds") and "--forecast-rounds" in texts[2]
     assert ("--adapt-rounds 2" in texts[0]) if why == "patches" else ("--cards" in texts[0])
 
 
