@@ -38,8 +38,9 @@ FORECAST_SIZES = ("tune_games", "round_games", "final_games", "max_rounds", "swa
                   "exploit_swaps", "settle")
 _FORECAST = ForecastProblem(cards={}, archetypes=())
 DEFAULT_LIST_CHANGES = _FORECAST.max_changes
-# Each patch's forecast settles on the starter field within 20 rounds and 3 million games
-# (2026-11-27: 14–17 rounds, 2.0–2.4 million); at 12 rounds and 1.5 million none did, and an
+# A forecast of the starter field settles within 20 rounds and 3 million games on most paths
+# (2026-11-27: the unpatched pool in 9 and 14 rounds, its first patch in 17 on seed 1 and not
+# within 20 on seed 2, 2.4 million games); at 12 rounds and 1.5 million fewer did, and an
 # unsettled forecast's figures are its path's, not the adapted meta's (docs/balance-search.md).
 DEFAULT_FORECAST_BUDGET = 3_000_000
 DEFAULT_FORECAST_ROUNDS = 20
