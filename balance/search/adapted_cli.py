@@ -207,7 +207,8 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, 
         verdict = "meets every target" if c["meets"] else "misses: " + ", ".join(
             _failure(f) for f in c["failures"])
         lines += ["", f"Patch {c['iteration']} ({c['changes']} changes: {changes}){mark}",
-                  f"  adapted meta {verdict}; the forecast ended ({c['stopped']}) after "
+                  f"  adapted meta {verdict}; the forecast "
+                  f"{STOPPED.get(c['stopped'], c['stopped'])} after "
                   f"{c['rounds']} round(s)" + ("" if c["stopped"] == "settled" else
                                                ", before the lists settled: another seed "
                                                "may adapt elsewhere")]
