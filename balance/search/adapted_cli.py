@@ -22,8 +22,9 @@ from rules.engine.cards import CardDef
 from rules.lab.balance_search import Field, Problem
 from rules.lab.balance_search.adapted import MAX_FORECAST_SEEDS, AdaptedProblem
 from rules.lab.balance_search.adapted_result import AdaptedResult
+from rules.lab.balance_search.space import candidate_patch
 from rules.lab.forecast import ForecastError, ForecastProblem
-from rules.lab.patches import Change, Patch, patch_diff
+from rules.lab.patches import patch_diff
 from rules.localized import SOURCE_LANGUAGE
 
 if TYPE_CHECKING:
@@ -199,11 +200,12 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, 
     lines = [f"Adapted search: {len(data['considered'])} patches judged on the meta after "
              f"players adapt ({data['games']['total']:,} games: {data['games']['search']:,} "
              f"searching, {data['games']['forecast']:,} forecasting; {elapsed:.0f} s)."]
-    for index, c in enumerate(data["considered"]):
+    for index, (c, considered) in enumerate(zip(data["considered"], result.considered,
+                                                strict=True)):
         mark = "  ← chosen" if index == data["chosen"] else ""
         changes = "; ".join(f"{row['text']} ({row['card']})" for row in patch_diff(
-            unpatched, Patch("considered", tuple(Change(**ch) for ch in c["patch"]["changes"])),
-            SOURCE_LANGUAGE, words)) or "unpatched"
+            unpatched, candidate_patch(considered.moves, "considered"), SOURCE_LANGUAGE,
+            words)) or "unpatched"
         verdict = "meets every target" if c["meets"] else "misses: " + ", ".join(
             _failure(f) for f in c["failures"])
         lines += ["", f"Patch {c['iteration']} ({c['changes']} changes: {changes}){mark}",
