@@ -10,9 +10,10 @@ reaches).
   many rounds are left as the share ``f`` of archetypes that changed suggests: a share that
   keeps shrinking by ``f`` each round leaves about ``f / (1 − f)`` rounds of changes, then one
   in which nobody changes; never more than the rounds or the budget left.
-- **After a round in which nobody changed**, the check: one more tuning of every archetype
-  against the settled mix, as the exploitability's (the estimate expects it to change
-  nobody: then it is the exploitability, and only the settled field follows).
+- **After a round in which nobody changed** (or a check that changed somebody), the check:
+  one more tuning of every archetype against the settled mix, as the exploitability's (the
+  estimate expects it to change nobody: then it is the exploitability, and only the settled
+  field follows).
 - **Then** the settled field's matchups on fresh seeds (each further agent too) and one more
   tuning of every archetype (its exploitability), unless the last check was it.
 
