@@ -257,7 +257,7 @@ def next_move_text(move: dict[str, Any]) -> str:
         return (f"patch {move['iteration']} met every target on {_seeds(move['met'])} and "
                 f"missed on {_seeds(move['missed'])}: forecasts on other seeds settle in "
                 "other metas, and a patch must hold in each; the next search works on the "
-                "worse forecast's lists.")
+                "lists of every forecast.")
     return (f"patch {move['iteration']}'s worst forecast "
             f"{STOPPED.get(move['stopped'], move['stopped'])} after "
             f"{move['rounds']} rounds, before the lists settled: more rounds "

@@ -201,18 +201,21 @@ def test_each_next_patch_is_searched_on_top_of_the_patch_its_lists_adapted_to(mo
 
 def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):
     """Forecasts of one patch on other seeds can settle in other metas: with two seeds, a patch
-    is judged by the worse forecast, and the next search works on that forecast's lists."""
+    is judged by the worse forecast, and the next search works on every forecast's lists."""
     from types import SimpleNamespace
 
     from rules.lab.balance_search import adapted
     from rules.lab.balance_search.space import Move
 
     boar = Move("T-M02", "cost", 3)
-    searched_lists, forecast_seeds = [], []
+    searched_lists, searched_names, forecast_seeds = [], [], []
     worse = (("T-H01", (("T-M02", 2),)), ("T-H01", (("T-M04", 2),)), ("T-H02", (("T-X01", 2),)))
+    # the first seed's lists: the first archetype's as on the worse path, the others not
+    other = (worse[0], ("T-H01", (("T-M04", 1), ("T-M02", 1))), ("T-H02", (("T-X01", 1),)))
 
     def search(problem, side, **_):
         searched_lists.append(side.decks)
+        searched_names.append(tuple(d.name for d in problem.field.decks))
         return SimpleNamespace(best=SimpleNamespace(moves=(boar,)), games_searched=10,
                                games_verified=0, strong_games_searched=0,
                                strong_games_verified=0)
@@ -222,7 +225,7 @@ def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):
         forecast_seeds.append((pairs.moves, problem.seed))
         even = pairs.moves or problem.seed == 5
         result = forecast_of(FIRST_STRONG, EVEN if even else FIRST_STRONG)
-        lists = LISTS if problem.seed == 5 else worse
+        lists = other if problem.seed == 5 else worse
         return replace(result, games={"total": 100},
                        rounds=(replace(result.rounds[0], lists=lists),))
 
@@ -233,7 +236,11 @@ def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):
     assert forecast_seeds == [((), 5), ((), 6), ((boar,), 5), ((boar,), 6)]
     unpatched, patched = result.considered
     assert not unpatched.judgement.meets and unpatched.seed == 6    # seed 5 alone would meet
-    assert searched_lists == [worse]                                 # the worse path's lists
+    # The next search balances the worse path's lists and, beside them, the other path's
+    # lists that differ (the first archetype's is the same on both paths: once).
+    assert searched_lists == [worse + other[1:]]
+    assert searched_names == [("Dawn Test", "Dusk Test", "Weak Dawn",
+                               "Dusk Test (seed 5)", "Weak Dawn (seed 5)")]
     assert patched.judgement.meets and result.chosen is patched
     paths = [p.to_dict(worst=p.seed == unpatched.seed) for p in unpatched.paths]
     assert [(p["seed"], p["meets"], p["worst"]) for p in paths] == [
@@ -373,3 +380,34 @@ def test_the_report_carries_what_would_go_further_where_the_chosen_patch_misses(
     moves = searched.to_dict()["next_moves"]
     assert moves == searched.next_moves()
     assert (moves == []) == searched.chosen.judgement.meets
+
+
+def test_a_search_on_many_paths_lists_asks_each_list_for_the_share_such_a_field_can_give(
+        monkeypatch):
+    """Four paths whose lists all differ give the next search twelve lists: every list at 10 %
+    of the ε-equilibrium is more than twelve lists can have, so each is asked for a twelfth."""
+    from types import SimpleNamespace
+
+    from rules.lab.balance_search import adapted
+
+    asked: list[tuple[int, float]] = []
+
+    def search(problem, side, **_):
+        asked.append((len(problem.field.decks), problem.min_share))
+        return SimpleNamespace(best=None, games_searched=0, games_verified=0,
+                               strong_games_searched=0, strong_games_verified=0)
+
+    def forecast(problem, pairs, **_):
+        result = forecast_of(FIRST_STRONG, FIRST_STRONG)
+        copies = problem.seed - 4          # seeds 5–8: one to four copies of each card
+        lists = tuple((hero, ((code, copies),)) for hero, code in
+                      (("T-H01", "T-M02"), ("T-H01", "T-M04"), ("T-H02", "T-X01")))
+        return replace(result, games={"total": 100},
+                       rounds=(replace(result.rounds[0], lists=lists),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    problem = replace(tiny(), forecast_seeds=4)
+    problem = replace(problem, search=replace(problem.search, min_share=0.1))
+    adapted.adapted_search(problem, evaluator=None)
+    assert asked == [(12, pytest.approx(1 / 12))]

@@ -19,7 +19,10 @@ A fixed-point iteration between the balance search and the meta forecast:
 the field settles, and forecasts of one patch on other seeds settle in other metas
 (docs/balance-search.md). With ``forecast_seeds`` n > 1 every patch is forecast on n seeds
 (the forecast's seed and the n − 1 after it) and judged by its **worst** path: it meets only
-where every path meets, and the next search works on the worst path's lists.
+where every path meets. So the next search works on **every path's lists** — the worst path's
+and, beside them, each other path's lists that differ (``search_field``): a patch balanced on
+one basin's lists says nothing of another's, and the forecasts of one patch on two seeds were
+measured to put one archetype 34 points apart.
 
 The chosen patch is the one with the fewest changes that meets, else the one whose adapted meta
 misses least. A patch ``P`` with ``search(L(P)) = P`` is balanced on the lists it provokes;
@@ -191,12 +194,14 @@ class _Run:
                start: Candidate) -> Any:
         p = self.problem
         decks = tuple(deck_list(k, n) for k, n in zip(lists, names, strict=True))
+        # in a field of n lists each can hold at most 1/n of the equilibrium: ask no more
+        min_share = min(p.search.min_share, 1 / len(decks))
         field = Field(cards=p.search.field.cards, decks=decks, agent=p.search.field.agent,
                       ruleset=p.search.field.ruleset)
         space = SearchSpace.for_decks(decks, field.cards, only=p.only, fields=p.fields,
                                       spread=p.spread)
         problem = replace(p.search, field=field, space=space, objective="meta", start=start,
-                          seed=_seed(p.search.seed, "search", iteration))
+                          min_share=min_share, seed=_seed(p.search.seed, "search", iteration))
         result = balance_search(problem, SearchSide(self.evaluator, lists),
                                 progress=lambda e: self.report("search", iteration, e),
                                 should_stop=self.should_stop)
@@ -234,7 +239,7 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
         if considered[-1].judgement.meets or run.stopped():
             break
         last = considered[-1]
-        searched = run.search(last.forecast.rounds[-1].lists, names, iteration, last.moves)
+        searched = run.search(*search_field(last, names), iteration, last.moves)
         best = searched.best
         moves: Candidate = best.moves if best is not None else ()
         if not moves or any(c.moves == moves for c in considered):
@@ -252,6 +257,24 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
                          agents=(problem.search.field.agent, *problem.search.strong_agents),
                          fixed_point=fixed_point, seed=problem.search.seed,
                          iterations=problem.iterations)
+
+
+def search_field(considered: Considered, names: Sequence[str]
+                 ) -> tuple[tuple[DeckKey, ...], tuple[str, ...]]:
+    """The lists the next search balances, and their names: the worst path's lists, then each
+    other path's lists that differ from every list of their archetype already in, named with
+    their path's seed ("Dawn Crusade (seed 2)"). One path: its lists as they are."""
+    lists = list(considered.forecast.rounds[-1].lists)
+    named = list(names)
+    archetype_of = list(range(len(names)))
+    for path in considered.paths:
+        for k, key in enumerate(path.forecast.rounds[-1].lists):
+            if any(lists[j] == key for j, a in enumerate(archetype_of) if a == k):
+                continue
+            lists.append(key)
+            named.append(f"{names[k]} (seed {path.seed})")
+            archetype_of.append(k)
+    return tuple(lists), tuple(named)
 
 
 def _judge(problem: AdaptedProblem, result: ForecastResult, seed: int) -> Judgement:
