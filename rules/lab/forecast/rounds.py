@@ -208,8 +208,8 @@ def _rounds(run: _Run, names: Sequence[str], printed: tuple[DeckKey, ...]) -> st
             continue
         # A check that adopted is followed by another check, not by an ordinary round: the
         # ordinary round races on the seeds it raced on before, and on the starter field
-        # (patch 1, seed 1) each of the four after an adopting check re-found its earlier
-        # "nothing" — 18 % of the forecast's games spent before the check that decides.
+        # (greedy; the adapted target run's patch 1, seed 1) each of the four after an
+        # adopting check re-found its earlier "nothing" — 18 % of that forecast's games.
         run.check_due = check
         run.pairs.phase = "round"
         outcomes = run.matchups.measure(lists, problem.round_games)
