@@ -152,7 +152,8 @@ def judged_line(judged: dict[str, Any]) -> str:
     Behemoth: attack 6 → 5; …) misses — seed 1: 2 targets missed, settled after 9 rounds; …"."""
     n = judged["iteration"]
     what = ("the unpatched pool" if not judged["changes"] else
-            f"{len(judged['changes'])} change{'s' if len(judged['changes']) != 1 else ''} ("
+            ("the live patch, " if n == 0 else "")
+            + f"{len(judged['changes'])} change{'s' if len(judged['changes']) != 1 else ''} ("
             + "; ".join(judged["lines"]) + ")")
     seeds = "; ".join(
         f"seed {p['seed']}: " + ("meets" if p["meets"] else
@@ -208,7 +209,8 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, 
             words)) or "unpatched"
         verdict = "meets every target" if c["meets"] else "misses: " + ", ".join(
             _failure(f) for f in c["failures"])
-        lines += ["", f"Patch {c['iteration']} ({c['changes']} changes: {changes}){mark}",
+        live = ", the live patch" if c["iteration"] == 0 and c["changes"] else ""
+        lines += ["", f"Patch {c['iteration']}{live} ({c['changes']} changes: {changes}){mark}",
                   f"  adapted meta {verdict}; the forecast "
                   f"{STOPPED.get(c['stopped'], c['stopped'])} after "
                   f"{c['rounds']} round(s)" + ("" if c["stopped"] == "settled" else

@@ -35,12 +35,15 @@ from rules.lab.balance_search.problem import (
     DEFAULT_STRONG_SCREEN,
     DEFAULT_STRONG_VERIFY,
 )
-from rules.lab.balance_search.space import default_fields
+from rules.lab.balance_search.space import Candidate, default_fields, patch_candidate
 from rules.lab.balance_search.strong import check_agents, searching_agent
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, verify_reserve
+from rules.lab.patches import PatchError, load_patch
 
 if TYPE_CHECKING:
     from django.core.management.base import BaseCommand
+
+    from rules.engine.cards import CardDef
 
 
 BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
@@ -138,7 +141,19 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
                    strong_budget_games=opts.get("strong_budget_games") or DEFAULT_STRONG_BUDGET,
                    strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
                    strong_screen_games=DEFAULT_STRONG_SCREEN
-                   if opts.get("strong_screen_games") is None else opts["strong_screen_games"])
+                   if opts.get("strong_screen_games") is None else opts["strong_screen_games"],
+                   start=live_patch_start(opts.get("live_patch"), field.cards))
+
+
+def live_patch_start(path: str | None, cards: Mapping[str, CardDef]) -> Candidate:
+    """``--live-patch``: the moves of a patch already live, which the search starts from and
+    may extend, change or take back (none without the option); OptionError says what to fix."""
+    if not path:
+        return ()
+    try:
+        return patch_candidate(load_patch(path), cards)
+    except (PatchError, SpaceError) as exc:
+        raise OptionError(f"--live-patch: {exc}") from None
 
 
 class Clock:

@@ -259,3 +259,17 @@ def test_a_finished_search_that_misses_says_on_its_page_what_would_go_further(
     text = chinese.content.decode()
     assert "可尝试的补丁都已尝试（3 个" in text and "补丁 2 在种子 5 上达到全部目标" in text
     assert "补丁 2 最差的一次预测在 20 轮后停止" in text
+
+
+def test_a_live_patch_judged_first_is_called_the_live_patch():
+    from balance.search.adapted_cli import judged_line
+    judged = {"iteration": 0, "meets": False, "lines": ["Thorn Boar: cost 2 → 3"],
+              "changes": [{"card": "T-M02", "field": "cost", "value": 3}],
+              "paths": [{"seed": 1, "meets": False, "misses": 2, "stopped": "settled",
+                         "rounds": 4}]}
+    assert judged_line(judged) == (
+        "[patch 0: judged] the live patch, 1 change (Thorn Boar: cost 2 → 3) misses — seed 1: "
+        "2 targets missed, settled after 4 rounds")
+    assert judged_line({**judged, "changes": [], "lines": []}).startswith(
+        "[patch 0: judged] the unpatched pool misses")
+

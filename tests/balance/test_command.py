@@ -66,3 +66,35 @@ def test_bad_options_say_what_to_fix():
         call_command("balance_search", "--set", str(TEST_SET), "--decks", "Nope", "Dawn Test")
     with pytest.raises(CommandError, match="cannot be searched"):
         call_command("balance_search", *TINY, "--fields", "colour")
+
+
+def test_a_search_from_a_live_patch_plays_that_patch_and_edits_it(tmp_path):
+    """A designer's next patch on top of the one already out: the search measures the live
+    patch first, and every patch it tries keeps, changes or takes back its changes."""
+    live = tmp_path / "live.json"
+    live.write_text(json.dumps({"name": "live", "changes": [
+        {"card": "T-M01", "field": "attack", "value": 3}]}), encoding="utf-8")
+    stdout = StringIO()
+    call_command("balance_search", *TINY, "--live-patch", str(live), "--json", stdout=stdout)
+    searched = {json.dumps(s["moves"], sort_keys=True): s for s in
+                json.loads(stdout.getvalue())["searched"]}
+    first = json.dumps([{"card": "T-M01", "field": "attack", "value": 3}], sort_keys=True)
+    assert searched[first]["games"] > 0
+    assert all(len(s["moves"]) <= 2 for s in searched.values())
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ([{"card": "T-M01", "field": "attack", "value": 9}], "is not one a search makes"),
+    ([{"card": "T-Z99", "field": "cost", "value": 1}], "no such card"),
+])
+def test_a_live_patch_the_search_cannot_start_from_says_what_is_wrong(tmp_path, changes,
+                                                                     message):
+    live = tmp_path / "live.json"
+    live.write_text(json.dumps({"name": "live", "changes": changes}), encoding="utf-8")
+    with pytest.raises(CommandError, match=f"--live-patch: .*{message}"):
+        call_command("balance_search", *TINY, "--live-patch", str(live))
+    with pytest.raises(CommandError, match="--live-patch: .*none.json: no such file"):
+        call_command("balance_search", *TINY, "--live-patch", str(tmp_path / "none.json"))
+    with pytest.raises(CommandError, match="start from the unpatched cards"):
+        call_command("balance_search", *TINY, "--live-patch", str(live), "--via-celery")
+

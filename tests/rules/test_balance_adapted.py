@@ -199,6 +199,42 @@ def test_each_next_patch_is_searched_on_top_of_the_patch_its_lists_adapted_to(mo
     assert [c.moves for c in result.considered] == forecast_moves
 
 
+def test_from_a_live_patch_the_live_patch_is_forecast_first_and_searched_on_top_of(
+        monkeypatch):
+    """``--live-patch``: the designer's patch already out is the pool players adapted to —
+    judged first (patch 0, its changes named), and the first search edits it."""
+    from types import SimpleNamespace
+
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    live, squire = (Move("T-M02", "cost", 3),), Move("T-M04", "attack", 3)
+    starts, forecast_moves = [], []
+
+    def search(problem, side, **_):
+        starts.append(problem.start)
+        return SimpleNamespace(best=SimpleNamespace(moves=(*live, squire)), games_searched=10,
+                               games_verified=0, strong_games_searched=0,
+                               strong_games_verified=0)
+
+    def forecast(problem, pairs, **_):
+        forecast_moves.append(pairs.moves)
+        missed = forecast_of(FIRST_STRONG, FIRST_STRONG)
+        printed = tuple(base_key(d) for d in problem.archetypes)
+        return replace(missed, games={"total": 100}, printed=printed,
+                       rounds=(replace(missed.rounds[0], lists=printed),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    problem = tiny()
+    problem = replace(problem, search=replace(problem.search, start=live))
+    result = adapted.adapted_search(problem, evaluator=None)
+    assert forecast_moves == [live, (*live, squire)] and starts == [live]
+    assert result.considered[0].moves == live and result.best_patch is not None
+    assert adapted.judged_summary(result.considered[0], CARDS)["changes"] == [
+        {"card": "T-M02", "field": "cost", "value": 3}]
+
+
 def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):
     """Forecasts of one patch on other seeds can settle in other metas: with two seeds, a patch
     is judged by the worse forecast, and the next search works on every forecast's lists."""

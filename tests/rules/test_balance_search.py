@@ -35,11 +35,12 @@ from rules.lab.balance_search.space import (
     UNKNOWN_FIELD,
     candidate_patch,
     key_cards,
+    patch_candidate,
     screened_moves,
 )
 from rules.lab.intervals import Moments, cluster_rate, wilson_interval
 from rules.lab.match import run_match
-from rules.lab.patches import patch_card_defs
+from rules.lab.patches import Change, Patch, patch_card_defs
 
 CORE = load_card_set(CORE_SET)
 THREE = tuple(CORE.deck(n) for n in ("Ember Rush", "Tidewall", "Gravecallers"))
@@ -284,6 +285,28 @@ def test_a_search_from_a_live_patch_edits_that_patch():
     proposed = [m for m in from_live if m not in ((), live)]
     assert proposed and all(edits(m, live) <= 3 for m in proposed)
     assert live not in from_print and set(from_print) != set(from_live)
+
+
+def test_a_live_patch_file_reads_back_as_the_moves_that_make_it():
+    """``--live-patch``: a patch as a designer downloads it (numbers, an ability's number, a
+    removal) becomes the moves a search starts from, the same moves the search would make —
+    and a change no search makes, or two changes of one slot, say what is wrong."""
+    space = SearchSpace.for_decks(THREE, CORE.cards, only=["C005", "H11", "C112"],
+                                  fields=("cost", "attack", "abilities"))
+    moves = space_moves(space, CORE.cards)
+    live = tuple(sorted({m.slot: m for m in moves if m.size == 2 or m.value is None}.values()))
+    assert {m.card for m in live} == {"C005", "H11", "C112"}
+    assert any(m.value is None for m in live) and any("abilities" in m.field for m in live)
+    written = Patch.from_dict(candidate_patch(live, "live").to_dict())
+    assert patch_candidate(written, CORE.cards) == live
+    attack = CORE.cards["C005"].attack
+    with pytest.raises(SpaceError, match="not one a search makes"):
+        patch_candidate(Patch("far", (Change("C005", "attack", attack + 6),)), CORE.cards)
+    with pytest.raises(SpaceError, match="C005 attack twice"):
+        patch_candidate(Patch("twice", (Change("C005", "attack", attack + 1),
+                                        Change("C005", "attack", attack + 2))), CORE.cards)
+    with pytest.raises(SpaceError, match="no such card"):
+        patch_candidate(Patch("gone", (Change("Z999", "cost", 1),)), CORE.cards)
 
 
 def test_with_nothing_in_the_band_the_best_is_nearest_50_then_fewest_matchups_outside():

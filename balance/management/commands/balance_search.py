@@ -41,6 +41,9 @@ from rules.lab.patches import patch_with_text
 from rules.localized import SOURCE_LANGUAGE
 from simulations.cli.input import card_set_words
 
+LIVE_PATCH_HERE = ("--live-patch: the workers' searches start from the unpatched cards; run the "
+                   "search here (without --via-celery) to start from a live patch.")
+
 
 class Command(BaseCommand):
     help = ("Search balance patches (changes to cards' cost, attack and HP) that bring every "
@@ -88,6 +91,11 @@ class Command(BaseCommand):
         parser.add_argument("--max-changes", type=int, default=6)
         parser.add_argument("--out", default=None, metavar="FILE",
                             help="write the best verified patch here (JSON)")
+        parser.add_argument("--live-patch", default=None, metavar="FILE",
+                            help="a patch already live (docs/patches.md): the search starts "
+                                 "from it and may extend it, change it or take its changes "
+                                 "back; --out writes the whole patch against printed cards "
+                                 "(adapted: the live patch is forecast first)")
         parser.add_argument("--decks", nargs="+", default=None,
                             help="starter deck names (default: every starter deck of the set)")
         parser.add_argument("--set", dest="card_set", default=None,
@@ -122,6 +130,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["via_celery"]:
+            if opts["live_patch"]:
+                raise CommandError(LIVE_PATCH_HERE)
             return run_via_celery(self, opts)
         check_agent(opts)
         field = self._field(opts)

@@ -2,7 +2,8 @@
 
 A fixed-point iteration between the balance search and the meta forecast:
 
-0. **Forecast** the unpatched pool (``rules.lab.forecast``): the lists players adapt to, ``L₀``.
+0. **Forecast** the unpatched pool (``rules.lab.forecast``), or the live patch ``P₀`` where
+   ``search.start`` holds one: the lists players adapt to, ``L₀``.
 1. **Search** a patch ``Pₖ`` with the meta objective on the adapted lists ``Lₖ₋₁`` (the search
    as ``search`` does it, its field the adapted lists, its moves on their cards), starting from
    ``Pₖ₋₁``, the patch those lists adapted to: the search's first anchor is the adapted meta
@@ -233,7 +234,8 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
     problem.forecast.check()
     run = _Run(problem, evaluator, progress, should_stop)
     names = tuple(d.name for d in problem.forecast.archetypes)
-    considered = [run.judged_patch(considered_of(0, (), run.forecast((), 0), None))]
+    live = problem.search.start        # a live patch: judged first, the first search's anchor
+    considered = [run.judged_patch(considered_of(0, live, run.forecast(live, 0), None))]
     fixed_point = False
     for iteration in range(1, problem.iterations + 1):
         if considered[-1].judgement.meets or run.stopped():

@@ -43,6 +43,7 @@ FIELDS = NUMBER_FIELDS + OTHER_FIELDS
 DEFAULT_FIELDS = NUMBER_FIELDS
 META_DEFAULT_FIELDS = (*NUMBER_FIELDS, "abilities")   # the meta objective's default
 DEFAULT_SPREAD = 2
+MAX_SPREAD = 5
 
 # What is wrong with a search space: sentences the site translates (rules.localized.Sentence).
 UNKNOWN_FIELD = gettext_noop("fields: {field!r} cannot be searched (fields: {fields}).")
@@ -50,6 +51,13 @@ UNKNOWN_CARDS = gettext_noop("cards: no such card in the field's card data: {cod
 BAD_SPREAD = gettext_noop("spread: give a whole number from 1 to 5 (got {value}).")
 NO_MOVES = gettext_noop(
     "Nothing may change: the allowed cards have none of the allowed fields.")
+NOT_A_MOVE = gettext_noop(
+    "The live patch's change {card} {field} = {value} is not one a search makes: cost, "
+    "attack, HP or a number inside an ability within 5 of printed, one keyword added or "
+    "taken away, another attribute, or an ability or an effect removed.")
+ONE_SLOT_TWICE = gettext_noop(
+    "The live patch changes {card} {slot} twice: a search changes each field, and each "
+    "ability, once.")
 
 
 class SpaceError(ValueError):
@@ -96,6 +104,27 @@ def candidate_patch(candidate: Candidate, name: str) -> Patch:
     return Patch(name=name, changes=tuple(move.change() for move in candidate))
 
 
+def patch_candidate(patch: Patch, cards: Mapping[str, CardDef]) -> Candidate:
+    """The moves that make ``patch``: a live patch as a search's first anchor
+    (``Problem.start``), so the search may extend it, change it or take its changes back.
+    SpaceError names the first change no move makes (a renamed card, a number more than
+    ``MAX_SPREAD`` from printed) or a slot the patch changes twice."""
+    moves: dict[tuple[str, str], Move] = {}
+    for change in patch.changes:
+        if change.card not in cards:
+            raise SpaceError(UNKNOWN_CARDS, {"codes": change.card})
+        field = "abilities" if is_ability_path(change.field) else change.field
+        offered = _card_moves(cards[change.card], field, MAX_SPREAD) if field in FIELDS else []
+        move = next((m for m in offered if m.change() == change), None)
+        if move is None:
+            raise SpaceError(NOT_A_MOVE, {"card": change.card, "field": change.field,
+                                          "value": change.value})
+        if move.slot in moves:
+            raise SpaceError(ONE_SLOT_TWICE, {"card": change.card, "slot": move.slot[1]})
+        moves[move.slot] = move
+    return tuple(sorted(moves.values()))
+
+
 def candidate_size(candidate: Candidate) -> int:
     return sum(move.size for move in candidate)
 
@@ -116,7 +145,7 @@ class SearchSpace:
         bad = [f for f in fields if f not in FIELDS]
         if bad:
             raise SpaceError(UNKNOWN_FIELD, {"field": bad[0], "fields": ", ".join(FIELDS)})
-        if not 1 <= spread <= 5:
+        if not 1 <= spread <= MAX_SPREAD:
             raise SpaceError(BAD_SPREAD, {"value": spread})
         codes = list(only) if only else deck_cards(decks)
         unknown = [code for code in codes if code not in cards]
