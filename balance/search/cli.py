@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 
 
 BAD_BAND = "--band: give two percentages LOW-HIGH with LOW < 50 < HIGH, e.g. 45-55 (got {value})."
+LIVE_OVER_CAP = ("--live-patch: the live patch makes {changes} changes and --max-changes "
+                 "allows {cap}: give --max-changes {changes} or more.")
 BAD_RANGE = "{option}: give two percentages LOW-HIGH, e.g. {example} (got {value})."
 OPTION_OF = {"objective": "--objective", "band": "--band", "field_band": "--field-band",
              "matchup_band": "--matchup-band", "epsilon": "--epsilon",
@@ -142,18 +144,23 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
                    strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
                    strong_screen_games=DEFAULT_STRONG_SCREEN
                    if opts.get("strong_screen_games") is None else opts["strong_screen_games"],
-                   start=live_patch_start(opts.get("live_patch"), field.cards))
+                   start=live_patch_start(opts.get("live_patch"), field.cards,
+                                          opts["max_changes"]))
 
 
-def live_patch_start(path: str | None, cards: Mapping[str, CardDef]) -> Candidate:
+def live_patch_start(path: str | None, cards: Mapping[str, CardDef], max_changes: int
+                     ) -> Candidate:
     """``--live-patch``: the moves of a patch already live, which the search starts from and
     may extend, change or take back (none without the option); OptionError says what to fix."""
     if not path:
         return ()
     try:
-        return patch_candidate(load_patch(path), cards)
+        moves = patch_candidate(load_patch(path), cards)
     except (PatchError, SpaceError) as exc:
         raise OptionError(f"--live-patch: {exc}") from None
+    if len(moves) > max_changes:
+        raise OptionError(LIVE_OVER_CAP.format(changes=len(moves), cap=max_changes))
+    return moves
 
 
 class Clock:

@@ -95,6 +95,12 @@ def test_a_live_patch_the_search_cannot_start_from_says_what_is_wrong(tmp_path, 
         call_command("balance_search", *TINY, "--live-patch", str(live))
     with pytest.raises(CommandError, match="--live-patch: .*none.json: no such file"):
         call_command("balance_search", *TINY, "--live-patch", str(tmp_path / "none.json"))
+    with pytest.raises(CommandError, match="makes 3 changes and --max-changes allows 2"):
+        live.write_text(json.dumps({"name": "live", "changes": [
+            {"card": "T-M01", "field": "cost", "value": 2},
+            {"card": "T-M03", "field": "cost", "value": 3},
+            {"card": "T-H01", "field": "hp", "value": 21}]}), encoding="utf-8")
+        call_command("balance_search", *TINY, "--live-patch", str(live))
     with pytest.raises(CommandError, match="start from the unpatched cards"):
         call_command("balance_search", *TINY, "--live-patch", str(live), "--via-celery")
 
