@@ -115,6 +115,10 @@ class BalanceJob(LeasedWork):
     budget_games = models.PositiveIntegerField(_("budget games"))
     verify_games = models.PositiveIntegerField(_("verify games"), default=2000)
     seed = models.BigIntegerField(_("seed"))
+    live_patch = models.JSONField(
+        _("live patch"), null=True, blank=True,
+        help_text=_("A search's starting patch, already live: {name, changes, diff, "
+                    "unpatched}; the search may extend it, change it or take it back."))
     tuning = models.JSONField(_("tuning"),
         null=True, blank=True,
         help_text=_("A deck tuning's input: {format, set_of, pool, keep, heroes, max_swaps, "

@@ -34,6 +34,7 @@ from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
 from rules.lab.balance_search.space import FIELDS
 from simulations.agents.strength import agent_help
+from simulations.apis import PatchInputSerializer
 from simulations.serializers import ListFilterSerializer
 
 NOT_OWNER = gettext_lazy("Only the search's owner can do this.")
@@ -107,6 +108,12 @@ class SearchInputSerializer(JobInputSerializer):
                                           help_text="Codes that may change (default: all).")
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     public = StrictBooleanField(default=False)
+    live_patch = PatchInputSerializer(
+        required=False, allow_null=True,
+        help_text="A patch already live, the same shape as a --patch file (docs/patches.md): "
+                  "the search starts from it and may extend it, change it or take its "
+                  "changes back (adapted: it is the first pool forecast). Each change must be "
+                  "one a search makes; max_changes must allow them all.")
 
     def service_arguments(self) -> dict[str, Any]:
         d = self.validated_data
@@ -123,7 +130,8 @@ class SearchInputSerializer(JobInputSerializer):
                 "matchup_band": (matchup_band[0], matchup_band[1]),
                 "epsilon": d["epsilon"], "min_share": d["min_share"],
                 "agents": d.get("agents"), "strong_budget_games": d["strong_budget_games"],
-                "strong_verify_games": d["strong_verify_games"]}
+                "strong_verify_games": d["strong_verify_games"],
+                "live_patch": d.get("live_patch")}
 
 
 class SearchSerializer(JobSerializer):
@@ -132,11 +140,12 @@ class SearchSerializer(JobSerializer):
     matchup_band = serializers.SerializerMethodField()
     agents = serializers.SerializerMethodField()
     adapted = serializers.SerializerMethodField()
+    live_patch = serializers.SerializerMethodField()
 
     class Meta:
         model = BalanceJob
         fields = ["uid", "label", "owner", "is_public", "status", "error", "agent", "agents",
-                  "adapted",
+                  "adapted", "live_patch",
                   "strong_budget_games", "strong_verify_games", "objective",
                   "band", "field_band", "matchup_band", "epsilon", "min_share",
                   "max_changes", "fields", "allowed_cards", "budget_games", "verify_games",
@@ -157,6 +166,11 @@ class SearchSerializer(JobSerializer):
         if job.objective != Objective.ADAPTED:
             return None
         return dict((job.tuning or {}).get("options") or {})
+
+    def get_live_patch(self, job: BalanceJob) -> dict[str, Any] | None:
+        """The patch the search started from (``name``, ``changes``, ``diff``), or null."""
+        kept = job.live_patch
+        return {k: kept[k] for k in ("name", "changes", "diff")} if kept else None
 
     def get_agents(self, job: BalanceJob) -> list[str]:
         """Every agent the patch is held under, the one that screens and races first."""

@@ -265,6 +265,16 @@ def write_patch(path: str, patch: Mapping[str, Any]) -> None:
                           encoding="utf-8")
 
 
+def _live_patch_data(path: str | None) -> dict[str, Any] | None:
+    """The ``--live-patch`` file's JSON for the job (the service checks its changes)."""
+    if not path:
+        return None
+    try:
+        return dict(load_patch(path).to_dict())
+    except PatchError as exc:
+        raise OptionError(f"--live-patch: {exc}") from None
+
+
 def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     """Submit the search as a job for the workers (the catalogue's starter decks by name) and
     follow its progress (``balance.cli.follow_job``); write the best verified patch to
@@ -295,7 +305,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
             or None, strong_budget_games=opts.get("strong_budget_games")
             or DEFAULT_STRONG_BUDGET,
             strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
-            adapted=adapted)
+            adapted=adapted, live_patch=_live_patch_data(opts.get("live_patch")))
     except OptionError as exc:
         raise CommandError(str(exc)) from None
     except BalanceInputError as exc:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
 from balance.models import Objective
 from balance.search.adapted import DEFAULT_FORECAST_SEEDS, DEFAULT_LIST_CHANGES
+from balance.tuning.forms import patch_of_text
 from cards.game_words import agent_menu, game_word_lazy
 from rules.ai.agents import DEFAULT_AGENT
 from rules.lab.balance_search.adapted import (
@@ -37,7 +38,8 @@ FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes
             "strong_budget_games": "strong_budget_games",
             "strong_verify_games": "strong_verify_games", "iterations": "iterations",
             "list_changes": "list_changes", "exploit_limit": "exploit_limit",
-            "forecast_seeds": "forecast_seeds", "adapted": "objective"}
+            "forecast_seeds": "forecast_seeds", "adapted": "objective",
+            "live_patch": "live_patch"}
 OBJECTIVE_HELP = _(
     "A healthy meta: every deck's win rate against the field in the field band, every matchup "
     "in the matchup band, and a field that adapts (the ε-equilibrium) still playing every deck "
@@ -146,6 +148,12 @@ class BalanceSearchForm(JobForm):
                     "about 4,000 greedy games a second."))
     verify_games = forms.IntegerField(label=_("Re-verification (games a matchup)"), initial=2000,
                                       min_value=1)
+    live_patch = forms.CharField(
+        label=_("Live patch (JSON)"), required=False, max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("A patch already out (the format of a patch.json file): the search starts "
+                    "from it and may extend it, change it or take its changes back. Empty: "
+                    "the printed cards."))
     seed = seed_field()
     public = public_field()
 
@@ -162,6 +170,9 @@ class BalanceSearchForm(JobForm):
         if len(data.get("decks") or []) < 2:
             self.add_error("decks", PICK_TWO)
         return data
+
+    def clean_live_patch(self) -> dict[str, Any] | None:
+        return patch_of_text(self.cleaned_data.get("live_patch"))
 
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -180,7 +191,8 @@ class BalanceSearchForm(JobForm):
                 "max_changes": data["max_changes"], "budget_games": data["budget_games"],
                 "verify_games": data["verify_games"], "fields": data["fields"],
                 "allowed_cards": cards or None, "seed": data.get("seed"),
-                "is_public": data.get("public", False), **self._adapted(data)}
+                "is_public": data.get("public", False),
+                "live_patch": data.get("live_patch"), **self._adapted(data)}
 
     @staticmethod
     def _adapted(data: dict[str, Any]) -> dict[str, Any]:

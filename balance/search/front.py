@@ -79,6 +79,12 @@ def _row(row: dict[str, Any], index: int | None, best: dict[str, Any],
                       for m in row.get("moves") or []]}
 
 
+def live_patch_lines(job: BalanceJob) -> list[str]:
+    """The changes of the patch the search started from, in the reader's language."""
+    return [change_line(job.cards, c["card"], c["field"], c["value"])
+            for c in (job.live_patch or {}).get("changes") or []]
+
+
 def front_context(job: BalanceJob) -> dict[str, Any] | None:
     """The page's front, or None while the search has no result."""
     result = job.result

@@ -30,9 +30,10 @@ from rules.lab.balance_search import (
 from rules.lab.balance_search.adapted import AdaptedProblem, adapted_search
 from rules.lab.balance_search.adapted_result import AdaptedResult
 from rules.lab.balance_search.search import VERIFY_FRONT, balance_search
-from rules.lab.balance_search.space import Move
+from rules.lab.balance_search.space import Move, patch_candidate
 from rules.lab.balance_search.strong import STRONG_VERIFY_PICKS
 from rules.lab.balance_search.verify import CONFIRM_FACTOR
+from rules.lab.patches import Patch
 from simulations.sources import engine_objects
 
 
@@ -118,7 +119,9 @@ def search_problem(job: BalanceJob) -> Problem:
                    epsilon=job.epsilon, min_share=job.min_share,
                    strong_agents=tuple(job.further_agents or ()),
                    strong_budget_games=job.strong_budget_games,
-                   strong_verify_games=job.strong_verify_games)
+                   strong_verify_games=job.strong_verify_games,
+                   start=patch_candidate(Patch.from_dict(job.live_patch), cards)
+                   if job.live_patch else ())
 
 
 def search_games(*, decks: int, budget_games: int, verify_games: int,

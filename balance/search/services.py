@@ -28,11 +28,16 @@ from rules.ai.agents import AGENT_NAMES, DEFAULT_AGENT
 from rules.lab.balance_search import SearchSpace, SpaceError, space_moves
 from rules.lab.balance_search.objective import Goal, GoalError
 from rules.lab.balance_search.problem import DEFAULT_STRONG_BUDGET, DEFAULT_STRONG_VERIFY
-from rules.lab.balance_search.space import FIELDS
+from rules.lab.balance_search.space import FIELDS, patch_candidate
 from rules.lab.balance_search.strong import AgentsError, check_agents
 from rules.lab.patches import Patch, PatchError
 from simulations.models import RunKind, SimulationRun
-from simulations.services import SimulationInputError, simulation_submit
+from simulations.services import (
+    SimulationInputError,
+    patch_cards,
+    patch_freeze,
+    simulation_submit,
+)
 from simulations.sources import (
     SourceError,
     cards_freeze,
@@ -46,6 +51,7 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
 
     from common.visitor import Visitor
+    from rules.engine.cards import CardDef
 
 FEW_DECKS = gettext_lazy("A field needs at least two decks.")
 MANY_DECKS = gettext_lazy("At most {limit} decks in one search.")
@@ -87,6 +93,9 @@ STRONG_BUDGET_SHORT = gettext_lazy(
     "baseline and one race on every matchup): give at least that.")
 BAD_STRONG_VERIFY = gettext_lazy(
     "Re-verify under the further agents with 100 to 10,000 games a matchup.")
+LIVE_OVER_CAP = gettext_lazy(
+    "The live patch makes {changes} changes and the search may make {cap}: allow at least "
+    "{changes}.")
 MAX_DECKS = 8
 
 
@@ -181,7 +190,8 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
                         agents: Sequence[str] | None = None,
                         strong_budget_games: int = DEFAULT_STRONG_BUDGET,
                         strong_verify_games: int = DEFAULT_STRONG_VERIFY,
-                        adapted: Mapping[str, Any] | None = None) -> BalanceJob:
+                        adapted: Mapping[str, Any] | None = None,
+                        live_patch: Mapping[str, Any] | None = None) -> BalanceJob:
     """Freeze the field, check every input and queue the search; BalanceInputError names the
     input to fix. ``objective`` band: every matchup in ``band``; meta: every deck's field win
     rate in ``field_band``, every matchup in ``matchup_band`` and every deck at least
@@ -189,7 +199,9 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
     place of ``agent``): the meta must hold under each; the fastest screens and races, the
     others check with ``strong_budget_games`` while searching and ``strong_verify_games`` a
     matchup on fresh seeds. ``objective`` adapted: the meta's targets on the lists players
-    adapt to each candidate patch (``adapted``: its options, ``adapted_spec``)."""
+    adapt to each candidate patch (``adapted``: its options, ``adapted_spec``). ``live_patch``:
+    a patch already out (a patch file's JSON), which the search starts from and may extend,
+    change or take back."""
     decks = _frozen_decks(deck_specs, user)
     goal = Goal(objective, (band[0], band[1]), (field_band[0], field_band[1]),
                 (matchup_band[0], matchup_band[1]), epsilon, min_share)
@@ -207,7 +219,8 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
         raise BalanceInputError(BAD_FIELDS.format(fields=", ".join(FIELDS)), "fields")
     spec = adapted_spec(adapted or {}) if objective == "adapted" else None
     try:
-        cards = cards_freeze(decks, extra=spec["pool"] if spec else ())
+        cards = cards_freeze(decks, extra=[*(spec["pool"] if spec else ()),
+                                           *patch_cards(live_patch)])
         engine_cards, engine_decks = engine_objects(cards, decks)
         if spec is not None:
             adapted_legal_check(spec, engine_cards, engine_decks)
@@ -218,6 +231,7 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
         raise BalanceInputError(str(exc), "decks") from None
     except SpaceError as exc:
         raise BalanceInputError(say(exc.sentence), "allowed_cards") from None
+    live = _live_patch(live_patch, cards, engine_cards, max_changes)
     return job_submit(
         user=user, kind=JobKind.BALANCE, limit=conf.max_active_per_user(),
         too_many=TOO_MANY_ACTIVE, label=job_label(JobKind.BALANCE, [d["name"] for d in decks]),
@@ -230,7 +244,28 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
         matchup_band_low=matchup_band[0], matchup_band_high=matchup_band[1],
         epsilon=epsilon, min_share=min_share, fields=list(fields),
         allowed_cards=list(allowed_cards) if allowed_cards else None,
-        budget_games=budget_games, verify_games=verify_games, seed=seed, tuning=spec)
+        budget_games=budget_games, verify_games=verify_games, seed=seed, tuning=spec,
+        live_patch=live)
+
+
+def _live_patch(patch: Mapping[str, Any] | None, cards: dict[str, Any],
+                engine_cards: Mapping[str, CardDef], max_changes: int
+                ) -> dict[str, Any] | None:
+    """The live patch as the job keeps it (its changes and a readable diff), checked: the
+    engine takes it, each change is one a search makes, and the cap allows them all."""
+    if patch is None:
+        return None
+    try:
+        _, kept = patch_freeze(cards, patch)
+        moves = patch_candidate(Patch.from_dict(patch), engine_cards)
+    except SimulationInputError as exc:
+        raise BalanceInputError(exc.message, "live_patch") from None
+    except SpaceError as exc:
+        raise BalanceInputError(say(exc.sentence), "live_patch") from None
+    if len(moves) > max_changes:
+        raise BalanceInputError(LIVE_OVER_CAP.format(changes=len(moves), cap=max_changes),
+                                "live_patch")
+    return dict(kept) if kept else None
 
 
 def balance_candidate_run(*, job: BalanceJob, index: int, user: User | AnonymousUser

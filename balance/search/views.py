@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from balance.models import BalanceJob, JobKind, Objective
 from balance.search.adapted_view import adapted_context
 from balance.search.forms import BalanceSearchForm
-from balance.search.front import front_context, verified_best
+from balance.search.front import front_context, live_patch_lines, verified_best
 from balance.search.services import balance_candidate_run, balance_job_request
 from balance.selectors import job_is_owner, job_progress
 from balance.services import BalanceInputError
@@ -86,6 +86,7 @@ def job_detail(request: HttpRequest, uid: str) -> HttpResponse:
         "progress": job_progress(job), "verified": None if adapted else verified_best(job),
         "epsilon": epsilon_words(job.epsilon),
         "front": None if adapted else front_context(job), "adapted": adapted,
+        "live_patch": live_patch_lines(job),
         "is_owner": job_is_owner(job=job, user=request.user)})
 
 

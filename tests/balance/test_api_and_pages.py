@@ -4,6 +4,8 @@ as a round-robin; refusals as 400 with the field, 404, 403, the per-user cap) an
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -205,3 +207,60 @@ def test_best_so_far_says_change_or_changes(client, alice, catalogue):
         "phase": "racing", "games": 100, "best": {**best, "changes": 2}})
     text = client.get(reverse("balance:progress", args=[job.uid])).content.decode()
     assert "Best so far: <strong>2 changes</strong>," in text
+
+
+LIVE = {"name": "Live 1.1", "changes": [{"card": "T-M01", "field": "attack", "value": 3}]}
+
+
+def test_a_search_from_a_live_patch_starts_from_it_on_the_workers_and_its_page_says_so(
+        api, client, alice, settings):
+    """A designer's next patch on top of the one already out, from the API: the job keeps the
+    live patch, the workers' search measures it first and edits it, and the page names it."""
+    settings.BALANCE_PIECE_BLOCKS = 2
+    response = api.post("/api/balance-searches/", {**BODY, "live_patch": LIVE}, format="json")
+    assert response.status_code == 201, response.content
+    shown = api.get(f"/api/balance-searches/{response.json()['uid']}/").json()["live_patch"]
+    assert shown["changes"] == LIVE["changes"] and shown["diff"][0]["new"] == 3
+    job = finished(response.json()["uid"])
+    searched = {tuple((m["card"], m["field"], m["value"]) for m in s["moves"]): s
+                for s in job.result["searched"]}
+    assert searched[(("T-M01", "attack", 3),)]["games"] > 0
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert 'data-testid="live-patch"' in page and "<strong>Live 1.1</strong>" in page
+    assert "Ember Pup: attack 2 → 3" in page
+
+
+@pytest.mark.parametrize(("live_patch", "message"), [
+    ({"name": "far", "changes": [{"card": "T-M01", "field": "attack", "value": 9}]},
+     "is not one a search makes"),
+    ({"name": "many", "changes": [{"card": "T-M01", "field": "attack", "value": 3},
+                                  {"card": "T-M03", "field": "cost", "value": 3},
+                                  {"card": "T-H01", "field": "hp", "value": 21}]},
+     "makes 3 changes and the search may make 2"),
+    ({"name": "gone", "changes": [{"card": "T-Z99", "field": "cost", "value": 1}]}, "T-Z99"),
+])
+def test_a_live_patch_the_search_cannot_start_from_is_a_400_naming_it(api, live_patch,
+                                                                      message):
+    bad = api.post("/api/balance-searches/", {**BODY, "live_patch": live_patch}, format="json")
+    assert bad.status_code == 400 and message in str(bad.json()["live_patch"]), bad.json()
+    assert not BalanceJob.objects.exists()
+
+
+def test_the_form_takes_a_live_patch_and_says_what_is_wrong_with_one(client, alice, catalogue):
+    client.force_login(alice)
+    form = {"decks": [DAWN, DUSK], "agent": "greedy", "objective": "band", "band_low": 45,
+            "band_high": 55, "field_band_low": 47, "field_band_high": 53,
+            "matchup_band_low": 30, "matchup_band_high": 70, "epsilon": 0.5, "min_share": 5,
+            "max_changes": 2, "fields": ["cost", "attack", "hp"],
+            "allowed_cards": ",".join(TINY["allowed_cards"]), "budget_games": 2000,
+            "verify_games": 100, "seed": 5}
+    assert b'name="live_patch"' in client.get(reverse("balance:new")).content
+    bad = client.post(reverse("balance:new"), {**form, "live_patch": "{not json"})
+    assert bad.status_code == 400 and b"Give a balance patch as JSON" in bad.content
+    far = client.post(reverse("balance:new"), {**form, "live_patch": json.dumps(
+        {"name": "far", "changes": [{"card": "T-M01", "field": "attack", "value": 9}]})})
+    assert far.status_code == 400 and b"is not one a search makes" in far.content
+    made = client.post(reverse("balance:new"), {**form, "live_patch": json.dumps(LIVE)})
+    assert made.status_code == 302
+    assert BalanceJob.objects.get(owner=alice).live_patch["changes"] == LIVE["changes"]

@@ -101,6 +101,20 @@ def test_a_live_patch_the_search_cannot_start_from_says_what_is_wrong(tmp_path, 
             {"card": "T-M03", "field": "cost", "value": 3},
             {"card": "T-H01", "field": "hp", "value": 21}]}), encoding="utf-8")
         call_command("balance_search", *TINY, "--live-patch", str(live))
-    with pytest.raises(CommandError, match="start from the unpatched cards"):
-        call_command("balance_search", *TINY, "--live-patch", str(live), "--via-celery")
+
+
+@pytest.mark.django_db
+def test_a_live_patch_sent_to_the_workers_is_checked_before_the_job_is_queued(tmp_path,
+                                                                             catalogue):
+    from balance.models import BalanceJob
+    live = tmp_path / "live.json"
+    live.write_text(json.dumps({"name": "far", "changes": [
+        {"card": "T-M01", "field": "attack", "value": 9}]}), encoding="utf-8")
+    with pytest.raises(CommandError, match="--live-patch: .*is not one a search makes"):
+        call_command("balance_search", "--decks", "Dawn Test", "Dusk Test", "--objective",
+                     "band", "--live-patch", str(live), "--via-celery")
+    with pytest.raises(CommandError, match="--live-patch: .*none.json: no such file"):
+        call_command("balance_search", "--decks", "Dawn Test", "Dusk Test", "--objective",
+                     "band", "--live-patch", str(tmp_path / "none.json"), "--via-celery")
+    assert not BalanceJob.objects.exists()
 

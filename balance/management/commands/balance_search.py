@@ -41,9 +41,6 @@ from rules.lab.patches import patch_with_text
 from rules.localized import SOURCE_LANGUAGE
 from simulations.cli.input import card_set_words
 
-LIVE_PATCH_HERE = ("--live-patch: the workers' searches start from the unpatched cards; run the "
-                   "search here (without --via-celery) to start from a live patch.")
-
 
 class Command(BaseCommand):
     help = ("Search balance patches (changes to cards' cost, attack and HP) that bring every "
@@ -130,8 +127,6 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["via_celery"]:
-            if opts["live_patch"]:
-                raise CommandError(LIVE_PATCH_HERE)
             return run_via_celery(self, opts)
         check_agent(opts)
         field = self._field(opts)
