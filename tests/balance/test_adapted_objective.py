@@ -136,6 +136,29 @@ def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
     assert found == []
 
 
+def test_an_adapted_search_from_a_live_patch_forecasts_the_live_patch_first(
+        api, client, alice, third, settings):
+    """The patch already out is the pool players adapted to: the workers forecast it first
+    (patch 0), and where its adapted meta meets, it is the patch chosen and downloadable."""
+    settings.BALANCE_PIECE_BLOCKS = 2
+    live = {"name": "Live 1.1", "changes": [{"card": "T-H01", "field": "hp", "value": 21}]}
+    wide = body(third, field_band=[0.2, 0.8], matchup_band=[0.05, 0.95], live_patch=live,
+                adapted={**SMALL, "exploit_limit": 1.0, "forecast_seeds": 1})
+    made = api.post("/api/balance-searches/", wide, format="json")
+    assert made.status_code == 201, made.json()
+    job = BalanceJob.objects.get(uid=made.json()["uid"])
+    assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
+    result = api.get(f"/api/balance-searches/{job.uid}/").json()["result"]
+    [first] = result["considered"]
+    assert first["changes"] == 1 and first["meets"] and result["chosen"] == 0
+    assert result["patch"]["changes"] == live["changes"]
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert 'data-testid="live"' in page and 'data-testid="live-patch"' in page
+    download = client.get(reverse("balance:patch", args=[job.uid, 0]))
+    assert download.status_code == 200 and download.json()["changes"][0]["value"] == 21
+
+
 def test_the_form_offers_the_adapted_objective_and_stores_its_options(client, alice, third):
     client.force_login(alice)
     page = client.get(reverse("balance:new")).content.decode()
