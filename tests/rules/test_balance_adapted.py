@@ -166,54 +166,20 @@ def test_its_progress_reads_against_what_it_will_play_not_the_cap_of_every_step(
         assert events[-1]["games"] == events[-1]["expected"] == played
 
 
-def test_each_next_patch_is_searched_on_top_of_the_patch_its_lists_adapted_to(monkeypatch):
-    """A designer patches the live patch: the search after a patch's forecast starts from
-    that patch (its lists were re-tuned against it), and each search's patch is forecast."""
+def scripted(monkeypatch, proposals):
+    """The adapted search's steps scripted: each search proposes the next of ``proposals``,
+    each forecast misses (its lists the printed ones); returns the searches' starts and the
+    forecasts' patches, as they are asked for."""
     from types import SimpleNamespace
 
     from rules.lab.balance_search import adapted
-    from rules.lab.balance_search.space import Move
 
-    boar, squire = Move("T-M02", "cost", 3), Move("T-M04", "attack", 3)
-    proposals = iter([(boar,), (boar, squire), (squire,)])
+    proposed = iter(proposals)
     starts, forecast_moves = [], []
 
     def search(problem, side, **_):
         starts.append(problem.start)
-        best = SimpleNamespace(moves=next(proposals))
-        return SimpleNamespace(best=best, games_searched=10, games_verified=0,
-                               strong_games_searched=0, strong_games_verified=0)
-
-    def forecast(problem, pairs, **_):
-        forecast_moves.append(pairs.moves)
-        missed = forecast_of(FIRST_STRONG, FIRST_STRONG)
-        printed = tuple(base_key(d) for d in problem.archetypes)
-        return replace(missed, games={"total": 100}, printed=printed,
-                       rounds=(replace(missed.rounds[0], lists=printed),))
-
-    monkeypatch.setattr(adapted, "balance_search", search)
-    monkeypatch.setattr(adapted, "forecast", forecast)
-    result = adapted.adapted_search(replace(tiny(), iterations=3), evaluator=None)
-    assert starts == [(), (boar,), (boar, squire)]
-    assert forecast_moves == [(), (boar,), (boar, squire), (squire,)]
-    assert [c.moves for c in result.considered] == forecast_moves
-
-
-def test_from_a_live_patch_the_live_patch_is_forecast_first_and_searched_on_top_of(
-        monkeypatch):
-    """``--live-patch``: the designer's patch already out is the pool players adapted to —
-    judged first (patch 0, its changes named), and the first search edits it."""
-    from types import SimpleNamespace
-
-    from rules.lab.balance_search import adapted
-    from rules.lab.balance_search.space import Move
-
-    live, squire = (Move("T-M02", "cost", 3),), Move("T-M04", "attack", 3)
-    starts, forecast_moves = [], []
-
-    def search(problem, side, **_):
-        starts.append(problem.start)
-        return SimpleNamespace(best=SimpleNamespace(moves=(*live, squire)), games_searched=10,
+        return SimpleNamespace(best=SimpleNamespace(moves=next(proposed)), games_searched=10,
                                games_verified=0, strong_games_searched=0,
                                strong_games_verified=0)
 
@@ -226,6 +192,32 @@ def test_from_a_live_patch_the_live_patch_is_forecast_first_and_searched_on_top_
 
     monkeypatch.setattr(adapted, "balance_search", search)
     monkeypatch.setattr(adapted, "forecast", forecast)
+    return starts, forecast_moves
+
+
+def test_each_next_patch_is_searched_on_top_of_the_patch_its_lists_adapted_to(monkeypatch):
+    """A designer patches the live patch: the search after a patch's forecast starts from
+    that patch (its lists were re-tuned against it), and each search's patch is forecast."""
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    boar, squire = Move("T-M02", "cost", 3), Move("T-M04", "attack", 3)
+    starts, forecast_moves = scripted(monkeypatch, [(boar,), (boar, squire), (squire,)])
+    result = adapted.adapted_search(replace(tiny(), iterations=3), evaluator=None)
+    assert starts == [(), (boar,), (boar, squire)]
+    assert forecast_moves == [(), (boar,), (boar, squire), (squire,)]
+    assert [c.moves for c in result.considered] == forecast_moves
+
+
+def test_from_a_live_patch_the_live_patch_is_forecast_first_and_searched_on_top_of(
+        monkeypatch):
+    """``--live-patch``: the designer's patch already out is the pool players adapted to —
+    judged first (patch 0, its changes named), and the first search edits it."""
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    live, squire = (Move("T-M02", "cost", 3),), Move("T-M04", "attack", 3)
+    starts, forecast_moves = scripted(monkeypatch, [(*live, squire)])
     problem = tiny()
     problem = replace(problem, search=replace(problem.search, start=live))
     result = adapted.adapted_search(problem, evaluator=None)
