@@ -38,7 +38,7 @@ from rules.lab.balance_search.problem import (
 from rules.lab.balance_search.space import Candidate, default_fields, patch_candidate
 from rules.lab.balance_search.strong import check_agents, searching_agent
 from rules.lab.balance_search.verify import CONFIRM_FACTOR, verify_reserve
-from rules.lab.patches import PatchError, load_patch
+from simulations.cli.input import load_patch_for_cli
 
 if TYPE_CHECKING:
     from django.core.management.base import BaseCommand
@@ -152,11 +152,12 @@ def live_patch_start(path: str | None, cards: Mapping[str, CardDef], max_changes
                      ) -> Candidate:
     """``--live-patch``: the moves of a patch already live, which the search starts from and
     may extend, change or take back (none without the option); OptionError says what to fix."""
-    if not path:
+    patch = load_patch_for_cli(path, "--live-patch")
+    if patch is None:
         return ()
     try:
-        moves = patch_candidate(load_patch(path), cards)
-    except (PatchError, SpaceError) as exc:
+        moves = patch_candidate(patch, cards)
+    except SpaceError as exc:
         raise OptionError(f"--live-patch: {exc}") from None
     if len(moves) > max_changes:
         raise OptionError(LIVE_OVER_CAP.format(changes=len(moves), cap=max_changes))
@@ -265,16 +266,6 @@ def write_patch(path: str, patch: Mapping[str, Any]) -> None:
                           encoding="utf-8")
 
 
-def _live_patch_data(path: str | None) -> dict[str, Any] | None:
-    """The ``--live-patch`` file's JSON for the job (the service checks its changes)."""
-    if not path:
-        return None
-    try:
-        return dict(load_patch(path).to_dict())
-    except PatchError as exc:
-        raise OptionError(f"--live-patch: {exc}") from None
-
-
 def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     """Submit the search as a job for the workers (the catalogue's starter decks by name) and
     follow its progress (``balance.cli.follow_job``); write the best verified patch to
@@ -288,6 +279,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
     from simulations.sources import starter_decks
 
     names = opts["decks"] or [d["name"] for d in starter_decks()]
+    live = load_patch_for_cli(opts.get("live_patch"), "--live-patch")   # the service checks it
     fields = [f.strip() for f in (opts.get("fields") or "").split(",") if f.strip()]
     cards = [c.strip() for c in (opts.get("cards") or "").split(",") if c.strip()] or None
     try:
@@ -305,7 +297,7 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
             or None, strong_budget_games=opts.get("strong_budget_games")
             or DEFAULT_STRONG_BUDGET,
             strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
-            adapted=adapted, live_patch=_live_patch_data(opts.get("live_patch")))
+            adapted=adapted, live_patch=dict(live.to_dict()) if live else None)
     except OptionError as exc:
         raise CommandError(str(exc)) from None
     except BalanceInputError as exc:

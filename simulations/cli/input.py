@@ -69,14 +69,15 @@ def load_decks_for_cli(name_a: str, name_b: str,
     return cards.cards, decks[0], decks[1]
 
 
-def load_patch_for_cli(path: str | None) -> Patch | None:
-    """The ``--patch`` file, or None; CommandError naming every problem with it."""
+def load_patch_for_cli(path: str | None, option: str = "--patch") -> Patch | None:
+    """The ``option`` file, or None; CommandError naming the option and every problem with
+    the patch."""
     if not path:
         return None
     try:
         return load_patch(path)
     except PatchError as exc:
-        raise CommandError(f"--patch: {exc}") from None
+        raise CommandError(f"{option}: {exc}") from None
 
 
 def card_set_words(card_set: CardSet) -> dict[str, str]:
