@@ -56,6 +56,10 @@ OPTION_OF = {"objective": "--objective", "band": "--band", "field_band": "--fiel
              "strong_budget_games": "--strong-budget-games",
              "strong_verify_games": "--strong-verify-games"}
 BAD_MAX_CHANGES = "--max-changes: give a whole number from 1 to 20 (got {value})."
+BAD_MAX_EDITS = "--max-edits: give a whole number from 1 to 20 (got {value})."
+EDITS_WITHOUT_START = ("--max-edits caps the edits of the patch a search starts from: give "
+                       "--live-patch FILE, or --objective adapted (each search starts from "
+                       "the patch the lists adapted to).")
 BAD_BUDGET = "--budget-minutes: give a positive number of minutes (got {value})."
 FEW_DECKS = "--decks: a field needs at least two decks (got {count})."
 BAD_VERIFY = "--verify-games: give at least 100 games (got {value})."
@@ -123,6 +127,12 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
     goal = parse_goal(opts, len(field.decks))
     if not 1 <= opts["max_changes"] <= 20:
         raise OptionError(BAD_MAX_CHANGES.format(value=opts["max_changes"]))
+    max_edits = opts.get("max_edits")
+    if max_edits is not None:
+        if not 1 <= max_edits <= 20:
+            raise OptionError(BAD_MAX_EDITS.format(value=max_edits))
+        if not opts.get("live_patch") and opts.get("objective") != "adapted":
+            raise OptionError(EDITS_WITHOUT_START)
     if opts["verify_games"] < 100:
         raise OptionError(BAD_VERIFY.format(value=opts["verify_games"]))
     minutes = opts.get("budget_minutes")
@@ -145,7 +155,8 @@ def build_problem(field: Field, opts: dict[str, Any]) -> Problem:
                    strong_screen_games=DEFAULT_STRONG_SCREEN
                    if opts.get("strong_screen_games") is None else opts["strong_screen_games"],
                    start=live_patch_start(opts.get("live_patch"), field.cards,
-                                          opts["max_changes"]))
+                                          opts["max_changes"]),
+                   max_edits=max_edits)
 
 
 def live_patch_start(path: str | None, cards: Mapping[str, CardDef], max_changes: int

@@ -34,6 +34,7 @@ from rules.lab.balance_search.space import (
     NO_MOVES,
     UNKNOWN_FIELD,
     candidate_patch,
+    edits_between,
     key_cards,
     patch_candidate,
     screened_moves,
@@ -272,10 +273,6 @@ def test_a_search_from_a_live_patch_edits_that_patch():
     live = tuple(sorted(m for m in moves if (m.card, m.value) in (("H01", "water"),
                                                                  ("H04", "fire"))))
 
-    def edits(a, b) -> int:
-        slots = {m.slot: m for m in a}, {m.slot: m for m in b}
-        return sum(slots[0].get(k) != slots[1].get(k) for k in {*slots[0], *slots[1]})
-
     def searched(**extra):
         return {s.moves: s for s in balance_search(hero_problem(rounds=1, **extra),
                                                    SyntheticEvaluator()).searched}
@@ -283,8 +280,28 @@ def test_a_search_from_a_live_patch_edits_that_patch():
     from_live, from_print = searched(start=live), searched()
     assert from_live[live].games >= 100                       # the first anchor, measured
     proposed = [m for m in from_live if m not in ((), live)]
-    assert proposed and all(edits(m, live) <= 3 for m in proposed)
+    assert proposed and all(edits_between(live, m) <= 3 for m in proposed)
     assert live not in from_print and set(from_print) != set(from_live)
+
+
+def test_a_capped_step_keeps_every_candidate_within_its_edits_of_the_live_patch():
+    """``--max-edits 1``: however many rounds the search plays, each patch it races differs
+    from the live patch in one place at most — a change added, taken back, or given another
+    value — where uncapped rounds wander further."""
+    moves = space_moves(hero_problem().space, CORE.cards)
+    live = tuple(sorted(m for m in moves if (m.card, m.value) in (("H01", "water"),
+                                                                 ("H04", "fire"))))
+    swapped = tuple(sorted((live[0], next(m for m in moves if m.slot == live[1].slot
+                                          and m != live[1]))))
+    assert [edits_between(live, c) for c in (live, live[:1], swapped, ())] == [0, 1, 1, 2]
+
+    def searched(**extra):
+        return balance_search(hero_problem(rounds=4, start=live, **extra),
+                              SyntheticEvaluator()).searched
+
+    capped, free = searched(max_edits=1), searched()
+    assert len(capped) > 2 and max(edits_between(live, s.moves) for s in capped) == 1
+    assert max(edits_between(live, s.moves) for s in free) > 1
 
 
 def test_a_live_patch_file_reads_back_as_the_moves_that_make_it():

@@ -93,6 +93,11 @@ class Command(BaseCommand):
                                  "from it and may extend it, change it or take its changes "
                                  "back; --out writes the whole patch against printed cards "
                                  "(adapted: the live patch is forecast first)")
+        parser.add_argument("--max-edits", type=int, default=None, metavar="N",
+                            help="with --live-patch or --objective adapted: a patch the "
+                                 "search proposes differs from the patch it starts from in at "
+                                 "most N places — a change added, taken back or given another "
+                                 "value (default: no cap beyond --max-changes)")
         parser.add_argument("--decks", nargs="+", default=None,
                             help="starter deck names (default: every starter deck of the set)")
         parser.add_argument("--set", dest="card_set", default=None,

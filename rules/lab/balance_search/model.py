@@ -27,7 +27,7 @@ Invariant: deterministic — ties are broken by the candidates' sorted moves.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.lab.balance_search.objective import Goal, meta_excess, meta_figures, share_excess
@@ -178,8 +178,10 @@ class Model:
             kept.sort(key=lambda q: q.rank)
         return kept[:count]
 
-    def neighbours(self, moves: Candidate, max_changes: int) -> list[Candidate]:
-        """Every candidate one edit away: add a move, drop one, or change one's value."""
+    def neighbours(self, moves: Candidate, max_changes: int,
+                   allowed: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
+        """Every candidate one edit away: add a move, drop one, or change one's value (those
+        ``allowed`` accepts, where given)."""
         taken = {m.slot: m for m in moves}
         out: list[Candidate] = [tuple(m for m in moves if m != drop) for drop in moves]
         for move in self.effects:
@@ -188,20 +190,22 @@ class Model:
                 out.append(tuple(sorted((*moves, move))))
             elif held is not None and held != move:
                 out.append(tuple(sorted(m if m != held else move for m in moves)))
-        return out
+        return out if allowed is None else [c for c in out if allowed(c)]
 
     def propose(self, anchor: Candidate, anchor_logits: Sequence[float], *, max_changes: int,
                 depth: int = 3, width: int = 24, count: int = 12,
-                exclude: frozenset[Candidate] = frozenset()) -> list[Prediction]:
+                exclude: frozenset[Candidate] = frozenset(),
+                allowed: Callable[[Candidate], bool] | None = None) -> list[Prediction]:
         """The ``count`` best predicted candidates within ``depth`` edits of the anchor, plus
-        the best for each number of changes (the Pareto front's candidates)."""
+        the best for each number of changes (the Pareto front's candidates); only those
+        ``allowed`` accepts, where given."""
         seen: dict[Candidate, Prediction] = {}
         self._refined.clear()
         beam = [self.predict(anchor, anchor_logits, anchor)]
         for _ in range(depth):
             level: dict[Candidate, Prediction] = {}
             for state in beam:
-                for moves in self.neighbours(state.moves, max_changes):
+                for moves in self.neighbours(state.moves, max_changes, allowed):
                     if moves not in seen and moves not in level:
                         level[moves] = self.predict(anchor, anchor_logits, moves)
             seen.update(level)

@@ -60,6 +60,9 @@ class Problem:
     # The patch the rounds start from (the first anchor) instead of the unpatched field: a
     # patch already live, which the search may extend, change or take moves back from.
     start: Candidate = ()
+    # At most this many edits of ``start`` (``space.edits_between``; None: no cap): a shorter
+    # step from the live patch, where the lists players re-tune answer each step of a patch.
+    max_edits: int | None = None
 
     @property
     def goal(self) -> Goal:

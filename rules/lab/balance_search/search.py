@@ -59,6 +59,7 @@ from rules.lab.balance_search.result import Scored, SearchResult
 from rules.lab.balance_search.space import (
     Candidate,
     Move,
+    edits_between,
     key_cards,
     screened_moves,
     space_moves,
@@ -311,11 +312,21 @@ def _edit(anchor: Candidate, move: Move) -> Candidate:
     return tuple(sorted((*(m for m in anchor if m.slot != move.slot), move)))
 
 
+def _within_edits(problem: Problem) -> Callable[[Candidate], bool] | None:
+    """``Problem.max_edits``: candidates at most that many edits from the patch the search
+    starts from (None: any)."""
+    cap = problem.max_edits
+    if cap is None:
+        return None
+    return lambda moves: edits_between(problem.start, moves) <= cap
+
+
 def _round(state: _State, model: Model, anchor: Scored, number: int) -> Scored:
     problem = state.problem
     logits = [logit(smoothed_rate(anchor.tallies[m])) for m in state.memo.matchups]
     proposals = model.propose(anchor.moves, logits, max_changes=problem.max_changes,
-                              count=problem.proposals, exclude=frozenset(state.raced))
+                              count=problem.proposals, exclude=frozenset(state.raced),
+                              allowed=_within_edits(problem))
     alive = [anchor.moves] + [p.moves for p in proposals]
     state.evaluations += len(proposals)
     rungs = _scale(problem)[0]

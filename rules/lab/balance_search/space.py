@@ -129,6 +129,14 @@ def candidate_size(candidate: Candidate) -> int:
     return sum(move.size for move in candidate)
 
 
+def edits_between(start: Candidate, moves: Candidate) -> int:
+    """How many places ``moves`` changes ``start`` in: a slot added, taken back, or given
+    another value each count one (``Problem.max_edits``)."""
+    before = {m.slot: m for m in start}
+    after = {m.slot: m for m in moves}
+    return sum(1 for slot in before.keys() | after.keys() if before.get(slot) != after.get(slot))
+
+
 @dataclass(frozen=True)
 class SearchSpace:
     """Which cards and fields may change, and how far numbers may move."""
