@@ -119,6 +119,10 @@ class BalanceJob(LeasedWork):
         _("live patch"), null=True, blank=True,
         help_text=_("A search's starting patch, already live: {name, changes, diff, "
                     "unpatched}; the search may extend it, change it or take it back."))
+    max_edits = models.PositiveSmallIntegerField(
+        _("max edits"), null=True, blank=True,
+        help_text=_("At most this many edits of the patch a search starts from (a change "
+                    "added, taken back or given another value); empty: no cap."))
     tuning = models.JSONField(_("tuning"),
         null=True, blank=True,
         help_text=_("A deck tuning's input: {format, set_of, pool, keep, heroes, max_swaps, "

@@ -198,9 +198,12 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, 
     data = result.to_dict()
     unpatched = {code: card.to_dict() for code, card in cards.items()}
     names = data["decks"]
+    edits = data.get("max_edits")
+    step = (f"; each search at most {edits} edit{'s' if edits != 1 else ''} of the patch it "
+            "starts from" if edits else "")
     lines = [f"Adapted search: {len(data['considered'])} patches judged on the meta after "
              f"players adapt ({data['games']['total']:,} games: {data['games']['search']:,} "
-             f"searching, {data['games']['forecast']:,} forecasting; {elapsed:.0f} s)."]
+             f"searching, {data['games']['forecast']:,} forecasting; {elapsed:.0f} s{step})."]
     for index, (c, considered) in enumerate(zip(data["considered"], result.considered,
                                                 strict=True)):
         mark = "  ← chosen" if index == data["chosen"] else ""
@@ -246,9 +249,12 @@ def next_move_text(move: dict[str, Any]) -> str:
     """One of ``AdaptedResult.next_moves`` as the command says it, naming its options."""
     why, n = move["why"], move.get("patches", 0)
     if why == "fixed_point":
+        capped = move.get("max_edits")
         return (f"after {n} patch(es) the search on the adapted lists proposed only patches "
                 "already tried: a wider search (--cards, --fields, --spread) or more changes "
-                "(--max-changes) may find another.")
+                "(--max-changes) may find another"
+                + (f", or a longer step from each patch (--max-edits {capped + 1})."
+                   if capped else "."))
     if why == "patches":
         return (f"every patch it might try was tried (--adapt-rounds {n}); more patches "
                 f"(--adapt-rounds {n + 1}) search again on the lists the last one adapted to.")

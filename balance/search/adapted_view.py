@@ -22,6 +22,11 @@ NEXT_MOVES = {
                                 "then proposed only patches already tried: a wider search "
                                 "(more in “What may change” or “Only these cards”) or more "
                                 "changes (“Most changes”) may find another."),
+    "fixed_point_capped": gettext_lazy(
+        "Patches tried: {patches}. The search on the adapted lists then proposed only patches "
+        "already tried, under a cap of {max_edits} on its edits of the patch it started "
+        "from: a longer step (“Most edits of the starting patch”), a wider search or more "
+        "changes may find another."),
     "patches": gettext_lazy("Every patch it might try was tried ({patches}, “Patches to "
                             "try”): more patches search again on the lists the last one "
                             "adapted to."),
@@ -33,6 +38,11 @@ NEXT_MOVES = {
     "unsettled": gettext_lazy("Patch {iteration}'s worst forecast stopped after {rounds} "
                               "rounds, before its lists settled: more rounds of re-tuning "
                               "or a larger forecast budget let it settle.")}
+
+
+def _next_move_key(move: dict[str, Any]) -> str:
+    """A fixed point reached under a cap on edits names the cap as a way further."""
+    return "fixed_point_capped" if move.get("max_edits") else move["why"]
 
 
 def _pct(x: float) -> str:
@@ -104,7 +114,7 @@ def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
              "decks": [{"name": names.get(n, n), **f}
                        for n, f in zip(result["decks"], side["field"], strict=True)]}
             for agent, side in (result.get("real_agents") or {}).items()]
-    next_moves = [str(NEXT_MOVES[m["why"]].format(**{
+    next_moves = [str(NEXT_MOVES[_next_move_key(m)].format(**{
         k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in m.items()}))
         for m in result.get("next_moves") or [] if m["why"] in NEXT_MOVES]
     return {"rows": rows, "real": real, "games": result["games"], "next_moves": next_moves,

@@ -115,6 +115,12 @@ class SearchInputSerializer(JobInputSerializer):
                   "changes back (adapted: it is the first pool forecast). Each change must be "
                   "one a search makes; max_changes must allow them all.")
 
+    max_edits = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="With live_patch or the adapted objective: a patch the search proposes "
+                  "differs from the patch it starts from in at most this many places (a "
+                  "change added, taken back or given another value), 1 to 12; null: no cap.")
+
     def service_arguments(self) -> dict[str, Any]:
         d = self.validated_data
         adapted = d["objective"] == Objective.ADAPTED
@@ -131,7 +137,7 @@ class SearchInputSerializer(JobInputSerializer):
                 "epsilon": d["epsilon"], "min_share": d["min_share"],
                 "agents": d.get("agents"), "strong_budget_games": d["strong_budget_games"],
                 "strong_verify_games": d["strong_verify_games"],
-                "live_patch": d.get("live_patch")}
+                "live_patch": d.get("live_patch"), "max_edits": d.get("max_edits")}
 
 
 class SearchSerializer(JobSerializer):
@@ -148,9 +154,9 @@ class SearchSerializer(JobSerializer):
                   "adapted", "live_patch",
                   "strong_budget_games", "strong_verify_games", "objective",
                   "band", "field_band", "matchup_band", "epsilon", "min_share",
-                  "max_changes", "fields", "allowed_cards", "budget_games", "verify_games",
-                  "seed", "decks", "games_played", "progress", "result", "created_at",
-                  "started_at", "finished_at", "url"]
+                  "max_changes", "max_edits", "fields", "allowed_cards", "budget_games",
+                  "verify_games", "seed", "decks", "games_played", "progress", "result",
+                  "created_at", "started_at", "finished_at", "url"]
 
     def get_band(self, job: BalanceJob) -> list[float]:
         return [job.band_low, job.band_high]

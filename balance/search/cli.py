@@ -308,7 +308,8 @@ def run_via_celery(command: BaseCommand, opts: dict[str, Any]) -> None:
             or None, strong_budget_games=opts.get("strong_budget_games")
             or DEFAULT_STRONG_BUDGET,
             strong_verify_games=opts.get("strong_verify_games") or DEFAULT_STRONG_VERIFY,
-            adapted=adapted, live_patch=dict(live.to_dict()) if live else None)
+            adapted=adapted, live_patch=dict(live.to_dict()) if live else None,
+            max_edits=opts.get("max_edits"))
     except OptionError as exc:
         raise CommandError(str(exc)) from None
     except BalanceInputError as exc:

@@ -39,7 +39,7 @@ FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes
             "strong_verify_games": "strong_verify_games", "iterations": "iterations",
             "list_changes": "list_changes", "exploit_limit": "exploit_limit",
             "forecast_seeds": "forecast_seeds", "adapted": "objective",
-            "live_patch": "live_patch"}
+            "live_patch": "live_patch", "max_edits": "max_edits"}
 OBJECTIVE_HELP = _(
     "A healthy meta: every deck's win rate against the field in the field band, every matchup "
     "in the matchup band, and a field that adapts (the ε-equilibrium) still playing every deck "
@@ -154,6 +154,12 @@ class BalanceSearchForm(JobForm):
         help_text=_("A patch already out (the format of a patch.json file): the search starts "
                     "from it and may extend it, change it or take its changes back. Empty: "
                     "the printed cards."))
+    max_edits = forms.IntegerField(
+        label=_("Most edits of the starting patch"), required=False, min_value=1, max_value=12,
+        help_text=_("With a live patch, or after players adapt (each search starts from the "
+                    "patch the lists adapted to): a patch the search proposes differs from the "
+                    "one it starts from in at most this many places. A short step keeps the "
+                    "next patch from overshooting what players re-tune to. Empty: no cap."))
     seed = seed_field()
     public = public_field()
 
@@ -192,7 +198,8 @@ class BalanceSearchForm(JobForm):
                 "verify_games": data["verify_games"], "fields": data["fields"],
                 "allowed_cards": cards or None, "seed": data.get("seed"),
                 "is_public": data.get("public", False),
-                "live_patch": data.get("live_patch"), **self._adapted(data)}
+                "live_patch": data.get("live_patch"), "max_edits": data.get("max_edits"),
+                **self._adapted(data)}
 
     @staticmethod
     def _adapted(data: dict[str, Any]) -> dict[str, Any]:

@@ -121,7 +121,7 @@ def search_problem(job: BalanceJob) -> Problem:
                    strong_budget_games=job.strong_budget_games,
                    strong_verify_games=job.strong_verify_games,
                    start=patch_candidate(Patch.from_dict(job.live_patch), cards)
-                   if job.live_patch else ())
+                   if job.live_patch else (), max_edits=job.max_edits)
 
 
 def search_games(*, decks: int, budget_games: int, verify_games: int,

@@ -93,8 +93,8 @@ def report_text(result: SearchResult, names: Sequence[str], problem: Problem, *,
     lines = [f"Balance search over {len(names)} decks ({agents} agent"
              f"{'s' if problem.strong_agents else ''}), "
              f"{_objective_line(problem)}, at most {problem.max_changes} changes"
-             + (f", at most {problem.max_edits} edits of the patch it starts from"
-                if problem.max_edits is not None else "") + ".",
+             + (f", at most {problem.max_edits} edit{'s' if problem.max_edits != 1 else ''} "
+                "of the patch it starts from" if problem.max_edits is not None else "") + ".",
              f"Searched {result.games_searched:,} games ({result.evaluations} candidate "
              f"evaluations, {result.moves_screened} single changes screened); verified "
              f"{result.games_verified:,} games on fresh seeds; {elapsed:.0f} s wall time.",

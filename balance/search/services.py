@@ -96,6 +96,11 @@ BAD_STRONG_VERIFY = gettext_lazy(
 LIVE_OVER_CAP = gettext_lazy(
     "The live patch makes {changes} changes and the search may make {cap}: allow at least "
     "{changes}.")
+BAD_MAX_EDITS = gettext_lazy("Give at most 1 to 12 edits of the patch the search starts from.")
+EDITS_WITHOUT_START = gettext_lazy(
+    "A cap on edits applies to the patch a search starts from: give a live patch, or choose "
+    "the objective “A healthy meta after players adapt” (each of its searches starts from "
+    "the patch the lists adapted to).")
 MAX_DECKS = 8
 
 
@@ -191,7 +196,8 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
                         strong_budget_games: int = DEFAULT_STRONG_BUDGET,
                         strong_verify_games: int = DEFAULT_STRONG_VERIFY,
                         adapted: Mapping[str, Any] | None = None,
-                        live_patch: Mapping[str, Any] | None = None) -> BalanceJob:
+                        live_patch: Mapping[str, Any] | None = None,
+                        max_edits: int | None = None) -> BalanceJob:
     """Freeze the field, check every input and queue the search; BalanceInputError names the
     input to fix. ``objective`` band: every matchup in ``band``; meta: every deck's field win
     rate in ``field_band``, every matchup in ``matchup_band`` and every deck at least
@@ -201,7 +207,8 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
     matchup on fresh seeds. ``objective`` adapted: the meta's targets on the lists players
     adapt to each candidate patch (``adapted``: its options, ``adapted_spec``). ``live_patch``:
     a patch already out (a patch file's JSON), which the search starts from and may extend,
-    change or take back."""
+    change or take back; ``max_edits``: at most so many edits of the patch a search starts
+    from (the live patch, or the adapted objective's last patch)."""
     decks = _frozen_decks(deck_specs, user)
     goal = Goal(objective, (band[0], band[1]), (field_band[0], field_band[1]),
                 (matchup_band[0], matchup_band[1]), epsilon, min_share)
@@ -232,6 +239,7 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
     except SpaceError as exc:
         raise BalanceInputError(say(exc.sentence), "allowed_cards") from None
     live = _live_patch(live_patch, cards, engine_cards, max_changes)
+    _check_max_edits(max_edits, started=live_patch is not None or objective == "adapted")
     return job_submit(
         user=user, kind=JobKind.BALANCE, limit=conf.max_active_per_user(),
         too_many=TOO_MANY_ACTIVE, label=job_label(JobKind.BALANCE, [d["name"] for d in decks]),
@@ -245,7 +253,16 @@ def balance_job_request(*, user: Visitor, deck_specs: Sequence[str], agent: str 
         epsilon=epsilon, min_share=min_share, fields=list(fields),
         allowed_cards=list(allowed_cards) if allowed_cards else None,
         budget_games=budget_games, verify_games=verify_games, seed=seed, tuning=spec,
-        live_patch=live)
+        live_patch=live, max_edits=max_edits)
+
+
+def _check_max_edits(max_edits: int | None, *, started: bool) -> None:
+    if max_edits is None:
+        return
+    if not 1 <= max_edits <= 12:
+        raise BalanceInputError(BAD_MAX_EDITS, "max_edits")
+    if not started:
+        raise BalanceInputError(EDITS_WITHOUT_START, "max_edits")
 
 
 def _live_patch(patch: Mapping[str, Any] | None, cards: dict[str, Any],

@@ -212,23 +212,35 @@ def test_best_so_far_says_change_or_changes(client, alice, catalogue):
 LIVE = {"name": "Live 1.1", "changes": [{"card": "T-M01", "field": "attack", "value": 3}]}
 
 
+def _edits(moves, start) -> int:
+    """Places two patches of (card, field, value) changes differ in."""
+    a, b = ({(card, field): value for card, field, value in p} for p in (moves, start))
+    return sum(a.get(slot) != b.get(slot) for slot in a.keys() | b.keys())
+
+
 def test_a_search_from_a_live_patch_starts_from_it_on_the_workers_and_its_page_says_so(
         api, client, alice, settings):
     """A designer's next patch on top of the one already out, from the API: the job keeps the
-    live patch, the workers' search measures it first and edits it, and the page names it."""
+    live patch, the workers' search measures it first and edits it — in one place at most,
+    as asked — and the page names both."""
     settings.BALANCE_PIECE_BLOCKS = 2
-    response = api.post("/api/balance-searches/", {**BODY, "live_patch": LIVE}, format="json")
+    response = api.post("/api/balance-searches/", {**BODY, "live_patch": LIVE, "max_edits": 1},
+                        format="json")
     assert response.status_code == 201, response.content
-    shown = api.get(f"/api/balance-searches/{response.json()['uid']}/").json()["live_patch"]
-    assert shown["changes"] == LIVE["changes"] and shown["diff"][0]["new"] == 3
+    shown = api.get(f"/api/balance-searches/{response.json()['uid']}/").json()
+    assert shown["live_patch"]["changes"] == LIVE["changes"]
+    assert shown["live_patch"]["diff"][0]["new"] == 3 and shown["max_edits"] == 1
     job = finished(response.json()["uid"])
     searched = {tuple((m["card"], m["field"], m["value"]) for m in s["moves"]): s
                 for s in job.result["searched"]}
-    assert searched[(("T-M01", "attack", 3),)]["games"] > 0
+    live = (("T-M01", "attack", 3),)
+    assert searched[live]["games"] > 0 and len(searched) > 1
+    assert max(_edits(moves, live) for moves in searched) == 1
     client.force_login(alice)
     page = client.get(job.get_absolute_url()).content.decode()
     assert 'data-testid="live-patch"' in page and "<strong>Live 1.1</strong>" in page
     assert "Ember Pup: attack 2 → 3" in page
+    assert "differs from the patch it starts from in at most 1 place." in page
 
 
 @pytest.mark.parametrize(("live_patch", "message"), [
@@ -247,6 +259,16 @@ def test_a_live_patch_the_search_cannot_start_from_is_a_400_naming_it(api, live_
     assert not BalanceJob.objects.exists()
 
 
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"max_edits": 1}, "give a live patch"),
+    ({"max_edits": 0, "live_patch": LIVE}, "Give at most 1 to 12 edits"),
+])
+def test_a_cap_on_edits_needs_a_patch_to_start_from(api, extra, message):
+    bad = api.post("/api/balance-searches/", {**BODY, **extra}, format="json")
+    assert bad.status_code == 400 and message in str(bad.json()["max_edits"]), bad.json()
+    assert not BalanceJob.objects.exists()
+
+
 def test_the_form_takes_a_live_patch_and_says_what_is_wrong_with_one(client, alice, catalogue):
     client.force_login(alice)
     form = {"decks": [DAWN, DUSK], "agent": "greedy", "objective": "band", "band_low": 45,
@@ -261,6 +283,10 @@ def test_the_form_takes_a_live_patch_and_says_what_is_wrong_with_one(client, ali
     far = client.post(reverse("balance:new"), {**form, "live_patch": json.dumps(
         {"name": "far", "changes": [{"card": "T-M01", "field": "attack", "value": 9}]})})
     assert far.status_code == 400 and b"is not one a search makes" in far.content
-    made = client.post(reverse("balance:new"), {**form, "live_patch": json.dumps(LIVE)})
+    alone = client.post(reverse("balance:new"), {**form, "max_edits": 1})
+    assert alone.status_code == 400 and b"give a live patch" in alone.content
+    made = client.post(reverse("balance:new"), {**form, "live_patch": json.dumps(LIVE),
+                                                "max_edits": 1})
     assert made.status_code == 302
-    assert BalanceJob.objects.get(owner=alice).live_patch["changes"] == LIVE["changes"]
+    job = BalanceJob.objects.get(owner=alice)
+    assert job.live_patch["changes"] == LIVE["changes"] and job.max_edits == 1

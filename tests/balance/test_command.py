@@ -83,6 +83,28 @@ def test_a_search_from_a_live_patch_plays_that_patch_and_edits_it(tmp_path):
     assert all(len(s["moves"]) <= 2 for s in searched.values())
 
 
+def test_a_capped_step_from_a_live_patch_edits_it_in_one_place_at_most(tmp_path):
+    """``--max-edits 1``: every patch the search tries keeps the live patch but for one
+    change added, taken back or given another value, and the report says so."""
+    live = tmp_path / "live.json"
+    live.write_text(json.dumps({"name": "live", "changes": [
+        {"card": "T-M01", "field": "attack", "value": 3}]}), encoding="utf-8")
+    stdout = StringIO()
+    call_command("balance_search", *TINY, "--live-patch", str(live), "--max-edits", "1",
+                 "--json", stdout=stdout)
+    start = {("T-M01", "attack"): 3}
+    tried = [{(m["card"], m["field"]): m["value"] for m in s["moves"]}
+             for s in json.loads(stdout.getvalue())["searched"]]
+    edits = [sum(t.get(k) != start.get(k) for k in t.keys() | start.keys()) for t in tried]
+    assert len(tried) > 2 and max(edits) == 1
+    text = StringIO()
+    call_command("balance_search", *TINY, "--live-patch", str(live), "--max-edits", "1",
+                 stdout=text)
+    assert "at most 1 edit of the patch it starts from." in text.getvalue()
+    with pytest.raises(CommandError, match="--max-edits caps the edits .* --live-patch FILE"):
+        call_command("balance_search", *TINY, "--max-edits", "1")
+
+
 @pytest.mark.parametrize(("changes", "message"), [
     ([{"card": "T-M01", "field": "attack", "value": 9}], "is not one a search makes"),
     ([{"card": "T-Z99", "field": "cost", "value": 1}], "no such card"),

@@ -227,6 +227,38 @@ def test_from_a_live_patch_the_live_patch_is_forecast_first_and_searched_on_top_
         {"card": "T-M02", "field": "cost", "value": 3}]
 
 
+def test_a_capped_step_caps_every_search_and_a_capped_fixed_point_names_the_cap(
+        monkeypatch):
+    """``--max-edits 1``: each search starts from the last patch with the cap; when one
+    proposes a patch already tried, the way further it names includes a longer step."""
+    from types import SimpleNamespace
+
+    from balance.search.adapted_cli import next_move_text
+    from balance.search.adapted_view import adapted_context
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    boar = Move("T-M02", "cost", 3)
+    caps = []
+    starts, _ = scripted(monkeypatch, [(boar,), (boar,)])
+    search = adapted.balance_search
+    monkeypatch.setattr(adapted, "balance_search",
+                        lambda problem, side, **kw: caps.append(problem.max_edits)
+                        or search(problem, side, **kw))
+    problem = tiny()
+    problem = replace(problem, iterations=3, search=replace(problem.search, max_edits=1))
+    result = adapted.adapted_search(problem, evaluator=None)
+    assert starts == [(), (boar,)] and caps == [1, 1] and result.fixed_point
+    fixed = result.next_moves()[0]
+    assert fixed == {"why": "fixed_point", "patches": 1, "max_edits": 1}
+    assert "a longer step from each patch (--max-edits 2)" in next_move_text(fixed)
+    job = SimpleNamespace(result={"considered": [], "next_moves": [fixed], "games": {},
+                                  "objective": {"exploit_limit": 0.56}},
+                          cards={}, deck_renames={})
+    page = adapted_context(job)["next_moves"][0]
+    assert "under a cap of 1 on its edits of the patch it started from" in page
+
+
 def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):
     """Forecasts of one patch on other seeds can settle in other metas: with two seeds, a patch
     is judged by the worse forecast, and the next search works on every forecast's lists."""

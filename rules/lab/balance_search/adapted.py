@@ -258,7 +258,7 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
                          exploit_limit=problem.exploit_limit, goal=problem.search.goal,
                          agents=(problem.search.field.agent, *problem.search.strong_agents),
                          fixed_point=fixed_point, seed=problem.search.seed,
-                         iterations=problem.iterations)
+                         iterations=problem.iterations, max_edits=problem.search.max_edits)
 
 
 def search_field(considered: Considered, names: Sequence[str]

@@ -202,6 +202,7 @@ class AdaptedResult:
     fixed_point: bool = False
     seed: int = 1
     iterations: int = 0          # patches it might try (0: not said)
+    max_edits: int | None = None  # each search's cap on edits of the patch it starts from
 
     @property
     def best_patch(self) -> Any:
@@ -222,7 +223,8 @@ class AdaptedResult:
         tried = len(self.considered) - 1
         out: list[dict[str, Any]] = []
         if self.fixed_point:
-            out.append({"why": "fixed_point", "patches": tried})
+            out.append({"why": "fixed_point", "patches": tried,
+                        **({"max_edits": self.max_edits} if self.max_edits else {})})
         elif self.iterations and tried >= self.iterations:
             out.append({"why": "patches", "patches": tried})
         else:
@@ -246,7 +248,8 @@ class AdaptedResult:
                 "considered": considered, "chosen": chosen, "best": considered[chosen],
                 "patch": considered[chosen]["patch"] if self.chosen.moves else None,
                 "real_agents": dict(self.real_agents), "fixed_point": self.fixed_point,
-                "seed": self.seed, "next_moves": self.next_moves(),
+                "seed": self.seed, "max_edits": self.max_edits,
+                "next_moves": self.next_moves(),
                 "games": {"search": self.search_games, "forecast": self.forecast_games,
                           "total": self.search_games + self.forecast_games}}
 
