@@ -104,7 +104,7 @@ def _play_unless_the_clock_ends_the_turn(page, record) -> None:
             raise
 
 
-def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
+def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site, console):
     from play.models import PlayGame
     from tests.e2e.axe import axe_problems
 
@@ -165,6 +165,10 @@ def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site):
     assert ben.get_by_test_id("board").get_attribute("data-seat") == "1"
     record.refresh_from_db()
     assert record.status == "playing" and len(record.actions) >= 18
+    if 0.0 in record.reserve:
+        # The clock ended a turn under a click (a busy machine): the server answered that
+        # move with its 409 "the game moved on", which the browser logs; the board moved on.
+        console.allow(r"status of 409 .*/play/[\w-]+/act/")
 
     # A turn whose time runs out ends by itself: the idle player's board moves on.
     idle = _mover(pages)
