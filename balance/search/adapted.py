@@ -48,6 +48,10 @@ DEFAULT_FORECAST_ROUNDS = 20
 # seeds settled in other metas (Dawn Crusade 57.6, 23.3 and 67.8 % on seeds 1–3), so a patch
 # judged on one forecast is judged on one path (docs/balance-search.md).
 DEFAULT_FORECAST_SEEDS = 2
+# Each search's best verified patches priced against one round of the lists' answer before one
+# is forecast (rules.lab.balance_search.answer); 0 or 1: the search's own pick, unpriced.
+DEFAULT_ANSWER_CHECK = 0
+MAX_ANSWER_CHECK = 8
 
 
 def adapted_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -56,7 +60,7 @@ def adapted_options(options: dict[str, Any]) -> dict[str, Any]:
             "exploit_limit": DEFAULT_EXPLOIT_LIMIT,
             "forecast_budget_games": DEFAULT_FORECAST_BUDGET,
             "max_rounds": DEFAULT_FORECAST_ROUNDS, "forecast_seeds": DEFAULT_FORECAST_SEEDS,
-            **options}
+            "answer_check": DEFAULT_ANSWER_CHECK, **options}
 
 
 def adapted_problem(job: BalanceJob, search: Problem) -> AdaptedProblem:
@@ -76,7 +80,8 @@ def adapted_problem(job: BalanceJob, search: Problem) -> AdaptedProblem:
                           spread=job.spread, iterations=options["iterations"],
                           exploit_limit=options["exploit_limit"],
                           # a job frozen before paths were kept judged each patch on one
-                          forecast_seeds=(spec.get("options") or {}).get("forecast_seeds", 1))
+                          forecast_seeds=(spec.get("options") or {}).get("forecast_seeds", 1),
+                          answer_check=options["answer_check"])
 
 
 class AdaptedCodec:

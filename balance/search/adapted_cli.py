@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from balance.cli import OptionError
 from balance.search.adapted import (
+    DEFAULT_ANSWER_CHECK,
     DEFAULT_FORECAST_BUDGET,
     DEFAULT_FORECAST_ROUNDS,
     DEFAULT_FORECAST_SEEDS,
     DEFAULT_LIST_CHANGES,
+    MAX_ANSWER_CHECK,
     adapted_options,
 )
 from rules.engine.cards import CardDef
@@ -24,7 +26,7 @@ from rules.lab.balance_search.adapted import MAX_FORECAST_SEEDS, AdaptedProblem
 from rules.lab.balance_search.adapted_result import AdaptedResult
 from rules.lab.balance_search.space import candidate_patch
 from rules.lab.forecast import ForecastError, ForecastProblem
-from rules.lab.patches import patch_diff
+from rules.lab.patches import Patch, patch_diff
 from rules.localized import SOURCE_LANGUAGE
 
 if TYPE_CHECKING:
@@ -34,10 +36,13 @@ SEARCH_BUDGET = 400_000   # games each search may play without --budget-games (`
 BAD_EXPLOIT = "--exploit-limit: give a percentage from 50 to 100 (got {value})."
 BAD_ITERATIONS = "--adapt-rounds: give a whole number from 1 to 6 (got {value})."
 BAD_SEEDS = f"--forecast-seeds: give a whole number from 1 to {MAX_FORECAST_SEEDS} (got {{value}})."
+BAD_ANSWER_CHECK = (f"--answer-check: give 0 (none) or a whole number up to {MAX_ANSWER_CHECK} "
+                    "(got {value}).")
 CLI_OPTIONS = {"list_changes": "list_changes", "adapt_rounds": "iterations",
                "forecast_budget_games": "forecast_budget_games", "tune_games": "tune_games",
                "round_games": "round_games", "final_games": "final_games",
-               "forecast_rounds": "max_rounds", "forecast_seeds": "forecast_seeds"}
+               "forecast_rounds": "max_rounds", "forecast_seeds": "forecast_seeds",
+               "answer_check": "answer_check"}
 
 
 def add_adapted_arguments(parser: CommandParser) -> None:
@@ -60,6 +65,11 @@ def add_adapted_arguments(parser: CommandParser) -> None:
                        help="seeds each patch is forecast on (the search's seed and the ones "
                             "after it); a patch meets only if every forecast does "
                             f"(default {DEFAULT_FORECAST_SEEDS})")
+    group.add_argument("--answer-check", type=int, default=None, metavar="K",
+                       help="price each search's K best verified patches against one round of "
+                            "the lists' answer (every list re-tunes once under the patch) and "
+                            "forecast the one whose answered meta misses least (default "
+                            f"{DEFAULT_ANSWER_CHECK}: the search's own pick)")
     group.add_argument("--tune-games", type=int, default=None,
                        help="one tuning's search games (default 30,000)")
     group.add_argument("--round-games", type=int, default=None,
@@ -86,6 +96,8 @@ def build_adapted(field: Field, search: Problem, opts: dict[str, Any]) -> Adapte
         raise OptionError(BAD_ITERATIONS.format(value=o["iterations"]))
     if not 1 <= o["forecast_seeds"] <= MAX_FORECAST_SEEDS:
         raise OptionError(BAD_SEEDS.format(value=o["forecast_seeds"]))
+    if not 0 <= o["answer_check"] <= MAX_ANSWER_CHECK:
+        raise OptionError(BAD_ANSWER_CHECK.format(value=o["answer_check"]))
     sizes = {k: o[k] for k in ("tune_games", "round_games", "final_games") if k in o}
     forecast = ForecastProblem(cards=field.cards, archetypes=field.decks, agent=field.agent,
                                ruleset=field.ruleset, max_changes=o["list_changes"],
@@ -100,7 +112,7 @@ def build_adapted(field: Field, search: Problem, opts: dict[str, Any]) -> Adapte
                           forecast=forecast, only=_only(opts),
                           fields=tuple(search.space.fields), spread=search.space.spread,
                           iterations=o["iterations"], exploit_limit=o["exploit_limit"],
-                          forecast_seeds=o["forecast_seeds"])
+                          forecast_seeds=o["forecast_seeds"], answer_check=o["answer_check"])
 
 
 def _only(opts: dict[str, Any]) -> tuple[str, ...] | None:
@@ -121,6 +133,8 @@ def adapted_progress_line(event: dict[str, Any]) -> str:
         extra = f" {event['archetype']}"
     if event.get("round") is not None and step == "forecast":
         extra += f" round {event['round']}"
+    if step == "answer" and event.get("candidates"):
+        extra += f" (patch {event['candidate']} of {event['candidates']})"
     if step == "forecast" and (event.get("paths") or 1) > 1:
         extra += f" (seed {event['seed']}, forecast {event['path']} of {event['paths']})"
     return f"{head}{extra} · {games}"
@@ -190,6 +204,29 @@ def _side_lines(label: str, side: dict[str, Any], names: list[str]) -> list[str]
     return lines
 
 
+def _answer_lines(answers: list[dict[str, Any]], chosen: dict[str, Any],
+                  unpatched: Mapping[str, Any], words: Mapping[str, str] | None) -> list[str]:
+    """The answer check that chose a patch: each of the search's patches it priced, with its
+    misses once every list re-tuned once against it (``--answer-check``)."""
+    if not answers:
+        return []
+    games = sum(a["games"] for a in answers)
+    lines = [f"  chosen after the lists' first answer, among the search's {len(answers)} best "
+             f"patches ({games:,} games; the search's own pick first):"]
+    for a in answers:
+        patch = Patch.from_dict(a["patch"])
+        text = "; ".join(row["text"] for row in patch_diff(unpatched, patch, SOURCE_LANGUAGE,
+                                                             words))
+        misses = len(a["failures"])
+        mark = "  ← forecast" if a["patch"]["changes"] == chosen["changes"] else ""
+        lines.append(f"    {a['changes']} change{'s' if a['changes'] != 1 else ''} ({text}): "
+                     + ("meets the field, matchup and share targets" if not misses else
+                        f"{misses} target{'s' if misses != 1 else ''} missed")
+                     + f" after the answer, {a['adopted']} list"
+                     f"{'s' if a['adopted'] != 1 else ''} re-tuned{mark}")
+    return lines
+
+
 def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, *,
                         cards: Mapping[str, CardDef],
                         words: Mapping[str, str] | None = None) -> str:
@@ -203,7 +240,9 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, 
             "starts from" if edits else "")
     lines = [f"Adapted search: {len(data['considered'])} patches judged on the meta after "
              f"players adapt ({data['games']['total']:,} games: {data['games']['search']:,} "
-             f"searching, {data['games']['forecast']:,} forecasting; {elapsed:.0f} s{step})."]
+             "searching, " + (f"{data['games']['answer']:,} pricing the lists' answer, "
+                              if data["games"].get("answer") else "")
+             + f"{data['games']['forecast']:,} forecasting; {elapsed:.0f} s{step})."]
     for index, (c, considered) in enumerate(zip(data["considered"], result.considered,
                                                 strict=True)):
         mark = "  ← chosen" if index == data["chosen"] else ""
@@ -220,6 +259,7 @@ def adapted_report_text(result: AdaptedResult, out: str | None, elapsed: float, 
                                                ", before the lists settled: another seed "
                                                "may adapt elsewhere")]
         lines += _path_lines(c["paths"])
+        lines += _answer_lines(c.get("answers") or [], c["patch"], unpatched, words)
         lines.append(f"  {'deck':<16} {'printed lists':>24} {'adapted lists':>24}")
         for i, name in enumerate(names):
             lines.append(f"  {name:<16} {_figure(c['printed']['field'][i]):>24} "

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from balance.forecast.services import SIZES as FORECAST_SIZES
-from balance.search.adapted import adapted_options
+from balance.search.adapted import MAX_ANSWER_CHECK, adapted_options
 from balance.services import MIN_BUDGET, BalanceInputError
 from balance.tuning.problem import format_to_dict
 from balance.tuning.services import tuning_pool
@@ -25,13 +25,16 @@ BAD_ITERATIONS = gettext_lazy("Search from 1 to 6 patches.")
 BAD_ROUNDS = gettext_lazy("Allow from 1 to 20 rounds.")
 BAD_EXPLOIT = gettext_lazy("Give the highest exploitability from 50 to 100 %.")
 BAD_FORECAST_SEEDS = gettext_lazy("Forecast each patch on 1 to 4 seeds.")
+BAD_ANSWER_CHECK = gettext_lazy(
+    "Price 0 to {most} of each search's best patches against the lists' first answer (0 or 1: "
+    "none, the search's own pick).")
 BAD_FORECAST_BUDGET = gettext_lazy("Each forecast may play from {low:,} to {high:,} games.")
 BAD_SIZE = gettext_lazy("Give a whole number from {low:,} to {high:,}.")
 NOT_LEGAL = gettext_lazy("{name} is not legal in the standard format, so it cannot adapt.")
 UNKNOWN_OPTION = gettext_lazy("Unknown option {name}: give any of {known}.")
 FORECAST_BUDGET_CAP = 3_000_000
 KNOWN = ("list_changes", "iterations", "exploit_limit", "forecast_budget_games", "max_rounds",
-         "forecast_seeds", *FORECAST_SIZES)
+         "forecast_seeds", "answer_check", *FORECAST_SIZES)
 
 
 def adapted_spec(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -45,6 +48,8 @@ def adapted_spec(options: Mapping[str, Any]) -> dict[str, Any]:
               ("list_changes", 1, 15, BAD_LIST_CHANGES), ("iterations", 1, 6, BAD_ITERATIONS),
               ("exploit_limit", 0.5, 1.0, BAD_EXPLOIT), ("max_rounds", 1, 20, BAD_ROUNDS),
               ("forecast_seeds", 1, MAX_FORECAST_SEEDS, BAD_FORECAST_SEEDS),
+              ("answer_check", 0, MAX_ANSWER_CHECK, BAD_ANSWER_CHECK.format(
+                  most=MAX_ANSWER_CHECK)),
               ("forecast_budget_games", MIN_BUDGET, FORECAST_BUDGET_CAP,
                BAD_FORECAST_BUDGET.format(low=MIN_BUDGET, high=FORECAST_BUDGET_CAP))]
     checks += [(name, low, high, BAD_SIZE.format(low=low, high=high))

@@ -88,6 +88,18 @@ def _paths(c: dict[str, Any], decks: list[dict[str, Any]]) -> dict[str, Any]:
                        "rounds": p["rounds"]} for p in paths]}
 
 
+def _answers(c: dict[str, Any], cards: dict[str, Any], names: dict[str, str]
+             ) -> list[dict[str, Any]]:
+    """The answer check that chose the patch: each of the search's patches it priced, its
+    changes, its misses after every list re-tuned once, and whether it is the one forecast."""
+    return [{"lines": [change_line(cards, m["card"], m["field"], m["value"])
+                       for m in a["patch"]["changes"]],
+             "meets": a["meets"], "misses": [_failure(f, names) for f in a["failures"]],
+             "adopted": a["adopted"], "games": a["games"],
+             "chosen": a["patch"]["changes"] == c["patch"]["changes"]}
+            for a in c.get("answers") or []]
+
+
 def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
     """The page's patches side by side, or None while the search has no result."""
     result = job.result
@@ -109,7 +121,8 @@ def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
                                for m in c["patch"]["changes"]],
                      "decks": decks, "printed": _side(c["printed"], names),
                      "adapted": _side(c["adapted"], names), "stopped": c["stopped"],
-                     "rounds": c["rounds"], **_paths(c, decks)})
+                     "rounds": c["rounds"], **_paths(c, decks),
+                     "answers": _answers(c, cards, names)})
     real = [{"agent": agent, "stand_in": side["stand_in"], "games_each": side["games_each"],
              "decks": [{"name": names.get(n, n), **f}
                        for n, f in zip(result["decks"], side["field"], strict=True)]}

@@ -10,7 +10,12 @@ from django.utils.translation import gettext_lazy as _
 
 from balance.forms import JobForm, choice_field, grouped_decks, public_field, seed_field
 from balance.models import Objective
-from balance.search.adapted import DEFAULT_FORECAST_SEEDS, DEFAULT_LIST_CHANGES
+from balance.search.adapted import (
+    DEFAULT_ANSWER_CHECK,
+    DEFAULT_FORECAST_SEEDS,
+    DEFAULT_LIST_CHANGES,
+    MAX_ANSWER_CHECK,
+)
 from balance.tuning.forms import patch_of_text
 from cards.game_words import agent_menu, game_word_lazy
 from rules.ai.agents import DEFAULT_AGENT
@@ -38,7 +43,8 @@ FIELD_OF = {"decks": "decks", "agent": "agent", "band": "band_low", "max_changes
             "strong_budget_games": "strong_budget_games",
             "strong_verify_games": "strong_verify_games", "iterations": "iterations",
             "list_changes": "list_changes", "exploit_limit": "exploit_limit",
-            "forecast_seeds": "forecast_seeds", "adapted": "objective",
+            "forecast_seeds": "forecast_seeds", "answer_check": "answer_check",
+            "adapted": "objective",
             "live_patch": "live_patch", "max_edits": "max_edits"}
 OBJECTIVE_HELP = _(
     "A healthy meta: every deck's win rate against the field in the field band, every matchup "
@@ -54,7 +60,8 @@ OBJECTIVE_FIELDS = {
     f"{Objective.META}|{Objective.ADAPTED}": (
         "strong_agent", "strong_budget_games", "strong_verify_games", "field_band_low",
         "field_band_high", "matchup_band_low", "matchup_band_high", "epsilon", "min_share"),
-    Objective.ADAPTED: ("iterations", "list_changes", "exploit_limit", "forecast_seeds"),
+    Objective.ADAPTED: ("iterations", "list_changes", "exploit_limit", "forecast_seeds",
+                        "answer_check"),
     Objective.BAND: ("band_low", "band_high"),
 }
 
@@ -127,6 +134,13 @@ class BalanceSearchForm(JobForm):
         help_text=_("After players adapt: each patch is forecast on this many seeds and judged "
                     "by the worst, since forecasts on other seeds can settle in other metas. "
                     "Each one adds a forecast's games."))
+    answer_check = forms.IntegerField(
+        label=_("Patches priced against the lists' answer"), initial=DEFAULT_ANSWER_CHECK,
+        min_value=0, max_value=MAX_ANSWER_CHECK, required=False,
+        help_text=_("After players adapt: each search's best patches, up to this many, are "
+                    "played once every list has re-tuned once against them, and the one that "
+                    "holds best is forecast. 0: the search's own pick. Each costs about one "
+                    "round of a forecast."))
     band_low = forms.FloatField(label=_("Band from (%)"), initial=45, min_value=0, max_value=50)
     band_high = forms.FloatField(
         label=_("Band to (%)"), initial=55, min_value=50, max_value=100,
@@ -209,5 +223,6 @@ class BalanceSearchForm(JobForm):
                    "list_changes": data.get("list_changes"),
                    "exploit_limit": None if data.get("exploit_limit") is None
                    else data["exploit_limit"] / 100,
-                   "forecast_seeds": data.get("forecast_seeds")}
+                   "forecast_seeds": data.get("forecast_seeds"),
+                   "answer_check": data.get("answer_check")}
         return {"adapted": {k: v for k, v in options.items() if v is not None}}

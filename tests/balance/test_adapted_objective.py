@@ -60,6 +60,7 @@ def body(third_uid: str, **extra) -> dict:
     ({"adapted": {"patches": 2}}, "adapted", None),
     ({"adapted": {"forecast_seeds": 5}}, "forecast_seeds", BAD_FORECAST_SEEDS),
     ({"adapted": {"forecast_seeds": 1.5}}, "forecast_seeds", BAD_FORECAST_SEEDS),
+    ({"adapted": {"answer_check": 9}}, "answer_check", None),
     # a string where a number belongs is the same 400, not a comparison that fails
     ({"adapted": {"list_changes": "three"}}, "list_changes", BAD_LIST_CHANGES),
 ])
@@ -71,6 +72,8 @@ def test_the_api_refuses_bad_adapted_input_with_a_400_naming_it(api, third, extr
     assert list(errors) == [field]
     if message is not None:
         assert errors[field] == [str(message)]
+    elif field == "answer_check":
+        assert "Price 0 to 8 of each search's best patches" in errors[field][0]
     else:
         assert "patches" in errors[field][0] and "list_changes" in errors[field][0]
     assert not BalanceJob.objects.exists()
@@ -169,20 +172,22 @@ def test_the_form_offers_the_adapted_objective_and_stores_its_options(client, al
         "band_low": 45, "band_high": 55, "field_band_low": 45, "field_band_high": 55,
         "matchup_band_low": 25, "matchup_band_high": 75, "epsilon": 0.5, "min_share": 5,
         "max_changes": 2, "fields": ["hp"], "budget_games": 2000, "verify_games": 100,
-        "iterations": 2, "list_changes": 5, "exploit_limit": 58, "forecast_seeds": 3})
+        "iterations": 2, "list_changes": 5, "exploit_limit": 58, "forecast_seeds": 3,
+        "answer_check": 3})
     assert response.status_code == 302, response.content.decode()[:3000]
     job = BalanceJob.objects.get(owner=alice)
     assert job.objective == "adapted" and job.tuning["pool"]
     options = job.tuning["options"]
     assert (options["iterations"], options["list_changes"]) == (2, 5)
     assert options["exploit_limit"] == pytest.approx(0.58)
-    assert options["forecast_seeds"] == 3
+    assert options["forecast_seeds"] == 3 and options["answer_check"] == 3
     assert 'name="forecast_seeds"' in page and "Forecasts of each patch" in page
 
 
 @pytest.mark.parametrize(("option", "value", "message"), [
     ("--exploit-limit", "40", "--exploit-limit: give a percentage from 50 to 100"),
     ("--forecast-seeds", "0", "--forecast-seeds: give a whole number from 1 to 4 (got 0)"),
+    ("--answer-check", "9", "--answer-check: give 0 (none) or a whole number up to 8 (got 9)"),
 ])
 def test_the_command_refuses_an_adapted_option_out_of_range(option, value, message):
     with pytest.raises(CommandError) as caught:
@@ -282,6 +287,37 @@ def test_a_finished_search_that_misses_says_on_its_page_what_would_go_further(
     text = chinese.content.decode()
     assert "可尝试的补丁都已尝试（3 个" in text and "补丁 2 在种子 5 上达到全部目标" in text
     assert "补丁 2 最差的一次预测在 20 轮后停止" in text
+
+
+def test_a_patch_chosen_after_the_lists_answer_shows_each_patch_it_priced(client, alice, third):
+    """``answer_check``: the patch's section lists the search's patches it priced, each with
+    its misses once every list re-tuned once against it, the one forecast marked."""
+    from balance.search.services import balance_job_request
+    from tests.rules.test_balance_adapted import run
+
+    result = run(tiny()).to_dict()
+    chosen = result["considered"][-1]
+    other = {"name": "candidate", "changes": [{"card": "T-M02", "field": "cost", "value": 3}]}
+    chosen["answers"] = [
+        {"patch": other, "changes": 1, "meets": False, "adopted": 2, "games": 400,
+         "failures": [{"what": "field", "archetype": "Weak Dawn", "verdict": "buff"}],
+         "excess": 0.01, "field": []},
+        {"patch": chosen["patch"], "changes": chosen["changes"], "meets": True, "adopted": 1,
+         "games": 400, "failures": [], "excess": 0.0, "field": []}]
+    result["games"]["answer"] = 800
+    job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK, third], agent="greedy",
+                              max_changes=2, budget_games=2_000, verify_games=100, seed=5,
+                              objective="adapted", adapted=dict(SMALL))
+    BalanceJob.objects.filter(pk=job.pk).update(status="done", result=result)
+    client.force_login(alice)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert page.count('data-testid="adapted-answers"') == 1
+    assert "the search's 2 best patches (its own pick first)" in page
+    assert "Thorn Boar: cost 2 → 3" in page and "Weak Dawn needs a buff" in page
+    assert "field, matchup and share targets met" in page
+    assert "pricing them against the lists' first answer" in page
+    text = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "卡组的第一轮应对" in text and "荆棘野猪" in text
 
 
 def test_a_live_patch_judged_first_is_called_the_live_patch():

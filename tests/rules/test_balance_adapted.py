@@ -259,6 +259,64 @@ def test_a_capped_step_caps_every_search_and_a_capped_fixed_point_names_the_cap(
     assert "under a cap of 1 on its edits of the patch it started from" in page
 
 
+def test_the_answer_check_forecasts_the_patch_the_lists_answer_least(monkeypatch):
+    """``--answer-check 3``: the search's pick would be undone by the lists' first re-tuning;
+    of its three best verified patches the one whose meta holds after every list re-tunes
+    once is forecast. Each is answered on the same seed, from the lists the search balanced,
+    for one round and without exploitability; the games are counted apart."""
+    from types import SimpleNamespace
+
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    boar, squire, both = (Move("T-M02", "cost", 3),), (Move("T-M04", "attack", 3),), \
+        (Move("T-M02", "cost", 3), Move("T-M04", "attack", 3))
+    answers = []
+
+    def search(problem, side, **_):
+        ranked = [SimpleNamespace(moves=m, rank=(k,)) for k, m in enumerate((boar, squire,
+                                                                            both, ()))]
+        return SimpleNamespace(best=ranked[0], front=ranked[::-1], games_searched=10,
+                               games_verified=0, strong_games_searched=0,
+                               strong_games_verified=0)
+
+    def forecast(problem, pairs, **_):
+        printed = tuple(base_key(d) for d in problem.archetypes)
+        holds = not problem.exploitability and pairs.moves == squire
+        if not problem.exploitability:
+            answers.append((pairs.moves, problem.seed, problem.max_rounds, printed))
+        result = forecast_of(FIRST_STRONG, EVEN if holds else FIRST_STRONG)
+        return replace(result, games={"total": 100}, printed=printed,
+                       rounds=(replace(result.rounds[0], lists=printed),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    result = adapted.adapted_search(replace(tiny(), answer_check=3), evaluator=None)
+    assert [a[0] for a in answers] == [boar, squire, both]       # the search's order
+    assert len({a[1] for a in answers}) == 1 and {a[2] for a in answers} == {1}
+    printed = tuple(base_key(d) for d in tiny().forecast.archetypes)
+    assert all(a[3] == printed for a in answers)    # the lists the search balanced
+    chosen = result.considered[1]
+    assert chosen.moves == squire and [a.moves for a in chosen.answers] == [boar, squire, both]
+    assert [len(a.judgement.failures) for a in chosen.answers][1] == 0
+    assert chosen.answers[1].to_dict()["meets"] and chosen.answers[1].to_dict()["changes"] == 1
+    assert (result.answer_games, result.search_games, result.forecast_games) == (300, 10, 200)
+    unchecked = adapted.adapted_search(tiny(), evaluator=None)
+    assert unchecked.considered[1].moves == boar and not unchecked.considered[1].answers
+
+
+def test_the_answer_check_plays_its_rounds_on_the_tiny_field():
+    """With real games: the search's verified patches are each answered by one round of
+    re-tuning, their games counted, and the patch forecast is the best answered one."""
+    from rules.lab.balance_search.answer import best_answer
+
+    result = run(replace(tiny(), answer_check=3))
+    patch = result.considered[1]
+    assert len(patch.answers) >= 2 and patch.moves == best_answer(patch.answers).moves
+    assert result.answer_games == sum(a.games for a in patch.answers) > 0
+    assert result.to_dict()["considered"][1]["answers"][0]["games"] > 0
+
+
 def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):
     """Forecasts of one patch on other seeds can settle in other metas: with two seeds, a patch
     is judged by the worse forecast, and the next search works on every forecast's lists."""

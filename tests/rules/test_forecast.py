@@ -109,6 +109,18 @@ def test_a_forecast_drops_dead_cards_and_repeats_for_the_same_seed():
     assert run(p).to_dict() == data                          # same seed, same forecast
 
 
+def test_a_quick_answer_plays_one_round_and_no_exploitability():
+    """The lists' first answer to a patch (``balance_search.answer``): one round of re-tuning
+    and the answered lists' matchups, without one more tuning of each list after it."""
+    quick = run(problem(max_rounds=1, exploitability=False))
+    assert len(quick.rounds) == 2 and quick.rounds[1].tunings[0].adopted   # golems out
+    assert quick.exploits == () and quick.exploitability() is None
+    assert quick.final[(0, 1)] and quick.stopped == "rounds"
+    full = run(problem(max_rounds=1))
+    assert full.exploitability() is not None
+    assert quick.games["total"] < full.games["total"]
+
+
 def draws_share(result) -> float:
     text = result.final[(0, 1)]
     return text.count("d") / sum(text.count(c) for c in "abd")

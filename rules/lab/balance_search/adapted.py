@@ -54,6 +54,13 @@ from rules.lab.balance_search.adapted_result import (
     judge,
     real_agents_figures,
 )
+from rules.lab.balance_search.answer import (
+    Answer,
+    answer_candidates,
+    answer_problem,
+    answered,
+    best_answer,
+)
 from rules.lab.balance_search.evaluate import Field
 from rules.lab.balance_search.problem import Problem, Progress
 from rules.lab.balance_search.search import balance_search
@@ -85,6 +92,7 @@ class AdaptedProblem:
     iterations: int = DEFAULT_ITERATIONS
     exploit_limit: float = DEFAULT_EXPLOIT_LIMIT
     forecast_seeds: int = 1
+    answer_check: int = 0        # the search's best patches priced after one answer (answer.py)
 
     @property
     def path_seeds(self) -> tuple[int, ...]:
@@ -102,11 +110,12 @@ class _Run:
         self.progress, self.should_stop = progress, should_stop
         self.games = 0          # games of finished steps
         self.step_games = 0     # ... and of the step under way
-        self.search_games = self.forecast_games = 0
+        self.search_games = self.forecast_games = self.answer_games = 0
         self.forecasts: list[int] = []      # each finished patch's forecasts' games
         self.paths: list[int] = []          # each finished forecast path's games
         self.paths_left = 0                 # paths of the patch under way still to forecast
         self.searches: list[int] = []       # each finished search's games
+        self.answer_checks: list[int] = []  # each finished answer check's games
         self.judged: list[dict[str, Any]] = []   # each patch judged so far, in short
         per = problem.forecast.budget_games * problem.forecast_seeds
         self.budget = (problem.iterations + 1) * per + problem.iterations \
@@ -141,6 +150,8 @@ class _Run:
                      else path if step == "forecast" else self.problem.forecast.budget_games)
         if step == "forecast":     # this path, then the patch's paths still to come
             current = path + self.paths_left * path_each
+        elif step == "answer":     # this candidate's answer, then the candidates still to come
+            current = path * (1 + int(event.get("candidates", 1)) - int(event.get("candidate", 1)))
         elif step == "judged":     # between steps: nothing under way
             current = 0
         else:
@@ -149,10 +160,14 @@ class _Run:
                          else paths * path_each)
         search_each = (sum(self.searches) // len(self.searches) if self.searches
                        else search_budget)
+        answer_each = (sum(self.answer_checks) // len(self.answer_checks)
+                       if self.answer_checks else 0)
         patches_left = self.problem.iterations - iteration
-        to_come = patches_left * (search_each + forecast_each)
+        to_come = patches_left * (search_each + answer_each + forecast_each)
         if step == "search":
-            to_come += forecast_each          # this patch's forecast
+            to_come += answer_each + forecast_each    # this patch's answer check and forecast
+        elif step == "answer":
+            to_come += forecast_each                  # this patch's forecast
         return self.games + current + to_come
 
     def stopped(self) -> bool:
@@ -190,6 +205,37 @@ class _Run:
         self.paths_left = 0
         self.forecasts.append(spent)
         return tuple(paths)
+
+    def answer(self, last: Considered, names: Sequence[str], searched: Any, iteration: int,
+               tried: Sequence[Candidate]) -> tuple[Answer, ...]:
+        """The search's best verified patches, each after the lists' first answer to it
+        (``answer``; none where ``answer_check`` is under 2 or the search verified one)."""
+        p = self.problem
+        if p.answer_check < 2:
+            return ()
+        candidates = answer_candidates(searched, tried, p.answer_check)
+        if len(candidates) < 2:
+            return ()
+        lists = last.forecast.rounds[-1].lists           # the worst path's
+        seed = _seed(p.search.seed, "answer", iteration)  # one seed: candidates differ by cards
+        out = []
+        for k, moves in enumerate(candidates):
+            if k and self.stopped():
+                break
+            problem = answer_problem(p.forecast, lists, names, moves, seed)
+
+            def progress(event: dict[str, Any], k: int = k) -> None:
+                self.report("answer", iteration, {**event, "candidate": k + 1,
+                                                  "candidates": len(candidates)})
+            result = forecast(problem, PairSide(self.evaluator, moves), progress=progress,
+                              should_stop=self.should_stop)
+            total = result.games["total"]
+            self.answer_games += total
+            self.games += total
+            self.step_games = 0
+            out.append(answered(moves, result, _judge(p, result, seed)))
+        self.answer_checks.append(sum(a.games for a in out))
+        return tuple(out)
 
     def search(self, lists: Sequence[DeckKey], names: Sequence[str], iteration: int,
                start: Candidate) -> Any:
@@ -247,12 +293,16 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
         if not moves or any(c.moves == moves for c in considered):
             fixed_point = True   # the search on these lists finds no new patch
             break
+        answers = run.answer(last, names, searched, iteration, [c.moves for c in considered])
+        if answers:
+            moves = best_answer(answers).moves
         considered.append(run.judged_patch(considered_of(
-            iteration, moves, run.forecast(moves, iteration), searched)))
+            iteration, moves, run.forecast(moves, iteration), searched, answers)))
     chosen = choose(considered)
     real = real_agents_figures(problem.search, problem.forecast, chosen, evaluator)
     return AdaptedResult(names=names, considered=tuple(considered), chosen=chosen,
                          real_agents=real, search_games=run.search_games,
+                         answer_games=run.answer_games,
                          forecast_games=run.forecast_games + sum(
                              r.get("games", 0) for r in real.values()),
                          exploit_limit=problem.exploit_limit, goal=problem.search.goal,
@@ -298,9 +348,10 @@ def judged_summary(considered: Considered, cards: Mapping[str, CardDef]) -> dict
 
 
 def considered_of(iteration: int, moves: Candidate, paths: Sequence[ForecastPath],
-                  searched: Any) -> Considered:
+                  searched: Any, answers: Sequence[Answer] = ()) -> Considered:
     """A patch judged by its worst path: the path that misses most (of equal ones, the first
-    seed's), whose figures and lists stand for the patch; every path is kept beside it."""
+    seed's), whose figures and lists stand for the patch; every path is kept beside it, and
+    the answer check that chose it (``answer``), if one did."""
     worst = max(paths, key=lambda p: p.judgement.rank(len(moves)))
     return Considered(iteration, moves, worst.forecast, searched, worst.judgement,
-                      paths=tuple(paths), seed=worst.seed)
+                      paths=tuple(paths), seed=worst.seed, answers=tuple(answers))

@@ -160,6 +160,7 @@ class Considered:
     judgement: Judgement
     paths: tuple[ForecastPath, ...] = ()
     seed: int | None = None
+    answers: tuple[Any, ...] = ()    # the answer check that chose it (``answer.Answer``)
 
     def to_dict(self) -> dict[str, Any]:
         j, f = self.judgement, self.forecast
@@ -179,7 +180,8 @@ class Considered:
                 "lists": [{"name": n, "hero": k[0], "diff": list_diff(p, k)}
                           for n, k, p in zip(f.names, last.lists, f.printed, strict=True)],
                 "cards": f.to_dict()["cards"], "search": search, "seed": self.seed,
-                "paths": [p.to_dict(p.seed == self.seed) for p in self.paths]}
+                "paths": [p.to_dict(p.seed == self.seed) for p in self.paths],
+                "answers": [a.to_dict() for a in self.answers]}
 
 
 def choose(considered: Sequence[Considered]) -> Considered:
@@ -203,6 +205,7 @@ class AdaptedResult:
     seed: int = 1
     iterations: int = 0          # patches it might try (0: not said)
     max_edits: int | None = None  # each search's cap on edits of the patch it starts from
+    answer_games: int = 0         # pricing the searches' patches against the lists' answer
 
     @property
     def best_patch(self) -> Any:
@@ -250,8 +253,10 @@ class AdaptedResult:
                 "real_agents": dict(self.real_agents), "fixed_point": self.fixed_point,
                 "seed": self.seed, "max_edits": self.max_edits,
                 "next_moves": self.next_moves(),
-                "games": {"search": self.search_games, "forecast": self.forecast_games,
-                          "total": self.search_games + self.forecast_games}}
+                "games": {"search": self.search_games, "answer": self.answer_games,
+                          "forecast": self.forecast_games,
+                          "total": self.search_games + self.answer_games
+                          + self.forecast_games}}
 
 
 def real_agents_figures(search: Problem, forecast: ForecastProblem, chosen: Considered,

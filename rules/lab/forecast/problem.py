@@ -55,6 +55,9 @@ class ForecastProblem:
     seed: int = 1
     further_agents: tuple[str, ...] = ()        # also play the settled field (Riot's rule)
     band: tuple[float, float] = DEFAULT_BAND    # a field win rate outside: a verdict
+    # False: no exploitability after the rounds (a quick look at the lists' first answer to a
+    # patch, ``balance_search.answer``), where one more tuning of every list costs a round.
+    exploitability: bool = True
 
     def check(self) -> None:
         if len(self.archetypes) < 2:

@@ -163,7 +163,8 @@ def forecast(problem: ForecastProblem, pairs: PairEvaluator, *,
         further[agent] = run.matchups.measure(settled.lists, problem.final_games,
                                               fresh=number, agent=agent)
     final_games = run.games - run.spent_rounds
-    exploits = run.exploits if run.exploits is not None else _exploit(run, settled, names)
+    exploits = run.exploits if run.exploits is not None else \
+        _exploit(run, settled, names) if problem.exploitability else ()
     run.report("done")
     return ForecastResult(
         names=names, printed=printed, rounds=tuple(run.rounds), final=final, meta=meta,

@@ -1,0 +1,86 @@
+"""The lists' first answer to a patch, priced before the adapted search forecasts it.
+
+A search on adapted lists balances the lists of the moment; players then re-tune against the
+patch, and their first swaps can undo it — a nerfed card dropped, a buffed one taken up by
+three archetypes. The full forecast says so one patch later, at millions of games. So where
+``AdaptedProblem.answer_check`` is k > 1, the adapted search prices the search's k best verified
+patches against **one round** of that answer before it forecasts one: each list of the worst
+path re-tunes once against the others under the patch (the forecast's round: ``swaps_per_round``
+swaps raced, a swap adopted only when its gain holds on fresh seeds), the answered lists play
+every matchup on fresh seeds (``final_games`` each), and the patch whose answered meta misses
+fewest targets (then by least; the field, matchup and share targets — one more tuning's
+exploitability is left to the full forecast) is the one forecast, ties to the search's order.
+Every candidate is answered on the same seeds, so two patches differ by their cards, not their
+dice.
+
+It costs one forecast round a candidate (about 0.2 million greedy games on the six starters).
+What it cannot see: the rounds after the first, where a field can drift further.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.lab.balance_search.adapted_result import Judgement
+from rules.lab.balance_search.result import SearchResult
+from rules.lab.balance_search.space import Candidate, candidate_patch
+from rules.lab.deck_tuning.problem import DeckKey, deck_list
+from rules.lab.forecast import ForecastProblem, ForecastResult
+from rules.lab.patches import patch_card_defs
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One candidate patch after the lists' first answer: how its answered meta is judged."""
+
+    moves: Candidate
+    judgement: Judgement
+    games: int
+    adopted: int                 # lists that took a swap in the answer
+
+    @property
+    def rank(self) -> tuple[int, float]:
+        return len(self.judgement.failures), self.judgement.excess
+
+    def to_dict(self) -> dict[str, Any]:
+        j = self.judgement
+        return {"patch": candidate_patch(self.moves, "candidate").to_dict(),
+                "changes": len(self.moves), "meets": j.meets, "failures": list(j.failures),
+                "excess": j.excess, "field": j.adapted["field"], "games": self.games,
+                "adopted": self.adopted}
+
+
+def answer_candidates(searched: SearchResult, tried: Sequence[Candidate], count: int
+                      ) -> list[Candidate]:
+    """The search's ``count`` best verified patches in its own order (its pick first), none
+    empty and none already judged."""
+    ordered = ([searched.best] if searched.best is not None else []) + \
+        sorted(searched.front, key=lambda s: s.rank)
+    out: list[Candidate] = []
+    for scored in ordered:
+        if scored.moves and scored.moves not in tried and scored.moves not in out:
+            out.append(scored.moves)
+    return out[:count]
+
+
+def answer_problem(base: ForecastProblem, lists: Sequence[DeckKey], names: Sequence[str],
+                   moves: Candidate, seed: int) -> ForecastProblem:
+    """One round of re-tuning from ``lists`` under the patch ``moves``, then the answered
+    lists' matchups on fresh seeds; no exploitability, no further agents."""
+    cards = patch_card_defs(base.cards, candidate_patch(moves, "candidate")) if moves \
+        else base.cards
+    return replace(base, cards=cards, seed=seed, max_rounds=1, exploitability=False,
+                   further_agents=(),
+                   archetypes=tuple(deck_list(k, n) for k, n in zip(lists, names, strict=True)))
+
+
+def answered(moves: Candidate, result: ForecastResult, judgement: Judgement) -> Answer:
+    adopted = sum(1 for t in result.rounds[-1].tunings if t is not None and t.adopted)
+    return Answer(moves, judgement, result.games["total"], adopted)
+
+
+def best_answer(answers: Sequence[Answer]) -> Answer:
+    """The fewest misses after the answer, then the least excess; ties to the search's order."""
+    return min(answers, key=lambda a: a.rank)
