@@ -261,9 +261,10 @@ def test_a_capped_step_caps_every_search_and_a_capped_fixed_point_names_the_cap(
 
 def test_the_answer_check_forecasts_the_patch_the_lists_answer_least(monkeypatch):
     """``--answer-check 3``: the search's pick would be undone by the lists' first re-tuning;
-    of its three best verified patches the one whose meta holds after every list re-tunes
-    once is forecast. Each is answered on the same seed, from the lists the search balanced,
-    for one round and without exploitability; the games are counted apart."""
+    of its three best patches (its pick, then what it raced) the one whose meta holds after
+    every list re-tunes once is forecast. Each is answered on the same seed, from the lists
+    the search balanced, for one round and without exploitability; the games are counted
+    apart."""
     from types import SimpleNamespace
 
     from rules.lab.balance_search import adapted
@@ -276,9 +277,10 @@ def test_the_answer_check_forecasts_the_patch_the_lists_answer_least(monkeypatch
     def search(problem, side, **_):
         ranked = [SimpleNamespace(moves=m, rank=(k,)) for k, m in enumerate((boar, squire,
                                                                             both, ()))]
-        return SimpleNamespace(best=ranked[0], front=ranked[::-1], games_searched=10,
-                               games_verified=0, strong_games_searched=0,
-                               strong_games_verified=0)
+        # a front of the start and the pick (--max-edits 1): the rest comes from the raced
+        return SimpleNamespace(best=ranked[0], front=[ranked[3], ranked[0]],
+                               searched=ranked[:3], games_searched=10, games_verified=0,
+                               strong_games_searched=0, strong_games_verified=0)
 
     def forecast(problem, pairs, **_):
         printed = tuple(base_key(d) for d in problem.archetypes)

@@ -1,17 +1,17 @@
 """The lists' first answer to a patch, priced before the adapted search forecasts it.
 
 A search on adapted lists balances the lists of the moment; players then re-tune against the
-patch, and their first swaps can undo it — a nerfed card dropped, a buffed one taken up by
-three archetypes. The full forecast says so one patch later, at millions of games. So where
-``AdaptedProblem.answer_check`` is k > 1, the adapted search prices the search's k best verified
-patches against **one round** of that answer before it forecasts one: each list of the worst
-path re-tunes once against the others under the patch (the forecast's round: ``swaps_per_round``
-swaps raced, a swap adopted only when its gain holds on fresh seeds), the answered lists play
-every matchup on fresh seeds (``final_games`` each), and the patch whose answered meta misses
-fewest targets (then by least; the field, matchup and share targets — one more tuning's
-exploitability is left to the full forecast) is the one forecast, ties to the search's order.
-Every candidate is answered on the same seeds, so two patches differ by their cards, not their
-dice.
+patch, and their first swaps can undo it — a nerfed card dropped, a buffed one taken up by three
+archetypes. The full forecast says so one patch later, at millions of games. So where
+``AdaptedProblem.answer_check`` is k > 1, the adapted search prices the search's k best patches
+(its pick, its verified front, then what it raced) against **one round** of that answer before
+it forecasts one: each list of the worst path re-tunes once against the others under the patch
+(the forecast's round: ``swaps_per_round`` swaps raced, a swap adopted only when its gain holds
+on fresh seeds), the answered lists play every matchup on fresh seeds (``final_games`` each),
+and the patch whose answered meta misses fewest targets (then by least; the field, matchup and
+share targets — one more tuning's exploitability is left to the full forecast) is the one
+forecast, ties to the search's order. Every candidate is answered on the same seeds, so two
+patches differ by their cards, not their dice.
 
 It costs one forecast round a candidate (about 0.2 million greedy games on the six starters).
 What it cannot see: the rounds after the first, where a field can drift further.
@@ -54,10 +54,12 @@ class Answer:
 
 def answer_candidates(searched: SearchResult, tried: Sequence[Candidate], count: int
                       ) -> list[Candidate]:
-    """The search's ``count`` best verified patches in its own order (its pick first), none
-    empty and none already judged."""
+    """The search's ``count`` best patches in its own order, none empty and none already
+    judged: its pick, the rest of its verified front, then the patches it raced, best first
+    (a front re-verified on fresh seeds holds few patches: under ``--max-edits 1``, the
+    patch it started from and its pick)."""
     ordered = ([searched.best] if searched.best is not None else []) + \
-        sorted(searched.front, key=lambda s: s.rank)
+        sorted(searched.front, key=lambda s: s.rank) + list(searched.searched)
     out: list[Candidate] = []
     for scored in ordered:
         if scored.moves and scored.moves not in tried and scored.moves not in out:
