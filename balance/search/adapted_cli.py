@@ -66,9 +66,10 @@ def add_adapted_arguments(parser: CommandParser) -> None:
                             "after it); a patch meets only if every forecast does "
                             f"(default {DEFAULT_FORECAST_SEEDS})")
     group.add_argument("--answer-check", type=int, default=None, metavar="K",
-                       help="price each search's K best verified patches against one round of "
-                            "the lists' answer (every list re-tunes once under the patch) and "
-                            "forecast the one whose answered meta misses least (default "
+                       help="price each search's K best patches (its pick, its verified "
+                            "front, then what it raced) against one round of the lists' answer "
+                            "(every list re-tunes once under the patch) and forecast the one "
+                            "whose answered meta misses least (default "
                             f"{DEFAULT_ANSWER_CHECK}: the search's own pick)")
     group.add_argument("--tune-games", type=int, default=None,
                        help="one tuning's search games (default 30,000)")
