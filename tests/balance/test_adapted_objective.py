@@ -263,9 +263,19 @@ def test_the_page_shows_each_patch_judged_so_far_while_the_search_goes_on(client
     assert "荆棘野猪" in page and "种子 6: 未达到 2 项 (未稳定)" in page
 
 
+def finished_search(alice, third, result) -> BalanceJob:
+    """An adapted search of the small field, marked done with ``result``."""
+    from balance.search.services import balance_job_request
+
+    job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK, third], agent="greedy",
+                              max_changes=2, budget_games=2_000, verify_games=100, seed=5,
+                              objective="adapted", adapted=dict(SMALL))
+    BalanceJob.objects.filter(pk=job.pk).update(status="done", result=result)
+    return job
+
+
 def test_a_finished_search_that_misses_says_on_its_page_what_would_go_further(
         client, alice, third):
-    from balance.search.services import balance_job_request
     from tests.rules.test_balance_adapted import run
 
     result = run(tiny()).to_dict()
@@ -273,10 +283,7 @@ def test_a_finished_search_that_misses_says_on_its_page_what_would_go_further(
                             {"why": "paths", "iteration": 2, "met": [5], "missed": [6]},
                             {"why": "unsettled", "iteration": 2, "stopped": "rounds",
                              "rounds": 20}]
-    job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK, third], agent="greedy",
-                              max_changes=2, budget_games=2_000, verify_games=100, seed=5,
-                              objective="adapted", adapted=dict(SMALL))
-    BalanceJob.objects.filter(pk=job.pk).update(status="done", result=result)
+    job = finished_search(alice, third, result)
     client.force_login(alice)
     page = client.get(job.get_absolute_url()).content.decode()
     assert 'data-testid="next-moves"' in page
@@ -292,7 +299,6 @@ def test_a_finished_search_that_misses_says_on_its_page_what_would_go_further(
 def test_a_patch_chosen_after_the_lists_answer_shows_each_patch_it_priced(client, alice, third):
     """``answer_check``: the patch's section lists the search's patches it priced, each with
     its misses once every list re-tuned once against it, the one forecast marked."""
-    from balance.search.services import balance_job_request
     from tests.rules.test_balance_adapted import run
 
     result = run(tiny()).to_dict()
@@ -305,10 +311,7 @@ def test_a_patch_chosen_after_the_lists_answer_shows_each_patch_it_priced(client
         {"patch": chosen["patch"], "changes": chosen["changes"], "meets": True, "adopted": 1,
          "games": 400, "failures": [], "excess": 0.0, "field": []}]
     result["games"]["answer"] = 800
-    job = balance_job_request(user=alice, deck_specs=[DAWN, DUSK, third], agent="greedy",
-                              max_changes=2, budget_games=2_000, verify_games=100, seed=5,
-                              objective="adapted", adapted=dict(SMALL))
-    BalanceJob.objects.filter(pk=job.pk).update(status="done", result=result)
+    job = finished_search(alice, third, result)
     client.force_login(alice)
     page = client.get(job.get_absolute_url()).content.decode()
     assert page.count('data-testid="adapted-answers"') == 1
