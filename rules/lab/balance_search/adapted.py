@@ -9,6 +9,8 @@ A fixed-point iteration between the balance search and the meta forecast:
    ``Pₖ₋₁``, the patch those lists adapted to: the search's first anchor is the adapted meta
    as it was judged, and its rounds add moves to that patch, change them or take them back —
    a designer's next patch on top of the live one, not a new one from the printed cards.
+   With ``answer_check`` k > 1 the search's k best patches are first priced against one
+   round of the lists' answer (``answer``), and the one that holds best is ``Pₖ``.
 2. **Re-forecast** with ``Pₖ`` from the *printed* lists: players re-tune against the patch,
    giving ``Lₖ`` and ``Pₖ``'s adapted meta (settled field on fresh seeds, equilibria,
    exploitability), and its printed-list meta (the forecast's patch day).
@@ -208,8 +210,8 @@ class _Run:
 
     def answer(self, last: Considered, names: Sequence[str], searched: Any, iteration: int,
                tried: Sequence[Candidate]) -> tuple[Answer, ...]:
-        """The search's best verified patches, each after the lists' first answer to it
-        (``answer``; none where ``answer_check`` is under 2 or the search verified one)."""
+        """The search's best patches, each after the lists' first answer to it (``answer``;
+        none where ``answer_check`` is under 2 or fewer than two of its patches are new)."""
         p = self.problem
         if p.answer_check < 2:
             return ()
