@@ -212,8 +212,10 @@ def _answer_lines(answers: list[dict[str, Any]], chosen: dict[str, Any],
     if not answers:
         return []
     games = sum(a["games"] for a in answers)
+    played = (f"; {answers[0]['agent']}, {answers[0]['games_each']:,} fresh games a matchup"
+              if "agent" in answers[0] else "")
     lines = [f"  chosen after the lists' first answer, among the search's {len(answers)} best "
-             f"patches ({games:,} games; the search's own pick first):"]
+             f"patches ({games:,} games; the search's own pick first{played}):"]
     for a in answers:
         patch = Patch.from_dict(a["patch"])
         text = "; ".join(row["text"] for row in patch_diff(unpatched, patch, SOURCE_LANGUAGE,

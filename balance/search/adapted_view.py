@@ -100,6 +100,14 @@ def _answers(c: dict[str, Any], cards: dict[str, Any], names: dict[str, str]
             for a in c.get("answers") or []]
 
 
+def _answered_by(answers: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Who played the answered lists, and how many fresh games a matchup (one for all)."""
+    first = answers[0] if answers else {}
+    if "agent" not in first:
+        return None
+    return {"agent": first["agent"], "games_each": first["games_each"]}
+
+
 def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
     """The page's patches side by side, or None while the search has no result."""
     result = job.result
@@ -122,7 +130,8 @@ def adapted_context(job: BalanceJob) -> dict[str, Any] | None:
                      "decks": decks, "printed": _side(c["printed"], names),
                      "adapted": _side(c["adapted"], names), "stopped": c["stopped"],
                      "rounds": c["rounds"], **_paths(c, decks),
-                     "answers": _answers(c, cards, names)})
+                     "answers": _answers(c, cards, names),
+                     "answered_by": _answered_by(c.get("answers") or [])})
     real = [{"agent": agent, "stand_in": side["stand_in"], "games_each": side["games_each"],
              "decks": [{"name": names.get(n, n), **f}
                        for n, f in zip(result["decks"], side["field"], strict=True)]}

@@ -307,9 +307,10 @@ def test_a_patch_chosen_after_the_lists_answer_shows_each_patch_it_priced(client
     chosen["answers"] = [
         {"patch": other, "changes": 1, "meets": False, "adopted": 2, "games": 400,
          "failures": [{"what": "field", "archetype": "Weak Dawn", "verdict": "buff"}],
-         "excess": 0.01, "field": []},
+         "excess": 0.01, "field": [], "agent": "greedy", "games_each": 1000},
         {"patch": chosen["patch"], "changes": chosen["changes"], "meets": True, "adopted": 1,
-         "games": 400, "failures": [], "excess": 0.0, "field": []}]
+         "games": 400, "failures": [], "excess": 0.0, "field": [], "agent": "greedy",
+         "games_each": 1000}]
     result["games"]["answer"] = 800
     job = finished_search(alice, third, result)
     client.force_login(alice)
@@ -318,6 +319,7 @@ def test_a_patch_chosen_after_the_lists_answer_shows_each_patch_it_priced(client
     assert "the search's 2 best patches (its own pick first)" in page
     assert "Thorn Boar: cost 2 → 3" in page and "Weak Dawn needs a buff" in page
     assert "field, matchup and share targets met" in page
+    assert "Played by " in page and "1000 fresh games a matchup." in page
     assert "pricing them against the lists' first answer" in page
     text = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "卡组的第一轮应对" in text and "荆棘野猪" in text

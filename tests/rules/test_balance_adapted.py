@@ -316,7 +316,8 @@ def test_the_answer_check_plays_its_rounds_on_the_tiny_field():
     patch = result.considered[1]
     assert len(patch.answers) >= 2 and patch.moves == best_answer(patch.answers).moves
     assert result.answer_games == sum(a.games for a in patch.answers) > 0
-    assert result.to_dict()["considered"][1]["answers"][0]["games"] > 0
+    answer = result.to_dict()["considered"][1]["answers"][0]
+    assert answer["games"] > 0 and (answer["agent"], answer["games_each"]) == ("greedy", 100)
 
 
 def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):

@@ -66,12 +66,17 @@ from rules.lab.balance_search.answer import (
 from rules.lab.balance_search.evaluate import Field
 from rules.lab.balance_search.problem import Problem, Progress
 from rules.lab.balance_search.search import balance_search
-from rules.lab.balance_search.space import Candidate, SearchSpace, candidate_patch
+from rules.lab.balance_search.space import (
+    Candidate,
+    SearchSpace,
+    candidate_cards,
+    candidate_patch,
+)
 from rules.lab.balance_search.strong import searching_agent
 from rules.lab.deck_tuning.problem import DeckKey, deck_list
 from rules.lab.forecast import ForecastProblem, ForecastResult, forecast
 from rules.lab.forecast.paths import path_seeds
-from rules.lab.patches import patch_card_defs, patch_diff
+from rules.lab.patches import patch_diff
 
 DEFAULT_ITERATIONS = 3
 DEFAULT_EXPLOIT_LIMIT = 0.56
@@ -185,8 +190,7 @@ class _Run:
         """The patch's forecast on each path's seed (a stop requested ends after the path
         under way)."""
         base = self.problem.forecast
-        cards = base.cards if not moves else patch_card_defs(
-            base.cards, candidate_patch(moves, "candidate"))
+        cards = candidate_cards(base.cards, moves)
         seeds = self.problem.path_seeds
         paths: list[ForecastPath] = []
         spent = 0

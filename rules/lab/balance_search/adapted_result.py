@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.lab.balance_search.adapted_play import AdaptedEvaluator, PairSide
 from rules.lab.balance_search.objective import Goal
@@ -31,6 +31,9 @@ from rules.lab.forecast import ForecastProblem, ForecastResult
 from rules.lab.forecast.play import Matchups
 from rules.lab.forecast.result import field_rates, list_diff, matchup_table, meta_field
 from rules.lab.meta import meta_report
+
+if TYPE_CHECKING:       # answer.py reads Judgement from here
+    from rules.lab.balance_search.answer import Answer
 
 Pairing = tuple[int, int]
 REAL_FRESH = 9   # fresh seeds of the further agents' own check of the chosen patch
@@ -160,7 +163,7 @@ class Considered:
     judgement: Judgement
     paths: tuple[ForecastPath, ...] = ()
     seed: int | None = None
-    answers: tuple[Any, ...] = ()    # the answer check that chose it (``answer.Answer``)
+    answers: tuple[Answer, ...] = ()    # the answer check that chose it
 
     def to_dict(self) -> dict[str, Any]:
         j, f = self.judgement, self.forecast

@@ -25,10 +25,9 @@ from typing import Any
 
 from rules.lab.balance_search.adapted_result import Judgement
 from rules.lab.balance_search.result import SearchResult
-from rules.lab.balance_search.space import Candidate, candidate_patch
+from rules.lab.balance_search.space import Candidate, candidate_cards, candidate_patch
 from rules.lab.deck_tuning.problem import DeckKey, deck_list
 from rules.lab.forecast import ForecastProblem, ForecastResult
-from rules.lab.patches import patch_card_defs
 
 
 @dataclass(frozen=True)
@@ -49,6 +48,7 @@ class Answer:
         return {"patch": candidate_patch(self.moves, "candidate").to_dict(),
                 "changes": len(self.moves), "meets": j.meets, "failures": list(j.failures),
                 "excess": j.excess, "field": j.adapted["field"], "games": self.games,
+                "agent": j.adapted["agent"], "games_each": j.adapted["games_each"],
                 "adopted": self.adopted}
 
 
@@ -71,10 +71,8 @@ def answer_problem(base: ForecastProblem, lists: Sequence[DeckKey], names: Seque
                    moves: Candidate, seed: int) -> ForecastProblem:
     """One round of re-tuning from ``lists`` under the patch ``moves``, then the answered
     lists' matchups on fresh seeds; no exploitability, no further agents."""
-    cards = patch_card_defs(base.cards, candidate_patch(moves, "candidate")) if moves \
-        else base.cards
-    return replace(base, cards=cards, seed=seed, max_rounds=1, exploitability=False,
-                   further_agents=(),
+    return replace(base, cards=candidate_cards(base.cards, moves), seed=seed, max_rounds=1,
+                   exploitability=False, further_agents=(),
                    archetypes=tuple(deck_list(k, n) for k, n in zip(lists, names, strict=True)))
 
 

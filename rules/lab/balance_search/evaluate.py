@@ -25,10 +25,9 @@ from typing import Any, Protocol
 
 from rules.ai.agents import DEFAULT_AGENT, make_agent
 from rules.engine.cards import STANDARD, CardDef, DeckList, Ruleset
-from rules.lab.balance_search.space import Candidate, Move, candidate_patch
+from rules.lab.balance_search.space import Candidate, Move, candidate_cards
 from rules.lab.intervals import Moments
 from rules.lab.match import game_seed, play_game
-from rules.lab.patches import patch_card_defs
 from rules.lab.piece_pool import PiecePool
 
 BLOCK = 50          # games per block (25 seat-swapped pairs)
@@ -144,9 +143,7 @@ def play_block(field: Field, cards: Mapping[str, CardDef], task: EvalTask, block
 
 
 def task_cards(field: Field, moves: Candidate) -> Mapping[str, CardDef]:
-    if not moves:
-        return field.cards
-    return patch_card_defs(field.cards, candidate_patch(moves, "candidate"))
+    return candidate_cards(field.cards, moves)
 
 
 def play_task(field: Field, task: EvalTask) -> list[Tally]:

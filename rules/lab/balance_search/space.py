@@ -32,6 +32,7 @@ from rules.lab.patches import (
     ability_removals,
     is_ability_path,
     patch_apply,
+    patch_card_defs,
     path_parts,
 )
 from rules.lab.patches import PatchError as PatchError
@@ -102,6 +103,14 @@ Candidate = tuple[Move, ...]   # sorted, at most one move per slot; () is "no ch
 
 def candidate_patch(candidate: Candidate, name: str) -> Patch:
     return Patch(name=name, changes=tuple(move.change() for move in candidate))
+
+
+def candidate_cards(cards: Mapping[str, CardDef], candidate: Candidate
+                    ) -> Mapping[str, CardDef]:
+    """``cards`` as the candidate patches them (the same mapping for no change)."""
+    if not candidate:
+        return cards
+    return patch_card_defs(cards, candidate_patch(candidate, "candidate"))
 
 
 def patch_candidate(patch: Patch, cards: Mapping[str, CardDef]) -> Candidate:
