@@ -295,6 +295,7 @@ def test_a_game_on_a_phone_fits_its_width(browser, site):
         if n == 24:
             shot(page, "play-board-390", full_page=False)
     assert max(widths) <= 390, widths
+    _wait_for_decision(page)        # the board the last action asked for, not the one it swaps
     row = page.get_by_test_id("slots-enemy").bounding_box()
     assert row["x"] >= 0 and row["x"] + row["width"] <= 390
 
