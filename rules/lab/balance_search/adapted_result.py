@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.lab.balance_search.adapted_play import AdaptedEvaluator, PairSide
 from rules.lab.balance_search.objective import Goal
@@ -31,9 +31,6 @@ from rules.lab.forecast import ForecastProblem, ForecastResult
 from rules.lab.forecast.play import Matchups
 from rules.lab.forecast.result import field_rates, list_diff, matchup_table, meta_field
 from rules.lab.meta import meta_report
-
-if TYPE_CHECKING:       # answer.py reads Judgement from here
-    from rules.lab.balance_search.answer import Answer
 
 Pairing = tuple[int, int]
 REAL_FRESH = 9   # fresh seeds of the further agents' own check of the chosen patch
@@ -89,6 +86,28 @@ class Judgement:
         if self.meets:
             return (0, changes, 0, 0.0)
         return (1, len(self.failures), self.excess, changes)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One candidate patch after the lists' first answer: how its answered meta is judged."""
+
+    moves: Candidate
+    judgement: Judgement
+    games: int
+    adopted: int                 # lists that took a swap in the answer
+
+    @property
+    def rank(self) -> tuple[int, float]:
+        return len(self.judgement.failures), self.judgement.excess
+
+    def to_dict(self) -> dict[str, Any]:
+        j = self.judgement
+        return {"patch": candidate_patch(self.moves, "candidate").to_dict(),
+                "changes": len(self.moves), "meets": j.meets, "failures": list(j.failures),
+                "excess": j.excess, "field": j.adapted["field"], "games": self.games,
+                "agent": j.adapted["agent"], "games_each": j.adapted["games_each"],
+                "adopted": self.adopted}
 
 
 def judge(result: ForecastResult, goal: Goal, exploit_limit: float, *, seed: int) -> Judgement:

@@ -20,36 +20,13 @@ What it cannot see: the rounds after the first, where a field can drift further.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
-from rules.lab.balance_search.adapted_result import Judgement
+from rules.lab.balance_search.adapted_result import Answer, Judgement
 from rules.lab.balance_search.result import SearchResult
-from rules.lab.balance_search.space import Candidate, candidate_cards, candidate_patch
+from rules.lab.balance_search.space import Candidate, candidate_cards
 from rules.lab.deck_tuning.problem import DeckKey, deck_list
 from rules.lab.forecast import ForecastProblem, ForecastResult
-
-
-@dataclass(frozen=True)
-class Answer:
-    """One candidate patch after the lists' first answer: how its answered meta is judged."""
-
-    moves: Candidate
-    judgement: Judgement
-    games: int
-    adopted: int                 # lists that took a swap in the answer
-
-    @property
-    def rank(self) -> tuple[int, float]:
-        return len(self.judgement.failures), self.judgement.excess
-
-    def to_dict(self) -> dict[str, Any]:
-        j = self.judgement
-        return {"patch": candidate_patch(self.moves, "candidate").to_dict(),
-                "changes": len(self.moves), "meets": j.meets, "failures": list(j.failures),
-                "excess": j.excess, "field": j.adapted["field"], "games": self.games,
-                "agent": j.adapted["agent"], "games_each": j.adapted["games_each"],
-                "adopted": self.adopted}
 
 
 def answer_candidates(searched: SearchResult, tried: Sequence[Candidate], count: int
