@@ -49,6 +49,7 @@ from rules.engine.cards import CardDef
 from rules.lab.balance_search.adapted_play import AdaptedEvaluator, PairSide, SearchSide
 from rules.lab.balance_search.adapted_result import (
     AdaptedResult,
+    Answer,
     Considered,
     ForecastPath,
     Judgement,
@@ -57,7 +58,6 @@ from rules.lab.balance_search.adapted_result import (
     real_agents_figures,
 )
 from rules.lab.balance_search.answer import (
-    Answer,
     answer_candidates,
     answer_problem,
     answered,
