@@ -135,7 +135,9 @@ def adapted_progress_line(event: dict[str, Any]) -> str:
     if event.get("round") is not None and step == "forecast":
         extra += f" round {event['round']}"
     if step == "answer" and event.get("candidates"):
-        extra += f" (patch {event['candidate']} of {event['candidates']})"
+        extra += f" (patch {event['candidate']} of {event['candidates']}" + (
+            f", seed {event['seed']}'s lists, path {event['path']} of {event['paths']})"
+            if (event.get("paths") or 1) > 1 else ")")
     if step == "forecast" and (event.get("paths") or 1) > 1:
         extra += f" (seed {event['seed']}, forecast {event['path']} of {event['paths']})"
     return f"{head}{extra} · {games}"
@@ -205,6 +207,14 @@ def _side_lines(label: str, side: dict[str, Any], names: list[str]) -> list[str]
     return lines
 
 
+def _answer_paths(paths: list[dict[str, Any]]) -> str:
+    """Each forecast path's answer, where the check answered more than one path's lists."""
+    if len(paths) < 2:
+        return ""
+    return (f" (the worse of {len(paths)} paths' answers: "
+            + ", ".join(f"seed {p['seed']} {p['misses']} missed" for p in paths) + ")")
+
+
 def _answer_lines(answers: list[dict[str, Any]], chosen: dict[str, Any],
                   unpatched: Mapping[str, Any], words: Mapping[str, str] | None) -> list[str]:
     """The answer check that chose a patch: each of the search's patches it priced, with its
@@ -225,8 +235,8 @@ def _answer_lines(answers: list[dict[str, Any]], chosen: dict[str, Any],
         lines.append(f"    {a['changes']} change{'s' if a['changes'] != 1 else ''} ({text}): "
                      + ("meets the field, matchup and share targets" if not misses else
                         f"{misses} target{'s' if misses != 1 else ''} missed")
-                     + f" after the answer, {a['adopted']} list"
-                     f"{'s' if a['adopted'] != 1 else ''} re-tuned{mark}")
+                     + f" after the answer{_answer_paths(a.get('paths') or [])}, "
+                     f"{a['adopted']} list{'s' if a['adopted'] != 1 else ''} re-tuned{mark}")
     return lines
 
 

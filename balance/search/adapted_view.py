@@ -91,11 +91,13 @@ def _paths(c: dict[str, Any], decks: list[dict[str, Any]]) -> dict[str, Any]:
 def _answers(c: dict[str, Any], cards: dict[str, Any], names: dict[str, str]
              ) -> list[dict[str, Any]]:
     """The answer check that chose the patch: each of the search's patches it priced, its
-    changes, its misses after every list re-tuned once, and whether it is the one forecast."""
+    changes, its misses after every list re-tuned once (the worse path's, and each path's
+    where the lists of several forecast paths answered), and whether it is the one forecast."""
     return [{"lines": [change_line(cards, m["card"], m["field"], m["value"])
                        for m in a["patch"]["changes"]],
              "meets": a["meets"], "misses": [_failure(f, names) for f in a["failures"]],
              "adopted": a["adopted"], "games": a["games"],
+             "paths": a.get("paths") if len(a.get("paths") or []) > 1 else [],
              "chosen": a["patch"]["changes"] == c["patch"]["changes"]}
             for a in c.get("answers") or []]
 

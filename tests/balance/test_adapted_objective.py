@@ -307,7 +307,8 @@ def test_a_patch_chosen_after_the_lists_answer_shows_each_patch_it_priced(client
     chosen["answers"] = [
         {"patch": other, "changes": 1, "meets": False, "adopted": 2, "games": 400,
          "failures": [{"what": "field", "archetype": "Weak Dawn", "verdict": "buff"}],
-         "excess": 0.01, "field": [], "agent": "greedy", "games_each": 1000},
+         "excess": 0.01, "field": [], "agent": "greedy", "games_each": 1000,
+         "paths": [{"seed": 5, "misses": 0}, {"seed": 6, "misses": 1}]},
         {"patch": chosen["patch"], "changes": chosen["changes"], "meets": True, "adopted": 1,
          "games": 400, "failures": [], "excess": 0.0, "field": [], "agent": "greedy",
          "games_each": 1000}]
@@ -321,8 +322,13 @@ def test_a_patch_chosen_after_the_lists_answer_shows_each_patch_it_priced(client
     assert "field, matchup and share targets met" in page
     assert "Played by " in page and "1000 fresh games a matchup." in page
     assert "pricing them against the lists' first answer" in page
+    # answered on two forecast paths' lists: judged by the worse, each path's misses named
+    assert page.count('data-testid="answer-paths"') == 1
+    assert "the worse of each forecast path's answer: seed 5, 0 missed; seed 6, 1 missed" \
+        in page
     text = client.get(job.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "卡组的第一轮应对" in text and "荆棘野猪" in text
+    assert "取各预测路径的应对中较差者： 种子 5，未达到 0 项; 种子 6，未达到 1 项" in text
 
 
 def test_a_live_patch_judged_first_is_called_the_live_patch():

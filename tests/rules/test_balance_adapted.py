@@ -307,6 +307,63 @@ def test_the_answer_check_forecasts_the_patch_the_lists_answer_least(monkeypatch
     assert unchecked.considered[1].moves == boar and not unchecked.considered[1].answers
 
 
+def test_the_answer_check_answers_every_paths_lists_and_keeps_the_worse(monkeypatch):
+    """Forecasts on two seeds settle in two metas; the lists of each answer a patch their own
+    way. A patch the worse path's lists answer well but the other path's undo is passed over
+    for one both paths' answers hold: each candidate is answered on every path's lists, on
+    the same seed, and judged by the worse answer."""
+    from types import SimpleNamespace
+
+    from balance.search.adapted_cli import adapted_progress_line
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    boar, squire, both = (Move("T-M02", "cost", 3),), (Move("T-M04", "attack", 3),), \
+        (Move("T-M02", "cost", 3), Move("T-M04", "attack", 3))
+    worse = (("T-H01", (("T-M02", 2),)), ("T-H01", (("T-M04", 2),)), ("T-H02", (("T-X01", 2),)))
+    other = (worse[0], ("T-H01", (("T-M02", 1), ("T-M04", 1))), ("T-H02", (("T-X01", 1),)))
+    holds_on = {boar: (), squire: (worse,), both: (worse, other)}
+    answers = []
+
+    def search(problem, side, **_):
+        ranked = [SimpleNamespace(moves=m, rank=(k,)) for k, m in enumerate((boar, squire, both))]
+        return SimpleNamespace(best=ranked[0], front=[ranked[0]], searched=ranked,
+                               games_searched=10, games_verified=0, strong_games_searched=0,
+                               strong_games_verified=0)
+
+    def forecast(problem, pairs, progress, **_):
+        progress({"games": 50})
+        lists = tuple(base_key(d) for d in problem.archetypes)
+        if not problem.exploitability:          # an answer: from the lists it was given
+            answers.append((pairs.moves, lists, problem.seed))
+            result = forecast_of(FIRST_STRONG, EVEN if lists in holds_on[pairs.moves]
+                                 else FIRST_STRONG)
+        else:                                   # seed 6 the worse path: one deck at 70 %
+            result = forecast_of(FIRST_STRONG, EVEN if problem.seed == 5 else FIRST_STRONG)
+            lists = other if problem.seed == 5 else worse
+        return replace(result, games={"total": 100},
+                       rounds=(replace(result.rounds[0], lists=lists),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    events: list[dict] = []
+    result = adapted.adapted_search(replace(tiny(), forecast_seeds=2, answer_check=3),
+                                    evaluator=None, progress=events.append)
+    assert [(m, lists) for m, lists, _ in answers] == [
+        (m, lists) for m in (boar, squire, both) for lists in (other, worse)]
+    assert len({seed for *_, seed in answers}) == 1
+    patch = result.considered[1]
+    assert patch.moves == both                  # squire holds on the worse path's lists only
+    squire_answer = patch.answers[1].to_dict()
+    assert not squire_answer["meets"] and squire_answer["games"] == 200
+    assert [(p["seed"], p["misses"] > 0) for p in squire_answer["paths"]] == [
+        (5, True), (6, False)]
+    assert result.answer_games == 600
+    lines = [adapted_progress_line(e) for e in events if e["step"] == "answer"]
+    assert any("(patch 2 of 3, seed 6's lists, path 2 of 2)" in line for line in lines)
+    assert all(e["expected"] >= e["games"] for e in events)
+
+
 def test_the_answer_check_plays_its_rounds_on_the_tiny_field():
     """With real games: the search's verified patches are each answered by one round of
     re-tuning, their games counted, and the patch forecast is the best answered one."""
@@ -318,6 +375,22 @@ def test_the_answer_check_plays_its_rounds_on_the_tiny_field():
     assert result.answer_games == sum(a.games for a in patch.answers) > 0
     answer = result.to_dict()["considered"][1]["answers"][0]
     assert answer["games"] > 0 and (answer["agent"], answer["games_each"]) == ("greedy", 100)
+    assert answer["paths"] == []        # one forecast path: no path of its own to name
+
+
+def test_the_report_names_each_paths_answer_where_several_paths_answered(searched):
+    from balance.search.adapted_cli import adapted_report_text
+    from rules.lab.balance_search.adapted_result import Answer
+
+    patch = searched.considered[-1]
+    misses = len(patch.judgement.failures)
+    answer = Answer(patch.moves, patch.judgement, 400, 1, ((5, misses), (6, 0)))
+    answered = replace(patch, answers=(answer,))
+    result = replace(searched, considered=(*searched.considered[:-1], answered),
+                     chosen=answered if searched.chosen is patch else searched.chosen)
+    report = adapted_report_text(result, None, 1.0, cards=CARDS)
+    assert (f"after the answer (the worse of 2 paths' answers: seed 5 {misses} missed, seed 6 "
+            "0 missed), 1 list re-tuned  ← forecast") in report
 
 
 def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):

@@ -157,8 +157,11 @@ class _Run:
                      else path if step == "forecast" else self.problem.forecast.budget_games)
         if step == "forecast":     # this path, then the patch's paths still to come
             current = path + self.paths_left * path_each
-        elif step == "answer":     # this candidate's answer, then the candidates still to come
-            current = path * (1 + int(event.get("candidates", 1)) - int(event.get("candidate", 1)))
+        elif step == "answer":     # this answer, then the candidates' and paths' still to come
+            paths_each = int(event.get("paths", 1))
+            units_left = (int(event.get("candidates", 1)) - int(event.get("candidate", 1))) \
+                * paths_each + paths_each - int(event.get("path", 1))
+            current = path * (1 + units_left)
         elif step == "judged":     # between steps: nothing under way
             current = 0
         else:
@@ -214,32 +217,38 @@ class _Run:
 
     def answer(self, last: Considered, names: Sequence[str], searched: Any, iteration: int,
                tried: Sequence[Candidate]) -> tuple[Answer, ...]:
-        """The search's best patches, each after the lists' first answer to it (``answer``;
-        none where ``answer_check`` is under 2 or fewer than two of its patches are new)."""
+        """The search's best patches, each after the lists' first answer to it on every path
+        of the last patch (``answer``; none where ``answer_check`` is under 2 or fewer than two
+        of its patches are new)."""
         p = self.problem
         if p.answer_check < 2:
             return ()
         candidates = answer_candidates(searched, tried, p.answer_check)
         if len(candidates) < 2:
             return ()
-        lists = last.forecast.rounds[-1].lists           # the worst path's
+        paths = last.paths or (ForecastPath(last.seed or 0, last.forecast, last.judgement),)
         seed = _seed(p.search.seed, "answer", iteration)  # one seed: candidates differ by cards
         out = []
         for k, moves in enumerate(candidates):
             if k and self.stopped():
                 break
-            problem = answer_problem(p.forecast, lists, names, moves, seed)
+            each = []
+            for i, path in enumerate(paths):
+                problem = answer_problem(p.forecast, path.forecast.rounds[-1].lists, names,
+                                         moves, seed)
 
-            def progress(event: dict[str, Any], k: int = k) -> None:
-                self.report("answer", iteration, {**event, "candidate": k + 1,
-                                                  "candidates": len(candidates)})
-            result = forecast(problem, PairSide(self.evaluator, moves), progress=progress,
-                              should_stop=self.should_stop)
-            total = result.games["total"]
-            self.answer_games += total
-            self.games += total
-            self.step_games = 0
-            out.append(answered(moves, result, _judge(p, result, seed)))
+                def progress(event: dict[str, Any], k: int = k, i: int = i) -> None:
+                    self.report("answer", iteration, {
+                        **event, "candidate": k + 1, "candidates": len(candidates),
+                        "path": i + 1, "paths": len(paths), "seed": paths[i].seed})
+                result = forecast(problem, PairSide(self.evaluator, moves), progress=progress,
+                                  should_stop=self.should_stop)
+                total = result.games["total"]
+                self.answer_games += total
+                self.games += total
+                self.step_games = 0
+                each.append((path.seed, result, _judge(p, result, seed)))
+            out.append(answered(moves, each))
         self.answer_checks.append(sum(a.games for a in out))
         return tuple(out)
 

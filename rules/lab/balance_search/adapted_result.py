@@ -90,12 +90,15 @@ class Judgement:
 
 @dataclass(frozen=True)
 class Answer:
-    """One candidate patch after the lists' first answer: how its answered meta is judged."""
+    """One candidate patch after the lists' first answer: how its answered meta is judged —
+    the worse of the answers of each forecast path's lists (``paths``: each path's seed and
+    targets missed, where more than one path was answered)."""
 
     moves: Candidate
     judgement: Judgement
     games: int
-    adopted: int                 # lists that took a swap in the answer
+    adopted: int                 # lists that took a swap in the answer, over every path
+    paths: tuple[tuple[int, int], ...] = ()
 
     @property
     def rank(self) -> tuple[int, float]:
@@ -107,7 +110,8 @@ class Answer:
                 "changes": len(self.moves), "meets": j.meets, "failures": list(j.failures),
                 "excess": j.excess, "field": j.adapted["field"], "games": self.games,
                 "agent": j.adapted["agent"], "games_each": j.adapted["games_each"],
-                "adopted": self.adopted}
+                "adopted": self.adopted,
+                "paths": [{"seed": seed, "misses": misses} for seed, misses in self.paths]}
 
 
 def judge(result: ForecastResult, goal: Goal, exploit_limit: float, *, seed: int) -> Judgement:

@@ -53,9 +53,17 @@ def answer_problem(base: ForecastProblem, lists: Sequence[DeckKey], names: Seque
                    archetypes=tuple(deck_list(k, n) for k, n in zip(lists, names, strict=True)))
 
 
-def answered(moves: Candidate, result: ForecastResult, judgement: Judgement) -> Answer:
-    adopted = sum(1 for t in result.rounds[-1].tunings if t is not None and t.adopted)
-    return Answer(moves, judgement, result.games["total"], adopted)
+def answered(moves: Candidate, paths: Sequence[tuple[int, ForecastResult, Judgement]]
+             ) -> Answer:
+    """A candidate's answer on each path's lists (its seed, the one-round forecast, its
+    verdict), judged by the worse: a patch one basin answers well and another undoes is
+    undone for players who take that path."""
+    worst = max(paths, key=lambda p: (len(p[2].failures), p[2].excess))
+    adopted = sum(1 for _, result, _ in paths for t in result.rounds[-1].tunings
+                  if t is not None and t.adopted)
+    games = sum(result.games["total"] for _, result, _ in paths)
+    each = tuple((seed, len(j.failures)) for seed, _, j in paths) if len(paths) > 1 else ()
+    return Answer(moves, worst[2], games, adopted, each)
 
 
 def best_answer(answers: Sequence[Answer]) -> Answer:
