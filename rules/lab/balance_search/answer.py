@@ -5,16 +5,19 @@ patch, and their first swaps can undo it — a nerfed card dropped, a buffed one
 archetypes. The full forecast says so one patch later, at millions of games. So where
 ``AdaptedProblem.answer_check`` is k > 1, the adapted search prices the search's k best patches
 (its pick, its verified front, then what it raced) against **one round** of that answer before
-it forecasts one: each list of the worst path re-tunes once against the others under the patch
-(the forecast's round: ``swaps_per_round`` swaps raced, a swap adopted only when its gain holds
-on fresh seeds), the answered lists play every matchup on fresh seeds (``final_games`` each),
-and the patch whose answered meta misses fewest targets (then by least; the field, matchup and
-share targets — one more tuning's exploitability is left to the full forecast) is the one
-forecast, ties to the search's order. Every candidate is answered on the same seeds, so two
-patches differ by their cards, not their dice.
+it forecasts one: on each forecast path of the last patch, each list re-tunes once against the
+others under the patch (the forecast's round: ``swaps_per_round`` swaps raced, a swap adopted
+only when its gain holds on fresh seeds) and the answered lists play every matchup on fresh
+seeds (``final_games`` each); a candidate is judged by its worse path's answer, and the patch
+whose answered meta misses fewest targets (then by least; the field, matchup and share
+targets — one more tuning's exploitability is left to the full forecast) is the one forecast,
+ties to the search's order. Every candidate is answered on the same seeds, so two patches
+differ by their cards, not their dice.
 
-It costs one forecast round a candidate (about 0.2 million greedy games on the six starters).
-What it cannot see: the rounds after the first, where a field can drift further.
+It costs one forecast round a candidate and a path (about 0.2 million greedy games on the six
+starters). What it cannot see: the rounds after the first, where a field can drift further —
+and on the starter field those decide: candidates one round priced alike (5–6 misses) settled
+3 to 9 apart (``docs/balance-search.md``, "Both paths' answers").
 """
 
 from __future__ import annotations
