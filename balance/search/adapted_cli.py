@@ -68,8 +68,9 @@ def add_adapted_arguments(parser: CommandParser) -> None:
     group.add_argument("--answer-check", type=int, default=None, metavar="K",
                        help="price each search's K best patches (its pick, its verified "
                             "front, then what it raced) against one round of the lists' answer "
-                            "(every list re-tunes once under the patch) and forecast the one "
-                            "whose answered meta misses least (default "
+                            "(on each forecast seed's lists every list re-tunes once under the "
+                            "patch; the worse seed's answer counts) and forecast the one whose "
+                            "answered meta misses least (default "
                             f"{DEFAULT_ANSWER_CHECK}: the search's own pick)")
     group.add_argument("--tune-games", type=int, default=None,
                        help="one tuning's search games (default 30,000)")

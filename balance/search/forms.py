@@ -138,9 +138,9 @@ class BalanceSearchForm(JobForm):
         label=_("Patches priced against the lists' answer"), initial=DEFAULT_ANSWER_CHECK,
         min_value=0, max_value=MAX_ANSWER_CHECK, required=False,
         help_text=_("After players adapt: each search's best patches, up to this many, are "
-                    "played once every list has re-tuned once against them, and the one that "
-                    "holds best is forecast. 0: the search's own pick. Each costs about one "
-                    "round of a forecast."))
+                    "played once every list of each forecast seed has re-tuned once against "
+                    "them; the one whose worse answer holds best is forecast. 0: the search's "
+                    "own pick. Each costs about one round of a forecast a seed."))
     band_low = forms.FloatField(label=_("Band from (%)"), initial=45, min_value=0, max_value=50)
     band_high = forms.FloatField(
         label=_("Band to (%)"), initial=55, min_value=50, max_value=100,
