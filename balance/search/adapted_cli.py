@@ -209,8 +209,9 @@ def _side_lines(label: str, side: dict[str, Any], names: list[str]) -> list[str]
 
 
 def _answer_paths(paths: list[dict[str, Any]]) -> str:
-    """Each forecast path's answer, where the check answered more than one path's lists."""
-    if len(paths) < 2:
+    """Each forecast path's answer, where the check answered more than one path's lists (a
+    one-path answer names no paths: ``answer.answered``)."""
+    if not paths:
         return ""
     return (f" (the worse of {len(paths)} paths' answers: "
             + ", ".join(f"seed {p['seed']} {p['misses']} missed" for p in paths) + ")")

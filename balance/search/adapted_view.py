@@ -97,7 +97,7 @@ def _answers(c: dict[str, Any], cards: dict[str, Any], names: dict[str, str]
                        for m in a["patch"]["changes"]],
              "meets": a["meets"], "misses": [_failure(f, names) for f in a["failures"]],
              "adopted": a["adopted"], "games": a["games"],
-             "paths": a.get("paths") if len(a.get("paths") or []) > 1 else [],
+             "paths": a.get("paths") or [],
              "chosen": a["patch"]["changes"] == c["patch"]["changes"]}
             for a in c.get("answers") or []]
 

@@ -232,25 +232,28 @@ class _Run:
         for k, moves in enumerate(candidates):
             if k and self.stopped():
                 break
-            each = []
-            for i, path in enumerate(paths):
-                problem = answer_problem(p.forecast, path.forecast.rounds[-1].lists, names,
-                                         moves, seed)
-
-                def progress(event: dict[str, Any], k: int = k, i: int = i) -> None:
-                    self.report("answer", iteration, {
-                        **event, "candidate": k + 1, "candidates": len(candidates),
-                        "path": i + 1, "paths": len(paths), "seed": paths[i].seed})
-                result = forecast(problem, PairSide(self.evaluator, moves), progress=progress,
-                                  should_stop=self.should_stop)
-                total = result.games["total"]
-                self.answer_games += total
-                self.games += total
-                self.step_games = 0
-                each.append((path.seed, result, _judge(p, result, seed)))
+            each = [(path.seed, *self.answer_once(moves, path, names, seed, {
+                "candidate": k + 1, "candidates": len(candidates), "path": i + 1,
+                "paths": len(paths), "seed": path.seed}, iteration))
+                for i, path in enumerate(paths)]
             out.append(answered(moves, each))
         self.answer_checks.append(sum(a.games for a in out))
         return tuple(out)
+
+    def answer_once(self, moves: Candidate, path: ForecastPath, names: Sequence[str], seed: int,
+                    where: dict[str, Any], iteration: int) -> tuple[ForecastResult, Judgement]:
+        """One round of the answer to ``moves`` from ``path``'s settled lists, its games
+        counted and its progress said with ``where`` (which candidate, which path)."""
+        problem = answer_problem(self.problem.forecast, path.forecast.rounds[-1].lists,
+                                 names, moves, seed)
+        result = forecast(problem, PairSide(self.evaluator, moves),
+                          progress=lambda e: self.report("answer", iteration, {**e, **where}),
+                          should_stop=self.should_stop)
+        total = result.games["total"]
+        self.answer_games += total
+        self.games += total
+        self.step_games = 0
+        return result, _judge(self.problem, result, seed)
 
     def search(self, lists: Sequence[DeckKey], names: Sequence[str], iteration: int,
                start: Candidate) -> Any:
