@@ -138,9 +138,9 @@ def replay_text(out: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def paths_text(out: Mapping[str, Any]) -> str:
+def paths_text(out: Mapping[str, Any], cards: Mapping[str, CardDef]) -> str:
     """``meta_forecast --seeds N`` / ``--compare``: each archetype's settled field win rate on
-    each seed, and whether the seeds' forecasts agree."""
+    each seed, whether the seeds' forecasts agree, and what their lists share."""
     seeds = [str(s) for s in out["seeds"]]
     lines = [f"The same forecast on {len(seeds)} seeds ({', '.join(seeds)}): each archetype's "
              "settled field win rate on each seed"]
@@ -165,4 +165,23 @@ def paths_text(out: Mapping[str, Any]) -> str:
                      "different paths to different metas, and each one's figures are its "
                      "path's. Read the spread as how far apart the metas players may reach "
                      "are.")
+    lines.extend(shared_lists_text(out, cards))
     return "\n".join(lines)
+
+
+def shared_lists_text(out: Mapping[str, Any], cards: Mapping[str, CardDef]) -> list[str]:
+    """The changes from print every seed's settled list made, archetype by archetype."""
+    if out.get("lists") is None:
+        return []
+    each = " and ".join(str(n) for n in out["lists"]["brought_in"])
+    lines = [f"What the seeds' lists share: of the copies each seed's lists brought in "
+             f"({each}), {out['lists']['shared']} came in on every seed. The changes from "
+             "print every seed made, by archetype:"]
+    for row in out["archetypes"]:
+        shared = row["lists"]
+        if shared is None:
+            continue
+        lines.append(f"  {row['name']:<16}{shared['shared']} in common of "
+                     + " and ".join(str(n) for n in shared["brought_in"]) + " brought in: "
+                     + (diff_text(cards, shared["common"]) if shared["common"] else "none"))
+    return lines

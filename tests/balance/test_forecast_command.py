@@ -179,6 +179,11 @@ def test_several_seeds_say_whether_their_forecasts_agree(tmp_path):
     text = StringIO()
     call_command("meta_forecast", "--compare", *map(str, saved), stdout=text)
     assert "The same forecast on 2 seeds (3, 4)" in text.getvalue()
+    shared = paths["lists"]["shared"]
+    assert f"), {shared} came in on every seed" in text.getvalue()
+    assert paths["lists"]["brought_in"] == [
+        sum(row["copies"] for deck in f["final"]["decks"] for row in deck["diff"]
+            if row["copies"] > 0) for f in data["forecasts"]]
 
 
 def test_several_seeds_refuse_what_cannot_be_compared(tmp_path):

@@ -48,3 +48,29 @@ def test_forecasts_of_other_fields_are_not_compared():
     other["final"]["decks"] = [{"name": "Tidewall"}, {"name": "Dawn Crusade"}]
     with pytest.raises(ValueError, match="different fields"):
         compare_paths([forecast(1, [0.5, 0.5]), other])
+
+
+def test_the_paths_lists_share_the_changes_every_seed_made_at_the_fewest_copies():
+    # Dawn Crusade: both seeds cut two Footmen and bring in Archons, two and one; only the
+    # first seed cuts the Warden and brings in a Jester
+    one = forecast(1, [0.5, 0.5])
+    two = forecast(2, [0.5, 0.5])
+    one["final"]["decks"][0]["diff"] = [{"card": "C062", "copies": -2},
+                                        {"card": "C063", "copies": -1},
+                                        {"card": "C110", "copies": 2},
+                                        {"card": "C101", "copies": 1}]
+    two["final"]["decks"][0]["diff"] = [{"card": "C062", "copies": -3},
+                                        {"card": "C110", "copies": 1},
+                                        {"card": "C090", "copies": 2}]
+    one["final"]["decks"][1]["diff"] = two["final"]["decks"][1]["diff"] = []
+    out = compare_paths([one, two])
+    dawn, tide = (a["lists"] for a in out["archetypes"])
+    assert dawn == {"brought_in": [3, 3], "shared": 1,
+                    "common": [{"card": "C062", "copies": -2}, {"card": "C110", "copies": 1}]}
+    assert tide == {"brought_in": [0, 0], "shared": 0, "common": []}
+    assert out["lists"] == {"shared": 1, "brought_in": [3, 3]}
+
+
+def test_forecasts_saved_without_their_diffs_share_nothing_to_read():
+    out = compare_paths([forecast(1, [0.5, 0.5]), forecast(2, [0.5, 0.5])])
+    assert out["lists"] is None and all(a["lists"] is None for a in out["archetypes"])

@@ -138,7 +138,7 @@ class Command(BaseCommand):
         for data in forecasts:
             self.stdout.write(f"\n=== Seed {data['seed']} ===\n")
             self.stdout.write(report_text(data, problem.cards, elapsed=data["wall_seconds"]))
-        self.stdout.write("\n" + paths_text(paths))
+        self.stdout.write("\n" + paths_text(paths, problem.cards))
 
     def data(self, data: dict[str, Any], seed: int, opts: dict[str, Any], start: float,
              cpu: float) -> dict[str, Any]:
@@ -169,7 +169,7 @@ class Command(BaseCommand):
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise CommandError(f"--compare: {exc}") from None
         self.stdout.write(json.dumps(paths, sort_keys=True) if opts["json"] else
-                          paths_text(paths))
+                          paths_text(paths, card_set_of(opts).cards))
 
     def via_celery(self, opts: dict[str, Any]) -> None:
         """The forecast as a job for the workers (``balance.forecast.services``), followed to

@@ -10,6 +10,13 @@ difference within the two intervals' combined 95 % margin, as a replay is judged
 ε-equilibrium shares, and each seed's stop. Paths that agree forecast one meta; paths that do
 not forecast a set of metas, and the spread says how far apart they are.
 
+It also says what the paths' **lists** share (``shared_changes``): the changes from the printed
+list every seed's settled list made — the same card in or out on every path, at the fewest
+copies any path moved — against the copies each path brought in. Paths that part on the
+figures but share their changes part on the field's mix; paths that share none reached other
+lists (on the patched starter field two paths shared 12 of the 52–54 copies each brought in,
+docs/balance-search.md).
+
 Invariant: it reads figures only; it plays no game.
 """
 
@@ -53,7 +60,9 @@ def compare_paths(forecasts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "low": min(rates, default=None), "high": max(rates, default=None),
             "spread": round(max(rates) - min(rates), 6) if rates else None,
             "consistent": consistent,
-            "relaxed": [data["final"]["relaxed"]["shares"][i] for data in forecasts]})
+            "relaxed": [data["final"]["relaxed"]["shares"][i] for data in forecasts],
+            "lists": shared_changes([data["final"]["decks"][i].get("diff") for data in forecasts])})
+    listed = [a["lists"] for a in archetypes if a["lists"] is not None]
     return {"seeds": seeds, "names": names,
             "agree": all(a["consistent"] for a in archetypes),
             "archetypes": archetypes,
@@ -62,4 +71,26 @@ def compare_paths(forecasts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                        "games": data["games"].get("total", 0),
                        "exploitability": data.get("exploitability")}
                       for seed, data in zip(seeds, forecasts, strict=True)],
-            "settled": all(data["stopped"] == "settled" for data in forecasts)}
+            "settled": all(data["stopped"] == "settled" for data in forecasts),
+            "lists": {"shared": sum(a["shared"] for a in listed),
+                      "brought_in": [sum(a["brought_in"][k] for a in listed)
+                                     for k in range(len(forecasts))]} if listed else None}
+
+
+def shared_changes(diffs: Sequence[Sequence[Mapping[str, Any]] | None]) -> dict[str, Any] | None:
+    """What one archetype's settled lists on several paths share: each path's copies brought
+    in (``brought_in``), the changes every path made (``common``: each card with its signed
+    copies — the fewest any path moved that way), and the copies in common that came in
+    (``shared``). None when a forecast's data holds no diffs (saved before they were kept)."""
+    kept = [diff for diff in diffs if diff is not None]
+    if len(kept) < len(diffs):
+        return None
+    moved = [{row["card"]: row["copies"] for row in diff} for diff in kept]
+    common = []
+    for card in moved[0]:
+        copies = [m.get(card, 0) for m in moved]
+        if all(c > 0 for c in copies) or all(c < 0 for c in copies):
+            fewest = min(copies, key=abs)
+            common.append({"card": card, "copies": fewest})
+    return {"brought_in": [sum(c for c in m.values() if c > 0) for m in moved],
+            "common": common, "shared": sum(r["copies"] for r in common if r["copies"] > 0)}
