@@ -92,10 +92,11 @@ def test_the_api_takes_the_adapted_objectives_bands_by_default(api, third):
 
 def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
         api, client, alice, third, settings):
-    """Bands so wide that the unpatched pool's adapted meta meets them: one forecast, and the
-    search stops there, choosing no patch (the search's own games: ``test_balance_adapted``)."""
+    """Bands so wide (10–90 %) that the unpatched pool's adapted meta meets them: one
+    forecast, and the search stops there, choosing no patch (the search's own games:
+    ``test_balance_adapted``)."""
     settings.BALANCE_PIECE_BLOCKS = 2
-    wide = body(third, field_band=[0.2, 0.8], matchup_band=[0.05, 0.95],
+    wide = body(third, field_band=[0.1, 0.9], matchup_band=[0.05, 0.95],
                 adapted={**SMALL, "exploit_limit": 1.0})
     made = api.post("/api/balance-searches/", wide, format="json")
     assert made.status_code == 201, made.json()
@@ -145,7 +146,7 @@ def test_an_adapted_search_from_a_live_patch_forecasts_the_live_patch_first(
     (patch 0), and where its adapted meta meets, it is the patch chosen and downloadable."""
     settings.BALANCE_PIECE_BLOCKS = 2
     live = {"name": "Live 1.1", "changes": [{"card": "T-H01", "field": "hp", "value": 21}]}
-    wide = body(third, field_band=[0.2, 0.8], matchup_band=[0.05, 0.95], live_patch=live,
+    wide = body(third, field_band=[0.1, 0.9], matchup_band=[0.05, 0.95], live_patch=live,
                 adapted={**SMALL, "exploit_limit": 1.0, "forecast_seeds": 1})
     made = api.post("/api/balance-searches/", wide, format="json")
     assert made.status_code == 201, made.json()

@@ -149,3 +149,17 @@ def test_max_changes_bounds_the_cards_that_differ_from_the_origin():
     far = replace(p, deck=deck_list(apply(base, (Swap("T-X01", "T-M02", 3),))))
     with pytest.raises(TuningError, match="at most 1"):
         run(far)
+
+
+def test_the_proposal_seed_draws_other_incoming_cards_on_the_same_racing_games():
+    # A few proposals from the whole pool: the seeded tie-break decides which cards of equal
+    # prior are proposed. ``proposal_seed`` moves that draw alone; left unset it is ``seed``.
+    few = problem(pool=None, proposals=6)
+    base = base_key(few.deck)
+    drawn = {s: neighbours(replace(few, proposal_seed=s), base, ()) for s in range(1, 9)}
+    assert len({tuple(c) for c in drawn.values()}) > 1
+    assert drawn[5] == neighbours(replace(few, seed=5), base, ())
+    assert neighbours(replace(few, proposal_seed=few.seed), base, ()) == neighbours(few, base, ())
+    same, unset = run(replace(problem(), proposal_seed=problem().seed)), run(problem())
+    assert [s.swaps for s in same.suggestions] == [s.swaps for s in unset.suggestions]
+    assert same.searched == unset.searched

@@ -233,3 +233,29 @@ def test_verdicts_across_agents_follow_riots_rule():
     assert verdicts["C"]["verdict"] == "buff"        # 43 % and 40 %: under under both
     assert verdicts["C"]["agents"]["lean"]["rate"] == 0.4
     assert verdicts["B"]["agents"]["greedy"]["games"] == 200
+
+
+def test_each_round_proposes_other_cards_on_the_same_racing_seeds(monkeypatch):
+    # A round proposing what the last one raced and turned down would only ever reach the few
+    # cards one seed drew: every round and every check draws its proposals anew, while an
+    # archetype's rounds race on the same seeds (their unchanged games re-read).
+    tune, _ = scripted_tuning([GOLEMS_OUT])
+    seen: list[tuple[str, bool, int, int | None]] = []
+
+    def recording(problem_, evaluator, should_stop=None):
+        seen.append((problem_.deck.name, problem_.max_changes is None, problem_.seed,
+                     problem_.proposal_seed))
+        return tune(problem_, evaluator, should_stop)
+
+    monkeypatch.setattr(rounds, "tune_deck", recording)
+    run(problem(max_rounds=6))
+    rounds_ = [(seed, drawn) for name, check, seed, drawn in seen
+               if name == "Weak Dawn" and not check]
+    checks = [(seed, drawn) for name, check, seed, drawn in seen
+              if name == "Weak Dawn" and check]
+    # round 1, then two checks (the first adopts the golems' swap): one racing seed for the
+    # checks, a new draw of proposals for each
+    assert len(rounds_) == 1 and len(checks) == 2
+    assert len({seed for seed, _ in checks}) == 1
+    drawn = [d for _, d in rounds_ + checks]
+    assert None not in drawn and len(set(drawn)) == len(drawn)

@@ -8,8 +8,8 @@ takes
 out a card an earlier swap put in nor puts back one it took out.
 
 Invariants: neighbours come out in one fixed order for a given problem and seed (a prior that
-keeps the deck's attributes and mana curve, then a seeded tie-break), so the search over them
-is deterministic; nothing here mutates its inputs.
+keeps the deck's attributes and mana curve, then a tie-break seeded by ``proposal_seed`` or
+else ``seed``), so the search over them is deterministic; nothing here mutates its inputs.
 """
 
 from __future__ import annotations
@@ -100,6 +100,9 @@ class TuningProblem:
     max_changes: int | None = None                # most cards differing from ``origin``
     field_pairings: bool = True                   # play the opponents' pairings (shares)
     verify_seed: int | None = None                # fresh games' seed (None: from ``seed``)
+    # the proposals' tie-break (None: ``seed``): a caller that races on the same seeds again
+    # (the forecast's rounds) can still propose other cards each time
+    proposal_seed: int | None = None
     extra: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
 
 
@@ -197,6 +200,7 @@ def neighbours(problem: TuningProblem, base: DeckKey, swaps: Candidate,
     copy; each outgoing card gets its share of the proposals so every slot of the deck is
     tried."""
     cards = problem.field.cards
+    tiebreak_seed = problem.seed if problem.proposal_seed is None else problem.proposal_seed
     current = apply(base, swaps)
     hero, counts = current[0], dict(current[1])
     added = {s.into for s in swaps}
@@ -208,7 +212,7 @@ def neighbours(problem: TuningProblem, base: DeckKey, swaps: Candidate,
             candidate = (*swaps, Swap(hero, new_hero, 0))
             key = apply(base, candidate)
             if key not in exclude and is_legal(problem, key):
-                out.append(((0, _tiebreak(problem.seed, hero, new_hero)), candidate))
+                out.append(((0, _tiebreak(tiebreak_seed, hero, new_hero)), candidate))
     pool = pool_of(problem)
     per_out: dict[str, list[tuple[tuple[int | str, ...], Candidate]]] = {}
     for code, copies in sorted(counts.items()):
@@ -222,7 +226,7 @@ def neighbours(problem: TuningProblem, base: DeckKey, swaps: Candidate,
             card = cards[into]
             prior = (card.attribute is not None and card.attribute not in attributes,
                      abs(card.cost - gone.cost), card.kind != gone.kind)
-            tiebreak = _tiebreak(problem.seed, code, into)
+            tiebreak = _tiebreak(tiebreak_seed, code, into)
             for k in sorted({1, copies}, reverse=True):    # every copy, then one
                 options.append(((*prior, tiebreak, k == 1), (*swaps, Swap(code, into, k))))
         options.sort(key=lambda item: item[0])

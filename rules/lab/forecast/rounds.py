@@ -5,8 +5,11 @@
    round to the next by its lists, not its dice); every archetype has the same share.
 2. **Rounds**: every archetype re-tunes its current list (``rules.lab.deck_tuning``) against
    the other archetypes' current lists, the field weighted by the current meta's shares — all
-   at once, against the lists of the round's start. It keeps its hero; no list differs from its
-   printed list in more than ``max_changes`` cards. A list adopts its tuning's best suggestion
+   at once, against the lists of the round's start. Each round (and each check) it proposes
+   other incoming cards (``_proposal_seed``) on the racing seeds it raced on before, so the
+   rounds explore the pool rather than race one seed's few proposals again. It keeps its
+   hero; no list differs from its printed list in more than ``max_changes`` cards. A list
+   adopts its tuning's best suggestion
    when the suggestion's improvement, verified on fresh seeds and paired game by game with the
    current list, exceeds ``settle`` and its 95 % interval lies above zero. The new lists play
    the round's matchups and the meta moves (``dynamics.meta_step``).
@@ -77,6 +80,15 @@ def _search_seed(seed: int, archetype: int) -> int:
 def _verify_seed(seed: int, round_: int, archetype: int) -> int:
     """An archetype's fresh games in round ``round_``: new every round."""
     return _tune_seed(seed, round_, archetype)
+
+
+def _proposal_seed(seed: int, round_: int, archetype: int) -> int:
+    """The cards an archetype's tuning proposes in round ``round_``: others every round. A
+    tuning races 32 swaps of the thousands legal, about one incoming card for each card of the
+    list; proposed alike every round (the racing seed's tie-break), a path's lists could only
+    ever reach the few cards its seed drew, and two seeds' lists shared 12 of the 52–54 copies
+    each brought in (docs/balance-search.md)."""
+    return _tune_seed(seed, "proposals", round_, archetype)
 
 
 def _check_verify_seed(seed: int, round_: int, archetype: int) -> int:
@@ -249,6 +261,7 @@ def _adapt(run: _Run, number: int, names: Sequence[str], printed: Sequence[DeckK
             deck=deck_list(start.lists[i], name), fmt=problem.fmt, set_of=problem.set_of,
             pool=problem.pool, max_swaps=problem.swaps_per_round,
             seed=_search_seed(problem.seed, i), verify_seed=_verify_seed(problem.seed, number, i),
+            proposal_seed=_proposal_seed(problem.seed, number, i),
             budget_games=problem.tune_games, verify_games=problem.verify_games, suggestions=1,
             meta_resamples=0, origin=printed[i], max_changes=problem.max_changes,
             field_pairings=False)
@@ -264,7 +277,8 @@ def _adapt(run: _Run, number: int, names: Sequence[str], printed: Sequence[DeckK
 
 
 def _exploit_problem(problem: ForecastProblem, settled: Round, i: int, name: str, *,
-                     verify_seed: int | None = None) -> TuningProblem:
+                     verify_seed: int | None = None, proposal_seed: int | None = None
+                     ) -> TuningProblem:
     """One more tuning of archetype ``i``'s list against the mix ``settled`` (its own list
     included): ``exploit_swaps`` swaps, no cap on its distance from print."""
     return TuningProblem(
@@ -272,6 +286,7 @@ def _exploit_problem(problem: ForecastProblem, settled: Round, i: int, name: str
         deck=deck_list(settled.lists[i], name), fmt=problem.fmt, set_of=problem.set_of,
         pool=problem.pool, max_swaps=problem.exploit_swaps,
         seed=_tune_seed(problem.seed, "exploit", i), verify_seed=verify_seed,
+        proposal_seed=proposal_seed,
         budget_games=problem.tune_games, verify_games=problem.verify_games, suggestions=2,
         meta_resamples=0, field_pairings=False)
 
@@ -304,7 +319,8 @@ def _check(run: _Run, number: int, names: Sequence[str], printed: Sequence[DeckK
             continue
         run.report("check", round=number, archetype=name)
         tuning = _exploit_problem(problem, settled, i, name,
-                                  verify_seed=_check_verify_seed(problem.seed, number, i))
+                                  verify_seed=_check_verify_seed(problem.seed, number, i),
+                                  proposal_seed=_proposal_seed(problem.seed, number, i))
         result, games, reused = run.tune(tuning, settled.lists)
         run.exploit_costs.append(games)
         exploits.append(Exploit(i, result))
