@@ -14,7 +14,8 @@ It also says what the paths' **lists** share (``shared_changes``): the changes f
 list every seed's settled list made — the same card in or out on every path, at the fewest
 copies any path moved — against the copies each path brought in. Paths that part on the
 figures but share their changes part on the field's mix; paths that share none reached other
-lists (on the patched starter field two paths shared 12 of the 52–54 copies each brought in,
+lists (on the patched starter field two paths shared 12 of the 52–54 copies each brought in
+while the rounds proposed the same cards every round, 22 of 54–58 once they drew them anew:
 docs/balance-search.md).
 
 Invariant: it reads figures only; it plays no game.
