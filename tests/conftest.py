@@ -52,6 +52,30 @@ def _machine_load_unread(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _no_heartbeat_inside_the_tests_own_transaction(request):
+    """A test on ``db`` runs inside one transaction of its own connection, which no other
+    thread sees. On SQLite's shared-cache database a lease's heartbeat thread (``work.protocol.
+    Heartbeat``, its own connection) renewing a row that transaction wrote waits on its table
+    lock for the database's whole timeout (20 s), and the job's end joins the thread: every job
+    that played past one beat sat idle 20 s, and more of them on a slower machine. Nothing else
+    can take the lease inside such a test, so there its beat comes after the test. Tests whose
+    work runs in other threads (``transactional_db``, the live server, a worker) keep it."""
+    marker = request.node.get_closest_marker("django_db")
+    uses_db = "db" in request.fixturenames or marker is not None
+    transactional = ({"transactional_db", "live_server"} & set(request.fixturenames)
+                     or (marker is not None and marker.kwargs.get("transaction")))
+    if not uses_db or transactional:
+        yield
+        return
+    from django.conf import settings
+
+    before = settings.SIMULATIONS_HEARTBEAT_SECONDS
+    settings.SIMULATIONS_HEARTBEAT_SECONDS = 3600
+    yield
+    settings.SIMULATIONS_HEARTBEAT_SECONDS = before
+
+
+@pytest.fixture(autouse=True)
 def _site_language_reset():
     """Each test starts in the site's default language. The test client runs a request in the
     test's own thread, and Django's LocaleMiddleware leaves the request's language active after
