@@ -7,6 +7,7 @@ to artifacts/ for a human to look at."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from pathlib import Path
@@ -25,42 +26,51 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
 
 
 @pytest.fixture
-def searched(live_server, transactional_db, settings):
-    """A finished adapted search of three test-set decks, bands wide enough that the
-    unpatched pool's adapted meta meets them (one forecast: seconds, not minutes)."""
+def ada(live_server, transactional_db):
+    """Ada, signed up on the live site with the test set's cards."""
     from django.contrib.auth import get_user_model
 
+    from cards.services import card_set_import
+    from rules.decks.cardset import TEST_SET
+
+    card_set_import(source=TEST_SET)
+    return get_user_model().objects.create_user("ada", password=PASSWORD)
+
+
+@pytest.fixture
+def searched(ada, live_server, settings):
+    """A finished adapted search of three test-set decks from a live patch, bands wide enough
+    (10–90 %) that the live patch's adapted meta meets them: one forecast, and the live patch is
+    the patch chosen (the search's own games: ``test_balance_adapted``)."""
     from balance import runner
     from balance.search.services import balance_job_request
-    from cards.services import card_set_import
     from decks.drafts import Draft
     from decks.services import deck_create
-    from rules.decks.cardset import TEST_SET
     from tests.fixtures import LEGAL_CARDS
 
     settings.BALANCE_PIECE_BLOCKS = 2
-    card_set_import(source=TEST_SET)
-    ada = get_user_model().objects.create_user("ada", password=PASSWORD)
     mix = deck_create(owner=ada, draft=Draft(name="Ada Mix", hero="T-H02",
                                              cards=dict(LEGAL_CARDS)))
     job = balance_job_request(
         user=ada, deck_specs=["starter:Dawn Test", "starter:Dusk Test", mix.uid],
-        agent="greedy", objective="adapted", field_band=(0.2, 0.8), matchup_band=(0.05, 0.95),
+        agent="greedy", objective="adapted", field_band=(0.1, 0.9), matchup_band=(0.05, 0.95),
         min_share=0.0, max_changes=2, budget_games=2000, verify_games=100, fields=["hp"],
         allowed_cards=["T-H01", "T-H02"], seed=5, is_public=True,
+        live_patch={"name": "Live 1.1", "changes": [{"card": "T-H01", "field": "hp",
+                                                     "value": 21}]},
         adapted={"iterations": 1, "list_changes": 3, "forecast_budget_games": 20_000,
                  "tune_games": 2_000, "round_games": 100, "final_games": 100,
                  "max_rounds": 1, "swaps_per_round": 1, "exploit_swaps": 1,
-                 "exploit_limit": 1.0})
+                 "exploit_limit": 1.0, "forecast_seeds": 1})
     assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
     return live_server.url, job.get_absolute_url()
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_an_adapted_searchs_page_reads_on_a_phone_and_a_desktop(browser, searched, locale):
+def test_an_adapted_searchs_page_reads_on_a_phone_and_a_desktop(browser, searched):
+    # One search for every reading: a search is the test's cost, a page a second.
     url, path = searched
     ARTIFACTS.mkdir(exist_ok=True)
-    for width in (390, 1280):
+    for locale, width in itertools.product(("en-US", "zh-CN"), (390, 1280)):
         context = browser.new_context(locale=locale, viewport={"width": width, "height": 900},
                                       is_mobile=width < 500)
         page = context.new_page()
@@ -74,8 +84,9 @@ def test_an_adapted_searchs_page_reads_on_a_phone_and_a_desktop(browser, searche
         context.close()
 
 
-def test_the_form_shows_the_adapted_objectives_fields_when_it_is_chosen(browser, searched):
-    url, _ = searched
+def test_the_form_shows_the_adapted_objectives_fields_when_it_is_chosen(browser, ada,
+                                                                       live_server):
+    url = live_server.url
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{url}/accounts/login/")
     page.fill("input[name=username]", "ada")
