@@ -35,6 +35,34 @@ def pytest_configure(config):
     wait_on_table_locks()
 
 
+def _database_use(item: pytest.Item) -> str:
+    """How a test uses the database, as pytest-django orders them: "transaction" (the test
+    wrapped in one transaction: ``db``), "transactional" (committed: ``transactional_db``, the
+    live server) or "none"."""
+    marker = item.get_closest_marker("django_db")
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if {"transactional_db", "live_server"} & fixtures or (
+            marker is not None and marker.kwargs.get("transaction")):
+        return "transactional"
+    if "db" in fixtures or marker is not None:
+        return "transaction"
+    return "none"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """The tests marked ``long`` (a minute or more on a busy machine) start first, so the test
+    processes are not left waiting on one of them at the suite's end: on the CI machine one
+    drawn last kept the others idle for minutes. pytest-django's order holds (the tests in a
+    transaction before the committing ones, whose flush would empty the tables the others
+    read): a long test leads its own group; one with no database leads the whole run. The sort
+    is stable, so pytest-randomly's order stays within each part."""
+    rank = {("none", True): 0, ("transaction", True): 1, ("transaction", False): 2,
+            ("transactional", True): 3, ("transactional", False): 4, ("none", False): 5}
+    items.sort(key=lambda item: rank[_database_use(item),
+                                     item.get_closest_marker("long") is not None])
+
+
 def pytest_report_header(config):
     # Which engine these tests run: the compiled build, or its sources (while the build is
     # older than them, or with CARDLAB_ENGINE=python) — never a stale build.
@@ -60,11 +88,7 @@ def _no_heartbeat_inside_the_tests_own_transaction(request):
     that played past one beat sat idle 20 s, and more of them on a slower machine. Nothing else
     can take the lease inside such a test, so there its beat comes after the test. Tests whose
     work runs in other threads (``transactional_db``, the live server, a worker) keep it."""
-    marker = request.node.get_closest_marker("django_db")
-    uses_db = "db" in request.fixturenames or marker is not None
-    transactional = ({"transactional_db", "live_server"} & set(request.fixturenames)
-                     or (marker is not None and marker.kwargs.get("transaction")))
-    if not uses_db or transactional:
+    if _database_use(request.node) != "transaction":
         yield
         return
     from django.conf import settings

@@ -77,6 +77,7 @@ def contract_site(live_server, catalogue, settings):
     return live_server.url, deck.uid, run.uid
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("identity", ["anonymous", "signed in"])
 def test_the_api_keeps_its_contract_under_schemathesis(contract_site, tmp_path, identity):
     url, deck_uid, run_uid = contract_site

@@ -103,6 +103,7 @@ class Site:
         return self.log.read_text()
 
 
+@pytest.mark.long
 def test_run_sh_serves_like_production_and_restarts_without_reinstalling(tmp_path):
     site = Site(tmp_path)
     try:
@@ -147,6 +148,7 @@ print(json.dumps([[g.uid, [[p.name, p.session, p.csrf] for p in g.players]] for 
 """
 
 
+@pytest.mark.long
 def test_run_sh_answers_a_browsers_parallel_kept_alive_requests_without_5xx(tmp_path):
     """./run.sh as production (two processes), asked as browsers ask — eight connections kept
     alive, pages, card art, hashed static files and the API at once — while two games between
@@ -190,6 +192,7 @@ def test_run_sh_answers_a_browsers_parallel_kept_alive_requests_without_5xx(tmp_
     assert "Traceback" not in log, log[-4000:]
 
 
+@pytest.mark.long
 def test_run_sh_dev_keeps_runserver_with_debug(tmp_path):
     site = Site(tmp_path, "--dev")
     try:
@@ -201,6 +204,7 @@ def test_run_sh_dev_keeps_runserver_with_debug(tmp_path):
         site.stop()
 
 
+@pytest.mark.long
 def test_run_sh_restarts_a_worker_that_died_and_stops_loudly_if_it_keeps_dying(tmp_path):
     site = Site(tmp_path, CARDLAB_WORKER_RESTARTS="1")
     try:

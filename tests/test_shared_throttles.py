@@ -91,6 +91,7 @@ def two_servers(tmp_path_factory):
             server.wait(timeout=30)
 
 
+@pytest.mark.long
 def test_failed_log_ins_count_across_two_server_processes(two_servers):
     a, b = two_servers
     for attempt in range(LOGIN_FAILURES_PER_PAIR.count):

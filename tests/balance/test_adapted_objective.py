@@ -90,6 +90,7 @@ def test_the_api_takes_the_adapted_objectives_bands_by_default(api, third):
     assert created["adapted"]["forecast_seeds"] == 2      # each patch judged on two forecasts
 
 
+@pytest.mark.long
 def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
         api, client, alice, third, settings):
     """Bands so wide (10–90 %) that the unpatched pool's adapted meta meets them: one
@@ -140,6 +141,7 @@ def test_an_adapted_search_runs_on_the_workers_and_its_page_shows_both_sides(
     assert found == []
 
 
+@pytest.mark.long
 def test_an_adapted_search_from_a_live_patch_forecasts_the_live_patch_first(
         api, client, alice, third, settings):
     """The patch already out is the pool players adapted to: the workers forecast it first
@@ -275,6 +277,7 @@ def finished_search(alice, third, result) -> BalanceJob:
     return job
 
 
+@pytest.mark.long
 def test_a_finished_search_that_misses_says_on_its_page_what_would_go_further(
         client, alice, third):
     from tests.rules.test_balance_adapted import run
@@ -297,6 +300,7 @@ def test_a_finished_search_that_misses_says_on_its_page_what_would_go_further(
     assert "补丁 2 最差的一次预测在 20 轮后停止" in text
 
 
+@pytest.mark.long
 def test_a_patch_chosen_after_the_lists_answer_shows_each_patch_it_priced(client, alice, third):
     """``answer_check``: the patch's section lists the search's patches it priced, each with
     its misses once every list re-tuned once against it, the one forecast marked."""

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from io import StringIO
 
+import pytest
 from django.core.management import call_command
 
 
+@pytest.mark.long
 def test_the_benchmark_times_a_search_and_a_planner_run_on_one_and_two_processes():
     out = StringIO()
     # Two decks are a band search: the meta objective needs a field of three.

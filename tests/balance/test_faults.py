@@ -58,6 +58,7 @@ def _job(sandbox, uid: str) -> dict:
     return out
 
 
+@pytest.mark.long
 def test_sigkill_a_worker_mid_search_and_the_search_resumes_to_the_same_result(sandbox):
     victim = sandbox.worker("victim")
     sandbox.wait_ready("victim")
@@ -98,6 +99,7 @@ def _in_process_result(job: dict) -> dict:
     return json.loads(json.dumps(reference.to_dict(frozen.deck_names)))
 
 
+@pytest.mark.long
 def test_one_and_two_worker_processes_play_the_same_search_and_write_its_patch(sandbox,
                                                                               tmp_path):
     # Pieces of one block each (a hundredth of a second's games): on a quiet machine the
@@ -126,6 +128,7 @@ def test_one_and_two_worker_processes_play_the_same_search_and_write_its_patch(s
     assert {w.split("@")[0] for (w,) in players} == {"left", "right"}   # both played its games
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("broker", ["redis", "rabbitmq"])
 def test_restarting_the_broker_mid_search_and_the_search_finds_the_same_result(
         sandbox, broker, tmp_path):

@@ -25,6 +25,7 @@ def forecast_json(*extra: str) -> dict:
     return json.loads(out.getvalue())
 
 
+@pytest.mark.long
 def test_the_command_prints_rounds_the_settled_field_and_exploitability(tmp_path):
     out, err = StringIO(), StringIO()
     call_command("meta_forecast", *TINY, stdout=out, stderr=err)
@@ -150,6 +151,7 @@ def test_the_report_says_which_games_an_engine_error_left_out():
     assert "Tidewall against G, run seed 12, game 99 (greedy): EngineError" in text
 
 
+@pytest.mark.long
 def test_several_seeds_say_whether_their_forecasts_agree(tmp_path):
     """A forecast on several seeds: each seed's forecast as one seed alone gives it, and each
     archetype's settled field win rate across them, consistent or not; saved forecasts

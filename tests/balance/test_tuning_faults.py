@@ -11,6 +11,8 @@ import json
 import os
 import signal
 
+import pytest
+
 from balance.models import BalanceJob
 from balance.tuning.problem import tuning_problem
 from rules.lab.deck_tuning import LocalTuneEvaluator, tune_deck
@@ -32,6 +34,7 @@ def _job(sandbox, uid: str) -> dict:  # noqa: F811
     return out
 
 
+@pytest.mark.long
 def test_sigkill_a_worker_mid_tuning_and_the_tuning_resumes_to_the_same_result(
         sandbox):  # noqa: F811
     victim = sandbox.worker("victim")

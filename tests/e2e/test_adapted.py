@@ -66,6 +66,7 @@ def searched(ada, live_server, settings):
     return live_server.url, job.get_absolute_url()
 
 
+@pytest.mark.long
 def test_an_adapted_searchs_page_reads_on_a_phone_and_a_desktop(browser, searched):
     # One search for every reading: a search is the test's cost, a page a second.
     url, path = searched

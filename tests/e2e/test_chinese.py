@@ -75,6 +75,7 @@ def add(page, name: str, times: int) -> None:
         expect(count).to_have_text(str(copy))
 
 
+@pytest.mark.long
 def test_browse_build_validate_download_and_simulate_in_chinese(browser, site, tmp_path):
     from playwright.sync_api import expect
 

@@ -286,6 +286,7 @@ def _error_page(page, base: str, error: ErrorPage) -> int:
     return navigation.value.status
 
 
+@pytest.mark.long
 def test_every_page_in_both_languages_on_a_desktop_and_a_phone(browser, pages, console):
     """Every page, signed in (at 1280 and 390 px) and signed out (at 390 px), in English and in
     Chinese, each visited once a language and width with every check in that visit: no page

@@ -104,6 +104,7 @@ def _play_unless_the_clock_ends_the_turn(page, record) -> None:
             raise
 
 
+@pytest.mark.long
 def test_two_people_play_a_whole_game_each_on_their_own_device(browser, site, console):
     from play.models import PlayGame
     from tests.e2e.axe import axe_problems

@@ -64,6 +64,7 @@ def searched():
     return run(tiny())
 
 
+@pytest.mark.long
 def test_each_patch_carries_its_printed_and_adapted_figures_side_by_side(searched):
     data = searched.to_dict()
     assert data["considered"][0]["changes"] == 0            # the unpatched pool comes first
@@ -86,6 +87,7 @@ def test_each_patch_carries_its_printed_and_adapted_figures_side_by_side(searche
     assert data["games"]["total"] == data["games"]["search"] + data["games"]["forecast"] > 0
 
 
+@pytest.mark.long
 def test_the_same_seed_gives_the_same_adapted_search(searched):
     assert run(tiny()).to_dict() == searched.to_dict()
 
@@ -149,6 +151,7 @@ def test_a_matchup_a_share_and_exploitability_each_miss_on_their_own():
 
 
 
+@pytest.mark.long
 def test_its_progress_reads_against_what_it_will_play_not_the_cap_of_every_step():
     events: list[dict] = []
     base = AdaptedBase(CARDS, "greedy")
@@ -364,6 +367,7 @@ def test_the_answer_check_answers_every_paths_lists_and_keeps_the_worse(monkeypa
     assert all(e["expected"] >= e["games"] for e in events)
 
 
+@pytest.mark.long
 def test_the_answer_check_plays_its_rounds_on_the_tiny_field():
     """With real games: the search's verified patches are each answered by one round of
     re-tuning, their games counted, and the patch forecast is the best answered one."""
@@ -442,6 +446,7 @@ def test_a_patch_meets_only_where_every_forecast_seed_does(monkeypatch):
     assert paths[1]["field"][0]["rate"] == 0.7
 
 
+@pytest.mark.long
 def test_two_forecast_seeds_play_two_forecasts_and_count_them_in_the_progress():
     events: list[dict] = []
     problem = replace(tiny(), forecast_seeds=2)

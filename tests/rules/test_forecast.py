@@ -73,6 +73,7 @@ def run(p: ForecastProblem):
         return forecast(p, evaluator)
 
 
+@pytest.mark.long
 def test_a_forecast_drops_dead_cards_and_repeats_for_the_same_seed():
     p = problem()
     result = run(p)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from io import StringIO
 
+import pytest
 from django.core.management import call_command
 
 
+@pytest.mark.long
 def test_the_benchmark_prints_wall_time_rate_and_efficiency():
     out = StringIO()
     call_command("bench_simulations", "--games", "40", "--baseline-games", "20", "--brokers",
@@ -20,6 +22,7 @@ def test_the_benchmark_prints_wall_time_rate_and_efficiency():
     assert run["wall_s"] > 0 and run["games_per_s"] > 0 and 0 < run["efficiency"]
 
 
+@pytest.mark.long
 def test_the_fairness_benchmark_prints_the_median_and_the_worst():
     out = StringIO()
     call_command("bench_fairness", "--big-agent", "greedy", "--big-games", "20000",
@@ -32,6 +35,7 @@ def test_the_fairness_benchmark_prints_the_median_and_the_worst():
     assert data["big"]["chunk_size"] < 10_000 and data["big"]["chunk_size_asked"] == 10_000
 
 
+@pytest.mark.long
 def test_the_estimates_benchmark_prints_each_estimate_beside_the_time_taken():
     out = StringIO()
     call_command("bench_estimates", "--scale", "0.01", "--json", stdout=out)
