@@ -80,7 +80,7 @@ def _machine_load_unread(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _no_heartbeat_inside_the_tests_own_transaction(request):
+def _no_heartbeat_inside_the_tests_own_transaction(request, settings):
     """A test on ``db`` runs inside one transaction of its own connection, which no other
     thread sees. On SQLite's shared-cache database a lease's heartbeat thread (``work.protocol.
     Heartbeat``, its own connection) renewing a row that transaction wrote waits on its table
@@ -88,15 +88,8 @@ def _no_heartbeat_inside_the_tests_own_transaction(request):
     that played past one beat sat idle 20 s, and more of them on a slower machine. Nothing else
     can take the lease inside such a test, so there its beat comes after the test. Tests whose
     work runs in other threads (``transactional_db``, the live server, a worker) keep it."""
-    if _database_use(request.node) != "transaction":
-        yield
-        return
-    from django.conf import settings
-
-    before = settings.SIMULATIONS_HEARTBEAT_SECONDS
-    settings.SIMULATIONS_HEARTBEAT_SECONDS = 3600
-    yield
-    settings.SIMULATIONS_HEARTBEAT_SECONDS = before
+    if _database_use(request.node) == "transaction":
+        settings.SIMULATIONS_HEARTBEAT_SECONDS = 3600
 
 
 @pytest.fixture(autouse=True)

@@ -31,6 +31,8 @@ pytestmark = pytest.mark.django_db
 SMALL = {"iterations": 1, "list_changes": 3, "forecast_budget_games": 20_000,
          "tune_games": 2_000, "round_games": 100, "final_games": 100, "max_rounds": 1,
          "swaps_per_round": 1, "exploit_swaps": 1}
+# A patch already out, small enough that its adapted meta meets 10–90 % bands on the test field.
+LIVE_PATCH = {"name": "Live 1.1", "changes": [{"card": "T-H01", "field": "hp", "value": 21}]}
 
 
 @pytest.fixture
@@ -147,8 +149,7 @@ def test_an_adapted_search_from_a_live_patch_forecasts_the_live_patch_first(
     """The patch already out is the pool players adapted to: the workers forecast it first
     (patch 0), and where its adapted meta meets, it is the patch chosen and downloadable."""
     settings.BALANCE_PIECE_BLOCKS = 2
-    live = {"name": "Live 1.1", "changes": [{"card": "T-H01", "field": "hp", "value": 21}]}
-    wide = body(third, field_band=[0.1, 0.9], matchup_band=[0.05, 0.95], live_patch=live,
+    wide = body(third, field_band=[0.1, 0.9], matchup_band=[0.05, 0.95], live_patch=LIVE_PATCH,
                 adapted={**SMALL, "exploit_limit": 1.0, "forecast_seeds": 1})
     made = api.post("/api/balance-searches/", wide, format="json")
     assert made.status_code == 201, made.json()
@@ -157,7 +158,7 @@ def test_an_adapted_search_from_a_live_patch_forecasts_the_live_patch_first(
     result = api.get(f"/api/balance-searches/{job.uid}/").json()["result"]
     [first] = result["considered"]
     assert first["changes"] == 1 and first["meets"] and result["chosen"] == 0
-    assert result["patch"]["changes"] == live["changes"]
+    assert result["patch"]["changes"] == LIVE_PATCH["changes"]
     client.force_login(alice)
     page = client.get(job.get_absolute_url()).content.decode()
     assert 'data-testid="live"' in page and 'data-testid="live-patch"' in page

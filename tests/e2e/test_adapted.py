@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.balance.test_adapted_objective import LIVE_PATCH, SMALL
 from tests.e2e.axe import axe_problems
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM
 from tests.e2e.test_forecast import WIDER_THAN_WINDOW
@@ -56,12 +57,7 @@ def searched(ada, live_server, settings):
         agent="greedy", objective="adapted", field_band=(0.1, 0.9), matchup_band=(0.05, 0.95),
         min_share=0.0, max_changes=2, budget_games=2000, verify_games=100, fields=["hp"],
         allowed_cards=["T-H01", "T-H02"], seed=5, is_public=True,
-        live_patch={"name": "Live 1.1", "changes": [{"card": "T-H01", "field": "hp",
-                                                     "value": 21}]},
-        adapted={"iterations": 1, "list_changes": 3, "forecast_budget_games": 20_000,
-                 "tune_games": 2_000, "round_games": 100, "final_games": 100,
-                 "max_rounds": 1, "swaps_per_round": 1, "exploit_swaps": 1,
-                 "exploit_limit": 1.0, "forecast_seeds": 1})
+        live_patch=LIVE_PATCH, adapted={**SMALL, "exploit_limit": 1.0, "forecast_seeds": 1})
     assert runner.job_execute(job_id=job.pk, claim="t", worker="test@host") == "done"
     return live_server.url, job.get_absolute_url()
 
