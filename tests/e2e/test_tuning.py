@@ -33,7 +33,10 @@ def _progress_shot(page) -> bool:
 
 
 def test_tune_a_deck_from_its_page_and_save_a_suggestion_as_a_new_version(
-        browser, site):  # noqa: F811
+        browser, site, settings):  # noqa: F811
+    # Each piece of games waits a moment first, so the tuning outlasts the page's 2-s poll
+    # however fast the machine: the progress is seen to move, not only to finish.
+    settings.SIMULATIONS_CHUNK_PAUSE = 0.25
     from django.contrib.auth import get_user_model
 
     from decks.drafts import Draft
