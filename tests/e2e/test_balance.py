@@ -44,7 +44,10 @@ def site(live_server, transactional_db, settings):
         yield live_server.url
 
 
-def test_search_a_field_watch_it_and_open_a_patch_as_a_run(browser, site):
+def test_search_a_field_watch_it_and_open_a_patch_as_a_run(browser, site, settings):
+    # Each piece of games waits a moment first, so the search outlasts the page's 2-s poll
+    # however fast the machine: the progress is seen to move, not only to finish.
+    settings.SIMULATIONS_CHUNK_PAUSE = 0.25
     url = site
     ARTIFACTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
