@@ -610,3 +610,39 @@ def test_a_search_on_many_paths_lists_asks_each_list_for_the_share_such_a_field_
     problem = replace(problem, search=replace(problem.search, min_share=0.1))
     adapted.adapted_search(problem, evaluator=None)
     assert asked == [(12, pytest.approx(1 / 12))]
+
+
+def test_each_list_screens_the_live_patchs_cards_it_plays_and_what_it_brought_in(
+        monkeypatch):
+    """The live patch gives Dawn Squire 3 attack, and Dawn answers with two Paper Golems and
+    a Night Wyrm: the next search screens, for each list, the patched card it plays, then the
+    cards it brought in beyond its printed list, most copies first, whatever their copies
+    rank among the list's cards (Dusk plays no Squire and kept its list: nothing first)."""
+    from types import SimpleNamespace
+
+    from rules.lab.balance_search import adapted
+    from rules.lab.balance_search.space import Move
+
+    asked = []
+
+    def search(problem, side, **_):
+        asked.append(problem.first_cards)
+        return SimpleNamespace(best=None, games_searched=0, games_verified=0,
+                               strong_games_searched=0, strong_games_verified=0)
+
+    def forecast(problem, pairs, **_):
+        result = forecast_of(FIRST_STRONG, FIRST_STRONG)
+        dawn, dusk, weak = (base_key(d) for d in problem.archetypes)
+        counts = dict(dawn[1])
+        counts.update({"T-M02": 1, "T-X01": 2, "T-M14": 2, "T-M12": 1})
+        answered_dawn = (dawn[0], tuple(sorted(counts.items())))
+        return replace(result, games={"total": 100},
+                       rounds=(replace(result.rounds[0], lists=(answered_dawn, dusk, weak)),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    problem = tiny()
+    live = (Move("T-M04", "attack", 3),)
+    adapted.adapted_search(replace(problem, search=replace(problem.search, start=live)),
+                           evaluator=None)
+    assert asked == [(("T-M04", "T-X01", "T-M12"), (), ("T-M04",))]

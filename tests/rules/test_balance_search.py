@@ -95,6 +95,17 @@ def test_key_cards_are_each_decks_hero_and_its_most_copied_cards():
     assert all(counts[code] == max(counts.values()) for code in keys[1:])
 
 
+def test_cards_an_adapted_list_rides_on_take_turns_with_its_most_copied_ones():
+    """An adapted Tidewall rides on its one Abyssal Tidelord: screened at two cards a deck
+    though eleven of its cards have more copies; Ghoul, which it does not play, is no key."""
+    tidewall = THREE[1]
+    counts = tidewall.counts()
+    assert counts["C039"] == 1 and "C045" not in counts
+    keys = key_cards([tidewall], CORE.cards, 2, [("C045", "C039")])
+    assert keys == ["H04", key_cards([tidewall], CORE.cards, 1)[1], "C039"]
+    assert "C039" not in key_cards([tidewall], CORE.cards, 2)
+
+
 def test_a_block_plays_the_games_a_run_with_the_same_seed_plays():
     """Common random numbers: a task's games are a run's games, patch included."""
     move = Move("H01", "hp", CORE.cards["H01"].hp + 2, 2, 2)

@@ -9,6 +9,8 @@ A fixed-point iteration between the balance search and the meta forecast:
    ``Pₖ₋₁``, the patch those lists adapted to: the search's first anchor is the adapted meta
    as it was judged, and its rounds add moves to that patch, change them or take them back —
    a designer's next patch on top of the live one, not a new one from the printed cards.
+   Each list screens first, beside its most-drawn cards, what it rides on
+   (``ridden_cards``): the patch's cards it plays and the cards it brought in.
    With ``answer_check`` k > 1 the search's k best patches are first priced against one
    round of the lists' answer (``answer``), and the one that holds best is ``Pₖ``.
 2. **Re-forecast** with ``Pₖ`` from the *printed* lists: players re-tune against the patch,
@@ -43,9 +45,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from rules.engine.cards import CardDef
+from rules.engine.cards import CardDef, DeckList
 from rules.lab.balance_search.adapted_play import AdaptedEvaluator, PairSide, SearchSide
 from rules.lab.balance_search.adapted_result import (
     AdaptedResult,
@@ -255,18 +257,20 @@ class _Run:
         self.step_games = 0
         return result, _judge(self.problem, result, seed)
 
-    def search(self, lists: Sequence[DeckKey], names: Sequence[str], iteration: int,
-               start: Candidate) -> Any:
+    def search(self, field: SearchField, iteration: int, start: Candidate) -> Any:
         p = self.problem
+        lists, names, archetype_of = field
         decks = tuple(deck_list(k, n) for k, n in zip(lists, names, strict=True))
         # in a field of n lists each can hold at most 1/n of the equilibrium: ask no more
         min_share = min(p.search.min_share, 1 / len(decks))
-        field = Field(cards=p.search.field.cards, decks=decks, agent=p.search.field.agent,
-                      ruleset=p.search.field.ruleset)
-        space = SearchSpace.for_decks(decks, field.cards, only=p.only, fields=p.fields,
+        played = Field(cards=p.search.field.cards, decks=decks, agent=p.search.field.agent,
+                       ruleset=p.search.field.ruleset)
+        space = SearchSpace.for_decks(decks, played.cards, only=p.only, fields=p.fields,
                                       spread=p.spread)
-        problem = replace(p.search, field=field, space=space, objective="meta", start=start,
-                          min_share=min_share, seed=_seed(p.search.seed, "search", iteration))
+        problem = replace(p.search, field=played, space=space, objective="meta", start=start,
+                          min_share=min_share, seed=_seed(p.search.seed, "search", iteration),
+                          first_cards=ridden_cards(lists, archetype_of, p.forecast.archetypes,
+                                                   start))
         result = balance_search(problem, SearchSide(self.evaluator, lists),
                                 progress=lambda e: self.report("search", iteration, e),
                                 should_stop=self.should_stop)
@@ -305,7 +309,7 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
         if considered[-1].judgement.meets or run.stopped():
             break
         last = considered[-1]
-        searched = run.search(*search_field(last, names), iteration, last.moves)
+        searched = run.search(search_field(last, names), iteration, last.moves)
         best = searched.best
         moves: Candidate = best.moves if best is not None else ()
         if not moves or any(c.moves == moves for c in considered):
@@ -329,11 +333,19 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
                          iterations=problem.iterations, max_edits=problem.search.max_edits)
 
 
-def search_field(considered: Considered, names: Sequence[str]
-                 ) -> tuple[tuple[DeckKey, ...], tuple[str, ...]]:
-    """The lists the next search balances, and their names: the worst path's lists, then each
-    other path's lists that differ from every list of their archetype already in, named with
-    their path's seed ("Dawn Crusade (seed 2)"). One path: its lists as they are."""
+class SearchField(NamedTuple):
+    """The lists a search balances, their names and each one's archetype (an index into the
+    forecast's printed lists)."""
+
+    lists: tuple[DeckKey, ...]
+    names: tuple[str, ...]
+    archetype_of: tuple[int, ...]
+
+
+def search_field(considered: Considered, names: Sequence[str]) -> SearchField:
+    """The lists the next search balances: the worst path's lists, then each other path's
+    lists that differ from every list of their archetype already in, named with their path's
+    seed ("Dawn Crusade (seed 2)"). One path: its lists as they are."""
     lists = list(considered.forecast.rounds[-1].lists)
     named = list(names)
     archetype_of = list(range(len(names)))
@@ -344,7 +356,26 @@ def search_field(considered: Considered, names: Sequence[str]
             lists.append(key)
             named.append(f"{names[k]} (seed {path.seed})")
             archetype_of.append(k)
-    return tuple(lists), tuple(named)
+    return SearchField(tuple(lists), tuple(named), tuple(archetype_of))
+
+
+def ridden_cards(lists: Sequence[DeckKey], archetype_of: Sequence[int],
+                 printed: Sequence[DeckList], start: Candidate) -> tuple[tuple[str, ...], ...]:
+    """Per list, the cards its adapted meta rides on, which the search screens beside the
+    list's most-drawn ones: the start patch's changed cards it plays (the live patch's buffs
+    players answered with), then the cards it brought in beyond its printed list, most copies
+    brought first. Copies alone rank them late: Masquerade held 69–72 % after patch 2 on
+    two Ghouls the patch had buffed, which its three-copy cards rank behind
+    (docs/balance-search.md), and a search screens only a few cards a list."""
+    patched = sorted({m.card for m in start})
+    out = []
+    for (_, cards), k in zip(lists, archetype_of, strict=True):
+        have, was = dict(cards), printed[k].counts()
+        brought = {c: n - was.get(c, 0) for c, n in have.items() if n > was.get(c, 0)}
+        out.append((*(c for c in patched if c in have),
+                    *sorted((c for c in brought if c not in patched),
+                            key=lambda c: (-brought[c], c))))
+    return tuple(out)
 
 
 def _judge(problem: AdaptedProblem, result: ForecastResult, seed: int) -> Judgement:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any
 
 from rules.engine.basics import ATTRIBUTES, CardDataError
@@ -257,15 +258,20 @@ def _playable(data: dict[str, Any], field: str, value: Any) -> bool:
     return True
 
 
-def key_cards(decks: Sequence[DeckList], cards: Mapping[str, CardDef], per_deck: int
-              ) -> list[str]:
-    """Each deck's hero and its ``per_deck`` most-drawn cards (most copies, then cheapest):
-    the cards whose changes move its matchups most, screened first."""
+def key_cards(decks: Sequence[DeckList], cards: Mapping[str, CardDef], per_deck: int,
+              first: Sequence[Sequence[str]] = ()) -> list[str]:
+    """Each deck's hero and its ``per_deck`` first cards: its most-drawn (most copies, then
+    cheapest), the cards whose changes move its matchups most, taking turns with those
+    ``first`` names for it (the cards an adapted list rides on, which its copies alone may
+    rank too low to be searched at all)."""
     out: dict[str, None] = {}
-    for deck in decks:
+    for k, deck in enumerate(decks):
         out[deck.hero] = None
         counts = deck.counts()
-        ranked = sorted(counts, key=lambda c: (-counts[c], cards[c].cost, c))
+        ahead = [c for c in (first[k] if k < len(first) else ()) if c in counts]
+        drawn = sorted((c for c in counts if c not in ahead),
+                       key=lambda c: (-counts[c], cards[c].cost, c))
+        ranked = [c for pair in zip_longest(drawn, ahead) for c in pair if c is not None]
         for code in ranked[:per_deck]:
             out[code] = None
     return list(out)
