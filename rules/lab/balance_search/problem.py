@@ -42,8 +42,8 @@ class Problem:
     base_blocks: int | None = None          # blocks a matchup for the baseline (likewise)
     proposals: int = PROPOSALS
     screen_cards: int = 8                   # per deck, besides its hero (0: every card)
-    # Per deck, the cards it screens before its most-drawn ones (``space.key_cards``): what an
-    # adapted list rides on, which a count of copies ranks too low to be searched at all.
+    # Per deck, cards it screens taking turns with its most-drawn (``space.key_cards``): what
+    # an adapted list rides on, which a count of copies ranks too low to be searched at all.
     first_cards: tuple[tuple[str, ...], ...] = ()
     objective: str = "band"                 # "band" or "meta" (``objective``)
     field_band: tuple[float, float] = DEFAULT_FIELD_BAND
