@@ -364,9 +364,10 @@ def ridden_cards(lists: Sequence[DeckKey], archetype_of: Sequence[int],
     """Per list, the cards its adapted meta rides on, which the search screens beside the
     list's most-drawn ones: the start patch's changed cards it plays (the live patch's buffs
     players answered with), then the cards it brought in beyond its printed list, most copies
-    brought first. Copies alone rank them late: Masquerade held 69–72 % after patch 2 on
-    two Ghouls the patch had buffed, which its three-copy cards rank behind
-    (docs/balance-search.md), and a search screens only a few cards a list."""
+    brought first. A search on two paths' lists affords three or four cards a list, and
+    copies alone leave out live changes the lists play: after patch 2, Blazing Charger and
+    Choir Singer, whose buffs the search could then neither soften nor take back
+    (docs/balance-search.md)."""
     patched = sorted({m.card for m in start})
     out = []
     for (_, cards), k in zip(lists, archetype_of, strict=True):
