@@ -9,8 +9,8 @@ A fixed-point iteration between the balance search and the meta forecast:
    ``Pₖ₋₁``, the patch those lists adapted to: the search's first anchor is the adapted meta
    as it was judged, and its rounds add moves to that patch, change them or take them back —
    a designer's next patch on top of the live one, not a new one from the printed cards.
-   Each list screens first, beside its most-drawn cards, what it rides on
-   (``ridden_cards``): the patch's cards it plays and the cards it brought in.
+   Each list screens what it rides on (``ridden_cards``: the patch's cards it plays, then the
+   cards it brought in), taking turns with its most-drawn cards.
    With ``answer_check`` k > 1 the search's k best patches are first priced against one
    round of the lists' answer (``answer``), and the one that holds best is ``Pₖ``.
 2. **Re-forecast** with ``Pₖ`` from the *printed* lists: players re-tune against the patch,
@@ -364,10 +364,10 @@ def ridden_cards(lists: Sequence[DeckKey], archetype_of: Sequence[int],
     """Per list, the cards its adapted meta rides on, which the search screens beside the
     list's most-drawn ones: the start patch's changed cards it plays (the live patch's buffs
     players answered with), then the cards it brought in beyond its printed list, most copies
-    brought first. A search on two paths' lists affords three or four cards a list, and
-    copies alone leave out live changes the lists play: after patch 2, Blazing Charger and
-    Choir Singer, whose buffs the search could then neither soften nor take back
-    (docs/balance-search.md)."""
+    brought first. A search on two paths' lists affords about three or four cards a list,
+    and copies alone can leave out live changes the lists play: the screening plan after
+    patch 2, rebuilt on one path's lists, left out Blazing Charger and Choir Singer, whose
+    buffs the search could then neither soften nor take back (docs/balance-search.md)."""
     patched = sorted({m.card for m in start})
     out = []
     for (_, cards), k in zip(lists, archetype_of, strict=True):
