@@ -134,7 +134,9 @@ def adapted_progress_line(event: dict[str, Any]) -> str:
     if event.get("archetype"):
         extra = f" {event['archetype']}"
     if event.get("round") is not None and step == "forecast":
-        extra += f" round {event['round']}"
+        # The "round" phase itself already names the round: "round 3 played", not "round round 3".
+        extra += (f" {event['round']} played" if event.get("phase") == "round"
+                  else f" round {event['round']}")
     if step == "answer" and event.get("candidates"):
         extra += f" (patch {event['candidate']} of {event['candidates']}" + (
             f", seed {event['seed']}'s lists, path {event['path']} of {event['paths']})"

@@ -459,6 +459,10 @@ def test_two_forecast_seeds_play_two_forecasts_and_count_them_in_the_progress():
     forecasts = [e for e in events if e["step"] == "forecast"]
     assert {(e["path"], e["seed"]) for e in forecasts} == {(1, 5), (2, 6)}
     assert all(e["expected"] >= e["games"] for e in events)
+    from balance.search.adapted_cli import adapted_progress_line
+    played = next(e for e in forecasts if e["phase"] == "round" and e["path"] == 2)
+    assert adapted_progress_line(played).startswith(
+        f"[patch 0: forecast] round {played['round']} played (seed 6, forecast 2 of 2) · ")
     if not result.fixed_point:
         assert events[-1]["games"] == events[-1]["expected"] == \
             result.search_games + result.forecast_games
