@@ -185,7 +185,7 @@ effect("draw", "A player draws cards (an empty deck costs 1 HP per card, R2.4.3)
 def _discard_en(e: Data, ctx: Ctx) -> str:
     n, tail = en.amount(e["count"], ctx)
     random = e["pick"] == "random"
-    what = en.quantity(n, ("random card", "random en.cards") if random else ("card", "cards"))
+    what = en.quantity(n, ("random card", "random cards") if random else ("card", "cards"))
     if e["player"] == "own":
         return f"discard {what}{tail}"
     return f"your opponent discards {what}{'' if random else ' of their choice'}{tail}"

@@ -152,6 +152,8 @@ SENTENCES = [
      "唤醒技：对方选择并弃置2张手牌。"),
     ({"trigger": "awaken", "effects": [{"do": "discard", "count": 1, "player": "own"}]},
      "Awaken: Discard a random card.", "唤醒技：随机弃置1张手牌。"),
+    ({"trigger": "awaken", "effects": [{"do": "discard", "count": 2}]},
+     "Awaken: Your opponent discards 2 random cards.", "唤醒技：对方随机弃置2张手牌。"),
     ({"trigger": "awaken", "effects": [{"do": "display", "count": 2, "filter": {
         "kind": "minion"}}, {"do": "skip_draw", "player": "own"}]},
      "Awaken: Put 2 minion cards from your hand into your display zone, then skip your next "
