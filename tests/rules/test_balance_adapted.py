@@ -650,3 +650,59 @@ def test_each_list_screens_the_live_patchs_cards_it_plays_and_what_it_brought_in
     adapted.adapted_search(replace(problem, search=replace(problem.search, start=live)),
                            evaluator=None)
     assert asked == [(("T-M04", "T-X01", "T-M12"), (), ("T-M04",))]
+
+
+def test_what_every_path_brought_in_leads_each_lists_screening(monkeypatch):
+    """On seed 5 Dawn brings in two Paper Golems and a Night Wyrm, on seed 6 one Paper Golem
+    and a Tide Caller, and Weak Dawn takes up a fourth Paper Golem on both: the next search
+    leads each Dawn list's screening with Paper Golem, the one card Dawn brought in on both
+    paths (the Wyrm and the Caller are one path's answer each); Weak Dawn leads with it too,
+    and Dusk, which kept its list, with nothing."""
+    from types import SimpleNamespace
+
+    from rules.lab.balance_search import adapted
+
+    asked = []
+
+    def search(problem, side, **_):
+        asked.append((problem.field.decks, problem.lead_cards))
+        return SimpleNamespace(best=None, games_searched=0, games_verified=0,
+                               strong_games_searched=0, strong_games_verified=0)
+
+    def forecast(problem, pairs, **_):
+        result = forecast_of(FIRST_STRONG, FIRST_STRONG)
+        dawn, dusk, weak = (base_key(d) for d in problem.archetypes)
+        answer = {5: {"T-X01": 2, "T-M12": 1}, 6: {"T-X01": 1, "T-M09": 1}}[problem.seed]
+        weak_counts = {**dict(weak[1]), "T-X01": dict(weak[1]).get("T-X01", 0) + 1}
+        lists = ((dawn[0], tuple(sorted({**dict(dawn[1]), **answer}.items()))), dusk,
+                 (weak[0], tuple(sorted(weak_counts.items()))))
+        return replace(result, games={"total": 100},
+                       rounds=(replace(result.rounds[0], lists=lists),))
+
+    monkeypatch.setattr(adapted, "balance_search", search)
+    monkeypatch.setattr(adapted, "forecast", forecast)
+    adapted.adapted_search(replace(tiny(), forecast_seeds=2), evaluator=None)
+    [(decks, lead)] = asked
+    assert [d.name for d in decks] == ["Dawn Test", "Dusk Test", "Weak Dawn",
+                                       "Dawn Test (seed 6)"]
+    assert lead == (("T-X01",), (), ("T-X01",), ("T-X01",))
+
+
+def test_shared_cards_rank_what_more_lists_took_up_first():
+    """Across two paths Paper Golem is brought into Dawn and Weak Dawn on both (four lists),
+    Night Wyrm into Dawn alone on both with more copies: Dawn's screening leads with the Golem,
+    the kind of card every tuning takes, then the Wyrm."""
+    from rules.lab.balance_search.adapted import shared_cards
+
+    printed = (TEST.deck("Dawn Test"), TEST.deck("Dusk Test"), weak_dawn())
+    dawn, dusk, weak = (base_key(d) for d in printed)
+
+    def plus(key, extra):
+        counts = dict(key[1])
+        for code, n in extra.items():
+            counts[code] = counts.get(code, 0) + n
+        return (key[0], tuple(sorted(counts.items())))
+
+    path = (plus(dawn, {"T-X01": 1, "T-M12": 3}), dusk, plus(weak, {"T-X01": 1}))
+    assert shared_cards([path, path], printed) == (("T-X01", "T-M12"), (), ("T-X01",))
+    assert shared_cards([path], printed) == ((), (), ())

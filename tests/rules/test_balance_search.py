@@ -352,3 +352,14 @@ def test_with_nothing_in_the_band_the_best_is_nearest_50_then_fewest_matchups_ou
                           searched=[], games_searched=0, games_verified=0, evaluations=0,
                           moves_screened=0)
     assert result.best is two_out
+
+
+def test_what_every_path_brought_in_leads_a_decks_screening():
+    """An adapted Tidewall whose every forecast path brought in its one Abyssal Tidelord:
+    at one card a deck the Tidelord is screened ahead of the most-copied card, and at three
+    the turns go lead, most-drawn, ridden card."""
+    tidewall = THREE[1]
+    drawn = key_cards([tidewall], CORE.cards, 2)[1:]
+    assert key_cards([tidewall], CORE.cards, 1, (), [("C039",)]) == ["H04", "C039"]
+    assert key_cards([tidewall], CORE.cards, 3, [("C030",)], [("C039",)]) == \
+        ["H04", "C039", drawn[0], "C030"]

@@ -10,7 +10,8 @@ A fixed-point iteration between the balance search and the meta forecast:
    as it was judged, and its rounds add moves to that patch, change them or take them back —
    a designer's next patch on top of the live one, not a new one from the printed cards.
    Each list screens what it rides on (``ridden_cards``: the patch's cards it plays, then the
-   cards it brought in), taking turns with its most-drawn cards.
+   cards it brought in), taking turns with its most-drawn cards, and ahead of both at each
+   turn what every path's list of its archetype brought in (``shared_cards``).
    With ``answer_check`` k > 1 the search's k best patches are first priced against one
    round of the lists' answer (``answer``), and the one that holds best is ``Pₖ``.
 2. **Re-forecast** with ``Pₖ`` from the *printed* lists: players re-tune against the patch,
@@ -259,7 +260,7 @@ class _Run:
 
     def search(self, field: SearchField, iteration: int, start: Candidate) -> Any:
         p = self.problem
-        lists, names, archetype_of = field
+        lists, names, archetype_of, shared = field
         decks = tuple(deck_list(k, n) for k, n in zip(lists, names, strict=True))
         # in a field of n lists each can hold at most 1/n of the equilibrium: ask no more
         min_share = min(p.search.min_share, 1 / len(decks))
@@ -270,7 +271,8 @@ class _Run:
         problem = replace(p.search, field=played, space=space, objective="meta", start=start,
                           min_share=min_share, seed=_seed(p.search.seed, "search", iteration),
                           first_cards=ridden_cards(lists, archetype_of, p.forecast.archetypes,
-                                                   start))
+                                                   start),
+                          lead_cards=tuple(shared[k] for k in archetype_of))
         result = balance_search(problem, SearchSide(self.evaluator, lists),
                                 progress=lambda e: self.report("search", iteration, e),
                                 should_stop=self.should_stop)
@@ -309,7 +311,8 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
         if considered[-1].judgement.meets or run.stopped():
             break
         last = considered[-1]
-        searched = run.search(search_field(last, names), iteration, last.moves)
+        searched = run.search(search_field(last, names, problem.forecast.archetypes),
+                              iteration, last.moves)
         best = searched.best
         moves: Candidate = best.moves if best is not None else ()
         if not moves or any(c.moves == moves for c in considered):
@@ -334,15 +337,18 @@ def adapted_search(problem: AdaptedProblem, evaluator: AdaptedEvaluator, *,
 
 
 class SearchField(NamedTuple):
-    """The lists a search balances, their names and each one's archetype (an index into the
-    forecast's printed lists)."""
+    """The lists a search balances, their names, each one's archetype (an index into the
+    forecast's printed lists) and, per archetype, what every path's list of it brought in
+    (``shared_cards``)."""
 
     lists: tuple[DeckKey, ...]
     names: tuple[str, ...]
     archetype_of: tuple[int, ...]
+    shared: tuple[tuple[str, ...], ...]
 
 
-def search_field(considered: Considered, names: Sequence[str]) -> SearchField:
+def search_field(considered: Considered, names: Sequence[str],
+                 printed: Sequence[DeckList]) -> SearchField:
     """The lists the next search balances: the worst path's lists, then each other path's
     lists that differ from every list of their archetype already in, named with their path's
     seed ("Dawn Crusade (seed 2)"). One path: its lists as they are."""
@@ -356,7 +362,39 @@ def search_field(considered: Considered, names: Sequence[str]) -> SearchField:
             lists.append(key)
             named.append(f"{names[k]} (seed {path.seed})")
             archetype_of.append(k)
-    return SearchField(tuple(lists), tuple(named), tuple(archetype_of))
+    paths = [path.forecast.rounds[-1].lists for path in considered.paths]
+    return SearchField(tuple(lists), tuple(named), tuple(archetype_of),
+                       shared_cards(paths, printed))
+
+
+def shared_cards(paths: Sequence[Sequence[DeckKey]], printed: Sequence[DeckList]
+                 ) -> tuple[tuple[str, ...], ...]:
+    """Per archetype, the cards its list brought in beyond print on **every** path (none
+    where fewer than two paths were forecast): the changes players make to a patch whichever
+    way the field went, which a search on the lists of one moment should try first. Ordered
+    by how many lists of all the paths brought the card in (a card many archetypes take up
+    first: the kind of card every tuning took), then by copies. Under the class nerf every
+    path's settled Dawn Crusade held one healing core and stayed over the band on every path
+    while the search screened each list's brought-in cards one path at a time, by copies
+    (docs/balance-search.md)."""
+    if len(paths) < 2:
+        return tuple(() for _ in printed)
+    brought = [[_brought_in(key, printed[k]) for k, key in enumerate(lists)]
+               for lists in paths]
+    lists_with = {c: sum(c in b for path in brought for b in path)
+                  for path in brought for b in path for c in b}
+    out = []
+    for k in range(len(printed)):
+        every = set.intersection(*(set(path[k]) for path in brought))
+        copies = {c: sum(path[k][c] for path in brought) for c in every}
+        out.append(tuple(sorted(every, key=lambda c: (-lists_with[c], -copies[c], c))))
+    return tuple(out)
+
+
+def _brought_in(key: DeckKey, printed: DeckList) -> dict[str, int]:
+    """The copies of each card a list holds beyond its printed list."""
+    was = printed.counts()
+    return {c: n - was.get(c, 0) for c, n in key[1] if n > was.get(c, 0)}
 
 
 def ridden_cards(lists: Sequence[DeckKey], archetype_of: Sequence[int],
@@ -370,9 +408,8 @@ def ridden_cards(lists: Sequence[DeckKey], archetype_of: Sequence[int],
     buffs the search could then neither soften nor take back (docs/balance-search.md)."""
     patched = sorted({m.card for m in start})
     out = []
-    for (_, cards), k in zip(lists, archetype_of, strict=True):
-        have, was = dict(cards), printed[k].counts()
-        brought = {c: n - was.get(c, 0) for c, n in have.items() if n > was.get(c, 0)}
+    for key, k in zip(lists, archetype_of, strict=True):
+        have, brought = dict(key[1]), _brought_in(key, printed[k])
         out.append((*(c for c in patched if c in have),
                     *sorted((c for c in brought if c not in patched),
                             key=lambda c: (-brought[c], c))))

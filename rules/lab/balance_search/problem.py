@@ -45,6 +45,9 @@ class Problem:
     # Per deck, cards it screens taking turns with its most-drawn (``space.key_cards``): what
     # an adapted list rides on, which a count of copies ranks too low to be searched at all.
     first_cards: tuple[tuple[str, ...], ...] = ()
+    # ... and, ahead of both at each turn, what every forecast path's list of its archetype
+    # brought in (``adapted.shared_cards``): the changes a patch's players make on any path.
+    lead_cards: tuple[tuple[str, ...], ...] = ()
     objective: str = "band"                 # "band" or "meta" (``objective``)
     field_band: tuple[float, float] = DEFAULT_FIELD_BAND
     matchup_band: tuple[float, float] = DEFAULT_MATCHUP_BAND

@@ -168,7 +168,7 @@ def _screen(state: _State) -> tuple[Model, int]:
     if problem.objective == "meta" and per_deck:
         per_deck = _affordable_cards(state)
     keys = set(key_cards(problem.field.decks, problem.field.cards, per_deck,
-                         problem.first_cards)) if per_deck else None
+                         problem.first_cards, problem.lead_cards)) if per_deck else None
     moves, played, touched, per_pass = _screening_plan(state, keys)
     blocks, base_blocks = 0, _scale(problem)[1]
     while blocks < base_blocks and (blocks == 0 or (
@@ -192,7 +192,7 @@ def _screen(state: _State) -> tuple[Model, int]:
     corrections: list[dict[Move, dict[Matchup, float]]] = []
     if state.strong is not None:
         order = _screen_priority(problem.field.decks, problem.field.cards, keys,
-                                 problem.first_cards)
+                                 problem.first_cards, problem.lead_cards)
         ranked = sorted(played, key=lambda m: (order.get(m.card, len(order)),
                                                not is_ability_path(m.field), m))
         found = state.strong.screen(ranked, touched, measured, blocks)
@@ -206,12 +206,12 @@ def _screen(state: _State) -> tuple[Model, int]:
 
 
 def _screen_priority(decks: Sequence[DeckList], cards: Mapping[str, CardDef],
-                     keys: set[str] | None, first: Sequence[Sequence[str]] = ()
-                     ) -> dict[str, int]:
+                     keys: set[str] | None, first: Sequence[Sequence[str]] = (),
+                     lead: Sequence[Sequence[str]] = ()) -> dict[str, int]:
     """The order the further agents screen cards in: each deck's hero, then its first cards
     (``key_cards``), the decks taking turns (a card's rank within its deck first)."""
     out: dict[str, int] = {}
-    ranked = [key_cards([deck], cards, len(deck.cards), first[k:k + 1])
+    ranked = [key_cards([deck], cards, len(deck.cards), first[k:k + 1], lead[k:k + 1])
               for k, deck in enumerate(decks)]
     for depth in range(max((len(r) for r in ranked), default=0)):
         for codes in ranked:
@@ -241,7 +241,7 @@ def _affordable_cards(state: _State) -> int:
     fits = MIN_SCREEN_CARDS
     for per_deck in range(MIN_SCREEN_CARDS, problem.screen_cards + 1):
         keys = set(key_cards(problem.field.decks, problem.field.cards, per_deck,
-                             problem.first_cards))
+                             problem.first_cards, problem.lead_cards))
         if _screening_plan(state, keys)[3] <= problem.budget_games * SCREEN_SHARE:
             fits = per_deck
     return fits

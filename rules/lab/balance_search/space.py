@@ -259,19 +259,24 @@ def _playable(data: dict[str, Any], field: str, value: Any) -> bool:
 
 
 def key_cards(decks: Sequence[DeckList], cards: Mapping[str, CardDef], per_deck: int,
-              first: Sequence[Sequence[str]] = ()) -> list[str]:
+              first: Sequence[Sequence[str]] = (),
+              lead: Sequence[Sequence[str]] = ()) -> list[str]:
     """Each deck's hero and its ``per_deck`` first cards: its most-drawn (most copies, then
     cheapest), the cards whose changes move its matchups most, taking turns with those
     ``first`` names for it (the cards an adapted list rides on, which its copies alone may
-    rank too low to be searched at all)."""
+    rank too low to be searched at all) and, ahead of both at each turn, the ``lead`` names
+    for it (what every forecast path's list of its archetype brought in)."""
     out: dict[str, None] = {}
     for k, deck in enumerate(decks):
         out[deck.hero] = None
         counts = deck.counts()
-        ahead = [c for c in (first[k] if k < len(first) else ()) if c in counts]
-        drawn = sorted((c for c in counts if c not in ahead),
+        leading = [c for c in (lead[k] if k < len(lead) else ()) if c in counts]
+        ahead = [c for c in (first[k] if k < len(first) else ())
+                 if c in counts and c not in leading]
+        drawn = sorted((c for c in counts if c not in ahead and c not in leading),
                        key=lambda c: (-counts[c], cards[c].cost, c))
-        ranked = [c for pair in zip_longest(drawn, ahead) for c in pair if c is not None]
+        ranked = [c for turn in zip_longest(leading, drawn, ahead) for c in turn
+                  if c is not None]
         for code in ranked[:per_deck]:
             out[code] = None
     return list(out)
