@@ -652,6 +652,14 @@ def test_each_list_screens_the_live_patchs_cards_it_plays_and_what_it_brought_in
     assert asked == [(("T-M04", "T-X01", "T-M12"), (), ("T-M04",))]
 
 
+def with_more(key, extra):
+    """A list with ``extra`` copies brought in beyond ``key``'s."""
+    counts = dict(key[1])
+    for code, n in extra.items():
+        counts[code] = counts.get(code, 0) + n
+    return (key[0], tuple(sorted(counts.items())))
+
+
 def test_what_every_path_brought_in_leads_each_lists_screening(monkeypatch):
     """On seed 5 Dawn brings in two Paper Golems and a Night Wyrm, on seed 6 one Paper Golem
     and a Tide Caller, and Weak Dawn takes up a fourth Paper Golem on both: the next search
@@ -673,9 +681,7 @@ def test_what_every_path_brought_in_leads_each_lists_screening(monkeypatch):
         result = forecast_of(FIRST_STRONG, FIRST_STRONG)
         dawn, dusk, weak = (base_key(d) for d in problem.archetypes)
         answer = {5: {"T-X01": 2, "T-M12": 1}, 6: {"T-X01": 1, "T-M09": 1}}[problem.seed]
-        weak_counts = {**dict(weak[1]), "T-X01": dict(weak[1]).get("T-X01", 0) + 1}
-        lists = ((dawn[0], tuple(sorted({**dict(dawn[1]), **answer}.items()))), dusk,
-                 (weak[0], tuple(sorted(weak_counts.items()))))
+        lists = (with_more(dawn, answer), dusk, with_more(weak, {"T-X01": 1}))
         return replace(result, games={"total": 100},
                        rounds=(replace(result.rounds[0], lists=lists),))
 
@@ -696,13 +702,6 @@ def test_shared_cards_rank_what_more_lists_took_up_first():
 
     printed = (TEST.deck("Dawn Test"), TEST.deck("Dusk Test"), weak_dawn())
     dawn, dusk, weak = (base_key(d) for d in printed)
-
-    def plus(key, extra):
-        counts = dict(key[1])
-        for code, n in extra.items():
-            counts[code] = counts.get(code, 0) + n
-        return (key[0], tuple(sorted(counts.items())))
-
-    path = (plus(dawn, {"T-X01": 1, "T-M12": 3}), dusk, plus(weak, {"T-X01": 1}))
+    path = (with_more(dawn, {"T-X01": 1, "T-M12": 3}), dusk, with_more(weak, {"T-X01": 1}))
     assert shared_cards([path, path], printed) == (("T-X01", "T-M12"), (), ("T-X01",))
     assert shared_cards([path], printed) == ((), (), ())

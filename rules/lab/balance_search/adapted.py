@@ -44,6 +44,7 @@ the problem's; no clock decides anything unless a ``should_stop`` says so).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -381,8 +382,7 @@ def shared_cards(paths: Sequence[Sequence[DeckKey]], printed: Sequence[DeckList]
         return tuple(() for _ in printed)
     brought = [[_brought_in(key, printed[k]) for k, key in enumerate(lists)]
                for lists in paths]
-    lists_with = {c: sum(c in b for path in brought for b in path)
-                  for path in brought for b in path for c in b}
+    lists_with = Counter(c for path in brought for b in path for c in b)
     out = []
     for k in range(len(printed)):
         every = set.intersection(*(set(path[k]) for path in brought))
